@@ -1,0 +1,29 @@
+# cuda.cmake - the CUDA engine: every .cu under src/cuda/, cudart linked
+# statically so the library loads on machines with no GPU or driver.
+enable_language(CUDA)
+set(CMAKE_CUDA_STANDARD 17)
+find_package(CUDAToolkit REQUIRED)
+file(GLOB OC_CUDA_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/*.cu)
+if(NOT OC_CUDA_SOURCES)
+  message(FATAL_ERROR "OC_WITH_CUDA is on but src/cuda has no .cu files")
+endif()
+# SASS for each architecture in OC_CUDA_ARCHS, PTX for the highest.
+list(GET OC_CUDA_ARCHS -1 OC_CUDA_PTX_ARCH)
+set(OC_CUDA_ARCH_LIST "")
+foreach(a ${OC_CUDA_ARCHS})
+  list(APPEND OC_CUDA_ARCH_LIST "${a}-real")
+endforeach()
+list(APPEND OC_CUDA_ARCH_LIST "${OC_CUDA_PTX_ARCH}-virtual")
+list(APPEND OC_SOURCES ${OC_CUDA_SOURCES})
+
+function(oc_add_cuda_engine target)
+  set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES "${OC_CUDA_ARCH_LIST}"
+    CUDA_SEPARABLE_COMPILATION OFF CUDA_RUNTIME_LIBRARY Static)
+  target_compile_definitions(${target} PRIVATE OC_WITH_CUDA=1)
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Werror=all-warnings --expt-relaxed-constexpr -lineinfo>)
+  target_link_libraries(${target} PUBLIC CUDA::cudart_static)
+endfunction()
+
+function(oc_link_cuda_runtime target)
+  target_link_libraries(${target} PRIVATE CUDA::cudart_static)
+endfunction()

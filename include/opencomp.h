@@ -1,0 +1,429 @@
+/*
+ * opencomp.h - the public C API of opencomp.
+ *
+ * opencomp compresses and decompresses batches of independent chunks with
+ * standard formats (LZ4 block, Snappy raw, Deflate RFC 1951, zlib RFC 1950,
+ * gzip RFC 1952, Zstandard RFC 8878), on CPU threads for host memory and on
+ * NVIDIA GPUs for device memory.  The algorithm is a value, not a family of
+ * function names: one set of calls serves every format.
+ *
+ * Two layers:
+ *
+ *   - the BATCHED layer (oc_batch_*): N independent chunks in, N out, a status
+ *     per chunk.  Outputs are caller-provided pointers (any addresses, e.g.
+ *     slices of one big buffer) whose capacities are checked in bytes.
+ *
+ *   - the WHOLE-BUFFER layer (oc_buffer_*): one buffer is split into chunks
+ *     (64 KiB by default), compressed in parallel, and written as one of three
+ *     bitstream kinds: RAW (a single bare stream), WITH_UNCOMPRESSED_SIZE (an
+ *     8-byte little-endian size, then RAW) or NATIVE (each format's own
+ *     chunked container, readable by the stock `lz4`, `zstd`, `gzip` tools and
+ *     snappy framing readers; see docs/FORMAT.md).  Decoding auto-detects the
+ *     container.
+ *
+ * Where things run.  Every call takes an oc_context, which says which engine
+ * runs the work (CPU threads, or a CUDA device and stream) and which
+ * allocators give scratch memory.  With OC_ENGINE_AUTO the location of the
+ * data decides: host memory runs on the CPU engine, device memory on the
+ * CUDA engine (when this build has one and a GPU is present).
+ *
+ * Threading.  Functions without an oc_context are thread-safe.  An oc_context
+ * may be used by one thread at a time; create one per thread for concurrency
+ * (each context owns its own thread pool and scratch).
+ *
+ * Statuses.  Every function that can fail returns an oc_status.  Batched
+ * calls additionally write one status per chunk, so one bad chunk never
+ * stops the others.  The numeric values are pinned and never renumbered.
+ *
+ * Memory ownership.  opencomp never keeps a pointer the caller passed after
+ * the call returns (for the CUDA engine: after the work enqueued on the
+ * stream completes).  It never allocates output buffers: the caller owns all
+ * inputs and outputs.  Scratch memory comes from the context's allocators.
+ */
+#ifndef OPENCOMP_H
+#define OPENCOMP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define OC_API __declspec(dllexport)
+#elif defined(__GNUC__)
+#define OC_API __attribute__((visibility("default")))
+#else
+#define OC_API
+#endif
+
+/* ========================================================================
+ * Version and build information
+ * ======================================================================== */
+
+#define OC_VERSION_MAJOR 0
+#define OC_VERSION_MINOR 1
+#define OC_VERSION_PATCH 0
+#define OC_VERSION_STRING "0.1.0"
+/* OC_VERSION_NUMBER: major * 10000 + minor * 100 + patch. */
+#define OC_VERSION_NUMBER (OC_VERSION_MAJOR * 10000 + OC_VERSION_MINOR * 100 + OC_VERSION_PATCH)
+
+/*
+ * oc_version_number returns OC_VERSION_NUMBER of the linked library (compare
+ * with the header's to detect a mismatch); oc_version_string returns a static
+ * string such as "0.1.0".
+ */
+OC_API unsigned oc_version_number(void);
+OC_API const char *oc_version_string(void);
+
+/*
+ * oc_build_info returns a static, human-readable, one-line description of
+ * this build: version, engines compiled in, reference library versions,
+ * CUDA architectures.  Example:
+ * "opencomp 0.1.0; cpu: lz4 1.9.4, snappy, libdeflate 1.14, zstd 1.5.4; cuda: none".
+ */
+OC_API const char *oc_build_info(void);
+
+/* ========================================================================
+ * Statuses
+ * ======================================================================== */
+
+typedef enum oc_status {
+    OC_OK = 0,                    /* success */
+    OC_ERR_INVALID_ARGUMENT = 1,  /* a NULL pointer, bad enum value, size out of range, ... */
+    OC_ERR_UNSUPPORTED = 2,       /* algorithm, engine or option not available in this build */
+    OC_ERR_CORRUPT = 3,           /* input is not a valid stream of the expected format */
+    OC_ERR_TRUNCATED = 4,         /* input ends before the stream does */
+    OC_ERR_OUTPUT_TOO_SMALL = 5,  /* output capacity smaller than the decoded/encoded data */
+    OC_ERR_CHECKSUM_MISMATCH = 6, /* stream decoded but a stored checksum does not match */
+    OC_ERR_SIZE_MISMATCH = 7,     /* decoded size differs from the size recorded in the stream/index */
+    OC_ERR_CHUNK_TOO_LARGE = 8,   /* a chunk exceeds the format's or engine's size limit */
+    OC_ERR_NEEDS_DICTIONARY = 9,  /* the stream needs a dictionary (e.g. a Zstd frame with a dictionary ID) */
+    OC_ERR_OUT_OF_MEMORY = 10,    /* an allocator returned NULL */
+    OC_ERR_NO_DEVICE = 11,        /* the CUDA engine was asked for but no usable GPU/driver exists */
+    OC_ERR_CUDA = 12,             /* a CUDA runtime call failed */
+    OC_ERR_SIZE_UNKNOWN = 13,     /* the decompressed size is not recorded in the stream */
+    OC_ERR_INTERNAL = 14,         /* a bug in opencomp; please report it */
+    OC_ERR_IO = 15                /* reading or writing a file failed (CLI and file helpers) */
+} oc_status;
+
+/* oc_status_name returns the enum name without prefix ("OK", "CORRUPT", ...);
+ * oc_status_message a short English sentence.  Both are static strings; an
+ * unknown value gives "UNKNOWN" / "unknown status". */
+OC_API const char *oc_status_name(oc_status status);
+OC_API const char *oc_status_message(oc_status status);
+
+/* ========================================================================
+ * Algorithms and engines
+ * ======================================================================== */
+
+typedef enum oc_algorithm {
+    OC_ALGO_NONE = 0,    /* "not set": for decoders, auto-detect where the format allows */
+    OC_ALGO_LZ4 = 1,     /* LZ4 block format (no frame) */
+    OC_ALGO_SNAPPY = 2,  /* Snappy raw format (varint length preamble) */
+    OC_ALGO_DEFLATE = 3, /* RFC 1951 raw deflate */
+    OC_ALGO_ZLIB = 4,    /* RFC 1950: deflate with 2-byte header and Adler-32 */
+    OC_ALGO_GZIP = 5,    /* RFC 1952: one gzip member (decoders accept several) */
+    OC_ALGO_ZSTD = 6     /* RFC 8878: one Zstandard frame (decoders accept several) */
+} oc_algorithm;
+#define OC_ALGO_COUNT 7
+
+typedef enum oc_engine {
+    OC_ENGINE_AUTO = 0, /* decide per call from where the data lives */
+    OC_ENGINE_CPU = 1,  /* CPU threads over the reference libraries */
+    OC_ENGINE_CUDA = 2  /* opencomp's CUDA kernels on the context's device and stream */
+} oc_engine;
+
+/* oc_algorithm_name returns "lz4", "snappy", "deflate", "zlib", "gzip",
+ * "zstd" ("none" for OC_ALGO_NONE, NULL for an invalid value).
+ * oc_algorithm_from_name parses those names case-insensitively (nvCOMP's
+ * spellings "LZ4", "Snappy", "Deflate", "Zstd", "Gzip", "Zlib" included);
+ * it returns OC_ERR_UNSUPPORTED for an unknown name and leaves *out alone. */
+OC_API const char *oc_algorithm_name(oc_algorithm algorithm);
+OC_API oc_status oc_algorithm_from_name(const char *name, oc_algorithm *out);
+
+/* oc_engine_available returns 1 if `engine` is compiled in and usable now
+ * (for OC_ENGINE_CUDA: a driver and at least one GPU are present), else 0.
+ * oc_algorithm_available returns 1 if `engine` can run `algorithm` in both
+ * directions.  Both are cheap after the first call and thread-safe. */
+OC_API int oc_engine_available(oc_engine engine);
+OC_API int oc_algorithm_available(oc_engine engine, oc_algorithm algorithm);
+
+/* Compression levels.  0 always means the algorithm's default.
+ *   lz4:     1 = LZ4 fast (default); negative = faster ("acceleration" = -level);
+ *            2..12 = LZ4HC levels.
+ *   snappy:  no levels; any value is accepted and ignored.
+ *   deflate/zlib/gzip: 1..12 (libdeflate's scale; 6 default).
+ *   zstd:    -7..-1 fast levels, 1..19 normal (3 default), 20..22 ultra.
+ * oc_level_range writes the accepted range and the default; it returns
+ * OC_ERR_INVALID_ARGUMENT for OC_ALGO_NONE or an invalid value. */
+OC_API oc_status oc_level_range(oc_algorithm algorithm, int *min_level, int *max_level, int *default_level);
+
+/* ========================================================================
+ * Allocators and contexts
+ * ======================================================================== */
+
+/*
+ * oc_allocator: where scratch memory comes from.  `alloc` returns `size`
+ * bytes (aligned to at least 256 bytes for device and pinned memory, 64 for
+ * host) or NULL; `free` releases what `alloc` returned, with the same size.
+ * `stream` is the context's cudaStream_t (NULL for host allocators and the
+ * default stream): stream-ordered allocators (cudaMallocAsync, RMM) may use
+ * it.  `opaque` is passed back unchanged.  An allocator with alloc == NULL
+ * means "the default": malloc/free for host, cudaMallocHost/cudaFreeHost for
+ * pinned, cudaMallocAsync/cudaFreeAsync on the context's stream for device.
+ * The context caches scratch between calls, so allocators are not called on
+ * every batch once sizes settle.
+ */
+typedef struct oc_allocator {
+    void *(*alloc)(void *opaque, size_t size, void *stream);
+    void (*free)(void *opaque, void *ptr, size_t size, void *stream);
+    void *opaque;
+} oc_allocator;
+
+/*
+ * oc_progress_fn: called by the whole-buffer layer from the calling thread
+ * as chunks complete, with uncompressed bytes done so far and in total (total
+ * may be 0 if unknown).  Returning non-zero does not cancel; the value is
+ * reserved.  Calls are throttled (at most ~100 per call of the layer).
+ */
+typedef int (*oc_progress_fn)(void *opaque, uint64_t done_bytes, uint64_t total_bytes);
+
+/*
+ * oc_context_options: how a context runs work.  All-zero means defaults
+ * except struct_size, which must be sizeof(oc_context_options); use
+ * OC_CONTEXT_OPTIONS_INIT.
+ */
+typedef struct oc_context_options {
+    size_t struct_size;       /* sizeof(oc_context_options) */
+    oc_engine engine;         /* AUTO (default): by memory location */
+    int num_threads;          /* CPU threads; 0 = number of online cores */
+    int device_id;            /* CUDA device ordinal (default 0) */
+    void *cuda_stream;        /* cudaStream_t for all GPU work; NULL = legacy default stream */
+    oc_allocator host_alloc;  /* scratch in pageable host memory */
+    oc_allocator pinned_alloc;/* scratch in pinned host memory (CUDA engine) */
+    oc_allocator device_alloc;/* scratch in device memory (CUDA engine) */
+    oc_progress_fn progress;  /* optional progress callback (whole-buffer layer) */
+    void *progress_opaque;    /* passed to progress */
+    uint64_t reserved[8];     /* must be zero */
+} oc_context_options;
+
+#define OC_CONTEXT_OPTIONS_INIT {sizeof(oc_context_options), OC_ENGINE_AUTO, 0, 0, NULL, {0}, {0}, {0}, NULL, NULL, {0}}
+
+typedef struct oc_context oc_context;
+
+/*
+ * oc_context_create makes a context from `options` (NULL = all defaults) and
+ * stores it in *out.  It starts the CPU thread pool lazily (on first use).
+ * Errors: INVALID_ARGUMENT (bad struct_size, negative threads, non-zero
+ * reserved), NO_DEVICE (engine CUDA requested but unavailable), OUT_OF_MEMORY.
+ * oc_context_destroy waits for nothing on the GPU (synchronise the stream
+ * first if work is in flight) and frees all scratch; NULL is a no-op.
+ */
+OC_API oc_status oc_context_create(const oc_context_options *options, oc_context **out);
+OC_API void oc_context_destroy(oc_context *ctx);
+
+/* oc_context_set_stream changes the CUDA stream of later calls.
+ * oc_context_num_threads returns the CPU thread count in use. */
+OC_API oc_status oc_context_set_stream(oc_context *ctx, void *cuda_stream);
+OC_API int oc_context_num_threads(const oc_context *ctx);
+
+/* ========================================================================
+ * The batched layer
+ *
+ * Argument order (fixed for every call): context, options, count, inputs,
+ * outputs, output sizes, statuses.
+ *
+ * Engine CPU: every array and every buffer is host memory; the call is
+ * synchronous and runs chunks in parallel on the context's threads.
+ * Engine CUDA: the pointer arrays, size arrays and status array may be in
+ * device memory or in host memory (host arrays are staged through pinned
+ * scratch); the buffers they point to are device memory.  The call enqueues
+ * work on the context's stream and returns without synchronising: results
+ * (sizes, statuses) are valid once the stream reaches that point.
+ * Engine AUTO: the engine is chosen from where src_ptrs[0]'s buffer lives.
+ *
+ * Return value: about the call itself (arguments, engine, launch).  OC_OK
+ * means every chunk was processed and each chunk's outcome is in statuses[i].
+ * For the CPU engine a batch-level convenience is given: when all arguments
+ * are valid the return is OC_OK even if chunks failed; check statuses.
+ * ======================================================================== */
+
+/*
+ * oc_codec_options: per-algorithm settings for the batched layer.
+ * All-zero (after struct_size) means: algorithm unset, default level.
+ */
+typedef struct oc_codec_options {
+    size_t struct_size;       /* sizeof(oc_codec_options) */
+    oc_algorithm algorithm;   /* required for compression and for raw decoding */
+    int level;                /* 0 = default; see oc_level_range */
+    uint64_t reserved[6];     /* must be zero */
+} oc_codec_options;
+
+#define OC_CODEC_OPTIONS_INIT {sizeof(oc_codec_options), OC_ALGO_NONE, 0, {0}}
+
+/*
+ * oc_compress_bound returns the largest compressed size one chunk of
+ * `uncompressed_size` bytes can take with `algorithm` (a worst case, for
+ * sizing outputs), or 0 if the size exceeds the algorithm's limit
+ * (LZ4: LZ4_MAX_INPUT_SIZE; snappy: 2^32-1) or the algorithm is invalid.
+ */
+OC_API size_t oc_compress_bound(oc_algorithm algorithm, size_t uncompressed_size);
+
+/*
+ * oc_batch_compress compresses n independent chunks.
+ *   src_ptrs[i], src_sizes[i]:  chunk i's uncompressed bytes (read only).
+ *   dst_ptrs[i], dst_capacities[i]: where chunk i's compressed stream goes;
+ *       a capacity of oc_compress_bound(alg, src_sizes[i]) always suffices.
+ *   dst_sizes[i] (out): compressed size of chunk i (0 on failure).
+ *   statuses[i] (out, may be NULL): OK, OUTPUT_TOO_SMALL, CHUNK_TOO_LARGE, ...
+ * Outputs may not overlap each other or the inputs.  n == 0 is valid.
+ */
+OC_API oc_status oc_batch_compress(oc_context *ctx, const oc_codec_options *options, size_t n,
+                                   const void *const *src_ptrs, const size_t *src_sizes,
+                                   void *const *dst_ptrs, const size_t *dst_capacities, size_t *dst_sizes,
+                                   oc_status *statuses);
+
+/*
+ * oc_batch_decompress decodes n independent chunks of options->algorithm.
+ *   src_ptrs[i], src_sizes[i]: chunk i's compressed stream (exactly its size;
+ *       for gzip and zstd several concatenated members/frames are accepted
+ *       and skippable zstd frames are skipped).
+ *   dst_ptrs[i], dst_capacities[i]: where chunk i decodes; the decoder never
+ *       writes past the capacity and reports OUTPUT_TOO_SMALL instead.
+ *   dst_sizes[i] (out, may be NULL): bytes written for chunk i.
+ *   statuses[i] (out, may be NULL): OK, CORRUPT, TRUNCATED, OUTPUT_TOO_SMALL,
+ *       CHECKSUM_MISMATCH (zstd content checksum, gzip CRC, zlib Adler),
+ *       NEEDS_DICTIONARY, ...  A failed chunk's output bytes are unspecified.
+ * With options->algorithm == OC_ALGO_NONE the format is detected per chunk
+ * where it has a magic number (zstd, gzip, zlib); otherwise INVALID_ARGUMENT.
+ */
+OC_API oc_status oc_batch_decompress(oc_context *ctx, const oc_codec_options *options, size_t n,
+                                     const void *const *src_ptrs, const size_t *src_sizes,
+                                     void *const *dst_ptrs, const size_t *dst_capacities, size_t *dst_sizes,
+                                     oc_status *statuses);
+
+/*
+ * oc_batch_decompressed_sizes writes the decompressed size of each chunk into
+ * sizes[i] without writing any decoded data anywhere.  Where the format
+ * records the size (snappy preamble, zstd content size) it is read; where it
+ * does not (lz4 block, deflate, zlib, gzip, zstd frames without content
+ * size) the stream is scanned or decoded into scratch to count it, which
+ * costs about as much as decoding.  statuses[i] as for decompression.
+ */
+OC_API oc_status oc_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *options, size_t n,
+                                             const void *const *src_ptrs, const size_t *src_sizes,
+                                             size_t *sizes, oc_status *statuses);
+
+/* ========================================================================
+ * The whole-buffer layer
+ * ======================================================================== */
+
+typedef enum oc_bitstream_kind {
+    OC_BITSTREAM_NATIVE = 0,                 /* chunked, the format's own container */
+    OC_BITSTREAM_RAW = 1,                    /* one bare stream, no container */
+    OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE = 2  /* 8-byte LE uncompressed size + RAW */
+} oc_bitstream_kind;
+
+typedef enum oc_checksum_policy {
+    OC_CHECKSUM_NONE = 0,   /* write no optional checksums, verify none */
+    OC_CHECKSUM_COMPUTE = 1,/* write per-chunk checksums; do not verify on decode */
+    OC_CHECKSUM_VERIFY = 2  /* write per-chunk checksums; verify every checksum present on decode */
+} oc_checksum_policy;
+
+/*
+ * oc_buffer_options: settings of the whole-buffer layer.  Use
+ * OC_BUFFER_OPTIONS_INIT (NATIVE, 64 KiB chunks, default level, checksums
+ * computed and verified).
+ *
+ * chunk_size limits per container: LZ4 frame blocks hold at most 4 MiB; the
+ * snappy framing format at most 64 KiB (larger requests are clamped to
+ * 65536 for snappy NATIVE).  Formats whose mandatory checksums cannot be
+ * omitted (gzip CRC-32) always write them; NONE only skips verification.
+ */
+typedef struct oc_buffer_options {
+    size_t struct_size;           /* sizeof(oc_buffer_options) */
+    oc_algorithm algorithm;       /* required for compression and for RAW decoding */
+    int level;                    /* 0 = default */
+    size_t chunk_size;            /* 0 = 65536 */
+    oc_bitstream_kind kind;       /* NATIVE by default */
+    oc_checksum_policy checksum;  /* VERIFY by default (via the INIT macro) */
+    uint64_t reserved[6];         /* must be zero */
+} oc_buffer_options;
+
+#define OC_DEFAULT_CHUNK_SIZE ((size_t)65536)
+#define OC_BUFFER_OPTIONS_INIT                                                                             \
+    {sizeof(oc_buffer_options), OC_ALGO_NONE, 0, OC_DEFAULT_CHUNK_SIZE, OC_BITSTREAM_NATIVE, OC_CHECKSUM_VERIFY, {0}}
+
+/*
+ * oc_buffer_compress_bound returns the largest size oc_buffer_compress can
+ * produce for `src_size` bytes with `options` (0 on invalid options).
+ */
+OC_API size_t oc_buffer_compress_bound(const oc_buffer_options *options, uint64_t src_size);
+
+/*
+ * oc_buffer_compress compresses src[0..src_size) into dst as options->kind
+ * says and writes the compressed size to *dst_size.  Never writes past
+ * dst_capacity (OUTPUT_TOO_SMALL instead; oc_buffer_compress_bound always
+ * suffices).  src and dst are both host or both device memory (CUDA engine:
+ * asynchronous on the stream except that *dst_size is a host value, so the
+ * call synchronises once at the end).
+ */
+OC_API oc_status oc_buffer_compress(oc_context *ctx, const oc_buffer_options *options, const void *src,
+                                    uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size);
+
+/*
+ * oc_frame_info: what oc_buffer_inspect learns from a compressed buffer.
+ */
+typedef struct oc_frame_info {
+    size_t struct_size;             /* sizeof(oc_frame_info), set by the caller */
+    oc_bitstream_kind kind;         /* NATIVE if a container was recognised */
+    oc_algorithm algorithm;         /* chunk format */
+    const char *container;          /* static name: "lz4-frame", "zstd-seekable", "zstd-frames",
+                                       "gzip-indexed", "gzip", "zlib", "snappy-framed",
+                                       "with-uncompressed-size", "raw" */
+    uint64_t num_chunks;            /* chunks (frames, members, blocks) found */
+    uint64_t compressed_size;       /* bytes of the container that were recognised */
+    uint64_t decompressed_size;     /* total, if known (see size_known) */
+    int size_known;                 /* 1 if decompressed_size came from headers/index */
+    int indexed;                    /* 1 if an index gave chunk positions (no serial scan) */
+    int has_checksums;              /* 1 if per-chunk or content checksums are present */
+    uint64_t max_chunk_size;        /* largest uncompressed chunk, if known */
+    uint64_t reserved[4];
+} oc_frame_info;
+
+/*
+ * oc_buffer_inspect parses the container of src (host memory) without
+ * decoding chunk payloads where the container records sizes.  `hint` may be
+ * NULL; hint->algorithm and hint->kind are used when the bytes do not
+ * identify themselves (RAW LZ4, snappy, deflate).  On error info is
+ * unspecified.
+ */
+OC_API oc_status oc_buffer_inspect(const void *src, uint64_t src_size, const oc_buffer_options *hint,
+                                   oc_frame_info *info);
+
+/*
+ * oc_buffer_decompressed_size returns in *size the decompressed size of src:
+ * from the container or header if recorded, otherwise by decoding into
+ * scratch (as costly as decompression).
+ */
+OC_API oc_status oc_buffer_decompressed_size(oc_context *ctx, const oc_buffer_options *hint, const void *src,
+                                             uint64_t src_size, uint64_t *size);
+
+/*
+ * oc_buffer_decompress decodes src into dst[0..dst_capacity) and writes the
+ * decoded size to *dst_size.  The container is auto-detected (hint as for
+ * oc_buffer_inspect); checksums are verified when hint->checksum is VERIFY
+ * (hint NULL = VERIFY).  Never writes past dst_capacity.  On failure the
+ * status says why; for chunked containers the first failing chunk's index is
+ * stored in *failed_chunk if that pointer is not NULL (else ignored).
+ */
+OC_API oc_status oc_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, const void *src,
+                                      uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size,
+                                      uint64_t *failed_chunk);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* OPENCOMP_H */

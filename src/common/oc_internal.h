@@ -1,0 +1,81 @@
+/*
+ * oc_internal.h - definitions shared by every part of the library but not
+ * exported: the context structure, error-check macros, scratch helpers.
+ *
+ * Dependency order (kept): common <- cpu, cuda, format <- api.  cpu/ and
+ * cuda/ do not include each other; format/ (containers) knows nothing of
+ * engines and calls codecs only through the public batched API.
+ */
+#ifndef OC_INTERNAL_H
+#define OC_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "opencomp.h"
+
+#define OC_HIDDEN __attribute__((visibility("hidden")))
+
+/* Anything read from untrusted input goes through SAFETY_CHECK: on failure
+ * the function returns `status` (debug builds log file and line). */
+#ifdef OC_DEBUG_ERRORS
+#include <stdio.h>
+#define OC_LOG_ERROR(st) fprintf(stderr, "opencomp: %s at %s:%d\n", oc_status_name(st), __FILE__, __LINE__)
+#else
+#define OC_LOG_ERROR(st) ((void)0)
+#endif
+
+#define SAFETY_CHECK(cond, status)                                                                                 \
+    do {                                                                                                           \
+        if (!(cond)) {                                                                                             \
+            OC_LOG_ERROR(status);                                                                                  \
+            return (status);                                                                                       \
+        }                                                                                                          \
+    } while (0)
+
+#define RETURN_ERROR_IF(cond, status) SAFETY_CHECK(!(cond), status)
+
+#define FORWARD_IF_ERROR(expr)                                                                                     \
+    do {                                                                                                           \
+        oc_status fwd_st_ = (expr);                                                                                \
+        if (fwd_st_ != OC_OK) {                                                                                    \
+            OC_LOG_ERROR(fwd_st_);                                                                                 \
+            return fwd_st_;                                                                                        \
+        }                                                                                                          \
+    } while (0)
+
+struct oc_thread_pool; /* src/cpu/thread_pool.h */
+
+/* The context: options as given (defaults resolved), the lazily started CPU
+ * thread pool, and the CUDA engine's private state (NULL until first use). */
+struct oc_context {
+    oc_context_options opts;
+    int num_threads;
+    struct oc_thread_pool *pool;
+    void *cuda_state; /* owned by src/cuda/, freed by oc_cuda_context_release */
+};
+
+/* Host scratch through the context's host allocator. */
+OC_HIDDEN void *oc_host_alloc(oc_context *ctx, size_t size);
+OC_HIDDEN void oc_host_free(oc_context *ctx, void *ptr, size_t size);
+
+/* Little-endian helpers used by the containers. */
+static inline uint32_t oc_load_le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+static inline uint64_t oc_load_le64(const uint8_t *p) { return (uint64_t)oc_load_le32(p) | ((uint64_t)oc_load_le32(p + 4) << 32); }
+static inline void oc_store_le32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+static inline void oc_store_le64(uint8_t *p, uint64_t v)
+{
+    oc_store_le32(p, (uint32_t)v);
+    oc_store_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+#endif /* OC_INTERNAL_H */

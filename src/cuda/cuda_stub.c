@@ -1,0 +1,58 @@
+/*
+ * cuda_stub.c - the CUDA engine boundary for builds without CUDA: every
+ * entry point reports that the engine is unavailable, so the API layer needs
+ * no #ifdefs.
+ */
+#include "cuda_engine.h"
+
+int oc_cuda_available(void) { return 0; }
+int oc_cuda_algorithm_available(oc_algorithm algorithm)
+{
+    (void)algorithm;
+    return 0;
+}
+int oc_cuda_is_device_pointer(const void *p)
+{
+    (void)p;
+    return 0;
+}
+void oc_cuda_context_release(oc_context *ctx) { (void)ctx; }
+const char *oc_cuda_build_info(void) { return "cuda: none"; }
+
+oc_status oc_cuda_batch_compress(oc_context *ctx, const oc_codec_options *options, size_t n,
+                                 const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
+                                 const size_t *dst_capacities, size_t *dst_sizes, oc_status *statuses)
+{
+    (void)ctx, (void)options, (void)n, (void)src_ptrs, (void)src_sizes, (void)dst_ptrs, (void)dst_capacities;
+    (void)dst_sizes, (void)statuses;
+    return OC_ERR_NO_DEVICE;
+}
+oc_status oc_cuda_batch_decompress(oc_context *ctx, const oc_codec_options *options, size_t n,
+                                   const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
+                                   const size_t *dst_capacities, size_t *dst_sizes, oc_status *statuses)
+{
+    (void)ctx, (void)options, (void)n, (void)src_ptrs, (void)src_sizes, (void)dst_ptrs, (void)dst_capacities;
+    (void)dst_sizes, (void)statuses;
+    return OC_ERR_NO_DEVICE;
+}
+oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *options, size_t n,
+                                           const void *const *src_ptrs, const size_t *src_sizes, size_t *sizes,
+                                           oc_status *statuses)
+{
+    (void)ctx, (void)options, (void)n, (void)src_ptrs, (void)src_sizes, (void)sizes, (void)statuses;
+    return OC_ERR_NO_DEVICE;
+}
+oc_status oc_cuda_buffer_compress(oc_context *ctx, const oc_buffer_options *options, const void *src,
+                                  uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size)
+{
+    (void)ctx, (void)options, (void)src, (void)src_size, (void)dst, (void)dst_capacity, (void)dst_size;
+    return OC_ERR_NO_DEVICE;
+}
+oc_status oc_cuda_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, const void *src,
+                                    uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size,
+                                    uint64_t *failed_chunk)
+{
+    (void)ctx, (void)hint, (void)src, (void)src_size, (void)dst, (void)dst_capacity, (void)dst_size;
+    (void)failed_chunk;
+    return OC_ERR_NO_DEVICE;
+}
