@@ -423,6 +423,46 @@ OC_API oc_status oc_buffer_decompress(oc_context *ctx, const oc_buffer_options *
                                       uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size,
                                       uint64_t *failed_chunk);
 
+/* ========================================================================
+ * Memory helpers
+ *
+ * So that callers without their own CUDA bindings (the CLI, the Python
+ * package) can move data to and from a GPU through the context's device,
+ * stream and allocators.  In builds without the CUDA engine, or with no GPU,
+ * every DEVICE/PINNED request returns OC_ERR_NO_DEVICE.
+ * ======================================================================== */
+
+typedef enum oc_memory_kind {
+    OC_MEMORY_HOST = 0,    /* pageable host memory (malloc) */
+    OC_MEMORY_DEVICE = 1,  /* device memory of the context's GPU */
+    OC_MEMORY_PINNED = 2,  /* page-locked host memory */
+    OC_MEMORY_MANAGED = 3  /* CUDA managed memory (reported by oc_pointer_kind only) */
+} oc_memory_kind;
+
+/* oc_pointer_kind says where p points (HOST for unknown/unregistered memory). */
+OC_API oc_memory_kind oc_pointer_kind(const void *p);
+
+/* oc_cuda_device_count returns the number of usable GPUs (0 without the CUDA
+ * engine or a driver). */
+OC_API int oc_cuda_device_count(void);
+
+/* oc_memory_alloc allocates `size` bytes of `kind` through the context's
+ * allocator for that kind (device memory is stream-ordered on the context's
+ * stream) and stores the pointer in *out; oc_memory_free releases it with
+ * the same kind and size. */
+OC_API oc_status oc_memory_alloc(oc_context *ctx, oc_memory_kind kind, size_t size, void **out);
+OC_API void oc_memory_free(oc_context *ctx, oc_memory_kind kind, void *ptr, size_t size);
+
+/* oc_memory_copy copies n bytes between any two kinds of memory, enqueued on
+ * the context's stream when either side is device memory (asynchronous:
+ * call oc_context_synchronize before reading a host destination).  Plain
+ * memcpy when both are host memory. */
+OC_API oc_status oc_memory_copy(oc_context *ctx, void *dst, const void *src, size_t n);
+
+/* oc_context_synchronize waits for all work enqueued on the context's stream
+ * (no-op for the CPU engine) and returns OC_ERR_CUDA if that work failed. */
+OC_API oc_status oc_context_synchronize(oc_context *ctx);
+
 #ifdef __cplusplus
 }
 #endif

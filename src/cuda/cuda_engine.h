@@ -46,6 +46,14 @@ OC_HIDDEN oc_status oc_cuda_buffer_decompress(oc_context *ctx, const oc_buffer_o
                                               uint64_t src_size, void *dst, uint64_t dst_capacity,
                                               uint64_t *dst_size, uint64_t *failed_chunk);
 
+/* Memory helpers behind oc_pointer_kind, oc_memory_*, oc_context_synchronize.
+ * (oc_cuda_device_count is public and defined by the engine or the stub.) */
+OC_HIDDEN oc_memory_kind oc_cuda_pointer_kind(const void *p);
+OC_HIDDEN oc_status oc_cuda_memory_alloc(oc_context *ctx, oc_memory_kind kind, size_t size, void **out);
+OC_HIDDEN void oc_cuda_memory_free(oc_context *ctx, oc_memory_kind kind, void *ptr, size_t size);
+OC_HIDDEN oc_status oc_cuda_memory_copy(oc_context *ctx, void *dst, const void *src, size_t n);
+OC_HIDDEN oc_status oc_cuda_synchronize(oc_context *ctx);
+
 #ifdef __cplusplus
 }
 #endif

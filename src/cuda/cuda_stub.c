@@ -56,3 +56,29 @@ oc_status oc_cuda_buffer_decompress(oc_context *ctx, const oc_buffer_options *hi
     (void)failed_chunk;
     return OC_ERR_NO_DEVICE;
 }
+
+int oc_cuda_device_count(void) { return 0; }
+oc_memory_kind oc_cuda_pointer_kind(const void *p)
+{
+    (void)p;
+    return OC_MEMORY_HOST;
+}
+oc_status oc_cuda_memory_alloc(oc_context *ctx, oc_memory_kind kind, size_t size, void **out)
+{
+    (void)ctx, (void)kind, (void)size, (void)out;
+    return OC_ERR_NO_DEVICE;
+}
+void oc_cuda_memory_free(oc_context *ctx, oc_memory_kind kind, void *ptr, size_t size)
+{
+    (void)ctx, (void)kind, (void)ptr, (void)size;
+}
+oc_status oc_cuda_memory_copy(oc_context *ctx, void *dst, const void *src, size_t n)
+{
+    (void)ctx, (void)dst, (void)src, (void)n;
+    return OC_ERR_NO_DEVICE;
+}
+oc_status oc_cuda_synchronize(oc_context *ctx)
+{
+    (void)ctx;
+    return OC_OK;
+}
