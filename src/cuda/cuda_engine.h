@@ -3,7 +3,7 @@
  *
  * The API layer (src/api/) calls only these functions.  When the library is
  * built without CUDA, src/cuda/cuda_stub.c provides them and every one
- * reports "unavailable"; with CUDA, src/cuda/*.cu do.  Arguments mirror the
+ * reports "unavailable"; with CUDA, the .cu files of src/cuda do.  Arguments mirror the
  * public batched calls (include/opencomp.h) one for one.
  */
 #ifndef OC_CUDA_ENGINE_H
