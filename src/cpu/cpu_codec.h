@@ -67,9 +67,8 @@ OC_HIDDEN extern const oc_cpu_codec oc_codec_zstd;
 OC_HIDDEN const oc_cpu_codec *oc_cpu_codec_for(oc_algorithm algo);
 
 /* LZ4 block scanner (lz4_scan.c): validates the sequence structure of an
- * LZ4 block without writing anything and computes its decoded size.  It
- * accepts exactly the blocks that LZ4_decompress_safe accepts with an output
- * capacity equal to the decoded size.  OK, CORRUPT or TRUNCATED. */
+ * LZ4 block without writing anything and computes its decoded size: OK,
+ * CORRUPT or TRUNCATED (see the file for what it checks). */
 OC_HIDDEN oc_status oc_lz4_scan(const uint8_t *src, size_t src_size, size_t *decoded_size);
 
 /* Snappy raw scanner (snappy_scan.c): the same for a snappy raw buffer:
