@@ -147,14 +147,16 @@ static oc_status body(oc_cpu_worker *w, sink *s, enum check_kind kind, const uin
     size_t used = 0, got = 0;
     enum libdeflate_result r =
         libdeflate_deflate_decompress_ex(w->deflate_d, src, n, s->dst + s->out, s->cap - s->out, &used, &got);
-    if (r == LIBDEFLATE_INSUFFICIENT_SPACE)
-        return OC_ERR_OUTPUT_TOO_SMALL;
     if (r != LIBDEFLATE_SUCCESS) {
-        /* libdeflate does not say whether the stream was cut short or bad:
-         * zlib's streaming inflate does. */
+        /* libdeflate does not say whether the stream was cut short or bad,
+         * and past the end of its input it reads zeros, which can look like
+         * "no room": zlib's streaming inflate into scratch says which. */
         size_t u2, p2;
         uint32_t c2;
         oc_status st = count_body(w, src, n, CHECK_NONE, &u2, &p2, &c2);
+        if (st == OC_OK)
+            return r == LIBDEFLATE_INSUFFICIENT_SPACE && p2 > s->cap - s->out ? OC_ERR_OUTPUT_TOO_SMALL
+                                                                              : OC_ERR_CORRUPT;
         return st == OC_ERR_TRUNCATED || st == OC_ERR_OUT_OF_MEMORY ? st : OC_ERR_CORRUPT;
     }
     *check = check_update(kind, check_init(kind), s->dst + s->out, got);
