@@ -35,14 +35,14 @@ static size_t data_limit(oc_algorithm algo, int level)
 {
     if ((algo == OC_ALGO_ZSTD && level >= 19) || (algo == OC_ALGO_LZ4 && level >= 9) ||
         (algo != OC_ALGO_ZSTD && algo != OC_ALGO_LZ4 && level >= 9))
-        return 200000;
-    return 1300000;
+        return 80000;
+    return 1100000;
 }
 
 int main(void)
 {
     tu_buf corpus[TU_CORPUS_MAX];
-    size_t ncorpus = tu_corpus(corpus, TU_CORPUS_MAX, 1300000);
+    size_t ncorpus = tu_corpus(corpus, TU_CORPUS_MAX, 1100000);
     static const size_t chunk_sizes[] = {1000, 65536, 1 << 20, 65536 + 1234, 77777};
     static const int threads[] = {1, 2, 7};
     oc_context *ctx[3];
