@@ -256,3 +256,31 @@ double tu_now(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+/* liblz4 1.9.4 decodes a match with offset 0 (copying bytes onto
+ * themselves); the block format spec calls offset 0 invalid and so does
+ * opencomp.  This walks the sequences (input liblz4 decodes) to find one. */
+int tu_lz4_has_zero_offset(const uint8_t *ip, size_t n)
+{
+    const uint8_t *e = ip + n;
+    while (ip < e) {
+        unsigned t = *ip++, s;
+        size_t lit = t >> 4;
+        if (lit == 15)
+            do {
+                s = *ip++;
+                lit += s;
+            } while (s == 255);
+        ip += lit;
+        if (ip >= e)
+            return 0;
+        if (ip[0] == 0 && ip[1] == 0)
+            return 1;
+        ip += 2;
+        if ((t & 15) == 15)
+            do {
+                s = *ip++;
+            } while (s == 255);
+    }
+    return 0;
+}

@@ -139,6 +139,10 @@ void tu_corpus_get(const char *name, size_t max_bytes, tu_buf *out);
  * shorter than `size`. */
 void tu_big_real(size_t size, tu_buf *out);
 
+/* 1 if an LZ4 block that liblz4 decodes contains a match of offset 0
+ * (liblz4 1.9.4 decodes it; opencomp's size query calls it CORRUPT). */
+int tu_lz4_has_zero_offset(const uint8_t *block, size_t n);
+
 /* Wall clock in seconds (for benchmarks only; tests never assert timings). */
 double tu_now(void);
 
