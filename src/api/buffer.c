@@ -270,6 +270,8 @@ static oc_status compress_native(oc_context *ctx, const oc_buffer_options *o, co
 
     static const uint8_t empty[1] = {0};
     progress pr = {ctx, src_size, 0};
+    oc_xxh32_state content;
+    oc_xxh32_init(&content, 0);
     oc_codec_options co = OC_CODEC_OPTIONS_INIT;
     co.algorithm = ca;
     co.level = o->level;
@@ -294,6 +296,8 @@ static oc_status compress_native(oc_context *ctx, const oc_buffer_options *o, co
             }
         }
         oc_parallel_for(oc_context_num_threads(ctx), m, group_bytes, compress_checksum, &g);
+        if (a == OC_ALGO_LZ4 && checksums)
+            oc_xxh32_update(&content, g.sp[0], (size_t)group_bytes);
         for (size_t i = 0; i < m; i++) {
             oc_index_entry *e = &entries[first + i];
             st = write_chunk(&w, a, checksums, &g, i, e);
@@ -303,7 +307,7 @@ static oc_status compress_native(oc_context *ctx, const oc_buffer_options *o, co
         progress_report(&pr, (first + m) * cs < src_size ? (first + m) * cs : src_size);
     }
     if (a == OC_ALGO_LZ4)
-        st = oc_lz4frame_write_end(&w, entries, n, checksums);
+        st = oc_lz4frame_write_end(&w, entries, n, checksums, oc_xxh32_digest(&content));
     else if (a == OC_ALGO_SNAPPY)
         st = oc_snappyframe_write_end(&w, entries, n);
     else if (a == OC_ALGO_ZSTD)

@@ -13,6 +13,17 @@
 
 /* XXH32 of p[0..len) with `seed` (xxHash specification, 32-bit variant). */
 OC_HIDDEN uint32_t oc_xxh32(const void *p, size_t len, uint32_t seed);
+/* Streaming XXH32 (same result as oc_xxh32 over the concatenation). */
+typedef struct oc_xxh32_state {
+    uint32_t v[4];
+    uint64_t total;
+    uint8_t mem[16];
+    unsigned mem_size;
+    uint32_t seed;
+} oc_xxh32_state;
+OC_HIDDEN void oc_xxh32_init(oc_xxh32_state *s, uint32_t seed);
+OC_HIDDEN void oc_xxh32_update(oc_xxh32_state *s, const void *p, size_t len);
+OC_HIDDEN uint32_t oc_xxh32_digest(const oc_xxh32_state *s);
 /* XXH64 of p[0..len) with `seed` (xxHash specification, 64-bit variant). */
 OC_HIDDEN uint64_t oc_xxh64(const void *p, size_t len, uint64_t seed);
 /* CRC-32C (Castagnoli, reflected polynomial 0x82F63B78) continuing from `crc`

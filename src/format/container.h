@@ -139,8 +139,9 @@ OC_HIDDEN oc_status oc_lz4frame_write_header(oc_writer *w, uint64_t content_size
 OC_HIDDEN oc_status oc_lz4frame_write_block(oc_writer *w, const uint8_t *usrc, size_t usize,
                                             const uint8_t *csrc, size_t csize, int block_checksums,
                                             uint32_t checksum, oc_index_entry *entry);
+/* End mark, content checksum (XXH32 of all content, with block checksums), index. */
 OC_HIDDEN oc_status oc_lz4frame_write_end(oc_writer *w, const oc_index_entry *entries, uint64_t n,
-                                          int block_checksums);
+                                          int block_checksums, uint32_t content_checksum);
 
 OC_HIDDEN uint64_t oc_zstd_seekable_bound(uint64_t n_chunks, uint64_t payload_bound);
 OC_HIDDEN oc_status oc_zstd_seekable_write_frame(oc_writer *w, const uint8_t *csrc, size_t csize,

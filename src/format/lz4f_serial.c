@@ -112,7 +112,8 @@ oc_status oc_lz4f_count_serial(const uint8_t *src, uint64_t src_size, uint64_t *
         }
         in += isz;
         out += osz;
-        if (in >= src_size && osz == 0) {
+        if (in >= src_size && osz < BUF) {
+            /* All input taken and room left over: nothing is pending. */
             if (hint != 0 || src_size == 0)
                 st = OC_ERR_TRUNCATED;
             break;

@@ -40,8 +40,8 @@ static uint64_t block_max(unsigned id)
 
 uint64_t oc_lz4frame_bound(uint64_t n_chunks, uint64_t payload_bound)
 {
-    /* header 15, end mark 4, per block 4 + 4, index 8 + 8 per chunk + 9 */
-    return 15 + 4 + n_chunks * 16 + payload_bound + 8 + INDEX_FOOTER_SIZE;
+    /* header 15, end mark 4, content checksum 4, per block 4 + 4, index 8 + 8 per chunk + 9 */
+    return 15 + 4 + 4 + n_chunks * 16 + payload_bound + 8 + INDEX_FOOTER_SIZE;
 }
 
 oc_status oc_lz4frame_write_header(oc_writer *w, uint64_t content_size, unsigned block_id,
@@ -49,8 +49,11 @@ oc_status oc_lz4frame_write_header(oc_writer *w, uint64_t content_size, unsigned
 {
     uint8_t h[15];
     oc_store_le32(h, OC_LZ4_FRAME_MAGIC);
+    /* Block checksums always come with a content checksum: lz4 1.9.4's CLI
+     * misreads a skippable frame after a frame that has block checksums but
+     * no content checksum (docs/FORMAT.md). */
     h[4] = (uint8_t)(FLG_VERSION | FLG_INDEPENDENT | FLG_CONTENT_SIZE |
-                     (block_checksums ? FLG_BLOCK_CHECKSUM : 0));
+                     (block_checksums ? FLG_BLOCK_CHECKSUM | FLG_CONTENT_CHECKSUM : 0));
     h[5] = (uint8_t)(block_id << 4);
     oc_store_le64(h + 6, content_size);
     h[14] = (uint8_t)(oc_xxh32(h + 4, 10, 0) >> 8);
@@ -73,9 +76,12 @@ oc_status oc_lz4frame_write_block(oc_writer *w, const uint8_t *usrc, size_t usiz
     return OC_OK;
 }
 
-oc_status oc_lz4frame_write_end(oc_writer *w, const oc_index_entry *entries, uint64_t n, int block_checksums)
+oc_status oc_lz4frame_write_end(oc_writer *w, const oc_index_entry *entries, uint64_t n, int block_checksums,
+                                uint32_t content_checksum)
 {
     FORWARD_IF_ERROR(oc_writer_le32(w, 0)); /* end mark */
+    if (block_checksums)
+        FORWARD_IF_ERROR(oc_writer_le32(w, content_checksum));
     uint64_t frame = n * 8 + INDEX_FOOTER_SIZE;
     RETURN_ERROR_IF(frame > 0xffffffffu, OC_ERR_INVALID_ARGUMENT);
     FORWARD_IF_ERROR(oc_writer_le32(w, OC_LZ4_INDEX_SKIP_MAGIC));

@@ -4,6 +4,8 @@
  * 16/32-byte stripes, then the tail, then the avalanche.  Loads are
  * byte-wise little-endian (memcpy-free, alignment-free) so any pointer works.
  */
+#include <string.h>
+
 #include "checksum.h"
 
 #define P32_1 2654435761u
@@ -54,6 +56,79 @@ uint32_t oc_xxh32(const void *data, size_t len, uint32_t seed)
         h = seed + P32_5;
     }
     h += (uint32_t)len;
+    while ((size_t)(end - p) >= 4) {
+        h += oc_load_le32(p) * P32_3;
+        h = rotl32(h, 17) * P32_4;
+        p += 4;
+    }
+    while (p < end) {
+        h += (uint32_t)(*p) * P32_5;
+        h = rotl32(h, 11) * P32_1;
+        p++;
+    }
+    h ^= h >> 15;
+    h *= P32_2;
+    h ^= h >> 13;
+    h *= P32_3;
+    h ^= h >> 16;
+    return h;
+}
+
+void oc_xxh32_init(oc_xxh32_state *s, uint32_t seed)
+{
+    memset(s, 0, sizeof *s);
+    s->seed = seed;
+    s->v[0] = seed + P32_1 + P32_2;
+    s->v[1] = seed + P32_2;
+    s->v[2] = seed;
+    s->v[3] = seed - P32_1;
+}
+
+static void stripe32(uint32_t v[4], const uint8_t *p)
+{
+    v[0] = round32(v[0], oc_load_le32(p));
+    v[1] = round32(v[1], oc_load_le32(p + 4));
+    v[2] = round32(v[2], oc_load_le32(p + 8));
+    v[3] = round32(v[3], oc_load_le32(p + 12));
+}
+
+void oc_xxh32_update(oc_xxh32_state *s, const void *data, size_t len)
+{
+    const uint8_t *p = (const uint8_t *)data;
+    s->total += len;
+    if (s->mem_size + len < 16) {
+        if (len)
+            memcpy(s->mem + s->mem_size, p, len);
+        s->mem_size += (unsigned)len;
+        return;
+    }
+    if (s->mem_size) {
+        size_t fill = 16 - s->mem_size;
+        memcpy(s->mem + s->mem_size, p, fill);
+        stripe32(s->v, s->mem);
+        p += fill;
+        len -= fill;
+        s->mem_size = 0;
+    }
+    while (len >= 16) {
+        stripe32(s->v, p);
+        p += 16;
+        len -= 16;
+    }
+    if (len)
+        memcpy(s->mem, p, len);
+    s->mem_size = (unsigned)len;
+}
+
+uint32_t oc_xxh32_digest(const oc_xxh32_state *s)
+{
+    uint32_t h;
+    if (s->total >= 16)
+        h = rotl32(s->v[0], 1) + rotl32(s->v[1], 7) + rotl32(s->v[2], 12) + rotl32(s->v[3], 18);
+    else
+        h = s->seed + P32_5;
+    h += (uint32_t)s->total;
+    const uint8_t *p = s->mem, *end = s->mem + s->mem_size;
     while ((size_t)(end - p) >= 4) {
         h += oc_load_le32(p) * P32_3;
         h = rotl32(h, 17) * P32_4;

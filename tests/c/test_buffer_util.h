@@ -17,22 +17,22 @@
 
 static int tb_failures;
 
-#define CHECK(cond)                                                                                                \
-    do {                                                                                                           \
-        if (!(cond)) {                                                                                             \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                               \
-            tb_failures++;                                                                                         \
-        }                                                                                                          \
+#define CHECK(cond)                                                                                          \
+    do {                                                                                                     \
+        if (!(cond)) {                                                                                       \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                         \
+            tb_failures++;                                                                                   \
+        }                                                                                                    \
     } while (0)
 
-#define CHECK_ST(expr, want)                                                                                       \
-    do {                                                                                                           \
-        oc_status got_st_ = (expr);                                                                                \
-        if (got_st_ != (want)) {                                                                                   \
-            fprintf(stderr, "%s:%d: %s -> %s, want %s\n", __FILE__, __LINE__, #expr, oc_status_name(got_st_),     \
-                    oc_status_name(want));                                                                         \
-            tb_failures++;                                                                                         \
-        }                                                                                                          \
+#define CHECK_ST(expr, want)                                                                                 \
+    do {                                                                                                     \
+        oc_status got_st_ = (expr);                                                                          \
+        if (got_st_ != (want)) {                                                                             \
+            fprintf(stderr, "%s:%d: %s -> %s, want %s\n", __FILE__, __LINE__, #expr,                         \
+                    oc_status_name(got_st_), oc_status_name(want));                                          \
+            tb_failures++;                                                                                   \
+        }                                                                                                    \
     } while (0)
 
 typedef struct tb_data {
@@ -86,8 +86,9 @@ static inline size_t tb_append_file(unsigned char **buf, size_t *len, const char
 /* Source text: this repo's own files. */
 static inline tb_data tb_text(size_t max)
 {
-    static const char *files[] = {"include/opencomp.h", "src/api/buffer.c", "src/format/container.h",
-                                  "src/format/zstd_seekable.c", "src/format/gzip_members.c", "CMakeLists.txt"};
+    static const char *files[] = {"include/opencomp.h",        "src/api/buffer.c",
+                                  "src/format/container.h",    "src/format/zstd_seekable.c",
+                                  "src/format/gzip_members.c", "CMakeLists.txt"};
     tb_data d = {"text", NULL, 0};
     char path[4096];
     for (int round = 0; d.n < max && round < 8; round++)
@@ -103,8 +104,8 @@ static inline tb_data tb_text(size_t max)
 /* A real binary: a shared library of the system. */
 static inline tb_data tb_binary(size_t max)
 {
-    static const char *files[] = {"/usr/lib/x86_64-linux-gnu/libzstd.so.1", "/usr/lib/x86_64-linux-gnu/libc.so.6",
-                                  "/bin/ls", "/usr/bin/env"};
+    static const char *files[] = {"/usr/lib/x86_64-linux-gnu/libzstd.so.1",
+                                  "/usr/lib/x86_64-linux-gnu/libc.so.6", "/bin/ls", "/usr/bin/env"};
     tb_data d = {"binary", NULL, 0};
     for (size_t i = 0; i < sizeof files / sizeof files[0] && d.n == 0; i++)
         tb_append_file(&d.p, &d.n, files[i], max);
@@ -143,7 +144,8 @@ static inline tb_data tb_random(size_t n, uint64_t seed)
     return d;
 }
 
-static inline oc_buffer_options tb_opts(oc_algorithm a, oc_bitstream_kind k, size_t chunk, oc_checksum_policy c)
+static inline oc_buffer_options tb_opts(oc_algorithm a, oc_bitstream_kind k, size_t chunk,
+                                        oc_checksum_policy c)
 {
     oc_buffer_options o = OC_BUFFER_OPTIONS_INIT;
     o.algorithm = a;
@@ -154,8 +156,8 @@ static inline oc_buffer_options tb_opts(oc_algorithm a, oc_bitstream_kind k, siz
 }
 
 /* Compresses into an exactly-sized heap buffer; NULL on failure. */
-static inline unsigned char *tb_compress(oc_context *ctx, const oc_buffer_options *o, const void *src, size_t n,
-                                  size_t *out_n)
+static inline unsigned char *tb_compress(oc_context *ctx, const oc_buffer_options *o, const void *src,
+                                         size_t n, size_t *out_n)
 {
     size_t bound = oc_buffer_compress_bound(o, n);
     if (!bound)

@@ -46,7 +46,8 @@ static uint32_t lz4_content_checksum(const unsigned char *p, size_t n)
     size_t r = LZ4F_compressFrame(f, cap, p, n, &prefs);
     uint32_t v = 0;
     if (!LZ4F_isError(r))
-        v = (uint32_t)f[r - 4] | ((uint32_t)f[r - 3] << 8) | ((uint32_t)f[r - 2] << 16) | ((uint32_t)f[r - 1] << 24);
+        v = (uint32_t)f[r - 4] | ((uint32_t)f[r - 3] << 8) | ((uint32_t)f[r - 2] << 16) |
+            ((uint32_t)f[r - 1] << 24);
     free(f);
     return v;
 }
@@ -61,7 +62,8 @@ static uint32_t zstd_content_checksum(const unsigned char *p, size_t n)
     size_t r = ZSTD_compress2(c, f, cap, p, n);
     uint32_t v = 0;
     if (!ZSTD_isError(r))
-        v = (uint32_t)f[r - 4] | ((uint32_t)f[r - 3] << 8) | ((uint32_t)f[r - 2] << 16) | ((uint32_t)f[r - 1] << 24);
+        v = (uint32_t)f[r - 4] | ((uint32_t)f[r - 3] << 8) | ((uint32_t)f[r - 2] << 16) |
+            ((uint32_t)f[r - 1] << 24);
     free(f);
     ZSTD_freeCCtx(c);
     return v;
