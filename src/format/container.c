@@ -167,6 +167,19 @@ oc_status oc_container_parse(const uint8_t *src, uint64_t src_size, const oc_buf
     }
     if (ha != OC_ALGO_NONE)
         return oc_raw_parse(src, src_size, 0, ha, plan);
+    /* A proper prefix of a magic number is a truncated stream. */
+    static const uint8_t magics[4][4] = {{0x04, 0x22, 0x4d, 0x18},
+                                         {0x28, 0xb5, 0x2f, 0xfd},
+                                         {0x1f, 0x8b, 0x08, 0x00},
+                                         {0x50, 0x2a, 0x4d, 0x18}};
+    if (src_size > 0 && src_size < 4) {
+        for (int i = 0; i < 4; i++) {
+            uint8_t first = (uint8_t)(src[0] & (i == 3 ? 0xf0 : 0xff));
+            if (first == magics[i][0] && !memcmp(src + 1, magics[i] + 1, (size_t)src_size - 1) &&
+                (i != 2 || src_size < 3))
+                return OC_ERR_TRUNCATED;
+        }
+    }
     /* Nothing identifies the bytes and no algorithm was given. */
     return src_size == 0 ? OC_ERR_TRUNCATED : OC_ERR_CORRUPT;
 }

@@ -31,6 +31,18 @@ static oc_status map_error(size_t r)
     }
 }
 
+/* dst is full and the decoder stopped: OUTPUT_TOO_SMALL if it still holds
+ * output (probed into scratch), else the input ended early. */
+static oc_status full_or_truncated(LZ4F_dctx *dctx, const LZ4F_decompressOptions_t *opts)
+{
+    uint8_t probe[64];
+    size_t isz = 0, osz = sizeof probe;
+    size_t r = LZ4F_decompress(dctx, probe, &osz, NULL, &isz, opts);
+    if (LZ4F_isError(r))
+        return map_error(r);
+    return osz ? OC_ERR_OUTPUT_TOO_SMALL : OC_ERR_TRUNCATED;
+}
+
 oc_status oc_lz4f_decompress_serial(const uint8_t *src, uint64_t src_size, uint8_t *dst,
                                     uint64_t dst_capacity, int verify, uint64_t *dst_size)
 {
@@ -39,6 +51,8 @@ oc_status oc_lz4f_decompress_serial(const uint8_t *src, uint64_t src_size, uint8
     uint64_t in = 0, out = 0;
     size_t hint = 1;
     *dst_size = 0;
+    if (src_size == 0)
+        return OC_ERR_TRUNCATED;
     if (LZ4F_isError(LZ4F_createDecompressionContext(&dctx, LZ4F_VERSION)))
         return OC_ERR_OUT_OF_MEMORY;
     LZ4F_decompressOptions_t opts;
@@ -59,25 +73,24 @@ oc_status oc_lz4f_decompress_serial(const uint8_t *src, uint64_t src_size, uint8
         in += isz;
         out += osz;
         if (isz == 0 && osz == 0) {
-            /* No progress: the decoder holds output that does not fit. */
-            st = out >= dst_capacity ? OC_ERR_OUTPUT_TOO_SMALL : OC_ERR_INTERNAL;
+            st = out >= dst_capacity ? full_or_truncated(dctx, &opts) : OC_ERR_INTERNAL;
             goto done;
         }
     }
     if (hint != 0) {
-        /* Input ended inside a frame; maybe it only lacks room to flush. */
+        /* Input ended inside a frame: maybe it only lacks room to flush. */
         size_t isz = 0, osz = (size_t)(dst_capacity - out);
-        hint = LZ4F_decompress(dctx, dst ? dst + out : NULL, &osz, src + in, &isz, &opts);
+        if (osz > ((size_t)1 << 30))
+            osz = (size_t)1 << 30;
+        hint = LZ4F_decompress(dctx, dst ? dst + out : NULL, &osz, NULL, &isz, &opts);
         if (LZ4F_isError(hint)) {
             st = map_error(hint);
             goto done;
         }
         out += osz;
         if (hint != 0)
-            st = (osz == 0 && out >= dst_capacity) ? OC_ERR_OUTPUT_TOO_SMALL : OC_ERR_TRUNCATED;
+            st = out >= dst_capacity ? full_or_truncated(dctx, &opts) : OC_ERR_TRUNCATED;
     }
-    if (src_size == 0)
-        st = OC_ERR_TRUNCATED;
 done:
     LZ4F_freeDecompressionContext(dctx);
     *dst_size = out;
