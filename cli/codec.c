@@ -201,6 +201,13 @@ static int process_one(codec_run *run, const char *path)
         cli_error(display, "input and output are the same file");
         goto done;
     }
+    /* Refuse early, before any work, when the output exists (checked again
+     * when the output is created). */
+    struct stat ost;
+    if (out_name && !opts->force && lstat(out_name, &ost) == 0) {
+        cli_error(out_name, "already exists; not overwritten (use -f to overwrite)");
+        goto done;
+    }
     if (cli_read_all(path, display, &in) != 0)
         goto done;
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -28,6 +29,10 @@ static int info_one(const cli_options *opts, const char *path)
 {
     const char *display = (path == NULL || strcmp(path, "-") == 0) ? "stdin" : path;
     cli_buffer in;
+    if (strcmp(display, "stdin") == 0 && isatty(0)) {
+        cli_error(NULL, "stdin is a terminal: give a FILE, or pipe data in (see --help)");
+        return -1;
+    }
     if (cli_read_all(path, display, &in) != 0)
         return -1;
     oc_buffer_options hint = OC_BUFFER_OPTIONS_INIT;
