@@ -247,7 +247,7 @@ static int verify_gpu(chunk_set *cs)
 
 static void run_gpu_contender(bench_state *st, chunk_set *host, size_t chunk_size)
 {
-    if (!st->gpu || !oc_algorithm_available(OC_ENGINE_CUDA, host->algorithm))
+    if (!st->gpu || !oc_algorithm_available(OC_ENGINE_CUDA, host->algorithm) || host->n == 0)
         return;
     bench_result *r = add_row(st, host->input, host, chunk_size, "opencomp-gpu", "kernel", 0);
     if (!r) {
