@@ -2,13 +2,20 @@
 # test_golden.sh - exact stderr and exit status of error cases, compared
 # with tests/cli/golden/NAME.stderr and NAME.exit (zstd's tests/cli-tests
 # idea): error messages are part of the interface.  Each case runs in a
-# scratch folder holding doc (text), doc.zst (exists), plain.txt and
+# scratch folder holding doc (generated text), doc.zst (exists), plain.txt and
 # corrupt.zst (a valid file with bytes flipped in a chunk).
 # OC_UPDATE_GOLDEN=1 rewrites the golden files instead of comparing.
 source "$(dirname "$0")/lib.sh"
 GOLDEN=$SRC_DIR/tests/cli/golden
 
-cat "$SRC_DIR"/include/opencomp.h > doc
+# A fixed input (pure arithmetic, the same bytes everywhere and forever).
+python3 -c '
+import sys
+words = "the quick brown fox jumps over a lazy dog while opencomp compresses chunks".split()
+out = []
+for i in range(6000):
+    out.append("line %d: %s %s %s %d\n" % (i, words[i % 13], words[(i * 7) % 13], words[(i * i) % 13], (i * i) % 977))
+sys.stdout.write("".join(out))' > doc
 cp doc doc2
 "$OC" -q -o doc.zst doc || die "setup: compress"
 cp doc plain.txt
