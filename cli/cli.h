@@ -104,6 +104,9 @@ void cli_install_signal_handlers(void);
 /* ---- subcommands -------------------------------------------------------- */
 
 int cli_codec_main(const cli_options *opts); /* compress and decompress; returns the exit code */
+/* cli_needs_algorithm_hint: decoding failed in a way that a missing -a
+ * explains (no algorithm known, stream not self-identifying). */
+int cli_needs_algorithm_hint(oc_status st, const oc_buffer_options *hint);
 int cli_info_main(const cli_options *opts);
 int cli_bench_main(const cli_options *opts);
 

@@ -79,6 +79,12 @@ static int output_name(const cli_options *opts, const char *path, const char *di
     return 0;
 }
 
+int cli_needs_algorithm_hint(oc_status st, const oc_buffer_options *hint)
+{
+    return hint->algorithm == OC_ALGO_NONE &&
+           (st == OC_ERR_INVALID_ARGUMENT || st == OC_ERR_UNSUPPORTED || st == OC_ERR_CORRUPT);
+}
+
 static void describe_failure(const char *display, const char *doing, oc_status st, uint64_t failed_chunk)
 {
     if (failed_chunk != UINT64_MAX)
@@ -108,8 +114,9 @@ static int decode(codec_run *run, const oc_buffer_options *hint, const cli_buffe
     out->size = 0;
     oc_status st = oc_buffer_decompressed_size(run->ctx, hint, src->data, src->size, &size);
     if (st != OC_OK) {
-        if ((st == OC_ERR_INVALID_ARGUMENT || st == OC_ERR_UNSUPPORTED) && hint->algorithm == OC_ALGO_NONE)
-            cli_error(display, "%s: %s (raw LZ4, Snappy and deflate need -a)", doing, oc_status_message(st));
+        if (cli_needs_algorithm_hint(st, hint))
+            cli_error(display, "%s: %s (raw LZ4, Snappy and deflate streams need -a)", doing,
+                      oc_status_message(st));
         else
             describe_failure(display, doing, st, UINT64_MAX);
         return -1;

@@ -47,7 +47,9 @@ static int info_one(const cli_options *opts, const char *path)
     info.struct_size = sizeof info;
     oc_status st = oc_buffer_inspect(in.data, in.size, &hint, &info);
     if (st != OC_OK) {
-        cli_error(display, "cannot inspect: %s", oc_status_message(st));
+        cli_error(display, "cannot inspect: %s%s", oc_status_message(st),
+                  cli_needs_algorithm_hint(st, &hint) ? " (raw LZ4, Snappy and deflate streams need -a)"
+                                                      : "");
         cli_buffer_free(&in);
         return -1;
     }

@@ -95,6 +95,12 @@ head -c 10000 /dev/urandom > random.zst
 expect_error "random bytes" '^opencomp: random\.zst: ' -- "$OC" -d random.zst
 [ ! -e random ] || fail "random: output left behind"
 
+# A raw LZ4 stream does not say what it is: without -a, one line says so.
+"$OC" -q -a lz4 --kind raw -o blob.raw in/text
+expect_error "raw lz4 without -a" '^opencomp: blob\.raw: .*need -a' -- "$OC" -d blob.raw
+[ ! -e blob ] || fail "raw without -a: output left behind"
+"$OC" -d -q -a lz4 blob.raw && same blob in/text "raw lz4 with -a"
+
 # ---- missing files, unknown suffixes, bad options ------------------------------
 expect_error "missing file" '^opencomp: nosuchfile: .*No such file' -- "$OC" nosuchfile
 expect_error "missing file -d" '^opencomp: nosuch\.zst: .*No such file' -- "$OC" -d nosuch.zst
