@@ -47,7 +47,7 @@ data = bytes(cramjam.snappy.decompress(open(sys.argv[1], "rb").read()))
 open(sys.argv[2], "wb").write(data)' "$n.sz" "$n.sz-out" || fail "cramjam cannot read our $n.sz"
         same "$n.sz-out" "$f" "cramjam snappy framing of ours ($n)"
     else
-        echo "note: python3 cramjam missing (pip install -r requirements-test.txt): snappy framing check skipped"
+        fail "python3 module cramjam missing (scripts/install-deps installs requirements-test.txt)"
     fi
 done
 
