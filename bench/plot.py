@@ -7,8 +7,8 @@ exactly as bench/report.py does.
 
 Layout: one column of panels per algorithm (and level), the top row
 compression GB/s, the bottom row decompression GB/s, both on a log scale
-against ratio.  Each contender has one colour (and one marker for kernel vs
-end-to-end timing): small translucent points are single files, the large
+against ratio.  Each contender has one colour, circles for kernel scope and squares
+for end-to-end: small translucent points are single files, the large
 outlined point is the whole corpus (total bytes over total time, over the
 files every contender measured), so "up and to the right" is better.
 Unverified results are drawn hollow with a red edge.  Needs matplotlib (Agg).
@@ -27,10 +27,9 @@ COLORS = {"opencomp-gpu": "#1b9e77", "nvcomp-gpu": "#76b900", "opencomp-cpu": "#
 
 
 def marker(r):
-    """Squares for GPU end-to-end figures (host in to host out), circles for
-    GPU kernel time and for the CPU (whose figures are always host to host)."""
-    return "s" if r["contender"].endswith("-gpu") and r["scope"] == "end-to-end" else "o"
-
+    """Squares for end-to-end figures (whole-buffer API, host buffer in to
+    host buffer out), circles for kernel-scope ones."""
+    return "s" if r["scope"] == "end-to-end" else "o"
 
 
 def plot(results, out, chunk, title):

@@ -141,8 +141,8 @@ def column(r):
     c = r["contender"]
     if c.endswith("-cpu"):
         c += " %dT" % r["threads"]
-    elif r["scope"] == "end-to-end":
-        c += " e2e"  # CPU figures are always host-to-host; only GPU ones differ
+    if r["scope"] == "end-to-end":
+        c += " e2e"  # whole-buffer API incl. container (and transfers on a GPU)
     return c
 
 
@@ -185,10 +185,10 @@ def common_files(rs, col):
 
 
 def corpus_files(rs):
-    """The files a corpus row sums over: those every kernel-time and CPU
-    column measured (GPU end-to-end runs, often on fewer files, do not shrink
-    it; their cell says how many of these files it covers)."""
-    main = [r for r in rs if not (r["contender"].endswith("-gpu") and r["scope"] == "end-to-end")]
+    """The files a corpus row sums over: those every kernel-scope column
+    measured (end-to-end runs, often on fewer files, do not shrink it; their
+    cell says how many of these files it covers)."""
+    main = [r for r in rs if r["scope"] != "end-to-end"]
     return common_files(main or rs, column)
 
 
@@ -213,7 +213,8 @@ def markdown(runs, results):
     lines = ["Runs merged:", ""]
     lines += ["- " + describe_run(run) for run in sorted(runs, key=lambda r: r["_path"])]
     lines += ["", "Each cell: ratio · compress GB/s / decompress GB/s (1 GB = 1e9 uncompressed bytes; GPU: kernel time "
-              "by CUDA events unless marked e2e = host buffer in to host buffer out; CPU: wall clock, nT = threads). "
+              "by CUDA events, CPU: wall clock, nT = threads; e2e = the whole-buffer API, host buffer in to host buffer out, "
+              "container and transfers included). "
               "\"corpus\": total uncompressed / total compressed, total bytes / total time.", ""]
     groups = {}
     for r in results:

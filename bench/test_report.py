@@ -52,7 +52,7 @@ def result(name, data, contender, comp, dec, level=6, chunk=CHUNK, **kw):
          "num_chunks": -(-len(data) // chunk), "contender": contender, "uncompressed_bytes": len(data),
          "compressed_bytes": cb, "ratio": len(data) / cb, "compress_gbps": comp, "decompress_gbps": dec,
          "timing": "cuda-events" if contender.endswith("-gpu") else "wall-clock", "repeats": 5,
-         "scope": "kernel" if contender.endswith("-gpu") else "end-to-end", "verified": True}
+         "scope": "kernel", "verified": True}
     if contender.endswith("-cpu"):
         r["threads"] = 1 if contender == "reference-cpu" else 2
     r.update(kw)
@@ -118,6 +118,16 @@ def main():
         expect = "**%.2f · 100 / 200**" % (ra["uncompressed_bytes"] / ra["compressed_bytes"])
         check(expect in md, "corpus cell of opencomp-gpu = %s" % expect)
         check("Test GPU (driver 1.0, CUDA 13.0, 4 SMs)" in md, "device described")
+
+        # kernel and end-to-end figures of one contender stay in separate columns
+        e2e = copy.deepcopy(cpu)
+        e2e["results"] = [result(a, files[a], "opencomp-cpu", 0.7, 1.4, scope="end-to-end")]
+        p_e2e = write(d, "e2e.json", e2e)
+        rc, md2, err = call(report.main, ["--markdown", p_cpu, p_e2e])
+        check(rc == 0 and "| opencomp-cpu 2T | opencomp-cpu 2T e2e |" in md2, "CPU kernel and e2e columns apart")
+        check("replaces" not in err, "kernel and e2e results do not replace each other")
+        check("(1 of %d files)" % len(names) in md2, "e2e corpus cell says it covers fewer files")
+        os.remove(p_e2e)
 
         # aggregate: total bytes / total time, not a mean of rates
         r1 = result(a, files[a], "opencomp-gpu", 100.0, 200.0)
