@@ -461,17 +461,19 @@ static PyObject *job_finish(oc_py_state *st, job *j, int status_mode, const char
             Py_CLEAR(j->res[i]);
             continue;
         }
-        const char *ts = typestr_default;
+        char ts[16] = "";
+        if (typestr_default)
+            memcpy(ts, typestr_default, strnlen(typestr_default, sizeof ts - 1));
         if (j->out) {
-            if (!ts || !ts[0])
-                ts = j->out[i].typestr;
+            if (!ts[0])
+                memcpy(ts, j->out[i].typestr, sizeof ts);
             PyObject *a = oc_py_array_from_view(st, &j->out[i]);
             if (!a)
                 return NULL;
             j->res[i] = (oc_py_array *)a;
         }
-        if (!ts || !ts[0])
-            ts = "|u1";
+        if (!ts[0])
+            memcpy(ts, "|u1", 4);
         if (oc_py_array_set_1d(j->res[i], j->dst_sizes[i], ts) != 0)
             return NULL;
     }

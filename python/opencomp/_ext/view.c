@@ -128,7 +128,8 @@ static int from_buffer(PyObject *obj, int writable, const char *what, oc_py_view
 {
     int flags = PyBUF_RECORDS_RO | (writable ? PyBUF_WRITABLE : 0);
     if (PyObject_GetBuffer(obj, &v->buf, flags) != 0) {
-        if (writable && PyErr_ExceptionMatches(PyExc_BufferError)) {
+        if (writable &&
+            (PyErr_ExceptionMatches(PyExc_BufferError) || PyErr_ExceptionMatches(PyExc_ValueError))) {
             PyErr_Clear();
             PyErr_Format(PyExc_TypeError, "%s must be writable (got a read-only %.100s)", what,
                          Py_TYPE(obj)->tp_name);
