@@ -683,6 +683,35 @@ done:
 
 /* ---- decode -------------------------------------------------------------- */
 
+/* The most a stream of n bytes of `alg` can decode to (LZ4: 255 bytes per
+ * length byte; snappy: 64 per 2-3 byte copy; deflate: 258 per 2 bits; zstd:
+ * a 128 KiB RLE block per 4 bytes).  A size header claiming more than this
+ * is corrupt: checking it first keeps hostile headers from allocating
+ * gigabytes.  Unknown algorithm: zstd's, the largest. */
+static size_t max_expansion(oc_algorithm alg, size_t n)
+{
+    size_t ratio;
+    switch (alg) {
+    case OC_ALGO_LZ4:
+        ratio = 256;
+        break;
+    case OC_ALGO_SNAPPY:
+        ratio = 64;
+        break;
+    case OC_ALGO_DEFLATE:
+    case OC_ALGO_ZLIB:
+    case OC_ALGO_GZIP:
+        ratio = 1100;
+        break;
+    default:
+        ratio = 32768;
+        break;
+    }
+    if (n > SIZE_MAX / ratio - 65536)
+        return SIZE_MAX;
+    return n * ratio + 65536;
+}
+
 static int parse_sizes(PyObject *obj, job *j)
 {
     if (obj == NULL || obj == Py_None)
@@ -718,7 +747,7 @@ static int parse_sizes(PyObject *obj, job *j)
 }
 
 /* Read the 8-byte headers of WITH_UNCOMPRESSED_SIZE inputs into j->known. */
-static int read_wus_headers(oc_py_state *st, oc_py_context *ctx, job *j)
+static int read_wus_headers(oc_py_state *st, oc_py_context *ctx, job *j, oc_algorithm alg)
 {
     oc_status call = OC_OK;
     for (size_t i = 0; i < j->n; i++)
@@ -750,7 +779,7 @@ static int read_wus_headers(oc_py_state *st, oc_py_context *ctx, job *j)
             j->st[i] = OC_ERR_SIZE_MISMATCH;
             continue;
         }
-        if (sz > (uint64_t)PY_SSIZE_T_MAX) {
+        if (sz > (uint64_t)PY_SSIZE_T_MAX || sz > max_expansion(alg, j->src_sizes[i] - WUS_HEADER)) {
             j->st[i] = OC_ERR_CORRUPT;
             continue;
         }
@@ -798,7 +827,7 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
     hint.checksum = c->verify_checksum ? OC_CHECKSUM_VERIFY : OC_CHECKSUM_NONE;
 
     /* 1. sizes: given, from headers, from out= capacities, or queried */
-    if (c->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE && read_wus_headers(st, ctx, &j) != 0)
+    if (c->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE && read_wus_headers(st, ctx, &j, c->algorithm) != 0)
         goto done;
     size_t nquery = 0;
     for (size_t i = 0; i < j.n; i++)
@@ -837,6 +866,8 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
                 continue;
             if (qst[i] != OC_OK)
                 j.st[i] = qst[i];
+            else if (qs[i] > max_expansion(c->algorithm, j.src_sizes[i]))
+                j.st[i] = OC_ERR_CORRUPT; /* a hostile size header */
             else
                 j.known[i] = qs[i];
         }
@@ -864,8 +895,18 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
             continue;
         }
         j.res[i] = oc_py_array_alloc(st, j.known[i], dev, j.device_id, "|u1");
-        if (!j.res[i])
+        if (!j.res[i]) {
+            PyObject *exc = PyErr_Occurred();
+            if (exc && PyErr_GivenExceptionMatches(exc, st->error) == 0 &&
+                PyErr_GivenExceptionMatches(exc, PyExc_MemoryError)) {
+                /* this chunk's memory: its status, not the batch's failure */
+                PyErr_Clear();
+                j.st[i] = OC_ERR_OUT_OF_MEMORY;
+                j.dst_caps[i] = 0;
+                continue;
+            }
             goto done;
+        }
         j.dst_ptrs[i] = j.res[i]->v.ptr;
         j.dst_caps[i] = j.known[i];
     }
