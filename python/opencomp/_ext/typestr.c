@@ -102,6 +102,8 @@ int oc_py_typestr_from_object(PyObject *obj, char *buf, size_t cap)
     return 0;
 }
 
+/* Little-endian types get native format characters (every host opencomp
+ * targets is little-endian), which memoryview and numpy handle fully. */
 const char *oc_py_typestr_format(const char *ts)
 {
     char kind;
@@ -117,11 +119,11 @@ const char *oc_py_typestr_format(const char *ts)
         case 1:
             return "b";
         case 2:
-            return big ? ">h" : "<h";
+            return big ? ">h" : "h";
         case 4:
-            return big ? ">i" : "<i";
+            return big ? ">i" : "i";
         case 8:
-            return big ? ">q" : "<q";
+            return big ? ">q" : "q";
         }
         return NULL;
     case 'u':
@@ -129,29 +131,29 @@ const char *oc_py_typestr_format(const char *ts)
         case 1:
             return "B";
         case 2:
-            return big ? ">H" : "<H";
+            return big ? ">H" : "H";
         case 4:
-            return big ? ">I" : "<I";
+            return big ? ">I" : "I";
         case 8:
-            return big ? ">Q" : "<Q";
+            return big ? ">Q" : "Q";
         }
         return NULL;
     case 'f':
         switch (n) {
         case 2:
-            return big ? ">e" : "<e";
+            return big ? ">e" : "e";
         case 4:
-            return big ? ">f" : "<f";
+            return big ? ">f" : "f";
         case 8:
-            return big ? ">d" : "<d";
+            return big ? ">d" : "d";
         }
         return NULL;
     case 'c':
         switch (n) {
         case 8:
-            return big ? ">Zf" : "<Zf";
+            return big ? ">Zf" : "Zf";
         case 16:
-            return big ? ">Zd" : "<Zd";
+            return big ? ">Zd" : "Zd";
         }
         return NULL;
     }
