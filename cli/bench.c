@@ -53,7 +53,8 @@ typedef struct chunk_set {
     oc_status *statuses;
     const bench_input *input;
     bench_ref *ref;
-    oc_context *ctx; /* for the oc_* contenders */
+    oc_context *ctx;     /* for the oc_* contenders */
+    struct e2e_arg *e2e; /* for the end-to-end contender */
 } chunk_set;
 
 typedef int (*step_fn)(chunk_set *cs);
@@ -301,16 +302,14 @@ done:
 /* ---- end to end: the whole-buffer API, NATIVE container ----------------- */
 
 typedef struct e2e_arg {
-    chunk_set *cs;
     oc_buffer_options bo;
     uint8_t *dst;
     uint64_t cap, size;
 } e2e_arg;
-static e2e_arg *e2e_current; /* step functions take a chunk_set; this carries the rest */
 
 static int e2e_comp_step(chunk_set *cs)
 {
-    e2e_arg *a = e2e_current;
+    e2e_arg *a = cs->e2e;
     return oc_buffer_compress(cs->ctx, &a->bo, cs->input->data, cs->input->size, a->dst, a->cap, &a->size) ==
                    OC_OK
                ? 0
@@ -319,7 +318,7 @@ static int e2e_comp_step(chunk_set *cs)
 
 static int e2e_dec_step(chunk_set *cs)
 {
-    e2e_arg *a = e2e_current;
+    e2e_arg *a = cs->e2e;
     uint64_t got = 0;
     oc_status s =
         oc_buffer_decompress(cs->ctx, &a->bo, a->dst, a->size, cs->out, cs->input->size, &got, NULL);
@@ -336,7 +335,6 @@ static void run_end_to_end(bench_state *st, chunk_set *cs, size_t chunk_size)
     }
     e2e_arg a;
     memset(&a, 0, sizeof a);
-    a.cs = cs;
     oc_buffer_options init = OC_BUFFER_OPTIONS_INIT;
     a.bo = init;
     a.bo.algorithm = cs->algorithm;
@@ -345,7 +343,7 @@ static void run_end_to_end(bench_state *st, chunk_set *cs, size_t chunk_size)
     a.bo.checksum = st->opts->checksum;
     a.cap = oc_buffer_compress_bound(&a.bo, cs->input->size);
     a.dst = a.cap ? malloc((size_t)a.cap) : NULL;
-    e2e_current = &a;
+    cs->e2e = &a;
     cs->ctx = st->cpu;
     double tc = 0, td = 0;
     int rc_c = a.dst ? timed(st, e2e_comp_step, cs, NULL, &tc) : -1, rc_d = -1;
@@ -362,7 +360,7 @@ static void run_end_to_end(bench_state *st, chunk_set *cs, size_t chunk_size)
     r->num_chunks = cs->n;
     cli_bench_print_row(stdout, r);
     free(a.dst);
-    e2e_current = NULL;
+    cs->e2e = NULL;
 }
 
 /* ---- one input, one algorithm, one chunk size ---------------------------- */
