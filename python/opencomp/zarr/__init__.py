@@ -297,7 +297,7 @@ class OpencompCodecPipeline(BatchedCodecPipeline):
 
     When an opencomp codec fails on a chunk, the ChunkDecodeError raised names
     the chunk's store key (``'arr/c/1/0' in file:///data.zarr``) and, for
-    sharded arrays, the inner chunk of the shard.  Reading is otherwise the
+    sharded arrays, the inner chunk of the shard (``..., inner chunk (0, 2)``).  Reading is otherwise the
     stock pipeline's, batch for batch.
     """
 
@@ -336,10 +336,7 @@ class OpencompCodecPipeline(BatchedCodecPipeline):
         if index is None:
             return e
         where, is_inner = _getter_key(batch_info[index][0])
-        if inner:
-            key = f"{inner} of {where}" if not is_inner else f"{inner}, {where}"
-        else:
-            key = where
+        key = f"{where}, {inner}" if inner else where
         if is_inner:
             # A shard's own pipeline: the outer pipeline adds the shard's key.
             return ChunkDecodeError(f"{where}: {reason}", status=getattr(e, "status", None), chunk=None, key=key,
