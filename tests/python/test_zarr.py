@@ -24,6 +24,12 @@ pytestmark = pytest.mark.filterwarnings("ignore:Numcodecs codecs are not in the 
 
 def stock_codecs():
     """(id, stock instance, opencomp instance with the same configuration)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Numcodecs codecs are not in the Zarr version 3")
+        return _stock_codecs()
+
+
+def _stock_codecs():
     return [
         ("zstd", ZstdCodec(level=3), ocz.ZstdCodec(level=3)),
         ("zstd-checksum", ZstdCodec(level=1, checksum=True), ocz.ZstdCodec(level=1, checksum=True)),
@@ -383,6 +389,72 @@ def test_no_gpu_warning_on_host_data():
                           compressors=[ocz.ZstdCodec()])[:] = data
         with ocz.enable(batch_size=8):
             assert _same(zarr.open_array(store, mode="r")[:], data)
+
+
+# ------------------------------------------- device buffers with no GPU engine
+
+
+class _FakeDeviceArray(np.ndarray):
+    """Host memory that claims to be device memory (it has __cuda_array_interface__)."""
+
+    @property
+    def __cuda_array_interface__(self):
+        return {"shape": self.shape, "typestr": self.dtype.str, "data": (self.ctypes.data, False), "version": 3}
+
+    def get(self):
+        return np.array(self, copy=True).view(np.ndarray)
+
+
+class _FakeCupy:
+    """The few CuPy calls the fallback path makes, over _FakeDeviceArray."""
+
+    uint8 = np.uint8
+    copies_to_device = 0
+
+    @classmethod
+    def asarray(cls, a, dtype=None):
+        if not isinstance(a, _FakeDeviceArray):
+            cls.copies_to_device += 1
+        return np.asarray(a, dtype=dtype).view(_FakeDeviceArray)
+
+    @staticmethod
+    def concatenate(xs):
+        return np.concatenate([np.asarray(x) for x in xs]).view(_FakeDeviceArray)
+
+    @staticmethod
+    def asnumpy(a):
+        return np.array(a, copy=True).view(np.ndarray)
+
+
+@pytest.mark.skipif(oc.cuda_available(), reason="CPU-only check of the fallback (a GPU would be asked first)")
+@pytest.mark.parametrize("fmt", ["zstd", "gzip", "zlib", "lz4"])
+def test_device_chunks_without_gpu_engine_fall_back_once(monkeypatch, fmt):
+    """Device chunks, no GPU engine: decode on the CPU, ONE copy per batch to the
+    device, results in device memory, and one warning per algorithm however many batches."""
+    monkeypatch.setattr(_batch, "_cupy", lambda: _FakeCupy)
+    monkeypatch.setattr(_batch, "_gpu_ok", {})
+    monkeypatch.setattr(_batch, "_gpu_warned", set())
+    monkeypatch.setattr(_FakeCupy, "copies_to_device", 0)
+    host = _batch.BatchCodec(fmt, 0 if fmt != "lz4" else 1)
+    chunks = [_data("<i4", (2000,), seed=s).tobytes() for s in range(6)]
+    comp = [np.asarray(c) for c in host.encode([np.frombuffer(c, np.uint8) for c in chunks])]
+    dev = [c.view(_FakeDeviceArray) for c in comp]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(3):
+            before = _FakeCupy.copies_to_device
+            res, fails = host.decode(dev, [len(c) for c in chunks])
+            assert not fails
+            assert _FakeCupy.copies_to_device - before == 1  # one copy for the whole batch
+            assert all(isinstance(r, _FakeDeviceArray) for r in res)
+            assert [r.get().tobytes() for r in res] == chunks
+        enc = host.encode([np.frombuffer(c, np.uint8).view(_FakeDeviceArray) for c in chunks])
+        assert all(isinstance(e, _FakeDeviceArray) for e in enc)
+        back, fails = host.decode([np.asarray(e) for e in enc])
+        assert not fails and [bytes(b) for b in back] == chunks
+    fallbacks = [w for w in caught if issubclass(w.category, _batch.GpuFallbackWarning)]
+    assert len(fallbacks) == 1, [str(w.message) for w in caught]
+    assert "CPU" in str(fallbacks[0].message)
 
 
 # ---------------------------------------------------------------- GPU

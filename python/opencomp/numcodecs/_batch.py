@@ -176,7 +176,7 @@ class BatchCodec:
             with self._lock:
                 if self._codec is None:
                     self._codec = opencomp.Codec(
-                        self.algorithm, bitstream_kind=opencomp.BitstreamKind.RAW, level=self.level
+                        self.algorithm, bitstream_kind=opencomp.BitstreamKind.RAW, level=self.level or None
                     )
                 c = self._codec
         return c
