@@ -310,6 +310,26 @@ static void batch_arguments(void)
                                  sizes, sts)); /* NULL options = detect */
     CHECK_STATUS(sts[0], OC_OK);
 
+    /* NULL buffers with zero sizes: an empty chunk compresses (into a real
+     * buffer) and decodes into (NULL, 0); encoding into (NULL, 0) is too small */
+    static const oc_algorithm all[] = {OC_ALGO_LZ4,  OC_ALGO_SNAPPY, OC_ALGO_DEFLATE,
+                                       OC_ALGO_ZLIB, OC_ALGO_GZIP,   OC_ALGO_ZSTD};
+    for (size_t a = 0; a < 6; a++) {
+        oc_codec_options e = OC_CODEC_OPTIONS_INIT;
+        e.algorithm = all[a];
+        const void *nsrc = NULL;
+        void *ndst = NULL;
+        size_t zero = 0, csize = 0;
+        CHECK_OK(oc_batch_compress(ctx, &e, 1, &nsrc, &zero, &dst, &cap, &csize, &st));
+        CHECK_STATUS(st, OC_OK);
+        CHECK_OK(
+            oc_batch_decompress(ctx, &e, 1, (const void *const *)&dst, &csize, &ndst, &zero, &size, &st));
+        CHECK_STATUS(st, OC_OK);
+        CHECK_SIZE_EQ(size, 0);
+        CHECK_OK(oc_batch_compress(ctx, &e, 1, &nsrc, &zero, &ndst, &zero, &csize, &st));
+        CHECK_STATUS(st, OC_ERR_OUTPUT_TOO_SMALL);
+    }
+
     CHECK_SIZE_EQ(oc_compress_bound(OC_ALGO_NONE, 10), 0);
     CHECK_SIZE_EQ(oc_compress_bound((oc_algorithm)42, 10), 0);
     CHECK(oc_compress_bound(OC_ALGO_LZ4, 1000) >= 1000);
