@@ -56,13 +56,15 @@ static oc_py_context *pool_take(oc_py_codec *c)
 {
     oc_py_context *ctx = NULL;
     /* The critical section never releases the GIL, so waiting here cannot deadlock. */
+    oc_py_state *st = state_of((PyObject *)c);
     PyThread_acquire_lock(c->lock, WAIT_LOCK);
     if (c->npool > 0)
         ctx = (oc_py_context *)c->pool[--c->npool];
     PyThread_release_lock(c->lock);
-    if (ctx)
+    if (ctx && ctx->alloc_generation == st->alloc_generation)
         return ctx;
-    return oc_py_context_new(state_of((PyObject *)c), c->device_id, (void *)c->stream, c->num_threads);
+    Py_XDECREF(ctx); /* made before set_*_allocator changed the allocators */
+    return oc_py_context_new(st, c->device_id, (void *)c->stream, c->num_threads, 1);
 }
 
 static void pool_put(oc_py_codec *c, oc_py_context *ctx)

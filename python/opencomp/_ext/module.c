@@ -252,6 +252,7 @@ static PyObject *set_allocator(PyObject *m, PyObject *args, PyObject *kw, int wh
     }
     oc_py_state *st = state_of_module(m);
     Py_XSETREF(st->allocators[which], alloc == Py_None ? NULL : Py_NewRef(alloc));
+    st->alloc_generation++;
     Py_RETURN_NONE;
 }
 
@@ -344,8 +345,9 @@ static PyMethodDef module_methods[] = {
      "device "
      "memory of future Arrays; None restores the default."},
     {"set_pinned_allocator", KW(mod_set_pinned_allocator),
-     "set_pinned_allocator(allocator=None)\n--\n\nAllocator for pinned host memory (accepted for nvCOMP "
-     "compatibility; opencomp's contexts use their own pinned scratch)."},
+     "set_pinned_allocator(allocator=None)\n--\n\nAllocator (nbytes, stream) -> object with .ptr for the "
+     "pinned "
+     "host scratch of Codecs' later calls; None restores the default."},
     {"set_host_allocator", KW(mod_set_host_allocator),
      "set_host_allocator(allocator=None)\n--\n\nAllocator (nbytes, stream) -> object with .ptr for the host "
      "memory of future Arrays; None restores the default."},

@@ -54,11 +54,20 @@ typedef struct oc_py_state {
     PyObject *stream_type;                /* opencomp.CudaStream */
     PyThread_type_lock lock;              /* guards mem_ctx creation */
     unsigned long long size_queries;      /* decode calls that ran a size query (tests read it) */
+    unsigned long alloc_generation;       /* bumped by set_*_allocator: older pooled contexts are dropped */
 } oc_py_state;
 
 enum { OC_PY_ALLOC_HOST = 0, OC_PY_ALLOC_PINNED = 1, OC_PY_ALLOC_DEVICE = 2 };
 
 /* ---- _Context ------------------------------------------------------------ */
+
+/* A Python allocator seen as an oc_allocator: calls it with the GIL taken
+ * (from any thread) and keeps each allocation object alive until freed. */
+typedef struct oc_py_tramp {
+    oc_py_state *st;
+    PyObject *alloc; /* the callable */
+    PyObject *live;  /* dict: pointer -> allocation object */
+} oc_py_tramp;
 
 typedef struct oc_py_context {
     PyObject_HEAD
@@ -66,6 +75,8 @@ typedef struct oc_py_context {
     PyThread_type_lock lock;
     void *stream;
     int device_id;
+    oc_py_tramp *tramp[2]; /* pinned, device scratch through set_*_allocator (NULL = default) */
+    unsigned long alloc_generation;
 } oc_py_context;
 
 /* Run `stmt` with the GIL released and the context's lock held. */
@@ -79,7 +90,10 @@ typedef struct oc_py_context {
     } while (0)
 
 OC_PY_HIDDEN extern PyType_Spec oc_py_context_spec;
-OC_PY_HIDDEN oc_py_context *oc_py_context_new(oc_py_state *st, int device_id, void *stream, int num_threads);
+/* New context on device_id/stream; with_allocators routes its pinned and
+ * device scratch through the Python allocators set at this moment. */
+OC_PY_HIDDEN oc_py_context *oc_py_context_new(oc_py_state *st, int device_id, void *stream, int num_threads,
+                                              int with_allocators);
 /* The module's memory context for device_id (created on first use). Borrowed. */
 OC_PY_HIDDEN oc_py_context *oc_py_mem_context(oc_py_state *st, int device_id);
 
