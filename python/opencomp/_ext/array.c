@@ -372,10 +372,6 @@ static PyObject *array_dlpack(PyObject *self, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_BufferError, "__dlpack__(copy=True) is not supported; export is zero-copy");
         return NULL;
     }
-    if (!a->v.on_device && stream != Py_None && !(PyLong_Check(stream) && PyLong_AsLong(stream) == -1)) {
-        /* The array API says stream must be None for CPU arrays; accept -1 too. */
-        PyErr_Clear();
-    }
     if (dlpack_prepare(a, stream) != 0)
         return NULL;
     return oc_py_dlpack_export(a);

@@ -10,14 +10,24 @@
  */
 #include "oc_py.h"
 
+/* Keep the calling thread's pending exception (if any) across the callback. */
+#if PY_VERSION_HEX >= 0x030C0000
+#define SAVE_EXC() PyObject *saved_exc_ = PyErr_GetRaisedException()
+#define RESTORE_EXC() PyErr_SetRaisedException(saved_exc_)
+#else
+#define SAVE_EXC()                                                                                           \
+    PyObject *et_, *ev_, *tb_;                                                                               \
+    PyErr_Fetch(&et_, &ev_, &tb_)
+#define RESTORE_EXC() PyErr_Restore(et_, ev_, tb_)
+#endif
+
 static void *tramp_alloc(void *opaque, size_t size, void *stream)
 {
     oc_py_tramp *t = (oc_py_tramp *)opaque;
     if (!Py_IsInitialized())
         return NULL;
     PyGILState_STATE g = PyGILState_Ensure();
-    PyObject *et, *ev, *tb;
-    PyErr_Fetch(&et, &ev, &tb);
+    SAVE_EXC();
     void *p = NULL;
     PyObject *mem = oc_py_call_allocator(t->st, t->alloc, size, (uintptr_t)stream, &p);
     PyObject *key = mem ? PyLong_FromVoidPtr(p) : NULL;
@@ -28,7 +38,7 @@ static void *tramp_alloc(void *opaque, size_t size, void *stream)
     }
     Py_XDECREF(key);
     Py_XDECREF(mem);
-    PyErr_Restore(et, ev, tb);
+    RESTORE_EXC();
     PyGILState_Release(g);
     return p;
 }
@@ -41,13 +51,12 @@ static void tramp_free(void *opaque, void *ptr, size_t size, void *stream)
     if (!ptr || !Py_IsInitialized())
         return;
     PyGILState_STATE g = PyGILState_Ensure();
-    PyObject *et, *ev, *tb;
-    PyErr_Fetch(&et, &ev, &tb);
+    SAVE_EXC();
     PyObject *key = PyLong_FromVoidPtr(ptr);
     if (!key || PyDict_DelItem(t->live, key) != 0)
         PyErr_Clear();
     Py_XDECREF(key);
-    PyErr_Restore(et, ev, tb);
+    RESTORE_EXC();
     PyGILState_Release(g);
 }
 
