@@ -88,19 +88,35 @@ static const struct {
     {"Zlib", OC_ALGO_ZLIB}, {"Gzip", OC_ALGO_GZIP},     {"Zstd", OC_ALGO_ZSTD},
 };
 
-void oc_py_available_algorithms(char *buf, size_t cap)
+void oc_py_available_algorithms(char *buf, size_t cap, int engine)
 {
     size_t used = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < sizeof known_names / sizeof known_names[0]; i++) {
-        if (!oc_algorithm_available(OC_ENGINE_CPU, known_names[i].alg) &&
-            !oc_algorithm_available(OC_ENGINE_CUDA, known_names[i].alg))
+        oc_algorithm a = known_names[i].alg;
+        int ok = engine >= 0
+                     ? oc_algorithm_available((oc_engine)engine, a)
+                     : oc_algorithm_available(OC_ENGINE_CPU, a) || oc_algorithm_available(OC_ENGINE_CUDA, a);
+        if (!ok)
             continue;
         int n = PyOS_snprintf(buf + used, cap - used, "%s%s", used ? ", " : "", known_names[i].name);
         if (n < 0 || (size_t)n >= cap - used)
             break;
         used += (size_t)n;
     }
+}
+
+/* Raise for a failed call (not a chunk): say which algorithm and where it ran. */
+static void raise_call(oc_py_state *st, oc_status call, const char *what, oc_algorithm alg, int on_device)
+{
+    char avail[128] = "";
+    if (call == OC_ERR_UNSUPPORTED && on_device)
+        oc_py_available_algorithms(avail, sizeof avail, OC_ENGINE_CUDA);
+    oc_py_raise(st, call, -1, "%s: %s: %s (algorithm %s, %s memory)%s%s%s", what, oc_status_name(call),
+                oc_status_message(call), alg == OC_ALGO_NONE ? "detected" : oc_algorithm_name(alg),
+                on_device ? "device" : "host",
+                call == OC_ERR_UNSUPPORTED && on_device ? "; on the GPU: " : "", avail,
+                call == OC_ERR_UNSUPPORTED && on_device && !avail[0] ? "none" : "");
 }
 
 static int parse_algorithm(PyObject *obj, oc_algorithm *out)
@@ -119,7 +135,7 @@ static int parse_algorithm(PyObject *obj, oc_algorithm *out)
     if (name[0] == '\0')
         return 0;
     char avail[128];
-    oc_py_available_algorithms(avail, sizeof avail);
+    oc_py_available_algorithms(avail, sizeof avail, -1);
     static const char *const nvcomp_only[] = {"GDeflate", "Cascaded", "Bitcomp", "ANS"};
     for (size_t i = 0; i < sizeof nvcomp_only / sizeof nvcomp_only[0]; i++) {
         if (PyOS_stricmp(name, nvcomp_only[i]) == 0) {
@@ -657,7 +673,7 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
     pool_put(c, ctx);
     ctx = NULL;
     if (call != OC_OK) {
-        oc_py_raise(st, call, -1, "encode: %s: %s", oc_status_name(call), oc_status_message(call));
+        raise_call(st, call, "encode", c->algorithm, j.on_device);
         goto done;
     }
     if (!j.out) {
@@ -875,8 +891,7 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
         }
         PyMem_Free(qst);
         if (call != OC_OK) {
-            oc_py_raise(st, call, -1, "decode: size query: %s: %s", oc_status_name(call),
-                        oc_status_message(call));
+            raise_call(st, call, "decode (size query)", c->algorithm, j.on_device);
             goto done;
         }
     }
@@ -985,7 +1000,7 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
     pool_put(c, ctx);
     ctx = NULL;
     if (call != OC_OK) {
-        oc_py_raise(st, call, -1, "decode: %s: %s", oc_status_name(call), oc_status_message(call));
+        raise_call(st, call, "decode", c->algorithm, j.on_device);
         goto done;
     }
     ret = job_finish(st, &j, status_mode, "decode", ts);

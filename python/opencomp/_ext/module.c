@@ -276,12 +276,24 @@ static PyObject *mod_build_info(PyObject *m, PyObject *unused)
     return PyUnicode_FromString(oc_build_info());
 }
 
-static PyObject *mod_algorithms(PyObject *m, PyObject *unused)
+static PyObject *mod_algorithms(PyObject *m, PyObject *args, PyObject *kw)
 {
     (void)m;
-    (void)unused;
+    static char *kwlist[] = {"engine", NULL};
+    const char *engine = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|z:algorithms", kwlist, &engine))
+        return NULL;
+    int e = -1;
+    if (engine && strcmp(engine, "cpu") == 0) {
+        e = OC_ENGINE_CPU;
+    } else if (engine && strcmp(engine, "cuda") == 0) {
+        e = OC_ENGINE_CUDA;
+    } else if (engine) {
+        PyErr_SetString(PyExc_ValueError, "engine must be None, 'cpu' or 'cuda'");
+        return NULL;
+    }
     char buf[128];
-    oc_py_available_algorithms(buf, sizeof buf);
+    oc_py_available_algorithms(buf, sizeof buf, e);
     PyObject *s = PyUnicode_FromString(buf);
     if (!s)
         return NULL;
@@ -353,8 +365,10 @@ static PyMethodDef module_methods[] = {
      "memory of future Arrays; None restores the default."},
     {"build_info", mod_build_info, METH_NOARGS,
      "build_info()\n--\n\nThe C library's one-line build description."},
-    {"algorithms", mod_algorithms, METH_NOARGS,
-     "algorithms()\n--\n\nNames of the algorithms this build can run."},
+    {"algorithms", KW(mod_algorithms),
+     "algorithms(engine=None)\n--\n\nNames of the algorithms this build can run: on any engine (None), on "
+     "the "
+     "CPU engine ('cpu') or on the CUDA engine now ('cuda': empty without a GPU)."},
     {"cuda_available", mod_cuda_available, METH_NOARGS,
      "cuda_available()\n--\n\nTrue if the CUDA engine is built in and a GPU is usable."},
     {"_register", KW(mod_register), "Internal: the Python-level enum and stream types."},

@@ -189,6 +189,7 @@ OC_PY_HIDDEN int oc_py_stream_arg(PyObject *obj, uintptr_t *out);
 OC_PY_HIDDEN PyObject *oc_py_call_allocator(oc_py_state *st, PyObject *alloc, size_t nbytes, uintptr_t stream,
                                             void **ptr);
 /* Comma-separated list of algorithms this build can run, e.g. "LZ4, Snappy, ...". */
-OC_PY_HIDDEN void oc_py_available_algorithms(char *buf, size_t cap);
+/* engine: an oc_engine, or -1 for "any engine". */
+OC_PY_HIDDEN void oc_py_available_algorithms(char *buf, size_t cap, int engine);
 
 #endif /* OC_PY_H */
