@@ -566,13 +566,44 @@ static uint64_t get_le64(const uint8_t *p)
     return v;
 }
 
+/* nvCOMP names the first argument differently per overload (encode: array_s
+ * or srcs; decode: src or srcs): accept every spelling.  Returns a new
+ * reference to kw (or a renamed copy), NULL with an exception set. */
+static PyObject *alias_kw(PyObject *kw, const char *const *aliases, const char *name)
+{
+    PyObject *out = NULL;
+    for (const char *const *a = aliases; *a; a++) {
+        PyObject *v = PyDict_GetItemString(kw, *a);
+        if (!v)
+            continue;
+        if (!out && !(out = PyDict_Copy(kw)))
+            return NULL;
+        if (PyDict_GetItemString(out, name)) {
+            Py_DECREF(out);
+            PyErr_Format(PyExc_TypeError, "got both %s= and %s=", *a, name);
+            return NULL;
+        }
+        if (PyDict_SetItemString(out, name, v) != 0 || PyDict_DelItemString(out, *a) != 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
+    return out ? out : Py_NewRef(kw);
+}
+
 /* ---- encode -------------------------------------------------------------- */
 
 static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"array_s", "out", "errors", NULL};
+    static const char *const aliases[] = {"srcs", "array", NULL};
     PyObject *srcs, *outs = Py_None, *errors = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$OO:encode", kwlist, &srcs, &outs, &errors))
+    PyObject *kw2 = NULL;
+    if (kw && !(kw2 = alias_kw(kw, aliases, "array_s")))
+        return NULL;
+    int ok = PyArg_ParseTupleAndKeywords(args, kw2, "O|$OO:encode", kwlist, &srcs, &outs, &errors);
+    Py_XDECREF(kw2);
+    if (!ok)
         return NULL;
     oc_py_codec *c = (oc_py_codec *)self;
     oc_py_state *st = state_of(self);
@@ -811,9 +842,15 @@ static int read_wus_headers(oc_py_state *st, oc_py_context *ctx, job *j, oc_algo
 static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"srcs", "data_type", "out", "uncomp_sizes", "errors", NULL};
+    static const char *const aliases[] = {"src", NULL};
     PyObject *srcs, *dtype = Py_None, *outs = Py_None, *sizes = Py_None, *errors = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$OOO:decode", kwlist, &srcs, &dtype, &outs, &sizes,
-                                     &errors))
+    PyObject *kw2 = NULL;
+    if (kw && !(kw2 = alias_kw(kw, aliases, "srcs")))
+        return NULL;
+    int ok = PyArg_ParseTupleAndKeywords(args, kw2, "O|O$OOO:decode", kwlist, &srcs, &dtype, &outs, &sizes,
+                                         &errors);
+    Py_XDECREF(kw2);
+    if (!ok)
         return NULL;
     oc_py_codec *c = (oc_py_codec *)self;
     oc_py_state *st = state_of(self);

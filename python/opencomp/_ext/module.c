@@ -388,11 +388,6 @@ static int module_exec(PyObject *m)
                      OC_VERSION_STRING, oc_version_string());
         return -1;
     }
-    st->lock = PyThread_allocate_lock();
-    if (!st->lock) {
-        PyErr_NoMemory();
-        return -1;
-    }
     st->error = PyErr_NewExceptionWithDoc("opencomp.Error",
                                           "An opencomp call failed. Attributes: status (opencomp.Status) and "
                                           "chunk (index of the failed chunk in a batch, or None).",
@@ -448,12 +443,7 @@ static int module_clear(PyObject *m)
 
 static void module_free(void *m)
 {
-    oc_py_state *st = state_of_module((PyObject *)m);
     module_clear((PyObject *)m);
-    if (st && st->lock) {
-        PyThread_free_lock(st->lock);
-        st->lock = NULL;
-    }
 }
 
 static PyModuleDef_Slot module_slots[] = {

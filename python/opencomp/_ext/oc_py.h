@@ -52,7 +52,6 @@ typedef struct oc_py_state {
     PyObject *status_enum;                /* opencomp.Status, registered by __init__.py */
     PyObject *buffer_kind_enum;           /* opencomp.ArrayBufferKind */
     PyObject *stream_type;                /* opencomp.CudaStream */
-    PyThread_type_lock lock;              /* guards mem_ctx creation */
     unsigned long long size_queries;      /* decode calls that ran a size query (tests read it) */
     unsigned long alloc_generation;       /* bumped by set_*_allocator: older pooled contexts are dropped */
 } oc_py_state;
