@@ -306,7 +306,9 @@ typedef struct {
     size_t *dst_sizes;
     size_t *known; /* decoded sizes when known, else (size_t)-1 */
     oc_status *st;
-    uint8_t *hdr; /* 8 bytes per chunk: WITH_UNCOMPRESSED_SIZE headers */
+    uint8_t *hdr;         /* 8 bytes per chunk: WITH_UNCOMPRESSED_SIZE headers */
+    oc_py_array *backing; /* one block holding every result (NULL: per-chunk Arrays or out=) */
+    size_t *offs;         /* offset of chunk i in backing */
 } job;
 
 static void job_free(job *j)
@@ -330,6 +332,8 @@ static void job_free(job *j)
     PyMem_Free(j->known);
     PyMem_Free(j->st);
     PyMem_Free(j->hdr);
+    PyMem_Free(j->offs);
+    Py_XDECREF(j->backing);
 }
 
 static PyObject *as_sequence(PyObject *obj, const char *name, int *single)
@@ -558,6 +562,99 @@ static void put_le64(uint8_t *p, uint64_t v)
         p[k] = (uint8_t)(v >> (8 * k));
 }
 
+/*
+ * Result memory for every chunk still OK, of j->dst_caps[i] bytes: one block
+ * for the batch (one allocation, and for device memory one synchronisation,
+ * instead of one per chunk; the results are views that keep the block
+ * alive), or, if that block cannot be had, one Array per chunk, a chunk
+ * whose memory fails getting OUT_OF_MEMORY.  Returns 0, or -1 with an
+ * exception set (an allocator's error other than MemoryError).
+ */
+static int alloc_results(oc_py_state *st, job *j)
+{
+    size_t align = j->on_device ? 256 : 64, total = 0;
+    int fits = 1;
+    j->offs = PyMem_Calloc(j->n ? j->n : 1, sizeof *j->offs);
+    if (!j->offs) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t i = 0; i < j->n; i++) {
+        if (j->st[i] != OC_OK)
+            continue;
+        size_t n = j->dst_caps[i];
+        if (n > SIZE_MAX / 4 || total > SIZE_MAX / 4) {
+            fits = 0;
+            break;
+        }
+        j->offs[i] = total;
+        total += (n + align - 1) / align * align;
+    }
+    if (fits && j->n > 1) {
+        j->backing = oc_py_array_alloc(st, total, j->on_device, j->device_id, "|u1");
+        if (j->backing) {
+            for (size_t i = 0; i < j->n; i++) {
+                if (j->st[i] != OC_OK)
+                    continue;
+                j->res[i] = oc_py_array_slice(st, j->backing, j->offs[i], j->dst_caps[i]);
+                if (!j->res[i])
+                    return -1;
+                j->dst_ptrs[i] = j->res[i]->v.ptr;
+            }
+            return 0;
+        }
+        if (!PyErr_ExceptionMatches(PyExc_MemoryError))
+            return -1;
+        PyErr_Clear();
+    }
+    for (size_t i = 0; i < j->n; i++) {
+        if (j->st[i] != OC_OK) {
+            j->dst_caps[i] = 0;
+            continue;
+        }
+        j->res[i] = oc_py_array_alloc(st, j->dst_caps[i], j->on_device, j->device_id, "|u1");
+        if (!j->res[i]) {
+            if (!PyErr_ExceptionMatches(PyExc_MemoryError))
+                return -1;
+            /* this chunk's memory: its status, not the batch's failure */
+            PyErr_Clear();
+            j->st[i] = OC_ERR_OUT_OF_MEMORY;
+            j->dst_caps[i] = 0;
+            continue;
+        }
+        j->dst_ptrs[i] = j->res[i]->v.ptr;
+    }
+    return 0;
+}
+
+/* Host encode results in one block: move the compressed streams together and
+ * give the block's unused tail back (bounds exceed compressed sizes). */
+static void compact_host_block(job *j)
+{
+    oc_py_array *b = j->backing;
+    if (!b || b->v.on_device || !b->own_ptr || b->own_kind != OC_MEMORY_HOST)
+        return;
+    char *base = b->own_ptr;
+    size_t pos = 0;
+    for (size_t i = 0; i < j->n; i++) {
+        if (j->st[i] != OC_OK || !j->res[i])
+            continue;
+        memmove(base + pos, base + j->offs[i], j->dst_sizes[i]);
+        j->offs[i] = pos;
+        pos += (j->dst_sizes[i] + 15) / 16 * 16;
+    }
+    void *p = realloc(base, pos ? pos : 16);
+    if (p)
+        base = p;
+    b->own_ptr = base;
+    b->own_size = pos;
+    b->v.ptr = base;
+    oc_py_array_set_1d(b, pos, "|u1");
+    for (size_t i = 0; i < j->n; i++)
+        if (j->st[i] == OC_OK && j->res[i])
+            j->res[i]->v.ptr = base + j->offs[i];
+}
+
 static uint64_t get_le64(const uint8_t *p)
 {
     uint64_t v = 0;
@@ -643,12 +740,10 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
                             c->kind == OC_BITSTREAM_NATIVE ? "container" : "stream");
                 goto done;
             }
-            j.res[i] = oc_py_array_alloc(st, bound + hdr, j.on_device, j.device_id, "|u1");
-            if (!j.res[i])
-                goto done;
-            j.dst_ptrs[i] = j.res[i]->v.ptr;
             j.dst_caps[i] = bound + hdr;
         }
+        if (alloc_results(st, &j) != 0)
+            goto done;
     }
     if (job_wait_producers(st, c, &j) != 0)
         goto done;
@@ -707,8 +802,10 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
         raise_call(st, call, "encode", c->algorithm, j.on_device);
         goto done;
     }
-    if (!j.out) {
-        /* return unused tail of host allocations */
+    if (!j.out && j.backing) {
+        compact_host_block(&j);
+    } else if (!j.out) {
+        /* per-chunk host results: give the unused tail back */
         for (size_t i = 0; i < j.n; i++) {
             oc_py_array *a = j.res[i];
             if (j.st[i] == OC_OK && a && a->own_kind == OC_MEMORY_HOST && a->own_ptr && j.dst_sizes[i] > 0 &&
@@ -938,31 +1035,15 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
         pool_put(c, ctx);
         ctx = NULL;
     }
-    for (size_t i = 0; i < j.n; i++) {
-        if (j.out) {
+    if (j.out) {
+        for (size_t i = 0; i < j.n; i++)
             if (j.st[i] == OC_OK && j.known[i] != (size_t)-1 && j.known[i] > j.dst_caps[i])
                 j.st[i] = OC_ERR_OUTPUT_TOO_SMALL;
-            continue;
-        }
-        if (j.st[i] != OC_OK) {
-            j.dst_caps[i] = 0;
-            continue;
-        }
-        j.res[i] = oc_py_array_alloc(st, j.known[i], dev, j.device_id, "|u1");
-        if (!j.res[i]) {
-            PyObject *exc = PyErr_Occurred();
-            if (exc && PyErr_GivenExceptionMatches(exc, st->error) == 0 &&
-                PyErr_GivenExceptionMatches(exc, PyExc_MemoryError)) {
-                /* this chunk's memory: its status, not the batch's failure */
-                PyErr_Clear();
-                j.st[i] = OC_ERR_OUT_OF_MEMORY;
-                j.dst_caps[i] = 0;
-                continue;
-            }
+    } else {
+        for (size_t i = 0; i < j.n; i++)
+            j.dst_caps[i] = j.st[i] == OC_OK ? j.known[i] : 0;
+        if (alloc_results(st, &j) != 0)
             goto done;
-        }
-        j.dst_ptrs[i] = j.res[i]->v.ptr;
-        j.dst_caps[i] = j.known[i];
     }
     if (!ctx && !(ctx = pool_take(c)))
         goto done;

@@ -150,6 +150,9 @@ OC_PY_HIDDEN PyObject *oc_py_array_from_view(oc_py_state *st, oc_py_view *v);
 /* New 1-D Array of nbytes/itemsize items with fresh memory (host or device). */
 OC_PY_HIDDEN oc_py_array *oc_py_array_alloc(oc_py_state *st, size_t nbytes, int on_device, int device_id,
                                             const char *typestr);
+/* New 1-D '|u1' Array viewing parent's bytes [offset, offset + nbytes); keeps parent alive. */
+OC_PY_HIDDEN oc_py_array *oc_py_array_slice(oc_py_state *st, oc_py_array *parent, size_t offset,
+                                            size_t nbytes);
 /* Re-shape an Array to nbytes of typestr as a 1-D array (nbytes % itemsize checked). */
 OC_PY_HIDDEN int oc_py_array_set_1d(oc_py_array *a, size_t nbytes, const char *typestr);
 
