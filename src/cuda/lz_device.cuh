@@ -115,8 +115,11 @@ __device__ __forceinline__ int oc_find_match(const uint8_t *__restrict__ src, ui
             valid = oc_read32(src + cand) == v;
         }
     }
+    /* Lanes with the same hash: only the highest (latest position) writes,
+     * so the table, and so the output, is deterministic and race-free. */
+    unsigned same = __match_any_sync(OC_FULL_MASK, q < start_end ? h : 0xffffffffu);
     __syncwarp();
-    if (q < start_end)
+    if (q < start_end && lane == 31 - __clz(same))
         table[h] = (uint16_t)q;
     __syncwarp();
     unsigned mask = __ballot_sync(OC_FULL_MASK, valid);
