@@ -185,6 +185,7 @@ __global__ void __launch_bounds__(OC_COMPRESS_WARPS * 32) oc_lz4_compress_kernel
                 p += 32;
                 continue;
             }
+            oc_extend_back(src, anchor, &m);
             if (!oc_lz4_emit(dst, cap, &op, src + anchor, m.pos - anchor, 1, (uint32_t)(m.pos - m.ref), m.len,
                              lane)) {
                 st = OC_D_OUTPUT_TOO_SMALL;

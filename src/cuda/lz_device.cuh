@@ -83,9 +83,9 @@ __device__ __forceinline__ uint32_t oc_read32(const uint8_t *__restrict__ p)
  * memory holding the low 16 bits of positions.  Since LZ4's window is 64 KiB,
  * a candidate is recovered as pos - (uint16)(pos - entry), which is always
  * inside the window; stale entries just fail the 4-byte comparison. */
-#define OC_HT_LOG 12
+#define OC_HT_LOG 13
 #define OC_HT_SIZE (1 << OC_HT_LOG)
-#define OC_COMPRESS_WARPS 4
+#define OC_COMPRESS_WARPS 2
 
 __device__ __forceinline__ uint32_t oc_hash4(uint32_t v) { return (v * 2654435761u) >> (32 - OC_HT_LOG); }
 
@@ -115,14 +115,18 @@ __device__ __forceinline__ int oc_find_match(const uint8_t *__restrict__ src, ui
             valid = oc_read32(src + cand) == v;
         }
     }
-    /* Lanes with the same hash: only the highest (latest position) writes,
-     * so the table, and so the output, is deterministic and race-free. */
-    unsigned same = __match_any_sync(OC_FULL_MASK, q < start_end ? h : 0xffffffffu);
+    unsigned mask = __ballot_sync(OC_FULL_MASK, valid);
+    /* Insert the positions up to the first match only: later ones are inside
+     * the match or scanned again by the next window (inserting them now
+     * would make them find themselves).  Of lanes with the same hash only
+     * the highest (latest position) writes: deterministic and race-free. */
+    int last = mask ? __ffs(mask) - 1 : 31;
+    int ins = q < start_end && lane <= last;
+    unsigned same = __match_any_sync(OC_FULL_MASK, ins ? h : 0xffffffffu);
     __syncwarp();
-    if (q < start_end && lane == 31 - __clz(same))
+    if (ins && lane == 31 - __clz(same))
         table[h] = (uint16_t)q;
     __syncwarp();
-    unsigned mask = __ballot_sync(OC_FULL_MASK, valid);
     if (!mask)
         return 0;
     int f = __ffs(mask) - 1;
@@ -144,6 +148,16 @@ __device__ __forceinline__ int oc_find_match(const uint8_t *__restrict__ src, ui
     m->ref = mref;
     m->len = len;
     return 1;
+}
+
+/* Extend a match backwards over the pending literals (all lanes alike). */
+__device__ __forceinline__ void oc_extend_back(const uint8_t *__restrict__ src, size_t anchor, oc_match *m)
+{
+    while (m->pos > anchor && m->ref > 0 && __ldg(src + m->pos - 1) == __ldg(src + m->ref - 1)) {
+        m->pos--;
+        m->ref--;
+        m->len++;
+    }
 }
 
 /* Clear the warp's hash table. */
