@@ -20,17 +20,18 @@
 
 #define OC_LZ4_MAX_INPUT 0x7E000000u
 
+/* Parses a whole sequence header before its copies and loads the next token
+ * before the match copy, so those loads overlap the copies instead of
+ * waiting behind them (the warp is latency-bound: few chunks per SM). */
 template <bool WRITE>
 __device__ int oc_lz4_decode_warp(const uint8_t *__restrict__ src, size_t srcn, uint8_t *dst, size_t cap,
                                   size_t *outn, int lane)
 {
-    size_t ip = 0, op = 0;
     if (srcn == 0)
         return OC_D_TRUNCATED;
+    size_t ip = 1, op = 0;
+    uint32_t token = __ldg(src);
     for (;;) {
-        if (ip >= srcn)
-            return OC_D_TRUNCATED;
-        uint32_t token = __ldg(src + ip++);
         size_t lit = token >> 4;
         if (lit == 15) {
             uint32_t b;
@@ -45,18 +46,21 @@ __device__ int oc_lz4_decode_warp(const uint8_t *__restrict__ src, size_t srcn, 
             return OC_D_TRUNCATED;
         if (lit > cap - op)
             return OC_D_OUTPUT_TOO_SMALL;
-        if (WRITE)
-            oc_warp_copy_in(dst + op, src + ip, lit, lane);
+        size_t lp = ip;
         ip += lit;
-        op += lit;
-        if (ip == srcn)
-            break; /* the last sequence holds literals only */
+        if (ip == srcn) { /* the last sequence holds literals only */
+            if (WRITE)
+                oc_warp_copy_in(dst + op, src + lp, lit, lane);
+            op += lit;
+            break;
+        }
         if (srcn - ip < 2)
             return OC_D_TRUNCATED;
-        uint32_t offset = (uint32_t)__ldg(src + ip) | ((uint32_t)__ldg(src + ip + 1) << 8);
+        uint32_t o0 = __ldg(src + ip), o1 = __ldg(src + ip + 1);
+        if (WRITE)
+            oc_warp_copy_in(dst + op, src + lp, lit, lane);
+        op += lit;
         ip += 2;
-        if (offset == 0 || offset > op)
-            return OC_D_CORRUPT;
         size_t ml = token & 15;
         if (ml == 15) {
             uint32_t b;
@@ -68,14 +72,21 @@ __device__ int oc_lz4_decode_warp(const uint8_t *__restrict__ src, size_t srcn, 
             } while (b == 255);
         }
         ml += 4;
+        uint32_t next = ip < srcn ? __ldg(src + ip) : 0;
+        uint32_t offset = o0 | (o1 << 8);
+        if (offset == 0 || offset > op)
+            return OC_D_CORRUPT;
         if (ml > cap - op)
             return OC_D_OUTPUT_TOO_SMALL;
         if (WRITE) {
-            __syncwarp();
+            __syncwarp(); /* literals and earlier matches visible to every lane */
             oc_warp_copy_match(dst, op, offset, ml, lane);
-            __syncwarp();
         }
         op += ml;
+        if (ip >= srcn)
+            return OC_D_TRUNCATED; /* a block cannot end with a match */
+        token = next;
+        ip++;
     }
     *outn = op;
     return OC_D_OK;

@@ -52,8 +52,10 @@ __device__ int oc_snappy_decode_warp(const uint8_t *__restrict__ src, size_t src
     if (ulen > cap)
         return OC_D_OUTPUT_TOO_SMALL;
     size_t ip = (size_t)pre, op = 0;
+    uint32_t tag = ip < srcn ? __ldg(src + ip) : 0;
     while (ip < srcn) {
-        uint32_t tag = __ldg(src + ip++);
+        /* tag = src[ip], loaded ahead (see the LZ4 decoder) */
+        ip++;
         uint32_t kind = tag & 3;
         if (kind == 0) {
             size_t lit = (tag >> 2) + 1;
@@ -71,8 +73,10 @@ __device__ int oc_snappy_decode_warp(const uint8_t *__restrict__ src, size_t src
                 return OC_D_TRUNCATED;
             if (lit > ulen - op)
                 return OC_D_CORRUPT;
-            oc_warp_copy_in(dst + op, src + ip, lit, lane);
+            size_t lp = ip;
             ip += lit;
+            tag = ip < srcn ? __ldg(src + ip) : 0;
+            oc_warp_copy_in(dst + op, src + lp, lit, lane);
             op += lit;
         } else {
             size_t len;
@@ -96,13 +100,13 @@ __device__ int oc_snappy_decode_warp(const uint8_t *__restrict__ src, size_t src
                 offset = oc_read32(src + ip);
                 ip += 4;
             }
+            tag = ip < srcn ? __ldg(src + ip) : 0;
             if (offset == 0 || offset > op)
                 return OC_D_CORRUPT;
             if (len > ulen - op)
                 return OC_D_CORRUPT;
-            __syncwarp();
+            __syncwarp(); /* literals and earlier copies visible to every lane */
             oc_warp_copy_match(dst, op, offset, len, lane);
-            __syncwarp();
             op += len;
         }
     }
