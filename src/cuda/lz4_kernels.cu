@@ -25,7 +25,7 @@
  * waiting behind them (the warp is latency-bound: few chunks per SM). */
 template <bool WRITE>
 __device__ int oc_lz4_decode_warp(const uint8_t *__restrict__ src, size_t srcn, uint8_t *dst, size_t cap,
-                                  size_t *outn, int lane)
+                                  size_t *outn, uint8_t *ring, int lane)
 {
     if (srcn == 0)
         return OC_D_TRUNCATED;
@@ -50,7 +50,7 @@ __device__ int oc_lz4_decode_warp(const uint8_t *__restrict__ src, size_t srcn, 
         ip += lit;
         if (ip == srcn) { /* the last sequence holds literals only */
             if (WRITE)
-                oc_warp_copy_in(dst + op, src + lp, lit, lane);
+                oc_warp_lit_ring(dst, ring, op, src + lp, lit, lane);
             op += lit;
             break;
         }
@@ -58,7 +58,7 @@ __device__ int oc_lz4_decode_warp(const uint8_t *__restrict__ src, size_t srcn, 
             return OC_D_TRUNCATED;
         uint32_t o0 = __ldg(src + ip), o1 = __ldg(src + ip + 1);
         if (WRITE)
-            oc_warp_copy_in(dst + op, src + lp, lit, lane);
+            oc_warp_lit_ring(dst, ring, op, src + lp, lit, lane);
         op += lit;
         ip += 2;
         size_t ml = token & 15;
@@ -80,7 +80,7 @@ __device__ int oc_lz4_decode_warp(const uint8_t *__restrict__ src, size_t srcn, 
             return OC_D_OUTPUT_TOO_SMALL;
         if (WRITE) {
             __syncwarp(); /* literals and earlier matches visible to every lane */
-            oc_warp_copy_match(dst, op, offset, ml, lane);
+            oc_warp_match_ring(dst, ring, op, offset, ml, lane);
         }
         op += ml;
         if (ip >= srcn)
@@ -92,10 +92,12 @@ __device__ int oc_lz4_decode_warp(const uint8_t *__restrict__ src, size_t srcn, 
     return OC_D_OK;
 }
 
-template <bool WRITE> __global__ void oc_lz4_decompress_kernel(oc_cuda_batch b)
+template <bool WRITE> __global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc_lz4_decompress_kernel(oc_cuda_batch b)
 {
+    __shared__ uint8_t rings[WRITE ? OC_DECODE_WARPS : 1][WRITE ? OC_RING : 1];
     size_t chunk = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
     int lane = threadIdx.x & 31;
+    uint8_t *ring = rings[WRITE ? threadIdx.x / 32 : 0];
     if (chunk >= b.n)
         return;
     const uint8_t *src = b.src[chunk];
@@ -107,7 +109,7 @@ template <bool WRITE> __global__ void oc_lz4_decompress_kernel(oc_cuda_batch b)
     if (src == nullptr || (WRITE && dst == nullptr && cap != 0))
         st = OC_D_INVALID_ARGUMENT;
     else
-        st = oc_lz4_decode_warp<WRITE>(src, srcn, dst, cap, &outn, lane);
+        st = oc_lz4_decode_warp<WRITE>(src, srcn, dst, cap, &outn, ring, lane);
     if (lane == 0) {
         if (b.dst_sizes)
             b.dst_sizes[chunk] = st == OC_D_OK ? outn : 0;
@@ -227,7 +229,7 @@ static unsigned oc_blocks_for(size_t n, unsigned warps_per_block)
 
 cudaError_t oc_cuda_lz4_decompress_launch(const oc_cuda_batch &b, int write_output, cudaStream_t stream)
 {
-    const unsigned wpb = 4;
+    const unsigned wpb = OC_DECODE_WARPS;
     if (write_output)
         oc_lz4_decompress_kernel<true><<<oc_blocks_for(b.n, wpb), wpb * 32, 0, stream>>>(b);
     else

@@ -51,21 +51,59 @@ __device__ __forceinline__ void oc_warp_copy_in(uint8_t *dst, const uint8_t *__r
         dst[j] = __ldg(src + j);
 }
 
-/* Copy a match of len bytes at out+pos from offset bytes back (offset <= pos
- * checked by the caller).  Reads only bytes written before this match. */
-__device__ __forceinline__ void oc_warp_copy_match(uint8_t *out, size_t pos, uint32_t offset, size_t len, int lane)
+/* Decoder history ring: the last OC_RING output bytes of each warp's chunk
+ * are kept in shared memory, so a match whose source and destination both
+ * fit in the ring (offset + length <= OC_RING: no slot is both read and
+ * written) reads shared memory instead of global bytes this warp has just
+ * stored (a global read-after-write goes to L2).  Every output byte is
+ * written to the ring and to the output. */
+#define OC_RING 16384
+#define OC_RING_MASK (OC_RING - 1)
+#define OC_DECODE_WARPS 2
+
+__device__ __forceinline__ void oc_warp_lit_ring(uint8_t *dst, uint8_t *ring, size_t op,
+                                                 const uint8_t *__restrict__ src, size_t len, int lane)
 {
-    const uint8_t *from = out + pos - offset;
-    uint8_t *to = out + pos;
+    size_t j = lane;
+    /* four independent loads in flight per lane for long literal runs */
+    for (; j + 96 < len; j += 128) {
+        uint8_t v0 = __ldg(src + j), v1 = __ldg(src + j + 32), v2 = __ldg(src + j + 64), v3 = __ldg(src + j + 96);
+        dst[op + j] = v0;
+        dst[op + j + 32] = v1;
+        dst[op + j + 64] = v2;
+        dst[op + j + 96] = v3;
+        ring[(op + j) & OC_RING_MASK] = v0;
+        ring[(op + j + 32) & OC_RING_MASK] = v1;
+        ring[(op + j + 64) & OC_RING_MASK] = v2;
+        ring[(op + j + 96) & OC_RING_MASK] = v3;
+    }
+    for (; j < len; j += 32) {
+        uint8_t v = __ldg(src + j);
+        dst[op + j] = v;
+        ring[(op + j) & OC_RING_MASK] = v;
+    }
+}
+
+/* A match at output position op (offset <= op checked by the caller). */
+__device__ __forceinline__ void oc_warp_match_ring(uint8_t *dst, uint8_t *ring, size_t op, uint32_t offset,
+                                                   size_t len, int lane)
+{
+    size_t from = op - offset;
+    int use_ring = (size_t)offset + len <= OC_RING;
     if (offset >= len) {
-        for (size_t j = lane; j < len; j += 32)
-            to[j] = from[j];
+        for (size_t j = lane; j < len; j += 32) {
+            uint8_t v = use_ring ? ring[(from + j) & OC_RING_MASK] : dst[from + j];
+            dst[op + j] = v;
+            ring[(op + j) & OC_RING_MASK] = v;
+        }
     } else {
-        /* byte j repeats byte j % offset; r tracks it (r + step < 2 * offset) */
+        /* byte j repeats byte j % offset (all written before this match) */
         uint32_t r = (uint32_t)lane % offset;
         uint32_t step = 32 % offset;
         for (size_t j = lane; j < len; j += 32) {
-            to[j] = from[r];
+            uint8_t v = use_ring ? ring[(from + r) & OC_RING_MASK] : dst[from + r];
+            dst[op + j] = v;
+            ring[(op + j) & OC_RING_MASK] = v;
             r += step;
             if (r >= offset)
                 r -= offset;

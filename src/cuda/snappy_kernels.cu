@@ -38,7 +38,7 @@ __device__ int oc_snappy_preamble(const uint8_t *__restrict__ src, size_t srcn, 
 
 template <bool WRITE>
 __device__ int oc_snappy_decode_warp(const uint8_t *__restrict__ src, size_t srcn, uint8_t *dst, size_t cap,
-                                     size_t *outn, int lane)
+                                     size_t *outn, uint8_t *ring, int lane)
 {
     uint32_t ulen = 0;
     int pre = oc_snappy_preamble(src, srcn, &ulen);
@@ -76,7 +76,7 @@ __device__ int oc_snappy_decode_warp(const uint8_t *__restrict__ src, size_t src
             size_t lp = ip;
             ip += lit;
             tag = ip < srcn ? __ldg(src + ip) : 0;
-            oc_warp_copy_in(dst + op, src + lp, lit, lane);
+            oc_warp_lit_ring(dst, ring, op, src + lp, lit, lane);
             op += lit;
         } else {
             size_t len;
@@ -106,7 +106,7 @@ __device__ int oc_snappy_decode_warp(const uint8_t *__restrict__ src, size_t src
             if (len > ulen - op)
                 return OC_D_CORRUPT;
             __syncwarp(); /* literals and earlier copies visible to every lane */
-            oc_warp_copy_match(dst, op, offset, len, lane);
+            oc_warp_match_ring(dst, ring, op, offset, len, lane);
             op += len;
         }
     }
@@ -115,10 +115,13 @@ __device__ int oc_snappy_decode_warp(const uint8_t *__restrict__ src, size_t src
     return OC_D_OK;
 }
 
-template <bool WRITE> __global__ void oc_snappy_decompress_kernel(oc_cuda_batch b)
+template <bool WRITE>
+__global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc_snappy_decompress_kernel(oc_cuda_batch b)
 {
+    __shared__ uint8_t rings[WRITE ? OC_DECODE_WARPS : 1][WRITE ? OC_RING : 1];
     size_t chunk = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
     int lane = threadIdx.x & 31;
+    uint8_t *ring = rings[WRITE ? threadIdx.x / 32 : 0];
     if (chunk >= b.n)
         return;
     const uint8_t *src = b.src[chunk];
@@ -130,7 +133,7 @@ template <bool WRITE> __global__ void oc_snappy_decompress_kernel(oc_cuda_batch 
     if (src == nullptr || (WRITE && dst == nullptr && cap != 0))
         st = OC_D_INVALID_ARGUMENT;
     else
-        st = oc_snappy_decode_warp<WRITE>(src, srcn, dst, cap, &outn, lane);
+        st = oc_snappy_decode_warp<WRITE>(src, srcn, dst, cap, &outn, ring, lane);
     if (lane == 0) {
         if (b.dst_sizes)
             b.dst_sizes[chunk] = st == OC_D_OK ? outn : 0;
@@ -285,7 +288,7 @@ done:
 
 cudaError_t oc_cuda_snappy_decompress_launch(const oc_cuda_batch &b, int write_output, cudaStream_t stream)
 {
-    const unsigned wpb = 4;
+    const unsigned wpb = OC_DECODE_WARPS;
     unsigned blocks = (unsigned)((b.n + wpb - 1) / wpb);
     if (write_output)
         oc_snappy_decompress_kernel<true><<<blocks, wpb * 32, 0, stream>>>(b);
