@@ -44,6 +44,7 @@ struct oc_cuda_state {
     int scratch_used;
     oc_pinned_slot pinned[OC_PINNED_SLOTS];
     int next_slot;
+    oc_context *cpu_ctx; /* cuda_staged.cu's CPU context */
 };
 
 /* Host-side write-back of results for callers whose result arrays are
@@ -242,11 +243,24 @@ static oc_status oc_state_get(oc_context *ctx, oc_cuda_state **out)
     return OC_OK;
 }
 
+oc_context **oc_cuda_state_cpu_ctx(oc_context *ctx)
+{
+    oc_cuda_state *s = NULL;
+    int prev = -1;
+    if (oc_enter(ctx, &prev) != OC_OK)
+        return NULL;
+    oc_status st = oc_state_get(ctx, &s);
+    oc_leave(ctx, prev);
+    return st == OC_OK ? &s->cpu_ctx : NULL;
+}
+
 extern "C" void oc_cuda_context_release(oc_context *ctx)
 {
     oc_cuda_state *s = ctx ? (oc_cuda_state *)ctx->cuda_state : NULL;
     if (s == NULL)
         return;
+    if (s->cpu_ctx)
+        oc_context_destroy(s->cpu_ctx);
     int prev = -1;
     int entered = oc_enter(ctx, &prev) == OC_OK;
     oc_dev_free(ctx, s->dev_scratch, s->dev_scratch_size);
@@ -353,10 +367,13 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
         return OC_ERR_INVALID_ARGUMENT;
     if (!oc_cuda_available())
         return OC_ERR_NO_DEVICE;
-    if (options->algorithm != OC_ALGO_LZ4 && options->algorithm != OC_ALGO_SNAPPY)
-        return options->algorithm == OC_ALGO_NONE ? OC_ERR_INVALID_ARGUMENT : OC_ERR_UNSUPPORTED;
+    if ((unsigned)options->algorithm >= OC_ALGO_COUNT)
+        return OC_ERR_INVALID_ARGUMENT;
     if (n == 0)
         return OC_OK;
+    if (options->algorithm != OC_ALGO_LZ4 && options->algorithm != OC_ALGO_SNAPPY)
+        return oc_cuda_staged_batch(ctx, options, (int)op, n, src_ptrs, src_sizes, dst_ptrs, dst_caps, out_sizes,
+                                    statuses);
     if (n > ((size_t)1 << 40))
         return OC_ERR_INVALID_ARGUMENT;
 

@@ -36,6 +36,15 @@ cudaError_t oc_cuda_lz4_decompress_launch(const oc_cuda_batch &b, int write_outp
 cudaError_t oc_cuda_snappy_compress_launch(const oc_cuda_batch &b, cudaStream_t stream);
 cudaError_t oc_cuda_snappy_decompress_launch(const oc_cuda_batch &b, int write_output, cudaStream_t stream);
 
+/* Host-staged path (cuda_staged.cu) for algorithms without kernels; op is
+ * 0 compress, 1 decompress, 2 decompressed sizes.  Synchronises. */
+oc_status oc_cuda_staged_batch(oc_context *ctx, const oc_codec_options *options, int op, size_t n,
+                               const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
+                               const size_t *dst_caps, size_t *out_sizes, oc_status *statuses);
+/* The slot of the engine state that holds the staged path's CPU context
+ * (creates the engine state if needed; NULL when out of memory). */
+oc_context **oc_cuda_state_cpu_ctx(oc_context *ctx);
+
 /* Worst-case compressed sizes, same as liblz4's and snappy's bounds. */
 static inline size_t oc_cuda_lz4_bound(size_t n) { return n + n / 255 + 16; }
 static inline size_t oc_cuda_snappy_bound(size_t n) { return 32 + n + n / 6; }
