@@ -25,35 +25,43 @@
 #define OC_LOG_ERROR(st) ((void)0)
 #endif
 
-#define SAFETY_CHECK(cond, status)                                                                                 \
-    do {                                                                                                           \
-        if (!(cond)) {                                                                                             \
-            OC_LOG_ERROR(status);                                                                                  \
-            return (status);                                                                                       \
-        }                                                                                                          \
+#define SAFETY_CHECK(cond, status)                                                                           \
+    do {                                                                                                     \
+        if (!(cond)) {                                                                                       \
+            OC_LOG_ERROR(status);                                                                            \
+            return (status);                                                                                 \
+        }                                                                                                    \
     } while (0)
 
 #define RETURN_ERROR_IF(cond, status) SAFETY_CHECK(!(cond), status)
 
-#define FORWARD_IF_ERROR(expr)                                                                                     \
-    do {                                                                                                           \
-        oc_status fwd_st_ = (expr);                                                                                \
-        if (fwd_st_ != OC_OK) {                                                                                    \
-            OC_LOG_ERROR(fwd_st_);                                                                                 \
-            return fwd_st_;                                                                                        \
-        }                                                                                                          \
+#define FORWARD_IF_ERROR(expr)                                                                               \
+    do {                                                                                                     \
+        oc_status fwd_st_ = (expr);                                                                          \
+        if (fwd_st_ != OC_OK) {                                                                              \
+            OC_LOG_ERROR(fwd_st_);                                                                           \
+            return fwd_st_;                                                                                  \
+        }                                                                                                    \
     } while (0)
 
 struct oc_thread_pool; /* src/cpu/thread_pool.h */
+struct oc_cpu_workers; /* src/cpu/cpu_engine.h */
 
 /* The context: options as given (defaults resolved), the lazily started CPU
- * thread pool, and the CUDA engine's private state (NULL until first use). */
+ * thread pool with one codec state per worker, and the CUDA engine's private
+ * state (NULL until first use). */
 struct oc_context {
     oc_context_options opts;
-    int num_threads;
-    struct oc_thread_pool *pool;
-    void *cuda_state; /* owned by src/cuda/, freed by oc_cuda_context_release */
+    int num_threads;                /* resolved: >= 1 */
+    struct oc_thread_pool *pool;    /* NULL until a parallel call needs it */
+    struct oc_cpu_workers *workers; /* per-worker codec state, NULL until first CPU call */
+    void *cuda_state;               /* owned by src/cuda/, freed by oc_cuda_context_release */
 };
+
+/* oc_resolve_level maps a requested level to the one a codec runs: 0 gives
+ * the algorithm's default, snappy ignores levels, and a value outside
+ * oc_level_range gives INVALID_ARGUMENT (src/common/algorithm.c). */
+OC_HIDDEN oc_status oc_resolve_level(oc_algorithm algorithm, int level, int *out);
 
 /* Host scratch through the context's host allocator. */
 OC_HIDDEN void *oc_host_alloc(oc_context *ctx, size_t size);
@@ -64,7 +72,10 @@ static inline uint32_t oc_load_le32(const uint8_t *p)
 {
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
-static inline uint64_t oc_load_le64(const uint8_t *p) { return (uint64_t)oc_load_le32(p) | ((uint64_t)oc_load_le32(p + 4) << 32); }
+static inline uint64_t oc_load_le64(const uint8_t *p)
+{
+    return (uint64_t)oc_load_le32(p) | ((uint64_t)oc_load_le32(p + 4) << 32);
+}
 static inline void oc_store_le32(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)v;

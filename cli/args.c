@@ -1,0 +1,370 @@
+/*
+ * args.c - the command line of `opencomp`: subcommand words and -d/-z
+ * shortcuts, short option clusters (-cf, -l5, -l 5, -19), long options
+ * (--level=5, --level 5) and "--".  Hand-written rather than getopt_long so
+ * the command builds with strict C11 and parses the same everywhere.
+ * Every malformed value is one error line and exit status 1.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage_text[] =
+    "usage: opencomp [compress|decompress|info|bench] [options] [FILE...]\n"
+    "\n"
+    "commands (default: compress):\n"
+    "  compress, -z       compress each FILE to FILE.zst (.lz4 .gz .sz per algorithm)\n"
+    "  decompress, -d     decompress each FILE, stripping its suffix\n"
+    "  info               show container, algorithm, chunks, sizes, ratio, checksums\n"
+    "  bench              measure ratio and GB/s (no FILE: a built-in 16 MiB sample)\n"
+    "\n"
+    "options:\n"
+    "  -a, --algorithm A  lz4 snappy deflate zlib gzip zstd (default zstd; bench: a list)\n"
+    "  -l, --level N      compression level (0 = the algorithm's default); also -1 .. -19\n"
+    "      --chunk-size S chunk size, K/M suffixes (default 64K; bench: a list, e.g. 64K,1M)\n"
+    "  -T, --threads N    CPU threads (default: all cores)\n"
+    "      --checksum P   none | compute | verify (default verify: write and verify)\n"
+    "      --kind K       native | raw | size (default native: the format's own container)\n"
+    "  -o, --output FILE  write to FILE (one input only)\n"
+    "  -c, --stdout       write to standard output\n"
+    "  -f, --force        overwrite existing outputs; write binary data to a terminal\n"
+    "      --rm           remove each input after its output is complete and verified\n"
+    "  -q, --quiet        no warnings, no progress bar\n"
+    "  -v, --verbose      say what was done\n"
+    "      --repeat N     bench: timed repetitions after one warm-up (default 3)\n"
+    "      --json FILE    bench: also write the results as JSON\n"
+    "  -h, --help         this text\n"
+    "  -V, --version      version and build information\n"
+    "\n"
+    "FILE '-' or no FILE reads standard input (and writes standard output).\n";
+
+static int parse_int(const char *name, const char *text, int min, int max, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end != '\0' || v < min || v > max) {
+        cli_error(NULL, "invalid value '%s' for %s", text, name);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+int cli_parse_size(const char *text, size_t *out)
+{
+    char *end;
+    errno = 0;
+    if (text[0] < '0' || text[0] > '9')
+        return -1;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || end == text)
+        return -1;
+    unsigned shift = 0;
+    if (*end == 'k' || *end == 'K')
+        shift = 10;
+    else if (*end == 'm' || *end == 'M')
+        shift = 20;
+    else if (*end == 'g' || *end == 'G')
+        shift = 30;
+    if (shift) {
+        end++;
+        if (*end == 'i' && end[1] == 'B')
+            end += 2;
+        else if (*end == 'B')
+            end++;
+    }
+    if (*end != '\0' || v == 0 || v > (SIZE_MAX >> shift))
+        return -1;
+    *out = (size_t)(v << shift);
+    return 0;
+}
+
+/* Splits a comma list and calls `one` on each item. */
+static int parse_algorithms(const char *text, cli_options *opts)
+{
+    char buf[256];
+    if (strlen(text) >= sizeof buf) {
+        cli_error(NULL, "algorithm list too long");
+        return -1;
+    }
+    strcpy(buf, text);
+    opts->num_algorithms = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        oc_algorithm a;
+        if (strcmp(tok, "all") == 0) {
+            opts->num_algorithms = 0; /* the bench default: all six */
+            continue;
+        }
+        if (oc_algorithm_from_name(tok, &a) != OC_OK || a == OC_ALGO_NONE) {
+            cli_error(NULL, "unknown algorithm '%s' (lz4 snappy deflate zlib gzip zstd)", tok);
+            return -1;
+        }
+        if (opts->num_algorithms == CLI_MAX_ALGOS) {
+            cli_error(NULL, "too many algorithms");
+            return -1;
+        }
+        opts->algorithms[opts->num_algorithms++] = a;
+    }
+    return 0;
+}
+
+static int parse_chunk_sizes(const char *text, cli_options *opts)
+{
+    char buf[256];
+    if (strlen(text) >= sizeof buf) {
+        cli_error(NULL, "chunk size list too long");
+        return -1;
+    }
+    strcpy(buf, text);
+    opts->num_chunk_sizes = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        size_t s;
+        if (cli_parse_size(tok, &s) != 0) {
+            cli_error(NULL, "invalid chunk size '%s' (e.g. 65536, 64K, 1M)", tok);
+            return -1;
+        }
+        if (opts->num_chunk_sizes == CLI_MAX_CHUNK_SIZES) {
+            cli_error(NULL, "too many chunk sizes");
+            return -1;
+        }
+        opts->chunk_sizes[opts->num_chunk_sizes++] = s;
+    }
+    if (opts->num_chunk_sizes == 0) {
+        cli_error(NULL, "invalid chunk size '%s'", text);
+        return -1;
+    }
+    return 0;
+}
+
+static int set_command(cli_options *opts, cli_command cmd)
+{
+    if (opts->command != CLI_CMD_NONE && opts->command != cmd) {
+        cli_error(NULL, "more than one command given");
+        return -1;
+    }
+    opts->command = cmd;
+    return 0;
+}
+
+/* Long option table: name, takes a value, short equivalent or a code. */
+enum { OPT_CHUNK = 256, OPT_CHECKSUM, OPT_KIND, OPT_RM, OPT_REPEAT, OPT_JSON };
+typedef struct long_opt {
+    const char *name;
+    int has_arg;
+    int code;
+} long_opt;
+static const long_opt long_opts[] = {{"algorithm", 1, 'a'},
+                                     {"level", 1, 'l'},
+                                     {"chunk-size", 1, OPT_CHUNK},
+                                     {"threads", 1, 'T'},
+                                     {"checksum", 1, OPT_CHECKSUM},
+                                     {"kind", 1, OPT_KIND},
+                                     {"output", 1, 'o'},
+                                     {"stdout", 0, 'c'},
+                                     {"force", 0, 'f'},
+                                     {"rm", 0, OPT_RM},
+                                     {"quiet", 0, 'q'},
+                                     {"verbose", 0, 'v'},
+                                     {"repeat", 1, OPT_REPEAT},
+                                     {"json", 1, OPT_JSON},
+                                     {"help", 0, 'h'},
+                                     {"version", 0, 'V'},
+                                     {"decompress", 0, 'd'},
+                                     {"compress", 0, 'z'},
+                                     {NULL, 0, 0}};
+
+/* Applies one option; returns 0, -1 on error, 2 for --help/--version. */
+static int apply(cli_options *opts, int code, const char *name, const char *val)
+{
+    switch (code) {
+    case 'a':
+        return parse_algorithms(val, opts);
+    case 'l':
+        opts->level_given = 1;
+        return parse_int(name, val, -1000000, 1000, &opts->level);
+    case OPT_CHUNK:
+        return parse_chunk_sizes(val, opts);
+    case 'T':
+        return parse_int(name, val, 0, 4096, &opts->threads);
+    case OPT_CHECKSUM:
+        if (strcmp(val, "none") == 0)
+            opts->checksum = OC_CHECKSUM_NONE;
+        else if (strcmp(val, "compute") == 0)
+            opts->checksum = OC_CHECKSUM_COMPUTE;
+        else if (strcmp(val, "verify") == 0)
+            opts->checksum = OC_CHECKSUM_VERIFY;
+        else {
+            cli_error(NULL, "invalid value '%s' for %s (none, compute, verify)", val, name);
+            return -1;
+        }
+        return 0;
+    case OPT_KIND:
+        if (strcmp(val, "native") == 0)
+            opts->kind = OC_BITSTREAM_NATIVE;
+        else if (strcmp(val, "raw") == 0)
+            opts->kind = OC_BITSTREAM_RAW;
+        else if (strcmp(val, "size") == 0)
+            opts->kind = OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE;
+        else {
+            cli_error(NULL, "invalid value '%s' for %s (native, raw, size)", val, name);
+            return -1;
+        }
+        opts->kind_given = 1;
+        return 0;
+    case 'o':
+        opts->output = val;
+        return 0;
+    case 'c':
+        opts->to_stdout = 1;
+        return 0;
+    case 'f':
+        opts->force = 1;
+        return 0;
+    case OPT_RM:
+        opts->remove_input = 1;
+        return 0;
+    case 'q':
+        opts->verbosity = 0;
+        return 0;
+    case 'v':
+        opts->verbosity++;
+        return 0;
+    case OPT_REPEAT:
+        return parse_int(name, val, 1, 1000000, &opts->repeat);
+    case OPT_JSON:
+        opts->json_path = val;
+        return 0;
+    case 'h':
+        fputs(usage_text, stdout);
+        return 2;
+    case 'V':
+        printf("opencomp %s\n%s\n", oc_version_string(), oc_build_info());
+        return 2;
+    case 'd':
+        return set_command(opts, CLI_CMD_DECOMPRESS);
+    case 'z':
+        return set_command(opts, CLI_CMD_COMPRESS);
+    default:
+        cli_error(NULL, "internal error: option %d", code);
+        return -1;
+    }
+}
+
+static const char short_with_arg[] = "aloT";
+static const char short_flags[] = "cfqvhVdz";
+
+int cli_parse_args(int argc, char **argv, cli_options *opts)
+{
+    memset(opts, 0, sizeof *opts);
+    opts->checksum = OC_CHECKSUM_VERIFY;
+    opts->kind = OC_BITSTREAM_NATIVE;
+    opts->verbosity = 1;
+    opts->repeat = 3;
+    opts->files = calloc((size_t)argc + 1, sizeof *opts->files);
+    if (!opts->files) {
+        cli_error(NULL, "out of memory");
+        return 1;
+    }
+    int only_operands = 0;
+    for (int i = 1; i < argc; i++) {
+        char *arg = argv[i];
+        if (only_operands || arg[0] != '-' || strcmp(arg, "-") == 0) {
+            /* The first operand may be a command word. */
+            if (!only_operands && opts->num_files == 0 && opts->command == CLI_CMD_NONE) {
+                cli_command cmd = CLI_CMD_NONE;
+                if (strcmp(arg, "compress") == 0)
+                    cmd = CLI_CMD_COMPRESS;
+                else if (strcmp(arg, "decompress") == 0)
+                    cmd = CLI_CMD_DECOMPRESS;
+                else if (strcmp(arg, "info") == 0)
+                    cmd = CLI_CMD_INFO;
+                else if (strcmp(arg, "bench") == 0)
+                    cmd = CLI_CMD_BENCH;
+                if (cmd != CLI_CMD_NONE) {
+                    opts->command = cmd;
+                    continue;
+                }
+            }
+            opts->files[opts->num_files++] = arg;
+            continue;
+        }
+        if (strcmp(arg, "--") == 0) {
+            only_operands = 1;
+            continue;
+        }
+        if (arg[1] == '-') { /* long option */
+            const char *name = arg + 2;
+            const char *eq = strchr(name, '=');
+            size_t len = eq ? (size_t)(eq - name) : strlen(name);
+            const long_opt *lo = NULL;
+            for (const long_opt *p = long_opts; p->name; p++)
+                if (strlen(p->name) == len && strncmp(p->name, name, len) == 0)
+                    lo = p;
+            if (!lo) {
+                cli_error(NULL, "unknown option '%s' (see --help)", arg);
+                return 1;
+            }
+            const char *val = NULL;
+            if (lo->has_arg) {
+                if (eq)
+                    val = eq + 1;
+                else if (i + 1 < argc)
+                    val = argv[++i];
+                else {
+                    cli_error(NULL, "option '--%s' needs a value", lo->name);
+                    return 1;
+                }
+            } else if (eq) {
+                cli_error(NULL, "option '--%s' takes no value", lo->name);
+                return 1;
+            }
+            char display[64];
+            snprintf(display, sizeof display, "--%s", lo->name);
+            int r = apply(opts, lo->code, display, val);
+            if (r != 0)
+                return r < 0 ? 1 : 2;
+            continue;
+        }
+        /* -1 .. -19: a level, as gzip and zstd accept. */
+        if (arg[1] >= '0' && arg[1] <= '9') {
+            opts->level_given = 1;
+            if (parse_int("level", arg + 1, 0, 1000, &opts->level) != 0)
+                return 1;
+            continue;
+        }
+        /* A cluster of short options. */
+        for (const char *p = arg + 1; *p; p++) {
+            char display[4] = {'-', *p, 0, 0};
+            if (strchr(short_with_arg, *p)) {
+                const char *val;
+                if (p[1])
+                    val = p + 1;
+                else if (i + 1 < argc)
+                    val = argv[++i];
+                else {
+                    cli_error(NULL, "option '%s' needs a value", display);
+                    return 1;
+                }
+                int r = apply(opts, *p, display, val);
+                if (r != 0)
+                    return r < 0 ? 1 : 2;
+                break;
+            }
+            if (!strchr(short_flags, *p)) {
+                cli_error(NULL, "unknown option '%s' (see --help)", display);
+                return 1;
+            }
+            int r = apply(opts, *p, display, NULL);
+            if (r != 0)
+                return r < 0 ? 1 : 2;
+        }
+    }
+    if (opts->command == CLI_CMD_NONE)
+        opts->command = CLI_CMD_COMPRESS;
+    return 0;
+}

@@ -1,0 +1,229 @@
+"""opencomp: batched lossless compression on NVIDIA GPUs and CPUs, in standard bitstreams.
+
+The API mirrors ``nvidia.nvcomp`` (Codec, Array, as_array(s), from_dlpack,
+BitstreamKind, ChecksumPolicy, ArrayBufferKind, CudaStream, set_*_allocator),
+so code written for nvCOMP ports by changing the import::
+
+    import opencomp as nvcomp
+    codec = nvcomp.Codec(algorithm="Zstd", bitstream_kind=nvcomp.BitstreamKind.RAW)
+    comp = codec.encode(numpy_array)            # no as_array needed
+    codec.decode(pages, out=slices_of_one_buffer, uncomp_sizes=sizes)
+
+Formats: LZ4 (block), Snappy (raw), Deflate (RFC 1951), Zlib, Gzip, Zstd.
+Host data runs on the CPU engine, device data on the CUDA engine. Everything
+heavy lives in the C extension ``opencomp._opencomp``; this file only adds the
+enums and the CudaStream wrapper.  See docs/API.md.
+"""
+
+from __future__ import annotations
+
+import enum as _enum
+
+from ._opencomp import (  # noqa: F401  (re-exported names)
+    Array,
+    Codec,
+    Error,
+    __version__,
+    _register,
+    algorithms,
+    as_array,
+    as_arrays,
+    build_info,
+    cuda_available,
+    from_dlpack,
+    set_device_allocator,
+    set_host_allocator,
+    set_pinned_allocator,
+)
+
+__all__ = [
+    "Array",
+    "ArrayBufferKind",
+    "BitstreamKind",
+    "ChecksumPolicy",
+    "Codec",
+    "CudaStream",
+    "Error",
+    "Status",
+    "algorithms",
+    "as_array",
+    "as_arrays",
+    "build_info",
+    "cuda_available",
+    "from_dlpack",
+    "set_device_allocator",
+    "set_host_allocator",
+    "set_pinned_allocator",
+]
+
+
+class BitstreamKind(_enum.IntEnum):
+    """How Codec.encode lays out its output (nvidia.nvcomp.BitstreamKind).
+
+    NVCOMP_NATIVE: the input is split into uncomp_chunk_size chunks compressed in
+    parallel and written in the format's *standard* chunked container (LZ4 frame,
+    Zstandard seekable, multi-member gzip, snappy framing), readable by the stock
+    tools -- not nvCOMP's private container.
+    RAW: one bare stream of the algorithm.
+    WITH_UNCOMPRESSED_SIZE: an 8-byte little-endian uncompressed size, then RAW.
+    """
+
+    NVCOMP_NATIVE = 0
+    RAW = 1
+    WITH_UNCOMPRESSED_SIZE = 2
+
+
+class ChecksumPolicy(_enum.IntEnum):
+    """Checksum computation and verification (nvidia.nvcomp.ChecksumPolicy).
+
+    "Compute" writes the container's optional per-chunk checksums when encoding
+    NVCOMP_NATIVE; "verify" checks every checksum present when decoding.
+    Checksums that a format makes mandatory (gzip CRC-32, zlib Adler-32) are
+    always written and verified.
+    """
+
+    NO_COMPUTE_NO_VERIFY = 0
+    COMPUTE_AND_NO_VERIFY = 1
+    NO_COMPUTE_AND_VERIFY_IF_PRESENT = 2
+    COMPUTE_AND_VERIFY_IF_PRESENT = 3
+    COMPUTE_AND_VERIFY = 4
+
+
+class ArrayBufferKind(_enum.IntEnum):
+    """Where an Array's data lives (nvidia.nvcomp.ArrayBufferKind)."""
+
+    STRIDED_DEVICE = 0
+    STRIDED_HOST = 1
+
+
+class Status(_enum.IntEnum):
+    """Per-chunk outcome (the C library's oc_status; values are pinned).
+
+    Returned by encode/decode(errors="status") and carried by Error.status.
+    """
+
+    OK = 0
+    INVALID_ARGUMENT = 1
+    UNSUPPORTED = 2
+    CORRUPT = 3
+    TRUNCATED = 4
+    OUTPUT_TOO_SMALL = 5
+    CHECKSUM_MISMATCH = 6
+    SIZE_MISMATCH = 7
+    CHUNK_TOO_LARGE = 8
+    NEEDS_DICTIONARY = 9
+    OUT_OF_MEMORY = 10
+    NO_DEVICE = 11
+    CUDA = 12
+    SIZE_UNKNOWN = 13
+    INTERNAL = 14
+    IO = 15
+
+
+_SPECIAL_STREAMS = (0, 1, 2)  # default, legacy default, per-thread default
+
+
+class CudaStream:
+    """A CUDA stream handle (nvidia.nvcomp.CudaStream).
+
+    ``borrow`` makes a view of an existing cudaStream_t; ``make_new`` creates a
+    stream (through CuPy or PyTorch when installed, else the CUDA runtime found
+    with ctypes) and owns it.  Allocators set with set_*_allocator receive one.
+    """
+
+    __slots__ = ("_ptr", "_device", "_owner")
+
+    def __init__(self, ptr: int = 0, device: int = -1, owner: object = None) -> None:
+        self._ptr = int(ptr)
+        self._device = int(device)
+        self._owner = owner
+
+    @staticmethod
+    def borrow(cuda_stream: int, device_idx: int = -1) -> "CudaStream":
+        """A view of an existing stream; ``device_idx`` -1 means the current device."""
+        if isinstance(cuda_stream, CudaStream):
+            return cuda_stream
+        if hasattr(cuda_stream, "ptr"):
+            cuda_stream = cuda_stream.ptr
+        if not isinstance(cuda_stream, int) or cuda_stream < 0:
+            raise TypeError("cuda_stream must be a cudaStream_t as a non-negative int")
+        return CudaStream(cuda_stream, device_idx)
+
+    @staticmethod
+    def make_new(device_idx: int = -1) -> "CudaStream":
+        """A new non-blocking stream, owned by the returned object."""
+        if not cuda_available():
+            raise Error("CudaStream.make_new: no CUDA device is available")
+        dev = max(device_idx, 0)
+        try:
+            import cupy  # type: ignore
+
+            with cupy.cuda.Device(dev):
+                s = cupy.cuda.Stream(non_blocking=True)
+            return CudaStream(s.ptr, dev, s)
+        except ImportError:
+            pass
+        try:
+            import torch  # type: ignore
+
+            s = torch.cuda.Stream(device=dev)
+            return CudaStream(s.cuda_stream, dev, s)
+        except ImportError:
+            pass
+        return CudaStream(*_cudart_stream(dev))
+
+    @property
+    def ptr(self) -> int:
+        """The cudaStream_t as an int."""
+        return self._ptr
+
+    @property
+    def device(self) -> int:
+        """The device index associated with the stream (-1: the current device)."""
+        return self._device
+
+    @property
+    def is_special(self) -> bool:
+        """Whether this is the default, legacy or per-thread default stream."""
+        return self._ptr in _SPECIAL_STREAMS
+
+    def __int__(self) -> int:
+        return self._ptr
+
+    def __repr__(self) -> str:
+        return f"opencomp.CudaStream(ptr=0x{self._ptr:x}, device={self._device})"
+
+
+class _OwnedCudartStream:
+    """Destroys a stream created through the CUDA runtime when collected."""
+
+    def __init__(self, lib, handle) -> None:
+        self._lib, self._handle = lib, handle
+
+    def __del__(self) -> None:
+        try:
+            self._lib.cudaStreamDestroy(self._handle)
+        except Exception:
+            pass
+
+
+def _cudart_stream(dev: int):
+    import ctypes
+    import ctypes.util
+
+    names = [ctypes.util.find_library("cudart"), "libcudart.so", "libcudart.so.13", "libcudart.so.12"]
+    for name in filter(None, names):
+        try:
+            lib = ctypes.CDLL(name)
+            break
+        except OSError:
+            continue
+    else:
+        raise Error("CudaStream.make_new: install cupy or torch, or make libcudart.so loadable")
+    handle = ctypes.c_void_p()
+    if lib.cudaSetDevice(dev) != 0 or lib.cudaStreamCreateWithFlags(ctypes.byref(handle), 1) != 0:
+        raise Error("CudaStream.make_new: cudaStreamCreateWithFlags failed")
+    return handle.value or 0, dev, _OwnedCudartStream(lib, handle)
+
+
+_register(Status=Status, ArrayBufferKind=ArrayBufferKind, CudaStream=CudaStream)

@@ -1,0 +1,1111 @@
+/*
+ * codec.c - the Codec type: nvidia.nvcomp.Codec's constructor, encode and
+ * decode, plus what its users asked for and nvCOMP lacks:
+ *
+ *   - decode(srcs, out=outs): every chunk decodes straight into the caller's
+ *     memory (any slice of any array), capacity checked in bytes; when the
+ *     sizes are known (uncomp_sizes=, the WITH_UNCOMPRESSED_SIZE header, or
+ *     out= capacities) no size query runs;
+ *   - encode(srcs, out=outs) likewise;
+ *   - errors="raise" names the failing chunk and the cause; errors="status"
+ *     returns a status per chunk instead;
+ *   - the GIL is released around every library call, and a Codec can be used
+ *     from several threads: it hands each concurrent call its own oc_context
+ *     from a small pool (the C library allows one thread per context).
+ *
+ * Bitstream kinds: RAW and WITH_UNCOMPRESSED_SIZE run through the batched
+ * layer (one bare stream per array, all arrays in parallel); NVCOMP_NATIVE
+ * runs through the whole-buffer layer (each format's standard container,
+ * chunked by uncomp_chunk_size, chunks in parallel).
+ */
+#include "oc_py.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define OC_PY_POOL 8
+#define WUS_HEADER 8
+
+typedef struct {
+    PyObject_HEAD
+    oc_algorithm algorithm; /* OC_ALGO_NONE: detect when decoding */
+    int level;
+    size_t chunk_size;
+    int kind; /* oc_bitstream_kind */
+    int checksum_policy;
+    int compute_checksum;
+    int verify_checksum;
+    int device_id;
+    uintptr_t stream;
+    int num_threads;
+    char data_type[16];
+    PyObject *stream_obj;    /* keeps a CudaStream given as cuda_stream alive */
+    PyThread_type_lock lock; /* guards the context pool */
+    PyObject *pool[OC_PY_POOL];
+    int npool;
+} oc_py_codec;
+
+static oc_py_state *state_of(PyObject *self)
+{
+    return oc_py_state_of_type(Py_TYPE(self));
+}
+
+/* ---- context pool ---------------------------------------------------------- */
+
+static oc_py_context *pool_take(oc_py_codec *c)
+{
+    oc_py_context *ctx = NULL;
+    /* The critical section never releases the GIL, so waiting here cannot deadlock. */
+    PyThread_acquire_lock(c->lock, WAIT_LOCK);
+    if (c->npool > 0)
+        ctx = (oc_py_context *)c->pool[--c->npool];
+    PyThread_release_lock(c->lock);
+    if (ctx)
+        return ctx;
+    return oc_py_context_new(state_of((PyObject *)c), c->device_id, (void *)c->stream, c->num_threads);
+}
+
+static void pool_put(oc_py_codec *c, oc_py_context *ctx)
+{
+    PyThread_acquire_lock(c->lock, WAIT_LOCK);
+    if (c->npool < OC_PY_POOL) {
+        c->pool[c->npool++] = (PyObject *)ctx;
+        ctx = NULL;
+    }
+    PyThread_release_lock(c->lock);
+    Py_XDECREF(ctx);
+}
+
+/* ---- constructor ------------------------------------------------------------ */
+
+static const struct {
+    const char *name;
+    oc_algorithm alg;
+} known_names[] = {
+    {"LZ4", OC_ALGO_LZ4},   {"Snappy", OC_ALGO_SNAPPY}, {"Deflate", OC_ALGO_DEFLATE},
+    {"Zlib", OC_ALGO_ZLIB}, {"Gzip", OC_ALGO_GZIP},     {"Zstd", OC_ALGO_ZSTD},
+};
+
+void oc_py_available_algorithms(char *buf, size_t cap)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof known_names / sizeof known_names[0]; i++) {
+        if (!oc_algorithm_available(OC_ENGINE_CPU, known_names[i].alg) &&
+            !oc_algorithm_available(OC_ENGINE_CUDA, known_names[i].alg))
+            continue;
+        int n = PyOS_snprintf(buf + used, cap - used, "%s%s", used ? ", " : "", known_names[i].name);
+        if (n < 0 || (size_t)n >= cap - used)
+            break;
+        used += (size_t)n;
+    }
+}
+
+static int parse_algorithm(PyObject *obj, oc_algorithm *out)
+{
+    *out = OC_ALGO_NONE;
+    if (obj == NULL || obj == Py_None)
+        return 0;
+    if (!PyUnicode_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "algorithm must be a str such as 'LZ4', not %.100s",
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    const char *name = PyUnicode_AsUTF8(obj);
+    if (!name)
+        return -1;
+    if (name[0] == '\0')
+        return 0;
+    char avail[128];
+    oc_py_available_algorithms(avail, sizeof avail);
+    static const char *const nvcomp_only[] = {"GDeflate", "Cascaded", "Bitcomp", "ANS"};
+    for (size_t i = 0; i < sizeof nvcomp_only / sizeof nvcomp_only[0]; i++) {
+        if (PyOS_stricmp(name, nvcomp_only[i]) == 0) {
+            PyErr_Format(PyExc_ValueError,
+                         "algorithm '%s' is an nvCOMP format that this build of opencomp does not have; "
+                         "available: %s",
+                         name, avail);
+            return -1;
+        }
+    }
+    if (oc_algorithm_from_name(name, out) != OC_OK || *out == OC_ALGO_NONE) {
+        PyErr_Format(PyExc_ValueError, "unknown algorithm '%s'; available: %s", name, avail);
+        return -1;
+    }
+    if (!oc_algorithm_available(OC_ENGINE_CPU, *out) && !oc_algorithm_available(OC_ENGINE_CUDA, *out)) {
+        PyErr_Format(PyExc_ValueError, "algorithm '%s' is not available in this build; available: %s", name,
+                     avail);
+        return -1;
+    }
+    return 0;
+}
+
+static int int_arg(PyObject *obj, const char *name, long lo, long hi, long *out)
+{
+    long v = PyLong_AsLong(obj);
+    if (v == -1 && PyErr_Occurred()) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "%s must be an int, not %.100s", name, Py_TYPE(obj)->tp_name);
+        }
+        return -1;
+    }
+    if (v < lo || v > hi) {
+        PyErr_Format(PyExc_ValueError, "%s must be in [%ld, %ld], got %ld", name, lo, hi, v);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static PyObject *codec_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"algorithm",       "device_id",      "cuda_stream", "uncomp_chunk_size",
+                             "checksum_policy", "bitstream_kind", "data_type",   "algorithm_type",
+                             "level",           "num_threads",    NULL};
+    PyObject *alg = Py_None, *device = Py_None, *stream = Py_None, *chunk = Py_None, *checksum = Py_None,
+             *kind = Py_None, *dtype = Py_None, *algtype = Py_None, *level = Py_None, *threads = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O$OOOOOOOOO:Codec", kwlist, &alg, &device, &stream, &chunk,
+                                     &checksum, &kind, &dtype, &algtype, &level, &threads))
+        return NULL;
+    oc_py_codec *c = (oc_py_codec *)type->tp_alloc(type, 0);
+    if (!c)
+        return NULL;
+    c->chunk_size = OC_DEFAULT_CHUNK_SIZE;
+    c->kind = OC_BITSTREAM_NATIVE;
+    c->lock = PyThread_allocate_lock();
+    if (!c->lock) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    long v;
+    if (parse_algorithm(alg, &c->algorithm) != 0)
+        goto fail;
+    if (device != Py_None) {
+        if (int_arg(device, "device_id", -1, OC_PY_MAX_DEVICES - 1, &v) != 0)
+            goto fail;
+        c->device_id = v < 0 ? 0 : (int)v;
+    }
+    if (stream != Py_None) {
+        if (oc_py_stream_arg(stream, &c->stream) != 0)
+            goto fail;
+        c->stream_obj = Py_NewRef(stream);
+    }
+    if (chunk != Py_None) {
+        if (int_arg(chunk, "uncomp_chunk_size", 1, 1L << 30, &v) != 0)
+            goto fail;
+        c->chunk_size = (size_t)v;
+    }
+    if (checksum != Py_None) {
+        /* ChecksumPolicy: NO_COMPUTE_NO_VERIFY 0, COMPUTE_AND_NO_VERIFY 1,
+         * NO_COMPUTE_AND_VERIFY_IF_PRESENT 2, COMPUTE_AND_VERIFY_IF_PRESENT 3, COMPUTE_AND_VERIFY 4 */
+        if (int_arg(checksum, "checksum_policy", 0, 4, &v) != 0)
+            goto fail;
+        c->checksum_policy = (int)v;
+        c->compute_checksum = v == 1 || v == 3 || v == 4;
+        c->verify_checksum = v >= 2;
+    }
+    if (kind != Py_None) {
+        if (int_arg(kind, "bitstream_kind", 0, 2, &v) != 0)
+            goto fail;
+        c->kind = (int)v;
+    }
+    if (oc_py_typestr_from_object(dtype, c->data_type, sizeof c->data_type) != 0)
+        goto fail;
+    if (algtype != Py_None) {
+        /* nvCOMP's Deflate/GDeflate algorithm_type 0..5 (fastest .. best ratio) */
+        if (int_arg(algtype, "algorithm_type", 0, 5, &v) != 0)
+            goto fail;
+        if (c->algorithm == OC_ALGO_DEFLATE || c->algorithm == OC_ALGO_ZLIB || c->algorithm == OC_ALGO_GZIP) {
+            static const int levels[6] = {1, 1, 4, 6, 7, 12};
+            c->level = levels[v];
+        } else {
+            PyErr_SetString(PyExc_ValueError,
+                            "algorithm_type applies to Deflate, Zlib and Gzip only (use level=)");
+            goto fail;
+        }
+    }
+    if (level != Py_None) {
+        int lo = 0, hi = 0, def = 0;
+        if (c->algorithm == OC_ALGO_NONE) {
+            PyErr_SetString(PyExc_ValueError, "level= needs an algorithm");
+            goto fail;
+        }
+        oc_level_range(c->algorithm, &lo, &hi, &def);
+        if (int_arg(level, "level", lo, hi, &v) != 0)
+            goto fail;
+        c->level = (int)v;
+    }
+    if (threads != Py_None) {
+        if (int_arg(threads, "num_threads", 0, 4096, &v) != 0)
+            goto fail;
+        c->num_threads = (int)v;
+    }
+    return (PyObject *)c;
+fail:
+    Py_DECREF(c);
+    return NULL;
+}
+
+static void codec_dealloc(PyObject *self)
+{
+    oc_py_codec *c = (oc_py_codec *)self;
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    for (int i = 0; i < c->npool; i++)
+        Py_CLEAR(c->pool[i]);
+    c->npool = 0;
+    Py_CLEAR(c->stream_obj);
+    if (c->lock)
+        PyThread_free_lock(c->lock);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+static int codec_traverse(PyObject *self, visitproc visit, void *arg)
+{
+    oc_py_codec *c = (oc_py_codec *)self;
+    Py_VISIT(Py_TYPE(self));
+    Py_VISIT(c->stream_obj);
+    return 0;
+}
+
+/* ---- shared machinery of encode and decode ------------------------------ */
+
+/* Everything one call holds; freed by job_free. */
+typedef struct {
+    size_t n;
+    int single;
+    int on_device;
+    int device_id;
+    oc_py_view *src;   /* n views of the inputs */
+    oc_py_view *out;   /* n views of out= (NULL without out=) */
+    oc_py_array **res; /* n result Arrays (NULL entries for failed chunks) */
+    const void **src_ptrs;
+    size_t *src_sizes;
+    void **dst_ptrs;
+    size_t *dst_caps;
+    size_t *dst_sizes;
+    size_t *known; /* decoded sizes when known, else (size_t)-1 */
+    oc_status *st;
+    uint8_t *hdr; /* 8 bytes per chunk: WITH_UNCOMPRESSED_SIZE headers */
+} job;
+
+static void job_free(job *j)
+{
+    for (size_t i = 0; i < j->n; i++) {
+        if (j->src)
+            oc_py_view_release(&j->src[i]);
+        if (j->out)
+            oc_py_view_release(&j->out[i]);
+        if (j->res)
+            Py_XDECREF(j->res[i]);
+    }
+    PyMem_Free(j->src);
+    PyMem_Free(j->out);
+    PyMem_Free(j->res);
+    PyMem_Free(j->src_ptrs);
+    PyMem_Free(j->src_sizes);
+    PyMem_Free(j->dst_ptrs);
+    PyMem_Free(j->dst_caps);
+    PyMem_Free(j->dst_sizes);
+    PyMem_Free(j->known);
+    PyMem_Free(j->st);
+    PyMem_Free(j->hdr);
+}
+
+static PyObject *as_sequence(PyObject *obj, const char *name, int *single)
+{
+    *single = !(PyList_Check(obj) || PyTuple_Check(obj));
+    if (*single)
+        return PyTuple_Pack(1, obj);
+    return PySequence_Fast(obj, name);
+}
+
+/* Views of the inputs (and of out=, writable), arrays allocated. */
+static int job_prepare(oc_py_state *st, oc_py_codec *c, job *j, PyObject *srcs, PyObject *outs,
+                       const char *verb)
+{
+    PyObject *seq = as_sequence(srcs, "srcs must be an array or a list of arrays", &j->single);
+    if (!seq)
+        return -1;
+    PyObject *oseq = NULL;
+    int rc = -1;
+    size_t n = (size_t)PySequence_Fast_GET_SIZE(seq);
+    j->n = n;
+    size_t m = n ? n : 1;
+    j->src = PyMem_Calloc(m, sizeof *j->src);
+    j->res = PyMem_Calloc(m, sizeof *j->res);
+    j->src_ptrs = PyMem_Calloc(m, sizeof *j->src_ptrs);
+    j->src_sizes = PyMem_Calloc(m, sizeof *j->src_sizes);
+    j->dst_ptrs = PyMem_Calloc(m, sizeof *j->dst_ptrs);
+    j->dst_caps = PyMem_Calloc(m, sizeof *j->dst_caps);
+    j->dst_sizes = PyMem_Calloc(m, sizeof *j->dst_sizes);
+    j->known = PyMem_Calloc(m, sizeof *j->known);
+    j->st = PyMem_Calloc(m, sizeof *j->st);
+    j->hdr = PyMem_Calloc(m, WUS_HEADER);
+    if (!j->src || !j->res || !j->src_ptrs || !j->src_sizes || !j->dst_ptrs || !j->dst_caps ||
+        !j->dst_sizes || !j->known || !j->st || !j->hdr) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    uintptr_t consumer = c->stream ? c->stream : 1;
+    char what[64];
+    for (size_t i = 0; i < n; i++) {
+        if (j->single)
+            PyOS_snprintf(what, sizeof what, "the input of %s", verb);
+        else
+            PyOS_snprintf(what, sizeof what, "srcs[%zu]", i);
+        if (oc_py_view_get(st, PySequence_Fast_GET_ITEM(seq, i), 0, consumer, what, &j->src[i]) != 0)
+            goto done;
+        j->src_ptrs[i] = j->src[i].ptr;
+        j->src_sizes[i] = j->src[i].nbytes;
+        j->known[i] = (size_t)-1;
+        if (i == 0) {
+            j->on_device = j->src[0].on_device;
+            j->device_id = j->src[0].device_id;
+        } else if (j->src[i].on_device != j->on_device) {
+            PyErr_Format(PyExc_ValueError,
+                         "srcs[%zu] is in %s memory but srcs[0] in %s memory: one batch runs "
+                         "on one engine",
+                         i, j->src[i].on_device ? "device" : "host", j->on_device ? "device" : "host");
+            goto done;
+        }
+    }
+    if (j->on_device && !oc_engine_available(OC_ENGINE_CUDA)) {
+        oc_py_raise(st, OC_ERR_NO_DEVICE, -1, "inputs are in device memory but no CUDA device is usable (%s)",
+                    oc_build_info());
+        goto done;
+    }
+    if (outs != NULL && outs != Py_None) {
+        int osingle;
+        oseq = as_sequence(outs, "out must be an array or a list of arrays", &osingle);
+        if (!oseq)
+            goto done;
+        if (osingle != j->single || (size_t)PySequence_Fast_GET_SIZE(oseq) != n) {
+            PyErr_Format(PyExc_ValueError, "out must match srcs: %s of %zu output(s) for %s of %zu input(s)",
+                         osingle ? "one array" : "a list", (size_t)PySequence_Fast_GET_SIZE(oseq),
+                         j->single ? "one array" : "a list", n);
+            goto done;
+        }
+        j->out = PyMem_Calloc(m, sizeof *j->out);
+        if (!j->out) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (j->single)
+                PyOS_snprintf(what, sizeof what, "out");
+            else
+                PyOS_snprintf(what, sizeof what, "out[%zu]", i);
+            if (oc_py_view_get(st, PySequence_Fast_GET_ITEM(oseq, i), 1, consumer, what, &j->out[i]) != 0)
+                goto done;
+            if (j->out[i].on_device != j->on_device) {
+                PyErr_Format(PyExc_ValueError, "%s is in %s memory but the inputs are in %s memory", what,
+                             j->out[i].on_device ? "device" : "host", j->on_device ? "device" : "host");
+                goto done;
+            }
+            j->dst_ptrs[i] = j->out[i].ptr;
+            j->dst_caps[i] = j->out[i].nbytes;
+        }
+    }
+    rc = 0;
+done:
+    Py_DECREF(seq);
+    Py_XDECREF(oseq);
+    return rc;
+}
+
+/* Make producers' CAI streams' work visible before we read their memory. */
+static int job_wait_producers(oc_py_state *st, oc_py_codec *c, job *j)
+{
+    for (size_t i = 0; i < j->n; i++) {
+        oc_py_view *vs[2] = {&j->src[i], j->out ? &j->out[i] : NULL};
+        for (int k = 0; k < 2; k++) {
+            oc_py_view *v = vs[k];
+            if (v && v->on_device && v->has_stream && v->stream != (c->stream ? c->stream : 1)) {
+                if (oc_py_sync_stream(st, v->device_id, v->stream) != 0)
+                    return -1;
+                v->has_stream = 0;
+            }
+        }
+    }
+    return 0;
+}
+
+static int parse_errors(PyObject *obj, int *status_mode)
+{
+    *status_mode = 0;
+    if (obj == NULL || obj == Py_None)
+        return 0;
+    const char *s = PyUnicode_Check(obj) ? PyUnicode_AsUTF8(obj) : NULL;
+    if (s && strcmp(s, "raise") == 0)
+        return 0;
+    if (s && strcmp(s, "status") == 0) {
+        *status_mode = 1;
+        return 0;
+    }
+    if (!PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError, "errors must be 'raise' or 'status'");
+    return -1;
+}
+
+/* Result Arrays: views of out= when given (zero copy), else our allocations
+ * (made before the call); shaped as 1-D arrays of `typestr`.  Then either
+ * raise for the first failed chunk or build (results, statuses). */
+static PyObject *job_finish(oc_py_state *st, job *j, int status_mode, const char *verb,
+                            const char *typestr_default)
+{
+    for (size_t i = 0; i < j->n; i++) {
+        if (j->st[i] != OC_OK) {
+            Py_CLEAR(j->res[i]);
+            continue;
+        }
+        char ts[16] = "";
+        if (typestr_default)
+            memcpy(ts, typestr_default, strnlen(typestr_default, sizeof ts - 1));
+        if (j->out) {
+            if (!ts[0])
+                memcpy(ts, j->out[i].typestr, sizeof ts);
+            PyObject *a = oc_py_array_from_view(st, &j->out[i]);
+            if (!a)
+                return NULL;
+            j->res[i] = (oc_py_array *)a;
+        }
+        if (!ts[0])
+            memcpy(ts, "|u1", 4);
+        if (oc_py_array_set_1d(j->res[i], j->dst_sizes[i], ts) != 0)
+            return NULL;
+    }
+    if (!status_mode) {
+        for (size_t i = 0; i < j->n; i++) {
+            if (j->st[i] == OC_OK)
+                continue;
+            const char *detail = "";
+            char buf[160] = "";
+            if (j->st[i] == OC_ERR_OUTPUT_TOO_SMALL && j->out) {
+                PyOS_snprintf(buf, sizeof buf, " (out%s holds %zu bytes)", j->single ? "" : "[i]",
+                              j->dst_caps[i]);
+                detail = buf;
+            }
+            if (j->single)
+                oc_py_raise(st, j->st[i], (Py_ssize_t)i, "%s failed: %s: %s%s", verb,
+                            oc_status_name(j->st[i]), oc_status_message(j->st[i]), detail);
+            else
+                oc_py_raise(st, j->st[i], (Py_ssize_t)i, "%s failed for chunk %zu of %zu: %s: %s%s", verb, i,
+                            j->n, oc_status_name(j->st[i]), oc_status_message(j->st[i]), detail);
+            return NULL;
+        }
+    }
+    PyObject *results, *statuses = NULL;
+    if (j->single) {
+        results = j->res[0] ? Py_NewRef((PyObject *)j->res[0]) : Py_NewRef(Py_None);
+        if (status_mode)
+            statuses = oc_py_status_object(st, j->st[0]);
+    } else {
+        results = PyList_New((Py_ssize_t)j->n);
+        if (status_mode)
+            statuses = PyList_New((Py_ssize_t)j->n);
+        if (!results || (status_mode && !statuses)) {
+            Py_XDECREF(results);
+            Py_XDECREF(statuses);
+            return NULL;
+        }
+        for (size_t i = 0; i < j->n; i++) {
+            PyList_SET_ITEM(results, (Py_ssize_t)i,
+                            j->res[i] ? Py_NewRef((PyObject *)j->res[i]) : Py_NewRef(Py_None));
+            if (status_mode) {
+                PyObject *s = oc_py_status_object(st, j->st[i]);
+                if (!s) {
+                    Py_DECREF(results);
+                    Py_DECREF(statuses);
+                    return NULL;
+                }
+                PyList_SET_ITEM(statuses, (Py_ssize_t)i, s);
+            }
+        }
+    }
+    if (!status_mode)
+        return results;
+    if (!statuses) {
+        Py_DECREF(results);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", results, statuses);
+}
+
+static void put_le64(uint8_t *p, uint64_t v)
+{
+    for (int k = 0; k < 8; k++)
+        p[k] = (uint8_t)(v >> (8 * k));
+}
+
+static uint64_t get_le64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int k = 7; k >= 0; k--)
+        v = (v << 8) | p[k];
+    return v;
+}
+
+/* ---- encode -------------------------------------------------------------- */
+
+static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"array_s", "out", "errors", NULL};
+    PyObject *srcs, *outs = Py_None, *errors = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$OO:encode", kwlist, &srcs, &outs, &errors))
+        return NULL;
+    oc_py_codec *c = (oc_py_codec *)self;
+    oc_py_state *st = state_of(self);
+    int status_mode;
+    if (parse_errors(errors, &status_mode) != 0)
+        return NULL;
+    if (c->algorithm == OC_ALGO_NONE) {
+        PyErr_SetString(PyExc_ValueError, "encode needs an algorithm: Codec(algorithm='LZ4' | 'Snappy' | "
+                                          "'Deflate' | 'Zlib' | 'Gzip' | 'Zstd')");
+        return NULL;
+    }
+    job j;
+    memset(&j, 0, sizeof j);
+    PyObject *ret = NULL;
+    oc_py_context *ctx = NULL;
+    if (job_prepare(st, c, &j, srcs, outs, "encode") != 0)
+        goto done;
+    oc_buffer_options bo = OC_BUFFER_OPTIONS_INIT;
+    bo.algorithm = c->algorithm;
+    bo.level = c->level;
+    bo.chunk_size = c->chunk_size;
+    bo.kind = (oc_bitstream_kind)c->kind;
+    bo.checksum = c->compute_checksum ? (c->verify_checksum ? OC_CHECKSUM_VERIFY : OC_CHECKSUM_COMPUTE)
+                                      : OC_CHECKSUM_NONE;
+    size_t hdr = c->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE ? WUS_HEADER : 0;
+    if (!j.out) {
+        for (size_t i = 0; i < j.n; i++) {
+            size_t bound;
+            if (c->kind == OC_BITSTREAM_NATIVE)
+                bound = oc_buffer_compress_bound(&bo, j.src_sizes[i]);
+            else
+                bound = oc_compress_bound(c->algorithm, j.src_sizes[i]);
+            if (bound == 0) {
+                oc_py_raise(st, OC_ERR_CHUNK_TOO_LARGE, (Py_ssize_t)i,
+                            "encode: input %zu (%zu bytes) exceeds what %s can compress in one %s", i,
+                            j.src_sizes[i], oc_algorithm_name(c->algorithm),
+                            c->kind == OC_BITSTREAM_NATIVE ? "container" : "stream");
+                goto done;
+            }
+            j.res[i] = oc_py_array_alloc(st, bound + hdr, j.on_device, j.device_id, "|u1");
+            if (!j.res[i])
+                goto done;
+            j.dst_ptrs[i] = j.res[i]->v.ptr;
+            j.dst_caps[i] = bound + hdr;
+        }
+    }
+    if (job_wait_producers(st, c, &j) != 0)
+        goto done;
+    ctx = pool_take(c);
+    if (!ctx)
+        goto done;
+    oc_status call = OC_OK;
+    if (c->kind == OC_BITSTREAM_NATIVE) {
+        OC_PY_CTX_CALL(ctx, {
+            for (size_t i = 0; i < j.n; i++) {
+                uint64_t dsz = 0;
+                j.st[i] = oc_buffer_compress(ctx->ctx, &bo, j.src_ptrs[i], j.src_sizes[i], j.dst_ptrs[i],
+                                             j.dst_caps[i], &dsz);
+                j.dst_sizes[i] = j.st[i] == OC_OK ? (size_t)dsz : 0;
+            }
+        });
+    } else {
+        oc_codec_options co = OC_CODEC_OPTIONS_INIT;
+        co.algorithm = c->algorithm;
+        co.level = c->level;
+        for (size_t i = 0; i < j.n; i++) {
+            /* WITH_UNCOMPRESSED_SIZE: the stream goes after an 8-byte header */
+            int fits = j.dst_caps[i] >= hdr;
+            j.dst_ptrs[i] = (char *)j.dst_ptrs[i] + (fits ? hdr : 0);
+            j.dst_caps[i] = fits ? j.dst_caps[i] - hdr : 0;
+            put_le64(j.hdr + WUS_HEADER * i, j.src_sizes[i]);
+        }
+        int dev = j.on_device;
+        OC_PY_CTX_CALL(ctx, {
+            call = oc_batch_compress(ctx->ctx, &co, j.n, j.src_ptrs, j.src_sizes, j.dst_ptrs, j.dst_caps,
+                                     j.dst_sizes, j.st);
+            if (call == OC_OK && hdr) {
+                for (size_t i = 0; i < j.n && call == OC_OK; i++) {
+                    if (j.st[i] != OC_OK)
+                        continue;
+                    if (dev)
+                        call = oc_memory_copy(ctx->ctx, (char *)j.dst_ptrs[i] - hdr, j.hdr + WUS_HEADER * i,
+                                              hdr);
+                    else
+                        memcpy((char *)j.dst_ptrs[i] - hdr, j.hdr + WUS_HEADER * i, hdr);
+                }
+            }
+            if (dev) {
+                oc_status s2 = oc_context_synchronize(ctx->ctx);
+                if (call == OC_OK)
+                    call = s2;
+            }
+        });
+        for (size_t i = 0; i < j.n; i++)
+            if (j.st[i] == OC_OK)
+                j.dst_sizes[i] += hdr;
+    }
+    pool_put(c, ctx);
+    ctx = NULL;
+    if (call != OC_OK) {
+        oc_py_raise(st, call, -1, "encode: %s: %s", oc_status_name(call), oc_status_message(call));
+        goto done;
+    }
+    if (!j.out) {
+        /* return unused tail of host allocations */
+        for (size_t i = 0; i < j.n; i++) {
+            oc_py_array *a = j.res[i];
+            if (j.st[i] == OC_OK && a && a->own_kind == OC_MEMORY_HOST && a->own_ptr && j.dst_sizes[i] > 0 &&
+                j.dst_sizes[i] + 4096 < a->own_size) {
+                void *p = realloc(a->own_ptr, j.dst_sizes[i]);
+                if (p) {
+                    a->own_ptr = p;
+                    a->own_size = j.dst_sizes[i];
+                    a->v.ptr = p;
+                }
+            }
+        }
+    }
+    ret = job_finish(st, &j, status_mode, "encode", "|u1");
+done:
+    if (ctx)
+        pool_put(c, ctx);
+    job_free(&j);
+    return ret;
+}
+
+/* ---- decode -------------------------------------------------------------- */
+
+/* The most a stream of n bytes of `alg` can decode to (LZ4: 255 bytes per
+ * length byte; snappy: 64 per 2-3 byte copy; deflate: 258 per 2 bits; zstd:
+ * a 128 KiB RLE block per 4 bytes).  A size header claiming more than this
+ * is corrupt: checking it first keeps hostile headers from allocating
+ * gigabytes.  Unknown algorithm: zstd's, the largest. */
+static size_t max_expansion(oc_algorithm alg, size_t n)
+{
+    size_t ratio;
+    switch (alg) {
+    case OC_ALGO_LZ4:
+        ratio = 256;
+        break;
+    case OC_ALGO_SNAPPY:
+        ratio = 64;
+        break;
+    case OC_ALGO_DEFLATE:
+    case OC_ALGO_ZLIB:
+    case OC_ALGO_GZIP:
+        ratio = 1100;
+        break;
+    default:
+        ratio = 32768;
+        break;
+    }
+    if (n > SIZE_MAX / ratio - 65536)
+        return SIZE_MAX;
+    return n * ratio + 65536;
+}
+
+static int parse_sizes(PyObject *obj, job *j)
+{
+    if (obj == NULL || obj == Py_None)
+        return 0;
+    PyObject *seq;
+    if (j->single && PyLong_Check(obj))
+        seq = PyTuple_Pack(1, obj);
+    else
+        seq = PySequence_Fast(obj, "uncomp_sizes must be an int or a list of ints");
+    if (!seq)
+        return -1;
+    if ((size_t)PySequence_Fast_GET_SIZE(seq) != j->n) {
+        PyErr_Format(PyExc_ValueError, "uncomp_sizes has %zd entries for %zu inputs",
+                     PySequence_Fast_GET_SIZE(seq), j->n);
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (size_t i = 0; i < j->n; i++) {
+        PyObject *x = PySequence_Fast_GET_ITEM(seq, (Py_ssize_t)i);
+        Py_ssize_t v = PyNumber_Check(x) ? PyNumber_AsSsize_t(x, PyExc_OverflowError) : -1;
+        if (v < 0) {
+            if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_TypeError)) {
+                PyErr_Clear();
+                PyErr_Format(PyExc_TypeError, "uncomp_sizes[%zu] must be a non-negative int", i);
+            }
+            Py_DECREF(seq);
+            return -1;
+        }
+        j->known[i] = (size_t)v;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* Read the 8-byte headers of WITH_UNCOMPRESSED_SIZE inputs into j->known. */
+static int read_wus_headers(oc_py_state *st, oc_py_context *ctx, job *j, oc_algorithm alg)
+{
+    oc_status call = OC_OK;
+    for (size_t i = 0; i < j->n; i++)
+        if (j->src_sizes[i] < WUS_HEADER)
+            j->st[i] = OC_ERR_TRUNCATED;
+    if (j->on_device) {
+        OC_PY_CTX_CALL(ctx, {
+            for (size_t i = 0; i < j->n && call == OC_OK; i++)
+                if (j->st[i] == OC_OK)
+                    call = oc_memory_copy(ctx->ctx, j->hdr + WUS_HEADER * i, j->src_ptrs[i], WUS_HEADER);
+            oc_status s2 = oc_context_synchronize(ctx->ctx);
+            if (call == OC_OK)
+                call = s2;
+        });
+    } else {
+        for (size_t i = 0; i < j->n; i++)
+            if (j->st[i] == OC_OK)
+                memcpy(j->hdr + WUS_HEADER * i, j->src_ptrs[i], WUS_HEADER);
+    }
+    if (call != OC_OK) {
+        oc_py_raise(st, call, -1, "decode: reading size headers: %s", oc_status_message(call));
+        return -1;
+    }
+    for (size_t i = 0; i < j->n; i++) {
+        if (j->st[i] != OC_OK)
+            continue;
+        uint64_t sz = get_le64(j->hdr + WUS_HEADER * i);
+        if (j->known[i] != (size_t)-1 && j->known[i] != sz) {
+            j->st[i] = OC_ERR_SIZE_MISMATCH;
+            continue;
+        }
+        if (sz > (uint64_t)PY_SSIZE_T_MAX || sz > max_expansion(alg, j->src_sizes[i] - WUS_HEADER)) {
+            j->st[i] = OC_ERR_CORRUPT;
+            continue;
+        }
+        j->known[i] = (size_t)sz;
+        j->src_ptrs[i] = (const char *)j->src_ptrs[i] + WUS_HEADER;
+        j->src_sizes[i] -= WUS_HEADER;
+    }
+    return 0;
+}
+
+static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"srcs", "data_type", "out", "uncomp_sizes", "errors", NULL};
+    PyObject *srcs, *dtype = Py_None, *outs = Py_None, *sizes = Py_None, *errors = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$OOO:decode", kwlist, &srcs, &dtype, &outs, &sizes,
+                                     &errors))
+        return NULL;
+    oc_py_codec *c = (oc_py_codec *)self;
+    oc_py_state *st = state_of(self);
+    int status_mode;
+    char ts[16];
+    if (parse_errors(errors, &status_mode) != 0 || oc_py_typestr_from_object(dtype, ts, sizeof ts) != 0)
+        return NULL;
+    if (!ts[0])
+        memcpy(ts, c->data_type, sizeof ts);
+    job j;
+    memset(&j, 0, sizeof j);
+    PyObject *ret = NULL;
+    oc_py_context *ctx = NULL;
+    if (job_prepare(st, c, &j, srcs, outs, "decode") != 0 || parse_sizes(sizes, &j) != 0)
+        goto done;
+    if (job_wait_producers(st, c, &j) != 0)
+        goto done;
+    ctx = pool_take(c);
+    if (!ctx)
+        goto done;
+    int dev = j.on_device;
+    oc_status call = OC_OK;
+    oc_codec_options co = OC_CODEC_OPTIONS_INIT;
+    co.algorithm = c->algorithm;
+    oc_buffer_options hint = OC_BUFFER_OPTIONS_INIT;
+    hint.algorithm = c->algorithm;
+    hint.chunk_size = c->chunk_size;
+    hint.kind = (oc_bitstream_kind)c->kind;
+    hint.checksum = c->verify_checksum ? OC_CHECKSUM_VERIFY : OC_CHECKSUM_NONE;
+
+    /* 1. sizes: given, from headers, from out= capacities, or queried */
+    if (c->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE && read_wus_headers(st, ctx, &j, c->algorithm) != 0)
+        goto done;
+    size_t nquery = 0;
+    for (size_t i = 0; i < j.n; i++)
+        if (j.st[i] == OC_OK && j.known[i] == (size_t)-1 && !j.out)
+            nquery++;
+    if (nquery) {
+        st->size_queries++;
+        size_t *qs = j.dst_sizes; /* scratch: overwritten by the decode below */
+        oc_status *qst = PyMem_Calloc(j.n, sizeof *qst);
+        if (!qst) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        if (c->kind == OC_BITSTREAM_NATIVE) {
+            OC_PY_CTX_CALL(ctx, {
+                for (size_t i = 0; i < j.n; i++) {
+                    uint64_t sz = 0;
+                    if (j.st[i] != OC_OK || j.known[i] != (size_t)-1)
+                        continue;
+                    qst[i] = oc_buffer_decompressed_size(ctx->ctx, &hint, j.src_ptrs[i], j.src_sizes[i], &sz);
+                    qs[i] = (size_t)sz;
+                }
+            });
+        } else {
+            OC_PY_CTX_CALL(ctx, {
+                call = oc_batch_decompressed_sizes(ctx->ctx, &co, j.n, j.src_ptrs, j.src_sizes, qs, qst);
+                if (dev) {
+                    oc_status s2 = oc_context_synchronize(ctx->ctx);
+                    if (call == OC_OK)
+                        call = s2;
+                }
+            });
+        }
+        for (size_t i = 0; i < j.n; i++) {
+            if (j.st[i] != OC_OK || j.known[i] != (size_t)-1)
+                continue;
+            if (qst[i] != OC_OK)
+                j.st[i] = qst[i];
+            else if (qs[i] > max_expansion(c->algorithm, j.src_sizes[i]))
+                j.st[i] = OC_ERR_CORRUPT; /* a hostile size header */
+            else
+                j.known[i] = qs[i];
+        }
+        PyMem_Free(qst);
+        if (call != OC_OK) {
+            oc_py_raise(st, call, -1, "decode: size query: %s: %s", oc_status_name(call),
+                        oc_status_message(call));
+            goto done;
+        }
+    }
+    /* 2. outputs: out= (capacity checked by the decoder) or fresh Arrays of the known size;
+     * allocation may run Python allocators, so hold no context meanwhile */
+    if (!j.out) {
+        pool_put(c, ctx);
+        ctx = NULL;
+    }
+    for (size_t i = 0; i < j.n; i++) {
+        if (j.out) {
+            if (j.st[i] == OC_OK && j.known[i] != (size_t)-1 && j.known[i] > j.dst_caps[i])
+                j.st[i] = OC_ERR_OUTPUT_TOO_SMALL;
+            continue;
+        }
+        if (j.st[i] != OC_OK) {
+            j.dst_caps[i] = 0;
+            continue;
+        }
+        j.res[i] = oc_py_array_alloc(st, j.known[i], dev, j.device_id, "|u1");
+        if (!j.res[i]) {
+            PyObject *exc = PyErr_Occurred();
+            if (exc && PyErr_GivenExceptionMatches(exc, st->error) == 0 &&
+                PyErr_GivenExceptionMatches(exc, PyExc_MemoryError)) {
+                /* this chunk's memory: its status, not the batch's failure */
+                PyErr_Clear();
+                j.st[i] = OC_ERR_OUT_OF_MEMORY;
+                j.dst_caps[i] = 0;
+                continue;
+            }
+            goto done;
+        }
+        j.dst_ptrs[i] = j.res[i]->v.ptr;
+        j.dst_caps[i] = j.known[i];
+    }
+    if (!ctx && !(ctx = pool_take(c)))
+        goto done;
+    /* 3. decode; failed chunks (st != OK) get capacity 0 and keep their status */
+    oc_status *dst_st = PyMem_Calloc(j.n ? j.n : 1, sizeof *dst_st);
+    if (!dst_st) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (c->kind == OC_BITSTREAM_NATIVE) {
+        OC_PY_CTX_CALL(ctx, {
+            for (size_t i = 0; i < j.n; i++) {
+                uint64_t dsz = 0;
+                if (j.st[i] != OC_OK)
+                    continue;
+                dst_st[i] = oc_buffer_decompress(ctx->ctx, &hint, j.src_ptrs[i], j.src_sizes[i],
+                                                 j.dst_ptrs[i], j.dst_caps[i], &dsz, NULL);
+                j.dst_sizes[i] = (size_t)dsz;
+            }
+        });
+    } else {
+        /* the chunks still OK, packed at the front of the pointer arrays */
+        size_t k = 0;
+        size_t *idx = PyMem_Calloc(j.n ? j.n : 1, sizeof *idx);
+        if (!idx) {
+            PyMem_Free(dst_st);
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (size_t i = 0; i < j.n; i++) {
+            j.dst_sizes[i] = 0;
+            if (j.st[i] != OC_OK)
+                continue;
+            idx[k] = i;
+            j.src_ptrs[k] = j.src_ptrs[i];
+            j.src_sizes[k] = j.src_sizes[i];
+            j.dst_ptrs[k] = j.dst_ptrs[i];
+            j.dst_caps[k] = j.dst_caps[i];
+            k++;
+        }
+        OC_PY_CTX_CALL(ctx, {
+            call = oc_batch_decompress(ctx->ctx, &co, k, j.src_ptrs, j.src_sizes, j.dst_ptrs, j.dst_caps,
+                                       j.dst_sizes, dst_st);
+            if (dev) {
+                oc_status s2 = oc_context_synchronize(ctx->ctx);
+                if (call == OC_OK)
+                    call = s2;
+            }
+        });
+        /* unpack from the back so that no entry is overwritten before it is read */
+        for (size_t q = k; q-- > 0;) {
+            size_t i = idx[q];
+            size_t dsz = j.dst_sizes[q];
+            oc_status sq = dst_st[q];
+            size_t cap = j.dst_caps[q];
+            j.dst_sizes[q] = 0;
+            dst_st[q] = OC_OK;
+            j.dst_sizes[i] = dsz;
+            dst_st[i] = sq;
+            j.dst_caps[i] = cap;
+        }
+        PyMem_Free(idx);
+    }
+    for (size_t i = 0; i < j.n; i++) {
+        if (j.st[i] != OC_OK)
+            continue;
+        j.st[i] = dst_st[i];
+        if (j.st[i] == OC_OK && j.known[i] != (size_t)-1 && j.dst_sizes[i] != j.known[i])
+            j.st[i] = OC_ERR_SIZE_MISMATCH;
+    }
+    PyMem_Free(dst_st);
+    pool_put(c, ctx);
+    ctx = NULL;
+    if (call != OC_OK) {
+        oc_py_raise(st, call, -1, "decode: %s: %s", oc_status_name(call), oc_status_message(call));
+        goto done;
+    }
+    ret = job_finish(st, &j, status_mode, "decode", ts);
+done:
+    if (ctx)
+        pool_put(c, ctx);
+    job_free(&j);
+    return ret;
+}
+
+/* ---- attributes ------------------------------------------------------------ */
+
+static PyObject *get_algorithm(PyObject *self, void *x)
+{
+    (void)x;
+    oc_py_codec *c = (oc_py_codec *)self;
+    for (size_t i = 0; i < sizeof known_names / sizeof known_names[0]; i++)
+        if (known_names[i].alg == c->algorithm)
+            return PyUnicode_FromString(known_names[i].name);
+    return PyUnicode_FromString("");
+}
+
+static PyObject *get_int_field(PyObject *self, void *off)
+{
+    return PyLong_FromLong(*(int *)((char *)self + (size_t)(uintptr_t)off));
+}
+
+static PyObject *get_chunk_size(PyObject *self, void *x)
+{
+    (void)x;
+    return PyLong_FromSize_t(((oc_py_codec *)self)->chunk_size);
+}
+
+static PyObject *get_stream(PyObject *self, void *x)
+{
+    (void)x;
+    return PyLong_FromUnsignedLongLong(((oc_py_codec *)self)->stream);
+}
+
+static PyObject *get_data_type(PyObject *self, void *x)
+{
+    (void)x;
+    return PyUnicode_FromString(((oc_py_codec *)self)->data_type);
+}
+
+#define INT_FIELD(name, field, doc)                                                                          \
+    {                                                                                                        \
+        name, get_int_field, NULL, doc, (void *)(uintptr_t)offsetof(oc_py_codec, field)                      \
+    }
+
+static PyGetSetDef codec_getset[] = {
+    {"algorithm", get_algorithm, NULL, "Algorithm name ('' when it is detected while decoding).", NULL},
+    INT_FIELD("device_id", device_id, "CUDA device ordinal for device data."),
+    INT_FIELD("level", level, "Compression level (0 = the algorithm's default)."),
+    INT_FIELD("bitstream_kind", kind, "BitstreamKind value."),
+    INT_FIELD("checksum_policy", checksum_policy, "ChecksumPolicy value."),
+    {"uncomp_chunk_size", get_chunk_size, NULL, "Uncompressed chunk size of the NVCOMP_NATIVE container.",
+     NULL},
+    {"cuda_stream", get_stream, NULL,
+     "The cudaStream_t used for device data, as an int (0 = default stream).", NULL},
+    {"data_type", get_data_type, NULL, "Default data type of decoded Arrays ('' = '|u1').", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef codec_methods[] = {
+    {"encode", (PyCFunction)(void (*)(void))codec_encode, METH_VARARGS | METH_KEYWORDS,
+     "encode(array_s, *, out=None, errors='raise')\n--\n\n"
+     "Compress one array (returns an Array) or a list of arrays (returns a list).\n\n"
+     "Inputs may be opencomp Arrays, numpy arrays, bytes, memoryviews, or any object with "
+     "__cuda_array_interface__ / __dlpack__ (cupy, torch); all in host memory or all in device memory. "
+     "out: an array or a list of writable arrays (any slices) that receive the compressed bytes; "
+     "the results are then views of them. errors='status' returns (results, statuses) instead of raising."},
+    {"decode", (PyCFunction)(void (*)(void))codec_decode, METH_VARARGS | METH_KEYWORDS,
+     "decode(srcs, data_type='', *, out=None, uncomp_sizes=None, errors='raise')\n--\n\n"
+     "Decompress one array (returns an Array) or a list of arrays (returns a list).\n\n"
+     "data_type: array-protocol type string of the results (default: the Codec's data_type, else the "
+     "out= arrays' type, else '|u1'). out: arrays (any writable slices, host or device, typed or not) "
+     "that receive the decoded bytes directly; capacity is checked in bytes; the results are views of "
+     "them (no copy). uncomp_sizes: the decoded sizes when known (no size query runs; a stream of another "
+     "size fails with SIZE_MISMATCH). errors='raise' raises opencomp.Error naming the first failed chunk; "
+     "errors='status' returns (results, statuses) with None results for failed chunks."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyObject *codec_repr(PyObject *self)
+{
+    oc_py_codec *c = (oc_py_codec *)self;
+    PyObject *alg = get_algorithm(self, NULL);
+    if (!alg)
+        return NULL;
+    PyObject *r =
+        PyUnicode_FromFormat("opencomp.Codec(algorithm=%R, bitstream_kind=%d, uncomp_chunk_size=%zu)", alg,
+                             c->kind, c->chunk_size);
+    Py_DECREF(alg);
+    return r;
+}
+
+static PyType_Slot codec_slots[] = {
+    {Py_tp_new, codec_new},
+    {Py_tp_dealloc, codec_dealloc},
+    {Py_tp_traverse, codec_traverse},
+    {Py_tp_repr, codec_repr},
+    {Py_tp_methods, codec_methods},
+    {Py_tp_getset, codec_getset},
+    {Py_tp_doc,
+     "Codec(algorithm='', *, device_id=None, cuda_stream=None, uncomp_chunk_size=65536, "
+     "checksum_policy=None, "
+     "bitstream_kind=None, data_type='', algorithm_type=None, level=None, num_threads=None)\n--\n\n"
+     "A compressor/decompressor for one algorithm, as nvidia.nvcomp.Codec.\n\n"
+     "algorithm: 'LZ4', 'Snappy', 'Deflate', 'Zlib', 'Gzip' or 'Zstd' (case-insensitive); empty to detect "
+     "the "
+     "format while decoding. bitstream_kind: BitstreamKind.NVCOMP_NATIVE (default: the format's standard "
+     "chunked container), RAW (one bare stream) or WITH_UNCOMPRESSED_SIZE (8-byte little-endian size + RAW). "
+     "checksum_policy: ChecksumPolicy. algorithm_type: nvCOMP's Deflate levels 0..5. level: the library's "
+     "level (opencomp extension). num_threads: CPU threads (0 = all cores). A Codec may be used from several "
+     "threads at once."},
+    {0, NULL},
+};
+
+PyType_Spec oc_py_codec_spec = {
+    .name = "opencomp.Codec",
+    .basicsize = sizeof(oc_py_codec),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .slots = codec_slots,
+};

@@ -1,0 +1,112 @@
+/*
+ * context.c - _Context: one oc_context and the lock that makes it safe to
+ * share.  The C library allows one thread per context at a time; Python
+ * objects can be reached from any thread, so every use of a context goes
+ * through OC_PY_CTX_CALL (lock taken with the GIL released).
+ *
+ * A Codec keeps a small pool of contexts (one per concurrent caller); the
+ * module keeps one "memory context" per device for Array allocations and
+ * host<->device copies, so that an Array's memory never depends on a Codec.
+ */
+#include "oc_py.h"
+
+static void context_dealloc(PyObject *self)
+{
+    oc_py_context *c = (oc_py_context *)self;
+    PyTypeObject *tp = Py_TYPE(self);
+    if (c->ctx) {
+        /* Nothing may be in flight on the stream when scratch is freed. */
+        Py_BEGIN_ALLOW_THREADS
+        oc_context_synchronize(c->ctx);
+        oc_context_destroy(c->ctx);
+        Py_END_ALLOW_THREADS
+    }
+    if (c->lock)
+        PyThread_free_lock(c->lock);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+static PyType_Slot context_slots[] = {
+    {Py_tp_dealloc, context_dealloc},
+    {Py_tp_doc, "Internal: an opencomp context (engine, device, stream, scratch) and its lock."},
+    {0, NULL},
+};
+
+PyType_Spec oc_py_context_spec = {
+    .name = "opencomp._opencomp._Context",
+    .basicsize = sizeof(oc_py_context),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = context_slots,
+};
+
+oc_py_context *oc_py_context_new(oc_py_state *st, int device_id, void *stream, int num_threads)
+{
+    oc_py_context *c = PyObject_New(oc_py_context, st->context_type);
+    if (!c)
+        return NULL;
+    c->ctx = NULL;
+    c->lock = PyThread_allocate_lock();
+    c->stream = stream;
+    c->device_id = device_id;
+    if (!c->lock) {
+        Py_DECREF(c);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    oc_context_options o = OC_CONTEXT_OPTIONS_INIT;
+    o.device_id = device_id;
+    o.cuda_stream = stream;
+    o.num_threads = num_threads;
+    oc_status s;
+    Py_BEGIN_ALLOW_THREADS
+    s = oc_context_create(&o, &c->ctx);
+    Py_END_ALLOW_THREADS
+    if (s != OC_OK) {
+        c->ctx = NULL;
+        Py_DECREF(c);
+        oc_py_raise(st, s, -1, "cannot create an opencomp context (device %d)", device_id);
+        return NULL;
+    }
+    return c;
+}
+
+oc_py_context *oc_py_mem_context(oc_py_state *st, int device_id)
+{
+    if (device_id < 0)
+        device_id = 0;
+    if (device_id >= OC_PY_MAX_DEVICES) {
+        PyErr_Format(PyExc_ValueError, "device id %d out of range", device_id);
+        return NULL;
+    }
+    /* Creation happens with the GIL held: no other thread can race here. */
+    if (!st->mem_ctx[device_id]) {
+        oc_py_context *c = oc_py_context_new(st, device_id, NULL, 1);
+        if (!c)
+            return NULL;
+        if (!st->mem_ctx[device_id])
+            st->mem_ctx[device_id] = (PyObject *)c;
+        else
+            Py_DECREF(c);
+    }
+    return (oc_py_context *)st->mem_ctx[device_id];
+}
+
+int oc_py_sync_stream(oc_py_state *st, int device_id, uintptr_t stream)
+{
+    oc_py_context *c = oc_py_mem_context(st, device_id);
+    if (!c)
+        return -1;
+    oc_status s = OC_OK;
+    OC_PY_CTX_CALL(c, {
+        s = oc_context_set_stream(c->ctx, (void *)stream);
+        if (s == OC_OK)
+            s = oc_context_synchronize(c->ctx);
+        oc_context_set_stream(c->ctx, NULL);
+    });
+    if (s != OC_OK) {
+        oc_py_raise(st, s, -1, "cannot synchronise CUDA stream 0x%llx", (unsigned long long)stream);
+        return -1;
+    }
+    return 0;
+}

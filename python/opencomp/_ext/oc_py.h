@@ -1,0 +1,180 @@
+/*
+ * oc_py.h - declarations shared by the files of the opencomp CPython
+ * extension (opencomp._opencomp).
+ *
+ * The extension is a thin layer over the public C API (opencomp.h): it turns
+ * Python objects into (pointer, size, memory kind) views, runs the batched
+ * and whole-buffer calls with the GIL released, and wraps results in Array
+ * objects.  It needs no CUDA headers: device memory moves through the C
+ * library's memory helpers (oc_memory_alloc/copy, oc_context_synchronize).
+ *
+ * Layout of the extension:
+ *   module.c   multi-phase init, module state, module-level functions
+ *   context.c  _Context: an oc_context plus the lock that serialises its use
+ *   view.c     any Python object -> oc_py_view (buffer protocol, array
+ *              interfaces, DLPack), with contiguity and writability checks
+ *   dlpack.c   DLPack import (capsules) and export (Array.__dlpack__)
+ *   array.c    the Array type (nvidia.nvcomp.Array's names)
+ *   codec.c    the Codec type (encode/decode, out=, errors=)
+ *   typestr.c  array-protocol type strings <-> struct formats / DLPack
+ *
+ * Locking: every oc_context is used under its _Context's lock, taken and
+ * released only while the GIL is released (OC_PY_CTX_CALL), so no Python
+ * code ever runs while a context lock is held by that thread.
+ */
+#ifndef OC_PY_H
+#define OC_PY_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <pythread.h>
+#include <stdint.h>
+
+#include "opencomp.h"
+
+#define OC_PY_MAXDIM 32
+#define OC_PY_MAX_DEVICES 16
+
+#if defined(__GNUC__)
+#define OC_PY_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define OC_PY_HIDDEN
+#endif
+
+/* Module state: everything that would otherwise be a C global. */
+typedef struct oc_py_state {
+    PyTypeObject *array_type;
+    PyTypeObject *codec_type;
+    PyTypeObject *context_type;
+    PyObject *error;                      /* opencomp.Error (a RuntimeError) */
+    PyObject *allocators[3];              /* host, pinned, device Python allocators (NULL = default) */
+    PyObject *mem_ctx[OC_PY_MAX_DEVICES]; /* _Context per device for Array memory and copies */
+    PyObject *status_enum;                /* opencomp.Status, registered by __init__.py */
+    PyObject *buffer_kind_enum;           /* opencomp.ArrayBufferKind */
+    PyObject *stream_type;                /* opencomp.CudaStream */
+    PyThread_type_lock lock;              /* guards mem_ctx creation */
+    unsigned long long size_queries;      /* decode calls that ran a size query (tests read it) */
+} oc_py_state;
+
+enum { OC_PY_ALLOC_HOST = 0, OC_PY_ALLOC_PINNED = 1, OC_PY_ALLOC_DEVICE = 2 };
+
+/* ---- _Context ------------------------------------------------------------ */
+
+typedef struct oc_py_context {
+    PyObject_HEAD
+    oc_context *ctx;
+    PyThread_type_lock lock;
+    void *stream;
+    int device_id;
+} oc_py_context;
+
+/* Run `stmt` with the GIL released and the context's lock held. */
+#define OC_PY_CTX_CALL(c, stmt)                                                                              \
+    do {                                                                                                     \
+        Py_BEGIN_ALLOW_THREADS                                                                               \
+        PyThread_acquire_lock((c)->lock, WAIT_LOCK);                                                         \
+        stmt;                                                                                                \
+        PyThread_release_lock((c)->lock);                                                                    \
+        Py_END_ALLOW_THREADS                                                                                 \
+    } while (0)
+
+OC_PY_HIDDEN extern PyType_Spec oc_py_context_spec;
+OC_PY_HIDDEN oc_py_context *oc_py_context_new(oc_py_state *st, int device_id, void *stream, int num_threads);
+/* The module's memory context for device_id (created on first use). Borrowed. */
+OC_PY_HIDDEN oc_py_context *oc_py_mem_context(oc_py_state *st, int device_id);
+
+/* Wait (GIL released) for all work on a CUDA stream of device_id. */
+OC_PY_HIDDEN int oc_py_sync_stream(oc_py_state *st, int device_id, uintptr_t stream);
+
+/* ---- views: a Python object seen as bytes ------------------------------- */
+
+typedef struct oc_py_view {
+    char *ptr;
+    size_t nbytes;
+    int on_device; /* 1: CUDA device (or managed) memory */
+    int device_id;
+    int readonly;
+    int ndim;
+    Py_ssize_t itemsize;
+    Py_ssize_t shape[OC_PY_MAXDIM];
+    char typestr[16];
+    int has_stream; /* CAI producer stream to wait for */
+    uintptr_t stream;
+    PyObject *keep; /* new reference keeping the memory alive (object, capsule) */
+    Py_buffer buf;  /* when taken through the buffer protocol */
+    int has_buf;
+} oc_py_view;
+
+/*
+ * oc_py_view_get fills *v from obj: an Array, a buffer-protocol object, an
+ * object with __cuda_array_interface__, __array_interface__ or
+ * __dlpack__/__dlpack_device__, or a "dltensor" capsule.  The memory must be
+ * C-contiguous; `writable` asks for writable memory.  `consumer_stream` is
+ * passed to __dlpack__(stream=...) for device producers.  `what` names the
+ * argument in error messages ("srcs[3]").  Returns 0, or -1 with an
+ * exception set (TypeError/ValueError/BufferError).
+ */
+OC_PY_HIDDEN int oc_py_view_get(oc_py_state *st, PyObject *obj, int writable, uintptr_t consumer_stream,
+                                const char *what, oc_py_view *v);
+OC_PY_HIDDEN void oc_py_view_release(oc_py_view *v);
+
+/* ---- Array ------------------------------------------------------------ */
+
+typedef struct oc_py_array {
+    PyObject_HEAD
+    oc_py_view v; /* memory, shape, typestr; v.keep/v.buf keep foreign memory alive */
+    Py_ssize_t strides[OC_PY_MAXDIM];
+    void *own_ptr; /* memory this Array allocated itself (NULL if foreign) */
+    size_t own_size;
+    int own_kind;      /* oc_memory_kind of own_ptr */
+    PyObject *own_ctx; /* _Context that frees device memory */
+    PyObject *weakreflist;
+} oc_py_array;
+
+OC_PY_HIDDEN extern PyType_Spec oc_py_array_spec;
+/* New Array taking over the view (v is zeroed on success and on failure). */
+OC_PY_HIDDEN PyObject *oc_py_array_from_view(oc_py_state *st, oc_py_view *v);
+/* New 1-D Array of nbytes/itemsize items with fresh memory (host or device). */
+OC_PY_HIDDEN oc_py_array *oc_py_array_alloc(oc_py_state *st, size_t nbytes, int on_device, int device_id,
+                                            const char *typestr);
+/* Re-shape an Array to nbytes of typestr as a 1-D array (nbytes % itemsize checked). */
+OC_PY_HIDDEN int oc_py_array_set_1d(oc_py_array *a, size_t nbytes, const char *typestr);
+
+/* ---- Codec -------------------------------------------------------------- */
+
+OC_PY_HIDDEN extern PyType_Spec oc_py_codec_spec;
+
+/* ---- DLPack ------------------------------------------------------------- */
+
+/* Import a "dltensor" capsule into v (the capsule becomes "used_dltensor"). */
+OC_PY_HIDDEN int oc_py_dlpack_import(PyObject *capsule, const char *what, oc_py_view *v);
+/* Array.__dlpack__ */
+OC_PY_HIDDEN PyObject *oc_py_dlpack_export(oc_py_array *a);
+
+/* ---- type strings ------------------------------------------------------- */
+
+/* Parse "<f4", "|u1", "f4", "uint8"-free forms: kind char and itemsize. */
+OC_PY_HIDDEN int oc_py_typestr_parse(const char *ts, char *kind, Py_ssize_t *itemsize);
+/* Normalise a data_type argument (str, numpy dtype, type with .str, None) into buf. */
+OC_PY_HIDDEN int oc_py_typestr_from_object(PyObject *obj, char *buf, size_t cap);
+/* struct-module format of a typestr ("B", "<f" ...) or NULL if none fits. */
+OC_PY_HIDDEN const char *oc_py_typestr_format(const char *ts);
+/* typestr of a struct-module format with itemsize; 0 on success. */
+OC_PY_HIDDEN int oc_py_format_typestr(const char *fmt, Py_ssize_t itemsize, char *buf, size_t cap);
+
+/* ---- module helpers ----------------------------------------------------- */
+
+OC_PY_HIDDEN oc_py_state *oc_py_state_of_type(PyTypeObject *tp);
+/* Raise opencomp.Error for status st (with .status and .chunk attributes). */
+OC_PY_HIDDEN void oc_py_raise(oc_py_state *st, oc_status status, Py_ssize_t chunk, const char *fmt, ...);
+/* Status enum member (or int) for a status. */
+OC_PY_HIDDEN PyObject *oc_py_status_object(oc_py_state *st, oc_status status);
+/* Parse a stream argument (None, int, object with .ptr) into a cudaStream_t value. */
+OC_PY_HIDDEN int oc_py_stream_arg(PyObject *obj, uintptr_t *out);
+/* Call a Python allocator: returns a new reference to the allocation and its pointer. */
+OC_PY_HIDDEN PyObject *oc_py_call_allocator(oc_py_state *st, PyObject *alloc, size_t nbytes, uintptr_t stream,
+                                            void **ptr);
+/* Comma-separated list of algorithms this build can run, e.g. "LZ4, Snappy, ...". */
+OC_PY_HIDDEN void oc_py_available_algorithms(char *buf, size_t cap);
+
+#endif /* OC_PY_H */

@@ -1,0 +1,110 @@
+/*
+ * batch.c - the public batched calls: argument checks shared by both
+ * engines, then the engine choice.  An engine never sees a NULL array (when
+ * n > 0), an invalid algorithm or an unresolved level.
+ *
+ * Engine choice: the context's engine if it names one (CUDA without a usable
+ * device is NO_DEVICE); with AUTO, the CUDA engine when it is usable and the
+ * data (src_ptrs, or src_ptrs[0]'s buffer) is in device or managed memory,
+ * else the CPU engine.
+ */
+#include "../common/oc_internal.h"
+#include "../cpu/cpu_engine.h"
+#include "../cuda/cuda_engine.h"
+
+static oc_status check_options(const oc_codec_options *o)
+{
+    RETURN_ERROR_IF(o->struct_size != sizeof(oc_codec_options), OC_ERR_INVALID_ARGUMENT);
+    for (size_t i = 0; i < sizeof(o->reserved) / sizeof(o->reserved[0]); i++)
+        RETURN_ERROR_IF(o->reserved[i] != 0, OC_ERR_INVALID_ARGUMENT);
+    RETURN_ERROR_IF((unsigned)o->algorithm >= OC_ALGO_COUNT, OC_ERR_INVALID_ARGUMENT);
+    return OC_OK;
+}
+
+static int on_device(const void *p)
+{
+    oc_memory_kind k = oc_pointer_kind(p);
+    return k == OC_MEMORY_DEVICE || k == OC_MEMORY_MANAGED;
+}
+
+/* Which engine runs this call: OC_ENGINE_CPU or OC_ENGINE_CUDA, or a status. */
+static oc_status choose_engine(const oc_context *ctx, size_t n, const void *const *src_ptrs,
+                               oc_engine *engine)
+{
+    switch (ctx->opts.engine) {
+    case OC_ENGINE_CPU:
+        *engine = OC_ENGINE_CPU;
+        return OC_OK;
+    case OC_ENGINE_CUDA:
+        RETURN_ERROR_IF(!oc_cuda_available(), OC_ERR_NO_DEVICE);
+        *engine = OC_ENGINE_CUDA;
+        return OC_OK;
+    default:
+        *engine = OC_ENGINE_CPU;
+        if (n > 0 && oc_cuda_available() && (on_device(src_ptrs) || on_device(src_ptrs[0])))
+            *engine = OC_ENGINE_CUDA;
+        return OC_OK;
+    }
+}
+
+size_t oc_compress_bound(oc_algorithm algorithm, size_t uncompressed_size)
+{
+    return oc_cpu_compress_bound(algorithm, uncompressed_size);
+}
+
+oc_status oc_batch_compress(oc_context *ctx, const oc_codec_options *options, size_t n,
+                            const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
+                            const size_t *dst_capacities, size_t *dst_sizes, oc_status *statuses)
+{
+    RETURN_ERROR_IF(ctx == NULL || options == NULL, OC_ERR_INVALID_ARGUMENT);
+    FORWARD_IF_ERROR(check_options(options));
+    RETURN_ERROR_IF(options->algorithm == OC_ALGO_NONE, OC_ERR_INVALID_ARGUMENT);
+    int level = 0;
+    FORWARD_IF_ERROR(oc_resolve_level(options->algorithm, options->level, &level));
+    RETURN_ERROR_IF(n > 0 && (!src_ptrs || !src_sizes || !dst_ptrs || !dst_capacities),
+                    OC_ERR_INVALID_ARGUMENT);
+    oc_engine engine;
+    FORWARD_IF_ERROR(choose_engine(ctx, n, src_ptrs, &engine));
+    if (engine == OC_ENGINE_CUDA)
+        return oc_cuda_batch_compress(ctx, options, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
+                                      dst_sizes, statuses);
+    return oc_cpu_batch_compress(ctx, options->algorithm, level, n, src_ptrs, src_sizes, dst_ptrs,
+                                 dst_capacities, dst_sizes, statuses);
+}
+
+oc_status oc_batch_decompress(oc_context *ctx, const oc_codec_options *options, size_t n,
+                              const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
+                              const size_t *dst_capacities, size_t *dst_sizes, oc_status *statuses)
+{
+    static const oc_codec_options defaults = OC_CODEC_OPTIONS_INIT;
+    RETURN_ERROR_IF(ctx == NULL, OC_ERR_INVALID_ARGUMENT);
+    if (!options)
+        options = &defaults;
+    FORWARD_IF_ERROR(check_options(options));
+    RETURN_ERROR_IF(n > 0 && (!src_ptrs || !src_sizes || !dst_ptrs || !dst_capacities),
+                    OC_ERR_INVALID_ARGUMENT);
+    oc_engine engine;
+    FORWARD_IF_ERROR(choose_engine(ctx, n, src_ptrs, &engine));
+    if (engine == OC_ENGINE_CUDA)
+        return oc_cuda_batch_decompress(ctx, options, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
+                                        dst_sizes, statuses);
+    return oc_cpu_batch_decompress(ctx, options->algorithm, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
+                                   dst_sizes, statuses);
+}
+
+oc_status oc_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *options, size_t n,
+                                      const void *const *src_ptrs, const size_t *src_sizes, size_t *sizes,
+                                      oc_status *statuses)
+{
+    static const oc_codec_options defaults = OC_CODEC_OPTIONS_INIT;
+    RETURN_ERROR_IF(ctx == NULL, OC_ERR_INVALID_ARGUMENT);
+    if (!options)
+        options = &defaults;
+    FORWARD_IF_ERROR(check_options(options));
+    RETURN_ERROR_IF(n > 0 && (!src_ptrs || !src_sizes || !sizes), OC_ERR_INVALID_ARGUMENT);
+    oc_engine engine;
+    FORWARD_IF_ERROR(choose_engine(ctx, n, src_ptrs, &engine));
+    if (engine == OC_ENGINE_CUDA)
+        return oc_cuda_batch_decompressed_sizes(ctx, options, n, src_ptrs, src_sizes, sizes, statuses);
+    return oc_cpu_batch_decompressed_sizes(ctx, options->algorithm, n, src_ptrs, src_sizes, sizes, statuses);
+}

@@ -1,0 +1,632 @@
+/*
+ * buffer.c - the whole-buffer layer (oc_buffer_* of include/opencomp.h).
+ *
+ * Compression: split the input into chunks, compress a group of chunks
+ * (~64 MiB of input) with ONE oc_batch_compress call into scratch, compute
+ * the container's per-chunk checksums in parallel, then assemble the
+ * container into dst through a bounds-checked writer (OUTPUT_TOO_SMALL,
+ * never an overrun).  RAW and WITH_UNCOMPRESSED_SIZE compress straight
+ * into dst.
+ *
+ * Decompression: the container reader (src/format/) builds a plan from
+ * headers and indexes; every compressed chunk of a group is decoded by ONE
+ * oc_batch_decompress call straight into its slice of the caller's dst (no
+ * extra copy); stored chunks are copied; sizes and checksums are checked per
+ * chunk and the first bad chunk is reported.  Containers without an index
+ * end in a "tail" that the codec decodes serially into the rest of dst;
+ * LZ4 frames without our index go through liblz4's LZ4F decoder.
+ *
+ * Device buffers go to the CUDA engine's whole-buffer functions.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/oc_internal.h"
+#include "../cuda/cuda_engine.h"
+#include "../format/checksum.h"
+#include "../format/container.h"
+#include "../format/lz4f_serial.h"
+#include "../format/parallel.h"
+
+#define GROUP_BYTES ((uint64_t)64 << 20)
+#define PROGRESS_MIN_BYTES ((uint64_t)4 << 20)
+
+/* ---- options ------------------------------------------------------------- */
+
+static int valid_algorithm(oc_algorithm a)
+{
+    return a > OC_ALGO_NONE && a < OC_ALGO_COUNT;
+}
+
+static oc_status check_options(const oc_buffer_options *o, int need_algorithm)
+{
+    RETURN_ERROR_IF(!o || o->struct_size != sizeof(oc_buffer_options), OC_ERR_INVALID_ARGUMENT);
+    for (size_t i = 0; i < sizeof o->reserved / sizeof o->reserved[0]; i++)
+        RETURN_ERROR_IF(o->reserved[i] != 0, OC_ERR_INVALID_ARGUMENT);
+    RETURN_ERROR_IF(need_algorithm && !valid_algorithm(o->algorithm), OC_ERR_INVALID_ARGUMENT);
+    RETURN_ERROR_IF(o->algorithm != OC_ALGO_NONE && !valid_algorithm(o->algorithm), OC_ERR_INVALID_ARGUMENT);
+    RETURN_ERROR_IF((unsigned)o->kind > OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE, OC_ERR_INVALID_ARGUMENT);
+    RETURN_ERROR_IF((unsigned)o->checksum > OC_CHECKSUM_VERIFY, OC_ERR_INVALID_ARGUMENT);
+    return OC_OK;
+}
+
+/* The algorithm the codec runs per chunk (gzip members wrap raw deflate). */
+static oc_algorithm chunk_algorithm(const oc_buffer_options *o)
+{
+    if (o->kind == OC_BITSTREAM_NATIVE &&
+        (o->algorithm == OC_ALGO_DEFLATE || o->algorithm == OC_ALGO_ZLIB || o->algorithm == OC_ALGO_GZIP))
+        return OC_ALGO_DEFLATE;
+    return o->algorithm;
+}
+
+/* Chunk size of a NATIVE container: LZ4 clamps to 4 MiB, snappy to 64 KiB,
+ * the others accept up to 1 GiB (INVALID_ARGUMENT above). */
+static oc_status native_chunk_size(const oc_buffer_options *o, size_t *out)
+{
+    size_t cs = o->chunk_size ? o->chunk_size : OC_DEFAULT_CHUNK_SIZE;
+    if (o->algorithm == OC_ALGO_LZ4 && cs > OC_LZ4_MAX_BLOCK)
+        cs = OC_LZ4_MAX_BLOCK;
+    if (o->algorithm == OC_ALGO_SNAPPY && cs > OC_SNAPPY_MAX_CHUNK)
+        cs = OC_SNAPPY_MAX_CHUNK;
+    RETURN_ERROR_IF(cs > OC_NATIVE_MAX_CHUNK, OC_ERR_INVALID_ARGUMENT);
+    *out = cs;
+    return OC_OK;
+}
+
+static uint64_t native_chunk_count(const oc_buffer_options *o, uint64_t src_size, size_t cs)
+{
+    uint64_t n = src_size / cs + (src_size % cs != 0);
+    /* zstd and gzip write one empty frame/member for empty input, so stock
+     * tools see a valid file; LZ4 frames and snappy streams may be empty. */
+    if (n == 0 && o->algorithm != OC_ALGO_LZ4 && o->algorithm != OC_ALGO_SNAPPY)
+        n = 1;
+    return n;
+}
+
+static uint64_t container_bound(oc_algorithm a, uint64_t n, uint64_t payload)
+{
+    switch (a) {
+    case OC_ALGO_LZ4:
+        return oc_lz4frame_bound(n, payload);
+    case OC_ALGO_SNAPPY:
+        return oc_snappyframe_bound(n, payload);
+    case OC_ALGO_ZSTD:
+        return oc_zstd_seekable_bound(n, payload);
+    default:
+        return oc_gzip_members_bound(n, payload);
+    }
+}
+
+size_t oc_buffer_compress_bound(const oc_buffer_options *options, uint64_t src_size)
+{
+    if (check_options(options, 1) != OC_OK || src_size > SIZE_MAX / 2)
+        return 0;
+    oc_algorithm ca = chunk_algorithm(options);
+    if (options->kind != OC_BITSTREAM_NATIVE) {
+        size_t b = oc_compress_bound(ca, (size_t)src_size);
+        if (b == 0)
+            return 0;
+        return b + (options->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE ? 8 : 0);
+    }
+    size_t cs;
+    if (native_chunk_size(options, &cs) != OC_OK)
+        return 0;
+    uint64_t n = native_chunk_count(options, src_size, cs);
+    uint64_t full = src_size / cs, rem = src_size % cs;
+    size_t bfull = oc_compress_bound(ca, cs);
+    size_t brem = oc_compress_bound(ca, (size_t)(n > full ? rem : 0));
+    if (bfull == 0 || brem == 0)
+        return 0;
+    if (full && bfull > (SIZE_MAX / 4) / full)
+        return 0;
+    uint64_t payload = full * bfull + (n > full ? brem : 0);
+    uint64_t b = container_bound(options->algorithm, n, payload);
+    return b > SIZE_MAX / 2 ? 0 : (size_t)b;
+}
+
+/* ---- progress -------------------------------------------------------------- */
+
+typedef struct progress {
+    oc_context *ctx;
+    uint64_t total;
+    unsigned last_pct;
+} progress;
+
+static void progress_report(progress *p, uint64_t done)
+{
+    if (!p->ctx->opts.progress || p->total < PROGRESS_MIN_BYTES)
+        return;
+    unsigned pct = (unsigned)(done * 100 / p->total);
+    if (pct == p->last_pct && done != p->total)
+        return;
+    p->last_pct = pct;
+    p->ctx->opts.progress(p->ctx->opts.progress_opaque, done, p->total);
+}
+
+/* ---- compression ----------------------------------------------------------- */
+
+static oc_status compress_raw(oc_context *ctx, const oc_buffer_options *o, const uint8_t *src,
+                              uint64_t src_size, uint8_t *dst, uint64_t dst_capacity, uint64_t *dst_size)
+{
+    uint64_t prefix = o->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE ? 8 : 0;
+    RETURN_ERROR_IF(dst_capacity < prefix, OC_ERR_OUTPUT_TOO_SMALL);
+    RETURN_ERROR_IF(src_size > SIZE_MAX / 2 || oc_compress_bound(o->algorithm, (size_t)src_size) == 0,
+                    OC_ERR_CHUNK_TOO_LARGE);
+    static const uint8_t empty[1] = {0};
+    oc_codec_options co = OC_CODEC_OPTIONS_INIT;
+    co.algorithm = o->algorithm;
+    co.level = o->level;
+    const void *sp = src ? (const void *)src : (const void *)empty;
+    size_t ss = (size_t)src_size;
+    void *dp = dst + prefix;
+    uint64_t cap64 = dst_capacity - prefix;
+    size_t cap = cap64 > SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)cap64;
+    size_t out = 0;
+    oc_status st = OC_ERR_INTERNAL;
+    FORWARD_IF_ERROR(oc_batch_compress(ctx, &co, 1, &sp, &ss, &dp, &cap, &out, &st));
+    FORWARD_IF_ERROR(st);
+    if (prefix)
+        oc_store_le64(dst, src_size);
+    *dst_size = prefix + out;
+    return OC_OK;
+}
+
+/* Per-group state of NATIVE compression, shared with the checksum workers. */
+typedef struct cgroup {
+    oc_algorithm algorithm; /* container algorithm */
+    int checksums;          /* optional checksums are written */
+    const void **sp;
+    size_t *ss;
+    void **dp;
+    size_t *dc;
+    size_t *ds;
+    oc_status *st;
+    uint32_t *sum;
+} cgroup;
+
+static void compress_checksum(void *arg, size_t i)
+{
+    cgroup *g = (cgroup *)arg;
+    const uint8_t *u = (const uint8_t *)g->sp[i];
+    switch (g->algorithm) {
+    case OC_ALGO_LZ4:
+        if (g->checksums)
+            g->sum[i] = g->ds[i] >= g->ss[i] ? oc_xxh32(u, g->ss[i], 0) : oc_xxh32(g->dp[i], g->ds[i], 0);
+        break;
+    case OC_ALGO_SNAPPY:
+        g->sum[i] = oc_crc32c_mask(oc_crc32c(0, u, g->ss[i]));
+        break;
+    case OC_ALGO_ZSTD:
+        if (g->checksums)
+            g->sum[i] = (uint32_t)oc_xxh64(u, g->ss[i], 0);
+        break;
+    default:
+        g->sum[i] = oc_crc32(0, u, g->ss[i]);
+        break;
+    }
+}
+
+static oc_status write_chunk(oc_writer *w, oc_algorithm a, int checksums, const cgroup *g, size_t i,
+                             oc_index_entry *e)
+{
+    const uint8_t *u = (const uint8_t *)g->sp[i];
+    const uint8_t *c = (const uint8_t *)g->dp[i];
+    switch (a) {
+    case OC_ALGO_LZ4:
+        return oc_lz4frame_write_block(w, u, g->ss[i], c, g->ds[i], checksums, g->sum[i], e);
+    case OC_ALGO_SNAPPY:
+        return oc_snappyframe_write_chunk(w, u, g->ss[i], c, g->ds[i], g->sum[i], e);
+    case OC_ALGO_ZSTD:
+        return oc_zstd_seekable_write_frame(w, c, g->ds[i], g->ss[i], g->sum[i], e);
+    default:
+        return oc_gzip_write_member(w, c, g->ds[i], g->ss[i], g->sum[i]);
+    }
+}
+
+static oc_status compress_native(oc_context *ctx, const oc_buffer_options *o, const uint8_t *src,
+                                 uint64_t src_size, uint8_t *dst, uint64_t dst_capacity, uint64_t *dst_size)
+{
+    size_t cs;
+    FORWARD_IF_ERROR(native_chunk_size(o, &cs));
+    RETURN_ERROR_IF(src_size > SIZE_MAX / 2, OC_ERR_INVALID_ARGUMENT);
+    uint64_t n = native_chunk_count(o, src_size, cs);
+    RETURN_ERROR_IF(n > 0xffffffffu, OC_ERR_INVALID_ARGUMENT);
+    oc_algorithm a = o->algorithm, ca = chunk_algorithm(o);
+    int checksums = o->checksum != OC_CHECKSUM_NONE;
+    size_t bound = oc_compress_bound(ca, cs);
+    RETURN_ERROR_IF(bound == 0, OC_ERR_CHUNK_TOO_LARGE);
+    uint64_t per_group = GROUP_BYTES / cs;
+    if (per_group == 0)
+        per_group = 1;
+    if (per_group > n)
+        per_group = n ? n : 1;
+    size_t g_n = (size_t)per_group;
+
+    oc_status st = OC_OK;
+    oc_writer w = {dst, dst_capacity, 0};
+    oc_index_entry *entries = (oc_index_entry *)calloc(n ? (size_t)n : 1, sizeof *entries);
+    uint8_t *scratch = (uint8_t *)oc_host_alloc(ctx, g_n * bound);
+    cgroup g;
+    g.algorithm = a;
+    g.checksums = checksums;
+    g.sp = (const void **)calloc(g_n, sizeof *g.sp);
+    g.ss = (size_t *)calloc(g_n, sizeof *g.ss);
+    g.dp = (void **)calloc(g_n, sizeof *g.dp);
+    g.dc = (size_t *)calloc(g_n, sizeof *g.dc);
+    g.ds = (size_t *)calloc(g_n, sizeof *g.ds);
+    g.st = (oc_status *)calloc(g_n, sizeof *g.st);
+    g.sum = (uint32_t *)calloc(g_n, sizeof *g.sum);
+    if (!entries || !scratch || !g.sp || !g.ss || !g.dp || !g.dc || !g.ds || !g.st || !g.sum) {
+        st = OC_ERR_OUT_OF_MEMORY;
+        goto cleanup;
+    }
+
+    if (a == OC_ALGO_LZ4)
+        st = oc_lz4frame_write_header(&w, src_size, oc_lz4frame_block_id(cs), checksums);
+    else if (a == OC_ALGO_SNAPPY)
+        st = oc_snappyframe_write_header(&w);
+    if (st != OC_OK)
+        goto cleanup;
+
+    static const uint8_t empty[1] = {0};
+    progress pr = {ctx, src_size, 0};
+    oc_xxh32_state content;
+    oc_xxh32_init(&content, 0);
+    oc_codec_options co = OC_CODEC_OPTIONS_INIT;
+    co.algorithm = ca;
+    co.level = o->level;
+    for (uint64_t first = 0; first < n; first += per_group) {
+        size_t m = (size_t)(n - first < per_group ? n - first : per_group);
+        uint64_t group_bytes = 0;
+        for (size_t i = 0; i < m; i++) {
+            uint64_t off = (first + i) * cs;
+            g.sp[i] = src ? (const void *)(src + off) : (const void *)empty;
+            g.ss[i] = (size_t)(src_size - off < cs ? src_size - off : cs);
+            g.dp[i] = scratch + i * bound;
+            g.dc[i] = bound;
+            group_bytes += g.ss[i];
+        }
+        st = oc_batch_compress(ctx, &co, m, g.sp, g.ss, g.dp, g.dc, g.ds, g.st);
+        if (st != OC_OK)
+            goto cleanup;
+        for (size_t i = 0; i < m; i++) {
+            if (g.st[i] != OC_OK) {
+                st = g.st[i] == OC_ERR_OUTPUT_TOO_SMALL ? OC_ERR_INTERNAL : g.st[i];
+                goto cleanup;
+            }
+        }
+        oc_parallel_for(oc_context_num_threads(ctx), m, group_bytes, compress_checksum, &g);
+        if (a == OC_ALGO_LZ4 && checksums)
+            oc_xxh32_update(&content, g.sp[0], (size_t)group_bytes);
+        for (size_t i = 0; i < m; i++) {
+            oc_index_entry *e = &entries[first + i];
+            st = write_chunk(&w, a, checksums, &g, i, e);
+            if (st != OC_OK)
+                goto cleanup;
+        }
+        progress_report(&pr, (first + m) * cs < src_size ? (first + m) * cs : src_size);
+    }
+    if (a == OC_ALGO_LZ4)
+        st = oc_lz4frame_write_end(&w, entries, n, checksums, oc_xxh32_digest(&content));
+    else if (a == OC_ALGO_SNAPPY)
+        st = oc_snappyframe_write_end(&w, entries, n);
+    else if (a == OC_ALGO_ZSTD)
+        st = oc_zstd_seekable_write_end(&w, entries, n, checksums);
+    if (st == OC_OK)
+        *dst_size = w.pos;
+
+cleanup:
+    if (scratch)
+        oc_host_free(ctx, scratch, g_n * bound);
+    free(entries);
+    free(g.sp);
+    free(g.ss);
+    free(g.dp);
+    free(g.dc);
+    free(g.ds);
+    free(g.st);
+    free(g.sum);
+    return st;
+}
+
+oc_status oc_buffer_compress(oc_context *ctx, const oc_buffer_options *options, const void *src,
+                             uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size)
+{
+    RETURN_ERROR_IF(!ctx || !dst_size, OC_ERR_INVALID_ARGUMENT);
+    FORWARD_IF_ERROR(check_options(options, 1));
+    RETURN_ERROR_IF(!src && src_size, OC_ERR_INVALID_ARGUMENT);
+    RETURN_ERROR_IF(!dst && dst_capacity, OC_ERR_INVALID_ARGUMENT);
+    *dst_size = 0;
+    if (src && ctx->opts.engine != OC_ENGINE_CPU && oc_pointer_kind(src) == OC_MEMORY_DEVICE)
+        return oc_cuda_buffer_compress(ctx, options, src, src_size, dst, dst_capacity, dst_size);
+    uint8_t dummy[1];
+    uint8_t *d = dst ? (uint8_t *)dst : dummy;
+    if (options->kind != OC_BITSTREAM_NATIVE)
+        return compress_raw(ctx, options, (const uint8_t *)src, src_size, d, dst_capacity, dst_size);
+    return compress_native(ctx, options, (const uint8_t *)src, src_size, d, dst_capacity, dst_size);
+}
+
+/* ---- inspection ------------------------------------------------------------ */
+
+static oc_status check_hint(const oc_buffer_options *hint)
+{
+    return hint ? check_options(hint, 0) : OC_OK;
+}
+
+oc_status oc_buffer_inspect(const void *src, uint64_t src_size, const oc_buffer_options *hint,
+                            oc_frame_info *info)
+{
+    RETURN_ERROR_IF(!info || info->struct_size != sizeof(oc_frame_info), OC_ERR_INVALID_ARGUMENT);
+    RETURN_ERROR_IF(!src && src_size, OC_ERR_INVALID_ARGUMENT);
+    FORWARD_IF_ERROR(check_hint(hint));
+    static const uint8_t empty[1] = {0};
+    oc_container_plan plan;
+    oc_status st = oc_container_parse(src ? (const uint8_t *)src : empty, src_size, hint, &plan);
+    if (st == OC_OK) {
+        size_t size = info->struct_size;
+        memset(info, 0, sizeof *info);
+        info->struct_size = size;
+        info->kind = plan.kind;
+        info->algorithm = plan.reported;
+        info->container = plan.name;
+        info->num_chunks = plan.n;
+        info->compressed_size = plan.container_size;
+        info->size_known = plan.size_known;
+        info->decompressed_size = plan.size_known ? plan.total_size : 0;
+        info->indexed = plan.indexed;
+        info->has_checksums = plan.check != OC_CHECK_NONE || plan.lz4_content_checksum;
+        info->max_chunk_size = plan.max_chunk;
+    }
+    oc_plan_free(&plan);
+    return st;
+}
+
+/* ---- decompression ----------------------------------------------------------- */
+
+/* Per-group state of decompression, shared with the checksum workers. */
+typedef struct dgroup {
+    const uint8_t *src;
+    uint8_t *dst;
+    const oc_container_plan *plan;
+    const oc_chunk_ref *chunks; /* this group's first chunk */
+    int verify;
+    oc_status *st; /* per chunk of the group */
+    size_t *got;   /* decoded bytes per chunk */
+} dgroup;
+
+static int chunk_checksum_ok(const dgroup *g, size_t i)
+{
+    const oc_chunk_ref *c = &g->chunks[i];
+    const uint8_t *d = g->dst + c->dst_off;
+    switch (g->plan->check) {
+    case OC_CHECK_XXH32_STORED:
+        return oc_xxh32(g->src + c->src_off, (size_t)c->src_size, 0) == c->checksum;
+    case OC_CHECK_XXH64_LOW:
+        return (uint32_t)oc_xxh64(d, (size_t)c->dst_size, 0) == c->checksum;
+    case OC_CHECK_CRC32C_MASKED:
+        return oc_crc32c_mask(oc_crc32c(0, d, (size_t)c->dst_size)) == c->checksum;
+    case OC_CHECK_CRC32:
+        return oc_crc32(0, d, (size_t)c->dst_size) == c->checksum;
+    default:
+        return 1;
+    }
+}
+
+/* After decoding: sizes against the plan, checksums per policy. */
+static void finish_chunk(void *arg, size_t i)
+{
+    dgroup *g = (dgroup *)arg;
+    const oc_chunk_ref *c = &g->chunks[i];
+    oc_status st = g->st[i];
+    if (c->stored && st == OC_OK)
+        memcpy(g->dst + c->dst_off, g->src + c->src_off, (size_t)c->src_size);
+    if (st == OC_ERR_OUTPUT_TOO_SMALL || (st == OC_OK && g->got[i] != c->dst_size))
+        st = OC_ERR_SIZE_MISMATCH;
+    if (g->verify && g->plan->check == OC_CHECK_XXH32_STORED) {
+        /* A checksum of the stored bytes is the most exact diagnosis. */
+        if (!chunk_checksum_ok(g, i))
+            st = OC_ERR_CHECKSUM_MISMATCH;
+    } else if (g->verify && st == OC_OK && !chunk_checksum_ok(g, i)) {
+        st = OC_ERR_CHECKSUM_MISMATCH;
+    }
+    g->st[i] = st;
+}
+
+static oc_status decode_chunks(oc_context *ctx, const oc_container_plan *plan, const uint8_t *src,
+                               uint8_t *dst, int verify, uint64_t *failed_chunk)
+{
+    size_t n = plan->n - (plan->tail ? 1 : 0);
+    if (n == 0)
+        return OC_OK;
+    oc_status st = OC_OK;
+    /* Group by decoded bytes so progress moves and arrays stay bounded. */
+    size_t cap = n < 65536 ? n : 65536;
+    const void **sp = (const void **)calloc(cap, sizeof *sp);
+    size_t *ss = (size_t *)calloc(cap, sizeof *ss);
+    void **dp = (void **)calloc(cap, sizeof *dp);
+    size_t *dc = (size_t *)calloc(cap, sizeof *dc);
+    size_t *ds = (size_t *)calloc(cap, sizeof *ds);
+    oc_status *cst = (oc_status *)calloc(cap, sizeof *cst);
+    size_t *map = (size_t *)calloc(cap, sizeof *map);
+    oc_status *gst = (oc_status *)calloc(cap, sizeof *gst);
+    size_t *got = (size_t *)calloc(cap, sizeof *got);
+    if (!sp || !ss || !dp || !dc || !ds || !cst || !map || !gst || !got) {
+        st = OC_ERR_OUT_OF_MEMORY;
+        goto cleanup;
+    }
+    oc_codec_options co = OC_CODEC_OPTIONS_INIT;
+    co.algorithm = plan->algorithm;
+    progress pr = {ctx, plan->total_size, 0};
+    static uint8_t empty_out[1];
+    for (size_t first = 0; first < n;) {
+        size_t m = 0, k = 0;
+        uint64_t bytes = 0;
+        while (first + m < n && m < cap && (m == 0 || bytes < GROUP_BYTES)) {
+            const oc_chunk_ref *c = &plan->chunks[first + m];
+            gst[m] = OC_OK;
+            got[m] = (size_t)c->dst_size;
+            if (!c->stored) {
+                sp[k] = src + c->src_off;
+                ss[k] = (size_t)c->src_size;
+                dp[k] = c->dst_size ? (void *)(dst + c->dst_off) : (void *)empty_out;
+                dc[k] = (size_t)c->dst_size;
+                map[k] = m;
+                k++;
+            }
+            bytes += c->dst_size;
+            m++;
+        }
+        if (k) {
+            st = oc_batch_decompress(ctx, &co, k, sp, ss, dp, dc, ds, cst);
+            if (st != OC_OK)
+                goto cleanup;
+            for (size_t j = 0; j < k; j++) {
+                gst[map[j]] = cst[j];
+                got[map[j]] = ds[j];
+            }
+        }
+        dgroup g = {src, dst, plan, plan->chunks + first, verify, gst, got};
+        oc_parallel_for(oc_context_num_threads(ctx), m, bytes, finish_chunk, &g);
+        for (size_t i = 0; i < m; i++) {
+            if (gst[i] != OC_OK) {
+                if (failed_chunk)
+                    *failed_chunk = first + i;
+                st = gst[i];
+                goto cleanup;
+            }
+        }
+        first += m;
+        progress_report(&pr, plan->chunks[first - 1].dst_off + plan->chunks[first - 1].dst_size);
+    }
+cleanup:
+    free(sp);
+    free(ss);
+    free(dp);
+    free(dc);
+    free(ds);
+    free(cst);
+    free(map);
+    free(gst);
+    free(got);
+    return st;
+}
+
+/* Decodes the tail chunk into dst[off..capacity); returns its size. */
+static oc_status decode_tail(oc_context *ctx, const oc_container_plan *plan, const uint8_t *src, uint8_t *dst,
+                             uint64_t dst_capacity, uint64_t *tail_size)
+{
+    const oc_chunk_ref *c = &plan->chunks[plan->n - 1];
+    static uint8_t empty_out[1];
+    oc_codec_options co = OC_CODEC_OPTIONS_INIT;
+    co.algorithm = plan->tail_algorithm;
+    const void *sp = src + c->src_off;
+    size_t ss = (size_t)c->src_size;
+    uint64_t room = dst_capacity - c->dst_off;
+    void *dp = room ? (void *)(dst + c->dst_off) : (void *)empty_out;
+    size_t dc = room > SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)room;
+    size_t ds = 0;
+    oc_status st = OC_ERR_INTERNAL;
+    FORWARD_IF_ERROR(oc_batch_decompress(ctx, &co, 1, &sp, &ss, &dp, &dc, &ds, &st));
+    *tail_size = ds;
+    return st;
+}
+
+oc_status oc_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, const void *src,
+                               uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size,
+                               uint64_t *failed_chunk)
+{
+    RETURN_ERROR_IF(!ctx || !dst_size, OC_ERR_INVALID_ARGUMENT);
+    RETURN_ERROR_IF(!src && src_size, OC_ERR_INVALID_ARGUMENT);
+    RETURN_ERROR_IF(!dst && dst_capacity, OC_ERR_INVALID_ARGUMENT);
+    FORWARD_IF_ERROR(check_hint(hint));
+    *dst_size = 0;
+    if (src && ctx->opts.engine != OC_ENGINE_CPU && oc_pointer_kind(src) == OC_MEMORY_DEVICE)
+        return oc_cuda_buffer_decompress(ctx, hint, src, src_size, dst, dst_capacity, dst_size, failed_chunk);
+    RETURN_ERROR_IF(src_size > SIZE_MAX / 2 || dst_capacity > SIZE_MAX / 2, OC_ERR_INVALID_ARGUMENT);
+    int verify = !hint || hint->checksum == OC_CHECKSUM_VERIFY;
+    static const uint8_t empty_in[1];
+    uint8_t dummy[1];
+    const uint8_t *s = src ? (const uint8_t *)src : empty_in;
+    uint8_t *d = dst ? (uint8_t *)dst : dummy;
+
+    oc_container_plan plan;
+    oc_status st = oc_container_parse(s, src_size, hint, &plan);
+    if (st != OC_OK)
+        goto done;
+    if (plan.lz4f_serial) {
+        st = oc_lz4f_decompress_serial(s, src_size, dst ? d : NULL, dst_capacity, verify, dst_size);
+        if (st != OC_OK && failed_chunk)
+            *failed_chunk = 0;
+        goto done;
+    }
+    uint64_t known = plan.tail ? plan.chunks[plan.n - 1].dst_off : plan.total_size;
+    if (known > dst_capacity) {
+        st = OC_ERR_OUTPUT_TOO_SMALL;
+        if (failed_chunk) {
+            size_t i = 0;
+            while (i < plan.n && plan.chunks[i].dst_off + plan.chunks[i].dst_size <= dst_capacity)
+                i++;
+            *failed_chunk = i;
+        }
+        goto done;
+    }
+    st = decode_chunks(ctx, &plan, s, d, verify, failed_chunk);
+    if (st != OC_OK)
+        goto done;
+    uint64_t total = known;
+    if (plan.tail) {
+        uint64_t tail = 0;
+        st = decode_tail(ctx, &plan, s, d, dst_capacity, &tail);
+        if (st != OC_OK) {
+            if (failed_chunk)
+                *failed_chunk = plan.n - 1;
+            goto done;
+        }
+        total += tail;
+    }
+    if (verify && plan.lz4_content_checksum && oc_xxh32(d, (size_t)total, 0) != plan.content_checksum) {
+        st = OC_ERR_CHECKSUM_MISMATCH;
+        goto done;
+    }
+    *dst_size = total;
+done:
+    oc_plan_free(&plan);
+    return st;
+}
+
+oc_status oc_buffer_decompressed_size(oc_context *ctx, const oc_buffer_options *hint, const void *src,
+                                      uint64_t src_size, uint64_t *size)
+{
+    RETURN_ERROR_IF(!ctx || !size, OC_ERR_INVALID_ARGUMENT);
+    RETURN_ERROR_IF(!src && src_size, OC_ERR_INVALID_ARGUMENT);
+    FORWARD_IF_ERROR(check_hint(hint));
+    static const uint8_t empty_in[1];
+    const uint8_t *s = src ? (const uint8_t *)src : empty_in;
+    oc_container_plan plan;
+    oc_status st = oc_container_parse(s, src_size, hint, &plan);
+    if (st != OC_OK)
+        goto done;
+    if (plan.size_known) {
+        *size = plan.total_size;
+        goto done;
+    }
+    if (plan.lz4f_serial) {
+        st = oc_lz4f_count_serial(s, src_size, size);
+        goto done;
+    }
+    /* The tail's size is not recorded: the codec counts it. */
+    const oc_chunk_ref *c = &plan.chunks[plan.n - 1];
+    oc_codec_options co = OC_CODEC_OPTIONS_INIT;
+    co.algorithm = plan.tail_algorithm;
+    const void *sp = s + c->src_off;
+    size_t ss = (size_t)c->src_size, tail = 0;
+    oc_status cst = OC_ERR_INTERNAL;
+    st = oc_batch_decompressed_sizes(ctx, &co, 1, &sp, &ss, &tail, &cst);
+    if (st == OC_OK)
+        st = cst;
+    if (st == OC_OK)
+        *size = c->dst_off + tail;
+done:
+    oc_plan_free(&plan);
+    return st;
+}

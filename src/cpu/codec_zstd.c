@@ -1,0 +1,174 @@
+/*
+ * codec_zstd.c - Zstandard (RFC 8878) on the CPU through libzstd, one
+ * ZSTD_CCtx and one ZSTD_DCtx per worker.
+ *
+ * A chunk may hold several frames, and skippable frames (numcodecs and the
+ * seekable format write them): frames are walked one at a time with
+ * ZSTD_findFrameCompressedSize, so a truncated frame is TRUNCATED and
+ * garbage is CORRUPT before any decoding.  libzstd's error codes map to exact
+ * statuses (map_error).  Decompressed sizes come from the frame headers
+ * where recorded, else from a streaming decode into the worker's scratch.
+ */
+#include <zstd.h>
+#include <zstd_errors.h>
+
+#include "cpu_codec.h"
+
+static size_t zstd_bound(oc_algorithm algo, size_t n)
+{
+    (void)algo;
+    size_t b = ZSTD_compressBound(n);
+    return ZSTD_isError(b) ? 0 : b;
+}
+
+static oc_status map_error(size_t code)
+{
+    switch (ZSTD_getErrorCode(code)) {
+    case ZSTD_error_dstSize_tooSmall:
+        return OC_ERR_OUTPUT_TOO_SMALL;
+    case ZSTD_error_checksum_wrong:
+        return OC_ERR_CHECKSUM_MISMATCH;
+    case ZSTD_error_srcSize_wrong:
+        return OC_ERR_TRUNCATED;
+    case ZSTD_error_dictionary_wrong:
+    case ZSTD_error_dictionary_corrupted:
+        return OC_ERR_NEEDS_DICTIONARY;
+    case ZSTD_error_memory_allocation:
+        return OC_ERR_OUT_OF_MEMORY;
+    case ZSTD_error_frameParameter_windowTooLarge:
+        return OC_ERR_CHUNK_TOO_LARGE;
+    default:
+        return OC_ERR_CORRUPT;
+    }
+}
+
+static oc_status zstd_compress(oc_cpu_worker *w, oc_algorithm algo, int level, const uint8_t *src, size_t n,
+                               uint8_t *dst, size_t cap, size_t *out)
+{
+    (void)algo;
+    if (!w->zstd_c)
+        w->zstd_c = ZSTD_createCCtx();
+    RETURN_ERROR_IF(!w->zstd_c, OC_ERR_OUT_OF_MEMORY);
+    size_t r = ZSTD_compressCCtx(w->zstd_c, dst, cap, src, n, level);
+    if (ZSTD_isError(r)) {
+        oc_status st = map_error(r);
+        /* The compressor can only fail on room or memory. */
+        return st == OC_ERR_OUTPUT_TOO_SMALL || st == OC_ERR_OUT_OF_MEMORY ? st : OC_ERR_INTERNAL;
+    }
+    *out = r;
+    return OC_OK;
+}
+
+static int is_skippable(const uint8_t *p, size_t n)
+{
+    return n >= 4 && (oc_load_le32(p) & 0xFFFFFFF0u) == 0x184D2A50u;
+}
+
+/* The size of the frame at src (skippable or not), or a status: a frame
+ * that needs a dictionary is NEEDS_DICTIONARY before anything else. */
+static oc_status frame_size(const uint8_t *src, size_t n, size_t *fsize)
+{
+    if (n < 4) { /* a prefix of a frame magic number is truncated, anything else corrupt */
+        static const uint8_t zmagic[3] = {0x28, 0xb5, 0x2f}, smagic[3] = {0x50, 0x2a, 0x4d};
+        int z = 1, s = 1;
+        for (size_t i = 0; i < n; i++) {
+            z &= src[i] == zmagic[i];
+            s &= i == 0 ? (src[0] & 0xF0) == 0x50 : src[i] == smagic[i];
+        }
+        return z || s ? OC_ERR_TRUNCATED : OC_ERR_CORRUPT;
+    }
+    size_t r = ZSTD_findFrameCompressedSize(src, n);
+    if (ZSTD_isError(r))
+        return map_error(r);
+    if (!is_skippable(src, n) && ZSTD_getDictID_fromFrame(src, r) != 0)
+        return OC_ERR_NEEDS_DICTIONARY;
+    *fsize = r;
+    return OC_OK;
+}
+
+static oc_status zstd_decompress(oc_cpu_worker *w, oc_algorithm algo, const uint8_t *src, size_t n,
+                                 uint8_t *dst, size_t cap, size_t *out)
+{
+    (void)algo;
+    RETURN_ERROR_IF(n == 0, OC_ERR_TRUNCATED);
+    if (!w->zstd_d)
+        w->zstd_d = ZSTD_createDCtx();
+    RETURN_ERROR_IF(!w->zstd_d, OC_ERR_OUT_OF_MEMORY);
+    size_t pos = 0, done = 0;
+    while (pos < n) {
+        size_t fsize = 0;
+        FORWARD_IF_ERROR(frame_size(src + pos, n - pos, &fsize));
+        if (!is_skippable(src + pos, n - pos)) {
+            size_t r = ZSTD_decompressDCtx(w->zstd_d, dst + done, cap - done, src + pos, fsize);
+            if (ZSTD_isError(r))
+                return map_error(r);
+            done += r;
+        }
+        pos += fsize;
+    }
+    *out = done;
+    return OC_OK;
+}
+
+/* Counts the decoded bytes of one frame by streaming it into scratch. */
+static oc_status count_frame(oc_cpu_worker *w, const uint8_t *src, size_t n, size_t *size)
+{
+    uint8_t *scratch = oc_worker_scratch(w);
+    RETURN_ERROR_IF(!scratch, OC_ERR_OUT_OF_MEMORY);
+    ZSTD_DCtx_reset(w->zstd_d, ZSTD_reset_session_only);
+    ZSTD_inBuffer in = {src, n, 0};
+    size_t total = 0;
+    for (;;) {
+        ZSTD_outBuffer o = {scratch, OC_SCRATCH_SIZE, 0};
+        size_t r = ZSTD_decompressStream(w->zstd_d, &o, &in);
+        if (ZSTD_isError(r))
+            return map_error(r);
+        total += o.pos;
+        if (r == 0)
+            break;
+        RETURN_ERROR_IF(in.pos == in.size && o.pos < o.size, OC_ERR_TRUNCATED);
+    }
+    RETURN_ERROR_IF(in.pos != in.size, OC_ERR_CORRUPT);
+    *size = total;
+    return OC_OK;
+}
+
+static oc_status zstd_size(oc_cpu_worker *w, oc_algorithm algo, const uint8_t *src, size_t n, size_t *size)
+{
+    (void)algo;
+    RETURN_ERROR_IF(n == 0, OC_ERR_TRUNCATED);
+    size_t pos = 0, total = 0;
+    while (pos < n) {
+        size_t fsize = 0;
+        FORWARD_IF_ERROR(frame_size(src + pos, n - pos, &fsize));
+        if (!is_skippable(src + pos, n - pos)) {
+            unsigned long long c = ZSTD_getFrameContentSize(src + pos, fsize);
+            RETURN_ERROR_IF(c == ZSTD_CONTENTSIZE_ERROR, OC_ERR_CORRUPT);
+            size_t fs = 0;
+            if (c == ZSTD_CONTENTSIZE_UNKNOWN) {
+                if (!w->zstd_d)
+                    w->zstd_d = ZSTD_createDCtx();
+                RETURN_ERROR_IF(!w->zstd_d, OC_ERR_OUT_OF_MEMORY);
+                FORWARD_IF_ERROR(count_frame(w, src + pos, fsize, &fs));
+            } else {
+                RETURN_ERROR_IF(c > (unsigned long long)SIZE_MAX - total, OC_ERR_CHUNK_TOO_LARGE);
+                fs = (size_t)c;
+            }
+            RETURN_ERROR_IF(fs > SIZE_MAX - total, OC_ERR_CHUNK_TOO_LARGE);
+            total += fs;
+        }
+        pos += fsize;
+    }
+    *size = total;
+    return OC_OK;
+}
+
+static void zstd_release(oc_cpu_worker *w)
+{
+    ZSTD_freeCCtx(w->zstd_c);
+    ZSTD_freeDCtx(w->zstd_d);
+    w->zstd_c = NULL;
+    w->zstd_d = NULL;
+}
+
+const oc_cpu_codec oc_codec_zstd = {zstd_bound, zstd_compress, zstd_decompress, zstd_size, zstd_release};

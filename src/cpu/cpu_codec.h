@@ -1,0 +1,78 @@
+/*
+ * cpu_codec.h - the internal interface every CPU codec implements (one file
+ * per format: codec_lz4.c, codec_snappy.c, codec_deflate.c, codec_zstd.c),
+ * and the per-worker state they keep between calls.
+ *
+ * A codec function runs one chunk on one worker.  It gets that worker's
+ * state (reference-library contexts created on first use, a scratch
+ * buffer), never shares it, and returns an exact oc_status; it never reads
+ * src past src_size nor writes dst past dst_capacity.
+ */
+#ifndef OC_CPU_CODEC_H
+#define OC_CPU_CODEC_H
+
+#include "../common/oc_internal.h"
+
+struct ZSTD_CCtx_s;
+struct ZSTD_DCtx_s;
+struct libdeflate_compressor;
+struct libdeflate_decompressor;
+struct z_stream_s;
+
+#define OC_DEFLATE_LEVELS 13 /* libdeflate levels 0..12 */
+#define OC_SCRATCH_SIZE ((size_t)1 << 17)
+
+/* One worker's codec state; every member is created on first use. */
+typedef struct oc_cpu_worker {
+    oc_context *ctx;
+    void *lz4_state;   /* LZ4_sizeofState() bytes */
+    void *lz4hc_state; /* LZ4_sizeofStateHC() bytes */
+    struct ZSTD_CCtx_s *zstd_c;
+    struct ZSTD_DCtx_s *zstd_d;
+    struct libdeflate_compressor *deflate_c[OC_DEFLATE_LEVELS];
+    struct libdeflate_decompressor *deflate_d;
+    struct z_stream_s *inflate; /* zlib raw inflater: counting sizes, classifying errors */
+    uint8_t *scratch;           /* OC_SCRATCH_SIZE bytes */
+    uint8_t *big;               /* grown on demand (snappy compress into a small output) */
+    size_t big_size;
+} oc_cpu_worker;
+
+/* The worker's scratch buffer (OC_SCRATCH_SIZE bytes), or NULL on OOM. */
+OC_HIDDEN uint8_t *oc_worker_scratch(oc_cpu_worker *w);
+/* A buffer of at least `size` bytes owned by the worker, or NULL on OOM. */
+OC_HIDDEN uint8_t *oc_worker_big(oc_cpu_worker *w, size_t size);
+
+typedef struct oc_cpu_codec {
+    /* Worst-case compressed size, 0 if src_size is over the format's limit. */
+    size_t (*bound)(oc_algorithm algo, size_t src_size);
+    /* level is already resolved (oc_resolve_level). */
+    oc_status (*compress)(oc_cpu_worker *w, oc_algorithm algo, int level, const uint8_t *src, size_t src_size,
+                          uint8_t *dst, size_t dst_capacity, size_t *dst_size);
+    oc_status (*decompress)(oc_cpu_worker *w, oc_algorithm algo, const uint8_t *src, size_t src_size,
+                            uint8_t *dst, size_t dst_capacity, size_t *dst_size);
+    /* The decompressed size; statuses as decompress would return them when
+     * given enough room. */
+    oc_status (*decompressed_size)(oc_cpu_worker *w, oc_algorithm algo, const uint8_t *src, size_t src_size,
+                                   size_t *size);
+    /* Frees what this codec created in w (NULL members skipped). */
+    void (*release)(oc_cpu_worker *w);
+} oc_cpu_codec;
+
+OC_HIDDEN extern const oc_cpu_codec oc_codec_lz4;
+OC_HIDDEN extern const oc_cpu_codec oc_codec_snappy;
+OC_HIDDEN extern const oc_cpu_codec oc_codec_deflate; /* deflate, zlib, gzip */
+OC_HIDDEN extern const oc_cpu_codec oc_codec_zstd;
+
+/* The codec of an algorithm, NULL for NONE or invalid values. */
+OC_HIDDEN const oc_cpu_codec *oc_cpu_codec_for(oc_algorithm algo);
+
+/* LZ4 block scanner (lz4_scan.c): validates the sequence structure of an
+ * LZ4 block without writing anything and computes its decoded size: OK,
+ * CORRUPT or TRUNCATED (see the file for what it checks). */
+OC_HIDDEN oc_status oc_lz4_scan(const uint8_t *src, size_t src_size, size_t *decoded_size);
+
+/* Snappy raw scanner (snappy_scan.c): the same for a snappy raw buffer:
+ * OK (decoded size = the preamble's), CORRUPT or TRUNCATED. */
+OC_HIDDEN oc_status oc_snappy_scan(const uint8_t *src, size_t src_size, size_t *decoded_size);
+
+#endif /* OC_CPU_CODEC_H */

@@ -1,0 +1,242 @@
+/*
+ * cpu_engine.c - the CPU engine: runs a batch of chunks over the context's
+ * thread pool, one codec call per chunk, each on its worker's own codec
+ * state.  The pool and the worker states are created on the first call that
+ * needs them and reused until the context is destroyed, so steady-state
+ * batches allocate nothing.
+ */
+#include "cpu_engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_codec.h"
+#include "thread_pool.h"
+
+struct oc_cpu_workers {
+    int count;
+    oc_cpu_worker w[];
+};
+
+const oc_cpu_codec *oc_cpu_codec_for(oc_algorithm algo)
+{
+    switch (algo) {
+    case OC_ALGO_LZ4:
+        return &oc_codec_lz4;
+    case OC_ALGO_SNAPPY:
+        return &oc_codec_snappy;
+    case OC_ALGO_DEFLATE:
+    case OC_ALGO_ZLIB:
+    case OC_ALGO_GZIP:
+        return &oc_codec_deflate;
+    case OC_ALGO_ZSTD:
+        return &oc_codec_zstd;
+    default:
+        return NULL;
+    }
+}
+
+int oc_cpu_codec_available(oc_algorithm algo)
+{
+    return oc_cpu_codec_for(algo) != NULL;
+}
+
+uint8_t *oc_worker_scratch(oc_cpu_worker *w)
+{
+    if (!w->scratch)
+        w->scratch = oc_host_alloc(w->ctx, OC_SCRATCH_SIZE);
+    return w->scratch;
+}
+
+uint8_t *oc_worker_big(oc_cpu_worker *w, size_t size)
+{
+    if (w->big && w->big_size >= size)
+        return w->big;
+    oc_host_free(w->ctx, w->big, w->big_size);
+    w->big_size = 0;
+    w->big = oc_host_alloc(w->ctx, size);
+    if (w->big)
+        w->big_size = size;
+    return w->big;
+}
+
+static void release_worker(oc_cpu_worker *w)
+{
+    static const oc_cpu_codec *const all[] = {&oc_codec_lz4, &oc_codec_snappy, &oc_codec_deflate,
+                                              &oc_codec_zstd};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+        all[i]->release(w);
+    oc_host_free(w->ctx, w->scratch, OC_SCRATCH_SIZE);
+    oc_host_free(w->ctx, w->big, w->big_size);
+    w->scratch = NULL;
+    w->big = NULL;
+    w->big_size = 0;
+}
+
+void oc_cpu_engine_release(oc_context *ctx)
+{
+    oc_thread_pool_destroy(ctx->pool);
+    ctx->pool = NULL;
+    if (ctx->workers) {
+        for (int i = 0; i < ctx->workers->count; i++)
+            release_worker(&ctx->workers->w[i]);
+        free(ctx->workers);
+        ctx->workers = NULL;
+    }
+}
+
+/* Makes sure the worker states exist and, when the batch has more than one
+ * chunk and the context more than one thread, the pool.  A pool that cannot
+ * start is not an error: the batch then runs on the calling thread. */
+static oc_status prepare(oc_context *ctx, size_t n)
+{
+    if (!ctx->workers) {
+        int count = ctx->num_threads < 1 ? 1 : ctx->num_threads;
+        struct oc_cpu_workers *ws = calloc(1, sizeof(*ws) + (size_t)count * sizeof(oc_cpu_worker));
+        RETURN_ERROR_IF(ws == NULL, OC_ERR_OUT_OF_MEMORY);
+        ws->count = count;
+        for (int i = 0; i < count; i++)
+            ws->w[i].ctx = ctx;
+        ctx->workers = ws;
+    }
+    if (!ctx->pool && n > 1 && ctx->num_threads > 1)
+        ctx->pool = oc_thread_pool_create(ctx->num_threads);
+    return OC_OK;
+}
+
+typedef struct batch_job {
+    oc_context *ctx;
+    oc_algorithm algo;
+    int level;
+    const void *const *src_ptrs;
+    const size_t *src_sizes;
+    void *const *dst_ptrs;
+    const size_t *dst_capacities;
+    size_t *dst_sizes;
+    oc_status *statuses;
+} batch_job;
+
+static void finish(const batch_job *job, size_t i, oc_status st, size_t size)
+{
+    if (job->dst_sizes)
+        job->dst_sizes[i] = st == OC_OK ? size : 0;
+    if (job->statuses)
+        job->statuses[i] = st;
+}
+
+static void compress_one(void *arg, size_t i, int worker)
+{
+    const batch_job *job = arg;
+    oc_cpu_worker *w = &job->ctx->workers->w[worker];
+    const uint8_t *src = job->src_ptrs[i];
+    uint8_t *dst = job->dst_ptrs[i];
+    size_t size = 0;
+    oc_status st;
+    if ((!src && job->src_sizes[i]) || (!dst && job->dst_capacities[i]))
+        st = OC_ERR_INVALID_ARGUMENT;
+    else
+        st = oc_cpu_codec_for(job->algo)->compress(w, job->algo, job->level, src, job->src_sizes[i], dst,
+                                                   job->dst_capacities[i], &size);
+    finish(job, i, st, size);
+}
+
+oc_algorithm oc_cpu_detect_algorithm(const uint8_t *src, size_t n)
+{
+    if (n >= 4) {
+        uint32_t magic = oc_load_le32(src);
+        if (magic == 0xFD2FB528u || (magic & 0xFFFFFFF0u) == 0x184D2A50u)
+            return OC_ALGO_ZSTD;
+    }
+    if (n >= 2 && src[0] == 0x1f && src[1] == 0x8b)
+        return OC_ALGO_GZIP;
+    if (n >= 2 && (src[0] & 0x0f) == 8 && (src[0] >> 4) <= 7 && ((unsigned)src[0] << 8 | src[1]) % 31 == 0)
+        return OC_ALGO_ZLIB;
+    return OC_ALGO_NONE;
+}
+
+static void decompress_one(void *arg, size_t i, int worker)
+{
+    const batch_job *job = arg;
+    oc_cpu_worker *w = &job->ctx->workers->w[worker];
+    const uint8_t *src = job->src_ptrs[i];
+    uint8_t *dst = job->dst_ptrs[i];
+    size_t n = job->src_sizes[i], size = 0;
+    oc_status st;
+    oc_algorithm algo = job->algo;
+    if ((!src && n) || (!dst && job->dst_capacities[i])) {
+        st = OC_ERR_INVALID_ARGUMENT;
+    } else {
+        if (algo == OC_ALGO_NONE)
+            algo = oc_cpu_detect_algorithm(src, n);
+        if (algo == OC_ALGO_NONE)
+            st = OC_ERR_INVALID_ARGUMENT;
+        else
+            st = oc_cpu_codec_for(algo)->decompress(w, algo, src, n, dst, job->dst_capacities[i], &size);
+    }
+    finish(job, i, st, size);
+}
+
+static void size_one(void *arg, size_t i, int worker)
+{
+    const batch_job *job = arg;
+    oc_cpu_worker *w = &job->ctx->workers->w[worker];
+    const uint8_t *src = job->src_ptrs[i];
+    size_t n = job->src_sizes[i], size = 0;
+    oc_status st;
+    oc_algorithm algo = job->algo;
+    if (!src && n) {
+        st = OC_ERR_INVALID_ARGUMENT;
+    } else {
+        if (algo == OC_ALGO_NONE)
+            algo = oc_cpu_detect_algorithm(src, n);
+        if (algo == OC_ALGO_NONE)
+            st = OC_ERR_INVALID_ARGUMENT;
+        else
+            st = oc_cpu_codec_for(algo)->decompressed_size(w, algo, src, n, &size);
+    }
+    finish(job, i, st, size);
+}
+
+static oc_status run(batch_job *job, size_t n, oc_pool_fn fn)
+{
+    if (n == 0)
+        return OC_OK;
+    oc_status st = prepare(job->ctx, n);
+    if (st != OC_OK) {
+        for (size_t i = 0; i < n; i++)
+            finish(job, i, st, 0);
+        return st;
+    }
+    oc_thread_pool_run(job->ctx->pool, n, fn, job);
+    return OC_OK;
+}
+
+oc_status oc_cpu_batch_compress(oc_context *ctx, oc_algorithm algo, int level, size_t n,
+                                const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
+                                const size_t *dst_capacities, size_t *dst_sizes, oc_status *statuses)
+{
+    batch_job job = {ctx, algo, level, src_ptrs, src_sizes, dst_ptrs, dst_capacities, dst_sizes, statuses};
+    return run(&job, n, compress_one);
+}
+
+oc_status oc_cpu_batch_decompress(oc_context *ctx, oc_algorithm algo, size_t n, const void *const *src_ptrs,
+                                  const size_t *src_sizes, void *const *dst_ptrs,
+                                  const size_t *dst_capacities, size_t *dst_sizes, oc_status *statuses)
+{
+    batch_job job = {ctx, algo, 0, src_ptrs, src_sizes, dst_ptrs, dst_capacities, dst_sizes, statuses};
+    return run(&job, n, decompress_one);
+}
+
+oc_status oc_cpu_batch_decompressed_sizes(oc_context *ctx, oc_algorithm algo, size_t n,
+                                          const void *const *src_ptrs, const size_t *src_sizes, size_t *sizes,
+                                          oc_status *statuses)
+{
+    batch_job job = {ctx, algo, 0, src_ptrs, src_sizes, NULL, NULL, sizes, statuses};
+    return run(&job, n, size_one);
+}
+
+size_t oc_cpu_compress_bound(oc_algorithm algo, size_t src_size)
+{
+    const oc_cpu_codec *c = oc_cpu_codec_for(algo);
+    return c ? c->bound(algo, src_size) : 0;
+}

@@ -1,0 +1,200 @@
+/*
+ * lz4frame.c - the LZ4 NATIVE container: an LZ4 frame (lz4 Frame Format
+ * Description v1.6.x) with independent blocks, content size in the header,
+ * optional XXH32 block checksums, incompressible chunks stored as
+ * uncompressed blocks, followed by our chunk index in a skippable frame
+ * (magic 0x184D2A5C) whose 9-byte footer ends the file, so a reader finds
+ * every block from the end without a scan (docs/FORMAT.md, "LZ4").
+ *
+ * The reader here only handles that indexed layout; every other LZ4 frame
+ * (linked blocks, no index, several frames) is decoded serially by
+ * lz4f_serial.c through liblz4's LZ4F decoder.
+ */
+#include "checksum.h"
+#include "container.h"
+
+#define FLG_VERSION 0x40u
+#define FLG_INDEPENDENT 0x20u
+#define FLG_BLOCK_CHECKSUM 0x10u
+#define FLG_CONTENT_SIZE 0x08u
+#define FLG_CONTENT_CHECKSUM 0x04u
+#define FLG_DICT_ID 0x01u
+#define BLOCK_UNCOMPRESSED 0x80000000u
+#define INDEX_FOOTER_SIZE 9u
+
+unsigned oc_lz4frame_block_id(size_t chunk_size)
+{
+    if (chunk_size <= ((size_t)64 << 10))
+        return 4;
+    if (chunk_size <= ((size_t)256 << 10))
+        return 5;
+    if (chunk_size <= ((size_t)1 << 20))
+        return 6;
+    return 7;
+}
+
+static uint64_t block_max(unsigned id)
+{
+    return (uint64_t)1 << (8 + 2 * id);
+}
+
+uint64_t oc_lz4frame_bound(uint64_t n_chunks, uint64_t payload_bound)
+{
+    /* header 15, end mark 4, content checksum 4, per block 4 + 4, index 8 + 8 per chunk + 9 */
+    return 15 + 4 + 4 + n_chunks * 16 + payload_bound + 8 + INDEX_FOOTER_SIZE;
+}
+
+oc_status oc_lz4frame_write_header(oc_writer *w, uint64_t content_size, unsigned block_id,
+                                   int block_checksums)
+{
+    uint8_t h[15];
+    oc_store_le32(h, OC_LZ4_FRAME_MAGIC);
+    /* Block checksums always come with a content checksum: lz4 1.9.4's CLI
+     * misreads a skippable frame after a frame that has block checksums but
+     * no content checksum (docs/FORMAT.md). */
+    h[4] = (uint8_t)(FLG_VERSION | FLG_INDEPENDENT | FLG_CONTENT_SIZE |
+                     (block_checksums ? FLG_BLOCK_CHECKSUM | FLG_CONTENT_CHECKSUM : 0));
+    h[5] = (uint8_t)(block_id << 4);
+    oc_store_le64(h + 6, content_size);
+    h[14] = (uint8_t)(oc_xxh32(h + 4, 10, 0) >> 8);
+    return oc_writer_put(w, h, sizeof h);
+}
+
+oc_status oc_lz4frame_write_block(oc_writer *w, const uint8_t *usrc, size_t usize, const uint8_t *csrc,
+                                  size_t csize, int block_checksums, uint32_t checksum, oc_index_entry *entry)
+{
+    int stored = csize >= usize;
+    const uint8_t *data = stored ? usrc : csrc;
+    size_t size = stored ? usize : csize;
+    FORWARD_IF_ERROR(oc_writer_le32(w, (uint32_t)size | (stored ? BLOCK_UNCOMPRESSED : 0)));
+    FORWARD_IF_ERROR(oc_writer_put(w, data, size));
+    if (block_checksums)
+        FORWARD_IF_ERROR(oc_writer_le32(w, checksum));
+    entry->csize = (uint32_t)size | (stored ? BLOCK_UNCOMPRESSED : 0);
+    entry->usize = (uint32_t)usize;
+    entry->checksum = 0;
+    return OC_OK;
+}
+
+oc_status oc_lz4frame_write_end(oc_writer *w, const oc_index_entry *entries, uint64_t n, int block_checksums,
+                                uint32_t content_checksum)
+{
+    FORWARD_IF_ERROR(oc_writer_le32(w, 0)); /* end mark */
+    if (block_checksums)
+        FORWARD_IF_ERROR(oc_writer_le32(w, content_checksum));
+    uint64_t frame = n * 8 + INDEX_FOOTER_SIZE;
+    RETURN_ERROR_IF(frame > 0xffffffffu, OC_ERR_INVALID_ARGUMENT);
+    FORWARD_IF_ERROR(oc_writer_le32(w, OC_LZ4_INDEX_SKIP_MAGIC));
+    FORWARD_IF_ERROR(oc_writer_le32(w, (uint32_t)frame));
+    for (uint64_t i = 0; i < n; i++) {
+        FORWARD_IF_ERROR(oc_writer_le32(w, entries[i].csize));
+        FORWARD_IF_ERROR(oc_writer_le32(w, entries[i].usize));
+    }
+    FORWARD_IF_ERROR(oc_writer_le32(w, (uint32_t)n));
+    uint8_t d = block_checksums ? 1 : 0;
+    FORWARD_IF_ERROR(oc_writer_put(w, &d, 1));
+    return oc_writer_le32(w, OC_INDEX_FOOTER_MAGIC);
+}
+
+/* Frame header fields that the indexed reader needs. */
+typedef struct lz4_header {
+    uint8_t flg;
+    unsigned block_id;
+    uint64_t content_size;
+    uint64_t size; /* header bytes */
+} lz4_header;
+
+static oc_status parse_header(const uint8_t *src, uint64_t n, lz4_header *h)
+{
+    SAFETY_CHECK(n >= 7, OC_ERR_TRUNCATED);
+    uint8_t flg = src[4], bd = src[5];
+    SAFETY_CHECK((flg & 0xC0) == FLG_VERSION && !(flg & 0x02), OC_ERR_CORRUPT);
+    SAFETY_CHECK(!(bd & 0x8F) && (bd >> 4) >= 4, OC_ERR_CORRUPT);
+    uint64_t size = 6 + ((flg & FLG_CONTENT_SIZE) ? 8 : 0) + ((flg & FLG_DICT_ID) ? 4 : 0);
+    SAFETY_CHECK(n >= size + 1, OC_ERR_TRUNCATED);
+    SAFETY_CHECK(src[size] == (uint8_t)(oc_xxh32(src + 4, (size_t)size - 4, 0) >> 8), OC_ERR_CORRUPT);
+    h->flg = flg;
+    h->block_id = bd >> 4;
+    h->content_size = (flg & FLG_CONTENT_SIZE) ? oc_load_le64(src + 6) : 0;
+    h->size = size + 1;
+    return OC_OK;
+}
+
+/* Finds our index at the end of src.  Returns OK with *found = 0 when there
+ * is none (the footer magic is absent), CORRUPT when one is there but does
+ * not hold together. */
+static oc_status find_index(const uint8_t *src, uint64_t n, uint64_t *index_off, uint64_t *count, int *found)
+{
+    *found = 0;
+    if (n < 8 + INDEX_FOOTER_SIZE || oc_load_le32(src + n - 4) != OC_INDEX_FOOTER_MAGIC)
+        return OC_OK;
+    uint64_t chunks = oc_load_le32(src + n - 9);
+    SAFETY_CHECK(!(src[n - 5] & 0xFE), OC_ERR_CORRUPT);
+    uint64_t frame = chunks * 8 + INDEX_FOOTER_SIZE;
+    SAFETY_CHECK(frame + 8 <= n, OC_ERR_CORRUPT);
+    uint64_t off = n - frame - 8;
+    SAFETY_CHECK(oc_load_le32(src + off) == OC_LZ4_INDEX_SKIP_MAGIC, OC_ERR_CORRUPT);
+    SAFETY_CHECK(oc_load_le32(src + off + 4) == frame, OC_ERR_CORRUPT);
+    *index_off = off;
+    *count = chunks;
+    *found = 1;
+    return OC_OK;
+}
+
+oc_status oc_lz4frame_parse(const uint8_t *src, uint64_t src_size, oc_container_plan *plan)
+{
+    plan->kind = OC_BITSTREAM_NATIVE;
+    plan->name = "lz4-frame";
+    plan->algorithm = plan->reported = OC_ALGO_LZ4;
+    plan->container_size = src_size;
+    lz4_header h;
+    FORWARD_IF_ERROR(parse_header(src, src_size, &h));
+    RETURN_ERROR_IF(h.flg & FLG_DICT_ID, OC_ERR_NEEDS_DICTIONARY);
+    if (h.flg & (FLG_BLOCK_CHECKSUM | FLG_CONTENT_CHECKSUM))
+        plan->check = (h.flg & FLG_BLOCK_CHECKSUM) ? OC_CHECK_XXH32_STORED : OC_CHECK_NONE;
+
+    uint64_t index_off = 0, count = 0;
+    int found = 0;
+    if (h.flg & FLG_INDEPENDENT)
+        FORWARD_IF_ERROR(find_index(src, src_size, &index_off, &count, &found));
+    if (!found) {
+        /* Linked blocks, another writer, or several frames: serial decode. */
+        plan->lz4f_serial = 1;
+        plan->size_known = (h.flg & FLG_CONTENT_SIZE) ? 1 : 0;
+        plan->total_size = h.content_size;
+        plan->tail = 1;
+        return OC_OK;
+    }
+    /* The index's descriptor mirrors the frame's block-checksum flag. */
+    SAFETY_CHECK((src[src_size - 5] & 1) == ((h.flg & FLG_BLOCK_CHECKSUM) ? 1 : 0), OC_ERR_CORRUPT);
+    plan->indexed = 1;
+    uint64_t bmax = block_max(h.block_id);
+    uint64_t cks = (h.flg & FLG_BLOCK_CHECKSUM) ? 4 : 0;
+    uint64_t pos = h.size;
+    const uint8_t *entry = src + index_off + 8;
+    for (uint64_t i = 0; i < count; i++, entry += 8) {
+        uint32_t craw = oc_load_le32(entry), usize = oc_load_le32(entry + 4);
+        uint64_t csize = craw & ~BLOCK_UNCOMPRESSED;
+        int stored = (craw & BLOCK_UNCOMPRESSED) != 0;
+        /* The block header must say what the index says, and fit before the index. */
+        SAFETY_CHECK(csize != 0 && csize <= bmax && usize <= bmax, OC_ERR_CORRUPT);
+        SAFETY_CHECK(!stored || csize == usize, OC_ERR_CORRUPT);
+        SAFETY_CHECK(pos + 4 + csize + cks <= index_off, OC_ERR_CORRUPT);
+        SAFETY_CHECK(oc_load_le32(src + pos) == craw, OC_ERR_CORRUPT);
+        uint32_t sum = cks ? oc_load_le32(src + pos + 4 + csize) : 0;
+        FORWARD_IF_ERROR(oc_plan_push(plan, pos + 4, csize, usize, sum, stored));
+        pos += 4 + csize + cks;
+    }
+    SAFETY_CHECK(pos + 4 <= index_off && oc_load_le32(src + pos) == 0, OC_ERR_CORRUPT);
+    pos += 4;
+    if (h.flg & FLG_CONTENT_CHECKSUM) {
+        SAFETY_CHECK(pos + 4 <= index_off, OC_ERR_CORRUPT);
+        plan->lz4_content_checksum = 1;
+        plan->content_checksum = oc_load_le32(src + pos);
+        pos += 4;
+    }
+    SAFETY_CHECK(pos == index_off, OC_ERR_CORRUPT);
+    if (h.flg & FLG_CONTENT_SIZE)
+        SAFETY_CHECK(plan->total_size == h.content_size, OC_ERR_CORRUPT);
+    return OC_OK;
+}

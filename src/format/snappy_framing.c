@@ -1,0 +1,159 @@
+/*
+ * snappy_framing.c - the snappy NATIVE container: the snappy framing format
+ * (framing_format.txt of the snappy project): stream identifier, compressed
+ * chunks (0x00) and uncompressed chunks (0x01) of at most 65536 decoded
+ * bytes, each with the masked CRC-32C of its decoded bytes; then our index
+ * in a skippable chunk (type 0x8C) whose 9-byte footer ends the stream.
+ *
+ * The reader accepts any framed stream: with our index it checks each chunk
+ * header against its entry; without it, it walks the chunk headers (cheap:
+ * a compressed chunk's decoded size is the varint at the start of its
+ * snappy data), skipping padding and skippable chunks.
+ */
+#include "container.h"
+
+#define CHUNK_COMPRESSED 0x00u
+#define CHUNK_UNCOMPRESSED 0x01u
+#define CHUNK_PADDING 0xFEu
+#define CHUNK_STREAM_ID 0xFFu
+#define INDEX_FOOTER_SIZE 9u
+#define MAX_INDEX_ENTRIES ((0xFFFFFFu - INDEX_FOOTER_SIZE) / 8u)
+
+static const uint8_t stream_id[10] = {0xff, 0x06, 0x00, 0x00, 's', 'N', 'a', 'P', 'p', 'Y'};
+
+uint64_t oc_snappyframe_bound(uint64_t n_chunks, uint64_t payload_bound)
+{
+    return sizeof stream_id + payload_bound + n_chunks * (8 + 8) + 4 + INDEX_FOOTER_SIZE;
+}
+
+oc_status oc_snappyframe_write_header(oc_writer *w)
+{
+    return oc_writer_put(w, stream_id, sizeof stream_id);
+}
+
+oc_status oc_snappyframe_write_chunk(oc_writer *w, const uint8_t *usrc, size_t usize, const uint8_t *csrc,
+                                     size_t csize, uint32_t masked_crc, oc_index_entry *entry)
+{
+    RETURN_ERROR_IF(usize > OC_SNAPPY_MAX_CHUNK, OC_ERR_CHUNK_TOO_LARGE);
+    int stored = csize >= usize;
+    const uint8_t *data = stored ? usrc : csrc;
+    size_t size = stored ? usize : csize;
+    uint32_t header = (stored ? CHUNK_UNCOMPRESSED : CHUNK_COMPRESSED) | ((uint32_t)(size + 4) << 8);
+    FORWARD_IF_ERROR(oc_writer_le32(w, header));
+    FORWARD_IF_ERROR(oc_writer_le32(w, masked_crc));
+    FORWARD_IF_ERROR(oc_writer_put(w, data, size));
+    entry->csize = header;
+    entry->usize = (uint32_t)usize;
+    entry->checksum = 0;
+    return OC_OK;
+}
+
+oc_status oc_snappyframe_write_end(oc_writer *w, const oc_index_entry *entries, uint64_t n)
+{
+    if (n > MAX_INDEX_ENTRIES)
+        return OC_OK; /* too many chunks for one index chunk: readers walk the headers */
+    uint32_t len = (uint32_t)(n * 8 + INDEX_FOOTER_SIZE);
+    FORWARD_IF_ERROR(oc_writer_le32(w, OC_SNAPPY_INDEX_CHUNK | (len << 8)));
+    for (uint64_t i = 0; i < n; i++) {
+        FORWARD_IF_ERROR(oc_writer_le32(w, entries[i].csize));
+        FORWARD_IF_ERROR(oc_writer_le32(w, entries[i].usize));
+    }
+    FORWARD_IF_ERROR(oc_writer_le32(w, (uint32_t)n));
+    uint8_t d = 0;
+    FORWARD_IF_ERROR(oc_writer_put(w, &d, 1));
+    return oc_writer_le32(w, OC_INDEX_FOOTER_MAGIC);
+}
+
+static oc_status varint32(const uint8_t *p, uint64_t n, uint64_t *v)
+{
+    uint64_t r = 0;
+    for (unsigned i = 0; i < 5 && i < n; i++) {
+        r |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+        if (!(p[i] & 0x80)) {
+            *v = r;
+            return OC_OK;
+        }
+    }
+    return OC_ERR_CORRUPT;
+}
+
+/* Adds the data chunk whose 4-byte header is at src[pos]; len is its length field. */
+static oc_status add_chunk(const uint8_t *src, uint64_t pos, uint64_t len, unsigned type,
+                           oc_container_plan *plan, uint64_t *usize_out)
+{
+    SAFETY_CHECK(len >= 4, OC_ERR_CORRUPT);
+    uint32_t crc = oc_load_le32(src + pos + 4);
+    uint64_t data = pos + 8, dlen = len - 4, usize;
+    if (type == CHUNK_COMPRESSED) {
+        FORWARD_IF_ERROR(varint32(src + data, dlen, &usize));
+    } else {
+        usize = dlen;
+    }
+    SAFETY_CHECK(usize <= OC_SNAPPY_MAX_CHUNK, OC_ERR_CORRUPT);
+    *usize_out = usize;
+    return oc_plan_push(plan, data, dlen, usize, crc, type == CHUNK_UNCOMPRESSED);
+}
+
+static oc_status parse_indexed(const uint8_t *src, uint64_t n, oc_container_plan *plan, int *found)
+{
+    *found = 0;
+    if (n < sizeof stream_id + 4 + INDEX_FOOTER_SIZE || oc_load_le32(src + n - 4) != OC_INDEX_FOOTER_MAGIC)
+        return OC_OK;
+    uint64_t count = oc_load_le32(src + n - 9);
+    SAFETY_CHECK(src[n - 5] == 0 && count <= MAX_INDEX_ENTRIES, OC_ERR_CORRUPT);
+    uint64_t len = count * 8 + INDEX_FOOTER_SIZE;
+    SAFETY_CHECK(len + 4 + sizeof stream_id <= n, OC_ERR_CORRUPT);
+    uint64_t index = n - len - 4;
+    SAFETY_CHECK(oc_load_le32(src + index) == (OC_SNAPPY_INDEX_CHUNK | (uint32_t)(len << 8)), OC_ERR_CORRUPT);
+    *found = 1;
+    plan->indexed = 1;
+    uint64_t pos = sizeof stream_id;
+    const uint8_t *e = src + index + 4;
+    for (uint64_t i = 0; i < count; i++, e += 8) {
+        uint32_t header = oc_load_le32(e), usize = oc_load_le32(e + 4);
+        unsigned type = header & 0xff;
+        uint64_t clen = header >> 8, got;
+        SAFETY_CHECK(type == CHUNK_COMPRESSED || type == CHUNK_UNCOMPRESSED, OC_ERR_CORRUPT);
+        SAFETY_CHECK(clen <= index - pos && index - pos - clen >= 4, OC_ERR_CORRUPT);
+        SAFETY_CHECK(oc_load_le32(src + pos) == header, OC_ERR_CORRUPT);
+        FORWARD_IF_ERROR(add_chunk(src, pos, clen, type, plan, &got));
+        SAFETY_CHECK(got == usize, OC_ERR_CORRUPT);
+        pos += 4 + clen;
+    }
+    SAFETY_CHECK(pos == index, OC_ERR_CORRUPT);
+    return OC_OK;
+}
+
+oc_status oc_snappyframe_parse(const uint8_t *src, uint64_t src_size, oc_container_plan *plan)
+{
+    plan->kind = OC_BITSTREAM_NATIVE;
+    plan->name = "snappy-framed";
+    plan->algorithm = plan->reported = OC_ALGO_SNAPPY;
+    plan->container_size = src_size;
+    plan->check = OC_CHECK_CRC32C_MASKED;
+    SAFETY_CHECK(src_size >= sizeof stream_id,
+                 memcmp(src, stream_id, (size_t)src_size) ? OC_ERR_CORRUPT : OC_ERR_TRUNCATED);
+    SAFETY_CHECK(!memcmp(src, stream_id, sizeof stream_id), OC_ERR_CORRUPT);
+    int found;
+    FORWARD_IF_ERROR(parse_indexed(src, src_size, plan, &found));
+    if (found)
+        return OC_OK;
+    uint64_t pos = 0;
+    while (pos < src_size) {
+        SAFETY_CHECK(src_size - pos >= 4, OC_ERR_TRUNCATED);
+        uint32_t header = oc_load_le32(src + pos);
+        unsigned type = header & 0xff;
+        uint64_t len = header >> 8, usize;
+        SAFETY_CHECK(len <= src_size - pos - 4, OC_ERR_TRUNCATED);
+        if (type == CHUNK_STREAM_ID) {
+            SAFETY_CHECK(len == 6 && !memcmp(src + pos, stream_id, sizeof stream_id), OC_ERR_CORRUPT);
+        } else if (type == CHUNK_COMPRESSED || type == CHUNK_UNCOMPRESSED) {
+            FORWARD_IF_ERROR(add_chunk(src, pos, len, type, plan, &usize));
+        } else {
+            /* 0x02..0x7f reserved unskippable; 0x80..0xfe skippable/padding. */
+            SAFETY_CHECK(type >= 0x80, OC_ERR_CORRUPT);
+        }
+        pos += 4 + len;
+    }
+    return OC_OK;
+}

@@ -1,0 +1,330 @@
+/*
+ * test_api_basics.c - the small public calls: status names and messages,
+ * algorithm names (nvCOMP spellings, case-insensitive), level ranges,
+ * version and build info (with the linked reference libraries' versions),
+ * engine and algorithm availability, context options validation, the
+ * memory helpers' host paths and NO_DEVICE answers, custom host allocators
+ * (every scratch byte goes through them and is given back), and the batch
+ * calls' argument errors.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <libdeflate.h>
+#include <lz4.h>
+#include <string.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "helpers/test_util.h"
+
+static void statuses(void)
+{
+    CHECK(strcmp(oc_status_name(OC_OK), "OK") == 0);
+    CHECK(strcmp(oc_status_name(OC_ERR_CORRUPT), "CORRUPT") == 0);
+    CHECK(strcmp(oc_status_name(OC_ERR_OUTPUT_TOO_SMALL), "OUTPUT_TOO_SMALL") == 0);
+    CHECK(strcmp(oc_status_name(OC_ERR_IO), "IO") == 0);
+    CHECK(strcmp(oc_status_name((oc_status)99), "UNKNOWN") == 0);
+    CHECK(strcmp(oc_status_name((oc_status)-1), "UNKNOWN") == 0);
+    CHECK(strcmp(oc_status_message((oc_status)16), "unknown status") == 0);
+    for (int s = 0; s <= OC_ERR_IO; s++) { /* every value named, no two alike */
+        CHECK(strcmp(oc_status_name((oc_status)s), "UNKNOWN") != 0);
+        CHECK(strlen(oc_status_message((oc_status)s)) > 3);
+        for (int t = 0; t < s; t++)
+            CHECK(strcmp(oc_status_name((oc_status)s), oc_status_name((oc_status)t)) != 0);
+    }
+}
+
+static void algorithms(void)
+{
+    static const struct {
+        const char *name;
+        oc_algorithm algo;
+    } names[] = {{"lz4", OC_ALGO_LZ4},       {"LZ4", OC_ALGO_LZ4},         {"Snappy", OC_ALGO_SNAPPY},
+                 {"snappy", OC_ALGO_SNAPPY}, {"Deflate", OC_ALGO_DEFLATE}, {"zlib", OC_ALGO_ZLIB},
+                 {"Zlib", OC_ALGO_ZLIB},     {"Gzip", OC_ALGO_GZIP},       {"GZIP", OC_ALGO_GZIP},
+                 {"Zstd", OC_ALGO_ZSTD},     {"zStD", OC_ALGO_ZSTD},       {"none", OC_ALGO_NONE}};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        oc_algorithm a = (oc_algorithm)77;
+        CHECK_OK(oc_algorithm_from_name(names[i].name, &a));
+        CHECK_EQ(a, names[i].algo);
+    }
+    oc_algorithm a = OC_ALGO_LZ4;
+    CHECK_STATUS(oc_algorithm_from_name("brotli", &a), OC_ERR_UNSUPPORTED);
+    CHECK_STATUS(oc_algorithm_from_name("zstd2", &a), OC_ERR_UNSUPPORTED);
+    CHECK_STATUS(oc_algorithm_from_name("", &a), OC_ERR_UNSUPPORTED);
+    CHECK_EQ(a, OC_ALGO_LZ4); /* left alone */
+    CHECK_STATUS(oc_algorithm_from_name(NULL, &a), OC_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(oc_algorithm_from_name("lz4", NULL), OC_ERR_INVALID_ARGUMENT);
+    for (int i = 0; i < OC_ALGO_COUNT; i++) { /* names round-trip */
+        CHECK_OK(oc_algorithm_from_name(oc_algorithm_name((oc_algorithm)i), &a));
+        CHECK_EQ(a, i);
+    }
+    CHECK(oc_algorithm_name((oc_algorithm)OC_ALGO_COUNT) == NULL);
+
+    int lo, hi, def;
+    CHECK_OK(oc_level_range(OC_ALGO_ZSTD, &lo, &hi, &def));
+    CHECK(lo == -7 && hi == 22 && def == 3);
+    CHECK_OK(oc_level_range(OC_ALGO_GZIP, &lo, &hi, &def));
+    CHECK(lo == 1 && hi == 12 && def == 6);
+    CHECK_OK(oc_level_range(OC_ALGO_LZ4, &lo, &hi, &def));
+    CHECK(lo < 0 && hi == 12 && def == 1);
+    CHECK_OK(oc_level_range(OC_ALGO_SNAPPY, NULL, NULL, &def));
+    CHECK_STATUS(oc_level_range(OC_ALGO_NONE, &lo, &hi, &def), OC_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(oc_level_range((oc_algorithm)9, &lo, &hi, &def), OC_ERR_INVALID_ARGUMENT);
+}
+
+static void versions(void)
+{
+    CHECK_EQ(oc_version_number(), OC_VERSION_NUMBER);
+    CHECK(strcmp(oc_version_string(), OC_VERSION_STRING) == 0);
+    const char *info = oc_build_info();
+    CHECK(info == oc_build_info());
+    CHECK_MSG(strstr(info, OC_VERSION_STRING) != NULL, "%s", info);
+    CHECK_MSG(strstr(info, LZ4_versionString()) != NULL, "%s", info);
+    CHECK_MSG(strstr(info, ZSTD_versionString()) != NULL, "%s", info);
+    CHECK_MSG(strstr(info, LIBDEFLATE_VERSION_STRING) != NULL, "%s", info);
+    CHECK_MSG(strstr(info, "snappy") != NULL && strstr(info, "cuda") != NULL, "%s", info);
+    printf("build info: %s\n", info);
+
+    CHECK_EQ(oc_engine_available(OC_ENGINE_CPU), 1);
+    CHECK_EQ(oc_engine_available((oc_engine)7), 0);
+    for (int a = 1; a < OC_ALGO_COUNT; a++)
+        CHECK_EQ(oc_algorithm_available(OC_ENGINE_CPU, (oc_algorithm)a), 1);
+    CHECK_EQ(oc_algorithm_available(OC_ENGINE_CPU, OC_ALGO_NONE), 0);
+    CHECK_EQ(oc_algorithm_available(OC_ENGINE_CPU, (oc_algorithm)OC_ALGO_COUNT), 0);
+    if (!oc_engine_available(OC_ENGINE_CUDA)) {
+        CHECK_EQ(oc_cuda_device_count(), 0);
+        CHECK_EQ(oc_algorithm_available(OC_ENGINE_CUDA, OC_ALGO_LZ4), 0);
+    }
+}
+
+/* A host allocator that counts bytes in use. */
+typedef struct counting {
+    long calls, frees;
+    size_t in_use;
+} counting;
+
+static void *count_alloc(void *opaque, size_t size, void *stream)
+{
+    counting *c = opaque;
+    CHECK(stream == NULL);
+    c->calls++;
+    c->in_use += size;
+    return malloc(size);
+}
+
+static void count_free(void *opaque, void *p, size_t size, void *stream)
+{
+    counting *c = opaque;
+    (void)stream;
+    c->frees++;
+    c->in_use -= size;
+    free(p);
+}
+
+static void contexts(void)
+{
+    oc_context *ctx = NULL;
+    CHECK_OK(oc_context_create(NULL, &ctx));
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    CHECK_EQ(oc_context_num_threads(ctx), cores < 1 ? 1 : cores);
+    CHECK_OK(oc_context_set_stream(ctx, NULL));
+    CHECK_OK(oc_context_synchronize(ctx));
+    oc_context_destroy(ctx);
+    oc_context_destroy(NULL);
+    CHECK_EQ(oc_context_num_threads(NULL), 0);
+    CHECK_STATUS(oc_context_set_stream(NULL, NULL), OC_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(oc_context_synchronize(NULL), OC_ERR_INVALID_ARGUMENT);
+
+    oc_context_options o = OC_CONTEXT_OPTIONS_INIT;
+    CHECK_STATUS(oc_context_create(&o, NULL), OC_ERR_INVALID_ARGUMENT);
+    o.struct_size = sizeof(o) - 8;
+    CHECK_STATUS(oc_context_create(&o, &ctx), OC_ERR_INVALID_ARGUMENT);
+    o.struct_size = sizeof(o);
+    o.reserved[7] = 1;
+    CHECK_STATUS(oc_context_create(&o, &ctx), OC_ERR_INVALID_ARGUMENT);
+    o.reserved[7] = 0;
+    o.num_threads = -1;
+    CHECK_STATUS(oc_context_create(&o, &ctx), OC_ERR_INVALID_ARGUMENT);
+    o.num_threads = 3;
+    o.engine = (oc_engine)5;
+    CHECK_STATUS(oc_context_create(&o, &ctx), OC_ERR_INVALID_ARGUMENT);
+    o.engine = OC_ENGINE_CPU;
+    o.host_alloc.alloc = count_alloc; /* alloc without free */
+    CHECK_STATUS(oc_context_create(&o, &ctx), OC_ERR_INVALID_ARGUMENT);
+    o.host_alloc.alloc = NULL;
+    if (!oc_engine_available(OC_ENGINE_CUDA)) {
+        oc_context_options oc = OC_CONTEXT_OPTIONS_INIT;
+        oc.engine = OC_ENGINE_CUDA;
+        CHECK_STATUS(oc_context_create(&oc, &ctx), OC_ERR_NO_DEVICE);
+    }
+    CHECK_OK(oc_context_create(&o, &ctx));
+    CHECK_EQ(oc_context_num_threads(ctx), 3);
+    oc_context_destroy(ctx);
+}
+
+static void memory(void)
+{
+    oc_context *ctx;
+    counting cnt = {0, 0, 0};
+    oc_context_options o = OC_CONTEXT_OPTIONS_INIT;
+    o.host_alloc.alloc = count_alloc;
+    o.host_alloc.free = count_free;
+    o.host_alloc.opaque = &cnt;
+    CHECK_OK(oc_context_create(&o, &ctx));
+    void *p = NULL, *q = NULL;
+    CHECK_OK(oc_memory_alloc(ctx, OC_MEMORY_HOST, 1000, &p));
+    CHECK_OK(oc_memory_alloc(ctx, OC_MEMORY_HOST, 1000, &q));
+    CHECK_EQ(cnt.calls, 2);
+    CHECK_EQ(oc_pointer_kind(p), OC_MEMORY_HOST);
+    tu_fill_random(p, 1000, 5);
+    CHECK_OK(oc_memory_copy(ctx, q, p, 1000));
+    CHECK_MEM_EQ((uint8_t *)q, (uint8_t *)p, 1000);
+    CHECK_OK(oc_memory_copy(ctx, q, NULL, 0));
+    CHECK_STATUS(oc_memory_copy(ctx, q, NULL, 10), OC_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(oc_memory_copy(NULL, q, p, 10), OC_ERR_INVALID_ARGUMENT);
+    oc_memory_free(ctx, OC_MEMORY_HOST, p, 1000);
+    oc_memory_free(ctx, OC_MEMORY_HOST, q, 1000);
+    CHECK_EQ(cnt.in_use, 0);
+    CHECK_STATUS(oc_memory_alloc(ctx, OC_MEMORY_MANAGED, 10, &p), OC_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(oc_memory_alloc(ctx, OC_MEMORY_HOST, 10, NULL), OC_ERR_INVALID_ARGUMENT);
+    if (!oc_engine_available(OC_ENGINE_CUDA)) {
+        CHECK_STATUS(oc_memory_alloc(ctx, OC_MEMORY_DEVICE, 10, &p), OC_ERR_NO_DEVICE);
+        CHECK_STATUS(oc_memory_alloc(ctx, OC_MEMORY_PINNED, 10, &p), OC_ERR_NO_DEVICE);
+    }
+
+    /* Scratch of a batch goes through the allocator and comes back at destroy. */
+    tu_buf text;
+    tu_corpus_get("text", 0, &text);
+    static const oc_algorithm algos[] = {OC_ALGO_LZ4, OC_ALGO_SNAPPY, OC_ALGO_ZLIB, OC_ALGO_ZSTD};
+    for (size_t a = 0; a < 4; a++) {
+        oc_codec_options co = OC_CODEC_OPTIONS_INIT;
+        co.algorithm = algos[a];
+        const void *src = text.data;
+        size_t n = text.size, cap = 100, size; /* too small: snappy needs its scratch */
+        uint8_t dst[100];
+        void *d = dst;
+        oc_status st;
+        CHECK_OK(oc_batch_compress(ctx, &co, 1, &src, &n, &d, &cap, &size, &st));
+        CHECK_STATUS(st, OC_ERR_OUTPUT_TOO_SMALL);
+        CHECK_OK(oc_batch_decompressed_sizes(ctx, &co, 1, &src, &n, &size, &st)); /* garbage in: any status */
+    }
+    CHECK(cnt.calls > 2);
+    CHECK(cnt.in_use > 0);
+    oc_context_destroy(ctx);
+    CHECK_EQ(cnt.in_use, 0);
+    CHECK_EQ(cnt.calls, cnt.frees);
+    tu_buf_free(&text);
+}
+
+static void batch_arguments(void)
+{
+    oc_context *ctx;
+    CHECK_OK(oc_context_create(NULL, &ctx));
+    oc_codec_options o = OC_CODEC_OPTIONS_INIT;
+    o.algorithm = OC_ALGO_ZSTD;
+    uint8_t srcb[100] = {1, 2, 3}, dstb[200];
+    const void *src = srcb;
+    void *dst = dstb;
+    size_t n = sizeof(srcb), cap = sizeof(dstb), size = 0;
+    oc_status st = OC_ERR_INTERNAL;
+
+    /* n == 0: valid with NULL arrays, touches nothing */
+    CHECK_OK(oc_batch_compress(ctx, &o, 0, NULL, NULL, NULL, NULL, NULL, NULL));
+    CHECK_OK(oc_batch_decompress(ctx, &o, 0, NULL, NULL, NULL, NULL, NULL, NULL));
+    CHECK_OK(oc_batch_decompressed_sizes(ctx, &o, 0, NULL, NULL, NULL, NULL));
+    /* statuses and sizes may be NULL */
+    CHECK_OK(oc_batch_compress(ctx, &o, 1, &src, &n, &dst, &cap, NULL, NULL));
+    CHECK_OK(oc_batch_compress(ctx, &o, 1, &src, &n, &dst, &cap, &size, &st));
+    CHECK_STATUS(st, OC_OK);
+
+    CHECK_STATUS(oc_batch_compress(NULL, &o, 1, &src, &n, &dst, &cap, &size, &st), OC_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(oc_batch_compress(ctx, NULL, 1, &src, &n, &dst, &cap, &size, &st), OC_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(oc_batch_compress(ctx, &o, 1, NULL, &n, &dst, &cap, &size, &st), OC_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(oc_batch_compress(ctx, &o, 1, &src, NULL, &dst, &cap, &size, &st), OC_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(oc_batch_compress(ctx, &o, 1, &src, &n, NULL, &cap, &size, &st), OC_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(oc_batch_compress(ctx, &o, 1, &src, &n, &dst, NULL, &size, &st), OC_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(oc_batch_decompress(ctx, &o, 2, &src, &n, NULL, &cap, &size, &st), OC_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(oc_batch_decompressed_sizes(ctx, &o, 1, &src, &n, NULL, &st), OC_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(oc_batch_decompressed_sizes(NULL, &o, 1, &src, &n, &size, &st), OC_ERR_INVALID_ARGUMENT);
+
+    oc_codec_options bad = o;
+    bad.struct_size = 8;
+    CHECK_STATUS(oc_batch_compress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st), OC_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(oc_batch_decompress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st),
+                 OC_ERR_INVALID_ARGUMENT);
+    bad = o;
+    bad.reserved[5] = 1;
+    CHECK_STATUS(oc_batch_compress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st), OC_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(oc_batch_decompressed_sizes(ctx, &bad, 1, &src, &n, &size, &st), OC_ERR_INVALID_ARGUMENT);
+    bad = o;
+    bad.algorithm = (oc_algorithm)42;
+    CHECK_STATUS(oc_batch_compress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st), OC_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(oc_batch_decompress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st),
+                 OC_ERR_INVALID_ARGUMENT);
+    bad.algorithm = OC_ALGO_NONE; /* nothing to compress with */
+    CHECK_STATUS(oc_batch_compress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st), OC_ERR_INVALID_ARGUMENT);
+    /* levels out of range */
+    static const struct {
+        oc_algorithm algo;
+        int level;
+    } levels[] = {{OC_ALGO_ZSTD, 23},    {OC_ALGO_ZSTD, -8}, {OC_ALGO_LZ4, 13},
+                  {OC_ALGO_DEFLATE, 13}, {OC_ALGO_GZIP, -1}, {OC_ALGO_ZLIB, 100}};
+    for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+        bad = o;
+        bad.algorithm = levels[i].algo;
+        bad.level = levels[i].level;
+        CHECK_STATUS(oc_batch_compress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st),
+                     OC_ERR_INVALID_ARGUMENT);
+    }
+    bad = o;
+    bad.algorithm = OC_ALGO_SNAPPY;
+    bad.level = 77; /* snappy ignores levels */
+    CHECK_OK(oc_batch_compress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st));
+    CHECK_STATUS(st, OC_OK);
+
+    /* per-chunk NULL buffers: that chunk's status */
+    const void *srcs[2] = {srcb, NULL};
+    size_t ns[2] = {sizeof(srcb), 10}, caps[2] = {sizeof(dstb), sizeof(dstb)}, sizes[2];
+    uint8_t dst2[200];
+    void *dsts[2] = {dstb, dst2};
+    oc_status sts[2];
+    CHECK_OK(oc_batch_compress(ctx, &o, 2, srcs, ns, dsts, caps, sizes, sts));
+    CHECK_STATUS(sts[0], OC_OK);
+    CHECK_STATUS(sts[1], OC_ERR_INVALID_ARGUMENT);
+    CHECK_SIZE_EQ(sizes[1], 0);
+
+    /* OC_ALGO_NONE decoding: detected formats decode, others INVALID_ARGUMENT */
+    oc_codec_options none = OC_CODEC_OPTIONS_INIT;
+    srcs[1] = srcb; /* 1 2 3 0 0 ...: no magic number */
+    ns[0] = sizes[0];
+    uint8_t out[100];
+    dsts[0] = out;
+    dsts[1] = dst2;
+    caps[0] = sizeof(out);
+    CHECK_OK(oc_batch_decompress(ctx, &none, 2, (const void *const *)(const void *[]){dstb, srcb}, ns, dsts,
+                                 caps, sizes, sts));
+    CHECK_STATUS(sts[0], OC_OK);
+    CHECK_MEM_EQ(out, srcb, sizeof(srcb));
+    CHECK_STATUS(sts[1], OC_ERR_INVALID_ARGUMENT);
+    CHECK_OK(oc_batch_decompress(ctx, NULL, 1, (const void *const *)(const void *[]){dstb}, ns, dsts, caps,
+                                 sizes, sts)); /* NULL options = detect */
+    CHECK_STATUS(sts[0], OC_OK);
+
+    CHECK_SIZE_EQ(oc_compress_bound(OC_ALGO_NONE, 10), 0);
+    CHECK_SIZE_EQ(oc_compress_bound((oc_algorithm)42, 10), 0);
+    CHECK(oc_compress_bound(OC_ALGO_LZ4, 1000) >= 1000);
+    CHECK_SIZE_EQ(oc_compress_bound(OC_ALGO_LZ4, (size_t)LZ4_MAX_INPUT_SIZE + 1), 0);
+    oc_context_destroy(ctx);
+}
+
+int main(void)
+{
+    statuses();
+    algorithms();
+    versions();
+    contexts();
+    memory();
+    batch_arguments();
+    printf("test_api_basics: OK\n");
+    return 0;
+}

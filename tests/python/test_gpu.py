@@ -1,0 +1,129 @@
+"""GPU tests: device data through cupy and torch (CAI, DLPack, streams),
+decode straight into slices of one device buffer, Array.cpu()/cuda(). All
+are marked `gpu` and skipped where no GPU (or no CUDA engine) exists; they
+run in scripts/gpu-check on the GPU machine."""
+
+import numpy as np
+import pytest
+
+import opencomp as oc
+from conftest import ALGORITHMS, CORPUS, KINDS
+
+pytestmark = pytest.mark.gpu
+
+DATA = [d for name, d in CORPUS if name != "empty"]
+
+
+@pytest.fixture
+def cp():
+    return pytest.importorskip("cupy")
+
+
+@pytest.fixture
+def torch():
+    t = pytest.importorskip("torch")
+    if not t.cuda.is_available():
+        pytest.skip("torch without CUDA")
+    return t
+
+
+@pytest.mark.parametrize("alg", ALGORITHMS)
+@pytest.mark.parametrize("kind", KINDS, ids=lambda k: k.name)
+def test_cupy_roundtrip(cp, alg, kind):
+    codec = oc.Codec(algorithm=alg, bitstream_kind=kind)
+    srcs = [cp.asarray(np.frombuffer(d, np.uint8)) for d in DATA]
+    comp = codec.encode(srcs)
+    assert all(c.buffer_kind == oc.ArrayBufferKind.STRIDED_DEVICE for c in comp)
+    back = codec.decode(comp)
+    for b, d in zip(back, DATA):
+        assert cp.asarray(b).get().tobytes() == d
+
+
+@pytest.mark.parametrize("alg", ALGORITHMS)
+def test_gpu_and_cpu_streams_are_interchangeable(cp, alg):
+    codec = oc.Codec(algorithm=alg, bitstream_kind=oc.BitstreamKind.RAW)
+    host = [bytes(codec.encode(d)) for d in DATA]
+    dev = codec.decode([cp.asarray(np.frombuffer(h, np.uint8)) for h in host])
+    assert [bytes(x.cpu()) for x in dev] == DATA
+    dev_comp = codec.encode([cp.asarray(np.frombuffer(d, np.uint8)) for d in DATA])
+    assert [bytes(codec.decode(x.cpu())) for x in dev_comp] == DATA
+
+
+def test_decode_into_slices_of_one_device_buffer(cp):
+    codec = oc.Codec(algorithm="Zstd", bitstream_kind=oc.BitstreamKind.RAW)
+    pages = [np.arange(1000 * (i + 1), dtype=np.float32) for i in range(5)]
+    comp = codec.encode([cp.asarray(p) for p in pages])
+    total = cp.empty(sum(p.size for p in pages), dtype=cp.float32)
+    offs = np.cumsum([0] + [p.size for p in pages])
+    outs = [total[offs[i] : offs[i + 1]] for i in range(len(pages))]
+    before = oc._opencomp._size_queries()
+    res = codec.decode(comp, out=outs, uncomp_sizes=[p.nbytes for p in pages])
+    assert oc._opencomp._size_queries() == before
+    assert [r.ptr for r in res] == [o.data.ptr for o in outs]
+    np.testing.assert_array_equal(total.get(), np.concatenate(pages))
+    assert res[0].dtype == np.float32
+
+
+def test_cai_and_dlpack_export(cp):
+    codec = oc.Codec(algorithm="LZ4")
+    x = cp.arange(10000, dtype=cp.int32)
+    r = codec.decode(codec.encode(x), data_type="<i4")
+    cai = r.__cuda_array_interface__
+    assert cai["version"] == 3 and cai["typestr"] == "<i4" and cai["shape"] == (10000,)
+    assert not hasattr(r, "__array_interface__")
+    y = cp.asarray(r)
+    assert y.data.ptr == r.ptr
+    cp.testing.assert_array_equal(y, x)
+    z = cp.from_dlpack(r)
+    cp.testing.assert_array_equal(z, x)
+    assert r.__dlpack_device__()[0] == 2
+
+
+def test_torch_tensors(torch):
+    codec = oc.Codec(algorithm="Snappy", bitstream_kind=oc.BitstreamKind.RAW)
+    t = torch.arange(50000, dtype=torch.int64, device="cuda")
+    comp = codec.encode(t)
+    out = torch.empty_like(t)
+    res = codec.decode(comp, out=out)
+    assert res.ptr == out.data_ptr()
+    assert torch.equal(out, t)
+    u = torch.from_dlpack(codec.decode(comp, data_type="<i8"))
+    assert torch.equal(u, t)
+    # CPU tensors work through DLPack as well
+    c = torch.arange(100, dtype=torch.float32)
+    assert torch.equal(torch.from_dlpack(codec.decode(codec.encode(c), data_type="<f4")), c)
+
+
+def test_codec_on_a_user_stream(cp):
+    s = cp.cuda.Stream(non_blocking=True)
+    codec = oc.Codec(algorithm="Zstd", cuda_stream=s.ptr, bitstream_kind=oc.BitstreamKind.RAW)
+    with s:
+        x = cp.arange(1 << 20, dtype=cp.uint8)
+    back = codec.decode(codec.encode(x))
+    cp.testing.assert_array_equal(cp.asarray(back), x)
+
+
+def test_cpu_cuda_copies(cp):
+    a = oc.as_array(np.arange(1000, dtype=np.float64))
+    d = a.cuda()
+    assert d.buffer_kind == oc.ArrayBufferKind.STRIDED_DEVICE and d.cuda() is d
+    np.testing.assert_array_equal(np.asarray(d.cpu()), np.arange(1000, dtype=np.float64))
+    e = a.cuda(synchronize=False)
+    assert e.__cuda_array_interface__["stream"] is not None
+    cp.testing.assert_array_equal(cp.asarray(e), cp.arange(1000, dtype=cp.float64))
+
+
+def test_corrupt_device_chunk_is_reported(cp):
+    codec = oc.Codec(algorithm="LZ4", bitstream_kind=oc.BitstreamKind.RAW)
+    good = bytes(codec.encode(DATA[0]))
+    bad = bytearray(good)
+    bad[len(bad) // 2 :] = b"\xff" * (len(bad) - len(bad) // 2)
+    srcs = [cp.asarray(np.frombuffer(x, np.uint8)) for x in (good, bytes(bad))]
+    res, st = codec.decode(srcs, uncomp_sizes=[len(DATA[0])] * 2, errors="status")
+    assert st[0] == oc.Status.OK and st[1] != oc.Status.OK
+    assert bytes(res[0].cpu()) == DATA[0]
+
+
+def test_make_new_stream():
+    s = oc.CudaStream.make_new()
+    assert s.ptr != 0 and not s.is_special
