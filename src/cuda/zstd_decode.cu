@@ -29,7 +29,11 @@ extern "C" size_t oc_cuda_zstd_decompress_scratch_size(size_t n, size_t max_dst_
     return w * zd_slot_bytes(max_dst_capacity);
 }
 
-__global__ void __launch_bounds__(ZD_WARPS_PER_BLOCK * 32)
+/* MINB: blocks per SM the register budget is cut for (3: ~165 registers, no
+ * spills; 4: 128; 5: ~102).  More resident warps hide more latency; fewer
+ * registers may spill.  See bench/gpu/zstd/NOTES.md for the measurements. */
+template <int MINB>
+__global__ void __launch_bounds__(ZD_WARPS_PER_BLOCK * 32, MINB)
     zd_decode_kernel(size_t n, const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
                      const size_t *dst_caps, size_t *dst_sizes, oc_status *statuses, uint8_t *scratch,
                      size_t slot, size_t nwarps)
@@ -54,6 +58,13 @@ __global__ void __launch_bounds__(ZD_WARPS_PER_BLOCK * 32)
     }
 }
 
+static int g_zd_min_blocks = 3;
+
+extern "C" void oc_cuda_zstd_debug_set_min_blocks(int min_blocks)
+{
+    g_zd_min_blocks = min_blocks;
+}
+
 extern "C" oc_status oc_cuda_zstd_decompress(oc_context *ctx, size_t n, const void *const *src_ptrs_dev,
                                              const size_t *src_sizes_dev, void *const *dst_ptrs_dev,
                                              const size_t *dst_caps_dev, size_t *dst_sizes_dev,
@@ -74,8 +85,16 @@ extern "C" oc_status oc_cuda_zstd_decompress(oc_context *ctx, size_t n, const vo
     if (w == 0)
         return OC_ERR_INVALID_ARGUMENT;
     unsigned blocks = (unsigned)((w + ZD_WARPS_PER_BLOCK - 1) / ZD_WARPS_PER_BLOCK);
-    zd_decode_kernel<<<blocks, ZD_WARPS_PER_BLOCK * 32, 0, stream>>>(n, src_ptrs_dev, src_sizes_dev, dst_ptrs_dev,
-                                                                      dst_caps_dev, dst_sizes_dev, statuses_dev,
-                                                                      (uint8_t *)scratch, slot, w);
+#define ZD_LAUNCH(M)                                                                                         \
+    zd_decode_kernel<M><<<blocks, ZD_WARPS_PER_BLOCK * 32, 0, stream>>>(                                     \
+        n, src_ptrs_dev, src_sizes_dev, dst_ptrs_dev, dst_caps_dev, dst_sizes_dev, statuses_dev,             \
+        (uint8_t *)scratch, slot, w)
+    if (g_zd_min_blocks == 4)
+        ZD_LAUNCH(4);
+    else if (g_zd_min_blocks == 5)
+        ZD_LAUNCH(5);
+    else
+        ZD_LAUNCH(3);
+#undef ZD_LAUNCH
     return cudaGetLastError() == cudaSuccess ? OC_OK : OC_ERR_CUDA;
 }

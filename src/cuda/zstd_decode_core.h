@@ -62,6 +62,8 @@
 #endif
 
 #define ZD_BLOCK_MAX 131072u /* Block_Maximum_Size upper bound */
+#define ZD_SEQ_BATCH 32      /* sequences decoded, then executed, together */
+#define ZD_SHORT 32          /* copies up to this length run on one lane */
 #define ZD_HUF_MAX_LOG 11
 #define ZD_LL_MAX_LOG 9
 #define ZD_ML_MAX_LOG 9
@@ -85,6 +87,9 @@ typedef struct zd_tables {
     zd_fse_entry of[1u << ZD_OF_MAX_LOG];
     zd_fse_entry hw[64]; /* Huffman weights, accuracy log <= 6 */
     uint64_t xxh[4];
+    /* one batch of decoded sequences, executed together (zd_exec_batch) */
+    uint32_t sq_ll[ZD_SEQ_BATCH], sq_ml[ZD_SEQ_BATCH], sq_off[ZD_SEQ_BATCH];
+    uint32_t sq_op[ZD_SEQ_BATCH], sq_lp[ZD_SEQ_BATCH]; /* output / literal position from the block start */
 } zd_tables;
 
 /* Per-frame entropy state, identical in every lane (registers). */
@@ -626,6 +631,69 @@ ZD_FN void zd_match(uint8_t *out, size_t off, size_t len)
     }
 }
 
+/* Copies len bytes on this lane alone, 8 loads in flight before 8 stores.
+ * Source and destination must not overlap. */
+ZD_FN void zd_copy_lane(uint8_t *d, const uint8_t *src, uint32_t len)
+{
+    for (uint32_t t = 0; t < len; t += 8) {
+        uint8_t b[8];
+        uint32_t n = len - t < 8 ? len - t : 8;
+#ifdef __CUDACC__
+#pragma unroll
+#endif
+        for (uint32_t q = 0; q < 8; q++)
+            if (q < n)
+                b[q] = src[t + q];
+#ifdef __CUDACC__
+#pragma unroll
+#endif
+        for (uint32_t q = 0; q < 8; q++)
+            if (q < n)
+                d[t + q] = b[q];
+    }
+}
+
+/* Executes the batch of cnt sequences recorded in T (positions relative to
+ * out = the block's first output byte; the batch starts at out + bop).
+ * Literal copies never depend on each other: all run at once, one sequence
+ * per lane (long ones by the whole warp).  A match whose source ends before
+ * the batch starts, without overlapping itself, is independent too; the
+ * remaining matches run in order, each by the whole warp. */
+ZD_FN int zd_match_indep(uint32_t mpos, uint32_t off, uint32_t ml, uint32_t bop)
+{
+    return ml <= ZD_SHORT && off >= ml && (size_t)mpos + ml <= (size_t)bop + off;
+}
+
+ZD_BIGFN void zd_exec_batch(zd_tables *T, uint8_t *out, const uint8_t *lit, uint32_t cnt, uint32_t bop)
+{
+    uint32_t lane = ZD_LANE();
+    for (uint32_t j = lane; j < cnt; j += ZD_NLANES) {
+        uint32_t ll = T->sq_ll[j];
+        if (ll <= ZD_SHORT)
+            zd_copy_lane(out + T->sq_op[j], lit + T->sq_lp[j], ll);
+    }
+    for (uint32_t j = 0; j < cnt; j++) {
+        uint32_t ll = T->sq_ll[j];
+        if (ll > ZD_SHORT)
+            zd_copy(out + T->sq_op[j], lit + T->sq_lp[j], ll);
+    }
+    ZD_SYNC();
+    for (uint32_t j = lane; j < cnt; j += ZD_NLANES) {
+        uint32_t mpos = T->sq_op[j] + T->sq_ll[j], off = T->sq_off[j], ml = T->sq_ml[j];
+        if (zd_match_indep(mpos, off, ml, bop))
+            zd_copy_lane(out + mpos, out + mpos - off, ml);
+    }
+    ZD_SYNC();
+    for (uint32_t j = 0; j < cnt; j++) {
+        uint32_t mpos = T->sq_op[j] + T->sq_ll[j], off = T->sq_off[j], ml = T->sq_ml[j];
+        if (!zd_match_indep(mpos, off, ml, bop)) {
+            zd_match(out + mpos, off, ml);
+            ZD_SYNC();
+        }
+    }
+    ZD_SYNC(); /* the next batch overwrites T->sq_* */
+}
+
 ZD_BIGFN oc_status zd_block(zd_tables *T, zd_frame_state *fs, const uint8_t *blk, size_t bsize, uint8_t *dst,
                             size_t cap, size_t *op_io, size_t frame_start, uint8_t *litbuf, size_t litcap)
 {
@@ -686,6 +754,8 @@ ZD_BIGFN oc_status zd_block(zd_tables *T, zd_frame_state *fs, const uint8_t *blk
         uint32_t ofs = zd_brd_read(&r, fs->of_log);
         uint32_t mls = zd_brd_read(&r, fs->ml_log);
         uint32_t r0 = fs->rep[0], r1 = fs->rep[1], r2 = fs->rep[2];
+        uint32_t k = 0;
+        size_t batch_op = op;
         for (uint32_t i = 0; i < nseq; i++) {
             zd_fse_entry le = T->ll[lls], me = T->ml[mls], oe = T->of[ofs];
             uint32_t ofc = oe.sym;
@@ -725,7 +795,6 @@ ZD_BIGFN oc_status zd_block(zd_tables *T, zd_frame_state *fs, const uint8_t *blk
             }
             if (r.pos < 0)
                 return ZD_ERR(OC_ERR_CORRUPT);
-            /* execute */
             if (ll > lsize - lp)
                 return ZD_ERR(OC_ERR_CORRUPT);
             if (off == 0 || off > op + ll - frame_start)
@@ -734,13 +803,20 @@ ZD_BIGFN oc_status zd_block(zd_tables *T, zd_frame_state *fs, const uint8_t *blk
                 return ZD_ERR(OC_ERR_CORRUPT);
             if ((size_t)ll + ml > cap - op)
                 return ZD_ERR(OC_ERR_OUTPUT_TOO_SMALL);
-            zd_copy(dst + op, lit + lp, ll);
-            op += ll;
+            /* every lane records the same values */
+            T->sq_ll[k] = ll;
+            T->sq_ml[k] = ml;
+            T->sq_off[k] = off;
+            T->sq_op[k] = (uint32_t)(op - bstart);
+            T->sq_lp[k] = (uint32_t)lp;
+            op += (size_t)ll + ml;
             lp += ll;
-            ZD_SYNC();
-            zd_match(dst + op, off, ml);
-            op += ml;
-            ZD_SYNC();
+            if (++k == ZD_SEQ_BATCH || i + 1 == nseq) {
+                ZD_SYNC();
+                zd_exec_batch(T, dst + bstart, lit, k, (uint32_t)(batch_op - bstart));
+                k = 0;
+                batch_op = op;
+            }
         }
         if (r.pos != 0)
             return ZD_ERR(OC_ERR_CORRUPT);

@@ -60,6 +60,10 @@ OC_HIDDEN oc_status oc_cuda_zstd_decompress(oc_context *ctx, size_t n, const voi
                                             oc_status *statuses_dev, size_t max_dst_capacity, void *scratch,
                                             size_t scratch_size, cudaStream_t stream);
 
+/* Harness only: picks the kernel compiled for 3 (default), 4 or 5 resident
+ * blocks of 4 warps per SM (fewer registers per thread).  Not thread-safe. */
+OC_HIDDEN void oc_cuda_zstd_debug_set_min_blocks(int min_blocks);
+
 #ifdef __cplusplus
 }
 #endif
