@@ -9,9 +9,25 @@
  */
 #include "zstd_gpu.h"
 
+#ifdef ZD_PROFILE
+__device__ unsigned long long zd_prof[8]; /* per-phase cycles, see zstd_decode_core.h */
+#endif
+
 #include "zstd_decode_core.h"
 
 #define ZD_WARPS_PER_BLOCK 4
+
+#ifdef ZD_PROFILE
+
+extern "C" void oc_cuda_zstd_debug_profile(unsigned long long out[8], int reset)
+{
+    cudaMemcpyFromSymbol(out, zd_prof, sizeof zd_prof);
+    if (reset) {
+        static const unsigned long long zero[8] = {0};
+        cudaMemcpyToSymbol(zd_prof, zero, sizeof zero);
+    }
+}
+#endif
 
 static size_t zd_slot_bytes(size_t max_dst_capacity)
 {
@@ -47,8 +63,10 @@ __global__ void __launch_bounds__(ZD_WARPS_PER_BLOCK * 32, MINB)
     uint8_t *litbuf = scratch + warp * slot;
     for (size_t c = warp; c < n; c += nwarps) {
         size_t out = 0;
+        ZD_PROF_START(t_chunk);
         oc_status st = zd_decode_chunk(T, (const uint8_t *)src_ptrs[c], src_sizes[c], (uint8_t *)dst_ptrs[c],
                                        dst_caps[c], &out, litbuf, slot);
+        ZD_PROF_END(5, t_chunk);
         if ((threadIdx.x & 31) == 0) {
             if (dst_sizes)
                 dst_sizes[c] = out;
@@ -58,7 +76,7 @@ __global__ void __launch_bounds__(ZD_WARPS_PER_BLOCK * 32, MINB)
     }
 }
 
-static int g_zd_min_blocks = 3;
+static int g_zd_min_blocks = 4; /* best in run 2 (NOTES.md) */
 
 extern "C" void oc_cuda_zstd_debug_set_min_blocks(int min_blocks)
 {
@@ -89,12 +107,12 @@ extern "C" oc_status oc_cuda_zstd_decompress(oc_context *ctx, size_t n, const vo
     zd_decode_kernel<M><<<blocks, ZD_WARPS_PER_BLOCK * 32, 0, stream>>>(                                     \
         n, src_ptrs_dev, src_sizes_dev, dst_ptrs_dev, dst_caps_dev, dst_sizes_dev, statuses_dev,             \
         (uint8_t *)scratch, slot, w)
-    if (g_zd_min_blocks == 4)
-        ZD_LAUNCH(4);
+    if (g_zd_min_blocks == 3)
+        ZD_LAUNCH(3);
     else if (g_zd_min_blocks == 5)
         ZD_LAUNCH(5);
     else
-        ZD_LAUNCH(3);
+        ZD_LAUNCH(4);
 #undef ZD_LAUNCH
     return cudaGetLastError() == cudaSuccess ? OC_OK : OC_ERR_CUDA;
 }

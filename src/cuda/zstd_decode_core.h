@@ -62,8 +62,24 @@
 #endif
 
 #define ZD_BLOCK_MAX 131072u /* Block_Maximum_Size upper bound */
-#define ZD_SEQ_BATCH 32      /* sequences decoded, then executed, together */
-#define ZD_SHORT 32          /* copies up to this length run on one lane */
+/* ZD_PROFILE (nvcc, harness builds only): lane 0 of each warp adds clock64
+ * cycles per phase into zd_prof[] (defined in zstd_decode.cu):
+ * 0 literals section, 1 sequence tables, 2 sequence loop (with 3),
+ * 3 batch execution, 4 XXH64, 5 whole chunks.  The includer defines zd_prof. */
+#if defined(ZD_PROFILE) && defined(__CUDACC__)
+#define ZD_PROF_START(t) long long t = clock64()
+#define ZD_PROF_END(k, t)                                                                                    \
+    do {                                                                                                     \
+        if (ZD_LANE() == 0)                                                                                  \
+            atomicAdd(&zd_prof[k], (unsigned long long)(clock64() - (t)));                                   \
+    } while (0)
+#else
+#define ZD_PROF_START(t) ((void)0)
+#define ZD_PROF_END(k, t) ((void)0)
+#endif
+
+#define ZD_SEQ_BATCH 32 /* sequences decoded, then executed, together */
+#define ZD_SHORT 32     /* copies up to this length run on one lane */
 #define ZD_HUF_MAX_LOG 11
 #define ZD_LL_MAX_LOG 9
 #define ZD_ML_MAX_LOG 9
@@ -153,31 +169,45 @@ ZD_FN uint64_t zd_le64(const uint8_t *p)
 }
 
 /* ---- backward bit reader (FSE and Huffman bitstreams) ------------------------
- * Bits are numbered from bit 0 of byte 0; `pos` is the count of bits not yet
- * read, reading goes downwards.  `acc` caches 64 bits starting at acc_lo.
- * Bits below 0 read as zeros and leave pos negative (overflow). */
+ * Bits are numbered from bit 0 of byte 0 and read downwards.  `acc` holds
+ * the 8 bytes starting at byte index b (bytes outside the stream read as
+ * zero, so b may be negative near the start); `c` counts the bits of acc
+ * already consumed from the top.  The next unread bit position is
+ * pos = 8*b + 64 - c; pos < 0 means the stream was over-read (corrupt).
+ * zd_brd_refill leaves c <= 7, so at least 56 bits can then be read without
+ * checks: callers refill before each group of reads totalling <= 56 bits. */
 typedef struct zd_brd {
     const uint8_t *p;
     int size;
-    int pos;
-    int acc_lo;
+    int b;
+    uint32_t c;
     uint64_t acc;
 } zd_brd;
 
-ZD_FN void zd_brd_reload(zd_brd *r)
+ZD_FN int zd_brd_pos(const zd_brd *r)
 {
-    int b = ((r->pos + 7) >> 3) - 8;
-    if (b < 0)
-        b = 0;
+    return 8 * r->b + 64 - (int)r->c;
+}
+
+ZD_FN void zd_brd_load(zd_brd *r, int pos)
+{
+    int b = ((pos + 7) >> 3) - 8; /* arithmetic shift: floor, also below 0 */
     uint64_t a = 0;
-    if (b + 8 <= r->size) {
+    if (b >= 0 && b + 8 <= r->size) {
         a = zd_le64(r->p + b);
     } else {
         for (int i = 7; i >= 0; i--)
-            a = (a << 8) | (b + i < r->size ? r->p[b + i] : 0u);
+            a = (a << 8) | (b + i >= 0 && b + i < r->size ? r->p[b + i] : 0u);
     }
     r->acc = a;
-    r->acc_lo = b * 8;
+    r->b = b;
+    r->c = (uint32_t)(8 * b + 64 - pos);
+}
+
+ZD_FN void zd_brd_refill(zd_brd *r)
+{
+    if (r->c >= 8)
+        zd_brd_load(r, zd_brd_pos(r));
 }
 
 /* Starts a reader over [p, p+size); CORRUPT if empty or the last byte has no
@@ -191,33 +221,20 @@ ZD_FN oc_status zd_brd_init(zd_brd *r, const uint8_t *p, size_t size)
         return ZD_ERR(OC_ERR_CORRUPT);
     r->p = p;
     r->size = (int)size;
-    r->pos = (int)(size - 1) * 8 + zd_highbit32(last);
-    zd_brd_reload(r);
+    zd_brd_load(r, (int)(size - 1) * 8 + zd_highbit32(last));
     return OC_OK;
 }
 
-/* Returns the next n bits (n <= 32) without consuming them. */
-ZD_FN uint32_t zd_brd_peek(zd_brd *r, int n)
+/* The next n bits (0 <= n <= 56), without consuming them / consuming them. */
+ZD_FN uint32_t zd_brd_peek(const zd_brd *r, int n)
 {
-    int np = r->pos - n;
-    if (np < r->acc_lo && r->acc_lo > 0)
-        zd_brd_reload(r);
-    uint64_t v;
-    if (np >= r->acc_lo) {
-        v = r->acc >> (np - r->acc_lo);
-    } else {
-        int sh = -np; /* acc_lo == 0 here */
-        v = sh >= 64 ? 0 : (r->acc << sh);
-    }
-    return (uint32_t)(v & ((1ull << n) - 1));
+    return (uint32_t)(((r->acc << r->c) >> 1) >> (63 - n));
 }
 
 ZD_FN uint32_t zd_brd_read(zd_brd *r, int n)
 {
-    if (n == 0)
-        return 0;
     uint32_t v = zd_brd_peek(r, n);
-    r->pos -= n;
+    r->c += (uint32_t)n;
     return v;
 }
 
@@ -298,7 +315,7 @@ ZD_BIGFN oc_status zd_read_ncount(const uint8_t *p, size_t avail, int max_sym, i
 
 /* Builds an FSE decoding table (RFC 8878 4.1.1, "From normalized distribution
  * to decoding tables").  Every lane computes it; all write the same values. */
-ZD_BIGFN oc_status zd_build_fse(zd_fse_entry *t, const int16_t *norm, int nsym, int log)
+ZD_BIGFN oc_status zd_build_fse(zd_fse_entry *t, const int16_t *norm, int nsym, int log, const uint8_t *xbits)
 {
     uint32_t size = 1u << log;
     uint32_t high = size - 1;
@@ -328,7 +345,7 @@ ZD_BIGFN oc_status zd_build_fse(zd_fse_entry *t, const int16_t *norm, int nsym, 
         uint32_t ns = next[s]++;
         int nb = log - zd_highbit32(ns);
         t[u].nbits = (uint8_t)nb;
-        t[u].base = (uint16_t)((ns << nb) - size);
+        t[u].base = (uint16_t)(((ns << nb) - size) | (xbits ? (uint32_t)xbits[s] << 11 : 0u));
     }
     return OC_OK;
 }
@@ -352,7 +369,7 @@ ZD_BIGFN oc_status zd_read_huffman(zd_tables *T, const uint8_t *p, size_t avail,
         oc_status st = zd_read_ncount(p + 1, csz, 12, 6, norm, &log, &nsym, &nc);
         if (st != OC_OK)
             return st;
-        st = zd_build_fse(T->hw, norm, nsym, log);
+        st = zd_build_fse(T->hw, norm, nsym, log, NULL);
         ZD_SYNC();
         if (st != OC_OK)
             return st;
@@ -366,8 +383,9 @@ ZD_BIGFN oc_status zd_read_huffman(zd_tables *T, const uint8_t *p, size_t avail,
                 return ZD_ERR(OC_ERR_CORRUPT);
             zd_fse_entry e = T->hw[s1];
             w[nw++] = e.sym;
+            zd_brd_refill(&r);
             s1 = e.base + zd_brd_read(&r, e.nbits);
-            if (r.pos < 0) {
+            if (zd_brd_pos(&r) < 0) {
                 w[nw++] = T->hw[s2].sym;
                 break;
             }
@@ -375,8 +393,9 @@ ZD_BIGFN oc_status zd_read_huffman(zd_tables *T, const uint8_t *p, size_t avail,
                 return ZD_ERR(OC_ERR_CORRUPT);
             e = T->hw[s2];
             w[nw++] = e.sym;
+            zd_brd_refill(&r);
             s2 = e.base + zd_brd_read(&r, e.nbits);
-            if (r.pos < 0) {
+            if (zd_brd_pos(&r) < 0) {
                 w[nw++] = T->hw[s1].sym;
                 break;
             }
@@ -445,18 +464,30 @@ ZD_FN oc_status zd_huf_stream(const uint16_t *huf, int log, const uint8_t *p, si
     oc_status st = zd_brd_init(&r, p, size);
     if (st != OC_OK)
         return st;
-    for (size_t i = 0; i < count; i++) {
-        uint32_t e = huf[zd_brd_peek(&r, log)];
-        out[i] = (uint8_t)e;
-        r.pos -= (int)(e >> 8);
-        if (r.pos < -64)
+    size_t i = 0;
+    for (; i + 4 <= count; i += 4) { /* 4 codes of <= 11 bits per refill */
+        zd_brd_refill(&r);
+        for (int q = 0; q < 4; q++) {
+            uint32_t e = huf[zd_brd_peek(&r, log)];
+            out[i + (size_t)q] = (uint8_t)e;
+            r.c += e >> 8;
+        }
+        if (zd_brd_pos(&r) < -64)
             return ZD_ERR(OC_ERR_CORRUPT);
     }
+    for (; i < count; i++) {
+        zd_brd_refill(&r);
+        uint32_t e = huf[zd_brd_peek(&r, log)];
+        out[i] = (uint8_t)e;
+        r.c += e >> 8;
+    }
+    int endpos = zd_brd_pos(&r);
 #if defined(ZD_TRACE) && !defined(__CUDACC__)
-    if (r.pos != 0)
-        fprintf(stderr, "zd: huffman stream end pos %d size %zu count %zu log %d\n", r.pos, size, count, log);
+    if (endpos != 0)
+        fprintf(stderr, "zd: huffman stream end pos %d size %zu count %zu log %d\n", endpos, size, count,
+                log);
 #endif
-    return r.pos == 0 ? OC_OK : OC_ERR_CORRUPT;
+    return endpos == 0 ? OC_OK : OC_ERR_CORRUPT;
 }
 
 /* ---- literals section (RFC 8878 3.1.1.3.1) ---------------------------------- */
@@ -566,14 +597,15 @@ ZD_BIGFN oc_status zd_literals(zd_tables *T, zd_frame_state *fs, const uint8_t *
 /* ---- sequences (RFC 8878 3.1.1.3.2 and 3.1.1.4) ----------------------------- */
 
 ZD_BIGFN oc_status zd_seq_table(zd_fse_entry *t, int *log, uint32_t mode, const int16_t *defnorm, int defn,
-                                int deflog, int max_sym, int max_log, const uint8_t **pp, const uint8_t *end)
+                                int deflog, int max_sym, int max_log, const uint8_t *xbits,
+                                const uint8_t **pp, const uint8_t *end)
 {
     int16_t norm[64];
     if (mode == 0) {
         for (int i = 0; i < defn; i++)
             norm[i] = defnorm[i];
         *log = deflog;
-        return zd_build_fse(t, norm, defn, deflog);
+        return zd_build_fse(t, norm, defn, deflog, xbits);
     }
     if (mode == 1) {
         if (*pp >= end)
@@ -584,7 +616,7 @@ ZD_BIGFN oc_status zd_seq_table(zd_fse_entry *t, int *log, uint32_t mode, const 
             return ZD_ERR(OC_ERR_CORRUPT);
         t[0].sym = s;
         t[0].nbits = 0;
-        t[0].base = 0;
+        t[0].base = (uint16_t)(xbits ? (uint32_t)xbits[s] << 11 : 0u);
         *log = 0;
         return OC_OK;
     }
@@ -596,7 +628,7 @@ ZD_BIGFN oc_status zd_seq_table(zd_fse_entry *t, int *log, uint32_t mode, const 
             return st;
         *pp += used;
         *log = l;
-        return zd_build_fse(t, norm, nsym, l);
+        return zd_build_fse(t, norm, nsym, l, xbits);
     }
     return *log < 0 ? OC_ERR_CORRUPT : OC_OK; /* Repeat_Mode */
 }
@@ -702,7 +734,9 @@ ZD_BIGFN oc_status zd_block(zd_tables *T, zd_frame_state *fs, const uint8_t *blk
     ZD_SYNC(); /* the previous block's copies are done with litbuf and tables */
     if (bsize < 1)
         return ZD_ERR(OC_ERR_CORRUPT);
+    ZD_PROF_START(t_lit);
     oc_status st = zd_literals(T, fs, blk, bsize, litbuf, litcap, &lit, &lsize, &used);
+    ZD_PROF_END(0, t_lit);
     if (st != OC_OK)
         return st;
     ZD_SYNC();
@@ -733,15 +767,18 @@ ZD_BIGFN oc_status zd_block(zd_tables *T, zd_frame_state *fs, const uint8_t *blk
         uint32_t modes = *sp++;
         if (modes & 3)
             return ZD_ERR(OC_ERR_CORRUPT);
+        ZD_PROF_START(t_tab);
         st = zd_seq_table(T->ll, &fs->ll_log, modes >> 6, zd_ll_default, 36, 6, ZD_LL_MAX_SYM, ZD_LL_MAX_LOG,
-                          &sp, se);
+                          zd_ll_bits, &sp, se);
         if (st == OC_OK)
             st = zd_seq_table(T->of, &fs->of_log, (modes >> 4) & 3, zd_of_default, 29, 5, ZD_OF_MAX_SYM,
-                              ZD_OF_MAX_LOG, &sp, se);
+                              ZD_OF_MAX_LOG, NULL, &sp, se);
         if (st == OC_OK)
             st = zd_seq_table(T->ml, &fs->ml_log, (modes >> 2) & 3, zd_ml_default, 53, 6, ZD_ML_MAX_SYM,
-                              ZD_ML_MAX_LOG, &sp, se);
+                              ZD_ML_MAX_LOG, zd_ml_bits, &sp, se);
         ZD_SYNC();
+        ZD_PROF_END(1, t_tab);
+        ZD_PROF_START(t_seq);
         if (st != OC_OK) {
             fs->ll_log = fs->of_log = fs->ml_log = -1;
             return st;
@@ -750,18 +787,29 @@ ZD_BIGFN oc_status zd_block(zd_tables *T, zd_frame_state *fs, const uint8_t *blk
         st = zd_brd_init(&r, sp, (size_t)(se - sp));
         if (st != OC_OK)
             return st;
+        zd_brd_refill(&r);
         uint32_t lls = zd_brd_read(&r, fs->ll_log);
         uint32_t ofs = zd_brd_read(&r, fs->of_log);
         uint32_t mls = zd_brd_read(&r, fs->ml_log);
         uint32_t r0 = fs->rep[0], r1 = fs->rep[1], r2 = fs->rep[2];
         uint32_t k = 0;
-        size_t batch_op = op;
+        /* block-relative 32-bit positions keep the per-sequence checks short */
+        uint32_t bop = 0, lp32 = 0, batch_bop = 0, ls32 = (uint32_t)lsize;
+        uint32_t bmax = (uint32_t)fs->block_max;
+        uint32_t lim = cap - bstart < fs->block_max ? (uint32_t)(cap - bstart) : bmax;
+        uint64_t hist = bstart - frame_start;
         for (uint32_t i = 0; i < nseq; i++) {
             zd_fse_entry le = T->ll[lls], me = T->ml[mls], oe = T->of[ofs];
+            /* extra-bit counts ride in base's top 5 bits (zd_build_fse), so
+             * the bit position never waits on a code-table load */
             uint32_t ofc = oe.sym;
+            zd_brd_refill(&r); /* offset <= 31 + match length <= 16 bits */
             uint32_t ofv = (1u << ofc) + zd_brd_read(&r, (int)ofc);
-            uint32_t ml = zd_ml_base[me.sym] + zd_brd_read(&r, zd_ml_bits[me.sym]);
-            uint32_t ll = zd_ll_base[le.sym] + zd_brd_read(&r, zd_ll_bits[le.sym]);
+            uint32_t mlx = zd_brd_read(&r, me.base >> 11);
+            zd_brd_refill(&r); /* literal length <= 16 + states <= 26 bits */
+            uint32_t llx = zd_brd_read(&r, le.base >> 11);
+            uint32_t ml = zd_ml_base[me.sym] + mlx;
+            uint32_t ll = zd_ll_base[le.sym] + llx;
             uint32_t off;
             if (ofv > 3) {
                 off = ofv - 3;
@@ -789,36 +837,36 @@ ZD_BIGFN oc_status zd_block(zd_tables *T, zd_frame_state *fs, const uint8_t *blk
                 }
             }
             if (i + 1 < nseq) {
-                lls = le.base + zd_brd_read(&r, le.nbits);
-                mls = me.base + zd_brd_read(&r, me.nbits);
+                lls = (le.base & 0x7FFu) + zd_brd_read(&r, le.nbits);
+                mls = (me.base & 0x7FFu) + zd_brd_read(&r, me.nbits);
                 ofs = oe.base + zd_brd_read(&r, oe.nbits);
             }
-            if (r.pos < 0)
+            if (zd_brd_pos(&r) < 0 || ll > ls32 - lp32 || off == 0 || (uint64_t)off > hist + bop + ll)
                 return ZD_ERR(OC_ERR_CORRUPT);
-            if (ll > lsize - lp)
-                return ZD_ERR(OC_ERR_CORRUPT);
-            if (off == 0 || off > op + ll - frame_start)
-                return ZD_ERR(OC_ERR_CORRUPT);
-            if ((size_t)ll + ml > fs->block_max - (op - bstart))
-                return ZD_ERR(OC_ERR_CORRUPT);
-            if ((size_t)ll + ml > cap - op)
-                return ZD_ERR(OC_ERR_OUTPUT_TOO_SMALL);
+            uint32_t len = ll + ml;
+            if (len > lim - bop)
+                return len > bmax - bop ? ZD_ERR(OC_ERR_CORRUPT) : ZD_ERR(OC_ERR_OUTPUT_TOO_SMALL);
             /* every lane records the same values */
             T->sq_ll[k] = ll;
             T->sq_ml[k] = ml;
             T->sq_off[k] = off;
-            T->sq_op[k] = (uint32_t)(op - bstart);
-            T->sq_lp[k] = (uint32_t)lp;
-            op += (size_t)ll + ml;
-            lp += ll;
+            T->sq_op[k] = bop;
+            T->sq_lp[k] = lp32;
+            bop += len;
+            lp32 += ll;
             if (++k == ZD_SEQ_BATCH || i + 1 == nseq) {
                 ZD_SYNC();
-                zd_exec_batch(T, dst + bstart, lit, k, (uint32_t)(batch_op - bstart));
+                ZD_PROF_START(t_ex);
+                zd_exec_batch(T, dst + bstart, lit, k, batch_bop);
+                ZD_PROF_END(3, t_ex);
                 k = 0;
-                batch_op = op;
+                batch_bop = bop;
             }
         }
-        if (r.pos != 0)
+        op = bstart + bop;
+        lp = lp32;
+        ZD_PROF_END(2, t_seq);
+        if (zd_brd_pos(&r) != 0)
             return ZD_ERR(OC_ERR_CORRUPT);
         fs->rep[0] = r0;
         fs->rep[1] = r1;
@@ -1002,7 +1050,9 @@ ZD_BIGFN oc_status zd_frame(zd_tables *T, const uint8_t *src, size_t n, size_t *
             return ZD_ERR(OC_ERR_TRUNCATED);
         uint32_t want = zd_le32(src + ip);
         ip += 4;
+        ZD_PROF_START(t_xxh);
         uint64_t got = zd_xxh64(T, dst + frame_start, op - frame_start);
+        ZD_PROF_END(4, t_xxh);
         if ((uint32_t)got != want)
             return ZD_ERR(OC_ERR_CHECKSUM_MISMATCH);
     }

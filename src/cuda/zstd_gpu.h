@@ -60,9 +60,15 @@ OC_HIDDEN oc_status oc_cuda_zstd_decompress(oc_context *ctx, size_t n, const voi
                                             oc_status *statuses_dev, size_t max_dst_capacity, void *scratch,
                                             size_t scratch_size, cudaStream_t stream);
 
-/* Harness only: picks the kernel compiled for 3 (default), 4 or 5 resident
+/* Harness only: picks the kernel compiled for 3, 4 (default) or 5 resident
  * blocks of 4 warps per SM (fewer registers per thread).  Not thread-safe. */
 OC_HIDDEN void oc_cuda_zstd_debug_set_min_blocks(int min_blocks);
+
+#ifdef ZD_PROFILE
+/* Harness only, builds with -DZD_PROFILE: cycles per phase summed over
+ * warps (see zstd_decode_core.h); reset != 0 zeroes the counters after. */
+OC_HIDDEN void oc_cuda_zstd_debug_profile(unsigned long long out[8], int reset);
+#endif
 
 #ifdef __cplusplus
 }

@@ -358,7 +358,22 @@ static void run_config(const std::string &name, const bytes &data, size_t chunk,
     std::vector<oc_status> st;
     std::vector<size_t> sz;
     bytes out;
+#ifdef ZD_PROFILE
+    unsigned long long prof[8];
+    oc_cuda_zstd_debug_profile(prof, 1);
+#endif
     dev_results(d, m, st, sz, out);
+#ifdef ZD_PROFILE
+    oc_cuda_zstd_debug_profile(prof, 1);
+    {
+        double tot = (double)(prof[5] ? prof[5] : 1);
+        printf("profile %s %s: cycles/byte per warp %.1f; literals %.1f%%, seq tables %.1f%%, seq decode %.1f%%, "
+               "batch exec %.1f%%, xxh64 %.1f%%\n",
+               name.c_str(), cfg, (double)prof[5] / ((double)n * (double)copies), 100.0 * (double)prof[0] / tot,
+               100.0 * (double)prof[1] / tot, 100.0 * (double)(prof[2] - prof[3]) / tot, 100.0 * (double)prof[3] / tot,
+               100.0 * (double)prof[4] / tot);
+    }
+#endif
     bool ok = true;
     for (size_t i = 0; i < d.n; i++) {
         if (st[i] != OC_OK || sz[i] != raw_len[i % m]) {
@@ -388,7 +403,7 @@ static void run_config(const std::string &name, const bytes &data, size_t chunk,
             CUDA_OK(cudaEventRecord(e1));
             CUDA_OK(cudaEventSynchronize(e1));
             CUDA_OK(cudaEventElapsedTime(&warm, e0, e1));
-            int nrep = std::max(1, std::min(reps, (int)(600.0f / std::max(warm, 0.001f))));
+            int nrep = std::max(1, std::min(reps, (int)(300.0f / std::max(warm, 0.001f))));
             std::vector<float> ms;
             for (int r = 0; r < nrep; r++) {
                 CUDA_OK(cudaEventRecord(e0));
@@ -404,7 +419,7 @@ static void run_config(const std::string &name, const bytes &data, size_t chunk,
             row.gpu_v.push_back(gbs);
             row.gpu_gbs = std::max(row.gpu_gbs, gbs);
         }
-        oc_cuda_zstd_debug_set_min_blocks(3);
+        oc_cuda_zstd_debug_set_min_blocks(4);
         cudaEventDestroy(e0);
         cudaEventDestroy(e1);
     }
