@@ -668,7 +668,7 @@ ZD_FN void zd_match(uint8_t *out, size_t off, size_t len)
 ZD_FN void zd_copy_lane(uint8_t *d, const uint8_t *src, uint32_t len)
 {
     for (uint32_t t = 0; t < len; t += 8) {
-        uint8_t b[8];
+        uint8_t b[8] = {0, 0, 0, 0, 0, 0, 0, 0};
         uint32_t n = len - t < 8 ? len - t : 8;
 #ifdef __CUDACC__
 #pragma unroll
