@@ -86,8 +86,6 @@ def codec_only(args, z, ref, nbytes, cp, sync):
     """Time the codecs' batch decode alone on chunks already in (device or host) memory."""
     import asyncio
 
-    import numpy as np
-    import zarr
     import zarr.core.buffer.gpu as gpu_buffer
     from zarr.core.array_spec import ArrayConfig, ArraySpec
     from zarr.core.buffer import default_buffer_prototype

@@ -13,7 +13,7 @@ import pytest
 
 zarr = pytest.importorskip("zarr")
 import zarr.codecs.numcodecs as zn  # noqa: E402
-from zarr.codecs import BytesCodec, Crc32cCodec, GzipCodec, ShardingCodec, ZstdCodec  # noqa: E402
+from zarr.codecs import Crc32cCodec, GzipCodec, ShardingCodec, ZstdCodec  # noqa: E402
 
 import opencomp as oc  # noqa: E402
 import opencomp.zarr as ocz  # noqa: E402
