@@ -40,7 +40,10 @@ for f in in/text "$big" in/column in/empty; do
         fi
     done
     "$OC" -q -a snappy -o "$n.sz" "$f" || fail "compress snappy $n"
-    if python3 -c 'import cramjam' 2> /dev/null; then
+    # cramjam writes NO bytes for an empty input (not even the stream
+    # identifier the framing format starts with); like `gzip -d` and `zstd -d`
+    # on an empty file, opencomp refuses that, so the empty case is left out.
+    if [ -s "$f" ] && python3 -c 'import cramjam' 2> /dev/null; then
         python3 -c '
 import sys, cramjam
 data = bytes(cramjam.snappy.decompress(open(sys.argv[1], "rb").read()))
@@ -73,7 +76,10 @@ for f in in/text "$big" in/empty; do
     if have pigz; then
         pigz -c "$f" > t3.gz && check_ours_reads t3.gz "$f" "pigz ($n)"
     fi
-    if python3 -c 'import cramjam' 2> /dev/null; then
+    # cramjam writes NO bytes for an empty input (not even the stream
+    # identifier the framing format starts with); like `gzip -d` and `zstd -d`
+    # on an empty file, opencomp refuses that, so the empty case is left out.
+    if [ -s "$f" ] && python3 -c 'import cramjam' 2> /dev/null; then
         python3 -c '
 import sys, cramjam
 open(sys.argv[2], "wb").write(bytes(cramjam.snappy.compress(open(sys.argv[1], "rb").read())))' "$f" t1.sz &&
