@@ -40,10 +40,7 @@ for f in in/text "$big" in/column in/empty; do
         fi
     done
     "$OC" -q -a snappy -o "$n.sz" "$f" || fail "compress snappy $n"
-    # cramjam writes NO bytes for an empty input (not even the stream
-    # identifier the framing format starts with); like `gzip -d` and `zstd -d`
-    # on an empty file, opencomp refuses that, so the empty case is left out.
-    if [ -s "$f" ] && python3 -c 'import cramjam' 2> /dev/null; then
+    if python3 -c 'import cramjam' 2> /dev/null; then
         python3 -c '
 import sys, cramjam
 data = bytes(cramjam.snappy.decompress(open(sys.argv[1], "rb").read()))
