@@ -5,7 +5,8 @@
  * device, date, commit and every figure, so runs can be compared and
  * plotted.  GB/s are uncompressed bytes over the median time, 1 GB = 1e9 B.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* sched_getaffinity: the cores this process may use */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,15 @@ static void cpu_model(char *buf, size_t cap)
     fclose(f);
 }
 
+/* The cores this process may run on (taskset, cgroups), else all online. */
+static long usable_cores(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
 /* A JSON number, or null when not finite. */
 static void json_number(FILE *f, double v)
 {
@@ -148,7 +158,7 @@ int cli_bench_write_json(const char *path, const bench_result *rows, size_t n, i
     json_string(f, oc_build_info());
     fputs(",\n  \"host\": {\"cpu\": ", f);
     json_string(f, cpu);
-    fprintf(f, ", \"cores\": %ld, \"os\": ", sysconf(_SC_NPROCESSORS_ONLN));
+    fprintf(f, ", \"cores\": %ld, \"os\": ", usable_cores());
     json_string(f, os);
     fputs("},\n  \"device\": ", f);
     if (with_gpu)
