@@ -4,9 +4,10 @@
  * This is what lets encode/decode take numpy arrays, bytes, memoryviews,
  * cupy arrays and torch tensors directly, and what makes decode(out=...)
  * zero-copy: the pointer we decode into is the caller's pointer.  Order of
- * the protocols tried: our own Array; a bare "dltensor" capsule; the buffer
- * protocol (host); __cuda_array_interface__ (device); __array_interface__
- * (host); DLPack (__dlpack__ + __dlpack_device__).
+ * the protocols tried: our own Array; a bare "dltensor" capsule; bytes,
+ * bytearray and memoryview directly; __cuda_array_interface__ (device); the
+ * buffer protocol (host); __array_interface__ (host); DLPack (__dlpack__ +
+ * __dlpack_device__).
  *
  * Every view must be C-contiguous (a strided view cannot be one chunk of
  * bytes); writable when it is an output.
@@ -217,16 +218,22 @@ int oc_py_view_get(oc_py_state *st, PyObject *obj, int writable, uintptr_t consu
         rc = 0;
     } else if (PyCapsule_CheckExact(obj)) {
         rc = oc_py_dlpack_import(obj, what, v);
-    } else if (PyObject_CheckBuffer(obj)) {
+    } else if (PyBytes_CheckExact(obj) || PyByteArray_CheckExact(obj) || PyMemoryView_Check(obj)) {
         rc = from_buffer(obj, writable, what, v);
     } else {
-        /* each property is read once (cupy builds its interface dict per read) */
+        /* __cuda_array_interface__ before the buffer protocol: cupy arrays have
+         * a buffer slot that refuses device memory.  Each property is read
+         * once (cupy builds its interface dict per read). */
         int err = 0;
         PyObject *ai = optional_attr(obj, "__cuda_array_interface__", &err);
         if (ai) {
             rc = from_interface(obj, ai, 1, what, v);
             Py_DECREF(ai);
-        } else if (!err && (ai = optional_attr(obj, "__array_interface__", &err)) != NULL) {
+        } else if (err) {
+            /* the property raised something other than AttributeError */
+        } else if (PyObject_CheckBuffer(obj)) {
+            rc = from_buffer(obj, writable, what, v);
+        } else if ((ai = optional_attr(obj, "__array_interface__", &err)) != NULL) {
             rc = from_interface(obj, ai, 0, what, v);
             Py_DECREF(ai);
         } else if (!err && PyObject_HasAttrString(obj, "__dlpack__") &&
