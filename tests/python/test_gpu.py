@@ -102,10 +102,22 @@ def test_torch_tensors(torch):
 @pytest.mark.parametrize("alg", GPU_ALGORITHMS)
 def test_codec_on_a_user_stream(cp, alg):
     s = cp.cuda.Stream(non_blocking=True)
-    codec = oc.Codec(algorithm=alg, cuda_stream=s.ptr, bitstream_kind=oc.BitstreamKind.RAW)
+    # given as an object, the stream is kept alive by the Codec
+    codec = oc.Codec(algorithm=alg, cuda_stream=s, bitstream_kind=oc.BitstreamKind.RAW)
+    assert codec.cuda_stream == s.ptr
     with s:
         x = cp.arange(1 << 20, dtype=cp.uint8)
     back = codec.decode(codec.encode(x))
+    cp.testing.assert_array_equal(cp.asarray(back), x)
+    # given as an int (nvCOMP's way), the caller keeps the stream alive
+    t = cp.cuda.Stream(non_blocking=True)
+    codec2 = oc.Codec(algorithm=alg, cuda_stream=t.ptr, bitstream_kind=oc.BitstreamKind.RAW)
+    cp.testing.assert_array_equal(cp.asarray(codec2.decode(codec2.encode(x))), x)
+    del codec2  # before t
+    del codec, s
+    import gc
+
+    gc.collect()
     cp.testing.assert_array_equal(cp.asarray(back), x)
 
 
