@@ -506,8 +506,10 @@ static PyObject *job_finish(oc_py_state *st, job *j, int status_mode, const char
             const char *detail = "";
             char buf[160] = "";
             if (j->st[i] == OC_ERR_OUTPUT_TOO_SMALL && j->out) {
-                PyOS_snprintf(buf, sizeof buf, " (out%s holds %zu bytes)", j->single ? "" : "[i]",
-                              j->dst_caps[i]);
+                if (j->single)
+                    PyOS_snprintf(buf, sizeof buf, " (out holds %zu bytes)", j->out[i].nbytes);
+                else
+                    PyOS_snprintf(buf, sizeof buf, " (out[%zu] holds %zu bytes)", i, j->out[i].nbytes);
                 detail = buf;
             }
             if (j->single)
