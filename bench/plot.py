@@ -66,8 +66,10 @@ def plot(results, out, chunk, title):
                 tot = [r for r in sel if r["file"] in gfiles]
                 if tot:
                     a = report.aggregate(tot)
-                    h = ax.scatter(a["ratio"], a[d], s=110, color=c, marker=m, edgecolors="black", linewidths=1.2,
-                                   zorder=3, label=col)
+                    # later contenders smaller and on top, so equal-ratio markers stay visible
+                    k = report._col_rank(col)[0]
+                    h = ax.scatter(a["ratio"], a[d], s=150 - 28 * k, color=c, marker=m, edgecolors="black",
+                                   linewidths=1.2, zorder=3 + k, label=col)
                     handles[col] = h
             ax.set_yscale("log")
             ax.set_xscale("log")
