@@ -124,7 +124,7 @@ def main():
         e2e["results"] = [result(a, files[a], "opencomp-cpu", 0.7, 1.4, scope="end-to-end")]
         p_e2e = write(d, "e2e.json", e2e)
         rc, md2, err = call(report.main, ["--markdown", p_cpu, p_e2e])
-        check(rc == 0 and "| opencomp-cpu 2T | opencomp-cpu 2T e2e |" in md2, "CPU kernel and e2e columns apart")
+        check(rc == 0 and "| opencomp-cpu 2T L6 | opencomp-cpu 2T L6 e2e |" in md2, "CPU kernel and e2e columns apart")
         check("replaces" not in err, "kernel and e2e results do not replace each other")
         check("(1 of %d files)" % len(names) in md2, "e2e corpus cell says it covers fewer files")
         os.remove(p_e2e)
@@ -150,6 +150,28 @@ def main():
         check(len(row) == 1 and row[0][-3:] == ["123", "456", "yes"], "newer run's figure kept (%r)" % row)
         check("replaces" in err, "replacement noted")
         os.remove(p_new)
+
+        # the same contender measured on two hosts: both kept, labelled by host;
+        # level 0 (default, as GPU benches write) and level 6 share one table
+        other = copy.deepcopy(cpu)
+        other["host"]["cores"] = 16
+        other["date"] = "2026-11-21T08:00:00Z"
+        other["results"] = [result(a, files[a], "reference-cpu", 0.9, 1.8, level=0)]
+        p_other = write(d, "other.json", other)
+        rc, md3, err = call(report.main, ["--markdown", p_cpu, p_other])
+        check(rc == 0 and "replaces" not in err, "another host's figure replaces nothing (%r)" % err)
+        check("reference-cpu 1T L6 @2-core host" in md3 and "reference-cpu 1T @16-core host" in md3,
+              "columns labelled by host and level")
+        check(md3.count("### deflate") == 1, "one table per algorithm whatever the levels")
+        try:
+            import plot
+
+            png = os.path.join(d, "hosts.png")
+            rc, _, err = call(plot.main, ["-o", png, "--chunk", str(CHUNK), p_cpu, p_other])
+            check(rc == 0 and os.path.getsize(png) > 1000, "plot of two hosts (%r)" % err)
+        except ImportError:
+            pass
+        os.remove(p_other)
 
         # refusals: every one must exit 2 with a message naming the problem
         bad_cases = {
