@@ -202,6 +202,15 @@ def main():
         check(rc == 2 and "schema-1" in err, "refuses another schema version")
         os.remove(os.path.join(d, "bad.json"))
 
+        # a contender that only decodes (no GPU encoder yet) has compress_gbps null: shown as "-"
+        g = copy.deepcopy(gpu)
+        for r in g["results"]:
+            if r["contender"] == "nvcomp-gpu":
+                r["compress_gbps"] = None
+        rc, md4, err = call(report.main, ["--markdown", write(d, "dec.json", g)])
+        check(rc == 0 and "· - / 160" in md4, "decode-only figure shown as '-' (%r)" % err)
+        os.remove(os.path.join(d, "dec.json"))
+
         # unverified results are flagged, never silently shown as fine
         g = copy.deepcopy(gpu)
         g["results"][0]["verified"] = False
