@@ -121,11 +121,15 @@ def main(argv=None):
     ap.add_argument("-o", "--output", default="bench/out/bench.png", help="PNG to write")
     ap.add_argument("--chunk", type=int, default=65536, help="chunk size to plot (bytes)")
     ap.add_argument("--title", default="opencomp benchmark", help="figure title")
+    ap.add_argument("--skip-invalid", action="store_true", help="leave out (and name) run files that fail validation")
     args = ap.parse_args(argv)
     try:
-        runs = [report.load_run(p) for p in report.expand(args.paths)]
+        runs = report.load_runs(args.paths, args.skip_invalid, "plot")
     except report.SchemaError as e:
         print("plot: %s" % e, file=sys.stderr)
+        return 2
+    if not runs:
+        print("plot: no valid run files", file=sys.stderr)
         return 2
     results, _ = report.merge(runs)
     plot(results, args.output, args.chunk, args.title)

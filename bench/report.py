@@ -106,6 +106,20 @@ def load_run(path):
     return run
 
 
+def load_runs(paths, skip_invalid=False, prog="report"):
+    """load_run over expand(paths); with skip_invalid, a file that fails is
+    named on stderr and left out instead of failing the whole report."""
+    runs = []
+    for p in expand(paths):
+        try:
+            runs.append(load_run(p))
+        except SchemaError as e:
+            if not skip_invalid:
+                raise
+            print("%s: skipped: %s" % (prog, e), file=sys.stderr)
+    return runs
+
+
 def expand(paths):
     """Files as given; directories as their *.json files, sorted."""
     out = []
@@ -333,9 +347,10 @@ def main(argv=None):
     ap.add_argument("paths", nargs="+", help="run JSON files or folders of them")
     ap.add_argument("--markdown", action="store_true", help="markdown tables for the README")
     ap.add_argument("-o", "--output", help="write here instead of stdout")
+    ap.add_argument("--skip-invalid", action="store_true", help="leave out (and name) run files that fail validation")
     args = ap.parse_args(argv)
     try:
-        runs = [load_run(p) for p in expand(args.paths)]
+        runs = load_runs(args.paths, args.skip_invalid)
     except SchemaError as e:
         print("report: %s" % e, file=sys.stderr)
         return 2

@@ -198,6 +198,8 @@ def main():
             f.write('{"schema": 1, "results": [')
         rc, _, err = call(report.main, [os.path.join(d, "bad.json")])
         check(rc == 2, "refuses truncated JSON")
+        rc, out, err = call(report.main, ["--skip-invalid", os.path.join(d, "bad.json"), p_gpu])
+        check(rc == 0 and "skipped: " in err and "nvcomp-gpu" in out, "--skip-invalid names and leaves out a bad file")
         rc, _, err = call(report.main, [write(d, "bad.json", {"schema": 2, "results": []})])
         check(rc == 2 and "schema-1" in err, "refuses another schema version")
         os.remove(os.path.join(d, "bad.json"))
