@@ -5,13 +5,14 @@ Runs come from different programs and machines (`opencomp bench --json` for
 the CPU contenders, the GPU bench program for opencomp-gpu and nvcomp-gpu), so
 this script is where they meet: it validates every file against the schema
 (a result it cannot trust is refused, not guessed at), keeps the newest figure
-when two runs measured the same thing, and prints
+when two runs measured the same thing on the same machine, and prints
 
     python3 bench/report.py RUN.json [DIR ...]              terminal table
     python3 bench/report.py --markdown RUN.json [DIR ...]   markdown for the README
 
-The markdown has one table per algorithm and level: a row per file and chunk
-size, a column per contender, each cell "ratio · compress / decompress GB/s",
+The markdown has one table per algorithm: a row per file and chunk size, a
+column per contender (with its thread count, a non-default level, e2e, and the
+machine where a table holds several), each cell "ratio · compress / decompress GB/s",
 and a "corpus" row: total uncompressed / total compressed, and total bytes over
 total time (what processing the whole corpus costs; not a mean of rates).
 Standard library only.
