@@ -126,6 +126,10 @@ static int decode(codec_run *run, const oc_buffer_options *hint, const cli_buffe
                   (unsigned long long)size);
         return -1;
     }
+    /* Progress is judged by the decoded size, which is what takes time. */
+    run->progress.start = cli_now();
+    run->progress.drawn = 0;
+    run->progress_on = cli_progress_wanted(run->opts, size);
     out->data = malloc((size_t)size + 1);
     if (!out->data) {
         cli_error(display, "%s: out of memory for %llu bytes", doing, (unsigned long long)size);
@@ -133,6 +137,8 @@ static int decode(codec_run *run, const oc_buffer_options *hint, const cli_buffe
     }
     uint64_t failed = UINT64_MAX, got = 0;
     st = oc_buffer_decompress(run->ctx, hint, src->data, src->size, out->data, size, &got, &failed);
+    cli_progress_end(&run->progress);
+    run->progress_on = 0;
     if (st == OC_OK && got != size)
         st = OC_ERR_SIZE_MISMATCH;
     if (st != OC_OK) {
@@ -162,6 +168,7 @@ static int verify_written(codec_run *run, const cli_output *out, const cli_buffe
         cli_buffer decoded;
         oc_buffer_options hint = *bo;
         hint.checksum = OC_CHECKSUM_VERIFY;
+        run->progress.label = "verify    ";
         if (decode(run, &hint, written, name, "verification failed", &decoded) != 0)
             return -1;
         ok = decoded.size == original->size && memcmp(decoded.data, original->data, decoded.size) == 0;
