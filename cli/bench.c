@@ -299,12 +299,15 @@ done:
     free(out);
 }
 
-/* ---- end to end: the whole-buffer API, NATIVE container ----------------- */
+/* ---- end to end: the whole-buffer API, NATIVE container -----------------
+ * Host buffer in, host buffer out.  For the GPU that includes the copies to
+ * and from device memory (the whole-buffer call itself synchronises once). */
 
 typedef struct e2e_arg {
     oc_buffer_options bo;
-    uint8_t *dst;
+    uint8_t *dst; /* host: the container */
     uint64_t cap, size;
+    uint8_t *d_src, *d_dst, *d_out; /* device buffers (GPU only) */
 } e2e_arg;
 
 static int e2e_comp_step(chunk_set *cs)
@@ -325,10 +328,36 @@ static int e2e_dec_step(chunk_set *cs)
     return s == OC_OK && got == cs->input->size ? 0 : -1;
 }
 
-static void run_end_to_end(bench_state *st, chunk_set *cs, size_t chunk_size)
+static int e2e_gpu_comp_step(chunk_set *cs)
 {
-    bench_result *r =
-        add_row(st, cs->input, cs, chunk_size, "opencomp-cpu", "end-to-end", oc_context_num_threads(st->cpu));
+    e2e_arg *a = cs->e2e;
+    size_t n = cs->input->size;
+    if (oc_memory_copy(cs->ctx, a->d_src, cs->input->data, n) != OC_OK ||
+        oc_buffer_compress(cs->ctx, &a->bo, a->d_src, n, a->d_dst, a->cap, &a->size) != OC_OK ||
+        oc_memory_copy(cs->ctx, a->dst, a->d_dst, (size_t)a->size) != OC_OK)
+        return -1;
+    return oc_context_synchronize(cs->ctx) == OC_OK ? 0 : -1;
+}
+
+static int e2e_gpu_dec_step(chunk_set *cs)
+{
+    e2e_arg *a = cs->e2e;
+    size_t n = cs->input->size;
+    uint64_t got = 0;
+    if (oc_memory_copy(cs->ctx, a->d_dst, a->dst, (size_t)a->size) != OC_OK ||
+        oc_buffer_decompress(cs->ctx, &a->bo, a->d_dst, a->size, a->d_out, n, &got, NULL) != OC_OK ||
+        oc_memory_copy(cs->ctx, cs->out, a->d_out, n) != OC_OK || oc_context_synchronize(cs->ctx) != OC_OK)
+        return -1;
+    return got == n ? 0 : -1;
+}
+
+static void run_end_to_end(bench_state *st, chunk_set *cs, size_t chunk_size, int gpu)
+{
+    if (gpu && (!st->gpu || !oc_algorithm_available(OC_ENGINE_CUDA, cs->algorithm) || cs->n == 0))
+        return;
+    oc_context *ctx = gpu ? st->gpu : st->cpu;
+    bench_result *r = add_row(st, cs->input, cs, chunk_size, gpu ? "opencomp-gpu" : "opencomp-cpu",
+                              "end-to-end", gpu ? 0 : oc_context_num_threads(ctx));
     if (!r) {
         st->failures++;
         return;
@@ -343,13 +372,19 @@ static void run_end_to_end(bench_state *st, chunk_set *cs, size_t chunk_size)
     a.bo.checksum = st->opts->checksum;
     a.cap = oc_buffer_compress_bound(&a.bo, cs->input->size);
     a.dst = a.cap ? malloc((size_t)a.cap) : NULL;
+    size_t n = cs->input->size;
+    int ready = a.dst != NULL;
+    if (ready && gpu)
+        ready = oc_memory_alloc(ctx, OC_MEMORY_DEVICE, n, (void **)&a.d_src) == OC_OK &&
+                oc_memory_alloc(ctx, OC_MEMORY_DEVICE, (size_t)a.cap, (void **)&a.d_dst) == OC_OK &&
+                oc_memory_alloc(ctx, OC_MEMORY_DEVICE, n, (void **)&a.d_out) == OC_OK;
     cs->e2e = &a;
-    cs->ctx = st->cpu;
+    cs->ctx = ctx;
     double tc = 0, td = 0;
-    int rc_c = a.dst ? timed(st, e2e_comp_step, cs, NULL, &tc) : -1, rc_d = -1;
+    int rc_c = ready ? timed(st, gpu ? e2e_gpu_comp_step : e2e_comp_step, cs, NULL, &tc) : -1, rc_d = -1;
     if (rc_c == 0) {
-        poison(cs->out, cs->input->size);
-        rc_d = timed(st, e2e_dec_step, cs, verify_host, &td);
+        poison(cs->out, n);
+        rc_d = timed(st, gpu ? e2e_gpu_dec_step : e2e_dec_step, cs, verify_host, &td);
     }
     /* The container's size is what counts here, not the chunks'. */
     chunk_set one = *cs;
@@ -359,6 +394,14 @@ static void run_end_to_end(bench_state *st, chunk_set *cs, size_t chunk_size)
     finish_row(st, r, &one, rc_c, rc_d, tc, td, rc_c ? "compression" : "decompression");
     r->num_chunks = cs->n;
     cli_bench_print_row(stdout, r);
+    if (a.d_src)
+        oc_memory_free(ctx, OC_MEMORY_DEVICE, a.d_src, n);
+    if (a.d_dst)
+        oc_memory_free(ctx, OC_MEMORY_DEVICE, a.d_dst, (size_t)a.cap);
+    if (a.d_out)
+        oc_memory_free(ctx, OC_MEMORY_DEVICE, a.d_out, n);
+    if (gpu)
+        oc_context_synchronize(ctx);
     free(a.dst);
     cs->e2e = NULL;
 }
@@ -431,7 +474,8 @@ static int bench_one(bench_state *st, const bench_input *in, oc_algorithm alg, i
     run_host_contender(st, &cs, chunk_size, 0);
     run_host_contender(st, &cs, chunk_size, 1);
     run_gpu_contender(st, &cs, chunk_size);
-    run_end_to_end(st, &cs, chunk_size);
+    run_end_to_end(st, &cs, chunk_size, 0);
+    run_end_to_end(st, &cs, chunk_size, 1);
     free_chunk_set(&cs);
     return 0;
 }
