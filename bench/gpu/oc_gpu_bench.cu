@@ -61,6 +61,7 @@ struct Result {
 
 static std::vector<Result> g_results;
 static int g_repeats = 10, g_warmup = 2;
+static bool g_nvcomp = true; /* --no-nvcomp: opencomp (and CPU) only */
 static double g_peak_bw = 0; /* measured D2D copy, read+write bytes/s */
 
 static double median(std::vector<double> v)
@@ -456,6 +457,14 @@ static void bench_one(const std::string &name, const std::vector<uint8_t> &data,
                                data.size(), ours_c, data.size() / tc / 1e9, data.size() / td / 1e9, 0, reps_used,
                                ok});
 #ifdef OC_HAVE_NVCOMP
+    if (!g_nvcomp) {
+        if (do_e2e)
+            end_to_end(name, data, c, a, "opencomp-gpu", e2e_oc_comp, e2e_oc_decomp, nullptr);
+        chunks_free(c);
+        if (do_cpu)
+            cpu_reference(name, data, chunk, a);
+        return;
+    }
     Nv nv;
     nv_prepare(nv, c, a);
     /* nvCOMP decodes our streams (interop check, not timed) */
@@ -600,12 +609,14 @@ int main(int argc, char **argv)
             cpu = false;
         else if (a == "--no-e2e")
             e2e = false;
+        else if (a == "--no-nvcomp")
+            g_nvcomp = false;
         else
             files.push_back(a);
     }
     if (files.empty()) {
         fprintf(stderr, "usage: oc_gpu_bench [--json F] [--commit SHA] [--repeats N] [--chunk BYTES] "
-                        "[--algo lz4|snappy] [--no-cpu] [--no-e2e] FILE...\n");
+                        "[--algo lz4|snappy] [--no-cpu] [--no-e2e] [--no-nvcomp] FILE...\n");
         return 2;
     }
     if (!oc_cuda_available()) {

@@ -80,7 +80,7 @@ __device__ int oc_lz4_decode_warp(const uint8_t *__restrict__ src, size_t srcn, 
             return OC_D_OUTPUT_TOO_SMALL;
         if (WRITE) {
             __syncwarp(); /* literals and earlier matches visible to every lane */
-            oc_warp_match_ring(dst, ring, op, offset, ml, lane);
+            oc_warp_match_ring(dst, ring, op, offset, ml, (size_t)offset + ml <= OC_RING, lane);
         }
         op += ml;
         if (ip >= srcn)

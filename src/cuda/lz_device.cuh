@@ -84,12 +84,13 @@ __device__ __forceinline__ void oc_warp_lit_ring(uint8_t *dst, uint8_t *ring, si
     }
 }
 
-/* A match at output position op (offset <= op checked by the caller). */
+/* A match at output position op (offset <= op checked by the caller).
+ * use_ring: the source may be read from the ring (the serial decoders pass
+ * offset + len <= OC_RING). */
 __device__ __forceinline__ void oc_warp_match_ring(uint8_t *dst, uint8_t *ring, size_t op, uint32_t offset,
-                                                   size_t len, int lane)
+                                                   size_t len, int use_ring, int lane)
 {
     size_t from = op - offset;
-    int use_ring = (size_t)offset + len <= OC_RING;
     if (offset >= len) {
         for (size_t j = lane; j < len; j += 32) {
             uint8_t v = use_ring ? ring[(from + j) & OC_RING_MASK] : dst[from + j];
