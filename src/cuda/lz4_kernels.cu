@@ -15,7 +15,11 @@
  * rules (the last 5 bytes are literals, the last match starts at least 12
  * bytes before the end) so any LZ4 decoder accepts the output.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "cuda_internal.cuh"
+#include "lz4_decode_rounds.cuh"
 #include "lz_device.cuh"
 
 #define OC_LZ4_MAX_INPUT 0x7E000000u
@@ -92,7 +96,8 @@ __device__ int oc_lz4_decode_warp(const uint8_t *__restrict__ src, size_t srcn, 
     return OC_D_OK;
 }
 
-template <bool WRITE> __global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc_lz4_decompress_kernel(oc_cuda_batch b)
+template <bool WRITE, bool ROUNDS>
+__global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc_lz4_decompress_kernel(oc_cuda_batch b)
 {
     __shared__ uint8_t rings[WRITE ? OC_DECODE_WARPS : 1][WRITE ? OC_RING : 1];
     size_t chunk = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
@@ -109,7 +114,8 @@ template <bool WRITE> __global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc
     if (src == nullptr || (WRITE && dst == nullptr && cap != 0))
         st = OC_D_INVALID_ARGUMENT;
     else
-        st = oc_lz4_decode_warp<WRITE>(src, srcn, dst, cap, &outn, ring, lane);
+        st = ROUNDS ? oc_lz4_decode_rounds(src, srcn, dst, cap, &outn, ring, lane)
+                    : oc_lz4_decode_warp<WRITE>(src, srcn, dst, cap, &outn, ring, lane);
     if (lane == 0) {
         if (b.dst_sizes)
             b.dst_sizes[chunk] = st == OC_D_OK ? outn : 0;
@@ -227,13 +233,27 @@ static unsigned oc_blocks_for(size_t n, unsigned warps_per_block)
     return (unsigned)((n + warps_per_block - 1) / warps_per_block);
 }
 
+/* Decoder choice: one sequence at a time (v3, default) or rounds (v4,
+ * lz4_decode_rounds.cuh) with OC_CUDA_LZ4_DECODER=rounds; read once. */
+static int oc_cuda_lz4_rounds(void)
+{
+    static volatile int mode = -1;
+    if (mode < 0) {
+        const char *e = getenv("OC_CUDA_LZ4_DECODER");
+        mode = e && strcmp(e, "rounds") == 0;
+    }
+    return mode;
+}
+
 cudaError_t oc_cuda_lz4_decompress_launch(const oc_cuda_batch &b, int write_output, cudaStream_t stream)
 {
     const unsigned wpb = OC_DECODE_WARPS;
-    if (write_output)
-        oc_lz4_decompress_kernel<true><<<oc_blocks_for(b.n, wpb), wpb * 32, 0, stream>>>(b);
+    if (write_output && oc_cuda_lz4_rounds())
+        oc_lz4_decompress_kernel<true, true><<<oc_blocks_for(b.n, wpb), wpb * 32, 0, stream>>>(b);
+    else if (write_output)
+        oc_lz4_decompress_kernel<true, false><<<oc_blocks_for(b.n, wpb), wpb * 32, 0, stream>>>(b);
     else
-        oc_lz4_decompress_kernel<false><<<oc_blocks_for(b.n, wpb), wpb * 32, 0, stream>>>(b);
+        oc_lz4_decompress_kernel<false, false><<<oc_blocks_for(b.n, wpb), wpb * 32, 0, stream>>>(b);
     return cudaGetLastError();
 }
 
