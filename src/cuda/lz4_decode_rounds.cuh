@@ -21,8 +21,9 @@ __device__ __noinline__ int oc_lz4_decode_rounds(const uint8_t *__restrict__ src
 {
     if (srcn == 0)
         return OC_D_TRUNCATED;
-    size_t ip = 0, op = 0;
+    size_t ip = 0, op = 0, mark = 0;
     for (;;) {
+        oc_prefetch_ahead(src, srcn, ip, &mark, lane);
         /* 1. the sequence that would start at s = ip + lane */
         size_t s = ip + lane;
         int early = OC_D_OK, late = OC_D_OK, has_match = 0;
@@ -81,19 +82,24 @@ __device__ __noinline__ int oc_lz4_decode_rounds(const uint8_t *__restrict__ src
                         (uint64_t)s + elen < srcn)
                            ? lane + (uint32_t)elen
                            : 32;
-        uint32_t J[5];
-        J[0] = nxt;
+        uint32_t pos; /* start (window offset) of element number `lane` of this round */
+        if (__shfl_sync(OC_FULL_MASK, nxt, 0) == 32) {
+            pos = lane == 0 ? 0 : 32; /* one element fills the window: no chain to find */
+        } else {
+            uint32_t J[5];
+            J[0] = nxt;
 #pragma unroll
-        for (int k = 1; k < 5; k++) {
-            uint32_t t = __shfl_sync(OC_FULL_MASK, J[k - 1], J[k - 1] & 31);
-            J[k] = J[k - 1] < 32 ? t : 32;
-        }
-        uint32_t pos = 0;
+            for (int k = 1; k < 5; k++) {
+                uint32_t t = __shfl_sync(OC_FULL_MASK, J[k - 1], J[k - 1] & 31);
+                J[k] = J[k - 1] < 32 ? t : 32;
+            }
+            pos = 0;
 #pragma unroll
-        for (int k = 0; k < 5; k++) {
-            uint32_t t = __shfl_sync(OC_FULL_MASK, J[k], pos & 31);
-            if ((lane >> k) & 1)
-                pos = pos < 32 ? t : 32;
+            for (int k = 0; k < 5; k++) {
+                uint32_t t = __shfl_sync(OC_FULL_MASK, J[k], pos & 31);
+                if ((lane >> k) & 1)
+                    pos = pos < 32 ? t : 32;
+            }
         }
         int cnt = __popc(__ballot_sync(OC_FULL_MASK, pos < 32));
         int me = lane < cnt;
@@ -112,11 +118,15 @@ __device__ __noinline__ int oc_lz4_decode_rounds(const uint8_t *__restrict__ src
 
         /* 4. output positions */
         uint64_t incl = e_out;
+        if (cnt == 1) {
+            incl = __shfl_sync(OC_FULL_MASK, e_out, 0);
+        } else {
 #pragma unroll
-        for (int d = 1; d < 32; d <<= 1) {
-            uint64_t t = __shfl_up_sync(OC_FULL_MASK, incl, d);
-            if (lane >= d)
-                incl += t;
+            for (int d = 1; d < 32; d <<= 1) {
+                uint64_t t = __shfl_up_sync(OC_FULL_MASK, incl, d);
+                if (lane >= d)
+                    incl += t;
+            }
         }
         uint64_t e_op = op + incl - e_out;
         uint64_t round_end = op + __shfl_sync(OC_FULL_MASK, incl, 31);

@@ -33,9 +33,10 @@ __device__ int oc_lz4_decode_warp(const uint8_t *__restrict__ src, size_t srcn, 
 {
     if (srcn == 0)
         return OC_D_TRUNCATED;
-    size_t ip = 1, op = 0;
+    size_t ip = 1, op = 0, mark = 0;
     uint32_t token = __ldg(src);
     for (;;) {
+        oc_prefetch_ahead(src, srcn, ip, &mark, lane);
         size_t lit = token >> 4;
         if (lit == 15) {
             uint32_t b;
@@ -199,7 +200,9 @@ __global__ void __launch_bounds__(OC_COMPRESS_WARPS * 32) oc_lz4_compress_kernel
         size_t match_end = n >= 5 ? n - 5 : 0;
         size_t anchor = 0, p = 0;
         oc_match m;
+        size_t mark = 0;
         while (p < start_end) {
+            oc_prefetch_ahead(src, n, p, &mark, lane);
             if (!oc_find_match(src, table, p, start_end, match_end, lane, &m)) {
                 p += 32;
                 continue;
@@ -233,14 +236,14 @@ static unsigned oc_blocks_for(size_t n, unsigned warps_per_block)
     return (unsigned)((n + warps_per_block - 1) / warps_per_block);
 }
 
-/* Decoder choice: one sequence at a time (v3, default) or rounds (v4,
- * lz4_decode_rounds.cuh) with OC_CUDA_LZ4_DECODER=rounds; read once. */
+/* Decoder choice: rounds (v4, lz4_decode_rounds.cuh, default) or one
+ * sequence at a time (v3) with OC_CUDA_LZ4_DECODER=serial; read once. */
 static int oc_cuda_lz4_rounds(void)
 {
     static volatile int mode = -1;
     if (mode < 0) {
         const char *e = getenv("OC_CUDA_LZ4_DECODER");
-        mode = e && strcmp(e, "rounds") == 0;
+        mode = !(e && strcmp(e, "serial") == 0);
     }
     return mode;
 }

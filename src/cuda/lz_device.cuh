@@ -65,7 +65,18 @@ __device__ __forceinline__ void oc_warp_lit_ring(uint8_t *dst, uint8_t *ring, si
                                                  const uint8_t *__restrict__ src, size_t len, int lane)
 {
     size_t j = lane;
-    /* four independent loads in flight per lane for long literal runs */
+    /* eight, then four, independent loads in flight per lane for long runs */
+    for (; j + 224 < len; j += 256) {
+        uint8_t v[8];
+#pragma unroll
+        for (int u = 0; u < 8; u++)
+            v[u] = __ldg(src + j + 32 * u);
+#pragma unroll
+        for (int u = 0; u < 8; u++) {
+            dst[op + j + 32 * u] = v[u];
+            ring[(op + j + 32 * u) & OC_RING_MASK] = v[u];
+        }
+    }
     for (; j + 96 < len; j += 128) {
         uint8_t v0 = __ldg(src + j), v1 = __ldg(src + j + 32), v2 = __ldg(src + j + 64), v3 = __ldg(src + j + 96);
         dst[op + j] = v0;
@@ -109,6 +120,22 @@ __device__ __forceinline__ void oc_warp_match_ring(uint8_t *dst, uint8_t *ring, 
             if (r >= offset)
                 r -= offset;
         }
+    }
+}
+
+/* Prefetch the input ahead of a warp that walks it front to back: with a
+ * few warps per SM every first touch of a 128-byte line would otherwise
+ * expose a full DRAM latency.  When pos comes within 2 KiB of *mark, the 32
+ * lanes each prefetch one line of the next 4 KiB into L1.  Uniform across
+ * the warp; a prefetch never faults, and none is issued past the end. */
+__device__ __forceinline__ void oc_prefetch_ahead(const uint8_t *src, size_t n, size_t pos, size_t *mark,
+                                                  int lane)
+{
+    if (pos + 2048 >= *mark && *mark < n) {
+        size_t a = *mark + (size_t)lane * 128;
+        if (a < n)
+            asm volatile("prefetch.global.L1 [%0];" ::"l"(src + a));
+        *mark += 4096;
     }
 }
 

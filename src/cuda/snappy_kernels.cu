@@ -57,9 +57,10 @@ __device__ int oc_snappy_decode_warp(const uint8_t *__restrict__ src, size_t src
         return OC_D_OUTPUT_TOO_SMALL;
     if (ROUNDS)
         return oc_snappy_decode_rounds(src, srcn, (size_t)pre, dst, ulen, ring, lane);
-    size_t ip = (size_t)pre, op = 0;
+    size_t ip = (size_t)pre, op = 0, mark = 0;
     uint32_t tag = ip < srcn ? __ldg(src + ip) : 0;
     while (ip < srcn) {
+        oc_prefetch_ahead(src, srcn, ip, &mark, lane);
         /* tag = src[ip], loaded ahead (see the LZ4 decoder) */
         ip++;
         uint32_t kind = tag & 3;
@@ -263,7 +264,9 @@ __global__ void __launch_bounds__(OC_COMPRESS_WARPS * 32) oc_snappy_compress_ker
         size_t match_end = n >= 5 ? n - 5 : 0;
         size_t anchor = 0, p = 0;
         oc_match m;
+        size_t mark = 0;
         while (p < start_end) {
+            oc_prefetch_ahead(src, n, p, &mark, lane);
             if (!oc_find_match(src, table, p, start_end, match_end, lane, &m)) {
                 p += 32;
                 continue;
