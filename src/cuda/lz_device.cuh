@@ -134,7 +134,7 @@ __device__ __forceinline__ void oc_prefetch_ahead(const uint8_t *src, size_t n, 
     if (pos + 2048 >= *mark && *mark < n) {
         size_t a = *mark + (size_t)lane * 128;
         if (a < n)
-            asm volatile("prefetch.global.L1 [%0];" ::"l"(src + a));
+            asm volatile("prefetch.L1 [%0];" ::"l"(src + a)); /* generic address */
         *mark += 4096;
     }
 }
