@@ -623,6 +623,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "no CUDA device\n");
         return 2;
     }
+#ifndef OC_HAVE_NVCOMP
+    if (g_nvcomp)
+        printf("built without nvCOMP: opencomp and the CPU reference only\n");
+#endif
     memset(&g_ctx, 0, sizeof g_ctx);
     g_ctx.opts = (oc_context_options)OC_CONTEXT_OPTIONS_INIT;
     measure_peak();
