@@ -362,6 +362,8 @@ oc_status oc_buffer_inspect(const void *src, uint64_t src_size, const oc_buffer_
     static const uint8_t empty[1] = {0};
     oc_container_plan plan;
     oc_status st = oc_container_parse(src ? (const uint8_t *)src : empty, src_size, hint, &plan);
+    if (st == OC_OK && plan.lz4f_serial)
+        st = plan.walk_status;
     if (st == OC_OK) {
         size_t size = info->struct_size;
         memset(info, 0, sizeof *info);
@@ -369,12 +371,12 @@ oc_status oc_buffer_inspect(const void *src, uint64_t src_size, const oc_buffer_
         info->kind = plan.kind;
         info->algorithm = plan.reported;
         info->container = plan.name;
-        info->num_chunks = plan.n;
+        info->num_chunks = plan.lz4f_serial ? plan.info_chunks : plan.n;
         info->compressed_size = plan.container_size;
         info->size_known = plan.size_known;
         info->decompressed_size = plan.size_known ? plan.total_size : 0;
         info->indexed = plan.indexed;
-        info->has_checksums = plan.check != OC_CHECK_NONE || plan.lz4_content_checksum;
+        info->has_checksums = plan.check != OC_CHECK_NONE || plan.lz4_content_checksum || plan.info_checksums;
         info->max_chunk_size = plan.max_chunk;
     }
     oc_plan_free(&plan);
@@ -619,7 +621,7 @@ oc_status oc_buffer_decompressed_size(oc_context *ctx, const oc_buffer_options *
     oc_status st = oc_container_parse(s, src_size, hint, &plan);
     if (st != OC_OK)
         goto done;
-    if (plan.size_known) {
+    if (plan.size_known && (!plan.lz4f_serial || plan.walk_status == OC_OK)) {
         *size = plan.total_size;
         goto done;
     }

@@ -72,6 +72,9 @@ typedef struct oc_container_plan {
     oc_algorithm tail_algorithm; /* the tail chunk's algorithm (gzip tails are whole gzip streams) */
     int indexed;                 /* positions came from an index/size fields, not from decoding */
     int lz4f_serial;             /* decode the whole buffer with the LZ4F streaming decoder */
+    oc_status walk_status;       /* lz4f_serial: result of the header walk (reported by inspect) */
+    uint64_t info_chunks;        /* lz4f_serial: blocks found by the header walk */
+    int info_checksums;          /* lz4f_serial: some frame has block or content checksums */
     oc_chunk_check check;        /* what chunks[].checksum means */
     int lz4_content_checksum;    /* LZ4 frame content checksum present (in content_checksum) */
     uint32_t content_checksum;

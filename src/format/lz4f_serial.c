@@ -31,16 +31,27 @@ static oc_status map_error(size_t r)
     }
 }
 
-/* dst is full and the decoder stopped: OUTPUT_TOO_SMALL if it still holds
- * output (probed into scratch), else the input ended early. */
-static oc_status full_or_truncated(LZ4F_dctx *dctx, const LZ4F_decompressOptions_t *opts)
+/* dst is full and the decoder stopped: OUTPUT_TOO_SMALL if it still has
+ * output to give (probed into scratch, feeding it the rest of the input),
+ * else the input ended early. */
+static oc_status full_or_truncated(LZ4F_dctx *dctx, const LZ4F_decompressOptions_t *opts, const uint8_t *src,
+                                   uint64_t rest)
 {
     uint8_t probe[64];
-    size_t isz = 0, osz = sizeof probe;
-    size_t r = LZ4F_decompress(dctx, probe, &osz, NULL, &isz, opts);
-    if (LZ4F_isError(r))
-        return map_error(r);
-    return osz ? OC_ERR_OUTPUT_TOO_SMALL : OC_ERR_TRUNCATED;
+    for (;;) {
+        size_t isz = rest > ((size_t)1 << 30) ? ((size_t)1 << 30) : (size_t)rest, osz = sizeof probe;
+        size_t r = LZ4F_decompress(dctx, probe, &osz, src, &isz, opts);
+        if (LZ4F_isError(r))
+            return map_error(r);
+        if (osz)
+            return OC_ERR_OUTPUT_TOO_SMALL;
+        if (r == 0 && isz == rest)
+            return OC_OK; /* the last frame ended without more output */
+        if (isz == 0 || r == 0)
+            return OC_ERR_TRUNCATED;
+        src += isz;
+        rest -= isz;
+    }
 }
 
 oc_status oc_lz4f_decompress_serial(const uint8_t *src, uint64_t src_size, uint8_t *dst,
@@ -73,7 +84,8 @@ oc_status oc_lz4f_decompress_serial(const uint8_t *src, uint64_t src_size, uint8
         in += isz;
         out += osz;
         if (isz == 0 && osz == 0) {
-            st = out >= dst_capacity ? full_or_truncated(dctx, &opts) : OC_ERR_INTERNAL;
+            st = out >= dst_capacity ? full_or_truncated(dctx, &opts, src + in, src_size - in)
+                                     : OC_ERR_INTERNAL;
             goto done;
         }
     }
@@ -89,7 +101,7 @@ oc_status oc_lz4f_decompress_serial(const uint8_t *src, uint64_t src_size, uint8
         }
         out += osz;
         if (hint != 0)
-            st = out >= dst_capacity ? full_or_truncated(dctx, &opts) : OC_ERR_TRUNCATED;
+            st = out >= dst_capacity ? full_or_truncated(dctx, &opts, src + in, 0) : OC_ERR_TRUNCATED;
     }
 done:
     LZ4F_freeDecompressionContext(dctx);

@@ -141,6 +141,60 @@ static oc_status find_index(const uint8_t *src, uint64_t n, uint64_t *index_off,
     return OC_OK;
 }
 
+/* Walks every frame's headers (and skippable frames) without decoding:
+ * counts blocks and sums content sizes for inspect.  Errors here are only
+ * reported by inspect; decoding relies on LZ4F's own checks. */
+static oc_status walk_frames(const uint8_t *src, uint64_t n, oc_container_plan *plan)
+{
+    uint64_t pos = 0, blocks = 0, total = 0;
+    int all_sizes = 1;
+    plan->size_known = 0;
+    while (pos < n) {
+        SAFETY_CHECK(n - pos >= 4, OC_ERR_TRUNCATED);
+        uint32_t magic = oc_load_le32(src + pos);
+        if ((magic & OC_SKIPPABLE_MAGIC_MASK) == OC_SKIPPABLE_MAGIC_MIN) {
+            SAFETY_CHECK(n - pos >= 8, OC_ERR_TRUNCATED);
+            uint64_t len = oc_load_le32(src + pos + 4);
+            SAFETY_CHECK(n - pos - 8 >= len, OC_ERR_TRUNCATED);
+            pos += 8 + len;
+            continue;
+        }
+        SAFETY_CHECK(magic == OC_LZ4_FRAME_MAGIC, OC_ERR_CORRUPT);
+        lz4_header h;
+        FORWARD_IF_ERROR(parse_header(src + pos, n - pos, &h));
+        if (h.flg & FLG_CONTENT_SIZE) {
+            SAFETY_CHECK(total + h.content_size >= total, OC_ERR_CORRUPT);
+            total += h.content_size;
+        } else {
+            all_sizes = 0;
+        }
+        if (h.flg & (FLG_BLOCK_CHECKSUM | FLG_CONTENT_CHECKSUM))
+            plan->info_checksums = 1;
+        uint64_t bmax = block_max(h.block_id), cks = (h.flg & FLG_BLOCK_CHECKSUM) ? 4 : 0;
+        pos += h.size;
+        for (;;) {
+            SAFETY_CHECK(n - pos >= 4, OC_ERR_TRUNCATED);
+            uint32_t bs = oc_load_le32(src + pos);
+            pos += 4;
+            if (bs == 0)
+                break;
+            uint64_t size = bs & ~BLOCK_UNCOMPRESSED;
+            SAFETY_CHECK(size <= bmax, OC_ERR_CORRUPT);
+            SAFETY_CHECK(n - pos >= size + cks, OC_ERR_TRUNCATED);
+            pos += size + cks;
+            blocks++;
+        }
+        if (h.flg & FLG_CONTENT_CHECKSUM) {
+            SAFETY_CHECK(n - pos >= 4, OC_ERR_TRUNCATED);
+            pos += 4;
+        }
+    }
+    plan->info_chunks = blocks;
+    plan->size_known = all_sizes;
+    plan->total_size = all_sizes ? total : 0;
+    return OC_OK;
+}
+
 oc_status oc_lz4frame_parse(const uint8_t *src, uint64_t src_size, oc_container_plan *plan)
 {
     plan->kind = OC_BITSTREAM_NATIVE;
@@ -158,11 +212,11 @@ oc_status oc_lz4frame_parse(const uint8_t *src, uint64_t src_size, oc_container_
     if (h.flg & FLG_INDEPENDENT)
         FORWARD_IF_ERROR(find_index(src, src_size, &index_off, &count, &found));
     if (!found) {
-        /* Linked blocks, another writer, or several frames: serial decode. */
+        /* Linked blocks, another writer, or several frames: the LZ4F decoder
+         * decodes serially; the header walk only informs inspect/sizes. */
         plan->lz4f_serial = 1;
-        plan->size_known = (h.flg & FLG_CONTENT_SIZE) ? 1 : 0;
-        plan->total_size = h.content_size;
         plan->tail = 1;
+        plan->walk_status = walk_frames(src, src_size, plan);
         return OC_OK;
     }
     /* The index's descriptor mirrors the frame's block-checksum flag. */

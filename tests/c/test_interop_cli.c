@@ -207,6 +207,11 @@ int main(void)
                   "lz4 -q -f -c a.bin > a.lz4 && lz4 -q -f -BD -c b.bin > b.lz4 && "
                   "cat a.lz4 b.lz4 > stock.bin",
                   "lz4-frame");
+    stock_to_ours(
+        &whole, whole.n,
+        "lz4 -q -f --content-size -c a.bin > a.lz4 && lz4 -q -f --content-size -BD -c b.bin > b.lz4 && "
+        "cat a.lz4 b.lz4 > stock.bin",
+        "lz4-frame");
     /* Our own containers followed by a stock one. */
     {
         oc_buffer_options o = tb_opts(OC_ALGO_GZIP, OC_BITSTREAM_NATIVE, 4096, OC_CHECKSUM_VERIFY);
