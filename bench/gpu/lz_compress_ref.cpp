@@ -27,7 +27,10 @@ static uint32_t read32(const uint8_t *p)
     memcpy(&v, p, 4);
     return v;
 }
-static uint32_t hash4(uint32_t v) { return (v * 2654435761u) >> (32 - HT_LOG); }
+static uint32_t hash4(uint32_t v)
+{
+    return (v * 2654435761u) >> (32 - HT_LOG);
+}
 
 struct Match {
     size_t pos, ref, len;
@@ -112,7 +115,8 @@ static void put_len(std::vector<uint8_t> &o, size_t v)
     o.push_back((uint8_t)v);
 }
 
-static void emit(std::vector<uint8_t> &o, const uint8_t *lit, size_t nlit, bool has_match, uint32_t off, size_t ml)
+static void emit(std::vector<uint8_t> &o, const uint8_t *lit, size_t nlit, bool has_match, uint32_t off,
+                 size_t ml)
 {
     size_t mc = has_match ? ml - 4 : 0;
     o.push_back((uint8_t)(((nlit >= 15 ? 15 : nlit) << 4) | (mc >= 15 ? 15 : mc)));
@@ -184,6 +188,7 @@ int main(int argc, char **argv)
         ours += c.size();
         ref += LZ4_compress_default((const char *)d.data() + off, tmp.data(), (int)len, (int)tmp.size());
     }
-    printf("%s chunk %zu: ours %.3f liblz4 %.3f\n", argv[1], chunk, (double)d.size() / ours, (double)d.size() / ref);
+    printf("%s chunk %zu: ours %.3f liblz4 %.3f\n", argv[1], chunk, (double)d.size() / ours,
+           (double)d.size() / ref);
     return 0;
 }

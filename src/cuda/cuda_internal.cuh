@@ -46,7 +46,13 @@ oc_status oc_cuda_staged_batch(oc_context *ctx, const oc_codec_options *options,
 oc_context **oc_cuda_state_cpu_ctx(oc_context *ctx);
 
 /* Worst-case compressed sizes, same as liblz4's and snappy's bounds. */
-static inline size_t oc_cuda_lz4_bound(size_t n) { return n + n / 255 + 16; }
-static inline size_t oc_cuda_snappy_bound(size_t n) { return 32 + n + n / 6; }
+static inline size_t oc_cuda_lz4_bound(size_t n)
+{
+    return n + n / 255 + 16;
+}
+static inline size_t oc_cuda_snappy_bound(size_t n)
+{
+    return 32 + n + n / 6;
+}
 
 #endif /* OC_CUDA_INTERNAL_CUH */

@@ -140,8 +140,8 @@ __device__ __forceinline__ size_t oc_lz4_put_len(uint8_t *dst, size_t v, int lan
 
 /* Emit one sequence: literals src[anchor, anchor+lit) then (if has_match) a
  * match of ml >= 4 bytes at `offset`.  Returns 0 if it does not fit. */
-__device__ __forceinline__ int oc_lz4_emit(uint8_t *dst, size_t cap, size_t *op, const uint8_t *lits, size_t lit,
-                                           int has_match, uint32_t offset, size_t ml, int lane)
+__device__ __forceinline__ int oc_lz4_emit(uint8_t *dst, size_t cap, size_t *op, const uint8_t *lits,
+                                           size_t lit, int has_match, uint32_t offset, size_t ml, int lane)
 {
     size_t need = 1 + lit + (lit >= 15 ? 1 + (lit - 15) / 255 : 0);
     if (has_match)

@@ -78,7 +78,8 @@ __device__ __forceinline__ void oc_warp_lit_ring(uint8_t *dst, uint8_t *ring, si
         }
     }
     for (; j + 96 < len; j += 128) {
-        uint8_t v0 = __ldg(src + j), v1 = __ldg(src + j + 32), v2 = __ldg(src + j + 64), v3 = __ldg(src + j + 96);
+        uint8_t v0 = __ldg(src + j), v1 = __ldg(src + j + 32), v2 = __ldg(src + j + 64),
+                v3 = __ldg(src + j + 96);
         dst[op + j] = v0;
         dst[op + j + 32] = v1;
         dst[op + j + 64] = v2;
@@ -153,7 +154,10 @@ __device__ __forceinline__ uint32_t oc_read32(const uint8_t *__restrict__ p)
 #define OC_HT_SIZE (1 << OC_HT_LOG)
 #define OC_COMPRESS_WARPS 2
 
-__device__ __forceinline__ uint32_t oc_hash4(uint32_t v) { return (v * 2654435761u) >> (32 - OC_HT_LOG); }
+__device__ __forceinline__ uint32_t oc_hash4(uint32_t v)
+{
+    return (v * 2654435761u) >> (32 - OC_HT_LOG);
+}
 
 /* One found match: start, source and length. */
 struct oc_match {

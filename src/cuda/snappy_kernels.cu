@@ -172,9 +172,11 @@ __device__ __forceinline__ size_t oc_snappy_copy_bytes(size_t len, uint32_t offs
 }
 
 __device__ __forceinline__ int oc_snappy_emit(uint8_t *dst, size_t cap, size_t *op, const uint8_t *lits,
-                                              size_t lit, int has_match, uint32_t offset, size_t len, int lane)
+                                              size_t lit, int has_match, uint32_t offset, size_t len,
+                                              int lane)
 {
-    size_t need = (lit ? oc_snappy_lit_header(lit) + lit : 0) + (has_match ? oc_snappy_copy_bytes(len, offset) : 0);
+    size_t need =
+        (lit ? oc_snappy_lit_header(lit) + lit : 0) + (has_match ? oc_snappy_copy_bytes(len, offset) : 0);
     if (need > cap - *op)
         return 0;
     size_t o = *op;
@@ -272,8 +274,8 @@ __global__ void __launch_bounds__(OC_COMPRESS_WARPS * 32) oc_snappy_compress_ker
                 continue;
             }
             oc_extend_back(src, anchor, &m);
-            if (!oc_snappy_emit(dst, cap, &op, src + anchor, m.pos - anchor, 1, (uint32_t)(m.pos - m.ref), m.len,
-                                lane)) {
+            if (!oc_snappy_emit(dst, cap, &op, src + anchor, m.pos - anchor, 1, (uint32_t)(m.pos - m.ref),
+                                m.len, lane)) {
                 st = OC_D_OUTPUT_TOO_SMALL;
                 goto done;
             }
