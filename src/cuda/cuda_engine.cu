@@ -98,6 +98,16 @@ extern "C" int oc_cuda_algorithm_available(oc_algorithm algorithm)
     return algorithm == OC_ALGO_LZ4 || algorithm == OC_ALGO_SNAPPY;
 }
 
+int oc_cuda_lazy_matching(void)
+{
+    static volatile int mode = -1;
+    if (mode < 0) {
+        const char *e = getenv("OC_CUDA_LZ_MATCH");
+        mode = e && strcmp(e, "lazy") == 0;
+    }
+    return mode;
+}
+
 extern "C" const char *oc_cuda_build_info(void)
 {
     return "cuda: " OC_CUDA_ARCH_STRING;

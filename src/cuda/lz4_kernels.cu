@@ -171,6 +171,7 @@ __device__ __forceinline__ int oc_lz4_emit(uint8_t *dst, size_t cap, size_t *op,
     return 1;
 }
 
+template <bool LAZY>
 __global__ void __launch_bounds__(OC_COMPRESS_WARPS * 32) oc_lz4_compress_kernel(oc_cuda_batch b)
 {
     __shared__ uint16_t tables[OC_COMPRESS_WARPS][OC_HT_SIZE];
@@ -203,7 +204,7 @@ __global__ void __launch_bounds__(OC_COMPRESS_WARPS * 32) oc_lz4_compress_kernel
         size_t mark = 0;
         while (p < start_end) {
             oc_prefetch_ahead(src, n, p, &mark, lane);
-            if (!oc_find_match(src, table, p, start_end, match_end, lane, &m)) {
+            if (!oc_find_match<LAZY>(src, table, p, start_end, match_end, lane, &m)) {
                 p += 32;
                 continue;
             }
@@ -262,6 +263,11 @@ cudaError_t oc_cuda_lz4_decompress_launch(const oc_cuda_batch &b, int write_outp
 
 cudaError_t oc_cuda_lz4_compress_launch(const oc_cuda_batch &b, cudaStream_t stream)
 {
-    oc_lz4_compress_kernel<<<oc_blocks_for(b.n, OC_COMPRESS_WARPS), OC_COMPRESS_WARPS * 32, 0, stream>>>(b);
+    if (oc_cuda_lazy_matching())
+        oc_lz4_compress_kernel<true>
+            <<<oc_blocks_for(b.n, OC_COMPRESS_WARPS), OC_COMPRESS_WARPS * 32, 0, stream>>>(b);
+    else
+        oc_lz4_compress_kernel<false>
+            <<<oc_blocks_for(b.n, OC_COMPRESS_WARPS), OC_COMPRESS_WARPS * 32, 0, stream>>>(b);
     return cudaGetLastError();
 }

@@ -221,6 +221,7 @@ __device__ __forceinline__ int oc_snappy_emit(uint8_t *dst, size_t cap, size_t *
     return 1;
 }
 
+template <bool LAZY>
 __global__ void __launch_bounds__(OC_COMPRESS_WARPS * 32) oc_snappy_compress_kernel(oc_cuda_batch b)
 {
     __shared__ uint16_t tables[OC_COMPRESS_WARPS][OC_HT_SIZE];
@@ -269,7 +270,7 @@ __global__ void __launch_bounds__(OC_COMPRESS_WARPS * 32) oc_snappy_compress_ker
         size_t mark = 0;
         while (p < start_end) {
             oc_prefetch_ahead(src, n, p, &mark, lane);
-            if (!oc_find_match(src, table, p, start_end, match_end, lane, &m)) {
+            if (!oc_find_match<LAZY>(src, table, p, start_end, match_end, lane, &m)) {
                 p += 32;
                 continue;
             }
@@ -325,6 +326,9 @@ cudaError_t oc_cuda_snappy_decompress_launch(const oc_cuda_batch &b, int write_o
 cudaError_t oc_cuda_snappy_compress_launch(const oc_cuda_batch &b, cudaStream_t stream)
 {
     unsigned blocks = (unsigned)((b.n + OC_COMPRESS_WARPS - 1) / OC_COMPRESS_WARPS);
-    oc_snappy_compress_kernel<<<blocks, OC_COMPRESS_WARPS * 32, 0, stream>>>(b);
+    if (oc_cuda_lazy_matching())
+        oc_snappy_compress_kernel<true><<<blocks, OC_COMPRESS_WARPS * 32, 0, stream>>>(b);
+    else
+        oc_snappy_compress_kernel<false><<<blocks, OC_COMPRESS_WARPS * 32, 0, stream>>>(b);
     return cudaGetLastError();
 }
