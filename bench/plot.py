@@ -5,7 +5,7 @@ exactly as bench/report.py does.
 
     python3 bench/plot.py -o bench/out/bench.png RUN.json [DIR ...] [--chunk 65536]
 
-Layout: one column of panels per algorithm (and level), the top row
+Layout: one column of panels per algorithm, the top row
 compression GB/s, the bottom row decompression GB/s, both on a log scale
 against ratio.  Each contender has one colour, circles for kernel scope and squares
 for end-to-end: small translucent points are single files, the large
@@ -26,10 +26,24 @@ COLORS = {"opencomp-gpu": "#1b9e77", "nvcomp-gpu": "#76b900", "opencomp-cpu": "#
           "reference-cpu": "#d95f02"}
 
 
-def marker(r):
-    """Squares for end-to-end figures (whole-buffer API, host buffer in to
-    host buffer out), circles for kernel-scope ones."""
-    return "s" if r["scope"] == "end-to-end" else "o"
+def marker(r, machine_index=0):
+    """Circles (then triangles, diamonds for further machines of one kind)
+    for kernel-scope figures, squares (then diamonds, pluses) for end-to-end
+    ones (whole-buffer API, host buffer in to host buffer out)."""
+    shapes = ("s", "D", "P") if r["scope"] == "end-to-end" else ("o", "^", "v")
+    return shapes[min(machine_index, len(shapes) - 1)]
+
+
+def legend_label(r, labels):
+    """Contender, threads, e2e and machine: the level is left out (tables show it)."""
+    c = r["contender"]
+    if c.endswith("-cpu"):
+        c += " %dT" % r["threads"]
+    if r["scope"] == "end-to-end":
+        c += " e2e"
+    if r["_machine"] in labels:
+        c += " @" + labels[r["_machine"]]
+    return c
 
 
 def plot(results, out, chunk, title):
@@ -43,12 +57,17 @@ def plot(results, out, chunk, title):
     if not rs:
         raise SystemExit("plot: no results at chunk size %d (have: %s)" % (
             chunk, ", ".join(sorted({str(r["chunk_size"]) for r in results}))))
-    groups = sorted({(r["algorithm"], r["level"]) for r in rs}, key=lambda g: (report._algo_rank(g[0]), g[1]))
+    groups = sorted({r["algorithm"] for r in rs}, key=report._algo_rank)
     fig, axes = plt.subplots(2, len(groups), figsize=(max(8.0, 3.6 * len(groups) + 1.5), 7.2), squeeze=False)
     files = report.corpus_files(rs)
+    labels = report._machine_labels(rs)
+    machine_index = {}
+    for kind in ("gpu:", "cpu:"):
+        for k, mname in enumerate(sorted({r["_machine"] for r in rs if r["_machine"].startswith(kind)})):
+            machine_index[mname] = k
     handles = {}
-    for j, (algo, level) in enumerate(groups):
-        g = [r for r in rs if r["algorithm"] == algo and r["level"] == level]
+    for j, algo in enumerate(groups):
+        g = [r for r in rs if r["algorithm"] == algo]
         gfiles = report.corpus_files(g)
         for i, (d, label) in enumerate((("compress_gbps", "compress"), ("decompress_gbps", "decompress"))):
             ax = axes[i][j]
@@ -57,7 +76,8 @@ def plot(results, out, chunk, title):
                 if not sel:
                     continue
                 c = COLORS[sel[0]["contender"]]
-                m = marker(sel[0])
+                m = marker(sel[0], machine_index[sel[0]["_machine"]])
+                name = legend_label(sel[0], labels)
                 for r in sel:
                     ax.scatter(r["uncompressed_bytes"] / r["compressed_bytes"], r[d], s=18, color=c, marker=m,
                                alpha=0.35 if r["verified"] else 1.0,
@@ -66,9 +86,11 @@ def plot(results, out, chunk, title):
                 tot = [r for r in sel if r["file"] in gfiles]
                 if tot:
                     a = report.aggregate(tot)
-                    h = ax.scatter(a["ratio"], a[d], s=110, color=c, marker=m, edgecolors="black", linewidths=1.2,
-                                   zorder=3, label=col)
-                    handles[col] = h
+                    # later contenders smaller and on top, so equal-ratio markers stay visible
+                    k = report._col_rank(col)[0]
+                    h = ax.scatter(a["ratio"], a[d], s=150 - 28 * k, color=c, marker=m, edgecolors="black",
+                                   linewidths=1.2, zorder=3 + k, label=name)
+                    handles.setdefault(name, h)
             ax.set_yscale("log")
             ax.set_xscale("log")
             for axis in (ax.xaxis, ax.yaxis):  # plain numbers (2, 5, 10, 20), not 2x10^0
@@ -77,15 +99,17 @@ def plot(results, out, chunk, title):
                 axis.set_minor_formatter(NullFormatter())
             ax.grid(True, which="both", alpha=0.25)
             if i == 0:
-                ax.set_title("%s%s" % (algo, "" if level == 0 else " L%d" % level))
+                ax.set_title(algo)
             if i == 1:
                 ax.set_xlabel("compression ratio")
             if j == 0:
                 ax.set_ylabel("%s GB/s" % label)
     order = sorted(handles, key=report._col_rank)
-    fig.legend([handles[k] for k in order], order, loc="lower center", ncol=min(4, len(order)), frameon=False)
+    ncol = min(4, len(order))
+    legend_rows = -(-len(order) // ncol) if order else 0
+    fig.legend([handles[k] for k in order], order, loc="lower center", ncol=ncol, frameon=False)
     fig.suptitle("%s — chunk %s, %d files (big marker: whole corpus)" % (title, report.human(chunk), len(files)))
-    fig.tight_layout(rect=(0, 0.06, 1, 0.95))
+    fig.tight_layout(rect=(0, 0.035 * legend_rows + 0.02, 1, 0.95))
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     fig.savefig(out, dpi=110)
     plt.close(fig)
@@ -97,11 +121,15 @@ def main(argv=None):
     ap.add_argument("-o", "--output", default="bench/out/bench.png", help="PNG to write")
     ap.add_argument("--chunk", type=int, default=65536, help="chunk size to plot (bytes)")
     ap.add_argument("--title", default="opencomp benchmark", help="figure title")
+    ap.add_argument("--skip-invalid", action="store_true", help="leave out (and name) run files that fail validation")
     args = ap.parse_args(argv)
     try:
-        runs = [report.load_run(p) for p in report.expand(args.paths)]
+        runs = report.load_runs(args.paths, args.skip_invalid, "plot")
     except report.SchemaError as e:
         print("plot: %s" % e, file=sys.stderr)
+        return 2
+    if not runs:
+        print("plot: no valid run files", file=sys.stderr)
         return 2
     results, _ = report.merge(runs)
     plot(results, args.output, args.chunk, args.title)

@@ -5,13 +5,14 @@ Runs come from different programs and machines (`opencomp bench --json` for
 the CPU contenders, the GPU bench program for opencomp-gpu and nvcomp-gpu), so
 this script is where they meet: it validates every file against the schema
 (a result it cannot trust is refused, not guessed at), keeps the newest figure
-when two runs measured the same thing, and prints
+when two runs measured the same thing on the same machine, and prints
 
     python3 bench/report.py RUN.json [DIR ...]              terminal table
     python3 bench/report.py --markdown RUN.json [DIR ...]   markdown for the README
 
-The markdown has one table per algorithm and level: a row per file and chunk
-size, a column per contender, each cell "ratio · compress / decompress GB/s",
+The markdown has one table per algorithm: a row per file and chunk size, a
+column per contender (with its thread count, a non-default level, e2e, and the
+machine where a table holds several), each cell "ratio · compress / decompress GB/s",
 and a "corpus" row: total uncompressed / total compressed, and total bytes over
 total time (what processing the whole corpus costs; not a mean of rates).
 Standard library only.
@@ -106,6 +107,20 @@ def load_run(path):
     return run
 
 
+def load_runs(paths, skip_invalid=False, prog="report"):
+    """load_run over expand(paths); with skip_invalid, a file that fails is
+    named on stderr and left out instead of failing the whole report."""
+    runs = []
+    for p in expand(paths):
+        try:
+            runs.append(load_run(p))
+        except SchemaError as e:
+            if not skip_invalid:
+                raise
+            print("%s: skipped: %s" % (prog, e), file=sys.stderr)
+    return runs
+
+
 def expand(paths):
     """Files as given; directories as their *.json files, sorted."""
     out = []
@@ -117,32 +132,83 @@ def expand(paths):
     return out
 
 
+def machine(run, contender):
+    """What a figure was measured on: the GPU's name for GPU contenders, the
+    host description for CPU ones.  Figures from different machines never
+    replace each other."""
+    if contender.endswith("-gpu"):
+        return "gpu:" + str((run.get("device") or {}).get("name"))
+    return "cpu:" + json.dumps(run.get("host") or {}, sort_keys=True)
+
+
 def key(r):
-    return (r["file"], r["algorithm"], r["level"], r["chunk_size"], r["contender"], r["scope"], r.get("threads"))
+    return (r["file"], r["algorithm"], r["level"], r["chunk_size"], r["contender"], r["scope"], r.get("threads"),
+            r["_machine"])
+
+
+def _machine_labels(results):
+    """Short labels for machines, only where one kind (GPU or CPU) was
+    measured on several: the GPU's name, or the host's core count (the run
+    file's name when cores do not tell the hosts apart)."""
+    labels = {}
+    for kind in ("gpu:", "cpu:"):
+        ms = sorted({r["_machine"] for r in results if r["_machine"].startswith(kind)})
+        if len(ms) < 2:
+            continue
+        if kind == "gpu:":
+            for m in ms:
+                labels[m] = m[4:]
+            continue
+        cores = {m: json.loads(m[4:]).get("cores") for m in ms}
+        distinct = len(set(cores.values())) == len(ms) and None not in cores.values()
+        for m in ms:
+            if distinct:
+                labels[m] = "%s-core host" % cores[m]
+            else:
+                labels[m] = os.path.basename(next(r["_run"]["_path"] for r in results if r["_machine"] == m))
+    return labels
 
 
 def merge(runs):
-    """All results of all runs; where two measured the same key, the run with
-    the later date wins.  Returns (results, notes) with notes on replacements."""
+    """All results of all runs; where two measured the same key (on the same
+    machine), the run with the later date wins.  Returns (results, notes) with
+    notes on replacements.  Each result gets its column label in "_col"."""
     best = {}
     notes = []
     for run in sorted(runs, key=lambda r: str(r.get("date", ""))):
         for r in run["results"]:
-            r = dict(r, _run=run)
+            r = dict(r, _run=run, _machine=machine(run, r["contender"]))
             k = key(r)
             if k in best:
-                notes.append("%s replaces %s for %s" % (run["_path"], best[k]["_run"]["_path"], "/".join(map(str, k))))
+                notes.append("%s replaces %s for %s" % (run["_path"], best[k]["_run"]["_path"],
+                                                        "/".join(map(str, k[:-1]))))
             best[k] = r
-    return list(best.values()), notes
+    results = list(best.values())
+    by_algo = {}
+    for r in results:
+        by_algo.setdefault(r["algorithm"], []).append(r)
+    for rs in by_algo.values():  # a machine label only where one table needs it
+        labels = _machine_labels(rs)
+        for r in rs:
+            r["_col"] = column(r, labels.get(r["_machine"]))
+    return results, notes
 
 
-def column(r):
-    """The contender column a result belongs to."""
+def column(r, machine_label=None):
+    """The contender column a result belongs to: contender, threads (CPU),
+    level (when not 0 = the algorithm's default, as nvCOMP has no levels),
+    e2e for end-to-end figures, and the machine where several were used."""
+    if "_col" in r and machine_label is None:
+        return r["_col"]
     c = r["contender"]
     if c.endswith("-cpu"):
         c += " %dT" % r["threads"]
+    if r["level"] != 0:
+        c += " L%d" % r["level"]
     if r["scope"] == "end-to-end":
         c += " e2e"  # whole-buffer API incl. container (and transfers on a GPU)
+    if machine_label:
+        c += " @" + machine_label
     return c
 
 
@@ -205,7 +271,13 @@ def describe_run(run):
     if isinstance(dev, dict):
         parts.append("%s (driver %s, CUDA %s, %s SMs)" % (dev.get("name"), dev.get("driver"), dev.get("cuda_runtime"),
                                                          dev.get("sms")))
-    parts.append("host %s, %s cores, %s" % (host.get("cpu", "?"), host.get("cores", "?"), host.get("os", "?")))
+    h = [str(host[k]) for k in ("cpu",) if host.get(k)]
+    if host.get("cores"):
+        h.append("%s cores" % host["cores"])
+    if host.get("os"):
+        h.append(str(host["os"]))
+    if h:
+        parts.append("host " + ", ".join(h))
     return ", ".join(parts)
 
 
@@ -213,16 +285,16 @@ def markdown(runs, results):
     lines = ["Runs merged:", ""]
     lines += ["- " + describe_run(run) for run in sorted(runs, key=lambda r: r["_path"])]
     lines += ["", "Each cell: ratio · compress GB/s / decompress GB/s (1 GB = 1e9 uncompressed bytes; GPU: kernel time "
-              "by CUDA events, CPU: wall clock, nT = threads; e2e = the whole-buffer API, host buffer in to host buffer out, "
+              "by CUDA events, CPU: wall clock, nT = threads; Ln = level (none: the default); e2e = the whole-buffer API, host buffer in to host buffer out, "
               "container and transfers included). "
               "\"corpus\": total uncompressed / total compressed, total bytes / total time.", ""]
     groups = {}
     for r in results:
-        groups.setdefault((r["algorithm"], r["level"]), []).append(r)
-    for algo, level in sorted(groups, key=lambda g: (_algo_rank(g[0]), g[1])):
-        rs = groups[(algo, level)]
+        groups.setdefault(r["algorithm"], []).append(r)
+    for algo in sorted(groups, key=_algo_rank):
+        rs = groups[algo]
         cols = sorted({column(r) for r in rs}, key=_col_rank)
-        lines.append("### %s%s" % (algo, "" if level == 0 else " level %d" % level))
+        lines.append("### %s" % algo)
         lines.append("")
         lines.append("| file | chunk | " + " | ".join(cols) + " |")
         lines.append("|---|---:|" + "---:|" * len(cols))
@@ -276,9 +348,10 @@ def main(argv=None):
     ap.add_argument("paths", nargs="+", help="run JSON files or folders of them")
     ap.add_argument("--markdown", action="store_true", help="markdown tables for the README")
     ap.add_argument("-o", "--output", help="write here instead of stdout")
+    ap.add_argument("--skip-invalid", action="store_true", help="leave out (and name) run files that fail validation")
     args = ap.parse_args(argv)
     try:
-        runs = [load_run(p) for p in expand(args.paths)]
+        runs = load_runs(args.paths, args.skip_invalid)
     except SchemaError as e:
         print("report: %s" % e, file=sys.stderr)
         return 2

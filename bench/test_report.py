@@ -124,7 +124,7 @@ def main():
         e2e["results"] = [result(a, files[a], "opencomp-cpu", 0.7, 1.4, scope="end-to-end")]
         p_e2e = write(d, "e2e.json", e2e)
         rc, md2, err = call(report.main, ["--markdown", p_cpu, p_e2e])
-        check(rc == 0 and "| opencomp-cpu 2T | opencomp-cpu 2T e2e |" in md2, "CPU kernel and e2e columns apart")
+        check(rc == 0 and "| opencomp-cpu 2T L6 | opencomp-cpu 2T L6 e2e |" in md2, "CPU kernel and e2e columns apart")
         check("replaces" not in err, "kernel and e2e results do not replace each other")
         check("(1 of %d files)" % len(names) in md2, "e2e corpus cell says it covers fewer files")
         os.remove(p_e2e)
@@ -151,6 +151,28 @@ def main():
         check("replaces" in err, "replacement noted")
         os.remove(p_new)
 
+        # the same contender measured on two hosts: both kept, labelled by host;
+        # level 0 (default, as GPU benches write) and level 6 share one table
+        other = copy.deepcopy(cpu)
+        other["host"]["cores"] = 16
+        other["date"] = "2026-11-21T08:00:00Z"
+        other["results"] = [result(a, files[a], "reference-cpu", 0.9, 1.8, level=0)]
+        p_other = write(d, "other.json", other)
+        rc, md3, err = call(report.main, ["--markdown", p_cpu, p_other])
+        check(rc == 0 and "replaces" not in err, "another host's figure replaces nothing (%r)" % err)
+        check("reference-cpu 1T L6 @2-core host" in md3 and "reference-cpu 1T @16-core host" in md3,
+              "columns labelled by host and level")
+        check(md3.count("### deflate") == 1, "one table per algorithm whatever the levels")
+        try:
+            import plot
+
+            png = os.path.join(d, "hosts.png")
+            rc, _, err = call(plot.main, ["-o", png, "--chunk", str(CHUNK), p_cpu, p_other])
+            check(rc == 0 and os.path.getsize(png) > 1000, "plot of two hosts (%r)" % err)
+        except ImportError:
+            pass
+        os.remove(p_other)
+
         # refusals: every one must exit 2 with a message naming the problem
         bad_cases = {
             "missing field": lambda r: r.pop("compressed_bytes"),
@@ -176,9 +198,20 @@ def main():
             f.write('{"schema": 1, "results": [')
         rc, _, err = call(report.main, [os.path.join(d, "bad.json")])
         check(rc == 2, "refuses truncated JSON")
+        rc, out, err = call(report.main, ["--skip-invalid", os.path.join(d, "bad.json"), p_gpu])
+        check(rc == 0 and "skipped: " in err and "nvcomp-gpu" in out, "--skip-invalid names and leaves out a bad file")
         rc, _, err = call(report.main, [write(d, "bad.json", {"schema": 2, "results": []})])
         check(rc == 2 and "schema-1" in err, "refuses another schema version")
         os.remove(os.path.join(d, "bad.json"))
+
+        # a contender that only decodes (no GPU encoder yet) has compress_gbps null: shown as "-"
+        g = copy.deepcopy(gpu)
+        for r in g["results"]:
+            if r["contender"] == "nvcomp-gpu":
+                r["compress_gbps"] = None
+        rc, md4, err = call(report.main, ["--markdown", write(d, "dec.json", g)])
+        check(rc == 0 and "· - / 160" in md4, "decode-only figure shown as '-' (%r)" % err)
+        os.remove(os.path.join(d, "dec.json"))
 
         # unverified results are flagged, never silently shown as fine
         g = copy.deepcopy(gpu)

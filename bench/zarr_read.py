@@ -23,6 +23,15 @@ in device memory as a CuPy array:
                       else CPU decode + one copy per batch: see `gpu_kernel`)
   opencomp-host+copy  opencomp.zarr.enable(batch_size), host buffers, then one copy
 
+A second table isolates the codec (``--codec-only``, on by default): the
+chunks' compressed bytes already sit in memory as zarr Buffers, and the
+timed work is the codec's batch ``decode`` alone:
+
+  codec stock   (device in)  zarr's codec on device buffers (per chunk: to host, decode, back)
+  codec opencomp(device in)  opencomp's codec, --decode-batch chunks per call, on device buffers
+  codec stock   (host in)    zarr's codec on host buffers
+  codec opencomp(host in)    opencomp's codec on host buffers (CPU engine)
+
 Each contender: one warm-up read, then --repeat timed reads (device
 synchronised before the clock stops), median and best reported as GB/s of
 uncompressed bytes (1 GB = 10^9 B).  Every result is compared with the
@@ -73,6 +82,60 @@ def make_data(n: int, seed: int = 1):
     return out
 
 
+def codec_only(args, z, ref, nbytes, cp, sync):
+    """Time the codecs' batch decode alone on chunks already in (device or host) memory."""
+    import asyncio
+
+    import zarr.core.buffer.gpu as gpu_buffer
+    from zarr.core.array_spec import ArrayConfig, ArraySpec
+    from zarr.core.buffer import default_buffer_prototype
+
+    import opencomp.zarr as ocz
+
+    stock = _codec(args.codec, args.level)
+    ours = ocz.CODECS[args.codec][0].from_dict(stock.to_dict())
+    keys = sorted(os.listdir(os.path.join(args.store, "c")), key=int)
+    raw = [open(os.path.join(args.store, "c", k), "rb").read() for k in keys]
+    chunk = z.chunks[0]
+    print(f"codec only: {len(raw)} chunks in memory, opencomp {args.decode_batch or len(raw)} chunks per call",
+          flush=True)
+    out = []
+    for where in ("device", "host"):
+        proto = gpu_buffer.buffer_prototype if where == "device" else default_buffer_prototype()
+        spec = ArraySpec(shape=(chunk,), dtype=z.metadata.data_type, fill_value=0.0,
+                         config=ArrayConfig(order="C", write_empty_chunks=False), prototype=proto)
+        bufs = [proto.buffer.from_bytes(r) for r in raw]
+        sync()
+        for name, codec, batch in (("stock", stock, len(bufs)), ("opencomp", ours, args.decode_batch or len(bufs))):
+
+            async def run(codec=codec, batch=batch, spec=spec):
+                res = []
+                for i in range(0, len(bufs), batch):
+                    res.extend(await codec.decode([(b, spec) for b in bufs[i : i + batch]]))
+                return res
+
+            res = asyncio.run(run())
+            sync()
+            got = [r.as_array_like() for r in res]
+            flat = cp.concatenate([cp.asarray(g) for g in got]).view(cp.float32)
+            ok = bool(cp.array_equal(flat, ref))
+            del res, got, flat
+            times = []
+            for _ in range(args.repeat):
+                t = time.perf_counter()
+                res = asyncio.run(run())
+                sync()
+                times.append(time.perf_counter() - t)
+                del res
+            med, best = statistics.median(times), min(times)
+            r = {"contender": f"codec-{name}-{where}-in", "verified": ok, "median_s": med, "best_s": best,
+                 "median_gbps": nbytes / med / 1e9, "best_gbps": nbytes / best / 1e9}
+            out.append(r)
+            print(f"  codec {name:9s} ({where} in) median {r['median_gbps']:7.2f} GB/s  best {r['best_gbps']:7.2f} GB/s"
+                  f"  ({med * 1e3:.0f} ms){'' if ok else '  RESULT DIFFERS'}", flush=True)
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="zarr read into GPU memory: stock vs opencomp")
     ap.add_argument("--size-gib", type=float, default=1.0)
@@ -84,6 +147,9 @@ def main(argv=None) -> int:
     ap.add_argument("--store", default="/tmp/opencomp_zarr_read_bench.zarr")
     ap.add_argument("--contenders", default="stock-host+copy,stock-gpu-buffers,opencomp-gpu,opencomp-host+copy")
     ap.add_argument("--json", help="write the results here")
+    ap.add_argument("--no-codec-only", action="store_true", help="skip the codec-only table")
+    ap.add_argument("--decode-batch", type=int, default=0,
+                    help="chunks per opencomp call in the codec-only table (0 = all chunks in one call)")
     args = ap.parse_args(argv)
 
     try:
@@ -179,6 +245,8 @@ def main(argv=None) -> int:
         print(f"  {name:20s} median {r['median_gbps']:7.2f} GB/s  best {r['best_gbps']:7.2f} GB/s  "
               f"({med * 1e3:.0f} ms){'' if ok else '  RESULT DIFFERS'}", flush=True)
 
+    codec_results = [] if args.no_codec_only else codec_only(args, z, ref, nbytes, cp, sync)
+
     algorithm = _batch.FORMATS[args.codec.split(".")[-1]]
     try:
         commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
@@ -205,6 +273,8 @@ def main(argv=None) -> int:
         "zarr": zarr.__version__,
         "cupy": cp.__version__,
         "results": results,
+        "codec_only": codec_results,
+        "decode_batch": args.decode_batch,
     }
     print(f"zarr_read: device {report['device']}; opencomp GPU kernel for {algorithm}: "
           f"{ {True: 'yes', False: 'no (CPU decode + one copy per batch)', None: 'not tried'}[report['gpu_kernel']] }")
@@ -212,7 +282,7 @@ def main(argv=None) -> int:
         with open(args.json, "w") as f:
             json.dump(report, f, indent=2)
     shutil.rmtree(args.store, ignore_errors=True)
-    return 0 if all(r["verified"] for r in results) else 1
+    return 0 if all(r["verified"] for r in results + codec_results) else 1
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 Pages of known sizes decode into slices of one device buffer:
   opencomp  decode(pages, out=slices, uncomp_sizes=...)   (no allocation, no copy)
   opencomp  decode(pages)                                 (allocates results)
+  opencomp  the first, with pages and slices wrapped once by as_arrays
   nvcomp    decode(as_arrays(pages)) then copy each result into its slice
 Prints GB/s of uncompressed bytes (best of N), after checking the bytes.
 Usage: python3 bench_out_buffers.py [MiB] [chunk_KiB] [algorithm]
@@ -62,6 +63,11 @@ def main():
     assert bool((total == expect).all())
     results["opencomp decode(out=slices)"] = best(ours_out)
     results["opencomp decode() allocating"] = best(lambda: codec.decode(dev_comp))
+    # the same with inputs and outputs wrapped once (as nvCOMP's as_arrays below):
+    # no __cuda_array_interface__ dict is parsed per page inside the timing
+    oc_in, oc_out = oc.as_arrays(dev_comp), oc.as_arrays(slices)
+    results["opencomp decode(out=) on as_arrays"] = best(
+        lambda: codec.decode(oc_in, out=oc_out, uncomp_sizes=sizes))
     try:
         from nvidia import nvcomp as nv
 

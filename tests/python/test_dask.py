@@ -81,3 +81,17 @@ def test_pickled_array_with_opencomp_codecs(tmp_path, spy):
             assert np.array_equal(got, data)
             assert int((x % 2).sum().compute()) == int((data % 2).sum())
     assert spy and max(spy) == 12, spy  # 3x4 zarr chunks per dask chunk
+
+
+@pytest.mark.gpu
+def test_example_on_the_gpu(example, tmp_path, spy):
+    """The example with --gpu: CuPy blocks (cupy meta), chunks decoded into device memory."""
+    cupy = pytest.importorskip("cupy")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ocz.GpuFallbackWarning)  # zstd may have no GPU kernel yet
+        r = example.main(store=str(tmp_path / "sample.zarr"), workers=1, gpu=True)
+    assert r["col_means_ok"] and np.isclose(r["total"], r["expect_total"], rtol=1e-6)
+    assert max(spy) == 16
+    assert cupy.cuda.runtime.getDeviceCount() > 0

@@ -178,3 +178,28 @@ def test_pickle(pair):
     back = pickle.loads(pickle.dumps(ours))
     assert back.get_config() == ours.get_config()
     assert bytes(back.decode(comp)) == data
+
+
+def test_empty_buffers(pair):
+    """Empty input: same stream as numcodecs writes, and it decodes (numcodecs'
+    own Zstd and LZ4 reject their empty streams; opencomp reads them)."""
+    ours, stock = pair
+    mine = bytes(ours.encode(b""))
+    assert bytes(ours.decode(mine)) == b""
+    assert bytes(ours.decode(stock.encode(b""))) == b""
+    out = np.empty(0, np.uint8)
+    assert ours.decode(mine, out=out) is out
+    if ours.codec_id in ("zlib", "gzip"):
+        assert bytes(stock.decode(mine)) == b""
+
+
+def test_gzip_several_members():
+    import gzip
+
+    data = dict(DATA)["ext-sources"]
+    two = gzip.compress(data[:5000]) + gzip.compress(data[5000:])
+    assert bytes(numcodecs.GZip().decode(two)) == data
+    assert bytes(ocn.GZip().decode(two)) == data
+    out = np.empty(len(data), np.uint8)
+    ocn.GZip().decode(two, out=out)
+    assert out.tobytes() == data

@@ -506,8 +506,10 @@ static PyObject *job_finish(oc_py_state *st, job *j, int status_mode, const char
             const char *detail = "";
             char buf[160] = "";
             if (j->st[i] == OC_ERR_OUTPUT_TOO_SMALL && j->out) {
-                PyOS_snprintf(buf, sizeof buf, " (out%s holds %zu bytes)", j->single ? "" : "[i]",
-                              j->dst_caps[i]);
+                if (j->single)
+                    PyOS_snprintf(buf, sizeof buf, " (out holds %zu bytes)", j->out[i].nbytes);
+                else
+                    PyOS_snprintf(buf, sizeof buf, " (out[%zu] holds %zu bytes)", i, j->out[i].nbytes);
                 detail = buf;
             }
             if (j->single)
@@ -994,14 +996,36 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
             goto done;
         }
         if (c->kind == OC_BITSTREAM_NATIVE) {
+            /* oc_buffer_decompressed_size parses containers on the host: device
+             * containers are copied to host memory first (one at a time). */
             OC_PY_CTX_CALL(ctx, {
+                void *hbuf = NULL;
+                size_t hcap = 0;
                 for (size_t i = 0; i < j.n; i++) {
                     uint64_t sz = 0;
+                    const void *src = j.src_ptrs[i];
                     if (j.st[i] != OC_OK || j.known[i] != (size_t)-1)
                         continue;
-                    qst[i] = oc_buffer_decompressed_size(ctx->ctx, &hint, j.src_ptrs[i], j.src_sizes[i], &sz);
+                    if (dev && j.src_sizes[i] > 0) {
+                        if (j.src_sizes[i] > hcap) {
+                            free(hbuf);
+                            hcap = j.src_sizes[i];
+                            hbuf = malloc(hcap);
+                        }
+                        qst[i] =
+                            hbuf ? oc_memory_copy(ctx->ctx, hbuf, src, j.src_sizes[i]) : OC_ERR_OUT_OF_MEMORY;
+                        if (qst[i] == OC_OK)
+                            qst[i] = oc_context_synchronize(ctx->ctx);
+                        if (!hbuf)
+                            hcap = 0;
+                        if (qst[i] != OC_OK)
+                            continue;
+                        src = hbuf;
+                    }
+                    qst[i] = oc_buffer_decompressed_size(ctx->ctx, &hint, src, j.src_sizes[i], &sz);
                     qs[i] = (size_t)sz;
                 }
+                free(hbuf);
             });
         } else {
             OC_PY_CTX_CALL(ctx, {

@@ -4,9 +4,10 @@
  * This is what lets encode/decode take numpy arrays, bytes, memoryviews,
  * cupy arrays and torch tensors directly, and what makes decode(out=...)
  * zero-copy: the pointer we decode into is the caller's pointer.  Order of
- * the protocols tried: our own Array; __cuda_array_interface__ (device);
- * the buffer protocol (host); __array_interface__ (host); DLPack
- * (__dlpack__ + __dlpack_device__, or a bare "dltensor" capsule).
+ * the protocols tried: our own Array; a bare "dltensor" capsule; bytes,
+ * bytearray and memoryview directly; __cuda_array_interface__ (device); the
+ * buffer protocol (host); __array_interface__ (host); DLPack (__dlpack__ +
+ * __dlpack_device__).
  *
  * Every view must be C-contiguous (a strided view cannot be one chunk of
  * bytes); writable when it is an output.
@@ -191,6 +192,19 @@ static int from_dlpack_object(PyObject *obj, uintptr_t consumer_stream, const ch
     return rc;
 }
 
+/* obj.name, or NULL: *err stays 0 when the attribute is missing, 1 on another error. */
+static PyObject *optional_attr(PyObject *obj, const char *name, int *err)
+{
+    PyObject *r = PyObject_GetAttrString(obj, name);
+    if (!r) {
+        if (PyErr_ExceptionMatches(PyExc_AttributeError))
+            PyErr_Clear();
+        else
+            *err = 1;
+    }
+    return r;
+}
+
 int oc_py_view_get(oc_py_state *st, PyObject *obj, int writable, uintptr_t consumer_stream, const char *what,
                    oc_py_view *v)
 {
@@ -204,24 +218,33 @@ int oc_py_view_get(oc_py_state *st, PyObject *obj, int writable, uintptr_t consu
         rc = 0;
     } else if (PyCapsule_CheckExact(obj)) {
         rc = oc_py_dlpack_import(obj, what, v);
-    } else if (PyObject_HasAttrString(obj, "__cuda_array_interface__")) {
-        PyObject *ai = PyObject_GetAttrString(obj, "__cuda_array_interface__");
-        rc = ai ? from_interface(obj, ai, 1, what, v) : -1;
-        Py_XDECREF(ai);
-    } else if (PyObject_CheckBuffer(obj)) {
+    } else if (PyBytes_CheckExact(obj) || PyByteArray_CheckExact(obj) || PyMemoryView_Check(obj)) {
         rc = from_buffer(obj, writable, what, v);
-    } else if (PyObject_HasAttrString(obj, "__array_interface__")) {
-        PyObject *ai = PyObject_GetAttrString(obj, "__array_interface__");
-        rc = ai ? from_interface(obj, ai, 0, what, v) : -1;
-        Py_XDECREF(ai);
-    } else if (PyObject_HasAttrString(obj, "__dlpack__") &&
-               PyObject_HasAttrString(obj, "__dlpack_device__")) {
-        rc = from_dlpack_object(obj, consumer_stream, what, v);
     } else {
-        PyErr_Format(PyExc_TypeError,
-                     "%s must be an array or bytes-like object (buffer protocol, __array_interface__, "
-                     "__cuda_array_interface__ or __dlpack__), not %.100s",
-                     what, Py_TYPE(obj)->tp_name);
+        /* __cuda_array_interface__ before the buffer protocol: cupy arrays have
+         * a buffer slot that refuses device memory.  Each property is read
+         * once (cupy builds its interface dict per read). */
+        int err = 0;
+        PyObject *ai = optional_attr(obj, "__cuda_array_interface__", &err);
+        if (ai) {
+            rc = from_interface(obj, ai, 1, what, v);
+            Py_DECREF(ai);
+        } else if (err) {
+            /* the property raised something other than AttributeError */
+        } else if (PyObject_CheckBuffer(obj)) {
+            rc = from_buffer(obj, writable, what, v);
+        } else if ((ai = optional_attr(obj, "__array_interface__", &err)) != NULL) {
+            rc = from_interface(obj, ai, 0, what, v);
+            Py_DECREF(ai);
+        } else if (!err && PyObject_HasAttrString(obj, "__dlpack__") &&
+                   PyObject_HasAttrString(obj, "__dlpack_device__")) {
+            rc = from_dlpack_object(obj, consumer_stream, what, v);
+        } else if (!err) {
+            PyErr_Format(PyExc_TypeError,
+                         "%s must be an array or bytes-like object (buffer protocol, __array_interface__, "
+                         "__cuda_array_interface__ or __dlpack__), not %.100s",
+                         what, Py_TYPE(obj)->tp_name);
+        }
     }
     if (rc == 0 && writable && v->readonly) {
         PyErr_Format(PyExc_TypeError, "%s must be writable (got a read-only %.100s)", what,

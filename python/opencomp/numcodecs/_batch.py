@@ -23,6 +23,7 @@ This module imports neither zarr nor numcodecs.
 
 from __future__ import annotations
 
+import ctypes
 import threading
 import warnings
 from typing import Any, List, Optional, Sequence, Tuple
@@ -31,7 +32,7 @@ import numpy as np
 
 import opencomp
 
-__all__ = ["BatchCodec", "ChunkFailure", "FORMATS", "GpuFallbackWarning", "describe", "is_device_array"]
+__all__ = ["BatchCodec", "ChunkFailure", "FORMATS", "GpuFallbackWarning", "describe", "gpu_kernel", "is_device_array"]
 
 # Wire format name -> opencomp algorithm.
 FORMATS = {"zstd": "Zstd", "gzip": "Gzip", "zlib": "Zlib", "lz4": "LZ4"}
@@ -139,6 +140,40 @@ def _unsupported_everywhere(statuses: Sequence[Any]) -> bool:
     return bool(statuses) and all(s in (opencomp.Status.UNSUPPORTED, opencomp.Status.NO_DEVICE) for s in statuses)
 
 
+
+_OC_ENGINE_CUDA = 2  # include/opencomp.h: oc_engine
+
+
+def _cuda_kernel_check(algorithm: str) -> Optional[bool]:
+    """Whether the CUDA engine runs `algorithm` with GPU kernels: the C API's
+    oc_algorithm_available(OC_ENGINE_CUDA, alg), reached through the symbols the
+    extension exports (the Python API has no per-engine query yet).  None when
+    that cannot be asked (then the first device batch probes the engine)."""
+    if not opencomp.cuda_available():
+        return False
+    try:
+        from opencomp import _opencomp
+
+        lib = ctypes.CDLL(_opencomp.__file__)
+        alg = ctypes.c_int(0)
+        if lib.oc_algorithm_from_name(algorithm.lower().encode(), ctypes.byref(alg)) != 0:
+            return None
+        return bool(lib.oc_algorithm_available(_OC_ENGINE_CUDA, alg.value))
+    except (OSError, AttributeError, ImportError):
+        return None
+
+
+def gpu_kernel(algorithm: str) -> Optional[bool]:
+    """True if device chunks of `algorithm` decode on GPU kernels in this build,
+    False if they take the CPU fallback, None if not known yet."""
+    with _gpu_lock:
+        if algorithm not in _gpu_ok:
+            known = _cuda_kernel_check(algorithm)
+            if known is not None:
+                _gpu_ok[algorithm] = known
+        return _gpu_ok.get(algorithm)
+
+
 class BatchCodec:
     """One wire format at one level: batch decode/encode of host or device chunks.
 
@@ -211,7 +246,7 @@ class BatchCodec:
         todo = [i for i in range(n) if srcs[i] is not None]
         results: List[Any] = [None] * n
         if todo:
-            if device and _gpu_ok.get(self.algorithm) is not True:
+            if device and gpu_kernel(self.algorithm) is not True:
                 self._decode_device_maybe_cpu(srcs, sizes, exact, todo, results, failures)
             else:
                 self._decode_into(srcs, sizes, exact, todo, results, failures, device)
@@ -255,6 +290,8 @@ class BatchCodec:
         """Device batch: GPU engine if it serves this algorithm, else CPU + one copy to the device."""
         if not opencomp.cuda_available():
             _gpu_unavailable(self.algorithm, "this opencomp build has no usable CUDA engine")
+        elif gpu_kernel(self.algorithm) is False:
+            _gpu_unavailable(self.algorithm, f"this opencomp build has no GPU {self.algorithm} kernel")
         elif _gpu_ok.get(self.algorithm) is None:
             try:
                 got = self._decode_into(srcs, sizes, exact, todo, results, failures, True, probe=True)
@@ -286,7 +323,14 @@ class BatchCodec:
         self._decode_into(host_srcs, sizes, exact, todo, host_results, failures, False)
         good = [i for i in todo if host_results[i] is not None]
         if good:
-            dev = cp.asarray(np.concatenate([host_results[i] for i in good]))  # the one copy
+            parts = [host_results[i] for i in good]
+            addrs = [p.__array_interface__["data"][0] for p in parts]
+            if all(a + p.size == b for a, p, b in zip(addrs, parts, addrs[1:])):
+                # Consecutive slices of the decode buffer: copy the span as it is.
+                span = np.ctypeslib.as_array((ctypes.c_uint8 * sum(p.size for p in parts)).from_address(addrs[0]))
+                dev = cp.asarray(span)  # the one copy (parts keep the memory alive)
+            else:
+                dev = cp.asarray(np.concatenate(parts))  # the one copy
             off = 0
             for i in good:
                 k = host_results[i].size
@@ -347,10 +391,12 @@ class BatchCodec:
             raise ValueError("a batch must be all host or all device memory")
         srcs = [_as_u8(s, device) for s in srcs]
         if device:
-            gpu = _gpu_ok.get(self.algorithm)
+            gpu = gpu_kernel(self.algorithm)
             if not opencomp.cuda_available():
                 _gpu_unavailable(self.algorithm, "this opencomp build has no usable CUDA engine")
                 gpu = False
+            elif gpu is False:
+                _gpu_unavailable(self.algorithm, f"this opencomp build has no GPU {self.algorithm} kernel")
             if self.zstd_checksum:
                 gpu = False  # frames with checksums are written on the CPU
             if gpu is not False:

@@ -383,7 +383,10 @@ def enable(*, batch_size: Optional[int] = None, pipeline: bool = True) -> Any:
 
 
 def disable() -> None:
-    """Point zarr's config back at its own codec classes and pipeline."""
+    """Point zarr's config back at its own codec classes and pipeline.
+
+    ``codec_pipeline.batch_size`` is left as it is (it helps zarr's own codecs
+    too); arrays opened while enabled keep opencomp's classes."""
     codecs = dict(zarr.config.get("codecs"))
     for name, (_cls, stock) in CODECS.items():
         codecs[name] = stock
