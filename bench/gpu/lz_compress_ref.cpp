@@ -7,7 +7,8 @@
  * LZ4 blocks that liblz4 must decode (checked).
  *
  * Build: c++ -O2 -std=c++17 bench/gpu/lz_compress_ref.cpp -llz4 -o /tmp/lzref
- * Usage: lzref FILE [chunk]
+ * Usage: lzref FILE [chunk [table_log [policy [backward [lazy_k [lazy_cap]]]]]]
+ *   the GPU default (greedy): lzref FILE 65536 13 0 1; OC_CUDA_LZ_MATCH=lazy: ... 13 6 1 1 32
  */
 #include <lz4.h>
 
@@ -20,6 +21,10 @@
 static int HT_LOG = 12;
 static int POLICY = 0;   /* 0: first valid lane; 1: furthest reach (pos + len) */
 static int BACKWARD = 0; /* extend the chosen match backwards into the literals */
+static int LAZY_K = 0;
+static int LAZY_CAP = 0;
+    /* bytes compared per candidate when choosing (0: all) */ /* lazy policies: reach needed per byte of later
+                                                                 start */
 
 static uint32_t read32(const uint8_t *p)
 {
@@ -27,7 +32,10 @@ static uint32_t read32(const uint8_t *p)
     memcpy(&v, p, 4);
     return v;
 }
-static uint32_t hash4(uint32_t v) { return (v * 2654435761u) >> (32 - HT_LOG); }
+static uint32_t hash4(uint32_t v)
+{
+    return (v * 2654435761u) >> (32 - HT_LOG);
+}
 
 struct Match {
     size_t pos, ref, len;
@@ -64,16 +72,35 @@ static bool find_match(const uint8_t *src, std::vector<uint16_t> &table, size_t 
     for (int lane = 0; lane <= first; lane++)
         if (p + lane < start_end)
             table[h[lane]] = (uint16_t)(p + lane);
-    if (POLICY == 0) {
+    if (POLICY == 0 || POLICY >= 2) {
         int f = -1;
         for (int lane = 0; lane < 32 && f < 0; lane++)
             if (valid[lane])
                 f = lane;
         if (f < 0)
             return false;
-        m->pos = p + f;
-        m->ref = cand[f];
-        size_t len = 4, maxlen = match_end - m->pos;
+        /* POLICY k >= 2: lazy, also measure lanes f+1 .. f+k-1 and keep the furthest reach */
+        int best = f;
+        size_t best_end = 0, best_len = 0;
+        int last = POLICY >= 2 ? f + POLICY - 1 : f;
+        for (int lane = f; lane <= last && lane < 32; lane++) {
+            if (!valid[lane])
+                continue;
+            size_t pos = p + lane, len = 4, maxlen = match_end - pos;
+            if (LAZY_CAP && maxlen > (size_t)LAZY_CAP)
+                maxlen = LAZY_CAP; /* the GPU compares each candidate's first LAZY_CAP bytes */
+            while (len < maxlen && src[pos + len] == src[cand[lane] + len])
+                len++;
+            /* a later start must reach LAZY_K bytes further per byte it gives up */
+            if (lane == f || pos + len > best_end + (size_t)LAZY_K * (lane - best)) {
+                best_end = pos + len;
+                best = lane;
+                best_len = len;
+            }
+        }
+        m->pos = p + best;
+        m->ref = cand[best];
+        size_t len = best_len, maxlen = match_end - m->pos; /* the chosen one in full */
         while (len < maxlen && src[m->pos + len] == src[m->ref + len])
             len++;
         m->len = len;
@@ -112,7 +139,8 @@ static void put_len(std::vector<uint8_t> &o, size_t v)
     o.push_back((uint8_t)v);
 }
 
-static void emit(std::vector<uint8_t> &o, const uint8_t *lit, size_t nlit, bool has_match, uint32_t off, size_t ml)
+static void emit(std::vector<uint8_t> &o, const uint8_t *lit, size_t nlit, bool has_match, uint32_t off,
+                 size_t ml)
 {
     size_t mc = has_match ? ml - 4 : 0;
     o.push_back((uint8_t)(((nlit >= 15 ? 15 : nlit) << 4) | (mc >= 15 ? 15 : mc)));
@@ -162,6 +190,10 @@ int main(int argc, char **argv)
         POLICY = atoi(argv[4]);
     if (argc > 5)
         BACKWARD = atoi(argv[5]);
+    if (argc > 6)
+        LAZY_K = atoi(argv[6]);
+    if (argc > 7)
+        LAZY_CAP = atoi(argv[7]);
     FILE *f = fopen(argv[1], "rb");
     if (!f)
         return 2;
@@ -184,6 +216,7 @@ int main(int argc, char **argv)
         ours += c.size();
         ref += LZ4_compress_default((const char *)d.data() + off, tmp.data(), (int)len, (int)tmp.size());
     }
-    printf("%s chunk %zu: ours %.3f liblz4 %.3f\n", argv[1], chunk, (double)d.size() / ours, (double)d.size() / ref);
+    printf("%s chunk %zu: ours %.3f liblz4 %.3f\n", argv[1], chunk, (double)d.size() / ours,
+           (double)d.size() / ref);
     return 0;
 }

@@ -42,13 +42,13 @@ extern "C" {
 #include <nvcomp/snappy.h>
 #endif
 
-#define CK(x)                                                                                                      \
-    do {                                                                                                           \
-        cudaError_t e_ = (x);                                                                                      \
-        if (e_ != cudaSuccess) {                                                                                   \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));                   \
-            exit(2);                                                                                               \
-        }                                                                                                          \
+#define CK(x)                                                                                                \
+    do {                                                                                                     \
+        cudaError_t e_ = (x);                                                                                \
+        if (e_ != cudaSuccess) {                                                                             \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));              \
+            exit(2);                                                                                         \
+        }                                                                                                    \
     } while (0)
 
 struct Result {
@@ -61,6 +61,7 @@ struct Result {
 
 static std::vector<Result> g_results;
 static int g_repeats = 10, g_warmup = 2;
+static bool g_nvcomp = true; /* --no-nvcomp: opencomp (and CPU) only */
 static double g_peak_bw = 0; /* measured D2D copy, read+write bytes/s */
 
 static double median(std::vector<double> v)
@@ -125,8 +126,8 @@ static void chunks_make(Chunks &c, const std::vector<uint8_t> &data, size_t chun
 
 static void chunks_free(Chunks &c)
 {
-    void *ps[] = {c.d_in, c.d_comp, c.d_out, c.d_in_ptrs, c.d_comp_ptrs, c.d_out_ptrs, c.d_usize,
-                  c.d_csize, c.d_comp_caps, c.d_out_caps, c.d_out_sizes, c.d_status};
+    void *ps[] = {c.d_in,    c.d_comp,  c.d_out,       c.d_in_ptrs,  c.d_comp_ptrs, c.d_out_ptrs,
+                  c.d_usize, c.d_csize, c.d_comp_caps, c.d_out_caps, c.d_out_sizes, c.d_status};
     for (void *p : ps)
         CK(cudaFree(p));
 }
@@ -141,9 +142,10 @@ static bool verify_output(const Chunks &c, const std::vector<uint8_t> &data, con
     CK(cudaMemcpy(sizes.data(), c.d_out_sizes, c.n * 8, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(st.data(), c.d_status, c.n * 4, cudaMemcpyDeviceToHost));
     for (size_t i = 0; i < c.n; i++) {
-        if (st[i] != 0 || sizes[i] != c.usize[i] || memcmp(out.data() + i * c.chunk, data.data() + c.uoff[i], c.usize[i])) {
-            fprintf(stderr, "VERIFY FAILED (%s): chunk %zu status %d size %zu of %zu\n", who, i, st[i], sizes[i],
-                    c.usize[i]);
+        if (st[i] != 0 || sizes[i] != c.usize[i] ||
+            memcmp(out.data() + i * c.chunk, data.data() + c.uoff[i], c.usize[i])) {
+            fprintf(stderr, "VERIFY FAILED (%s): chunk %zu status %d size %zu of %zu\n", who, i, st[i],
+                    sizes[i], c.usize[i]);
             return false;
         }
     }
@@ -262,15 +264,15 @@ static void nv_prepare(Nv &nv, Chunks &c, oc_algorithm a)
         nv_check(nvcompBatchedLZ4CompressGetTempSize(c.n, c.chunk, nvcompBatchedLZ4CompressDefaultOpts, &t1,
                                                      c.total, 0),
                  "temp size");
-        nv_check(nvcompBatchedLZ4DecompressGetTempSize(c.n, c.chunk, nvcompBatchedLZ4DecompressDefaultOpts, &t2,
-                                                       c.total, 0),
+        nv_check(nvcompBatchedLZ4DecompressGetTempSize(c.n, c.chunk, nvcompBatchedLZ4DecompressDefaultOpts,
+                                                       &t2, c.total, 0),
                  "temp size");
     } else {
-        nv_check(nvcompBatchedSnappyCompressGetTempSize(c.n, c.chunk, nvcompBatchedSnappyCompressDefaultOpts, &t1,
-                                                        c.total, 0),
+        nv_check(nvcompBatchedSnappyCompressGetTempSize(c.n, c.chunk, nvcompBatchedSnappyCompressDefaultOpts,
+                                                        &t1, c.total, 0),
                  "temp size");
-        nv_check(nvcompBatchedSnappyDecompressGetTempSize(c.n, c.chunk, nvcompBatchedSnappyDecompressDefaultOpts,
-                                                          &t2, c.total, 0),
+        nv_check(nvcompBatchedSnappyDecompressGetTempSize(
+                     c.n, c.chunk, nvcompBatchedSnappyDecompressDefaultOpts, &t2, c.total, 0),
                  "temp size");
     }
     nv.temp_bytes = std::max<size_t>(std::max(t1, t2), 1);
@@ -280,10 +282,10 @@ static void nv_prepare(Nv &nv, Chunks &c, oc_algorithm a)
 static void nv_compress(Nv &nv, Chunks &c, oc_algorithm a)
 {
     if (a == OC_ALGO_LZ4)
-        nv_check(nvcompBatchedLZ4CompressAsync((const void *const *)c.d_in_ptrs, c.d_usize, c.chunk, c.n, nv.temp,
-                                               nv.temp_bytes, c.d_comp_ptrs, c.d_csize,
-                                               nvcompBatchedLZ4CompressDefaultOpts, (nvcompStatus_t *)c.d_status,
-                                               0),
+        nv_check(nvcompBatchedLZ4CompressAsync((const void *const *)c.d_in_ptrs, c.d_usize, c.chunk, c.n,
+                                               nv.temp, nv.temp_bytes, c.d_comp_ptrs, c.d_csize,
+                                               nvcompBatchedLZ4CompressDefaultOpts,
+                                               (nvcompStatus_t *)c.d_status, 0),
                  "compress");
     else
         nv_check(nvcompBatchedSnappyCompressAsync((const void *const *)c.d_in_ptrs, c.d_usize, c.chunk, c.n,
@@ -302,9 +304,9 @@ static void nv_decompress(Nv &nv, Chunks &c, oc_algorithm a)
                                                  (nvcompStatus_t *)c.d_status, 0),
                  "decompress");
     else
-        nv_check(nvcompBatchedSnappyDecompressAsync((const void *const *)c.d_comp_ptrs, c.d_csize, c.d_out_caps,
-                                                    c.d_out_sizes, c.n, nv.temp, nv.temp_bytes, c.d_out_ptrs,
-                                                    nvcompBatchedSnappyDecompressDefaultOpts,
+        nv_check(nvcompBatchedSnappyDecompressAsync((const void *const *)c.d_comp_ptrs, c.d_csize,
+                                                    c.d_out_caps, c.d_out_sizes, c.n, nv.temp, nv.temp_bytes,
+                                                    c.d_out_ptrs, nvcompBatchedSnappyDecompressDefaultOpts,
                                                     (nvcompStatus_t *)c.d_status, 0),
                  "decompress");
 }
@@ -312,10 +314,12 @@ static void nv_decompress(Nv &nv, Chunks &c, oc_algorithm a)
 
 /* ---- CPU reference --------------------------------------------------------- */
 
-static void cpu_reference(const std::string &name, const std::vector<uint8_t> &data, size_t chunk, oc_algorithm a)
+static void cpu_reference(const std::string &name, const std::vector<uint8_t> &data, size_t chunk,
+                          oc_algorithm a)
 {
     size_t n = (data.size() + chunk - 1) / chunk;
-    size_t maxc = a == OC_ALGO_LZ4 ? (size_t)LZ4_compressBound((int)chunk) : snappy_max_compressed_length(chunk);
+    size_t maxc =
+        a == OC_ALGO_LZ4 ? (size_t)LZ4_compressBound((int)chunk) : snappy_max_compressed_length(chunk);
     std::vector<uint8_t> comp(n * maxc), out(chunk);
     std::vector<size_t> cs(n);
     int reps = n < 264 ? 1 : std::max(1, std::min(g_repeats, 3));
@@ -356,9 +360,21 @@ static void cpu_reference(const std::string &name, const std::vector<uint8_t> &d
     size_t ctot = 0;
     for (size_t v : cs)
         ctot += v;
-    Result res{name, a == OC_ALGO_LZ4 ? "lz4" : "snappy", "reference-cpu", "wall-clock", "kernel", data.size(),
-               chunk, n, data.size(), ctot, data.size() / median(tc) / 1e9, data.size() / median(td) / 1e9, 1,
-               reps, ok};
+    Result res{name,
+               a == OC_ALGO_LZ4 ? "lz4" : "snappy",
+               "reference-cpu",
+               "wall-clock",
+               "kernel",
+               data.size(),
+               chunk,
+               n,
+               data.size(),
+               ctot,
+               data.size() / median(tc) / 1e9,
+               data.size() / median(td) / 1e9,
+               1,
+               reps,
+               ok};
     g_results.push_back(res);
 }
 
@@ -394,16 +410,28 @@ static void end_to_end(const std::string &name, const std::vector<uint8_t> &data
     size_t ctot = 0;
     for (size_t v : cs)
         ctot += v;
-    g_results.push_back(Result{name, a == OC_ALGO_LZ4 ? "lz4" : "snappy", contender, "wall-clock", "end-to-end",
-                               data.size(), c.chunk, c.n, data.size(), ctot, data.size() / median(tc) / 1e9,
-                               data.size() / median(td) / 1e9, 0, reps, ok});
+    g_results.push_back(Result{name, a == OC_ALGO_LZ4 ? "lz4" : "snappy", contender, "wall-clock",
+                               "end-to-end", data.size(), c.chunk, c.n, data.size(), ctot,
+                               data.size() / median(tc) / 1e9, data.size() / median(td) / 1e9, 0, reps, ok});
 }
 
-static void e2e_oc_comp(Chunks &c, oc_algorithm a, void *) { oc_compress(c, a); }
-static void e2e_oc_decomp(Chunks &c, oc_algorithm a, void *) { oc_decompress(c, a); }
+static void e2e_oc_comp(Chunks &c, oc_algorithm a, void *)
+{
+    oc_compress(c, a);
+}
+static void e2e_oc_decomp(Chunks &c, oc_algorithm a, void *)
+{
+    oc_decompress(c, a);
+}
 #ifdef OC_HAVE_NVCOMP
-static void e2e_nv_comp(Chunks &c, oc_algorithm a, void *nv) { nv_compress(*(Nv *)nv, c, a); }
-static void e2e_nv_decomp(Chunks &c, oc_algorithm a, void *nv) { nv_decompress(*(Nv *)nv, c, a); }
+static void e2e_nv_comp(Chunks &c, oc_algorithm a, void *nv)
+{
+    nv_compress(*(Nv *)nv, c, a);
+}
+static void e2e_nv_decomp(Chunks &c, oc_algorithm a, void *nv)
+{
+    nv_decompress(*(Nv *)nv, c, a);
+}
 #endif
 
 /* ---- one file, one chunk size, one algorithm ------------------------------- */
@@ -412,7 +440,8 @@ static void bench_one(const std::string &name, const std::vector<uint8_t> &data,
                       bool do_cpu, bool do_e2e)
 {
     const char *an = a == OC_ALGO_LZ4 ? "lz4" : "snappy";
-    size_t max_comp = a == OC_ALGO_LZ4 ? (size_t)LZ4_compressBound((int)chunk) : snappy_max_compressed_length(chunk);
+    size_t max_comp =
+        a == OC_ALGO_LZ4 ? (size_t)LZ4_compressBound((int)chunk) : snappy_max_compressed_length(chunk);
 #ifdef OC_HAVE_NVCOMP
     max_comp = std::max(max_comp, nv_max_comp(a, chunk));
 #endif
@@ -434,13 +463,13 @@ static void bench_one(const std::string &name, const std::vector<uint8_t> &data,
         for (size_t i = 0; i < c.n && ok; i++) {
             size_t got = 0;
             if (a == OC_ALGO_LZ4) {
-                int r = LZ4_decompress_safe((const char *)comp.data() + i * max_comp, (char *)out.data(), (int)cs[i],
-                                            (int)chunk);
+                int r = LZ4_decompress_safe((const char *)comp.data() + i * max_comp, (char *)out.data(),
+                                            (int)cs[i], (int)chunk);
                 got = r < 0 ? 0 : (size_t)r;
             } else {
                 got = chunk;
-                if (snappy_uncompress((const char *)comp.data() + i * max_comp, cs[i], (char *)out.data(), &got) !=
-                    SNAPPY_OK)
+                if (snappy_uncompress((const char *)comp.data() + i * max_comp, cs[i], (char *)out.data(),
+                                      &got) != SNAPPY_OK)
                     got = 0;
             }
             if (got != c.usize[i] || memcmp(out.data(), data.data() + c.uoff[i], got)) {
@@ -453,9 +482,17 @@ static void bench_one(const std::string &name, const std::vector<uint8_t> &data,
     double td = time_events([&] { oc_decompress(c, a); });
     ok = ok && verify_output(c, data, "opencomp decompress");
     g_results.push_back(Result{name, an, "opencomp-gpu", "cuda-events", "kernel", data.size(), chunk, c.n,
-                               data.size(), ours_c, data.size() / tc / 1e9, data.size() / td / 1e9, 0, reps_used,
-                               ok});
+                               data.size(), ours_c, data.size() / tc / 1e9, data.size() / td / 1e9, 0,
+                               reps_used, ok});
 #ifdef OC_HAVE_NVCOMP
+    if (!g_nvcomp) {
+        if (do_e2e)
+            end_to_end(name, data, c, a, "opencomp-gpu", e2e_oc_comp, e2e_oc_decomp, nullptr);
+        chunks_free(c);
+        if (do_cpu)
+            cpu_reference(name, data, chunk, a);
+        return;
+    }
     Nv nv;
     nv_prepare(nv, c, a);
     /* nvCOMP decodes our streams (interop check, not timed) */
@@ -475,11 +512,11 @@ static void bench_one(const std::string &name, const std::vector<uint8_t> &data,
     double ntd = time_events([&] { nv_decompress(nv, c, a); });
     nok = nok && verify_output(c, data, "nvcomp decompress");
     g_results.push_back(Result{name, an, "nvcomp-gpu", "cuda-events", "kernel", data.size(), chunk, c.n,
-                               data.size(), nv_c, data.size() / ntc / 1e9, data.size() / ntd / 1e9, 0, reps_used,
-                               nok});
+                               data.size(), nv_c, data.size() / ntc / 1e9, data.size() / ntd / 1e9, 0,
+                               reps_used, nok});
     if (!cross1 || !cross2)
-        fprintf(stderr, "INTEROP FAILED: %s %s chunk %zu (nvcomp<-ours %d, ours<-nvcomp %d)\n", name.c_str(), an,
-                chunk, cross1, cross2);
+        fprintf(stderr, "INTEROP FAILED: %s %s chunk %zu (nvcomp<-ours %d, ours<-nvcomp %d)\n", name.c_str(),
+                an, chunk, cross1, cross2);
     g_results.back().verified = g_results.back().verified && cross1 && cross2;
     if (do_e2e)
         end_to_end(name, data, c, a, "nvcomp-gpu", e2e_nv_comp, e2e_nv_decomp, &nv);
@@ -525,10 +562,11 @@ static void write_json(const char *path, const char *commit)
             json_str(commit).c_str());
     fprintf(f, "  \"host\": {\"cores\": %d},\n", (int)std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
     fprintf(f,
-            "  \"device\": {\"name\": %s, \"driver\": %s, \"driver_cuda\": \"%d.%d\", \"cuda_runtime\": \"%d.%d\", "
+            "  \"device\": {\"name\": %s, \"driver\": %s, \"driver_cuda\": \"%d.%d\", \"cuda_runtime\": "
+            "\"%d.%d\", "
             "\"sms\": %d, \"d2d_copy_gbps\": %.1f},\n",
-            json_str(p.name).c_str(), json_str(driver ? driver : "unknown").c_str(), drv / 1000, (drv % 1000) / 10,
-            rt / 1000, (rt % 1000) / 10, p.multiProcessorCount, g_peak_bw / 1e9);
+            json_str(p.name).c_str(), json_str(driver ? driver : "unknown").c_str(), drv / 1000,
+            (drv % 1000) / 10, rt / 1000, (rt % 1000) / 10, p.multiProcessorCount, g_peak_bw / 1e9);
 #ifdef OC_HAVE_NVCOMP
     fprintf(f, "  \"nvcomp\": \"%d.%d.%d.%d\",\n", NVCOMP_VER_MAJOR, NVCOMP_VER_MINOR, NVCOMP_VER_PATCH,
             NVCOMP_VER_BUILD);
@@ -537,17 +575,22 @@ static void write_json(const char *path, const char *commit)
     for (size_t i = 0; i < g_results.size(); i++) {
         const Result &r = g_results[i];
         fprintf(f,
-                "    {\"file\": %s, \"file_bytes\": %zu, \"algorithm\": \"%s\", \"level\": 0, \"chunk_size\": %zu, "
+                "    {\"file\": %s, \"file_bytes\": %zu, \"algorithm\": \"%s\", \"level\": 0, "
+                "\"chunk_size\": %zu, "
                 "\"num_chunks\": %zu, \"contender\": \"%s\", ",
-                json_str(r.file).c_str(), r.file_bytes, r.algo.c_str(), r.chunk, r.nchunks, r.contender.c_str());
+                json_str(r.file).c_str(), r.file_bytes, r.algo.c_str(), r.chunk, r.nchunks,
+                r.contender.c_str());
         if (r.threads)
             fprintf(f, "\"threads\": %d, ", r.threads);
         fprintf(f,
-                "\"uncompressed_bytes\": %zu, \"compressed_bytes\": %zu, \"ratio\": %.4f, \"compress_gbps\": %.3f, "
-                "\"decompress_gbps\": %.3f, \"timing\": \"%s\", \"repeats\": %d, \"scope\": \"%s\", \"verified\": "
+                "\"uncompressed_bytes\": %zu, \"compressed_bytes\": %zu, \"ratio\": %.4f, \"compress_gbps\": "
+                "%.3f, "
+                "\"decompress_gbps\": %.3f, \"timing\": \"%s\", \"repeats\": %d, \"scope\": \"%s\", "
+                "\"verified\": "
                 "%s}%s\n",
-                r.ubytes, r.cbytes, (double)r.ubytes / (double)r.cbytes, r.cgbps, r.dgbps, r.timing.c_str(), r.repeats,
-                r.scope.c_str(), r.verified ? "true" : "false", i + 1 < g_results.size() ? "," : "");
+                r.ubytes, r.cbytes, (double)r.ubytes / (double)r.cbytes, r.cgbps, r.dgbps, r.timing.c_str(),
+                r.repeats, r.scope.c_str(), r.verified ? "true" : "false",
+                i + 1 < g_results.size() ? "," : "");
     }
     fprintf(f, "  ]\n}\n");
     fclose(f);
@@ -555,8 +598,8 @@ static void write_json(const char *path, const char *commit)
 
 static void print_table()
 {
-    printf("\n%-22s %-6s %7s %-13s %-10s %7s %9s %9s %s\n", "file", "algo", "chunk", "contender", "scope", "ratio",
-           "comp GB/s", "dec GB/s", "ok");
+    printf("\n%-22s %-6s %7s %-13s %-10s %7s %9s %9s %s\n", "file", "algo", "chunk", "contender", "scope",
+           "ratio", "comp GB/s", "dec GB/s", "ok");
     for (const Result &r : g_results)
         printf("%-22s %-6s %7zu %-13s %-10s %7.3f %9.2f %9.2f %s\n", r.file.c_str(), r.algo.c_str(), r.chunk,
                r.contender.c_str(), r.scope.c_str(), (double)r.ubytes / (double)r.cbytes, r.cgbps, r.dgbps,
@@ -600,18 +643,24 @@ int main(int argc, char **argv)
             cpu = false;
         else if (a == "--no-e2e")
             e2e = false;
+        else if (a == "--no-nvcomp")
+            g_nvcomp = false;
         else
             files.push_back(a);
     }
     if (files.empty()) {
         fprintf(stderr, "usage: oc_gpu_bench [--json F] [--commit SHA] [--repeats N] [--chunk BYTES] "
-                        "[--algo lz4|snappy] [--no-cpu] [--no-e2e] FILE...\n");
+                        "[--algo lz4|snappy] [--no-cpu] [--no-e2e] [--no-nvcomp] FILE...\n");
         return 2;
     }
     if (!oc_cuda_available()) {
         fprintf(stderr, "no CUDA device\n");
         return 2;
     }
+#ifndef OC_HAVE_NVCOMP
+    if (g_nvcomp)
+        printf("built without nvCOMP: opencomp and the CPU reference only\n");
+#endif
     memset(&g_ctx, 0, sizeof g_ctx);
     g_ctx.opts = (oc_context_options)OC_CONTEXT_OPTIONS_INIT;
     measure_peak();

@@ -602,6 +602,19 @@ oc_status oc_buffer_decompressed_size(oc_context *ctx, const oc_buffer_options *
     RETURN_ERROR_IF(!ctx || !size, OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF(!src && src_size, OC_ERR_INVALID_ARGUMENT);
     FORWARD_IF_ERROR(check_hint(hint));
+    if (src && src_size && oc_pointer_kind(src) == OC_MEMORY_DEVICE) {
+        /* The container parser is host code: parse a host copy of a device buffer. */
+        RETURN_ERROR_IF(src_size > SIZE_MAX / 2, OC_ERR_INVALID_ARGUMENT);
+        uint8_t *h = malloc((size_t)src_size);
+        RETURN_ERROR_IF(!h, OC_ERR_OUT_OF_MEMORY);
+        oc_status hs = oc_memory_copy(ctx, h, src, (size_t)src_size);
+        if (hs == OC_OK)
+            hs = oc_context_synchronize(ctx);
+        if (hs == OC_OK)
+            hs = oc_buffer_decompressed_size(ctx, hint, h, src_size, size);
+        free(h);
+        return hs;
+    }
     static const uint8_t empty_in[1];
     const uint8_t *s = src ? (const uint8_t *)src : empty_in;
     oc_container_plan plan;

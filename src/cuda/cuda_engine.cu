@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cuda_internal.cuh"
+#include "zstd_gpu.h"
 
 #ifndef OC_CUDA_ARCH_STRING
 #define OC_CUDA_ARCH_STRING "unknown"
@@ -85,7 +86,10 @@ extern "C" int oc_cuda_device_count(void)
     return c;
 }
 
-extern "C" int oc_cuda_available(void) { return oc_cuda_device_count() > 0; }
+extern "C" int oc_cuda_available(void)
+{
+    return oc_cuda_device_count() > 0;
+}
 
 extern "C" int oc_cuda_algorithm_available(oc_algorithm algorithm)
 {
@@ -94,7 +98,20 @@ extern "C" int oc_cuda_algorithm_available(oc_algorithm algorithm)
     return algorithm == OC_ALGO_LZ4 || algorithm == OC_ALGO_SNAPPY;
 }
 
-extern "C" const char *oc_cuda_build_info(void) { return "cuda: " OC_CUDA_ARCH_STRING; }
+int oc_cuda_lazy_matching(void)
+{
+    static volatile int mode = -1;
+    if (mode < 0) {
+        const char *e = getenv("OC_CUDA_LZ_MATCH");
+        mode = e && strcmp(e, "lazy") == 0;
+    }
+    return mode;
+}
+
+extern "C" const char *oc_cuda_build_info(void)
+{
+    return "cuda: " OC_CUDA_ARCH_STRING;
+}
 
 extern "C" oc_memory_kind oc_cuda_pointer_kind(const void *p)
 {
@@ -140,7 +157,10 @@ static const void *oc_gpu_address(const void *p)
 
 /* ---- device selection, allocators -------------------------------------- */
 
-static cudaStream_t oc_stream(const oc_context *ctx) { return (cudaStream_t)ctx->opts.cuda_stream; }
+static cudaStream_t oc_stream(const oc_context *ctx)
+{
+    return (cudaStream_t)ctx->opts.cuda_stream;
+}
 
 /* Make the context's device current; *prev receives the caller's. */
 static oc_status oc_enter(oc_context *ctx, int *prev)
@@ -371,9 +391,10 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
         return OC_ERR_INVALID_ARGUMENT;
     if (n == 0)
         return OC_OK;
-    if (options->algorithm != OC_ALGO_LZ4 && options->algorithm != OC_ALGO_SNAPPY)
-        return oc_cuda_staged_batch(ctx, options, (int)op, n, src_ptrs, src_sizes, dst_ptrs, dst_caps, out_sizes,
-                                    statuses);
+    int zstd_gpu = options->algorithm == OC_ALGO_ZSTD && op == OC_OP_DECOMPRESS;
+    if (options->algorithm != OC_ALGO_LZ4 && options->algorithm != OC_ALGO_SNAPPY && !zstd_gpu)
+        return oc_cuda_staged_batch(ctx, options, (int)op, n, src_ptrs, src_sizes, dst_ptrs, dst_caps,
+                                    out_sizes, statuses);
     if (n > ((size_t)1 << 40))
         return OC_ERR_INVALID_ARGUMENT;
 
@@ -385,6 +406,22 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
     size_t words = OC_ALIGN_UP(n * 8);
     size_t off_in = 0, off_sizes = 4 * words, off_status = 5 * words;
     size_t total = 5 * words + OC_ALIGN_UP(n * 4);
+    /* zstd decoding (zstd_gpu.h) also needs a literal buffer per warp: sized
+     * by the largest capacity when the capacities are in host memory, else
+     * for 128 KiB blocks; at most 256 MiB (fewer warps then loop over more
+     * chunks). */
+    size_t zstd_off = total, zstd_bytes = 0, zstd_maxcap = (size_t)-1;
+    if (zstd_gpu) {
+        if (oc_gpu_address(dst_caps) == NULL || oc_cuda_pointer_kind(dst_caps) == OC_MEMORY_PINNED) {
+            zstd_maxcap = 0;
+            for (size_t i = 0; i < n; i++)
+                zstd_maxcap = dst_caps[i] > zstd_maxcap ? dst_caps[i] : zstd_maxcap;
+        }
+        zstd_bytes = oc_cuda_zstd_decompress_scratch_size(n, zstd_maxcap);
+        if (zstd_bytes > ((size_t)256 << 20))
+            zstd_bytes = (size_t)256 << 20;
+    }
+    size_t dev_total = total + OC_ALIGN_UP(zstd_bytes); /* total: the argument arrays alone */
     uint8_t *dev = NULL;
     oc_pinned_slot *slot = NULL;
 
@@ -405,7 +442,7 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
     st = oc_state_get(ctx, &s);
     if (st != OC_OK)
         goto out;
-    st = oc_scratch(ctx, s, total, &dev);
+    st = oc_scratch(ctx, s, dev_total, &dev);
     if (st != OC_OK)
         goto out;
     if (need_in || host_sizes || host_status) {
@@ -435,14 +472,19 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
         b.dst_caps = (const size_t *)g_in[3];
         b.dst_sizes = host_sizes ? (size_t *)(dev + off_sizes) : (size_t *)g_sizes;
         b.statuses = host_status ? (int32_t *)(dev + off_status) : (int32_t *)g_status;
-        st = oc_launch(options->algorithm, op, b, stream);
+        if (zstd_gpu)
+            st = oc_cuda_zstd_decompress(
+                ctx, n, (const void *const *)b.src, b.src_sizes, (void *const *)b.dst, b.dst_caps,
+                b.dst_sizes, (oc_status *)b.statuses, zstd_maxcap, dev + zstd_off, zstd_bytes, stream);
+        else
+            st = oc_launch(options->algorithm, op, b, stream);
         if (st != OC_OK)
             goto out;
     }
     if (host_sizes || host_status) {
         uint8_t *pin = slot->ptr + OC_SLOT_HEADER;
-        if (cudaMemcpyAsync(pin + off_sizes, dev + off_sizes, total - off_sizes, cudaMemcpyDeviceToHost, stream) !=
-            cudaSuccess) {
+        if (cudaMemcpyAsync(pin + off_sizes, dev + off_sizes, total - off_sizes, cudaMemcpyDeviceToHost,
+                            stream) != cudaSuccess) {
             st = OC_ERR_CUDA;
             goto out;
         }
@@ -473,11 +515,11 @@ out:
 
 extern "C" oc_status oc_cuda_batch_compress(oc_context *ctx, const oc_codec_options *options, size_t n,
                                             const void *const *src_ptrs, const size_t *src_sizes,
-                                            void *const *dst_ptrs, const size_t *dst_capacities, size_t *dst_sizes,
-                                            oc_status *statuses)
+                                            void *const *dst_ptrs, const size_t *dst_capacities,
+                                            size_t *dst_sizes, oc_status *statuses)
 {
-    return oc_batch_run(ctx, options, OC_OP_COMPRESS, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities, dst_sizes,
-                        statuses);
+    return oc_batch_run(ctx, options, OC_OP_COMPRESS, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
+                        dst_sizes, statuses);
 }
 
 extern "C" oc_status oc_cuda_batch_decompress(oc_context *ctx, const oc_codec_options *options, size_t n,
@@ -489,9 +531,10 @@ extern "C" oc_status oc_cuda_batch_decompress(oc_context *ctx, const oc_codec_op
                         dst_sizes, statuses);
 }
 
-extern "C" oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *options, size_t n,
-                                                      const void *const *src_ptrs, const size_t *src_sizes,
-                                                      size_t *sizes, oc_status *statuses)
+extern "C" oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *options,
+                                                      size_t n, const void *const *src_ptrs,
+                                                      const size_t *src_sizes, size_t *sizes,
+                                                      oc_status *statuses)
 {
     return oc_batch_run(ctx, options, OC_OP_SIZES, n, src_ptrs, src_sizes, NULL, NULL, sizes, statuses);
 }
@@ -506,7 +549,8 @@ extern "C" oc_status oc_cuda_memory_alloc(oc_context *ctx, oc_memory_kind kind, 
         return OC_ERR_INVALID_ARGUMENT;
     int prev = -1;
     FORWARD_IF_ERROR(oc_enter(ctx, &prev));
-    void *p = kind == OC_MEMORY_DEVICE ? oc_dev_alloc(ctx, size ? size : 1) : oc_pinned_alloc(ctx, size ? size : 1);
+    void *p =
+        kind == OC_MEMORY_DEVICE ? oc_dev_alloc(ctx, size ? size : 1) : oc_pinned_alloc(ctx, size ? size : 1);
     oc_leave(ctx, prev);
     if (p == NULL)
         return OC_ERR_OUT_OF_MEMORY;

@@ -36,6 +36,10 @@ cudaError_t oc_cuda_lz4_decompress_launch(const oc_cuda_batch &b, int write_outp
 cudaError_t oc_cuda_snappy_compress_launch(const oc_cuda_batch &b, cudaStream_t stream);
 cudaError_t oc_cuda_snappy_decompress_launch(const oc_cuda_batch &b, int write_output, cudaStream_t stream);
 
+/* 1 when the compressors use lazy matching (OC_CUDA_LZ_MATCH=lazy; default
+ * greedy until measured on a GPU); read once. */
+int oc_cuda_lazy_matching(void);
+
 /* Host-staged path (cuda_staged.cu) for algorithms without kernels; op is
  * 0 compress, 1 decompress, 2 decompressed sizes.  Synchronises. */
 oc_status oc_cuda_staged_batch(oc_context *ctx, const oc_codec_options *options, int op, size_t n,
@@ -46,7 +50,13 @@ oc_status oc_cuda_staged_batch(oc_context *ctx, const oc_codec_options *options,
 oc_context **oc_cuda_state_cpu_ctx(oc_context *ctx);
 
 /* Worst-case compressed sizes, same as liblz4's and snappy's bounds. */
-static inline size_t oc_cuda_lz4_bound(size_t n) { return n + n / 255 + 16; }
-static inline size_t oc_cuda_snappy_bound(size_t n) { return 32 + n + n / 6; }
+static inline size_t oc_cuda_lz4_bound(size_t n)
+{
+    return n + n / 255 + 16;
+}
+static inline size_t oc_cuda_snappy_bound(size_t n)
+{
+    return 32 + n + n / 6;
+}
 
 #endif /* OC_CUDA_INTERNAL_CUH */

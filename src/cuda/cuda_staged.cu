@@ -127,9 +127,9 @@ done:
     return st;
 }
 
-extern "C" oc_status oc_cuda_buffer_compress(oc_context *ctx, const oc_buffer_options *options, const void *src,
-                                             uint64_t src_size, void *dst, uint64_t dst_capacity,
-                                             uint64_t *dst_size)
+extern "C" oc_status oc_cuda_buffer_compress(oc_context *ctx, const oc_buffer_options *options,
+                                             const void *src, uint64_t src_size, void *dst,
+                                             uint64_t dst_capacity, uint64_t *dst_size)
 {
     if (ctx == NULL || dst_size == NULL || options == NULL)
         return OC_ERR_INVALID_ARGUMENT;
@@ -158,9 +158,10 @@ extern "C" oc_status oc_cuda_buffer_compress(oc_context *ctx, const oc_buffer_op
     return st;
 }
 
-extern "C" oc_status oc_cuda_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, const void *src,
-                                               uint64_t src_size, void *dst, uint64_t dst_capacity,
-                                               uint64_t *dst_size, uint64_t *failed_chunk)
+extern "C" oc_status oc_cuda_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint,
+                                               const void *src, uint64_t src_size, void *dst,
+                                               uint64_t dst_capacity, uint64_t *dst_size,
+                                               uint64_t *failed_chunk)
 {
     if (ctx == NULL || dst_size == NULL)
         return OC_ERR_INVALID_ARGUMENT;

@@ -15,7 +15,11 @@
  * rules (the last 5 bytes are literals, the last match starts at least 12
  * bytes before the end) so any LZ4 decoder accepts the output.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "cuda_internal.cuh"
+#include "lz4_decode_rounds.cuh"
 #include "lz_device.cuh"
 
 #define OC_LZ4_MAX_INPUT 0x7E000000u
@@ -29,9 +33,10 @@ __device__ int oc_lz4_decode_warp(const uint8_t *__restrict__ src, size_t srcn, 
 {
     if (srcn == 0)
         return OC_D_TRUNCATED;
-    size_t ip = 1, op = 0;
+    size_t ip = 1, op = 0, mark = 0;
     uint32_t token = __ldg(src);
     for (;;) {
+        oc_prefetch_ahead(src, srcn, ip, &mark, lane);
         size_t lit = token >> 4;
         if (lit == 15) {
             uint32_t b;
@@ -80,7 +85,7 @@ __device__ int oc_lz4_decode_warp(const uint8_t *__restrict__ src, size_t srcn, 
             return OC_D_OUTPUT_TOO_SMALL;
         if (WRITE) {
             __syncwarp(); /* literals and earlier matches visible to every lane */
-            oc_warp_match_ring(dst, ring, op, offset, ml, lane);
+            oc_warp_match_ring(dst, ring, op, offset, ml, (size_t)offset + ml <= OC_RING, lane);
         }
         op += ml;
         if (ip >= srcn)
@@ -92,7 +97,8 @@ __device__ int oc_lz4_decode_warp(const uint8_t *__restrict__ src, size_t srcn, 
     return OC_D_OK;
 }
 
-template <bool WRITE> __global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc_lz4_decompress_kernel(oc_cuda_batch b)
+template <bool WRITE, bool ROUNDS>
+__global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc_lz4_decompress_kernel(oc_cuda_batch b)
 {
     __shared__ uint8_t rings[WRITE ? OC_DECODE_WARPS : 1][WRITE ? OC_RING : 1];
     size_t chunk = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
@@ -109,7 +115,8 @@ template <bool WRITE> __global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc
     if (src == nullptr || (WRITE && dst == nullptr && cap != 0))
         st = OC_D_INVALID_ARGUMENT;
     else
-        st = oc_lz4_decode_warp<WRITE>(src, srcn, dst, cap, &outn, ring, lane);
+        st = ROUNDS ? oc_lz4_decode_rounds(src, srcn, dst, cap, &outn, ring, lane)
+                    : oc_lz4_decode_warp<WRITE>(src, srcn, dst, cap, &outn, ring, lane);
     if (lane == 0) {
         if (b.dst_sizes)
             b.dst_sizes[chunk] = st == OC_D_OK ? outn : 0;
@@ -133,8 +140,8 @@ __device__ __forceinline__ size_t oc_lz4_put_len(uint8_t *dst, size_t v, int lan
 
 /* Emit one sequence: literals src[anchor, anchor+lit) then (if has_match) a
  * match of ml >= 4 bytes at `offset`.  Returns 0 if it does not fit. */
-__device__ __forceinline__ int oc_lz4_emit(uint8_t *dst, size_t cap, size_t *op, const uint8_t *lits, size_t lit,
-                                           int has_match, uint32_t offset, size_t ml, int lane)
+__device__ __forceinline__ int oc_lz4_emit(uint8_t *dst, size_t cap, size_t *op, const uint8_t *lits,
+                                           size_t lit, int has_match, uint32_t offset, size_t ml, int lane)
 {
     size_t need = 1 + lit + (lit >= 15 ? 1 + (lit - 15) / 255 : 0);
     if (has_match)
@@ -164,6 +171,7 @@ __device__ __forceinline__ int oc_lz4_emit(uint8_t *dst, size_t cap, size_t *op,
     return 1;
 }
 
+template <bool LAZY>
 __global__ void __launch_bounds__(OC_COMPRESS_WARPS * 32) oc_lz4_compress_kernel(oc_cuda_batch b)
 {
     __shared__ uint16_t tables[OC_COMPRESS_WARPS][OC_HT_SIZE];
@@ -193,8 +201,10 @@ __global__ void __launch_bounds__(OC_COMPRESS_WARPS * 32) oc_lz4_compress_kernel
         size_t match_end = n >= 5 ? n - 5 : 0;
         size_t anchor = 0, p = 0;
         oc_match m;
+        size_t mark = 0;
         while (p < start_end) {
-            if (!oc_find_match(src, table, p, start_end, match_end, lane, &m)) {
+            oc_prefetch_ahead(src, n, p, &mark, lane);
+            if (!oc_find_match<LAZY>(src, table, p, start_end, match_end, lane, &m)) {
                 p += 32;
                 continue;
             }
@@ -227,18 +237,37 @@ static unsigned oc_blocks_for(size_t n, unsigned warps_per_block)
     return (unsigned)((n + warps_per_block - 1) / warps_per_block);
 }
 
+/* Decoder choice: rounds (v4, lz4_decode_rounds.cuh, default) or one
+ * sequence at a time (v3) with OC_CUDA_LZ4_DECODER=serial; read once. */
+static int oc_cuda_lz4_rounds(void)
+{
+    static volatile int mode = -1;
+    if (mode < 0) {
+        const char *e = getenv("OC_CUDA_LZ4_DECODER");
+        mode = !(e && strcmp(e, "serial") == 0);
+    }
+    return mode;
+}
+
 cudaError_t oc_cuda_lz4_decompress_launch(const oc_cuda_batch &b, int write_output, cudaStream_t stream)
 {
     const unsigned wpb = OC_DECODE_WARPS;
-    if (write_output)
-        oc_lz4_decompress_kernel<true><<<oc_blocks_for(b.n, wpb), wpb * 32, 0, stream>>>(b);
+    if (write_output && oc_cuda_lz4_rounds())
+        oc_lz4_decompress_kernel<true, true><<<oc_blocks_for(b.n, wpb), wpb * 32, 0, stream>>>(b);
+    else if (write_output)
+        oc_lz4_decompress_kernel<true, false><<<oc_blocks_for(b.n, wpb), wpb * 32, 0, stream>>>(b);
     else
-        oc_lz4_decompress_kernel<false><<<oc_blocks_for(b.n, wpb), wpb * 32, 0, stream>>>(b);
+        oc_lz4_decompress_kernel<false, false><<<oc_blocks_for(b.n, wpb), wpb * 32, 0, stream>>>(b);
     return cudaGetLastError();
 }
 
 cudaError_t oc_cuda_lz4_compress_launch(const oc_cuda_batch &b, cudaStream_t stream)
 {
-    oc_lz4_compress_kernel<<<oc_blocks_for(b.n, OC_COMPRESS_WARPS), OC_COMPRESS_WARPS * 32, 0, stream>>>(b);
+    if (oc_cuda_lazy_matching())
+        oc_lz4_compress_kernel<true>
+            <<<oc_blocks_for(b.n, OC_COMPRESS_WARPS), OC_COMPRESS_WARPS * 32, 0, stream>>>(b);
+    else
+        oc_lz4_compress_kernel<false>
+            <<<oc_blocks_for(b.n, OC_COMPRESS_WARPS), OC_COMPRESS_WARPS * 32, 0, stream>>>(b);
     return cudaGetLastError();
 }

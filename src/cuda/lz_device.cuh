@@ -65,9 +65,21 @@ __device__ __forceinline__ void oc_warp_lit_ring(uint8_t *dst, uint8_t *ring, si
                                                  const uint8_t *__restrict__ src, size_t len, int lane)
 {
     size_t j = lane;
-    /* four independent loads in flight per lane for long literal runs */
+    /* eight, then four, independent loads in flight per lane for long runs */
+    for (; j + 224 < len; j += 256) {
+        uint8_t v[8];
+#pragma unroll
+        for (int u = 0; u < 8; u++)
+            v[u] = __ldg(src + j + 32 * u);
+#pragma unroll
+        for (int u = 0; u < 8; u++) {
+            dst[op + j + 32 * u] = v[u];
+            ring[(op + j + 32 * u) & OC_RING_MASK] = v[u];
+        }
+    }
     for (; j + 96 < len; j += 128) {
-        uint8_t v0 = __ldg(src + j), v1 = __ldg(src + j + 32), v2 = __ldg(src + j + 64), v3 = __ldg(src + j + 96);
+        uint8_t v0 = __ldg(src + j), v1 = __ldg(src + j + 32), v2 = __ldg(src + j + 64),
+                v3 = __ldg(src + j + 96);
         dst[op + j] = v0;
         dst[op + j + 32] = v1;
         dst[op + j + 64] = v2;
@@ -84,12 +96,13 @@ __device__ __forceinline__ void oc_warp_lit_ring(uint8_t *dst, uint8_t *ring, si
     }
 }
 
-/* A match at output position op (offset <= op checked by the caller). */
+/* A match at output position op (offset <= op checked by the caller).
+ * use_ring: the source may be read from the ring (the serial decoders pass
+ * offset + len <= OC_RING). */
 __device__ __forceinline__ void oc_warp_match_ring(uint8_t *dst, uint8_t *ring, size_t op, uint32_t offset,
-                                                   size_t len, int lane)
+                                                   size_t len, int use_ring, int lane)
 {
     size_t from = op - offset;
-    int use_ring = (size_t)offset + len <= OC_RING;
     if (offset >= len) {
         for (size_t j = lane; j < len; j += 32) {
             uint8_t v = use_ring ? ring[(from + j) & OC_RING_MASK] : dst[from + j];
@@ -111,6 +124,22 @@ __device__ __forceinline__ void oc_warp_match_ring(uint8_t *dst, uint8_t *ring, 
     }
 }
 
+/* Prefetch the input ahead of a warp that walks it front to back: with a
+ * few warps per SM every first touch of a 128-byte line would otherwise
+ * expose a full DRAM latency.  When pos comes within 2 KiB of *mark, the 32
+ * lanes each prefetch one line of the next 4 KiB into L1.  Uniform across
+ * the warp; a prefetch never faults, and none is issued past the end. */
+__device__ __forceinline__ void oc_prefetch_ahead(const uint8_t *src, size_t n, size_t pos, size_t *mark,
+                                                  int lane)
+{
+    if (pos + 2048 >= *mark && *mark < n) {
+        size_t a = *mark + (size_t)lane * 128;
+        if (a < n)
+            asm volatile("prefetch.L1 [%0];" ::"l"(src + a)); /* generic address */
+        *mark += 4096;
+    }
+}
+
 __device__ __forceinline__ uint32_t oc_read32(const uint8_t *__restrict__ p)
 {
     return (uint32_t)__ldg(p) | ((uint32_t)__ldg(p + 1) << 8) | ((uint32_t)__ldg(p + 2) << 16) |
@@ -125,7 +154,10 @@ __device__ __forceinline__ uint32_t oc_read32(const uint8_t *__restrict__ p)
 #define OC_HT_SIZE (1 << OC_HT_LOG)
 #define OC_COMPRESS_WARPS 2
 
-__device__ __forceinline__ uint32_t oc_hash4(uint32_t v) { return (v * 2654435761u) >> (32 - OC_HT_LOG); }
+__device__ __forceinline__ uint32_t oc_hash4(uint32_t v)
+{
+    return (v * 2654435761u) >> (32 - OC_HT_LOG);
+}
 
 /* One found match: start, source and length. */
 struct oc_match {
@@ -137,6 +169,15 @@ struct oc_match {
 /* Look for the first match at positions p .. p+31 (one per lane), below
  * start_end, whose extension stays below match_end.  Inserts the 32 positions
  * into the table.  Returns 1 and fills m (same in all lanes) when found. */
+/* LAZY: instead of the first matching lane f, take among lanes f .. f+5
+ * the one whose match (compared over its first 32 bytes) reaches furthest,
+ * a later start having to reach one byte further per byte it starts later.
+ * CPU model: bench/gpu/lz_compress_ref.cpp policy 6, K 1, cap 32 (+8% ratio
+ * on bench/corpus at 64 KiB; big on 8-byte columns). */
+#define OC_LAZY_LANES 6
+#define OC_LAZY_CAP 32
+
+template <bool LAZY>
 __device__ __forceinline__ int oc_find_match(const uint8_t *__restrict__ src, uint16_t *table, size_t p,
                                              size_t start_end, size_t match_end, int lane, oc_match *m)
 {
@@ -168,9 +209,30 @@ __device__ __forceinline__ int oc_find_match(const uint8_t *__restrict__ src, ui
     if (!mask)
         return 0;
     int f = __ffs(mask) - 1;
+    size_t len = 4;
+    if (LAZY) {
+        unsigned cands = (mask >> f) & ((1u << OC_LAZY_LANES) - 1);
+        int best = f;
+        size_t best_end = 0, best_len = 4;
+        while (cands) {
+            int l = f + __ffs(cands) - 1;
+            cands &= cands - 1;
+            size_t lpos = p + l, lref = __shfl_sync(OC_FULL_MASK, cand, l);
+            size_t cap = match_end - lpos < OC_LAZY_CAP ? match_end - lpos : OC_LAZY_CAP;
+            size_t k = 4 + lane;
+            int eq = k < cap && __ldg(src + lpos + k) == __ldg(src + lref + k);
+            size_t llen = 4 + (__ffs(__ballot_sync(OC_FULL_MASK, !eq)) - 1); /* lanes 28+ never equal */
+            if (l == f || lpos + llen > best_end + (size_t)(l - best)) {
+                best = l;
+                best_end = lpos + llen;
+                best_len = llen;
+            }
+        }
+        f = best;
+        len = best_len;
+    }
     size_t mpos = p + f;
     size_t mref = __shfl_sync(OC_FULL_MASK, cand, f);
-    size_t len = 4;
     size_t maxlen = match_end - mpos;
     for (;;) {
         size_t k = len + lane;

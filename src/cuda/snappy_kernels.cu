@@ -13,8 +13,12 @@
  * emitting snappy's literal and copy-1/copy-2 elements the way the reference
  * encoder does (copies split into pieces of at most 64 bytes).
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "cuda_internal.cuh"
 #include "lz_device.cuh"
+#include "snappy_decode_rounds.cuh"
 
 /* Reads the varint preamble; returns its byte count, 0 if truncated, -1 if
  * invalid (more than 5 bytes or above 2^32-1). */
@@ -36,7 +40,7 @@ __device__ int oc_snappy_preamble(const uint8_t *__restrict__ src, size_t srcn, 
     return -1;
 }
 
-template <bool WRITE>
+template <bool WRITE, bool ROUNDS>
 __device__ int oc_snappy_decode_warp(const uint8_t *__restrict__ src, size_t srcn, uint8_t *dst, size_t cap,
                                      size_t *outn, uint8_t *ring, int lane)
 {
@@ -51,9 +55,12 @@ __device__ int oc_snappy_decode_warp(const uint8_t *__restrict__ src, size_t src
         return OC_D_OK;
     if (ulen > cap)
         return OC_D_OUTPUT_TOO_SMALL;
-    size_t ip = (size_t)pre, op = 0;
+    if (ROUNDS)
+        return oc_snappy_decode_rounds(src, srcn, (size_t)pre, dst, ulen, ring, lane);
+    size_t ip = (size_t)pre, op = 0, mark = 0;
     uint32_t tag = ip < srcn ? __ldg(src + ip) : 0;
     while (ip < srcn) {
+        oc_prefetch_ahead(src, srcn, ip, &mark, lane);
         /* tag = src[ip], loaded ahead (see the LZ4 decoder) */
         ip++;
         uint32_t kind = tag & 3;
@@ -106,7 +113,7 @@ __device__ int oc_snappy_decode_warp(const uint8_t *__restrict__ src, size_t src
             if (len > ulen - op)
                 return OC_D_CORRUPT;
             __syncwarp(); /* literals and earlier copies visible to every lane */
-            oc_warp_match_ring(dst, ring, op, offset, len, lane);
+            oc_warp_match_ring(dst, ring, op, offset, len, (size_t)offset + len <= OC_RING, lane);
             op += len;
         }
     }
@@ -115,7 +122,7 @@ __device__ int oc_snappy_decode_warp(const uint8_t *__restrict__ src, size_t src
     return OC_D_OK;
 }
 
-template <bool WRITE>
+template <bool WRITE, bool ROUNDS>
 __global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc_snappy_decompress_kernel(oc_cuda_batch b)
 {
     __shared__ uint8_t rings[WRITE ? OC_DECODE_WARPS : 1][WRITE ? OC_RING : 1];
@@ -133,7 +140,7 @@ __global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc_snappy_decompress_ker
     if (src == nullptr || (WRITE && dst == nullptr && cap != 0))
         st = OC_D_INVALID_ARGUMENT;
     else
-        st = oc_snappy_decode_warp<WRITE>(src, srcn, dst, cap, &outn, ring, lane);
+        st = oc_snappy_decode_warp<WRITE, ROUNDS>(src, srcn, dst, cap, &outn, ring, lane);
     if (lane == 0) {
         if (b.dst_sizes)
             b.dst_sizes[chunk] = st == OC_D_OK ? outn : 0;
@@ -165,9 +172,11 @@ __device__ __forceinline__ size_t oc_snappy_copy_bytes(size_t len, uint32_t offs
 }
 
 __device__ __forceinline__ int oc_snappy_emit(uint8_t *dst, size_t cap, size_t *op, const uint8_t *lits,
-                                              size_t lit, int has_match, uint32_t offset, size_t len, int lane)
+                                              size_t lit, int has_match, uint32_t offset, size_t len,
+                                              int lane)
 {
-    size_t need = (lit ? oc_snappy_lit_header(lit) + lit : 0) + (has_match ? oc_snappy_copy_bytes(len, offset) : 0);
+    size_t need =
+        (lit ? oc_snappy_lit_header(lit) + lit : 0) + (has_match ? oc_snappy_copy_bytes(len, offset) : 0);
     if (need > cap - *op)
         return 0;
     size_t o = *op;
@@ -212,6 +221,7 @@ __device__ __forceinline__ int oc_snappy_emit(uint8_t *dst, size_t cap, size_t *
     return 1;
 }
 
+template <bool LAZY>
 __global__ void __launch_bounds__(OC_COMPRESS_WARPS * 32) oc_snappy_compress_kernel(oc_cuda_batch b)
 {
     __shared__ uint16_t tables[OC_COMPRESS_WARPS][OC_HT_SIZE];
@@ -257,14 +267,16 @@ __global__ void __launch_bounds__(OC_COMPRESS_WARPS * 32) oc_snappy_compress_ker
         size_t match_end = n >= 5 ? n - 5 : 0;
         size_t anchor = 0, p = 0;
         oc_match m;
+        size_t mark = 0;
         while (p < start_end) {
-            if (!oc_find_match(src, table, p, start_end, match_end, lane, &m)) {
+            oc_prefetch_ahead(src, n, p, &mark, lane);
+            if (!oc_find_match<LAZY>(src, table, p, start_end, match_end, lane, &m)) {
                 p += 32;
                 continue;
             }
             oc_extend_back(src, anchor, &m);
-            if (!oc_snappy_emit(dst, cap, &op, src + anchor, m.pos - anchor, 1, (uint32_t)(m.pos - m.ref), m.len,
-                                lane)) {
+            if (!oc_snappy_emit(dst, cap, &op, src + anchor, m.pos - anchor, 1, (uint32_t)(m.pos - m.ref),
+                                m.len, lane)) {
                 st = OC_D_OUTPUT_TOO_SMALL;
                 goto done;
             }
@@ -286,20 +298,37 @@ done:
     }
 }
 
+/* Decoder choice: rounds (v4, default) or one element at a time (v3), by
+ * OC_CUDA_SNAPPY_DECODER=serial; read once. */
+static int oc_cuda_snappy_rounds(void)
+{
+    static volatile int mode = -1;
+    if (mode < 0) {
+        const char *e = getenv("OC_CUDA_SNAPPY_DECODER");
+        mode = !(e && strcmp(e, "serial") == 0);
+    }
+    return mode;
+}
+
 cudaError_t oc_cuda_snappy_decompress_launch(const oc_cuda_batch &b, int write_output, cudaStream_t stream)
 {
     const unsigned wpb = OC_DECODE_WARPS;
     unsigned blocks = (unsigned)((b.n + wpb - 1) / wpb);
-    if (write_output)
-        oc_snappy_decompress_kernel<true><<<blocks, wpb * 32, 0, stream>>>(b);
+    if (write_output && oc_cuda_snappy_rounds())
+        oc_snappy_decompress_kernel<true, true><<<blocks, wpb * 32, 0, stream>>>(b);
+    else if (write_output)
+        oc_snappy_decompress_kernel<true, false><<<blocks, wpb * 32, 0, stream>>>(b);
     else
-        oc_snappy_decompress_kernel<false><<<blocks, wpb * 32, 0, stream>>>(b);
+        oc_snappy_decompress_kernel<false, false><<<blocks, wpb * 32, 0, stream>>>(b);
     return cudaGetLastError();
 }
 
 cudaError_t oc_cuda_snappy_compress_launch(const oc_cuda_batch &b, cudaStream_t stream)
 {
     unsigned blocks = (unsigned)((b.n + OC_COMPRESS_WARPS - 1) / OC_COMPRESS_WARPS);
-    oc_snappy_compress_kernel<<<blocks, OC_COMPRESS_WARPS * 32, 0, stream>>>(b);
+    if (oc_cuda_lazy_matching())
+        oc_snappy_compress_kernel<true><<<blocks, OC_COMPRESS_WARPS * 32, 0, stream>>>(b);
+    else
+        oc_snappy_compress_kernel<false><<<blocks, OC_COMPRESS_WARPS * 32, 0, stream>>>(b);
     return cudaGetLastError();
 }

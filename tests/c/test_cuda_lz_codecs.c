@@ -24,19 +24,19 @@
 #include "cuda/cuda_engine.h"
 
 static int g_failures;
-#define CHECK(cond)                                                                                                \
-    do {                                                                                                           \
-        if (!(cond)) {                                                                                             \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                               \
-            g_failures++;                                                                                          \
-        }                                                                                                          \
+#define CHECK(cond)                                                                                          \
+    do {                                                                                                     \
+        if (!(cond)) {                                                                                       \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                         \
+            g_failures++;                                                                                    \
+        }                                                                                                    \
     } while (0)
-#define REQUIRE(cond)                                                                                              \
-    do {                                                                                                           \
-        if (!(cond)) {                                                                                             \
-            fprintf(stderr, "%s:%d: REQUIRE failed: %s\n", __FILE__, __LINE__, #cond);                             \
-            exit(1);                                                                                               \
-        }                                                                                                          \
+#define REQUIRE(cond)                                                                                        \
+    do {                                                                                                     \
+        if (!(cond)) {                                                                                       \
+            fprintf(stderr, "%s:%d: REQUIRE failed: %s\n", __FILE__, __LINE__, #cond);                       \
+            exit(1);                                                                                         \
+        }                                                                                                    \
     } while (0)
 
 #define GUARD 64
@@ -74,7 +74,10 @@ static void *dev_alloc(size_t n)
     REQUIRE(oc_cuda_memory_alloc(&g_ctx, OC_MEMORY_DEVICE, n ? n : 1, &p) == OC_OK);
     return p;
 }
-static void dev_free(void *p, size_t n) { oc_cuda_memory_free(&g_ctx, OC_MEMORY_DEVICE, p, n ? n : 1); }
+static void dev_free(void *p, size_t n)
+{
+    oc_cuda_memory_free(&g_ctx, OC_MEMORY_DEVICE, p, n ? n : 1);
+}
 static void copy(void *dst, const void *src, size_t n)
 {
     REQUIRE(oc_cuda_memory_copy(&g_ctx, dst, src, n) == OC_OK);
@@ -153,7 +156,8 @@ static void batch_free(batch *b)
 {
     dev_free(b->d_in, b->in_total);
     dev_free(b->d_out, b->out_total);
-    free(b->src), free(b->src_sizes), free(b->dst), free(b->caps), free(b->out_off), free(b->sizes), free(b->st);
+    free(b->src), free(b->src_sizes), free(b->dst), free(b->caps), free(b->out_off), free(b->sizes),
+        free(b->st);
 }
 
 /* Run one call; arrays_on_device copies the argument arrays to the GPU first. */
@@ -167,7 +171,8 @@ static void batch_run(batch *b, oc_algorithm algo, int op, int arrays_on_device)
     oc_status r;
     if (!arrays_on_device) {
         if (op == OP_COMPRESS)
-            r = oc_cuda_batch_compress(&g_ctx, &o, b->n, b->src, b->src_sizes, b->dst, b->caps, b->sizes, b->st);
+            r = oc_cuda_batch_compress(&g_ctx, &o, b->n, b->src, b->src_sizes, b->dst, b->caps, b->sizes,
+                                       b->st);
         else if (op == OP_DECOMPRESS)
             r = oc_cuda_batch_decompress(&g_ctx, &o, b->n, b->src, b->src_sizes, b->dst, b->caps, b->sizes,
                                          b->st);
@@ -202,7 +207,10 @@ static void batch_run(batch *b, oc_algorithm algo, int op, int arrays_on_device)
 
 /* ---- reference codecs ---------------------------------------------------- */
 
-static const char *algo_name(oc_algorithm a) { return a == OC_ALGO_LZ4 ? "lz4" : "snappy"; }
+static const char *algo_name(oc_algorithm a)
+{
+    return a == OC_ALGO_LZ4 ? "lz4" : "snappy";
+}
 
 static size_t bound(oc_algorithm a, size_t n)
 {
@@ -377,8 +385,8 @@ static void test_roundtrips(const sample *s, oc_algorithm a, size_t chunk, int a
     size_t total = 0;
     for (size_t i = 0; i < n; i++)
         total += len[i];
-    printf("  %-40s %-6s chunk %7zu: %4zu chunks, ratio gpu %.3f ref %.3f%s\n", s->name, algo_name(a), chunk, n,
-           (double)total / (double)gpu_total, (double)total / (double)ref_total,
+    printf("  %-40s %-6s chunk %7zu: %4zu chunks, ratio gpu %.3f ref %.3f%s\n", s->name, algo_name(a), chunk,
+           n, (double)total / (double)gpu_total, (double)total / (double)ref_total,
            arrays_on_device ? " (device arrays)" : "");
     free(tmp);
     free(ref_pack);
@@ -403,37 +411,90 @@ static void test_hand_built(void)
         {"lz4 empty block", OC_ALGO_LZ4, "\x00", 1, 16, OC_OK, 0},
         {"lz4 zero bytes", OC_ALGO_LZ4, "", 0, 16, OC_ERR_TRUNCATED, 0},
         /* token 0x30: 3 literals, only 2 present */
-        {"lz4 literals cut", OC_ALGO_LZ4, "\x30" "ab", 3, 16, OC_ERR_TRUNCATED, 0},
+        {"lz4 literals cut", OC_ALGO_LZ4,
+         "\x30"
+         "ab",
+         3, 16, OC_ERR_TRUNCATED, 0},
         /* token 0xF0: literal length 15 + extension byte missing */
         {"lz4 length byte missing", OC_ALGO_LZ4, "\xF0", 1, 64, OC_ERR_TRUNCATED, 0},
         /* 1 literal 'a', offset 0x0000: offset zero is invalid */
-        {"lz4 offset zero", OC_ALGO_LZ4, "\x10" "a\x00\x00", 4, 64, OC_ERR_CORRUPT, 0},
+        {"lz4 offset zero", OC_ALGO_LZ4,
+         "\x10"
+         "a\x00\x00",
+         4, 64, OC_ERR_CORRUPT, 0},
         /* 1 literal, offset 2: points before the output start */
-        {"lz4 offset before start", OC_ALGO_LZ4, "\x10" "a\x02\x00", 4, 64, OC_ERR_CORRUPT, 0},
+        {"lz4 offset before start", OC_ALGO_LZ4,
+         "\x10"
+         "a\x02\x00",
+         4, 64, OC_ERR_CORRUPT, 0},
         /* 1 literal, offset byte cut */
-        {"lz4 offset cut", OC_ALGO_LZ4, "\x10" "a\x01", 3, 64, OC_ERR_TRUNCATED, 0},
+        {"lz4 offset cut", OC_ALGO_LZ4,
+         "\x10"
+         "a\x01",
+         3, 64, OC_ERR_TRUNCATED, 0},
         /* 1 literal, offset 1, match length 15+4 with its extension byte missing */
-        {"lz4 match length cut", OC_ALGO_LZ4, "\x1F" "a\x01\x00", 4, 64, OC_ERR_TRUNCATED, 0},
+        {"lz4 match length cut", OC_ALGO_LZ4,
+         "\x1F"
+         "a\x01\x00",
+         4, 64, OC_ERR_TRUNCATED, 0},
         /* 1 literal + match of 4 at offset 1, then end after the match */
-        {"lz4 ends after match", OC_ALGO_LZ4, "\x10" "a\x01\x00", 4, 64, OC_ERR_TRUNCATED, 0},
+        {"lz4 ends after match", OC_ALGO_LZ4,
+         "\x10"
+         "a\x01\x00",
+         4, 64, OC_ERR_TRUNCATED, 0},
         /* 'a' then 8 x 'a' by overlapping match, then final literal 'b': 10 bytes */
-        {"lz4 overlap ok", OC_ALGO_LZ4, "\x14" "a\x01\x00\x10" "b", 6, 10, OC_OK, 10},
-        {"lz4 overlap no room", OC_ALGO_LZ4, "\x14" "a\x01\x00\x10" "b", 6, 9, OC_ERR_OUTPUT_TOO_SMALL, 0},
+        {"lz4 overlap ok", OC_ALGO_LZ4,
+         "\x14"
+         "a\x01\x00\x10"
+         "b",
+         6, 10, OC_OK, 10},
+        {"lz4 overlap no room", OC_ALGO_LZ4,
+         "\x14"
+         "a\x01\x00\x10"
+         "b",
+         6, 9, OC_ERR_OUTPUT_TOO_SMALL, 0},
         /* Snappy: preamble 3, literal "abc" */
-        {"snappy ok", OC_ALGO_SNAPPY, "\x03\x08" "abc", 5, 3, OC_OK, 3},
-        {"snappy declared too big", OC_ALGO_SNAPPY, "\x03\x08" "abc", 5, 2, OC_ERR_OUTPUT_TOO_SMALL, 0},
+        {"snappy ok", OC_ALGO_SNAPPY,
+         "\x03\x08"
+         "abc",
+         5, 3, OC_OK, 3},
+        {"snappy declared too big", OC_ALGO_SNAPPY,
+         "\x03\x08"
+         "abc",
+         5, 2, OC_ERR_OUTPUT_TOO_SMALL, 0},
         {"snappy preamble cut", OC_ALGO_SNAPPY, "\x80", 1, 16, OC_ERR_TRUNCATED, 0},
         {"snappy preamble 6 bytes", OC_ALGO_SNAPPY, "\x80\x80\x80\x80\x80\x01", 6, 16, OC_ERR_CORRUPT, 0},
-        {"snappy literal cut", OC_ALGO_SNAPPY, "\x03\x08" "ab", 4, 16, OC_ERR_TRUNCATED, 0},
-        {"snappy short of length", OC_ALGO_SNAPPY, "\x05\x08" "abc", 5, 16, OC_ERR_TRUNCATED, 0},
-        {"snappy beyond length", OC_ALGO_SNAPPY, "\x02\x08" "abc", 5, 16, OC_ERR_CORRUPT, 0},
+        {"snappy literal cut", OC_ALGO_SNAPPY,
+         "\x03\x08"
+         "ab",
+         4, 16, OC_ERR_TRUNCATED, 0},
+        {"snappy short of length", OC_ALGO_SNAPPY,
+         "\x05\x08"
+         "abc",
+         5, 16, OC_ERR_TRUNCATED, 0},
+        {"snappy beyond length", OC_ALGO_SNAPPY,
+         "\x02\x08"
+         "abc",
+         5, 16, OC_ERR_CORRUPT, 0},
         /* literal 'a', copy-1 len 4 offset 0 */
-        {"snappy offset zero", OC_ALGO_SNAPPY, "\x05\x00" "a\x01\x00", 5, 16, OC_ERR_CORRUPT, 0},
+        {"snappy offset zero", OC_ALGO_SNAPPY,
+         "\x05\x00"
+         "a\x01\x00",
+         5, 16, OC_ERR_CORRUPT, 0},
         /* literal 'a', copy-2 len 4 offset 2 (before start) */
-        {"snappy offset before start", OC_ALGO_SNAPPY, "\x05\x00" "a\x0E\x02\x00", 6, 16, OC_ERR_CORRUPT, 0},
+        {"snappy offset before start", OC_ALGO_SNAPPY,
+         "\x05\x00"
+         "a\x0E\x02\x00",
+         6, 16, OC_ERR_CORRUPT, 0},
         /* literal 'a', copy-1 len 4 offset 1: "aaaaa" */
-        {"snappy overlap ok", OC_ALGO_SNAPPY, "\x05\x00" "a\x01\x01", 5, 5, OC_OK, 5},
-        {"snappy copy-4 cut", OC_ALGO_SNAPPY, "\x05\x00" "a\x0F\x01\x00", 6, 16, OC_ERR_TRUNCATED, 0},
+        {"snappy overlap ok", OC_ALGO_SNAPPY,
+         "\x05\x00"
+         "a\x01\x01",
+         5, 5, OC_OK, 5},
+        {"snappy copy-4 cut", OC_ALGO_SNAPPY,
+         "\x05\x00"
+         "a\x0F\x01\x00",
+         6, 16, OC_ERR_TRUNCATED, 0},
     };
     size_t n = sizeof(cases) / sizeof(cases[0]);
     for (int a = OC_ALGO_LZ4; a <= OC_ALGO_SNAPPY; a++) {
