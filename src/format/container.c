@@ -160,6 +160,14 @@ oc_status oc_container_parse(const uint8_t *src, uint64_t src_size, const oc_buf
     if (src_size >= 1 && !memcmp(src, snappy_stream_id, src_size < 10 ? (size_t)src_size : 10) &&
         (any || ha == OC_ALGO_SNAPPY))
         return oc_snappyframe_parse(src, src_size, plan);
+    if (src_size == 0 && ha == OC_ALGO_SNAPPY && hk == OC_BITSTREAM_NATIVE) {
+        /* Framing readers (cramjam, python-snappy) read and write an empty
+         * stream as no bytes at all, without the stream identifier. */
+        plan->kind = OC_BITSTREAM_NATIVE;
+        plan->name = "snappy-framed";
+        plan->algorithm = plan->reported = OC_ALGO_SNAPPY;
+        return OC_OK;
+    }
     if ((any || ha == OC_ALGO_ZLIB) && is_zlib_header(src, src_size)) {
         FORWARD_IF_ERROR(oc_raw_parse(src, src_size, 0, OC_ALGO_ZLIB, plan));
         plan->name = "zlib";
