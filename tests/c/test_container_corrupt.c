@@ -285,6 +285,30 @@ static void misc(void)
         CHECK_ST(oc_buffer_decompress(ctx, &o, c, 7, out, sizeof out, &got, NULL), OC_ERR_TRUNCATED);
         free(c);
     }
+    /* Too small an output: OUTPUT_TOO_SMALL naming the first chunk that
+     * does not fit, for every container. */
+    static const oc_algorithm algos[] = {OC_ALGO_LZ4, OC_ALGO_ZSTD, OC_ALGO_GZIP, OC_ALGO_SNAPPY};
+    for (int i = 0; i < 4; i++) {
+        oc_buffer_options oo = tb_opts(algos[i], OC_BITSTREAM_NATIVE, CHUNK, OC_CHECKSUM_VERIFY);
+        unsigned char *cc = tb_compress(ctx, &oo, text.p, N_IN, &cn);
+        CHECK(cc != NULL);
+        if (!cc)
+            continue;
+        unsigned char *big = (unsigned char *)tb_xmalloc(N_IN);
+        failed = 0;
+        CHECK_ST(oc_buffer_decompress(ctx, NULL, cc, cn, big, 3 * CHUNK + 5, &got, &failed),
+                 OC_ERR_OUTPUT_TOO_SMALL);
+        CHECK(failed == 3);
+        free(big);
+        free(cc);
+    }
+    /* A level the algorithm does not have is refused, not an internal error. */
+    oc_buffer_options lv = tb_opts(OC_ALGO_ZSTD, OC_BITSTREAM_NATIVE, 0, OC_CHECKSUM_VERIFY);
+    lv.level = 1000;
+    size_t lb = oc_buffer_compress_bound(&lv, 300);
+    unsigned char *lbuf = (unsigned char *)tb_xmalloc(lb ? lb : 1);
+    CHECK_ST(oc_buffer_compress(ctx, &lv, g, 300, lbuf, lb, &got), OC_ERR_INVALID_ARGUMENT);
+    free(lbuf);
     free(g);
 }
 
