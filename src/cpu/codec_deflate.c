@@ -11,12 +11,13 @@
  * wrong ISIZE SIZE_MISMATCH, a short stream TRUNCATED, no room
  * OUTPUT_TOO_SMALL, anything else CORRUPT.  libdeflate reports truncation
  * and corruption alike (BAD_DATA); zlib's streaming inflate, run into the
- * worker's scratch, tells them apart, and also counts decompressed sizes
- * without an output buffer.  Bytes after the last member/trailer are
- * CORRUPT: a chunk is exactly its stream.  Known difference: libdeflate
- * decodes a few invalid streams that zlib refuses (e.g. the reserved
- * length symbols 286/287 of the fixed code), so for those the decoder says
- * OK and the size query (zlib) CORRUPT; checksums still apply.
+ * worker's scratch, tells them apart.  Decompressed sizes are counted the
+ * way the decoder decodes - libdeflate, into a worker buffer grown up to
+ * 8 MiB - so the size query and the decoder accept the same streams; only
+ * larger outputs are counted by zlib streaming through the scratch (zlib
+ * refuses a few invalid streams that libdeflate decodes, e.g. with the
+ * reserved fixed-code length symbols 286/287).  Bytes after the last
+ * member/trailer are CORRUPT: a chunk is exactly its stream.
  */
 #include <libdeflate.h>
 #include <limits.h>
@@ -66,6 +67,8 @@ typedef struct sink {
     size_t cap;
     size_t out; /* bytes produced so far (all members) */
 } sink;
+
+#define COUNT_BUFFER_MAX ((size_t)8 << 20)
 
 enum check_kind { CHECK_NONE, CHECK_ADLER32, CHECK_CRC32 };
 
@@ -135,34 +138,80 @@ static oc_status count_body(oc_cpu_worker *w, const uint8_t *src, size_t n, enum
     return OC_OK;
 }
 
+/* A libdeflate failure, named by zlib: TRUNCATED if the stream is cut
+ * short, else CORRUPT (also when zlib accepts what libdeflate refused). */
+static oc_status classify(oc_cpu_worker *w, const uint8_t *src, size_t n)
+{
+    size_t used, produced;
+    uint32_t check;
+    oc_status st = count_body(w, src, n, CHECK_NONE, &used, &produced, &check);
+    return st == OC_ERR_TRUNCATED || st == OC_ERR_OUT_OF_MEMORY ? st : OC_ERR_CORRUPT;
+}
+
+static struct libdeflate_decompressor *decompressor(oc_cpu_worker *w)
+{
+    if (!w->deflate_d)
+        w->deflate_d = libdeflate_alloc_decompressor();
+    return w->deflate_d;
+}
+
+/* Decodes one raw stream without an output buffer of the caller's: with
+ * libdeflate into the worker's buffer, grown up to COUNT_BUFFER_MAX (so it
+ * accepts exactly what the decoder accepts), else with zlib streaming
+ * through the scratch. */
+static oc_status count_stream(oc_cpu_worker *w, enum check_kind kind, const uint8_t *src, size_t n,
+                              size_t *in_used, size_t *produced, uint32_t *check)
+{
+    RETURN_ERROR_IF(!decompressor(w), OC_ERR_OUT_OF_MEMORY);
+    size_t room = n < COUNT_BUFFER_MAX / 8 ? 8 * n : COUNT_BUFFER_MAX;
+    if (room < ((size_t)1 << 18))
+        room = (size_t)1 << 18;
+    size_t used = 0, got = 0;
+    uint8_t *out;
+    enum libdeflate_result r;
+    for (;;) {
+        out = oc_worker_big(w, room);
+        RETURN_ERROR_IF(!out, OC_ERR_OUT_OF_MEMORY);
+        r = libdeflate_deflate_decompress_ex(w->deflate_d, src, n, out, room, &used, &got);
+        if (r != LIBDEFLATE_INSUFFICIENT_SPACE || room >= COUNT_BUFFER_MAX)
+            break;
+        room = room > COUNT_BUFFER_MAX / 2 ? COUNT_BUFFER_MAX : 2 * room;
+    }
+    if (r == LIBDEFLATE_INSUFFICIENT_SPACE) /* decodes to more than the buffer: zlib counts */
+        return count_body(w, src, n, kind, in_used, produced, check);
+    if (r != LIBDEFLATE_SUCCESS)
+        return classify(w, src, n);
+    *check = check_update(kind, check_init(kind), out, got);
+    *in_used = used;
+    *produced = got;
+    return OC_OK;
+}
+
 /* One raw deflate stream at src (followed by anything): into the sink. */
 static oc_status body(oc_cpu_worker *w, sink *s, enum check_kind kind, const uint8_t *src, size_t n,
                       size_t *in_used, size_t *produced, uint32_t *check)
 {
     if (s->count_only) {
-        FORWARD_IF_ERROR(count_body(w, src, n, kind, in_used, produced, check));
+        FORWARD_IF_ERROR(count_stream(w, kind, src, n, in_used, produced, check));
         s->out += *produced;
         return OC_OK;
     }
-    if (!w->deflate_d)
-        w->deflate_d = libdeflate_alloc_decompressor();
-    RETURN_ERROR_IF(!w->deflate_d, OC_ERR_OUT_OF_MEMORY);
-    size_t used = 0, got = 0;
-    enum libdeflate_result r =
-        libdeflate_deflate_decompress_ex(w->deflate_d, src, n, s->dst + s->out, s->cap - s->out, &used, &got);
-    if (r != LIBDEFLATE_SUCCESS) {
-        /* libdeflate does not say whether the stream was cut short or bad,
-         * and past the end of its input it reads zeros, which can look like
-         * "no room": zlib's streaming inflate into scratch says which. */
+    RETURN_ERROR_IF(!decompressor(w), OC_ERR_OUT_OF_MEMORY);
+    uint8_t *out = s->dst + s->out;
+    size_t room = s->cap - s->out, used = 0, got = 0;
+    enum libdeflate_result r = libdeflate_deflate_decompress_ex(w->deflate_d, src, n, out, room, &used, &got);
+    if (r == LIBDEFLATE_BAD_DATA)
+        return classify(w, src, n);
+    if (r == LIBDEFLATE_INSUFFICIENT_SPACE) {
+        /* Past the end of a cut stream libdeflate reads zeros, which can
+         * look like "no room": decode it elsewhere to know. */
         size_t u2, p2;
         uint32_t c2;
-        oc_status st = count_body(w, src, n, CHECK_NONE, &u2, &p2, &c2);
-        if (st == OC_OK)
-            return r == LIBDEFLATE_INSUFFICIENT_SPACE && p2 > s->cap - s->out ? OC_ERR_OUTPUT_TOO_SMALL
-                                                                              : OC_ERR_CORRUPT;
-        return st == OC_ERR_TRUNCATED || st == OC_ERR_OUT_OF_MEMORY ? st : OC_ERR_CORRUPT;
+        FORWARD_IF_ERROR(count_stream(w, CHECK_NONE, src, n, &u2, &p2, &c2));
+        return p2 > room ? OC_ERR_OUTPUT_TOO_SMALL : OC_ERR_CORRUPT;
     }
-    *check = check_update(kind, check_init(kind), s->dst + s->out, got);
+    RETURN_ERROR_IF(r != LIBDEFLATE_SUCCESS, OC_ERR_CORRUPT);
+    *check = check_update(kind, check_init(kind), out, got);
     s->out += got;
     *in_used = used;
     *produced = got;

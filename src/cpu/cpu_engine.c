@@ -104,6 +104,18 @@ static oc_status prepare(oc_context *ctx, size_t n)
     return OC_OK;
 }
 
+/* NULL buffers are allowed for zero sizes; codecs get a real address so
+ * that no pointer arithmetic ever happens on NULL. */
+static uint8_t empty_buffer[1];
+static const uint8_t *src_or_empty(const void *p)
+{
+    return p ? (const uint8_t *)p : empty_buffer;
+}
+static uint8_t *dst_or_empty(void *p)
+{
+    return p ? (uint8_t *)p : empty_buffer;
+}
+
 typedef struct batch_job {
     oc_context *ctx;
     oc_algorithm algo;
@@ -128,14 +140,13 @@ static void compress_one(void *arg, size_t i, int worker)
 {
     const batch_job *job = arg;
     oc_cpu_worker *w = &job->ctx->workers->w[worker];
-    const uint8_t *src = job->src_ptrs[i];
-    uint8_t *dst = job->dst_ptrs[i];
     size_t size = 0;
     oc_status st;
-    if ((!src && job->src_sizes[i]) || (!dst && job->dst_capacities[i]))
+    if ((!job->src_ptrs[i] && job->src_sizes[i]) || (!job->dst_ptrs[i] && job->dst_capacities[i]))
         st = OC_ERR_INVALID_ARGUMENT;
     else
-        st = oc_cpu_codec_for(job->algo)->compress(w, job->algo, job->level, src, job->src_sizes[i], dst,
+        st = oc_cpu_codec_for(job->algo)->compress(w, job->algo, job->level, src_or_empty(job->src_ptrs[i]),
+                                                   job->src_sizes[i], dst_or_empty(job->dst_ptrs[i]),
                                                    job->dst_capacities[i], &size);
     finish(job, i, st, size);
 }
@@ -158,12 +169,12 @@ static void decompress_one(void *arg, size_t i, int worker)
 {
     const batch_job *job = arg;
     oc_cpu_worker *w = &job->ctx->workers->w[worker];
-    const uint8_t *src = job->src_ptrs[i];
-    uint8_t *dst = job->dst_ptrs[i];
+    const uint8_t *src = src_or_empty(job->src_ptrs[i]);
+    uint8_t *dst = dst_or_empty(job->dst_ptrs[i]);
     size_t n = job->src_sizes[i], size = 0;
     oc_status st;
     oc_algorithm algo = job->algo;
-    if ((!src && n) || (!dst && job->dst_capacities[i])) {
+    if ((!job->src_ptrs[i] && n) || (!job->dst_ptrs[i] && job->dst_capacities[i])) {
         st = OC_ERR_INVALID_ARGUMENT;
     } else {
         if (algo == OC_ALGO_NONE)
@@ -180,11 +191,11 @@ static void size_one(void *arg, size_t i, int worker)
 {
     const batch_job *job = arg;
     oc_cpu_worker *w = &job->ctx->workers->w[worker];
-    const uint8_t *src = job->src_ptrs[i];
+    const uint8_t *src = src_or_empty(job->src_ptrs[i]);
     size_t n = job->src_sizes[i], size = 0;
     oc_status st;
     oc_algorithm algo = job->algo;
-    if (!src && n) {
+    if (!job->src_ptrs[i] && n) {
         st = OC_ERR_INVALID_ARGUMENT;
     } else {
         if (algo == OC_ALGO_NONE)

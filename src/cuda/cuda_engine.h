@@ -28,20 +28,21 @@ OC_HIDDEN const char *oc_cuda_build_info(void);
 
 OC_HIDDEN oc_status oc_cuda_batch_compress(oc_context *ctx, const oc_codec_options *options, size_t n,
                                            const void *const *src_ptrs, const size_t *src_sizes,
-                                           void *const *dst_ptrs, const size_t *dst_capacities, size_t *dst_sizes,
-                                           oc_status *statuses);
+                                           void *const *dst_ptrs, const size_t *dst_capacities,
+                                           size_t *dst_sizes, oc_status *statuses);
 OC_HIDDEN oc_status oc_cuda_batch_decompress(oc_context *ctx, const oc_codec_options *options, size_t n,
                                              const void *const *src_ptrs, const size_t *src_sizes,
                                              void *const *dst_ptrs, const size_t *dst_capacities,
                                              size_t *dst_sizes, oc_status *statuses);
-OC_HIDDEN oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *options, size_t n,
-                                                     const void *const *src_ptrs, const size_t *src_sizes,
-                                                     size_t *sizes, oc_status *statuses);
+OC_HIDDEN oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *options,
+                                                     size_t n, const void *const *src_ptrs,
+                                                     const size_t *src_sizes, size_t *sizes,
+                                                     oc_status *statuses);
 
 /* Whole-buffer layer on device buffers (src and dst in device memory). */
-OC_HIDDEN oc_status oc_cuda_buffer_compress(oc_context *ctx, const oc_buffer_options *options, const void *src,
-                                            uint64_t src_size, void *dst, uint64_t dst_capacity,
-                                            uint64_t *dst_size);
+OC_HIDDEN oc_status oc_cuda_buffer_compress(oc_context *ctx, const oc_buffer_options *options,
+                                            const void *src, uint64_t src_size, void *dst,
+                                            uint64_t dst_capacity, uint64_t *dst_size);
 OC_HIDDEN oc_status oc_cuda_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, const void *src,
                                               uint64_t src_size, void *dst, uint64_t dst_capacity,
                                               uint64_t *dst_size, uint64_t *failed_chunk);

@@ -216,6 +216,49 @@ static void memory(void)
     tu_buf_free(&text);
 }
 
+static void *fail_alloc(void *opaque, size_t size, void *stream)
+{
+    (void)opaque, (void)size, (void)stream;
+    return NULL;
+}
+
+static void fail_free(void *opaque, void *p, size_t size, void *stream)
+{
+    (void)opaque, (void)size, (void)stream;
+    CHECK(p == NULL || !"free of a pointer never allocated");
+}
+
+/* A host allocator that always fails: chunks that need scratch report
+ * OUT_OF_MEMORY, the call itself is OK, nothing crashes or leaks. */
+static void out_of_memory(void)
+{
+    oc_context *ctx;
+    oc_context_options o = OC_CONTEXT_OPTIONS_INIT;
+    o.num_threads = 2;
+    o.host_alloc.alloc = fail_alloc;
+    o.host_alloc.free = fail_free;
+    CHECK_OK(oc_context_create(&o, &ctx));
+    void *p = NULL;
+    CHECK_STATUS(oc_memory_alloc(ctx, OC_MEMORY_HOST, 100, &p), OC_ERR_OUT_OF_MEMORY);
+    tu_buf text;
+    tu_corpus_get("text", 20000, &text);
+    const void *src[2] = {text.data, text.data + 10000};
+    size_t n[2] = {10000, 10000}, cap[2] = {100, 100}, sizes[2];
+    uint8_t d0[100], d1[100];
+    void *dst[2] = {d0, d1};
+    oc_status st[2];
+    oc_codec_options co = OC_CODEC_OPTIONS_INIT;
+    co.algorithm = OC_ALGO_LZ4; /* its state comes from the host allocator */
+    CHECK_OK(oc_batch_compress(ctx, &co, 2, src, n, dst, cap, sizes, st));
+    CHECK_STATUS(st[0], OC_ERR_OUT_OF_MEMORY);
+    CHECK_STATUS(st[1], OC_ERR_OUT_OF_MEMORY);
+    co.algorithm = OC_ALGO_SNAPPY; /* too small an output: needs the worker buffer */
+    CHECK_OK(oc_batch_compress(ctx, &co, 2, src, n, dst, cap, sizes, st));
+    CHECK_STATUS(st[0], OC_ERR_OUT_OF_MEMORY);
+    oc_context_destroy(ctx);
+    tu_buf_free(&text);
+}
+
 static void batch_arguments(void)
 {
     oc_context *ctx;
@@ -310,6 +353,26 @@ static void batch_arguments(void)
                                  sizes, sts)); /* NULL options = detect */
     CHECK_STATUS(sts[0], OC_OK);
 
+    /* NULL buffers with zero sizes: an empty chunk compresses (into a real
+     * buffer) and decodes into (NULL, 0); encoding into (NULL, 0) is too small */
+    static const oc_algorithm all[] = {OC_ALGO_LZ4,  OC_ALGO_SNAPPY, OC_ALGO_DEFLATE,
+                                       OC_ALGO_ZLIB, OC_ALGO_GZIP,   OC_ALGO_ZSTD};
+    for (size_t a = 0; a < 6; a++) {
+        oc_codec_options e = OC_CODEC_OPTIONS_INIT;
+        e.algorithm = all[a];
+        const void *nsrc = NULL;
+        void *ndst = NULL;
+        size_t zero = 0, csize = 0;
+        CHECK_OK(oc_batch_compress(ctx, &e, 1, &nsrc, &zero, &dst, &cap, &csize, &st));
+        CHECK_STATUS(st, OC_OK);
+        CHECK_OK(
+            oc_batch_decompress(ctx, &e, 1, (const void *const *)&dst, &csize, &ndst, &zero, &size, &st));
+        CHECK_STATUS(st, OC_OK);
+        CHECK_SIZE_EQ(size, 0);
+        CHECK_OK(oc_batch_compress(ctx, &e, 1, &nsrc, &zero, &ndst, &zero, &csize, &st));
+        CHECK_STATUS(st, OC_ERR_OUTPUT_TOO_SMALL);
+    }
+
     CHECK_SIZE_EQ(oc_compress_bound(OC_ALGO_NONE, 10), 0);
     CHECK_SIZE_EQ(oc_compress_bound((oc_algorithm)42, 10), 0);
     CHECK(oc_compress_bound(OC_ALGO_LZ4, 1000) >= 1000);
@@ -324,6 +387,7 @@ int main(void)
     versions();
     contexts();
     memory();
+    out_of_memory();
     batch_arguments();
     printf("test_api_basics: OK\n");
     return 0;

@@ -178,4 +178,10 @@ def test_module_metadata():
     assert oc.__version__ == "0.1.0"
     assert "opencomp" in oc.build_info()
     assert set(oc.algorithms()) == {"LZ4", "Snappy", "Deflate", "Zlib", "Gzip", "Zstd"}
+    assert oc.algorithms("cpu") == oc.algorithms()
+    assert set(oc.algorithms("cuda")) <= set(oc.algorithms())
+    if not oc.cuda_available():
+        assert oc.algorithms("cuda") == []
+    with pytest.raises(ValueError):
+        oc.algorithms("tpu")
     assert issubclass(oc.Error, RuntimeError)

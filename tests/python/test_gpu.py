@@ -12,6 +12,8 @@ from conftest import ALGORITHMS, CORPUS, KINDS
 pytestmark = pytest.mark.gpu
 
 DATA = [d for name, d in CORPUS if name != "empty"]
+GPU_ALGORITHMS = oc.algorithms("cuda")
+CPU_ONLY = [a for a in ALGORITHMS if a not in GPU_ALGORITHMS]
 
 
 @pytest.fixture
@@ -27,7 +29,7 @@ def torch():
     return t
 
 
-@pytest.mark.parametrize("alg", ALGORITHMS)
+@pytest.mark.parametrize("alg", GPU_ALGORITHMS)
 @pytest.mark.parametrize("kind", KINDS, ids=lambda k: k.name)
 def test_cupy_roundtrip(cp, alg, kind):
     codec = oc.Codec(algorithm=alg, bitstream_kind=kind)
@@ -39,7 +41,7 @@ def test_cupy_roundtrip(cp, alg, kind):
         assert cp.asarray(b).get().tobytes() == d
 
 
-@pytest.mark.parametrize("alg", ALGORITHMS)
+@pytest.mark.parametrize("alg", GPU_ALGORITHMS)
 def test_gpu_and_cpu_streams_are_interchangeable(cp, alg):
     codec = oc.Codec(algorithm=alg, bitstream_kind=oc.BitstreamKind.RAW)
     host = [bytes(codec.encode(d)) for d in DATA]
@@ -49,8 +51,9 @@ def test_gpu_and_cpu_streams_are_interchangeable(cp, alg):
     assert [bytes(codec.decode(x.cpu())) for x in dev_comp] == DATA
 
 
-def test_decode_into_slices_of_one_device_buffer(cp):
-    codec = oc.Codec(algorithm="Zstd", bitstream_kind=oc.BitstreamKind.RAW)
+@pytest.mark.parametrize("alg", GPU_ALGORITHMS)
+def test_decode_into_slices_of_one_device_buffer(cp, alg):
+    codec = oc.Codec(algorithm=alg, bitstream_kind=oc.BitstreamKind.RAW)
     pages = [np.arange(1000 * (i + 1), dtype=np.float32) for i in range(5)]
     comp = codec.encode([cp.asarray(p) for p in pages])
     total = cp.empty(sum(p.size for p in pages), dtype=cp.float32)
@@ -64,6 +67,7 @@ def test_decode_into_slices_of_one_device_buffer(cp):
     assert res[0].dtype == np.float32
 
 
+@pytest.mark.skipif("LZ4" not in GPU_ALGORITHMS, reason="no GPU LZ4")
 def test_cai_and_dlpack_export(cp):
     codec = oc.Codec(algorithm="LZ4")
     x = cp.arange(10000, dtype=cp.int32)
@@ -79,6 +83,7 @@ def test_cai_and_dlpack_export(cp):
     assert r.__dlpack_device__()[0] == 2
 
 
+@pytest.mark.skipif("Snappy" not in GPU_ALGORITHMS, reason="no GPU Snappy")
 def test_torch_tensors(torch):
     codec = oc.Codec(algorithm="Snappy", bitstream_kind=oc.BitstreamKind.RAW)
     t = torch.arange(50000, dtype=torch.int64, device="cuda")
@@ -94,9 +99,10 @@ def test_torch_tensors(torch):
     assert torch.equal(torch.from_dlpack(codec.decode(codec.encode(c), data_type="<f4")), c)
 
 
-def test_codec_on_a_user_stream(cp):
+@pytest.mark.parametrize("alg", GPU_ALGORITHMS)
+def test_codec_on_a_user_stream(cp, alg):
     s = cp.cuda.Stream(non_blocking=True)
-    codec = oc.Codec(algorithm="Zstd", cuda_stream=s.ptr, bitstream_kind=oc.BitstreamKind.RAW)
+    codec = oc.Codec(algorithm=alg, cuda_stream=s.ptr, bitstream_kind=oc.BitstreamKind.RAW)
     with s:
         x = cp.arange(1 << 20, dtype=cp.uint8)
     back = codec.decode(codec.encode(x))
@@ -113,6 +119,7 @@ def test_cpu_cuda_copies(cp):
     cp.testing.assert_array_equal(cp.asarray(e), cp.arange(1000, dtype=cp.float64))
 
 
+@pytest.mark.skipif("LZ4" not in GPU_ALGORITHMS, reason="no GPU LZ4")
 def test_corrupt_device_chunk_is_reported(cp):
     codec = oc.Codec(algorithm="LZ4", bitstream_kind=oc.BitstreamKind.RAW)
     good = bytes(codec.encode(DATA[0]))
@@ -127,3 +134,36 @@ def test_corrupt_device_chunk_is_reported(cp):
 def test_make_new_stream():
     s = oc.CudaStream.make_new()
     assert s.ptr != 0 and not s.is_special
+
+
+@pytest.mark.skipif("LZ4" not in GPU_ALGORITHMS, reason="no GPU LZ4")
+def test_device_allocator_serves_results_and_scratch(cp):
+    calls = []
+
+    def alloc(nbytes, stream):
+        assert isinstance(stream, oc.CudaStream)
+        calls.append(nbytes)
+        return cp.cuda.alloc(max(nbytes, 1))  # a MemoryPointer: has .ptr, frees on collection
+
+    oc.set_device_allocator(alloc)
+    try:
+        codec = oc.Codec(algorithm="LZ4", bitstream_kind=oc.BitstreamKind.RAW)
+        x = cp.arange(1 << 20, dtype=cp.uint8)
+        back = codec.decode(codec.encode(x))
+        cp.testing.assert_array_equal(cp.asarray(back), x)
+        assert len(calls) >= 2  # at least the two result Arrays
+    finally:
+        oc.set_device_allocator(None)
+
+
+@pytest.mark.parametrize("alg", CPU_ONLY or ["none"])
+def test_algorithm_without_gpu_kernels_is_a_clear_error(cp, alg):
+    if alg == "none":
+        pytest.skip("every algorithm runs on the GPU")
+    codec = oc.Codec(algorithm=alg, bitstream_kind=oc.BitstreamKind.RAW)
+    x = cp.arange(1000, dtype=cp.uint8)
+    with pytest.raises(oc.Error, match="device memory") as ei:
+        codec.encode(x)
+    assert ei.value.status == oc.Status.UNSUPPORTED
+    # the same data on the host works
+    assert bytes(codec.decode(codec.encode(x.get()))) == x.get().tobytes()

@@ -177,3 +177,23 @@ def test_out_non_contiguous_rejected():
     strided = np.empty(2 * len(PAGES[0]), np.uint8)[::2]
     with pytest.raises(ValueError, match="C-contiguous"):
         codec.decode(comp, out=strided)
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=lambda k: k.name)
+def test_batch_results_share_one_compact_block(kind):
+    """Without out=, a batch's results are views of one allocation: encode
+    results are packed (bounds given back), each result outlives the others."""
+    import gc
+
+    codec = oc.Codec(algorithm="Zstd", bitstream_kind=kind)
+    comp = codec.encode(PAGES)
+    ptrs = [c.ptr for c in comp]
+    span = ptrs[-1] + comp[-1].buffer_size - ptrs[0]
+    assert ptrs == sorted(ptrs)
+    assert span <= sum(c.buffer_size for c in comp) + 16 * len(comp)
+    res = codec.decode(comp)
+    last, first = res[-1], bytes(comp[0])
+    del res, comp
+    gc.collect()
+    assert bytes(last) == PAGES[-1]
+    assert bytes(codec.decode(first)) == PAGES[0]

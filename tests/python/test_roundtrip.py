@@ -122,3 +122,13 @@ def test_inputs_of_every_host_kind():
         assert bytes(codec.decode(bytes(comp))) == data
         assert bytes(codec.decode(memoryview(comp))) == data
         assert bytes(codec.decode(np.asarray(comp))) == data
+
+
+def test_nvcomp_argument_spellings():
+    codec = oc.Codec(algorithm="LZ4")
+    data = b"spelling " * 100
+    assert bytes(codec.decode(src=codec.encode(array_s=data))) == data
+    assert bytes(codec.decode(srcs=codec.encode(array=data))) == data
+    assert [bytes(x) for x in codec.decode(srcs=codec.encode(srcs=[data, data]))] == [data, data]
+    with pytest.raises(TypeError, match="both"):
+        codec.decode(src=b"x", srcs=b"y")

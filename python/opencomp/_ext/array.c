@@ -153,6 +153,11 @@ oc_py_array *oc_py_array_alloc(oc_py_state *st, size_t nbytes, int on_device, in
         if (s != OC_OK) {
             if (p)
                 OC_PY_CTX_CALL(c, oc_memory_free(c->ctx, OC_MEMORY_DEVICE, p, n));
+            if (s == OC_ERR_OUT_OF_MEMORY) {
+                PyErr_Format(PyExc_MemoryError, "cannot allocate %zu bytes of device memory on device %d",
+                             nbytes, device_id);
+                goto fail;
+            }
             oc_py_raise(st, s, -1, "cannot allocate %zu bytes of device memory on device %d", nbytes,
                         device_id);
             goto fail;
@@ -169,6 +174,22 @@ oc_py_array *oc_py_array_alloc(oc_py_state *st, size_t nbytes, int on_device, in
 fail:
     Py_DECREF(a);
     return NULL;
+}
+
+oc_py_array *oc_py_array_slice(oc_py_state *st, oc_py_array *parent, size_t offset, size_t nbytes)
+{
+    oc_py_array *a = array_new(st);
+    if (!a)
+        return NULL;
+    a->v.ptr = parent->v.ptr + offset;
+    a->v.on_device = parent->v.on_device;
+    a->v.device_id = parent->v.device_id;
+    a->v.keep = Py_NewRef((PyObject *)parent);
+    if (oc_py_array_set_1d(a, nbytes, "|u1") != 0) {
+        Py_DECREF(a);
+        return NULL;
+    }
+    return a;
 }
 
 /* ---- properties ------------------------------------------------------------ */
@@ -371,10 +392,6 @@ static PyObject *array_dlpack(PyObject *self, PyObject *args, PyObject *kw)
     if (copy == Py_True) {
         PyErr_SetString(PyExc_BufferError, "__dlpack__(copy=True) is not supported; export is zero-copy");
         return NULL;
-    }
-    if (!a->v.on_device && stream != Py_None && !(PyLong_Check(stream) && PyLong_AsLong(stream) == -1)) {
-        /* The array API says stream must be None for CPU arrays; accept -1 too. */
-        PyErr_Clear();
     }
     if (dlpack_prepare(a, stream) != 0)
         return NULL;

@@ -56,13 +56,15 @@ static oc_py_context *pool_take(oc_py_codec *c)
 {
     oc_py_context *ctx = NULL;
     /* The critical section never releases the GIL, so waiting here cannot deadlock. */
+    oc_py_state *st = state_of((PyObject *)c);
     PyThread_acquire_lock(c->lock, WAIT_LOCK);
     if (c->npool > 0)
         ctx = (oc_py_context *)c->pool[--c->npool];
     PyThread_release_lock(c->lock);
-    if (ctx)
+    if (ctx && ctx->alloc_generation == st->alloc_generation)
         return ctx;
-    return oc_py_context_new(state_of((PyObject *)c), c->device_id, (void *)c->stream, c->num_threads);
+    Py_XDECREF(ctx); /* made before set_*_allocator changed the allocators */
+    return oc_py_context_new(st, c->device_id, (void *)c->stream, c->num_threads, 1);
 }
 
 static void pool_put(oc_py_codec *c, oc_py_context *ctx)
@@ -86,19 +88,35 @@ static const struct {
     {"Zlib", OC_ALGO_ZLIB}, {"Gzip", OC_ALGO_GZIP},     {"Zstd", OC_ALGO_ZSTD},
 };
 
-void oc_py_available_algorithms(char *buf, size_t cap)
+void oc_py_available_algorithms(char *buf, size_t cap, int engine)
 {
     size_t used = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < sizeof known_names / sizeof known_names[0]; i++) {
-        if (!oc_algorithm_available(OC_ENGINE_CPU, known_names[i].alg) &&
-            !oc_algorithm_available(OC_ENGINE_CUDA, known_names[i].alg))
+        oc_algorithm a = known_names[i].alg;
+        int ok = engine >= 0
+                     ? oc_algorithm_available((oc_engine)engine, a)
+                     : oc_algorithm_available(OC_ENGINE_CPU, a) || oc_algorithm_available(OC_ENGINE_CUDA, a);
+        if (!ok)
             continue;
         int n = PyOS_snprintf(buf + used, cap - used, "%s%s", used ? ", " : "", known_names[i].name);
         if (n < 0 || (size_t)n >= cap - used)
             break;
         used += (size_t)n;
     }
+}
+
+/* Raise for a failed call (not a chunk): say which algorithm and where it ran. */
+static void raise_call(oc_py_state *st, oc_status call, const char *what, oc_algorithm alg, int on_device)
+{
+    char avail[128] = "";
+    if (call == OC_ERR_UNSUPPORTED && on_device)
+        oc_py_available_algorithms(avail, sizeof avail, OC_ENGINE_CUDA);
+    oc_py_raise(st, call, -1, "%s: %s: %s (algorithm %s, %s memory)%s%s%s", what, oc_status_name(call),
+                oc_status_message(call), alg == OC_ALGO_NONE ? "detected" : oc_algorithm_name(alg),
+                on_device ? "device" : "host",
+                call == OC_ERR_UNSUPPORTED && on_device ? "; on the GPU: " : "", avail,
+                call == OC_ERR_UNSUPPORTED && on_device && !avail[0] ? "none" : "");
 }
 
 static int parse_algorithm(PyObject *obj, oc_algorithm *out)
@@ -117,7 +135,7 @@ static int parse_algorithm(PyObject *obj, oc_algorithm *out)
     if (name[0] == '\0')
         return 0;
     char avail[128];
-    oc_py_available_algorithms(avail, sizeof avail);
+    oc_py_available_algorithms(avail, sizeof avail, -1);
     static const char *const nvcomp_only[] = {"GDeflate", "Cascaded", "Bitcomp", "ANS"};
     for (size_t i = 0; i < sizeof nvcomp_only / sizeof nvcomp_only[0]; i++) {
         if (PyOS_stricmp(name, nvcomp_only[i]) == 0) {
@@ -288,7 +306,9 @@ typedef struct {
     size_t *dst_sizes;
     size_t *known; /* decoded sizes when known, else (size_t)-1 */
     oc_status *st;
-    uint8_t *hdr; /* 8 bytes per chunk: WITH_UNCOMPRESSED_SIZE headers */
+    uint8_t *hdr;         /* 8 bytes per chunk: WITH_UNCOMPRESSED_SIZE headers */
+    oc_py_array *backing; /* one block holding every result (NULL: per-chunk Arrays or out=) */
+    size_t *offs;         /* offset of chunk i in backing */
 } job;
 
 static void job_free(job *j)
@@ -312,6 +332,8 @@ static void job_free(job *j)
     PyMem_Free(j->known);
     PyMem_Free(j->st);
     PyMem_Free(j->hdr);
+    PyMem_Free(j->offs);
+    Py_XDECREF(j->backing);
 }
 
 static PyObject *as_sequence(PyObject *obj, const char *name, int *single)
@@ -540,6 +562,99 @@ static void put_le64(uint8_t *p, uint64_t v)
         p[k] = (uint8_t)(v >> (8 * k));
 }
 
+/*
+ * Result memory for every chunk still OK, of j->dst_caps[i] bytes: one block
+ * for the batch (one allocation, and for device memory one synchronisation,
+ * instead of one per chunk; the results are views that keep the block
+ * alive), or, if that block cannot be had, one Array per chunk, a chunk
+ * whose memory fails getting OUT_OF_MEMORY.  Returns 0, or -1 with an
+ * exception set (an allocator's error other than MemoryError).
+ */
+static int alloc_results(oc_py_state *st, job *j)
+{
+    size_t align = j->on_device ? 256 : 64, total = 0;
+    int fits = 1;
+    j->offs = PyMem_Calloc(j->n ? j->n : 1, sizeof *j->offs);
+    if (!j->offs) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t i = 0; i < j->n; i++) {
+        if (j->st[i] != OC_OK)
+            continue;
+        size_t n = j->dst_caps[i];
+        if (n > SIZE_MAX / 4 || total > SIZE_MAX / 4) {
+            fits = 0;
+            break;
+        }
+        j->offs[i] = total;
+        total += (n + align - 1) / align * align;
+    }
+    if (fits && j->n > 1) {
+        j->backing = oc_py_array_alloc(st, total, j->on_device, j->device_id, "|u1");
+        if (j->backing) {
+            for (size_t i = 0; i < j->n; i++) {
+                if (j->st[i] != OC_OK)
+                    continue;
+                j->res[i] = oc_py_array_slice(st, j->backing, j->offs[i], j->dst_caps[i]);
+                if (!j->res[i])
+                    return -1;
+                j->dst_ptrs[i] = j->res[i]->v.ptr;
+            }
+            return 0;
+        }
+        if (!PyErr_ExceptionMatches(PyExc_MemoryError))
+            return -1;
+        PyErr_Clear();
+    }
+    for (size_t i = 0; i < j->n; i++) {
+        if (j->st[i] != OC_OK) {
+            j->dst_caps[i] = 0;
+            continue;
+        }
+        j->res[i] = oc_py_array_alloc(st, j->dst_caps[i], j->on_device, j->device_id, "|u1");
+        if (!j->res[i]) {
+            if (!PyErr_ExceptionMatches(PyExc_MemoryError))
+                return -1;
+            /* this chunk's memory: its status, not the batch's failure */
+            PyErr_Clear();
+            j->st[i] = OC_ERR_OUT_OF_MEMORY;
+            j->dst_caps[i] = 0;
+            continue;
+        }
+        j->dst_ptrs[i] = j->res[i]->v.ptr;
+    }
+    return 0;
+}
+
+/* Host encode results in one block: move the compressed streams together and
+ * give the block's unused tail back (bounds exceed compressed sizes). */
+static void compact_host_block(job *j)
+{
+    oc_py_array *b = j->backing;
+    if (!b || b->v.on_device || !b->own_ptr || b->own_kind != OC_MEMORY_HOST)
+        return;
+    char *base = b->own_ptr;
+    size_t pos = 0;
+    for (size_t i = 0; i < j->n; i++) {
+        if (j->st[i] != OC_OK || !j->res[i])
+            continue;
+        memmove(base + pos, base + j->offs[i], j->dst_sizes[i]);
+        j->offs[i] = pos;
+        pos += (j->dst_sizes[i] + 15) / 16 * 16;
+    }
+    void *p = realloc(base, pos ? pos : 16);
+    if (p)
+        base = p;
+    b->own_ptr = base;
+    b->own_size = pos;
+    b->v.ptr = base;
+    oc_py_array_set_1d(b, pos, "|u1");
+    for (size_t i = 0; i < j->n; i++)
+        if (j->st[i] == OC_OK && j->res[i])
+            j->res[i]->v.ptr = base + j->offs[i];
+}
+
 static uint64_t get_le64(const uint8_t *p)
 {
     uint64_t v = 0;
@@ -548,13 +663,44 @@ static uint64_t get_le64(const uint8_t *p)
     return v;
 }
 
+/* nvCOMP names the first argument differently per overload (encode: array_s
+ * or srcs; decode: src or srcs): accept every spelling.  Returns a new
+ * reference to kw (or a renamed copy), NULL with an exception set. */
+static PyObject *alias_kw(PyObject *kw, const char *const *aliases, const char *name)
+{
+    PyObject *out = NULL;
+    for (const char *const *a = aliases; *a; a++) {
+        PyObject *v = PyDict_GetItemString(kw, *a);
+        if (!v)
+            continue;
+        if (!out && !(out = PyDict_Copy(kw)))
+            return NULL;
+        if (PyDict_GetItemString(out, name)) {
+            Py_DECREF(out);
+            PyErr_Format(PyExc_TypeError, "got both %s= and %s=", *a, name);
+            return NULL;
+        }
+        if (PyDict_SetItemString(out, name, v) != 0 || PyDict_DelItemString(out, *a) != 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
+    return out ? out : Py_NewRef(kw);
+}
+
 /* ---- encode -------------------------------------------------------------- */
 
 static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"array_s", "out", "errors", NULL};
+    static const char *const aliases[] = {"srcs", "array", NULL};
     PyObject *srcs, *outs = Py_None, *errors = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$OO:encode", kwlist, &srcs, &outs, &errors))
+    PyObject *kw2 = NULL;
+    if (kw && !(kw2 = alias_kw(kw, aliases, "array_s")))
+        return NULL;
+    int ok = PyArg_ParseTupleAndKeywords(args, kw2, "O|$OO:encode", kwlist, &srcs, &outs, &errors);
+    Py_XDECREF(kw2);
+    if (!ok)
         return NULL;
     oc_py_codec *c = (oc_py_codec *)self;
     oc_py_state *st = state_of(self);
@@ -594,12 +740,10 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
                             c->kind == OC_BITSTREAM_NATIVE ? "container" : "stream");
                 goto done;
             }
-            j.res[i] = oc_py_array_alloc(st, bound + hdr, j.on_device, j.device_id, "|u1");
-            if (!j.res[i])
-                goto done;
-            j.dst_ptrs[i] = j.res[i]->v.ptr;
             j.dst_caps[i] = bound + hdr;
         }
+        if (alloc_results(st, &j) != 0)
+            goto done;
     }
     if (job_wait_producers(st, c, &j) != 0)
         goto done;
@@ -655,11 +799,13 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
     pool_put(c, ctx);
     ctx = NULL;
     if (call != OC_OK) {
-        oc_py_raise(st, call, -1, "encode: %s: %s", oc_status_name(call), oc_status_message(call));
+        raise_call(st, call, "encode", c->algorithm, j.on_device);
         goto done;
     }
-    if (!j.out) {
-        /* return unused tail of host allocations */
+    if (!j.out && j.backing) {
+        compact_host_block(&j);
+    } else if (!j.out) {
+        /* per-chunk host results: give the unused tail back */
         for (size_t i = 0; i < j.n; i++) {
             oc_py_array *a = j.res[i];
             if (j.st[i] == OC_OK && a && a->own_kind == OC_MEMORY_HOST && a->own_ptr && j.dst_sizes[i] > 0 &&
@@ -793,9 +939,15 @@ static int read_wus_headers(oc_py_state *st, oc_py_context *ctx, job *j, oc_algo
 static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"srcs", "data_type", "out", "uncomp_sizes", "errors", NULL};
+    static const char *const aliases[] = {"src", NULL};
     PyObject *srcs, *dtype = Py_None, *outs = Py_None, *sizes = Py_None, *errors = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$OOO:decode", kwlist, &srcs, &dtype, &outs, &sizes,
-                                     &errors))
+    PyObject *kw2 = NULL;
+    if (kw && !(kw2 = alias_kw(kw, aliases, "srcs")))
+        return NULL;
+    int ok = PyArg_ParseTupleAndKeywords(args, kw2, "O|O$OOO:decode", kwlist, &srcs, &dtype, &outs, &sizes,
+                                         &errors);
+    Py_XDECREF(kw2);
+    if (!ok)
         return NULL;
     oc_py_codec *c = (oc_py_codec *)self;
     oc_py_state *st = state_of(self);
@@ -873,8 +1025,7 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
         }
         PyMem_Free(qst);
         if (call != OC_OK) {
-            oc_py_raise(st, call, -1, "decode: size query: %s: %s", oc_status_name(call),
-                        oc_status_message(call));
+            raise_call(st, call, "decode (size query)", c->algorithm, j.on_device);
             goto done;
         }
     }
@@ -884,31 +1035,15 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
         pool_put(c, ctx);
         ctx = NULL;
     }
-    for (size_t i = 0; i < j.n; i++) {
-        if (j.out) {
+    if (j.out) {
+        for (size_t i = 0; i < j.n; i++)
             if (j.st[i] == OC_OK && j.known[i] != (size_t)-1 && j.known[i] > j.dst_caps[i])
                 j.st[i] = OC_ERR_OUTPUT_TOO_SMALL;
-            continue;
-        }
-        if (j.st[i] != OC_OK) {
-            j.dst_caps[i] = 0;
-            continue;
-        }
-        j.res[i] = oc_py_array_alloc(st, j.known[i], dev, j.device_id, "|u1");
-        if (!j.res[i]) {
-            PyObject *exc = PyErr_Occurred();
-            if (exc && PyErr_GivenExceptionMatches(exc, st->error) == 0 &&
-                PyErr_GivenExceptionMatches(exc, PyExc_MemoryError)) {
-                /* this chunk's memory: its status, not the batch's failure */
-                PyErr_Clear();
-                j.st[i] = OC_ERR_OUT_OF_MEMORY;
-                j.dst_caps[i] = 0;
-                continue;
-            }
+    } else {
+        for (size_t i = 0; i < j.n; i++)
+            j.dst_caps[i] = j.st[i] == OC_OK ? j.known[i] : 0;
+        if (alloc_results(st, &j) != 0)
             goto done;
-        }
-        j.dst_ptrs[i] = j.res[i]->v.ptr;
-        j.dst_caps[i] = j.known[i];
     }
     if (!ctx && !(ctx = pool_take(c)))
         goto done;
@@ -983,7 +1118,7 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
     pool_put(c, ctx);
     ctx = NULL;
     if (call != OC_OK) {
-        oc_py_raise(st, call, -1, "decode: %s: %s", oc_status_name(call), oc_status_message(call));
+        raise_call(st, call, "decode", c->algorithm, j.on_device);
         goto done;
     }
     ret = job_finish(st, &j, status_mode, "decode", ts);

@@ -10,6 +10,83 @@
  */
 #include "oc_py.h"
 
+/* Keep the calling thread's pending exception (if any) across the callback. */
+#if PY_VERSION_HEX >= 0x030C0000
+#define SAVE_EXC() PyObject *saved_exc_ = PyErr_GetRaisedException()
+#define RESTORE_EXC() PyErr_SetRaisedException(saved_exc_)
+#else
+#define SAVE_EXC()                                                                                           \
+    PyObject *et_, *ev_, *tb_;                                                                               \
+    PyErr_Fetch(&et_, &ev_, &tb_)
+#define RESTORE_EXC() PyErr_Restore(et_, ev_, tb_)
+#endif
+
+static void *tramp_alloc(void *opaque, size_t size, void *stream)
+{
+    oc_py_tramp *t = (oc_py_tramp *)opaque;
+    if (!Py_IsInitialized())
+        return NULL;
+    PyGILState_STATE g = PyGILState_Ensure();
+    SAVE_EXC();
+    void *p = NULL;
+    PyObject *mem = oc_py_call_allocator(t->st, t->alloc, size, (uintptr_t)stream, &p);
+    PyObject *key = mem ? PyLong_FromVoidPtr(p) : NULL;
+    if (!key || PyDict_SetItem(t->live, key, mem) != 0) {
+        /* the library sees NULL and reports OUT_OF_MEMORY */
+        PyErr_WriteUnraisable(t->alloc);
+        p = NULL;
+    }
+    Py_XDECREF(key);
+    Py_XDECREF(mem);
+    RESTORE_EXC();
+    PyGILState_Release(g);
+    return p;
+}
+
+static void tramp_free(void *opaque, void *ptr, size_t size, void *stream)
+{
+    (void)size;
+    (void)stream;
+    oc_py_tramp *t = (oc_py_tramp *)opaque;
+    if (!ptr || !Py_IsInitialized())
+        return;
+    PyGILState_STATE g = PyGILState_Ensure();
+    SAVE_EXC();
+    PyObject *key = PyLong_FromVoidPtr(ptr);
+    if (!key || PyDict_DelItem(t->live, key) != 0)
+        PyErr_Clear();
+    Py_XDECREF(key);
+    RESTORE_EXC();
+    PyGILState_Release(g);
+}
+
+static oc_py_tramp *tramp_new(oc_py_state *st, PyObject *alloc)
+{
+    oc_py_tramp *t = PyMem_RawCalloc(1, sizeof *t);
+    if (!t) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    t->st = st;
+    t->alloc = Py_NewRef(alloc);
+    t->live = PyDict_New();
+    if (!t->live) {
+        Py_DECREF(t->alloc);
+        PyMem_RawFree(t);
+        return NULL;
+    }
+    return t;
+}
+
+static void tramp_free_all(oc_py_tramp *t)
+{
+    if (!t)
+        return;
+    Py_XDECREF(t->alloc);
+    Py_XDECREF(t->live);
+    PyMem_RawFree(t);
+}
+
 static void context_dealloc(PyObject *self)
 {
     oc_py_context *c = (oc_py_context *)self;
@@ -21,6 +98,9 @@ static void context_dealloc(PyObject *self)
         oc_context_destroy(c->ctx);
         Py_END_ALLOW_THREADS
     }
+    /* after oc_context_destroy: it may still return scratch to the allocators */
+    tramp_free_all(c->tramp[0]);
+    tramp_free_all(c->tramp[1]);
     if (c->lock)
         PyThread_free_lock(c->lock);
     tp->tp_free(self);
@@ -40,7 +120,8 @@ PyType_Spec oc_py_context_spec = {
     .slots = context_slots,
 };
 
-oc_py_context *oc_py_context_new(oc_py_state *st, int device_id, void *stream, int num_threads)
+oc_py_context *oc_py_context_new(oc_py_state *st, int device_id, void *stream, int num_threads,
+                                 int with_allocators)
 {
     oc_py_context *c = PyObject_New(oc_py_context, st->context_type);
     if (!c)
@@ -49,6 +130,8 @@ oc_py_context *oc_py_context_new(oc_py_state *st, int device_id, void *stream, i
     c->lock = PyThread_allocate_lock();
     c->stream = stream;
     c->device_id = device_id;
+    c->tramp[0] = c->tramp[1] = NULL;
+    c->alloc_generation = st->alloc_generation;
     if (!c->lock) {
         Py_DECREF(c);
         PyErr_NoMemory();
@@ -58,6 +141,17 @@ oc_py_context *oc_py_context_new(oc_py_state *st, int device_id, void *stream, i
     o.device_id = device_id;
     o.cuda_stream = stream;
     o.num_threads = num_threads;
+    if (with_allocators) {
+        PyObject *pa = st->allocators[OC_PY_ALLOC_PINNED], *da = st->allocators[OC_PY_ALLOC_DEVICE];
+        if ((pa && !(c->tramp[0] = tramp_new(st, pa))) || (da && !(c->tramp[1] = tramp_new(st, da)))) {
+            Py_DECREF(c);
+            return NULL;
+        }
+        if (c->tramp[0])
+            o.pinned_alloc = (oc_allocator){tramp_alloc, tramp_free, c->tramp[0]};
+        if (c->tramp[1])
+            o.device_alloc = (oc_allocator){tramp_alloc, tramp_free, c->tramp[1]};
+    }
     oc_status s;
     Py_BEGIN_ALLOW_THREADS
     s = oc_context_create(&o, &c->ctx);
@@ -81,7 +175,7 @@ oc_py_context *oc_py_mem_context(oc_py_state *st, int device_id)
     }
     /* Creation happens with the GIL held: no other thread can race here. */
     if (!st->mem_ctx[device_id]) {
-        oc_py_context *c = oc_py_context_new(st, device_id, NULL, 1);
+        oc_py_context *c = oc_py_context_new(st, device_id, NULL, 1, 0);
         if (!c)
             return NULL;
         if (!st->mem_ctx[device_id])

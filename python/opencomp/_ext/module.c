@@ -252,6 +252,7 @@ static PyObject *set_allocator(PyObject *m, PyObject *args, PyObject *kw, int wh
     }
     oc_py_state *st = state_of_module(m);
     Py_XSETREF(st->allocators[which], alloc == Py_None ? NULL : Py_NewRef(alloc));
+    st->alloc_generation++;
     Py_RETURN_NONE;
 }
 
@@ -275,12 +276,24 @@ static PyObject *mod_build_info(PyObject *m, PyObject *unused)
     return PyUnicode_FromString(oc_build_info());
 }
 
-static PyObject *mod_algorithms(PyObject *m, PyObject *unused)
+static PyObject *mod_algorithms(PyObject *m, PyObject *args, PyObject *kw)
 {
     (void)m;
-    (void)unused;
+    static char *kwlist[] = {"engine", NULL};
+    const char *engine = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|z:algorithms", kwlist, &engine))
+        return NULL;
+    int e = -1;
+    if (engine && strcmp(engine, "cpu") == 0) {
+        e = OC_ENGINE_CPU;
+    } else if (engine && strcmp(engine, "cuda") == 0) {
+        e = OC_ENGINE_CUDA;
+    } else if (engine) {
+        PyErr_SetString(PyExc_ValueError, "engine must be None, 'cpu' or 'cuda'");
+        return NULL;
+    }
     char buf[128];
-    oc_py_available_algorithms(buf, sizeof buf);
+    oc_py_available_algorithms(buf, sizeof buf, e);
     PyObject *s = PyUnicode_FromString(buf);
     if (!s)
         return NULL;
@@ -344,15 +357,18 @@ static PyMethodDef module_methods[] = {
      "device "
      "memory of future Arrays; None restores the default."},
     {"set_pinned_allocator", KW(mod_set_pinned_allocator),
-     "set_pinned_allocator(allocator=None)\n--\n\nAllocator for pinned host memory (accepted for nvCOMP "
-     "compatibility; opencomp's contexts use their own pinned scratch)."},
+     "set_pinned_allocator(allocator=None)\n--\n\nAllocator (nbytes, stream) -> object with .ptr for the "
+     "pinned "
+     "host scratch of Codecs' later calls; None restores the default."},
     {"set_host_allocator", KW(mod_set_host_allocator),
      "set_host_allocator(allocator=None)\n--\n\nAllocator (nbytes, stream) -> object with .ptr for the host "
      "memory of future Arrays; None restores the default."},
     {"build_info", mod_build_info, METH_NOARGS,
      "build_info()\n--\n\nThe C library's one-line build description."},
-    {"algorithms", mod_algorithms, METH_NOARGS,
-     "algorithms()\n--\n\nNames of the algorithms this build can run."},
+    {"algorithms", KW(mod_algorithms),
+     "algorithms(engine=None)\n--\n\nNames of the algorithms this build can run: on any engine (None), on "
+     "the "
+     "CPU engine ('cpu') or on the CUDA engine now ('cuda': empty without a GPU)."},
     {"cuda_available", mod_cuda_available, METH_NOARGS,
      "cuda_available()\n--\n\nTrue if the CUDA engine is built in and a GPU is usable."},
     {"_register", KW(mod_register), "Internal: the Python-level enum and stream types."},
@@ -370,11 +386,6 @@ static int module_exec(PyObject *m)
     if (oc_version_number() != OC_VERSION_NUMBER) {
         PyErr_Format(PyExc_ImportError, "opencomp: extension built for library %s but linked with %s",
                      OC_VERSION_STRING, oc_version_string());
-        return -1;
-    }
-    st->lock = PyThread_allocate_lock();
-    if (!st->lock) {
-        PyErr_NoMemory();
         return -1;
     }
     st->error = PyErr_NewExceptionWithDoc("opencomp.Error",
@@ -432,12 +443,7 @@ static int module_clear(PyObject *m)
 
 static void module_free(void *m)
 {
-    oc_py_state *st = state_of_module((PyObject *)m);
     module_clear((PyObject *)m);
-    if (st && st->lock) {
-        PyThread_free_lock(st->lock);
-        st->lock = NULL;
-    }
 }
 
 static PyModuleDef_Slot module_slots[] = {

@@ -52,13 +52,21 @@ typedef struct oc_py_state {
     PyObject *status_enum;                /* opencomp.Status, registered by __init__.py */
     PyObject *buffer_kind_enum;           /* opencomp.ArrayBufferKind */
     PyObject *stream_type;                /* opencomp.CudaStream */
-    PyThread_type_lock lock;              /* guards mem_ctx creation */
     unsigned long long size_queries;      /* decode calls that ran a size query (tests read it) */
+    unsigned long alloc_generation;       /* bumped by set_*_allocator: older pooled contexts are dropped */
 } oc_py_state;
 
 enum { OC_PY_ALLOC_HOST = 0, OC_PY_ALLOC_PINNED = 1, OC_PY_ALLOC_DEVICE = 2 };
 
 /* ---- _Context ------------------------------------------------------------ */
+
+/* A Python allocator seen as an oc_allocator: calls it with the GIL taken
+ * (from any thread) and keeps each allocation object alive until freed. */
+typedef struct oc_py_tramp {
+    oc_py_state *st;
+    PyObject *alloc; /* the callable */
+    PyObject *live;  /* dict: pointer -> allocation object */
+} oc_py_tramp;
 
 typedef struct oc_py_context {
     PyObject_HEAD
@@ -66,6 +74,8 @@ typedef struct oc_py_context {
     PyThread_type_lock lock;
     void *stream;
     int device_id;
+    oc_py_tramp *tramp[2]; /* pinned, device scratch through set_*_allocator (NULL = default) */
+    unsigned long alloc_generation;
 } oc_py_context;
 
 /* Run `stmt` with the GIL released and the context's lock held. */
@@ -79,7 +89,10 @@ typedef struct oc_py_context {
     } while (0)
 
 OC_PY_HIDDEN extern PyType_Spec oc_py_context_spec;
-OC_PY_HIDDEN oc_py_context *oc_py_context_new(oc_py_state *st, int device_id, void *stream, int num_threads);
+/* New context on device_id/stream; with_allocators routes its pinned and
+ * device scratch through the Python allocators set at this moment. */
+OC_PY_HIDDEN oc_py_context *oc_py_context_new(oc_py_state *st, int device_id, void *stream, int num_threads,
+                                              int with_allocators);
 /* The module's memory context for device_id (created on first use). Borrowed. */
 OC_PY_HIDDEN oc_py_context *oc_py_mem_context(oc_py_state *st, int device_id);
 
@@ -137,6 +150,9 @@ OC_PY_HIDDEN PyObject *oc_py_array_from_view(oc_py_state *st, oc_py_view *v);
 /* New 1-D Array of nbytes/itemsize items with fresh memory (host or device). */
 OC_PY_HIDDEN oc_py_array *oc_py_array_alloc(oc_py_state *st, size_t nbytes, int on_device, int device_id,
                                             const char *typestr);
+/* New 1-D '|u1' Array viewing parent's bytes [offset, offset + nbytes); keeps parent alive. */
+OC_PY_HIDDEN oc_py_array *oc_py_array_slice(oc_py_state *st, oc_py_array *parent, size_t offset,
+                                            size_t nbytes);
 /* Re-shape an Array to nbytes of typestr as a 1-D array (nbytes % itemsize checked). */
 OC_PY_HIDDEN int oc_py_array_set_1d(oc_py_array *a, size_t nbytes, const char *typestr);
 
@@ -175,6 +191,7 @@ OC_PY_HIDDEN int oc_py_stream_arg(PyObject *obj, uintptr_t *out);
 OC_PY_HIDDEN PyObject *oc_py_call_allocator(oc_py_state *st, PyObject *alloc, size_t nbytes, uintptr_t stream,
                                             void **ptr);
 /* Comma-separated list of algorithms this build can run, e.g. "LZ4, Snappy, ...". */
-OC_PY_HIDDEN void oc_py_available_algorithms(char *buf, size_t cap);
+/* engine: an oc_engine, or -1 for "any engine". */
+OC_PY_HIDDEN void oc_py_available_algorithms(char *buf, size_t cap, int engine);
 
 #endif /* OC_PY_H */

@@ -1,0 +1,189 @@
+/*
+ * lz_compress_ref.cpp - CPU reference of the GPU LZ4 match finder
+ * (src/cuda/lz_device.cuh, oc_find_match), lane by lane, for studying the
+ * compression ratio without a GPU: same hash, same table of 16-bit
+ * positions, same 32-position windows, same end-of-block rules.  It prints
+ * the ratio it reaches beside liblz4's on the same chunks, and writes real
+ * LZ4 blocks that liblz4 must decode (checked).
+ *
+ * Build: c++ -O2 -std=c++17 bench/gpu/lz_compress_ref.cpp -llz4 -o /tmp/lzref
+ * Usage: lzref FILE [chunk]
+ */
+#include <lz4.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+static int HT_LOG = 12;
+static int POLICY = 0;   /* 0: first valid lane; 1: furthest reach (pos + len) */
+static int BACKWARD = 0; /* extend the chosen match backwards into the literals */
+
+static uint32_t read32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+static uint32_t hash4(uint32_t v) { return (v * 2654435761u) >> (32 - HT_LOG); }
+
+struct Match {
+    size_t pos, ref, len;
+};
+
+/* Mirror of oc_find_match. */
+static bool find_match(const uint8_t *src, std::vector<uint16_t> &table, size_t p, size_t start_end,
+                       size_t match_end, Match *m)
+{
+    bool valid[32] = {};
+    size_t cand[32] = {};
+    uint32_t h[32] = {};
+    for (int lane = 0; lane < 32; lane++) {
+        size_t q = p + lane;
+        if (q >= start_end)
+            continue;
+        uint32_t v = read32(src + q);
+        h[lane] = hash4(v);
+        uint32_t dist = (uint16_t)(q - table[h[lane]]);
+        if (dist != 0 && dist <= q) {
+            cand[lane] = q - dist;
+            valid[lane] = read32(src + cand[lane]) == v;
+        }
+    }
+    /* Insert the positions up to the first match only: later ones are either
+     * inside the match or scanned again by the next window (inserting them
+     * now would make them find themselves).  The highest lane of a hash wins. */
+    int first = 31;
+    for (int lane = 0; lane < 32; lane++)
+        if (valid[lane]) {
+            first = lane;
+            break;
+        }
+    for (int lane = 0; lane <= first; lane++)
+        if (p + lane < start_end)
+            table[h[lane]] = (uint16_t)(p + lane);
+    if (POLICY == 0) {
+        int f = -1;
+        for (int lane = 0; lane < 32 && f < 0; lane++)
+            if (valid[lane])
+                f = lane;
+        if (f < 0)
+            return false;
+        m->pos = p + f;
+        m->ref = cand[f];
+        size_t len = 4, maxlen = match_end - m->pos;
+        while (len < maxlen && src[m->pos + len] == src[m->ref + len])
+            len++;
+        m->len = len;
+        return true;
+    }
+    /* furthest reach: every valid lane measures its own match */
+    int best = -1;
+    size_t best_end = 0, best_len = 0;
+    for (int lane = 0; lane < 32; lane++) {
+        if (!valid[lane])
+            continue;
+        size_t pos = p + lane, len = 4, maxlen = match_end - pos;
+        while (len < maxlen && src[pos + len] == src[cand[lane] + len])
+            len++;
+        if (pos + len > best_end) {
+            best_end = pos + len;
+            best = lane;
+            best_len = len;
+        }
+    }
+    if (best < 0)
+        return false;
+    m->pos = p + best;
+    m->ref = cand[best];
+    m->len = best_len;
+    return true;
+}
+
+static void put_len(std::vector<uint8_t> &o, size_t v)
+{
+    v -= 15;
+    while (v >= 255) {
+        o.push_back(255);
+        v -= 255;
+    }
+    o.push_back((uint8_t)v);
+}
+
+static void emit(std::vector<uint8_t> &o, const uint8_t *lit, size_t nlit, bool has_match, uint32_t off, size_t ml)
+{
+    size_t mc = has_match ? ml - 4 : 0;
+    o.push_back((uint8_t)(((nlit >= 15 ? 15 : nlit) << 4) | (mc >= 15 ? 15 : mc)));
+    if (nlit >= 15)
+        put_len(o, nlit);
+    o.insert(o.end(), lit, lit + nlit);
+    if (has_match) {
+        o.push_back((uint8_t)off);
+        o.push_back((uint8_t)(off >> 8));
+        if (mc >= 15)
+            put_len(o, mc);
+    }
+}
+
+static std::vector<uint8_t> compress(const uint8_t *src, size_t n)
+{
+    std::vector<uint16_t> table(1u << HT_LOG, 0);
+    std::vector<uint8_t> o;
+    size_t start_end = n >= 13 ? n - 11 : 0, match_end = n >= 5 ? n - 5 : 0;
+    size_t anchor = 0, p = 0;
+    Match m;
+    while (p < start_end) {
+        if (!find_match(src, table, p, start_end, match_end, &m)) {
+            p += 32;
+            continue;
+        }
+        while (BACKWARD && m.pos > anchor && m.ref > 0 && src[m.pos - 1] == src[m.ref - 1])
+            m.pos--, m.ref--, m.len++;
+        emit(o, src + anchor, m.pos - anchor, true, (uint32_t)(m.pos - m.ref), m.len);
+        p = m.pos + m.len;
+        anchor = p;
+        if (p - 2 < start_end)
+            table[hash4(read32(src + p - 2))] = (uint16_t)(p - 2);
+    }
+    emit(o, src + anchor, n - anchor, false, 0, 0);
+    return o;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return 2;
+    size_t chunk = argc > 2 ? strtoul(argv[2], nullptr, 0) : 65536;
+    if (argc > 3)
+        HT_LOG = atoi(argv[3]);
+    if (argc > 4)
+        POLICY = atoi(argv[4]);
+    if (argc > 5)
+        BACKWARD = atoi(argv[5]);
+    FILE *f = fopen(argv[1], "rb");
+    if (!f)
+        return 2;
+    std::vector<uint8_t> d;
+    uint8_t buf[65536];
+    size_t r;
+    while ((r = fread(buf, 1, sizeof buf, f)) > 0)
+        d.insert(d.end(), buf, buf + r);
+    fclose(f);
+    size_t ours = 0, ref = 0;
+    std::vector<char> tmp(LZ4_compressBound((int)chunk)), back(chunk);
+    for (size_t off = 0; off < d.size(); off += chunk) {
+        size_t len = std::min(chunk, d.size() - off);
+        std::vector<uint8_t> c = compress(d.data() + off, len);
+        int dn = LZ4_decompress_safe((const char *)c.data(), back.data(), (int)c.size(), (int)chunk);
+        if (dn != (int)len || memcmp(back.data(), d.data() + off, len)) {
+            fprintf(stderr, "round trip failed at %zu\n", off);
+            return 1;
+        }
+        ours += c.size();
+        ref += LZ4_compress_default((const char *)d.data() + off, tmp.data(), (int)len, (int)tmp.size());
+    }
+    printf("%s chunk %zu: ours %.3f liblz4 %.3f\n", argv[1], chunk, (double)d.size() / ours, (double)d.size() / ref);
+    return 0;
+}

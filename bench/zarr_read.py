@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""bench/zarr_read.py - read a ~1 GiB compressed zarr array into GPU memory:
+stock zarr (CPU decode, then a copy to the GPU) vs opencomp.zarr (GPU decode).
+
+Runs only on a machine with a CUDA GPU, CuPy, zarr-python 3 and opencomp
+installed (the GPU machine: see docs/ZARR.md, "Benchmark").  Usage:
+
+    python3 bench/zarr_read.py [--size-gib 1] [--chunk-kib 1024] [--codec zstd]
+                               [--batch-size 256] [--repeat 5] [--store DIR] [--json FILE]
+
+It writes the array once with zarr's own codec (``--codec``: zstd, gzip,
+numcodecs.zstd, numcodecs.lz4, numcodecs.zlib, numcodecs.gzip) to a LocalStore
+(page cache warm after the write, so every contender reads the same cached
+files), then reads the whole array with each contender, every result landing
+in device memory as a CuPy array:
+
+  stock-host+copy     stock codecs, host buffers, then cupy.asarray(result)
+  stock-gpu-buffers   stock codecs under zarr.config.enable_gpu() (zarr copies
+                      each chunk to the host, decodes, copies it back)
+  opencomp-gpu        opencomp.zarr.enable(batch_size) + enable_gpu(): each
+                      batch of chunks is one opencomp call on device buffers
+                      (GPU kernel if this build has one for the algorithm,
+                      else CPU decode + one copy per batch: see `gpu_kernel`)
+  opencomp-host+copy  opencomp.zarr.enable(batch_size), host buffers, then one copy
+
+Each contender: one warm-up read, then --repeat timed reads (device
+synchronised before the clock stops), median and best reported as GB/s of
+uncompressed bytes (1 GB = 10^9 B).  Every result is compared with the
+original array on the device.  Prints a table; --json writes the figures with
+the device, date and opencomp build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+import warnings
+
+
+def _codec(name: str, level: int | None):
+    from zarr.codecs import GzipCodec, ZstdCodec
+    import zarr.codecs.numcodecs as zn
+
+    if name == "zstd":
+        return ZstdCodec(level=3 if level is None else level)
+    if name == "gzip":
+        return GzipCodec(level=5 if level is None else level)
+    cls = {"numcodecs.zstd": zn.Zstd, "numcodecs.lz4": zn.LZ4, "numcodecs.zlib": zn.Zlib, "numcodecs.gzip": zn.GZip}[name]
+    if name == "numcodecs.lz4":
+        return cls(acceleration=1)
+    return cls() if level is None else cls(level=level)
+
+
+def make_data(n: int, seed: int = 1):
+    """float32 sensor-like samples: a quantised random walk (compresses ~2-4x)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    out = np.empty(n, np.float32)
+    step = 1 << 24
+    base = 0
+    for i in range(0, n, step):
+        k = min(step, n - i)
+        walk = np.cumsum(rng.integers(-3, 4, k, dtype=np.int8), dtype=np.int64) + base
+        base = int(walk[-1])
+        out[i : i + k] = walk.astype(np.float32) / 16
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description="zarr read into GPU memory: stock vs opencomp")
+    ap.add_argument("--size-gib", type=float, default=1.0)
+    ap.add_argument("--chunk-kib", type=int, default=1024, help="uncompressed chunk size")
+    ap.add_argument("--codec", default="zstd")
+    ap.add_argument("--level", type=int, default=None)
+    ap.add_argument("--batch-size", type=int, default=256, help="codec_pipeline.batch_size for opencomp")
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--store", default="/tmp/opencomp_zarr_read_bench.zarr")
+    ap.add_argument("--contenders", default="stock-host+copy,stock-gpu-buffers,opencomp-gpu,opencomp-host+copy")
+    ap.add_argument("--json", help="write the results here")
+    args = ap.parse_args(argv)
+
+    try:
+        import cupy as cp
+    except ImportError:
+        print("zarr_read: needs CuPy and a CUDA GPU (run it on the GPU machine)", file=sys.stderr)
+        return 2
+    try:
+        cp.cuda.runtime.getDeviceCount()
+    except Exception as e:  # noqa: BLE001
+        print(f"zarr_read: no usable GPU ({e})", file=sys.stderr)
+        return 2
+    import numpy as np
+    import zarr
+
+    import opencomp
+    import opencomp.zarr as ocz
+    from opencomp.numcodecs import _batch
+
+    warnings.filterwarnings("ignore", message="Numcodecs codecs are not in the Zarr version 3")
+    fallback_warnings = []
+    warnings.simplefilter("always", ocz.GpuFallbackWarning)
+    _show = warnings.showwarning
+
+    def _catch(message, category, *a, **k):
+        if issubclass(category, ocz.GpuFallbackWarning):
+            fallback_warnings.append(str(message))
+        else:
+            _show(message, category, *a, **k)
+
+    warnings.showwarning = _catch
+
+    n = int(args.size_gib * (1 << 30)) // 4
+    chunk = max(1, args.chunk_kib * 1024 // 4)
+    n -= n % chunk
+    nbytes = n * 4
+    print(f"zarr_read: {nbytes / 2**30:.2f} GiB float32, {n // chunk} chunks of {args.chunk_kib} KiB, "
+          f"codec {args.codec}, opencomp batch_size {args.batch_size}", flush=True)
+    t0 = time.perf_counter()
+    data = make_data(n)
+    shutil.rmtree(args.store, ignore_errors=True)
+    z = zarr.create_array(args.store, shape=(n,), chunks=(chunk,), dtype=np.float32,
+                          compressors=[_codec(args.codec, args.level)], fill_value=0.0)
+    z[:] = data
+    stored = sum(e.stat().st_size for e in os.scandir(os.path.join(args.store, "c")))
+    print(f"zarr_read: wrote {args.store} in {time.perf_counter() - t0:.1f} s, "
+          f"ratio {nbytes / stored:.2f} ({stored / 2**20:.0f} MiB stored)", flush=True)
+    ref = cp.asarray(data)
+    del data
+
+    def sync():
+        cp.cuda.Device().synchronize()
+
+    def read_stock_host():
+        return cp.asarray(zarr.open_array(args.store, mode="r")[:])
+
+    def read_stock_gpu():
+        with zarr.config.enable_gpu():
+            return zarr.open_array(args.store, mode="r")[:]
+
+    def read_oc_gpu():
+        with zarr.config.enable_gpu(), ocz.enable(batch_size=args.batch_size):
+            return zarr.open_array(args.store, mode="r")[:]
+
+    def read_oc_host():
+        with ocz.enable(batch_size=args.batch_size):
+            return cp.asarray(zarr.open_array(args.store, mode="r")[:])
+
+    contenders = {
+        "stock-host+copy": read_stock_host,
+        "stock-gpu-buffers": read_stock_gpu,
+        "opencomp-gpu": read_oc_gpu,
+        "opencomp-host+copy": read_oc_host,
+    }
+    results = []
+    for name in args.contenders.split(","):
+        fn = contenders[name]
+        got = fn()
+        sync()
+        ok = isinstance(got, cp.ndarray) and got.shape == ref.shape and bool(cp.array_equal(got, ref))
+        del got
+        times = []
+        for _ in range(args.repeat):
+            t = time.perf_counter()
+            got = fn()
+            sync()
+            times.append(time.perf_counter() - t)
+            del got
+        med, best = statistics.median(times), min(times)
+        r = {"contender": name, "verified": ok, "median_s": med, "best_s": best,
+             "median_gbps": nbytes / med / 1e9, "best_gbps": nbytes / best / 1e9}
+        results.append(r)
+        print(f"  {name:20s} median {r['median_gbps']:7.2f} GB/s  best {r['best_gbps']:7.2f} GB/s  "
+              f"({med * 1e3:.0f} ms){'' if ok else '  RESULT DIFFERS'}", flush=True)
+
+    algorithm = _batch.FORMATS[args.codec.split(".")[-1]]
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                                cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip()
+    except OSError:
+        commit = ""
+    props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
+    report = {
+        "benchmark": "zarr_read",
+        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "commit": os.environ.get("OC_COMMIT", commit),
+        "device": props["name"].decode() if isinstance(props["name"], bytes) else str(props["name"]),
+        "opencomp_build": opencomp.build_info(),
+        "cuda_available": opencomp.cuda_available(),
+        "gpu_kernel": _batch._gpu_ok.get(algorithm),
+        "gpu_fallback_warnings": fallback_warnings,
+        "codec": args.codec,
+        "uncompressed_bytes": nbytes,
+        "stored_bytes": stored,
+        "chunk_bytes": chunk * 4,
+        "chunks": n // chunk,
+        "batch_size": args.batch_size,
+        "repeat": args.repeat,
+        "zarr": zarr.__version__,
+        "cupy": cp.__version__,
+        "results": results,
+    }
+    print(f"zarr_read: device {report['device']}; opencomp GPU kernel for {algorithm}: "
+          f"{ {True: 'yes', False: 'no (CPU decode + one copy per batch)', None: 'not tried'}[report['gpu_kernel']] }")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=2)
+    shutil.rmtree(args.store, ignore_errors=True)
+    return 0 if all(r["verified"] for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+/*
+ * fuzz_zstd_gpu_core.c - the GPU Zstandard decoder's core
+ * (src/cuda/zstd_decode_core.h) compiled for the host, one lane: the code the
+ * CUDA kernel runs, fuzzed under ASan/UBSan on the CPU.  Input and output are
+ * exactly-sized heap buffers, so a one-byte overread or overwrite faults.
+ * Byte 0 picks the output capacity; when the core accepts an input that
+ * libzstd (window limit raised to 31) also accepts, both must give the same
+ * bytes, and decoding twice must give the same status and size.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zstd.h>
+
+#include "cuda/zstd_decode_core.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static zd_tables tables;
+    static uint8_t lit[ZD_BLOCK_MAX];
+    static ZSTD_DCtx *dctx;
+    if (size < 1)
+        return 0;
+    static const size_t caps[4] = {0, 1000, 65536, 1 << 20};
+    size_t cap = caps[data[0] & 3];
+    data++;
+    size--;
+    uint8_t *in = (uint8_t *)malloc(size ? size : 1);
+    uint8_t *out = (uint8_t *)malloc(cap ? cap : 1);
+    if (!in || !out)
+        abort();
+    if (size)
+        memcpy(in, data, size);
+    size_t got = 0, got2 = 0;
+    oc_status st = zd_decode_chunk(&tables, in, size, out, cap, &got, lit, sizeof lit);
+    if (got > cap)
+        abort();
+    oc_status st2 = zd_decode_chunk(&tables, in, size, out, cap, &got2, lit, sizeof lit);
+    if (st2 != st || got2 != got)
+        abort();
+    if (st == OC_OK) {
+        if (!dctx) {
+            dctx = ZSTD_createDCtx();
+            ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, 31);
+        }
+        uint8_t *ref = (uint8_t *)malloc(cap ? cap : 1);
+        if (!ref)
+            abort();
+        size_t r = ZSTD_decompressDCtx(dctx, ref, cap, in, size);
+        if (!ZSTD_isError(r) && (r != got || memcmp(ref, out, got) != 0))
+            abort();
+        free(ref);
+    }
+    free(in);
+    free(out);
+    return 0;
+}

@@ -1,0 +1,83 @@
+"""dask.array.from_zarr on arrays read through opencomp's zarr codecs, computed
+on a distributed.LocalCluster (threads, CPU): the example examples/dask_zarr.py
+end to end, batches of many chunks per opencomp call, and an array opened
+with opencomp's codec objects pickled into the graph."""
+
+import importlib.util
+import os
+
+import numpy as np
+import pytest
+
+pytest.importorskip("zarr")
+da = pytest.importorskip("dask.array")
+distributed = pytest.importorskip("distributed")
+
+import opencomp.zarr as ocz  # noqa: E402
+from opencomp.numcodecs import _batch  # noqa: E402
+
+EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "dask_zarr.py")
+
+
+@pytest.fixture
+def example():
+    spec = importlib.util.spec_from_file_location("dask_zarr_example", EXAMPLE)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(autouse=True)
+def _restore_config():
+    import zarr
+
+    yield
+    ocz.disable()
+    zarr.config.reset()
+
+
+@pytest.fixture
+def spy(monkeypatch):
+    calls = []
+    real = _batch.BatchCodec.decode
+
+    def counting(self, srcs, sizes=None, **kw):
+        calls.append(len(srcs))
+        return real(self, srcs, sizes, **kw)
+
+    monkeypatch.setattr(_batch.BatchCodec, "decode", counting)
+    return calls
+
+
+def test_example_on_a_local_cluster(example, tmp_path, spy):
+    r = example.main(store=str(tmp_path / "sample.zarr"), workers=2)
+    assert r["col_means_ok"]
+    assert np.isclose(r["total"], r["expect_total"], rtol=1e-6)
+    assert r["tasks"] == 2
+    # 32 zarr chunks in 2 tasks: every read of a task is one batch of 16 chunks.
+    assert sum(spy) >= 32 and max(spy) == 16, spy
+
+
+@pytest.mark.filterwarnings("ignore:Numcodecs codecs are not in the Zarr version 3")
+def test_pickled_array_with_opencomp_codecs(tmp_path, spy):
+    import zarr
+    from distributed import Client, LocalCluster
+
+    data = (np.arange(300 * 200, dtype=np.int64) % 1013).reshape(300, 200)
+    path = str(tmp_path / "a.zarr")
+    a = zarr.create_array(path, shape=data.shape, chunks=(50, 50), dtype=data.dtype,
+                          compressors=[ocz.NumcodecsLZ4()], fill_value=-1)
+    a[:] = data
+    with zarr.config.set({"codec_pipeline.batch_size": 32}):
+        z = zarr.open_array(path, mode="r")  # opened without enable(): zarr's own class
+        assert type(z.compressors[0]).__module__ == "zarr.codecs.numcodecs._codecs"
+        with ocz.enable(batch_size=32):
+            z = zarr.open_array(path, mode="r")
+        assert type(z.compressors[0]) is ocz.NumcodecsLZ4  # fixed when opened, travels with the array
+        with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cl, \
+                Client(cl):
+            x = da.from_array(z, chunks=(150, 200))
+            got = x.compute()
+            assert np.array_equal(got, data)
+            assert int((x % 2).sum().compute()) == int((data % 2).sum())
+    assert spy and max(spy) == 12, spy  # 3x4 zarr chunks per dask chunk
