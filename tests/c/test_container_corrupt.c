@@ -285,6 +285,21 @@ static void misc(void)
         CHECK_ST(oc_buffer_decompress(ctx, &o, c, 7, out, sizeof out, &got, NULL), OC_ERR_TRUNCATED);
         free(c);
     }
+    /* A zstd frame whose content size (2^40) exceeds what its one block can
+     * hold is CORRUPT, not a request for a terabyte. */
+    {
+        static const unsigned char lie[] = {0x28, 0xb5, 0x2f, 0xfd, 0xe0, 0,   0,   0,   0,   0,  1,
+                                            0,    0,    0x29, 0,    0,    'h', 'e', 'l', 'l', 'o'};
+        unsigned char *l = tb_copy(lie, sizeof lie);
+        CHECK_ST(oc_buffer_decompress(ctx, NULL, l, sizeof lie, out, sizeof out, &got, NULL), OC_ERR_CORRUPT);
+        CHECK_ST(oc_buffer_decompressed_size(ctx, NULL, l, sizeof lie, &size), OC_ERR_CORRUPT);
+        l[8] = 0; /* content size 5: a valid frame */
+        l[10] = 0;
+        l[5] = 5;
+        CHECK_ST(oc_buffer_decompress(ctx, NULL, l, sizeof lie, out, sizeof out, &got, NULL), OC_OK);
+        CHECK(got == 5 && !memcmp(out, "hello", 5));
+        free(l);
+    }
     /* Too small an output: OUTPUT_TOO_SMALL naming the first chunk that
      * does not fit, for every container. */
     static const oc_algorithm algos[] = {OC_ALGO_LZ4, OC_ALGO_ZSTD, OC_ALGO_GZIP, OC_ALGO_SNAPPY};
