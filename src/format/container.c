@@ -101,6 +101,8 @@ oc_status oc_raw_parse(const uint8_t *src, uint64_t src_size, uint64_t offset, o
     if (algorithm == OC_ALGO_SNAPPY) {
         uint64_t len;
         FORWARD_IF_ERROR(snappy_preamble(src + offset, src_size - offset, &len));
+        /* Snappy expands at most 64 bytes per 3-byte copy element. */
+        SAFETY_CHECK(len <= (src_size - offset) * 22, OC_ERR_CORRUPT);
         return oc_plan_push(plan, offset, src_size - offset, len, 0, 0);
     }
     /* Size not recorded: one chunk decoding into the rest of dst. */
