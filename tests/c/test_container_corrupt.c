@@ -189,6 +189,14 @@ static void known_places(oc_algorithm a, const unsigned char *c, size_t n)
         m[n - 5] ^= 0x04;
         m[n - 1] ^= 0x01;
         expect("footer magic (frame walk)", a, m, n, OC_CHECKSUM_VERIFY, OC_OK, any);
+        /* Our frames carry their content size: the frame walk alone knows
+         * every chunk's size (parallel decode without the seek table). */
+        oc_frame_info info;
+        memset(&info, 0, sizeof info);
+        info.struct_size = sizeof info;
+        CHECK_ST(oc_buffer_inspect(m, n, NULL, &info), OC_OK);
+        CHECK(info.size_known && info.decompressed_size == N_IN && info.num_chunks == N_CHUNKS);
+        CHECK(info.container && !strcmp(info.container, "zstd-frames"));
     } else if (a == OC_ALGO_GZIP) {
         /* Member 2: hop with the subfield's member sizes. */
         size_t pos = 0;
