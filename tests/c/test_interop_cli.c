@@ -237,6 +237,17 @@ int main(void)
                           "zstd-frames");
         }
         free(comp);
+        o.algorithm = OC_ALGO_LZ4;
+        comp = tb_compress(ctx, &o, text.p, half, &cn);
+        CHECK(comp != NULL);
+        if (comp) {
+            /* Our index frame in the middle: the serial LZ4F path skips it. */
+            write_file("a.lz4", comp, cn);
+            stock_to_ours(&whole, whole.n, "lz4 -q -f -BD -c b.bin > b.lz4 && cat a.lz4 b.lz4 > stock.bin",
+                          "lz4-frame");
+            CHECK(run("cd %s && cat a.lz4 b.lz4 | lz4 -d -c > ab.out && cmp -s ab.out in.bin", dir) == 0);
+        }
+        free(comp);
     }
     /* Empty and 1-byte files from the tools. */
     tb_data one = {"one", text.p, 1};
