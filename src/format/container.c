@@ -101,6 +101,8 @@ oc_status oc_raw_parse(const uint8_t *src, uint64_t src_size, uint64_t offset, o
     if (algorithm == OC_ALGO_SNAPPY) {
         uint64_t len;
         FORWARD_IF_ERROR(snappy_preamble(src + offset, src_size - offset, &len));
+        /* Snappy expands at most 64 bytes per 3-byte copy element. */
+        SAFETY_CHECK(len <= (src_size - offset) * 22, OC_ERR_CORRUPT);
         return oc_plan_push(plan, offset, src_size - offset, len, 0, 0);
     }
     /* Size not recorded: one chunk decoding into the rest of dst. */
@@ -160,6 +162,14 @@ oc_status oc_container_parse(const uint8_t *src, uint64_t src_size, const oc_buf
     if (src_size >= 1 && !memcmp(src, snappy_stream_id, src_size < 10 ? (size_t)src_size : 10) &&
         (any || ha == OC_ALGO_SNAPPY))
         return oc_snappyframe_parse(src, src_size, plan);
+    if (src_size == 0 && ha == OC_ALGO_SNAPPY && hk == OC_BITSTREAM_NATIVE) {
+        /* Framing readers (cramjam, python-snappy) read and write an empty
+         * stream as no bytes at all, without the stream identifier. */
+        plan->kind = OC_BITSTREAM_NATIVE;
+        plan->name = "snappy-framed";
+        plan->algorithm = plan->reported = OC_ALGO_SNAPPY;
+        return OC_OK;
+    }
     if ((any || ha == OC_ALGO_ZLIB) && is_zlib_header(src, src_size)) {
         FORWARD_IF_ERROR(oc_raw_parse(src, src_size, 0, OC_ALGO_ZLIB, plan));
         plan->name = "zlib";

@@ -110,6 +110,9 @@ oc_status oc_gzip_parse(const uint8_t *src, uint64_t src_size, oc_container_plan
         SAFETY_CHECK(member <= src_size - pos, OC_ERR_TRUNCATED);
         const uint8_t *trailer = src + pos + member - OC_GZIP_TRAILER_SIZE;
         SAFETY_CHECK(oc_load_le32(trailer + 4) == (uint32_t)usize, OC_ERR_CORRUPT);
+        /* Deflate expands at most 1032:1. */
+        uint64_t dsize = member - header - OC_GZIP_TRAILER_SIZE;
+        SAFETY_CHECK(usize <= dsize * 1032 + 1032, OC_ERR_CORRUPT);
         FORWARD_IF_ERROR(oc_plan_push(plan, pos + header, member - header - OC_GZIP_TRAILER_SIZE, usize,
                                       oc_load_le32(trailer), 0));
         any_indexed = 1;

@@ -171,6 +171,7 @@ static oc_status walk_frames(const uint8_t *src, uint64_t n, oc_container_plan *
         if (h.flg & (FLG_BLOCK_CHECKSUM | FLG_CONTENT_CHECKSUM))
             plan->info_checksums = 1;
         uint64_t bmax = block_max(h.block_id), cks = (h.flg & FLG_BLOCK_CHECKSUM) ? 4 : 0;
+        uint64_t frame_first = blocks;
         pos += h.size;
         for (;;) {
             SAFETY_CHECK(n - pos >= 4, OC_ERR_TRUNCATED);
@@ -188,6 +189,9 @@ static oc_status walk_frames(const uint8_t *src, uint64_t n, oc_container_plan *
             SAFETY_CHECK(n - pos >= 4, OC_ERR_TRUNCATED);
             pos += 4;
         }
+        /* Each block holds at most the block maximum. */
+        SAFETY_CHECK(!(h.flg & FLG_CONTENT_SIZE) || h.content_size <= (blocks - frame_first) * bmax,
+                     OC_ERR_CORRUPT);
     }
     plan->info_chunks = blocks;
     plan->size_known = all_sizes;

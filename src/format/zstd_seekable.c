@@ -89,6 +89,7 @@ static oc_status walk_frame(const uint8_t *p, uint64_t n, zstd_frame *f)
         f->has_size = 1;
     }
     pos += fcs_size;
+    uint64_t blocks = 0;
     for (;;) {
         SAFETY_CHECK(n - pos >= 3, OC_ERR_TRUNCATED);
         uint32_t bh = (uint32_t)p[pos] | ((uint32_t)p[pos + 1] << 8) | ((uint32_t)p[pos + 2] << 16);
@@ -99,9 +100,13 @@ static oc_status walk_frame(const uint8_t *p, uint64_t n, zstd_frame *f)
         pos += 3;
         SAFETY_CHECK(n - pos >= payload, OC_ERR_TRUNCATED);
         pos += payload;
+        blocks++;
         if (last)
             break;
     }
+    /* No block decodes to more than 128 KiB (Block_Maximum_Size): a content
+     * size beyond that is a lie, not a reason to ask for a huge buffer. */
+    SAFETY_CHECK(!f->has_size || f->content_size <= blocks * ((uint64_t)128 << 10), OC_ERR_CORRUPT);
     if (checksum) {
         SAFETY_CHECK(n - pos >= 4, OC_ERR_TRUNCATED);
         pos += 4;

@@ -26,6 +26,16 @@ static void roundtrip(oc_context *ctx, const tb_data *d, size_t n, oc_algorithm 
         return;
     }
     CHECK(cn <= oc_buffer_compress_bound(&o, n));
+    if (k == OC_BITSTREAM_NATIVE && !strcmp(d->name, "random") && (a == OC_ALGO_LZ4 || a == OC_ALGO_SNAPPY)) {
+        /* Incompressible chunks are stored, not expanded: only headers and
+         * the index are added. */
+        size_t cs = chunk ? chunk : 65536;
+        if (a == OC_ALGO_SNAPPY && cs > 65536)
+            cs = 65536;
+        if (a == OC_ALGO_LZ4 && cs > ((size_t)4 << 20))
+            cs = (size_t)4 << 20;
+        CHECK(cn <= n + 64 + 24 * ((n + cs - 1) / cs));
+    }
     oc_buffer_options hint = tb_opts(k == OC_BITSTREAM_NATIVE ? OC_ALGO_NONE : a, k, 0, OC_CHECKSUM_VERIFY);
     oc_frame_info info;
     memset(&info, 0, sizeof info);
@@ -36,6 +46,23 @@ static void roundtrip(oc_context *ctx, const tb_data *d, size_t n, oc_algorithm 
         CHECK(info.kind == OC_BITSTREAM_NATIVE);
         CHECK(info.size_known && info.decompressed_size == n);
         CHECK(info.indexed);
+        /* Effective chunk size: LZ4 clamps to 4 MiB, snappy to 64 KiB. */
+        size_t cs = chunk ? chunk : 65536;
+        if (a == OC_ALGO_LZ4 && cs > ((size_t)4 << 20))
+            cs = (size_t)4 << 20;
+        if (a == OC_ALGO_SNAPPY && cs > 65536)
+            cs = 65536;
+        uint64_t want = (n + cs - 1) / cs;
+        if (want == 0 && a != OC_ALGO_LZ4 && a != OC_ALGO_SNAPPY)
+            want = 1;
+        CHECK(info.num_chunks == want);
+        CHECK(info.max_chunk_size == (n < cs ? n : cs));
+        int mandatory = a == OC_ALGO_SNAPPY || a == OC_ALGO_GZIP || a == OC_ALGO_DEFLATE || a == OC_ALGO_ZLIB;
+        CHECK(info.has_checksums == (mandatory || pol != OC_CHECKSUM_NONE));
+        CHECK(info.algorithm == (a == OC_ALGO_DEFLATE || a == OC_ALGO_ZLIB ? OC_ALGO_GZIP : a));
+    } else {
+        CHECK(info.num_chunks == 1);
+        CHECK(info.algorithm == a);
     }
     if (k == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE)
         CHECK(info.size_known && info.decompressed_size == n);
@@ -100,6 +127,23 @@ int main(void)
                 roundtrip(ctx, &sets[1], sizes[zi], a, (oc_bitstream_kind)k, 4096, OC_CHECKSUM_VERIFY);
             roundtrip(ctx, &sets[3], sizes[zi], a, OC_BITSTREAM_NATIVE, 0, OC_CHECKSUM_COMPUTE);
         }
+    }
+    /* A raw snappy buffer of 255 bytes starts with FF 01 (its varint), a raw
+     * buffer of 6 bytes with 06: with a NATIVE snappy hint, neither may be
+     * mistaken for the framing format's stream identifier (FF 06 00 00 ...). */
+    for (size_t len = 6; len <= 255; len += 249) {
+        oc_buffer_options o = tb_opts(OC_ALGO_SNAPPY, OC_BITSTREAM_RAW, 0, OC_CHECKSUM_VERIFY);
+        size_t cn;
+        unsigned char *c = tb_compress(ctx, &o, sets[0].p, len, &cn);
+        CHECK(c != NULL);
+        if (!c)
+            continue;
+        oc_buffer_options hint = tb_opts(OC_ALGO_SNAPPY, OC_BITSTREAM_NATIVE, 0, OC_CHECKSUM_VERIFY);
+        unsigned char out[255];
+        uint64_t got = 0;
+        CHECK_ST(oc_buffer_decompress(ctx, &hint, c, cn, out, len, &got, NULL), OC_OK);
+        CHECK(got == len && !memcmp(out, sets[0].p, len));
+        free(c);
     }
     for (int i = 0; i < 4; i++)
         free(sets[i].p);

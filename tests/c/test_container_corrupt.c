@@ -189,6 +189,14 @@ static void known_places(oc_algorithm a, const unsigned char *c, size_t n)
         m[n - 5] ^= 0x04;
         m[n - 1] ^= 0x01;
         expect("footer magic (frame walk)", a, m, n, OC_CHECKSUM_VERIFY, OC_OK, any);
+        /* Our frames carry their content size: the frame walk alone knows
+         * every chunk's size (parallel decode without the seek table). */
+        oc_frame_info info;
+        memset(&info, 0, sizeof info);
+        info.struct_size = sizeof info;
+        CHECK_ST(oc_buffer_inspect(m, n, NULL, &info), OC_OK);
+        CHECK(info.size_known && info.decompressed_size == N_IN && info.num_chunks == N_CHUNKS);
+        CHECK(info.container && !strcmp(info.container, "zstd-frames"));
     } else if (a == OC_ALGO_GZIP) {
         /* Member 2: hop with the subfield's member sizes. */
         size_t pos = 0;
@@ -285,6 +293,45 @@ static void misc(void)
         CHECK_ST(oc_buffer_decompress(ctx, &o, c, 7, out, sizeof out, &got, NULL), OC_ERR_TRUNCATED);
         free(c);
     }
+    /* A zstd frame whose content size (2^40) exceeds what its one block can
+     * hold is CORRUPT, not a request for a terabyte. */
+    {
+        static const unsigned char lie[] = {0x28, 0xb5, 0x2f, 0xfd, 0xe0, 0,   0,   0,   0,   0,  1,
+                                            0,    0,    0x29, 0,    0,    'h', 'e', 'l', 'l', 'o'};
+        unsigned char *l = tb_copy(lie, sizeof lie);
+        CHECK_ST(oc_buffer_decompress(ctx, NULL, l, sizeof lie, out, sizeof out, &got, NULL), OC_ERR_CORRUPT);
+        CHECK_ST(oc_buffer_decompressed_size(ctx, NULL, l, sizeof lie, &size), OC_ERR_CORRUPT);
+        l[8] = 0; /* content size 5: a valid frame */
+        l[10] = 0;
+        l[5] = 5;
+        CHECK_ST(oc_buffer_decompress(ctx, NULL, l, sizeof lie, out, sizeof out, &got, NULL), OC_OK);
+        CHECK(got == 5 && !memcmp(out, "hello", 5));
+        free(l);
+    }
+    /* Too small an output: OUTPUT_TOO_SMALL naming the first chunk that
+     * does not fit, for every container. */
+    static const oc_algorithm algos[] = {OC_ALGO_LZ4, OC_ALGO_ZSTD, OC_ALGO_GZIP, OC_ALGO_SNAPPY};
+    for (int i = 0; i < 4; i++) {
+        oc_buffer_options oo = tb_opts(algos[i], OC_BITSTREAM_NATIVE, CHUNK, OC_CHECKSUM_VERIFY);
+        unsigned char *cc = tb_compress(ctx, &oo, text.p, N_IN, &cn);
+        CHECK(cc != NULL);
+        if (!cc)
+            continue;
+        unsigned char *big = (unsigned char *)tb_xmalloc(N_IN);
+        failed = 0;
+        CHECK_ST(oc_buffer_decompress(ctx, NULL, cc, cn, big, 3 * CHUNK + 5, &got, &failed),
+                 OC_ERR_OUTPUT_TOO_SMALL);
+        CHECK(failed == 3);
+        free(big);
+        free(cc);
+    }
+    /* A level the algorithm does not have is refused, not an internal error. */
+    oc_buffer_options lv = tb_opts(OC_ALGO_ZSTD, OC_BITSTREAM_NATIVE, 0, OC_CHECKSUM_VERIFY);
+    lv.level = 1000;
+    size_t lb = oc_buffer_compress_bound(&lv, 300);
+    unsigned char *lbuf = (unsigned char *)tb_xmalloc(lb ? lb : 1);
+    CHECK_ST(oc_buffer_compress(ctx, &lv, g, 300, lbuf, lb, &got), OC_ERR_INVALID_ARGUMENT);
+    free(lbuf);
     free(g);
 }
 

@@ -150,7 +150,8 @@ int main(void)
         return 1;
     }
     CHECK_ST(oc_context_create(NULL, &ctx), OC_OK);
-    tb_data text = tb_text(400000), bin = tb_binary(1300000), num = tb_numeric(150000);
+    tb_data text = tb_text(400000), bin = tb_binary(1300000), num = tb_numeric(150000),
+            rnd = tb_random(300000, 3);
     const tb_data *sets[3] = {&text, &bin, &num};
 
     static const oc_algorithm algos[] = {OC_ALGO_LZ4, OC_ALGO_ZSTD, OC_ALGO_GZIP, OC_ALGO_DEFLATE,
@@ -160,6 +161,8 @@ int main(void)
             ours_to_stock(sets[si], sets[si]->n, algos[ai], 65536, OC_CHECKSUM_VERIFY);
             ours_to_stock(sets[si], sets[si]->n, algos[ai], 100000, OC_CHECKSUM_NONE);
         }
+        /* Incompressible: LZ4 stores its blocks uncompressed (high bit). */
+        ours_to_stock(&rnd, rnd.n, algos[ai], 65536, OC_CHECKSUM_VERIFY);
         ours_to_stock(&text, text.n, algos[ai], 1 << 20, OC_CHECKSUM_VERIFY);
         ours_to_stock(&text, text.n, algos[ai], 4 << 20, OC_CHECKSUM_VERIFY);
         ours_to_stock(&text, 5000, algos[ai], 1, OC_CHECKSUM_VERIFY);
@@ -234,6 +237,17 @@ int main(void)
                           "zstd-frames");
         }
         free(comp);
+        o.algorithm = OC_ALGO_LZ4;
+        comp = tb_compress(ctx, &o, text.p, half, &cn);
+        CHECK(comp != NULL);
+        if (comp) {
+            /* Our index frame in the middle: the serial LZ4F path skips it. */
+            write_file("a.lz4", comp, cn);
+            stock_to_ours(&whole, whole.n, "lz4 -q -f -BD -c b.bin > b.lz4 && cat a.lz4 b.lz4 > stock.bin",
+                          "lz4-frame");
+            CHECK(run("cd %s && cat a.lz4 b.lz4 | lz4 -d -c > ab.out && cmp -s ab.out in.bin", dir) == 0);
+        }
+        free(comp);
     }
     /* Empty and 1-byte files from the tools. */
     tb_data one = {"one", text.p, 1};
@@ -248,6 +262,7 @@ int main(void)
     free(text.p);
     free(bin.p);
     free(num.p);
+    free(rnd.p);
     oc_context_destroy(ctx);
     return tb_finish("test_interop_cli");
 }

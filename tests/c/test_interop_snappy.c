@@ -141,6 +141,21 @@ int main(void)
     ours_to_cramjam(text.p, 3000, 1, OC_CHECKSUM_VERIFY);
     ours_to_cramjam(text.p, text.n, 1 << 20, OC_CHECKSUM_VERIFY); /* clamped to 65536 */
     cramjam_to_ours(text.p, 1);
+    /* cramjam writes an empty input as zero bytes: with a snappy hint that
+     * is an empty stream. */
+    {
+        write_file("in.bin", text.p, 0);
+        CHECK(run(PY_ENCODE " %s/in.bin > %s/empty.sz", dir, dir) == 0);
+        size_t en;
+        unsigned char *e = read_file("empty.sz", &en);
+        CHECK(en == 0);
+        oc_buffer_options hint = tb_opts(OC_ALGO_SNAPPY, OC_BITSTREAM_NATIVE, 0, OC_CHECKSUM_VERIFY);
+        uint64_t got = 1;
+        unsigned char out[1];
+        CHECK_ST(oc_buffer_decompress(ctx, &hint, e, en, out, 0, &got, NULL), OC_OK);
+        CHECK(got == 0);
+        free(e);
+    }
 
     /* Two streams back to back (the stream identifier repeats), and ours
      * followed by theirs (our index chunk is then in the middle). */
