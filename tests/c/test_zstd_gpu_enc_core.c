@@ -1,0 +1,241 @@
+/*
+ * test_zstd_gpu_enc_core.c - the GPU Zstandard encoder's core
+ * (src/cuda/zstd_enc_core.h), compiled for the host with one thread per
+ * chunk, checked through libzstd.  CI has no GPU: this is where the encoding
+ * logic that the CUDA kernel runs is checked on every commit.
+ *
+ * Guards: frames of every variant (levels -1, 1, 2, 3, 6) decode with
+ * ZSTD_decompress to the input, on real files (license text, this
+ * executable, repo sources), a generated numeric column, random bytes, runs
+ * of one byte, and sizes 0, 1, 2, 3, 63, 64, 1023, 1024, 64 KiB, 128 KiB + 1
+ * (two blocks) and 1 MiB; the frame records its content size; it is never
+ * larger than ZSTD_compressBound; incompressible input costs only headers;
+ * capacity one byte short (and smaller) is OUTPUT_TOO_SMALL with no byte
+ * written past the capacity (exact-size heap buffers under ASan, guard
+ * bytes), capacity exactly the frame size gives the same frame.
+ *
+ * With OC_ZE_RATIO_FILES="f1 f2 ..." it also prints, per file at 64 KiB
+ * chunks, this encoder's ratio at levels 1 and 3 beside libzstd -1 and -3
+ * (the numbers in bench/gpu/zstd/ENC_NOTES.md).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zstd.h>
+
+#include "cuda/zstd_enc_core.h"
+
+static int g_failures;
+#define EXPECT(cond, ...)                                                                                    \
+    do {                                                                                                     \
+        if (!(cond)) {                                                                                       \
+            g_failures++;                                                                                    \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                             \
+            fprintf(stderr, __VA_ARGS__);                                                                    \
+            fprintf(stderr, "\n");                                                                           \
+        }                                                                                                    \
+    } while (0)
+
+static ze_work g_work;
+static ze_tables g_tables;
+
+static oc_status enc(const uint8_t *src, size_t n, uint8_t *dst, size_t cap, size_t *out, int level)
+{
+    ze_reset(&g_work, 0, 1);
+    return ze_compress_chunk(&g_work, &g_tables, src, n, dst, cap, out, level);
+}
+
+static uint8_t *read_file(const char *path, size_t max, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    *size = 0;
+    if (!f)
+        return NULL;
+    uint8_t *buf = malloc(max ? max : 1);
+    size_t n = buf ? fread(buf, 1, max, f) : 0;
+    fclose(f);
+    *size = n;
+    return buf;
+}
+
+/* Compresses at `level`, checks the frame against libzstd and the capacity
+ * rules; returns the frame size (0 on failure). */
+static size_t check_one(const char *what, const uint8_t *src, size_t n, int level)
+{
+    size_t bound = ze_bound(n);
+    uint8_t *dst = malloc(bound);
+    size_t out = 0;
+    oc_status st = enc(src, n, dst, bound, &out, level);
+    EXPECT(st == OC_OK, "%s n=%zu level %d: status %d", what, n, level, (int)st);
+    if (st != OC_OK) {
+        free(dst);
+        return 0;
+    }
+    EXPECT(out <= ZSTD_compressBound(n), "%s n=%zu: %zu > ZSTD_compressBound", what, n, out);
+    EXPECT(ZSTD_getFrameContentSize(dst, out) == n, "%s n=%zu: content size %llu", what, n,
+           (unsigned long long)ZSTD_getFrameContentSize(dst, out));
+    EXPECT(ZSTD_findFrameCompressedSize(dst, out) == out, "%s n=%zu: frame size", what, n);
+    uint8_t *back = malloc(n ? n : 1);
+    size_t r = ZSTD_decompress(back, n, dst, out);
+    EXPECT(!ZSTD_isError(r) && r == n && memcmp(back, src, n) == 0, "%s n=%zu level %d: round trip (%s)",
+           what, n, level, ZSTD_isError(r) ? ZSTD_getErrorName(r) : "bytes differ");
+    free(back);
+    /* exactly the frame's size: the same frame; one byte less (and less):
+     * OUTPUT_TOO_SMALL, nothing written past the capacity */
+    size_t caps[4] = {out, out - 1, out / 2, 0};
+    for (int k = 0; k < 4; k++) {
+        size_t cap = caps[k];
+        uint8_t *exact = malloc(cap + 16);
+        memset(exact + cap, 0x5A, 16);
+        size_t o2 = 12345;
+        oc_status s2 = enc(src, n, exact, cap, &o2, level);
+        if (k == 0) {
+            EXPECT(s2 == OC_OK && o2 == out && memcmp(exact, dst, out) == 0, "%s n=%zu: exact capacity", what,
+                   n);
+        } else {
+            EXPECT(s2 == OC_ERR_OUTPUT_TOO_SMALL, "%s n=%zu level %d cap %zu/%zu: status %d", what, n, level,
+                   cap, out, (int)s2);
+        }
+        for (int g = 0; g < 16; g++)
+            EXPECT(exact[cap + (size_t)g] == 0x5A, "%s n=%zu cap %zu: write past capacity", what, n, cap);
+        free(exact);
+    }
+    free(dst);
+    return out;
+}
+
+static const int g_levels[] = {-1, 1, 2, 3, 6};
+
+static void check_all_levels(const char *what, const uint8_t *src, size_t n)
+{
+    for (size_t i = 0; i < sizeof g_levels / sizeof g_levels[0]; i++)
+        check_one(what, src, n, g_levels[i]);
+}
+
+static uint64_t g_rng = 0x9E3779B97F4A7C15ull;
+static uint64_t rnd(void)
+{
+    g_rng ^= g_rng << 13, g_rng ^= g_rng >> 7, g_rng ^= g_rng << 17;
+    return g_rng;
+}
+
+static void ratios(const char *files)
+{
+    size_t fl = strlen(files) + 1;
+    char *list = malloc(fl);
+    memcpy(list, files, fl);
+    printf("%-40s %8s %8s %8s %8s\n", "file (64 KiB chunks)", "ze-1", "zstd-1", "ze-3", "zstd-3");
+    for (char *f = strtok(list, " "); f; f = strtok(NULL, " ")) {
+        size_t n;
+        uint8_t *src = read_file(f, (size_t)1 << 30, &n);
+        if (!src || n == 0) {
+            free(src);
+            continue;
+        }
+        size_t tot[4] = {0, 0, 0, 0};
+        size_t cb = ZSTD_compressBound(65536);
+        uint8_t *dst = malloc(cb);
+        for (size_t off = 0; off < n; off += 65536) {
+            size_t len = n - off < 65536 ? n - off : 65536, o;
+            for (int k = 0; k < 2; k++) {
+                int lv = k ? 3 : 1;
+                EXPECT(enc(src + off, len, dst, cb, &o, lv) == OC_OK, "ratio %s", f);
+                tot[2 * k] += o;
+                size_t z = ZSTD_compress(dst, cb, src + off, len, lv);
+                tot[2 * k + 1] += ZSTD_isError(z) ? len : z;
+            }
+        }
+        const char *b = strrchr(f, '/');
+        printf("%-40s %8.3f %8.3f %8.3f %8.3f\n", b ? b + 1 : f, (double)n / (double)tot[0],
+               (double)n / (double)tot[1], (double)n / (double)tot[2], (double)n / (double)tot[3]);
+        free(dst);
+        free(src);
+    }
+    free(list);
+}
+
+int main(void)
+{
+    static uint8_t scratch[ZE_SCRATCH_BYTES] __attribute__((aligned(16)));
+    g_work = ze_work_from(scratch);
+    ze_tables_init(&g_tables);
+
+    const char *rf = getenv("OC_ZE_RATIO_FILES");
+    if (rf) {
+        ratios(rf);
+        return g_failures != 0;
+    }
+
+    /* real data */
+    size_t ntext, nexe, nsrc;
+    uint8_t *text = read_file("/usr/share/common-licenses/GPL-3", (size_t)1 << 20, &ntext);
+    uint8_t *exe = read_file("/proc/self/exe", (size_t)1 << 20, &nexe);
+    uint8_t *srcf = read_file(OC_SOURCE_DIR "/src/cuda/zstd_decode_core.h", (size_t)1 << 20, &nsrc);
+    if (!text || ntext < 4096 || !exe || nexe < 65536 || !srcf || nsrc < 4096) {
+        fprintf(stderr, "test data missing\n");
+        return 1;
+    }
+    check_all_levels("GPL-3", text, ntext);
+    check_all_levels("exe 64K", exe, 65536);
+    check_all_levels("exe", exe, nexe);
+    check_all_levels("source", srcf, nsrc);
+
+    /* 1 MiB of mixed real data and a numeric column (eight blocks) */
+    size_t big = (size_t)1 << 20;
+    uint8_t *mix = malloc(big);
+    size_t k = 0;
+    while (k < big / 2) {
+        size_t c = ntext < big / 2 - k ? ntext : big / 2 - k;
+        memcpy(mix + k, text, c);
+        k += c;
+    }
+    for (uint32_t i = 0; k + 4 <= big; k += 4, i++) {
+        uint32_t v = 1000000u + i * 3u + (uint32_t)(rnd() & 7);
+        memcpy(mix + k, &v, 4);
+    }
+    check_all_levels("1 MiB mix", mix, big);
+
+    /* sizes, around block and header boundaries */
+    static const size_t sizes[] = {0,   1,   2,    3,    7,    8,     9,     31,    32,    63,     64,
+                                   255, 256, 1023, 1024, 4096, 65535, 65536, 65791, 65792, 131072, 131073};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        size_t n = sizes[i];
+        if (n <= big) {
+            check_all_levels("mix prefix", mix + big / 2 - n / 2, n);
+            check_all_levels("text prefix", mix, n);
+        }
+    }
+
+    /* incompressible: frame = header + raw blocks */
+    uint8_t *rnd_buf = malloc(big);
+    for (size_t i = 0; i < big; i += 8) {
+        uint64_t v = rnd();
+        memcpy(rnd_buf + i, &v, 8);
+    }
+    size_t r = check_one("random 1 MiB", rnd_buf, big, 1);
+    EXPECT(r <= big + 9 + 3 * 8, "random 1 MiB: %zu bytes", r);
+    check_one("random 64K", rnd_buf, 65536, 3);
+    check_one("random 100", rnd_buf, 100, 3);
+
+    /* one byte repeated (RLE blocks), and runs */
+    memset(rnd_buf, 'a', big);
+    r = check_one("one byte 1 MiB", rnd_buf, big, 1);
+    EXPECT(r < 64, "one byte 1 MiB: %zu bytes", r);
+    for (size_t i = 0; i < big; i++)
+        rnd_buf[i] = (uint8_t)((i / 1000) & 0xFF);
+    check_all_levels("runs", rnd_buf, 300000);
+
+    /* compressible data compresses */
+    size_t c1 = check_one("GPL-3 ratio", text, ntext, 1), c3 = check_one("GPL-3 ratio", text, ntext, 3);
+    EXPECT(c1 > 0 && c1 * 2 < ntext, "GPL-3 level 1: %zu of %zu", c1, ntext);
+    EXPECT(c3 > 0 && c3 <= c1, "GPL-3 level 3 (%zu) not better than level 1 (%zu)", c3, c1);
+
+    free(text), free(exe), free(srcf), free(mix), free(rnd_buf);
+    if (g_failures) {
+        printf("test_zstd_gpu_enc_core: %d failures\n", g_failures);
+        return 1;
+    }
+    printf("test_zstd_gpu_enc_core: all checks passed\n");
+    return 0;
+}
