@@ -103,7 +103,7 @@ ZE_FN ze_params ze_params_for_level(int level)
     if (level == 0)
         level = 3;
     p.lazy = level >= 2;
-    p.fse_built = level >= 2;
+    p.fse_built = 1;
     p.depth = level <= 1 ? 1 : level == 2 ? 4 : level == 3 ? 8 : level <= 5 ? 16 : 32;
     return p;
 }
@@ -389,6 +389,8 @@ typedef struct {
     uint16_t code[256];
     uint8_t depth[512];
     uint8_t len[256];
+    uint8_t wts[256];  /* weights of symbols 0..last-1 */
+    uint8_t tree[160]; /* FSE-compressed tree description */
 } ze_huf;
 
 /* Code lengths (<= 11) of a complete prefix code for cnt[0..255] (at least
@@ -514,7 +516,49 @@ ZE_FN size_t ze_lit_header_raw(uint8_t *h, uint32_t type, size_t n)
 
 /* Writes the literals section at dst[pos..lim); returns the new position
  * (> lim when it does not fit). */
-ZE_BIGFN size_t ze_literals(ze_huf *H, const uint8_t *lit, size_t n, uint8_t *dst, size_t pos, size_t lim)
+/* Tree description with FSE-compressed weights (RFC 8878 4.2.1.2: two
+ * interleaved states over one table of accuracy <= 6) into H->tree; returns
+ * its size, 0 when it cannot be written (fewer than two distinct weights,
+ * or 128 bytes or more).  Decoders emit w[k] and update its state; the
+ * update after w[nw-2] must run out of bits, then w[nw-1] comes from the
+ * other state: so both streams start (encoding backwards) at the first
+ * state of their symbol, which reads >= 1 bit. */
+ZE_BIGFN size_t ze_huf_weights_fse(ze_huf *H, int nw, ze_fse *t, int16_t *norm, uint8_t *spread)
+{
+    uint32_t c[16];
+    for (int i = 0; i < 16; i++)
+        c[i] = 0;
+    for (int i = 0; i < nw; i++)
+        c[H->wts[i]]++;
+    int distinct = 0, maxw = 0;
+    for (int i = 0; i < 16; i++)
+        if (c[i]) {
+            distinct++;
+            maxw = i;
+        }
+    if (nw < 2 || distinct < 2)
+        return 0;
+    int log = ze_fse_normalize(c, maxw + 1, (uint32_t)nw, 6, norm);
+    size_t nc = ze_fse_write_ncount(H->tree + 1, norm, maxw + 1, log);
+    ze_fse_build(t, norm, maxw + 1, log, spread);
+    ze_bw w;
+    ze_bw_init(&w, H->tree, 1 + nc, 128);
+    uint32_t st[2];
+    st[(nw - 1) & 1] = t->states[t->start[H->wts[nw - 1]]];
+    st[(nw - 2) & 1] = t->states[t->start[H->wts[nw - 2]]];
+    for (int k = nw - 3; k >= 0; k--)
+        ze_fse_step(t, &st[k & 1], H->wts[k], &w);
+    ze_bw_put(&w, st[1], log);
+    ze_bw_put(&w, st[0], log);
+    ze_bw_close(&w);
+    if (w.ovf || w.pos > 128)
+        return 0;
+    H->tree[0] = (uint8_t)(w.pos - 1);
+    return w.pos;
+}
+
+ZE_BIGFN size_t ze_literals(ze_huf *H, ze_fse *tmp_fse, int16_t *norm, uint8_t *spread, const uint8_t *lit,
+                            size_t n, uint8_t *dst, size_t pos, size_t lim)
 {
     uint8_t h[5];
     uint32_t *cnt = H->cnt;
@@ -538,9 +582,8 @@ ZE_BIGFN size_t ze_literals(ze_huf *H, const uint8_t *lit, size_t n, uint8_t *ds
         return pos + hl + 1;
     }
     size_t rawsz = ze_lit_header_raw(h, 0, n) + n;
-    /* Huffman: worth trying from 64 literals; weights are written directly
-     * (4 bits each), so the largest symbol must be <= 128. */
-    if (n >= 64 && distinct >= 2 && last <= 128) {
+    /* Huffman: worth trying from 64 literals */
+    if (n >= 64 && distinct >= 2) {
         uint8_t *len = H->len;
         uint16_t *code = H->code;
         int maxl = ze_huf_lengths(H);
@@ -550,17 +593,26 @@ ZE_BIGFN size_t ze_literals(ze_huf *H, const uint8_t *lit, size_t n, uint8_t *ds
             bits += (uint64_t)cnt[s] * len[s];
         size_t single = n <= 1023;
         size_t hl = single ? 3 : n <= 16383 ? 4 : 5;
-        size_t tree = 1 + ((size_t)last + 1) / 2;
+        for (int s = 0; s < last; s++)
+            H->wts[s] = (uint8_t)(len[s] ? maxl + 1 - len[s] : 0);
+        size_t tree_fse = ze_huf_weights_fse(H, last, tmp_fse, norm, spread);
+        size_t tree_direct = last <= 128 ? 1 + ((size_t)last + 1) / 2 : 1000;
+        int use_fse = tree_fse > 0 && tree_fse < tree_direct;
+        size_t tree = use_fse ? tree_fse : tree_direct;
         size_t est = hl + tree + (single ? 0 : 6) + (size_t)(bits / 8) + 4;
-        if (est < rawsz) {
+        if (est < rawsz && tree < 1000) {
             size_t body = pos + hl;
             if (body + tree > lim)
-                return lim + 1;
-            dst[body] = (uint8_t)(127 + last);
-            for (int s = 0; s < last; s += 2) {
-                uint32_t w0 = len[s] ? (uint32_t)(maxl + 1 - len[s]) : 0u;
-                uint32_t w1 = (s + 1 < last && len[s + 1]) ? (uint32_t)(maxl + 1 - len[s + 1]) : 0u;
-                dst[body + 1 + (size_t)s / 2] = (uint8_t)((w0 << 4) | w1);
+                goto raw;
+            if (use_fse) {
+                for (size_t i = 0; i < tree; i++)
+                    dst[body + i] = H->tree[i];
+            } else {
+                dst[body] = (uint8_t)(127 + last);
+                for (int s = 0; s < last; s += 2) {
+                    uint32_t w1 = s + 1 < last ? H->wts[s + 1] : 0u;
+                    dst[body + 1 + (size_t)s / 2] = (uint8_t)(((uint32_t)H->wts[s] << 4) | w1);
+                }
             }
             size_t sp = body + tree;
             ze_bw w;
@@ -575,19 +627,19 @@ ZE_BIGFN size_t ze_literals(ze_huf *H, const uint8_t *lit, size_t n, uint8_t *ds
                     ze_bw_init(&w, dst, at, lim);
                     ze_huf_stream(&w, lit + (size_t)k * seg, cnt_k, len, code);
                     if (w.ovf)
-                        return lim + 1;
+                        goto raw;
                     ssz[k] = (uint32_t)(w.pos - at);
                     at = w.pos;
                 }
                 if (ssz[0] > 65535 || ssz[1] > 65535 || ssz[2] > 65535 || sp + 6 > lim)
-                    return lim + 1;
+                    goto raw;
                 for (int k = 0; k < 3; k++) {
                     dst[sp + 2 * (size_t)k] = (uint8_t)ssz[k];
                     dst[sp + 2 * (size_t)k + 1] = (uint8_t)(ssz[k] >> 8);
                 }
             }
             if (w.ovf)
-                return lim + 1;
+                goto raw;
             size_t csize = w.pos - body;
             if (hl + csize < rawsz) {
                 int b = hl == 3 ? 10 : hl == 4 ? 14 : 18;
@@ -603,6 +655,7 @@ ZE_BIGFN size_t ze_literals(ze_huf *H, const uint8_t *lit, size_t n, uint8_t *ds
             }
         }
     }
+raw:;
     size_t hl = ze_lit_header_raw(h, 0, n);
     if (pos + hl + n > lim)
         return lim + 1;
@@ -676,7 +729,7 @@ ZE_BIGFN size_t ze_choose_table(ze_tables *T, const uint32_t *cnt, int nsym, uin
 ZE_BIGFN size_t ze_sequences(ze_tables *T, const ze_seq *seq, uint32_t nseq, int allow_built, uint8_t *dst,
                              size_t pos, size_t lim)
 {
-    if (pos + 4 > lim)
+    if (pos + (nseq < 128 ? 1u : nseq < 0x7F00 ? 2u : 3u) > lim)
         return lim + 1;
     if (nseq < 128) {
         dst[pos++] = (uint8_t)nseq;
@@ -1029,7 +1082,9 @@ ZE_BIGFN oc_status ze_compress_chunk(const ze_work *W, ze_tables *T, const uint8
             uint32_t nseq = ze_block_matches(W, src, bs, be, maxdist, rep, &P, &ins, &nlit);
             /* compressed only if smaller than raw; never past the capacity */
             size_t lim = pos + 3 + (rem - 3 < bsz - 1 ? rem - 3 : bsz - 1);
-            size_t e = rem < 3 ? lim + 1 : ze_literals(&T->huf, W->lit, nlit, dst, pos + 3, lim);
+            size_t e =
+                rem < 3 ? lim + 1
+                        : ze_literals(&T->huf, &T->ll, T->norm, T->spread, W->lit, nlit, dst, pos + 3, lim);
             if (e <= lim)
                 e = ze_sequences(T, W->seq, nseq, P.fse_built, dst, e, lim);
             if (e <= lim) {

@@ -91,8 +91,8 @@ static size_t check_one(const char *what, const uint8_t *src, size_t n, int leve
         size_t o2 = 12345;
         oc_status s2 = enc(src, n, exact, cap, &o2, level);
         if (k == 0) {
-            EXPECT(s2 == OC_OK && o2 == out && memcmp(exact, dst, out) == 0, "%s n=%zu: exact capacity", what,
-                   n);
+            EXPECT(s2 == OC_OK && o2 == out && memcmp(exact, dst, out) == 0,
+                   "%s n=%zu level %d: exact capacity: status %d", what, n, level, (int)s2);
         } else {
             EXPECT(s2 == OC_ERR_OUTPUT_TOO_SMALL, "%s n=%zu level %d cap %zu/%zu: status %d", what, n, level,
                    cap, out, (int)s2);
