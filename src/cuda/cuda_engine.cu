@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cuda_internal.cuh"
+#include "zstd_enc_gpu.h"
 #include "zstd_gpu.h"
 
 #ifndef OC_CUDA_ARCH_STRING
@@ -392,7 +393,8 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
     if (n == 0)
         return OC_OK;
     int zstd_gpu = options->algorithm == OC_ALGO_ZSTD && op == OC_OP_DECOMPRESS;
-    if (options->algorithm != OC_ALGO_LZ4 && options->algorithm != OC_ALGO_SNAPPY && !zstd_gpu)
+    int zstd_enc = options->algorithm == OC_ALGO_ZSTD && op == OC_OP_COMPRESS; /* zstd_enc_gpu.h */
+    if (options->algorithm != OC_ALGO_LZ4 && options->algorithm != OC_ALGO_SNAPPY && !zstd_gpu && !zstd_enc)
         return oc_cuda_staged_batch(ctx, options, (int)op, n, src_ptrs, src_sizes, dst_ptrs, dst_caps,
                                     out_sizes, statuses);
     if (n > ((size_t)1 << 40))
@@ -421,6 +423,10 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
         if (zstd_bytes > ((size_t)256 << 20))
             zstd_bytes = (size_t)256 << 20;
     }
+    if (zstd_enc) /* a worker slice per chunk, at most 256 MiB (workers then loop over chunks) */
+        zstd_bytes = oc_cuda_zstd_compress_scratch_size(n) < ((size_t)256 << 20)
+                         ? oc_cuda_zstd_compress_scratch_size(n)
+                         : ((size_t)256 << 20);
     size_t dev_total = total + OC_ALIGN_UP(zstd_bytes); /* total: the argument arrays alone */
     uint8_t *dev = NULL;
     oc_pinned_slot *slot = NULL;
@@ -476,6 +482,10 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
             st = oc_cuda_zstd_decompress(
                 ctx, n, (const void *const *)b.src, b.src_sizes, (void *const *)b.dst, b.dst_caps,
                 b.dst_sizes, (oc_status *)b.statuses, zstd_maxcap, dev + zstd_off, zstd_bytes, stream);
+        else if (zstd_enc)
+            st = oc_cuda_zstd_compress(ctx, n, (const void *const *)b.src, b.src_sizes, (void *const *)b.dst,
+                                       b.dst_caps, b.dst_sizes, (oc_status *)b.statuses, options->level,
+                                       dev + zstd_off, zstd_bytes, stream);
         else
             st = oc_launch(options->algorithm, op, b, stream);
         if (st != OC_OK)

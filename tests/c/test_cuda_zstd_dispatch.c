@@ -1,7 +1,8 @@
 /*
  * test_cuda_zstd_dispatch.c - the CUDA engine's batched zstd path: decoding
- * goes to the GPU zstd decoder (zstd_gpu.h), compression and the size query
- * to the host-staged CPU path, through the same oc_cuda_batch_* calls.
+ * goes to the GPU zstd decoder (zstd_gpu.h), the size query to the
+ * host-staged CPU path (compression: test_cuda_zstd_enc.c), through the same
+ * oc_cuda_batch_* calls.
  *
  * Guards: chunks compressed by libzstd (levels 1, 3, 19) decode on the GPU
  * to the original bytes with argument arrays in host memory and in device
