@@ -5,9 +5,10 @@
  * Each warp is a worker with its own slice of device scratch (match tables,
  * sequences, literals, entropy tables); workers loop over chunks
  * (chunk = worker, worker + workers, ...), so any scratch size from one slice
- * up serves any batch.  The warp clears the hash table together; lane 0 does
- * the rest of the chunk (see zstd_enc_core.h for the split and what would
- * move to the other lanes next).
+ * up serves any batch.  The warp clears the hash table together and runs
+ * the chunk together: the fast variant's match finder and the byte copies
+ * use every lane; the lazy match finder and the entropy coding run on lane
+ * 0 (zstd_enc_core.h).
  */
 #include "zstd_enc_gpu.h"
 
@@ -43,19 +44,20 @@ __global__ void __launch_bounds__(ZE_WARPS_PER_BLOCK * 32)
     ze_tables *T = (ze_tables *)(mem + ZE_SCRATCH_BYTES);
     if (lane == 0)
         ze_tables_init(T);
+    __syncwarp();
     for (size_t c = warp; c < n; c += nwarps) {
         ze_reset(&W, lane, 32);
         __syncwarp();
+        const uint8_t *src = (const uint8_t *)src_ptrs[c];
+        size_t sn = src_sizes[c];
+        uint8_t *dst = (uint8_t *)dst_ptrs[c];
+        size_t out = 0;
+        oc_status st;
+        if ((src == nullptr && sn != 0) || dst == nullptr)
+            st = OC_ERR_INVALID_ARGUMENT;
+        else /* the whole warp: matching by lanes, entropy coding on lane 0 */
+            st = ze_compress_chunk(&W, T, src, sn, dst, dst_caps[c], &out, level);
         if (lane == 0) {
-            const uint8_t *src = (const uint8_t *)src_ptrs[c];
-            size_t sn = src_sizes[c];
-            uint8_t *dst = (uint8_t *)dst_ptrs[c];
-            size_t out = 0;
-            oc_status st;
-            if ((src == nullptr && sn != 0) || dst == nullptr)
-                st = OC_ERR_INVALID_ARGUMENT;
-            else
-                st = ze_compress_chunk(&W, T, src, sn, dst, dst_caps[c], &out, level);
             if (dst_sizes)
                 dst_sizes[c] = st == OC_OK ? out : 0;
             if (statuses)

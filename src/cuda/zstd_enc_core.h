@@ -41,11 +41,20 @@
 #define ZE_FN static __device__ __forceinline__
 #define ZE_BIGFN static __device__ __noinline__
 #define ZE_CONST static __constant__ const
+#define ZE_LANE() ((uint32_t)threadIdx.x & 31u)
+#define ZE_NLANES 32u
+#define ZE_SYNC() __syncwarp()
+#define ZE_BCAST(v) __shfl_sync(0xffffffffu, (v), 0)
 #else
 #define ZE_FN static inline
 #define ZE_BIGFN static
 #define ZE_CONST static const
+#define ZE_LANE() 0u
+#define ZE_NLANES 1u
+#define ZE_SYNC() ((void)0)
+#define ZE_BCAST(v) (v)
 #endif
+#define ZE_WINDOW 32u /* positions probed per step by the fast variant (one per lane on the GPU) */
 
 #define ZE_BLOCK 131072u /* Block_Maximum_Size */
 #define ZE_HASH_LOG 15   /* hash heads: 32 Ki positions */
@@ -908,87 +917,177 @@ ZE_FN void ze_emit(const ze_work *W, const uint8_t *src, uint32_t *nseq, uint32_
     q->ofv = ze_offset_value(m.off, ll, rep);
 }
 
-/* Finds the sequences of block [bs, be) of src; the literals go to W->lit.
- * *ins is the next position to insert into the tables (lazy variant). */
-ZE_BIGFN uint32_t ze_block_matches(const ze_work *W, const uint8_t *src, uint32_t bs, uint32_t be,
-                                   uint32_t maxdist, uint32_t *rep, const ze_params *P, uint32_t *ins,
-                                   uint32_t *nlit_out)
+/* Lazy variant, one lane: the sequences of block [bs, be) of src; literals
+ * go to W->lit.  *ins is the next position to insert into the tables. */
+ZE_BIGFN uint32_t ze_block_lazy(const ze_work *W, const uint8_t *src, uint32_t bs, uint32_t be,
+                                uint32_t maxdist, uint32_t *rep, const ze_params *P, uint32_t *ins,
+                                uint32_t *nlit_out)
 {
     uint32_t nseq = 0, nlit = 0, anchor = bs, ip = bs;
     uint32_t ilimit = be - bs > 8 ? be - 8 : bs; /* last positions stay literals */
-    if (!P->lazy) {
-        while (ip < ilimit) {
-            uint32_t v = ze_read32(src + ip);
-            ze_match m;
-            m.len = 0;
-            m.off = 0;
-            /* repeat offset at ip+1 (the usual "rep after a literal") */
-            if (ip + 1 < ilimit && rep[0] <= ip + 1 && rep[0] <= maxdist &&
-                ze_read32(src + ip + 1 - rep[0]) == ze_read32(src + ip + 1)) {
-                m.len = 4 + ze_count(src + ip + 5, src + ip + 5 - rep[0], src + be);
-                m.off = rep[0];
-                W->hash[ze_hash(v)] = ip;
+    if (*ins < bs)
+        *ins = bs;
+    while (ip < ilimit) {
+        while (*ins < ip)
+            ze_insert(W, src, (*ins)++);
+        ze_match m = ze_find(W, src, ip, be, maxdist, rep, P->depth);
+        if (m.len < ZE_MINMATCH) {
+            ip += 1 + ((ip - anchor) >> 7);
+            continue;
+        }
+        /* lazy: a better match one position later wins */
+        while (ip + 1 < ilimit) {
+            while (*ins < ip + 1)
+                ze_insert(W, src, (*ins)++);
+            ze_match m2 = ze_find(W, src, ip + 1, be, maxdist, rep, P->depth);
+            int g1 = (int)m.len * 4 - ze_highbit(m.off + 1) + 4;
+            int g2 = (int)m2.len * 4 - ze_highbit(m2.off + 1);
+            if (m2.len >= ZE_MINMATCH && g2 > g1) {
                 ip++;
+                m = m2;
             } else {
-                uint32_t h = ze_hash(v), cand = W->hash[h];
-                W->hash[h] = ip;
-                if (cand != ZE_EMPTY && cand < ip && ip - cand <= maxdist && ze_read32(src + cand) == v) {
-                    m.len = 4 + ze_count(src + ip + 4, src + cand + 4, src + be);
-                    m.off = ip - cand;
-                    while (ip > anchor && ip - m.off > 0 && src[ip - 1] == src[ip - m.off - 1]) {
-                        ip--;
-                        m.len++;
-                    }
-                } else {
-                    ip += 1 + ((ip - anchor) >> 6);
-                    continue;
-                }
+                break;
             }
-            ze_emit(W, src, &nseq, &nlit, anchor, ip, m, rep);
-            ip += m.len;
-            anchor = ip;
-            if (ip - 2 < ilimit && ip - 2 > bs)
-                W->hash[ze_hash(ze_read32(src + ip - 2))] = ip - 2;
         }
-    } else {
-        if (*ins < bs)
-            *ins = bs;
-        while (ip < ilimit) {
-            while (*ins < ip)
-                ze_insert(W, src, (*ins)++);
-            ze_match m = ze_find(W, src, ip, be, maxdist, rep, P->depth);
-            if (m.len < ZE_MINMATCH) {
-                ip += 1 + ((ip - anchor) >> 7);
-                continue;
-            }
-            /* lazy: a better match one position later wins */
-            while (ip + 1 < ilimit) {
-                while (*ins < ip + 1)
-                    ze_insert(W, src, (*ins)++);
-                ze_match m2 = ze_find(W, src, ip + 1, be, maxdist, rep, P->depth);
-                int g1 = (int)m.len * 4 - ze_highbit(m.off + 1) + 4;
-                int g2 = (int)m2.len * 4 - ze_highbit(m2.off + 1);
-                if (m2.len >= ZE_MINMATCH && g2 > g1) {
-                    ip++;
-                    m = m2;
-                } else {
-                    break;
-                }
-            }
-            while (ip > anchor && ip - m.off > 0 && src[ip - 1] == src[ip - m.off - 1]) {
-                ip--;
-                m.len++;
-            }
-            ze_emit(W, src, &nseq, &nlit, anchor, ip, m, rep);
-            ip += m.len;
-            anchor = ip;
+        while (ip > anchor && ip - m.off > 0 && src[ip - 1] == src[ip - m.off - 1]) {
+            ip--;
+            m.len++;
         }
-        if (*ins < ilimit) /* later blocks see this block's positions */
-            while (*ins < ilimit)
-                ze_insert(W, src, (*ins)++);
+        ze_emit(W, src, &nseq, &nlit, anchor, ip, m, rep);
+        ip += m.len;
+        anchor = ip;
     }
+    if (*ins < ilimit) /* later blocks see this block's positions */
+        while (*ins < ilimit)
+            ze_insert(W, src, (*ins)++);
     for (uint32_t i = anchor; i < be; i++)
         W->lit[nlit + i - anchor] = src[i];
+    *nlit_out = nlit + (be - anchor);
+    return nseq;
+}
+
+/* Match length from a vs b (b < a), up to end: the warp compares 32 bytes
+ * per step on the GPU; same result as ze_count. */
+ZE_FN uint32_t ze_count_warp(const uint8_t *a, const uint8_t *b, const uint8_t *end)
+{
+#ifdef __CUDACC__
+    uint32_t len = 0, lane = ZE_LANE();
+    for (;;) {
+        const uint8_t *q = a + len + lane;
+        int neq = q < end ? *q != b[len + lane] : 1;
+        uint32_t m = __ballot_sync(0xffffffffu, neq);
+        if (m)
+            return len + (uint32_t)(__ffs(m) - 1);
+        len += 32;
+    }
+#else
+    return ze_count(a, b, end);
+#endif
+}
+
+/* One probe of the fast variant at p (tables as before the window): 1 and
+ * the match source in *c when the repeat offset or the hash head matches 4
+ * bytes. */
+ZE_FN int ze_probe(const ze_work *W, const uint8_t *src, uint32_t p, uint32_t maxdist, uint32_t rep0,
+                   uint32_t *c, uint32_t *h)
+{
+    uint32_t v = ze_read32(src + p);
+    *h = ze_hash(v);
+    if (rep0 <= p && rep0 <= maxdist && ze_read32(src + p - rep0) == v) {
+        *c = p - rep0;
+        return 1;
+    }
+    uint32_t cand = W->hash[*h];
+    if (cand != ZE_EMPTY && cand < p && p - cand <= maxdist && ze_read32(src + cand) == v) {
+        *c = cand;
+        return 1;
+    }
+    return 0;
+}
+
+/* Fast variant, whole warp: greedy matching by windows of ZE_WINDOW
+ * positions.  Every position of a window is probed against the tables as
+ * they were before the window (repeat offset first, then the hash head);
+ * the first position that matches wins; the positions up to it enter the
+ * hash table (a later position wins a shared slot); the match is extended
+ * forwards (32 bytes per step on the GPU) and backwards over pending
+ * literals.  A window without a match inserts all its positions and moves
+ * on by ZE_WINDOW.  Defined by windows, not lanes, so the C build (one lane
+ * looping over the window) gives the same sequences as the GPU.  Every lane
+ * returns the same values. */
+ZE_BIGFN uint32_t ze_block_fast(const ze_work *W, const uint8_t *src, uint32_t bs, uint32_t be,
+                                uint32_t maxdist, uint32_t *rep, uint32_t *nlit_out)
+{
+    uint32_t lane = ZE_LANE();
+    uint32_t nseq = 0, nlit = 0, anchor = bs, ip = bs;
+    uint32_t ilimit = be - bs > 8 ? be - 8 : bs; /* last positions stay literals */
+    while (ip < ilimit) {
+        uint32_t nvalid = ilimit - ip < ZE_WINDOW ? ilimit - ip : ZE_WINDOW;
+        uint32_t f = ZE_WINDOW, c = 0;
+#ifdef __CUDACC__
+        uint32_t mc = 0, mh = 0;
+        int ok = lane < nvalid ? ze_probe(W, src, ip + lane, maxdist, rep[0], &mc, &mh) : 0;
+        uint32_t m = __ballot_sync(0xffffffffu, ok);
+        if (m) {
+            f = (uint32_t)(__ffs(m) - 1);
+            c = __shfl_sync(0xffffffffu, mc, (int)f);
+        }
+        /* positions ip .. ip+min(f, nvalid-1) enter the table, the highest lane of a slot wins */
+        uint32_t last = f < nvalid ? f : nvalid - 1;
+        int ins = lane <= last;
+        uint32_t key = ins ? mh : (0x80000000u | lane);
+        uint32_t peers = __match_any_sync(0xffffffffu, key);
+        if (ins && (peers >> lane >> 1) == 0)
+            W->hash[mh] = ip + lane;
+        ZE_SYNC();
+#else
+        uint32_t hs[ZE_WINDOW];
+        for (uint32_t l = 0; l < nvalid; l++) {
+            uint32_t mc;
+            if (ze_probe(W, src, ip + l, maxdist, rep[0], &mc, &hs[l])) {
+                f = l;
+                c = mc;
+                break;
+            }
+        }
+        uint32_t last = f < nvalid ? f : nvalid - 1;
+        for (uint32_t l = 0; l <= last; l++)
+            W->hash[hs[l]] = ip + l;
+#endif
+        if (f >= nvalid) {
+            ip += nvalid;
+            continue;
+        }
+        uint32_t p = ip + f;
+        ze_match mt;
+        mt.off = p - c;
+        mt.len = 4 + ze_count_warp(src + p + 4, src + c + 4, src + be);
+        while (p > anchor && c > 0 && src[p - 1] == src[c - 1]) {
+            p--;
+            c--;
+            mt.len++;
+        }
+        uint32_t ll = p - anchor;
+        for (uint32_t i = lane; i < ll; i += ZE_NLANES)
+            W->lit[nlit + i] = src[anchor + i];
+        nlit += ll;
+        uint32_t ofv = ze_offset_value(mt.off, ll, rep);
+        if (lane == 0) {
+            ze_seq *q = &W->seq[nseq];
+            q->ll = ll;
+            q->ml = mt.len;
+            q->ofv = ofv;
+        }
+        nseq++;
+        ip = p + mt.len;
+        anchor = ip;
+        if (lane == 0 && ip - 2 < ilimit && ip - 2 > bs)
+            W->hash[ze_hash(ze_read32(src + ip - 2))] = ip - 2;
+        ZE_SYNC();
+    }
+    for (uint32_t i = anchor + lane; i < be; i += ZE_NLANES)
+        W->lit[nlit + i - anchor] = src[i];
+    ZE_SYNC();
     *nlit_out = nlit + (be - anchor);
     return nseq;
 }
@@ -1045,17 +1144,20 @@ ZE_BIGFN oc_status ze_compress_chunk(const ze_work *W, ze_tables *T, const uint8
         for (int i = 0; i < 4; i++)
             h[hl++] = (uint8_t)(n >> (8 * i));
     }
+    uint32_t lane = ZE_LANE();
     if (hl > cap)
         return OC_ERR_OUTPUT_TOO_SMALL;
-    for (size_t i = 0; i < hl; i++)
+    for (size_t i = lane; i < hl; i += ZE_NLANES)
         dst[i] = h[i];
     size_t pos = hl;
     if (n == 0) {
         if (pos + 3 > cap)
             return OC_ERR_OUTPUT_TOO_SMALL;
-        dst[pos] = 1; /* last, raw, size 0 */
-        dst[pos + 1] = 0;
-        dst[pos + 2] = 0;
+        if (lane == 0) {
+            dst[pos] = 1; /* last, raw, size 0 */
+            dst[pos + 1] = 0;
+            dst[pos + 2] = 0;
+        }
         *out = pos + 3;
         return OC_OK;
     }
@@ -1075,18 +1177,34 @@ ZE_BIGFN oc_status ze_compress_chunk(const ze_work *W, ze_tables *T, const uint8
             body = 1;
             if (rem < 4)
                 return OC_ERR_OUTPUT_TOO_SMALL;
-            dst[pos + 3] = src[bs];
+            if (lane == 0)
+                dst[pos + 3] = src[bs];
         } else {
             uint32_t saved[3] = {rep[0], rep[1], rep[2]};
-            uint32_t nlit;
-            uint32_t nseq = ze_block_matches(W, src, bs, be, maxdist, rep, &P, &ins, &nlit);
-            /* compressed only if smaller than raw; never past the capacity */
+            uint32_t nlit = 0, nseq = 0;
+            if (P.lazy) { /* lane 0 finds the matches, the others get the results */
+                if (lane == 0)
+                    nseq = ze_block_lazy(W, src, bs, be, maxdist, rep, &P, &ins, &nlit);
+                nseq = ZE_BCAST(nseq);
+                nlit = ZE_BCAST(nlit);
+                ins = ZE_BCAST(ins);
+                rep[0] = ZE_BCAST(rep[0]);
+                rep[1] = ZE_BCAST(rep[1]);
+                rep[2] = ZE_BCAST(rep[2]);
+            } else {
+                nseq = ze_block_fast(W, src, bs, be, maxdist, rep, &nlit);
+            }
+            ZE_SYNC();
+            /* compressed only if smaller than raw; never past the capacity;
+             * entropy coding on lane 0 */
             size_t lim = pos + 3 + (rem - 3 < bsz - 1 ? rem - 3 : bsz - 1);
-            size_t e =
-                rem < 3 ? lim + 1
-                        : ze_literals(&T->huf, &T->ll, T->norm, T->spread, W->lit, nlit, dst, pos + 3, lim);
-            if (e <= lim)
-                e = ze_sequences(T, W->seq, nseq, P.fse_built, dst, e, lim);
+            size_t e = lim + 1;
+            if (lane == 0 && rem >= 3) {
+                e = ze_literals(&T->huf, &T->ll, T->norm, T->spread, W->lit, nlit, dst, pos + 3, lim);
+                if (e <= lim)
+                    e = ze_sequences(T, W->seq, nseq, P.fse_built, dst, e, lim);
+            }
+            e = ZE_BCAST(e);
             if (e <= lim) {
                 type = 2;
                 body = (uint32_t)(e - pos - 3);
@@ -1098,14 +1216,17 @@ ZE_BIGFN oc_status ze_compress_chunk(const ze_work *W, ze_tables *T, const uint8
                 body = bsz;
                 if (rem < 3 + (size_t)bsz)
                     return OC_ERR_OUTPUT_TOO_SMALL;
-                for (uint32_t i = 0; i < bsz; i++)
+                for (uint32_t i = lane; i < bsz; i += ZE_NLANES)
                     dst[pos + 3 + i] = src[bs + i];
             }
         }
         uint32_t bh = last | (type << 1) | ((type == 1 ? bsz : body) << 3);
-        dst[pos] = (uint8_t)bh;
-        dst[pos + 1] = (uint8_t)(bh >> 8);
-        dst[pos + 2] = (uint8_t)(bh >> 16);
+        if (lane == 0) {
+            dst[pos] = (uint8_t)bh;
+            dst[pos + 1] = (uint8_t)(bh >> 8);
+            dst[pos + 2] = (uint8_t)(bh >> 16);
+        }
+        ZE_SYNC();
         pos += 3 + body;
         bs = be;
     }
