@@ -9,14 +9,18 @@
  * default) decode with ZSTD_decompress to the input and are byte-identical
  * to the C model's frames; argument arrays in host and in device memory;
  * a capacity one byte short gives OUTPUT_TOO_SMALL and no byte past it
- * (guard bytes); level 3 is not larger than level 1 on text.
+ * (guard bytes); level 3 is not larger than level 1 on text.  It also
+ * prints (never checks) the GPU compression speed on 32 MiB of 64 KiB
+ * chunks at levels 1 and 3, for bench/gpu/zstd/ENC_NOTES.md.
  *
  * Without a GPU (CI) the test says so and passes; scripts/gpu-check runs it
  * on a GPU machine.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <zstd.h>
 
 #include "cuda/cuda_engine.h"
@@ -223,6 +227,54 @@ int main(void)
     gpu_compress(n, src, len, caps, 3, 0, out, sizes, st);
     for (size_t i = 0; i < n; i++)
         CHECK(st[i] == OC_OK && sizes[i] == need[i]);
+
+    /* speed (printed only): 512 chunks of 64 KiB, arrays on the device */
+    {
+        size_t nb = 512, bound = ZSTD_compressBound(CHUNK);
+        uint8_t *d_in = dev_alloc(nb * CHUNK), *d_out = dev_alloc(nb * bound);
+        for (size_t i = 0; i < nb; i++)
+            copy(d_in + i * CHUNK, data + (i % 40) * CHUNK, CHUNK);
+        size_t w = nb * 8;
+        void **hp = malloc(4 * w);
+        size_t *hs = (size_t *)(hp + nb), *hc = (size_t *)(hp + 2 * nb);
+        void **hd = hp + 3 * nb;
+        for (size_t i = 0; i < nb; i++)
+            hp[i] = d_in + i * CHUNK, hs[i] = CHUNK, hc[i] = bound, hd[i] = d_out + i * bound;
+        uint8_t *a = dev_alloc(6 * w);
+        copy(a, hp, w);
+        copy(a + w, hs, w);
+        copy(a + 2 * w, hd, w);
+        copy(a + 3 * w, hc, w);
+        for (int li = 0; li < 2; li++) {
+            oc_codec_options o = OC_CODEC_OPTIONS_INIT;
+            o.algorithm = OC_ALGO_ZSTD;
+            o.level = li ? 3 : 1;
+            double best = 1e30;
+            for (int rep = 0; rep < 3; rep++) {
+                struct timespec t0, t1;
+                clock_gettime(CLOCK_MONOTONIC, &t0);
+                CHECK(oc_cuda_batch_compress(&g_ctx, &o, nb, (const void *const *)a, (size_t *)(a + w),
+                                             (void *const *)(a + 2 * w), (size_t *)(a + 3 * w),
+                                             (size_t *)(a + 4 * w), (oc_status *)(a + 5 * w)) == OC_OK);
+                REQUIRE(oc_cuda_synchronize(&g_ctx) == OC_OK);
+                clock_gettime(CLOCK_MONOTONIC, &t1);
+                double s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+                best = s < best ? s : best;
+            }
+            size_t *cs = malloc(w);
+            copy(cs, a + 4 * w, w);
+            size_t tot = 0;
+            for (size_t i = 0; i < nb; i++)
+                tot += cs[i];
+            free(cs);
+            printf("speed: level %d, %zu x 64 KiB: %.3f GB/s, ratio %.3f\n", o.level, nb,
+                   (double)(nb * CHUNK) / best / 1e9, (double)(nb * CHUNK) / (double)tot);
+        }
+        oc_cuda_memory_free(&g_ctx, OC_MEMORY_DEVICE, a, 6 * w);
+        oc_cuda_memory_free(&g_ctx, OC_MEMORY_DEVICE, d_in, nb * CHUNK);
+        oc_cuda_memory_free(&g_ctx, OC_MEMORY_DEVICE, d_out, nb * bound);
+        free(hp);
+    }
 
     oc_cuda_context_release(&g_ctx);
     free(data), free(out), free(back), free(model);
