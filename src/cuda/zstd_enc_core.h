@@ -11,19 +11,22 @@
  * no dictionary.  Blocks of at most 128 KiB; each is Compressed, or Raw when
  * compression does not make it smaller, or RLE when it is one byte repeated.
  *
- * Two variants (ze_params_for_level):
- *   fast (level <= 1): greedy matching over one hash table (4-byte hash,
- *     repeat offset tried first), literals Huffman-coded when smaller than
- *     raw, sequences with the predefined FSE tables (RLE mode for a single
- *     code).
- *   lazy (level >= 2): hash chains (search depth grows with the level), one
- *     step of lazy evaluation, and FSE tables built from the block's own code
- *     statistics whenever their estimated cost (table description included)
- *     beats the predefined ones.
+ * Two variants (ze_params_for_level; levels in bench/gpu/zstd/ENC_NOTES.md):
+ *   fast (level <= 1): greedy matching by windows of 32 positions (one per
+ *     lane on the GPU; ze_block_fast), repeat offset then one hash table
+ *     (6-byte hash).
+ *   lazy (level >= 2, default 3): hash chains (4-byte hash, depth 4..32 by
+ *     level), one step of lazy evaluation; lane 0 on the GPU.
+ *   Both: literals Huffman-coded when smaller than raw (tree weights direct
+ *   or FSE-compressed, whichever is smaller; 1 or 4 streams), RLE literals
+ *   for one repeated byte; per code stream the cheapest of predefined, RLE
+ *   or an FSE table built from the block's statistics.
  *
- * Entropy coding runs on one lane (ZE_LANE() == 0 on the GPU); the warp
- * resets the hash table together.  Output is byte-identical between the C
- * build and the GPU (no dependence on lanes or scheduling).
+ * On the GPU the whole warp calls ze_compress_chunk: every lane computes the
+ * same control values; the fast match finder, byte copies and table reset
+ * use all lanes; the lazy match finder and all entropy coding run on lane 0
+ * and their results are broadcast (ZE_BCAST).  Output is byte-identical
+ * between the C build and the GPU (the windows are emulated in C).
  *
  * Safety: every write is checked against the capacity; OUTPUT_TOO_SMALL
  * exactly when the frame this encoder makes does not fit (the block-type
@@ -104,8 +107,7 @@ typedef struct {
 } ze_params;
 
 /* Public level -> variant: <= 1 fast; 2 lazy depth 4; 3 (default) lazy depth
- * 8; 4-5 depth 16; >= 6 depth 32.  Every variant of level >= 2 builds FSE
- * tables. */
+ * 8; 4-5 depth 16; >= 6 depth 32.  Every level may build FSE tables. */
 ZE_FN ze_params ze_params_for_level(int level)
 {
     ze_params p;
