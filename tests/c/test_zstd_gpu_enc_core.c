@@ -5,7 +5,8 @@
  * logic that the CUDA kernel runs is checked on every commit.
  *
  * Guards: frames of every variant (levels -1, 1, 2, 3, 6) decode with
- * ZSTD_decompress to the input, on real files (license text, this
+ * ZSTD_decompress and the streaming decoder (what `zstd -d` runs) to the
+ * input, on real files (license text, this
  * executable, repo sources), a generated numeric column, random bytes, runs
  * of one byte, and sizes 0, 1, 2, 3, 63, 64, 1023, 1024, 64 KiB, 128 KiB + 1
  * (two blocks) and 1 MiB; the frame records its content size; it is never
@@ -80,6 +81,15 @@ static size_t check_one(const char *what, const uint8_t *src, size_t n, int leve
     size_t r = ZSTD_decompress(back, n, dst, out);
     EXPECT(!ZSTD_isError(r) && r == n && memcmp(back, src, n) == 0, "%s n=%zu level %d: round trip (%s)",
            what, n, level, ZSTD_isError(r) ? ZSTD_getErrorName(r) : "bytes differ");
+    /* the streaming decoder (what `zstd -d` uses; default window limit) */
+    ZSTD_DStream *ds = ZSTD_createDStream();
+    ZSTD_inBuffer zin = {dst, out, 0};
+    ZSTD_outBuffer zout = {back, n, 0};
+    size_t zr = ZSTD_decompressStream(ds, &zout, &zin);
+    EXPECT(!ZSTD_isError(zr) && zout.pos == n && zin.pos == out && memcmp(back, src, n) == 0,
+           "%s n=%zu level %d: streaming decode (%s)", what, n, level,
+           ZSTD_isError(zr) ? ZSTD_getErrorName(zr) : "");
+    ZSTD_freeDStream(ds);
     free(back);
     /* exactly the frame's size: the same frame; one byte less (and less):
      * OUTPUT_TOO_SMALL, nothing written past the capacity */
