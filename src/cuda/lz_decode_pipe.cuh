@@ -92,8 +92,8 @@ __device__ __forceinline__ void oc_pipe_finish(oc_pipe_prod *pp, int lane)
 }
 
 /* Copier: executes queued rounds until the end slot. */
-__device__ __noinline__ void oc_pipe_copier(oc_pipe_q *q, const uint8_t *__restrict__ src, uint8_t *dst,
-                                            uint8_t *ring, int lane)
+static __device__ __noinline__ void oc_pipe_copier(oc_pipe_q *q, const uint8_t *__restrict__ src,
+                                                   uint8_t *dst, uint8_t *ring, int lane)
 {
     for (uint32_t r = 0;; r++) {
         uint32_t k = r % OC_PIPE_DEPTH;
