@@ -10,12 +10,16 @@
  * loads) one after the other; here they overlap, and the copier reads its
  * records with broadcast shared loads instead of shuffles.
  *
- * Hand-off: a ring of OC_PIPE_DEPTH slots; slot k has a "full" named barrier
- * (1 + k: the parser arrives, the copier waits) and an "empty" one
- * (1 + OC_PIPE_DEPTH + k: the copier arrives, the parser waits), 64 threads
- * each, so every barrier has at most one phase outstanding.  A slot with
- * cnt == 0 ends the chunk; the parser then waits out the copier's remaining
- * "empty" arrivals, so no barrier is left half-complete at exit.
+ * Hand-off: two slots (double buffering) and one named barrier (id 1, the
+ * block's 64 threads) that both warps pass once per round, with bar.sync
+ * on both sides: at its i-th instance the parser has written round i and
+ * the copier has finished round i - 1, so the parser then fills the slot
+ * the copier just left while the copier runs round i.  Parsing round i + 1
+ * thus overlaps copying round i.  A slot with cnt == 0 ends the chunk (both
+ * warps have then passed the barrier equally often).  v6a (measured on the
+ * H200, bench/NOTES.md) used a 6-deep queue with bar.arrive/bar.sync
+ * pairs; racecheck reported hazards on it, so this version (v6b, not yet
+ * measured) uses only bar.sync on both sides, the plain barrier pattern.
  *
  * Safety: the parser queues only rounds whose every element passed the
  * checks, so the copier copies exactly the ranges the v4 decoders would.
@@ -25,7 +29,7 @@
 
 #include "lz_device.cuh"
 
-#define OC_PIPE_DEPTH 6
+#define OC_PIPE_DEPTH 2
 
 /* One round's records per slot; element i = literal (lit_len bytes from
  * input offset lit_src to output lit_out) then match (m_len bytes at
@@ -45,14 +49,11 @@ struct oc_pipe_prod {
     uint32_t r;
 };
 
-__device__ __forceinline__ void oc_bar_sync64(uint32_t id)
+/* The round barrier: both warps of the block (64 threads), whole warps. */
+__device__ __forceinline__ void oc_pipe_barrier(void)
 {
-    asm volatile("bar.sync %0, 64;" ::"r"(id) : "memory");
-}
-
-__device__ __forceinline__ void oc_bar_arrive64(uint32_t id)
-{
-    asm volatile("bar.arrive %0, 64;" ::"r"(id) : "memory");
+    __syncwarp();
+    asm volatile("bar.sync 1, 64;" ::: "memory");
 }
 
 /* Parser: queue one round (lane < cnt holds element `lane`); cnt == 0 ends. */
@@ -60,10 +61,7 @@ __device__ __forceinline__ void oc_pipe_push(oc_pipe_prod *pp, int cnt, int lane
                                              uint64_t lit_src, uint64_t lit_len, uint64_t m_len,
                                              uint32_t m_off)
 {
-    uint32_t k = pp->r % OC_PIPE_DEPTH;
-    __syncwarp();
-    if (pp->r >= OC_PIPE_DEPTH)
-        oc_bar_sync64(1 + OC_PIPE_DEPTH + k); /* the copier is done with slot k */
+    uint32_t k = pp->r % OC_PIPE_DEPTH; /* the copier left this slot at the last barrier */
     oc_pipe_q *q = pp->q;
     if (lane < cnt) {
         q->lit_out[k][lane] = lit_out;
@@ -74,21 +72,14 @@ __device__ __forceinline__ void oc_pipe_push(oc_pipe_prod *pp, int cnt, int lane
     }
     if (lane == 0)
         q->cnt[k] = (uint32_t)cnt;
-    __syncwarp();
-    oc_bar_arrive64(1 + k);
+    oc_pipe_barrier();
     pp->r++;
 }
 
-/* Parser: the end slot, then the copier's outstanding "empty" arrivals. */
+/* Parser: the end slot. */
 __device__ __forceinline__ void oc_pipe_finish(oc_pipe_prod *pp, int lane)
 {
     oc_pipe_push(pp, 0, lane, 0, 0, 0, 0, 0);
-    /* the copier arrived on "empty" for every round but the end one; the
-     * parser has waited on those of rounds < r_end - DEPTH already */
-    uint32_t r_end = pp->r - 1;
-    uint32_t t = r_end >= OC_PIPE_DEPTH - 1 ? r_end - (OC_PIPE_DEPTH - 1) : 0;
-    for (; t < r_end; t++)
-        oc_bar_sync64(1 + OC_PIPE_DEPTH + t % OC_PIPE_DEPTH);
 }
 
 /* Copier: executes queued rounds until the end slot. */
@@ -97,8 +88,7 @@ static __device__ __noinline__ void oc_pipe_copier(oc_pipe_q *q, const uint8_t *
 {
     for (uint32_t r = 0;; r++) {
         uint32_t k = r % OC_PIPE_DEPTH;
-        __syncwarp();
-        oc_bar_sync64(1 + k);
+        oc_pipe_barrier(); /* round r is in slot k; the parser fills the other one */
         int cnt = (int)q->cnt[k];
         if (cnt == 0)
             break;
@@ -117,8 +107,6 @@ static __device__ __noinline__ void oc_pipe_copier(oc_pipe_q *q, const uint8_t *
                 __syncwarp();
             }
         }
-        __syncwarp();
-        oc_bar_arrive64(1 + OC_PIPE_DEPTH + k);
     }
 }
 
