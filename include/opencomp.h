@@ -248,7 +248,8 @@ OC_API int oc_context_num_threads(const oc_context *ctx);
  * scratch); the buffers they point to are device memory.  The call enqueues
  * work on the context's stream and returns without synchronising: results
  * (sizes, statuses) are valid once the stream reaches that point.
- * Engine AUTO: the engine is chosen from where src_ptrs[0]'s buffer lives.
+ * Engine AUTO: CUDA when the engine is usable and the array src_ptrs itself,
+ * or else the buffer src_ptrs[0] points to, is device (or managed) memory.
  *
  * Return value: about the call itself (arguments, engine, launch).  OC_OK
  * means every chunk was processed and each chunk's outcome is in statuses[i].
