@@ -1,6 +1,6 @@
 /*
- * fuzz_container_gzip.c - the gzip reader (indexed members, serial tail), forced by a NATIVE hint with algorithm
- * gzip; checksums verified on even first bytes, not verified on odd ones.
+ * fuzz_container_gzip.c - the gzip reader (indexed members, serial tail), forced by a NATIVE hint with
+ * algorithm gzip; checksums verified on even first bytes, not verified on odd ones.
  */
 #include "fuzz_common.h"
 

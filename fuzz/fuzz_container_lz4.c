@@ -1,6 +1,6 @@
 /*
- * fuzz_container_lz4.c - the LZ4 frame reader (indexed path and the LZ4F serial fallback), forced by a NATIVE hint with algorithm
- * lz4; checksums verified on even first bytes, not verified on odd ones.
+ * fuzz_container_lz4.c - the LZ4 frame reader (indexed path and the LZ4F serial fallback), forced by a NATIVE
+ * hint with algorithm lz4; checksums verified on even first bytes, not verified on odd ones.
  */
 #include "fuzz_common.h"
 

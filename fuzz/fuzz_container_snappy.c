@@ -1,6 +1,6 @@
 /*
- * fuzz_container_snappy.c - the snappy framing reader (index and header walk), forced by a NATIVE hint with algorithm
- * snappy; checksums verified on even first bytes, not verified on odd ones.
+ * fuzz_container_snappy.c - the snappy framing reader (index and header walk), forced by a NATIVE hint with
+ * algorithm snappy; checksums verified on even first bytes, not verified on odd ones.
  */
 #include "fuzz_common.h"
 

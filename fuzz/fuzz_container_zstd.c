@@ -1,6 +1,6 @@
 /*
- * fuzz_container_zstd.c - the zstd reader (seek table, frame walk, serial tail), forced by a NATIVE hint with algorithm
- * zstd; checksums verified on even first bytes, not verified on odd ones.
+ * fuzz_container_zstd.c - the zstd reader (seek table, frame walk, serial tail), forced by a NATIVE hint with
+ * algorithm zstd; checksums verified on even first bytes, not verified on odd ones.
  */
 #include "fuzz_common.h"
 

@@ -24,7 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t bound = oc_buffer_compress_bound(&o, n);
     if (bound == 0)
         abort();
-    uint8_t *c1 = (uint8_t *)malloc(bound), *c2 = (uint8_t *)malloc(bound), *out = (uint8_t *)malloc(n ? n : 1);
+    uint8_t *c1 = (uint8_t *)malloc(bound), *c2 = (uint8_t *)malloc(bound),
+            *out = (uint8_t *)malloc(n ? n : 1);
     if (!c1 || !c2 || !out)
         abort();
     uint64_t s1 = 0, s2 = 0, got = 0;

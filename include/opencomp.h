@@ -199,20 +199,26 @@ typedef int (*oc_progress_fn)(void *opaque, uint64_t done_bytes, uint64_t total_
  * OC_CONTEXT_OPTIONS_INIT.
  */
 typedef struct oc_context_options {
-    size_t struct_size;       /* sizeof(oc_context_options) */
-    oc_engine engine;         /* AUTO (default): by memory location */
-    int num_threads;          /* CPU threads; 0 = number of online cores */
-    int device_id;            /* CUDA device ordinal (default 0) */
-    void *cuda_stream;        /* cudaStream_t for all GPU work; NULL = legacy default stream */
-    oc_allocator host_alloc;  /* scratch in pageable host memory */
-    oc_allocator pinned_alloc;/* scratch in pinned host memory (CUDA engine) */
-    oc_allocator device_alloc;/* scratch in device memory (CUDA engine) */
-    oc_progress_fn progress;  /* optional progress callback (whole-buffer layer) */
-    void *progress_opaque;    /* passed to progress */
-    uint64_t reserved[8];     /* must be zero */
+    size_t struct_size;        /* sizeof(oc_context_options) */
+    oc_engine engine;          /* AUTO (default): by memory location */
+    int num_threads;           /* CPU threads; 0 = number of online cores */
+    int device_id;             /* CUDA device ordinal (default 0) */
+    void *cuda_stream;         /* cudaStream_t for all GPU work; NULL = legacy default stream */
+    oc_allocator host_alloc;   /* scratch in pageable host memory */
+    oc_allocator pinned_alloc; /* scratch in pinned host memory (CUDA engine) */
+    oc_allocator device_alloc; /* scratch in device memory (CUDA engine) */
+    oc_progress_fn progress;   /* optional progress callback (whole-buffer layer) */
+    void *progress_opaque;     /* passed to progress */
+    uint64_t reserved[8];      /* must be zero */
 } oc_context_options;
 
-#define OC_CONTEXT_OPTIONS_INIT {sizeof(oc_context_options), OC_ENGINE_AUTO, 0, 0, NULL, {0}, {0}, {0}, NULL, NULL, {0}}
+#define OC_CONTEXT_OPTIONS_INIT                                                                              \
+    {                                                                                                        \
+        sizeof(oc_context_options), OC_ENGINE_AUTO, 0, 0, NULL, {0}, {0}, {0}, NULL, NULL,                   \
+        {                                                                                                    \
+            0                                                                                                \
+        }                                                                                                    \
+    }
 
 typedef struct oc_context oc_context;
 
@@ -245,7 +251,8 @@ OC_API int oc_context_num_threads(const oc_context *ctx);
  * scratch); the buffers they point to are device memory.  The call enqueues
  * work on the context's stream and returns without synchronising: results
  * (sizes, statuses) are valid once the stream reaches that point.
- * Engine AUTO: the engine is chosen from where src_ptrs[0]'s buffer lives.
+ * Engine AUTO: CUDA when the engine is usable and the array src_ptrs itself,
+ * or else the buffer src_ptrs[0] points to, is device (or managed) memory.
  *
  * Return value: about the call itself (arguments, engine, launch).  OC_OK
  * means every chunk was processed and each chunk's outcome is in statuses[i].
@@ -258,13 +265,19 @@ OC_API int oc_context_num_threads(const oc_context *ctx);
  * All-zero (after struct_size) means: algorithm unset, default level.
  */
 typedef struct oc_codec_options {
-    size_t struct_size;       /* sizeof(oc_codec_options) */
-    oc_algorithm algorithm;   /* required for compression and for raw decoding */
-    int level;                /* 0 = default; see oc_level_range */
-    uint64_t reserved[6];     /* must be zero */
+    size_t struct_size;     /* sizeof(oc_codec_options) */
+    oc_algorithm algorithm; /* required for compression and for raw decoding */
+    int level;              /* 0 = default; see oc_level_range */
+    uint64_t reserved[6];   /* must be zero */
 } oc_codec_options;
 
-#define OC_CODEC_OPTIONS_INIT {sizeof(oc_codec_options), OC_ALGO_NONE, 0, {0}}
+#define OC_CODEC_OPTIONS_INIT                                                                                \
+    {                                                                                                        \
+        sizeof(oc_codec_options), OC_ALGO_NONE, 0,                                                           \
+        {                                                                                                    \
+            0                                                                                                \
+        }                                                                                                    \
+    }
 
 /*
  * oc_compress_bound returns the largest compressed size one chunk of
@@ -324,15 +337,15 @@ OC_API oc_status oc_batch_decompressed_sizes(oc_context *ctx, const oc_codec_opt
  * ======================================================================== */
 
 typedef enum oc_bitstream_kind {
-    OC_BITSTREAM_NATIVE = 0,                 /* chunked, the format's own container */
-    OC_BITSTREAM_RAW = 1,                    /* one bare stream, no container */
-    OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE = 2  /* 8-byte LE uncompressed size + RAW */
+    OC_BITSTREAM_NATIVE = 0,                /* chunked, the format's own container */
+    OC_BITSTREAM_RAW = 1,                   /* one bare stream, no container */
+    OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE = 2 /* 8-byte LE uncompressed size + RAW */
 } oc_bitstream_kind;
 
 typedef enum oc_checksum_policy {
-    OC_CHECKSUM_NONE = 0,   /* write no optional checksums, verify none */
-    OC_CHECKSUM_COMPUTE = 1,/* write per-chunk checksums; do not verify on decode */
-    OC_CHECKSUM_VERIFY = 2  /* write per-chunk checksums; verify every checksum present on decode */
+    OC_CHECKSUM_NONE = 0,    /* write no optional checksums, verify none */
+    OC_CHECKSUM_COMPUTE = 1, /* write per-chunk checksums; do not verify on decode */
+    OC_CHECKSUM_VERIFY = 2   /* write per-chunk checksums; verify every checksum present on decode */
 } oc_checksum_policy;
 
 /*
@@ -346,18 +359,24 @@ typedef enum oc_checksum_policy {
  * omitted (gzip CRC-32) always write them; NONE only skips verification.
  */
 typedef struct oc_buffer_options {
-    size_t struct_size;           /* sizeof(oc_buffer_options) */
-    oc_algorithm algorithm;       /* required for compression and for RAW decoding */
-    int level;                    /* 0 = default */
-    size_t chunk_size;            /* 0 = 65536 */
-    oc_bitstream_kind kind;       /* NATIVE by default */
-    oc_checksum_policy checksum;  /* VERIFY by default (via the INIT macro) */
-    uint64_t reserved[6];         /* must be zero */
+    size_t struct_size;          /* sizeof(oc_buffer_options) */
+    oc_algorithm algorithm;      /* required for compression and for RAW decoding */
+    int level;                   /* 0 = default */
+    size_t chunk_size;           /* 0 = 65536 */
+    oc_bitstream_kind kind;      /* NATIVE by default */
+    oc_checksum_policy checksum; /* VERIFY by default (via the INIT macro) */
+    uint64_t reserved[6];        /* must be zero */
 } oc_buffer_options;
 
 #define OC_DEFAULT_CHUNK_SIZE ((size_t)65536)
-#define OC_BUFFER_OPTIONS_INIT                                                                             \
-    {sizeof(oc_buffer_options), OC_ALGO_NONE, 0, OC_DEFAULT_CHUNK_SIZE, OC_BITSTREAM_NATIVE, OC_CHECKSUM_VERIFY, {0}}
+#define OC_BUFFER_OPTIONS_INIT                                                                               \
+    {                                                                                                        \
+        sizeof(oc_buffer_options), OC_ALGO_NONE, 0, OC_DEFAULT_CHUNK_SIZE, OC_BITSTREAM_NATIVE,              \
+            OC_CHECKSUM_VERIFY,                                                                              \
+        {                                                                                                    \
+            0                                                                                                \
+        }                                                                                                    \
+    }
 
 /*
  * oc_buffer_compress_bound returns the largest size oc_buffer_compress can
@@ -380,19 +399,19 @@ OC_API oc_status oc_buffer_compress(oc_context *ctx, const oc_buffer_options *op
  * oc_frame_info: what oc_buffer_inspect learns from a compressed buffer.
  */
 typedef struct oc_frame_info {
-    size_t struct_size;             /* sizeof(oc_frame_info), set by the caller */
-    oc_bitstream_kind kind;         /* NATIVE if a container was recognised */
-    oc_algorithm algorithm;         /* chunk format */
-    const char *container;          /* static name: "lz4-frame", "zstd-seekable", "zstd-frames",
-                                       "gzip-indexed", "gzip", "zlib", "snappy-framed",
-                                       "with-uncompressed-size", "raw" */
-    uint64_t num_chunks;            /* chunks (frames, members, blocks) found */
-    uint64_t compressed_size;       /* bytes of the container that were recognised */
-    uint64_t decompressed_size;     /* total, if known (see size_known) */
-    int size_known;                 /* 1 if decompressed_size came from headers/index */
-    int indexed;                    /* 1 if an index gave chunk positions (no serial scan) */
-    int has_checksums;              /* 1 if per-chunk or content checksums are present */
-    uint64_t max_chunk_size;        /* largest uncompressed chunk, if known */
+    size_t struct_size;         /* sizeof(oc_frame_info), set by the caller */
+    oc_bitstream_kind kind;     /* NATIVE if a container was recognised */
+    oc_algorithm algorithm;     /* chunk format */
+    const char *container;      /* static name: "lz4-frame", "zstd-seekable", "zstd-frames",
+                                   "gzip-indexed", "gzip", "zlib", "snappy-framed",
+                                   "with-uncompressed-size", "raw" */
+    uint64_t num_chunks;        /* chunks (frames, members, blocks) found */
+    uint64_t compressed_size;   /* bytes of the container that were recognised */
+    uint64_t decompressed_size; /* total, if known (see size_known) */
+    int size_known;             /* 1 if decompressed_size came from headers/index */
+    int indexed;                /* 1 if an index gave chunk positions (no serial scan) */
+    int has_checksums;          /* 1 if per-chunk or content checksums are present */
+    uint64_t max_chunk_size;    /* largest uncompressed chunk, if known */
     uint64_t reserved[4];
 } oc_frame_info;
 
@@ -436,10 +455,10 @@ OC_API oc_status oc_buffer_decompress(oc_context *ctx, const oc_buffer_options *
  * ======================================================================== */
 
 typedef enum oc_memory_kind {
-    OC_MEMORY_HOST = 0,    /* pageable host memory (malloc) */
-    OC_MEMORY_DEVICE = 1,  /* device memory of the context's GPU */
-    OC_MEMORY_PINNED = 2,  /* page-locked host memory */
-    OC_MEMORY_MANAGED = 3  /* CUDA managed memory (reported by oc_pointer_kind only) */
+    OC_MEMORY_HOST = 0,   /* pageable host memory (malloc) */
+    OC_MEMORY_DEVICE = 1, /* device memory of the context's GPU */
+    OC_MEMORY_PINNED = 2, /* page-locked host memory */
+    OC_MEMORY_MANAGED = 3 /* CUDA managed memory (reported by oc_pointer_kind only) */
 } oc_memory_kind;
 
 /* oc_pointer_kind says where p points (HOST for unknown/unregistered memory). */

@@ -5,7 +5,10 @@
  */
 #include "cuda_engine.h"
 
-int oc_cuda_available(void) { return 0; }
+int oc_cuda_available(void)
+{
+    return 0;
+}
 int oc_cuda_algorithm_available(oc_algorithm algorithm)
 {
     (void)algorithm;
@@ -16,8 +19,14 @@ int oc_cuda_is_device_pointer(const void *p)
     (void)p;
     return 0;
 }
-void oc_cuda_context_release(oc_context *ctx) { (void)ctx; }
-const char *oc_cuda_build_info(void) { return "cuda: none"; }
+void oc_cuda_context_release(oc_context *ctx)
+{
+    (void)ctx;
+}
+const char *oc_cuda_build_info(void)
+{
+    return "cuda: none";
+}
 
 oc_status oc_cuda_batch_compress(oc_context *ctx, const oc_codec_options *options, size_t n,
                                  const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
@@ -28,16 +37,17 @@ oc_status oc_cuda_batch_compress(oc_context *ctx, const oc_codec_options *option
     return OC_ERR_NO_DEVICE;
 }
 oc_status oc_cuda_batch_decompress(oc_context *ctx, const oc_codec_options *options, size_t n,
-                                   const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
-                                   const size_t *dst_capacities, size_t *dst_sizes, oc_status *statuses)
+                                   const void *const *src_ptrs, const size_t *src_sizes,
+                                   void *const *dst_ptrs, const size_t *dst_capacities, size_t *dst_sizes,
+                                   oc_status *statuses)
 {
     (void)ctx, (void)options, (void)n, (void)src_ptrs, (void)src_sizes, (void)dst_ptrs, (void)dst_capacities;
     (void)dst_sizes, (void)statuses;
     return OC_ERR_NO_DEVICE;
 }
 oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *options, size_t n,
-                                           const void *const *src_ptrs, const size_t *src_sizes, size_t *sizes,
-                                           oc_status *statuses)
+                                           const void *const *src_ptrs, const size_t *src_sizes,
+                                           size_t *sizes, oc_status *statuses)
 {
     (void)ctx, (void)options, (void)n, (void)src_ptrs, (void)src_sizes, (void)sizes, (void)statuses;
     return OC_ERR_NO_DEVICE;
@@ -57,7 +67,10 @@ oc_status oc_cuda_buffer_decompress(oc_context *ctx, const oc_buffer_options *hi
     return OC_ERR_NO_DEVICE;
 }
 
-int oc_cuda_device_count(void) { return 0; }
+int oc_cuda_device_count(void)
+{
+    return 0;
+}
 oc_memory_kind oc_cuda_pointer_kind(const void *p)
 {
     (void)p;

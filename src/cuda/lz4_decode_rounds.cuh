@@ -14,10 +14,15 @@
 #ifndef OC_LZ4_DECODE_ROUNDS_CUH
 #define OC_LZ4_DECODE_ROUNDS_CUH
 
+#include "lz_decode_pipe.cuh"
 #include "lz_device.cuh"
 
+/* PIPE: queue each validated round to the copier warp (lz_decode_pipe.cuh)
+ * instead of copying; dst and ring are then unused. */
+template <bool PIPE>
 __device__ __noinline__ int oc_lz4_decode_rounds(const uint8_t *__restrict__ src, size_t srcn, uint8_t *dst,
-                                                 size_t cap, size_t *outn, uint8_t *ring, int lane)
+                                                 size_t cap, size_t *outn, uint8_t *ring, int lane,
+                                                 oc_pipe_prod *pp)
 {
     if (srcn == 0)
         return OC_D_TRUNCATED;
@@ -154,35 +159,42 @@ __device__ __noinline__ int oc_lz4_decode_rounds(const uint8_t *__restrict__ src
         if (fail)
             return __shfl_sync(OC_FULL_MASK, st, __ffs(fail) - 1);
 
-        /* 6a. literals */
-        unsigned lits = __ballot_sync(OC_FULL_MASK, me && e_lit > 0);
-        while (lits) {
-            int i = __ffs(lits) - 1;
-            lits &= lits - 1;
-            uint64_t o = __shfl_sync(OC_FULL_MASK, e_op, i);
-            uint64_t n = __shfl_sync(OC_FULL_MASK, e_lit, i);
-            uint32_t start = __shfl_sync(OC_FULL_MASK, p + e_at, i);
-            oc_warp_lit_ring(dst, ring, (size_t)o, src + ip + start, (size_t)n, lane);
+        if (PIPE) {
+            oc_pipe_push(pp, cnt, lane, e_op, ip + p + e_at, e_lit, e_has ? e_ml : 0, e_off);
+            goto next_round;
         }
-        __syncwarp();
-        /* 6b. matches in stream order */
-        unsigned matches = __ballot_sync(OC_FULL_MASK, me && e_has);
-        uint64_t first_copy = ~(uint64_t)0, last_copy_end = 0;
-        while (matches) {
-            int i = __ffs(matches) - 1;
-            matches &= matches - 1;
-            uint64_t o = __shfl_sync(OC_FULL_MASK, e_op + e_lit, i);
-            uint64_t n = __shfl_sync(OC_FULL_MASK, e_ml, i);
-            uint32_t f = __shfl_sync(OC_FULL_MASK, e_off, i);
-            uint64_t s0 = o - f, s1 = s0 + (n < f ? n : f);
-            if (s1 > first_copy && s0 < last_copy_end)
-                __syncwarp();
-            if (first_copy == ~(uint64_t)0)
-                first_copy = o;
-            last_copy_end = o + n;
-            oc_warp_match_ring(dst, ring, (size_t)o, f, (size_t)n, round_end - s0 <= OC_RING, lane);
+        {
+            /* 6a. literals */
+            unsigned lits = __ballot_sync(OC_FULL_MASK, me && e_lit > 0);
+            while (lits) {
+                int i = __ffs(lits) - 1;
+                lits &= lits - 1;
+                uint64_t o = __shfl_sync(OC_FULL_MASK, e_op, i);
+                uint64_t n = __shfl_sync(OC_FULL_MASK, e_lit, i);
+                uint32_t start = __shfl_sync(OC_FULL_MASK, p + e_at, i);
+                oc_warp_lit_ring(dst, ring, (size_t)o, src + ip + start, (size_t)n, lane);
+            }
+            __syncwarp();
+            /* 6b. matches in stream order */
+            unsigned matches = __ballot_sync(OC_FULL_MASK, me && e_has);
+            uint64_t first_copy = ~(uint64_t)0, last_copy_end = 0;
+            while (matches) {
+                int i = __ffs(matches) - 1;
+                matches &= matches - 1;
+                uint64_t o = __shfl_sync(OC_FULL_MASK, e_op + e_lit, i);
+                uint64_t n = __shfl_sync(OC_FULL_MASK, e_ml, i);
+                uint32_t f = __shfl_sync(OC_FULL_MASK, e_off, i);
+                uint64_t s0 = o - f, s1 = s0 + (n < f ? n : f);
+                if (s1 > first_copy && s0 < last_copy_end)
+                    __syncwarp();
+                if (first_copy == ~(uint64_t)0)
+                    first_copy = o;
+                last_copy_end = o + n;
+                oc_warp_match_ring(dst, ring, (size_t)o, f, (size_t)n, round_end - s0 <= OC_RING, lane);
+            }
+            __syncwarp();
         }
-        __syncwarp();
+    next_round:
         op = (size_t)round_end;
         uint32_t last_p = __shfl_sync(OC_FULL_MASK, p, cnt - 1);
         int last_has = __shfl_sync(OC_FULL_MASK, has_match, last_p);

@@ -115,8 +115,42 @@ __global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc_lz4_decompress_kernel
     if (src == nullptr || (WRITE && dst == nullptr && cap != 0))
         st = OC_D_INVALID_ARGUMENT;
     else
-        st = ROUNDS ? oc_lz4_decode_rounds(src, srcn, dst, cap, &outn, ring, lane)
+        st = ROUNDS ? oc_lz4_decode_rounds<false>(src, srcn, dst, cap, &outn, ring, lane, nullptr)
                     : oc_lz4_decode_warp<WRITE>(src, srcn, dst, cap, &outn, ring, lane);
+    if (lane == 0) {
+        if (b.dst_sizes)
+            b.dst_sizes[chunk] = st == OC_D_OK ? outn : 0;
+        if (b.statuses)
+            b.statuses[chunk] = st;
+    }
+}
+
+/* The two-warp pipelined decoder (v6, lz_decode_pipe.cuh): block = one
+ * chunk, warp 0 parses rounds and checks, warp 1 copies. */
+__global__ void __launch_bounds__(64) oc_lz4_decompress_pipe_kernel(oc_cuda_batch b)
+{
+    __shared__ uint8_t ring[OC_RING];
+    __shared__ oc_pipe_q q;
+    size_t chunk = blockIdx.x;
+    int lane = threadIdx.x & 31;
+    if (chunk >= b.n)
+        return;
+    const uint8_t *src = b.src[chunk];
+    size_t srcn = b.src_sizes[chunk];
+    uint8_t *dst = b.dst[chunk];
+    size_t cap = b.dst_caps[chunk];
+    if (threadIdx.x >= 32) {
+        oc_pipe_copier(&q, src, dst, ring, lane);
+        return;
+    }
+    oc_pipe_prod pp = {&q, 0};
+    size_t outn = 0;
+    int st;
+    if (src == nullptr || (dst == nullptr && cap != 0))
+        st = OC_D_INVALID_ARGUMENT;
+    else
+        st = oc_lz4_decode_rounds<true>(src, srcn, dst, cap, &outn, ring, lane, &pp);
+    oc_pipe_finish(&pp, lane);
     if (lane == 0) {
         if (b.dst_sizes)
             b.dst_sizes[chunk] = st == OC_D_OK ? outn : 0;
@@ -237,14 +271,16 @@ static unsigned oc_blocks_for(size_t n, unsigned warps_per_block)
     return (unsigned)((n + warps_per_block - 1) / warps_per_block);
 }
 
-/* Decoder choice: rounds (v4, lz4_decode_rounds.cuh, default) or one
- * sequence at a time (v3) with OC_CUDA_LZ4_DECODER=serial; read once. */
+/* Decoder choice: rounds (v4, lz4_decode_rounds.cuh, default), one
+ * sequence at a time (v3) with OC_CUDA_LZ4_DECODER=serial, or the two-warp
+ * pipeline (v6, lz_decode_pipe.cuh) with OC_CUDA_LZ4_DECODER=pipe; read
+ * once.  Returns 0 serial, 1 rounds, 2 pipe. */
 static int oc_cuda_lz4_rounds(void)
 {
     static volatile int mode = -1;
     if (mode < 0) {
         const char *e = getenv("OC_CUDA_LZ4_DECODER");
-        mode = !(e && strcmp(e, "serial") == 0);
+        mode = e && strcmp(e, "serial") == 0 ? 0 : e && strcmp(e, "pipe") == 0 ? 2 : 1;
     }
     return mode;
 }
@@ -252,7 +288,9 @@ static int oc_cuda_lz4_rounds(void)
 cudaError_t oc_cuda_lz4_decompress_launch(const oc_cuda_batch &b, int write_output, cudaStream_t stream)
 {
     const unsigned wpb = OC_DECODE_WARPS;
-    if (write_output && oc_cuda_lz4_rounds())
+    if (write_output && oc_cuda_lz4_rounds() == 2)
+        oc_lz4_decompress_pipe_kernel<<<(unsigned)b.n, 64, 0, stream>>>(b);
+    else if (write_output && oc_cuda_lz4_rounds())
         oc_lz4_decompress_kernel<true, true><<<oc_blocks_for(b.n, wpb), wpb * 32, 0, stream>>>(b);
     else if (write_output)
         oc_lz4_decompress_kernel<true, false><<<oc_blocks_for(b.n, wpb), wpb * 32, 0, stream>>>(b);

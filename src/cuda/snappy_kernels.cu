@@ -40,9 +40,9 @@ __device__ int oc_snappy_preamble(const uint8_t *__restrict__ src, size_t srcn, 
     return -1;
 }
 
-template <bool WRITE, bool ROUNDS>
+template <bool WRITE, bool ROUNDS, bool PIPE = false>
 __device__ int oc_snappy_decode_warp(const uint8_t *__restrict__ src, size_t srcn, uint8_t *dst, size_t cap,
-                                     size_t *outn, uint8_t *ring, int lane)
+                                     size_t *outn, uint8_t *ring, int lane, oc_pipe_prod *pp = nullptr)
 {
     uint32_t ulen = 0;
     int pre = oc_snappy_preamble(src, srcn, &ulen);
@@ -55,8 +55,8 @@ __device__ int oc_snappy_decode_warp(const uint8_t *__restrict__ src, size_t src
         return OC_D_OK;
     if (ulen > cap)
         return OC_D_OUTPUT_TOO_SMALL;
-    if (ROUNDS)
-        return oc_snappy_decode_rounds(src, srcn, (size_t)pre, dst, ulen, ring, lane);
+    if (ROUNDS || PIPE)
+        return oc_snappy_decode_rounds<PIPE>(src, srcn, (size_t)pre, dst, ulen, ring, lane, pp);
     size_t ip = (size_t)pre, op = 0, mark = 0;
     uint32_t tag = ip < srcn ? __ldg(src + ip) : 0;
     while (ip < srcn) {
@@ -141,6 +141,40 @@ __global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc_snappy_decompress_ker
         st = OC_D_INVALID_ARGUMENT;
     else
         st = oc_snappy_decode_warp<WRITE, ROUNDS>(src, srcn, dst, cap, &outn, ring, lane);
+    if (lane == 0) {
+        if (b.dst_sizes)
+            b.dst_sizes[chunk] = st == OC_D_OK ? outn : 0;
+        if (b.statuses)
+            b.statuses[chunk] = st;
+    }
+}
+
+/* The two-warp pipelined decoder (v6, lz_decode_pipe.cuh): block = one
+ * chunk, warp 0 parses rounds and checks, warp 1 copies. */
+__global__ void __launch_bounds__(64) oc_snappy_decompress_pipe_kernel(oc_cuda_batch b)
+{
+    __shared__ uint8_t ring[OC_RING];
+    __shared__ oc_pipe_q q;
+    size_t chunk = blockIdx.x;
+    int lane = threadIdx.x & 31;
+    if (chunk >= b.n)
+        return;
+    const uint8_t *src = b.src[chunk];
+    size_t srcn = b.src_sizes[chunk];
+    uint8_t *dst = b.dst[chunk];
+    size_t cap = b.dst_caps[chunk];
+    if (threadIdx.x >= 32) {
+        oc_pipe_copier(&q, src, dst, ring, lane);
+        return;
+    }
+    oc_pipe_prod pp = {&q, 0};
+    size_t outn = 0;
+    int st;
+    if (src == nullptr || (dst == nullptr && cap != 0))
+        st = OC_D_INVALID_ARGUMENT;
+    else
+        st = oc_snappy_decode_warp<true, true, true>(src, srcn, dst, cap, &outn, ring, lane, &pp);
+    oc_pipe_finish(&pp, lane);
     if (lane == 0) {
         if (b.dst_sizes)
             b.dst_sizes[chunk] = st == OC_D_OK ? outn : 0;
@@ -298,14 +332,16 @@ done:
     }
 }
 
-/* Decoder choice: rounds (v4, default) or one element at a time (v3), by
- * OC_CUDA_SNAPPY_DECODER=serial; read once. */
+/* Decoder choice: rounds (v4, default), one element at a time (v3) by
+ * OC_CUDA_SNAPPY_DECODER=serial, or the two-warp pipeline (v6) by
+ * OC_CUDA_SNAPPY_DECODER=pipe; read once.  Returns 0 serial, 1 rounds,
+ * 2 pipe. */
 static int oc_cuda_snappy_rounds(void)
 {
     static volatile int mode = -1;
     if (mode < 0) {
         const char *e = getenv("OC_CUDA_SNAPPY_DECODER");
-        mode = !(e && strcmp(e, "serial") == 0);
+        mode = e && strcmp(e, "serial") == 0 ? 0 : e && strcmp(e, "pipe") == 0 ? 2 : 1;
     }
     return mode;
 }
@@ -314,7 +350,9 @@ cudaError_t oc_cuda_snappy_decompress_launch(const oc_cuda_batch &b, int write_o
 {
     const unsigned wpb = OC_DECODE_WARPS;
     unsigned blocks = (unsigned)((b.n + wpb - 1) / wpb);
-    if (write_output && oc_cuda_snappy_rounds())
+    if (write_output && oc_cuda_snappy_rounds() == 2)
+        oc_snappy_decompress_pipe_kernel<<<(unsigned)b.n, 64, 0, stream>>>(b);
+    else if (write_output && oc_cuda_snappy_rounds())
         oc_snappy_decompress_kernel<true, true><<<blocks, wpb * 32, 0, stream>>>(b);
     else if (write_output)
         oc_snappy_decompress_kernel<true, false><<<blocks, wpb * 32, 0, stream>>>(b);

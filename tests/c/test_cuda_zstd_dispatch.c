@@ -63,14 +63,17 @@ static uint8_t *load(size_t *n)
         FILE *f = fopen(files[i], "rb");
         if (!f)
             continue;
-        k += fread(buf + k, 1, cap / 2, f);
+        size_t want = cap / 2 < cap - k ? cap / 2 : cap - k; /* never past the buffer */
+        k += fread(buf + k, 1, want, f);
         fclose(f);
     }
-    for (uint64_t x = 88172645463325252ull; k < cap; k += 8) { /* a numeric column to fill up */
+    for (uint64_t x = 88172645463325252ull; k + 8 <= cap; k += 8) { /* a numeric column to fill up */
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         uint64_t v = k / 64 + (x & 3);
         memcpy(buf + k, &v, 8);
     }
+    for (; k < cap; k++)
+        buf[k] = (uint8_t)k;
     *n = cap;
     return buf;
 }

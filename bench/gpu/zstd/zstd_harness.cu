@@ -41,36 +41,43 @@
 #include "cuda/zstd_gpu.h"
 #include "zstd_host_core.h"
 
-#define CUDA_OK(x)                                                                                                 \
-    do {                                                                                                           \
-        cudaError_t e_ = (x);                                                                                      \
-        if (e_ != cudaSuccess) {                                                                                   \
-            fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__);              \
-            exit(2);                                                                                               \
-        }                                                                                                          \
+#define CUDA_OK(x)                                                                                           \
+    do {                                                                                                     \
+        cudaError_t e_ = (x);                                                                                \
+        if (e_ != cudaSuccess) {                                                                             \
+            fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__);         \
+            exit(2);                                                                                         \
+        }                                                                                                    \
     } while (0)
 
 static int g_fail = 0;
 static long g_checks = 0;
-#define CHECK(cond, ...)                                                                                           \
-    do {                                                                                                           \
-        g_checks++;                                                                                                \
-        if (!(cond)) {                                                                                             \
-            if (g_fail++ < 40) {                                                                                   \
-                fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                               \
-                fprintf(stderr, __VA_ARGS__);                                                                      \
-                fprintf(stderr, "\n");                                                                             \
-            }                                                                                                      \
-        }                                                                                                          \
+#define CHECK(cond, ...)                                                                                     \
+    do {                                                                                                     \
+        g_checks++;                                                                                          \
+        if (!(cond)) {                                                                                       \
+            if (g_fail++ < 40) {                                                                             \
+                fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                         \
+                fprintf(stderr, __VA_ARGS__);                                                                \
+                fprintf(stderr, "\n");                                                                       \
+            }                                                                                                \
+        }                                                                                                    \
     } while (0)
 
 typedef std::vector<uint8_t> bytes;
 
 static const char *st_name(oc_status st)
 {
-    static const char *names[] = {"OK",        "INVALID_ARGUMENT", "UNSUPPORTED",       "CORRUPT",
-                                  "TRUNCATED", "OUTPUT_TOO_SMALL", "CHECKSUM_MISMATCH", "SIZE_MISMATCH",
-                                  "CHUNK_TOO_LARGE", "NEEDS_DICTIONARY"};
+    static const char *names[] = {"OK",
+                                  "INVALID_ARGUMENT",
+                                  "UNSUPPORTED",
+                                  "CORRUPT",
+                                  "TRUNCATED",
+                                  "OUTPUT_TOO_SMALL",
+                                  "CHECKSUM_MISMATCH",
+                                  "SIZE_MISMATCH",
+                                  "CHUNK_TOO_LARGE",
+                                  "NEEDS_DICTIONARY"};
     return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "OTHER";
 }
 
@@ -330,8 +337,8 @@ static void run_config(const std::string &name, const bytes &data, size_t chunk,
                     th.emplace_back([&, t] {
                         ZSTD_DCtx *dc = ZSTD_createDCtx();
                         for (size_t i = t; i < m; i += nt) {
-                            size_t r2 = ZSTD_decompressDCtx(dc, ref.data() + i * cs, raw_len[i], comp[i].data(),
-                                                            comp[i].size());
+                            size_t r2 = ZSTD_decompressDCtx(dc, ref.data() + i * cs, raw_len[i],
+                                                            comp[i].data(), comp[i].size());
                             if (ZSTD_isError(r2) || r2 != raw_len[i]) {
                                 fprintf(stderr, "libzstd failed on its own output\n");
                                 exit(2);
@@ -367,10 +374,12 @@ static void run_config(const std::string &name, const bytes &data, size_t chunk,
     oc_cuda_zstd_debug_profile(prof, 1);
     {
         double tot = (double)(prof[5] ? prof[5] : 1);
-        printf("profile %s %s: cycles/byte per warp %.1f; literals %.1f%%, seq tables %.1f%%, seq decode %.1f%%, "
+        printf("profile %s %s: cycles/byte per warp %.1f; literals %.1f%%, seq tables %.1f%%, seq decode "
+               "%.1f%%, "
                "batch exec %.1f%%, xxh64 %.1f%%\n",
-               name.c_str(), cfg, (double)prof[5] / ((double)n * (double)copies), 100.0 * (double)prof[0] / tot,
-               100.0 * (double)prof[1] / tot, 100.0 * (double)(prof[2] - prof[3]) / tot, 100.0 * (double)prof[3] / tot,
+               name.c_str(), cfg, (double)prof[5] / ((double)n * (double)copies),
+               100.0 * (double)prof[0] / tot, 100.0 * (double)prof[1] / tot,
+               100.0 * (double)(prof[2] - prof[3]) / tot, 100.0 * (double)prof[3] / tot,
                100.0 * (double)prof[4] / tot);
     }
 #endif
@@ -458,9 +467,9 @@ static void run_damage(const std::string &name, const bytes &data)
         int level = levels[i % 4];
         int shape = (int)(i % 8);
         bytes c = compress(data.data() + a, len, level, shape, 1);
-        in.push_back(c), caps.push_back(len), kind.push_back(0); /* intact */
+        in.push_back(c), caps.push_back(len), kind.push_back(0);               /* intact */
         in.push_back(c), caps.push_back(len ? len - 1 : 0), kind.push_back(1); /* short output */
-        for (int t = 0; t < 6; t++) { /* truncations */
+        for (int t = 0; t < 6; t++) {                                          /* truncations */
             bytes b(c.begin(), c.begin() + (t < 2 ? c.size() - 1 - t : rnd() % c.size()));
             in.push_back(b), caps.push_back(len), kind.push_back(2);
         }
@@ -505,13 +514,13 @@ static void run_damage(const std::string &name, const bytes &data)
         bool same = st[i] == hst && sz[i] == hs &&
                     (hst != OC_OK || memcmp(out.data() + d.out_off[i], h.data(), hs) == 0);
         if (!same && mism++ < 10)
-            fprintf(stderr, "damage item %zu kind %d: gpu %s/%zu host %s/%zu\n", i, kind[i], st_name(st[i]), sz[i],
-                    st_name(hst), hs);
+            fprintf(stderr, "damage item %zu kind %d: gpu %s/%zu host %s/%zu\n", i, kind[i], st_name(st[i]),
+                    sz[i], st_name(hst), hs);
         CHECK(same, "gpu and host core differ on damaged input %zu", i);
         size_t r = ZSTD_decompress(h.data(), caps[i], in[i].data(), in[i].size());
         if (st[i] == OC_OK)
-            CHECK(!ZSTD_isError(r) && r == sz[i], "we accept item %zu (kind %d) that libzstd rejects: %s", i, kind[i],
-                  ZSTD_isError(r) ? ZSTD_getErrorName(r) : "size");
+            CHECK(!ZSTD_isError(r) && r == sz[i], "we accept item %zu (kind %d) that libzstd rejects: %s", i,
+                  kind[i], ZSTD_isError(r) ? ZSTD_getErrorName(r) : "size");
         else if (!ZSTD_isError(r) && st[i] == OC_ERR_CORRUPT)
             lax++;
         if (kind[i] == 0)

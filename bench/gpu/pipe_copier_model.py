@@ -1,0 +1,130 @@
+"""pipe_copier_model.py - CPU model of the pipe decoder's copier (src/cuda/lz_decode_pipe.cuh, v6c).
+
+Why: the copier's parallel phase is only correct if, inside a round, nothing it
+reads is written in the same phase and no two writes share an output byte or a
+ring slot.  This model parses real LZ4 (python-lz4) and Snappy (cramjam) chunks
+serially into the copier's records, groups them into rounds of random sizes
+(the copier must be right for any grouping), asserts those conditions, runs the
+phase-1 copies in a shuffled order and the rest in stream order with the same
+ring rule as the kernel, and checks the output byte for byte.
+Usage: python3 bench/gpu/pipe_copier_model.py FILE...  (no GPU needed)
+"""
+import random, sys, lz4.block, cramjam
+R = 16384
+def lz4_records(c):
+    ip = 0; op = 0; recs = []
+    while True:
+        t = c[ip]; ip += 1
+        lit = t >> 4
+        if lit == 15:
+            while True:
+                b = c[ip]; ip += 1; lit += b
+                if b != 255: break
+        ls = ip; ip += lit
+        if ip >= len(c):
+            recs.append((op, ls, lit, 0, 0)); op += lit; break
+        off = c[ip] | (c[ip+1] << 8); ip += 2
+        ml = t & 15
+        if ml == 15:
+            while True:
+                b = c[ip]; ip += 1; ml += b
+                if b != 255: break
+        ml += 4
+        recs.append((op, ls, lit, ml, off)); op += lit + ml
+    return recs
+def snappy_records(c):
+    ip = 0; v = 0; sh = 0
+    while True:
+        b = c[ip]; ip += 1; v |= (b & 0x7f) << sh; sh += 7
+        if not b & 0x80: break
+    op = 0; recs = []
+    while ip < len(c):
+        t = c[ip]; ip += 1; k = t & 3
+        if k == 0:
+            l = t >> 2
+            if l >= 60:
+                nb = l - 59; l = int.from_bytes(c[ip:ip+nb], 'little'); ip += nb
+            l += 1
+            recs.append((op, ip, l, 0, 0)); ip += l; op += l
+        elif k == 1:
+            ln = ((t >> 2) & 7) + 4; off = ((t >> 5) << 8) | c[ip]; ip += 1
+            recs.append((op, 0, 0, ln, off)); op += ln
+        else:
+            ln = (t >> 2) + 1; nb = 2 if k == 2 else 4
+            off = int.from_bytes(c[ip:ip+nb], 'little'); ip += nb
+            recs.append((op, 0, 0, ln, off)); op += ln
+    return recs
+def run(c, recs, n, rng):
+    dst = bytearray(n); ring = bytearray(R)
+    def put(p, v): dst[p] = v; ring[p % R] = v
+    def warp_match(pos, mo, ml, ro):  # sequential semantics of oc_warp_match_ring
+        frm = pos - mo
+        for j in range(ml):
+            src_p = frm + (j % mo if mo < ml else j)
+            if ro: assert ring_valid[src_p % R] == src_p, "ring slot stale"
+            put(pos + j, ring[src_p % R] if ro else dst[src_p]); ring_valid[(pos+j) % R] = pos + j
+    ring_valid = [-1] * R
+    i = 0; stats = [0, 0, 0]
+    while i < len(recs):
+        cnt = min(rng.randint(1, 32), len(recs) - i); rd = recs[i:i+cnt]; i += cnt
+        rs = rd[0][0]; re_ = rd[-1][0] + rd[-1][2] + rd[-1][3]
+        if re_ - rs > R:
+            stats[0] += 1
+            for lo, ls, ll, ml, mo in rd:
+                for j in range(ll): put(lo+j, c[ls+j]); ring_valid[(lo+j) % R] = lo+j
+                if ml: warp_match(lo+ll, mo, ml, mo + ml <= R)
+            continue
+        stats[1] += 1
+        reads_d, reads_r, writes_d, writes_r = set(), set(), set(), set()
+        deps = []
+        ph1 = []
+        for lo, ls, ll, ml, mo in rd:
+            pos = lo + ll
+            if ll: ph1.append(('lit', lo, ls, ll))
+            if ml:
+                s0 = pos - mo; s1 = s0 + min(ml, mo); ro = re_ - s0 <= R
+                if s1 > rs: deps.append((pos, mo, ml, ro))
+                else: ph1.append(('m', pos, mo, ml, ro))
+        # phase 1 hazards: reads of this phase never touch its writes
+        for e in ph1:
+            if e[0] == 'lit':
+                _, lo, ls, ll = e
+                for j in range(ll):
+                    assert lo+j not in writes_d and (lo+j) % R not in writes_r; writes_d.add(lo+j); writes_r.add((lo+j) % R)
+            else:
+                _, pos, mo, ml, ro = e
+                for j in range(ml):
+                    sp = pos - mo + (j % mo)
+                    (reads_r.add(sp % R) if ro else reads_d.add(sp))
+                    assert pos+j not in writes_d and (pos+j) % R not in writes_r; writes_d.add(pos+j); writes_r.add((pos+j) % R)
+        assert not (reads_d & writes_d) and not (reads_r & writes_r), "phase-1 hazard"
+        rng.shuffle(ph1)  # any order
+        snap_d, snap_r = bytes(dst), bytes(ring)
+        for e in ph1:
+            if e[0] == 'lit':
+                _, lo, ls, ll = e
+                for j in range(ll): put(lo+j, c[ls+j]); ring_valid[(lo+j) % R] = lo+j
+            else:
+                _, pos, mo, ml, ro = e
+                for j in range(ml):
+                    sp = pos - mo + (j % mo)
+                    if ro: assert ring_valid[sp % R] == sp, "ring stale (phase 1)"
+                    put(pos+j, ring[sp % R] if ro else dst[sp]); ring_valid[(pos+j) % R] = pos+j
+        for pos, mo, ml, ro in deps:
+            stats[2] += 1
+            warp_match(pos, mo, ml, ro)
+    return bytes(dst), stats
+rng = random.Random(1)
+files = sys.argv[1:]
+for f in files:
+    data = open(f, 'rb').read()
+    for off in range(0, min(len(data), 40 * 65536), 65536):
+        ch = data[off:off+65536]
+        for name in ('lz4', 'snappy'):
+            if name == 'lz4':
+                c = lz4.block.compress(ch, store_size=False); recs = lz4_records(c)
+            else:
+                c = bytes(cramjam.snappy.compress_raw(ch)); recs = snappy_records(c)
+            out, st = run(c, recs, len(ch), rng)
+            assert out == ch, (f, off, name)
+    print(f, 'ok', st)

@@ -1,0 +1,215 @@
+/*
+ * lz_decode_pipe.cuh - the two-warp pipelined decoder (v6) shared by LZ4 and
+ * Snappy: per chunk, a parser warp runs the rounds parse (the v4 decoders'
+ * steps 1-5: speculative headers, chain, prefix sum, every check) and queues
+ * each round's validated records in shared memory; a copier warp of the same
+ * block executes them in stream order (literal, then match).
+ *
+ * Why: with ~4 chunks per SM at 64 KiB, one warp per chunk exposes every
+ * latency of the parse (shuffle chains) and of the copies (global and ring
+ * loads) one after the other; here they overlap, and the copier reads its
+ * records with broadcast shared loads instead of shuffles.
+ *
+ * Hand-off: two slots (double buffering) and one named barrier (id 1, the
+ * block's 64 threads) that both warps pass once per round, with bar.sync
+ * on both sides: at its i-th instance the parser has written round i and
+ * the copier has finished round i - 1, so the parser then fills the slot
+ * the copier just left while the copier runs round i.  Parsing round i + 1
+ * thus overlaps copying round i.  A slot with cnt == 0 ends the chunk (both
+ * warps have then passed the barrier equally often).  v6a (measured on the
+ * H200, bench/NOTES.md) used a 6-deep queue with bar.arrive/bar.sync
+ * pairs; racecheck reported hazards on it, so this version (v6b, not yet
+ * measured) uses only bar.sync on both sides, the plain barrier pattern.
+ *
+ * Copies (v6c): a round whose output fits the ring copies its literals and
+ * the matches that read only earlier rounds all at once, a lane per short
+ * element, then the matches that read this round in stream order
+ * (oc_pipe_copy_parallel); other rounds element after element.
+ *
+ * Safety: the parser queues only rounds whose every element passed the
+ * checks, so the copier copies exactly the ranges the v4 decoders would.
+ */
+#ifndef OC_LZ_DECODE_PIPE_CUH
+#define OC_LZ_DECODE_PIPE_CUH
+
+#include "lz_device.cuh"
+
+#define OC_PIPE_DEPTH 2
+
+/* One round's records per slot; element i = literal (lit_len bytes from
+ * input offset lit_src to output lit_out) then match (m_len bytes at
+ * offset m_off, written at lit_out + lit_len). */
+struct oc_pipe_q {
+    uint64_t lit_out[OC_PIPE_DEPTH][32];
+    uint64_t lit_src[OC_PIPE_DEPTH][32];
+    uint64_t lit_len[OC_PIPE_DEPTH][32];
+    uint64_t m_len[OC_PIPE_DEPTH][32];
+    uint32_t m_off[OC_PIPE_DEPTH][32];
+    uint32_t cnt[OC_PIPE_DEPTH];
+};
+
+/* The parser's side: the queue and the number of rounds pushed. */
+struct oc_pipe_prod {
+    oc_pipe_q *q;
+    uint32_t r;
+};
+
+/* The round barrier: both warps of the block (64 threads), whole warps. */
+__device__ __forceinline__ void oc_pipe_barrier(void)
+{
+    __syncwarp();
+    asm volatile("bar.sync 1, 64;" ::: "memory");
+}
+
+/* Parser: queue one round (lane < cnt holds element `lane`); cnt == 0 ends. */
+__device__ __forceinline__ void oc_pipe_push(oc_pipe_prod *pp, int cnt, int lane, uint64_t lit_out,
+                                             uint64_t lit_src, uint64_t lit_len, uint64_t m_len,
+                                             uint32_t m_off)
+{
+    uint32_t k = pp->r % OC_PIPE_DEPTH; /* the copier left this slot at the last barrier */
+    oc_pipe_q *q = pp->q;
+    if (lane < cnt) {
+        q->lit_out[k][lane] = lit_out;
+        q->lit_src[k][lane] = lit_src;
+        q->lit_len[k][lane] = lit_len;
+        q->m_len[k][lane] = m_len;
+        q->m_off[k][lane] = m_off;
+    }
+    if (lane == 0)
+        q->cnt[k] = (uint32_t)cnt;
+    oc_pipe_barrier();
+    pp->r++;
+}
+
+/* Parser: the end slot. */
+__device__ __forceinline__ void oc_pipe_finish(oc_pipe_prod *pp, int lane)
+{
+    oc_pipe_push(pp, 0, lane, 0, 0, 0, 0, 0);
+}
+
+/* Copier, one round in stream order, one element after another, the warp
+ * sharing each copy (any round; the only way for rounds whose output spans
+ * more than the ring). */
+__device__ __forceinline__ void oc_pipe_copy_serial(const oc_pipe_q *q, uint32_t k, int cnt,
+                                                    const uint8_t *__restrict__ src, uint8_t *dst,
+                                                    uint8_t *ring, int lane)
+{
+    for (int i = 0; i < cnt; i++) {
+        uint64_t lo = q->lit_out[k][i], ll = q->lit_len[k][i], ls = q->lit_src[k][i];
+        uint64_t ml = q->m_len[k][i];
+        uint32_t mo = q->m_off[k][i];
+        if (ll) {
+            oc_warp_lit_ring(dst, ring, (size_t)lo, src + ls, (size_t)ll, lane);
+            __syncwarp();
+        }
+        if (ml) {
+            /* in stream order the ring holds the last OC_RING bytes */
+            oc_warp_match_ring(dst, ring, (size_t)(lo + ll), mo, (size_t)ml, (uint64_t)mo + ml <= OC_RING,
+                               lane);
+            __syncwarp();
+        }
+    }
+}
+
+/* Copier, one round whose output spans at most OC_RING bytes (so no two of
+ * its output positions share a ring slot), v6c: every literal, and every
+ * match whose source lies wholly before the round ("independent"), is
+ * copied at once, each lane its own element when it is short (<= 32
+ * bytes), the warp together for longer ones; then the matches that read
+ * bytes of this round, in stream order.  Text-like data has ~8 short
+ * elements per round: one lane each instead of the whole warp one after
+ * another.  A match reads the ring when nothing this round writes can
+ * share a slot with its source (round_end - source start <= OC_RING, the
+ * v4 decoders' rule), else the output. */
+__device__ __forceinline__ void oc_pipe_copy_parallel(const oc_pipe_q *q, uint32_t k, int cnt,
+                                                      uint64_t round_start, uint64_t round_end,
+                                                      const uint8_t *__restrict__ src, uint8_t *dst,
+                                                      uint8_t *ring, int lane)
+{
+    int me = lane < cnt;
+    uint64_t lo = 0, ll = 0, ls = 0, ml = 0;
+    uint32_t mo = 1;
+    if (me) {
+        lo = q->lit_out[k][lane];
+        ll = q->lit_len[k][lane];
+        ls = q->lit_src[k][lane];
+        ml = q->m_len[k][lane];
+        mo = q->m_off[k][lane];
+    }
+    uint64_t pos = lo + ll; /* where the match goes */
+    uint64_t s0 = pos - mo; /* its source (mo <= pos: checked by the parser) */
+    uint64_t s1 = s0 + (ml < mo ? ml : mo);
+    int has_m = me && ml != 0;
+    int dep = has_m && s1 > round_start; /* reads bytes of this round */
+    int ring_ok = has_m && round_end - s0 <= OC_RING;
+    /* 1a. short literals and short independent matches: one lane each */
+    if (me && ll != 0 && ll <= 32) {
+        for (uint32_t j = 0; j < (uint32_t)ll; j++) {
+            uint8_t v = __ldg(src + ls + j);
+            dst[lo + j] = v;
+            ring[(lo + j) & OC_RING_MASK] = v;
+        }
+    }
+    if (has_m && !dep && ml <= 32) {
+        uint32_t r = 0; /* byte j repeats source byte j % mo */
+        for (uint32_t j = 0; j < (uint32_t)ml; j++) {
+            uint8_t v = ring_ok ? ring[(s0 + r) & OC_RING_MASK] : dst[s0 + r];
+            dst[pos + j] = v;
+            ring[(pos + j) & OC_RING_MASK] = v;
+            if (++r == mo)
+                r = 0;
+        }
+    }
+    /* 1b. long ones: the warp together, one element after another */
+    unsigned big = __ballot_sync(OC_FULL_MASK, me && ll > 32);
+    while (big) {
+        int i = __ffs(big) - 1;
+        big &= big - 1;
+        uint64_t o = __shfl_sync(OC_FULL_MASK, lo, i), n = __shfl_sync(OC_FULL_MASK, ll, i);
+        uint64_t from = __shfl_sync(OC_FULL_MASK, ls, i);
+        oc_warp_lit_ring(dst, ring, (size_t)o, src + from, (size_t)n, lane);
+    }
+    big = __ballot_sync(OC_FULL_MASK, has_m && !dep && ml > 32);
+    while (big) {
+        int i = __ffs(big) - 1;
+        big &= big - 1;
+        uint64_t o = __shfl_sync(OC_FULL_MASK, pos, i), n = __shfl_sync(OC_FULL_MASK, ml, i);
+        uint32_t f = __shfl_sync(OC_FULL_MASK, mo, i);
+        int ro = __shfl_sync(OC_FULL_MASK, ring_ok, i);
+        oc_warp_match_ring(dst, ring, (size_t)o, f, (size_t)n, ro, lane);
+    }
+    __syncwarp();
+    /* 2. matches that read this round's bytes, in stream order */
+    unsigned deps = __ballot_sync(OC_FULL_MASK, dep);
+    while (deps) {
+        int i = __ffs(deps) - 1;
+        deps &= deps - 1;
+        uint64_t o = __shfl_sync(OC_FULL_MASK, pos, i), n = __shfl_sync(OC_FULL_MASK, ml, i);
+        uint32_t f = __shfl_sync(OC_FULL_MASK, mo, i);
+        int ro = __shfl_sync(OC_FULL_MASK, ring_ok, i);
+        oc_warp_match_ring(dst, ring, (size_t)o, f, (size_t)n, ro, lane);
+        __syncwarp();
+    }
+}
+
+/* Copier: executes queued rounds until the end slot. */
+static __device__ __noinline__ void oc_pipe_copier(oc_pipe_q *q, const uint8_t *__restrict__ src,
+                                                   uint8_t *dst, uint8_t *ring, int lane)
+{
+    for (uint32_t r = 0;; r++) {
+        uint32_t k = r % OC_PIPE_DEPTH;
+        oc_pipe_barrier(); /* round r is in slot k; the parser fills the other one */
+        int cnt = (int)q->cnt[k];
+        if (cnt == 0)
+            break;
+        uint64_t round_start = q->lit_out[k][0];
+        uint64_t round_end = q->lit_out[k][cnt - 1] + q->lit_len[k][cnt - 1] + q->m_len[k][cnt - 1];
+        if (round_end - round_start <= OC_RING)
+            oc_pipe_copy_parallel(q, k, cnt, round_start, round_end, src, dst, ring, lane);
+        else
+            oc_pipe_copy_serial(q, k, cnt, src, dst, ring, lane);
+        __syncwarp();
+    }
+}
+
+#endif /* OC_LZ_DECODE_PIPE_CUH */
