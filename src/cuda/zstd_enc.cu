@@ -10,6 +10,9 @@
  * use every lane; the lazy match finder and the entropy coding run on lane
  * 0 (zstd_enc_core.h).
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "zstd_enc_gpu.h"
 
 #include "zstd_enc_core.h"
@@ -67,6 +70,19 @@ __global__ void __launch_bounds__(ZE_WARPS_PER_BLOCK * 32)
     }
 }
 
+/* Level 0 (default) is 3 (lazy); OC_CUDA_ZSTD_ENC_DEFAULT=fast makes it 1
+ * (the fast variant) until GPU measurements say which default to keep.
+ * Read once. */
+static int ze_default_level(void)
+{
+    static int level = -1;
+    if (level < 0) {
+        const char *e = getenv("OC_CUDA_ZSTD_ENC_DEFAULT");
+        level = (e != NULL && strcmp(e, "fast") == 0) ? 1 : 3;
+    }
+    return level;
+}
+
 extern "C" oc_status oc_cuda_zstd_compress(oc_context *ctx, size_t n, const void *const *src_ptrs_dev,
                                            const size_t *src_sizes_dev, void *const *dst_ptrs_dev,
                                            const size_t *dst_caps_dev, size_t *dst_sizes_dev,
@@ -78,6 +94,8 @@ extern "C" oc_status oc_cuda_zstd_compress(oc_context *ctx, size_t n, const void
         return OC_OK;
     if (!src_ptrs_dev || !src_sizes_dev || !dst_ptrs_dev || !dst_caps_dev || !scratch)
         return OC_ERR_INVALID_ARGUMENT;
+    if (level == 0)
+        level = ze_default_level();
     size_t slice = ze_slice_bytes();
     size_t w = scratch_size / slice;
     if (w > n)

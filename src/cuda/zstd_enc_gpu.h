@@ -34,8 +34,9 @@ OC_HIDDEN size_t oc_cuda_zstd_compress_scratch_size(size_t n);
 
 /*
  * oc_cuda_zstd_compress compresses n chunks on the GPU at `level` (0 =
- * default = 3; <= 1 the fast variant, >= 2 the lazy variants: see
- * zstd_enc_core.h and bench/gpu/zstd/ENC_NOTES.md).
+ * default = 3, or 1 with OC_CUDA_ZSTD_ENC_DEFAULT=fast in the environment;
+ * <= 1 the fast variant, >= 2 the lazy variants: see zstd_enc_core.h and
+ * bench/gpu/zstd/ENC_NOTES.md).
  *
  * Every array is in DEVICE memory with n entries: src_ptrs_dev[i] points to
  * src_sizes_dev[i] bytes, dst_ptrs_dev[i] to dst_caps_dev[i] writable bytes.
