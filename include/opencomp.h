@@ -157,8 +157,9 @@ OC_API int oc_algorithm_available(oc_engine engine, oc_algorithm algorithm);
  *   deflate/zlib/gzip: 1..12 (libdeflate's scale; 6 default).
  *   zstd:    -7..-1 fast levels, 1..19 normal (3 default), 20..22 ultra.
  *            CUDA engine (GPU encoder): <= 1 greedy hash matching; 2 lazy,
- *            chain depth 4; 3 (default) depth 8; 4-5 depth 16; >= 6 depth 32;
- *            every level builds FSE tables from the block's statistics.
+ *            chain depth 4; 3 (default) depth 8; 4-5 depth 16; >= 6 depth 32
+ *            (slowest: one thread per chunk); every level may build FSE
+ *            tables from the block's statistics.
  * oc_level_range writes the accepted range and the default; it returns
  * OC_ERR_INVALID_ARGUMENT for OC_ALGO_NONE or an invalid value. */
 OC_API oc_status oc_level_range(oc_algorithm algorithm, int *min_level, int *max_level, int *default_level);

@@ -16,16 +16,20 @@
  *     lane on the GPU; ze_block_fast), repeat offset then one hash table
  *     (6-byte hash).
  *   lazy (level >= 2, default 3): hash chains (4-byte hash, depth 4..32 by
- *     level), one step of lazy evaluation; lane 0 on the GPU.
+ *     level), lazy evaluation (a match one position later wins if it gains
+ *     more).  Levels 2-5 run it by windows of 32 positions (ze_block_wlazy:
+ *     insertion and chain searches one position per lane, then the parse);
+ *     levels >= 6 on lane 0 (ze_block_lazy).  Both give near-identical
+ *     parses (same ratio to 3 decimals on the corpus).
  *   Both: literals Huffman-coded when smaller than raw (tree weights direct
  *   or FSE-compressed, whichever is smaller; 1 or 4 streams), RLE literals
  *   for one repeated byte; per code stream the cheapest of predefined, RLE
  *   or an FSE table built from the block's statistics.
  *
  * On the GPU the whole warp calls ze_compress_chunk: every lane computes the
- * same control values; the fast match finder, byte copies and table reset
- * use all lanes; the lazy match finder and all entropy coding run on lane 0
- * and their results are broadcast (ZE_BCAST).  Output is byte-identical
+ * same control values; the window match finders, byte copies and table
+ * reset use all lanes; the level >= 6 match finder and all entropy coding
+ * run on lane 0 and their results are broadcast (ZE_BCAST).  Output is byte-identical
  * between the C build and the GPU (the windows are emulated in C).
  *
  * Safety: every write is checked against the capacity; OUTPUT_TOO_SMALL
@@ -100,20 +104,24 @@ ZE_FN ze_work ze_work_from(void *mem)
     return w;
 }
 
+#ifndef ZE_WLAZY_MAX_LEVEL
+#define ZE_WLAZY_MAX_LEVEL 5 /* levels 2..5: lazy by windows; >= 6: lazy on one lane */
+#endif
 typedef struct {
-    int lazy;      /* 0 greedy, 1 lazy with chains */
+    int lazy;      /* 0 fast (windows), 1 lazy with chains (lane 0), 2 lazy by windows */
     int depth;     /* chain candidates per position (lazy) */
     int fse_built; /* 1: FSE tables from statistics when cheaper */
 } ze_params;
 
 /* Public level -> variant: <= 1 fast; 2 lazy depth 4; 3 (default) lazy depth
- * 8; 4-5 depth 16; >= 6 depth 32.  Every level may build FSE tables. */
+ * 8; 4-5 depth 16 (2-5 by windows); >= 6 depth 32 on one lane.  Every level
+ * may build FSE tables. */
 ZE_FN ze_params ze_params_for_level(int level)
 {
     ze_params p;
     if (level == 0)
         level = 3;
-    p.lazy = level >= 2;
+    p.lazy = level <= 1 ? 0 : level <= ZE_WLAZY_MAX_LEVEL ? 2 : 1;
     p.fse_built = 1;
     p.depth = level <= 1 ? 1 : level == 2 ? 4 : level == 3 ? 8 : level <= 5 ? 16 : 32;
     return p;
@@ -888,10 +896,11 @@ ZE_FN int ze_gain(ze_match m, const uint32_t *rep)
     return (int)m.len * 4 - oc;
 }
 
-/* Best match at ip (lazy variant): the three repeat offsets, then the hash
- * chain; the best by ze_gain. */
+/* Best match at ip (lazy variants): the three repeat offsets, then the
+ * chain from `cand` (the latest earlier position with ip's hash); the best
+ * by ze_gain. */
 ZE_FN ze_match ze_find(const ze_work *W, const uint8_t *src, uint32_t ip, uint32_t end, uint32_t maxdist,
-                       const uint32_t *rep, int depth)
+                       const uint32_t *rep, int depth, uint32_t cand)
 {
     ze_match m;
     m.len = 0;
@@ -913,7 +922,6 @@ ZE_FN ze_match ze_find(const ze_work *W, const uint8_t *src, uint32_t ip, uint32
     }
     if (ip + m.len >= end)
         return m;
-    uint32_t cand = W->hash[ze_hash(src + ip, ZE_HASH_LAZY)];
     const uint32_t cmask = (1u << ZE_CHAIN_LOG) - 1;
     for (int d = 0; d < depth; d++) {
         if (cand == ZE_EMPTY || cand >= ip || ip - cand > maxdist || ip - cand > cmask)
@@ -971,7 +979,8 @@ ZE_BIGFN uint32_t ze_block_lazy(const ze_work *W, const uint8_t *src, uint32_t b
     while (ip < ilimit) {
         while (*ins < ip)
             ze_insert(W, src, (*ins)++);
-        ze_match m = ze_find(W, src, ip, be, maxdist, rep, P->depth);
+        ze_match m =
+            ze_find(W, src, ip, be, maxdist, rep, P->depth, W->hash[ze_hash(src + ip, ZE_HASH_LAZY)]);
         if (m.len < ZE_MINMATCH) {
             ip += 1 + ((ip - anchor) >> 7);
             continue;
@@ -980,7 +989,8 @@ ZE_BIGFN uint32_t ze_block_lazy(const ze_work *W, const uint8_t *src, uint32_t b
         while (ip + 1 < ilimit) {
             while (*ins < ip + 1)
                 ze_insert(W, src, (*ins)++);
-            ze_match m2 = ze_find(W, src, ip + 1, be, maxdist, rep, P->depth);
+            ze_match m2 = ze_find(W, src, ip + 1, be, maxdist, rep, P->depth,
+                                  W->hash[ze_hash(src + ip + 1, ZE_HASH_LAZY)]);
             int g1 = ze_gain(m, rep) + 4;
             int g2 = ze_gain(m2, rep);
             if (m2.len >= ZE_MINMATCH && g2 > g1) {
@@ -1003,6 +1013,134 @@ ZE_BIGFN uint32_t ze_block_lazy(const ze_work *W, const uint8_t *src, uint32_t b
             ze_insert(W, src, (*ins)++);
     for (uint32_t i = anchor; i < be; i++)
         W->lit[nlit + i - anchor] = src[i];
+    *nlit_out = nlit + (be - anchor);
+    return nseq;
+}
+
+/* Inserts positions [from, to) (at most ZE_WINDOW) into the chains, one
+ * per lane on the GPU: a position's link is the highest lower lane with its
+ * hash, else the head; the highest lane becomes the head.  Same tables as
+ * ze_insert in order. */
+ZE_FN void ze_insert_window(const ze_work *W, const uint8_t *src, uint32_t from, uint32_t to)
+{
+#ifdef __CUDACC__
+    const uint32_t cmask = (1u << ZE_CHAIN_LOG) - 1;
+    uint32_t lane = ZE_LANE(), p = from + lane;
+    int act = p < to;
+    uint32_t h = act ? ze_hash(src + p, ZE_HASH_LAZY) : (0x80000000u | lane);
+    uint32_t peers = __match_any_sync(0xffffffffu, h);
+    uint32_t lower = peers & ((1u << lane) - 1u);
+    uint32_t head = act ? W->hash[h] : 0u;
+    __syncwarp();
+    if (act) {
+        W->chain[p & cmask] = lower ? from + (uint32_t)(31 - __clz(lower)) : head;
+        if ((peers >> lane >> 1) == 0)
+            W->hash[h] = p;
+    }
+    __syncwarp();
+#else
+    for (uint32_t p = from; p < to; p++)
+        ze_insert(W, src, p);
+#endif
+}
+
+#ifdef __CUDACC__
+/* Lane r's match, to every lane (r uniform). */
+ZE_FN ze_match ze_match_of_lane(ze_match mine, uint32_t r)
+{
+    ze_match m;
+    m.len = __shfl_sync(0xffffffffu, mine.len, (int)r);
+    m.off = __shfl_sync(0xffffffffu, mine.off, (int)r);
+    return m;
+}
+#define ZE_WIN_MATCH(r) ze_match_of_lane(mine, (r))
+#else /* searches are read-only once the window is inserted: search on demand */
+#define ZE_WIN_MATCH(r) ze_find(W, src, ip + (r), be, maxdist, rep, P->depth, W->chain[(ip + (r)) & cmask])
+#endif
+
+/* Lazy variant by windows, whole warp: the ZE_WINDOW positions from ip are
+ * inserted into the chains, each searched (one per lane on the GPU, with the
+ * repeat offsets as they are at ip), then parsed in order: the first match
+ * is taken unless the next position's match gains more (lazy steps inside
+ * the window); the next window starts at the match's end (a window without
+ * a match moves on by ZE_WINDOW).  Defined by windows, so the C build gives
+ * the GPU's sequences; every lane returns the same values. */
+ZE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint32_t bs, uint32_t be,
+                                 uint32_t maxdist, uint32_t *rep, const ze_params *P, uint32_t *ins,
+                                 uint32_t *nlit_out)
+{
+    const uint32_t cmask = (1u << ZE_CHAIN_LOG) - 1;
+    uint32_t lane = ZE_LANE();
+    uint32_t nseq = 0, nlit = 0, anchor = bs, ip = bs;
+    uint32_t ilimit = be - bs > 8 ? be - 8 : bs; /* last positions stay literals */
+    if (*ins < bs)
+        *ins = bs;
+    while (ip < ilimit) {
+        uint32_t nwin = ilimit - ip < ZE_WINDOW ? ilimit - ip : ZE_WINDOW;
+        while (*ins < ip + nwin) {
+            uint32_t to = ip + nwin - *ins < ZE_WINDOW ? ip + nwin : *ins + ZE_WINDOW;
+            ze_insert_window(W, src, *ins, to);
+            *ins = to;
+        }
+#ifdef __CUDACC__
+        ze_match mine;
+        mine.len = 0;
+        mine.off = 0;
+        if (lane < nwin)
+            mine = ze_find(W, src, ip + lane, be, maxdist, rep, P->depth, W->chain[(ip + lane) & cmask]);
+#endif
+        uint32_t r = 0;
+        ze_match m;
+        m.len = 0;
+        m.off = 0;
+        while (r < nwin) {
+            m = ZE_WIN_MATCH(r);
+            if (m.len >= ZE_MINMATCH)
+                break;
+            r++;
+        }
+        if (r >= nwin) {
+            ip += nwin;
+            continue;
+        }
+        while (r + 1 < nwin) {
+            ze_match m2 = ZE_WIN_MATCH(r + 1);
+            if (m2.len >= ZE_MINMATCH && ze_gain(m2, rep) > ze_gain(m, rep) + 4) {
+                r++;
+                m = m2;
+            } else {
+                break;
+            }
+        }
+        uint32_t p = ip + r;
+        while (p > anchor && p - m.off > 0 && src[p - 1] == src[p - m.off - 1]) {
+            p--;
+            m.len++;
+        }
+        uint32_t ll = p - anchor;
+        for (uint32_t i = lane; i < ll; i += ZE_NLANES)
+            W->lit[nlit + i] = src[anchor + i];
+        nlit += ll;
+        uint32_t ofv = ze_offset_value(m.off, ll, rep);
+        if (lane == 0) {
+            ze_seq *q = &W->seq[nseq];
+            q->ll = ll;
+            q->ml = m.len;
+            q->ofv = ofv;
+        }
+        nseq++;
+        ip = p + m.len;
+        anchor = ip;
+        ZE_SYNC();
+    }
+    while (*ins < ilimit) { /* later blocks see this block's positions */
+        uint32_t to = ilimit - *ins < ZE_WINDOW ? ilimit : *ins + ZE_WINDOW;
+        ze_insert_window(W, src, *ins, to);
+        *ins = to;
+    }
+    for (uint32_t i = anchor + lane; i < be; i += ZE_NLANES)
+        W->lit[nlit + i - anchor] = src[i];
+    ZE_SYNC();
     *nlit_out = nlit + (be - anchor);
     return nseq;
 }
@@ -1231,7 +1369,9 @@ ZE_BIGFN oc_status ze_compress_chunk(const ze_work *W, ze_tables *T, const uint8
         } else {
             uint32_t saved[3] = {rep[0], rep[1], rep[2]};
             uint32_t nlit = 0, nseq = 0;
-            if (P.lazy) { /* lane 0 finds the matches, the others get the results */
+            if (P.lazy == 2) {
+                nseq = ze_block_wlazy(W, src, bs, be, maxdist, rep, &P, &ins, &nlit);
+            } else if (P.lazy) { /* lane 0 finds the matches, the others get the results */
                 if (lane == 0)
                     nseq = ze_block_lazy(W, src, bs, be, maxdist, rep, &P, &ins, &nlit);
                 nseq = ZE_BCAST(nseq);

@@ -5,8 +5,8 @@
  *
  * Guards: chunks of real data (license text, this executable, a numeric
  * column, random bytes, one repeated byte; 64 KiB chunks, a 1 MiB chunk,
- * sizes 0, 1 and 100) compressed on device memory at levels 1 and 3 (and 0 =
- * default) decode with ZSTD_decompress to the input and are byte-identical
+ * sizes 0, 1 and 100) compressed on device memory at levels 1, 3, 6 (one
+ * per variant) and 0 (default) decode with ZSTD_decompress to the input and are byte-identical
  * to the C model's frames; argument arrays in host and in device memory;
  * a capacity one byte short gives OUTPUT_TOO_SMALL and no byte past it
  * (guard bytes); level 3 is not larger than level 1 on text.  It also
@@ -183,10 +183,10 @@ int main(void)
     uint8_t *model = malloc(ZSTD_compressBound((size_t)1 << 20));
     size_t text_sum[2] = {0, 0};
 
-    static const int levels[] = {1, 3, 0};
+    static const int levels[] = {1, 3, 0, 6};
     const char *dflt = getenv("OC_CUDA_ZSTD_ENC_DEFAULT"); /* zstd_enc_gpu.h */
     int model_default = dflt != NULL && strcmp(dflt, "fast") == 0 ? 1 : 3;
-    for (int li = 0; li < 3; li++) {
+    for (int li = 0; li < 4; li++) {
         for (int dev_arrays = 0; dev_arrays <= 1; dev_arrays++) {
             gpu_compress(n, src, len, caps, levels[li], dev_arrays, out, sizes, st);
             size_t oo = 0;
@@ -286,8 +286,8 @@ int main(void)
         printf("test_cuda_zstd_enc: %d failures\n", g_failures);
         return 1;
     }
-    printf(
-        "test_cuda_zstd_enc: %zu chunks compressed on the GPU at levels 1, 3, default; all checks passed\n",
-        n);
+    printf("test_cuda_zstd_enc: %zu chunks compressed on the GPU at levels 1, 3, 6, default; all checks "
+           "passed\n",
+           n);
     return 0;
 }
