@@ -423,10 +423,10 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
         if (zstd_bytes > ((size_t)256 << 20))
             zstd_bytes = (size_t)256 << 20;
     }
-    if (zstd_enc) /* a worker slice per chunk, at most 256 MiB (workers then loop over chunks) */
-        zstd_bytes = oc_cuda_zstd_compress_scratch_size(n) < ((size_t)256 << 20)
+    if (zstd_enc) /* a worker slice (~0.9 MiB) per chunk, at most 512 MiB (~550 warps; workers then loop) */
+        zstd_bytes = oc_cuda_zstd_compress_scratch_size(n) < ((size_t)512 << 20)
                          ? oc_cuda_zstd_compress_scratch_size(n)
-                         : ((size_t)256 << 20);
+                         : ((size_t)512 << 20);
     size_t dev_total = total + OC_ALIGN_UP(zstd_bytes); /* total: the argument arrays alone */
     uint8_t *dev = NULL;
     oc_pinned_slot *slot = NULL;
