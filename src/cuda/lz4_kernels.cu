@@ -127,7 +127,7 @@ __global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc_lz4_decompress_kernel
 
 /* The two-warp pipelined decoder (v6, lz_decode_pipe.cuh): block = one
  * chunk, warp 0 parses rounds and checks, warp 1 copies. */
-__global__ void __launch_bounds__(64) oc_lz4_decompress_pipe_kernel(oc_cuda_batch b)
+__global__ void __launch_bounds__(64) oc_lz4_decompress_pipe_kernel(oc_cuda_batch b, int bytes)
 {
     __shared__ uint8_t ring[OC_RING];
     __shared__ oc_pipe_q q;
@@ -140,7 +140,7 @@ __global__ void __launch_bounds__(64) oc_lz4_decompress_pipe_kernel(oc_cuda_batc
     uint8_t *dst = b.dst[chunk];
     size_t cap = b.dst_caps[chunk];
     if (threadIdx.x >= 32) {
-        oc_pipe_copier(&q, src, dst, ring, lane);
+        oc_pipe_copier(&q, src, dst, ring, lane, bytes);
         return;
     }
     oc_pipe_prod pp = {&q, 0};
@@ -289,7 +289,7 @@ cudaError_t oc_cuda_lz4_decompress_launch(const oc_cuda_batch &b, int write_outp
 {
     const unsigned wpb = OC_DECODE_WARPS;
     if (write_output && oc_cuda_lz4_rounds() == 2)
-        oc_lz4_decompress_pipe_kernel<<<(unsigned)b.n, 64, 0, stream>>>(b);
+        oc_lz4_decompress_pipe_kernel<<<(unsigned)b.n, 64, 0, stream>>>(b, oc_cuda_pipe_copier_bytes());
     else if (write_output && oc_cuda_lz4_rounds())
         oc_lz4_decompress_kernel<true, true><<<oc_blocks_for(b.n, wpb), wpb * 32, 0, stream>>>(b);
     else if (write_output)

@@ -192,9 +192,99 @@ __device__ __forceinline__ void oc_pipe_copy_parallel(const oc_pipe_q *q, uint32
     }
 }
 
-/* Copier: executes queued rounds until the end slot. */
+/* v6d: rounds of short elements are copied a byte per lane, 32 output
+ * bytes per step, with no ordering inside the round at all.  Byte t of the
+ * round belongs to element e = (number of element starts <= t) - 1, found
+ * for all lanes at once from one __reduce_or_sync of the starts that fall
+ * in the step's 32 bytes.  A literal byte is read from the input; a match
+ * byte at k bytes into a match of offset o equals the byte at
+ * match start - o + (k mod o) (the overlap rule), and when that position is
+ * still inside the round the lane follows it to its element (walking the
+ * queued starts down in shared memory; each step moves strictly earlier)
+ * until it reaches a literal byte or a byte before the round, which was
+ * written by an earlier round.  So no lane ever reads a byte this round
+ * writes: one __syncwarp per round (the caller's), no per-element
+ * shuffles or barriers.  A byte before the round is read from the ring
+ * when nothing this round writes shares its slot (round_end - position <=
+ * OC_RING, the v4 decoders' rule), else from the output.  Requires
+ * round_end - round_start <= OC_PIPE_BYTES_MAX (<= OC_RING). */
+#define OC_PIPE_BYTES_MAX 1024u
+__device__ __forceinline__ void oc_pipe_copy_bytes(const oc_pipe_q *q, uint32_t k, int cnt,
+                                                   uint64_t round_start, uint64_t round_end,
+                                                   const uint8_t *__restrict__ src, uint8_t *dst,
+                                                   uint8_t *ring, int lane)
+{
+    int me = lane < cnt;
+    /* element `lane`: start relative to the round, literal length, match
+     * offset, literal source (32-bit: the round spans <= 1 KiB and a
+     * literal inside it is shorter still) */
+    uint32_t S = 0xffffffffu, L = 0, O = 1;
+    uint64_t LS = 0;
+    if (me) {
+        S = (uint32_t)(q->lit_out[k][lane] - round_start);
+        L = (uint32_t)q->lit_len[k][lane];
+        O = q->m_off[k][lane];
+        LS = q->lit_src[k][lane];
+    }
+    uint32_t span = (uint32_t)(round_end - round_start);
+    uint32_t below = 0; /* element starts before this step's first byte */
+    for (uint32_t base = 0; base < span; base += 32) {
+        uint32_t bit = me && S >= base && S - base < 32 ? 1u << (S - base) : 0u;
+        uint32_t starts = __reduce_or_sync(OC_FULL_MASK, bit);
+        int e = (int)(below + __popc(starts & (0xffffffffu >> (31 - lane)))) - 1;
+        below += __popc(starts);
+        int src_lane = e < 0 ? 0 : e & 31; /* e >= 0 for every byte of the round */
+        uint32_t eS = __shfl_sync(OC_FULL_MASK, S, src_lane);
+        uint32_t eL = __shfl_sync(OC_FULL_MASK, L, src_lane);
+        uint32_t eO = __shfl_sync(OC_FULL_MASK, O, src_lane);
+        uint64_t eLS = __shfl_sync(OC_FULL_MASK, LS, src_lane);
+        uint32_t t = base + (uint32_t)lane;
+        if (t < span) {
+            uint32_t d = t - eS;
+            uint8_t v;
+            if (d < eL) {
+                v = __ldg(src + eLS + d);
+            } else {
+                /* absolute position of the byte this one repeats */
+                uint64_t u = round_start + eS + eL - eO + ((d - eL) < eO ? d - eL : (d - eL) % eO);
+                int ee = e;
+                for (;;) {
+                    if (u < round_start) {
+                        v = round_end - u <= OC_RING ? ring[u & OC_RING_MASK] : dst[u];
+                        break;
+                    }
+                    while (q->lit_out[k][ee] > u) /* its element: an earlier one */
+                        ee--;
+                    uint64_t s = q->lit_out[k][ee], l = q->lit_len[k][ee];
+                    uint64_t dd = u - s;
+                    if (dd < l) {
+                        v = __ldg(src + q->lit_src[k][ee] + dd);
+                        break;
+                    }
+                    uint32_t o = q->m_off[k][ee];
+                    uint64_t kk = dd - l;
+                    u = s + l - o + (kk < o ? kk : kk % o);
+                }
+            }
+            dst[round_start + t] = v;
+            ring[(round_start + t) & OC_RING_MASK] = v;
+        }
+    }
+}
+
+/* The copier's choice of copy per round (v6d, default for the pipe
+ * decoders; OC_CUDA_PIPE_COPIER=v6c keeps v6c's): rounds of short elements
+ * a byte per lane, other rounds that fit the ring v6c's way, the rest one
+ * element after another. */
+__device__ __forceinline__ int oc_pipe_bytes_round(uint64_t span, int cnt)
+{
+    return span <= OC_PIPE_BYTES_MAX && span <= 48u * (uint64_t)cnt;
+}
+
+/* Copier: executes queued rounds until the end slot.  bytes: v6d's byte
+ * per lane copy for rounds of short elements (0: v6c). */
 static __device__ __noinline__ void oc_pipe_copier(oc_pipe_q *q, const uint8_t *__restrict__ src,
-                                                   uint8_t *dst, uint8_t *ring, int lane)
+                                                   uint8_t *dst, uint8_t *ring, int lane, int bytes)
 {
     for (uint32_t r = 0;; r++) {
         uint32_t k = r % OC_PIPE_DEPTH;
@@ -204,7 +294,9 @@ static __device__ __noinline__ void oc_pipe_copier(oc_pipe_q *q, const uint8_t *
             break;
         uint64_t round_start = q->lit_out[k][0];
         uint64_t round_end = q->lit_out[k][cnt - 1] + q->lit_len[k][cnt - 1] + q->m_len[k][cnt - 1];
-        if (round_end - round_start <= OC_RING)
+        if (bytes && oc_pipe_bytes_round(round_end - round_start, cnt))
+            oc_pipe_copy_bytes(q, k, cnt, round_start, round_end, src, dst, ring, lane);
+        else if (round_end - round_start <= OC_RING)
             oc_pipe_copy_parallel(q, k, cnt, round_start, round_end, src, dst, ring, lane);
         else
             oc_pipe_copy_serial(q, k, cnt, src, dst, ring, lane);

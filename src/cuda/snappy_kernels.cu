@@ -151,7 +151,7 @@ __global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc_snappy_decompress_ker
 
 /* The two-warp pipelined decoder (v6, lz_decode_pipe.cuh): block = one
  * chunk, warp 0 parses rounds and checks, warp 1 copies. */
-__global__ void __launch_bounds__(64) oc_snappy_decompress_pipe_kernel(oc_cuda_batch b)
+__global__ void __launch_bounds__(64) oc_snappy_decompress_pipe_kernel(oc_cuda_batch b, int bytes)
 {
     __shared__ uint8_t ring[OC_RING];
     __shared__ oc_pipe_q q;
@@ -164,7 +164,7 @@ __global__ void __launch_bounds__(64) oc_snappy_decompress_pipe_kernel(oc_cuda_b
     uint8_t *dst = b.dst[chunk];
     size_t cap = b.dst_caps[chunk];
     if (threadIdx.x >= 32) {
-        oc_pipe_copier(&q, src, dst, ring, lane);
+        oc_pipe_copier(&q, src, dst, ring, lane, bytes);
         return;
     }
     oc_pipe_prod pp = {&q, 0};
@@ -351,7 +351,7 @@ cudaError_t oc_cuda_snappy_decompress_launch(const oc_cuda_batch &b, int write_o
     const unsigned wpb = OC_DECODE_WARPS;
     unsigned blocks = (unsigned)((b.n + wpb - 1) / wpb);
     if (write_output && oc_cuda_snappy_rounds() == 2)
-        oc_snappy_decompress_pipe_kernel<<<(unsigned)b.n, 64, 0, stream>>>(b);
+        oc_snappy_decompress_pipe_kernel<<<(unsigned)b.n, 64, 0, stream>>>(b, oc_cuda_pipe_copier_bytes());
     else if (write_output && oc_cuda_snappy_rounds())
         oc_snappy_decompress_kernel<true, true><<<blocks, wpb * 32, 0, stream>>>(b);
     else if (write_output)
