@@ -201,13 +201,15 @@ __device__ __forceinline__ void oc_pipe_copy_parallel(const oc_pipe_q *q, uint32
  * match start - o + (k mod o) (the overlap rule), and when that position is
  * still inside the round the lane follows it to its element (walking the
  * queued starts down in shared memory; each step moves strictly earlier)
- * until it reaches a literal byte or a byte before the round, which was
- * written by an earlier round.  So no lane ever reads a byte this round
- * writes: one __syncwarp per round (the caller's), no per-element
- * shuffles or barriers.  A byte before the round is read from the ring
- * when nothing this round writes shares its slot (round_end - position <=
- * OC_RING, the v4 decoders' rule), else from the output.  Requires
- * round_end - round_start <= OC_PIPE_BYTES_MAX (<= OC_RING). */
+ * until it reaches a literal byte or a byte before the step (written by
+ * an earlier round, or by an earlier step of this round and made visible
+ * by the __syncwarp that ends each step).  So no lane ever reads a byte
+ * its own step writes: one __syncwarp per step, no per-element shuffles
+ * or barriers.  Such a byte is read from the ring when nothing this round
+ * writes shares its slot (round_end - position <= OC_RING, the v4
+ * decoders' rule; always so for bytes of this round, which spans less
+ * than the ring), else from the output.  Requires round_end - round_start
+ * <= OC_PIPE_BYTES_MAX (<= OC_RING). */
 #define OC_PIPE_BYTES_MAX 1024u
 __device__ __forceinline__ void oc_pipe_copy_bytes(const oc_pipe_q *q, uint32_t k, int cnt,
                                                    uint64_t round_start, uint64_t round_end,
@@ -249,7 +251,7 @@ __device__ __forceinline__ void oc_pipe_copy_bytes(const oc_pipe_q *q, uint32_t 
                 uint64_t u = round_start + eS + eL - eO + ((d - eL) < eO ? d - eL : (d - eL) % eO);
                 int ee = e;
                 for (;;) {
-                    if (u < round_start) {
+                    if (u < round_start + base) { /* written before this step */
                         v = round_end - u <= OC_RING ? ring[u & OC_RING_MASK] : dst[u];
                         break;
                     }
@@ -269,6 +271,7 @@ __device__ __forceinline__ void oc_pipe_copy_bytes(const oc_pipe_q *q, uint32_t 
             dst[round_start + t] = v;
             ring[(round_start + t) & OC_RING_MASK] = v;
         }
+        __syncwarp(); /* this step's bytes are read by the next steps */
     }
 }
 
