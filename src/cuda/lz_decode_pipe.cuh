@@ -48,6 +48,28 @@ struct oc_pipe_q {
     uint32_t cnt[OC_PIPE_DEPTH];
 };
 
+/* Narrow (32-bit) lengths in the parser's exchanges (v6e): the shuffles
+ * and the prefix sum of a round carry P-typed lengths.  Each lane parses
+ * in 64 bits and saturates to P; with srcn and cap below 2^31 (the kernel
+ * tests oc_pipe_narrow), every element up to and including the first one
+ * that fails a check carries its exact value or a saturated one that fails
+ * that element's own check just as the exact value would (a saturated
+ * length exceeds srcn or cap), the exclusive prefix of those elements is
+ * below 2^31, and the exclusive prefix is recovered as incl - e_out modulo
+ * 2^32, exact even when incl wraps.  Elements after the first failure are
+ * ignored, and a round without failure sums to at most cap.  So statuses
+ * and positions equal the 64-bit parse's.  P = uint64_t is the identity. */
+template <typename P>
+__device__ __forceinline__ P oc_sat(uint64_t v)
+{
+    return v > (uint64_t)(P)~(P)0 ? (P)~(P)0 : (P)v;
+}
+
+__device__ __forceinline__ int oc_pipe_narrow(size_t srcn, size_t cap)
+{
+    return srcn < ((size_t)1 << 31) && cap < ((size_t)1 << 31);
+}
+
 /* The parser's side: the queue and the number of rounds pushed. */
 struct oc_pipe_prod {
     oc_pipe_q *q;
