@@ -149,8 +149,9 @@ __global__ void __launch_bounds__(64) oc_lz4_decompress_pipe_kernel(oc_cuda_batc
     if (src == nullptr || (dst == nullptr && cap != 0))
         st = OC_D_INVALID_ARGUMENT;
     else
-        st = oc_pipe_narrow(srcn, cap) ? oc_lz4_decode_rounds<true, uint32_t>(src, srcn, dst, cap, &outn, ring, lane, &pp)
-                                       : oc_lz4_decode_rounds<true, uint64_t>(src, srcn, dst, cap, &outn, ring, lane, &pp);
+        st = oc_pipe_narrow(srcn, cap)
+                 ? oc_lz4_decode_rounds<true, uint32_t>(src, srcn, dst, cap, &outn, ring, lane, &pp)
+                 : oc_lz4_decode_rounds<true, uint64_t>(src, srcn, dst, cap, &outn, ring, lane, &pp);
     oc_pipe_finish(&pp, lane);
     if (lane == 0) {
         if (b.dst_sizes)

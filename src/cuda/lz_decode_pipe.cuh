@@ -21,10 +21,25 @@
  * pairs; racecheck reported hazards on it, so this version (v6b, not yet
  * measured) uses only bar.sync on both sides, the plain barrier pattern.
  *
- * Copies (v6c): a round whose output fits the ring copies its literals and
- * the matches that read only earlier rounds all at once, a lane per short
- * element, then the matches that read this round in stream order
- * (oc_pipe_copy_parallel); other rounds element after element.
+ * Reviewed for races (round 3, by reading): the parser writes slot r % 2
+ * only before its r-th barrier and the copier reads it only between its
+ * r-th and (r+1)-th, so slot r % 2 is written again (round r + 2) only
+ * after the copier's (r+1)-th barrier; cnt is written by lane 0 before the
+ * barrier and read by the copier after it.  Every exit of the parse (any
+ * status, invalid arguments) goes through oc_pipe_finish, so both warps
+ * pass the barrier equally often, and a block decodes one chunk, so slots
+ * are never reused across chunks.  The parser touches neither the ring nor
+ * the output.  Inside the copier, each phase below reads only bytes that
+ * are written before the phase (and synchronised by __syncwarp) and writes
+ * distinct ring slots.  No hazard found; v6a's racecheck failure (a 6-deep
+ * queue with bar.arrive) stays unattributed.
+ *
+ * Copies: rounds of short elements (v6d, oc_pipe_copy_bytes) a byte per
+ * lane with no ordering inside the round; other rounds whose output fits
+ * the ring copy their literals and the matches that read only earlier
+ * rounds all at once, a lane per short element, then the matches that read
+ * this round in stream order (v6c, oc_pipe_copy_parallel); the rest
+ * element after element.
  *
  * Safety: the parser queues only rounds whose every element passed the
  * checks, so the copier copies exactly the ranges the v4 decoders would.
@@ -59,10 +74,9 @@ struct oc_pipe_q {
  * 2^32, exact even when incl wraps.  Elements after the first failure are
  * ignored, and a round without failure sums to at most cap.  So statuses
  * and positions equal the 64-bit parse's.  P = uint64_t is the identity. */
-template <typename P>
-__device__ __forceinline__ P oc_sat(uint64_t v)
+template <typename P> __device__ __forceinline__ P oc_sat(uint64_t v)
 {
-    return v > (uint64_t)(P)~(P)0 ? (P)~(P)0 : (P)v;
+    return v > (uint64_t)(P) ~(P)0 ? (P) ~(P)0 : (P)v;
 }
 
 __device__ __forceinline__ int oc_pipe_narrow(size_t srcn, size_t cap)

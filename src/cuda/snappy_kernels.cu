@@ -57,8 +57,10 @@ __device__ int oc_snappy_decode_warp(const uint8_t *__restrict__ src, size_t src
         return OC_D_OUTPUT_TOO_SMALL;
     if (ROUNDS || PIPE)
         return PIPE && oc_pipe_narrow(srcn, 0)
-                   ? oc_snappy_decode_rounds<PIPE, uint32_t>(src, srcn, (size_t)pre, dst, ulen, ring, lane, pp)
-                   : oc_snappy_decode_rounds<PIPE, uint64_t>(src, srcn, (size_t)pre, dst, ulen, ring, lane, pp);
+                   ? oc_snappy_decode_rounds<PIPE, uint32_t>(src, srcn, (size_t)pre, dst, ulen, ring, lane,
+                                                             pp)
+                   : oc_snappy_decode_rounds<PIPE, uint64_t>(src, srcn, (size_t)pre, dst, ulen, ring, lane,
+                                                             pp);
     size_t ip = (size_t)pre, op = 0, mark = 0;
     uint32_t tag = ip < srcn ? __ldg(src + ip) : 0;
     while (ip < srcn) {
