@@ -340,12 +340,20 @@ done:
  * OC_CUDA_SNAPPY_DECODER=serial, or the two-warp pipeline (v6) by
  * OC_CUDA_SNAPPY_DECODER=pipe; read once.  Returns 0 serial, 1 rounds,
  * 2 pipe. */
+/* The decoder without (or with an unknown) OC_CUDA_SNAPPY_DECODER: 1 rounds.
+ * To make the pipe the default, set this to 2 (and gpu-check's VARIANTS to
+ * OC_CUDA_SNAPPY_DECODER=rounds so the rounds decoder stays tested). */
+#define OC_SNAPPY_DECODER_DEFAULT 1
 static int oc_cuda_snappy_rounds(void)
 {
     static volatile int mode = -1;
     if (mode < 0) {
         const char *e = getenv("OC_CUDA_SNAPPY_DECODER");
-        mode = e && strcmp(e, "serial") == 0 ? 0 : e && strcmp(e, "pipe") == 0 ? 2 : 1;
+        mode = !e                         ? OC_SNAPPY_DECODER_DEFAULT
+               : strcmp(e, "serial") == 0 ? 0
+               : strcmp(e, "rounds") == 0 ? 1
+               : strcmp(e, "pipe") == 0   ? 2
+                                          : OC_SNAPPY_DECODER_DEFAULT;
     }
     return mode;
 }
