@@ -41,6 +41,9 @@
  * this round in stream order (v6c, oc_pipe_copy_parallel); the rest
  * element after element.
  *
+ * Parsers (v6e): 32-bit lengths in the warp exchanges for chunks and
+ * capacities below 2 GiB (oc_sat, oc_pipe_narrow), 64-bit otherwise.
+ *
  * Safety: the parser queues only rounds whose every element passed the
  * checks, so the copier copies exactly the ranges the v4 decoders would.
  */
