@@ -23,30 +23,19 @@ uint64_t oc_zstd_seekable_bound(uint64_t n_chunks, uint64_t payload_bound)
 oc_status oc_zstd_seekable_write_frame(oc_writer *w, const uint8_t *csrc, size_t csize, size_t usize,
                                        uint32_t checksum, oc_index_entry *entry)
 {
-    FORWARD_IF_ERROR(oc_writer_put(w, csrc, csize));
-    entry->csize = (uint32_t)csize;
-    entry->usize = (uint32_t)usize;
-    entry->checksum = checksum;
+    RETURN_ERROR_IF(csize > 0xffffffffu || usize > 0xffffffffu, OC_ERR_CHUNK_TOO_LARGE);
+    oc_chunk_layout l;
+    oc_layout_chunk(OC_ALGO_ZSTD, 1, (uint32_t)usize, (uint32_t)csize, checksum, &l);
+    FORWARD_IF_ERROR(oc_writer_chunk(w, &l, NULL, csrc));
+    entry->csize = l.entry_csize;
+    entry->usize = l.entry_usize;
+    entry->checksum = l.entry_checksum;
     return OC_OK;
 }
 
 oc_status oc_zstd_seekable_write_end(oc_writer *w, const oc_index_entry *entries, uint64_t n, int checksums)
 {
-    uint64_t esize = checksums ? 12 : 8;
-    uint64_t frame = n * esize + SEEK_FOOTER_SIZE;
-    RETURN_ERROR_IF(frame > 0xffffffffu, OC_ERR_INVALID_ARGUMENT);
-    FORWARD_IF_ERROR(oc_writer_le32(w, OC_ZSTD_SEEKABLE_SKIP_MAGIC));
-    FORWARD_IF_ERROR(oc_writer_le32(w, (uint32_t)frame));
-    for (uint64_t i = 0; i < n; i++) {
-        FORWARD_IF_ERROR(oc_writer_le32(w, entries[i].csize));
-        FORWARD_IF_ERROR(oc_writer_le32(w, entries[i].usize));
-        if (checksums)
-            FORWARD_IF_ERROR(oc_writer_le32(w, entries[i].checksum));
-    }
-    FORWARD_IF_ERROR(oc_writer_le32(w, (uint32_t)n));
-    uint8_t d = checksums ? SEEK_CHECKSUM_FLAG : 0;
-    FORWARD_IF_ERROR(oc_writer_put(w, &d, 1));
-    return oc_writer_le32(w, OC_ZSTD_SEEKABLE_FOOTER_MAGIC);
+    return oc_write_trailer(w, OC_ALGO_ZSTD, checksums, entries, n, 0);
 }
 
 /* One zstd frame's extent and declared content size. */
