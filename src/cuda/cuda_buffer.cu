@@ -84,7 +84,7 @@ void oc_cuda_buffer_leave(oc_context *ctx, int prev)
 
 #define OC_XXH_TILE 16384
 
-__global__ void oc_k_xxh32_whole(const uint8_t *p, uint64_t len, uint32_t *out)
+static __global__ void oc_k_xxh32_whole(const uint8_t *p, uint64_t len, uint32_t *out)
 {
     __shared__ uint8_t tile[OC_XXH_TILE];
     __shared__ uint32_t v[4];
@@ -147,7 +147,7 @@ struct oc_cargs {
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n);                            \
          i += (uint64_t)gridDim.x * blockDim.x)
 
-__global__ void oc_k_setup(oc_cargs a, const uint8_t *src, uint64_t src_size, uint64_t cs, uint8_t *scratch,
+static __global__ void oc_k_setup(oc_cargs a, const uint8_t *src, uint64_t src_size, uint64_t cs, uint8_t *scratch,
                            uint64_t bound)
 {
     OC_GRID_STRIDE(i, a.n)
@@ -162,7 +162,7 @@ __global__ void oc_k_setup(oc_cargs a, const uint8_t *src, uint64_t src_size, ui
     }
 }
 
-__device__ uint64_t oc_chunk_len(const oc_cargs &a, uint64_t i)
+static __device__ uint64_t oc_chunk_len(const oc_cargs &a, uint64_t i)
 {
     if (a.st[i] != OC_OK)
         return 0;
@@ -172,7 +172,7 @@ __device__ uint64_t oc_chunk_len(const oc_cargs &a, uint64_t i)
 }
 
 /* One block of 1024 threads: chunk offsets, total, first failed chunk. */
-__global__ void oc_k_scan(oc_cargs a, uint64_t header, uint64_t trailer, uint64_t cap)
+static __global__ void oc_k_scan(oc_cargs a, uint64_t header, uint64_t trailer, uint64_t cap)
 {
     __shared__ uint64_t part[1024];
     __shared__ uint64_t bad[1024];
@@ -218,7 +218,7 @@ __global__ void oc_k_scan(oc_cargs a, uint64_t header, uint64_t trailer, uint64_
 }
 
 /* One thread per chunk: the checksum its container stores. */
-__global__ void oc_k_sums(oc_cargs a)
+static __global__ void oc_k_sums(oc_cargs a)
 {
     __shared__ uint32_t table[256];
     uint32_t poly = a.algorithm == OC_ALGO_SNAPPY ? OC_CRC32C_POLY : OC_CRC32_POLY;
@@ -245,7 +245,7 @@ __global__ void oc_k_sums(oc_cargs a)
 }
 
 /* A block per chunk: prefix, payload, suffix, index entry. */
-__global__ void oc_k_write(oc_cargs a, uint8_t *dst, uint32_t trailer_head, uint32_t entry_size)
+static __global__ void oc_k_write(oc_cargs a, uint8_t *dst, uint32_t trailer_head, uint32_t entry_size)
 {
     if (a.res->status != OC_OK)
         return;
@@ -278,7 +278,7 @@ struct oc_header_bytes {
 };
 
 /* One thread: the container header and the trailer's head and footer. */
-__global__ void oc_k_trailer(oc_cargs a, uint8_t *dst, oc_header_bytes h, int trailer, uint32_t entry_size)
+static __global__ void oc_k_trailer(oc_cargs a, uint8_t *dst, oc_header_bytes h, int trailer, uint32_t entry_size)
 {
     const oc_cres *r = a.res;
     if (r->status != OC_OK)

@@ -1,0 +1,606 @@
+/*
+ * cuda_buffer_decode.cu - oc_buffer_decompress on device buffers, on the
+ * GPU, for the containers whose chunks an index describes (LZ4 frame with
+ * our index, snappy framing with our index, zstd seekable) and for RAW /
+ * WITH_UNCOMPRESSED_SIZE streams of LZ4, snappy and zstd (WITH_UNCOMPRESSED_
+ * SIZE also of deflate/zlib/gzip, whose decode is host-staged inside the
+ * batched call).  Everything else goes to the host-staged path.
+ *
+ * The host reads only the head (64 bytes) and the tail (the index, plus 16
+ * bytes) with small device-to-host copies (one synchronisation; a second
+ * when an index is longer than the first guess).  Those bytes go into a
+ * host "shadow" of src (virtual memory, only touched where written); the
+ * chunk headers the index implies are synthesised into it from the layout
+ * (src/format/layout.h), and the CPU engine's own container parser runs on
+ * the shadow, so the plan and every status of the index checks are the CPU
+ * path's.  Each synthesised header becomes a probe: a kernel checks that
+ * the real bytes on the device are the same (CORRUPT otherwise, as the CPU
+ * parser would say).  Then ONE batched GPU decode writes every chunk
+ * straight into its slice of dst, a block per chunk copies stored chunks
+ * and verifies sizes and checksums on the device, a reduction finds the
+ * first failing chunk, and one synchronisation returns the result.
+ *
+ * Zstd seek-table entries are checked for tiling and frame magic; the frame
+ * structure inside an entry is checked by the GPU decoder, so a bad frame
+ * may read TRUNCATED or SIZE_MISMATCH where the CPU reader says CORRUPT.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_buffer.h"
+#include "cuda_buffer_checksum.cuh"
+
+extern "C" {
+#include "../format/container.h"
+}
+
+#define OC_HEAD_BYTES 64u
+#define OC_TAIL_GUESS 4096u
+
+/* One chunk as the device sees it. */
+struct oc_dchunk {
+    uint64_t src_off, src_size, dst_off, dst_size;
+    uint32_t checksum; /* from the plan (zstd: seek table) */
+    uint8_t stored;
+    uint8_t snappy_varint; /* check the snappy preamble against dst_size */
+};
+
+/* A synthesised 32-bit word the real src must hold. */
+struct oc_probe {
+    uint64_t pos;
+    uint32_t word;
+};
+
+struct oc_dres {
+    int32_t status;
+    int32_t probe_failed;
+    uint64_t failed;  /* first failing chunk */
+    uint64_t size;    /* tail decode: bytes decoded */
+    uint32_t content; /* XXH32 of dst[0..total) */
+    uint32_t pad;
+};
+
+struct oc_dargs {
+    uint64_t n;
+    const oc_dchunk *c;
+    const uint8_t *src;
+    uint8_t *dst;
+    const uint8_t **sp;
+    size_t *ss;
+    uint8_t **dp;
+    size_t *dc;
+    size_t *ds;
+    int32_t *st;
+    int check; /* oc_chunk_check */
+    int verify;
+    oc_dres *res;
+};
+
+#define OC_GRID_STRIDE(i, n)                                                                                 \
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n);                            \
+         i += (uint64_t)gridDim.x * blockDim.x)
+
+static __global__ void oc_k_dprep(oc_dargs a)
+{
+    OC_GRID_STRIDE(i, a.n)
+    {
+        const oc_dchunk c = a.c[i];
+        a.sp[i] = a.src + c.src_off;
+        /* Stored chunks are copied later: the decoder sees nothing to do. */
+        a.ss[i] = c.stored ? 0 : (size_t)c.src_size;
+        a.dp[i] = c.dst_size && !c.stored ? a.dst + c.dst_off : (uint8_t *)a.res;
+        a.dc[i] = c.stored ? 0 : (size_t)c.dst_size;
+        a.ds[i] = 0;
+        a.st[i] = OC_ERR_INTERNAL;
+    }
+}
+
+static __global__ void oc_k_probe(const oc_probe *p, uint64_t m, const uint8_t *src, uint64_t src_size,
+                                  oc_dres *r)
+{
+    OC_GRID_STRIDE(i, m)
+    {
+        if (p[i].pos > src_size || src_size - p[i].pos < 4 || oc_dev_le32(src + p[i].pos) != p[i].word)
+            atomicOr(&r->probe_failed, 1);
+    }
+}
+
+/* A snappy raw buffer starts with its decoded size (varint, <= 5 bytes),
+ * which must equal the index entry (snappy_framing.c checks the same). */
+static __device__ int oc_snappy_varint_ok(const uint8_t *p, uint64_t n, uint64_t want)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < 5 && i < n; i++) {
+        v |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+        if (!(p[i] & 0x80))
+            return v == want && v <= 65536;
+    }
+    return 0;
+}
+
+/* A block per chunk: stored copy, size check, checksum per policy. */
+static __global__ void oc_k_dfinish(oc_dargs a)
+{
+    __shared__ uint32_t table[256];
+    uint32_t poly = a.check == OC_CHECK_CRC32C_MASKED ? OC_CRC32C_POLY : OC_CRC32_POLY;
+    for (unsigned k = threadIdx.x; k < 256; k += blockDim.x)
+        table[k] = oc_dev_crc_table_entry(poly, k);
+    for (uint64_t i = blockIdx.x; i < a.n; i += gridDim.x) {
+        const oc_dchunk c = a.c[i];
+        const uint8_t *s = a.src + c.src_off;
+        uint8_t *d = a.dst + c.dst_off;
+        if (c.stored)
+            for (uint64_t j = threadIdx.x; j < c.src_size; j += blockDim.x)
+                d[j] = s[j];
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            int32_t st = c.stored ? OC_OK : a.st[i];
+            uint64_t got = c.stored ? c.src_size : a.ds[i];
+            if (c.snappy_varint && !oc_snappy_varint_ok(s, c.src_size, c.dst_size))
+                atomicOr(&a.res->probe_failed, 1);
+            if (st == OC_ERR_OUTPUT_TOO_SMALL || (st == OC_OK && got != c.dst_size))
+                st = OC_ERR_SIZE_MISMATCH;
+            if (a.verify && a.check == OC_CHECK_XXH32_STORED) {
+                /* LZ4: the stored checksum follows the block's data. */
+                if (oc_dev_xxh32(s, c.src_size, 0) != oc_dev_le32(s + c.src_size))
+                    st = OC_ERR_CHECKSUM_MISMATCH;
+            } else if (a.verify && st == OC_OK && a.check != OC_CHECK_NONE) {
+                uint32_t want = c.checksum, have;
+                if (a.check == OC_CHECK_XXH64_LOW) {
+                    have = (uint32_t)oc_dev_xxh64(d, c.dst_size, 0);
+                } else if (a.check == OC_CHECK_CRC32C_MASKED) {
+                    have = oc_dev_crc32c_mask(oc_dev_crc(table, d, c.dst_size));
+                    want = oc_dev_le32(s - 4); /* snappy: the masked CRC before the data */
+                } else {
+                    have = oc_dev_crc(table, d, c.dst_size);
+                }
+                if (have != want)
+                    st = OC_ERR_CHECKSUM_MISMATCH;
+            }
+            a.st[i] = st;
+        }
+        __syncthreads();
+    }
+}
+
+/* One block: the first failing chunk (in stream order). */
+static __global__ void oc_k_dreduce(oc_dargs a)
+{
+    __shared__ uint64_t first[1024];
+    uint64_t f = ~(uint64_t)0;
+    for (uint64_t i = threadIdx.x; i < a.n; i += blockDim.x)
+        if (a.st[i] != OC_OK && i < f)
+            f = i;
+    first[threadIdx.x] = f;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (unsigned k = 1; k < blockDim.x; k++)
+            f = first[k] < f ? first[k] : f;
+        f = first[0] < f ? first[0] : f;
+        oc_dres *r = a.res;
+        if (r->probe_failed) {
+            r->status = OC_ERR_CORRUPT; /* the CPU parser rejects the container */
+            r->failed = ~(uint64_t)0;
+        } else if (f != ~(uint64_t)0) {
+            r->status = a.st[f];
+            r->failed = f;
+        } else {
+            r->status = OC_OK;
+            r->failed = ~(uint64_t)0;
+        }
+    }
+}
+
+/* ---- host: head/tail reads, shadow, plan -------------------------------- */
+
+typedef struct oc_shadow {
+    uint8_t *b; /* src_size bytes (calloc: untouched pages cost nothing) */
+    uint64_t n;
+    oc_probe *probes;
+    size_t np, cap;
+    int probes_ok;
+} oc_shadow;
+
+static void oc_probe_add(oc_shadow *s, uint64_t pos, uint32_t word)
+{
+    if (pos > s->n || s->n - pos < 4)
+        return; /* outside src: the parser reads nothing there */
+    if (s->np == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 256;
+        oc_probe *p = (oc_probe *)realloc(s->probes, cap * sizeof *p);
+        if (p == NULL) {
+            s->probes_ok = 0;
+            return;
+        }
+        s->probes = p;
+        s->cap = cap;
+    }
+    s->probes[s->np].pos = pos;
+    s->probes[s->np].word = word;
+    s->np++;
+    oc_store_le32(s->b + pos, word);
+}
+
+static oc_status oc_read_range(oc_context *ctx, const uint8_t *src, uint64_t off, uint64_t len, uint8_t *to)
+{
+    if (len == 0)
+        return OC_OK;
+    return oc_cuda_buffer_err(
+        cudaMemcpyAsync(to, src + off, (size_t)len, cudaMemcpyDeviceToHost, (cudaStream_t)ctx->opts.cuda_stream));
+}
+
+/* Copies the last `len` bytes of src into the shadow (if not there yet). */
+static oc_status oc_read_tail(oc_context *ctx, const uint8_t *src, oc_shadow *s, uint64_t len, uint64_t *have)
+{
+    if (len > s->n)
+        len = s->n;
+    if (len <= *have)
+        return OC_OK;
+    FORWARD_IF_ERROR(oc_read_range(ctx, src, s->n - len, len - *have, s->b + s->n - len));
+    FORWARD_IF_ERROR(oc_cuda_buffer_err(cudaStreamSynchronize((cudaStream_t)ctx->opts.cuda_stream)));
+    *have = len;
+    return OC_OK;
+}
+
+/* LZ4 frame with our index: block headers from the index entries. */
+static oc_status oc_synth_lz4(oc_context *ctx, const uint8_t *src, oc_shadow *s, uint64_t *have, int *indexed)
+{
+    uint64_t n = s->n;
+    *indexed = 0;
+    if (n < 7 + 17 || oc_load_le32(s->b + n - 4) != OC_INDEX_FOOTER_MAGIC)
+        return OC_OK;
+    uint8_t flg = s->b[4];
+    if (!(flg & 0x20) || (flg & 0x01))
+        return OC_OK; /* linked blocks / dictionary: the parser decides (serial) */
+    uint64_t count = oc_load_le32(s->b + n - 9);
+    uint64_t frame = count * 8 + OC_LAYOUT_INDEX_FOOTER;
+    if (frame + 8 > n)
+        return OC_OK; /* the parser reports it */
+    FORWARD_IF_ERROR(oc_read_tail(ctx, src, s, frame + 8 + 16, have));
+    uint64_t index = n - frame - 8;
+    int cks = (flg & 0x10) != 0;
+    uint64_t pos = 7 + ((flg & 0x08) ? 8 : 0);
+    const uint8_t *e = s->b + index + 8;
+    for (uint64_t i = 0; i < count && pos < index; i++, e += 8) {
+        uint32_t craw = oc_load_le32(e);
+        oc_probe_add(s, pos, craw);
+        pos += 4 + (uint64_t)(craw & ~OC_LAYOUT_LZ4_STORED) + (cks ? 4 : 0);
+    }
+    *indexed = 1;
+    return OC_OK;
+}
+
+/* Snappy framing with our index: chunk headers and preambles. */
+static oc_status oc_synth_snappy(oc_context *ctx, const uint8_t *src, oc_shadow *s, uint64_t *have, int *indexed,
+                                 int verify_varints)
+{
+    (void)verify_varints;
+    uint64_t n = s->n;
+    *indexed = 0;
+    if (n < 10 + 4 + OC_LAYOUT_INDEX_FOOTER || oc_load_le32(s->b + n - 4) != OC_INDEX_FOOTER_MAGIC)
+        return OC_OK;
+    uint64_t count = oc_load_le32(s->b + n - 9);
+    uint64_t len = count * 8 + OC_LAYOUT_INDEX_FOOTER;
+    if (count > OC_LAYOUT_SNAPPY_MAX_ENTRIES || len + 4 + 10 > n)
+        return OC_OK;
+    FORWARD_IF_ERROR(oc_read_tail(ctx, src, s, len + 4, have));
+    uint64_t index = n - len - 4;
+    uint64_t pos = 10;
+    const uint8_t *e = s->b + index + 4;
+    for (uint64_t i = 0; i < count && pos < index; i++, e += 8) {
+        uint32_t header = oc_load_le32(e), usize = oc_load_le32(e + 4);
+        uint64_t clen = header >> 8;
+        oc_probe_add(s, pos, header);
+        if ((header & 0xff) == 0 && clen >= 4 && pos + 8 < n) {
+            /* The preamble the parser reads: the canonical varint of the
+             * entry's size (the device checks the real one decodes to it). */
+            uint8_t v[5];
+            unsigned k = 0;
+            uint64_t x = usize;
+            do {
+                v[k] = (uint8_t)((x & 0x7f) | (x > 0x7f ? 0x80 : 0));
+                x >>= 7;
+                k++;
+            } while (x && k < 5);
+            for (unsigned j = 0; j < k && pos + 8 + j < n && j < clen - 4; j++)
+                s->b[pos + 8 + j] = v[j];
+        }
+        pos += 4 + clen;
+    }
+    *indexed = 1;
+    return OC_OK;
+}
+
+/* Zstd seek table: a minimal frame of each entry's size (raw blocks). */
+static oc_status oc_synth_zstd(oc_context *ctx, const uint8_t *src, oc_shadow *s, uint64_t *have, int *indexed)
+{
+    uint64_t n = s->n;
+    *indexed = 0;
+    if (n < 8 + 9 || oc_load_le32(s->b + n - 4) != OC_ZSTD_SEEKABLE_FOOTER_MAGIC)
+        return OC_OK;
+    uint64_t count = oc_load_le32(s->b + n - 9);
+    uint64_t esize = (s->b[n - 5] & 0x80) ? 12 : 8;
+    uint64_t frame = count * esize + 9;
+    if (frame + 8 > n)
+        return OC_OK;
+    FORWARD_IF_ERROR(oc_read_tail(ctx, src, s, frame + 8, have));
+    uint64_t table = n - frame - 8;
+    uint64_t pos = 0;
+    const uint8_t *e = s->b + table + 8;
+    for (uint64_t i = 0; i < count && pos < table; i++, e += esize) {
+        uint64_t csize = oc_load_le32(e);
+        oc_probe_add(s, pos, OC_ZSTD_FRAME_MAGIC);
+        if (csize >= 9 && csize <= table - pos) {
+            /* magic, FHD 0 (window byte, no content size), raw blocks */
+            uint8_t *f = s->b + pos;
+            f[4] = 0;
+            f[5] = 0;
+            uint64_t q = 6, rest = csize - 6;
+            while (rest) {
+                uint64_t b = rest - 3 > 0x1FFFFF ? 0x1FFFFF : rest - 3;
+                if (rest - 3 - b > 0 && rest - 3 - b < 3)
+                    b -= 3;
+                int last = rest - 3 - b == 0;
+                uint32_t bh = (uint32_t)(b << 3) | (last ? 1u : 0u); /* type 0: raw */
+                f[q] = (uint8_t)bh;
+                f[q + 1] = (uint8_t)(bh >> 8);
+                f[q + 2] = (uint8_t)(bh >> 16);
+                q += 3 + b;
+                rest -= 3 + b;
+            }
+        }
+        pos += csize;
+    }
+    *indexed = 1;
+    return OC_OK;
+}
+
+static unsigned oc_dgrid(uint64_t n, unsigned per_block)
+{
+    uint64_t g = (n + per_block - 1) / per_block;
+    if (g < 1)
+        g = 1;
+    return g > 65535u * 16 ? 65535u * 16 : (unsigned)g;
+}
+
+/* Runs a plan on the device.  Probes (may be none) are checked first in
+ * effect: a failed probe is CORRUPT whatever the chunks say. */
+static oc_status oc_run_plan(oc_context *ctx, const oc_container_plan *plan, const oc_shadow *sh, int verify,
+                             const uint8_t *src, uint64_t src_size, uint8_t *dst, uint64_t dst_capacity,
+                             uint64_t *dst_size, uint64_t *failed_chunk)
+{
+    cudaStream_t stream = (cudaStream_t)ctx->opts.cuda_stream;
+    uint64_t nd = plan->n - (plan->tail ? 1 : 0);
+    uint64_t words = plan->n ? plan->n : 1;
+    uint64_t np = sh ? sh->np : 0;
+    size_t arrays = (size_t)(256 + words * (sizeof(oc_dchunk) + 8 * 5 + 8) + (np ? np : 1) * sizeof(oc_probe));
+    uint8_t *mem = (uint8_t *)oc_cuda_buffer_alloc(ctx, arrays);
+    if (mem == NULL)
+        return OC_ERR_OUT_OF_MEMORY;
+    oc_dargs a;
+    a.n = nd;
+    a.res = (oc_dres *)mem;
+    oc_dchunk *dc = (oc_dchunk *)(mem + 256);
+    a.c = dc;
+    a.sp = (const uint8_t **)(dc + words);
+    a.ss = (size_t *)(a.sp + words);
+    a.dp = (uint8_t **)(a.ss + words);
+    a.dc = (size_t *)(a.dp + words);
+    a.ds = (size_t *)(a.dc + words);
+    a.st = (int32_t *)(a.ds + words);
+    oc_probe *dprobes = (oc_probe *)(a.st + 2 * words);
+    a.src = src;
+    a.dst = dst;
+    a.check = plan->check;
+    a.verify = verify;
+    oc_dres hr;
+    memset(&hr, 0, sizeof hr);
+    int32_t tail_st = OC_OK;
+    size_t tail_size = 0;
+    oc_dchunk *hc = (oc_dchunk *)calloc((size_t)words, sizeof *hc);
+    oc_status st = hc ? OC_OK : OC_ERR_OUT_OF_MEMORY;
+    uint64_t known = plan->tail ? plan->chunks[plan->n - 1].dst_off : plan->total_size;
+    for (uint64_t i = 0; st == OC_OK && i < plan->n; i++) {
+        const oc_chunk_ref *c = &plan->chunks[i];
+        hc[i].src_off = c->src_off;
+        hc[i].src_size = c->src_size;
+        hc[i].dst_off = c->dst_off;
+        hc[i].dst_size = c->dst_size;
+        hc[i].checksum = c->checksum;
+        hc[i].stored = c->stored;
+        hc[i].snappy_varint = plan->algorithm == OC_ALGO_SNAPPY && plan->kind == OC_BITSTREAM_NATIVE && !c->stored;
+    }
+    if (st == OC_OK)
+        st = oc_cuda_buffer_err(cudaMemsetAsync(mem, 0, 256, stream));
+    if (st == OC_OK)
+        st = oc_cuda_buffer_err(
+            cudaMemcpyAsync(dc, hc, (size_t)(plan->n * sizeof *hc), cudaMemcpyHostToDevice, stream));
+    if (st == OC_OK && np)
+        st = oc_cuda_buffer_err(
+            cudaMemcpyAsync(dprobes, sh->probes, (size_t)(np * sizeof(oc_probe)), cudaMemcpyHostToDevice, stream));
+    if (st == OC_OK && np)
+        oc_k_probe<<<oc_dgrid(np, 256), 256, 0, stream>>>(dprobes, np, src, src_size, a.res);
+    if (st == OC_OK && known > dst_capacity) {
+        /* Too small, unless the container is corrupt (the CPU parser says so first). */
+        st = oc_cuda_buffer_err(cudaMemcpyAsync(&hr, a.res, sizeof hr, cudaMemcpyDeviceToHost, stream));
+        if (st == OC_OK)
+            st = oc_cuda_buffer_err(cudaStreamSynchronize(stream));
+        if (st == OC_OK && hr.probe_failed)
+            st = OC_ERR_CORRUPT;
+        else if (st == OC_OK) {
+            st = OC_ERR_OUTPUT_TOO_SMALL;
+            if (failed_chunk) {
+                size_t i = 0;
+                while (i < plan->n && plan->chunks[i].dst_off + plan->chunks[i].dst_size <= dst_capacity)
+                    i++;
+                *failed_chunk = i;
+            }
+        }
+        goto done;
+    }
+    if (st == OC_OK && nd) {
+        oc_k_dprep<<<oc_dgrid(nd, 256), 256, 0, stream>>>(a);
+        st = oc_cuda_buffer_err(cudaGetLastError());
+        oc_codec_options co = OC_CODEC_OPTIONS_INIT;
+        co.algorithm = plan->algorithm;
+        if (st == OC_OK)
+            st = oc_cuda_batch_decompress(ctx, &co, (size_t)nd, (const void *const *)a.sp, a.ss,
+                                          (void *const *)a.dp, a.dc, a.ds, (oc_status *)a.st);
+        if (st == OC_OK)
+            oc_k_dfinish<<<oc_dgrid(nd, 1), 256, 0, stream>>>(a);
+    }
+    if (st == OC_OK)
+        oc_k_dreduce<<<1, 1024, 0, stream>>>(a);
+    if (st == OC_OK && plan->tail) {
+        /* The tail (RAW LZ4 and the like): decodes into the rest of dst. */
+        const oc_chunk_ref *c = &plan->chunks[plan->n - 1];
+        oc_codec_options co = OC_CODEC_OPTIONS_INIT;
+        co.algorithm = plan->tail_algorithm;
+        const void *sp = src + c->src_off;
+        size_t ss = (size_t)c->src_size;
+        uint64_t room = dst_capacity - c->dst_off;
+        void *dp = room ? (void *)(dst + c->dst_off) : (void *)a.res;
+        size_t cap = room > SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)room;
+        size_t *d_size = &a.ds[plan->n - 1];
+        oc_status *d_st = (oc_status *)&a.st[plan->n - 1];
+        const void **d_sp = (const void **)&a.sp[plan->n - 1];
+        size_t *d_ss = &a.ss[plan->n - 1];
+        void **d_dp = (void **)&a.dp[plan->n - 1];
+        size_t *d_dc = &a.dc[plan->n - 1];
+        st = oc_cuda_buffer_err(cudaMemcpyAsync(d_sp, &sp, sizeof sp, cudaMemcpyHostToDevice, stream));
+        if (st == OC_OK)
+            st = oc_cuda_buffer_err(cudaMemcpyAsync(d_ss, &ss, sizeof ss, cudaMemcpyHostToDevice, stream));
+        if (st == OC_OK)
+            st = oc_cuda_buffer_err(cudaMemcpyAsync(d_dp, &dp, sizeof dp, cudaMemcpyHostToDevice, stream));
+        if (st == OC_OK)
+            st = oc_cuda_buffer_err(cudaMemcpyAsync(d_dc, &cap, sizeof cap, cudaMemcpyHostToDevice, stream));
+        if (st == OC_OK)
+            st = oc_cuda_batch_decompress(ctx, &co, 1, d_sp, d_ss, d_dp, d_dc, d_size, d_st);
+    }
+    if (st == OC_OK && verify && plan->lz4_content_checksum)
+        st = oc_cuda_buffer_err(oc_cuda_xxh32_whole_launch(dst, known, &a.res->content, stream));
+    if (st == OC_OK)
+        st = oc_cuda_buffer_err(cudaMemcpyAsync(&hr, a.res, sizeof hr, cudaMemcpyDeviceToHost, stream));
+    if (st == OC_OK && plan->tail) {
+        st = oc_cuda_buffer_err(cudaMemcpyAsync(&tail_st, &a.st[plan->n - 1], sizeof tail_st,
+                                                cudaMemcpyDeviceToHost, stream));
+        if (st == OC_OK)
+            st = oc_cuda_buffer_err(cudaMemcpyAsync(&tail_size, &a.ds[plan->n - 1], sizeof tail_size,
+                                                    cudaMemcpyDeviceToHost, stream));
+    }
+    if (st == OC_OK)
+        st = oc_cuda_buffer_err(cudaStreamSynchronize(stream));
+    if (st != OC_OK)
+        goto done;
+    if (hr.status != OC_OK) {
+        st = (oc_status)hr.status;
+        if (failed_chunk && hr.failed != ~(uint64_t)0)
+            *failed_chunk = hr.failed;
+        goto done;
+    }
+    if (plan->tail && tail_st != OC_OK) {
+        st = (oc_status)tail_st;
+        if (failed_chunk)
+            *failed_chunk = plan->n - 1;
+        goto done;
+    }
+    if (verify && plan->lz4_content_checksum && hr.content != plan->content_checksum) {
+        st = OC_ERR_CHECKSUM_MISMATCH;
+        goto done;
+    }
+    *dst_size = known + (plan->tail ? tail_size : 0);
+done:
+    free(hc);
+    oc_cuda_buffer_free(ctx, mem, arrays);
+    return st;
+}
+
+/* 1 when this path runs `src` on the GPU; fills the plan (and shadow). */
+static oc_status oc_gpu_plan(oc_context *ctx, const oc_buffer_options *hint, const uint8_t *src,
+                             uint64_t src_size, oc_shadow *sh, oc_container_plan *plan, int *gpu)
+{
+    *gpu = 0;
+    oc_plan_init(plan);
+    oc_algorithm ha = hint ? hint->algorithm : OC_ALGO_NONE;
+    oc_bitstream_kind hk = hint ? hint->kind : OC_BITSTREAM_NATIVE;
+    uint64_t head = src_size < OC_HEAD_BYTES ? src_size : OC_HEAD_BYTES;
+    uint64_t have = src_size < OC_TAIL_GUESS ? src_size : OC_TAIL_GUESS;
+    if (src_size == 0)
+        return OC_OK;
+    sh->b = (uint8_t *)calloc(1, (size_t)src_size);
+    sh->n = src_size;
+    sh->probes_ok = 1;
+    if (sh->b == NULL)
+        return OC_OK; /* no host room for a shadow: the staged path reports */
+    FORWARD_IF_ERROR(oc_read_range(ctx, src, 0, head, sh->b));
+    FORWARD_IF_ERROR(oc_read_range(ctx, src, src_size - have, have, sh->b + src_size - have));
+    FORWARD_IF_ERROR(oc_cuda_buffer_err(cudaStreamSynchronize((cudaStream_t)ctx->opts.cuda_stream)));
+
+    if (hk == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE || (hk == OC_BITSTREAM_RAW && ha != OC_ALGO_NONE)) {
+        /* The parser reads at most the first 13 bytes here, except for a
+         * RAW zstd stream (a frame walk: host-staged). */
+        if (hk == OC_BITSTREAM_RAW && ha == OC_ALGO_ZSTD)
+            return OC_OK;
+        if (hk == OC_BITSTREAM_RAW && src_size > head && ha != OC_ALGO_LZ4 && ha != OC_ALGO_SNAPPY)
+            return OC_OK;
+        oc_status st = oc_container_parse(sh->b, src_size, hint, plan);
+        if (st == OC_OK && plan->kind == OC_BITSTREAM_RAW && plan->algorithm == OC_ALGO_ZSTD)
+            return OC_OK;
+        *gpu = 1;
+        return st;
+    }
+    uint32_t m = src_size >= 4 ? oc_load_le32(sh->b) : 0;
+    int indexed = 0;
+    int any = ha == OC_ALGO_NONE;
+    if (m == OC_LZ4_FRAME_MAGIC && (any || ha == OC_ALGO_LZ4))
+        FORWARD_IF_ERROR(oc_synth_lz4(ctx, src, sh, &have, &indexed));
+    else if ((m == OC_ZSTD_FRAME_MAGIC || (m & OC_SKIPPABLE_MAGIC_MASK) == OC_SKIPPABLE_MAGIC_MIN) &&
+             (any || ha == OC_ALGO_ZSTD))
+        FORWARD_IF_ERROR(oc_synth_zstd(ctx, src, sh, &have, &indexed));
+    else if (src_size >= 10 && !memcmp(sh->b, "\xff\x06\x00\x00sNaPpY", 10) && (any || ha == OC_ALGO_SNAPPY))
+        FORWARD_IF_ERROR(oc_synth_snappy(ctx, src, sh, &have, &indexed, 1));
+    if (!indexed || !sh->probes_ok)
+        return OC_OK;
+    oc_status st = oc_container_parse(sh->b, src_size, hint, plan);
+    if (st == OC_OK && (!plan->indexed || plan->lz4f_serial || plan->tail))
+        return OC_OK; /* not the indexed layout after all: staged */
+    *gpu = 1;
+    return st;
+}
+
+extern "C" oc_status oc_cuda_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint,
+                                               const void *src, uint64_t src_size, void *dst,
+                                               uint64_t dst_capacity, uint64_t *dst_size,
+                                               uint64_t *failed_chunk)
+{
+    if (ctx == NULL || dst_size == NULL)
+        return OC_ERR_INVALID_ARGUMENT;
+    if (!oc_cuda_available())
+        return OC_ERR_NO_DEVICE;
+    if (src_size > SIZE_MAX / 2 || dst_capacity > SIZE_MAX / 2)
+        return OC_ERR_INVALID_ARGUMENT;
+    *dst_size = 0;
+    if (dst_capacity && (dst == NULL || oc_cuda_pointer_kind(dst) != OC_MEMORY_DEVICE))
+        return oc_cuda_staged_buffer_decompress(ctx, hint, src, src_size, dst, dst_capacity, dst_size,
+                                                failed_chunk);
+    int prev = -1;
+    FORWARD_IF_ERROR(oc_cuda_buffer_enter(ctx, &prev));
+    int verify = !hint || hint->checksum == OC_CHECKSUM_VERIFY;
+    oc_shadow sh;
+    memset(&sh, 0, sizeof sh);
+    oc_container_plan plan;
+    int gpu = 0;
+    oc_status st = oc_gpu_plan(ctx, hint, (const uint8_t *)src, src_size, &sh, &plan, &gpu);
+    if (st == OC_OK && !gpu)
+        st = oc_cuda_staged_buffer_decompress(ctx, hint, src, src_size, dst, dst_capacity, dst_size, failed_chunk);
+    else if (st == OC_OK)
+        st = oc_run_plan(ctx, &plan, &sh, verify, (const uint8_t *)src, src_size, (uint8_t *)dst, dst_capacity,
+                         dst_size, failed_chunk);
+    if (st != OC_OK)
+        *dst_size = 0;
+    oc_plan_free(&plan);
+    free(sh.b);
+    free(sh.probes);
+    oc_cuda_buffer_leave(ctx, prev);
+    return st;
+}
