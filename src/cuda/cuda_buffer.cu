@@ -144,11 +144,11 @@ struct oc_cargs {
 };
 
 #define OC_GRID_STRIDE(i, n)                                                                                 \
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n);                            \
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n);                              \
          i += (uint64_t)gridDim.x * blockDim.x)
 
-static __global__ void oc_k_setup(oc_cargs a, const uint8_t *src, uint64_t src_size, uint64_t cs, uint8_t *scratch,
-                           uint64_t bound)
+static __global__ void oc_k_setup(oc_cargs a, const uint8_t *src, uint64_t src_size, uint64_t cs,
+                                  uint8_t *scratch, uint64_t bound)
 {
     OC_GRID_STRIDE(i, a.n)
     {
@@ -278,7 +278,8 @@ struct oc_header_bytes {
 };
 
 /* One thread: the container header and the trailer's head and footer. */
-static __global__ void oc_k_trailer(oc_cargs a, uint8_t *dst, oc_header_bytes h, int trailer, uint32_t entry_size)
+static __global__ void oc_k_trailer(oc_cargs a, uint8_t *dst, oc_header_bytes h, int trailer,
+                                    uint32_t entry_size)
 {
     const oc_cres *r = a.res;
     if (r->status != OC_OK)
@@ -481,8 +482,8 @@ extern "C" oc_status oc_cuda_buffer_compress(oc_context *ctx, const oc_buffer_op
     if (options->kind != OC_BITSTREAM_NATIVE)
         st = oc_compress_raw_gpu(ctx, options, src, src_size, dst, dst_capacity, dst_size);
     else
-        st = oc_compress_native_gpu(ctx, options, (const uint8_t *)src, src_size, (uint8_t *)dst, dst_capacity,
-                                    dst_size);
+        st = oc_compress_native_gpu(ctx, options, (const uint8_t *)src, src_size, (uint8_t *)dst,
+                                    dst_capacity, dst_size);
     if (st != OC_OK)
         *dst_size = 0;
     oc_cuda_buffer_leave(ctx, prev);

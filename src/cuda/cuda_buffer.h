@@ -13,7 +13,8 @@
  * the CPU engine, copy the result back.  Used for what the GPU path does
  * not cover (listed in docs/ARCHITECTURE.md). */
 oc_status oc_cuda_staged_buffer_compress(oc_context *ctx, const oc_buffer_options *options, const void *src,
-                                         uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size);
+                                         uint64_t src_size, void *dst, uint64_t dst_capacity,
+                                         uint64_t *dst_size);
 oc_status oc_cuda_staged_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, const void *src,
                                            uint64_t src_size, void *dst, uint64_t dst_capacity,
                                            uint64_t *dst_size, uint64_t *failed_chunk);

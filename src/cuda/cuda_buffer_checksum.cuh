@@ -57,7 +57,10 @@ OC_HD uint32_t oc_dev_xxh32_round(uint32_t acc, uint32_t lane)
 /* Lane `k` (0..3) of XXH32 over the `stripes` full 16-byte stripes at p. */
 OC_HD uint32_t oc_dev_xxh32_lane(const uint8_t *p, uint64_t stripes, unsigned k, uint32_t seed)
 {
-    uint32_t v = k == 0 ? seed + OC_P32_1 + OC_P32_2 : k == 1 ? seed + OC_P32_2 : k == 2 ? seed : seed - OC_P32_1;
+    uint32_t v = k == 0   ? seed + OC_P32_1 + OC_P32_2
+                 : k == 1 ? seed + OC_P32_2
+                 : k == 2 ? seed
+                          : seed - OC_P32_1;
     for (uint64_t s = 0; s < stripes; s++)
         v = oc_dev_xxh32_round(v, oc_dev_le32(p + 16 * s + 4 * k));
     return v;

@@ -77,7 +77,7 @@ struct oc_dargs {
 };
 
 #define OC_GRID_STRIDE(i, n)                                                                                 \
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n);                            \
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n);                              \
          i += (uint64_t)gridDim.x * blockDim.x)
 
 static __global__ void oc_k_dprep(oc_dargs a)
@@ -225,8 +225,8 @@ static oc_status oc_read_range(oc_context *ctx, const uint8_t *src, uint64_t off
 {
     if (len == 0)
         return OC_OK;
-    return oc_cuda_buffer_err(
-        cudaMemcpyAsync(to, src + off, (size_t)len, cudaMemcpyDeviceToHost, (cudaStream_t)ctx->opts.cuda_stream));
+    return oc_cuda_buffer_err(cudaMemcpyAsync(to, src + off, (size_t)len, cudaMemcpyDeviceToHost,
+                                              (cudaStream_t)ctx->opts.cuda_stream));
 }
 
 /* Copies the last `len` bytes of src into the shadow (if not there yet). */
@@ -271,8 +271,8 @@ static oc_status oc_synth_lz4(oc_context *ctx, const uint8_t *src, oc_shadow *s,
 }
 
 /* Snappy framing with our index: chunk headers and preambles. */
-static oc_status oc_synth_snappy(oc_context *ctx, const uint8_t *src, oc_shadow *s, uint64_t *have, int *indexed,
-                                 int verify_varints)
+static oc_status oc_synth_snappy(oc_context *ctx, const uint8_t *src, oc_shadow *s, uint64_t *have,
+                                 int *indexed, int verify_varints)
 {
     (void)verify_varints;
     uint64_t n = s->n;
@@ -312,7 +312,8 @@ static oc_status oc_synth_snappy(oc_context *ctx, const uint8_t *src, oc_shadow 
 }
 
 /* Zstd seek table: a minimal frame of each entry's size (raw blocks). */
-static oc_status oc_synth_zstd(oc_context *ctx, const uint8_t *src, oc_shadow *s, uint64_t *have, int *indexed)
+static oc_status oc_synth_zstd(oc_context *ctx, const uint8_t *src, oc_shadow *s, uint64_t *have,
+                               int *indexed)
 {
     uint64_t n = s->n;
     *indexed = 0;
@@ -373,7 +374,8 @@ static oc_status oc_run_plan(oc_context *ctx, const oc_container_plan *plan, con
     uint64_t nd = plan->n - (plan->tail ? 1 : 0);
     uint64_t words = plan->n ? plan->n : 1;
     uint64_t np = sh ? sh->np : 0;
-    size_t arrays = (size_t)(256 + words * (sizeof(oc_dchunk) + 8 * 5 + 8) + (np ? np : 1) * sizeof(oc_probe));
+    size_t arrays =
+        (size_t)(256 + words * (sizeof(oc_dchunk) + 8 * 5 + 8) + (np ? np : 1) * sizeof(oc_probe));
     uint8_t *mem = (uint8_t *)oc_cuda_buffer_alloc(ctx, arrays);
     if (mem == NULL)
         return OC_ERR_OUT_OF_MEMORY;
@@ -408,7 +410,8 @@ static oc_status oc_run_plan(oc_context *ctx, const oc_container_plan *plan, con
         hc[i].dst_size = c->dst_size;
         hc[i].checksum = c->checksum;
         hc[i].stored = c->stored;
-        hc[i].snappy_varint = plan->algorithm == OC_ALGO_SNAPPY && plan->kind == OC_BITSTREAM_NATIVE && !c->stored;
+        hc[i].snappy_varint =
+            plan->algorithm == OC_ALGO_SNAPPY && plan->kind == OC_BITSTREAM_NATIVE && !c->stored;
     }
     if (st == OC_OK)
         st = oc_cuda_buffer_err(cudaMemsetAsync(mem, 0, 256, stream));
@@ -416,8 +419,8 @@ static oc_status oc_run_plan(oc_context *ctx, const oc_container_plan *plan, con
         st = oc_cuda_buffer_err(
             cudaMemcpyAsync(dc, hc, (size_t)(plan->n * sizeof *hc), cudaMemcpyHostToDevice, stream));
     if (st == OC_OK && np)
-        st = oc_cuda_buffer_err(
-            cudaMemcpyAsync(dprobes, sh->probes, (size_t)(np * sizeof(oc_probe)), cudaMemcpyHostToDevice, stream));
+        st = oc_cuda_buffer_err(cudaMemcpyAsync(dprobes, sh->probes, (size_t)(np * sizeof(oc_probe)),
+                                                cudaMemcpyHostToDevice, stream));
     if (st == OC_OK && np)
         oc_k_probe<<<oc_dgrid(np, 256), 256, 0, stream>>>(dprobes, np, src, src_size, a.res);
     if (st == OC_OK && known > dst_capacity) {
@@ -482,8 +485,8 @@ static oc_status oc_run_plan(oc_context *ctx, const oc_container_plan *plan, con
     if (st == OC_OK)
         st = oc_cuda_buffer_err(cudaMemcpyAsync(&hr, a.res, sizeof hr, cudaMemcpyDeviceToHost, stream));
     if (st == OC_OK && plan->tail) {
-        st = oc_cuda_buffer_err(cudaMemcpyAsync(&tail_st, &a.st[plan->n - 1], sizeof tail_st,
-                                                cudaMemcpyDeviceToHost, stream));
+        st = oc_cuda_buffer_err(
+            cudaMemcpyAsync(&tail_st, &a.st[plan->n - 1], sizeof tail_st, cudaMemcpyDeviceToHost, stream));
         if (st == OC_OK)
             st = oc_cuda_buffer_err(cudaMemcpyAsync(&tail_size, &a.ds[plan->n - 1], sizeof tail_size,
                                                     cudaMemcpyDeviceToHost, stream));
@@ -592,10 +595,11 @@ extern "C" oc_status oc_cuda_buffer_decompress(oc_context *ctx, const oc_buffer_
     int gpu = 0;
     oc_status st = oc_gpu_plan(ctx, hint, (const uint8_t *)src, src_size, &sh, &plan, &gpu);
     if (st == OC_OK && !gpu)
-        st = oc_cuda_staged_buffer_decompress(ctx, hint, src, src_size, dst, dst_capacity, dst_size, failed_chunk);
+        st = oc_cuda_staged_buffer_decompress(ctx, hint, src, src_size, dst, dst_capacity, dst_size,
+                                              failed_chunk);
     else if (st == OC_OK)
-        st = oc_run_plan(ctx, &plan, &sh, verify, (const uint8_t *)src, src_size, (uint8_t *)dst, dst_capacity,
-                         dst_size, failed_chunk);
+        st = oc_run_plan(ctx, &plan, &sh, verify, (const uint8_t *)src, src_size, (uint8_t *)dst,
+                         dst_capacity, dst_size, failed_chunk);
     if (st != OC_OK)
         *dst_size = 0;
     oc_plan_free(&plan);

@@ -1,0 +1,377 @@
+/*
+ * test_cuda_buffer.c - the whole-buffer layer on device buffers
+ * (src/cuda/cuda_buffer*.cu): oc_buffer_compress / oc_buffer_decompress
+ * with src and dst in device memory, which assemble and parse containers
+ * on the GPU.
+ *
+ * For every algorithm x bitstream kind x a few chunk sizes x checksum
+ * policies, on real data (this repo's sources, a system library, a numeric
+ * column, random bytes, tiny and empty inputs):
+ *   - the GPU's output, copied to the host, decodes with the CPU engine
+ *     (checksums verified, so the GPU's XXH32 / CRC-32C / XXH64 / CRC-32
+ *     are checked) and inspects like the CPU's own container;
+ *   - stock tools (lz4, zstd, gzip) read the GPU's NATIVE containers;
+ *   - the GPU decodes its own output and the CPU's, byte for byte;
+ *   - too-small outputs give the CPU path's statuses;
+ *   - corrupt containers (mutated headers, index entries, footers,
+ *     payloads, truncations) give the CPU path's exact status and failed
+ *     chunk (payload damage inside zstd frames: both fail).
+ *
+ * Without a GPU (CI) the test says so and passes; scripts/gpu-check runs it
+ * on a GPU machine.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "test_buffer_util.h"
+
+#define REQUIRE(cond)                                                                                        \
+    do {                                                                                                     \
+        if (!(cond)) {                                                                                       \
+            fprintf(stderr, "%s:%d: REQUIRE failed: %s\n", __FILE__, __LINE__, #cond);                       \
+            exit(1);                                                                                         \
+        }                                                                                                    \
+    } while (0)
+
+static oc_context *g_gpu, *g_cpu;
+
+static void *dev(size_t n)
+{
+    void *p = NULL;
+    REQUIRE(oc_memory_alloc(g_gpu, OC_MEMORY_DEVICE, n ? n : 1, &p) == OC_OK);
+    return p;
+}
+static void dev_free(void *p, size_t n)
+{
+    oc_memory_free(g_gpu, OC_MEMORY_DEVICE, p, n ? n : 1);
+}
+static void copy(void *d, const void *s, size_t n)
+{
+    if (n == 0)
+        return;
+    REQUIRE(oc_memory_copy(g_gpu, d, s, n) == OC_OK);
+    REQUIRE(oc_context_synchronize(g_gpu) == OC_OK);
+}
+static void *to_dev(const void *h, size_t n)
+{
+    void *d = dev(n);
+    copy(d, h, n);
+    return d;
+}
+
+/* GPU decode of host bytes `c` (copied to the device); returns the status,
+ * the decoded bytes in *out (host), *n_out and *failed. */
+static oc_status gpu_decode(const oc_buffer_options *hint, const unsigned char *c, size_t cn, size_t cap,
+                            unsigned char *out, uint64_t *n_out, uint64_t *failed)
+{
+    void *dc = to_dev(c, cn), *dd = dev(cap);
+    *n_out = 0;
+    *failed = ~(uint64_t)0;
+    oc_status st = oc_buffer_decompress(g_gpu, hint, dc, cn, dd, cap, n_out, failed);
+    if (st == OC_OK && out)
+        copy(out, dd, (size_t)*n_out);
+    dev_free(dc, cn);
+    dev_free(dd, cap);
+    return st;
+}
+
+static oc_status cpu_decode(const oc_buffer_options *hint, const unsigned char *c, size_t cn, size_t cap,
+                            unsigned char *out, uint64_t *n_out, uint64_t *failed)
+{
+    *n_out = 0;
+    *failed = ~(uint64_t)0;
+    unsigned char *o = out ? out : (unsigned char *)tb_xmalloc(cap);
+    oc_status st = oc_buffer_decompress(g_cpu, hint, c, cn, o, cap, n_out, failed);
+    if (!out)
+        free(o);
+    return st;
+}
+
+/* Stock tool reads the container: `tool` decodes file `path` to stdout. */
+static void stock_reads(const char *tool, const char *args, const unsigned char *c, size_t cn,
+                        const tb_data *d)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", tool);
+    if (system(cmd) != 0)
+        return;
+    char in[] = "/tmp/oc_cuda_buffer_XXXXXX";
+    int fd = mkstemp(in);
+    REQUIRE(fd >= 0);
+    REQUIRE(write(fd, c, cn) == (ssize_t)cn);
+    close(fd);
+    char out[64];
+    snprintf(out, sizeof out, "%s.out", in);
+    snprintf(cmd, sizeof cmd, "%s %s < %s > %s 2>/dev/null", tool, args, in, out);
+    CHECK(system(cmd) == 0);
+    FILE *f = fopen(out, "rb");
+    unsigned char *back = (unsigned char *)tb_xmalloc(d->n + 1);
+    size_t got = f ? fread(back, 1, d->n + 1, f) : 0;
+    if (f)
+        fclose(f);
+    CHECK(got == d->n && memcmp(back, d->p, d->n) == 0);
+    if (got != d->n)
+        fprintf(stderr, "  %s read %zu of %zu bytes\n", tool, got, d->n);
+    free(back);
+    unlink(in);
+    unlink(out);
+}
+
+static const char *kind_name(oc_bitstream_kind k)
+{
+    return k == OC_BITSTREAM_NATIVE ? "native" : k == OC_BITSTREAM_RAW ? "raw" : "with-size";
+}
+
+/* One configuration on one data set. */
+static void roundtrip(const tb_data *d, oc_algorithm a, oc_bitstream_kind k, size_t chunk,
+                      oc_checksum_policy pol)
+{
+    oc_buffer_options o = tb_opts(a, k, chunk, pol);
+    size_t bound = oc_buffer_compress_bound(&o, d->n);
+    if (bound == 0) {
+        fprintf(stderr, "%s %s %s: no bound\n", d->name, oc_algorithm_name(a), kind_name(k));
+        tb_failures++;
+        return;
+    }
+    void *ds = to_dev(d->p, d->n), *dc = dev(bound);
+    uint64_t cn = 0;
+    oc_status st = oc_buffer_compress(g_gpu, &o, ds, d->n, dc, bound, &cn);
+    if (st != OC_OK) {
+        fprintf(stderr, "%s %s %s chunk %zu: GPU compress %s\n", d->name, oc_algorithm_name(a), kind_name(k),
+                chunk, oc_status_name(st));
+        tb_failures++;
+        dev_free(ds, d->n);
+        dev_free(dc, bound);
+        return;
+    }
+    CHECK(cn > 0 && cn <= bound);
+    unsigned char *c = (unsigned char *)tb_xmalloc((size_t)cn);
+    copy(c, dc, (size_t)cn);
+
+    /* 1. The CPU engine decodes it, verifying every checksum the GPU wrote. */
+    unsigned char *out = (unsigned char *)tb_xmalloc(d->n + 16);
+    uint64_t n_out = 0, failed = 0;
+    oc_buffer_options hint = tb_opts(a, k, chunk, OC_CHECKSUM_VERIFY);
+    st = cpu_decode(&hint, c, (size_t)cn, d->n, out, &n_out, &failed);
+    if (st != OC_OK || n_out != d->n || memcmp(out, d->p, d->n) != 0) {
+        fprintf(stderr, "%s %s %s chunk %zu pol %d: CPU decode of GPU output: %s, %llu of %zu bytes\n",
+                d->name, oc_algorithm_name(a), kind_name(k), chunk, (int)pol, oc_status_name(st),
+                (unsigned long long)n_out, d->n);
+        tb_failures++;
+    }
+
+    /* 2. Same container as the CPU path writes (layout, chunks, index). */
+    size_t ccn = 0;
+    unsigned char *cc = tb_compress(g_cpu, &o, d->p, d->n, &ccn);
+    REQUIRE(cc != NULL);
+    if (k == OC_BITSTREAM_NATIVE) {
+        oc_frame_info gi, ci;
+        memset(&gi, 0, sizeof gi);
+        memset(&ci, 0, sizeof ci);
+        gi.struct_size = ci.struct_size = sizeof gi;
+        CHECK(oc_buffer_inspect(c, cn, &hint, &gi) == OC_OK);
+        CHECK(oc_buffer_inspect(cc, ccn, &hint, &ci) == OC_OK);
+        CHECK(gi.num_chunks == ci.num_chunks && gi.indexed == ci.indexed &&
+              gi.has_checksums == ci.has_checksums && gi.decompressed_size == d->n &&
+              strcmp(gi.container, ci.container) == 0);
+        /* Deflate/zlib/gzip have no GPU compressor (host-staged inside the
+         * batch): the bytes must then be exactly the CPU path's. */
+        if (a == OC_ALGO_DEFLATE || a == OC_ALGO_ZLIB || a == OC_ALGO_GZIP)
+            CHECK(cn == ccn && memcmp(c, cc, ccn) == 0);
+    }
+
+    /* 3. The GPU decodes its own output and the CPU's. */
+    memset(out, 0, d->n);
+    st = gpu_decode(&hint, c, (size_t)cn, d->n, out, &n_out, &failed);
+    if (st != OC_OK || n_out != d->n || memcmp(out, d->p, d->n) != 0) {
+        fprintf(stderr, "%s %s %s chunk %zu pol %d: GPU decode of GPU output: %s\n", d->name,
+                oc_algorithm_name(a), kind_name(k), chunk, (int)pol, oc_status_name(st));
+        tb_failures++;
+    }
+    memset(out, 0, d->n);
+    st = gpu_decode(&hint, cc, ccn, d->n, out, &n_out, &failed);
+    if (st != OC_OK || n_out != d->n || memcmp(out, d->p, d->n) != 0) {
+        fprintf(stderr, "%s %s %s chunk %zu pol %d: GPU decode of CPU output: %s\n", d->name,
+                oc_algorithm_name(a), kind_name(k), chunk, (int)pol, oc_status_name(st));
+        tb_failures++;
+    }
+    /* ... into the exact size, and with more room than needed */
+    if (k != OC_BITSTREAM_RAW || a == OC_ALGO_LZ4 || a == OC_ALGO_SNAPPY) {
+        st = gpu_decode(&hint, c, (size_t)cn, d->n + 16, NULL, &n_out, &failed);
+        CHECK(st == OC_OK && n_out == d->n);
+    }
+
+    /* 4. Too little room: the CPU path's status (and failed chunk). */
+    if (d->n > 0) {
+        uint64_t gf, cf, gn, cnn;
+        oc_status gs = gpu_decode(&hint, c, (size_t)cn, d->n - 1, NULL, &gn, &gf);
+        oc_status cs = cpu_decode(&hint, c, (size_t)cn, d->n - 1, NULL, &cnn, &cf);
+        CHECK(gs != OC_OK);
+        /* RAW streams without a size: each engine's decoder says how it failed. */
+        int exact = k != OC_BITSTREAM_RAW || a == OC_ALGO_SNAPPY;
+        if (exact ? gs != cs || gf != cf : cs == OC_OK) {
+            fprintf(stderr, "%s %s %s: short output: GPU %s (chunk %llu), CPU %s (chunk %llu)\n", d->name,
+                    oc_algorithm_name(a), kind_name(k), oc_status_name(gs), (unsigned long long)gf,
+                    oc_status_name(cs), (unsigned long long)cf);
+            tb_failures++;
+        }
+        uint64_t tiny = 0;
+        CHECK_ST(oc_buffer_compress(g_gpu, &o, ds, d->n, dc, cn - 1, &tiny), OC_ERR_OUTPUT_TOO_SMALL);
+        CHECK(tiny == 0);
+    }
+
+    /* 5. Stock tools read the NATIVE containers. */
+    if (k == OC_BITSTREAM_NATIVE && chunk == 65536 && pol == OC_CHECKSUM_VERIFY) {
+        if (a == OC_ALGO_LZ4)
+            stock_reads("lz4", "-d -c", c, (size_t)cn, d);
+        else if (a == OC_ALGO_ZSTD)
+            stock_reads("zstd", "-d -c -q", c, (size_t)cn, d);
+        else if (a == OC_ALGO_GZIP || a == OC_ALGO_DEFLATE)
+            stock_reads("gzip", "-d -c", c, (size_t)cn, d);
+    }
+    free(cc);
+    free(c);
+    free(out);
+    dev_free(ds, d->n);
+    dev_free(dc, bound);
+}
+
+/* The GPU's status and failed chunk for mutated bytes equal the CPU's. */
+static int g_mut_checked;
+static void same_status(const char *what, const oc_buffer_options *hint, const unsigned char *c, size_t cn,
+                        size_t cap, int exact)
+{
+    uint64_t gn, cn_out, gf, cf;
+    oc_status gs = gpu_decode(hint, c, cn, cap, NULL, &gn, &gf);
+    oc_status cs = cpu_decode(hint, c, cn, cap, NULL, &cn_out, &cf);
+    g_mut_checked++;
+    int ok = exact ? gs == cs && gf == cf && (gs != OC_OK || gn == cn_out) : (gs == OC_OK) == (cs == OC_OK);
+    if (!ok) {
+        fprintf(stderr, "%s %s: GPU %s (chunk %lld, %llu bytes), CPU %s (chunk %lld, %llu bytes)\n",
+                oc_algorithm_name(hint->algorithm), what, oc_status_name(gs), (long long)gf,
+                (unsigned long long)gn, oc_status_name(cs), (long long)cf, (unsigned long long)cn_out);
+        tb_failures++;
+    }
+}
+
+static void corrupt(const tb_data *d, oc_algorithm a, oc_checksum_policy pol)
+{
+    oc_buffer_options o = tb_opts(a, OC_BITSTREAM_NATIVE, 16384, pol);
+    size_t cn = 0;
+    unsigned char *c = tb_compress(g_cpu, &o, d->p, d->n, &cn);
+    REQUIRE(c != NULL && cn > 64);
+    oc_buffer_options hint = tb_opts(a, OC_BITSTREAM_NATIVE, 0, OC_CHECKSUM_VERIFY);
+    same_status("intact", &hint, c, cn, d->n, 1);
+    unsigned char *m = tb_copy(c, cn);
+    /* Structure: header, first chunk header, and the whole trailer. */
+    size_t pos[96], np = 0;
+    for (size_t i = 0; i < 24; i++)
+        pos[np++] = i;
+    for (size_t i = 0; i < 48 && i < cn; i++)
+        pos[np++] = cn - 1 - i;
+    for (size_t j = 0; j < np; j++) {
+        size_t p = pos[j];
+        for (int bit = 0; bit < 8; bit += 3) {
+            memcpy(m, c, cn);
+            m[p] ^= (unsigned char)(1u << bit);
+            char what[64];
+            snprintf(what, sizeof what, "byte %zu bit %d", p, bit);
+            /* Exact where the container's structure is (header, first chunk
+             * header and snappy preamble, trailer); inside payloads, exact
+             * where a checksum of the stored bytes decides (LZ4 with block
+             * checksums), else each decoder says how it failed. */
+            size_t structure = a == OC_ALGO_LZ4 ? 19 : a == OC_ALGO_SNAPPY ? 21 : 4;
+            int exact = p < structure || p >= cn - 48 || (a == OC_ALGO_LZ4 && pol != OC_CHECKSUM_NONE);
+            same_status(what, &hint, m, cn, d->n, exact);
+        }
+    }
+    /* Payload damage: checksums (LZ4 stored bytes, snappy CRC-32C, zstd XXH64) or the decoder catch it. */
+    for (size_t p = cn / 7; p < cn - 64; p += cn / 7) {
+        memcpy(m, c, cn);
+        m[p] ^= 0x5a;
+        char what[64];
+        snprintf(what, sizeof what, "payload byte %zu", p);
+        same_status(what, &hint, m, cn, d->n, a == OC_ALGO_LZ4 && pol != OC_CHECKSUM_NONE);
+    }
+    /* Truncations and a wrong count of index entries. */
+    size_t cuts[] = {cn - 1, cn - 5, cn - 9, cn - 17, cn / 2, 20, 9, 3};
+    for (size_t j = 0; j < sizeof cuts / sizeof cuts[0]; j++) {
+        char what[64];
+        snprintf(what, sizeof what, "cut at %zu", cuts[j]);
+        same_status(what, &hint, c, cuts[j], d->n, 1);
+    }
+    free(m);
+    free(c);
+}
+
+int main(void)
+{
+    if (oc_cuda_device_count() == 0) {
+        printf("SKIP: test_cuda_buffer needs a CUDA GPU (%s); run scripts/gpu-check on a GPU machine\n",
+               oc_build_info());
+        return 0;
+    }
+    oc_context_options co = OC_CONTEXT_OPTIONS_INIT;
+    REQUIRE(oc_context_create(&co, &g_gpu) == OC_OK);
+    co.engine = OC_ENGINE_CPU;
+    REQUIRE(oc_context_create(&co, &g_cpu) == OC_OK);
+
+    tb_data sets[6];
+    sets[0] = tb_text(700000);
+    sets[1] = tb_binary(600000);
+    sets[2] = tb_numeric(40000);
+    sets[3] = tb_random(200000, 7);
+    sets[4] = tb_random(100, 9);
+    sets[4].name = "tiny";
+    sets[5] = tb_random(0, 1);
+    sets[5].name = "empty";
+    static const oc_algorithm algos[] = {OC_ALGO_LZ4,     OC_ALGO_SNAPPY, OC_ALGO_ZSTD,
+                                         OC_ALGO_DEFLATE, OC_ALGO_ZLIB,   OC_ALGO_GZIP};
+    static const size_t chunks[] = {65536, 12293, 1 << 20};
+    for (size_t ai = 0; ai < sizeof algos / sizeof algos[0]; ai++) {
+        oc_algorithm a = algos[ai];
+        for (size_t si = 0; si < 6; si++) {
+            const tb_data *d = &sets[si];
+            if (d->n == 0 && a != OC_ALGO_LZ4 && a != OC_ALGO_SNAPPY)
+                continue; /* empty device input: the staged path (test_cuda_public_api) */
+            for (size_t ci = 0; ci < 3; ci++) {
+                roundtrip(d, a, OC_BITSTREAM_NATIVE, chunks[ci], OC_CHECKSUM_VERIFY);
+                if (ci == 1)
+                    roundtrip(d, a, OC_BITSTREAM_NATIVE, chunks[ci], OC_CHECKSUM_NONE);
+            }
+            if (d->n > 0) {
+                roundtrip(d, a, OC_BITSTREAM_RAW, 0, OC_CHECKSUM_VERIFY);
+                roundtrip(d, a, OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE, 0, OC_CHECKSUM_VERIFY);
+            }
+        }
+        printf("  %-8s whole-buffer on device memory: round trips done\n", oc_algorithm_name(a));
+    }
+    for (size_t ai = 0; ai < 3; ai++) {
+        corrupt(&sets[0], algos[ai], OC_CHECKSUM_VERIFY);
+        corrupt(&sets[3], algos[ai], OC_CHECKSUM_VERIFY);
+        corrupt(&sets[2], algos[ai], OC_CHECKSUM_NONE);
+    }
+    printf("  corrupt containers: %d statuses compared with the CPU path\n", g_mut_checked);
+
+    /* A host output buffer takes the staged path and still works. */
+    {
+        oc_buffer_options o = tb_opts(OC_ALGO_LZ4, OC_BITSTREAM_NATIVE, 0, OC_CHECKSUM_VERIFY);
+        size_t bound = oc_buffer_compress_bound(&o, sets[0].n);
+        void *ds = to_dev(sets[0].p, sets[0].n);
+        unsigned char *hc = (unsigned char *)tb_xmalloc(bound), *ho = (unsigned char *)tb_xmalloc(sets[0].n);
+        uint64_t cn = 0, on = 0, f = 0;
+        CHECK_ST(oc_buffer_compress(g_gpu, &o, ds, sets[0].n, hc, bound, &cn), OC_OK);
+        CHECK_ST(cpu_decode(&o, hc, (size_t)cn, sets[0].n, ho, &on, &f), OC_OK);
+        CHECK(on == sets[0].n && memcmp(ho, sets[0].p, sets[0].n) == 0);
+        free(hc);
+        free(ho);
+        dev_free(ds, sets[0].n);
+    }
+    for (size_t si = 0; si < 6; si++)
+        free(sets[si].p);
+    oc_context_destroy(g_gpu);
+    oc_context_destroy(g_cpu);
+    return tb_finish("test_cuda_buffer");
+}
