@@ -6,19 +6,16 @@
  * SIZE also of deflate/zlib/gzip, whose decode is host-staged inside the
  * batched call).  Everything else goes to the host-staged path.
  *
- * The host reads only the head (64 bytes) and the tail (the index, plus 16
- * bytes) with small device-to-host copies (one synchronisation; a second
- * when an index is longer than the first guess).  Those bytes go into a
- * host "shadow" of src (virtual memory, only touched where written); the
- * chunk headers the index implies are synthesised into it from the layout
- * (src/format/layout.h), and the CPU engine's own container parser runs on
- * the shadow, so the plan and every status of the index checks are the CPU
- * path's.  Each synthesised header becomes a probe: a kernel checks that
- * the real bytes on the device are the same (CORRUPT otherwise, as the CPU
- * parser would say).  Then ONE batched GPU decode writes every chunk
- * straight into its slice of dst, a block per chunk copies stored chunks
- * and verifies sizes and checksums on the device, a reduction finds the
- * first failing chunk, and one synchronisation returns the result.
+ * The host reads only the head (64 bytes) and the tail (the index) with
+ * small device-to-host copies (one synchronisation; a second when an index
+ * is longer than the first guess of 4 KiB), and src/format/sparse_plan.c
+ * builds the CPU parser's own plan from them (statuses included), plus
+ * probes: words the index implies that a kernel checks in the real bytes
+ * (CORRUPT otherwise, as the CPU parser would say).  Then ONE batched GPU
+ * decode writes every chunk straight into its slice of dst, a block per
+ * chunk copies stored chunks and verifies sizes and checksums on the
+ * device, a reduction finds the first failing chunk, and one
+ * synchronisation returns the result.
  *
  * Zstd seek-table entries are checked for tiling and frame magic; the frame
  * structure inside an entry is checked by the GPU decoder, so a bad frame
@@ -31,11 +28,8 @@
 #include "cuda_buffer_checksum.cuh"
 
 extern "C" {
-#include "../format/container.h"
+#include "../format/sparse_plan.h"
 }
-
-#define OC_HEAD_BYTES 64u
-#define OC_TAIL_GUESS 4096u
 
 /* One chunk as the device sees it. */
 struct oc_dchunk {
@@ -43,12 +37,6 @@ struct oc_dchunk {
     uint32_t checksum; /* from the plan (zstd: seek table) */
     uint8_t stored;
     uint8_t snappy_varint; /* check the snappy preamble against dst_size */
-};
-
-/* A synthesised 32-bit word the real src must hold. */
-struct oc_probe {
-    uint64_t pos;
-    uint32_t word;
 };
 
 struct oc_dres {
@@ -191,169 +179,23 @@ static __global__ void oc_k_dreduce(oc_dargs a)
     }
 }
 
-/* ---- host: head/tail reads, shadow, plan -------------------------------- */
+/* ---- host ---------------------------------------------------------------- */
 
-typedef struct oc_shadow {
-    uint8_t *b; /* src_size bytes (calloc: untouched pages cost nothing) */
-    uint64_t n;
-    oc_probe *probes;
-    size_t np, cap;
-    int probes_ok;
-} oc_shadow;
+struct oc_dev_reader {
+    oc_context *ctx;
+    const uint8_t *src;
+};
 
-static void oc_probe_add(oc_shadow *s, uint64_t pos, uint32_t word)
+/* oc_range_reader over device memory: the copies, then one synchronisation. */
+static oc_status oc_read_device(void *opaque, const oc_range *r, size_t n)
 {
-    if (pos > s->n || s->n - pos < 4)
-        return; /* outside src: the parser reads nothing there */
-    if (s->np == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 256;
-        oc_probe *p = (oc_probe *)realloc(s->probes, cap * sizeof *p);
-        if (p == NULL) {
-            s->probes_ok = 0;
-            return;
-        }
-        s->probes = p;
-        s->cap = cap;
-    }
-    s->probes[s->np].pos = pos;
-    s->probes[s->np].word = word;
-    s->np++;
-    oc_store_le32(s->b + pos, word);
-}
-
-static oc_status oc_read_range(oc_context *ctx, const uint8_t *src, uint64_t off, uint64_t len, uint8_t *to)
-{
-    if (len == 0)
-        return OC_OK;
-    return oc_cuda_buffer_err(cudaMemcpyAsync(to, src + off, (size_t)len, cudaMemcpyDeviceToHost,
-                                              (cudaStream_t)ctx->opts.cuda_stream));
-}
-
-/* Copies the last `len` bytes of src into the shadow (if not there yet). */
-static oc_status oc_read_tail(oc_context *ctx, const uint8_t *src, oc_shadow *s, uint64_t len, uint64_t *have)
-{
-    if (len > s->n)
-        len = s->n;
-    if (len <= *have)
-        return OC_OK;
-    FORWARD_IF_ERROR(oc_read_range(ctx, src, s->n - len, len - *have, s->b + s->n - len));
-    FORWARD_IF_ERROR(oc_cuda_buffer_err(cudaStreamSynchronize((cudaStream_t)ctx->opts.cuda_stream)));
-    *have = len;
-    return OC_OK;
-}
-
-/* LZ4 frame with our index: block headers from the index entries. */
-static oc_status oc_synth_lz4(oc_context *ctx, const uint8_t *src, oc_shadow *s, uint64_t *have, int *indexed)
-{
-    uint64_t n = s->n;
-    *indexed = 0;
-    if (n < 7 + 17 || oc_load_le32(s->b + n - 4) != OC_INDEX_FOOTER_MAGIC)
-        return OC_OK;
-    uint8_t flg = s->b[4];
-    if (!(flg & 0x20) || (flg & 0x01))
-        return OC_OK; /* linked blocks / dictionary: the parser decides (serial) */
-    uint64_t count = oc_load_le32(s->b + n - 9);
-    uint64_t frame = count * 8 + OC_LAYOUT_INDEX_FOOTER;
-    if (frame + 8 > n)
-        return OC_OK; /* the parser reports it */
-    FORWARD_IF_ERROR(oc_read_tail(ctx, src, s, frame + 8 + 16, have));
-    uint64_t index = n - frame - 8;
-    int cks = (flg & 0x10) != 0;
-    uint64_t pos = 7 + ((flg & 0x08) ? 8 : 0);
-    const uint8_t *e = s->b + index + 8;
-    for (uint64_t i = 0; i < count && pos < index; i++, e += 8) {
-        uint32_t craw = oc_load_le32(e);
-        oc_probe_add(s, pos, craw);
-        pos += 4 + (uint64_t)(craw & ~OC_LAYOUT_LZ4_STORED) + (cks ? 4 : 0);
-    }
-    *indexed = 1;
-    return OC_OK;
-}
-
-/* Snappy framing with our index: chunk headers and preambles. */
-static oc_status oc_synth_snappy(oc_context *ctx, const uint8_t *src, oc_shadow *s, uint64_t *have,
-                                 int *indexed, int verify_varints)
-{
-    (void)verify_varints;
-    uint64_t n = s->n;
-    *indexed = 0;
-    if (n < 10 + 4 + OC_LAYOUT_INDEX_FOOTER || oc_load_le32(s->b + n - 4) != OC_INDEX_FOOTER_MAGIC)
-        return OC_OK;
-    uint64_t count = oc_load_le32(s->b + n - 9);
-    uint64_t len = count * 8 + OC_LAYOUT_INDEX_FOOTER;
-    if (count > OC_LAYOUT_SNAPPY_MAX_ENTRIES || len + 4 + 10 > n)
-        return OC_OK;
-    FORWARD_IF_ERROR(oc_read_tail(ctx, src, s, len + 4, have));
-    uint64_t index = n - len - 4;
-    uint64_t pos = 10;
-    const uint8_t *e = s->b + index + 4;
-    for (uint64_t i = 0; i < count && pos < index; i++, e += 8) {
-        uint32_t header = oc_load_le32(e), usize = oc_load_le32(e + 4);
-        uint64_t clen = header >> 8;
-        oc_probe_add(s, pos, header);
-        if ((header & 0xff) == 0 && clen >= 4 && pos + 8 < n) {
-            /* The preamble the parser reads: the canonical varint of the
-             * entry's size (the device checks the real one decodes to it). */
-            uint8_t v[5];
-            unsigned k = 0;
-            uint64_t x = usize;
-            do {
-                v[k] = (uint8_t)((x & 0x7f) | (x > 0x7f ? 0x80 : 0));
-                x >>= 7;
-                k++;
-            } while (x && k < 5);
-            for (unsigned j = 0; j < k && pos + 8 + j < n && j < clen - 4; j++)
-                s->b[pos + 8 + j] = v[j];
-        }
-        pos += 4 + clen;
-    }
-    *indexed = 1;
-    return OC_OK;
-}
-
-/* Zstd seek table: a minimal frame of each entry's size (raw blocks). */
-static oc_status oc_synth_zstd(oc_context *ctx, const uint8_t *src, oc_shadow *s, uint64_t *have,
-                               int *indexed)
-{
-    uint64_t n = s->n;
-    *indexed = 0;
-    if (n < 8 + 9 || oc_load_le32(s->b + n - 4) != OC_ZSTD_SEEKABLE_FOOTER_MAGIC)
-        return OC_OK;
-    uint64_t count = oc_load_le32(s->b + n - 9);
-    uint64_t esize = (s->b[n - 5] & 0x80) ? 12 : 8;
-    uint64_t frame = count * esize + 9;
-    if (frame + 8 > n)
-        return OC_OK;
-    FORWARD_IF_ERROR(oc_read_tail(ctx, src, s, frame + 8, have));
-    uint64_t table = n - frame - 8;
-    uint64_t pos = 0;
-    const uint8_t *e = s->b + table + 8;
-    for (uint64_t i = 0; i < count && pos < table; i++, e += esize) {
-        uint64_t csize = oc_load_le32(e);
-        oc_probe_add(s, pos, OC_ZSTD_FRAME_MAGIC);
-        if (csize >= 9 && csize <= table - pos) {
-            /* magic, FHD 0 (window byte, no content size), raw blocks */
-            uint8_t *f = s->b + pos;
-            f[4] = 0;
-            f[5] = 0;
-            uint64_t q = 6, rest = csize - 6;
-            while (rest) {
-                uint64_t b = rest - 3 > 0x1FFFFF ? 0x1FFFFF : rest - 3;
-                if (rest - 3 - b > 0 && rest - 3 - b < 3)
-                    b -= 3;
-                int last = rest - 3 - b == 0;
-                uint32_t bh = (uint32_t)(b << 3) | (last ? 1u : 0u); /* type 0: raw */
-                f[q] = (uint8_t)bh;
-                f[q + 1] = (uint8_t)(bh >> 8);
-                f[q + 2] = (uint8_t)(bh >> 16);
-                q += 3 + b;
-                rest -= 3 + b;
-            }
-        }
-        pos += csize;
-    }
-    *indexed = 1;
-    return OC_OK;
+    const oc_dev_reader *d = (const oc_dev_reader *)opaque;
+    cudaStream_t stream = (cudaStream_t)d->ctx->opts.cuda_stream;
+    for (size_t i = 0; i < n; i++)
+        if (r[i].len)
+            FORWARD_IF_ERROR(oc_cuda_buffer_err(cudaMemcpyAsync(r[i].to, d->src + r[i].off, (size_t)r[i].len,
+                                                                cudaMemcpyDeviceToHost, stream)));
+    return oc_cuda_buffer_err(cudaStreamSynchronize(stream));
 }
 
 static unsigned oc_dgrid(uint64_t n, unsigned per_block)
@@ -366,7 +208,7 @@ static unsigned oc_dgrid(uint64_t n, unsigned per_block)
 
 /* Runs a plan on the device.  Probes (may be none) are checked first in
  * effect: a failed probe is CORRUPT whatever the chunks say. */
-static oc_status oc_run_plan(oc_context *ctx, const oc_container_plan *plan, const oc_shadow *sh, int verify,
+static oc_status oc_run_plan(oc_context *ctx, const oc_container_plan *plan, const oc_sparse *sh, int verify,
                              const uint8_t *src, uint64_t src_size, uint8_t *dst, uint64_t dst_capacity,
                              uint64_t *dst_size, uint64_t *failed_chunk)
 {
@@ -410,8 +252,7 @@ static oc_status oc_run_plan(oc_context *ctx, const oc_container_plan *plan, con
         hc[i].dst_size = c->dst_size;
         hc[i].checksum = c->checksum;
         hc[i].stored = c->stored;
-        hc[i].snappy_varint =
-            plan->algorithm == OC_ALGO_SNAPPY && plan->kind == OC_BITSTREAM_NATIVE && !c->stored;
+        hc[i].snappy_varint = sh->snappy_check && !c->stored;
     }
     if (st == OC_OK)
         st = oc_cuda_buffer_err(cudaMemsetAsync(mem, 0, 256, stream));
@@ -518,59 +359,6 @@ done:
     return st;
 }
 
-/* 1 when this path runs `src` on the GPU; fills the plan (and shadow). */
-static oc_status oc_gpu_plan(oc_context *ctx, const oc_buffer_options *hint, const uint8_t *src,
-                             uint64_t src_size, oc_shadow *sh, oc_container_plan *plan, int *gpu)
-{
-    *gpu = 0;
-    oc_plan_init(plan);
-    oc_algorithm ha = hint ? hint->algorithm : OC_ALGO_NONE;
-    oc_bitstream_kind hk = hint ? hint->kind : OC_BITSTREAM_NATIVE;
-    uint64_t head = src_size < OC_HEAD_BYTES ? src_size : OC_HEAD_BYTES;
-    uint64_t have = src_size < OC_TAIL_GUESS ? src_size : OC_TAIL_GUESS;
-    if (src_size == 0)
-        return OC_OK;
-    sh->b = (uint8_t *)calloc(1, (size_t)src_size);
-    sh->n = src_size;
-    sh->probes_ok = 1;
-    if (sh->b == NULL)
-        return OC_OK; /* no host room for a shadow: the staged path reports */
-    FORWARD_IF_ERROR(oc_read_range(ctx, src, 0, head, sh->b));
-    FORWARD_IF_ERROR(oc_read_range(ctx, src, src_size - have, have, sh->b + src_size - have));
-    FORWARD_IF_ERROR(oc_cuda_buffer_err(cudaStreamSynchronize((cudaStream_t)ctx->opts.cuda_stream)));
-
-    if (hk == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE || (hk == OC_BITSTREAM_RAW && ha != OC_ALGO_NONE)) {
-        /* The parser reads at most the first 13 bytes here, except for a
-         * RAW zstd stream (a frame walk: host-staged). */
-        if (hk == OC_BITSTREAM_RAW && ha == OC_ALGO_ZSTD)
-            return OC_OK;
-        if (hk == OC_BITSTREAM_RAW && src_size > head && ha != OC_ALGO_LZ4 && ha != OC_ALGO_SNAPPY)
-            return OC_OK;
-        oc_status st = oc_container_parse(sh->b, src_size, hint, plan);
-        if (st == OC_OK && plan->kind == OC_BITSTREAM_RAW && plan->algorithm == OC_ALGO_ZSTD)
-            return OC_OK;
-        *gpu = 1;
-        return st;
-    }
-    uint32_t m = src_size >= 4 ? oc_load_le32(sh->b) : 0;
-    int indexed = 0;
-    int any = ha == OC_ALGO_NONE;
-    if (m == OC_LZ4_FRAME_MAGIC && (any || ha == OC_ALGO_LZ4))
-        FORWARD_IF_ERROR(oc_synth_lz4(ctx, src, sh, &have, &indexed));
-    else if ((m == OC_ZSTD_FRAME_MAGIC || (m & OC_SKIPPABLE_MAGIC_MASK) == OC_SKIPPABLE_MAGIC_MIN) &&
-             (any || ha == OC_ALGO_ZSTD))
-        FORWARD_IF_ERROR(oc_synth_zstd(ctx, src, sh, &have, &indexed));
-    else if (src_size >= 10 && !memcmp(sh->b, "\xff\x06\x00\x00sNaPpY", 10) && (any || ha == OC_ALGO_SNAPPY))
-        FORWARD_IF_ERROR(oc_synth_snappy(ctx, src, sh, &have, &indexed, 1));
-    if (!indexed || !sh->probes_ok)
-        return OC_OK;
-    oc_status st = oc_container_parse(sh->b, src_size, hint, plan);
-    if (st == OC_OK && (!plan->indexed || plan->lz4f_serial || plan->tail))
-        return OC_OK; /* not the indexed layout after all: staged */
-    *gpu = 1;
-    return st;
-}
-
 extern "C" oc_status oc_cuda_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint,
                                                const void *src, uint64_t src_size, void *dst,
                                                uint64_t dst_capacity, uint64_t *dst_size,
@@ -589,11 +377,11 @@ extern "C" oc_status oc_cuda_buffer_decompress(oc_context *ctx, const oc_buffer_
     int prev = -1;
     FORWARD_IF_ERROR(oc_cuda_buffer_enter(ctx, &prev));
     int verify = !hint || hint->checksum == OC_CHECKSUM_VERIFY;
-    oc_shadow sh;
-    memset(&sh, 0, sizeof sh);
+    oc_sparse sh;
     oc_container_plan plan;
     int gpu = 0;
-    oc_status st = oc_gpu_plan(ctx, hint, (const uint8_t *)src, src_size, &sh, &plan, &gpu);
+    oc_dev_reader rd = {ctx, (const uint8_t *)src};
+    oc_status st = oc_sparse_plan(hint, src_size, oc_read_device, &rd, &sh, &plan, &gpu);
     if (st == OC_OK && !gpu)
         st = oc_cuda_staged_buffer_decompress(ctx, hint, src, src_size, dst, dst_capacity, dst_size,
                                               failed_chunk);
@@ -603,8 +391,7 @@ extern "C" oc_status oc_cuda_buffer_decompress(oc_context *ctx, const oc_buffer_
     if (st != OC_OK)
         *dst_size = 0;
     oc_plan_free(&plan);
-    free(sh.b);
-    free(sh.probes);
+    oc_sparse_free(&sh);
     oc_cuda_buffer_leave(ctx, prev);
     return st;
 }

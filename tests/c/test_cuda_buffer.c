@@ -17,14 +17,20 @@
  *     payloads, truncations) give the CPU path's exact status and failed
  *     chunk (payload damage inside zstd frames: both fail).
  *
- * Without a GPU (CI) the test says so and passes; scripts/gpu-check runs it
- * on a GPU machine.
+ * Everywhere, GPU or not, the host half of device decoding is checked:
+ * src/format/sparse_plan.c's plan from head and tail reads plus its probes
+ * (checked here as the probe kernel does) must give the CPU parser's status
+ * and plan on the whole buffer, for intact and mutated containers.
+ *
+ * Without a GPU (CI) the GPU part says so and is skipped; scripts/gpu-check
+ * runs it on a GPU machine.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "format/sparse_plan.h"
 #include "test_buffer_util.h"
 
 #define REQUIRE(cond)                                                                                        \
@@ -306,18 +312,165 @@ static void corrupt(const tb_data *d, oc_algorithm a, oc_checksum_policy pol)
     free(c);
 }
 
+/* ---- host half: sparse plans against the CPU parser ---------------------- */
+
+typedef struct host_src {
+    const unsigned char *p;
+    uint64_t n;
+    uint64_t bytes_read;
+} host_src;
+
+static oc_status read_host(void *opaque, const oc_range *r, size_t n)
+{
+    host_src *h = (host_src *)opaque;
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].off > h->n || h->n - r[i].off < r[i].len)
+            return OC_ERR_INTERNAL;
+        memcpy(r[i].to, h->p + r[i].off, (size_t)r[i].len);
+        h->bytes_read += r[i].len;
+    }
+    return OC_OK;
+}
+
+/* What the probe kernel and the snappy preamble check say. */
+static int probes_hold(const oc_sparse *sh, const oc_container_plan *plan, const unsigned char *p, uint64_t n)
+{
+    for (size_t i = 0; i < sh->np; i++) {
+        uint64_t q = sh->probes[i].pos;
+        if (q > n || n - q < 4)
+            return 0;
+        uint32_t w = (uint32_t)p[q] | ((uint32_t)p[q + 1] << 8) | ((uint32_t)p[q + 2] << 16) |
+                     ((uint32_t)p[q + 3] << 24);
+        if (w != sh->probes[i].word)
+            return 0;
+    }
+    for (size_t i = 0; sh->snappy_check && i < plan->n; i++) {
+        const oc_chunk_ref *c = &plan->chunks[i];
+        if (c->stored)
+            continue;
+        uint64_t v = 0;
+        int ok = 0;
+        for (unsigned k = 0; k < 5 && k < c->src_size; k++) {
+            v |= (uint64_t)(p[c->src_off + k] & 0x7f) << (7 * k);
+            if (!(p[c->src_off + k] & 0x80)) {
+                ok = v == c->dst_size && v <= 65536;
+                break;
+            }
+        }
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
+static int g_sparse_checked, g_sparse_gpu;
+
+static void sparse_vs_parser(const char *what, const oc_buffer_options *hint, const unsigned char *p,
+                             size_t n)
+{
+    oc_container_plan real, sp;
+    oc_status rs = oc_container_parse(p, n, hint, &real);
+    oc_sparse sh;
+    int usable = 0;
+    host_src h = {p, n, 0};
+    oc_status ss = oc_sparse_plan(hint, n, read_host, &h, &sh, &sp, &usable);
+    g_sparse_checked++;
+    if (usable) {
+        g_sparse_gpu++;
+        if (ss == OC_OK && !probes_hold(&sh, &sp, p, n))
+            ss = OC_ERR_CORRUPT;
+        /* A zstd frame's inside is the decoder's to judge (sparse_plan.h). */
+        int zstd_inside = rs == OC_ERR_CORRUPT && ss == OC_OK && sp.algorithm == OC_ALGO_ZSTD;
+        if (ss != rs && !zstd_inside) {
+            fprintf(stderr, "sparse plan %s: %s, parser %s\n", what, oc_status_name(ss), oc_status_name(rs));
+            tb_failures++;
+        }
+        if (ss == OC_OK && rs == OC_OK) {
+            int same = sp.n == real.n && sp.total_size == real.total_size && sp.check == real.check &&
+                       sp.algorithm == real.algorithm && sp.kind == real.kind && sp.tail == real.tail &&
+                       sp.lz4_content_checksum == real.lz4_content_checksum &&
+                       sp.content_checksum == real.content_checksum;
+            for (size_t i = 0; same && i < sp.n; i++) {
+                const oc_chunk_ref *a = &sp.chunks[i], *b = &real.chunks[i];
+                same = a->src_off == b->src_off && a->src_size == b->src_size && a->dst_off == b->dst_off &&
+                       a->dst_size == b->dst_size && a->stored == b->stored &&
+                       (sp.check != OC_CHECK_XXH64_LOW || a->checksum == b->checksum);
+            }
+            if (!same) {
+                fprintf(stderr, "sparse plan %s: plan differs from the parser's\n", what);
+                tb_failures++;
+            }
+            /* Only head and tail were read, never the payload. */
+            if (sp.kind == OC_BITSTREAM_NATIVE && n > 200000 && h.bytes_read > n / 4) {
+                fprintf(stderr, "sparse plan %s: read %llu of %zu bytes\n", what,
+                        (unsigned long long)h.bytes_read, n);
+                tb_failures++;
+            }
+        }
+    }
+    oc_plan_free(&sp);
+    oc_sparse_free(&sh);
+    oc_plan_free(&real);
+}
+
+static void sparse_container(const tb_data *d, oc_algorithm a, oc_bitstream_kind k, size_t chunk,
+                             oc_checksum_policy pol)
+{
+    oc_buffer_options o = tb_opts(a, k, chunk, pol);
+    size_t cn = 0;
+    unsigned char *c = tb_compress(g_cpu, &o, d->p, d->n, &cn);
+    REQUIRE(c != NULL);
+    oc_buffer_options hint = tb_opts(a, k, 0, OC_CHECKSUM_VERIFY);
+    oc_buffer_options none = OC_BUFFER_OPTIONS_INIT;
+    char what[96];
+    snprintf(what, sizeof what, "%s %s %s intact", d->name, oc_algorithm_name(a), kind_name(k));
+    sparse_vs_parser(what, &hint, c, cn);
+    if (k == OC_BITSTREAM_NATIVE)
+        sparse_vs_parser(what, &none, c, cn);
+    unsigned char *m = tb_copy(c, cn);
+    uint64_t s = 12345;
+    for (size_t j = 0; j < 400 && cn; j++) {
+        /* Structure bytes mostly (head and tail), some payload. */
+        size_t pos = j < 64 ? j : j < 300 ? cn - 1 - (j - 64) % cn : (size_t)(tb_rng(&s) % cn);
+        if (pos >= cn)
+            continue;
+        memcpy(m, c, cn);
+        m[pos] ^= (unsigned char)(1u << (j % 8));
+        snprintf(what, sizeof what, "%s %s %s byte %zu", d->name, oc_algorithm_name(a), kind_name(k), pos);
+        sparse_vs_parser(what, &hint, m, cn);
+    }
+    for (size_t cut = 1; cut < cn; cut += cut < 64 ? 1 : cn / 16 + 1) {
+        snprintf(what, sizeof what, "%s %s %s cut %zu", d->name, oc_algorithm_name(a), kind_name(k), cut);
+        sparse_vs_parser(what, &hint, c, cn - cut);
+    }
+    free(m);
+    free(c);
+}
+
+static void host_half(const tb_data *sets, size_t nsets)
+{
+    static const oc_algorithm algos[] = {OC_ALGO_LZ4, OC_ALGO_SNAPPY, OC_ALGO_ZSTD, OC_ALGO_GZIP};
+    for (size_t ai = 0; ai < 4; ai++)
+        for (size_t si = 0; si < nsets; si++) {
+            sparse_container(&sets[si], algos[ai], OC_BITSTREAM_NATIVE, 16384, OC_CHECKSUM_VERIFY);
+            sparse_container(&sets[si], algos[ai], OC_BITSTREAM_NATIVE, 65536, OC_CHECKSUM_NONE);
+            if (sets[si].n) {
+                sparse_container(&sets[si], algos[ai], OC_BITSTREAM_RAW, 0, OC_CHECKSUM_VERIFY);
+                sparse_container(&sets[si], algos[ai], OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE, 0,
+                                 OC_CHECKSUM_VERIFY);
+            }
+        }
+    printf(
+        "  sparse plans: %d buffers compared with the CPU parser (%d planned without reading them whole)\n",
+        g_sparse_checked, g_sparse_gpu);
+    CHECK(g_sparse_gpu > g_sparse_checked / 4);
+}
+
 int main(void)
 {
-    if (oc_cuda_device_count() == 0) {
-        printf("SKIP: test_cuda_buffer needs a CUDA GPU (%s); run scripts/gpu-check on a GPU machine\n",
-               oc_build_info());
-        return 0;
-    }
     oc_context_options co = OC_CONTEXT_OPTIONS_INIT;
-    REQUIRE(oc_context_create(&co, &g_gpu) == OC_OK);
     co.engine = OC_ENGINE_CPU;
     REQUIRE(oc_context_create(&co, &g_cpu) == OC_OK);
-
     tb_data sets[6];
     sets[0] = tb_text(700000);
     sets[1] = tb_binary(600000);
@@ -327,6 +480,18 @@ int main(void)
     sets[4].name = "tiny";
     sets[5] = tb_random(0, 1);
     sets[5].name = "empty";
+    host_half(sets, 6);
+    if (oc_cuda_device_count() == 0) {
+        printf("SKIP: the GPU half of test_cuda_buffer needs a CUDA GPU (%s); run scripts/gpu-check on a GPU "
+               "machine\n",
+               oc_build_info());
+        for (size_t si = 0; si < 6; si++)
+            free(sets[si].p);
+        oc_context_destroy(g_cpu);
+        return tb_finish("test_cuda_buffer (host half)");
+    }
+    co.engine = OC_ENGINE_AUTO;
+    REQUIRE(oc_context_create(&co, &g_gpu) == OC_OK);
     static const oc_algorithm algos[] = {OC_ALGO_LZ4,     OC_ALGO_SNAPPY, OC_ALGO_ZSTD,
                                          OC_ALGO_DEFLATE, OC_ALGO_ZLIB,   OC_ALGO_GZIP};
     static const size_t chunks[] = {65536, 12293, 1 << 20};
