@@ -84,7 +84,7 @@ void oc_cuda_buffer_leave(oc_context *ctx, int prev)
 
 #define OC_XXH_TILE 16384
 
-static __global__ void oc_k_xxh32_whole(const uint8_t *p, uint64_t len, uint32_t *out)
+static __global__ void __launch_bounds__(256) oc_k_xxh32_whole(const uint8_t *p, uint64_t len, uint32_t *out)
 {
     __shared__ uint8_t tile[OC_XXH_TILE];
     __shared__ uint32_t v[4];
@@ -172,7 +172,8 @@ static __device__ uint64_t oc_chunk_len(const oc_cargs &a, uint64_t i)
 }
 
 /* One block of 1024 threads: chunk offsets, total, first failed chunk. */
-static __global__ void oc_k_scan(oc_cargs a, uint64_t header, uint64_t trailer, uint64_t cap)
+static __global__ void __launch_bounds__(1024)
+    oc_k_scan(oc_cargs a, uint64_t header, uint64_t trailer, uint64_t cap)
 {
     __shared__ uint64_t part[1024];
     __shared__ uint64_t bad[1024];
@@ -245,7 +246,8 @@ static __global__ void oc_k_sums(oc_cargs a)
 }
 
 /* A block per chunk: prefix, payload, suffix, index entry. */
-static __global__ void oc_k_write(oc_cargs a, uint8_t *dst, uint32_t trailer_head, uint32_t entry_size)
+static __global__ void __launch_bounds__(256)
+    oc_k_write(oc_cargs a, uint8_t *dst, uint32_t trailer_head, uint32_t entry_size)
 {
     if (a.res->status != OC_OK)
         return;

@@ -107,7 +107,7 @@ static __device__ int oc_snappy_varint_ok(const uint8_t *p, uint64_t n, uint64_t
 }
 
 /* A block per chunk: stored copy, size check, checksum per policy. */
-static __global__ void oc_k_dfinish(oc_dargs a)
+static __global__ void __launch_bounds__(256) oc_k_dfinish(oc_dargs a)
 {
     __shared__ uint32_t table[256];
     uint32_t poly = a.check == OC_CHECK_CRC32C_MASKED ? OC_CRC32C_POLY : OC_CRC32_POLY;
@@ -152,7 +152,7 @@ static __global__ void oc_k_dfinish(oc_dargs a)
 }
 
 /* One block: the first failing chunk (in stream order). */
-static __global__ void oc_k_dreduce(oc_dargs a)
+static __global__ void __launch_bounds__(1024) oc_k_dreduce(oc_dargs a)
 {
     __shared__ uint64_t first[1024];
     uint64_t f = ~(uint64_t)0;
