@@ -17,9 +17,8 @@
  * device, a reduction finds the first failing chunk, and one
  * synchronisation returns the result.
  *
- * Zstd seek-table entries are checked for tiling and frame magic; the frame
- * structure inside an entry is checked by the GPU decoder, so a bad frame
- * may read TRUNCATED or SIZE_MISMATCH where the CPU reader says CORRUPT.
+ * Zstd seek-table entries: each frame is walked on the device
+ * (zstd_walk.h, the CPU reader's own walk), so statuses match the CPU path.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +36,7 @@ struct oc_dchunk {
     uint32_t checksum; /* from the plan (zstd: seek table) */
     uint8_t stored;
     uint8_t snappy_varint; /* check the snappy preamble against dst_size */
+    uint8_t zstd_walk;     /* walk the zstd frame: whole, exact size, content size */
 };
 
 struct oc_dres {
@@ -126,6 +126,14 @@ static __global__ void __launch_bounds__(256) oc_k_dfinish(oc_dargs a)
             uint64_t got = c.stored ? c.src_size : a.ds[i];
             if (c.snappy_varint && !oc_snappy_varint_ok(s, c.src_size, c.dst_size))
                 atomicOr(&a.res->probe_failed, 1);
+            if (c.zstd_walk) {
+                /* what zstd_seekable.c checks for each seek-table entry */
+                oc_zstd_frame f;
+                int ws = oc_zstd_walk_frame(s, c.src_size, &f);
+                if (ws != OC_OK || f.skippable || f.size != c.src_size ||
+                    (f.has_size && f.content_size != c.dst_size))
+                    atomicOr(&a.res->probe_failed, 1);
+            }
             if (st == OC_ERR_OUTPUT_TOO_SMALL || (st == OC_OK && got != c.dst_size))
                 st = OC_ERR_SIZE_MISMATCH;
             if (a.verify && a.check == OC_CHECK_XXH32_STORED) {
@@ -253,6 +261,7 @@ static oc_status oc_run_plan(oc_context *ctx, const oc_container_plan *plan, con
         hc[i].checksum = c->checksum;
         hc[i].stored = c->stored;
         hc[i].snappy_varint = sh->snappy_check && !c->stored;
+        hc[i].zstd_walk = (uint8_t)sh->zstd_check;
     }
     if (st == OC_OK)
         st = oc_cuda_buffer_err(cudaMemsetAsync(mem, 0, 256, stream));

@@ -159,6 +159,7 @@ static oc_status synth_zstd(oc_sparse *s, oc_range_reader rd, void *opaque, int 
         }
         pos += csize;
     }
+    s->zstd_check = 1;
     *indexed = 1;
     return OC_OK;
 }

@@ -14,13 +14,16 @@
  * CORRUPT, which is what the parser says on the real bytes).  Snappy
  * chunks' varint preambles are checked by the caller too (equal to the
  * chunk's dst_size).  Zstd frames are synthesised as raw blocks of the
- * entry's size: only their magic is a probe, the frame's structure is left
- * to the decoder.
+ * entry's size with their magic as a probe; the caller then walks each real
+ * frame with oc_zstd_walk_frame (zstd_walk.h): it must be OK, exactly the
+ * entry's size, and a declared content size must equal the entry's
+ * (CORRUPT otherwise, as the CPU parser says).
  */
 #ifndef OC_FORMAT_SPARSE_PLAN_H
 #define OC_FORMAT_SPARSE_PLAN_H
 
 #include "container.h"
+#include "zstd_walk.h"
 
 typedef struct oc_range {
     uint64_t off, len; /* bytes of src */
@@ -44,6 +47,7 @@ typedef struct oc_sparse {
     int ok;           /* probes complete (no allocation failed) */
     uint64_t have;    /* tail bytes read */
     int snappy_check; /* the caller checks compressed snappy chunks' preambles */
+    int zstd_check;   /* the caller walks each chunk's zstd frame (zstd_walk.h) */
 } oc_sparse;
 
 /* Sets *usable = 1 and fills `plan` (status = the parser's) when this plan
