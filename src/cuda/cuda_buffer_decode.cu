@@ -106,21 +106,18 @@ static __device__ int oc_snappy_varint_ok(const uint8_t *p, uint64_t n, uint64_t
     return 0;
 }
 
-/* A block per chunk: stored copy, size check, checksum per policy. */
+/* A block per chunk: stored copy, size check, snappy preamble and zstd
+ * frame checks. */
 static __global__ void __launch_bounds__(256) oc_k_dfinish(oc_dargs a)
 {
-    __shared__ uint32_t table[256];
-    uint32_t poly = a.check == OC_CHECK_CRC32C_MASKED ? OC_CRC32C_POLY : OC_CRC32_POLY;
-    for (unsigned k = threadIdx.x; k < 256; k += blockDim.x)
-        table[k] = oc_dev_crc_table_entry(poly, k);
     for (uint64_t i = blockIdx.x; i < a.n; i += gridDim.x) {
         const oc_dchunk c = a.c[i];
         const uint8_t *s = a.src + c.src_off;
-        uint8_t *d = a.dst + c.dst_off;
-        if (c.stored)
+        if (c.stored) {
+            uint8_t *d = a.dst + c.dst_off;
             for (uint64_t j = threadIdx.x; j < c.src_size; j += blockDim.x)
                 d[j] = s[j];
-        __syncthreads();
+        }
         if (threadIdx.x == 0) {
             int32_t st = c.stored ? OC_OK : a.st[i];
             uint64_t got = c.stored ? c.src_size : a.ds[i];
@@ -136,26 +133,45 @@ static __global__ void __launch_bounds__(256) oc_k_dfinish(oc_dargs a)
             }
             if (st == OC_ERR_OUTPUT_TOO_SMALL || (st == OC_OK && got != c.dst_size))
                 st = OC_ERR_SIZE_MISMATCH;
-            if (a.verify && a.check == OC_CHECK_XXH32_STORED) {
-                /* LZ4: the stored checksum follows the block's data. */
-                if (oc_dev_xxh32(s, c.src_size, 0) != oc_dev_le32(s + c.src_size))
-                    st = OC_ERR_CHECKSUM_MISMATCH;
-            } else if (a.verify && st == OC_OK && a.check != OC_CHECK_NONE) {
-                uint32_t want = c.checksum, have;
-                if (a.check == OC_CHECK_XXH64_LOW) {
-                    have = (uint32_t)oc_dev_xxh64(d, c.dst_size, 0);
-                } else if (a.check == OC_CHECK_CRC32C_MASKED) {
-                    have = oc_dev_crc32c_mask(oc_dev_crc(table, d, c.dst_size));
-                    want = oc_dev_le32(s - 4); /* snappy: the masked CRC before the data */
-                } else {
-                    have = oc_dev_crc(table, d, c.dst_size);
-                }
-                if (have != want)
-                    st = OC_ERR_CHECKSUM_MISMATCH;
-            }
             a.st[i] = st;
         }
-        __syncthreads();
+    }
+}
+
+/* A thread per chunk (after oc_k_dfinish: stored chunks are in dst): the
+ * checksum per policy, as src/api/buffer.c's finish_chunk orders it. */
+static __global__ void __launch_bounds__(128) oc_k_dsums(oc_dargs a)
+{
+    __shared__ uint32_t table[256];
+    uint32_t poly = a.check == OC_CHECK_CRC32C_MASKED ? OC_CRC32C_POLY : OC_CRC32_POLY;
+    for (unsigned k = threadIdx.x; k < 256; k += blockDim.x)
+        table[k] = oc_dev_crc_table_entry(poly, k);
+    __syncthreads();
+    OC_GRID_STRIDE(i, a.n)
+    {
+        const oc_dchunk c = a.c[i];
+        const uint8_t *s = a.src + c.src_off;
+        const uint8_t *d = a.dst + c.dst_off;
+        int32_t st = a.st[i];
+        if (a.check == OC_CHECK_XXH32_STORED) {
+            /* LZ4: the stored checksum follows the block's data; it is
+             * the most exact diagnosis, whatever the decoder said. */
+            if (oc_dev_xxh32(s, c.src_size, 0) != oc_dev_le32(s + c.src_size))
+                st = OC_ERR_CHECKSUM_MISMATCH;
+        } else if (st == OC_OK) {
+            uint32_t want = c.checksum, have;
+            if (a.check == OC_CHECK_XXH64_LOW) {
+                have = (uint32_t)oc_dev_xxh64(d, c.dst_size, 0);
+            } else if (a.check == OC_CHECK_CRC32C_MASKED) {
+                have = oc_dev_crc32c_mask(oc_dev_crc(table, d, c.dst_size));
+                want = oc_dev_le32(s - 4); /* snappy: the masked CRC before the data */
+            } else {
+                have = oc_dev_crc(table, d, c.dst_size);
+            }
+            if (have != want)
+                st = OC_ERR_CHECKSUM_MISMATCH;
+        }
+        a.st[i] = st;
     }
 }
 
@@ -301,6 +317,8 @@ static oc_status oc_run_plan(oc_context *ctx, const oc_container_plan *plan, con
                                           (void *const *)a.dp, a.dc, a.ds, (oc_status *)a.st);
         if (st == OC_OK)
             oc_k_dfinish<<<oc_dgrid(nd, 1), 256, 0, stream>>>(a);
+        if (st == OC_OK && verify && plan->check != OC_CHECK_NONE)
+            oc_k_dsums<<<oc_dgrid(nd, 128), 128, 0, stream>>>(a);
     }
     if (st == OC_OK)
         oc_k_dreduce<<<1, 1024, 0, stream>>>(a);
