@@ -213,3 +213,36 @@ oc_status oc_sparse_plan(const oc_buffer_options *hint, uint64_t src_size, oc_ra
     *usable = 1;
     return st;
 }
+
+int oc_sparse_probes_hold(const oc_sparse *sh, const oc_container_plan *plan, const uint8_t *src,
+                          uint64_t src_size)
+{
+    for (size_t i = 0; i < sh->np; i++) {
+        uint64_t q = sh->probes[i].pos;
+        if (q > src_size || src_size - q < 4 || oc_load_le32(src + q) != sh->probes[i].word)
+            return 0;
+    }
+    for (size_t i = 0; i < plan->n; i++) {
+        const oc_chunk_ref *c = &plan->chunks[i];
+        if (sh->snappy_check && !c->stored) {
+            uint64_t v = 0;
+            int ok = 0;
+            for (unsigned k = 0; k < 5 && k < c->src_size; k++) {
+                v |= (uint64_t)(src[c->src_off + k] & 0x7f) << (7 * k);
+                if (!(src[c->src_off + k] & 0x80)) {
+                    ok = v == c->dst_size && v <= OC_SNAPPY_MAX_CHUNK;
+                    break;
+                }
+            }
+            if (!ok)
+                return 0;
+        }
+        if (sh->zstd_check) {
+            oc_zstd_frame f;
+            if (oc_zstd_walk_frame(src + c->src_off, c->src_size, &f) != OC_OK || f.skippable ||
+                f.size != c->src_size || (f.has_size && f.content_size != c->dst_size))
+                return 0;
+        }
+    }
+    return 1;
+}

@@ -59,4 +59,12 @@ OC_HIDDEN oc_status oc_sparse_plan(const oc_buffer_options *hint, uint64_t src_s
                                    void *opaque, oc_sparse *sh, oc_container_plan *plan, int *usable);
 OC_HIDDEN void oc_sparse_free(oc_sparse *sh);
 
+/* The host reference of the checks the caller runs where src is (the GPU
+ * kernels of cuda_buffer_decode.cu do the same): 1 when every probe word
+ * is in src, every compressed snappy chunk's preamble equals its size, and
+ * every zstd chunk is one whole frame of its entry's sizes; 0 means
+ * CORRUPT.  For tests and fuzzing (src readable on the host). */
+OC_HIDDEN int oc_sparse_probes_hold(const oc_sparse *sh, const oc_container_plan *plan, const uint8_t *src,
+                                    uint64_t src_size);
+
 #endif /* OC_FORMAT_SPARSE_PLAN_H */

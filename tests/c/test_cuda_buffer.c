@@ -332,45 +332,6 @@ static oc_status read_host(void *opaque, const oc_range *r, size_t n)
     return OC_OK;
 }
 
-/* What the probe kernel, the snappy preamble check and the zstd frame walk
- * (oc_k_dfinish) say. */
-static int probes_hold(const oc_sparse *sh, const oc_container_plan *plan, const unsigned char *p, uint64_t n)
-{
-    for (size_t i = 0; i < sh->np; i++) {
-        uint64_t q = sh->probes[i].pos;
-        if (q > n || n - q < 4)
-            return 0;
-        uint32_t w = (uint32_t)p[q] | ((uint32_t)p[q + 1] << 8) | ((uint32_t)p[q + 2] << 16) |
-                     ((uint32_t)p[q + 3] << 24);
-        if (w != sh->probes[i].word)
-            return 0;
-    }
-    for (size_t i = 0; sh->snappy_check && i < plan->n; i++) {
-        const oc_chunk_ref *c = &plan->chunks[i];
-        if (c->stored)
-            continue;
-        uint64_t v = 0;
-        int ok = 0;
-        for (unsigned k = 0; k < 5 && k < c->src_size; k++) {
-            v |= (uint64_t)(p[c->src_off + k] & 0x7f) << (7 * k);
-            if (!(p[c->src_off + k] & 0x80)) {
-                ok = v == c->dst_size && v <= 65536;
-                break;
-            }
-        }
-        if (!ok)
-            return 0;
-    }
-    for (size_t i = 0; sh->zstd_check && i < plan->n; i++) {
-        const oc_chunk_ref *c = &plan->chunks[i];
-        oc_zstd_frame f;
-        if (oc_zstd_walk_frame(p + c->src_off, c->src_size, &f) != OC_OK || f.skippable ||
-            f.size != c->src_size || (f.has_size && f.content_size != c->dst_size))
-            return 0;
-    }
-    return 1;
-}
-
 static int g_sparse_checked, g_sparse_gpu;
 
 static void sparse_vs_parser(const char *what, const oc_buffer_options *hint, const unsigned char *p,
@@ -385,7 +346,7 @@ static void sparse_vs_parser(const char *what, const oc_buffer_options *hint, co
     g_sparse_checked++;
     if (usable) {
         g_sparse_gpu++;
-        if (ss == OC_OK && !probes_hold(&sh, &sp, p, n))
+        if (ss == OC_OK && !oc_sparse_probes_hold(&sh, &sp, p, n))
             ss = OC_ERR_CORRUPT;
         if (ss != rs) {
             fprintf(stderr, "sparse plan %s: %s, parser %s\n", what, oc_status_name(ss), oc_status_name(rs));
