@@ -106,8 +106,29 @@ static __device__ int oc_snappy_varint_ok(const uint8_t *p, uint64_t n, uint64_t
     return 0;
 }
 
-/* A block per chunk: stored copy, size check, snappy preamble and zstd
- * frame checks. */
+/* A thread per chunk: what the CPU parser reads inside chunks, checked
+ * where the bytes are: a compressed snappy chunk's preamble, a zstd
+ * seek-table entry's frame walk (zstd_seekable.c's checks).  Any failure is
+ * the parser's CORRUPT. */
+static __global__ void oc_k_dcheck(oc_dargs a, uint64_t n)
+{
+    OC_GRID_STRIDE(i, n)
+    {
+        const oc_dchunk c = a.c[i];
+        const uint8_t *s = a.src + c.src_off;
+        if (c.snappy_varint && !oc_snappy_varint_ok(s, c.src_size, c.dst_size))
+            atomicOr(&a.res->probe_failed, 1);
+        if (c.zstd_walk) {
+            oc_zstd_frame f;
+            int ws = oc_zstd_walk_frame(s, c.src_size, &f);
+            if (ws != OC_OK || f.skippable || f.size != c.src_size ||
+                (f.has_size && f.content_size != c.dst_size))
+                atomicOr(&a.res->probe_failed, 1);
+        }
+    }
+}
+
+/* A block per chunk: stored copy, size check. */
 static __global__ void __launch_bounds__(256) oc_k_dfinish(oc_dargs a)
 {
     for (uint64_t i = blockIdx.x; i < a.n; i += gridDim.x) {
@@ -121,16 +142,6 @@ static __global__ void __launch_bounds__(256) oc_k_dfinish(oc_dargs a)
         if (threadIdx.x == 0) {
             int32_t st = c.stored ? OC_OK : a.st[i];
             uint64_t got = c.stored ? c.src_size : a.ds[i];
-            if (c.snappy_varint && !oc_snappy_varint_ok(s, c.src_size, c.dst_size))
-                atomicOr(&a.res->probe_failed, 1);
-            if (c.zstd_walk) {
-                /* what zstd_seekable.c checks for each seek-table entry */
-                oc_zstd_frame f;
-                int ws = oc_zstd_walk_frame(s, c.src_size, &f);
-                if (ws != OC_OK || f.skippable || f.size != c.src_size ||
-                    (f.has_size && f.content_size != c.dst_size))
-                    atomicOr(&a.res->probe_failed, 1);
-            }
             if (st == OC_ERR_OUTPUT_TOO_SMALL || (st == OC_OK && got != c.dst_size))
                 st = OC_ERR_SIZE_MISMATCH;
             a.st[i] = st;
@@ -289,6 +300,8 @@ static oc_status oc_run_plan(oc_context *ctx, const oc_container_plan *plan, con
                                                 cudaMemcpyHostToDevice, stream));
     if (st == OC_OK && np)
         oc_k_probe<<<oc_dgrid(np, 256), 256, 0, stream>>>(dprobes, np, src, src_size, a.res);
+    if (st == OC_OK && (sh->snappy_check || sh->zstd_check) && plan->n)
+        oc_k_dcheck<<<oc_dgrid(plan->n, 128), 128, 0, stream>>>(a, plan->n);
     if (st == OC_OK && known > dst_capacity) {
         /* Too small, unless the container is corrupt (the CPU parser says so first). */
         st = oc_cuda_buffer_err(cudaMemcpyAsync(&hr, a.res, sizeof hr, cudaMemcpyDeviceToHost, stream));
