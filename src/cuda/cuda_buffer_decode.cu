@@ -435,3 +435,82 @@ extern "C" oc_status oc_cuda_buffer_decompress(oc_context *ctx, const oc_buffer_
     oc_cuda_buffer_leave(ctx, prev);
     return st;
 }
+
+/* Size query on a device buffer: the plan's total when it records every
+ * size, after the same device checks as decoding (a container the CPU
+ * parser rejects is CORRUPT here too).  *handled = 0: not answerable from
+ * head and tail (no index, a tail without a size): the caller falls back. */
+extern "C" oc_status oc_cuda_buffer_decompressed_size(oc_context *ctx, const oc_buffer_options *hint,
+                                                      const void *src, uint64_t src_size, uint64_t *size,
+                                                      int *handled)
+{
+    *handled = 0;
+    if (ctx == NULL || size == NULL || !oc_cuda_available() || src_size > SIZE_MAX / 2)
+        return OC_OK;
+    int prev = -1;
+    if (oc_cuda_buffer_enter(ctx, &prev) != OC_OK)
+        return OC_OK;
+    oc_sparse sh;
+    oc_container_plan plan;
+    int usable = 0;
+    oc_dev_reader rd = {ctx, (const uint8_t *)src};
+    oc_status st = oc_sparse_plan(hint, src_size, oc_read_device, &rd, &sh, &plan, &usable);
+    cudaStream_t stream = (cudaStream_t)ctx->opts.cuda_stream;
+    if (!usable) {
+        st = OC_OK; /* *handled stays 0 */
+    } else if (st != OC_OK) {
+        *handled = 1;
+    } else if (!plan.tail && plan.size_known) {
+        uint64_t words = plan.n ? plan.n : 1, np = sh.np;
+        size_t bytes = (size_t)(256 + words * sizeof(oc_dchunk) + (np ? np : 1) * sizeof(oc_probe));
+        uint8_t *mem = (uint8_t *)oc_cuda_buffer_alloc(ctx, bytes);
+        oc_dchunk *hc = (oc_dchunk *)calloc((size_t)words, sizeof *hc);
+        oc_dres hr;
+        memset(&hr, 0, sizeof hr);
+        st = mem && hc ? OC_OK : OC_ERR_OUT_OF_MEMORY;
+        oc_dargs a;
+        memset(&a, 0, sizeof a);
+        if (st == OC_OK) {
+            a.res = (oc_dres *)mem;
+            a.c = (oc_dchunk *)(mem + 256);
+            a.src = (const uint8_t *)src;
+            for (uint64_t i = 0; i < plan.n; i++) {
+                hc[i].src_off = plan.chunks[i].src_off;
+                hc[i].src_size = plan.chunks[i].src_size;
+                hc[i].dst_size = plan.chunks[i].dst_size;
+                hc[i].stored = plan.chunks[i].stored;
+                hc[i].snappy_varint = sh.snappy_check && !plan.chunks[i].stored;
+                hc[i].zstd_walk = (uint8_t)sh.zstd_check;
+            }
+            st = oc_cuda_buffer_err(cudaMemsetAsync(mem, 0, 256, stream));
+        }
+        oc_probe *dprobes = (oc_probe *)(mem + 256 + words * sizeof(oc_dchunk));
+        if (st == OC_OK && plan.n)
+            st = oc_cuda_buffer_err(cudaMemcpyAsync((void *)a.c, hc, (size_t)(plan.n * sizeof *hc),
+                                                    cudaMemcpyHostToDevice, stream));
+        if (st == OC_OK && np)
+            st = oc_cuda_buffer_err(cudaMemcpyAsync(dprobes, sh.probes, (size_t)(np * sizeof(oc_probe)),
+                                                    cudaMemcpyHostToDevice, stream));
+        if (st == OC_OK && np)
+            oc_k_probe<<<oc_dgrid(np, 256), 256, 0, stream>>>(dprobes, np, (const uint8_t *)src, src_size,
+                                                              a.res);
+        if (st == OC_OK && (sh.snappy_check || sh.zstd_check) && plan.n)
+            oc_k_dcheck<<<oc_dgrid(plan.n, 128), 128, 0, stream>>>(a, plan.n);
+        if (st == OC_OK)
+            st = oc_cuda_buffer_err(cudaMemcpyAsync(&hr, a.res, sizeof hr, cudaMemcpyDeviceToHost, stream));
+        if (st == OC_OK)
+            st = oc_cuda_buffer_err(cudaStreamSynchronize(stream));
+        if (st == OC_OK && hr.probe_failed)
+            st = OC_ERR_CORRUPT;
+        if (st == OC_OK)
+            *size = plan.total_size;
+        *handled = 1;
+        free(hc);
+        if (mem)
+            oc_cuda_buffer_free(ctx, mem, bytes);
+    }
+    oc_plan_free(&plan);
+    oc_sparse_free(&sh);
+    oc_cuda_buffer_leave(ctx, prev);
+    return st;
+}

@@ -11,11 +11,13 @@
  *     (checksums verified, so the GPU's XXH32 / CRC-32C / XXH64 / CRC-32
  *     are checked) and inspects like the CPU's own container;
  *   - stock tools (lz4, zstd, gzip) read the GPU's NATIVE containers;
- *   - the GPU decodes its own output and the CPU's, byte for byte;
+ *   - the GPU decodes its own output and the CPU's, byte for byte, and the
+ *     size query of a device buffer gives the right size;
  *   - too-small outputs give the CPU path's statuses;
  *   - corrupt containers (mutated headers, index entries, footers,
  *     payloads, truncations) give the CPU path's exact status and failed
- *     chunk (payload damage that only a decoder sees: both fail).
+ *     chunk, and the same size-query status (payload damage that only a
+ *     decoder sees: both fail).
  *
  * Everywhere, GPU or not, the host half of device decoding is checked:
  * src/format/sparse_plan.c's plan from head and tail reads plus its probes
@@ -188,6 +190,14 @@ static void roundtrip(const tb_data *d, oc_algorithm a, oc_bitstream_kind k, siz
             CHECK(cn == ccn && memcmp(c, cc, ccn) == 0);
     }
 
+    /* 2b. The size query on the device buffer (head and tail only, for
+     * indexed containers and sized streams). */
+    uint64_t q = 0;
+    if (k != OC_BITSTREAM_RAW || a == OC_ALGO_SNAPPY || a == OC_ALGO_LZ4) {
+        CHECK_ST(oc_buffer_decompressed_size(g_gpu, &hint, dc, cn, &q), OC_OK);
+        CHECK(q == d->n);
+    }
+
     /* 3. The GPU decodes its own output and the CPU's. */
     memset(out, 0, d->n);
     st = gpu_decode(&hint, c, (size_t)cn, d->n, out, &n_out, &failed);
@@ -257,6 +267,20 @@ static void same_status(const char *what, const oc_buffer_options *hint, const u
     oc_status gs = gpu_decode(hint, c, cn, cap, NULL, &gn, &gf);
     oc_status cs = cpu_decode(hint, c, cn, cap, NULL, &cn_out, &cf);
     g_mut_checked++;
+    if (exact > 0) {
+        /* the size query of the device buffer says what the CPU's says */
+        void *dc = to_dev(c, cn);
+        uint64_t gq = 0, cq = 0;
+        oc_status gqs = oc_buffer_decompressed_size(g_gpu, hint, dc, cn, &gq);
+        oc_status cqs = oc_buffer_decompressed_size(g_cpu, hint, c, cn, &cq);
+        dev_free(dc, cn);
+        if (gqs != cqs || (gqs == OC_OK && gq != cq)) {
+            fprintf(stderr, "%s %s: size query GPU %s (%llu), CPU %s (%llu)\n",
+                    oc_algorithm_name(hint->algorithm), what, oc_status_name(gqs), (unsigned long long)gq,
+                    oc_status_name(cqs), (unsigned long long)cq);
+            tb_failures++;
+        }
+    }
     int ok =
         exact > 0 ? gs == cs && gf == cf && (gs != OC_OK || gn == cn_out) : (gs == OC_OK) == (cs == OC_OK);
     if (!ok && exact < 0) {
