@@ -30,6 +30,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "format/sparse_plan.h"
@@ -350,6 +351,55 @@ static void corrupt(const tb_data *d, oc_algorithm a, oc_checksum_policy pol)
     free(c);
 }
 
+/* Informational wall-clock rates of the device whole-buffer calls on 64 MiB
+ * of text (never checked: timings do not fail tests). */
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void timing(const tb_data *text)
+{
+    size_t n = (size_t)64 << 20;
+    unsigned char *h = (unsigned char *)tb_xmalloc(n);
+    for (size_t i = 0; i < n; i += text->n)
+        memcpy(h + i, text->p, n - i < text->n ? n - i : text->n);
+    void *ds = to_dev(h, n), *dd = dev(n);
+    static const oc_algorithm algos[] = {OC_ALGO_LZ4, OC_ALGO_SNAPPY, OC_ALGO_ZSTD};
+    for (size_t ai = 0; ai < 3; ai++)
+        for (int pol = 0; pol < 2; pol++) {
+            oc_buffer_options o =
+                tb_opts(algos[ai], OC_BITSTREAM_NATIVE, 65536, pol ? OC_CHECKSUM_VERIFY : OC_CHECKSUM_NONE);
+            size_t bound = oc_buffer_compress_bound(&o, n);
+            void *dc = dev(bound);
+            uint64_t cn = 0, got = 0;
+            double best_c = 1e9, best_d = 1e9;
+            int ok = 1;
+            for (int r = 0; r < 3 && ok; r++) {
+                double t0 = now_s();
+                ok &= oc_buffer_compress(g_gpu, &o, ds, n, dc, bound, &cn) == OC_OK;
+                double t1 = now_s();
+                ok &= oc_buffer_decompress(g_gpu, &o, dc, cn, dd, n, &got, NULL) == OC_OK && got == n;
+                double t2 = now_s();
+                best_c = t1 - t0 < best_c ? t1 - t0 : best_c;
+                best_d = t2 - t1 < best_d ? t2 - t1 : best_d;
+            }
+            CHECK(ok);
+            if (ok)
+                printf("  timing %-6s 64 MiB text, 64 KiB chunks, checksums %-3s: ratio %.2f, compress %.2f "
+                       "GB/s, "
+                       "decompress %.2f GB/s (wall, device buffers, informational)\n",
+                       oc_algorithm_name(algos[ai]), pol ? "on" : "off", (double)n / (double)cn,
+                       (double)n / best_c / 1e9, (double)n / best_d / 1e9);
+            dev_free(dc, bound);
+        }
+    dev_free(ds, n);
+    dev_free(dd, n);
+    free(h);
+}
+
 /* ---- host half: sparse plans against the CPU parser ---------------------- */
 
 typedef struct host_src {
@@ -529,6 +579,9 @@ int main(void)
     printf("  corrupt containers: %d statuses compared with the CPU path (%d payload-only damages judged "
            "differently by the GPU and CPU decoders)\n",
            g_mut_checked, g_mut_decoder_differs);
+
+    if (!small)
+        timing(&sets[0]);
 
     /* A host output buffer takes the staged path and still works. */
     {
