@@ -363,6 +363,8 @@ static double now_s(void)
 static void timing(const tb_data *text)
 {
     size_t n = (size_t)64 << 20;
+    if (text->n == 0)
+        return;
     unsigned char *h = (unsigned char *)tb_xmalloc(n);
     for (size_t i = 0; i < n; i += text->n)
         memcpy(h + i, text->p, n - i < text->n ? n - i : text->n);
