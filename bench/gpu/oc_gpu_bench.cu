@@ -30,8 +30,8 @@
  * by byte; chunk_size = file size, "frame" and "frame_blocks" say what was
  * decoded.  One GPU decode of a frame takes seconds, so these rows time one
  * call when it takes >= 0.5 s (else a warm-up and repeats up to ~1 s), and
- * --frame-budget caps the phase (a decode whose estimated time does not fit
- * is skipped and named on stdout).
+ * --frame-budget S caps each GPU contender's frame decodes (a decode whose
+ * estimated time does not fit is skipped and named on stdout).
  *
  * Output: a table on stdout, and with --json FILE the schema of
  * bench/SCHEMA.md ("tool": "oc-gpu-bench"), rewritten (atomically) after
@@ -49,6 +49,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <sched.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <string>
 #include <vector>
@@ -833,20 +835,33 @@ struct FrameJob {
     size_t bytes;
 };
 
-static double g_frame_budget = 180; /* seconds for all GPU frame decodes (--frame-budget) */
-static double g_frame_t0 = 0;
+static double g_frame_budget = 90; /* seconds of GPU frame decodes per contender (--frame-budget) */
 
-/* Whether a decode of `bytes` at the `rate` (B/s) measured so far for that
- * contender fits in what is left of --frame-budget; says so when not. */
-static bool frame_fits(double rate, size_t bytes, const char *who, const FrameJob &j)
+/* What a contender has spent on frames: the clock starts at its first
+ * decode; rate = the slowest bytes/s seen so far (a cautious estimate). */
+struct FrameBudget {
+    double t0 = 0, rate = 0;
+};
+
+/* Whether a decode of `bytes` fits in what is left of the contender's
+ * --frame-budget; says so when not. */
+static bool frame_fits(FrameBudget &b, size_t bytes, const char *who, const FrameJob &j)
 {
-    double left = g_frame_budget - (now_s() - g_frame_t0);
-    double est = rate > 0 ? bytes / rate : 0;
+    if (b.t0 == 0)
+        b.t0 = now_s();
+    double left = g_frame_budget - (now_s() - b.t0);
+    double est = b.rate > 0 ? bytes / b.rate : 0;
     if (left > 0 && est <= left)
         return true;
     printf("frame %s (zstd -%d): %s skipped: estimated %.1f s, %.1f s of --frame-budget left\n",
            j.name.c_str(), j.level, who, est, std::max(0.0, left));
     return false;
+}
+
+static void frame_budget_add(FrameBudget &b, size_t bytes, double secs)
+{
+    double r = bytes / secs;
+    b.rate = b.rate > 0 ? std::min(b.rate, r) : r;
 }
 
 static Result frame_result(const FrameJob &j, size_t ubytes, size_t cbytes, const char *contender,
@@ -863,7 +878,7 @@ static Result frame_result(const FrameJob &j, size_t ubytes, size_t cbytes, cons
 }
 
 /* opencomp-gpu and libzstd (one thread) on one CLI frame. */
-static void frame_ours(const FrameJob &j, double *oc_rate)
+static void frame_ours(const FrameJob &j, FrameBudget &budget)
 {
     std::vector<uint8_t> data, frame;
     if (!read_file(j.path, data) || !read_file(j.frame_path, frame) || data.empty()) {
@@ -874,7 +889,7 @@ static void frame_ours(const FrameJob &j, double *oc_rate)
     long blocks = zstd_count_blocks(frame.data(), frame.size());
     FrameDev d;
     frame_dev_make(d, frame, data.size());
-    if (frame_fits(*oc_rate, data.size(), "opencomp-gpu", j)) {
+    if (frame_fits(budget, data.size(), "opencomp-gpu", j)) {
         oc_codec_options o = OC_CODEC_OPTIONS_INIT;
         o.algorithm = OC_ALGO_ZSTD;
         CK(cudaMemset(d.out, 0xEE, d.ubytes));
@@ -892,7 +907,7 @@ static void frame_ours(const FrameJob &j, double *oc_rate)
         bool ok = frame_verify(d, data, &st);
         if (!ok)
             fprintf(stderr, "VERIFY FAILED (opencomp decoding %s): status %d\n", j.frame_path.c_str(), st);
-        *oc_rate = data.size() / t;
+        frame_budget_add(budget, data.size(), t);
         g_results.push_back(frame_result(j, data.size(), frame.size(), "opencomp-gpu", "cuda-events", t, 0,
                                          reps, ok, blocks));
     }
@@ -915,12 +930,12 @@ static void frame_ours(const FrameJob &j, double *oc_rate)
 /* nvCOMP on one CLI frame (after all of ours: a fault in it cannot cost our
  * rows).  A status other than success on a valid frame is reported, not a
  * row; wrong bytes with success are an unverified row. */
-static void frame_nvcomp(const FrameJob &j, double *nv_rate)
+static void frame_nvcomp(const FrameJob &j, FrameBudget &budget)
 {
     std::vector<uint8_t> data, frame;
     if (!read_file(j.path, data) || !read_file(j.frame_path, frame) || data.empty())
         return;
-    if (!frame_fits(*nv_rate, data.size(), "nvcomp-gpu", j))
+    if (!frame_fits(budget, data.size(), "nvcomp-gpu", j))
         return;
     long blocks = zstd_count_blocks(frame.data(), frame.size());
     FrameDev d;
@@ -943,7 +958,7 @@ static void frame_nvcomp(const FrameJob &j, double *nv_rate)
             true, &reps);
         int32_t st = 0;
         bool ok = s == nvcompSuccess && frame_verify(d, data, &st);
-        *nv_rate = data.size() / t;
+        frame_budget_add(budget, data.size(), t);
         if (s != nvcompSuccess || st != 0)
             printf("frame %s (zstd -%d): nvcomp-gpu did not decode it (call %d, chunk status %d): no row\n",
                    j.name.c_str(), j.level, (int)s, st);
@@ -965,11 +980,52 @@ static std::string json_str(const std::string &s)
 {
     std::string o = "\"";
     for (char ch : s) {
-        if (ch == '"' || ch == '\\')
+        if (ch == '"' || ch == '\\') {
             o += '\\';
-        o += ch;
+            o += ch;
+        } else if ((unsigned char)ch < 0x20) {
+            char u[8];
+            snprintf(u, sizeof u, "\\u%04x", (unsigned char)ch);
+            o += u;
+        } else {
+            o += ch;
+        }
     }
     return o + "\"";
+}
+
+/* The host object, as the CLI's `opencomp bench --json` writes it (CPU
+ * model, usable cores, OS), so that bench/report.py sees the CPU rows of
+ * both programs in one gpu-check run as one machine. */
+static std::string host_json()
+{
+    std::string cpu = "unknown";
+    if (FILE *f = fopen("/proc/cpuinfo", "r")) {
+        char line[512];
+        while (fgets(line, sizeof line, f)) {
+            if (strncmp(line, "model name", 10) == 0) {
+                const char *c = strchr(line, ':');
+                if (c) {
+                    c++;
+                    while (*c == ' ' || *c == '\t')
+                        c++;
+                    cpu.assign(c, strcspn(c, "\n"));
+                }
+                break;
+            }
+        }
+        fclose(f);
+    }
+    cpu_set_t set;
+    long cores = sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0
+                     ? CPU_COUNT(&set)
+                     : sysconf(_SC_NPROCESSORS_ONLN);
+    struct utsname un;
+    std::string os = "unknown";
+    if (uname(&un) == 0)
+        os = std::string(un.sysname) + " " + un.release + " " + un.machine;
+    return "{\"cpu\": " + json_str(cpu) + ", \"cores\": " + std::to_string(cores) +
+           ", \"os\": " + json_str(os) + "}";
 }
 
 static void write_json(const char *path, const char *commit)
@@ -992,7 +1048,7 @@ static void write_json(const char *path, const char *commit)
     const char *driver = getenv("OC_DRIVER_VERSION");
     fprintf(f, "{\n  \"schema\": 1, \"tool\": \"oc-gpu-bench\", \"date\": \"%s\", \"commit\": %s,\n", date,
             json_str(commit).c_str());
-    fprintf(f, "  \"host\": {\"cores\": %d},\n", (int)std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+    fprintf(f, "  \"host\": %s,\n", host_json().c_str());
     fprintf(f,
             "  \"device\": {\"name\": %s, \"driver\": %s, \"driver_cuda\": \"%d.%d\", \"cuda_runtime\": "
             "\"%d.%d\", "
@@ -1122,21 +1178,20 @@ static void run_frames(const std::vector<std::string> &files, const std::string 
     }
     std::stable_sort(jobs.begin(), jobs.end(),
                      [](const FrameJob &a, const FrameJob &b) { return a.bytes < b.bytes; });
-    g_frame_t0 = now_s();
-    double oc_rate = 0;
+    FrameBudget oc_budget;
     for (const FrameJob &j : jobs) {
-        frame_ours(j, &oc_rate);
+        frame_ours(j, oc_budget);
         if (json)
             write_json(json, commit);
         printf("done: frame %s zstd -%d (opencomp-gpu, reference-cpu)\n", j.name.c_str(), j.level);
         fflush(stdout);
     }
 #ifdef OC_HAVE_NVCOMP
-    double nv_rate = 0;
+    FrameBudget nv_budget;
     for (const FrameJob &j : jobs) {
         if (!g_nvcomp)
             break;
-        frame_nvcomp(j, &nv_rate);
+        frame_nvcomp(j, nv_budget);
         if (json)
             write_json(json, commit);
         printf("done: frame %s zstd -%d (nvcomp-gpu)\n", j.name.c_str(), j.level);
