@@ -108,6 +108,16 @@ int oc_cuda_lazy_matching(void)
     return mode;
 }
 
+int oc_cuda_pipe_copier_bytes(void)
+{
+    static volatile int mode = -1;
+    if (mode < 0) {
+        const char *e = getenv("OC_CUDA_PIPE_COPIER");
+        mode = !(e && strcmp(e, "v6c") == 0);
+    }
+    return mode;
+}
+
 extern "C" const char *oc_cuda_build_info(void)
 {
     return "cuda: " OC_CUDA_ARCH_STRING;

@@ -39,6 +39,9 @@ cudaError_t oc_cuda_snappy_decompress_launch(const oc_cuda_batch &b, int write_o
 /* 1 when the compressors use lazy matching (OC_CUDA_LZ_MATCH=lazy; default
  * greedy until measured on a GPU); read once. */
 int oc_cuda_lazy_matching(void);
+/* The pipe decoders' copier: 1 = v6d (byte per lane for rounds of short
+ * elements, the default), 0 = v6c (OC_CUDA_PIPE_COPIER=v6c); read once. */
+int oc_cuda_pipe_copier_bytes(void);
 
 /* Host-staged path (cuda_staged.cu) for algorithms without kernels; op is
  * 0 compress, 1 decompress, 2 decompressed sizes.  Synchronises. */

@@ -18,8 +18,11 @@
 #include "lz_device.cuh"
 
 /* PIPE: queue each validated round to the copier warp (lz_decode_pipe.cuh)
- * instead of copying; dst and ring are then unused. */
-template <bool PIPE>
+ * instead of copying; dst and ring are then unused.  P: the type of the
+ * lengths the warp exchanges (shuffles, prefix sum); uint32_t halves those
+ * shuffles and is exact when srcn and cap are below 2^31 (the caller's
+ * test, oc_pipe_narrow): see oc_sat. */
+template <bool PIPE, typename P = uint64_t>
 __device__ __noinline__ int oc_lz4_decode_rounds(const uint8_t *__restrict__ src, size_t srcn, uint8_t *dst,
                                                  size_t cap, size_t *outn, uint8_t *ring, int lane,
                                                  oc_pipe_prod *pp)
@@ -87,6 +90,7 @@ __device__ __noinline__ int oc_lz4_decode_rounds(const uint8_t *__restrict__ src
                         (uint64_t)s + elen < srcn)
                            ? lane + (uint32_t)elen
                            : 32;
+        P lit_x = oc_sat<P>(lit), ml_x = oc_sat<P>(ml), elen_x = oc_sat<P>(elen);
         uint32_t pos; /* start (window offset) of element number `lane` of this round */
         if (__shfl_sync(OC_FULL_MASK, nxt, 0) == 32) {
             pos = lane == 0 ? 0 : 32; /* one element fills the window: no chain to find */
@@ -114,26 +118,26 @@ __device__ __noinline__ int oc_lz4_decode_rounds(const uint8_t *__restrict__ src
         int e_early = __shfl_sync(OC_FULL_MASK, early, p);
         int e_late = __shfl_sync(OC_FULL_MASK, late, p);
         int e_has = __shfl_sync(OC_FULL_MASK, has_match, p);
-        uint64_t e_lit = __shfl_sync(OC_FULL_MASK, lit, p);
-        uint64_t e_ml = __shfl_sync(OC_FULL_MASK, ml, p);
-        uint64_t e_elen = __shfl_sync(OC_FULL_MASK, elen, p);
+        P e_lit = __shfl_sync(OC_FULL_MASK, lit_x, p);
+        P e_ml = __shfl_sync(OC_FULL_MASK, ml_x, p);
+        P e_elen = __shfl_sync(OC_FULL_MASK, elen_x, p);
         uint32_t e_at = __shfl_sync(OC_FULL_MASK, lit_at, p);
         uint32_t e_off = __shfl_sync(OC_FULL_MASK, offset, p);
-        uint64_t e_out = me ? e_lit + (e_has ? e_ml : 0) : 0;
+        P e_out = me ? (P)(e_lit + (e_has ? e_ml : 0)) : (P)0;
 
         /* 4. output positions */
-        uint64_t incl = e_out;
+        P incl = e_out;
         if (cnt == 1) {
             incl = __shfl_sync(OC_FULL_MASK, e_out, 0);
         } else {
 #pragma unroll
             for (int d = 1; d < 32; d <<= 1) {
-                uint64_t t = __shfl_up_sync(OC_FULL_MASK, incl, d);
+                P t = __shfl_up_sync(OC_FULL_MASK, incl, d);
                 if (lane >= d)
                     incl += t;
             }
         }
-        uint64_t e_op = op + incl - e_out;
+        uint64_t e_op = op + (P)(incl - e_out); /* exact up to the first failing element, see oc_sat */
         uint64_t round_end = op + __shfl_sync(OC_FULL_MASK, incl, 31);
 
         /* 5. checks in the serial decoder's order */
@@ -198,7 +202,7 @@ __device__ __noinline__ int oc_lz4_decode_rounds(const uint8_t *__restrict__ src
         op = (size_t)round_end;
         uint32_t last_p = __shfl_sync(OC_FULL_MASK, p, cnt - 1);
         int last_has = __shfl_sync(OC_FULL_MASK, has_match, last_p);
-        uint64_t last_len = __shfl_sync(OC_FULL_MASK, elen, last_p);
+        P last_len = __shfl_sync(OC_FULL_MASK, elen_x, last_p);
         ip += last_p + last_len;
         if (!last_has)
             break; /* the literals-only sequence ended the block (ip == srcn) */

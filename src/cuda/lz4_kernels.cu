@@ -127,7 +127,7 @@ __global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc_lz4_decompress_kernel
 
 /* The two-warp pipelined decoder (v6, lz_decode_pipe.cuh): block = one
  * chunk, warp 0 parses rounds and checks, warp 1 copies. */
-__global__ void __launch_bounds__(64) oc_lz4_decompress_pipe_kernel(oc_cuda_batch b)
+__global__ void __launch_bounds__(64) oc_lz4_decompress_pipe_kernel(oc_cuda_batch b, int bytes)
 {
     __shared__ uint8_t ring[OC_RING];
     __shared__ oc_pipe_q q;
@@ -140,7 +140,7 @@ __global__ void __launch_bounds__(64) oc_lz4_decompress_pipe_kernel(oc_cuda_batc
     uint8_t *dst = b.dst[chunk];
     size_t cap = b.dst_caps[chunk];
     if (threadIdx.x >= 32) {
-        oc_pipe_copier(&q, src, dst, ring, lane);
+        oc_pipe_copier(&q, src, dst, ring, lane, bytes);
         return;
     }
     oc_pipe_prod pp = {&q, 0};
@@ -149,7 +149,9 @@ __global__ void __launch_bounds__(64) oc_lz4_decompress_pipe_kernel(oc_cuda_batc
     if (src == nullptr || (dst == nullptr && cap != 0))
         st = OC_D_INVALID_ARGUMENT;
     else
-        st = oc_lz4_decode_rounds<true>(src, srcn, dst, cap, &outn, ring, lane, &pp);
+        st = oc_pipe_narrow(srcn, cap)
+                 ? oc_lz4_decode_rounds<true, uint32_t>(src, srcn, dst, cap, &outn, ring, lane, &pp)
+                 : oc_lz4_decode_rounds<true, uint64_t>(src, srcn, dst, cap, &outn, ring, lane, &pp);
     oc_pipe_finish(&pp, lane);
     if (lane == 0) {
         if (b.dst_sizes)
@@ -275,12 +277,20 @@ static unsigned oc_blocks_for(size_t n, unsigned warps_per_block)
  * sequence at a time (v3) with OC_CUDA_LZ4_DECODER=serial, or the two-warp
  * pipeline (v6, lz_decode_pipe.cuh) with OC_CUDA_LZ4_DECODER=pipe; read
  * once.  Returns 0 serial, 1 rounds, 2 pipe. */
+/* The decoder without (or with an unknown) OC_CUDA_LZ4_DECODER: 1 rounds.
+ * To make the pipe the default, set this to 2 (and gpu-check's VARIANTS to
+ * OC_CUDA_LZ4_DECODER=rounds so the rounds decoder stays tested). */
+#define OC_LZ4_DECODER_DEFAULT 1
 static int oc_cuda_lz4_rounds(void)
 {
     static volatile int mode = -1;
     if (mode < 0) {
         const char *e = getenv("OC_CUDA_LZ4_DECODER");
-        mode = e && strcmp(e, "serial") == 0 ? 0 : e && strcmp(e, "pipe") == 0 ? 2 : 1;
+        mode = !e                         ? OC_LZ4_DECODER_DEFAULT
+               : strcmp(e, "serial") == 0 ? 0
+               : strcmp(e, "rounds") == 0 ? 1
+               : strcmp(e, "pipe") == 0   ? 2
+                                          : OC_LZ4_DECODER_DEFAULT;
     }
     return mode;
 }
@@ -289,7 +299,7 @@ cudaError_t oc_cuda_lz4_decompress_launch(const oc_cuda_batch &b, int write_outp
 {
     const unsigned wpb = OC_DECODE_WARPS;
     if (write_output && oc_cuda_lz4_rounds() == 2)
-        oc_lz4_decompress_pipe_kernel<<<(unsigned)b.n, 64, 0, stream>>>(b);
+        oc_lz4_decompress_pipe_kernel<<<(unsigned)b.n, 64, 0, stream>>>(b, oc_cuda_pipe_copier_bytes());
     else if (write_output && oc_cuda_lz4_rounds())
         oc_lz4_decompress_kernel<true, true><<<oc_blocks_for(b.n, wpb), wpb * 32, 0, stream>>>(b);
     else if (write_output)

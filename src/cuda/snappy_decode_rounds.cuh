@@ -27,8 +27,10 @@
 
 /* Decodes the elements after the preamble; ulen <= cap already checked.
  * PIPE: queue each validated round to the copier warp (lz_decode_pipe.cuh)
- * instead of copying; dst and ring are then unused. */
-template <bool PIPE>
+ * instead of copying; dst and ring are then unused.  P: the type of the
+ * lengths the warp exchanges; uint32_t when srcn < 2^31 (oc_pipe_narrow;
+ * positions are below ulen < 2^32 anyway), see oc_sat. */
+template <bool PIPE, typename P = uint64_t>
 __device__ __noinline__ int oc_snappy_decode_rounds(const uint8_t *__restrict__ src, size_t srcn, size_t ip,
                                                     uint8_t *dst, uint32_t ulen, uint8_t *ring, int lane,
                                                     oc_pipe_prod *pp)
@@ -82,6 +84,7 @@ __device__ __noinline__ int oc_snappy_decode_rounds(const uint8_t *__restrict__ 
         uint32_t nxt = (bad == OC_D_OK && (uint64_t)lane + elen < 32 && (uint64_t)s + elen < srcn)
                            ? lane + (uint32_t)elen
                            : 32;
+        P lit_x = oc_sat<P>(lit), elen_x = oc_sat<P>(elen);
         uint32_t pos; /* start (window offset) of element number `lane` of this round */
         if (__shfl_sync(OC_FULL_MASK, nxt, 0) == 32) {
             pos = lane == 0 ? 0 : 32; /* one element fills the window: no chain to find */
@@ -111,25 +114,25 @@ __device__ __noinline__ int oc_snappy_decode_rounds(const uint8_t *__restrict__ 
         uint32_t e_hdr = __shfl_sync(OC_FULL_MASK, hdr, p);
         uint32_t e_olen = __shfl_sync(OC_FULL_MASK, olen, p);
         uint32_t e_off = __shfl_sync(OC_FULL_MASK, off, p);
-        uint64_t e_lit = __shfl_sync(OC_FULL_MASK, lit, p);
+        P e_lit = __shfl_sync(OC_FULL_MASK, lit_x, p);
         int e_bad = __shfl_sync(OC_FULL_MASK, bad, p);
-        uint64_t e_out = e_kind == 0 ? e_lit : e_olen;
+        P e_out = e_kind == 0 ? e_lit : (P)e_olen;
         if (!me)
             e_out = 0;
 
         /* 4. output positions: exclusive prefix sum */
-        uint64_t incl = e_out;
+        P incl = e_out;
         if (cnt == 1) {
             incl = __shfl_sync(OC_FULL_MASK, e_out, 0);
         } else {
 #pragma unroll
             for (int d = 1; d < 32; d <<= 1) {
-                uint64_t t = __shfl_up_sync(OC_FULL_MASK, incl, d);
+                P t = __shfl_up_sync(OC_FULL_MASK, incl, d);
                 if (lane >= d)
                     incl += t;
             }
         }
-        uint64_t e_op = op + incl - e_out;
+        uint64_t e_op = op + (P)(incl - e_out); /* exact up to the first failing element, see oc_sat */
         uint64_t round_end = op + __shfl_sync(OC_FULL_MASK, incl, 31);
 
         /* 5. checks, all elements at once; the first failure wins */
@@ -190,7 +193,7 @@ __device__ __noinline__ int oc_snappy_decode_rounds(const uint8_t *__restrict__ 
         op = (size_t)round_end;
         /* next round starts after the last element of this one */
         uint32_t last_p = __shfl_sync(OC_FULL_MASK, p, cnt - 1);
-        uint64_t last_len = __shfl_sync(OC_FULL_MASK, elen, last_p);
+        P last_len = __shfl_sync(OC_FULL_MASK, elen_x, last_p);
         ip += last_p + last_len;
     }
     return op == ulen ? OC_D_OK : OC_D_TRUNCATED;
