@@ -29,9 +29,9 @@
  * opencomp-gpu, libzstd (one thread) and then nvCOMP, output verified byte
  * by byte; chunk_size = file size, "frame" and "frame_blocks" say what was
  * decoded.  One GPU decode of a frame takes seconds, so these rows time one
- * call when it takes >= 0.5 s (else a warm-up and repeats up to ~1 s), and
- * --frame-budget S caps each GPU contender's frame decodes (a decode whose
- * estimated time does not fit is skipped and named on stdout).
+ * call when it takes >= 0.5 s (else a warm-up and up to 5 repeats within
+ * ~1 s), and --frame-budget S caps each GPU contender's frame decodes (a
+ * decode whose estimated time does not fit is skipped and named on stdout).
  *
  * Output: a table on stdout, and with --json FILE the schema of
  * bench/SCHEMA.md ("tool": "oc-gpu-bench"), rewritten (atomically) after
@@ -740,8 +740,8 @@ static bool read_file(const std::string &path, std::vector<uint8_t> &data)
 
 /* Time fn (CUDA events on stream 0, or wall clock for the CPU): one call
  * when it takes >= 0.5 s; otherwise that call was a warm-up and up to
- * g_repeats more follow while they add up to under ~1 s.  Returns the
- * median seconds; *reps = the timed calls. */
+ * min(g_repeats, 5) more follow while they add up to under ~1 s.  Returns
+ * the median seconds; *reps = the timed calls. */
 template <class F> static double time_adaptive(F fn, bool events, int *reps)
 {
     auto once = [&]() -> double {
@@ -771,7 +771,7 @@ template <class F> static double time_adaptive(F fn, bool events, int *reps)
     }
     std::vector<double> t;
     double spent = 0;
-    while ((int)t.size() < std::max(1, g_repeats) && (t.empty() || spent < 1.0)) {
+    while ((int)t.size() < std::min(std::max(1, g_repeats), 5) && (t.empty() || spent < 1.0)) {
         t.push_back(once());
         spent += t.back();
     }
