@@ -622,7 +622,12 @@ oc_status oc_buffer_decompressed_size(oc_context *ctx, const oc_buffer_options *
     RETURN_ERROR_IF(!src && src_size, OC_ERR_INVALID_ARGUMENT);
     FORWARD_IF_ERROR(check_hint(hint));
     if (src && src_size && oc_pointer_kind(src) == OC_MEMORY_DEVICE) {
-        /* The container parser is host code: parse a host copy of a device buffer. */
+        /* Indexed containers and sized streams: from head and tail only. */
+        int handled = 0;
+        oc_status cs = oc_cuda_buffer_decompressed_size(ctx, hint, src, src_size, size, &handled);
+        if (handled)
+            return cs;
+        /* Otherwise the container parser needs it all: parse a host copy. */
         RETURN_ERROR_IF(src_size > SIZE_MAX / 2, OC_ERR_INVALID_ARGUMENT);
         uint8_t *h = malloc((size_t)src_size);
         RETURN_ERROR_IF(!h, OC_ERR_OUT_OF_MEMORY);

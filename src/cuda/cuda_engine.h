@@ -46,6 +46,12 @@ OC_HIDDEN oc_status oc_cuda_buffer_compress(oc_context *ctx, const oc_buffer_opt
 OC_HIDDEN oc_status oc_cuda_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, const void *src,
                                               uint64_t src_size, void *dst, uint64_t dst_capacity,
                                               uint64_t *dst_size, uint64_t *failed_chunk);
+/* oc_buffer_decompressed_size of a device buffer from its head and tail
+ * (and device-side checks) when the container records every size;
+ * *handled = 0 when it cannot (the caller then reads the buffer whole). */
+OC_HIDDEN oc_status oc_cuda_buffer_decompressed_size(oc_context *ctx, const oc_buffer_options *hint,
+                                                     const void *src, uint64_t src_size, uint64_t *size,
+                                                     int *handled);
 
 /* Memory helpers behind oc_pointer_kind, oc_memory_*, oc_context_synchronize.
  * (oc_cuda_device_count is public and defined by the engine or the stub.) */

@@ -1,7 +1,9 @@
 /*
  * cuda_staged.cu - device data for work the GPU kernels do not cover yet:
  * the batched layer for algorithms without kernels (deflate, zlib, gzip,
- * zstd) and the whole-buffer layer (containers are host code).
+ * zstd compression) and the whole-buffer layer's fallbacks for what
+ * cuda_buffer.cu does not run on the GPU (host output buffers, containers
+ * without an index, gzip members, RAW zstd; docs/ARCHITECTURE.md).
  *
  * What it does: synchronises the context's stream, copies the argument
  * arrays and the chunks to host memory, runs the CPU engine through the
@@ -17,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_internal.cuh"
+#include "cuda_buffer.h"
 
 /* The private CPU context (lazily created; freed by oc_cuda_staged_release). */
 static oc_status oc_staged_cpu_ctx(oc_context *ctx, oc_context **out)
@@ -127,9 +129,8 @@ done:
     return st;
 }
 
-extern "C" oc_status oc_cuda_buffer_compress(oc_context *ctx, const oc_buffer_options *options,
-                                             const void *src, uint64_t src_size, void *dst,
-                                             uint64_t dst_capacity, uint64_t *dst_size)
+oc_status oc_cuda_staged_buffer_compress(oc_context *ctx, const oc_buffer_options *options, const void *src,
+                                         uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size)
 {
     if (ctx == NULL || dst_size == NULL || options == NULL)
         return OC_ERR_INVALID_ARGUMENT;
@@ -158,10 +159,9 @@ extern "C" oc_status oc_cuda_buffer_compress(oc_context *ctx, const oc_buffer_op
     return st;
 }
 
-extern "C" oc_status oc_cuda_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint,
-                                               const void *src, uint64_t src_size, void *dst,
-                                               uint64_t dst_capacity, uint64_t *dst_size,
-                                               uint64_t *failed_chunk)
+oc_status oc_cuda_staged_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, const void *src,
+                                           uint64_t src_size, void *dst, uint64_t dst_capacity,
+                                           uint64_t *dst_size, uint64_t *failed_chunk)
 {
     if (ctx == NULL || dst_size == NULL)
         return OC_ERR_INVALID_ARGUMENT;

@@ -66,6 +66,13 @@ oc_status oc_cuda_buffer_decompress(oc_context *ctx, const oc_buffer_options *hi
     (void)failed_chunk;
     return OC_ERR_NO_DEVICE;
 }
+oc_status oc_cuda_buffer_decompressed_size(oc_context *ctx, const oc_buffer_options *hint, const void *src,
+                                           uint64_t src_size, uint64_t *size, int *handled)
+{
+    (void)ctx, (void)hint, (void)src, (void)src_size, (void)size;
+    *handled = 0;
+    return OC_ERR_NO_DEVICE;
+}
 
 int oc_cuda_device_count(void)
 {

@@ -193,3 +193,18 @@ oc_status oc_container_parse(const uint8_t *src, uint64_t src_size, const oc_buf
     /* Nothing identifies the bytes and no algorithm was given. */
     return src_size == 0 ? OC_ERR_TRUNCATED : OC_ERR_CORRUPT;
 }
+
+oc_status oc_write_trailer(oc_writer *w, oc_algorithm a, int checksums, const oc_index_entry *entries,
+                           uint64_t n, uint32_t content_checksum)
+{
+    uint8_t b[16];
+    uint32_t esize = oc_layout_entry_size(a, checksums);
+    RETURN_ERROR_IF(esize && n * esize + OC_LAYOUT_INDEX_FOOTER > 0xffffffffu, OC_ERR_INVALID_ARGUMENT);
+    FORWARD_IF_ERROR(oc_writer_put(w, b, oc_layout_trailer_head(a, checksums, n, content_checksum, b)));
+    if (oc_layout_trailer_size(a, checksums, n) == 0)
+        return OC_OK;
+    for (uint64_t i = 0; i < n; i++)
+        FORWARD_IF_ERROR(oc_writer_put(
+            w, b, oc_layout_entry(a, checksums, entries[i].csize, entries[i].usize, entries[i].checksum, b)));
+    return oc_writer_put(w, b, oc_layout_trailer_foot(a, checksums, n, b));
+}

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "../common/oc_internal.h"
+#include "layout.h"
 
 /* Skippable-frame magics (LZ4 and zstd share the range 0x184D2A50..5F). */
 #define OC_SKIPPABLE_MAGIC_MIN 0x184D2A50u
@@ -125,6 +126,15 @@ static inline oc_status oc_writer_le32(oc_writer *w, uint32_t v)
     return oc_writer_put(w, b, 4);
 }
 
+/* Writes one chunk as `l` lays it out (layout.h): prefix, payload, suffix. */
+static inline oc_status oc_writer_chunk(oc_writer *w, const oc_chunk_layout *l, const uint8_t *usrc,
+                                        const uint8_t *csrc)
+{
+    FORWARD_IF_ERROR(oc_writer_put(w, l->prefix, l->prefix_len));
+    FORWARD_IF_ERROR(oc_writer_put(w, l->stored ? usrc : csrc, l->payload));
+    return oc_writer_put(w, l->suffix, l->suffix_len);
+}
+
 /* One index entry per chunk, collected while writing, emitted by the trailer. */
 typedef struct oc_index_entry {
     uint32_t csize;    /* container-specific, see docs/FORMAT.md */
@@ -163,5 +173,10 @@ OC_HIDDEN oc_status oc_snappyframe_write_chunk(oc_writer *w, const uint8_t *usrc
                                                const uint8_t *csrc, size_t csize, uint32_t masked_crc,
                                                oc_index_entry *entry);
 OC_HIDDEN oc_status oc_snappyframe_write_end(oc_writer *w, const oc_index_entry *entries, uint64_t n);
+
+/* The trailer of LZ4, snappy and zstd containers (layout.h): head, one
+ * entry per chunk, footer.  Nothing for gzip members. */
+OC_HIDDEN oc_status oc_write_trailer(oc_writer *w, oc_algorithm a, int checksums,
+                                     const oc_index_entry *entries, uint64_t n, uint32_t content_checksum);
 
 #endif /* OC_FORMAT_CONTAINER_H */

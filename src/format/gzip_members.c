@@ -28,14 +28,9 @@ oc_status oc_gzip_write_member(oc_writer *w, const uint8_t *deflate, size_t dsiz
 {
     uint64_t member = OC_GZIP_HEADER_SIZE + (uint64_t)dsize + OC_GZIP_TRAILER_SIZE;
     RETURN_ERROR_IF(member > 0xffffffffu || usize > 0xffffffffu, OC_ERR_CHUNK_TOO_LARGE);
-    uint8_t h[OC_GZIP_HEADER_SIZE] = {0x1f, 0x8b, 8,  FEXTRA, 0,           0,           0, 0,
-                                      0,    255,  12, 0,      OC_GZIP_SI1, OC_GZIP_SI2, 8, 0};
-    oc_store_le32(h + 16, (uint32_t)member);
-    oc_store_le32(h + 20, (uint32_t)usize);
-    FORWARD_IF_ERROR(oc_writer_put(w, h, sizeof h));
-    FORWARD_IF_ERROR(oc_writer_put(w, deflate, dsize));
-    FORWARD_IF_ERROR(oc_writer_le32(w, crc));
-    return oc_writer_le32(w, (uint32_t)usize);
+    oc_chunk_layout l;
+    oc_layout_chunk(OC_ALGO_GZIP, 1, (uint32_t)usize, (uint32_t)dsize, crc, &l);
+    return oc_writer_chunk(w, &l, NULL, deflate);
 }
 
 /* Parses one member header at p[0..n).  *header gets its length; *has_oc is

@@ -63,15 +63,13 @@ oc_status oc_lz4frame_write_header(oc_writer *w, uint64_t content_size, unsigned
 oc_status oc_lz4frame_write_block(oc_writer *w, const uint8_t *usrc, size_t usize, const uint8_t *csrc,
                                   size_t csize, int block_checksums, uint32_t checksum, oc_index_entry *entry)
 {
-    int stored = csize >= usize;
-    const uint8_t *data = stored ? usrc : csrc;
-    size_t size = stored ? usize : csize;
-    FORWARD_IF_ERROR(oc_writer_le32(w, (uint32_t)size | (stored ? BLOCK_UNCOMPRESSED : 0)));
-    FORWARD_IF_ERROR(oc_writer_put(w, data, size));
-    if (block_checksums)
-        FORWARD_IF_ERROR(oc_writer_le32(w, checksum));
-    entry->csize = (uint32_t)size | (stored ? BLOCK_UNCOMPRESSED : 0);
-    entry->usize = (uint32_t)usize;
+    RETURN_ERROR_IF(usize > OC_LZ4_MAX_BLOCK, OC_ERR_CHUNK_TOO_LARGE);
+    oc_chunk_layout l;
+    oc_layout_chunk(OC_ALGO_LZ4, block_checksums, (uint32_t)usize,
+                    csize >= usize ? (uint32_t)usize : (uint32_t)csize, checksum, &l);
+    FORWARD_IF_ERROR(oc_writer_chunk(w, &l, usrc, csrc));
+    entry->csize = l.entry_csize;
+    entry->usize = l.entry_usize;
     entry->checksum = 0;
     return OC_OK;
 }
@@ -79,21 +77,7 @@ oc_status oc_lz4frame_write_block(oc_writer *w, const uint8_t *usrc, size_t usiz
 oc_status oc_lz4frame_write_end(oc_writer *w, const oc_index_entry *entries, uint64_t n, int block_checksums,
                                 uint32_t content_checksum)
 {
-    FORWARD_IF_ERROR(oc_writer_le32(w, 0)); /* end mark */
-    if (block_checksums)
-        FORWARD_IF_ERROR(oc_writer_le32(w, content_checksum));
-    uint64_t frame = n * 8 + INDEX_FOOTER_SIZE;
-    RETURN_ERROR_IF(frame > 0xffffffffu, OC_ERR_INVALID_ARGUMENT);
-    FORWARD_IF_ERROR(oc_writer_le32(w, OC_LZ4_INDEX_SKIP_MAGIC));
-    FORWARD_IF_ERROR(oc_writer_le32(w, (uint32_t)frame));
-    for (uint64_t i = 0; i < n; i++) {
-        FORWARD_IF_ERROR(oc_writer_le32(w, entries[i].csize));
-        FORWARD_IF_ERROR(oc_writer_le32(w, entries[i].usize));
-    }
-    FORWARD_IF_ERROR(oc_writer_le32(w, (uint32_t)n));
-    uint8_t d = block_checksums ? 1 : 0;
-    FORWARD_IF_ERROR(oc_writer_put(w, &d, 1));
-    return oc_writer_le32(w, OC_INDEX_FOOTER_MAGIC);
+    return oc_write_trailer(w, OC_ALGO_LZ4, block_checksums, entries, n, content_checksum);
 }
 
 /* Frame header fields that the indexed reader needs. */

@@ -35,33 +35,20 @@ oc_status oc_snappyframe_write_chunk(oc_writer *w, const uint8_t *usrc, size_t u
                                      size_t csize, uint32_t masked_crc, oc_index_entry *entry)
 {
     RETURN_ERROR_IF(usize > OC_SNAPPY_MAX_CHUNK, OC_ERR_CHUNK_TOO_LARGE);
-    int stored = csize >= usize;
-    const uint8_t *data = stored ? usrc : csrc;
-    size_t size = stored ? usize : csize;
-    uint32_t header = (stored ? CHUNK_UNCOMPRESSED : CHUNK_COMPRESSED) | ((uint32_t)(size + 4) << 8);
-    FORWARD_IF_ERROR(oc_writer_le32(w, header));
-    FORWARD_IF_ERROR(oc_writer_le32(w, masked_crc));
-    FORWARD_IF_ERROR(oc_writer_put(w, data, size));
-    entry->csize = header;
-    entry->usize = (uint32_t)usize;
+    oc_chunk_layout l;
+    oc_layout_chunk(OC_ALGO_SNAPPY, 1, (uint32_t)usize, csize >= usize ? (uint32_t)usize : (uint32_t)csize,
+                    masked_crc, &l);
+    FORWARD_IF_ERROR(oc_writer_chunk(w, &l, usrc, csrc));
+    entry->csize = l.entry_csize;
+    entry->usize = l.entry_usize;
     entry->checksum = 0;
     return OC_OK;
 }
 
 oc_status oc_snappyframe_write_end(oc_writer *w, const oc_index_entry *entries, uint64_t n)
 {
-    if (n > MAX_INDEX_ENTRIES)
-        return OC_OK; /* too many chunks for one index chunk: readers walk the headers */
-    uint32_t len = (uint32_t)(n * 8 + INDEX_FOOTER_SIZE);
-    FORWARD_IF_ERROR(oc_writer_le32(w, OC_SNAPPY_INDEX_CHUNK | (len << 8)));
-    for (uint64_t i = 0; i < n; i++) {
-        FORWARD_IF_ERROR(oc_writer_le32(w, entries[i].csize));
-        FORWARD_IF_ERROR(oc_writer_le32(w, entries[i].usize));
-    }
-    FORWARD_IF_ERROR(oc_writer_le32(w, (uint32_t)n));
-    uint8_t d = 0;
-    FORWARD_IF_ERROR(oc_writer_put(w, &d, 1));
-    return oc_writer_le32(w, OC_INDEX_FOOTER_MAGIC);
+    /* Beyond MAX_INDEX_ENTRIES the trailer is empty: readers walk the headers. */
+    return oc_write_trailer(w, OC_ALGO_SNAPPY, 1, entries, n, 0);
 }
 
 static oc_status varint32(const uint8_t *p, uint64_t n, uint64_t *v)

@@ -11,6 +11,7 @@
  * buffer is one tail chunk that decodes serially into the rest of dst.
  */
 #include "container.h"
+#include "zstd_walk.h"
 
 #define SEEK_FOOTER_SIZE 9u
 #define SEEK_CHECKSUM_FLAG 0x80u
@@ -23,96 +24,26 @@ uint64_t oc_zstd_seekable_bound(uint64_t n_chunks, uint64_t payload_bound)
 oc_status oc_zstd_seekable_write_frame(oc_writer *w, const uint8_t *csrc, size_t csize, size_t usize,
                                        uint32_t checksum, oc_index_entry *entry)
 {
-    FORWARD_IF_ERROR(oc_writer_put(w, csrc, csize));
-    entry->csize = (uint32_t)csize;
-    entry->usize = (uint32_t)usize;
-    entry->checksum = checksum;
+    RETURN_ERROR_IF(csize > 0xffffffffu || usize > 0xffffffffu, OC_ERR_CHUNK_TOO_LARGE);
+    oc_chunk_layout l;
+    oc_layout_chunk(OC_ALGO_ZSTD, 1, (uint32_t)usize, (uint32_t)csize, checksum, &l);
+    FORWARD_IF_ERROR(oc_writer_chunk(w, &l, NULL, csrc));
+    entry->csize = l.entry_csize;
+    entry->usize = l.entry_usize;
+    entry->checksum = l.entry_checksum;
     return OC_OK;
 }
 
 oc_status oc_zstd_seekable_write_end(oc_writer *w, const oc_index_entry *entries, uint64_t n, int checksums)
 {
-    uint64_t esize = checksums ? 12 : 8;
-    uint64_t frame = n * esize + SEEK_FOOTER_SIZE;
-    RETURN_ERROR_IF(frame > 0xffffffffu, OC_ERR_INVALID_ARGUMENT);
-    FORWARD_IF_ERROR(oc_writer_le32(w, OC_ZSTD_SEEKABLE_SKIP_MAGIC));
-    FORWARD_IF_ERROR(oc_writer_le32(w, (uint32_t)frame));
-    for (uint64_t i = 0; i < n; i++) {
-        FORWARD_IF_ERROR(oc_writer_le32(w, entries[i].csize));
-        FORWARD_IF_ERROR(oc_writer_le32(w, entries[i].usize));
-        if (checksums)
-            FORWARD_IF_ERROR(oc_writer_le32(w, entries[i].checksum));
-    }
-    FORWARD_IF_ERROR(oc_writer_le32(w, (uint32_t)n));
-    uint8_t d = checksums ? SEEK_CHECKSUM_FLAG : 0;
-    FORWARD_IF_ERROR(oc_writer_put(w, &d, 1));
-    return oc_writer_le32(w, OC_ZSTD_SEEKABLE_FOOTER_MAGIC);
+    return oc_write_trailer(w, OC_ALGO_ZSTD, checksums, entries, n, 0);
 }
 
-/* One zstd frame's extent and declared content size. */
-typedef struct zstd_frame {
-    uint64_t size;         /* bytes of the whole frame */
-    uint64_t content_size; /* if has_size */
-    int has_size;
-    int skippable;
-} zstd_frame;
+typedef oc_zstd_frame zstd_frame;
 
 static oc_status walk_frame(const uint8_t *p, uint64_t n, zstd_frame *f)
 {
-    memset(f, 0, sizeof *f);
-    SAFETY_CHECK(n >= 4, OC_ERR_TRUNCATED);
-    uint32_t magic = oc_load_le32(p);
-    if ((magic & OC_SKIPPABLE_MAGIC_MASK) == OC_SKIPPABLE_MAGIC_MIN) {
-        SAFETY_CHECK(n >= 8, OC_ERR_TRUNCATED);
-        uint64_t len = oc_load_le32(p + 4);
-        SAFETY_CHECK(len <= n - 8, OC_ERR_TRUNCATED);
-        f->size = 8 + len;
-        f->skippable = 1;
-        return OC_OK;
-    }
-    SAFETY_CHECK(magic == OC_ZSTD_FRAME_MAGIC, OC_ERR_CORRUPT);
-    SAFETY_CHECK(n >= 5, OC_ERR_TRUNCATED);
-    uint8_t fhd = p[4];
-    unsigned fcs_flag = fhd >> 6, single = (fhd >> 5) & 1, checksum = (fhd >> 2) & 1, did_flag = fhd & 3;
-    SAFETY_CHECK(!(fhd & 0x08), OC_ERR_CORRUPT); /* reserved bit */
-    static const unsigned did_sizes[4] = {0, 1, 2, 4};
-    unsigned fcs_size = fcs_flag == 0 ? single : (1u << fcs_flag);
-    uint64_t pos = 5 + (single ? 0 : 1) + did_sizes[did_flag];
-    SAFETY_CHECK(n >= pos + fcs_size, OC_ERR_TRUNCATED);
-    if (fcs_size) {
-        uint64_t v = 0;
-        for (unsigned i = 0; i < fcs_size; i++)
-            v |= (uint64_t)p[pos + i] << (8 * i);
-        if (fcs_size == 2)
-            v += 256;
-        f->content_size = v;
-        f->has_size = 1;
-    }
-    pos += fcs_size;
-    uint64_t blocks = 0;
-    for (;;) {
-        SAFETY_CHECK(n - pos >= 3, OC_ERR_TRUNCATED);
-        uint32_t bh = (uint32_t)p[pos] | ((uint32_t)p[pos + 1] << 8) | ((uint32_t)p[pos + 2] << 16);
-        unsigned last = bh & 1, type = (bh >> 1) & 3;
-        uint64_t bsize = bh >> 3;
-        SAFETY_CHECK(type != 3, OC_ERR_CORRUPT);
-        uint64_t payload = type == 1 ? 1 : bsize;
-        pos += 3;
-        SAFETY_CHECK(n - pos >= payload, OC_ERR_TRUNCATED);
-        pos += payload;
-        blocks++;
-        if (last)
-            break;
-    }
-    /* No block decodes to more than 128 KiB (Block_Maximum_Size): a content
-     * size beyond that is a lie, not a reason to ask for a huge buffer. */
-    SAFETY_CHECK(!f->has_size || f->content_size <= blocks * ((uint64_t)128 << 10), OC_ERR_CORRUPT);
-    if (checksum) {
-        SAFETY_CHECK(n - pos >= 4, OC_ERR_TRUNCATED);
-        pos += 4;
-    }
-    f->size = pos;
-    return OC_OK;
+    return (oc_status)oc_zstd_walk_frame(p, n, f);
 }
 
 /* The seek table, if the buffer ends with one.  *found = 0 if the footer
