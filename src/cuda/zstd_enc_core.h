@@ -461,7 +461,11 @@ ZE_BIGFN int ze_huf_lengths(ze_huf *H)
         parent[a] = parent[b] = (uint16_t)nn;
         nn++;
     }
-    /* depths: root is nn-1; parents are created after their children */
+    /* depths: root is nn-1; parents are created after their children.  The
+     * caller guarantees two symbols (nn >= 3); the check keeps the index
+     * provably in range for the compiler too. */
+    if (nn < 1 || nn > 511)
+        return 0;
     depth[nn - 1] = 0;
     for (int i = nn - 2; i >= 0; i--)
         depth[i] = (uint8_t)(depth[parent[i]] + 1 > 60 ? 60 : depth[parent[i]] + 1);
