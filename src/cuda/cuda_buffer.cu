@@ -1,8 +1,8 @@
 /*
  * cuda_buffer.cu - oc_buffer_compress on device buffers, on the GPU: the
  * payload never goes through host memory (except inside the batched call
- * for algorithms that have no GPU compressor yet: deflate/zlib/gzip and
- * zstd are host-staged there, by cuda_staged.cu).
+ * for algorithms that have no GPU compressor yet: deflate/zlib/gzip are
+ * host-staged there, by cuda_staged.cu).
  *
  * NATIVE: a kernel builds the chunk pointer arrays in device memory; ONE
  * batched compression writes every chunk into device scratch; one block

@@ -1,7 +1,7 @@
 /*
  * cuda_staged.cu - device data for work the GPU kernels do not cover yet:
- * the batched layer for algorithms without kernels (deflate, zlib, gzip,
- * zstd compression) and the whole-buffer layer's fallbacks for what
+ * the batched layer for algorithms without kernels (deflate, zlib, gzip)
+ * and the whole-buffer layer's fallbacks for what
  * cuda_buffer.cu does not run on the GPU (host output buffers, containers
  * without an index, gzip members, RAW zstd; docs/ARCHITECTURE.md).
  *
@@ -130,7 +130,8 @@ done:
 }
 
 oc_status oc_cuda_staged_buffer_compress(oc_context *ctx, const oc_buffer_options *options, const void *src,
-                                         uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size)
+                                         uint64_t src_size, void *dst, uint64_t dst_capacity,
+                                         uint64_t *dst_size)
 {
     if (ctx == NULL || dst_size == NULL || options == NULL)
         return OC_ERR_INVALID_ARGUMENT;
