@@ -96,7 +96,9 @@ extern "C" int oc_cuda_algorithm_available(oc_algorithm algorithm)
 {
     if (!oc_cuda_available())
         return 0;
-    return algorithm == OC_ALGO_LZ4 || algorithm == OC_ALGO_SNAPPY;
+    /* kernels both ways: LZ4 and Snappy (lz4/snappy_kernels.cu), Zstd
+     * (zstd_decode.cu, zstd_enc.cu); deflate/zlib/gzip are host-staged */
+    return algorithm == OC_ALGO_LZ4 || algorithm == OC_ALGO_SNAPPY || algorithm == OC_ALGO_ZSTD;
 }
 
 int oc_cuda_lazy_matching(void)
