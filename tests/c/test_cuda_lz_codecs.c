@@ -23,21 +23,7 @@
 
 #include "cuda/cuda_engine.h"
 
-static int g_failures;
-#define CHECK(cond)                                                                                          \
-    do {                                                                                                     \
-        if (!(cond)) {                                                                                       \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                         \
-            g_failures++;                                                                                    \
-        }                                                                                                    \
-    } while (0)
-#define REQUIRE(cond)                                                                                        \
-    do {                                                                                                     \
-        if (!(cond)) {                                                                                       \
-            fprintf(stderr, "%s:%d: REQUIRE failed: %s\n", __FILE__, __LINE__, #cond);                       \
-            exit(1);                                                                                         \
-        }                                                                                                    \
-    } while (0)
+#include "helpers/soft_check.h"
 
 #define GUARD 64
 #define GUARD_BYTE 0xA5

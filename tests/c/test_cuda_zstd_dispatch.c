@@ -19,21 +19,7 @@
 
 #include "cuda/cuda_engine.h"
 
-static int g_failures;
-#define CHECK(cond)                                                                                          \
-    do {                                                                                                     \
-        if (!(cond)) {                                                                                       \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                         \
-            g_failures++;                                                                                    \
-        }                                                                                                    \
-    } while (0)
-#define REQUIRE(cond)                                                                                        \
-    do {                                                                                                     \
-        if (!(cond)) {                                                                                       \
-            fprintf(stderr, "%s:%d: REQUIRE failed: %s\n", __FILE__, __LINE__, #cond);                       \
-            exit(1);                                                                                         \
-        }                                                                                                    \
-    } while (0)
+#include "helpers/soft_check.h"
 
 #define CHUNK 65536
 #define MAXN 128

@@ -27,21 +27,7 @@
 #include "cuda/cuda_engine.h"
 #include "cuda/zstd_enc_core.h"
 
-static int g_failures;
-#define CHECK(cond)                                                                                          \
-    do {                                                                                                     \
-        if (!(cond)) {                                                                                       \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                         \
-            g_failures++;                                                                                    \
-        }                                                                                                    \
-    } while (0)
-#define REQUIRE(cond)                                                                                        \
-    do {                                                                                                     \
-        if (!(cond)) {                                                                                       \
-            fprintf(stderr, "%s:%d: REQUIRE failed: %s\n", __FILE__, __LINE__, #cond);                       \
-            exit(1);                                                                                         \
-        }                                                                                                    \
-    } while (0)
+#include "helpers/soft_check.h"
 
 #define CHUNK 65536
 #define MAXN 64

@@ -24,16 +24,7 @@
 
 #include "cuda/zstd_decode_core.h"
 
-static int g_failures;
-#define EXPECT(cond, ...)                                                                                    \
-    do {                                                                                                     \
-        if (!(cond)) {                                                                                       \
-            g_failures++;                                                                                    \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                             \
-            fprintf(stderr, __VA_ARGS__);                                                                    \
-            fprintf(stderr, "\n");                                                                           \
-        }                                                                                                    \
-    } while (0)
+#include "helpers/soft_check.h"
 
 static zd_tables g_tables;
 static uint8_t g_lit[ZD_BLOCK_MAX];

@@ -27,16 +27,7 @@
 
 #include "cuda/zstd_enc_core.h"
 
-static int g_failures;
-#define EXPECT(cond, ...)                                                                                    \
-    do {                                                                                                     \
-        if (!(cond)) {                                                                                       \
-            g_failures++;                                                                                    \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                             \
-            fprintf(stderr, __VA_ARGS__);                                                                    \
-            fprintf(stderr, "\n");                                                                           \
-        }                                                                                                    \
-    } while (0)
+#include "helpers/soft_check.h"
 
 static ze_work g_work;
 static ze_tables g_tables;
