@@ -12,53 +12,9 @@
  *   `cat a.gz b.gz`, and report sizes through inspect/decompressed_size.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <stdarg.h>
-#include <stdlib.h>
-#include <unistd.h>
+#include "test_shell_util.h"
 
-#include "test_buffer_util.h"
-
-static char dir[256];
 static oc_context *ctx;
-
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run(const char *fmt, ...)
-{
-    char cmd[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    int r = system(cmd);
-    if (r != 0)
-        fprintf(stderr, "command failed (%d): %s\n", r, cmd);
-    return r;
-}
-
-static void write_file(const char *name, const void *p, size_t n)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "wb");
-    CHECK(f != NULL);
-    if (!f)
-        return;
-    CHECK(fwrite(p, 1, n, f) == n);
-    fclose(f);
-}
-
-static unsigned char *read_file(const char *name, size_t *n)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    unsigned char *buf = NULL;
-    *n = 0;
-    tb_append_file(&buf, n, path, (size_t)1 << 31);
-    /* An exactly-sized copy so ASan sees any overread. */
-    unsigned char *exact = tb_copy(buf ? buf : (unsigned char *)"", *n);
-    free(buf);
-    return exact;
-}
 
 static int same_file(const char *name, const unsigned char *p, size_t n)
 {
