@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "opencomp.h"
+#include "zstd_tables.h"
 
 #ifdef __CUDACC__
 #define ZD_FN static __device__ __forceinline__
@@ -115,30 +116,6 @@ typedef struct zd_frame_state {
     uint32_t rep[3];
     size_t block_max;
 } zd_frame_state;
-
-/* ---- code tables (RFC 8878 3.1.1.3.2.1) --------------------------------- */
-
-ZD_CONST uint32_t zd_ll_base[36] = {0,  1,  2,   3,   4,   5,    6,    7,    8,    9,     10,    11,
-                                    12, 13, 14,  15,  16,  18,   20,   22,   24,   28,    32,    40,
-                                    48, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536};
-ZD_CONST uint8_t zd_ll_bits[36] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0,  0,  0,  0,  1,  1,
-                                   1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-ZD_CONST uint32_t zd_ml_base[53] = {3,  4,   5,   6,   7,    8,    9,    10,   11,    12,    13,   14, 15, 16,
-                                    17, 18,  19,  20,  21,   22,   23,   24,   25,    26,    27,   28, 29, 30,
-                                    31, 32,  33,  34,  35,   37,   39,   41,   43,    47,    51,   59, 67, 83,
-                                    99, 131, 259, 515, 1027, 2051, 4099, 8195, 16387, 32771, 65539};
-ZD_CONST uint8_t zd_ml_bits[53] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0,  0,  0,  0,  0,  0, 0,
-                                   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0,  0,  0,  1,  1,  1, 1,
-                                   2, 2, 3, 3, 4, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-
-/* Default distributions (RFC 8878 3.1.1.3.2.2). */
-ZD_CONST int16_t zd_ll_default[36] = {4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1,  1,  2,  2,
-                                      2, 2, 2, 2, 2, 2, 2, 3, 2, 1, 1, 1, 1, 1, -1, -1, -1, -1};
-ZD_CONST int16_t zd_ml_default[53] = {1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1,  1,  1,  1,  1,  1,  1, 1,
-                                      1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,  1,  1,  1,  1,  1,  1, 1,
-                                      1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1};
-ZD_CONST int16_t zd_of_default[29] = {1, 1, 1, 1, 1, 1, 2, 2, 2, 1,  1,  1,  1,  1, 1,
-                                      1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1};
 
 /* ---- small helpers ---------------------------------------------------------- */
 
@@ -768,14 +745,14 @@ ZD_BIGFN oc_status zd_block(zd_tables *T, zd_frame_state *fs, const uint8_t *blk
         if (modes & 3)
             return ZD_ERR(OC_ERR_CORRUPT);
         ZD_PROF_START(t_tab);
-        st = zd_seq_table(T->ll, &fs->ll_log, modes >> 6, zd_ll_default, 36, 6, ZD_LL_MAX_SYM, ZD_LL_MAX_LOG,
-                          zd_ll_bits, &sp, se);
+        st = zd_seq_table(T->ll, &fs->ll_log, modes >> 6, oc_zstd_ll_default, 36, 6, ZD_LL_MAX_SYM,
+                          ZD_LL_MAX_LOG, oc_zstd_ll_bits, &sp, se);
         if (st == OC_OK)
-            st = zd_seq_table(T->of, &fs->of_log, (modes >> 4) & 3, zd_of_default, 29, 5, ZD_OF_MAX_SYM,
+            st = zd_seq_table(T->of, &fs->of_log, (modes >> 4) & 3, oc_zstd_of_default, 29, 5, ZD_OF_MAX_SYM,
                               ZD_OF_MAX_LOG, NULL, &sp, se);
         if (st == OC_OK)
-            st = zd_seq_table(T->ml, &fs->ml_log, (modes >> 2) & 3, zd_ml_default, 53, 6, ZD_ML_MAX_SYM,
-                              ZD_ML_MAX_LOG, zd_ml_bits, &sp, se);
+            st = zd_seq_table(T->ml, &fs->ml_log, (modes >> 2) & 3, oc_zstd_ml_default, 53, 6, ZD_ML_MAX_SYM,
+                              ZD_ML_MAX_LOG, oc_zstd_ml_bits, &sp, se);
         ZD_SYNC();
         ZD_PROF_END(1, t_tab);
         ZD_PROF_START(t_seq);
@@ -808,8 +785,8 @@ ZD_BIGFN oc_status zd_block(zd_tables *T, zd_frame_state *fs, const uint8_t *blk
             uint32_t mlx = zd_brd_read(&r, me.base >> 11);
             zd_brd_refill(&r); /* literal length <= 16 + states <= 26 bits */
             uint32_t llx = zd_brd_read(&r, le.base >> 11);
-            uint32_t ml = zd_ml_base[me.sym] + mlx;
-            uint32_t ll = zd_ll_base[le.sym] + llx;
+            uint32_t ml = oc_zstd_ml_base[me.sym] + mlx;
+            uint32_t ll = oc_zstd_ll_base[le.sym] + llx;
             uint32_t off;
             if (ofv > 3) {
                 off = ofv - 3;

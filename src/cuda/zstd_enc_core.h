@@ -43,6 +43,7 @@
 #include <stdint.h>
 
 #include "opencomp.h"
+#include "zstd_tables.h"
 
 #ifdef __CUDACC__
 #define ZE_FN static __device__ __forceinline__
@@ -127,28 +128,6 @@ ZE_FN ze_params ze_params_for_level(int level)
     return p;
 }
 
-/* ---- code tables (RFC 8878 3.1.1.3.2.1) and default distributions ---------- */
-
-ZE_CONST uint32_t ze_ll_base[36] = {0,  1,  2,   3,   4,   5,    6,    7,    8,    9,     10,    11,
-                                    12, 13, 14,  15,  16,  18,   20,   22,   24,   28,    32,    40,
-                                    48, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536};
-ZE_CONST uint8_t ze_ll_bits[36] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0,  0,  0,  0,  1,  1,
-                                   1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-ZE_CONST uint32_t ze_ml_base[53] = {3,  4,   5,   6,   7,    8,    9,    10,   11,    12,    13,   14, 15, 16,
-                                    17, 18,  19,  20,  21,   22,   23,   24,   25,    26,    27,   28, 29, 30,
-                                    31, 32,  33,  34,  35,   37,   39,   41,   43,    47,    51,   59, 67, 83,
-                                    99, 131, 259, 515, 1027, 2051, 4099, 8195, 16387, 32771, 65539};
-ZE_CONST uint8_t ze_ml_bits[53] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0,  0,  0,  0,  0,  0, 0,
-                                   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0,  0,  0,  1,  1,  1, 1,
-                                   2, 2, 3, 3, 4, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-ZE_CONST int16_t ze_ll_default[36] = {4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1,  1,  2,  2,
-                                      2, 2, 2, 2, 2, 2, 2, 3, 2, 1, 1, 1, 1, 1, -1, -1, -1, -1};
-ZE_CONST int16_t ze_ml_default[53] = {1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1,  1,  1,  1,  1,  1,  1, 1,
-                                      1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,  1,  1,  1,  1,  1,  1, 1,
-                                      1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1};
-ZE_CONST int16_t ze_of_default[29] = {1, 1, 1, 1, 1, 1, 2, 2, 2, 1,  1,  1,  1,  1, 1,
-                                      1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1};
-
 /* ---- helpers ---------------------------------------------------------------- */
 
 ZE_FN int ze_highbit(uint32_t v) /* v != 0 */
@@ -201,7 +180,7 @@ ZE_FN uint32_t ze_ll_code(uint32_t ll)
     if (ll >= 64)
         return (uint32_t)ze_highbit(ll) + 19u;
     uint32_t c = 16;
-    while (c < 24 && ze_ll_base[c + 1] <= ll)
+    while (c < 24 && oc_zstd_ll_base[c + 1] <= ll)
         c++;
     return c;
 }
@@ -214,7 +193,7 @@ ZE_FN uint32_t ze_ml_code(uint32_t ml) /* ml >= 3 */
     if (b >= 128)
         return (uint32_t)ze_highbit(b) + 36u;
     uint32_t c = 32;
-    while (c < 42 && ze_ml_base[c + 1] <= ml)
+    while (c < 42 && oc_zstd_ml_base[c + 1] <= ml)
         c++;
     return c;
 }
@@ -718,9 +697,9 @@ typedef struct {
 
 ZE_BIGFN void ze_tables_init(ze_tables *T)
 {
-    ze_fse_build(&T->pre_ll, ze_ll_default, 36, 6, T->spread);
-    ze_fse_build(&T->pre_ml, ze_ml_default, 53, 6, T->spread);
-    ze_fse_build(&T->pre_of, ze_of_default, 29, 5, T->spread);
+    ze_fse_build(&T->pre_ll, oc_zstd_ll_default, 36, 6, T->spread);
+    ze_fse_build(&T->pre_ml, oc_zstd_ml_default, 53, 6, T->spread);
+    ze_fse_build(&T->pre_of, oc_zstd_of_default, 29, 5, T->spread);
 }
 
 /* Chooses the mode of one code stream (0 predefined, 1 RLE, 2 compressed);
@@ -797,11 +776,11 @@ ZE_BIGFN size_t ze_sequences(ze_tables *T, const ze_seq *seq, uint32_t nseq, int
     size_t dsz[3];
     uint32_t mode[3];
     const ze_fse *tab[3];
-    dsz[0] = ze_choose_table(T, cll, 36, nseq, 9, &T->pre_ll, ze_ll_default, 36, &T->ll, allow_built,
+    dsz[0] = ze_choose_table(T, cll, 36, nseq, 9, &T->pre_ll, oc_zstd_ll_default, 36, &T->ll, allow_built,
                              &mode[0], &tab[0], desc[0]);
-    dsz[1] = ze_choose_table(T, cof, 32, nseq, 8, &T->pre_of, ze_of_default, 29, &T->of, allow_built,
+    dsz[1] = ze_choose_table(T, cof, 32, nseq, 8, &T->pre_of, oc_zstd_of_default, 29, &T->of, allow_built,
                              &mode[1], &tab[1], desc[1]);
-    dsz[2] = ze_choose_table(T, cml, 53, nseq, 9, &T->pre_ml, ze_ml_default, 53, &T->ml, allow_built,
+    dsz[2] = ze_choose_table(T, cml, 53, nseq, 9, &T->pre_ml, oc_zstd_ml_default, 53, &T->ml, allow_built,
                              &mode[2], &tab[2], desc[2]);
     if (pos + 1 + dsz[0] + dsz[1] + dsz[2] > lim)
         return lim + 1;
@@ -821,8 +800,8 @@ ZE_BIGFN size_t ze_sequences(ze_tables *T, const ze_seq *seq, uint32_t nseq, int
         sof = tab[1]->states[tab[1]->start[ofc]];
     if (tab[2])
         sml = tab[2]->states[tab[2]->start[mlc]];
-    ze_bw_put(&w, q->ll - ze_ll_base[llc], ze_ll_bits[llc]);
-    ze_bw_put(&w, q->ml - ze_ml_base[mlc], ze_ml_bits[mlc]);
+    ze_bw_put(&w, q->ll - oc_zstd_ll_base[llc], oc_zstd_ll_bits[llc]);
+    ze_bw_put(&w, q->ml - oc_zstd_ml_base[mlc], oc_zstd_ml_bits[mlc]);
     ze_bw_put(&w, q->ofv - (1u << ofc), (int)ofc);
     for (uint32_t i = nseq - 1; i-- > 0;) {
         q = &seq[i];
@@ -835,8 +814,8 @@ ZE_BIGFN size_t ze_sequences(ze_tables *T, const ze_seq *seq, uint32_t nseq, int
             ze_fse_step(tab[2], &sml, mlc, &w);
         if (tab[0])
             ze_fse_step(tab[0], &sll, llc, &w);
-        ze_bw_put(&w, q->ll - ze_ll_base[llc], ze_ll_bits[llc]);
-        ze_bw_put(&w, q->ml - ze_ml_base[mlc], ze_ml_bits[mlc]);
+        ze_bw_put(&w, q->ll - oc_zstd_ll_base[llc], oc_zstd_ll_bits[llc]);
+        ze_bw_put(&w, q->ml - oc_zstd_ml_base[mlc], oc_zstd_ml_bits[mlc]);
         ze_bw_put(&w, q->ofv - (1u << ofc), (int)ofc);
     }
     if (tab[2])
