@@ -949,6 +949,26 @@ ZE_FN void ze_emit(const ze_work *W, const uint8_t *src, uint32_t *nseq, uint32_
     q->ofv = ze_offset_value(m.off, ll, rep);
 }
 
+/* ze_emit for the warp variants: every lane calls it (each keeps its own
+ * copy of rep in step), the lanes copy the literals, lane 0 writes the
+ * sequence. */
+ZE_FN void ze_emit_warp(const ze_work *W, const uint8_t *src, uint32_t *nseq, uint32_t *nlit, uint32_t anchor,
+                        uint32_t ip, ze_match m, uint32_t *rep, uint32_t lane)
+{
+    uint32_t ll = ip - anchor;
+    for (uint32_t i = lane; i < ll; i += ZE_NLANES)
+        W->lit[*nlit + i] = src[anchor + i];
+    *nlit += ll;
+    uint32_t ofv = ze_offset_value(m.off, ll, rep);
+    if (lane == 0) {
+        ze_seq *q = &W->seq[*nseq];
+        q->ll = ll;
+        q->ml = m.len;
+        q->ofv = ofv;
+    }
+    (*nseq)++;
+}
+
 /* Lazy variant, one lane: the sequences of block [bs, be) of src; literals
  * go to W->lit.  *ins is the next position to insert into the tables. */
 ZE_BIGFN uint32_t ze_block_lazy(const ze_work *W, const uint8_t *src, uint32_t bs, uint32_t be,
@@ -1100,18 +1120,7 @@ ZE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint32_t 
             p--;
             m.len++;
         }
-        uint32_t ll = p - anchor;
-        for (uint32_t i = lane; i < ll; i += ZE_NLANES)
-            W->lit[nlit + i] = src[anchor + i];
-        nlit += ll;
-        uint32_t ofv = ze_offset_value(m.off, ll, rep);
-        if (lane == 0) {
-            ze_seq *q = &W->seq[nseq];
-            q->ll = ll;
-            q->ml = m.len;
-            q->ofv = ofv;
-        }
-        nseq++;
+        ze_emit_warp(W, src, &nseq, &nlit, anchor, p, m, rep, lane);
         ip = p + m.len;
         anchor = ip;
         ZE_SYNC();
@@ -1237,18 +1246,7 @@ ZE_BIGFN uint32_t ze_block_fast(const ze_work *W, const uint8_t *src, uint32_t b
             c--;
             mt.len++;
         }
-        uint32_t ll = p - anchor;
-        for (uint32_t i = lane; i < ll; i += ZE_NLANES)
-            W->lit[nlit + i] = src[anchor + i];
-        nlit += ll;
-        uint32_t ofv = ze_offset_value(mt.off, ll, rep);
-        if (lane == 0) {
-            ze_seq *q = &W->seq[nseq];
-            q->ll = ll;
-            q->ml = mt.len;
-            q->ofv = ofv;
-        }
-        nseq++;
+        ze_emit_warp(W, src, &nseq, &nlit, anchor, p, mt, rep, lane);
         ip = p + mt.len;
         anchor = ip;
         if (lane == 0 && ip - 2 < ilimit && ip - 2 > bs)
