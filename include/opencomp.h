@@ -293,9 +293,15 @@ OC_API size_t oc_compress_bound(oc_algorithm algorithm, size_t uncompressed_size
  *   src_ptrs[i], src_sizes[i]:  chunk i's uncompressed bytes (read only).
  *   dst_ptrs[i], dst_capacities[i]: where chunk i's compressed stream goes;
  *       a capacity of oc_compress_bound(alg, src_sizes[i]) always suffices.
- *   dst_sizes[i] (out): compressed size of chunk i (0 on failure).
+ *   dst_sizes[i] (out, required): compressed size of chunk i (0 on failure);
+ *       NULL with n > 0 is INVALID_ARGUMENT.
  *   statuses[i] (out, may be NULL): OK, OUTPUT_TOO_SMALL, CHUNK_TOO_LARGE, ...
- * Outputs may not overlap each other or the inputs.  n == 0 is valid.
+ * Outputs may not overlap each other or the inputs.  The CPU engine checks
+ * each chunk's output against its own input: a chunk whose
+ * dst_ptrs[i][0..dst_capacities[i]) shares a byte with src_ptrs[i][0..
+ * src_sizes[i]) gets INVALID_ARGUMENT and nothing is read or written for it
+ * (the reference libraries assume separate buffers; no in-place work).
+ * n == 0 is valid.
  */
 OC_API oc_status oc_batch_compress(oc_context *ctx, const oc_codec_options *options, size_t n,
                                    const void *const *src_ptrs, const size_t *src_sizes,
@@ -315,6 +321,8 @@ OC_API oc_status oc_batch_compress(oc_context *ctx, const oc_codec_options *opti
  *       NEEDS_DICTIONARY, ...  A failed chunk's output bytes are unspecified.
  * With options->algorithm == OC_ALGO_NONE the format is detected per chunk
  * where it has a magic number (zstd, gzip, zlib); otherwise INVALID_ARGUMENT.
+ * Overlap: as for oc_batch_compress (INVALID_ARGUMENT for a chunk whose
+ * output range shares a byte with its input).
  */
 OC_API oc_status oc_batch_decompress(oc_context *ctx, const oc_codec_options *options, size_t n,
                                      const void *const *src_ptrs, const size_t *src_sizes,
@@ -391,7 +399,8 @@ OC_API size_t oc_buffer_compress_bound(const oc_buffer_options *options, uint64_
  * dst_capacity (OUTPUT_TOO_SMALL instead; oc_buffer_compress_bound always
  * suffices).  src and dst are both host or both device memory (CUDA engine:
  * asynchronous on the stream except that *dst_size is a host value, so the
- * call synchronises once at the end).
+ * call synchronises once at the end).  src[0..src_size) and
+ * dst[0..dst_capacity) must not overlap: INVALID_ARGUMENT, nothing written.
  */
 OC_API oc_status oc_buffer_compress(oc_context *ctx, const oc_buffer_options *options, const void *src,
                                     uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size);
@@ -441,6 +450,8 @@ OC_API oc_status oc_buffer_decompressed_size(oc_context *ctx, const oc_buffer_op
  * (hint NULL = VERIFY).  Never writes past dst_capacity.  On failure the
  * status says why; for chunked containers the first failing chunk's index is
  * stored in *failed_chunk if that pointer is not NULL (else ignored).
+ * src[0..src_size) and dst[0..dst_capacity) must not overlap:
+ * INVALID_ARGUMENT, nothing written.
  */
 OC_API oc_status oc_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, const void *src,
                                       uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size,

@@ -61,7 +61,8 @@ oc_status oc_batch_compress(oc_context *ctx, const oc_codec_options *options, si
     RETURN_ERROR_IF(options->algorithm == OC_ALGO_NONE, OC_ERR_INVALID_ARGUMENT);
     int level = 0;
     FORWARD_IF_ERROR(oc_resolve_level(options->algorithm, options->level, &level));
-    RETURN_ERROR_IF(n > 0 && (!src_ptrs || !src_sizes || !dst_ptrs || !dst_capacities),
+    /* dst_sizes is how the caller learns each chunk's size: required. */
+    RETURN_ERROR_IF(n > 0 && (!src_ptrs || !src_sizes || !dst_ptrs || !dst_capacities || !dst_sizes),
                     OC_ERR_INVALID_ARGUMENT);
     oc_engine engine;
     FORWARD_IF_ERROR(choose_engine(ctx, n, src_ptrs, &engine));

@@ -355,6 +355,8 @@ oc_status oc_buffer_compress(oc_context *ctx, const oc_buffer_options *options, 
     FORWARD_IF_ERROR(check_options(options, 1));
     RETURN_ERROR_IF(!src && src_size, OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF(!dst && dst_capacity, OC_ERR_INVALID_ARGUMENT);
+    RETURN_ERROR_IF(oc_ranges_overlap(src, (size_t)src_size, dst, (size_t)dst_capacity),
+                    OC_ERR_INVALID_ARGUMENT);
     *dst_size = 0;
     if (src && ctx->opts.engine != OC_ENGINE_CPU && oc_pointer_kind(src) == OC_MEMORY_DEVICE)
         return oc_cuda_buffer_compress(ctx, options, src, src_size, dst, dst_capacity, dst_size);
@@ -665,6 +667,8 @@ oc_status oc_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, c
     RETURN_ERROR_IF(!src && src_size, OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF(!dst && dst_capacity, OC_ERR_INVALID_ARGUMENT);
     FORWARD_IF_ERROR(check_hint(hint));
+    RETURN_ERROR_IF(oc_ranges_overlap(src, (size_t)src_size, dst, (size_t)dst_capacity),
+                    OC_ERR_INVALID_ARGUMENT);
     *dst_size = 0;
     if (src && ctx->opts.engine != OC_ENGINE_CPU && oc_pointer_kind(src) == OC_MEMORY_DEVICE)
         return oc_cuda_buffer_decompress(ctx, hint, src, src_size, dst, dst_capacity, dst_size, failed_chunk);

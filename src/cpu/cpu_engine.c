@@ -142,7 +142,8 @@ static void compress_one(void *arg, size_t i, int worker)
     oc_cpu_worker *w = &job->ctx->workers->w[worker];
     size_t size = 0;
     oc_status st;
-    if ((!job->src_ptrs[i] && job->src_sizes[i]) || (!job->dst_ptrs[i] && job->dst_capacities[i]))
+    if ((!job->src_ptrs[i] && job->src_sizes[i]) || (!job->dst_ptrs[i] && job->dst_capacities[i]) ||
+        oc_ranges_overlap(job->src_ptrs[i], job->src_sizes[i], job->dst_ptrs[i], job->dst_capacities[i]))
         st = OC_ERR_INVALID_ARGUMENT;
     else
         st = oc_cpu_codec_for(job->algo)->compress(w, job->algo, job->level, src_or_empty(job->src_ptrs[i]),
@@ -174,7 +175,8 @@ static void decompress_one(void *arg, size_t i, int worker)
     size_t n = job->src_sizes[i], size = 0;
     oc_status st;
     oc_algorithm algo = job->algo;
-    if ((!job->src_ptrs[i] && n) || (!job->dst_ptrs[i] && job->dst_capacities[i])) {
+    if ((!job->src_ptrs[i] && n) || (!job->dst_ptrs[i] && job->dst_capacities[i]) ||
+        oc_ranges_overlap(job->src_ptrs[i], n, job->dst_ptrs[i], job->dst_capacities[i])) {
         st = OC_ERR_INVALID_ARGUMENT;
     } else {
         if (algo == OC_ALGO_NONE)
