@@ -47,11 +47,6 @@ static oc_status choose_engine(const oc_context *ctx, size_t n, const void *cons
     }
 }
 
-size_t oc_compress_bound(oc_algorithm algorithm, size_t uncompressed_size)
-{
-    return oc_cpu_compress_bound(algorithm, uncompressed_size);
-}
-
 oc_status oc_batch_compress(oc_context *ctx, const oc_codec_options *options, size_t n,
                             const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
                             const size_t *dst_capacities, size_t *dst_sizes, oc_status *statuses)
