@@ -10,7 +10,7 @@
  */
 #include "../common/oc_internal.h"
 #include "../cpu/cpu_engine.h"
-#include "../cuda/cuda_engine.h"
+#include "../cuda/runtime/cuda_engine.h"
 
 static oc_status check_options(const oc_codec_options *o)
 {

@@ -10,7 +10,7 @@
 #include <zstd.h>
 
 #include "../common/algo_table.h"
-#include "../cuda/cuda_engine.h"
+#include "../cuda/runtime/cuda_engine.h"
 
 unsigned oc_version_number(void)
 {

@@ -23,6 +23,16 @@ OC_CPU_CODEC(deflate)
 OC_CPU_CODEC(zstd)
 #undef OC_CPU_CODEC
 #undef OC_CONTAINER
+#ifdef OC_WITH_CUDA /* the CUDA engine is in this build */
+#define OC_GPU_CODEC(x) extern const struct oc_gpu_codec oc_gpu_codec_##x;
+OC_GPU_CODEC(lz4)
+OC_GPU_CODEC(snappy)
+OC_GPU_CODEC(zstd)
+#undef OC_GPU_CODEC
+#define GPU(x) &oc_gpu_codec_##x
+#else
+#define GPU(x) NULL
+#endif
 
 static int magic_zstd(const uint8_t *p, size_t n)
 {
@@ -94,28 +104,99 @@ static const char *const sfx_snappy[] = {".sz", NULL};
 static const char *const sfx_gzip[] = {".gz", NULL};
 static const char *const sfx_zstd[] = {".zst", ".zstd", NULL};
 
-#define DEFLATE_LEVELS 1, 12, 6, 1
 #define LIBDEFLATE_MAX ((uint64_t)SIZE_MAX / 2)
 
+/* deflate, zlib and gzip share libdeflate's levels, the gzip-members
+ * container and the CPU codec; their streams differ by the wrapper. */
+#define DEFLATE_FAMILY                                                                                       \
+    .min_level = 1, .max_level = 12, .default_level = 6, .has_levels = 1, .max_chunk = LIBDEFLATE_MAX,       \
+    .max_expansion = 1100, .suffix = ".gz", .aliases = none, .container = NULL,                              \
+    .native_chunks = OC_ALGO_DEFLATE, .cpu = &oc_cpu_codec_deflate, .gpu = NULL
+
 static const oc_algo_desc rows[OC_ALGO_COUNT] = {
-    [OC_ALGO_LZ4] = {OC_ALGO_LZ4, "lz4", "LZ4", none, ".lz4", sfx_lz4,
-                     /* 1 = fast (default), negative = acceleration (LZ4_ACCELERATION_MAX), 2..12 HC */
-                     -65536, 12, 1, 1, LZ4_MAX_INPUT, bound_lz4, 256, NULL, NULL, OC_ALGO_LZ4,
-                     &oc_cpu_codec_lz4, NULL},
-    [OC_ALGO_SNAPPY] = {OC_ALGO_SNAPPY, "snappy", "Snappy", none, ".sz", sfx_snappy, 0, 0, 0, 0,
-                        SNAPPY_MAX_INPUT, bound_snappy, 64, NULL, NULL, OC_ALGO_SNAPPY, &oc_cpu_codec_snappy,
-                        NULL},
-    [OC_ALGO_DEFLATE] = {OC_ALGO_DEFLATE, "deflate", "Deflate", none, ".gz", none, DEFLATE_LEVELS,
-                         LIBDEFLATE_MAX, bound_deflate, 1100, NULL, NULL, OC_ALGO_DEFLATE,
-                         &oc_cpu_codec_deflate, NULL},
-    [OC_ALGO_ZLIB] = {OC_ALGO_ZLIB, "zlib", "Zlib", none, ".gz", none, DEFLATE_LEVELS, LIBDEFLATE_MAX,
-                      bound_zlib, 1100, magic_zlib, NULL, OC_ALGO_DEFLATE, &oc_cpu_codec_deflate, NULL},
-    [OC_ALGO_GZIP] = {OC_ALGO_GZIP, "gzip", "Gzip", none, ".gz", sfx_gzip, DEFLATE_LEVELS, LIBDEFLATE_MAX,
-                      bound_gzip, 1100, magic_gzip, NULL, OC_ALGO_DEFLATE, &oc_cpu_codec_deflate, NULL},
-    [OC_ALGO_ZSTD] = {OC_ALGO_ZSTD, "zstd", "Zstd", none, ".zst", sfx_zstd,
-                      /* -7..-1 fast, 1..19 normal, 20..22 ultra */
-                      -7, 22, 3, 1, (uint64_t)0xFF00FF00FF00FF00ull, bound_zstd, 32768, magic_zstd, NULL,
-                      OC_ALGO_ZSTD, &oc_cpu_codec_zstd, NULL},
+    [OC_ALGO_LZ4] =
+        {
+            .id = OC_ALGO_LZ4,
+            .name = "lz4",
+            .display_name = "LZ4",
+            .aliases = none,
+            .suffix = ".lz4",
+            .decode_suffixes = sfx_lz4,
+            /* 1 = fast (default), negative = acceleration (LZ4_ACCELERATION_MAX), 2..12 HC */
+            .min_level = -65536,
+            .max_level = 12,
+            .default_level = 1,
+            .has_levels = 1,
+            .max_chunk = LZ4_MAX_INPUT,
+            .bound = bound_lz4,
+            .max_expansion = 256,
+            .magic = NULL,
+            .container = NULL,
+            .native_chunks = OC_ALGO_LZ4,
+            .cpu = &oc_cpu_codec_lz4,
+            .gpu = GPU(lz4),
+        },
+    [OC_ALGO_SNAPPY] =
+        {
+            .id = OC_ALGO_SNAPPY,
+            .name = "snappy",
+            .display_name = "Snappy",
+            .aliases = none,
+            .suffix = ".sz",
+            .decode_suffixes = sfx_snappy,
+            .has_levels = 0, /* any level accepted and ignored */
+            .max_chunk = SNAPPY_MAX_INPUT,
+            .bound = bound_snappy,
+            .max_expansion = 64,
+            .magic = NULL,
+            .container = NULL,
+            .native_chunks = OC_ALGO_SNAPPY,
+            .cpu = &oc_cpu_codec_snappy,
+            .gpu = GPU(snappy),
+        },
+    [OC_ALGO_DEFLATE] = {.id = OC_ALGO_DEFLATE,
+                         .name = "deflate",
+                         .display_name = "Deflate",
+                         .decode_suffixes = none,
+                         .bound = bound_deflate,
+                         .magic = NULL,
+                         DEFLATE_FAMILY},
+    [OC_ALGO_ZLIB] = {.id = OC_ALGO_ZLIB,
+                      .name = "zlib",
+                      .display_name = "Zlib",
+                      .decode_suffixes = none,
+                      .bound = bound_zlib,
+                      .magic = magic_zlib,
+                      DEFLATE_FAMILY},
+    [OC_ALGO_GZIP] = {.id = OC_ALGO_GZIP,
+                      .name = "gzip",
+                      .display_name = "Gzip",
+                      .decode_suffixes = sfx_gzip,
+                      .bound = bound_gzip,
+                      .magic = magic_gzip,
+                      DEFLATE_FAMILY},
+    [OC_ALGO_ZSTD] =
+        {
+            .id = OC_ALGO_ZSTD,
+            .name = "zstd",
+            .display_name = "Zstd",
+            .aliases = none,
+            .suffix = ".zst",
+            .decode_suffixes = sfx_zstd,
+            /* -7..-1 fast, 1..19 normal, 20..22 ultra */
+            .min_level = -7,
+            .max_level = 22,
+            .default_level = 3,
+            .has_levels = 1,
+            .max_chunk = (uint64_t)0xFF00FF00FF00FF00ull,
+            .bound = bound_zstd,
+            .max_expansion = 32768,
+            .magic = magic_zstd,
+            .container = NULL,
+            .native_chunks = OC_ALGO_ZSTD,
+            .cpu = &oc_cpu_codec_zstd,
+            .gpu = GPU(zstd),
+        },
 };
 
 const oc_algo_desc *oc_algo(oc_algorithm a)

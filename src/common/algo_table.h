@@ -23,6 +23,10 @@
 
 #include "oc_internal.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct oc_cpu_codec;     /* src/cpu/cpu_codec.h */
 struct oc_gpu_codec;     /* src/cuda/runtime/gpu_codec.h */
 struct oc_container_ops; /* src/format/container.h */
@@ -65,4 +69,7 @@ OC_HIDDEN size_t oc_algo_bound(oc_algorithm a, size_t n);
  * UINT64_MAX.  A size header claiming more is hostile. */
 OC_HIDDEN uint64_t oc_algo_max_decoded(oc_algorithm a, uint64_t n);
 
+#ifdef __cplusplus
+}
+#endif
 #endif /* OC_ALGO_TABLE_H */
