@@ -7,8 +7,10 @@
  * the match together (lz_device.cuh).  Each length and offset is checked
  * against the input end (TRUNCATED), the output capacity (OUTPUT_TOO_SMALL)
  * and the output start (CORRUPT) before any byte moves, so no input can make
- * it read or write outside its chunk.  The same code with WRITE=false is the
- * size scanner behind oc_batch_decompressed_sizes.
+ * it read or write outside its chunk.  At the end the block must keep the
+ * end-of-block rules (oc_lz4_end_rules, the CPU scanner's: issue 11 item
+ * 5, a cut block must not decode "OK").  The same code with WRITE=false is
+ * the size scanner behind oc_batch_decompressed_sizes.
  *
  * Compressor: greedy matching with a per-warp hash table in shared memory,
  * 32 candidate positions per step (lz_device.cuh), and liblz4's end-of-block
@@ -35,6 +37,8 @@ __device__ int oc_lz4_decode_warp(const uint8_t *__restrict__ src, size_t srcn, 
     if (srcn == 0)
         return OC_D_TRUNCATED;
     size_t ip = 1, op = 0, mark = 0;
+    size_t last_ms = 0, last_me = 0; /* the last match's output start and end */
+    int any_match = 0;
     uint32_t token = __ldg(src);
     for (;;) {
         oc_prefetch_ahead(src, srcn, ip, &mark, lane);
@@ -88,12 +92,18 @@ __device__ int oc_lz4_decode_warp(const uint8_t *__restrict__ src, size_t srcn, 
             __syncwarp(); /* literals and earlier matches visible to every lane */
             oc_warp_match_ring(dst, ring, op, offset, ml, (size_t)offset + ml <= OC_RING, lane);
         }
+        last_ms = op;
         op += ml;
+        last_me = op;
+        any_match = 1;
         if (ip >= srcn)
             return OC_D_TRUNCATED; /* a block cannot end with a match */
         token = next;
         ip++;
     }
+    int end = oc_lz4_end_rules(src, srcn, op, any_match, last_ms, last_me);
+    if (end != OC_D_OK)
+        return end;
     *outn = op;
     return OC_D_OK;
 }

@@ -60,6 +60,22 @@ enum {
     OC_D_CHUNK_TOO_LARGE = 8
 };
 
+/* The LZ4 block's end-of-block rules, checked once a block has decoded
+ * (total bytes `op`): the CPU scanner's (src/cpu/lz4_scan.c), so both
+ * engines give one verdict per block: the last match ends at least 5
+ * (LASTLITERALS) and starts at least 12 (MFLIMIT) bytes before the end, and
+ * the only empty block is the single byte 0x00.  A block cut after a short
+ * last literal run breaks them (issue 11 item 5). */
+__device__ __forceinline__ int oc_lz4_end_rules(const uint8_t *__restrict__ src, size_t srcn, uint64_t op,
+                                                int any_match, uint64_t last_ms, uint64_t last_me)
+{
+    if (op == 0 && (srcn != 1 || __ldg(src) != 0))
+        return OC_D_CORRUPT;
+    if (any_match && (op - last_me < 5 || op - last_ms < 12))
+        return OC_D_CORRUPT;
+    return OC_D_OK;
+}
+
 /* Copy len bytes from src (read-only input) to dst with all 32 lanes.
  * Uses 16-byte stores where src and dst share alignment. */
 __device__ __forceinline__ void oc_warp_copy_in(uint8_t *dst, const uint8_t *__restrict__ src, size_t len,
