@@ -164,6 +164,52 @@ OC_API int oc_algorithm_available(oc_engine engine, oc_algorithm algorithm);
  * OC_ERR_INVALID_ARGUMENT for OC_ALGO_NONE or an invalid value. */
 OC_API oc_status oc_level_range(oc_algorithm algorithm, int *min_level, int *max_level, int *default_level);
 
+/*
+ * oc_algorithm_info: what the library knows about one algorithm, from its
+ * row of the algorithm table.  Every string is static (never freed).
+ */
+typedef struct oc_algorithm_info {
+    size_t struct_size;         /* sizeof(oc_algorithm_info), set by the caller */
+    oc_algorithm algorithm;     /* the value described */
+    const char *name;           /* canonical lower-case name, as oc_algorithm_name: "lz4" */
+    const char *display_name;   /* nvCOMP's spelling: "LZ4", "Snappy", "Deflate", "Zlib", "Gzip", "Zstd" */
+    const char *const *aliases; /* further names oc_algorithm_from_name accepts, NULL-terminated */
+    const char *suffix;         /* file suffix of the NATIVE container: ".lz4", ".sz", ".gz", ".zst" */
+    const char *const *decode_suffixes; /* suffixes that name a file of this algorithm when decoding,
+                                           NULL-terminated (".zst", ".zstd"; ".gz" only for gzip,
+                                           since deflate and zlib write the same gzip container) */
+    int min_level;                      /* as oc_level_range */
+    int max_level;
+    int default_level;
+    int has_levels;          /* 0: levels are accepted and ignored (snappy) */
+    int self_identifying;    /* 1: a RAW stream starts with a magic number, so decoders
+                                detect it with OC_ALGO_NONE (zlib, gzip, zstd) */
+    uint64_t max_chunk_size; /* largest chunk one stream holds (oc_compress_bound is 0 above) */
+    uint64_t max_expansion;  /* a stream of n bytes decodes to at most n * max_expansion + 65536
+                                bytes: a size header claiming more is corrupt */
+    uint64_t reserved[4];
+} oc_algorithm_info;
+
+#define OC_ALGORITHM_INFO_INIT                                                                               \
+    {                                                                                                        \
+        sizeof(oc_algorithm_info), OC_ALGO_NONE, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0,          \
+        {                                                                                                    \
+            0                                                                                                \
+        }                                                                                                    \
+    }
+
+/*
+ * oc_algorithm_get_info fills *info (initialise it with
+ * OC_ALGORITHM_INFO_INIT: info->struct_size must be sizeof(oc_algorithm_info))
+ * for `algorithm`.  It returns OC_OK, or
+ * INVALID_ARGUMENT for OC_ALGO_NONE or a bad struct_size, or UNSUPPORTED
+ * for a value past the last algorithm this library knows.  To enumerate
+ * every algorithm (names, suffixes, levels for a CLI or a benchmark), call
+ * it with 1, 2, 3, ... until it returns UNSUPPORTED; oc_algorithm_available
+ * then says which engine runs each.  Thread-safe; no allocation.
+ */
+OC_API oc_status oc_algorithm_get_info(oc_algorithm algorithm, oc_algorithm_info *info);
+
 /* ========================================================================
  * Allocators and contexts
  * ======================================================================== */

@@ -10,7 +10,7 @@
  */
 #include "../common/oc_internal.h"
 #include "../cpu/cpu_engine.h"
-#include "../cuda/cuda_engine.h"
+#include "../cuda/runtime/cuda_engine.h"
 
 static oc_status check_options(const oc_codec_options *o)
 {
@@ -45,11 +45,6 @@ static oc_status choose_engine(const oc_context *ctx, size_t n, const void *cons
             *engine = OC_ENGINE_CUDA;
         return OC_OK;
     }
-}
-
-size_t oc_compress_bound(oc_algorithm algorithm, size_t uncompressed_size)
-{
-    return oc_cpu_compress_bound(algorithm, uncompressed_size);
 }
 
 oc_status oc_batch_compress(oc_context *ctx, const oc_codec_options *options, size_t n,

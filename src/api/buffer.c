@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "../common/oc_internal.h"
-#include "../cuda/cuda_engine.h"
+#include "../cuda/runtime/cuda_engine.h"
 #include "../format/checksum.h"
 #include "../format/container.h"
 #include "../format/lz4f_serial.h"

@@ -23,14 +23,6 @@
 
 #include "cpu_codec.h"
 
-static size_t lz4_bound(oc_algorithm algo, size_t n)
-{
-    (void)algo;
-    if (n > LZ4_MAX_INPUT_SIZE)
-        return 0;
-    return (size_t)LZ4_compressBound((int)n);
-}
-
 static int clamp_int(size_t v)
 {
     return v > (size_t)INT_MAX ? INT_MAX : (int)v;
@@ -96,4 +88,4 @@ static void lz4_release(oc_cpu_worker *w)
     w->lz4hc_state = NULL;
 }
 
-const oc_cpu_codec oc_codec_lz4 = {lz4_bound, lz4_compress, lz4_decompress, lz4_size, lz4_release};
+const oc_cpu_codec oc_cpu_codec_lz4 = {lz4_compress, lz4_decompress, lz4_size, lz4_release};

@@ -6,7 +6,7 @@
  * bytes it decodes to.  It is the one definition of a valid LZ4 block in
  * opencomp: the size query (oc_batch_decompressed_sizes) is this scanner,
  * the CPU decoder (codec_lz4.c) accepts what liblz4 decodes only when this
- * scanner agrees, and the GPU decoders (src/cuda/lz4_*.cuh) apply the same
+ * scanner agrees, and the GPU decoders (src/cuda/codecs/lz4/) apply the same
  * rules, so every engine and every capacity gives one verdict per block.
  *
  * A block is valid when:

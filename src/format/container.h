@@ -107,8 +107,6 @@ OC_HIDDEN oc_status oc_snappyframe_parse(const uint8_t *src, uint64_t src_size, 
 /* Single-stream framings: RAW of `algorithm` starting at `offset`. */
 OC_HIDDEN oc_status oc_raw_parse(const uint8_t *src, uint64_t src_size, uint64_t offset,
                                  oc_algorithm algorithm, oc_container_plan *plan);
-/* Detect the algorithm of a bare stream by magic (zstd, gzip, zlib); NONE if unknown. */
-OC_HIDDEN oc_algorithm oc_detect_raw_algorithm(const uint8_t *src, uint64_t src_size);
 
 /* ---- writers ------------------------------------------------------------ */
 

@@ -262,7 +262,7 @@ static uint8_t *read_file(const char *path, size_t max, size_t *n)
 /* Real inputs: this test's own source, a license text, a binary. */
 static size_t inputs(uint8_t **data, size_t *size, size_t max)
 {
-    static const char *paths[] = {OC_SOURCE_DIR "/src/cuda/lz_decode_pipe.cuh",
+    static const char *paths[] = {OC_SOURCE_DIR "/src/cuda/codecs/lz_common/lz_decode_pipe.cuh",
                                   "/usr/share/common-licenses/GPL-3", "/usr/bin/cmake", "/bin/bash"};
     size_t k = 0;
     for (size_t i = 0; i < sizeof paths / sizeof paths[0] && k < max; i++) {

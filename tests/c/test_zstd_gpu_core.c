@@ -1,6 +1,6 @@
 /*
  * test_zstd_gpu_core.c - the GPU Zstandard decoder's core
- * (src/cuda/zstd_decode_core.h), compiled for the host with one lane, against
+ * (src/cuda/codecs/zstd/zstd_decode_core.h), compiled for the host with one lane, against
  * libzstd.  CI has no GPU: this is where the decoding logic that the CUDA
  * kernel runs is checked on every commit (the harness in bench/gpu/zstd/
  * checks that the GPU gives the same statuses and bytes as this core).
@@ -22,7 +22,7 @@
 #include <zdict.h>
 #include <zstd.h>
 
-#include "cuda/zstd_decode_core.h"
+#include "cuda/codecs/zstd/zstd_decode_core.h"
 
 #include "helpers/soft_check.h"
 
@@ -229,7 +229,7 @@ static void check_special(const uint8_t *src, size_t n)
 int main(void)
 {
     static const char *files[] = {OC_SOURCE_DIR "/include/opencomp.h",
-                                  OC_SOURCE_DIR "/src/cuda/zstd_decode_core.h", "/bin/sh", "/usr/bin/env"};
+                                  OC_SOURCE_DIR "/src/cuda/codecs/zstd/zstd_decode_core.h", "/bin/sh", "/usr/bin/env"};
     static const int levels[] = {-5, 1, 3, 19};
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
         size_t n;

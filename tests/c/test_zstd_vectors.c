@@ -1,7 +1,7 @@
 /*
  * test_zstd_vectors.c - zstd's own decoder test vectors and truncations,
  * through both of opencomp's zstd decoders: the GPU decoder's core
- * (src/cuda/zstd_decode_core.h, compiled for the host with one lane, as
+ * (src/cuda/codecs/zstd/zstd_decode_core.h, compiled for the host with one lane, as
  * test_zstd_gpu_core.c does) and the CPU engine (libzstd through
  * oc_batch_decompress), compared with each other.
  *
@@ -25,7 +25,7 @@
 
 #include <zstd.h>
 
-#include "cuda/zstd_decode_core.h"
+#include "cuda/codecs/zstd/zstd_decode_core.h"
 
 #include "helpers/test_util.h"
 

@@ -15,9 +15,39 @@
 #ifndef OC_LZ_DEVICE_CUH
 #define OC_LZ_DEVICE_CUH
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define OC_FULL_MASK 0xffffffffu
+
+/* One batch as the LZ4 and Snappy kernels see it (the arguments of a
+ * gpu_codec.h launch).  Every pointer is device-accessible; dst_sizes and
+ * statuses may be NULL (then nothing is written there). */
+struct oc_cuda_batch {
+    size_t n;
+    const uint8_t *const *src;
+    const size_t *src_sizes;
+    uint8_t *const *dst;
+    const size_t *dst_caps;
+    size_t *dst_sizes;
+    int32_t *statuses; /* oc_status values */
+};
+
+/* The batch of a gpu_codec.h launch's arguments (dst NULL for size queries). */
+static inline oc_cuda_batch oc_cuda_batch_of(size_t n, const void *const *src, const size_t *src_sizes,
+                                             void *const *dst, const size_t *dst_caps, size_t *dst_sizes,
+                                             void *statuses)
+{
+    oc_cuda_batch b;
+    b.n = n;
+    b.src = (const uint8_t *const *)src;
+    b.src_sizes = src_sizes;
+    b.dst = (uint8_t *const *)dst;
+    b.dst_caps = dst_caps;
+    b.dst_sizes = dst_sizes;
+    b.statuses = (int32_t *)statuses;
+    return b;
+}
 
 /* Statuses as int32 for device code (values pinned in opencomp.h). */
 enum {

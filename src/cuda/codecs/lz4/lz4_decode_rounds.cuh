@@ -15,8 +15,8 @@
 #ifndef OC_LZ4_DECODE_ROUNDS_CUH
 #define OC_LZ4_DECODE_ROUNDS_CUH
 
-#include "lz_decode_pipe.cuh"
-#include "lz_device.cuh"
+#include "../lz_common/lz_decode_pipe.cuh"
+#include "../lz_common/lz_device.cuh"
 
 /* PIPE: queue each validated round to the copier warp (lz_decode_pipe.cuh)
  * instead of copying; dst and ring are then unused.  P: the type of the
