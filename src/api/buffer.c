@@ -685,6 +685,12 @@ oc_status oc_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, c
         goto done;
     if (plan.lz4f_serial) {
         st = oc_lz4f_decompress_serial(s, src_size, dst ? d : NULL, dst_capacity, verify, dst_size);
+        /* Frames that state their sizes and decode to more than they say,
+         * into at least what they say, lie about their size: SIZE_MISMATCH,
+         * as the size query would have it (issue 11 item 12). */
+        if (st == OC_ERR_OUTPUT_TOO_SMALL && plan.size_known && plan.walk_status == OC_OK &&
+            dst_capacity >= plan.total_size)
+            st = OC_ERR_SIZE_MISMATCH;
         if (st != OC_OK && failed_chunk)
             *failed_chunk = 0;
         goto done;
