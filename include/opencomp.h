@@ -315,12 +315,28 @@ typedef struct oc_codec_options {
     size_t struct_size;     /* sizeof(oc_codec_options) */
     oc_algorithm algorithm; /* required for compression and for raw decoding */
     int level;              /* 0 = default; see oc_level_range */
-    uint64_t reserved[6];   /* must be zero */
+    uint64_t memory_limit;  /* decoding: largest zstd window to set aside; 0 = OC_DEFAULT_MEMORY_LIMIT */
+    uint64_t reserved[5];   /* must be zero */
 } oc_codec_options;
+
+/*
+ * Memory limit of zstd decoding (oc_codec_options / oc_buffer_options
+ * .memory_limit), as `zstd --memory=`.  Decoding into a caller's buffer
+ * needs no window memory and is not limited.  Counting the decoded size of
+ * a frame that records no content size (oc_batch_decompressed_sizes,
+ * oc_buffer_decompressed_size) streams it through a window buffer of the
+ * frame's window size: above the limit that frame is CHUNK_TOO_LARGE
+ * (oc_buffer_inspect's window_size names the window; raise the limit, or
+ * give the size).  Frames from `zstd --long=28` (256 MiB) or `--long=31`
+ * (2 GiB) without a content size need a raised limit.  Larger values act
+ * as OC_MAX_MEMORY_LIMIT, the largest window libzstd decodes (2 GiB).
+ */
+#define OC_DEFAULT_MEMORY_LIMIT ((uint64_t)128 << 20)
+#define OC_MAX_MEMORY_LIMIT ((uint64_t)1 << 31)
 
 #define OC_CODEC_OPTIONS_INIT                                                                                \
     {                                                                                                        \
-        sizeof(oc_codec_options), OC_ALGO_NONE, 0,                                                           \
+        sizeof(oc_codec_options), OC_ALGO_NONE, 0, 0,                                                        \
         {                                                                                                    \
             0                                                                                                \
         }                                                                                                    \
@@ -420,14 +436,15 @@ typedef struct oc_buffer_options {
     size_t chunk_size;           /* 0 = 65536 */
     oc_bitstream_kind kind;      /* NATIVE by default */
     oc_checksum_policy checksum; /* VERIFY by default (via the INIT macro) */
-    uint64_t reserved[6];        /* must be zero */
+    uint64_t memory_limit;       /* zstd window limit of the size query; 0 = OC_DEFAULT_MEMORY_LIMIT */
+    uint64_t reserved[5];        /* must be zero */
 } oc_buffer_options;
 
 #define OC_DEFAULT_CHUNK_SIZE ((size_t)65536)
 #define OC_BUFFER_OPTIONS_INIT                                                                               \
     {                                                                                                        \
         sizeof(oc_buffer_options), OC_ALGO_NONE, 0, OC_DEFAULT_CHUNK_SIZE, OC_BITSTREAM_NATIVE,              \
-            OC_CHECKSUM_VERIFY,                                                                              \
+            OC_CHECKSUM_VERIFY, 0,                                                                           \
         {                                                                                                    \
             0                                                                                                \
         }                                                                                                    \
@@ -468,7 +485,8 @@ typedef struct oc_frame_info {
     int indexed;                /* 1 if an index gave chunk positions (no serial scan) */
     int has_checksums;          /* 1 if per-chunk or content checksums are present */
     uint64_t max_chunk_size;    /* largest uncompressed chunk, if known */
-    uint64_t reserved[4];
+    uint64_t window_size;       /* zstd: largest window of a frame that records no content size (0: none) */
+    uint64_t reserved[3];
 } oc_frame_info;
 
 /*

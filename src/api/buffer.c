@@ -399,6 +399,7 @@ oc_status oc_buffer_inspect(const void *src, uint64_t src_size, const oc_buffer_
         info->indexed = plan.indexed;
         info->has_checksums = plan.check != OC_CHECK_NONE || plan.lz4_content_checksum || plan.info_checksums;
         info->max_chunk_size = plan.max_chunk;
+        info->window_size = plan.window_size;
     }
     oc_plan_free(&plan);
     return st;
@@ -783,6 +784,7 @@ oc_status oc_buffer_decompressed_size(oc_context *ctx, const oc_buffer_options *
     const oc_chunk_ref *c = &plan.chunks[plan.n - 1];
     oc_codec_options co = OC_CODEC_OPTIONS_INIT;
     co.algorithm = plan.tail_algorithm;
+    co.memory_limit = hint ? hint->memory_limit : 0;
     const void *sp = s + c->src_off;
     size_t ss = (size_t)c->src_size, tail = 0;
     oc_status cst = OC_ERR_INTERNAL;

@@ -336,4 +336,4 @@ static void deflate_release(oc_cpu_worker *w)
 }
 
 const oc_cpu_codec oc_cpu_codec_deflate = {deflate_compress, deflate_decompress, deflate_size,
-                                       deflate_release};
+                                           deflate_release};

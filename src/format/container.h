@@ -86,6 +86,7 @@ typedef struct oc_container_plan {
     uint32_t content_checksum;
     uint64_t container_size; /* bytes of src recognised */
     uint64_t max_chunk;      /* largest known decoded chunk */
+    uint64_t window_size;    /* zstd: largest window of a frame without a content size */
 } oc_container_plan;
 
 OC_HIDDEN void oc_plan_init(oc_container_plan *plan);
