@@ -16,8 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_internal.cuh"
-#include "lz_device.cuh"
+#include "../../runtime/cuda_internal.cuh"
+#include "../../runtime/gpu_codec.h"
+#include "../lz_common/lz_device.cuh"
 #include "snappy_decode_rounds.cuh"
 
 /* Reads the varint preamble; returns its byte count, 0 if truncated, -1 if
@@ -359,7 +360,7 @@ static int oc_cuda_snappy_rounds(void)
     return mode;
 }
 
-cudaError_t oc_cuda_snappy_decompress_launch(const oc_cuda_batch &b, int write_output, cudaStream_t stream)
+static cudaError_t oc_snappy_decompress_launch(const oc_cuda_batch &b, int write_output, cudaStream_t stream)
 {
     const unsigned wpb = OC_DECODE_WARPS;
     unsigned blocks = (unsigned)((b.n + wpb - 1) / wpb);
@@ -374,7 +375,7 @@ cudaError_t oc_cuda_snappy_decompress_launch(const oc_cuda_batch &b, int write_o
     return cudaGetLastError();
 }
 
-cudaError_t oc_cuda_snappy_compress_launch(const oc_cuda_batch &b, cudaStream_t stream)
+static cudaError_t oc_snappy_compress_launch(const oc_cuda_batch &b, cudaStream_t stream)
 {
     unsigned blocks = (unsigned)((b.n + OC_COMPRESS_WARPS - 1) / OC_COMPRESS_WARPS);
     if (oc_cuda_lazy_matching())
@@ -383,3 +384,41 @@ cudaError_t oc_cuda_snappy_compress_launch(const oc_cuda_batch &b, cudaStream_t 
         oc_snappy_compress_kernel<false><<<blocks, OC_COMPRESS_WARPS * 32, 0, stream>>>(b);
     return cudaGetLastError();
 }
+
+/* ---- the GPU codec (gpu_codec.h): no scratch, one warp or block per chunk -- */
+
+static oc_status oc_snappy_gpu_compress(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg,
+                                        size_t n, const void *const *src_dev, const size_t *src_sizes_dev,
+                                        void *const *dst_dev, const size_t *dst_caps_dev,
+                                        size_t *dst_sizes_dev, oc_status *statuses_dev, cudaStream_t stream)
+{
+    (void)scratch_dev, (void)scratch_size, (void)cfg;
+    oc_cuda_batch b =
+        oc_cuda_batch_of(n, src_dev, src_sizes_dev, dst_dev, dst_caps_dev, dst_sizes_dev, statuses_dev);
+    return oc_snappy_compress_launch(b, stream) == cudaSuccess ? OC_OK : OC_ERR_CUDA;
+}
+
+static oc_status oc_snappy_gpu_decompress(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg,
+                                          size_t n, const void *const *src_dev, const size_t *src_sizes_dev,
+                                          void *const *dst_dev, const size_t *dst_caps_dev,
+                                          size_t *dst_sizes_dev, oc_status *statuses_dev, cudaStream_t stream)
+{
+    (void)scratch_dev, (void)scratch_size, (void)cfg;
+    oc_cuda_batch b =
+        oc_cuda_batch_of(n, src_dev, src_sizes_dev, dst_dev, dst_caps_dev, dst_sizes_dev, statuses_dev);
+    return oc_snappy_decompress_launch(b, 1, stream) == cudaSuccess ? OC_OK : OC_ERR_CUDA;
+}
+
+static oc_status oc_snappy_gpu_sizes(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg,
+                                     size_t n, const void *const *src_dev, const size_t *src_sizes_dev,
+                                     void *const *dst_dev, const size_t *dst_caps_dev, size_t *dst_sizes_dev,
+                                     oc_status *statuses_dev, cudaStream_t stream)
+{
+    (void)scratch_dev, (void)scratch_size, (void)cfg;
+    oc_cuda_batch b =
+        oc_cuda_batch_of(n, src_dev, src_sizes_dev, dst_dev, dst_caps_dev, dst_sizes_dev, statuses_dev);
+    return oc_snappy_decompress_launch(b, 0, stream) == cudaSuccess ? OC_OK : OC_ERR_CUDA;
+}
+
+extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_snappy = {NULL, oc_snappy_gpu_compress, NULL,
+                                                               oc_snappy_gpu_decompress, oc_snappy_gpu_sizes};

@@ -7,8 +7,10 @@
  * the match together (lz_device.cuh).  Each length and offset is checked
  * against the input end (TRUNCATED), the output capacity (OUTPUT_TOO_SMALL)
  * and the output start (CORRUPT) before any byte moves, so no input can make
- * it read or write outside its chunk.  The same code with WRITE=false is the
- * size scanner behind oc_batch_decompressed_sizes.
+ * it read or write outside its chunk.  At the end the block must keep the
+ * end-of-block rules (oc_lz4_end_rules, the CPU scanner's: issue 11 item
+ * 5, a cut block must not decode "OK").  The same code with WRITE=false is
+ * the size scanner behind oc_batch_decompressed_sizes.
  *
  * Compressor: greedy matching with a per-warp hash table in shared memory,
  * 32 candidate positions per step (lz_device.cuh), and liblz4's end-of-block
@@ -18,9 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_internal.cuh"
+#include "../../runtime/cuda_internal.cuh"
+#include "../../runtime/gpu_codec.h"
 #include "lz4_decode_rounds.cuh"
-#include "lz_device.cuh"
+#include "../lz_common/lz_device.cuh"
 
 #define OC_LZ4_MAX_INPUT 0x7E000000u
 
@@ -34,6 +37,8 @@ __device__ int oc_lz4_decode_warp(const uint8_t *__restrict__ src, size_t srcn, 
     if (srcn == 0)
         return OC_D_TRUNCATED;
     size_t ip = 1, op = 0, mark = 0;
+    size_t last_ms = 0, last_me = 0; /* the last match's output start and end */
+    int any_match = 0;
     uint32_t token = __ldg(src);
     for (;;) {
         oc_prefetch_ahead(src, srcn, ip, &mark, lane);
@@ -87,12 +92,18 @@ __device__ int oc_lz4_decode_warp(const uint8_t *__restrict__ src, size_t srcn, 
             __syncwarp(); /* literals and earlier matches visible to every lane */
             oc_warp_match_ring(dst, ring, op, offset, ml, (size_t)offset + ml <= OC_RING, lane);
         }
+        last_ms = op;
         op += ml;
+        last_me = op;
+        any_match = 1;
         if (ip >= srcn)
             return OC_D_TRUNCATED; /* a block cannot end with a match */
         token = next;
         ip++;
     }
+    int end = oc_lz4_end_rules(src, srcn, op, any_match, last_ms, last_me);
+    if (end != OC_D_OK)
+        return end;
     *outn = op;
     return OC_D_OK;
 }
@@ -296,7 +307,7 @@ static int oc_cuda_lz4_rounds(void)
     return mode;
 }
 
-cudaError_t oc_cuda_lz4_decompress_launch(const oc_cuda_batch &b, int write_output, cudaStream_t stream)
+static cudaError_t oc_lz4_decompress_launch(const oc_cuda_batch &b, int write_output, cudaStream_t stream)
 {
     const unsigned wpb = OC_DECODE_WARPS;
     if (write_output && oc_cuda_lz4_rounds() == 2)
@@ -310,7 +321,7 @@ cudaError_t oc_cuda_lz4_decompress_launch(const oc_cuda_batch &b, int write_outp
     return cudaGetLastError();
 }
 
-cudaError_t oc_cuda_lz4_compress_launch(const oc_cuda_batch &b, cudaStream_t stream)
+static cudaError_t oc_lz4_compress_launch(const oc_cuda_batch &b, cudaStream_t stream)
 {
     if (oc_cuda_lazy_matching())
         oc_lz4_compress_kernel<true>
@@ -320,3 +331,41 @@ cudaError_t oc_cuda_lz4_compress_launch(const oc_cuda_batch &b, cudaStream_t str
             <<<oc_blocks_for(b.n, OC_COMPRESS_WARPS), OC_COMPRESS_WARPS * 32, 0, stream>>>(b);
     return cudaGetLastError();
 }
+
+/* ---- the GPU codec (gpu_codec.h): no scratch, one warp or block per chunk -- */
+
+static oc_status oc_lz4_gpu_compress(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg,
+                                     size_t n, const void *const *src_dev, const size_t *src_sizes_dev,
+                                     void *const *dst_dev, const size_t *dst_caps_dev, size_t *dst_sizes_dev,
+                                     oc_status *statuses_dev, cudaStream_t stream)
+{
+    (void)scratch_dev, (void)scratch_size, (void)cfg;
+    oc_cuda_batch b =
+        oc_cuda_batch_of(n, src_dev, src_sizes_dev, dst_dev, dst_caps_dev, dst_sizes_dev, statuses_dev);
+    return oc_lz4_compress_launch(b, stream) == cudaSuccess ? OC_OK : OC_ERR_CUDA;
+}
+
+static oc_status oc_lz4_gpu_decompress(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg,
+                                       size_t n, const void *const *src_dev, const size_t *src_sizes_dev,
+                                       void *const *dst_dev, const size_t *dst_caps_dev,
+                                       size_t *dst_sizes_dev, oc_status *statuses_dev, cudaStream_t stream)
+{
+    (void)scratch_dev, (void)scratch_size, (void)cfg;
+    oc_cuda_batch b =
+        oc_cuda_batch_of(n, src_dev, src_sizes_dev, dst_dev, dst_caps_dev, dst_sizes_dev, statuses_dev);
+    return oc_lz4_decompress_launch(b, 1, stream) == cudaSuccess ? OC_OK : OC_ERR_CUDA;
+}
+
+static oc_status oc_lz4_gpu_sizes(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg, size_t n,
+                                  const void *const *src_dev, const size_t *src_sizes_dev,
+                                  void *const *dst_dev, const size_t *dst_caps_dev, size_t *dst_sizes_dev,
+                                  oc_status *statuses_dev, cudaStream_t stream)
+{
+    (void)scratch_dev, (void)scratch_size, (void)cfg;
+    oc_cuda_batch b =
+        oc_cuda_batch_of(n, src_dev, src_sizes_dev, dst_dev, dst_caps_dev, dst_sizes_dev, statuses_dev);
+    return oc_lz4_decompress_launch(b, 0, stream) == cudaSuccess ? OC_OK : OC_ERR_CUDA;
+}
+
+extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_lz4 = {NULL, oc_lz4_gpu_compress, NULL,
+                                                            oc_lz4_gpu_decompress, oc_lz4_gpu_sizes};

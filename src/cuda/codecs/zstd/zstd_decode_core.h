@@ -721,10 +721,7 @@ ZD_BIGFN oc_status zd_block(zd_tables *T, zd_frame_state *fs, const uint8_t *blk
     if (sp >= se)
         return ZD_ERR(OC_ERR_CORRUPT);
     uint32_t nseq = *sp++;
-    if (nseq == 0) {
-        if (sp != se)
-            return ZD_ERR(OC_ERR_CORRUPT);
-    } else if (nseq >= 128) {
+    if (nseq >= 128) {
         if (nseq == 255) {
             if (se - sp < 2)
                 return ZD_ERR(OC_ERR_CORRUPT);
@@ -736,6 +733,11 @@ ZD_BIGFN oc_status zd_block(zd_tables *T, zd_frame_state *fs, const uint8_t *blk
             nseq = ((nseq - 128) << 8) + *sp++;
         }
     }
+    /* No sequences: the section ends right after its count, whichever of
+     * the 1-3 byte forms wrote the zero (zstd's golden-decompression-errors
+     * zeroSeq_extraneous.zst; its valid zeroSeq_2B.zst uses the 2-byte form). */
+    if (nseq == 0 && sp != se)
+        return ZD_ERR(OC_ERR_CORRUPT);
     size_t op = *op_io, bstart = op;
     size_t lp = 0;
     if (nseq > 0) {
@@ -1046,10 +1048,20 @@ ZD_BIGFN oc_status zd_decode_chunk(zd_tables *T, const uint8_t *src, size_t n, u
                                    size_t *out_size, uint8_t *litbuf, size_t litcap)
 {
     size_t ip = 0, op = 0;
-    oc_status st = OC_OK;
+    /* An empty input is a frame cut before its magic number (as libzstd and
+     * the CPU engine say), not an empty success. */
+    oc_status st = n == 0 ? ZD_ERR(OC_ERR_TRUNCATED) : OC_OK;
     while (ip < n) {
         if (n - ip < 4) {
-            st = OC_ERR_TRUNCATED;
+            /* A proper prefix of a frame or skippable magic is cut short;
+             * other bytes are not a frame at all (the CPU engine's rule). */
+            int zstd = 1, skip = 1;
+            for (size_t i = 0; i < n - ip; i++) {
+                uint8_t b = src[ip + i];
+                zstd &= b == (uint8_t)(0xFD2FB528u >> (8 * i));
+                skip &= i == 0 ? (b & 0xF0) == 0x50 : b == (uint8_t)(0x184D2A50u >> (8 * i));
+            }
+            st = zstd || skip ? ZD_ERR(OC_ERR_TRUNCATED) : ZD_ERR(OC_ERR_CORRUPT);
             break;
         }
         uint32_t magic = zd_le32(src + ip);

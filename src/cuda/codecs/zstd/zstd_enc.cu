@@ -1,6 +1,6 @@
 /*
  * zstd_enc.cu - the GPU Zstandard compressor: the kernel around
- * zstd_enc_core.h (one warp per chunk) and its launcher (zstd_enc_gpu.h).
+ * zstd_enc_core.h (one warp per chunk) and its launcher (zstd_gpu.h).
  *
  * Each warp is a worker with its own slice of device scratch (match tables,
  * sequences, literals, entropy tables); workers loop over chunks
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "zstd_enc_gpu.h"
+#include "zstd_gpu.h"
 
 #include "zstd_enc_core.h"
 
@@ -70,32 +70,18 @@ __global__ void __launch_bounds__(ZE_WARPS_PER_BLOCK * 32)
     }
 }
 
-/* Level 0 (default) is 3 (lazy); OC_CUDA_ZSTD_ENC_DEFAULT=fast makes it 1
- * (the fast variant) until GPU measurements say which default to keep.
- * Read once. */
-static int ze_default_level(void)
-{
-    static int level = -1;
-    if (level < 0) {
-        const char *e = getenv("OC_CUDA_ZSTD_ENC_DEFAULT");
-        level = (e != NULL && strcmp(e, "fast") == 0) ? 1 : 3;
-    }
-    return level;
-}
-
-extern "C" oc_status oc_cuda_zstd_compress(oc_context *ctx, size_t n, const void *const *src_ptrs_dev,
+/* The level comes resolved (the algorithm table's default, 3, for 0). */
+extern "C" oc_status oc_cuda_zstd_compress(void *scratch, size_t scratch_size, const oc_gpu_config *cfg,
+                                           size_t n, const void *const *src_ptrs_dev,
                                            const size_t *src_sizes_dev, void *const *dst_ptrs_dev,
                                            const size_t *dst_caps_dev, size_t *dst_sizes_dev,
-                                           oc_status *statuses_dev, int level, void *scratch,
-                                           size_t scratch_size, cudaStream_t stream)
+                                           oc_status *statuses_dev, cudaStream_t stream)
 {
-    (void)ctx;
+    int level = cfg->level;
     if (n == 0)
         return OC_OK;
     if (!src_ptrs_dev || !src_sizes_dev || !dst_ptrs_dev || !dst_caps_dev || !scratch)
         return OC_ERR_INVALID_ARGUMENT;
-    if (level == 0)
-        level = ze_default_level();
     size_t slice = ze_slice_bytes();
     size_t w = scratch_size / slice;
     if (w > n)

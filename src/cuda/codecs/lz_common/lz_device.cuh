@@ -15,9 +15,39 @@
 #ifndef OC_LZ_DEVICE_CUH
 #define OC_LZ_DEVICE_CUH
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define OC_FULL_MASK 0xffffffffu
+
+/* One batch as the LZ4 and Snappy kernels see it (the arguments of a
+ * gpu_codec.h launch).  Every pointer is device-accessible; dst_sizes and
+ * statuses may be NULL (then nothing is written there). */
+struct oc_cuda_batch {
+    size_t n;
+    const uint8_t *const *src;
+    const size_t *src_sizes;
+    uint8_t *const *dst;
+    const size_t *dst_caps;
+    size_t *dst_sizes;
+    int32_t *statuses; /* oc_status values */
+};
+
+/* The batch of a gpu_codec.h launch's arguments (dst NULL for size queries). */
+static inline oc_cuda_batch oc_cuda_batch_of(size_t n, const void *const *src, const size_t *src_sizes,
+                                             void *const *dst, const size_t *dst_caps, size_t *dst_sizes,
+                                             void *statuses)
+{
+    oc_cuda_batch b;
+    b.n = n;
+    b.src = (const uint8_t *const *)src;
+    b.src_sizes = src_sizes;
+    b.dst = (uint8_t *const *)dst;
+    b.dst_caps = dst_caps;
+    b.dst_sizes = dst_sizes;
+    b.statuses = (int32_t *)statuses;
+    return b;
+}
 
 /* Statuses as int32 for device code (values pinned in opencomp.h). */
 enum {
@@ -29,6 +59,22 @@ enum {
     OC_D_SIZE_MISMATCH = 7,
     OC_D_CHUNK_TOO_LARGE = 8
 };
+
+/* The LZ4 block's end-of-block rules, checked once a block has decoded
+ * (total bytes `op`): the CPU scanner's (src/cpu/lz4_scan.c), so both
+ * engines give one verdict per block: the last match ends at least 5
+ * (LASTLITERALS) and starts at least 12 (MFLIMIT) bytes before the end, and
+ * the only empty block is the single byte 0x00.  A block cut after a short
+ * last literal run breaks them (issue 11 item 5). */
+__device__ __forceinline__ int oc_lz4_end_rules(const uint8_t *__restrict__ src, size_t srcn, uint64_t op,
+                                                int any_match, uint64_t last_ms, uint64_t last_me)
+{
+    if (op == 0 && (srcn != 1 || __ldg(src) != 0))
+        return OC_D_CORRUPT;
+    if (any_match && (op - last_me < 5 || op - last_ms < 12))
+        return OC_D_CORRUPT;
+    return OC_D_OK;
+}
 
 /* Copy len bytes from src (read-only input) to dst with all 32 lanes.
  * Uses 16-byte stores where src and dst share alignment. */

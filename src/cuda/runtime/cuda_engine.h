@@ -2,14 +2,14 @@
  * cuda_engine.h - the boundary between the API layer and the CUDA engine.
  *
  * The API layer (src/api/) calls only these functions.  When the library is
- * built without CUDA, src/cuda/cuda_stub.c provides them and every one
+ * built without CUDA, src/cuda/runtime/cuda_stub.c provides them and every one
  * reports "unavailable"; with CUDA, the .cu files of src/cuda do.  Arguments mirror the
  * public batched calls (include/opencomp.h) one for one.
  */
 #ifndef OC_CUDA_ENGINE_H
 #define OC_CUDA_ENGINE_H
 
-#include "../common/oc_internal.h"
+#include "../../common/oc_internal.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,7 +1,8 @@
 /*
  * cuda_engine.cu - the host side of the CUDA engine: availability, the
  * per-context state (device scratch, pinned staging slots, events), the
- * batched calls and the memory helpers of cuda_engine.h.
+ * batched calls and the memory helpers of cuda_engine.h.  Codecs are
+ * reached only through gpu_codec.h, found in the algorithm's table row.
  *
  * Batched calls never synchronise the host.  Pointer, size and status arrays
  * that the GPU can reach (device, managed or pinned memory) are used in
@@ -18,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/algo_table.h"
 #include "cuda_internal.cuh"
-#include "zstd_enc_gpu.h"
-#include "zstd_gpu.h"
+#include "gpu_codec.h"
 
 #ifndef OC_CUDA_ARCH_STRING
 #define OC_CUDA_ARCH_STRING "unknown"
@@ -92,13 +93,20 @@ extern "C" int oc_cuda_available(void)
     return oc_cuda_device_count() > 0;
 }
 
+/* The GPU codec of an algorithm's row, NULL when it has none. */
+static const oc_gpu_codec *oc_gpu_codec_of(oc_algorithm algorithm)
+{
+    const oc_algo_desc *d = oc_algo(algorithm);
+    return d ? d->gpu : NULL;
+}
+
 extern "C" int oc_cuda_algorithm_available(oc_algorithm algorithm)
 {
     if (!oc_cuda_available())
         return 0;
-    /* kernels both ways: LZ4 and Snappy (lz4/snappy_kernels.cu), Zstd
-     * (zstd_decode.cu, zstd_enc.cu); deflate/zlib/gzip are host-staged */
-    return algorithm == OC_ALGO_LZ4 || algorithm == OC_ALGO_SNAPPY || algorithm == OC_ALGO_ZSTD;
+    /* kernels both ways (the others are host-staged) */
+    const oc_gpu_codec *g = oc_gpu_codec_of(algorithm);
+    return g != NULL && g->compress != NULL && g->decompress != NULL;
 }
 
 int oc_cuda_lazy_matching(void)
@@ -370,18 +378,6 @@ static oc_status oc_pinned_slot_get(oc_context *ctx, oc_cuda_state *s, size_t si
 
 enum oc_batch_op { OC_OP_COMPRESS, OC_OP_DECOMPRESS, OC_OP_SIZES };
 
-static oc_status oc_launch(oc_algorithm algo, oc_batch_op op, const oc_cuda_batch &b, cudaStream_t stream)
-{
-    cudaError_t e = cudaErrorInvalidValue;
-    if (algo == OC_ALGO_LZ4)
-        e = op == OC_OP_COMPRESS ? oc_cuda_lz4_compress_launch(b, stream)
-                                 : oc_cuda_lz4_decompress_launch(b, op == OC_OP_DECOMPRESS, stream);
-    else if (algo == OC_ALGO_SNAPPY)
-        e = op == OC_OP_COMPRESS ? oc_cuda_snappy_compress_launch(b, stream)
-                                 : oc_cuda_snappy_decompress_launch(b, op == OC_OP_DECOMPRESS, stream);
-    return e == cudaSuccess ? OC_OK : OC_ERR_CUDA;
-}
-
 /* Scratch layout of one call: four input arrays of n words, the sizes
  * array, the statuses array.  The pinned slot mirrors it after a header. */
 #define OC_SLOT_HEADER 256
@@ -404,13 +400,23 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
         return OC_ERR_INVALID_ARGUMENT;
     if (n == 0)
         return OC_OK;
-    int zstd_gpu = options->algorithm == OC_ALGO_ZSTD && op == OC_OP_DECOMPRESS;
-    int zstd_enc = options->algorithm == OC_ALGO_ZSTD && op == OC_OP_COMPRESS; /* zstd_enc_gpu.h */
-    if (options->algorithm != OC_ALGO_LZ4 && options->algorithm != OC_ALGO_SNAPPY && !zstd_gpu && !zstd_enc)
+    const oc_gpu_codec *codec = oc_gpu_codec_of(options->algorithm);
+    oc_gpu_launch_fn launch = codec == NULL            ? NULL
+                              : op == OC_OP_COMPRESS   ? codec->compress
+                              : op == OC_OP_DECOMPRESS ? codec->decompress
+                                                       : codec->decompressed_sizes;
+    if (launch == NULL)
         return oc_cuda_staged_batch(ctx, options, (int)op, n, src_ptrs, src_sizes, dst_ptrs, dst_caps,
                                     out_sizes, statuses);
     if (n > ((size_t)1 << 40))
         return OC_ERR_INVALID_ARGUMENT;
+    oc_gpu_config cfg;
+    cfg.algorithm = options->algorithm;
+    cfg.level = 0;
+    cfg.max_capacity = (size_t)-1;
+    if (op == OC_OP_COMPRESS)
+        FORWARD_IF_ERROR(oc_resolve_level(options->algorithm, options->level, &cfg.level));
+    oc_gpu_scratch_fn scratch_fn = op == OC_OP_COMPRESS ? codec->compress_scratch : codec->decompress_scratch;
 
     int prev = -1;
     FORWARD_IF_ERROR(oc_enter(ctx, &prev));
@@ -420,26 +426,19 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
     size_t words = OC_ALIGN_UP(n * 8);
     size_t off_in = 0, off_sizes = 4 * words, off_status = 5 * words;
     size_t total = 5 * words + OC_ALIGN_UP(n * 4);
-    /* zstd decoding (zstd_gpu.h) also needs a literal buffer per warp: sized
-     * by the largest capacity when the capacities are in host memory, else
-     * for 128 KiB blocks; at most 256 MiB (fewer warps then loop over more
-     * chunks). */
-    size_t zstd_off = total, zstd_bytes = 0, zstd_maxcap = (size_t)-1;
-    if (zstd_gpu) {
-        if (oc_gpu_address(dst_caps) == NULL || oc_cuda_pointer_kind(dst_caps) == OC_MEMORY_PINNED) {
-            zstd_maxcap = 0;
+    /* The codec's own scratch after the argument arrays; the largest
+     * capacity is known when the capacities are host-readable. */
+    size_t codec_off = total, codec_bytes = 0;
+    if (scratch_fn != NULL) {
+        if (op == OC_OP_DECOMPRESS &&
+            (oc_gpu_address(dst_caps) == NULL || oc_cuda_pointer_kind(dst_caps) == OC_MEMORY_PINNED)) {
+            cfg.max_capacity = 0;
             for (size_t i = 0; i < n; i++)
-                zstd_maxcap = dst_caps[i] > zstd_maxcap ? dst_caps[i] : zstd_maxcap;
+                cfg.max_capacity = dst_caps[i] > cfg.max_capacity ? dst_caps[i] : cfg.max_capacity;
         }
-        zstd_bytes = oc_cuda_zstd_decompress_scratch_size(n, zstd_maxcap);
-        if (zstd_bytes > ((size_t)256 << 20))
-            zstd_bytes = (size_t)256 << 20;
+        codec_bytes = scratch_fn(&cfg, n);
     }
-    if (zstd_enc) /* a worker slice (~0.9 MiB) per chunk, at most 512 MiB (~550 warps; workers then loop) */
-        zstd_bytes = oc_cuda_zstd_compress_scratch_size(n) < ((size_t)512 << 20)
-                         ? oc_cuda_zstd_compress_scratch_size(n)
-                         : ((size_t)512 << 20);
-    size_t dev_total = total + OC_ALIGN_UP(zstd_bytes); /* total: the argument arrays alone */
+    size_t dev_total = total + OC_ALIGN_UP(codec_bytes); /* total: the argument arrays alone */
     uint8_t *dev = NULL;
     oc_pinned_slot *slot = NULL;
 
@@ -481,28 +480,12 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
             goto out;
         }
     }
-    {
-        oc_cuda_batch b;
-        b.n = n;
-        b.src = (const uint8_t *const *)g_in[0];
-        b.src_sizes = (const size_t *)g_in[1];
-        b.dst = (uint8_t *const *)g_in[2];
-        b.dst_caps = (const size_t *)g_in[3];
-        b.dst_sizes = host_sizes ? (size_t *)(dev + off_sizes) : (size_t *)g_sizes;
-        b.statuses = host_status ? (int32_t *)(dev + off_status) : (int32_t *)g_status;
-        if (zstd_gpu)
-            st = oc_cuda_zstd_decompress(
-                ctx, n, (const void *const *)b.src, b.src_sizes, (void *const *)b.dst, b.dst_caps,
-                b.dst_sizes, (oc_status *)b.statuses, zstd_maxcap, dev + zstd_off, zstd_bytes, stream);
-        else if (zstd_enc)
-            st = oc_cuda_zstd_compress(ctx, n, (const void *const *)b.src, b.src_sizes, (void *const *)b.dst,
-                                       b.dst_caps, b.dst_sizes, (oc_status *)b.statuses, options->level,
-                                       dev + zstd_off, zstd_bytes, stream);
-        else
-            st = oc_launch(options->algorithm, op, b, stream);
-        if (st != OC_OK)
-            goto out;
-    }
+    st = launch(codec_bytes ? dev + codec_off : NULL, codec_bytes, &cfg, n, (const void *const *)g_in[0],
+                (const size_t *)g_in[1], (void *const *)g_in[2], (const size_t *)g_in[3],
+                host_sizes ? (size_t *)(dev + off_sizes) : (size_t *)g_sizes,
+                host_status ? (oc_status *)(dev + off_status) : (oc_status *)g_status, stream);
+    if (st != OC_OK)
+        goto out;
     if (host_sizes || host_status) {
         uint8_t *pin = slot->ptr + OC_SLOT_HEADER;
         if (cudaMemcpyAsync(pin + off_sizes, dev + off_sizes, total - off_sizes, cudaMemcpyDeviceToHost,

@@ -9,13 +9,14 @@
  *
  * A lane's parse is speculative and bounded: every byte it reads is checked
  * against the input end first, so lanes that start inside literal data read
- * nothing out of bounds either.
+ * nothing out of bounds either.  The end-of-block rules (oc_lz4_end_rules)
+ * are checked once the last sequence is known.
  */
 #ifndef OC_LZ4_DECODE_ROUNDS_CUH
 #define OC_LZ4_DECODE_ROUNDS_CUH
 
-#include "lz_decode_pipe.cuh"
-#include "lz_device.cuh"
+#include "../lz_common/lz_decode_pipe.cuh"
+#include "../lz_common/lz_device.cuh"
 
 /* PIPE: queue each validated round to the copier warp (lz_decode_pipe.cuh)
  * instead of copying; dst and ring are then unused.  P: the type of the
@@ -30,6 +31,8 @@ __device__ __noinline__ int oc_lz4_decode_rounds(const uint8_t *__restrict__ src
     if (srcn == 0)
         return OC_D_TRUNCATED;
     size_t ip = 0, op = 0, mark = 0;
+    uint64_t last_ms = 0, last_me = 0; /* the last match's output start and end */
+    int any_match = 0;
     for (;;) {
         oc_prefetch_ahead(src, srcn, ip, &mark, lane);
         /* 1. the sequence that would start at s = ip + lane */
@@ -198,7 +201,18 @@ __device__ __noinline__ int oc_lz4_decode_rounds(const uint8_t *__restrict__ src
             }
             __syncwarp();
         }
-    next_round:
+    next_round : {
+        /* the last match of the round, for the end-of-block rules */
+        unsigned with = __ballot_sync(OC_FULL_MASK, me && e_has);
+        if (with) {
+            int i = 31 - __clz((int)with);
+            uint64_t ms = __shfl_sync(OC_FULL_MASK, e_op + e_lit, i);
+            uint64_t ml_i = __shfl_sync(OC_FULL_MASK, (uint64_t)e_ml, i);
+            last_ms = ms;
+            last_me = ms + ml_i;
+            any_match = 1;
+        }
+    }
         op = (size_t)round_end;
         uint32_t last_p = __shfl_sync(OC_FULL_MASK, p, cnt - 1);
         int last_has = __shfl_sync(OC_FULL_MASK, has_match, last_p);
@@ -207,6 +221,9 @@ __device__ __noinline__ int oc_lz4_decode_rounds(const uint8_t *__restrict__ src
         if (!last_has)
             break; /* the literals-only sequence ended the block (ip == srcn) */
     }
+    int end = oc_lz4_end_rules(src, srcn, op, any_match, last_ms, last_me);
+    if (end != OC_D_OK)
+        return end;
     *outn = op;
     return OC_D_OK;
 }

@@ -83,13 +83,13 @@ extern "C" void oc_cuda_zstd_debug_set_min_blocks(int min_blocks)
     g_zd_min_blocks = min_blocks;
 }
 
-extern "C" oc_status oc_cuda_zstd_decompress(oc_context *ctx, size_t n, const void *const *src_ptrs_dev,
+extern "C" oc_status oc_cuda_zstd_decompress(void *scratch, size_t scratch_size, const oc_gpu_config *cfg,
+                                             size_t n, const void *const *src_ptrs_dev,
                                              const size_t *src_sizes_dev, void *const *dst_ptrs_dev,
                                              const size_t *dst_caps_dev, size_t *dst_sizes_dev,
-                                             oc_status *statuses_dev, size_t max_dst_capacity, void *scratch,
-                                             size_t scratch_size, cudaStream_t stream)
+                                             oc_status *statuses_dev, cudaStream_t stream)
 {
-    (void)ctx;
+    size_t max_dst_capacity = cfg->max_capacity;
     if (n == 0)
         return OC_OK;
     if (!src_ptrs_dev || !src_sizes_dev || !dst_ptrs_dev || !dst_caps_dev || !scratch)

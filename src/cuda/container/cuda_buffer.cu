@@ -22,7 +22,7 @@
 #include "cuda_buffer_checksum.cuh"
 
 extern "C" {
-#include "../format/container.h"
+#include "../../format/container.h"
 }
 
 /* ---- shared helpers ----------------------------------------------------- */

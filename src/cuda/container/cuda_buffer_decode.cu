@@ -27,7 +27,7 @@
 #include "cuda_buffer_checksum.cuh"
 
 extern "C" {
-#include "../format/sparse_plan.h"
+#include "../../format/sparse_plan.h"
 }
 
 /* One chunk as the device sees it. */

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_buffer.h"
+#include "../container/cuda_buffer.h"
 
 /* The private CPU context (lazily created; freed by oc_cuda_staged_release). */
 static oc_status oc_staged_cpu_ctx(oc_context *ctx, oc_context **out)

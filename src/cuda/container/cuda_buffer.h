@@ -7,7 +7,7 @@
 #ifndef OC_CUDA_BUFFER_H
 #define OC_CUDA_BUFFER_H
 
-#include "cuda_internal.cuh"
+#include "../runtime/cuda_internal.cuh"
 
 /* Host-staged whole-buffer calls (cuda_staged.cu): copy src to the host, run
  * the CPU engine, copy the result back.  Used for what the GPU path does

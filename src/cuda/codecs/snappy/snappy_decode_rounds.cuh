@@ -22,8 +22,8 @@
 #ifndef OC_SNAPPY_DECODE_ROUNDS_CUH
 #define OC_SNAPPY_DECODE_ROUNDS_CUH
 
-#include "lz_decode_pipe.cuh"
-#include "lz_device.cuh"
+#include "../lz_common/lz_decode_pipe.cuh"
+#include "../lz_common/lz_device.cuh"
 
 /* Decodes the elements after the preamble; ulen <= cap already checked.
  * PIPE: queue each validated round to the copier warp (lz_decode_pipe.cuh)
