@@ -23,7 +23,7 @@ static const char usage_text[] =
     "  bench              measure ratio and GB/s (no FILE: a built-in 16 MiB sample)\n"
     "\n"
     "options:\n"
-    "  -a, --algorithm A  lz4 snappy deflate zlib gzip zstd (default zstd; bench: a list)\n"
+    "  -a, --algorithm A  %s (default zstd; bench: a list)\n"
     "  -l, --level N      compression level (0 = the algorithm's default); also -1 .. -19\n"
     "      --chunk-size S chunk size, K/M suffixes (default 64K; bench: a list, e.g. 64K,1M)\n"
     "  -T, --threads N    CPU threads (default: all cores)\n"
@@ -34,6 +34,11 @@ static const char usage_text[] =
     "  -f, --force        overwrite existing outputs; write binary data to a terminal\n"
     "      --rm           remove each input after its output is complete and verified\n"
     "      --memory S     zstd: largest window to set aside (default 128M, at most 2G), as zstd --memory\n"
+    "      --data-type T  cascaded: element type, |u1 <i4 <u8 ... or u8 i32 u64 ... (default |u1)\n"
+    "      --num-rles N   cascaded: run-length layers 0..3 (default 2)\n"
+    "      --num-deltas N cascaded: delta layers 0..3 (default 1)\n"
+    "      --bitpack B    cascaded: bit-pack the last layers, 0 or 1 (default 1)\n"
+    "      --layers auto  cascaded: choose the layers per 16 KiB tile (smallest output)\n"
     "  -q, --quiet        no warnings, no progress bar\n"
     "  -v, --verbose      say what was done\n"
     "      --repeat N     bench: timed repetitions after one warm-up (default 3)\n"
@@ -42,6 +47,20 @@ static const char usage_text[] =
     "  -V, --version      version and build information\n"
     "\n"
     "FILE '-' or no FILE reads standard input (and writes standard output).\n";
+
+void cli_algorithm_list(char *buf, size_t cap)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    oc_algorithm_info info = OC_ALGORITHM_INFO_INIT;
+    for (oc_algorithm a = (oc_algorithm)1; oc_algorithm_get_info(a, &info) == OC_OK;
+         a = (oc_algorithm)(a + 1)) {
+        int n = snprintf(buf + used, cap - used, "%s%s", used ? " " : "", info.name);
+        if (n < 0 || (size_t)n >= cap - used)
+            break;
+        used += (size_t)n;
+    }
+}
 
 static int parse_int(const char *name, const char *text, int min, int max, int *out)
 {
@@ -98,11 +117,13 @@ static int parse_algorithms(const char *text, cli_options *opts)
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
         oc_algorithm a;
         if (strcmp(tok, "all") == 0) {
-            opts->num_algorithms = 0; /* the bench default: all six */
+            opts->num_algorithms = 0; /* the bench default: all of them */
             continue;
         }
         if (oc_algorithm_from_name(tok, &a) != OC_OK || a == OC_ALGO_NONE) {
-            cli_error(NULL, "unknown algorithm '%s' (lz4 snappy deflate zlib gzip zstd)", tok);
+            char list[256];
+            cli_algorithm_list(list, sizeof list);
+            cli_error(NULL, "unknown algorithm '%s' (%s)", tok, list);
             return -1;
         }
         if (opts->num_algorithms == CLI_MAX_ALGOS) {
@@ -153,7 +174,20 @@ static int set_command(cli_options *opts, cli_command cmd)
 }
 
 /* Long option table: name, takes a value, short equivalent or a code. */
-enum { OPT_CHUNK = 256, OPT_CHECKSUM, OPT_KIND, OPT_RM, OPT_REPEAT, OPT_JSON, OPT_MEMORY };
+enum {
+    OPT_CHUNK = 256,
+    OPT_CHECKSUM,
+    OPT_KIND,
+    OPT_RM,
+    OPT_REPEAT,
+    OPT_JSON,
+    OPT_MEMORY,
+    OPT_DATA_TYPE,
+    OPT_NUM_RLES,
+    OPT_NUM_DELTAS,
+    OPT_BITPACK,
+    OPT_LAYERS
+};
 typedef struct long_opt {
     const char *name;
     int has_arg;
@@ -170,6 +204,11 @@ static const long_opt long_opts[] = {{"algorithm", 1, 'a'},
                                      {"force", 0, 'f'},
                                      {"rm", 0, OPT_RM},
                                      {"memory", 1, OPT_MEMORY},
+                                     {"data-type", 1, OPT_DATA_TYPE},
+                                     {"num-rles", 1, OPT_NUM_RLES},
+                                     {"num-deltas", 1, OPT_NUM_DELTAS},
+                                     {"bitpack", 1, OPT_BITPACK},
+                                     {"layers", 1, OPT_LAYERS},
                                      {"quiet", 0, 'q'},
                                      {"verbose", 0, 'v'},
                                      {"repeat", 1, OPT_REPEAT},
@@ -179,6 +218,23 @@ static const long_opt long_opts[] = {{"algorithm", 1, 'a'},
                                      {"decompress", 0, 'd'},
                                      {"compress", 0, 'z'},
                                      {NULL, 0, 0}};
+
+/* Cascaded's layers as given so far (the others keep nvCOMP's defaults
+ * 2, 1, 1) -> opts->typed.cascaded. */
+static int cascaded_layer(cli_options *opts, int which, const char *name, const char *val)
+{
+    int v;
+    if (parse_int(name, val, 0, which == 2 ? 1 : 3, &v) != 0)
+        return -1;
+    if (opts->typed.cascaded == OC_CASCADED_AUTO) {
+        cli_error(NULL, "%s cannot be combined with --layers auto", name);
+        return -1;
+    }
+    int *g = opts->layers;
+    g[which] = v;
+    opts->typed.cascaded = OC_CASCADED_LAYERS(g[0] < 0 ? 2 : g[0], g[1] < 0 ? 1 : g[1], g[2] < 0 ? 1 : g[2]);
+    return 0;
+}
 
 /* Applies one option; returns 0, -1 on error, 2 for --help/--version. */
 static int apply(cli_options *opts, int code, const char *name, const char *val)
@@ -239,6 +295,29 @@ static int apply(cli_options *opts, int code, const char *name, const char *val)
         opts->memory_limit = m;
         return 0;
     }
+    case OPT_DATA_TYPE:
+        if (oc_data_type_from_name(val, &opts->typed.data_type) != OC_OK) {
+            cli_error(NULL, "invalid value '%s' for %s (e.g. |u1, <i4, <u8, i32, u64, f64)", val, name);
+            return -1;
+        }
+        return 0;
+    case OPT_NUM_RLES:
+        return cascaded_layer(opts, 0, name, val);
+    case OPT_NUM_DELTAS:
+        return cascaded_layer(opts, 1, name, val);
+    case OPT_BITPACK:
+        return cascaded_layer(opts, 2, name, val);
+    case OPT_LAYERS:
+        if (strcmp(val, "auto") != 0) {
+            cli_error(NULL, "invalid value '%s' for %s (auto)", val, name);
+            return -1;
+        }
+        if (opts->typed.cascaded != OC_CASCADED_DEFAULT && opts->typed.cascaded != OC_CASCADED_AUTO) {
+            cli_error(NULL, "%s auto cannot be combined with --num-rles, --num-deltas, --bitpack", name);
+            return -1;
+        }
+        opts->typed.cascaded = OC_CASCADED_AUTO;
+        return 0;
     case 'q':
         opts->verbosity = 0;
         return 0;
@@ -250,9 +329,12 @@ static int apply(cli_options *opts, int code, const char *name, const char *val)
     case OPT_JSON:
         opts->json_path = val;
         return 0;
-    case 'h':
-        fputs(usage_text, stdout);
+    case 'h': {
+        char list[256];
+        cli_algorithm_list(list, sizeof list);
+        printf(usage_text, list);
         return 2;
+    }
     case 'V':
         printf("opencomp %s\n%s\n", oc_version_string(), oc_build_info());
         return 2;
@@ -276,6 +358,7 @@ int cli_parse_args(int argc, char **argv, cli_options *opts)
     opts->kind = OC_BITSTREAM_NATIVE;
     opts->verbosity = 1;
     opts->repeat = 3;
+    opts->layers[0] = opts->layers[1] = opts->layers[2] = -1;
     opts->files = calloc((size_t)argc + 1, sizeof *opts->files);
     if (!opts->files) {
         cli_error(NULL, "out of memory");

@@ -52,9 +52,10 @@ typedef struct chunk_set {
     size_t *out_caps;
     oc_status *statuses;
     const bench_input *input;
-    bench_ref *ref;
-    oc_context *ctx;     /* for the oc_* contenders */
-    struct e2e_arg *e2e; /* for the end-to-end contender */
+    bench_ref *ref;         /* NULL: no reference library for this format */
+    oc_typed_options typed; /* the typed formats' options (--data-type, ...) */
+    oc_context *ctx;        /* for the oc_* contenders */
+    struct e2e_arg *e2e;    /* for the end-to-end contender */
 } chunk_set;
 
 typedef int (*step_fn)(chunk_set *cs);
@@ -148,6 +149,7 @@ static int oc_comp_step(chunk_set *cs)
     oc_codec_options co = OC_CODEC_OPTIONS_INIT;
     co.algorithm = cs->algorithm;
     co.level = cs->level;
+    co.typed = cs->typed;
     oc_status s = oc_batch_compress(cs->ctx, &co, cs->n, cs->src, cs->src_sizes, cs->comp_ptrs, cs->comp_caps,
                                     cs->comp_sizes, cs->statuses);
     if (s == OC_OK)
@@ -368,6 +370,7 @@ static void run_end_to_end(bench_state *st, chunk_set *cs, size_t chunk_size, in
     a.bo = init;
     a.bo.algorithm = cs->algorithm;
     a.bo.level = cs->level;
+    a.bo.typed = cs->typed;
     a.bo.chunk_size = chunk_size;
     a.bo.checksum = st->opts->checksum;
     a.cap = oc_buffer_compress_bound(&a.bo, cs->input->size);
@@ -432,10 +435,13 @@ static int bench_one(bench_state *st, const bench_input *in, oc_algorithm alg, i
     cs.input = in;
     cs.n = in->size ? (in->size + chunk_size - 1) / chunk_size : 0;
     size_t m = cs.n ? cs.n : 1;
-    cs.ref = cli_ref_create(alg, level);
+    cs.typed = st->opts->typed;
+    /* formats of opencomp's own have no other library: no reference-cpu row */
+    int has_ref = cli_ref_available(alg);
+    cs.ref = has_ref ? cli_ref_create(alg, level) : NULL;
     size_t bound = oc_compress_bound(alg, chunk_size);
-    size_t rbound = cs.ref ? cli_ref_bound(cs.ref, chunk_size) : 0;
-    if (!cs.ref || bound == 0 || rbound == 0) {
+    size_t rbound = cs.ref ? cli_ref_bound(cs.ref, chunk_size) : bound;
+    if ((has_ref && !cs.ref) || bound == 0 || rbound == 0) {
         cli_error(in->name, "%s: chunk size %zu is not usable (or out of memory)", oc_algorithm_name(alg),
                   chunk_size);
         free_chunk_set(&cs);
@@ -472,7 +478,8 @@ static int bench_one(bench_state *st, const bench_input *in, oc_algorithm alg, i
         cs.out_caps[i] = len;
     }
     run_host_contender(st, &cs, chunk_size, 0);
-    run_host_contender(st, &cs, chunk_size, 1);
+    if (cs.ref)
+        run_host_contender(st, &cs, chunk_size, 1);
     run_gpu_contender(st, &cs, chunk_size);
     run_end_to_end(st, &cs, chunk_size, 0);
     run_end_to_end(st, &cs, chunk_size, 1);

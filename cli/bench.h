@@ -48,6 +48,9 @@ int cli_bench_sample(bench_input *inputs, int max_inputs);
 /* bench_ref.c: the reference library of `algorithm`, called directly and
  * single-threaded.  A state holds the library's contexts for one level. */
 typedef struct bench_ref bench_ref;
+/* 1 when `algorithm` has a reference library to compare with (the
+ * standard formats); 0 for opencomp's own formats. */
+int cli_ref_available(oc_algorithm algorithm);
 bench_ref *cli_ref_create(oc_algorithm algorithm, int level);
 void cli_ref_destroy(bench_ref *ref);
 size_t cli_ref_bound(bench_ref *ref, size_t n);

@@ -27,6 +27,21 @@ struct bench_ref {
     ZSTD_DCtx *zd;
 };
 
+int cli_ref_available(oc_algorithm algorithm)
+{
+    switch (algorithm) {
+    case OC_ALGO_LZ4:
+    case OC_ALGO_SNAPPY:
+    case OC_ALGO_DEFLATE:
+    case OC_ALGO_ZLIB:
+    case OC_ALGO_GZIP:
+    case OC_ALGO_ZSTD:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 bench_ref *cli_ref_create(oc_algorithm algorithm, int level)
 {
     bench_ref *r = calloc(1, sizeof *r);

@@ -12,7 +12,7 @@
 
 #include "opencomp.h"
 
-#define CLI_MAX_ALGOS 8
+#define CLI_MAX_ALGOS 16
 #define CLI_MAX_CHUNK_SIZES 8
 
 typedef enum cli_command {
@@ -36,15 +36,17 @@ typedef struct cli_options {
     oc_checksum_policy checksum;
     oc_bitstream_kind kind;
     int kind_given;
-    const char *output;    /* -o FILE, or NULL */
-    int to_stdout;         /* -c */
-    int force;             /* -f */
-    int remove_input;      /* --rm */
-    int verbosity;         /* 0 = -q, 1 = normal, 2+ = -v */
-    uint64_t memory_limit; /* --memory: zstd window limit of the size count (0 = the library's default) */
-    int repeat;            /* bench --repeat */
-    const char *json_path; /* bench --json */
-    char **files;          /* operands ("-" = stdin) */
+    const char *output;     /* -o FILE, or NULL */
+    int to_stdout;          /* -c */
+    int force;              /* -f */
+    int remove_input;       /* --rm */
+    int verbosity;          /* 0 = -q, 1 = normal, 2+ = -v */
+    uint64_t memory_limit;  /* --memory: zstd window limit of the size count (0 = the library's default) */
+    oc_typed_options typed; /* --data-type, --num-rles, --num-deltas, --bitpack, --layers */
+    int layers[3];          /* --num-rles, --num-deltas, --bitpack as given (-1: not given) */
+    int repeat;             /* bench --repeat */
+    const char *json_path;  /* bench --json */
+    char **files;           /* operands ("-" = stdin) */
     int num_files;
 } cli_options;
 
@@ -55,6 +57,10 @@ int cli_parse_args(int argc, char **argv, cli_options *opts);
 /* cli_parse_size parses "65536", "64K", "1M", "1G" (binary units) into
  * *out; returns 0 on success, -1 on a malformed or zero size. */
 int cli_parse_size(const char *text, size_t *out);
+
+/* cli_algorithm_list writes the library's algorithm names, space
+ * separated ("lz4 snappy ... cascaded"), into buf. */
+void cli_algorithm_list(char *buf, size_t cap);
 
 /* cli_error prints ONE line "opencomp: WHAT: message" to stderr (WHAT may
  * be NULL, then "opencomp: message"). */

@@ -104,6 +104,7 @@ static void fill_buffer_options(const cli_options *opts, oc_buffer_options *bo)
     bo->kind = opts->kind;
     bo->checksum = opts->checksum;
     bo->memory_limit = opts->memory_limit;
+    bo->typed = opts->typed;
 }
 
 /* CHUNK_TOO_LARGE from the size count of zstd frames without a content

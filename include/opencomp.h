@@ -3,9 +3,10 @@
  *
  * opencomp compresses and decompresses batches of independent chunks with
  * standard formats (LZ4 block, Snappy raw, Deflate RFC 1951, zlib RFC 1950,
- * gzip RFC 1952, Zstandard RFC 8878), on CPU threads for host memory and on
- * NVIDIA GPUs for device memory.  The algorithm is a value, not a family of
- * function names: one set of calls serves every format.
+ * gzip RFC 1952, Zstandard RFC 8878) and formats of its own for typed data
+ * (Cascaded; specified in docs/FORMAT.md), on CPU threads for host memory
+ * and on NVIDIA GPUs for device memory.  The algorithm is a value, not a
+ * family of function names: one set of calls serves every format.
  *
  * Two layers:
  *
@@ -125,9 +126,11 @@ typedef enum oc_algorithm {
     OC_ALGO_DEFLATE = 3, /* RFC 1951 raw deflate */
     OC_ALGO_ZLIB = 4,    /* RFC 1950: deflate with 2-byte header and Adler-32 */
     OC_ALGO_GZIP = 5,    /* RFC 1952: one gzip member (decoders accept several) */
-    OC_ALGO_ZSTD = 6     /* RFC 8878: one Zstandard frame (decoders accept several) */
+    OC_ALGO_ZSTD = 6,    /* RFC 8878: one Zstandard frame (decoders accept several) */
+    OC_ALGO_CASCADED = 7 /* opencomp Cascaded: run-length, delta and bit-packing layers over typed
+                            integers (nvCOMP's scheme in a published format: docs/FORMAT.md) */
 } oc_algorithm;
-#define OC_ALGO_COUNT 7
+#define OC_ALGO_COUNT 8
 
 typedef enum oc_engine {
     OC_ENGINE_AUTO = 0, /* decide per call from where the data lives */
@@ -136,9 +139,10 @@ typedef enum oc_engine {
 } oc_engine;
 
 /* oc_algorithm_name returns "lz4", "snappy", "deflate", "zlib", "gzip",
- * "zstd" ("none" for OC_ALGO_NONE, NULL for an invalid value).
+ * "zstd", "cascaded" ("none" for OC_ALGO_NONE, NULL for an invalid value).
  * oc_algorithm_from_name parses those names case-insensitively (nvCOMP's
- * spellings "LZ4", "Snappy", "Deflate", "Zstd", "Gzip", "Zlib" included);
+ * spellings "LZ4", "Snappy", "Deflate", "Zstd", "Gzip", "Zlib", "Cascaded"
+ * included);
  * it returns OC_ERR_UNSUPPORTED for an unknown name and leaves *out alone. */
 OC_API const char *oc_algorithm_name(oc_algorithm algorithm);
 OC_API oc_status oc_algorithm_from_name(const char *name, oc_algorithm *out);
@@ -155,6 +159,7 @@ OC_API int oc_algorithm_available(oc_engine engine, oc_algorithm algorithm);
  *            2..12 = LZ4HC levels.
  *   snappy:  no levels; any value is accepted and ignored.
  *   deflate/zlib/gzip: 1..12 (libdeflate's scale; 6 default).
+ *   cascaded: no levels (the layers are options: oc_typed_options).
  *   zstd:    -7..-1 fast levels, 1..19 normal (3 default), 20..22 ultra.
  *            CUDA engine (GPU encoder): <= 1 greedy hash matching; 2 lazy,
  *            chain depth 4; 3 (default) depth 8; 4-5 depth 16; >= 6 depth 32
@@ -308,6 +313,74 @@ OC_API int oc_context_num_threads(const oc_context *ctx);
  * ======================================================================== */
 
 /*
+ * oc_data_type: the element type of the data given to Cascaded (and the
+ * typed formats to come), as nvCOMP's data_type.  The comment gives the
+ * array-protocol type string the Python package maps to each value.
+ * OC_TYPE_DEFAULT (0) means bytes ("|u1").  Streams record their type, so
+ * decoders need none.
+ */
+typedef enum oc_data_type {
+    OC_TYPE_DEFAULT = 0, /* the algorithm's default: bytes */
+    OC_TYPE_U8 = 1,      /* "|u1" */
+    OC_TYPE_I8 = 2,      /* "|i1" */
+    OC_TYPE_U16 = 3,     /* "<u2" */
+    OC_TYPE_I16 = 4,     /* "<i2" */
+    OC_TYPE_U32 = 5,     /* "<u4" */
+    OC_TYPE_I32 = 6,     /* "<i4" */
+    OC_TYPE_U64 = 7,     /* "<u8" */
+    OC_TYPE_I64 = 8,     /* "<i8" */
+    OC_TYPE_F16 = 9,     /* "<f2": IEEE binary16 */
+    OC_TYPE_BF16 = 10,   /* bfloat16 (no array-protocol string; DLPack's bfloat) */
+    OC_TYPE_F32 = 11,    /* "<f4" */
+    OC_TYPE_F64 = 12     /* "<f8" */
+} oc_data_type;
+#define OC_TYPE_COUNT 13
+
+/* oc_data_type_name returns the array-protocol type string of a data type
+ * ("|u1", "<i4", "<f2", ...; "bf16" for OC_TYPE_BF16, "" for
+ * OC_TYPE_DEFAULT, NULL for an invalid value).  oc_data_type_from_name
+ * parses those strings ('=' and '>' byte orders are not accepted: the
+ * formats are little-endian; "|u1"/"|i1" also as "<u1"/"<i1") and the
+ * short names "u8", "i8", "u16", "i16", "u32", "i32", "u64", "i64", "f16",
+ * "bf16", "f32", "f64"; it returns OC_ERR_UNSUPPORTED for anything else
+ * and leaves *out alone.  Thread-safe. */
+OC_API const char *oc_data_type_name(oc_data_type type);
+OC_API oc_status oc_data_type_from_name(const char *name, oc_data_type *out);
+
+/*
+ * oc_typed_options: the options of opencomp's typed formats, with
+ * nvCOMP's names and defaults; all-zero means those defaults.  Other
+ * algorithms ignore them (values must still be valid).
+ *
+ *   data_type: the element type (oc_data_type).  Cascaded works on the
+ *       elements' bit patterns of that width (floats are coded as integers
+ *       of their width); an input whose size is not a multiple of the width
+ *       keeps its last bytes as they are.
+ *   cascaded: which layers Cascaded applies, per 16 KiB tile:
+ *       0                         nvCOMP's default: 2 run-length encodings,
+ *                                 1 delta, bit-packing (OC_CASCADED_DEFAULT)
+ *       OC_CASCADED_LAYERS(r, d, b)  r run-length encodings (0..3), d deltas
+ *                                 (0..3), bit-packing b (0 or 1): nvCOMP's
+ *                                 num_rles, num_deltas, use_bitpack
+ *       OC_CASCADED_AUTO          per tile, the smallest of a few layer
+ *                                 choices (an extension; docs/FORMAT.md says
+ *                                 which)
+ *   algorithm_type, reserved: must be zero (for the codecs to come).
+ */
+typedef struct oc_typed_options {
+    oc_data_type data_type;
+    int algorithm_type;
+    uint32_t cascaded;
+    uint32_t reserved;
+} oc_typed_options;
+
+#define OC_CASCADED_DEFAULT 0u
+#define OC_CASCADED_AUTO 0x40000000u
+#define OC_CASCADED_LAYERS(rles, deltas, bitpack)                                                            \
+    (0x80000000u | ((uint32_t)(rles)&0xfu) | (((uint32_t)(deltas)&0xfu) << 4) |                              \
+     (((uint32_t)(bitpack)&1u) << 8))
+
+/*
  * oc_codec_options: per-algorithm settings for the batched layer.
  * All-zero (after struct_size) means: algorithm unset, default level.
  */
@@ -316,7 +389,8 @@ typedef struct oc_codec_options {
     oc_algorithm algorithm; /* required for compression and for raw decoding */
     int level;              /* 0 = default; see oc_level_range */
     uint64_t memory_limit;  /* decoding: largest zstd window to set aside; 0 = OC_DEFAULT_MEMORY_LIMIT */
-    uint64_t reserved[5];   /* must be zero */
+    oc_typed_options typed; /* compression with Cascaded: data type and layers (all-zero = defaults) */
+    uint64_t reserved[3];   /* must be zero */
 } oc_codec_options;
 
 /*
@@ -336,7 +410,7 @@ typedef struct oc_codec_options {
 
 #define OC_CODEC_OPTIONS_INIT                                                                                \
     {                                                                                                        \
-        sizeof(oc_codec_options), OC_ALGO_NONE, 0, 0,                                                        \
+        sizeof(oc_codec_options), OC_ALGO_NONE, 0, 0, {OC_TYPE_DEFAULT, 0, 0, 0},                            \
         {                                                                                                    \
             0                                                                                                \
         }                                                                                                    \
@@ -437,14 +511,15 @@ typedef struct oc_buffer_options {
     oc_bitstream_kind kind;      /* NATIVE by default */
     oc_checksum_policy checksum; /* VERIFY by default (via the INIT macro) */
     uint64_t memory_limit;       /* zstd window limit of the size query; 0 = OC_DEFAULT_MEMORY_LIMIT */
-    uint64_t reserved[5];        /* must be zero */
+    oc_typed_options typed;      /* Cascaded: data type and layers (all-zero = defaults) */
+    uint64_t reserved[3];        /* must be zero */
 } oc_buffer_options;
 
 #define OC_DEFAULT_CHUNK_SIZE ((size_t)65536)
 #define OC_BUFFER_OPTIONS_INIT                                                                               \
     {                                                                                                        \
         sizeof(oc_buffer_options), OC_ALGO_NONE, 0, OC_DEFAULT_CHUNK_SIZE, OC_BITSTREAM_NATIVE,              \
-            OC_CHECKSUM_VERIFY, 0,                                                                           \
+            OC_CHECKSUM_VERIFY, 0, {OC_TYPE_DEFAULT, 0, 0, 0},                                               \
         {                                                                                                    \
             0                                                                                                \
         }                                                                                                    \

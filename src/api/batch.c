@@ -9,6 +9,7 @@
  * else the CPU engine.
  */
 #include "../common/oc_internal.h"
+#include "../common/typed_options.h"
 #include "../cpu/cpu_engine.h"
 #include "../cuda/runtime/cuda_engine.h"
 
@@ -18,7 +19,7 @@ static oc_status check_options(const oc_codec_options *o)
     for (size_t i = 0; i < sizeof(o->reserved) / sizeof(o->reserved[0]); i++)
         RETURN_ERROR_IF(o->reserved[i] != 0, OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF((unsigned)o->algorithm >= OC_ALGO_COUNT, OC_ERR_INVALID_ARGUMENT);
-    return OC_OK;
+    return oc_typed_check(&o->typed);
 }
 
 static int on_device(const void *p)
@@ -64,8 +65,8 @@ oc_status oc_batch_compress(oc_context *ctx, const oc_codec_options *options, si
     if (engine == OC_ENGINE_CUDA)
         return oc_cuda_batch_compress(ctx, options, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
                                       dst_sizes, statuses);
-    return oc_cpu_batch_compress(ctx, options->algorithm, level, n, src_ptrs, src_sizes, dst_ptrs,
-                                 dst_capacities, dst_sizes, statuses);
+    return oc_cpu_batch_compress(ctx, options->algorithm, level, &options->typed, n, src_ptrs, src_sizes,
+                                 dst_ptrs, dst_capacities, dst_sizes, statuses);
 }
 
 oc_status oc_batch_decompress(oc_context *ctx, const oc_codec_options *options, size_t n,

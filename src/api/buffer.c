@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "../common/oc_internal.h"
+#include "../common/typed_options.h"
 #include "../cuda/runtime/cuda_engine.h"
 #include "../format/checksum.h"
 #include "../format/container.h"
@@ -51,7 +52,7 @@ static oc_status check_options(const oc_buffer_options *o, int need_algorithm)
     RETURN_ERROR_IF(o->algorithm != OC_ALGO_NONE && !valid_algorithm(o->algorithm), OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF((unsigned)o->kind > OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE, OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF((unsigned)o->checksum > OC_CHECKSUM_VERIFY, OC_ERR_INVALID_ARGUMENT);
-    return OC_OK;
+    return oc_typed_check(&o->typed);
 }
 
 /* The algorithm the codec runs per chunk (gzip members wrap raw deflate). */
@@ -73,6 +74,10 @@ static oc_status native_chunk_size(const oc_buffer_options *o, size_t *out)
     if (o->algorithm == OC_ALGO_SNAPPY && cs > OC_SNAPPY_MAX_CHUNK)
         cs = OC_SNAPPY_MAX_CHUNK;
     RETURN_ERROR_IF(cs > OC_NATIVE_MAX_CHUNK, OC_ERR_INVALID_ARGUMENT);
+    /* typed formats: chunks hold whole elements (nvCOMP asks the same of ANS's <f2) */
+    RETURN_ERROR_IF(oc_own_container_algorithm(o->algorithm) &&
+                        cs % oc_data_type_width(o->typed.data_type) != 0,
+                    OC_ERR_INVALID_ARGUMENT);
     *out = cs;
     return OC_OK;
 }
@@ -82,13 +87,16 @@ static uint64_t native_chunk_count(const oc_buffer_options *o, uint64_t src_size
     uint64_t n = src_size / cs + (src_size % cs != 0);
     /* zstd and gzip write one empty frame/member for empty input, so stock
      * tools see a valid file; LZ4 frames and snappy streams may be empty. */
-    if (n == 0 && o->algorithm != OC_ALGO_LZ4 && o->algorithm != OC_ALGO_SNAPPY)
+    if (n == 0 && o->algorithm != OC_ALGO_LZ4 && o->algorithm != OC_ALGO_SNAPPY &&
+        !oc_own_container_algorithm(o->algorithm))
         n = 1;
     return n;
 }
 
 static uint64_t container_bound(oc_algorithm a, uint64_t n, uint64_t payload)
 {
+    if (oc_own_container_algorithm(a))
+        return oc_own_container_bound(n, payload);
     switch (a) {
     case OC_ALGO_LZ4:
         return oc_lz4frame_bound(n, payload);
@@ -160,6 +168,7 @@ static oc_status compress_raw(oc_context *ctx, const oc_buffer_options *o, const
     oc_codec_options co = OC_CODEC_OPTIONS_INIT;
     co.algorithm = o->algorithm;
     co.level = o->level;
+    co.typed = o->typed;
     const void *sp = src ? (const void *)src : (const void *)empty;
     size_t ss = (size_t)src_size;
     void *dp = dst + prefix;
@@ -200,6 +209,11 @@ static void compress_checksum(void *arg, size_t i)
         return;
     }
     const uint8_t *u = (const uint8_t *)g->sp[i];
+    if (oc_own_container_algorithm(g->algorithm)) {
+        if (g->checksums)
+            g->sum[i] = oc_xxh32(u, g->ss[i], 0);
+        return;
+    }
     switch (g->algorithm) {
     case OC_ALGO_LZ4:
         if (g->checksums)
@@ -223,6 +237,8 @@ static oc_status write_chunk(oc_writer *w, oc_algorithm a, int checksums, const 
 {
     const uint8_t *u = (const uint8_t *)g->sp[i];
     const uint8_t *c = (const uint8_t *)g->dp[i];
+    if (oc_own_container_algorithm(a))
+        return oc_own_container_write_chunk(w, u, g->ss[i], c, g->ds[i], checksums, g->sum[i], e);
     switch (a) {
     case OC_ALGO_LZ4:
         return oc_lz4frame_write_block(w, u, g->ss[i], c, g->ds[i], checksums, g->sum[i], e);
@@ -282,6 +298,8 @@ static oc_status compress_native(oc_context *ctx, const oc_buffer_options *o, co
         st = oc_lz4frame_write_header(&w, src_size, oc_lz4frame_block_id(cs), checksums);
     else if (a == OC_ALGO_SNAPPY)
         st = oc_snappyframe_write_header(&w);
+    else if (oc_own_container_algorithm(a))
+        st = oc_own_container_write_header(&w, a, checksums, src_size);
     if (st != OC_OK)
         goto cleanup;
 
@@ -292,6 +310,7 @@ static oc_status compress_native(oc_context *ctx, const oc_buffer_options *o, co
     oc_codec_options co = OC_CODEC_OPTIONS_INIT;
     co.algorithm = ca;
     co.level = o->level;
+    co.typed = o->typed;
     for (uint64_t first = 0; first < n; first += per_group) {
         size_t m = (size_t)(n - first < per_group ? n - first : per_group);
         uint64_t group_bytes = 0;
@@ -331,6 +350,8 @@ static oc_status compress_native(oc_context *ctx, const oc_buffer_options *o, co
         st = oc_snappyframe_write_end(&w, entries, n);
     else if (a == OC_ALGO_ZSTD)
         st = oc_zstd_seekable_write_end(&w, entries, n, checksums);
+    else if (oc_own_container_algorithm(a))
+        st = oc_own_container_write_end(&w, entries, n, checksums);
     if (st == OC_OK)
         *dst_size = w.pos;
 
@@ -431,6 +452,8 @@ static int chunk_checksum_ok(const dgroup *g, size_t i)
         return oc_crc32c_mask(oc_crc32c(0, d, (size_t)c->dst_size)) == c->checksum;
     case OC_CHECK_CRC32:
         return oc_crc32(0, d, (size_t)c->dst_size) == c->checksum;
+    case OC_CHECK_XXH32_CONTENT:
+        return oc_xxh32(d, (size_t)c->dst_size, 0) == c->checksum;
     default:
         return 1;
     }

@@ -21,6 +21,7 @@ OC_CPU_CODEC(lz4)
 OC_CPU_CODEC(snappy)
 OC_CPU_CODEC(deflate)
 OC_CPU_CODEC(zstd)
+OC_CPU_CODEC(cascaded)
 #undef OC_CPU_CODEC
 #undef OC_CONTAINER
 #ifdef OC_WITH_CUDA /* the CUDA engine is in this build */
@@ -28,6 +29,7 @@ OC_CPU_CODEC(zstd)
 OC_GPU_CODEC(lz4)
 OC_GPU_CODEC(snappy)
 OC_GPU_CODEC(zstd)
+OC_GPU_CODEC(cascaded)
 #undef OC_GPU_CODEC
 #define GPU(x) &oc_gpu_codec_##x
 #else
@@ -98,11 +100,23 @@ static size_t bound_zstd(size_t n)
     return n + (n >> 8) + (n < ((size_t)128 << 10) ? (((size_t)128 << 10) - n) >> 11 : 0);
 }
 
+/* Cascaded (src/cores/cascaded/cascaded_core.h, cz_bound): an 8-byte
+ * header, a 4-byte table entry per tile of at most 8192 elements, and
+ * tiles that are never larger than their input. */
+#define CASCADED_MAX_INPUT ((size_t)0xFFFFFFFFu)
+static size_t bound_cascaded(size_t n)
+{
+    if (n > CASCADED_MAX_INPUT)
+        return 0;
+    return 8 + 4 * ((n + 8191) / 8192) + n;
+}
+
 static const char *const none[] = {NULL};
 static const char *const sfx_lz4[] = {".lz4", NULL};
 static const char *const sfx_snappy[] = {".sz", NULL};
 static const char *const sfx_gzip[] = {".gz", NULL};
 static const char *const sfx_zstd[] = {".zst", ".zstd", NULL};
+static const char *const sfx_cascaded[] = {".cascaded", NULL};
 
 #define LIBDEFLATE_MAX ((uint64_t)SIZE_MAX / 2)
 
@@ -196,6 +210,26 @@ static const oc_algo_desc rows[OC_ALGO_COUNT] = {
             .native_chunks = OC_ALGO_ZSTD,
             .cpu = &oc_cpu_codec_zstd,
             .gpu = GPU(zstd),
+        },
+    [OC_ALGO_CASCADED] =
+        {
+            .id = OC_ALGO_CASCADED,
+            .name = "cascaded",
+            .display_name = "Cascaded",
+            .aliases = none,
+            .suffix = ".cascaded",
+            .decode_suffixes = sfx_cascaded,
+            .has_levels = 0, /* layers are options (oc_typed_options), not levels */
+            .max_chunk = CASCADED_MAX_INPUT,
+            .bound = bound_cascaded,
+            /* the smallest tile of 16 KiB (8192 2-byte elements, one run) takes 15 bytes
+             * with its table entry: layer byte 1, run stream 5, value stream 5 */
+            .max_expansion = 1100,
+            .magic = NULL,
+            .container = NULL,
+            .native_chunks = OC_ALGO_CASCADED,
+            .cpu = &oc_cpu_codec_cascaded,
+            .gpu = GPU(cascaded),
         },
 };
 

@@ -1,7 +1,7 @@
 /*
  * cpu_codec.h - the internal interface every CPU codec implements (one file
- * per format: codec_lz4.c, codec_snappy.c, codec_deflate.c, codec_zstd.c),
- * and the per-worker state they keep between calls.
+ * per format: codec_lz4.c, codec_snappy.c, codec_deflate.c, codec_zstd.c,
+ * codec_cascaded.c), and the per-worker state they keep between calls.
  *
  * A codec function runs one chunk on one worker.  It gets that worker's
  * state (reference-library contexts created on first use, a scratch
@@ -35,7 +35,8 @@ typedef struct oc_cpu_worker {
     uint8_t *scratch;           /* OC_SCRATCH_SIZE bytes */
     uint8_t *big;               /* grown on demand (snappy compress into a small output) */
     size_t big_size;
-    uint64_t memory_limit; /* set per size count: the largest zstd window it may allocate */
+    uint64_t memory_limit;  /* set per size count: the largest zstd window it may allocate */
+    oc_typed_options typed; /* set per compression: the typed formats' options (checked) */
 } oc_cpu_worker;
 
 /* The worker's scratch buffer (OC_SCRATCH_SIZE bytes), or NULL on OOM. */

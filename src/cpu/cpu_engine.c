@@ -110,7 +110,8 @@ typedef struct batch_job {
     const size_t *dst_capacities;
     size_t *dst_sizes;
     oc_status *statuses;
-    uint64_t memory_limit; /* size counts: the largest zstd window to allocate */
+    uint64_t memory_limit;  /* size counts: the largest zstd window to allocate */
+    oc_typed_options typed; /* compression: the typed formats' options */
 } batch_job;
 
 static void finish(const batch_job *job, size_t i, oc_status st, size_t size)
@@ -130,10 +131,12 @@ static void compress_one(void *arg, size_t i, int worker)
     if ((!job->src_ptrs[i] && job->src_sizes[i]) || (!job->dst_ptrs[i] && job->dst_capacities[i]) ||
         oc_ranges_overlap(job->src_ptrs[i], job->src_sizes[i], job->dst_ptrs[i], job->dst_capacities[i]))
         st = OC_ERR_INVALID_ARGUMENT;
-    else
+    else {
+        w->typed = job->typed;
         st = oc_cpu_codec_for(job->algo)->compress(w, job->algo, job->level, src_or_empty(job->src_ptrs[i]),
                                                    job->src_sizes[i], dst_or_empty(job->dst_ptrs[i]),
                                                    job->dst_capacities[i], &size);
+    }
     finish(job, i, st, size);
 }
 
@@ -201,12 +204,24 @@ static oc_status run(batch_job *job, size_t n, oc_pool_fn fn)
     return OC_OK;
 }
 
-oc_status oc_cpu_batch_compress(oc_context *ctx, oc_algorithm algo, int level, size_t n,
-                                const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
-                                const size_t *dst_capacities, size_t *dst_sizes, oc_status *statuses)
+oc_status oc_cpu_batch_compress(oc_context *ctx, oc_algorithm algo, int level, const oc_typed_options *typed,
+                                size_t n, const void *const *src_ptrs, const size_t *src_sizes,
+                                void *const *dst_ptrs, const size_t *dst_capacities, size_t *dst_sizes,
+                                oc_status *statuses)
 {
     RETURN_ERROR_IF(!oc_cpu_codec_for(algo), OC_ERR_UNSUPPORTED);
-    batch_job job = {ctx, algo, level, src_ptrs, src_sizes, dst_ptrs, dst_capacities, dst_sizes, statuses, 0};
+    static const oc_typed_options no_typed = {OC_TYPE_DEFAULT, 0, 0, 0};
+    batch_job job = {ctx,
+                     algo,
+                     level,
+                     src_ptrs,
+                     src_sizes,
+                     dst_ptrs,
+                     dst_capacities,
+                     dst_sizes,
+                     statuses,
+                     0,
+                     typed ? *typed : no_typed};
     return run(&job, n, compress_one);
 }
 
@@ -215,7 +230,8 @@ oc_status oc_cpu_batch_decompress(oc_context *ctx, oc_algorithm algo, size_t n, 
                                   const size_t *dst_capacities, size_t *dst_sizes, oc_status *statuses)
 {
     RETURN_ERROR_IF(algo != OC_ALGO_NONE && !oc_cpu_codec_for(algo), OC_ERR_UNSUPPORTED);
-    batch_job job = {ctx, algo, 0, src_ptrs, src_sizes, dst_ptrs, dst_capacities, dst_sizes, statuses, 0};
+    batch_job job = {ctx,       algo,     0, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
+                     dst_sizes, statuses, 0, {0}};
     return run(&job, n, decompress_one);
 }
 
@@ -225,6 +241,7 @@ oc_status oc_cpu_batch_decompressed_sizes(oc_context *ctx, oc_algorithm algo, si
 {
     RETURN_ERROR_IF(algo != OC_ALGO_NONE && !oc_cpu_codec_for(algo), OC_ERR_UNSUPPORTED);
     batch_job job = {ctx,  algo, 0,     src_ptrs, src_sizes,
-                     NULL, NULL, sizes, statuses, memory_limit ? memory_limit : OC_DEFAULT_MEMORY_LIMIT};
+                     NULL, NULL, sizes, statuses, memory_limit ? memory_limit : OC_DEFAULT_MEMORY_LIMIT,
+                     {0}};
     return run(&job, n, size_one);
 }

@@ -10,7 +10,9 @@
 
 #include "../common/oc_internal.h"
 
-OC_HIDDEN oc_status oc_cpu_batch_compress(oc_context *ctx, oc_algorithm algo, int level, size_t n,
+/* typed: the typed formats' options (checked; NULL = defaults). */
+OC_HIDDEN oc_status oc_cpu_batch_compress(oc_context *ctx, oc_algorithm algo, int level,
+                                          const oc_typed_options *typed, size_t n,
                                           const void *const *src_ptrs, const size_t *src_sizes,
                                           void *const *dst_ptrs, const size_t *dst_capacities,
                                           size_t *dst_sizes, oc_status *statuses);

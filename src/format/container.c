@@ -156,6 +156,8 @@ oc_status oc_container_parse(const uint8_t *src, uint64_t src_size, const oc_buf
      * look like another format's magic. */
     int any = ha == OC_ALGO_NONE;
     int deflate_family = ha == OC_ALGO_GZIP || ha == OC_ALGO_DEFLATE || ha == OC_ALGO_ZLIB;
+    if (src_size >= 4 && oc_own_container_magic(src, src_size) && (any || oc_own_container_algorithm(ha)))
+        return oc_own_container_parse(src, src_size, plan);
     if (src_size >= 4) {
         uint32_t m = oc_load_le32(src);
         /* Skippable frames open LZ4 and zstd streams alike (issue 11 item 7:
@@ -201,6 +203,8 @@ oc_status oc_container_parse(const uint8_t *src, uint64_t src_size, const oc_buf
                                          {0x50, 0x2a, 0x4d, 0x18},
                                          {0x02, 0x21, 0x4c, 0x18}};
     if (src_size > 0 && src_size < 4) {
+        if (oc_own_container_magic(src, src_size))
+            return OC_ERR_TRUNCATED;
         for (int i = 0; i < 5; i++) {
             uint8_t first = (uint8_t)(src[0] & (i == 3 ? 0xf0 : 0xff));
             if (first == magics[i][0] && !memcmp(src + 1, magics[i] + 1, (size_t)src_size - 1) &&

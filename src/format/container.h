@@ -52,7 +52,8 @@ typedef enum oc_chunk_check {
     OC_CHECK_XXH32_STORED,  /* LZ4 block checksum: XXH32 of the block's stored bytes */
     OC_CHECK_XXH64_LOW,     /* zstd seek table: low 32 bits of XXH64 of the decoded chunk */
     OC_CHECK_CRC32C_MASKED, /* snappy framing: masked CRC-32C of the decoded chunk */
-    OC_CHECK_CRC32          /* gzip trailer: CRC-32 of the decoded chunk */
+    OC_CHECK_CRC32,         /* gzip trailer: CRC-32 of the decoded chunk */
+    OC_CHECK_XXH32_CONTENT  /* our own formats' container: XXH32 of the decoded chunk */
 } oc_chunk_check;
 
 typedef struct oc_chunk_ref {
@@ -183,6 +184,23 @@ OC_HIDDEN oc_status oc_snappyframe_write_chunk(oc_writer *w, const uint8_t *usrc
                                                const uint8_t *csrc, size_t csize, uint32_t masked_crc,
                                                oc_index_entry *entry);
 OC_HIDDEN oc_status oc_snappyframe_write_end(oc_writer *w, const oc_index_entry *entries, uint64_t n);
+
+/* The container of opencomp's own formats (own_chunked.c): header, chunks
+ * (u32 size | stored bit, payload, optional XXH32 of the decoded chunk),
+ * index, "OCIX" footer.  oc_own_container_algorithm: 1 for the algorithms
+ * that use it; oc_own_container_magic: 1 when p[0..n) starts like it (n
+ * may be shorter than the 4-byte magic). */
+OC_HIDDEN int oc_own_container_algorithm(oc_algorithm a);
+OC_HIDDEN int oc_own_container_magic(const uint8_t *p, uint64_t n);
+OC_HIDDEN uint64_t oc_own_container_bound(uint64_t n_chunks, uint64_t payload_bound);
+OC_HIDDEN oc_status oc_own_container_write_header(oc_writer *w, oc_algorithm a, int checksums,
+                                                  uint64_t total);
+OC_HIDDEN oc_status oc_own_container_write_chunk(oc_writer *w, const uint8_t *usrc, size_t usize,
+                                                 const uint8_t *csrc, size_t csize, int checksums,
+                                                 uint32_t sum, oc_index_entry *entry);
+OC_HIDDEN oc_status oc_own_container_write_end(oc_writer *w, const oc_index_entry *entries, uint64_t n,
+                                               int checksums);
+OC_HIDDEN oc_status oc_own_container_parse(const uint8_t *src, uint64_t src_size, oc_container_plan *plan);
 
 /* The trailer of LZ4, snappy and zstd containers (layout.h): head, one
  * entry per chunk, footer.  Nothing for gzip members. */

@@ -13,7 +13,9 @@
  *     deflate have no magic), including zlib with FDICT (reported as
  *     NEEDS_DICTIONARY by the decoder, not as an unknown format);
  *   - the maximum expansion holds for the most compressible input each
- *     library can produce (a run of zeros).
+ *     library can produce (a run of zeros); for opencomp's own formats
+ *     (Cascaded) the bound is the format's (cz_bound) and the densest
+ *     stream is ours, over every data type and layer choice.
  */
 #include <libdeflate.h>
 #include <lz4.h>
@@ -21,6 +23,7 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "cores/cascaded/cascaded_core.h"
 #include "helpers/test_util.h"
 
 static size_t library_bound(oc_algorithm a, size_t n)
@@ -38,6 +41,8 @@ static size_t library_bound(oc_algorithm a, size_t n)
         return libdeflate_gzip_compress_bound(NULL, n);
     case OC_ALGO_ZSTD:
         return ZSTD_compressBound(n);
+    case OC_ALGO_CASCADED: /* our own format: its bound, from the core */
+        return n > OWN_MAX_CHUNK ? 0 : (size_t)cz_bound(n);
     default:
         return 0;
     }
@@ -153,10 +158,35 @@ static size_t library_compress(oc_algorithm a, const uint8_t *src, size_t n, uin
     case OC_ALGO_GZIP:
         r = libdeflate_gzip_compress(c, src, n, dst, cap);
         break;
-    default:
+    case OC_ALGO_ZSTD:
         r = ZSTD_compress(dst, cap, src, n, 19);
         CHECK(!ZSTD_isError(r));
         break;
+    default: { /* our own formats: our compressor, the densest choice of type and layers */
+        oc_context *ctx = NULL;
+        CHECK_OK(oc_context_create(NULL, &ctx));
+        r = 0;
+        for (int t = OC_TYPE_U8; t < OC_TYPE_COUNT; t++) {
+            for (unsigned layers = 0; layers < 33; layers++) {
+                oc_codec_options o = OC_CODEC_OPTIONS_INIT;
+                o.algorithm = a;
+                o.typed.data_type = (oc_data_type)t;
+                o.typed.cascaded = layers == 32
+                                       ? OC_CASCADED_AUTO
+                                       : OC_CASCADED_LAYERS(layers & 3, (layers >> 2) & 3, layers >> 4);
+                size_t got = 0;
+                oc_status st = OC_ERR_INTERNAL;
+                CHECK_OK(oc_batch_compress(ctx, &o, 1, (const void *const *)&src, &n, (void *const *)&dst,
+                                           &cap, &got, &st));
+                CHECK_OK(st);
+                if (r == 0 || got < r)
+                    r = got;
+            }
+        }
+        /* r: the densest size (dst holds the last stream) */
+        oc_context_destroy(ctx);
+        break;
+    }
     }
     libdeflate_free_compressor(c);
     CHECK(r > 0);

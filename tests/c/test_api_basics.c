@@ -298,9 +298,25 @@ static void batch_arguments(void)
     CHECK_STATUS(oc_batch_decompress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st),
                  OC_ERR_INVALID_ARGUMENT);
     bad = o;
-    bad.reserved[4] = 1;
+    bad.reserved[2] = 1;
     CHECK_STATUS(oc_batch_compress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st), OC_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(oc_batch_decompressed_sizes(ctx, &bad, 1, &src, &n, &size, &st), OC_ERR_INVALID_ARGUMENT);
+    /* typed options: unknown type, Cascaded layers out of range, reserved fields */
+    static const oc_typed_options bad_typed[] = {{(oc_data_type)OC_TYPE_COUNT, 0, 0, 0},
+                                                 {OC_TYPE_I32, 0, OC_CASCADED_LAYERS(4, 1, 1), 0},
+                                                 {OC_TYPE_I32, 0, OC_CASCADED_LAYERS(1, 4, 1), 0},
+                                                 {OC_TYPE_I32, 0, 0x80000200u, 0},
+                                                 {OC_TYPE_I32, 0, 0x12345u, 0},
+                                                 {OC_TYPE_I32, 0, OC_CASCADED_AUTO | 1u, 0},
+                                                 {OC_TYPE_I32, 0, 0, 1},
+                                                 {OC_TYPE_I32, 7, 0, 0}};
+    for (size_t i = 0; i < sizeof bad_typed / sizeof bad_typed[0]; i++) {
+        bad = o;
+        bad.typed = bad_typed[i];
+        CHECK_MSG(oc_batch_compress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st) ==
+                      OC_ERR_INVALID_ARGUMENT,
+                  "typed options #%zu accepted", i);
+    }
     bad = o;
     bad.algorithm = (oc_algorithm)42;
     CHECK_STATUS(oc_batch_compress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st), OC_ERR_INVALID_ARGUMENT);

@@ -344,6 +344,7 @@ static oc_status oc_compress_raw_gpu(oc_context *ctx, const oc_buffer_options *o
     oc_codec_options co = OC_CODEC_OPTIONS_INIT;
     co.algorithm = o->algorithm;
     co.level = o->level;
+    co.typed = o->typed;
     const void *sp = src;
     size_t ss = (size_t)src_size;
     void *dp = (uint8_t *)dst + prefix;
@@ -475,8 +476,10 @@ extern "C" oc_status oc_cuda_buffer_compress(oc_context *ctx, const oc_buffer_op
     if (src_size > SIZE_MAX / 2)
         return OC_ERR_INVALID_ARGUMENT;
     *dst_size = 0;
-    /* Output in host memory: the container is assembled on the host. */
-    if (dst == NULL || oc_cuda_pointer_kind(dst) != OC_MEMORY_DEVICE)
+    /* Output in host memory: the container is assembled on the host; so is
+     * the container of our own formats (no GPU assembly yet). */
+    if (dst == NULL || oc_cuda_pointer_kind(dst) != OC_MEMORY_DEVICE ||
+        (options->kind == OC_BITSTREAM_NATIVE && oc_own_container_algorithm(options->algorithm)))
         return oc_cuda_staged_buffer_compress(ctx, options, src, src_size, dst, dst_capacity, dst_size);
     int prev = -1;
     FORWARD_IF_ERROR(oc_cuda_buffer_enter(ctx, &prev));

@@ -1,0 +1,1074 @@
+/*
+ * cascaded_core.h - the Cascaded format (docs/FORMAT.md, "Cascaded"):
+ * run-length, delta and bit-packing layers over typed integers, one source
+ * for the CPU codec (src/cpu/codec_cascaded.c, C11) and the GPU kernels
+ * (src/cuda/codecs/cascaded/, CUDA), so both engines write the same bytes
+ * and report the same statuses.
+ *
+ * Layout of the work: a chunk is cut into tiles of 16 KiB of input, each
+ * encoded and decoded independently by one cooperative thread array (one
+ * CTA on the GPU; a sequential emulation in C, own_simt.h).  A tile's
+ * workspace (cz_ws, shared memory on the GPU) holds the compressed tile
+ * (staged, word-aligned), two element buffers and the run starts.  Every
+ * step is a PHASE run by all warps of the CTA, lane-consecutive, with a
+ * barrier after it (CZ_RUN):
+ *   decode: stage the tile -> warp 0 parses the stream headers (warp scans
+ *   of the block widths give every block's bit offset) -> unpack the last
+ *   values -> undo the layers in reverse: delta = scan of the elements
+ *   (per-warp totals, then each warp rescans its segment), run-length =
+ *   unpack the run lengths, scan them into run starts, expand (each lane
+ *   finds its run with one ballot-like OR of the window's run boundaries)
+ *   -> copy the tile out.
+ *   encode: load the tile -> the layers forward (run-length = flags,
+ *   per-warp counts, compaction by ballot ranks; delta = differences) ->
+ *   per stream: block statistics (min/max in both orders), warp 0 chooses
+ *   widths and writes the headers, every lane packs its element's bits ->
+ *   the tile, or the raw tile when coding does not make it smaller.
+ * Everything read from a compressed tile is checked: a hostile tile ends
+ * in CORRUPT, never in an access outside the workspace or the tile.
+ */
+#ifndef OC_CASCADED_CORE_H
+#define OC_CASCADED_CORE_H
+
+#include "../own_format.h"
+
+#define CZ_TILE_BYTES 16384u /* input bytes per tile (8192 elements at most) */
+#define CZ_TILE_MAX 8192u    /* elements per tile, at most */
+#define CZ_BLOCK 256u        /* elements per bit-packing block */
+#define CZ_MAX_BLOCKS (CZ_TILE_MAX / CZ_BLOCK)
+#define CZ_MAX_RLES 3u
+#define CZ_MAX_DELTAS 3u
+#define CZ_MAX_OPS (CZ_MAX_RLES + CZ_MAX_DELTAS)
+#define CZ_MAX_STREAMS (CZ_MAX_RLES + 1u)
+#define CZ_MAX_WARPS 8u
+#define CZ_STAGE_WORDS ((CZ_TILE_BYTES + 64u) / 4u)
+#define CZ_OP_RLE 1u
+#define CZ_OP_DELTA 2u
+#define CZ_RUN_BYTES 2u /* run lengths are stored as u16 (length - 1) */
+#define CZ_AUTO_CANDIDATES 5u
+
+/* Elements per tile for a width: 16 KiB of input, at most 8192 elements. */
+OWN_HD uint32_t cz_tile_elems(uint32_t w)
+{
+    return w <= 2 ? CZ_TILE_MAX : CZ_TILE_BYTES / w;
+}
+
+/* The layer order of (R run-length encodings, D deltas): RLE, delta, RLE,
+ * delta, ... until both counts are used.  Returns the number of ops. */
+OWN_HD uint32_t cz_ops(uint32_t rles, uint32_t deltas, uint8_t *ops)
+{
+    uint32_t n = 0, m = rles > deltas ? rles : deltas;
+    for (uint32_t i = 0; i < m; i++) {
+        if (i < rles)
+            ops[n++] = CZ_OP_RLE;
+        if (i < deltas)
+            ops[n++] = CZ_OP_DELTA;
+    }
+    return n;
+}
+
+/* The candidates of OC_CASCADED_AUTO, in order of preference on ties
+ * (cheapest to decode first): (rles, deltas). */
+OWN_HD void cz_auto_candidate(uint32_t i, uint32_t *rles, uint32_t *deltas)
+{
+    static const uint8_t r[CZ_AUTO_CANDIDATES] = {0, 0, 1, 1, 2};
+    static const uint8_t d[CZ_AUTO_CANDIDATES] = {0, 1, 0, 1, 1};
+    *rles = r[i];
+    *deltas = d[i];
+}
+
+/* ---- the workspace ---------------------------------------------------------- */
+
+typedef struct cz_block {
+    uint64_t base;  /* frame of reference */
+    uint32_t bit;   /* first bit of the block's payload, from the stream's payload */
+    uint32_t width; /* bits per element */
+} cz_block;
+
+typedef struct cz_stream {
+    uint32_t count; /* elements */
+    uint32_t ew;    /* bytes per element: the type width, or CZ_RUN_BYTES */
+    uint32_t mode;  /* 0 raw, 1 bit-packed */
+    uint32_t data;  /* raw: first element byte; packed: first payload byte (tile offsets) */
+    uint32_t size;  /* bytes of the whole stream, header included */
+    uint32_t nb;    /* blocks (packed) */
+} cz_stream;
+
+typedef struct cz_ws {
+    uint32_t stage[CZ_STAGE_WORDS];              /* the compressed tile, word-aligned, zero slack */
+    uint64_t buf[2][CZ_TILE_BYTES / 8];          /* element buffers */
+    uint16_t starts[CZ_TILE_MAX + 1];            /* run starts / run lengths */
+    cz_block blk[CZ_MAX_STREAMS][CZ_MAX_BLOCKS]; /* per stream, per block */
+    cz_stream st[CZ_MAX_STREAMS];
+    uint64_t part64[CZ_MAX_WARPS];
+    uint32_t part[CZ_MAX_WARPS];
+    uint64_t seed[CZ_MAX_DELTAS]; /* first value of each delta layer, in layer order */
+    uint8_t ops[CZ_MAX_OPS];
+    uint32_t nops, nstreams;
+    uint32_t w, cnt;  /* element width, elements of this tile */
+    uint32_t pos;     /* encode: bytes written to stage */
+    uint32_t cur;     /* which buf holds the current elements */
+    uint32_t bitpack; /* encode: bit-packing allowed */
+    uint32_t runs;    /* encode: runs of the last run-length layer */
+    int32_t status;
+} cz_ws;
+
+/* Phases: CZ_RUN(nw, fn, args...) runs fn(args..., warp, nw) on every warp,
+ * then a barrier.  The driver functions below run in every thread of the
+ * CTA on the GPU (control flow reads only the workspace, after barriers:
+ * uniform) and once in C. */
+#ifdef __CUDA_ARCH__
+#define CZ_RUN(nw, fn, ...)                                                                                  \
+    do {                                                                                                     \
+        fn(__VA_ARGS__, (uint32_t)(threadIdx.x >> 5), (nw));                                                 \
+        __syncthreads();                                                                                     \
+    } while (0)
+#else
+#define CZ_RUN(nw, fn, ...)                                                                                  \
+    do {                                                                                                     \
+        for (uint32_t cz_w_ = 0; cz_w_ < (nw); cz_w_++)                                                      \
+            fn(__VA_ARGS__, cz_w_, (nw));                                                                    \
+    } while (0)
+#endif
+
+/* The segment [lo, hi) of n elements that warp `wp` of nw handles
+ * (multiples of 32, so lanes stay aligned). */
+OWN_HD void cz_seg(uint32_t n, uint32_t wp, uint32_t nw, uint32_t *lo, uint32_t *hi)
+{
+    uint32_t seg = ((n + nw - 1) / nw + 31u) & ~31u;
+    uint32_t a = wp * seg;
+    *lo = a < n ? a : n;
+    *hi = a + seg < n ? a + seg : n;
+}
+
+OWN_HD uint64_t cz_ld(const void *buf, uint32_t i, uint32_t w)
+{
+    switch (w) {
+    case 1:
+        return ((const uint8_t *)buf)[i];
+    case 2:
+        return ((const uint16_t *)buf)[i];
+    case 4:
+        return ((const uint32_t *)buf)[i];
+    default:
+        return ((const uint64_t *)buf)[i];
+    }
+}
+
+OWN_HD void cz_st(void *buf, uint32_t i, uint32_t w, uint64_t v)
+{
+    switch (w) {
+    case 1:
+        ((uint8_t *)buf)[i] = (uint8_t)v;
+        break;
+    case 2:
+        ((uint16_t *)buf)[i] = (uint16_t)v;
+        break;
+    case 4:
+        ((uint32_t *)buf)[i] = (uint32_t)v;
+        break;
+    default:
+        ((uint64_t *)buf)[i] = v;
+        break;
+    }
+}
+
+/* Element e of the stream whose elements are a layer's values (buf, width
+ * w) or, for a run stream, the run lengths minus one from the starts. */
+OWN_HD uint64_t cz_stream_elem(const cz_ws *ws, int runs, const void *buf, uint32_t e)
+{
+    if (runs)
+        return (uint64_t)(ws->starts[e + 1] - ws->starts[e] - 1u);
+    return cz_ld(buf, e, ws->w);
+}
+
+/* ---- staging ------------------------------------------------------------------ */
+
+/* Copies n (<= CZ_TILE_BYTES + 16) bytes of a compressed tile into
+ * ws->stage, zeroing the slack after them.  Global memory is read within
+ * [src, src + n) only: whole aligned words inside it, single bytes at the
+ * edges. */
+OWN_DEV void cz_stage_in(cz_ws *ws, const uint8_t *src, uint32_t n, uint32_t wp, uint32_t nw)
+{
+    uint32_t words = (n + 3u) / 4u + 4u;
+    uint32_t lo, hi;
+    cz_seg(words, wp, nw, &lo, &hi);
+    for (uint32_t base = lo; base < hi; base += OWN_NLANES) {
+        uint32_t k = base + OWN_LANE();
+        if (k >= hi)
+            continue;
+        uint32_t v = 0;
+        uint32_t b0 = 4u * k;
+        if (b0 + 4u <= n) {
+#ifdef __CUDA_ARCH__
+            uintptr_t a = (uintptr_t)(src + b0);
+            if ((a & 3u) == 0) {
+                v = *(const uint32_t *)(src + b0);
+            } else {
+                const uint32_t *al = (const uint32_t *)(a & ~(uintptr_t)3);
+                uint32_t sh = 8u * (uint32_t)(a & 3u);
+                /* both aligned words hold bytes of [src, src + n) only when
+                 * they lie inside it; otherwise read bytewise */
+                if ((const uint8_t *)al >= src && (const uint8_t *)(al + 2) <= src + n)
+                    v = __funnelshift_r(al[0], al[1], sh);
+                else
+                    v = (uint32_t)src[b0] | ((uint32_t)src[b0 + 1] << 8) | ((uint32_t)src[b0 + 2] << 16) |
+                        ((uint32_t)src[b0 + 3] << 24);
+            }
+#else
+            memcpy(&v, src + b0, 4);
+#endif
+        } else {
+            for (uint32_t j = 0; j < 4; j++)
+                if (b0 + j < n)
+                    v |= (uint32_t)src[b0 + j] << (8 * j);
+        }
+        ws->stage[k] = v;
+    }
+}
+
+/* ---- decoding --------------------------------------------------------------- */
+
+/* Parses the tile in ws->stage (n bytes, ws->cnt elements of ws->w bytes):
+ * the layer byte and every stream header, block widths, bases and bit
+ * offsets.  Warp 0 only; sets ws->status. */
+OWN_DEV void cz_dec_parse(cz_ws *ws, uint32_t n, uint32_t wp, uint32_t nw)
+{
+    (void)nw;
+    if (wp != 0)
+        return;
+    const uint32_t *S = ws->stage;
+    int32_t status = OC_OK;
+    uint32_t cfg = own_byte_get(S, 0);
+    uint32_t rles = cfg & 3u, deltas = (cfg >> 2) & 3u;
+    uint32_t nops = 0, nstreams = 0;
+    if (n < 1 || (cfg >> 4) != 0) {
+        status = OC_ERR_CORRUPT;
+        goto out;
+    }
+    nops = cz_ops(rles, deltas, ws->ops);
+    {
+        /* the delta layers' first values, then the streams */
+        uint32_t pos = 1u + deltas * ws->w, c = ws->cnt;
+        if (pos > n) {
+            status = OC_ERR_CORRUPT;
+            goto out;
+        }
+        for (uint32_t d = 0; d < deltas; d++)
+            ws->seed[d] = own_bytes_get(S, 1u + d * ws->w, ws->w);
+        /* streams: one per run-length layer, in layer order, then the values;
+         * deltas keep the count, a run-length layer leaves one value per run */
+        for (uint32_t s = 0; s <= rles; s++) {
+            uint32_t before = c;
+            if (pos + 3u > n) {
+                status = OC_ERR_CORRUPT;
+                goto out;
+            }
+            cz_stream *st = &ws->st[s];
+            st->count = own_bytes_get(S, pos, 2);
+            st->mode = own_byte_get(S, pos + 2);
+            st->ew = s < rles ? CZ_RUN_BYTES : ws->w;
+            if (st->count == 0 || st->count > before || (s == rles && st->count != before) || st->mode > 1) {
+                status = OC_ERR_CORRUPT;
+                goto out;
+            }
+            c = st->count;
+            uint64_t size;
+            if (st->mode == 0) {
+                st->data = pos + 3u;
+                st->nb = 0;
+                size = 3ull + (uint64_t)st->count * st->ew;
+            } else {
+                uint32_t nb = (st->count + CZ_BLOCK - 1u) / CZ_BLOCK;
+                uint32_t wpos = pos + 3u, bpos = wpos + nb;
+                st->nb = nb;
+                st->data = bpos + nb * st->ew;
+                if ((uint64_t)st->data > n) {
+                    status = OC_ERR_CORRUPT;
+                    goto out;
+                }
+                /* block widths -> bit offsets: a warp scan over the blocks */
+                uint32_t carry = 0, bad = 0;
+                for (uint32_t b0 = 0; b0 < nb; b0 += OWN_NLANES) {
+                    uint32_t b = b0 + OWN_LANE();
+                    uint32_t width = 0, bits = 0;
+                    if (b < nb) {
+                        width = own_byte_get(S, wpos + b);
+                        uint32_t bc = b + 1 < nb ? CZ_BLOCK : st->count - b * CZ_BLOCK;
+                        bad |= width > 8u * st->ew;
+                        bits = bc * width;
+                    }
+                    uint32_t incl = own_warp_incl_add32(bits);
+                    if (b < nb) {
+                        ws->blk[s][b].width = width;
+                        ws->blk[s][b].bit = carry + incl - bits;
+                        ws->blk[s][b].base = own_bytes_get(S, bpos + b * st->ew, st->ew);
+                    }
+                    carry += own_warp_last32(incl);
+                }
+                if (own_warp_any(bad)) {
+                    status = OC_ERR_CORRUPT;
+                    goto out;
+                }
+                size = (uint64_t)(st->data - pos) + (carry + 7u) / 8u;
+            }
+            if (pos + size > n) {
+                status = OC_ERR_CORRUPT;
+                goto out;
+            }
+            st->size = (uint32_t)size;
+            pos += (uint32_t)size;
+        }
+        if (pos != n)
+            status = OC_ERR_CORRUPT;
+        nstreams = rles + 1u;
+    }
+out:
+    if (OWN_LANE() == 0) {
+        ws->status = status;
+        ws->nops = nops;
+        ws->nstreams = nstreams;
+    }
+}
+
+/* Unpacks stream s into `out` (elements of `ow` bytes): values are
+ * base + packed (mod 2^(8 ew)). */
+OWN_DEV void cz_dec_unpack(cz_ws *ws, uint32_t s, void *out, uint32_t ow, uint32_t wp, uint32_t nw)
+{
+    const cz_stream *st = &ws->st[s];
+    uint32_t lo, hi;
+    cz_seg(st->count, wp, nw, &lo, &hi);
+    uint64_t m = own_mask64(8u * st->ew);
+    for (uint32_t base = lo; base < hi; base += OWN_NLANES) {
+        uint32_t e = base + OWN_LANE();
+        if (e >= hi)
+            continue;
+        uint64_t v;
+        if (st->mode == 0) {
+            v = own_bytes_get(ws->stage, (uint64_t)st->data + (uint64_t)e * st->ew, st->ew);
+        } else {
+            const cz_block *b = &ws->blk[s][e / CZ_BLOCK];
+            uint64_t bit = 8ull * st->data + b->bit + (uint64_t)(e % CZ_BLOCK) * b->width;
+            v = (b->base + own_bits_get(ws->stage, bit, b->width)) & m;
+        }
+        cz_st(out, e, ow, v);
+    }
+}
+
+/* Delta undo, pass 1: per-warp sums of the segment. */
+OWN_DEV void cz_scan_totals(cz_ws *ws, const void *buf, uint32_t c, uint32_t w, uint32_t wp, uint32_t nw)
+{
+    uint32_t lo, hi;
+    cz_seg(c, wp, nw, &lo, &hi);
+    uint64_t acc = 0;
+    for (uint32_t base = lo; base < hi; base += OWN_NLANES) {
+        uint32_t e = base + OWN_LANE();
+        if (e < hi)
+            acc += cz_ld(buf, e, w);
+    }
+    acc = own_warp_incl_add64(acc);
+    if (OWN_LANE() == OWN_NLANES - 1u)
+        ws->part64[wp] = acc;
+}
+
+/* Delta undo, pass 2: seed plus inclusive prefix sums, in place (mod
+ * 2^(8w)). */
+OWN_DEV void cz_scan_apply(cz_ws *ws, void *buf, uint32_t c, uint32_t w, uint64_t seed, uint32_t wp,
+                           uint32_t nw)
+{
+    uint32_t lo, hi;
+    cz_seg(c, wp, nw, &lo, &hi);
+    uint64_t carry = seed, m = own_mask64(8u * w);
+    for (uint32_t j = 0; j < wp; j++)
+        carry += ws->part64[j];
+    for (uint32_t base = lo; base < hi; base += OWN_NLANES) {
+        uint32_t e = base + OWN_LANE();
+        uint64_t v = e < hi ? cz_ld(buf, e, w) : 0;
+        uint64_t incl = own_warp_incl_add64(v);
+        if (e < hi)
+            cz_st(buf, e, w, (carry + incl) & m);
+        carry += own_warp_last64(incl);
+    }
+}
+
+/* Run-length undo, pass 1: per-warp sums of the run lengths (stored as
+ * length - 1 in ws->starts). */
+OWN_DEV void cz_runs_totals(cz_ws *ws, uint32_t c, uint32_t wp, uint32_t nw)
+{
+    uint32_t lo, hi;
+    cz_seg(c, wp, nw, &lo, &hi);
+    uint32_t acc = 0;
+    for (uint32_t base = lo; base < hi; base += OWN_NLANES) {
+        uint32_t e = base + OWN_LANE();
+        if (e < hi)
+            acc += (uint32_t)ws->starts[e] + 1u;
+    }
+    acc = own_warp_sum32(acc);
+    if (OWN_LANE() == 0)
+        ws->part[wp] = acc;
+}
+
+/* Run-length undo, pass 2: when the lengths add up to `total`, turns them
+ * into run starts in place (plus the sentinel starts[c] = total);
+ * otherwise CORRUPT.  Every warp sees the same sum. */
+OWN_DEV void cz_runs_starts(cz_ws *ws, uint32_t c, uint32_t total, uint32_t wp, uint32_t nw)
+{
+    uint32_t sum = 0, carry = 0;
+    for (uint32_t j = 0; j < nw; j++) {
+        sum += ws->part[j];
+        if (j < wp)
+            carry += ws->part[j];
+    }
+    if (sum != total) {
+        if (wp == 0 && OWN_LANE() == 0)
+            ws->status = OC_ERR_CORRUPT;
+        return;
+    }
+    uint32_t lo, hi;
+    cz_seg(c, wp, nw, &lo, &hi);
+    for (uint32_t base = lo; base < hi; base += OWN_NLANES) {
+        uint32_t e = base + OWN_LANE();
+        uint32_t len = e < hi ? (uint32_t)ws->starts[e] + 1u : 0u;
+        uint32_t incl = own_warp_incl_add32(len);
+        if (e < hi)
+            ws->starts[e] = (uint16_t)(carry + incl - len);
+        carry += own_warp_last32(incl);
+    }
+    if (wp == nw - 1u && OWN_LANE() == 0)
+        ws->starts[c] = (uint16_t)total;
+}
+
+/* Run-length undo, pass 3: out[p] = vals[run of p] for p < total, given
+ * the run starts (strictly increasing, starts[c] = total).  Each warp
+ * finds the run of its first position by binary search, then per window
+ * of 32 positions the lanes OR together the bits of the run starts that
+ * fall in the window: a lane's run is the first run plus the number of
+ * starts at or before it. */
+OWN_DEV void cz_runs_expand(cz_ws *ws, const void *vals, uint32_t c, void *out, uint32_t total, uint32_t w,
+                            uint32_t wp, uint32_t nw)
+{
+    uint32_t lo, hi;
+    cz_seg(total, wp, nw, &lo, &hi);
+    if (lo >= hi)
+        return;
+    /* r: the last run with starts[r] <= lo */
+    uint32_t a = 0, b = c; /* starts[a] <= lo < starts[b] */
+    while (b - a > 1) {
+        uint32_t mid = (a + b) / 2;
+        if (ws->starts[mid] <= lo)
+            a = mid;
+        else
+            b = mid;
+    }
+    uint32_t r = a;
+    uint32_t lane = OWN_LANE();
+    uint32_t upto = lane == 31u ? OWN_FULL : ((2u << lane) - 1u);
+    for (uint32_t base = lo; base < hi; base += OWN_NLANES) {
+        uint32_t j = r + 1u + lane;
+        uint32_t bit = 0;
+        if (j <= c) {
+            uint32_t pos = (uint32_t)ws->starts[j] - base; /* > 0 for j = r + 1 */
+            if (pos < OWN_NLANES)
+                bit = 1u << pos;
+        }
+        uint32_t M = own_warp_or32(bit);
+        uint32_t p = base + lane;
+        if (p < hi)
+            cz_st(out, p, w, cz_ld(vals, r + own_popc32(M & upto), w));
+        r += own_popc32(M);
+    }
+}
+
+/* Copies the decoded tile (n bytes of buf) to dst. */
+OWN_DEV void cz_copy_out(const void *buf, uint32_t n, uint8_t *dst, uint32_t wp, uint32_t nw)
+{
+#ifdef __CUDA_ARCH__
+    const uint8_t *b = (const uint8_t *)buf;
+    if (((uintptr_t)dst & 15u) == 0) {
+        uint32_t v = n / 16u, lo, hi;
+        cz_seg(v, wp, nw, &lo, &hi);
+        for (uint32_t k = lo + OWN_LANE(); k < hi; k += OWN_NLANES)
+            ((uint4 *)dst)[k] = ((const uint4 *)b)[k];
+        if (wp == nw - 1u)
+            for (uint32_t k = 16u * v + OWN_LANE(); k < n; k += OWN_NLANES)
+                dst[k] = b[k];
+    } else {
+        uint32_t lo, hi;
+        cz_seg(n, wp, nw, &lo, &hi);
+        for (uint32_t k = lo + OWN_LANE(); k < hi; k += OWN_NLANES)
+            dst[k] = b[k];
+    }
+#else
+    if (wp == 0)
+        memcpy(dst, buf, n);
+    (void)nw;
+#endif
+}
+
+/* Copies n bytes from global src to global dst (the CTA's warps). */
+OWN_DEV void cz_copy_bytes(const uint8_t *src, uint32_t n, uint8_t *dst, uint32_t wp, uint32_t nw)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t lo, hi;
+    if ((((uintptr_t)src | (uintptr_t)dst) & 15u) == 0) {
+        uint32_t v = n / 16u;
+        cz_seg(v, wp, nw, &lo, &hi);
+        for (uint32_t k = lo + OWN_LANE(); k < hi; k += OWN_NLANES)
+            ((uint4 *)dst)[k] = ((const uint4 *)src)[k];
+        if (wp == nw - 1u)
+            for (uint32_t k = 16u * v + OWN_LANE(); k < n; k += OWN_NLANES)
+                dst[k] = src[k];
+    } else {
+        cz_seg(n, wp, nw, &lo, &hi);
+        for (uint32_t k = lo + OWN_LANE(); k < hi; k += OWN_NLANES)
+            dst[k] = src[k];
+    }
+#else
+    if (wp == 0 && n)
+        memcpy(dst, src, n);
+    (void)nw;
+#endif
+}
+
+/* Decodes one tile: `src` holds its n compressed bytes, `cnt` elements of
+ * w bytes go to dst (NULL: validate only).  Runs in every thread of the
+ * CTA (nw warps); returns the status (OK or CORRUPT). */
+OWN_DEV oc_status cz_decode_tile(cz_ws *ws, const uint8_t *src, uint32_t n, uint32_t cnt, uint32_t w,
+                                 uint8_t *dst, uint32_t nw)
+{
+    uint32_t raw = cnt * w;
+    if (n > raw)
+        return OC_ERR_CORRUPT; /* coded tiles are smaller than their elements */
+    if (n == raw) {            /* a tile whose coding did not pay is stored */
+        if (dst)
+            CZ_RUN(nw, cz_copy_bytes, src, n, dst);
+        return OC_OK;
+    }
+    CZ_RUN(nw, cz_stage_in, ws, src, n);
+#ifdef __CUDA_ARCH__
+    if (threadIdx.x == 0) {
+        ws->w = w;
+        ws->cnt = cnt;
+    }
+    __syncthreads();
+#else
+    ws->w = w;
+    ws->cnt = cnt;
+#endif
+    CZ_RUN(nw, cz_dec_parse, ws, n);
+    if (ws->status != OC_OK)
+        return (oc_status)ws->status;
+    uint32_t rles = ws->nstreams - 1u;
+    uint32_t cur = 0, c = ws->st[rles].count;
+    CZ_RUN(nw, cz_dec_unpack, ws, rles, ws->buf[0], w);
+    uint32_t s = rles, d = ws->nops - rles;
+    for (uint32_t k = ws->nops; k-- > 0;) {
+        if (ws->ops[k] == CZ_OP_DELTA) {
+            d--;
+            CZ_RUN(nw, cz_scan_totals, ws, ws->buf[cur], c, w);
+            CZ_RUN(nw, cz_scan_apply, ws, ws->buf[cur], c, w, ws->seed[d]);
+        } else {
+            s--;
+            /* the count before this layer: the previous run stream's, or the tile's */
+            uint32_t before = s ? ws->st[s - 1].count : cnt;
+            CZ_RUN(nw, cz_dec_unpack, ws, s, ws->starts, CZ_RUN_BYTES);
+            CZ_RUN(nw, cz_runs_totals, ws, c);
+            CZ_RUN(nw, cz_runs_starts, ws, c, before);
+            if (ws->status != OC_OK)
+                return (oc_status)ws->status;
+            CZ_RUN(nw, cz_runs_expand, ws, ws->buf[cur], c, ws->buf[cur ^ 1u], before, w);
+            cur ^= 1u;
+            c = before;
+        }
+    }
+    if (dst)
+        CZ_RUN(nw, cz_copy_out, ws->buf[cur], raw, dst);
+    return OC_OK;
+}
+
+/* ---- encoding ----------------------------------------------------------------- */
+
+/* ORs `nbits` (<= 64) bits of v into the stage at bit position p (atomic
+ * on the GPU: lanes share words). */
+OWN_DEV void cz_put_bits(uint32_t *S, uint64_t p, uint64_t v, uint32_t nbits)
+{
+    if (nbits == 0)
+        return;
+    uint64_t i = p >> 5;
+    uint32_t s = (uint32_t)(p & 31u);
+    uint32_t w0 = (uint32_t)(v << s);
+    uint32_t w1 = s ? (uint32_t)(v >> (32u - s)) : (uint32_t)(v >> 32);
+    uint32_t w2 = s ? (uint32_t)(v >> (64u - s)) : 0u;
+#ifdef __CUDA_ARCH__
+    atomicOr(&S[i], w0);
+    if (s + nbits > 32)
+        atomicOr(&S[i + 1], w1);
+    if (s + nbits > 64)
+        atomicOr(&S[i + 2], w2);
+#else
+    S[i] |= w0;
+    if (s + nbits > 32)
+        S[i + 1] |= w1;
+    if (s + nbits > 64)
+        S[i + 2] |= w2;
+#endif
+}
+
+/* Loads the tile's cnt elements (raw bytes) into buf[0]. */
+OWN_DEV void cz_enc_load(cz_ws *ws, const uint8_t *src, uint32_t nbytes, uint32_t wp, uint32_t nw)
+{
+    uint8_t *b = (uint8_t *)ws->buf[0];
+#ifdef __CUDA_ARCH__
+    uint32_t lo, hi;
+    cz_seg(nbytes, wp, nw, &lo, &hi);
+    for (uint32_t k = lo + OWN_LANE(); k < hi; k += OWN_NLANES)
+        b[k] = src[k];
+#else
+    if (wp == 0)
+        memcpy(b, src, nbytes);
+    (void)nw;
+#endif
+}
+
+/* Run-length layer, pass 1: per-warp counts of run starts in buf[cur]. */
+OWN_DEV void cz_rle_count(cz_ws *ws, uint32_t c, uint32_t wp, uint32_t nw)
+{
+    const void *x = ws->buf[ws->cur];
+    uint32_t lo, hi, acc = 0;
+    cz_seg(c, wp, nw, &lo, &hi);
+    for (uint32_t base = lo; base < hi; base += OWN_NLANES) {
+        uint32_t e = base + OWN_LANE();
+        if (e < hi)
+            acc += e == 0 || cz_ld(x, e, ws->w) != cz_ld(x, e - 1u, ws->w);
+    }
+    acc = own_warp_sum32(acc);
+    if (OWN_LANE() == 0)
+        ws->part[wp] = acc;
+}
+
+/* Run-length layer, pass 2: run k's value to buf[cur ^ 1][k], its first
+ * position to starts[k]; starts[runs] = c. */
+OWN_DEV void cz_rle_compact(cz_ws *ws, uint32_t c, uint32_t wp, uint32_t nw)
+{
+    const void *x = ws->buf[ws->cur];
+    void *y = ws->buf[ws->cur ^ 1u];
+    uint32_t carry = 0, total = 0;
+    for (uint32_t j = 0; j < nw; j++) {
+        total += ws->part[j];
+        if (j < wp)
+            carry += ws->part[j];
+    }
+    uint32_t lo, hi;
+    cz_seg(c, wp, nw, &lo, &hi);
+    uint32_t lane = OWN_LANE();
+    uint32_t below = lane ? (OWN_FULL >> (32u - lane)) : 0u;
+    for (uint32_t base = lo; base < hi; base += OWN_NLANES) {
+        uint32_t e = base + lane;
+        int flag = e < hi && (e == 0 || cz_ld(x, e, ws->w) != cz_ld(x, e - 1u, ws->w));
+        uint32_t ball = own_ballot(flag);
+        if (flag) {
+            uint32_t k = carry + own_popc32(ball & below);
+            cz_st(y, k, ws->w, cz_ld(x, e, ws->w));
+            ws->starts[k] = (uint16_t)e;
+        }
+        carry += own_popc32(ball);
+    }
+    if (wp == 0 && lane == 0) {
+        ws->starts[total] = (uint16_t)c;
+        ws->runs = total;
+    }
+}
+
+/* Delta layer k: buf[cur ^ 1][i] = x[i] - x[i - 1] mod 2^(8w), with
+ * x[-1] = x[0], the layer's seed (written after the layer byte). */
+OWN_DEV void cz_delta_fwd(cz_ws *ws, uint32_t c, uint32_t k, int write, uint32_t wp, uint32_t nw)
+{
+    const void *x = ws->buf[ws->cur];
+    void *y = ws->buf[ws->cur ^ 1u];
+    uint64_t m = own_mask64(8u * ws->w);
+    uint32_t lo, hi;
+    cz_seg(c, wp, nw, &lo, &hi);
+    for (uint32_t base = lo; base < hi; base += OWN_NLANES) {
+        uint32_t e = base + OWN_LANE();
+        if (e < hi)
+            cz_st(y, e, ws->w, (cz_ld(x, e, ws->w) - cz_ld(x, e ? e - 1u : 0u, ws->w)) & m);
+    }
+    if (write && wp == 0 && OWN_LANE() == 0)
+        cz_put_bits(ws->stage, 8ull * (1u + k * ws->w), cz_ld(x, 0, ws->w), 8u * ws->w);
+}
+
+/* Frame of reference of a block from its minima and maxima in both
+ * orders: the order whose range needs fewer bits (unsigned on ties). */
+OWN_HD void cz_choose_base(uint64_t umin, uint64_t umax, int64_t smin, int64_t smax, uint32_t ew,
+                           uint64_t *base, uint32_t *width)
+{
+    uint64_t m = own_mask64(8u * ew);
+    uint32_t wu = own_bits64((umax - umin) & m);
+    uint32_t wsg = own_bits64(((uint64_t)smax - (uint64_t)smin) & m);
+    if (wsg < wu) {
+        *base = (uint64_t)smin & m;
+        *width = wsg;
+    } else {
+        *base = umin;
+        *width = wu;
+    }
+}
+
+/* Stream statistics: per block, base and width (a warp per block). */
+OWN_DEV void cz_enc_stats(cz_ws *ws, int runs, uint32_t count, uint32_t wp, uint32_t nw)
+{
+    const void *x = ws->buf[ws->cur];
+    uint32_t ew = runs ? CZ_RUN_BYTES : ws->w;
+    uint32_t nb = (count + CZ_BLOCK - 1u) / CZ_BLOCK;
+    for (uint32_t b = wp; b < nb; b += nw) {
+        uint32_t e0 = b * CZ_BLOCK, e1 = e0 + CZ_BLOCK < count ? e0 + CZ_BLOCK : count;
+        uint64_t umin = ~(uint64_t)0, umax = 0;
+        int64_t smin = INT64_MAX, smax = INT64_MIN;
+        for (uint32_t e = e0 + OWN_LANE(); e < e1; e += OWN_NLANES) {
+            uint64_t v = cz_stream_elem(ws, runs, x, e);
+            int64_t sv = own_sext(v, 8u * ew);
+            umin = v < umin ? v : umin;
+            umax = v > umax ? v : umax;
+            smin = sv < smin ? sv : smin;
+            smax = sv > smax ? sv : smax;
+        }
+        umin = own_warp_min_u64(umin);
+        umax = own_warp_max_u64(umax);
+        smin = own_warp_min_s64(smin);
+        smax = own_warp_max_s64(smax);
+        if (OWN_LANE() == 0) {
+            cz_block *bl = &ws->blk[0][b];
+            cz_choose_base(umin, umax, smin, smax, ew, &bl->base, &bl->width);
+        }
+    }
+}
+
+/* Stream header (warp 0): chooses raw or packed, computes the block bit
+ * offsets and the stream size, and, when `write`, puts the header bytes
+ * at ws->pos (the payload follows).  Advances ws->pos by the size. */
+OWN_DEV void cz_enc_header(cz_ws *ws, int runs, uint32_t count, int write, uint32_t wp, uint32_t nw)
+{
+    (void)nw;
+    if (wp != 0)
+        return;
+    uint32_t ew = runs ? CZ_RUN_BYTES : ws->w;
+    uint32_t nb = (count + CZ_BLOCK - 1u) / CZ_BLOCK;
+    uint32_t carry = 0;
+    for (uint32_t b0 = 0; b0 < nb; b0 += OWN_NLANES) {
+        uint32_t b = b0 + OWN_LANE();
+        uint32_t bits = 0;
+        if (b < nb) {
+            uint32_t bc = b + 1 < nb ? CZ_BLOCK : count - b * CZ_BLOCK;
+            bits = bc * ws->blk[0][b].width;
+        }
+        uint32_t incl = own_warp_incl_add32(bits);
+        if (b < nb)
+            ws->blk[0][b].bit = carry + incl - bits;
+        carry += own_warp_last32(incl);
+    }
+    uint32_t packed = 3u + nb + nb * ew + (carry + 7u) / 8u;
+    uint32_t rawsz = 3u + count * ew;
+    uint32_t mode = ws->bitpack && packed < rawsz;
+    uint32_t pos = ws->pos;
+    cz_stream *st = &ws->st[0];
+    if (OWN_LANE() == 0) {
+        st->count = count;
+        st->ew = ew;
+        st->mode = mode;
+        st->nb = nb;
+        st->size = mode ? packed : rawsz;
+        st->data = pos + 3u + (mode ? nb + nb * ew : 0u);
+    }
+    uint32_t size = mode ? packed : rawsz;
+    if (write) {
+        uint32_t *S = ws->stage;
+        if (OWN_LANE() == 0)
+            cz_put_bits(S, 8ull * pos, (uint64_t)count | ((uint64_t)mode << 16), 24);
+        if (mode) {
+            for (uint32_t b = OWN_LANE(); b < nb; b += OWN_NLANES) {
+                cz_put_bits(S, 8ull * (pos + 3u + b), ws->blk[0][b].width, 8);
+                cz_put_bits(S, 8ull * (pos + 3u + nb + b * ew), ws->blk[0][b].base, 8u * ew);
+            }
+        }
+    }
+    OWN_SYNCWARP();
+    if (OWN_LANE() == 0)
+        ws->pos = pos + size;
+}
+
+/* Stream payload: every element's bits (packed) or bytes (raw). */
+OWN_DEV void cz_enc_pack(cz_ws *ws, int runs, uint32_t wp, uint32_t nw)
+{
+    const void *x = ws->buf[ws->cur];
+    const cz_stream *st = &ws->st[0];
+    uint64_t m = own_mask64(8u * st->ew);
+    uint32_t lo, hi;
+    cz_seg(st->count, wp, nw, &lo, &hi);
+    for (uint32_t base = lo; base < hi; base += OWN_NLANES) {
+        uint32_t e = base + OWN_LANE();
+        if (e >= hi)
+            continue;
+        uint64_t v = cz_stream_elem(ws, runs, x, e);
+        if (st->mode) {
+            const cz_block *b = &ws->blk[0][e / CZ_BLOCK];
+            cz_put_bits(ws->stage, 8ull * st->data + b->bit + (uint64_t)(e % CZ_BLOCK) * b->width,
+                        (v - b->base) & m, b->width);
+        } else {
+            cz_put_bits(ws->stage, 8ull * ((uint64_t)st->data + (uint64_t)e * st->ew), v, 8u * st->ew);
+        }
+    }
+}
+
+/* Zeroes the stage (the tile is built by OR-ing bits into it). */
+OWN_DEV void cz_enc_zero(cz_ws *ws, uint32_t words, uint32_t wp, uint32_t nw)
+{
+    uint32_t lo, hi;
+    cz_seg(words, wp, nw, &lo, &hi);
+    for (uint32_t k = lo + OWN_LANE(); k < hi; k += OWN_NLANES)
+        ws->stage[k] = 0;
+}
+
+/* Which buffer holds the current elements; reset != 0 also sets the
+ * output position to `reset` (the first stream's byte). */
+OWN_DEV void cz_enc_set(cz_ws *ws, uint32_t cur, uint32_t reset, uint32_t wp, uint32_t nw)
+{
+    (void)nw;
+    if (wp == 0 && OWN_LANE() == 0) {
+        ws->cur = cur;
+        if (reset)
+            ws->pos = reset;
+    }
+}
+
+/* One stream: statistics, header, payload when writing. */
+OWN_DEV void cz_enc_stream(cz_ws *ws, int runs, uint32_t count, int write, uint32_t nw)
+{
+    CZ_RUN(nw, cz_enc_stats, ws, runs, count);
+    CZ_RUN(nw, cz_enc_header, ws, runs, count, write);
+    if (write)
+        CZ_RUN(nw, cz_enc_pack, ws, runs);
+}
+
+/* Runs the layers (rles, deltas) over the tile's ws->cnt elements at src
+ * (loaded into buf[0]; the layers overwrite it): returns the coded size;
+ * with `write`, the coded tile is in the stage (which the caller zeroed).
+ * The bytes are those of the format whatever nw is. */
+OWN_DEV uint32_t cz_enc_layers(cz_ws *ws, const uint8_t *src, uint32_t rles, uint32_t deltas, int write,
+                               uint32_t nw)
+{
+    uint8_t ops[CZ_MAX_OPS];
+    uint32_t nops = cz_ops(rles, deltas, ops);
+    uint32_t c = ws->cnt, cur = 0;
+    CZ_RUN(nw, cz_enc_load, ws, src, c * ws->w);
+    if (write) {
+        uint32_t cfg = rles | (deltas << 2);
+#ifdef __CUDA_ARCH__
+        if (threadIdx.x == 0)
+            ws->stage[0] |= cfg;
+#else
+        ws->stage[0] |= cfg;
+#endif
+    }
+    CZ_RUN(nw, cz_enc_set, ws, 0u, 1u + deltas * ws->w);
+    uint32_t kd = 0;
+    for (uint32_t k = 0; k < nops; k++) {
+        if (ops[k] == CZ_OP_RLE) {
+            CZ_RUN(nw, cz_rle_count, ws, c);
+            CZ_RUN(nw, cz_rle_compact, ws, c);
+            c = ws->runs;
+            cur ^= 1u;
+            CZ_RUN(nw, cz_enc_set, ws, cur, 0u);
+            cz_enc_stream(ws, 1, c, write, nw);
+        } else {
+            CZ_RUN(nw, cz_delta_fwd, ws, c, kd++, write);
+            cur ^= 1u;
+            CZ_RUN(nw, cz_enc_set, ws, cur, 0u);
+        }
+    }
+    cz_enc_stream(ws, 0, c, write, nw);
+    return ws->pos;
+}
+
+/* Encodes one tile of cnt elements of w bytes at src: returns its size;
+ * the coded tile is left in the stage, or, when coding does not make it
+ * smaller, the size is cnt * w and the tile is stored as it is (the
+ * caller copies src).  rles > CZ_MAX_RLES asks for the automatic choice.
+ * Runs in every thread of the CTA. */
+OWN_DEV uint32_t cz_encode_tile(cz_ws *ws, const uint8_t *src, uint32_t cnt, uint32_t w, uint32_t rles,
+                                uint32_t deltas, uint32_t bitpack, uint32_t nw)
+{
+    uint32_t raw = cnt * w;
+#ifdef __CUDA_ARCH__
+    if (threadIdx.x == 0) {
+        ws->w = w;
+        ws->cnt = cnt;
+        ws->bitpack = bitpack;
+    }
+    __syncthreads();
+#else
+    ws->w = w;
+    ws->cnt = cnt;
+    ws->bitpack = bitpack;
+#endif
+    if (rles > CZ_MAX_RLES) {
+        uint32_t best = ~0u;
+        for (uint32_t i = 0; i < CZ_AUTO_CANDIDATES; i++) {
+            uint32_t r, d;
+            cz_auto_candidate(i, &r, &d);
+            uint32_t size = cz_enc_layers(ws, src, r, d, 0, nw);
+            if (size < best) {
+                best = size;
+                rles = r;
+                deltas = d;
+            }
+        }
+    }
+    uint32_t size = cz_enc_layers(ws, src, rles, deltas, 0, nw);
+    if (size >= raw)
+        return raw;
+    CZ_RUN(nw, cz_enc_zero, ws, (size + 3u) / 4u + 4u);
+    cz_enc_layers(ws, src, rles, deltas, 1, nw);
+    return size;
+}
+
+/* ---- chunks ------------------------------------------------------------------- */
+
+/* The layer options of a chunk: rles 0..3 and deltas 0..3, or rles 4 for
+ * the automatic choice; bitpack 0/1. */
+typedef struct cz_layers {
+    uint32_t rles, deltas, bitpack;
+} cz_layers;
+
+/* Worst-case chunk size for n input bytes (every tile stored). */
+OWN_HD uint64_t cz_bound(uint64_t n)
+{
+    /* the most tiles: 8192-element tiles of 1-byte elements */
+    return OWN_HEADER_SIZE + 4ull * own_tile_count(n, CZ_TILE_MAX) + n;
+}
+
+/* What a chunk header says, after the checks that need no tile. */
+typedef struct cz_chunk {
+    uint32_t w, per_tile, ntiles, tail; /* width, elements per tile, tiles, trailing bytes */
+    uint64_t size;                      /* decoded bytes */
+    uint32_t table;                     /* offset of the tile table */
+    uint64_t limit;                     /* offset where the tiles end */
+} cz_chunk;
+
+/* Checks a chunk's header, tile table and total length.  TRUNCATED when
+ * src ends before the chunk does, CORRUPT for a bad header or a chunk
+ * longer than its tiles, OUTPUT_TOO_SMALL when the decoded size exceeds
+ * cap (checked last). */
+OWN_HD oc_status cz_chunk_check(const uint8_t *src, size_t n, uint64_t cap, cz_chunk *k)
+{
+    own_header h;
+    oc_status st = own_header_read(src, n, OWN_ID_CASCADED, &h);
+    if (st != OC_OK)
+        return st;
+    if (h.flags != 0)
+        return OC_ERR_CORRUPT;
+    k->w = own_type_width(h.dtype);
+    k->size = h.size;
+    k->per_tile = cz_tile_elems(k->w);
+    uint64_t elems = h.size / k->w;
+    k->ntiles = own_tile_count(elems, k->per_tile);
+    k->tail = (uint32_t)(h.size - elems * k->w);
+    k->table = OWN_HEADER_SIZE;
+    uint64_t base = OWN_HEADER_SIZE + 4ull * k->ntiles;
+    if (base > n)
+        return OC_ERR_TRUNCATED;
+    uint64_t last = k->ntiles ? own_le32(src + OWN_HEADER_SIZE + 4ull * (k->ntiles - 1)) : 0;
+    k->limit = base + last;
+    uint64_t need = base + last + k->tail;
+    if (need > n)
+        return OC_ERR_TRUNCATED;
+    if (need < n)
+        return OC_ERR_CORRUPT;
+    if (h.size > cap)
+        return OC_ERR_OUTPUT_TOO_SMALL;
+    return OC_OK;
+}
+
+/* Writes one byte from one thread (header and table bytes). */
+#ifdef __CUDA_ARCH__
+#define CZ_ONE_THREAD (threadIdx.x == 0)
+#else
+#define CZ_ONE_THREAD 1
+#endif
+
+/* Compresses src[0..n) of type dtype into dst[0..cap): header, tile
+ * table, tiles in order, trailing bytes.  OUTPUT_TOO_SMALL as soon as
+ * something does not fit (dst's content is then unspecified).  Runs in
+ * every thread of the CTA; the same bytes for any nw. */
+OWN_DEV oc_status cz_compress_chunk(cz_ws *ws, const uint8_t *src, uint64_t n, uint32_t dtype, cz_layers L,
+                                    uint8_t *dst, uint64_t cap, uint64_t *out, uint32_t nw)
+{
+    *out = 0;
+    uint32_t w = own_type_width(dtype);
+    if (w == 0)
+        return OC_ERR_INVALID_ARGUMENT;
+    if (n > OWN_MAX_CHUNK)
+        return OC_ERR_CHUNK_TOO_LARGE;
+    uint32_t per = cz_tile_elems(w);
+    uint64_t elems = n / w;
+    uint32_t ntiles = own_tile_count(elems, per);
+    uint32_t tail = (uint32_t)(n - elems * w);
+    uint64_t base = OWN_HEADER_SIZE + 4ull * ntiles;
+    if (base > cap)
+        return OC_ERR_OUTPUT_TOO_SMALL;
+    if (CZ_ONE_THREAD)
+        own_header_write(dst, OWN_ID_CASCADED, dtype, 0, (uint32_t)n);
+    uint64_t pos = base;
+    for (uint32_t t = 0; t < ntiles; t++) {
+        uint64_t first = (uint64_t)t * per;
+        uint32_t cnt = (uint32_t)(elems - first < per ? elems - first : per);
+        const uint8_t *ts = src + first * w;
+        uint32_t size = cz_encode_tile(ws, ts, cnt, w, L.rles, L.deltas, L.bitpack, nw);
+        if (pos + size > cap)
+            return OC_ERR_OUTPUT_TOO_SMALL;
+        if (size == cnt * w)
+            CZ_RUN(nw, cz_copy_bytes, ts, size, dst + pos);
+        else
+            CZ_RUN(nw, cz_copy_out, ws->stage, size, dst + pos);
+        pos += size;
+        if (CZ_ONE_THREAD)
+            own_put_le32(dst + OWN_HEADER_SIZE + 4ull * t, (uint32_t)(pos - base));
+    }
+    if (pos + tail > cap)
+        return OC_ERR_OUTPUT_TOO_SMALL;
+    if (tail)
+        CZ_RUN(nw, cz_copy_bytes, src + elems * w, tail, dst + pos);
+    *out = pos + tail;
+    return OC_OK;
+}
+
+#ifndef __CUDACC__
+/* Decodes a whole chunk on the CPU, tile after tile (dst NULL: checks
+ * only, as a size query does); the GPU runs the tiles of many chunks at
+ * once instead (src/cuda/codecs/cascaded/).  The first failing tile's
+ * status is the chunk's, as on the GPU. */
+static inline oc_status cz_decompress_chunk(cz_ws *ws, const uint8_t *src, size_t n, uint8_t *dst,
+                                            uint64_t cap, uint64_t *out, uint32_t nw)
+{
+    cz_chunk k;
+    *out = 0;
+    oc_status st = cz_chunk_check(src, n, dst ? cap : UINT64_MAX, &k);
+    if (st != OC_OK)
+        return st;
+    uint64_t elems = k.size / k.w;
+    for (uint32_t t = 0; t < k.ntiles; t++) {
+        uint64_t a, b, first = (uint64_t)t * k.per_tile;
+        uint32_t cnt = (uint32_t)(elems - first < k.per_tile ? elems - first : k.per_tile);
+        st = own_tile_span(src, k.table, k.ntiles, t, k.limit, &a, &b);
+        if (st == OC_OK)
+            st = cz_decode_tile(ws, src + a, (uint32_t)(b - a), cnt, k.w, dst ? dst + first * k.w : NULL, nw);
+        if (st != OC_OK)
+            return st;
+    }
+    if (dst && k.tail)
+        memcpy(dst + elems * k.w, src + k.limit, k.tail);
+    *out = k.size;
+    return OC_OK;
+}
+#endif
+
+#endif /* OC_CASCADED_CORE_H */

@@ -1,0 +1,303 @@
+/*
+ * own_simt.h - the execution model of the cores of opencomp's own formats
+ * (Cascaded, Bitcomp, ANS): one source that compiles as C11 for the CPU
+ * codecs and the host tests, and as CUDA device code for the kernels, so
+ * CI tests on the host what the GPU runs.
+ *
+ * A core function runs as one WARP of a cooperative thread array: it gets
+ * its warp index and the number of warps, and its lanes split the work in
+ * lane-consecutive steps (lane l takes element base + l: conflict-free
+ * shared memory, coalesced global memory).  Work shared by the warps goes
+ * through a workspace struct (shared memory on the GPU) and barriers
+ * between PHASES.  Under nvcc a warp has 32 lanes and the warps of a CTA
+ * run a phase concurrently; in C a warp has ONE lane and the caller runs
+ * the warps of a phase one after the other (own_phase_* loops), so the
+ * partition of work across warps is the same code in both builds and is
+ * tested on the host with any warp count.
+ *
+ * Warp primitives (scans, reductions, broadcasts, ballots) are shuffles on
+ * the GPU and identities in C, where the warp is one lane.  Bit and
+ * little-endian helpers work on both sides.
+ */
+#ifndef OC_OWN_SIMT_H
+#define OC_OWN_SIMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#ifndef __CUDACC__
+#include <string.h>
+#endif
+
+#ifdef __CUDACC__
+#define OWN_DEV static __device__ __forceinline__         /* core code: device only */
+#define OWN_BIG static __device__ __noinline__            /* core code, kept out of line */
+#define OWN_HD static __host__ __device__ __forceinline__ /* arithmetic for both sides */
+#define OWN_NLANES 32u
+#define OWN_LANE() ((uint32_t)threadIdx.x & 31u)
+#define OWN_SYNCWARP() __syncwarp()
+#define OWN_CONST static __constant__ const
+#else
+#define OWN_DEV static inline
+#define OWN_BIG static
+#define OWN_HD static inline
+#define OWN_NLANES 1u
+#define OWN_LANE() 0u
+#define OWN_SYNCWARP() ((void)0)
+#define OWN_CONST static const
+#endif
+
+#define OWN_FULL 0xffffffffu
+
+/* ---- warp primitives --------------------------------------------------- */
+
+/* Inclusive prefix sum over the lanes. */
+OWN_DEV uint32_t own_warp_incl_add32(uint32_t v)
+{
+#ifdef __CUDA_ARCH__
+    for (int d = 1; d < 32; d <<= 1) {
+        uint32_t t = __shfl_up_sync(OWN_FULL, v, d);
+        if ((int)OWN_LANE() >= d)
+            v += t;
+    }
+#endif
+    return v;
+}
+
+OWN_DEV uint64_t own_warp_incl_add64(uint64_t v)
+{
+#ifdef __CUDA_ARCH__
+    for (int d = 1; d < 32; d <<= 1) {
+        uint64_t t = __shfl_up_sync(OWN_FULL, v, d);
+        if ((int)OWN_LANE() >= d)
+            v += t;
+    }
+#endif
+    return v;
+}
+
+/* Lane `src`'s value, for every lane. */
+OWN_DEV uint32_t own_warp_bcast32(uint32_t v, uint32_t src)
+{
+#ifdef __CUDA_ARCH__
+    return __shfl_sync(OWN_FULL, v, (int)src);
+#else
+    (void)src;
+    return v;
+#endif
+}
+
+OWN_DEV uint64_t own_warp_bcast64(uint64_t v, uint32_t src)
+{
+#ifdef __CUDA_ARCH__
+    return __shfl_sync(OWN_FULL, v, (int)src);
+#else
+    (void)src;
+    return v;
+#endif
+}
+
+/* The last lane's value: the total of an inclusive scan. */
+#define own_warp_last32(v) own_warp_bcast32((v), OWN_NLANES - 1u)
+#define own_warp_last64(v) own_warp_bcast64((v), OWN_NLANES - 1u)
+
+OWN_DEV uint32_t own_warp_sum32(uint32_t v)
+{
+#ifdef __CUDA_ARCH__
+    return __reduce_add_sync(OWN_FULL, v);
+#else
+    return v;
+#endif
+}
+
+OWN_DEV uint32_t own_warp_or32(uint32_t v)
+{
+#ifdef __CUDA_ARCH__
+    return __reduce_or_sync(OWN_FULL, v);
+#else
+    return v;
+#endif
+}
+
+OWN_DEV uint32_t own_warp_max32(uint32_t v)
+{
+#ifdef __CUDA_ARCH__
+    return __reduce_max_sync(OWN_FULL, v);
+#else
+    return v;
+#endif
+}
+
+/* 1 bit per lane, lane l in bit l. */
+OWN_DEV uint32_t own_ballot(int p)
+{
+#ifdef __CUDA_ARCH__
+    return __ballot_sync(OWN_FULL, p);
+#else
+    return p ? 1u : 0u;
+#endif
+}
+
+OWN_DEV int own_warp_any(int p)
+{
+#ifdef __CUDA_ARCH__
+    return __any_sync(OWN_FULL, p);
+#else
+    return p;
+#endif
+}
+
+/* Min / max of 64-bit values over the lanes, unsigned and signed. */
+OWN_DEV uint64_t own_warp_min_u64(uint64_t v)
+{
+#ifdef __CUDA_ARCH__
+    for (int d = 16; d > 0; d >>= 1) {
+        uint64_t t = __shfl_xor_sync(OWN_FULL, v, d);
+        v = t < v ? t : v;
+    }
+#endif
+    return v;
+}
+
+OWN_DEV uint64_t own_warp_max_u64(uint64_t v)
+{
+#ifdef __CUDA_ARCH__
+    for (int d = 16; d > 0; d >>= 1) {
+        uint64_t t = __shfl_xor_sync(OWN_FULL, v, d);
+        v = t > v ? t : v;
+    }
+#endif
+    return v;
+}
+
+OWN_DEV int64_t own_warp_min_s64(int64_t v)
+{
+#ifdef __CUDA_ARCH__
+    for (int d = 16; d > 0; d >>= 1) {
+        int64_t t = __shfl_xor_sync(OWN_FULL, v, d);
+        v = t < v ? t : v;
+    }
+#endif
+    return v;
+}
+
+OWN_DEV int64_t own_warp_max_s64(int64_t v)
+{
+#ifdef __CUDA_ARCH__
+    for (int d = 16; d > 0; d >>= 1) {
+        int64_t t = __shfl_xor_sync(OWN_FULL, v, d);
+        v = t > v ? t : v;
+    }
+#endif
+    return v;
+}
+
+/* ---- bits ---------------------------------------------------------------- */
+
+OWN_HD uint32_t own_popc32(uint32_t x)
+{
+#ifdef __CUDA_ARCH__
+    return (uint32_t)__popc(x);
+#else
+    return (uint32_t)__builtin_popcount(x);
+#endif
+}
+
+/* Bits needed to write x (0 for 0). */
+OWN_HD uint32_t own_bits64(uint64_t x)
+{
+#ifdef __CUDA_ARCH__
+    return 64u - (uint32_t)__clzll((long long)x);
+#else
+    return x ? 64u - (uint32_t)__builtin_clzll(x) : 0u;
+#endif
+}
+
+/* The low k bits set (k <= 64). */
+OWN_HD uint64_t own_mask64(uint32_t k)
+{
+    return k >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << k) - 1u);
+}
+
+/* Sign-extends the low `bits` bits of x (1 <= bits <= 64). */
+OWN_HD int64_t own_sext(uint64_t x, uint32_t bits)
+{
+    uint32_t s = 64u - bits;
+    return (int64_t)(x << s) >> s;
+}
+
+/* ---- little-endian bytes ------------------------------------------------- */
+
+OWN_HD uint32_t own_le16(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8);
+}
+
+OWN_HD uint32_t own_le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+/* Reads `n` (1..8) bytes little-endian. */
+OWN_HD uint64_t own_le_n(const uint8_t *p, uint32_t n)
+{
+    uint64_t v = 0;
+    for (uint32_t i = 0; i < n; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+OWN_HD void own_put_le16(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+
+OWN_HD void own_put_le32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+
+OWN_HD void own_put_le_n(uint8_t *p, uint64_t v, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* ---- word-aligned bit streams in a workspace -----------------------------
+ * A stream of bytes held in 32-bit words (byte i = bits 8(i%4).. of word
+ * i/4), read as a little-endian bit string: bit p is bit p%8 of byte p/8.
+ * Readers may touch up to 3 words past the last meaningful one: workspaces
+ * keep that slack zeroed. */
+
+/* k (<= 64) bits starting at bit p. */
+OWN_HD uint64_t own_bits_get(const uint32_t *wd, uint64_t p, uint32_t k)
+{
+    if (k == 0)
+        return 0;
+    uint64_t i = p >> 5;
+    uint32_t s = (uint32_t)(p & 31u);
+    uint64_t lo = (uint64_t)wd[i] | ((uint64_t)wd[i + 1] << 32);
+    uint64_t v = lo >> s;
+    if (s + k > 64)
+        v |= (uint64_t)wd[i + 2] << (64u - s);
+    return v & own_mask64(k);
+}
+
+/* The byte at byte offset i of a word buffer. */
+OWN_HD uint32_t own_byte_get(const uint32_t *wd, uint64_t i)
+{
+    return (wd[i >> 2] >> (8u * (uint32_t)(i & 3u))) & 0xffu;
+}
+
+OWN_HD uint64_t own_bytes_get(const uint32_t *wd, uint64_t i, uint32_t n)
+{
+    uint64_t v = 0;
+    for (uint32_t k = 0; k < n; k++)
+        v |= (uint64_t)own_byte_get(wd, i + k) << (8 * k);
+    return v;
+}
+
+#endif /* OC_OWN_SIMT_H */
