@@ -115,7 +115,7 @@ class Array:
     def ptr(self) -> int: ...
 
 class Codec:
-    """Compress/decompress with one algorithm: 'LZ4', 'Snappy', 'Deflate', 'Zlib', 'Gzip', 'Zstd'."""
+    """Compress/decompress with one algorithm: 'LZ4', 'Snappy', 'Deflate', 'Zlib', 'Gzip', 'Zstd', 'Cascaded'."""
 
     def __init__(
         self,
@@ -130,6 +130,10 @@ class Codec:
         algorithm_type: Optional[int] = None,
         level: Optional[int] = None,
         num_threads: Optional[int] = None,
+        num_rles: Optional[int] = None,
+        num_deltas: Optional[int] = None,
+        use_bitpack: Optional[bool] = None,
+        auto_layers: Optional[bool] = None,
     ) -> None: ...
     @property
     def algorithm(self) -> str: ...

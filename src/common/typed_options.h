@@ -9,6 +9,10 @@
 
 #include "oc_internal.h"
 
+#ifdef __cplusplus /* the CUDA engine's .cu files are C++ */
+extern "C" {
+#endif
+
 /* INVALID_ARGUMENT for an unknown data type, algorithm_type, a malformed
  * `cascaded` value (OC_CASCADED_LAYERS beyond 3 RLEs or 3 deltas) or a
  * non-zero reserved field; OK otherwise. */
@@ -25,4 +29,7 @@ OC_HIDDEN void oc_typed_cascaded(const oc_typed_options *t, uint32_t *rles, uint
 /* Bytes per element of a data type (1 for OC_TYPE_DEFAULT, 0 invalid). */
 OC_HIDDEN uint32_t oc_data_type_width(oc_data_type t);
 
+#ifdef __cplusplus
+}
+#endif
 #endif /* OC_TYPED_OPTIONS_H */

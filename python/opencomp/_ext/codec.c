@@ -39,6 +39,7 @@ typedef struct {
     uintptr_t stream;
     int num_threads;
     char data_type[16];
+    oc_typed_options typed;  /* Cascaded's layers (data_type is chosen per call) */
     PyObject *stream_obj;    /* keeps a CudaStream given as cuda_stream alive */
     PyThread_type_lock lock; /* guards the context pool */
     PyObject *pool[OC_PY_POOL];
@@ -80,26 +81,21 @@ static void pool_put(oc_py_codec *c, oc_py_context *ctx)
 
 /* ---- constructor ------------------------------------------------------------ */
 
-static const struct {
-    const char *name;
-    oc_algorithm alg;
-} known_names[] = {
-    {"LZ4", OC_ALGO_LZ4},   {"Snappy", OC_ALGO_SNAPPY}, {"Deflate", OC_ALGO_DEFLATE},
-    {"Zlib", OC_ALGO_ZLIB}, {"Gzip", OC_ALGO_GZIP},     {"Zstd", OC_ALGO_ZSTD},
-};
-
+/* The library's algorithms (its table, through oc_algorithm_get_info) by
+ * nvCOMP's spelling. */
 void oc_py_available_algorithms(char *buf, size_t cap, int engine)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < sizeof known_names / sizeof known_names[0]; i++) {
-        oc_algorithm a = known_names[i].alg;
+    oc_algorithm_info info = OC_ALGORITHM_INFO_INIT;
+    for (oc_algorithm a = (oc_algorithm)1; oc_algorithm_get_info(a, &info) == OC_OK;
+         a = (oc_algorithm)(a + 1)) {
         int ok = engine >= 0
                      ? oc_algorithm_available((oc_engine)engine, a)
                      : oc_algorithm_available(OC_ENGINE_CPU, a) || oc_algorithm_available(OC_ENGINE_CUDA, a);
         if (!ok)
             continue;
-        int n = PyOS_snprintf(buf + used, cap - used, "%s%s", used ? ", " : "", known_names[i].name);
+        int n = PyOS_snprintf(buf + used, cap - used, "%s%s", used ? ", " : "", info.display_name);
         if (n < 0 || (size_t)n >= cap - used)
             break;
         used += (size_t)n;
@@ -109,7 +105,7 @@ void oc_py_available_algorithms(char *buf, size_t cap, int engine)
 /* Raise for a failed call (not a chunk): say which algorithm and where it ran. */
 static void raise_call(oc_py_state *st, oc_status call, const char *what, oc_algorithm alg, int on_device)
 {
-    char avail[128] = "";
+    char avail[256] = "";
     if (call == OC_ERR_UNSUPPORTED && on_device)
         oc_py_available_algorithms(avail, sizeof avail, OC_ENGINE_CUDA);
     oc_py_raise(st, call, -1, "%s: %s: %s (algorithm %s, %s memory)%s%s%s", what, oc_status_name(call),
@@ -134,9 +130,9 @@ static int parse_algorithm(PyObject *obj, oc_algorithm *out)
         return -1;
     if (name[0] == '\0')
         return 0;
-    char avail[128];
+    char avail[256];
     oc_py_available_algorithms(avail, sizeof avail, -1);
-    static const char *const nvcomp_only[] = {"GDeflate", "Cascaded", "Bitcomp", "ANS"};
+    static const char *const nvcomp_only[] = {"GDeflate", "Bitcomp", "ANS"};
     for (size_t i = 0; i < sizeof nvcomp_only / sizeof nvcomp_only[0]; i++) {
         if (PyOS_stricmp(name, nvcomp_only[i]) == 0) {
             PyErr_Format(PyExc_ValueError,
@@ -180,11 +176,14 @@ static PyObject *codec_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"algorithm",       "device_id",      "cuda_stream", "uncomp_chunk_size",
                              "checksum_policy", "bitstream_kind", "data_type",   "algorithm_type",
-                             "level",           "num_threads",    NULL};
+                             "level",           "num_threads",    "num_rles",    "num_deltas",
+                             "use_bitpack",     "auto_layers",    NULL};
     PyObject *alg = Py_None, *device = Py_None, *stream = Py_None, *chunk = Py_None, *checksum = Py_None,
-             *kind = Py_None, *dtype = Py_None, *algtype = Py_None, *level = Py_None, *threads = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O$OOOOOOOOO:Codec", kwlist, &alg, &device, &stream, &chunk,
-                                     &checksum, &kind, &dtype, &algtype, &level, &threads))
+             *kind = Py_None, *dtype = Py_None, *algtype = Py_None, *level = Py_None, *threads = Py_None,
+             *rles = Py_None, *deltas = Py_None, *bitpack = Py_None, *autol = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O$OOOOOOOOOOOOO:Codec", kwlist, &alg, &device, &stream,
+                                     &chunk, &checksum, &kind, &dtype, &algtype, &level, &threads, &rles,
+                                     &deltas, &bitpack, &autol))
         return NULL;
     oc_py_codec *c = (oc_py_codec *)type->tp_alloc(type, 0);
     if (!c)
@@ -263,6 +262,41 @@ static PyObject *codec_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         if (int_arg(threads, "num_threads", 0, 4096, &v) != 0)
             goto fail;
         c->num_threads = (int)v;
+    }
+    if (rles != Py_None || deltas != Py_None || bitpack != Py_None || autol != Py_None) {
+        /* Cascaded: nvCOMP's num_rles (2), num_deltas (1), use_bitpack (True);
+         * auto_layers=True (an extension) chooses them per tile */
+        if (c->algorithm != OC_ALGO_CASCADED) {
+            PyErr_SetString(PyExc_ValueError,
+                            "num_rles, num_deltas, use_bitpack and auto_layers apply to Cascaded only");
+            goto fail;
+        }
+        long r = 2, d = 1;
+        int b = 1, a = 0;
+        if (rles != Py_None && int_arg(rles, "num_rles", 0, 3, &r) != 0)
+            goto fail;
+        if (deltas != Py_None && int_arg(deltas, "num_deltas", 0, 3, &d) != 0)
+            goto fail;
+        if (bitpack != Py_None && (b = PyObject_IsTrue(bitpack)) < 0)
+            goto fail;
+        if (autol != Py_None && (a = PyObject_IsTrue(autol)) < 0)
+            goto fail;
+        if (a && (rles != Py_None || deltas != Py_None || bitpack != Py_None)) {
+            PyErr_SetString(PyExc_ValueError,
+                            "auto_layers=True chooses num_rles, num_deltas and use_bitpack");
+            goto fail;
+        }
+        c->typed.cascaded = a ? OC_CASCADED_AUTO : OC_CASCADED_LAYERS(r, d, b);
+    }
+    if (c->data_type[0] && c->algorithm == OC_ALGO_CASCADED) {
+        oc_data_type t;
+        if (oc_data_type_from_name(c->data_type, &t) != OC_OK) {
+            PyErr_Format(PyExc_ValueError,
+                         "data_type '%s' is not a type Cascaded codes (|u1 |i1 <u2 <i2 <u4 <i4 "
+                         "<u8 <i8 <f2 <f4 <f8)",
+                         c->data_type);
+            goto fail;
+        }
     }
     return (PyObject *)c;
 fail:
@@ -697,6 +731,33 @@ static PyObject *alias_kw(PyObject *kw, const char *const *aliases, const char *
 
 /* ---- encode -------------------------------------------------------------- */
 
+/* Bytes per element of a data type (the typestr's size). */
+static size_t type_width(oc_data_type t)
+{
+    const char *ts = oc_data_type_name(t);
+    if (!ts || !ts[0])
+        return 1;
+    if (!strcmp(ts, "bf16"))
+        return 2;
+    return (size_t)(ts[2] - '0');
+}
+
+/* The element type typed formats code: the Codec's data_type, else the
+ * inputs' own when they all have one the library knows, else bytes. */
+static oc_data_type encode_data_type(const oc_py_codec *c, const job *j)
+{
+    oc_data_type t = OC_TYPE_DEFAULT;
+    if (c->data_type[0])
+        return oc_data_type_from_name(c->data_type, &t) == OC_OK ? t : OC_TYPE_DEFAULT;
+    for (size_t i = 0; i < j->n; i++) {
+        oc_data_type ti = OC_TYPE_DEFAULT;
+        if (oc_data_type_from_name(j->src[i].typestr, &ti) != OC_OK || (i > 0 && ti != t))
+            return OC_TYPE_DEFAULT;
+        t = ti;
+    }
+    return t;
+}
+
 static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"array_s", "out", "errors", NULL};
@@ -716,7 +777,7 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
         return NULL;
     if (c->algorithm == OC_ALGO_NONE) {
         PyErr_SetString(PyExc_ValueError, "encode needs an algorithm: Codec(algorithm='LZ4' | 'Snappy' | "
-                                          "'Deflate' | 'Zlib' | 'Gzip' | 'Zstd')");
+                                          "'Deflate' | 'Zlib' | 'Gzip' | 'Zstd' | 'Cascaded')");
         return NULL;
     }
     job j;
@@ -729,10 +790,22 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
     bo.algorithm = c->algorithm;
     bo.level = c->level;
     bo.chunk_size = c->chunk_size;
+    bo.typed = c->typed;
+    bo.typed.data_type = encode_data_type(c, &j);
     bo.kind = (oc_bitstream_kind)c->kind;
     bo.checksum = c->compute_checksum ? (c->verify_checksum ? OC_CHECKSUM_VERIFY : OC_CHECKSUM_COMPUTE)
                                       : OC_CHECKSUM_NONE;
     size_t hdr = c->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE ? WUS_HEADER : 0;
+    if (c->algorithm == OC_ALGO_CASCADED && c->kind == OC_BITSTREAM_NATIVE) {
+        size_t w = type_width(bo.typed.data_type);
+        if (c->chunk_size % w != 0) {
+            PyErr_Format(PyExc_ValueError,
+                         "encode: uncomp_chunk_size %zu is not a multiple of the data type's %zu bytes "
+                         "(chunks hold whole elements)",
+                         c->chunk_size, w);
+            goto done;
+        }
+    }
     if (!j.out) {
         for (size_t i = 0; i < j.n; i++) {
             size_t bound;
@@ -771,6 +844,7 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
         oc_codec_options co = OC_CODEC_OPTIONS_INIT;
         co.algorithm = c->algorithm;
         co.level = c->level;
+        co.typed = bo.typed;
         for (size_t i = 0; i < j.n; i++) {
             /* WITH_UNCOMPRESSED_SIZE: the stream goes after an 8-byte header */
             int fits = j.dst_caps[i] >= hdr;
@@ -1164,9 +1238,9 @@ static PyObject *get_algorithm(PyObject *self, void *x)
 {
     (void)x;
     oc_py_codec *c = (oc_py_codec *)self;
-    for (size_t i = 0; i < sizeof known_names / sizeof known_names[0]; i++)
-        if (known_names[i].alg == c->algorithm)
-            return PyUnicode_FromString(known_names[i].name);
+    oc_algorithm_info info = OC_ALGORITHM_INFO_INIT;
+    if (c->algorithm != OC_ALGO_NONE && oc_algorithm_get_info(c->algorithm, &info) == OC_OK)
+        return PyUnicode_FromString(info.display_name);
     return PyUnicode_FromString("");
 }
 
@@ -1255,17 +1329,20 @@ static PyType_Slot codec_slots[] = {
     {Py_tp_doc,
      "Codec(algorithm='', *, device_id=None, cuda_stream=None, uncomp_chunk_size=65536, "
      "checksum_policy=None, "
-     "bitstream_kind=None, data_type='', algorithm_type=None, level=None, num_threads=None)\n--\n\n"
+     "bitstream_kind=None, data_type='', algorithm_type=None, level=None, num_threads=None, num_rles=2, "
+     "num_deltas=1, use_bitpack=True, auto_layers=False)\n--\n\n"
      "A compressor/decompressor for one algorithm, as nvidia.nvcomp.Codec.\n\n"
-     "algorithm: 'LZ4', 'Snappy', 'Deflate', 'Zlib', 'Gzip' or 'Zstd' (case-insensitive); empty to detect "
-     "the "
+     "algorithm: 'LZ4', 'Snappy', 'Deflate', 'Zlib', 'Gzip', 'Zstd' or 'Cascaded' (case-insensitive); empty "
+     "to detect the "
      "format while decoding. bitstream_kind: BitstreamKind.NVCOMP_NATIVE (default: the format's standard "
      "chunked container), RAW (one bare stream) or WITH_UNCOMPRESSED_SIZE (8-byte little-endian size + RAW). "
      "checksum_policy: ChecksumPolicy (default NO_COMPUTE_AND_VERIFY_IF_PRESENT: every checksum present is "
      "verified; nvCOMP's default is NO_COMPUTE_NO_VERIFY). algorithm_type: nvCOMP's Deflate levels 0..5. "
      "level: the library's "
-     "level (opencomp extension). num_threads: CPU threads (0 = all cores). A Codec may be used from several "
-     "threads at once."},
+     "level (opencomp extension). num_threads: CPU threads (0 = all cores). Cascaded: data_type (the element "
+     "type coded; default: the input arrays' dtype, else '|u1'), num_rles 0..3, num_deltas 0..3, use_bitpack "
+     "(nvCOMP's names and defaults), auto_layers=True to choose the layers per 16 KiB tile (extension). "
+     "A Codec may be used from several threads at once."},
     {0, NULL},
 };
 

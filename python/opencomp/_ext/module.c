@@ -292,7 +292,7 @@ static PyObject *mod_algorithms(PyObject *m, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_ValueError, "engine must be None, 'cpu' or 'cuda'");
         return NULL;
     }
-    char buf[128];
+    char buf[256];
     oc_py_available_algorithms(buf, sizeof buf, e);
     PyObject *s = PyUnicode_FromString(buf);
     if (!s)
@@ -454,7 +454,8 @@ static PyModuleDef_Slot module_slots[] = {
 static struct PyModuleDef oc_py_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "opencomp._opencomp",
-    .m_doc = "C extension of opencomp: batched LZ4/Snappy/Deflate/zlib/gzip/Zstd on CPUs and NVIDIA GPUs.",
+    .m_doc = "C extension of opencomp: batched LZ4/Snappy/Deflate/zlib/gzip/Zstd/Cascaded on CPUs and NVIDIA "
+             "GPUs.",
     .m_size = sizeof(oc_py_state),
     .m_methods = module_methods,
     .m_slots = module_slots,

@@ -71,10 +71,9 @@ OWN_HD uint32_t cz_ops(uint32_t rles, uint32_t deltas, uint8_t *ops)
  * (cheapest to decode first): (rles, deltas). */
 OWN_HD void cz_auto_candidate(uint32_t i, uint32_t *rles, uint32_t *deltas)
 {
-    static const uint8_t r[CZ_AUTO_CANDIDATES] = {0, 0, 1, 1, 2};
-    static const uint8_t d[CZ_AUTO_CANDIDATES] = {0, 1, 0, 1, 1};
-    *rles = r[i];
-    *deltas = d[i];
+    /* (0,0) (0,1) (1,0) (1,1) (2,1) */
+    *rles = i < 2 ? 0u : i < 4 ? 1u : 2u;
+    *deltas = i == 0 || i == 2 ? 0u : 1u;
 }
 
 /* ---- the workspace ---------------------------------------------------------- */

@@ -36,6 +36,7 @@ typedef struct oc_gpu_config {
     oc_algorithm algorithm; /* the row's algorithm (one codec may serve several rows) */
     int level;              /* resolved (oc_resolve_level): never 0 for algorithms with levels */
     size_t max_capacity;    /* largest dst capacity of the batch, SIZE_MAX when unknown (device arrays) */
+    oc_typed_options typed; /* compression: the typed formats' options (checked by the API layer) */
 } oc_gpu_config;
 
 /* Launch of a batch of n chunks.  For decompressed_sizes, dst_dev and
