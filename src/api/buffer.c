@@ -23,7 +23,8 @@
 
 #include "../common/oc_internal.h"
 #include "../cuda/runtime/cuda_engine.h"
-#include "../format/checksum.h"
+#include "../common/crc.h"
+#include "../common/xxh.h"
 #include "../format/container.h"
 #include "../format/lz4f_serial.h"
 #include "../format/parallel.h"
