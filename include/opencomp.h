@@ -316,12 +316,28 @@ typedef struct oc_codec_options {
     size_t struct_size;     /* sizeof(oc_codec_options) */
     oc_algorithm algorithm; /* required for compression and for raw decoding */
     int level;              /* 0 = default; see oc_level_range */
-    uint64_t reserved[6];   /* must be zero */
+    uint64_t memory_limit;  /* decoding: largest zstd window to set aside; 0 = OC_DEFAULT_MEMORY_LIMIT */
+    uint64_t reserved[5];   /* must be zero */
 } oc_codec_options;
+
+/*
+ * Memory limit of zstd decoding (oc_codec_options / oc_buffer_options
+ * .memory_limit), as `zstd --memory=`.  Decoding into a caller's buffer
+ * needs no window memory and is not limited.  Counting the decoded size of
+ * a frame that records no content size (oc_batch_decompressed_sizes,
+ * oc_buffer_decompressed_size) streams it through a window buffer of the
+ * frame's window size: above the limit that frame is CHUNK_TOO_LARGE
+ * (oc_buffer_inspect's window_size names the window; raise the limit, or
+ * give the size).  Frames from `zstd --long=28` (256 MiB) or `--long=31`
+ * (2 GiB) without a content size need a raised limit.  Larger values act
+ * as OC_MAX_MEMORY_LIMIT, the largest window libzstd decodes (2 GiB).
+ */
+#define OC_DEFAULT_MEMORY_LIMIT ((uint64_t)128 << 20)
+#define OC_MAX_MEMORY_LIMIT ((uint64_t)1 << 31)
 
 #define OC_CODEC_OPTIONS_INIT                                                                                \
     {                                                                                                        \
-        sizeof(oc_codec_options), OC_ALGO_NONE, 0,                                                           \
+        sizeof(oc_codec_options), OC_ALGO_NONE, 0, 0,                                                        \
         {                                                                                                    \
             0                                                                                                \
         }                                                                                                    \
@@ -340,9 +356,15 @@ OC_API size_t oc_compress_bound(oc_algorithm algorithm, size_t uncompressed_size
  *   src_ptrs[i], src_sizes[i]:  chunk i's uncompressed bytes (read only).
  *   dst_ptrs[i], dst_capacities[i]: where chunk i's compressed stream goes;
  *       a capacity of oc_compress_bound(alg, src_sizes[i]) always suffices.
- *   dst_sizes[i] (out): compressed size of chunk i (0 on failure).
+ *   dst_sizes[i] (out, required): compressed size of chunk i (0 on failure);
+ *       NULL with n > 0 is INVALID_ARGUMENT.
  *   statuses[i] (out, may be NULL): OK, OUTPUT_TOO_SMALL, CHUNK_TOO_LARGE, ...
- * Outputs may not overlap each other or the inputs.  n == 0 is valid.
+ * Outputs may not overlap each other or the inputs.  The CPU engine checks
+ * each chunk's output against its own input: a chunk whose
+ * dst_ptrs[i][0..dst_capacities[i]) shares a byte with src_ptrs[i][0..
+ * src_sizes[i]) gets INVALID_ARGUMENT and nothing is read or written for it
+ * (the reference libraries assume separate buffers; no in-place work).
+ * n == 0 is valid.
  */
 OC_API oc_status oc_batch_compress(oc_context *ctx, const oc_codec_options *options, size_t n,
                                    const void *const *src_ptrs, const size_t *src_sizes,
@@ -362,6 +384,8 @@ OC_API oc_status oc_batch_compress(oc_context *ctx, const oc_codec_options *opti
  *       NEEDS_DICTIONARY, ...  A failed chunk's output bytes are unspecified.
  * With options->algorithm == OC_ALGO_NONE the format is detected per chunk
  * where it has a magic number (zstd, gzip, zlib); otherwise INVALID_ARGUMENT.
+ * Overlap: as for oc_batch_compress (INVALID_ARGUMENT for a chunk whose
+ * output range shares a byte with its input).
  */
 OC_API oc_status oc_batch_decompress(oc_context *ctx, const oc_codec_options *options, size_t n,
                                      const void *const *src_ptrs, const size_t *src_sizes,
@@ -413,14 +437,15 @@ typedef struct oc_buffer_options {
     size_t chunk_size;           /* 0 = 65536 */
     oc_bitstream_kind kind;      /* NATIVE by default */
     oc_checksum_policy checksum; /* VERIFY by default (via the INIT macro) */
-    uint64_t reserved[6];        /* must be zero */
+    uint64_t memory_limit;       /* zstd window limit of the size query; 0 = OC_DEFAULT_MEMORY_LIMIT */
+    uint64_t reserved[5];        /* must be zero */
 } oc_buffer_options;
 
 #define OC_DEFAULT_CHUNK_SIZE ((size_t)65536)
 #define OC_BUFFER_OPTIONS_INIT                                                                               \
     {                                                                                                        \
         sizeof(oc_buffer_options), OC_ALGO_NONE, 0, OC_DEFAULT_CHUNK_SIZE, OC_BITSTREAM_NATIVE,              \
-            OC_CHECKSUM_VERIFY,                                                                              \
+            OC_CHECKSUM_VERIFY, 0,                                                                           \
         {                                                                                                    \
             0                                                                                                \
         }                                                                                                    \
@@ -438,7 +463,8 @@ OC_API size_t oc_buffer_compress_bound(const oc_buffer_options *options, uint64_
  * dst_capacity (OUTPUT_TOO_SMALL instead; oc_buffer_compress_bound always
  * suffices).  src and dst are both host or both device memory (CUDA engine:
  * asynchronous on the stream except that *dst_size is a host value, so the
- * call synchronises once at the end).
+ * call synchronises once at the end).  src[0..src_size) and
+ * dst[0..dst_capacity) must not overlap: INVALID_ARGUMENT, nothing written.
  */
 OC_API oc_status oc_buffer_compress(oc_context *ctx, const oc_buffer_options *options, const void *src,
                                     uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size);
@@ -460,7 +486,8 @@ typedef struct oc_frame_info {
     int indexed;                /* 1 if an index gave chunk positions (no serial scan) */
     int has_checksums;          /* 1 if per-chunk or content checksums are present */
     uint64_t max_chunk_size;    /* largest uncompressed chunk, if known */
-    uint64_t reserved[4];
+    uint64_t window_size;       /* zstd: largest window of a frame that records no content size (0: none) */
+    uint64_t reserved[3];
 } oc_frame_info;
 
 /*
@@ -488,6 +515,8 @@ OC_API oc_status oc_buffer_decompressed_size(oc_context *ctx, const oc_buffer_op
  * (hint NULL = VERIFY).  Never writes past dst_capacity.  On failure the
  * status says why; for chunked containers the first failing chunk's index is
  * stored in *failed_chunk if that pointer is not NULL (else ignored).
+ * src[0..src_size) and dst[0..dst_capacity) must not overlap:
+ * INVALID_ARGUMENT, nothing written.
  */
 OC_API oc_status oc_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, const void *src,
                                       uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size,

@@ -56,7 +56,8 @@ oc_status oc_batch_compress(oc_context *ctx, const oc_codec_options *options, si
     RETURN_ERROR_IF(options->algorithm == OC_ALGO_NONE, OC_ERR_INVALID_ARGUMENT);
     int level = 0;
     FORWARD_IF_ERROR(oc_resolve_level(options->algorithm, options->level, &level));
-    RETURN_ERROR_IF(n > 0 && (!src_ptrs || !src_sizes || !dst_ptrs || !dst_capacities),
+    /* dst_sizes is how the caller learns each chunk's size: required. */
+    RETURN_ERROR_IF(n > 0 && (!src_ptrs || !src_sizes || !dst_ptrs || !dst_capacities || !dst_sizes),
                     OC_ERR_INVALID_ARGUMENT);
     oc_engine engine;
     FORWARD_IF_ERROR(choose_engine(ctx, n, src_ptrs, &engine));
@@ -101,5 +102,6 @@ oc_status oc_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *o
     FORWARD_IF_ERROR(choose_engine(ctx, n, src_ptrs, &engine));
     if (engine == OC_ENGINE_CUDA)
         return oc_cuda_batch_decompressed_sizes(ctx, options, n, src_ptrs, src_sizes, sizes, statuses);
-    return oc_cpu_batch_decompressed_sizes(ctx, options->algorithm, n, src_ptrs, src_sizes, sizes, statuses);
+    return oc_cpu_batch_decompressed_sizes(ctx, options->algorithm, n, src_ptrs, src_sizes, sizes, statuses,
+                                           options->memory_limit);
 }

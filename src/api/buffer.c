@@ -356,6 +356,8 @@ oc_status oc_buffer_compress(oc_context *ctx, const oc_buffer_options *options, 
     FORWARD_IF_ERROR(check_options(options, 1));
     RETURN_ERROR_IF(!src && src_size, OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF(!dst && dst_capacity, OC_ERR_INVALID_ARGUMENT);
+    RETURN_ERROR_IF(oc_ranges_overlap(src, (size_t)src_size, dst, (size_t)dst_capacity),
+                    OC_ERR_INVALID_ARGUMENT);
     *dst_size = 0;
     if (src && ctx->opts.engine != OC_ENGINE_CPU && oc_pointer_kind(src) == OC_MEMORY_DEVICE)
         return oc_cuda_buffer_compress(ctx, options, src, src_size, dst, dst_capacity, dst_size);
@@ -398,6 +400,7 @@ oc_status oc_buffer_inspect(const void *src, uint64_t src_size, const oc_buffer_
         info->indexed = plan.indexed;
         info->has_checksums = plan.check != OC_CHECK_NONE || plan.lz4_content_checksum || plan.info_checksums;
         info->max_chunk_size = plan.max_chunk;
+        info->window_size = plan.window_size;
     }
     oc_plan_free(&plan);
     return st;
@@ -666,6 +669,8 @@ oc_status oc_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, c
     RETURN_ERROR_IF(!src && src_size, OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF(!dst && dst_capacity, OC_ERR_INVALID_ARGUMENT);
     FORWARD_IF_ERROR(check_hint(hint));
+    RETURN_ERROR_IF(oc_ranges_overlap(src, (size_t)src_size, dst, (size_t)dst_capacity),
+                    OC_ERR_INVALID_ARGUMENT);
     *dst_size = 0;
     if (src && ctx->opts.engine != OC_ENGINE_CPU && oc_pointer_kind(src) == OC_MEMORY_DEVICE)
         return oc_cuda_buffer_decompress(ctx, hint, src, src_size, dst, dst_capacity, dst_size, failed_chunk);
@@ -682,6 +687,12 @@ oc_status oc_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, c
         goto done;
     if (plan.lz4f_serial) {
         st = oc_lz4f_decompress_serial(s, src_size, dst ? d : NULL, dst_capacity, verify, dst_size);
+        /* Frames that state their sizes and decode to more than they say,
+         * into at least what they say, lie about their size: SIZE_MISMATCH,
+         * as the size query would have it (issue 11 item 12). */
+        if (st == OC_ERR_OUTPUT_TOO_SMALL && plan.size_known && plan.walk_status == OC_OK &&
+            dst_capacity >= plan.total_size)
+            st = OC_ERR_SIZE_MISMATCH;
         if (st != OC_OK && failed_chunk)
             *failed_chunk = 0;
         goto done;
@@ -774,6 +785,7 @@ oc_status oc_buffer_decompressed_size(oc_context *ctx, const oc_buffer_options *
     const oc_chunk_ref *c = &plan.chunks[plan.n - 1];
     oc_codec_options co = OC_CODEC_OPTIONS_INIT;
     co.algorithm = plan.tail_algorithm;
+    co.memory_limit = hint ? hint->memory_limit : 0;
     const void *sp = s + c->src_off;
     size_t ss = (size_t)c->src_size, tail = 0;
     oc_status cst = OC_ERR_INTERNAL;

@@ -74,6 +74,15 @@ OC_HIDDEN oc_status oc_resolve_level(oc_algorithm algorithm, int level, int *out
 OC_HIDDEN void *oc_host_alloc(oc_context *ctx, size_t size);
 OC_HIDDEN void oc_host_free(oc_context *ctx, void *ptr, size_t size);
 
+/* 1 if the byte ranges [a, a + an) and [b, b + bn) share a byte (empty
+ * ranges share none).  Inputs and outputs of a call must not overlap
+ * (include/opencomp.h); the reference libraries assume they do not. */
+static inline int oc_ranges_overlap(const void *a, size_t an, const void *b, size_t bn)
+{
+    uintptr_t a0 = (uintptr_t)a, b0 = (uintptr_t)b;
+    return a && b && an && bn && a0 < b0 + bn && b0 < a0 + an;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -35,6 +35,7 @@ typedef struct oc_cpu_worker {
     uint8_t *scratch;           /* OC_SCRATCH_SIZE bytes */
     uint8_t *big;               /* grown on demand (snappy compress into a small output) */
     size_t big_size;
+    uint64_t memory_limit; /* set per size count: the largest zstd window it may allocate */
 } oc_cpu_worker;
 
 /* The worker's scratch buffer (OC_SCRATCH_SIZE bytes), or NULL on OOM. */

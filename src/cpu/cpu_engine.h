@@ -20,9 +20,12 @@ OC_HIDDEN oc_status oc_cpu_batch_decompress(oc_context *ctx, oc_algorithm algo, 
                                             const void *const *src_ptrs, const size_t *src_sizes,
                                             void *const *dst_ptrs, const size_t *dst_capacities,
                                             size_t *dst_sizes, oc_status *statuses);
+/* memory_limit: the largest zstd window a size count may allocate (0 = the
+ * default; oc_codec_options.memory_limit). */
 OC_HIDDEN oc_status oc_cpu_batch_decompressed_sizes(oc_context *ctx, oc_algorithm algo, size_t n,
                                                     const void *const *src_ptrs, const size_t *src_sizes,
-                                                    size_t *sizes, oc_status *statuses);
+                                                    size_t *sizes, oc_status *statuses,
+                                                    uint64_t memory_limit);
 /* Frees the pool and every worker's state (called by oc_context_destroy). */
 OC_HIDDEN void oc_cpu_engine_release(oc_context *ctx);
 
