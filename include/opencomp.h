@@ -375,7 +375,9 @@ OC_API oc_status oc_batch_compress(oc_context *ctx, const oc_codec_options *opti
  * oc_batch_decompress decodes n independent chunks of options->algorithm.
  *   src_ptrs[i], src_sizes[i]: chunk i's compressed stream (exactly its size;
  *       for gzip and zstd several concatenated members/frames are accepted
- *       and skippable zstd frames are skipped).
+ *       and skippable zstd frames are skipped; zero bytes after a gzip
+ *       member are padding, as Python's gzip reads them; other trailing
+ *       bytes are CORRUPT).
  *   dst_ptrs[i], dst_capacities[i]: where chunk i decodes; the decoder never
  *       writes past the capacity and reports OUTPUT_TOO_SMALL instead.
  *   dst_sizes[i] (out, may be NULL): bytes written for chunk i.
@@ -492,7 +494,11 @@ typedef struct oc_frame_info {
 
 /*
  * oc_buffer_inspect parses the container of src (host memory) without
- * decoding chunk payloads where the container records sizes.  `hint` may be
+ * decoding chunk payloads where the container records sizes.  gzip members
+ * without our index (files from gzip, pigz) are inflated, counting only, to
+ * give their decoded size and where the gzip data ends: compressed_size
+ * below src_size means trailing bytes that decoding ignores (see
+ * oc_buffer_decompress).  `hint` may be
  * NULL; hint->algorithm and hint->kind are used when the bytes do not
  * identify themselves (RAW LZ4, snappy, deflate).  On error info is
  * unspecified.
@@ -517,6 +523,11 @@ OC_API oc_status oc_buffer_decompressed_size(oc_context *ctx, const oc_buffer_op
  * stored in *failed_chunk if that pointer is not NULL (else ignored).
  * src[0..src_size) and dst[0..dst_capacity) must not overlap:
  * INVALID_ARGUMENT, nothing written.
+ * gzip data followed by bytes that begin no further member (zero padding,
+ * trailing garbage) decodes as `gzip -d` decodes it, the trailing bytes
+ * ignored; oc_buffer_inspect's compressed_size says where the gzip data
+ * ends, so a caller can warn as gzip does (the CLI does).  A member whose
+ * magic number is damaged is not trailing garbage: CORRUPT.
  */
 OC_API oc_status oc_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, const void *src,
                                       uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size,

@@ -228,3 +228,10 @@ oc_status oc_cpu_batch_decompressed_sizes(oc_context *ctx, oc_algorithm algo, si
                      NULL, NULL, sizes, statuses, memory_limit ? memory_limit : OC_DEFAULT_MEMORY_LIMIT};
     return run(&job, n, size_one);
 }
+
+oc_status oc_cpu_gzip_extent(oc_context *ctx, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+                             size_t *end, size_t *out)
+{
+    FORWARD_IF_ERROR(prepare(ctx, 1));
+    return oc_gzip_extent(&ctx->workers->w[0], src, n, dst, cap, end, out);
+}
