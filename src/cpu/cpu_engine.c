@@ -102,6 +102,12 @@ static oc_status prepare(oc_context *ctx, size_t n)
             ws->w[i].ctx = ctx;
         ctx->workers = ws;
     }
+    if (oc_thread_pool_forked(ctx->pool)) {
+        /* fork() after use: the parent's workers are not in this process
+         * (issue 11 item 3: the child waited for them forever) */
+        oc_thread_pool_destroy(ctx->pool);
+        ctx->pool = NULL;
+    }
     if (!ctx->pool && n > 1 && ctx->num_threads > 1)
         ctx->pool = oc_thread_pool_create(ctx->num_threads);
     return OC_OK;
