@@ -3,13 +3,13 @@
  * only (oc_batch_compress / oc_batch_decompress on a context whose engine is
  * CUDA, device pointer arrays): what a user's program calls.
  *
- * Nothing here is compiled per algorithm: a codec runs when
- * oc_algorithm_from_name knows its name, and its path is "gpu-kernel" when
- * oc_algorithm_available(OC_ENGINE_CUDA, ...) says the engine has kernels
- * both ways, else "host-staged" (the engine copies the chunks to the host
- * and back around the CPU engine, e.g. Deflate until it has a kernel).  So a
- * new kernel, or a new algorithm such as GDeflate, shows up in the next run
- * with no change to the benchmark.
+ * Nothing here is compiled per algorithm: a codec runs when the library's
+ * algorithm table (oc_algorithm_get_info, enumerated) has a row of that name,
+ * and its path is "gpu-kernel" when oc_algorithm_available(OC_ENGINE_CUDA,
+ * ...) says the engine has kernels both ways, else "host-staged" (the engine
+ * copies the chunks to the host and back around the CPU engine, e.g. Deflate
+ * until it has a kernel).  So a new kernel, or a new algorithm such as
+ * GDeflate, shows up in the next run with no change to the benchmark.
  */
 #include <stdio.h>
 #include <string.h>
@@ -42,18 +42,52 @@ static int oc_init(char *why, size_t cap)
     return 0;
 }
 
+/* The table row named `codec` (its canonical name): 1 and *out, or 0. */
+static int oc_find(const char *codec, oc_algorithm *out)
+{
+    for (int a = 1;; a++) {
+        oc_algorithm_info info = OC_ALGORITHM_INFO_INIT;
+        oc_status s = oc_algorithm_get_info((oc_algorithm)a, &info);
+        if (s == OC_ERR_UNSUPPORTED)
+            return 0; /* past the last algorithm */
+        if (s == OC_OK && info.name && strcmp(info.name, codec) == 0) {
+            *out = info.algorithm;
+            return 1;
+        }
+    }
+}
+
 static int oc_supports(const char *codec)
 {
     oc_algorithm a;
-    return oc_algorithm_from_name(codec, &a) == OC_OK;
+    return oc_find(codec, &a);
+}
+
+static const char *oc_path_of(oc_algorithm a)
+{
+    return oc_algorithm_available(OC_ENGINE_CUDA, a) ? "gpu-kernel" : "host-staged";
 }
 
 static const char *oc_path(const char *codec)
 {
     oc_algorithm a;
-    if (oc_algorithm_from_name(codec, &a) != OC_OK)
-        return "";
-    return oc_algorithm_available(OC_ENGINE_CUDA, a) ? "gpu-kernel" : "host-staged";
+    return oc_find(codec, &a) ? oc_path_of(a) : "";
+}
+
+/* `"lz4": "gpu-kernel", ...` for every algorithm of the library's table. */
+extern "C" void ocb_opencomp_paths_json(char *buf, size_t cap)
+{
+    size_t off = 0;
+    buf[0] = '\0';
+    for (int a = 1; off < cap; a++) {
+        oc_algorithm_info info = OC_ALGORITHM_INFO_INIT;
+        oc_status s = oc_algorithm_get_info((oc_algorithm)a, &info);
+        if (s == OC_ERR_UNSUPPORTED)
+            break;
+        if (s == OC_OK && info.name)
+            off += (size_t)snprintf(buf + off, cap - off, "%s\"%s\": \"%s\"", off ? ", " : "", info.name,
+                                    oc_path_of(info.algorithm));
+    }
 }
 
 static int oc_level(const char *codec)
@@ -64,13 +98,13 @@ static int oc_level(const char *codec)
 static size_t oc_bound(const char *codec, size_t chunk)
 {
     oc_algorithm a;
-    return oc_algorithm_from_name(codec, &a) == OC_OK ? oc_compress_bound(a, chunk) : 0;
+    return oc_find(codec, &a) ? oc_compress_bound(a, chunk) : 0;
 }
 
 static int oc_prepare(const char *codec, size_t chunk, size_t n, uint64_t total, char *why, size_t cap)
 {
     (void)chunk, (void)n, (void)total;
-    if (oc_algorithm_from_name(codec, &g_algo) != OC_OK) {
+    if (!oc_find(codec, &g_algo)) {
         snprintf(why, cap, "opencomp does not know %s", codec);
         return -1;
     }

@@ -41,6 +41,7 @@
 #endif
 
 extern "C" void ocb_opencomp_set_zstd_level(int level);
+extern "C" void ocb_opencomp_paths_json(char *buf, size_t cap);
 
 #define MAX_LIST 16
 
@@ -290,11 +291,7 @@ static void describe_run(const options *o, uint64_t distinct)
 {
     char paths[512] = "", chunks[256] = "", sizes[256] = "", files[2048] = "", q[300];
     size_t off = 0;
-    for (size_t i = 0; i < ocb_ncodecs && off < sizeof paths; i++)
-        off += (size_t)snprintf(
-            paths + off, sizeof paths - off, "%s\"%s\": \"%s\"", i ? ", " : "", ocb_codecs[i],
-            ocb_contender_opencomp.supports(ocb_codecs[i]) ? ocb_contender_opencomp.path(ocb_codecs[i])
-                                                           : "none");
+    ocb_opencomp_paths_json(paths, sizeof paths);
     off = 0;
     for (size_t i = 0; i < o->nchunks && off < sizeof chunks; i++)
         off += (size_t)snprintf(chunks + off, sizeof chunks - off, "%s%llu", i ? ", " : "",
