@@ -423,6 +423,9 @@ def full_scale_table(results, md, copy_by_machine=None):
     """Header and rows of the full-scale table (GB/s of uncompressed bytes per call)."""
     head = ["codec", "chunk", "batch", "ratio oc · nv", "decompress opencomp", "decompress nvCOMP", "oc/nv",
             "roofline oc · nv", "compress opencomp", "compress nvCOMP", "Python decompress oc · nv"]
+    if not md:  # a terminal (the device tool returns 12,000 characters): short names
+        head = ["codec", "chunk", "batch", "ratio oc·nv", "dec oc", "dec nv", "oc/nv", "roofline oc·nv", "comp oc",
+                "comp nv", "py dec oc·nv"]
     rows = []
     for (f, algo, chunk, streams), top, n, cells in full_scale(results):
         oc, nv = cells.get(("opencomp-gpu", "kernel")), cells.get(("nvcomp-gpu", "kernel"))
@@ -537,11 +540,15 @@ def summary(runs, results):
             os.path.basename(run["_path"]), dev.get("name", "no GPU"), str(run.get("commit", "?"))[:12],
             fmt_gbps(dev.get("d2d_copy_gbps")), len(run["results"]), len(run.get("skipped", [])),
             len(run.get("failures", []))))
-        out += ["  FAILED: " + f for f in run.get("failures", [])[:20]]
+        fails = run.get("failures", [])
+        out += ["  FAILED: " + f[:220] for f in fails[:15]]
+        if len(fails) > 15:
+            out.append("  ... %d more failures in the run file" % (len(fails) - 15))
     head, rows = full_scale_table(results, False)
     out += ["", "full scale (GB/s per call, largest batch >= %s; † host-staged):" % human(FULL_SCALE),
             render(head, rows, False) if rows else "  (no batch of that size)"]
     head, rows = latency_table(results)
+    head = ["codec", "chunk", "1 chunk dec µs oc·nv", "comp µs oc·nv", "py dec µs oc·nv", "1 MiB dec µs oc·nv"]
     out += ["", "latency (one call):", render(head, rows, False) if rows else "  (no one-chunk rows)"]
     bad = [r for r in results if not r["verified"]]
     out.append("")
