@@ -83,6 +83,12 @@ static oc_status prepare(oc_context *ctx, size_t n)
             ws->w[i].ctx = ctx;
         ctx->workers = ws;
     }
+    if (oc_thread_pool_forked(ctx->pool)) {
+        /* fork() after use: the parent's workers are not in this process
+         * (issue 11 item 3: the child waited for them forever) */
+        oc_thread_pool_destroy(ctx->pool);
+        ctx->pool = NULL;
+    }
     if (!ctx->pool && n > 1 && ctx->num_threads > 1)
         ctx->pool = oc_thread_pool_create(ctx->num_threads);
     return OC_OK;
@@ -227,4 +233,11 @@ oc_status oc_cpu_batch_decompressed_sizes(oc_context *ctx, oc_algorithm algo, si
     batch_job job = {ctx,  algo, 0,     src_ptrs, src_sizes,
                      NULL, NULL, sizes, statuses, memory_limit ? memory_limit : OC_DEFAULT_MEMORY_LIMIT};
     return run(&job, n, size_one);
+}
+
+oc_status oc_cpu_gzip_extent(oc_context *ctx, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+                             size_t *end, size_t *out)
+{
+    FORWARD_IF_ERROR(prepare(ctx, 1));
+    return oc_gzip_extent(&ctx->workers->w[0], src, n, dst, cap, end, out);
 }
