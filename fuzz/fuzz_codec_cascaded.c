@@ -39,19 +39,22 @@ static void as_data(const uint8_t *data, size_t size, unsigned mode, unsigned la
         L.rles = 4; /* the automatic choice */
     uint8_t *in = copy_of(data, size);
     size_t cap = (size_t)cz_bound(size);
-    uint8_t *a = (uint8_t *)malloc(cap), *b = (uint8_t *)malloc(cap), *back = (uint8_t *)malloc(size ? size : 1);
+    uint8_t *a = (uint8_t *)malloc(cap), *b = (uint8_t *)malloc(cap),
+            *back = (uint8_t *)malloc(size ? size : 1);
     if (!a || !b || !back)
         abort();
     uint64_t na = 0, nb = 0, got = 0;
     if (cz_compress_chunk(&ws, in, size, type, L, a, cap, &na, 1) != OC_OK)
         abort();
-    if (cz_compress_chunk(&ws, in, size, type, L, b, cap, &nb, 3) != OC_OK || na != nb || memcmp(a, b, (size_t)na))
+    if (cz_compress_chunk(&ws, in, size, type, L, b, cap, &nb, 3) != OC_OK || na != nb ||
+        memcmp(a, b, (size_t)na))
         abort();
     uint8_t *exact = copy_of(a, (size_t)na);
     if (cz_decompress_chunk(&ws, exact, (size_t)na, back, size, &got, 1) != OC_OK || got != size ||
         (size && memcmp(back, in, size)))
         abort();
-    if (size && cz_decompress_chunk(&ws, exact, (size_t)na, back, size - 1, &got, 1) != OC_ERR_OUTPUT_TOO_SMALL)
+    if (size &&
+        cz_decompress_chunk(&ws, exact, (size_t)na, back, size - 1, &got, 1) != OC_ERR_OUTPUT_TOO_SMALL)
         abort();
     free(exact);
     free(in);

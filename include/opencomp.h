@@ -28,6 +28,18 @@
  * data decides: host memory runs on the CPU engine, device memory on the
  * CUDA engine (when this build has one and a GPU is present).
  *
+ * fork().  A process may fork after using opencomp, and the child may keep
+ * using its copies of the contexts on the CPU engine: the child re-creates
+ * the thread pool on first use (the parent's worker threads do not exist in
+ * a child), and destroying a context in the child frees its memory without
+ * touching the parent's threads.  CUDA cannot be used in a child forked
+ * after the parent initialised CUDA (any opencomp call that looked for a
+ * GPU): there the CUDA engine is not available, OC_ENGINE_AUTO runs host
+ * data on the CPU, and asking for the CUDA engine, device or pinned memory
+ * gives OC_ERR_FORKED.  Start GPU workers with 'spawn' or 'forkserver'
+ * (Python multiprocessing, PyTorch DataLoader with
+ * multiprocessing_context), or fork before the first GPU call.
+ *
  * Threading.  Functions without an oc_context are thread-safe.  An oc_context
  * may be used by one thread at a time; create one per thread for concurrency
  * (each context owns its own thread pool and scratch).
@@ -106,7 +118,8 @@ typedef enum oc_status {
     OC_ERR_CUDA = 12,             /* a CUDA runtime call failed */
     OC_ERR_SIZE_UNKNOWN = 13,     /* the decompressed size is not recorded in the stream */
     OC_ERR_INTERNAL = 14,         /* a bug in opencomp; please report it */
-    OC_ERR_IO = 15                /* reading or writing a file failed (CLI and file helpers) */
+    OC_ERR_IO = 15,               /* reading or writing a file failed (CLI and file helpers) */
+    OC_ERR_FORKED = 16            /* CUDA engine in a process forked after CUDA was initialised: see below */
 } oc_status;
 
 /* oc_status_name returns the enum name without prefix ("OK", "CORRUPT", ...);
@@ -156,7 +169,8 @@ OC_API int oc_algorithm_available(oc_engine engine, oc_algorithm algorithm);
 
 /* Compression levels.  0 always means the algorithm's default.
  *   lz4:     1 = LZ4 fast (default); negative = faster ("acceleration" = -level);
- *            2..12 = LZ4HC levels.
+ *            2..12 = LZ4HC levels.  CUDA engine: <= 1 greedy matching, >= 2 lazy
+ *            matching (the best of six candidate starts).
  *   snappy:  no levels; any value is accepted and ignored.
  *   deflate/zlib/gzip: 1..12 (libdeflate's scale; 6 default).
  *   cascaded: no levels (the layers are options: oc_typed_options).
@@ -448,7 +462,9 @@ OC_API oc_status oc_batch_compress(oc_context *ctx, const oc_codec_options *opti
  * oc_batch_decompress decodes n independent chunks of options->algorithm.
  *   src_ptrs[i], src_sizes[i]: chunk i's compressed stream (exactly its size;
  *       for gzip and zstd several concatenated members/frames are accepted
- *       and skippable zstd frames are skipped).
+ *       and skippable zstd frames are skipped; zero bytes after a gzip
+ *       member are padding, as Python's gzip reads them; other trailing
+ *       bytes are CORRUPT).
  *   dst_ptrs[i], dst_capacities[i]: where chunk i decodes; the decoder never
  *       writes past the capacity and reports OUTPUT_TOO_SMALL instead.
  *   dst_sizes[i] (out, may be NULL): bytes written for chunk i.
@@ -566,7 +582,11 @@ typedef struct oc_frame_info {
 
 /*
  * oc_buffer_inspect parses the container of src (host memory) without
- * decoding chunk payloads where the container records sizes.  `hint` may be
+ * decoding chunk payloads where the container records sizes.  gzip members
+ * without our index (files from gzip, pigz) are inflated, counting only, to
+ * give their decoded size and where the gzip data ends: compressed_size
+ * below src_size means trailing bytes that decoding ignores (see
+ * oc_buffer_decompress).  `hint` may be
  * NULL; hint->algorithm and hint->kind are used when the bytes do not
  * identify themselves (RAW LZ4, snappy, deflate).  On error info is
  * unspecified.
@@ -591,6 +611,11 @@ OC_API oc_status oc_buffer_decompressed_size(oc_context *ctx, const oc_buffer_op
  * stored in *failed_chunk if that pointer is not NULL (else ignored).
  * src[0..src_size) and dst[0..dst_capacity) must not overlap:
  * INVALID_ARGUMENT, nothing written.
+ * gzip data followed by bytes that begin no further member (zero padding,
+ * trailing garbage) decodes as `gzip -d` decodes it, the trailing bytes
+ * ignored; oc_buffer_inspect's compressed_size says where the gzip data
+ * ends, so a caller can warn as gzip does (the CLI does).  A member whose
+ * magic number is damaged is not trailing garbage: CORRUPT.
  */
 OC_API oc_status oc_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, const void *src,
                                       uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size,

@@ -22,6 +22,11 @@ OC_CPU_CODEC(snappy)
 OC_CPU_CODEC(deflate)
 OC_CPU_CODEC(zstd)
 OC_CPU_CODEC(cascaded)
+OC_CONTAINER(lz4frame)
+OC_CONTAINER(snappy)
+OC_CONTAINER(gzip)
+OC_CONTAINER(zstd)
+OC_CONTAINER(own_cascaded)
 #undef OC_CPU_CODEC
 #undef OC_CONTAINER
 #ifdef OC_WITH_CUDA /* the CUDA engine is in this build */
@@ -121,10 +126,11 @@ static const char *const sfx_cascaded[] = {".cascaded", NULL};
 #define LIBDEFLATE_MAX ((uint64_t)SIZE_MAX / 2)
 
 /* deflate, zlib and gzip share libdeflate's levels, the gzip-members
- * container and the CPU codec; their streams differ by the wrapper. */
+ * container and the CPU codec; their streams differ by the wrapper.
+ * Deflate expands at most 258 bytes per 2 bits (1032:1). */
 #define DEFLATE_FAMILY                                                                                       \
     .min_level = 1, .max_level = 12, .default_level = 6, .has_levels = 1, .max_chunk = LIBDEFLATE_MAX,       \
-    .max_expansion = 1100, .suffix = ".gz", .aliases = none, .container = NULL,                              \
+    .max_expansion = 1032, .suffix = ".gz", .aliases = none, .container = &oc_container_gzip,                \
     .native_chunks = OC_ALGO_DEFLATE, .cpu = &oc_cpu_codec_deflate, .gpu = NULL
 
 static const oc_algo_desc rows[OC_ALGO_COUNT] = {
@@ -143,9 +149,9 @@ static const oc_algo_desc rows[OC_ALGO_COUNT] = {
             .has_levels = 1,
             .max_chunk = LZ4_MAX_INPUT,
             .bound = bound_lz4,
-            .max_expansion = 256,
+            .max_expansion = 256, /* 255 bytes per length byte */
             .magic = NULL,
-            .container = NULL,
+            .container = &oc_container_lz4frame,
             .native_chunks = OC_ALGO_LZ4,
             .cpu = &oc_cpu_codec_lz4,
             .gpu = GPU(lz4),
@@ -161,9 +167,9 @@ static const oc_algo_desc rows[OC_ALGO_COUNT] = {
             .has_levels = 0, /* any level accepted and ignored */
             .max_chunk = SNAPPY_MAX_INPUT,
             .bound = bound_snappy,
-            .max_expansion = 64,
+            .max_expansion = 22, /* 64 bytes per 3-byte copy */
             .magic = NULL,
-            .container = NULL,
+            .container = &oc_container_snappy,
             .native_chunks = OC_ALGO_SNAPPY,
             .cpu = &oc_cpu_codec_snappy,
             .gpu = GPU(snappy),
@@ -204,9 +210,9 @@ static const oc_algo_desc rows[OC_ALGO_COUNT] = {
             .has_levels = 1,
             .max_chunk = (uint64_t)0xFF00FF00FF00FF00ull,
             .bound = bound_zstd,
-            .max_expansion = 32768,
+            .max_expansion = 32768, /* a 128 KiB RLE block per 4 bytes */
             .magic = magic_zstd,
-            .container = NULL,
+            .container = &oc_container_zstd,
             .native_chunks = OC_ALGO_ZSTD,
             .cpu = &oc_cpu_codec_zstd,
             .gpu = GPU(zstd),
@@ -226,7 +232,7 @@ static const oc_algo_desc rows[OC_ALGO_COUNT] = {
              * with its table entry: layer byte 1, run stream 5, value stream 5 */
             .max_expansion = 1100,
             .magic = NULL,
-            .container = NULL,
+            .container = &oc_container_own_cascaded,
             .native_chunks = OC_ALGO_CASCADED,
             .cpu = &oc_cpu_codec_cascaded,
             .gpu = GPU(cascaded),

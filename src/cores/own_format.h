@@ -72,7 +72,7 @@ OWN_HD void own_header_write(uint8_t *p, uint32_t id, uint32_t dtype, uint32_t f
     p[1] = (uint8_t)OWN_VERSION;
     p[2] = (uint8_t)dtype;
     p[3] = (uint8_t)flags;
-    own_put_le32(p + 4, size);
+    oc_store_le32(p + 4, size);
 }
 
 /* Reads and checks the header of a chunk of `id`: TRUNCATED when fewer
@@ -86,7 +86,7 @@ OWN_HD oc_status own_header_read(const uint8_t *src, size_t n, uint32_t id, own_
     h->version = src[1];
     h->dtype = src[2];
     h->flags = src[3];
-    h->size = own_le32(src + 4);
+    h->size = oc_load_le32(src + 4);
     if (h->id != id || h->version != OWN_VERSION || own_type_width(h->dtype) == 0)
         return OC_ERR_CORRUPT;
     return OC_OK;
@@ -110,8 +110,8 @@ OWN_HD oc_status own_tile_span(const uint8_t *src, uint32_t table_off, uint32_t 
                                uint64_t limit, uint64_t *start, uint64_t *end)
 {
     uint64_t base = (uint64_t)table_off + 4ull * ntiles;
-    uint64_t b = t ? own_le32(src + table_off + 4ull * (t - 1)) : 0;
-    uint64_t e = own_le32(src + table_off + 4ull * t);
+    uint64_t b = t ? oc_load_le32(src + table_off + 4ull * (t - 1)) : 0;
+    uint64_t e = oc_load_le32(src + table_off + 4ull * t);
     if (b > e || base + e > limit)
         return OC_ERR_CORRUPT;
     *start = base + b;

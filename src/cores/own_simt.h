@@ -16,8 +16,9 @@
  * tested on the host with any warp count.
  *
  * Warp primitives (scans, reductions, broadcasts, ballots) are shuffles on
- * the GPU and identities in C, where the warp is one lane.  Bit and
- * little-endian helpers work on both sides.
+ * the GPU and identities in C, where the warp is one lane.  The qualifiers
+ * and the lane of the warp are src/common/portable.h's, little-endian
+ * loads src/common/le.h's; the bit helpers here work on both sides.
  */
 #ifndef OC_OWN_SIMT_H
 #define OC_OWN_SIMT_H
@@ -28,23 +29,14 @@
 #include <string.h>
 #endif
 
-#ifdef __CUDACC__
-#define OWN_DEV static __device__ __forceinline__         /* core code: device only */
-#define OWN_BIG static __device__ __noinline__            /* core code, kept out of line */
-#define OWN_HD static __host__ __device__ __forceinline__ /* arithmetic for both sides */
-#define OWN_NLANES 32u
-#define OWN_LANE() ((uint32_t)threadIdx.x & 31u)
-#define OWN_SYNCWARP() __syncwarp()
-#define OWN_CONST static __constant__ const
-#else
-#define OWN_DEV static inline
-#define OWN_BIG static
-#define OWN_HD static inline
-#define OWN_NLANES 1u
-#define OWN_LANE() 0u
-#define OWN_SYNCWARP() ((void)0)
-#define OWN_CONST static const
-#endif
+#include "../common/le.h"
+#include "../common/portable.h"
+
+#define OWN_DEV OC_CORE_FN /* core code: device only under nvcc */
+#define OWN_HD OC_INLINE   /* arithmetic for both sides */
+#define OWN_NLANES OC_NLANES
+#define OWN_LANE() OC_LANE()
+#define OWN_SYNCWARP() OC_WARP_SYNC()
 
 #define OWN_FULL 0xffffffffu
 
@@ -223,47 +215,6 @@ OWN_HD int64_t own_sext(uint64_t x, uint32_t bits)
 {
     uint32_t s = 64u - bits;
     return (int64_t)(x << s) >> s;
-}
-
-/* ---- little-endian bytes ------------------------------------------------- */
-
-OWN_HD uint32_t own_le16(const uint8_t *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8);
-}
-
-OWN_HD uint32_t own_le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-
-/* Reads `n` (1..8) bytes little-endian. */
-OWN_HD uint64_t own_le_n(const uint8_t *p, uint32_t n)
-{
-    uint64_t v = 0;
-    for (uint32_t i = 0; i < n; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
-OWN_HD void own_put_le16(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-
-OWN_HD void own_put_le32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-}
-
-OWN_HD void own_put_le_n(uint8_t *p, uint64_t v, uint32_t n)
-{
-    for (uint32_t i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
 }
 
 /* ---- word-aligned bit streams in a workspace -----------------------------

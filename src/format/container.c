@@ -1,17 +1,31 @@
 /*
- * container.c - plan bookkeeping and container detection.
+ * container.c - plan bookkeeping, container detection, and the writer's
+ * generic steps (container.h).
  *
  * Detection order (docs/FORMAT.md, "Detection"): an explicit RAW or
- * WITH_UNCOMPRESSED_SIZE hint is obeyed; otherwise the leading magic picks
- * the reader (LZ4 frame, zstd frame or skippable frame, gzip, snappy stream
- * identifier, zlib header check); otherwise the buffer is RAW of the hint's
- * algorithm.
+ * WITH_UNCOMPRESSED_SIZE hint is obeyed; otherwise the readers below are
+ * asked in order (LZ4 frame, LZ4 legacy, zstd frame or skippable frame,
+ * gzip, snappy stream identifier), each only when the hint's algorithm
+ * allows its container; then a self-identifying RAW stream (the algorithm
+ * table's magic: zlib); otherwise the buffer is RAW of the hint's algorithm.
+ * A new container adds its ops to the reader list and its magic to the
+ * truncated-prefix list (our own formats' container: one ops per algorithm).
  */
 #include "container.h"
 
 #include <stdlib.h>
 
 #include "../common/algo_table.h"
+#include "../common/typed_options.h"
+
+#define OC_CONTAINER(x) extern const oc_container_ops oc_container_##x;
+OC_CONTAINER(lz4frame)
+OC_CONTAINER(lz4legacy)
+OC_CONTAINER(zstd)
+OC_CONTAINER(gzip)
+OC_CONTAINER(snappy)
+OC_CONTAINER(own_cascaded)
+#undef OC_CONTAINER
 
 void oc_plan_init(oc_container_plan *plan)
 {
@@ -51,8 +65,6 @@ oc_status oc_plan_push(oc_container_plan *plan, uint64_t src_off, uint64_t src_s
     return OC_OK;
 }
 
-static const uint8_t snappy_stream_id[10] = {0xff, 0x06, 0x00, 0x00, 's', 'N', 'a', 'P', 'p', 'Y'};
-
 /* The snappy raw format starts with the decoded length as a varint. */
 static oc_status snappy_preamble(const uint8_t *p, uint64_t n, uint64_t *len)
 {
@@ -67,16 +79,6 @@ static oc_status snappy_preamble(const uint8_t *p, uint64_t n, uint64_t *len)
         }
     }
     return OC_ERR_CORRUPT;
-}
-
-uint64_t oc_max_expansion(oc_algorithm a, uint64_t n)
-{
-    /* LZ4: 255 bytes per length byte; snappy: 64 per 3-byte copy; deflate
-     * family: 258 per 2 bits (1032:1); zstd: a 128 KiB RLE block per 4
-     * bytes.  The Python layer caps size headers the same way. */
-    uint64_t ratio = a == OC_ALGO_LZ4 ? 256 : a == OC_ALGO_SNAPPY ? 22 : a == OC_ALGO_ZSTD ? 32768 : 1032;
-    uint64_t slack = 65536;
-    return n > (UINT64_MAX - slack) / ratio ? UINT64_MAX : n * ratio + slack;
 }
 
 uint64_t oc_skip_skippable_frames(const uint8_t *src, uint64_t src_size)
@@ -100,7 +102,7 @@ oc_status oc_raw_parse(const uint8_t *src, uint64_t src_size, uint64_t offset, o
     plan->algorithm = plan->reported = algorithm;
     plan->container_size = src_size;
     if (algorithm == OC_ALGO_ZSTD && offset == 0)
-        return oc_zstd_parse(src, src_size, plan);
+        return oc_container_zstd.parse(src, src_size, plan);
     if (algorithm == OC_ALGO_SNAPPY) {
         uint64_t len;
         FORWARD_IF_ERROR(snappy_preamble(src + offset, src_size - offset, &len));
@@ -114,6 +116,32 @@ oc_status oc_raw_parse(const uint8_t *src, uint64_t src_size, uint64_t offset, o
     plan->tail_algorithm = algorithm;
     plan->size_known = 0;
     return OC_OK;
+}
+
+/* The readers, in detection order (their magics exclude each other except
+ * where skippable frames lead: LZ4 frames are recognised behind them first). */
+const oc_container_ops *const oc_container_readers[] = {&oc_container_lz4frame,
+                                                        &oc_container_lz4legacy,
+                                                        &oc_container_zstd,
+                                                        &oc_container_gzip,
+                                                        &oc_container_snappy,
+                                                        &oc_container_own_cascaded,
+                                                        NULL};
+
+/* The container a hint's algorithm restricts detection to (NULL: any). */
+static const oc_container_ops *family_of(oc_algorithm hint)
+{
+    const oc_algo_desc *d = oc_algo(hint);
+    return d ? d->container : NULL;
+}
+
+const oc_container_ops *oc_container_detect(const uint8_t *src, uint64_t src_size, oc_algorithm hint)
+{
+    const oc_container_ops *fam = family_of(hint);
+    for (const oc_container_ops *const *r = oc_container_readers; *r; r++)
+        if ((!fam || (*r)->family == fam) && (*r)->sniff(src, src_size))
+            return *r;
+    return NULL;
 }
 
 static int valid_algorithm(oc_algorithm a)
@@ -144,68 +172,43 @@ oc_status oc_container_parse(const uint8_t *src, uint64_t src_size, const oc_buf
         /* A claim no stream of that size can decode to is corrupt: checked
          * before anyone reserves memory for it (issue 11 item 13: a 1.6 KB
          * file claiming 2^34 bytes made the CLI reserve 16 GiB). */
-        SAFETY_CHECK(size <= oc_max_expansion(a, src_size - 8), OC_ERR_CORRUPT);
+        SAFETY_CHECK(size <= oc_algo_max_decoded(a, src_size - 8), OC_ERR_CORRUPT);
         FORWARD_IF_ERROR(oc_plan_push(plan, 8, src_size - 8, size, 0, 0));
         return OC_OK;
     }
     if (hk == OC_BITSTREAM_RAW && ha != OC_ALGO_NONE)
         return oc_raw_parse(src, src_size, 0, ha, plan);
 
-    /* A hint's algorithm restricts detection to its own family of
-     * containers: a raw LZ4 block or snappy buffer may start with bytes that
-     * look like another format's magic. */
-    int any = ha == OC_ALGO_NONE;
-    int deflate_family = ha == OC_ALGO_GZIP || ha == OC_ALGO_DEFLATE || ha == OC_ALGO_ZLIB;
-    if (src_size >= 4 && oc_own_container_magic(src, src_size) && (any || oc_own_container_algorithm(ha)))
-        return oc_own_container_parse(src, src_size, plan);
-    if (src_size >= 4) {
-        uint32_t m = oc_load_le32(src);
-        /* Skippable frames open LZ4 and zstd streams alike (issue 11 item 7:
-         * `lz4` files that start with one were CORRUPT): the first frame
-         * after them names the format. */
-        uint32_t after = m;
-        if ((m & OC_SKIPPABLE_MAGIC_MASK) == OC_SKIPPABLE_MAGIC_MIN) {
-            uint64_t pos = oc_skip_skippable_frames(src, src_size);
-            after = src_size - pos >= 4 ? oc_load_le32(src + pos) : 0;
-        }
-        if (after == OC_LZ4_FRAME_MAGIC && (any || ha == OC_ALGO_LZ4))
-            return oc_lz4frame_parse(src, src_size, plan);
-        if (after == OC_LZ4_LEGACY_MAGIC && (any || ha == OC_ALGO_LZ4))
-            return oc_lz4legacy_parse(src, src_size, plan);
-        if ((m == OC_ZSTD_FRAME_MAGIC || (m & OC_SKIPPABLE_MAGIC_MASK) == OC_SKIPPABLE_MAGIC_MIN) &&
-            (any || ha == OC_ALGO_ZSTD))
-            return oc_zstd_parse(src, src_size, plan);
-    }
-    if (src_size >= 3 && src[0] == 0x1f && src[1] == 0x8b && src[2] == 8 && (any || deflate_family))
-        return oc_gzip_parse(src, src_size, plan);
-    if (src_size >= 1 && !memcmp(src, snappy_stream_id, src_size < 10 ? (size_t)src_size : 10) &&
-        (any || ha == OC_ALGO_SNAPPY))
-        return oc_snappyframe_parse(src, src_size, plan);
+    /* A hint's algorithm restricts detection to its own container: a raw
+     * LZ4 block or snappy buffer may start with bytes that look like
+     * another format's magic. */
+    const oc_container_ops *c = oc_container_detect(src, src_size, ha);
+    if (c)
+        return c->parse(src, src_size, plan);
     if (src_size == 0 && ha == OC_ALGO_SNAPPY && hk == OC_BITSTREAM_NATIVE) {
         /* Framing readers (cramjam, python-snappy) read and write an empty
          * stream as no bytes at all, without the stream identifier. */
         plan->kind = OC_BITSTREAM_NATIVE;
-        plan->name = "snappy-framed";
+        plan->name = oc_container_snappy.name;
         plan->algorithm = plan->reported = OC_ALGO_SNAPPY;
         return OC_OK;
     }
-    if ((any || ha == OC_ALGO_ZLIB) && oc_algo_detect(src, (size_t)src_size) == OC_ALGO_ZLIB) {
-        FORWARD_IF_ERROR(oc_raw_parse(src, src_size, 0, OC_ALGO_ZLIB, plan));
-        plan->name = "zlib";
+    /* A RAW stream that names itself (zlib; zstd and gzip streams are their
+     * containers' already). */
+    oc_algorithm d = oc_algo_detect(src, (size_t)src_size);
+    if (d != OC_ALGO_NONE && (ha == OC_ALGO_NONE || ha == d)) {
+        FORWARD_IF_ERROR(oc_raw_parse(src, src_size, 0, d, plan));
+        plan->name = oc_algo(d)->name;
         return OC_OK;
     }
     if (ha != OC_ALGO_NONE)
         return oc_raw_parse(src, src_size, 0, ha, plan);
     /* A proper prefix of a magic number is a truncated stream. */
-    static const uint8_t magics[5][4] = {{0x04, 0x22, 0x4d, 0x18},
-                                         {0x28, 0xb5, 0x2f, 0xfd},
-                                         {0x1f, 0x8b, 0x08, 0x00},
-                                         {0x50, 0x2a, 0x4d, 0x18},
-                                         {0x02, 0x21, 0x4c, 0x18}};
+    static const uint8_t magics[6][4] = {{0x04, 0x22, 0x4d, 0x18}, {0x28, 0xb5, 0x2f, 0xfd},
+                                         {0x1f, 0x8b, 0x08, 0x00}, {0x50, 0x2a, 0x4d, 0x18},
+                                         {0x02, 0x21, 0x4c, 0x18}, {'O', 'C', 'N', 'C'}};
     if (src_size > 0 && src_size < 4) {
-        if (oc_own_container_magic(src, src_size))
-            return OC_ERR_TRUNCATED;
-        for (int i = 0; i < 5; i++) {
+        for (int i = 0; i < 6; i++) {
             uint8_t first = (uint8_t)(src[0] & (i == 3 ? 0xf0 : 0xff));
             if (first == magics[i][0] && !memcmp(src + 1, magics[i] + 1, (size_t)src_size - 1) &&
                 (i != 2 || src_size < 3))
@@ -216,9 +219,64 @@ oc_status oc_container_parse(const uint8_t *src, uint64_t src_size, const oc_buf
     return src_size == 0 ? OC_ERR_TRUNCATED : OC_ERR_CORRUPT;
 }
 
-oc_status oc_write_trailer(oc_writer *w, oc_algorithm a, int checksums, const oc_index_entry *entries,
-                           uint64_t n, uint32_t content_checksum)
+/* ---- writers ------------------------------------------------------------- */
+
+oc_status oc_native_resolve(const oc_buffer_options *o, uint64_t src_size, oc_native *nt)
 {
+    const oc_algo_desc *d = oc_algo(o->algorithm);
+    RETURN_ERROR_IF(d == NULL || d->container == NULL, OC_ERR_INVALID_ARGUMENT);
+    const oc_container_ops *ops = d->container;
+    size_t cs = o->chunk_size ? o->chunk_size : OC_DEFAULT_CHUNK_SIZE;
+    if (ops->clamp_chunk && cs > ops->clamp_chunk)
+        cs = ops->clamp_chunk;
+    RETURN_ERROR_IF(cs > OC_NATIVE_MAX_CHUNK, OC_ERR_INVALID_ARGUMENT);
+    /* typed formats: chunks hold whole elements (nvCOMP asks the same of ANS's <f2) */
+    uint32_t width = oc_data_type_width(o->typed.data_type);
+    RETURN_ERROR_IF(ops->whole_elements && (width == 0 || cs % width != 0), OC_ERR_INVALID_ARGUMENT);
+    uint64_t n = src_size / cs + (src_size % cs != 0);
+    /* zstd and gzip write one empty frame/member for empty input, so stock
+     * tools see a valid file; LZ4 frames and snappy streams may be empty. */
+    if (n == 0 && ops->empty_chunk)
+        n = 1;
+    RETURN_ERROR_IF(n > 0xffffffffu, OC_ERR_INVALID_ARGUMENT);
+    nt->ops = ops;
+    nt->chunk_algorithm = d->native_chunks;
+    nt->chunk_size = cs;
+    nt->n = n;
+    nt->checksums = o->checksum != OC_CHECKSUM_NONE;
+    nt->sums = ops->check != OC_CHECK_NONE && (ops->check_always || nt->checksums);
+    return OC_OK;
+}
+
+oc_status oc_container_write_header(oc_writer *w, const oc_native *nt, uint64_t content_size)
+{
+    uint8_t h[16];
+    if (!nt->ops->header)
+        return OC_OK;
+    return oc_writer_put(w, h, nt->ops->header(content_size, nt->chunk_size, nt->checksums, h));
+}
+
+oc_status oc_container_write_chunk(oc_writer *w, const oc_native *nt, const uint8_t *usrc, size_t usize,
+                                   const uint8_t *csrc, size_t csize, uint32_t sum, oc_index_entry *entry)
+{
+    const oc_container_ops *ops = nt->ops;
+    RETURN_ERROR_IF(ops->clamp_chunk && usize > ops->clamp_chunk, OC_ERR_CHUNK_TOO_LARGE);
+    RETURN_ERROR_IF(usize > 0xffffffffu || csize > 0xffffffffu - 64, OC_ERR_CHUNK_TOO_LARGE);
+    oc_chunk_layout l;
+    oc_layout_chunk(ops->layout, nt->checksums, (uint32_t)usize, (uint32_t)csize, sum, &l);
+    RETURN_ERROR_IF((uint64_t)l.prefix_len + l.payload + l.suffix_len > 0xffffffffu, OC_ERR_CHUNK_TOO_LARGE);
+    FORWARD_IF_ERROR(oc_writer_chunk(w, &l, usrc, csrc));
+    entry->csize = l.entry_csize;
+    entry->usize = l.entry_usize;
+    entry->checksum = l.entry_checksum;
+    return OC_OK;
+}
+
+oc_status oc_container_write_trailer(oc_writer *w, const oc_native *nt, const oc_index_entry *entries,
+                                     uint64_t n, uint32_t content_checksum)
+{
+    uint32_t a = nt->ops->layout;
+    int checksums = nt->checksums;
     uint8_t b[16];
     uint32_t esize = oc_layout_entry_size(a, checksums);
     RETURN_ERROR_IF(esize && n * esize + OC_LAYOUT_INDEX_FOOTER > 0xffffffffu, OC_ERR_INVALID_ARGUMENT);

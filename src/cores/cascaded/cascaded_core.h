@@ -975,7 +975,7 @@ OWN_HD oc_status cz_chunk_check(const uint8_t *src, size_t n, uint64_t cap, cz_c
     uint64_t base = OWN_HEADER_SIZE + 4ull * k->ntiles;
     if (base > n)
         return OC_ERR_TRUNCATED;
-    uint64_t last = k->ntiles ? own_le32(src + OWN_HEADER_SIZE + 4ull * (k->ntiles - 1)) : 0;
+    uint64_t last = k->ntiles ? oc_load_le32(src + OWN_HEADER_SIZE + 4ull * (k->ntiles - 1)) : 0;
     k->limit = base + last;
     uint64_t need = base + last + k->tail;
     if (need > n)
@@ -1030,7 +1030,7 @@ OWN_DEV oc_status cz_compress_chunk(cz_ws *ws, const uint8_t *src, uint64_t n, u
             CZ_RUN(nw, cz_copy_out, ws->stage, size, dst + pos);
         pos += size;
         if (CZ_ONE_THREAD)
-            own_put_le32(dst + OWN_HEADER_SIZE + 4ull * t, (uint32_t)(pos - base));
+            oc_store_le32(dst + OWN_HEADER_SIZE + 4ull * t, (uint32_t)(pos - base));
     }
     if (pos + tail > cap)
         return OC_ERR_OUTPUT_TOO_SMALL;

@@ -82,7 +82,7 @@ static __global__ void __launch_bounds__(CZ_THREADS)
 /* The decoded size of a good chunk: its header's. */
 struct cz_size_of {
     const void *const *src;
-    __device__ size_t operator()(size_t i) const { return own_le32((const uint8_t *)src[i] + 4); }
+    __device__ size_t operator()(size_t i) const { return oc_load_le32((const uint8_t *)src[i] + 4); }
 };
 
 static oc_status cz_decode_launch(void *scratch, size_t scratch_size, const oc_gpu_config *cfg, size_t n,

@@ -1,0 +1,74 @@
+/*
+ * codec_snappy.c - Snappy raw format on the CPU through snappy's C API.
+ *
+ * snappy_compress needs an output of snappy_max_compressed_length bytes;
+ * a smaller capacity is served through the worker's buffer and a copy, so
+ * a too-small output is OUTPUT_TOO_SMALL, never an overrun.  Decoding is
+ * snappy_uncompress (which validates offsets and bounds itself) when the
+ * preamble's length fits the capacity; on any failure the scanner
+ * (snappy_scan.c) names it: TRUNCATED, CORRUPT or OUTPUT_TOO_SMALL.
+ */
+#include <snappy-c.h>
+#include <string.h>
+
+#include "../../cpu_codec.h"
+#include "snappy_scan.h"
+
+#define SNAPPY_MAX_INPUT ((size_t)0xFFFFFFFFu)
+
+static oc_status snappy_compress_chunk(oc_cpu_worker *w, oc_algorithm algo, int level, const uint8_t *src,
+                                       size_t n, uint8_t *dst, size_t cap, size_t *out)
+{
+    (void)algo, (void)level;
+    RETURN_ERROR_IF(n > SNAPPY_MAX_INPUT, OC_ERR_CHUNK_TOO_LARGE);
+    size_t bound = snappy_max_compressed_length(n), len = bound;
+    uint8_t *target = dst;
+    if (cap < bound) {
+        target = oc_worker_big(w, bound);
+        RETURN_ERROR_IF(!target, OC_ERR_OUT_OF_MEMORY);
+    }
+    RETURN_ERROR_IF(snappy_compress((const char *)src, n, (char *)target, &len) != SNAPPY_OK,
+                    OC_ERR_INTERNAL);
+    if (target != dst) {
+        RETURN_ERROR_IF(len > cap, OC_ERR_OUTPUT_TOO_SMALL);
+        memcpy(dst, target, len);
+    }
+    *out = len;
+    return OC_OK;
+}
+
+static oc_status snappy_size(oc_cpu_worker *w, oc_algorithm algo, const uint8_t *src, size_t n, size_t *size)
+{
+    (void)w, (void)algo;
+    return oc_snappy_scan(src, n, size);
+}
+
+static oc_status snappy_decompress_chunk(oc_cpu_worker *w, oc_algorithm algo, const uint8_t *src, size_t n,
+                                         uint8_t *dst, size_t cap, size_t *out)
+{
+    (void)w, (void)algo;
+    /* snappy's own decoder validates everything (offsets, lengths, input
+     * and output bounds) and is the fast path; the scanner names failures. */
+    size_t size = 0, len = cap;
+    if (snappy_uncompressed_length((const char *)src, n, &size) == SNAPPY_OK && size <= cap) {
+        if (size == 0 && n == 1) { /* the empty stream; snappy wants a valid output pointer */
+            *out = 0;
+            return OC_OK;
+        }
+        if (dst && snappy_uncompress((const char *)src, n, (char *)dst, &len) == SNAPPY_OK && len == size) {
+            *out = size;
+            return OC_OK;
+        }
+    }
+    FORWARD_IF_ERROR(oc_snappy_scan(src, n, &size));
+    RETURN_ERROR_IF(size > cap, OC_ERR_OUTPUT_TOO_SMALL);
+    return OC_ERR_CORRUPT; /* the scanner accepts what snappy refused: should not happen */
+}
+
+static void snappy_release(oc_cpu_worker *w)
+{
+    (void)w;
+}
+
+const oc_cpu_codec oc_cpu_codec_snappy = {snappy_compress_chunk, snappy_decompress_chunk, snappy_size,
+                                          snappy_release};
