@@ -166,18 +166,21 @@ static size_t library_compress(oc_algorithm a, const uint8_t *src, size_t n, uin
         oc_context *ctx = NULL;
         CHECK_OK(oc_context_create(NULL, &ctx));
         r = 0;
-        for (int t = OC_TYPE_U8; t < OC_TYPE_COUNT; t++) {
-            for (unsigned layers = 0; layers < 33; layers++) {
+        /* every width; the layer choices that leave the fewest bytes (one run,
+         * streams raw or packed) and the default and automatic ones */
+        static const int types[] = {OC_TYPE_U8, OC_TYPE_U16, OC_TYPE_U32, OC_TYPE_U64};
+        static const uint32_t layers[] = {OC_CASCADED_LAYERS(1, 0, 0), OC_CASCADED_LAYERS(1, 0, 1),
+                                          OC_CASCADED_DEFAULT, OC_CASCADED_AUTO};
+        for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++) {
+            for (size_t li = 0; li < sizeof layers / sizeof layers[0]; li++) {
                 oc_codec_options o = OC_CODEC_OPTIONS_INIT;
                 o.algorithm = a;
-                o.typed.data_type = (oc_data_type)t;
-                o.typed.cascaded = layers == 32
-                                       ? OC_CASCADED_AUTO
-                                       : OC_CASCADED_LAYERS(layers & 3, (layers >> 2) & 3, layers >> 4);
+                o.typed.data_type = (oc_data_type)types[ti];
+                o.typed.cascaded = layers[li];
                 size_t got = 0;
                 oc_status st = OC_ERR_INTERNAL;
-                CHECK_OK(oc_batch_compress(ctx, &o, 1, (const void *const *)&src, &n, (void *const *)&dst,
-                                           &cap, &got, &st));
+                CHECK_OK(oc_batch_compress(ctx, &o, 1, (const void *const *)&src, &n, (void *const *)&dst, &cap,
+                                           &got, &st));
                 CHECK_OK(st);
                 if (r == 0 || got < r)
                     r = got;

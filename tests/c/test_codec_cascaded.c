@@ -169,8 +169,10 @@ static uint8_t *corpus_file(const char *file, size_t max, size_t *n)
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", dir ? dir : OC_SOURCE_DIR "/bench/corpus-data", file);
     tu_buf b;
-    if (tu_read_file(path, max, &b) != 0 || b.size == 0)
+    if (tu_read_file(path, max, &b) != 0 || b.size == 0) {
+        tu_buf_free(&b);
         return NULL;
+    }
     *n = b.size;
     return b.data;
 }
@@ -298,7 +300,8 @@ static size_t chunk(uint8_t *out, uint32_t type, uint32_t size, const uint8_t *c
         memcpy(out + p, tiles[t], tn[t]);
         p += tn[t];
     }
-    memcpy(out + p, tail, tail_n);
+    if (tail_n)
+        memcpy(out + p, tail, tail_n);
     return p + tail_n;
 }
 
