@@ -41,7 +41,7 @@ python3 -c '
 b = bytearray(open("small.sized", "rb").read()); b[4] = 4; open("claim.sized", "wb").write(b)'
 # (sanitizer builds cannot start under an address-space limit: no limit there)
 limit="ulimit -v 2097152"
-( eval "$limit"; "$OC" --version ) > /dev/null 2>&1 || limit=:
+bash -c "$limit; \"\$0\" --version || exit 1" "$OC" > /dev/null 2>&1 || limit=:
 ( eval "$limit"; "$OC" -d -a lz4 -c claim.sized > /dev/null 2> claim.err ); rc=$?
 [ "$rc" = 1 ] || fail "claim of 2^34 bytes: exit status $rc"
 grep -qx "opencomp: claim.sized: cannot decompress: input is not a valid stream of the expected format" claim.err ||
