@@ -534,20 +534,21 @@ static void print_totals(const bench_state *st)
 
 static int resolve_level(oc_algorithm alg, int requested, int given, int *out)
 {
-    int lo, hi, def;
-    if (oc_level_range(alg, &lo, &hi, &def) != OC_OK) {
+    oc_algorithm_info info = OC_ALGORITHM_INFO_INIT;
+    if (oc_algorithm_get_info(alg, &info) != OC_OK) {
         cli_error(NULL, "%s: no level range", oc_algorithm_name(alg));
         return -1;
     }
     if (!given || requested == 0) {
-        *out = def;
+        *out = info.default_level;
         return 0;
     }
-    if (alg != OC_ALGO_SNAPPY && (requested < lo || requested > hi)) {
-        cli_error(NULL, "%s: level %d out of range %d..%d", oc_algorithm_name(alg), requested, lo, hi);
+    if (info.has_levels && (requested < info.min_level || requested > info.max_level)) {
+        cli_error(NULL, "%s: level %d out of range %d..%d", info.name, requested, info.min_level,
+                  info.max_level);
         return -1;
     }
-    *out = alg == OC_ALGO_SNAPPY ? def : requested;
+    *out = info.has_levels ? requested : info.default_level;
     return 0;
 }
 
@@ -559,8 +560,6 @@ static const char *base_name(const char *path)
 
 int cli_bench_main(const cli_options *opts)
 {
-    static const oc_algorithm all[] = {OC_ALGO_LZ4,  OC_ALGO_SNAPPY, OC_ALGO_DEFLATE,
-                                       OC_ALGO_ZLIB, OC_ALGO_GZIP,   OC_ALGO_ZSTD};
     bench_state st;
     memset(&st, 0, sizeof st);
     st.opts = opts;
@@ -579,9 +578,12 @@ int cli_bench_main(const cli_options *opts)
     if (opts->num_algorithms) {
         for (int i = 0; i < opts->num_algorithms; i++)
             algs[num_algs++] = opts->algorithms[i];
-    } else {
-        for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-            algs[num_algs++] = all[i];
+    } else { /* every algorithm of the library's table that the CPU engine runs */
+        oc_algorithm_info info = OC_ALGORITHM_INFO_INIT;
+        for (oc_algorithm a = (oc_algorithm)1;
+             num_algs < CLI_MAX_ALGOS && oc_algorithm_get_info(a, &info) == OC_OK; a = (oc_algorithm)(a + 1))
+            if (oc_algorithm_available(OC_ENGINE_CPU, a))
+                algs[num_algs++] = a;
     }
     for (int i = 0; i < num_algs; i++) {
         if (!oc_algorithm_available(OC_ENGINE_CPU, algs[i])) {

@@ -5,7 +5,8 @@
  * bare kinds get .raw (RAW) and .sized (WITH_UNCOMPRESSED_SIZE), which say
  * how to read them back but not the algorithm (give -a when decoding LZ4,
  * Snappy or deflate).  Decompression strips a known suffix and refuses
- * others, so it never guesses an output name.
+ * others, so it never guesses an output name.  The suffixes of each
+ * algorithm come from the library (oc_algorithm_get_info).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
@@ -19,50 +20,51 @@ const char *cli_suffix(oc_algorithm algorithm, oc_bitstream_kind kind)
         return ".raw";
     if (kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE)
         return ".sized";
-    switch (algorithm) {
-    case OC_ALGO_LZ4:
-        return ".lz4";
-    case OC_ALGO_SNAPPY:
-        return ".sz";
-    case OC_ALGO_ZSTD:
-        return ".zst";
-    default:
-        return ".gz";
-    }
+    oc_algorithm_info info = OC_ALGORITHM_INFO_INIT;
+    return oc_algorithm_get_info(algorithm, &info) == OC_OK ? info.suffix : ".raw";
 }
 
-typedef struct suffix_entry {
-    const char *suffix;
-    oc_algorithm algorithm;
-    oc_bitstream_kind kind;
-} suffix_entry;
-
-static const suffix_entry known_suffixes[] = {
-    {".zst", OC_ALGO_ZSTD, OC_BITSTREAM_NATIVE},
-    {".zstd", OC_ALGO_ZSTD, OC_BITSTREAM_NATIVE},
-    {".lz4", OC_ALGO_LZ4, OC_BITSTREAM_NATIVE},
-    {".gz", OC_ALGO_GZIP, OC_BITSTREAM_NATIVE},
-    {".sz", OC_ALGO_SNAPPY, OC_BITSTREAM_NATIVE},
-    {".raw", OC_ALGO_NONE, OC_BITSTREAM_RAW},
-    {".sized", OC_ALGO_NONE, OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE},
-};
+/* Strips `suffix` from path into a malloc'd copy, or NULL when path does
+ * not end with it (the name must keep one character besides it). */
+static char *strip(const char *path, const char *suffix)
+{
+    size_t len = strlen(path), sl = strlen(suffix);
+    const char *slash = strrchr(path, '/');
+    size_t base_start = slash ? (size_t)(slash - path) + 1 : 0;
+    if (len <= base_start + sl || strcmp(path + len - sl, suffix) != 0)
+        return NULL;
+    char *out = malloc(len - sl + 1);
+    if (out) {
+        memcpy(out, path, len - sl);
+        out[len - sl] = '\0';
+    }
+    return out;
+}
 
 char *cli_strip_suffix(const char *path, oc_algorithm *hint_algorithm, oc_bitstream_kind *hint_kind)
 {
-    size_t len = strlen(path);
-    const char *slash = strrchr(path, '/');
-    size_t base_start = slash ? (size_t)(slash - path) + 1 : 0;
-    for (size_t i = 0; i < sizeof known_suffixes / sizeof known_suffixes[0]; i++) {
-        size_t sl = strlen(known_suffixes[i].suffix);
-        /* The name must keep at least one character besides the suffix. */
-        if (len > base_start + sl && strcmp(path + len - sl, known_suffixes[i].suffix) == 0) {
-            char *out = malloc(len - sl + 1);
-            if (!out)
-                return NULL;
-            memcpy(out, path, len - sl);
-            out[len - sl] = '\0';
-            *hint_algorithm = known_suffixes[i].algorithm;
-            *hint_kind = known_suffixes[i].kind;
+    /* The library's algorithms say which suffixes name their files. */
+    oc_algorithm_info info = OC_ALGORITHM_INFO_INIT;
+    for (oc_algorithm a = (oc_algorithm)1; oc_algorithm_get_info(a, &info) == OC_OK;
+         a = (oc_algorithm)(a + 1)) {
+        for (const char *const *s = info.decode_suffixes; *s; s++) {
+            char *out = strip(path, *s);
+            if (out) {
+                *hint_algorithm = a;
+                *hint_kind = OC_BITSTREAM_NATIVE;
+                return out;
+            }
+        }
+    }
+    static const struct {
+        const char *suffix;
+        oc_bitstream_kind kind;
+    } bare[] = {{".raw", OC_BITSTREAM_RAW}, {".sized", OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE}};
+    for (size_t i = 0; i < sizeof bare / sizeof bare[0]; i++) {
+        char *out = strip(path, bare[i].suffix);
+        if (out) {
+            *hint_algorithm = OC_ALGO_NONE;
+            *hint_kind = bare[i].kind;
             return out;
         }
     }

@@ -1,9 +1,9 @@
-# cuda.cmake - the CUDA engine: every .cu under src/cuda/, cudart linked
+# cuda.cmake - the CUDA engine: every .cu under src/cuda/ (runtime/, codecs/<algo>/, container/), cudart linked
 # statically so the library loads on machines with no GPU or driver.
 enable_language(CUDA)
 set(CMAKE_CUDA_STANDARD 17)
 find_package(CUDAToolkit REQUIRED)
-file(GLOB OC_CUDA_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/*.cu)
+file(GLOB_RECURSE OC_CUDA_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/cuda/*.cu)
 if(NOT OC_CUDA_SOURCES)
   message(FATAL_ERROR "OC_WITH_CUDA is on but src/cuda has no .cu files")
 endif()

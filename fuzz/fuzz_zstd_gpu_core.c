@@ -1,6 +1,6 @@
 /*
  * fuzz_zstd_gpu_core.c - the GPU Zstandard decoder's core
- * (src/cuda/zstd_decode_core.h) compiled for the host, one lane: the code the
+ * (src/cuda/codecs/zstd/zstd_decode_core.h) compiled for the host, one lane: the code the
  * CUDA kernel runs, fuzzed under ASan/UBSan on the CPU.  Input and output are
  * exactly-sized heap buffers, so a one-byte overread or overwrite faults.
  * Byte 0 picks the output capacity; when the core accepts an input that
@@ -13,7 +13,7 @@
 
 #include <zstd.h>
 
-#include "cuda/zstd_decode_core.h"
+#include "cuda/codecs/zstd/zstd_decode_core.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

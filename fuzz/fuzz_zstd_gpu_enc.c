@@ -1,6 +1,6 @@
 /*
  * fuzz_zstd_gpu_enc.c - the GPU Zstandard encoder's core
- * (src/cuda/zstd_enc_core.h) compiled for the host: any input, at a level
+ * (src/cuda/codecs/zstd/zstd_enc_core.h) compiled for the host: any input, at a level
  * and capacity picked by the first byte, must compress into a frame that
  * libzstd decodes back to the input; a capacity below the frame's size must
  * give OUTPUT_TOO_SMALL.  Input and output are exactly-sized heap buffers,
@@ -12,7 +12,7 @@
 
 #include <zstd.h>
 
-#include "cuda/zstd_enc_core.h"
+#include "cuda/codecs/zstd/zstd_enc_core.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

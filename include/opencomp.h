@@ -164,6 +164,52 @@ OC_API int oc_algorithm_available(oc_engine engine, oc_algorithm algorithm);
  * OC_ERR_INVALID_ARGUMENT for OC_ALGO_NONE or an invalid value. */
 OC_API oc_status oc_level_range(oc_algorithm algorithm, int *min_level, int *max_level, int *default_level);
 
+/*
+ * oc_algorithm_info: what the library knows about one algorithm, from its
+ * row of the algorithm table.  Every string is static (never freed).
+ */
+typedef struct oc_algorithm_info {
+    size_t struct_size;         /* sizeof(oc_algorithm_info), set by the caller */
+    oc_algorithm algorithm;     /* the value described */
+    const char *name;           /* canonical lower-case name, as oc_algorithm_name: "lz4" */
+    const char *display_name;   /* nvCOMP's spelling: "LZ4", "Snappy", "Deflate", "Zlib", "Gzip", "Zstd" */
+    const char *const *aliases; /* further names oc_algorithm_from_name accepts, NULL-terminated */
+    const char *suffix;         /* file suffix of the NATIVE container: ".lz4", ".sz", ".gz", ".zst" */
+    const char *const *decode_suffixes; /* suffixes that name a file of this algorithm when decoding,
+                                           NULL-terminated (".zst", ".zstd"; ".gz" only for gzip,
+                                           since deflate and zlib write the same gzip container) */
+    int min_level;                      /* as oc_level_range */
+    int max_level;
+    int default_level;
+    int has_levels;          /* 0: levels are accepted and ignored (snappy) */
+    int self_identifying;    /* 1: a RAW stream starts with a magic number, so decoders
+                                detect it with OC_ALGO_NONE (zlib, gzip, zstd) */
+    uint64_t max_chunk_size; /* largest chunk one stream holds (oc_compress_bound is 0 above) */
+    uint64_t max_expansion;  /* a stream of n bytes decodes to at most n * max_expansion + 65536
+                                bytes: a size header claiming more is corrupt */
+    uint64_t reserved[4];
+} oc_algorithm_info;
+
+#define OC_ALGORITHM_INFO_INIT                                                                               \
+    {                                                                                                        \
+        sizeof(oc_algorithm_info), OC_ALGO_NONE, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0,          \
+        {                                                                                                    \
+            0                                                                                                \
+        }                                                                                                    \
+    }
+
+/*
+ * oc_algorithm_get_info fills *info (initialise it with
+ * OC_ALGORITHM_INFO_INIT: info->struct_size must be sizeof(oc_algorithm_info))
+ * for `algorithm`.  It returns OC_OK, or
+ * INVALID_ARGUMENT for OC_ALGO_NONE or a bad struct_size, or UNSUPPORTED
+ * for a value past the last algorithm this library knows.  To enumerate
+ * every algorithm (names, suffixes, levels for a CLI or a benchmark), call
+ * it with 1, 2, 3, ... until it returns UNSUPPORTED; oc_algorithm_available
+ * then says which engine runs each.  Thread-safe; no allocation.
+ */
+OC_API oc_status oc_algorithm_get_info(oc_algorithm algorithm, oc_algorithm_info *info);
+
 /* ========================================================================
  * Allocators and contexts
  * ======================================================================== */
@@ -293,9 +339,15 @@ OC_API size_t oc_compress_bound(oc_algorithm algorithm, size_t uncompressed_size
  *   src_ptrs[i], src_sizes[i]:  chunk i's uncompressed bytes (read only).
  *   dst_ptrs[i], dst_capacities[i]: where chunk i's compressed stream goes;
  *       a capacity of oc_compress_bound(alg, src_sizes[i]) always suffices.
- *   dst_sizes[i] (out): compressed size of chunk i (0 on failure).
+ *   dst_sizes[i] (out, required): compressed size of chunk i (0 on failure);
+ *       NULL with n > 0 is INVALID_ARGUMENT.
  *   statuses[i] (out, may be NULL): OK, OUTPUT_TOO_SMALL, CHUNK_TOO_LARGE, ...
- * Outputs may not overlap each other or the inputs.  n == 0 is valid.
+ * Outputs may not overlap each other or the inputs.  The CPU engine checks
+ * each chunk's output against its own input: a chunk whose
+ * dst_ptrs[i][0..dst_capacities[i]) shares a byte with src_ptrs[i][0..
+ * src_sizes[i]) gets INVALID_ARGUMENT and nothing is read or written for it
+ * (the reference libraries assume separate buffers; no in-place work).
+ * n == 0 is valid.
  */
 OC_API oc_status oc_batch_compress(oc_context *ctx, const oc_codec_options *options, size_t n,
                                    const void *const *src_ptrs, const size_t *src_sizes,
@@ -315,6 +367,8 @@ OC_API oc_status oc_batch_compress(oc_context *ctx, const oc_codec_options *opti
  *       NEEDS_DICTIONARY, ...  A failed chunk's output bytes are unspecified.
  * With options->algorithm == OC_ALGO_NONE the format is detected per chunk
  * where it has a magic number (zstd, gzip, zlib); otherwise INVALID_ARGUMENT.
+ * Overlap: as for oc_batch_compress (INVALID_ARGUMENT for a chunk whose
+ * output range shares a byte with its input).
  */
 OC_API oc_status oc_batch_decompress(oc_context *ctx, const oc_codec_options *options, size_t n,
                                      const void *const *src_ptrs, const size_t *src_sizes,
@@ -391,7 +445,8 @@ OC_API size_t oc_buffer_compress_bound(const oc_buffer_options *options, uint64_
  * dst_capacity (OUTPUT_TOO_SMALL instead; oc_buffer_compress_bound always
  * suffices).  src and dst are both host or both device memory (CUDA engine:
  * asynchronous on the stream except that *dst_size is a host value, so the
- * call synchronises once at the end).
+ * call synchronises once at the end).  src[0..src_size) and
+ * dst[0..dst_capacity) must not overlap: INVALID_ARGUMENT, nothing written.
  */
 OC_API oc_status oc_buffer_compress(oc_context *ctx, const oc_buffer_options *options, const void *src,
                                     uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size);
@@ -441,6 +496,8 @@ OC_API oc_status oc_buffer_decompressed_size(oc_context *ctx, const oc_buffer_op
  * (hint NULL = VERIFY).  Never writes past dst_capacity.  On failure the
  * status says why; for chunked containers the first failing chunk's index is
  * stored in *failed_chunk if that pointer is not NULL (else ignored).
+ * src[0..src_size) and dst[0..dst_capacity) must not overlap:
+ * INVALID_ARGUMENT, nothing written.
  */
 OC_API oc_status oc_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, const void *src,
                                       uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size,

@@ -18,7 +18,7 @@
  *
  * Zstd: opencomp-gpu runs oc_cuda_batch_compress/decompress at level 3 (the
  * level is in the JSON).  Without the GPU zstd encoder in this tree
- * (src/cuda/zstd_enc_gpu.h, checked at compile time) the engine compresses
+ * (src/cuda/codecs/zstd/zstd_gpu.h, checked at compile time) the engine compresses
  * zstd host-staged (device -> host -> CPU engine -> device): that figure is
  * not a kernel time, so the kernel row carries "compress_gbps": null, the
  * staged figure as "compress_staged_gbps" and a "note".
@@ -56,7 +56,7 @@
 #include <vector>
 
 extern "C" {
-#include "cuda/cuda_engine.h"
+#include "cuda/runtime/cuda_engine.h"
 }
 
 #ifdef OC_HAVE_NVCOMP
@@ -67,9 +67,9 @@ extern "C" {
 
 /* The GPU zstd encoder, when this tree has it, is what the engine runs for
  * zstd compression; without it the engine stages zstd compression through
- * the host (src/cuda/cuda_staged.cu). */
+ * the host (src/cuda/runtime/cuda_staged.cu). */
 #if defined(__has_include)
-#if __has_include("cuda/zstd_enc_gpu.h")
+#if __has_include("cuda/codecs/zstd/zstd_gpu.h")
 #define OC_BENCH_ZSTD_GPU_ENCODER 1
 #endif
 #endif

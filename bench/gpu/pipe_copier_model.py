@@ -1,4 +1,4 @@
-"""pipe_copier_model.py - CPU model of the pipe decoder's copier (src/cuda/lz_decode_pipe.cuh, v6c).
+"""pipe_copier_model.py - CPU model of the pipe decoder's copier (src/cuda/codecs/lz_common/lz_decode_pipe.cuh, v6c).
 
 Why: the copier's parallel phase is only correct if, inside a round, nothing it
 reads is written in the same phase and no two writes share an output byte or a

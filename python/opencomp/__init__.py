@@ -79,7 +79,9 @@ class ChecksumPolicy(_enum.IntEnum):
     "Compute" writes the container's optional per-chunk checksums when encoding
     NVCOMP_NATIVE; "verify" checks every checksum present when decoding.
     Checksums that a format makes mandatory (gzip CRC-32, zlib Adler-32) are
-    always written and verified.
+    always written.  A Codec made without checksum_policy= uses
+    NO_COMPUTE_AND_VERIFY_IF_PRESENT (nvCOMP's default is NO_COMPUTE_NO_VERIFY,
+    which opencomp applies only when asked for it).
     """
 
     NO_COMPUTE_NO_VERIFY = 0

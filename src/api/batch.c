@@ -10,7 +10,7 @@
  */
 #include "../common/oc_internal.h"
 #include "../cpu/cpu_engine.h"
-#include "../cuda/cuda_engine.h"
+#include "../cuda/runtime/cuda_engine.h"
 
 static oc_status check_options(const oc_codec_options *o)
 {
@@ -47,11 +47,6 @@ static oc_status choose_engine(const oc_context *ctx, size_t n, const void *cons
     }
 }
 
-size_t oc_compress_bound(oc_algorithm algorithm, size_t uncompressed_size)
-{
-    return oc_cpu_compress_bound(algorithm, uncompressed_size);
-}
-
 oc_status oc_batch_compress(oc_context *ctx, const oc_codec_options *options, size_t n,
                             const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
                             const size_t *dst_capacities, size_t *dst_sizes, oc_status *statuses)
@@ -61,7 +56,8 @@ oc_status oc_batch_compress(oc_context *ctx, const oc_codec_options *options, si
     RETURN_ERROR_IF(options->algorithm == OC_ALGO_NONE, OC_ERR_INVALID_ARGUMENT);
     int level = 0;
     FORWARD_IF_ERROR(oc_resolve_level(options->algorithm, options->level, &level));
-    RETURN_ERROR_IF(n > 0 && (!src_ptrs || !src_sizes || !dst_ptrs || !dst_capacities),
+    /* dst_sizes is how the caller learns each chunk's size: required. */
+    RETURN_ERROR_IF(n > 0 && (!src_ptrs || !src_sizes || !dst_ptrs || !dst_capacities || !dst_sizes),
                     OC_ERR_INVALID_ARGUMENT);
     oc_engine engine;
     FORWARD_IF_ERROR(choose_engine(ctx, n, src_ptrs, &engine));

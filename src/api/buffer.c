@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "../common/oc_internal.h"
-#include "../cuda/cuda_engine.h"
+#include "../cuda/runtime/cuda_engine.h"
 #include "../format/checksum.h"
 #include "../format/container.h"
 #include "../format/lz4f_serial.h"
@@ -355,6 +355,8 @@ oc_status oc_buffer_compress(oc_context *ctx, const oc_buffer_options *options, 
     FORWARD_IF_ERROR(check_options(options, 1));
     RETURN_ERROR_IF(!src && src_size, OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF(!dst && dst_capacity, OC_ERR_INVALID_ARGUMENT);
+    RETURN_ERROR_IF(oc_ranges_overlap(src, (size_t)src_size, dst, (size_t)dst_capacity),
+                    OC_ERR_INVALID_ARGUMENT);
     *dst_size = 0;
     if (src && ctx->opts.engine != OC_ENGINE_CPU && oc_pointer_kind(src) == OC_MEMORY_DEVICE)
         return oc_cuda_buffer_compress(ctx, options, src, src_size, dst, dst_capacity, dst_size);
@@ -532,6 +534,111 @@ cleanup:
     return st;
 }
 
+/* LZ4 legacy frames (src/format/lz4legacy.c): blocks of at most 8 MiB, all
+ * but the last exactly 8 MiB when the lz4 command wrote them.  One batched
+ * call decodes every block into its 8 MiB slot of dst; if a block other
+ * than the last comes out shorter (another writer) or anything fails, the
+ * blocks are decoded again one after another, packed, so the status and
+ * the failing block are exact. */
+static oc_status decode_legacy(oc_context *ctx, const oc_container_plan *plan, const uint8_t *src,
+                               uint8_t *dst, uint64_t dst_capacity, uint64_t *total, uint64_t *failed_chunk)
+{
+    const uint64_t B = OC_LZ4_LEGACY_BLOCK;
+    size_t n = plan->n;
+    *total = 0;
+    if (n == 0)
+        return OC_OK;
+    oc_codec_options co = OC_CODEC_OPTIONS_INIT;
+    co.algorithm = OC_ALGO_LZ4;
+    static uint8_t empty_out[1];
+    oc_status st = OC_OK;
+    const void **sp = (const void **)calloc(n, sizeof *sp);
+    size_t *ss = (size_t *)calloc(n, sizeof *ss), *dc = (size_t *)calloc(n, sizeof *dc);
+    size_t *ds = (size_t *)calloc(n, sizeof *ds);
+    void **dp = (void **)calloc(n, sizeof *dp);
+    oc_status *cst = (oc_status *)calloc(n, sizeof *cst);
+    if (!sp || !ss || !dc || !ds || !dp || !cst) {
+        st = OC_ERR_OUT_OF_MEMORY;
+        goto cleanup;
+    }
+    int fast = 1;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t off = (uint64_t)i * B;
+        sp[i] = src + plan->chunks[i].src_off;
+        ss[i] = (size_t)plan->chunks[i].src_size;
+        dc[i] = off < dst_capacity ? (size_t)(dst_capacity - off < B ? dst_capacity - off : B) : 0;
+        dp[i] = dc[i] ? (void *)(dst + off) : (void *)empty_out;
+    }
+    st = oc_batch_decompress(ctx, &co, n, sp, ss, dp, dc, ds, cst);
+    if (st != OC_OK)
+        goto cleanup;
+    for (size_t i = 0; i < n && fast; i++)
+        fast = cst[i] == OC_OK && (i + 1 == n || ds[i] == B);
+    if (fast) {
+        *total = (uint64_t)(n - 1) * B + ds[n - 1];
+        goto cleanup;
+    }
+    uint64_t out = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t room = dst_capacity - out;
+        size_t cap = (size_t)(room < B ? room : B), got = 0;
+        void *d = cap ? (void *)(dst + out) : (void *)empty_out;
+        oc_status one = OC_ERR_INTERNAL;
+        st = oc_batch_decompress(ctx, &co, 1, &sp[i], &ss[i], &d, &cap, &got, &one);
+        if (st == OC_OK && one == OC_ERR_OUTPUT_TOO_SMALL && cap == B)
+            one = OC_ERR_CORRUPT; /* a legacy block never exceeds 8 MiB */
+        if (st == OC_OK && one != OC_OK) {
+            st = one;
+            if (failed_chunk)
+                *failed_chunk = i;
+        }
+        if (st != OC_OK)
+            goto cleanup;
+        out += got;
+    }
+    *total = out;
+cleanup:
+    free(sp);
+    free(ss);
+    free(dc);
+    free(ds);
+    free(dp);
+    free(cst);
+    return st;
+}
+
+/* The decoded size of LZ4 legacy frames: every block's, summed. */
+static oc_status legacy_size(oc_context *ctx, const oc_container_plan *plan, const uint8_t *src,
+                             uint64_t *size)
+{
+    size_t n = plan->n;
+    *size = 0;
+    if (n == 0)
+        return OC_OK;
+    oc_codec_options co = OC_CODEC_OPTIONS_INIT;
+    co.algorithm = OC_ALGO_LZ4;
+    const void **sp = (const void **)calloc(n, sizeof *sp);
+    size_t *ss = (size_t *)calloc(n, sizeof *ss), *sz = (size_t *)calloc(n, sizeof *sz);
+    oc_status *cst = (oc_status *)calloc(n, sizeof *cst);
+    oc_status st = OC_ERR_OUT_OF_MEMORY;
+    if (sp && ss && sz && cst) {
+        for (size_t i = 0; i < n; i++) {
+            sp[i] = src + plan->chunks[i].src_off;
+            ss[i] = (size_t)plan->chunks[i].src_size;
+        }
+        st = oc_batch_decompressed_sizes(ctx, &co, n, sp, ss, sz, cst);
+        for (size_t i = 0; i < n && st == OC_OK; i++) {
+            st = cst[i] == OC_OK && sz[i] > OC_LZ4_LEGACY_BLOCK ? OC_ERR_CORRUPT : cst[i];
+            *size += sz[i];
+        }
+    }
+    free(sp);
+    free(ss);
+    free(sz);
+    free(cst);
+    return st;
+}
+
 /* Decodes the tail chunk into dst[off..capacity); returns its size. */
 static oc_status decode_tail(oc_context *ctx, const oc_container_plan *plan, const uint8_t *src, uint8_t *dst,
                              uint64_t dst_capacity, uint64_t *tail_size)
@@ -560,6 +667,8 @@ oc_status oc_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, c
     RETURN_ERROR_IF(!src && src_size, OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF(!dst && dst_capacity, OC_ERR_INVALID_ARGUMENT);
     FORWARD_IF_ERROR(check_hint(hint));
+    RETURN_ERROR_IF(oc_ranges_overlap(src, (size_t)src_size, dst, (size_t)dst_capacity),
+                    OC_ERR_INVALID_ARGUMENT);
     *dst_size = 0;
     if (src && ctx->opts.engine != OC_ENGINE_CPU && oc_pointer_kind(src) == OC_MEMORY_DEVICE)
         return oc_cuda_buffer_decompress(ctx, hint, src, src_size, dst, dst_capacity, dst_size, failed_chunk);
@@ -578,6 +687,13 @@ oc_status oc_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, c
         st = oc_lz4f_decompress_serial(s, src_size, dst ? d : NULL, dst_capacity, verify, dst_size);
         if (st != OC_OK && failed_chunk)
             *failed_chunk = 0;
+        goto done;
+    }
+    if (plan.lz4_legacy) {
+        uint64_t total = 0;
+        st = decode_legacy(ctx, &plan, s, d, dst_capacity, &total, failed_chunk);
+        if (st == OC_OK)
+            *dst_size = total;
         goto done;
     }
     uint64_t known = plan.tail ? plan.chunks[plan.n - 1].dst_off : plan.total_size;
@@ -651,6 +767,10 @@ oc_status oc_buffer_decompressed_size(oc_context *ctx, const oc_buffer_options *
     }
     if (plan.lz4f_serial) {
         st = oc_lz4f_count_serial(s, src_size, size);
+        goto done;
+    }
+    if (plan.lz4_legacy) {
+        st = legacy_size(ctx, &plan, s, size);
         goto done;
     }
     /* The tail's size is not recorded: the codec counts it. */

@@ -11,7 +11,7 @@
 
 #include "../common/oc_internal.h"
 #include "../cpu/cpu_engine.h"
-#include "../cuda/cuda_engine.h"
+#include "../cuda/runtime/cuda_engine.h"
 
 #define OC_MAX_THREADS 1024
 

@@ -9,9 +9,8 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "../common/oc_internal.h"
-#include "../cpu/cpu_engine.h"
-#include "../cuda/cuda_engine.h"
+#include "../common/algo_table.h"
+#include "../cuda/runtime/cuda_engine.h"
 
 unsigned oc_version_number(void)
 {
@@ -55,12 +54,13 @@ int oc_engine_available(oc_engine engine)
 
 int oc_algorithm_available(oc_engine engine, oc_algorithm algorithm)
 {
-    if (algorithm == OC_ALGO_NONE || (unsigned)algorithm >= OC_ALGO_COUNT)
+    const oc_algo_desc *d = oc_algo(algorithm);
+    if (d == NULL)
         return 0;
     switch (engine) {
     case OC_ENGINE_AUTO:
     case OC_ENGINE_CPU:
-        return oc_cpu_codec_available(algorithm);
+        return d->cpu != NULL;
     case OC_ENGINE_CUDA:
         return oc_cuda_available() && oc_cuda_algorithm_available(algorithm);
     default:

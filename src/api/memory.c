@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "../common/oc_internal.h"
-#include "../cuda/cuda_engine.h"
+#include "../cuda/runtime/cuda_engine.h"
 
 oc_memory_kind oc_pointer_kind(const void *p)
 {

@@ -4,22 +4,28 @@
  *
  * Dependency order (kept): common <- cpu, cuda, format <- api.  cpu/ and
  * cuda/ do not include each other; format/ (containers) knows nothing of
- * engines and calls codecs only through the public batched API.
+ * engines and calls no codec (docs/ARCHITECTURE.md).
  */
 #ifndef OC_INTERNAL_H
 #define OC_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>
+#ifdef OC_DEBUG_ERRORS
+#include <stdio.h>
+#endif
 
 #include "opencomp.h"
 
 #define OC_HIDDEN __attribute__((visibility("hidden")))
 
+#ifdef __cplusplus /* the CUDA engine's .cu files are C++ */
+extern "C" {
+#endif
+
 /* Anything read from untrusted input goes through SAFETY_CHECK: on failure
  * the function returns `status` (debug builds log file and line). */
 #ifdef OC_DEBUG_ERRORS
-#include <stdio.h>
 #define OC_LOG_ERROR(st) fprintf(stderr, "opencomp: %s at %s:%d\n", oc_status_name(st), __FILE__, __LINE__)
 #else
 #define OC_LOG_ERROR(st) ((void)0)
@@ -67,6 +73,15 @@ OC_HIDDEN oc_status oc_resolve_level(oc_algorithm algorithm, int level, int *out
 OC_HIDDEN void *oc_host_alloc(oc_context *ctx, size_t size);
 OC_HIDDEN void oc_host_free(oc_context *ctx, void *ptr, size_t size);
 
+/* 1 if the byte ranges [a, a + an) and [b, b + bn) share a byte (empty
+ * ranges share none).  Inputs and outputs of a call must not overlap
+ * (include/opencomp.h); the reference libraries assume they do not. */
+static inline int oc_ranges_overlap(const void *a, size_t an, const void *b, size_t bn)
+{
+    uintptr_t a0 = (uintptr_t)a, b0 = (uintptr_t)b;
+    return a && b && an && bn && a0 < b0 + bn && b0 < a0 + an;
+}
+
 /* Little-endian helpers used by the containers. */
 static inline uint32_t oc_load_le32(const uint8_t *p)
 {
@@ -89,4 +104,7 @@ static inline void oc_store_le64(uint8_t *p, uint64_t v)
     oc_store_le32(p + 4, (uint32_t)(v >> 32));
 }
 
+#ifdef __cplusplus
+}
+#endif
 #endif /* OC_INTERNAL_H */

@@ -26,18 +26,6 @@
 
 #include "cpu_codec.h"
 
-static size_t deflate_bound(oc_algorithm algo, size_t n)
-{
-    switch (algo) {
-    case OC_ALGO_ZLIB:
-        return libdeflate_zlib_compress_bound(NULL, n);
-    case OC_ALGO_GZIP:
-        return libdeflate_gzip_compress_bound(NULL, n);
-    default:
-        return libdeflate_deflate_compress_bound(NULL, n);
-    }
-}
-
 static oc_status deflate_compress(oc_cpu_worker *w, oc_algorithm algo, int level, const uint8_t *src,
                                   size_t n, uint8_t *dst, size_t cap, size_t *out)
 {
@@ -347,5 +335,5 @@ static void deflate_release(oc_cpu_worker *w)
     }
 }
 
-const oc_cpu_codec oc_codec_deflate = {deflate_bound, deflate_compress, deflate_decompress, deflate_size,
+const oc_cpu_codec oc_cpu_codec_deflate = {deflate_compress, deflate_decompress, deflate_size,
                                        deflate_release};

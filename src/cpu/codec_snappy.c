@@ -15,12 +15,6 @@
 
 #define SNAPPY_MAX_INPUT ((size_t)0xFFFFFFFFu)
 
-static size_t snappy_bound(oc_algorithm algo, size_t n)
-{
-    (void)algo;
-    return n > SNAPPY_MAX_INPUT ? 0 : snappy_max_compressed_length(n);
-}
-
 static oc_status snappy_compress_chunk(oc_cpu_worker *w, oc_algorithm algo, int level, const uint8_t *src,
                                        size_t n, uint8_t *dst, size_t cap, size_t *out)
 {
@@ -75,5 +69,5 @@ static void snappy_release(oc_cpu_worker *w)
     (void)w;
 }
 
-const oc_cpu_codec oc_codec_snappy = {snappy_bound, snappy_compress_chunk, snappy_decompress_chunk,
+const oc_cpu_codec oc_cpu_codec_snappy = {snappy_compress_chunk, snappy_decompress_chunk,
                                       snappy_size, snappy_release};

@@ -14,13 +14,6 @@
 
 #include "cpu_codec.h"
 
-static size_t zstd_bound(oc_algorithm algo, size_t n)
-{
-    (void)algo;
-    size_t b = ZSTD_compressBound(n);
-    return ZSTD_isError(b) ? 0 : b;
-}
-
 static oc_status map_error(size_t code)
 {
     switch (ZSTD_getErrorCode(code)) {
@@ -171,4 +164,4 @@ static void zstd_release(oc_cpu_worker *w)
     w->zstd_d = NULL;
 }
 
-const oc_cpu_codec oc_codec_zstd = {zstd_bound, zstd_compress, zstd_decompress, zstd_size, zstd_release};
+const oc_cpu_codec oc_cpu_codec_zstd = {zstd_compress, zstd_decompress, zstd_size, zstd_release};

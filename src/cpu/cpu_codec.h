@@ -42,9 +42,9 @@ OC_HIDDEN uint8_t *oc_worker_scratch(oc_cpu_worker *w);
 /* A buffer of at least `size` bytes owned by the worker, or NULL on OOM. */
 OC_HIDDEN uint8_t *oc_worker_big(oc_cpu_worker *w, size_t size);
 
+/* A codec of the CPU engine; the algorithm table (src/common/algo_table.c)
+ * names it in each of its algorithms' rows (bounds and levels live there). */
 typedef struct oc_cpu_codec {
-    /* Worst-case compressed size, 0 if src_size is over the format's limit. */
-    size_t (*bound)(oc_algorithm algo, size_t src_size);
     /* level is already resolved (oc_resolve_level). */
     oc_status (*compress)(oc_cpu_worker *w, oc_algorithm algo, int level, const uint8_t *src, size_t src_size,
                           uint8_t *dst, size_t dst_capacity, size_t *dst_size);
@@ -58,12 +58,8 @@ typedef struct oc_cpu_codec {
     void (*release)(oc_cpu_worker *w);
 } oc_cpu_codec;
 
-OC_HIDDEN extern const oc_cpu_codec oc_codec_lz4;
-OC_HIDDEN extern const oc_cpu_codec oc_codec_snappy;
-OC_HIDDEN extern const oc_cpu_codec oc_codec_deflate; /* deflate, zlib, gzip */
-OC_HIDDEN extern const oc_cpu_codec oc_codec_zstd;
-
-/* The codec of an algorithm, NULL for NONE or invalid values. */
+/* The codec of an algorithm (its table row's), NULL for NONE, invalid
+ * values and algorithms without a CPU codec. */
 OC_HIDDEN const oc_cpu_codec *oc_cpu_codec_for(oc_algorithm algo);
 
 /* LZ4 block scanner (lz4_scan.c): validates the sequence structure of an

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/algo_table.h"
 #include "cpu_codec.h"
 #include "thread_pool.h"
 
@@ -20,25 +21,8 @@ struct oc_cpu_workers {
 
 const oc_cpu_codec *oc_cpu_codec_for(oc_algorithm algo)
 {
-    switch (algo) {
-    case OC_ALGO_LZ4:
-        return &oc_codec_lz4;
-    case OC_ALGO_SNAPPY:
-        return &oc_codec_snappy;
-    case OC_ALGO_DEFLATE:
-    case OC_ALGO_ZLIB:
-    case OC_ALGO_GZIP:
-        return &oc_codec_deflate;
-    case OC_ALGO_ZSTD:
-        return &oc_codec_zstd;
-    default:
-        return NULL;
-    }
-}
-
-int oc_cpu_codec_available(oc_algorithm algo)
-{
-    return oc_cpu_codec_for(algo) != NULL;
+    const oc_algo_desc *d = oc_algo(algo);
+    return d ? d->cpu : NULL;
 }
 
 uint8_t *oc_worker_scratch(oc_cpu_worker *w)
@@ -62,10 +46,10 @@ uint8_t *oc_worker_big(oc_cpu_worker *w, size_t size)
 
 static void release_worker(oc_cpu_worker *w)
 {
-    static const oc_cpu_codec *const all[] = {&oc_codec_lz4, &oc_codec_snappy, &oc_codec_deflate,
-                                              &oc_codec_zstd};
-    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-        all[i]->release(w);
+    /* Every row's codec (a codec serving several rows frees twice: a no-op). */
+    for (unsigned a = 1; a < OC_ALGO_COUNT; a++)
+        if (oc_cpu_codec_for((oc_algorithm)a))
+            oc_cpu_codec_for((oc_algorithm)a)->release(w);
     oc_host_free(w->ctx, w->scratch, OC_SCRATCH_SIZE);
     oc_host_free(w->ctx, w->big, w->big_size);
     w->scratch = NULL;
@@ -142,27 +126,14 @@ static void compress_one(void *arg, size_t i, int worker)
     oc_cpu_worker *w = &job->ctx->workers->w[worker];
     size_t size = 0;
     oc_status st;
-    if ((!job->src_ptrs[i] && job->src_sizes[i]) || (!job->dst_ptrs[i] && job->dst_capacities[i]))
+    if ((!job->src_ptrs[i] && job->src_sizes[i]) || (!job->dst_ptrs[i] && job->dst_capacities[i]) ||
+        oc_ranges_overlap(job->src_ptrs[i], job->src_sizes[i], job->dst_ptrs[i], job->dst_capacities[i]))
         st = OC_ERR_INVALID_ARGUMENT;
     else
         st = oc_cpu_codec_for(job->algo)->compress(w, job->algo, job->level, src_or_empty(job->src_ptrs[i]),
                                                    job->src_sizes[i], dst_or_empty(job->dst_ptrs[i]),
                                                    job->dst_capacities[i], &size);
     finish(job, i, st, size);
-}
-
-oc_algorithm oc_cpu_detect_algorithm(const uint8_t *src, size_t n)
-{
-    if (n >= 4) {
-        uint32_t magic = oc_load_le32(src);
-        if (magic == 0xFD2FB528u || (magic & 0xFFFFFFF0u) == 0x184D2A50u)
-            return OC_ALGO_ZSTD;
-    }
-    if (n >= 2 && src[0] == 0x1f && src[1] == 0x8b)
-        return OC_ALGO_GZIP;
-    if (n >= 2 && (src[0] & 0x0f) == 8 && (src[0] >> 4) <= 7 && ((unsigned)src[0] << 8 | src[1]) % 31 == 0)
-        return OC_ALGO_ZLIB;
-    return OC_ALGO_NONE;
 }
 
 static void decompress_one(void *arg, size_t i, int worker)
@@ -174,13 +145,16 @@ static void decompress_one(void *arg, size_t i, int worker)
     size_t n = job->src_sizes[i], size = 0;
     oc_status st;
     oc_algorithm algo = job->algo;
-    if ((!job->src_ptrs[i] && n) || (!job->dst_ptrs[i] && job->dst_capacities[i])) {
+    if ((!job->src_ptrs[i] && n) || (!job->dst_ptrs[i] && job->dst_capacities[i]) ||
+        oc_ranges_overlap(job->src_ptrs[i], n, job->dst_ptrs[i], job->dst_capacities[i])) {
         st = OC_ERR_INVALID_ARGUMENT;
     } else {
         if (algo == OC_ALGO_NONE)
-            algo = oc_cpu_detect_algorithm(src, n);
+            algo = oc_algo_detect(src, n);
         if (algo == OC_ALGO_NONE)
             st = OC_ERR_INVALID_ARGUMENT;
+        else if (!oc_cpu_codec_for(algo))
+            st = OC_ERR_UNSUPPORTED;
         else
             st = oc_cpu_codec_for(algo)->decompress(w, algo, src, n, dst, job->dst_capacities[i], &size);
     }
@@ -199,9 +173,11 @@ static void size_one(void *arg, size_t i, int worker)
         st = OC_ERR_INVALID_ARGUMENT;
     } else {
         if (algo == OC_ALGO_NONE)
-            algo = oc_cpu_detect_algorithm(src, n);
+            algo = oc_algo_detect(src, n);
         if (algo == OC_ALGO_NONE)
             st = OC_ERR_INVALID_ARGUMENT;
+        else if (!oc_cpu_codec_for(algo))
+            st = OC_ERR_UNSUPPORTED;
         else
             st = oc_cpu_codec_for(algo)->decompressed_size(w, algo, src, n, &size);
     }
@@ -226,6 +202,7 @@ oc_status oc_cpu_batch_compress(oc_context *ctx, oc_algorithm algo, int level, s
                                 const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
                                 const size_t *dst_capacities, size_t *dst_sizes, oc_status *statuses)
 {
+    RETURN_ERROR_IF(!oc_cpu_codec_for(algo), OC_ERR_UNSUPPORTED);
     batch_job job = {ctx, algo, level, src_ptrs, src_sizes, dst_ptrs, dst_capacities, dst_sizes, statuses};
     return run(&job, n, compress_one);
 }
@@ -234,6 +211,7 @@ oc_status oc_cpu_batch_decompress(oc_context *ctx, oc_algorithm algo, size_t n, 
                                   const size_t *src_sizes, void *const *dst_ptrs,
                                   const size_t *dst_capacities, size_t *dst_sizes, oc_status *statuses)
 {
+    RETURN_ERROR_IF(algo != OC_ALGO_NONE && !oc_cpu_codec_for(algo), OC_ERR_UNSUPPORTED);
     batch_job job = {ctx, algo, 0, src_ptrs, src_sizes, dst_ptrs, dst_capacities, dst_sizes, statuses};
     return run(&job, n, decompress_one);
 }
@@ -242,12 +220,7 @@ oc_status oc_cpu_batch_decompressed_sizes(oc_context *ctx, oc_algorithm algo, si
                                           const void *const *src_ptrs, const size_t *src_sizes, size_t *sizes,
                                           oc_status *statuses)
 {
+    RETURN_ERROR_IF(algo != OC_ALGO_NONE && !oc_cpu_codec_for(algo), OC_ERR_UNSUPPORTED);
     batch_job job = {ctx, algo, 0, src_ptrs, src_sizes, NULL, NULL, sizes, statuses};
     return run(&job, n, size_one);
-}
-
-size_t oc_cpu_compress_bound(oc_algorithm algo, size_t src_size)
-{
-    const oc_cpu_codec *c = oc_cpu_codec_for(algo);
-    return c ? c->bound(algo, src_size) : 0;
 }

@@ -11,6 +11,8 @@
 
 #include <stdlib.h>
 
+#include "../common/algo_table.h"
+
 void oc_plan_init(oc_container_plan *plan)
 {
     memset(plan, 0, sizeof *plan);
@@ -51,28 +53,6 @@ oc_status oc_plan_push(oc_container_plan *plan, uint64_t src_off, uint64_t src_s
 
 static const uint8_t snappy_stream_id[10] = {0xff, 0x06, 0x00, 0x00, 's', 'N', 'a', 'P', 'p', 'Y'};
 
-static int is_zlib_header(const uint8_t *p, uint64_t n)
-{
-    if (n < 2)
-        return 0;
-    unsigned cmf = p[0], flg = p[1];
-    return (cmf & 0x0f) == 8 && (cmf >> 4) <= 7 && ((cmf << 8) | flg) % 31 == 0 && !(flg & 0x20);
-}
-
-oc_algorithm oc_detect_raw_algorithm(const uint8_t *src, uint64_t src_size)
-{
-    if (src_size >= 4) {
-        uint32_t m = oc_load_le32(src);
-        if (m == OC_ZSTD_FRAME_MAGIC || (m & OC_SKIPPABLE_MAGIC_MASK) == OC_SKIPPABLE_MAGIC_MIN)
-            return OC_ALGO_ZSTD;
-    }
-    if (src_size >= 3 && src[0] == 0x1f && src[1] == 0x8b && src[2] == 8)
-        return OC_ALGO_GZIP;
-    if (is_zlib_header(src, src_size))
-        return OC_ALGO_ZLIB;
-    return OC_ALGO_NONE;
-}
-
 /* The snappy raw format starts with the decoded length as a varint. */
 static oc_status snappy_preamble(const uint8_t *p, uint64_t n, uint64_t *len)
 {
@@ -87,6 +67,19 @@ static oc_status snappy_preamble(const uint8_t *p, uint64_t n, uint64_t *len)
         }
     }
     return OC_ERR_CORRUPT;
+}
+
+uint64_t oc_skip_skippable_frames(const uint8_t *src, uint64_t src_size)
+{
+    uint64_t pos = 0;
+    while (src_size - pos >= 8 &&
+           (oc_load_le32(src + pos) & OC_SKIPPABLE_MAGIC_MASK) == OC_SKIPPABLE_MAGIC_MIN) {
+        uint64_t len = oc_load_le32(src + pos + 4);
+        if (len > src_size - pos - 8)
+            break;
+        pos += 8 + len;
+    }
+    return pos;
 }
 
 oc_status oc_raw_parse(const uint8_t *src, uint64_t src_size, uint64_t offset, oc_algorithm algorithm,
@@ -132,7 +125,7 @@ oc_status oc_container_parse(const uint8_t *src, uint64_t src_size, const oc_buf
     if (hk == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE) {
         SAFETY_CHECK(src_size >= 8, OC_ERR_TRUNCATED);
         uint64_t size = oc_load_le64(src);
-        oc_algorithm a = ha != OC_ALGO_NONE ? ha : oc_detect_raw_algorithm(src + 8, src_size - 8);
+        oc_algorithm a = ha != OC_ALGO_NONE ? ha : oc_algo_detect(src + 8, (size_t)(src_size - 8));
         RETURN_ERROR_IF(a == OC_ALGO_NONE, OC_ERR_INVALID_ARGUMENT);
         plan->kind = OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE;
         plan->name = "with-uncompressed-size";
@@ -151,8 +144,18 @@ oc_status oc_container_parse(const uint8_t *src, uint64_t src_size, const oc_buf
     int deflate_family = ha == OC_ALGO_GZIP || ha == OC_ALGO_DEFLATE || ha == OC_ALGO_ZLIB;
     if (src_size >= 4) {
         uint32_t m = oc_load_le32(src);
-        if (m == OC_LZ4_FRAME_MAGIC && (any || ha == OC_ALGO_LZ4))
+        /* Skippable frames open LZ4 and zstd streams alike (issue 11 item 7:
+         * `lz4` files that start with one were CORRUPT): the first frame
+         * after them names the format. */
+        uint32_t after = m;
+        if ((m & OC_SKIPPABLE_MAGIC_MASK) == OC_SKIPPABLE_MAGIC_MIN) {
+            uint64_t pos = oc_skip_skippable_frames(src, src_size);
+            after = src_size - pos >= 4 ? oc_load_le32(src + pos) : 0;
+        }
+        if (after == OC_LZ4_FRAME_MAGIC && (any || ha == OC_ALGO_LZ4))
             return oc_lz4frame_parse(src, src_size, plan);
+        if (after == OC_LZ4_LEGACY_MAGIC && (any || ha == OC_ALGO_LZ4))
+            return oc_lz4legacy_parse(src, src_size, plan);
         if ((m == OC_ZSTD_FRAME_MAGIC || (m & OC_SKIPPABLE_MAGIC_MASK) == OC_SKIPPABLE_MAGIC_MIN) &&
             (any || ha == OC_ALGO_ZSTD))
             return oc_zstd_parse(src, src_size, plan);
@@ -170,7 +173,7 @@ oc_status oc_container_parse(const uint8_t *src, uint64_t src_size, const oc_buf
         plan->algorithm = plan->reported = OC_ALGO_SNAPPY;
         return OC_OK;
     }
-    if ((any || ha == OC_ALGO_ZLIB) && is_zlib_header(src, src_size)) {
+    if ((any || ha == OC_ALGO_ZLIB) && oc_algo_detect(src, (size_t)src_size) == OC_ALGO_ZLIB) {
         FORWARD_IF_ERROR(oc_raw_parse(src, src_size, 0, OC_ALGO_ZLIB, plan));
         plan->name = "zlib";
         return OC_OK;
@@ -178,12 +181,13 @@ oc_status oc_container_parse(const uint8_t *src, uint64_t src_size, const oc_buf
     if (ha != OC_ALGO_NONE)
         return oc_raw_parse(src, src_size, 0, ha, plan);
     /* A proper prefix of a magic number is a truncated stream. */
-    static const uint8_t magics[4][4] = {{0x04, 0x22, 0x4d, 0x18},
+    static const uint8_t magics[5][4] = {{0x04, 0x22, 0x4d, 0x18},
                                          {0x28, 0xb5, 0x2f, 0xfd},
                                          {0x1f, 0x8b, 0x08, 0x00},
-                                         {0x50, 0x2a, 0x4d, 0x18}};
+                                         {0x50, 0x2a, 0x4d, 0x18},
+                                         {0x02, 0x21, 0x4c, 0x18}};
     if (src_size > 0 && src_size < 4) {
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < 5; i++) {
             uint8_t first = (uint8_t)(src[0] & (i == 3 ? 0xf0 : 0xff));
             if (first == magics[i][0] && !memcmp(src + 1, magics[i] + 1, (size_t)src_size - 1) &&
                 (i != 2 || src_size < 3))

@@ -24,6 +24,10 @@
 #define OC_SKIPPABLE_MAGIC_MIN 0x184D2A50u
 #define OC_SKIPPABLE_MAGIC_MASK 0xFFFFFFF0u
 #define OC_LZ4_FRAME_MAGIC 0x184D2204u
+/* The LZ4 legacy format (`lz4 -l`): this magic, then blocks, each a 4-byte
+ * compressed size and an LZ4 block of at most 8 MiB decoded. */
+#define OC_LZ4_LEGACY_MAGIC 0x184C2102u
+#define OC_LZ4_LEGACY_BLOCK ((size_t)8 << 20)
 #define OC_ZSTD_FRAME_MAGIC 0xFD2FB528u
 #define OC_ZSTD_SEEKABLE_SKIP_MAGIC 0x184D2A5Eu
 #define OC_ZSTD_SEEKABLE_FOOTER_MAGIC 0x8F92EAB1u
@@ -73,6 +77,7 @@ typedef struct oc_container_plan {
     oc_algorithm tail_algorithm; /* the tail chunk's algorithm (gzip tails are whole gzip streams) */
     int indexed;                 /* positions came from an index/size fields, not from decoding */
     int lz4f_serial;             /* decode the whole buffer with the LZ4F streaming decoder */
+    int lz4_legacy;              /* LZ4 legacy frames: chunks are blocks of unknown decoded size */
     oc_status walk_status;       /* lz4f_serial: result of the header walk (reported by inspect) */
     uint64_t info_chunks;        /* lz4f_serial: blocks found by the header walk */
     int info_checksums;          /* lz4f_serial: some frame has block or content checksums */
@@ -93,14 +98,15 @@ OC_HIDDEN oc_status oc_plan_push(oc_container_plan *plan, uint64_t src_off, uint
 OC_HIDDEN oc_status oc_container_parse(const uint8_t *src, uint64_t src_size, const oc_buffer_options *hint,
                                        oc_container_plan *plan);
 OC_HIDDEN oc_status oc_lz4frame_parse(const uint8_t *src, uint64_t src_size, oc_container_plan *plan);
+OC_HIDDEN oc_status oc_lz4legacy_parse(const uint8_t *src, uint64_t src_size, oc_container_plan *plan);
+/* Where the first frame that is not skippable starts (src_size if none). */
+OC_HIDDEN uint64_t oc_skip_skippable_frames(const uint8_t *src, uint64_t src_size);
 OC_HIDDEN oc_status oc_zstd_parse(const uint8_t *src, uint64_t src_size, oc_container_plan *plan);
 OC_HIDDEN oc_status oc_gzip_parse(const uint8_t *src, uint64_t src_size, oc_container_plan *plan);
 OC_HIDDEN oc_status oc_snappyframe_parse(const uint8_t *src, uint64_t src_size, oc_container_plan *plan);
 /* Single-stream framings: RAW of `algorithm` starting at `offset`. */
 OC_HIDDEN oc_status oc_raw_parse(const uint8_t *src, uint64_t src_size, uint64_t offset,
                                  oc_algorithm algorithm, oc_container_plan *plan);
-/* Detect the algorithm of a bare stream by magic (zstd, gzip, zlib); NONE if unknown. */
-OC_HIDDEN oc_algorithm oc_detect_raw_algorithm(const uint8_t *src, uint64_t src_size);
 
 /* ---- writers ------------------------------------------------------------ */
 

@@ -5,7 +5,7 @@
  *
  * Why a header of inline functions: the CPU writers (lz4frame.c,
  * snappy_framing.c, zstd_seekable.c, gzip_members.c) and the GPU assembly
- * kernels (src/cuda/cuda_buffer.cu) must write the same bytes, so the
+ * kernels (src/cuda/container/cuda_buffer.cu) must write the same bytes, so the
  * layout lives here once and compiles as host code for the former and as
  * __host__ __device__ code under nvcc for the latter.  Pure arithmetic on
  * integers: no engine, no codec, no allocation (docs/FORMAT.md specifies

@@ -137,10 +137,16 @@ oc_status oc_lz4f_count_serial(const uint8_t *src, uint64_t src_size, uint64_t *
         }
         in += isz;
         out += osz;
+        /* LZ4F returns 0 from the call that completes a frame; called again
+         * without input it would hint at the next frame's header, so a frame
+         * that ends exactly as the buffer fills (decoded size a multiple of
+         * 64 KiB: the lz4 command's default output, issue 11 item 4) must be
+         * recognised here, not by a further call. */
+        if (in >= src_size && hint == 0)
+            break;
         if (in >= src_size && osz < BUF) {
-            /* All input taken and room left over: nothing is pending. */
-            if (hint != 0 || src_size == 0)
-                st = OC_ERR_TRUNCATED;
+            /* All input taken, room left over, and a frame still open. */
+            st = OC_ERR_TRUNCATED;
             break;
         }
         if (isz == 0 && osz == 0) {

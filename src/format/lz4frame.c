@@ -189,6 +189,14 @@ oc_status oc_lz4frame_parse(const uint8_t *src, uint64_t src_size, oc_container_
     plan->name = "lz4-frame";
     plan->algorithm = plan->reported = OC_ALGO_LZ4;
     plan->container_size = src_size;
+    if (src_size >= 4 && (oc_load_le32(src) & OC_SKIPPABLE_MAGIC_MASK) == OC_SKIPPABLE_MAGIC_MIN) {
+        /* Skippable frames first (lz4's test-lz4-skippable.sh): no index of
+         * ours; LZ4F skips them and decodes what follows serially. */
+        plan->lz4f_serial = 1;
+        plan->tail = 1;
+        plan->walk_status = walk_frames(src, src_size, plan);
+        return OC_OK;
+    }
     lz4_header h;
     FORWARD_IF_ERROR(parse_header(src, src_size, &h));
     RETURN_ERROR_IF(h.flg & FLG_DICT_ID, OC_ERR_NEEDS_DICTIONARY);

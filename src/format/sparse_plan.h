@@ -1,7 +1,7 @@
 /*
  * sparse_plan.h - container plans for a buffer the host cannot read whole
  * (device memory): the whole-buffer layer on device buffers
- * (src/cuda/cuda_buffer_decode.cu) reads only the head and the tail of
+ * (src/cuda/container/cuda_buffer_decode.cu) reads only the head and the tail of
  * src through a callback, and this builds the same plan (and statuses) as
  * oc_container_parse would on the whole buffer.
  *

@@ -5,7 +5,7 @@
  *
  * Inline and __host__ __device__ under nvcc because two readers need the
  * same answer: the CPU container reader (zstd_seekable.c) and the GPU
- * whole-buffer decoder (src/cuda/cuda_buffer_decode.cu), which walks each
+ * whole-buffer decoder (src/cuda/container/cuda_buffer_decode.cu), which walks each
  * seek-table entry on the device where the bytes are.
  */
 #ifndef OC_FORMAT_ZSTD_WALK_H

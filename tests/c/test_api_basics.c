@@ -275,8 +275,10 @@ static void batch_arguments(void)
     CHECK_OK(oc_batch_compress(ctx, &o, 0, NULL, NULL, NULL, NULL, NULL, NULL));
     CHECK_OK(oc_batch_decompress(ctx, &o, 0, NULL, NULL, NULL, NULL, NULL, NULL));
     CHECK_OK(oc_batch_decompressed_sizes(ctx, &o, 0, NULL, NULL, NULL, NULL));
-    /* statuses and sizes may be NULL */
-    CHECK_OK(oc_batch_compress(ctx, &o, 1, &src, &n, &dst, &cap, NULL, NULL));
+    /* statuses may be NULL; compressed sizes are required (issue 11 item 14:
+     * dst_sizes == NULL returned OK and the sizes were lost) */
+    CHECK_STATUS(oc_batch_compress(ctx, &o, 1, &src, &n, &dst, &cap, NULL, NULL), OC_ERR_INVALID_ARGUMENT);
+    CHECK_OK(oc_batch_compress(ctx, &o, 1, &src, &n, &dst, &cap, &size, NULL));
     CHECK_OK(oc_batch_compress(ctx, &o, 1, &src, &n, &dst, &cap, &size, &st));
     CHECK_STATUS(st, OC_OK);
 

@@ -1,6 +1,6 @@
 /*
  * test_cuda_buffer.c - the whole-buffer layer on device buffers
- * (src/cuda/cuda_buffer*.cu): oc_buffer_compress / oc_buffer_decompress
+ * (src/cuda/container/cuda_buffer*.cu): oc_buffer_compress / oc_buffer_decompress
  * with src and dst in device memory, which assemble and parse containers
  * on the GPU.
  *

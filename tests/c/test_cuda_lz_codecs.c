@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda/cuda_engine.h"
+#include "cuda/runtime/cuda_engine.h"
 
 #include "helpers/soft_check.h"
 

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <zstd.h>
 
-#include "cuda/cuda_engine.h"
+#include "cuda/runtime/cuda_engine.h"
 
 #include "helpers/soft_check.h"
 

@@ -24,8 +24,8 @@
 #include <time.h>
 #include <zstd.h>
 
-#include "cuda/cuda_engine.h"
-#include "cuda/zstd_enc_core.h"
+#include "cuda/runtime/cuda_engine.h"
+#include "cuda/codecs/zstd/zstd_enc_core.h"
 
 #include "helpers/soft_check.h"
 
@@ -170,8 +170,7 @@ int main(void)
     size_t text_sum[2] = {0, 0};
 
     static const int levels[] = {1, 3, 0, 6};
-    const char *dflt = getenv("OC_CUDA_ZSTD_ENC_DEFAULT"); /* zstd_enc_gpu.h */
-    int model_default = dflt != NULL && strcmp(dflt, "fast") == 0 ? 1 : 3;
+    int model_default = 3; /* level 0: the algorithm table's default zstd level */
     for (int li = 0; li < 4; li++) {
         for (int dev_arrays = 0; dev_arrays <= 1; dev_arrays++) {
             gpu_compress(n, src, len, caps, levels[li], dev_arrays, out, sizes, st);

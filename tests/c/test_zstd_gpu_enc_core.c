@@ -1,6 +1,6 @@
 /*
  * test_zstd_gpu_enc_core.c - the GPU Zstandard encoder's core
- * (src/cuda/zstd_enc_core.h), compiled for the host with one thread per
+ * (src/cuda/codecs/zstd/zstd_enc_core.h), compiled for the host with one thread per
  * chunk, checked through libzstd.  CI has no GPU: this is where the encoding
  * logic that the CUDA kernel runs is checked on every commit.
  *
@@ -25,7 +25,7 @@
 
 #include <zstd.h>
 
-#include "cuda/zstd_enc_core.h"
+#include "cuda/codecs/zstd/zstd_enc_core.h"
 
 #include "helpers/soft_check.h"
 
@@ -172,7 +172,7 @@ int main(void)
     size_t ntext, nexe, nsrc;
     uint8_t *text = read_file("/usr/share/common-licenses/GPL-3", (size_t)1 << 20, &ntext);
     uint8_t *exe = read_file("/proc/self/exe", (size_t)1 << 20, &nexe);
-    uint8_t *srcf = read_file(OC_SOURCE_DIR "/src/cuda/zstd_decode_core.h", (size_t)1 << 20, &nsrc);
+    uint8_t *srcf = read_file(OC_SOURCE_DIR "/src/cuda/codecs/zstd/zstd_decode_core.h", (size_t)1 << 20, &nsrc);
     if (!text || ntext < 4096 || !exe || nexe < 65536 || !srcf || nsrc < 4096) {
         fprintf(stderr, "test data missing\n");
         return 1;

@@ -1,6 +1,6 @@
 /*
  * zstd_cpu_check.c - runs the GPU Zstandard decoder's core
- * (src/cuda/zstd_decode_core.h) on the CPU, one lane, against libzstd.
+ * (src/cuda/codecs/zstd/zstd_decode_core.h) on the CPU, one lane, against libzstd.
  *
  * Why: the device machine is scarce; this program checks the same decoding
  * code here, under ASan/UBSan, on real files compressed by libzstd in every
@@ -18,7 +18,7 @@
 #define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
-#include "cuda/zstd_decode_core.h"
+#include "cuda/codecs/zstd/zstd_decode_core.h"
 
 static int g_fail;
 static long g_checks;

@@ -1,6 +1,6 @@
 /*
  * zstd_harness.cu - checks and times the GPU Zstandard decoder
- * (src/cuda/zstd_decode.cu) against libzstd on real files.
+ * (src/cuda/codecs/zstd/zstd_decode.cu) against libzstd on real files.
  *
  * For each file and each configuration (64 KiB and 1 MiB chunks at levels
  * -5, 1, 3, 19; whole-file single frames as `zstd -3` / `zstd -19` write
@@ -38,7 +38,7 @@
 #define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
-#include "cuda/zstd_gpu.h"
+#include "cuda/codecs/zstd/zstd_gpu.h"
 #include "zstd_host_core.h"
 
 #define CUDA_OK(x)                                                                                           \
@@ -253,9 +253,10 @@ static DevBatch dev_upload(const std::vector<bytes> &chunks, const std::vector<s
 
 static void dev_decode(DevBatch &d, cudaStream_t s)
 {
-    oc_status st = oc_cuda_zstd_decompress(nullptr, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
-                                           (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses,
-                                           d.max_cap, d.scratch, d.scratch_size, s);
+    oc_gpu_config cfg = {OC_ALGO_ZSTD, 0, d.max_cap};
+    oc_status st = oc_cuda_zstd_decompress(d.scratch, d.scratch_size, &cfg, d.n,
+                                           (const void *const *)d.src_ptrs, d.src_sizes,
+                                           (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, s);
     if (st != OC_OK) {
         fprintf(stderr, "launch failed: %s\n", st_name(st));
         exit(2);

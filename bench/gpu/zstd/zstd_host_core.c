@@ -1,11 +1,11 @@
 /*
- * zstd_host_core.c - the GPU decoder's core (src/cuda/zstd_decode_core.h)
+ * zstd_host_core.c - the GPU decoder's core (src/cuda/codecs/zstd/zstd_decode_core.h)
  * compiled for the host, one lane, so the harness can demand that the GPU
  * gives exactly the CPU core's status, size and bytes on damaged inputs.
  */
 #include "zstd_host_core.h"
 
-#include "cuda/zstd_decode_core.h"
+#include "cuda/codecs/zstd/zstd_decode_core.h"
 
 oc_status zd_host_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap, size_t *out_size)
 {

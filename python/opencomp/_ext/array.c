@@ -94,10 +94,8 @@ int oc_py_array_set_1d(oc_py_array *a, size_t nbytes, const char *typestr)
 {
     char kind;
     Py_ssize_t isz;
-    if (oc_py_typestr_parse(typestr, &kind, &isz) != 0) {
-        PyErr_Format(PyExc_ValueError, "bad data type %s", typestr);
+    if (oc_py_typestr_check(typestr, "data_type", &kind, &isz) != 0)
         return -1;
-    }
     if (nbytes % (size_t)isz != 0) {
         PyErr_Format(PyExc_ValueError, "%zu bytes are not a whole number of %s items (%zd bytes each)",
                      nbytes, typestr, isz);

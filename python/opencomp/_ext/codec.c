@@ -191,6 +191,11 @@ static PyObject *codec_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         return NULL;
     c->chunk_size = OC_DEFAULT_CHUNK_SIZE;
     c->kind = OC_BITSTREAM_NATIVE;
+    /* Without checksum_policy=: verify every checksum present (as python-lz4,
+     * python-snappy, cramjam and the stock tools do) and write none beyond
+     * the mandatory ones; nvCOMP's NO_COMPUTE_NO_VERIFY only when asked for. */
+    c->checksum_policy = 2; /* NO_COMPUTE_AND_VERIFY_IF_PRESENT */
+    c->verify_checksum = 1;
     c->lock = PyThread_allocate_lock();
     if (!c->lock) {
         PyErr_NoMemory();
@@ -1256,7 +1261,9 @@ static PyType_Slot codec_slots[] = {
      "the "
      "format while decoding. bitstream_kind: BitstreamKind.NVCOMP_NATIVE (default: the format's standard "
      "chunked container), RAW (one bare stream) or WITH_UNCOMPRESSED_SIZE (8-byte little-endian size + RAW). "
-     "checksum_policy: ChecksumPolicy. algorithm_type: nvCOMP's Deflate levels 0..5. level: the library's "
+     "checksum_policy: ChecksumPolicy (default NO_COMPUTE_AND_VERIFY_IF_PRESENT: every checksum present is "
+     "verified; nvCOMP's default is NO_COMPUTE_NO_VERIFY). algorithm_type: nvCOMP's Deflate levels 0..5. "
+     "level: the library's "
      "level (opencomp extension). num_threads: CPU threads (0 = all cores). A Codec may be used from several "
      "threads at once."},
     {0, NULL},

@@ -45,6 +45,8 @@ static int dl_typestr(DLDataType t, char *buf, size_t cap, Py_ssize_t *itemsize)
     case OC_DL_BOOL:
         kind = 'b';
         break;
+    case kDLOpaqueHandle:
+        return -2; /* pointers, not data */
     default:
         kind = 'V';
         break; /* bfloat16 and others: opaque bytes */
@@ -52,8 +54,12 @@ static int dl_typestr(DLDataType t, char *buf, size_t cap, Py_ssize_t *itemsize)
     if (t.lanes != 1 || t.bits % 8 != 0 || t.bits == 0)
         return -1;
     *itemsize = t.bits / 8;
+    char k;
+    Py_ssize_t n;
     PyOS_snprintf(buf, cap, "%c%c%d", *itemsize == 1 || kind == 'V' || kind == 'b' ? '|' : '<', kind,
                   (int)*itemsize);
+    if (oc_py_typestr_parse(buf, &k, &n) != 0) /* a size numpy has no type for: opaque bytes */
+        PyOS_snprintf(buf, cap, "|V%d", (int)*itemsize);
     return 0;
 }
 
@@ -65,8 +71,14 @@ int oc_py_dlpack_import(PyObject *capsule, const char *what, oc_py_view *v)
     }
     DLManagedTensor *m = (DLManagedTensor *)PyCapsule_GetPointer(capsule, "dltensor");
     DLTensor *t = &m->dl_tensor;
-    if (t->ndim < 0 || t->ndim > OC_PY_MAXDIM ||
-        dl_typestr(t->dtype, v->typestr, sizeof v->typestr, &v->itemsize)) {
+    int tsr = t->ndim < 0 || t->ndim > OC_PY_MAXDIM
+                  ? -1
+                  : dl_typestr(t->dtype, v->typestr, sizeof v->typestr, &v->itemsize);
+    if (tsr == -2) {
+        PyErr_Format(PyExc_TypeError, "%s: DLPack opaque handles are pointers, not data", what);
+        return -1;
+    }
+    if (tsr != 0) {
         PyErr_Format(PyExc_ValueError,
                      "%s: unsupported DLPack tensor (ndim %d, dtype code %d bits %d lanes %d)", what, t->ndim,
                      t->dtype.code, t->dtype.bits, t->dtype.lanes);
@@ -88,12 +100,22 @@ int oc_py_dlpack_import(PyObject *capsule, const char *what, oc_py_view *v)
         return -1;
     }
     v->ndim = t->ndim;
-    size_t n = 1;
+    /* the byte count must fit in a Py_ssize_t: never let it wrap (zero
+     * dimensions are left out, so every partial product below fits too) */
+    size_t n = 1, nonzero = (size_t)v->itemsize;
     for (int d = 0; d < t->ndim; d++) {
         if (t->shape[d] < 0) {
             PyErr_Format(PyExc_ValueError, "%s: negative DLPack dimension", what);
             return -1;
         }
+        if (t->shape[d] > 0 && (uint64_t)t->shape[d] > (uint64_t)PY_SSIZE_T_MAX / nonzero) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s: DLPack shape of %zd-byte items is larger than the largest possible array", what,
+                         v->itemsize);
+            return -1;
+        }
+        if (t->shape[d] > 0)
+            nonzero *= (size_t)t->shape[d];
         v->shape[d] = (Py_ssize_t)t->shape[d];
         n *= (size_t)t->shape[d];
     }
@@ -108,7 +130,7 @@ int oc_py_dlpack_import(PyObject *capsule, const char *what, oc_py_view *v)
             expect *= t->shape[d];
         }
     }
-    v->nbytes = n * (size_t)v->itemsize;
+    v->nbytes = n == 0 ? 0 : nonzero;
     v->ptr = (char *)t->data + t->byte_offset;
     v->readonly = 0;
     /* Take ownership: the producer's capsule no longer deletes it. */

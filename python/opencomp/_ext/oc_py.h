@@ -169,8 +169,20 @@ OC_PY_HIDDEN PyObject *oc_py_dlpack_export(oc_py_array *a);
 
 /* ---- type strings ------------------------------------------------------- */
 
-/* Parse "<f4", "|u1", "f4", "uint8"-free forms: kind char and itemsize. */
+/* Parse an array-protocol type string ("<f4", "|u1", "<U3"; byte order
+ * optional) into its kind and item size in bytes ('U' counts characters of 4
+ * bytes).  Only the kinds and sizes numpy defines are accepted.  Returns 0,
+ * OC_PY_TS_OBJECT for object items ('|O', '|O8') or OC_PY_TS_BAD; sets no
+ * exception. */
+#define OC_PY_TS_BAD (-1)
+#define OC_PY_TS_OBJECT (-2)
 OC_PY_HIDDEN int oc_py_typestr_parse(const char *ts, char *kind, Py_ssize_t *itemsize);
+/* oc_py_typestr_parse that raises for `what`: TypeError for objects,
+ * ValueError for anything else it rejects.  kind/itemsize may be NULL. */
+OC_PY_HIDDEN int oc_py_typestr_check(const char *ts, const char *what, char *kind, Py_ssize_t *itemsize);
+/* 1 if a buffer-protocol (PEP 3118) format describes Python objects anywhere
+ * ("O", "T{O:name:i:b:}", "2O"), else 0. */
+OC_PY_HIDDEN int oc_py_format_has_object(const char *fmt);
 /* Normalise a data_type argument (str, numpy dtype, type with .str, None) into buf. */
 OC_PY_HIDDEN int oc_py_typestr_from_object(PyObject *obj, char *buf, size_t cap);
 /* struct-module format of a typestr ("B", "<f" ...) or NULL if none fits. */

@@ -10,7 +10,11 @@
  * __dlpack_device__).
  *
  * Every view must be C-contiguous (a strided view cannot be one chunk of
- * bytes); writable when it is an output.
+ * bytes); writable when it is an output.  Views of Python objects (object
+ * arrays, object fields) raise TypeError: their bytes are pointers, and
+ * decoding into them would hand numpy pointers the stream chose.  Type
+ * strings must be ones numpy defines, and a shape whose byte count would
+ * overflow raises instead of wrapping.
  */
 #include "oc_py.h"
 
@@ -42,6 +46,11 @@ static int shape_contiguous(oc_py_view *v, PyObject *strides, const char *what)
     return 0;
 }
 
+/* Shape and byte count from an interface's shape tuple.  The product of the
+ * dimensions and the item size must fit in a Py_ssize_t (as numpy requires):
+ * a larger claim raises instead of wrapping to a small size.  Zero-length
+ * dimensions are left out of the check, so every partial product of the
+ * strides computed from this shape fits too. */
 static int parse_shape(oc_py_view *v, PyObject *shape, const char *what)
 {
     if (!PyTuple_Check(shape) || PyTuple_GET_SIZE(shape) > OC_PY_MAXDIM) {
@@ -49,19 +58,64 @@ static int parse_shape(oc_py_view *v, PyObject *shape, const char *what)
         return -1;
     }
     v->ndim = (int)PyTuple_GET_SIZE(shape);
-    size_t n = 1;
+    size_t n = 1, nonzero = (size_t)v->itemsize;
     for (int d = 0; d < v->ndim; d++) {
         Py_ssize_t s = PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, d));
-        if (s == -1 && PyErr_Occurred())
+        if (s == -1 && PyErr_Occurred()) {
+            if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+                PyErr_Clear();
+                PyErr_Format(PyExc_ValueError, "%s: dimension %d of shape %R is too large", what, d, shape);
+            }
             return -1;
+        }
         if (s < 0) {
             PyErr_Format(PyExc_ValueError, "%s: negative dimension in shape", what);
             return -1;
         }
+        if (s > 0 && nonzero > (size_t)PY_SSIZE_T_MAX / (size_t)s) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s: shape %R of %zd-byte items is larger than the largest possible array", what,
+                         shape, v->itemsize);
+            return -1;
+        }
+        if (s > 0)
+            nonzero *= (size_t)s;
         v->shape[d] = s;
         n *= (size_t)s;
     }
-    v->nbytes = n * (size_t)v->itemsize;
+    v->nbytes = n == 0 ? 0 : nonzero;
+    return 0;
+}
+
+/* 1 if an interface's 'descr' (a list of (name, typestr or descr[, shape]))
+ * holds object items anywhere, 0 if not, -1 with an exception set. */
+static int descr_has_object(PyObject *descr, int depth)
+{
+    if (descr == NULL || !PyList_Check(descr))
+        return 0;
+    if (depth > 32) {
+        PyErr_SetString(PyExc_ValueError, "array interface 'descr' is nested too deeply");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(descr); i++) {
+        PyObject *f = PyList_GET_ITEM(descr, i);
+        if (!PyTuple_Check(f) || PyTuple_GET_SIZE(f) < 2)
+            continue;
+        PyObject *t = PyTuple_GET_ITEM(f, 1);
+        if (PyUnicode_Check(t)) {
+            const char *ts = PyUnicode_AsUTF8(t);
+            char k;
+            Py_ssize_t n;
+            if (!ts)
+                return -1;
+            if (oc_py_typestr_parse(ts, &k, &n) == OC_PY_TS_OBJECT)
+                return 1;
+        } else {
+            int r = descr_has_object(t, depth + 1);
+            if (r != 0)
+                return r;
+        }
+    }
     return 0;
 }
 
@@ -90,11 +144,17 @@ static int from_interface(PyObject *obj, PyObject *ai, int device, const char *w
                      what);
         return -1;
     }
-    char kind;
     const char *ts = PyUnicode_AsUTF8(typestr);
-    if (!ts || oc_py_typestr_parse(ts, &kind, &v->itemsize) != 0) {
-        if (!PyErr_Occurred())
-            PyErr_Format(PyExc_ValueError, "%s: unsupported typestr %R", what, typestr);
+    if (!ts || oc_py_typestr_check(ts, what, NULL, &v->itemsize) != 0)
+        return -1;
+    int obj_fields = descr_has_object(PyDict_GetItemString(ai, "descr"), 0);
+    if (obj_fields < 0)
+        return -1;
+    if (obj_fields) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s: arrays with object fields are not supported (their items hold "
+                     "pointers to Python objects, not data)",
+                     what);
         return -1;
     }
     PyOS_snprintf(v->typestr, sizeof v->typestr, "%s", ts);
@@ -138,6 +198,13 @@ static int from_buffer(PyObject *obj, int writable, const char *what, oc_py_view
         return -1;
     }
     v->has_buf = 1;
+    if (oc_py_format_has_object(v->buf.format)) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s: object arrays are not supported (their items are pointers to Python objects, "
+                     "not data)",
+                     what);
+        return -1;
+    }
     if (!PyBuffer_IsContiguous(&v->buf, 'C')) {
         PyErr_Format(PyExc_ValueError,
                      "%s is not C-contiguous; pass a contiguous array (e.g. numpy.ascontiguousarray)", what);
@@ -147,8 +214,11 @@ static int from_buffer(PyObject *obj, int writable, const char *what, oc_py_view
     v->nbytes = (size_t)v->buf.len;
     v->readonly = v->buf.readonly;
     v->itemsize = v->buf.itemsize > 0 ? v->buf.itemsize : 1;
-    if (oc_py_format_typestr(v->buf.format, v->itemsize, v->typestr, sizeof v->typestr) != 0)
-        PyOS_snprintf(v->typestr, sizeof v->typestr, "|V%zd", v->itemsize);
+    char k;
+    Py_ssize_t n;
+    if (oc_py_format_typestr(v->buf.format, v->itemsize, v->typestr, sizeof v->typestr) != 0 ||
+        oc_py_typestr_parse(v->typestr, &k, &n) != 0 || n != v->itemsize)
+        PyOS_snprintf(v->typestr, sizeof v->typestr, "|V%zd", v->itemsize); /* opaque items */
     if (v->buf.ndim > OC_PY_MAXDIM) {
         PyErr_Format(PyExc_ValueError, "%s has too many dimensions", what);
         return -1;

@@ -32,7 +32,17 @@ import numpy as np
 
 import opencomp
 
-__all__ = ["BatchCodec", "ChunkFailure", "FORMATS", "GpuFallbackWarning", "describe", "gpu_kernel", "is_device_array"]
+__all__ = [
+    "LZ4_SHORT",
+    "BatchCodec",
+    "ChunkFailure",
+    "FORMATS",
+    "GpuFallbackWarning",
+    "describe",
+    "gpu_kernel",
+    "is_device_array",
+    "memory_order_flat",
+]
 
 # Wire format name -> opencomp algorithm.
 FORMATS = {"zstd": "Zstd", "gzip": "Gzip", "zlib": "Zlib", "lz4": "LZ4"}
@@ -40,6 +50,9 @@ FORMATS = {"zstd": "Zstd", "gzip": "Gzip", "zlib": "Zlib", "lz4": "LZ4"}
 # An LZ4 block expands at most ~255x; a size prefix claiming more is corrupt
 # (checked before anything is allocated).
 _LZ4_MAX_RATIO = 255
+
+# The failure of an LZ4 chunk too short to hold numcodecs' size prefix.
+LZ4_SHORT = "TRUNCATED: shorter than the 4-byte LZ4 size prefix"
 
 _STATUS_TEXT = {
     "CORRUPT": "the bytes are not a valid stream of this format",
@@ -94,16 +107,32 @@ def _cupy():
     return cupy
 
 
+def memory_order_flat(a: Any) -> Any:
+    """A 1-D view of a contiguous numpy or CuPy array in the order its bytes
+    lie in memory (Fortran-ordered arrays are not reordered: numcodecs
+    compresses them as they lie).  Non-contiguous arrays raise ValueError."""
+    if a.flags.c_contiguous:
+        return a.reshape(-1)
+    if a.flags.f_contiguous:
+        return a.T.reshape(-1)  # the transpose is C-contiguous: its C order is the memory order
+    raise ValueError("an array with contiguous memory is required")
+
+
 def _as_u8(a: Any, device: bool) -> Any:
-    """A 1-D uint8 view of a C-contiguous host or device array-like (no copy)."""
+    """A 1-D uint8 view of a contiguous host or device array-like, its bytes
+    in memory order (no copy).  Object arrays raise TypeError."""
     if device:
         cp = _cupy()
         a = cp.asarray(a)
-        return a.reshape(-1).view(cp.uint8) if a.dtype != cp.uint8 or a.ndim != 1 else a
+        return memory_order_flat(a).view(cp.uint8) if a.dtype != cp.uint8 or a.ndim != 1 else a
     if not isinstance(a, np.ndarray):
-        a = np.frombuffer(memoryview(a).cast("B"), dtype=np.uint8)
+        a = np.asarray(memoryview(a))
+    if a.dtype.hasobject:
+        raise TypeError("object arrays are not supported")
     if a.dtype != np.uint8 or a.ndim != 1:
-        a = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
+        if a.dtype.kind in "mM":
+            a = a.view(np.int64)  # numpy exports no buffer for datetimes; the bytes are int64
+        a = memory_order_flat(a).view(np.uint8)
     return a
 
 
@@ -262,7 +291,7 @@ class BatchCodec:
         for i in range(n):
             if srcs[i].size < 4:
                 failures.append(
-                    ChunkFailure(i, opencomp.Status.TRUNCATED, "TRUNCATED: shorter than the 4-byte LZ4 size prefix")
+                    ChunkFailure(i, opencomp.Status.TRUNCATED, LZ4_SHORT)
                 )
         if ok:
             if device:
@@ -421,10 +450,12 @@ class BatchCodec:
 
     def _encode_on(self, srcs, device):
         if self.zstd_checksum:
-            from numcodecs.zstd import Zstd as _StockZstd  # frames with a content checksum
+            # Frames with a content checksum, through numcodecs' zstd module
+            # function: not its Zstd class, which register() or a test may
+            # have replaced by opencomp's (that would call back here forever).
+            from numcodecs.zstd import compress as _zstd_compress
 
-            stock = _StockZstd(level=self.level, checksum=True)
-            return [np.frombuffer(stock.encode(s), dtype=np.uint8) for s in srcs]
+            return [np.frombuffer(_zstd_compress(s, self.level, True), dtype=np.uint8) for s in srcs]
         res = self.codec.encode(list(srcs))
         outs = [_result_array(r, device) for r in res]
         if self.fmt == "lz4":

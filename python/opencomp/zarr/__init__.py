@@ -53,7 +53,7 @@ from zarr.registry import register_codec, register_pipeline
 
 import opencomp
 
-from ..numcodecs import deflate_level, lz4_level, zstd_level
+from ..numcodecs import decode_level, deflate_level, lz4_level, zstd_level
 from ..numcodecs._batch import BatchCodec, ChunkFailure, GpuFallbackWarning, is_device_array
 
 __all__ = [
@@ -127,7 +127,12 @@ class _OpencompBatchMixin:
     _oc_fmt = ""
 
     def _oc_make_batch(self) -> BatchCodec:
+        """The BatchCodec of the current settings; it must decode whatever
+        they are (a setting the stock codec refuses compresses at the default)."""
         raise NotImplementedError
+
+    def _oc_check_encode(self) -> None:
+        """Raise what the stock codec raises when it encodes with a setting it refuses."""
 
     @property
     def _oc_batch(self) -> BatchCodec:
@@ -182,6 +187,8 @@ class _OpencompBatchMixin:
                 continue
             arr = buf.as_array_like()
             groups[is_device_array(arr)].append((i, arr, spec))
+        if any(groups.values()):
+            self._oc_check_encode()
         for grp in groups.values():
             if grp:
                 res = self._oc_batch.encode([a for _, a, _ in grp])
@@ -219,46 +226,63 @@ class ZstdCodec(_OpencompBatchMixin, zarr.codecs.ZstdCodec):
     compress at -7; frames with ``checksum=True`` are written on the CPU."""
 
     def _oc_make_batch(self) -> BatchCodec:
-        return BatchCodec("zstd", zstd_level(self.level), zstd_checksum=self.checksum)
+        return BatchCodec("zstd", decode_level(zstd_level, self.level), zstd_checksum=self.checksum)
 
 
 class GzipCodec(_OpencompBatchMixin, zarr.codecs.GzipCodec):
     """zarr's ``gzip`` codec (``level`` 0..9; 0 compresses at 1) on opencomp."""
 
     def _oc_make_batch(self) -> BatchCodec:
-        return BatchCodec("gzip", deflate_level(self.level))
+        return BatchCodec("gzip", decode_level(deflate_level, self.level, "gzip"))
 
 
 def _cfg(codec: Any, key: str, default: Any) -> Any:
     return codec.codec_config.get(key, default)
 
 
+# The numcodecs.* codecs take numcodecs' settings as numcodecs does: any value
+# is stored, and only encoding looks at it (opencomp.numcodecs maps them).
+
+
 class NumcodecsZstd(_OpencompBatchMixin, _zn.Zstd):
     """zarr's ``numcodecs.zstd`` (numcodecs Zstd: ``level``, ``checksum``) on opencomp."""
 
     def _oc_make_batch(self) -> BatchCodec:
-        return BatchCodec("zstd", zstd_level(_cfg(self, "level", 0)), zstd_checksum=bool(_cfg(self, "checksum", False)))
+        return BatchCodec("zstd", decode_level(zstd_level, _cfg(self, "level", 0)),
+                          zstd_checksum=bool(_cfg(self, "checksum", False)))
+
+    def _oc_check_encode(self) -> None:
+        zstd_level(_cfg(self, "level", 0))
 
 
 class NumcodecsLZ4(_OpencompBatchMixin, _zn.LZ4):
     """zarr's ``numcodecs.lz4`` (4-byte LE size + LZ4 block; ``acceleration``) on opencomp."""
 
     def _oc_make_batch(self) -> BatchCodec:
-        return BatchCodec("lz4", lz4_level(_cfg(self, "acceleration", 1)))
+        return BatchCodec("lz4", decode_level(lz4_level, _cfg(self, "acceleration", 1)))
+
+    def _oc_check_encode(self) -> None:
+        lz4_level(_cfg(self, "acceleration", 1))
 
 
 class NumcodecsZlib(_OpencompBatchMixin, _zn.Zlib):
-    """zarr's ``numcodecs.zlib`` (``level`` 0..9) on opencomp."""
+    """zarr's ``numcodecs.zlib`` (``level`` -1 or 0..9) on opencomp."""
 
     def _oc_make_batch(self) -> BatchCodec:
-        return BatchCodec("zlib", deflate_level(_cfg(self, "level", 1)))
+        return BatchCodec("zlib", decode_level(deflate_level, _cfg(self, "level", 1), "zlib"))
+
+    def _oc_check_encode(self) -> None:
+        deflate_level(_cfg(self, "level", 1), "zlib")
 
 
 class NumcodecsGZip(_OpencompBatchMixin, _zn.GZip):
-    """zarr's ``numcodecs.gzip`` (``level`` 0..9) on opencomp."""
+    """zarr's ``numcodecs.gzip`` (``level`` -1 or 0..9) on opencomp."""
 
     def _oc_make_batch(self) -> BatchCodec:
-        return BatchCodec("gzip", deflate_level(_cfg(self, "level", 1)))
+        return BatchCodec("gzip", decode_level(deflate_level, _cfg(self, "level", 1), "gzip"))
+
+    def _oc_check_encode(self) -> None:
+        deflate_level(_cfg(self, "level", 1), "gzip")
 
 
 # zarr codec name -> (opencomp class, stock class path)

@@ -1,0 +1,338 @@
+/*
+ * algo_table.c - the rows of the algorithm descriptor table (algo_table.h)
+ * and the public calls that read it: names, levels, compress bounds,
+ * algorithm info.  Engines and the API layer validate levels against these
+ * rows, so the ranges live in exactly one place.
+ *
+ * The bound formulas are the formats' own worst cases, equal to the
+ * reference libraries' (liblz4's LZ4_COMPRESSBOUND, snappy's
+ * MaxCompressedLength, libdeflate 1.14's deflate/zlib/gzip bounds,
+ * ZSTD_COMPRESSBOUND); tests/c/test_algo_table.c checks them against the
+ * libraries for many sizes.
+ */
+#include "algo_table.h"
+
+#include <string.h>
+
+/* The engines' codecs and the containers, named by symbol (algo_table.h). */
+#define OC_CPU_CODEC(x) extern const struct oc_cpu_codec oc_cpu_codec_##x;
+#define OC_CONTAINER(x) extern const struct oc_container_ops oc_container_##x;
+OC_CPU_CODEC(lz4)
+OC_CPU_CODEC(snappy)
+OC_CPU_CODEC(deflate)
+OC_CPU_CODEC(zstd)
+#undef OC_CPU_CODEC
+#undef OC_CONTAINER
+#ifdef OC_WITH_CUDA /* the CUDA engine is in this build */
+#define OC_GPU_CODEC(x) extern const struct oc_gpu_codec oc_gpu_codec_##x;
+OC_GPU_CODEC(lz4)
+OC_GPU_CODEC(snappy)
+OC_GPU_CODEC(zstd)
+#undef OC_GPU_CODEC
+#define GPU(x) &oc_gpu_codec_##x
+#else
+#define GPU(x) NULL
+#endif
+
+static int magic_zstd(const uint8_t *p, size_t n)
+{
+    if (n < 4)
+        return 0;
+    uint32_t m = oc_load_le32(p);
+    return m == 0xFD2FB528u || (m & 0xFFFFFFF0u) == 0x184D2A50u; /* frame, or skippable frame */
+}
+
+static int magic_gzip(const uint8_t *p, size_t n)
+{
+    return n >= 3 && p[0] == 0x1f && p[1] == 0x8b && p[2] == 8; /* ID1 ID2 CM=deflate */
+}
+
+static int magic_zlib(const uint8_t *p, size_t n)
+{
+    /* CM = 8 (deflate), CINFO <= 7 (window <= 32 KiB), FCHECK; FDICT is
+     * accepted here so that such a stream reports NEEDS_DICTIONARY. */
+    return n >= 2 && (p[0] & 0x0f) == 8 && (p[0] >> 4) <= 7 && (((unsigned)p[0] << 8) | p[1]) % 31 == 0;
+}
+
+#define LZ4_MAX_INPUT ((size_t)0x7E000000u)    /* LZ4_MAX_INPUT_SIZE */
+#define SNAPPY_MAX_INPUT ((size_t)0xFFFFFFFFu) /* the preamble is a 32-bit varint */
+
+static size_t bound_lz4(size_t n)
+{
+    return n > LZ4_MAX_INPUT ? 0 : n + n / 255 + 16;
+}
+
+static size_t bound_snappy(size_t n)
+{
+    return n > SNAPPY_MAX_INPUT ? 0 : 32 + n + n / 6;
+}
+
+/* libdeflate: stored blocks of at least 5000 bytes, 5 header bytes each,
+ * one end byte and 8 bytes of output padding; zlib adds 2 + 4, gzip 10 + 8. */
+static size_t bound_deflate(size_t n)
+{
+    size_t blocks = n / 5000 + (n % 5000 != 0);
+    if (blocks == 0)
+        blocks = 1;
+    if (n > SIZE_MAX / 2)
+        return 0;
+    return 5 * blocks + n + 1 + 8;
+}
+
+static size_t bound_zlib(size_t n)
+{
+    size_t b = bound_deflate(n);
+    return b ? b + 6 : 0;
+}
+
+static size_t bound_gzip(size_t n)
+{
+    size_t b = bound_deflate(n);
+    return b ? b + 18 : 0;
+}
+
+static size_t bound_zstd(size_t n)
+{
+    if (n >= (sizeof(size_t) == 8 ? (size_t)0xFF00FF00FF00FF00ull : (size_t)0xFF00FF00u))
+        return 0; /* ZSTD_MAX_INPUT_SIZE */
+    return n + (n >> 8) + (n < ((size_t)128 << 10) ? (((size_t)128 << 10) - n) >> 11 : 0);
+}
+
+static const char *const none[] = {NULL};
+static const char *const sfx_lz4[] = {".lz4", NULL};
+static const char *const sfx_snappy[] = {".sz", NULL};
+static const char *const sfx_gzip[] = {".gz", NULL};
+static const char *const sfx_zstd[] = {".zst", ".zstd", NULL};
+
+#define LIBDEFLATE_MAX ((uint64_t)SIZE_MAX / 2)
+
+/* deflate, zlib and gzip share libdeflate's levels, the gzip-members
+ * container and the CPU codec; their streams differ by the wrapper. */
+#define DEFLATE_FAMILY                                                                                       \
+    .min_level = 1, .max_level = 12, .default_level = 6, .has_levels = 1, .max_chunk = LIBDEFLATE_MAX,       \
+    .max_expansion = 1100, .suffix = ".gz", .aliases = none, .container = NULL,                              \
+    .native_chunks = OC_ALGO_DEFLATE, .cpu = &oc_cpu_codec_deflate, .gpu = NULL
+
+static const oc_algo_desc rows[OC_ALGO_COUNT] = {
+    [OC_ALGO_LZ4] =
+        {
+            .id = OC_ALGO_LZ4,
+            .name = "lz4",
+            .display_name = "LZ4",
+            .aliases = none,
+            .suffix = ".lz4",
+            .decode_suffixes = sfx_lz4,
+            /* 1 = fast (default), negative = acceleration (LZ4_ACCELERATION_MAX), 2..12 HC */
+            .min_level = -65536,
+            .max_level = 12,
+            .default_level = 1,
+            .has_levels = 1,
+            .max_chunk = LZ4_MAX_INPUT,
+            .bound = bound_lz4,
+            .max_expansion = 256,
+            .magic = NULL,
+            .container = NULL,
+            .native_chunks = OC_ALGO_LZ4,
+            .cpu = &oc_cpu_codec_lz4,
+            .gpu = GPU(lz4),
+        },
+    [OC_ALGO_SNAPPY] =
+        {
+            .id = OC_ALGO_SNAPPY,
+            .name = "snappy",
+            .display_name = "Snappy",
+            .aliases = none,
+            .suffix = ".sz",
+            .decode_suffixes = sfx_snappy,
+            .has_levels = 0, /* any level accepted and ignored */
+            .max_chunk = SNAPPY_MAX_INPUT,
+            .bound = bound_snappy,
+            .max_expansion = 64,
+            .magic = NULL,
+            .container = NULL,
+            .native_chunks = OC_ALGO_SNAPPY,
+            .cpu = &oc_cpu_codec_snappy,
+            .gpu = GPU(snappy),
+        },
+    [OC_ALGO_DEFLATE] = {.id = OC_ALGO_DEFLATE,
+                         .name = "deflate",
+                         .display_name = "Deflate",
+                         .decode_suffixes = none,
+                         .bound = bound_deflate,
+                         .magic = NULL,
+                         DEFLATE_FAMILY},
+    [OC_ALGO_ZLIB] = {.id = OC_ALGO_ZLIB,
+                      .name = "zlib",
+                      .display_name = "Zlib",
+                      .decode_suffixes = none,
+                      .bound = bound_zlib,
+                      .magic = magic_zlib,
+                      DEFLATE_FAMILY},
+    [OC_ALGO_GZIP] = {.id = OC_ALGO_GZIP,
+                      .name = "gzip",
+                      .display_name = "Gzip",
+                      .decode_suffixes = sfx_gzip,
+                      .bound = bound_gzip,
+                      .magic = magic_gzip,
+                      DEFLATE_FAMILY},
+    [OC_ALGO_ZSTD] =
+        {
+            .id = OC_ALGO_ZSTD,
+            .name = "zstd",
+            .display_name = "Zstd",
+            .aliases = none,
+            .suffix = ".zst",
+            .decode_suffixes = sfx_zstd,
+            /* -7..-1 fast, 1..19 normal, 20..22 ultra */
+            .min_level = -7,
+            .max_level = 22,
+            .default_level = 3,
+            .has_levels = 1,
+            .max_chunk = (uint64_t)0xFF00FF00FF00FF00ull,
+            .bound = bound_zstd,
+            .max_expansion = 32768,
+            .magic = magic_zstd,
+            .container = NULL,
+            .native_chunks = OC_ALGO_ZSTD,
+            .cpu = &oc_cpu_codec_zstd,
+            .gpu = GPU(zstd),
+        },
+};
+
+const oc_algo_desc *oc_algo(oc_algorithm a)
+{
+    if ((unsigned)a >= OC_ALGO_COUNT || a == OC_ALGO_NONE)
+        return NULL;
+    return &rows[a];
+}
+
+oc_algorithm oc_algo_detect(const uint8_t *p, size_t n)
+{
+    for (unsigned a = 1; a < OC_ALGO_COUNT; a++)
+        if (rows[a].magic && rows[a].magic(p, n))
+            return (oc_algorithm)a;
+    return OC_ALGO_NONE;
+}
+
+size_t oc_algo_bound(oc_algorithm a, size_t n)
+{
+    const oc_algo_desc *d = oc_algo(a);
+    return d ? d->bound(n) : 0;
+}
+
+uint64_t oc_algo_max_decoded(oc_algorithm a, uint64_t n)
+{
+    uint64_t ratio = 0;
+    const oc_algo_desc *d = oc_algo(a);
+    if (d) {
+        ratio = d->max_expansion;
+    } else {
+        for (unsigned k = 1; k < OC_ALGO_COUNT; k++)
+            ratio = rows[k].max_expansion > ratio ? rows[k].max_expansion : ratio;
+    }
+    if (n > (UINT64_MAX - 65536) / ratio)
+        return UINT64_MAX;
+    return n * ratio + 65536;
+}
+
+/* ---- the public calls ------------------------------------------------------ */
+
+const char *oc_algorithm_name(oc_algorithm algorithm)
+{
+    if (algorithm == OC_ALGO_NONE)
+        return "none";
+    const oc_algo_desc *d = oc_algo(algorithm);
+    return d ? d->name : NULL;
+}
+
+static int ascii_lower(int c)
+{
+    return (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c;
+}
+
+static int equal_nocase(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (ascii_lower((unsigned char)*a) != ascii_lower((unsigned char)*b))
+            return 0;
+    return *a == *b;
+}
+
+oc_status oc_algorithm_from_name(const char *name, oc_algorithm *out)
+{
+    RETURN_ERROR_IF(name == NULL || out == NULL, OC_ERR_INVALID_ARGUMENT);
+    if (equal_nocase(name, "none")) {
+        *out = OC_ALGO_NONE;
+        return OC_OK;
+    }
+    /* Case-insensitive: nvCOMP's "LZ4", "Snappy", "Zstd", ... match too. */
+    for (unsigned a = 1; a < OC_ALGO_COUNT; a++) {
+        int hit = equal_nocase(name, rows[a].name) || equal_nocase(name, rows[a].display_name);
+        for (const char *const *al = rows[a].aliases; !hit && *al; al++)
+            hit = equal_nocase(name, *al);
+        if (hit) {
+            *out = (oc_algorithm)a;
+            return OC_OK;
+        }
+    }
+    return OC_ERR_UNSUPPORTED;
+}
+
+oc_status oc_level_range(oc_algorithm algorithm, int *min_level, int *max_level, int *default_level)
+{
+    const oc_algo_desc *d = oc_algo(algorithm);
+    RETURN_ERROR_IF(d == NULL, OC_ERR_INVALID_ARGUMENT);
+    if (min_level)
+        *min_level = d->min_level;
+    if (max_level)
+        *max_level = d->max_level;
+    if (default_level)
+        *default_level = d->default_level;
+    return OC_OK;
+}
+
+oc_status oc_resolve_level(oc_algorithm algorithm, int level, int *out)
+{
+    const oc_algo_desc *d = oc_algo(algorithm);
+    RETURN_ERROR_IF(d == NULL, OC_ERR_INVALID_ARGUMENT);
+    if (!d->has_levels) { /* no levels: any value accepted, ignored */
+        *out = d->default_level;
+        return OC_OK;
+    }
+    if (level == 0) {
+        *out = d->default_level;
+        return OC_OK;
+    }
+    RETURN_ERROR_IF(level < d->min_level || level > d->max_level, OC_ERR_INVALID_ARGUMENT);
+    *out = level;
+    return OC_OK;
+}
+
+size_t oc_compress_bound(oc_algorithm algorithm, size_t uncompressed_size)
+{
+    return oc_algo_bound(algorithm, uncompressed_size);
+}
+
+oc_status oc_algorithm_get_info(oc_algorithm algorithm, oc_algorithm_info *info)
+{
+    RETURN_ERROR_IF(info == NULL || info->struct_size != sizeof(oc_algorithm_info), OC_ERR_INVALID_ARGUMENT);
+    const oc_algo_desc *d = oc_algo(algorithm);
+    RETURN_ERROR_IF(d == NULL, algorithm == OC_ALGO_NONE ? OC_ERR_INVALID_ARGUMENT : OC_ERR_UNSUPPORTED);
+    size_t size = info->struct_size;
+    memset(info, 0, sizeof *info);
+    info->struct_size = size;
+    info->algorithm = d->id;
+    info->name = d->name;
+    info->display_name = d->display_name;
+    info->aliases = d->aliases;
+    info->suffix = d->suffix;
+    info->decode_suffixes = d->decode_suffixes;
+    info->min_level = d->min_level;
+    info->max_level = d->max_level;
+    info->default_level = d->default_level;
+    info->has_levels = d->has_levels;
+    info->self_identifying = d->magic != NULL;
+    info->max_chunk_size = d->max_chunk;
+    info->max_expansion = d->max_expansion;
+    return OC_OK;
+}

@@ -1,0 +1,371 @@
+/*
+ * lz4_kernels.cu - LZ4 block format (the standard bitstream, no frame) on the
+ * GPU: a decoder, a size scanner and a compressor, one warp per chunk.
+ *
+ * Decoder: every lane parses the same sequence header (token, literal length
+ * bytes, offset, match length bytes); the warp then copies the literals and
+ * the match together (lz_device.cuh).  Each length and offset is checked
+ * against the input end (TRUNCATED), the output capacity (OUTPUT_TOO_SMALL)
+ * and the output start (CORRUPT) before any byte moves, so no input can make
+ * it read or write outside its chunk.  At the end the block must keep the
+ * end-of-block rules (oc_lz4_end_rules, the CPU scanner's: issue 11 item
+ * 5, a cut block must not decode "OK").  The same code with WRITE=false is
+ * the size scanner behind oc_batch_decompressed_sizes.
+ *
+ * Compressor: greedy matching with a per-warp hash table in shared memory,
+ * 32 candidate positions per step (lz_device.cuh), and liblz4's end-of-block
+ * rules (the last 5 bytes are literals, the last match starts at least 12
+ * bytes before the end) so any LZ4 decoder accepts the output.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../runtime/cuda_internal.cuh"
+#include "../../runtime/gpu_codec.h"
+#include "lz4_decode_rounds.cuh"
+#include "../lz_common/lz_device.cuh"
+
+#define OC_LZ4_MAX_INPUT 0x7E000000u
+
+/* Parses a whole sequence header before its copies and loads the next token
+ * before the match copy, so those loads overlap the copies instead of
+ * waiting behind them (the warp is latency-bound: few chunks per SM). */
+template <bool WRITE>
+__device__ int oc_lz4_decode_warp(const uint8_t *__restrict__ src, size_t srcn, uint8_t *dst, size_t cap,
+                                  size_t *outn, uint8_t *ring, int lane)
+{
+    if (srcn == 0)
+        return OC_D_TRUNCATED;
+    size_t ip = 1, op = 0, mark = 0;
+    size_t last_ms = 0, last_me = 0; /* the last match's output start and end */
+    int any_match = 0;
+    uint32_t token = __ldg(src);
+    for (;;) {
+        oc_prefetch_ahead(src, srcn, ip, &mark, lane);
+        size_t lit = token >> 4;
+        if (lit == 15) {
+            uint32_t b;
+            do {
+                if (ip >= srcn)
+                    return OC_D_TRUNCATED;
+                b = __ldg(src + ip++);
+                lit += b;
+            } while (b == 255);
+        }
+        if (lit > srcn - ip)
+            return OC_D_TRUNCATED;
+        if (lit > cap - op)
+            return OC_D_OUTPUT_TOO_SMALL;
+        size_t lp = ip;
+        ip += lit;
+        if (ip == srcn) { /* the last sequence holds literals only */
+            if (WRITE)
+                oc_warp_lit_ring(dst, ring, op, src + lp, lit, lane);
+            op += lit;
+            break;
+        }
+        if (srcn - ip < 2)
+            return OC_D_TRUNCATED;
+        uint32_t o0 = __ldg(src + ip), o1 = __ldg(src + ip + 1);
+        if (WRITE)
+            oc_warp_lit_ring(dst, ring, op, src + lp, lit, lane);
+        op += lit;
+        ip += 2;
+        size_t ml = token & 15;
+        if (ml == 15) {
+            uint32_t b;
+            do {
+                if (ip >= srcn)
+                    return OC_D_TRUNCATED;
+                b = __ldg(src + ip++);
+                ml += b;
+            } while (b == 255);
+        }
+        ml += 4;
+        uint32_t next = ip < srcn ? __ldg(src + ip) : 0;
+        uint32_t offset = o0 | (o1 << 8);
+        if (offset == 0 || offset > op)
+            return OC_D_CORRUPT;
+        if (ml > cap - op)
+            return OC_D_OUTPUT_TOO_SMALL;
+        if (WRITE) {
+            __syncwarp(); /* literals and earlier matches visible to every lane */
+            oc_warp_match_ring(dst, ring, op, offset, ml, (size_t)offset + ml <= OC_RING, lane);
+        }
+        last_ms = op;
+        op += ml;
+        last_me = op;
+        any_match = 1;
+        if (ip >= srcn)
+            return OC_D_TRUNCATED; /* a block cannot end with a match */
+        token = next;
+        ip++;
+    }
+    int end = oc_lz4_end_rules(src, srcn, op, any_match, last_ms, last_me);
+    if (end != OC_D_OK)
+        return end;
+    *outn = op;
+    return OC_D_OK;
+}
+
+template <bool WRITE, bool ROUNDS>
+__global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc_lz4_decompress_kernel(oc_cuda_batch b)
+{
+    __shared__ uint8_t rings[WRITE ? OC_DECODE_WARPS : 1][WRITE ? OC_RING : 1];
+    size_t chunk = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    int lane = threadIdx.x & 31;
+    uint8_t *ring = rings[WRITE ? threadIdx.x / 32 : 0];
+    if (chunk >= b.n)
+        return;
+    const uint8_t *src = b.src[chunk];
+    size_t srcn = b.src_sizes[chunk];
+    uint8_t *dst = WRITE ? b.dst[chunk] : nullptr;
+    size_t cap = WRITE ? b.dst_caps[chunk] : ~(size_t)0;
+    size_t outn = 0;
+    int st;
+    if (src == nullptr || (WRITE && dst == nullptr && cap != 0))
+        st = OC_D_INVALID_ARGUMENT;
+    else
+        st = ROUNDS ? oc_lz4_decode_rounds<false>(src, srcn, dst, cap, &outn, ring, lane, nullptr)
+                    : oc_lz4_decode_warp<WRITE>(src, srcn, dst, cap, &outn, ring, lane);
+    if (lane == 0) {
+        if (b.dst_sizes)
+            b.dst_sizes[chunk] = st == OC_D_OK ? outn : 0;
+        if (b.statuses)
+            b.statuses[chunk] = st;
+    }
+}
+
+/* The two-warp pipelined decoder (v6, lz_decode_pipe.cuh): block = one
+ * chunk, warp 0 parses rounds and checks, warp 1 copies. */
+__global__ void __launch_bounds__(64) oc_lz4_decompress_pipe_kernel(oc_cuda_batch b, int bytes)
+{
+    __shared__ uint8_t ring[OC_RING];
+    __shared__ oc_pipe_q q;
+    size_t chunk = blockIdx.x;
+    int lane = threadIdx.x & 31;
+    if (chunk >= b.n)
+        return;
+    const uint8_t *src = b.src[chunk];
+    size_t srcn = b.src_sizes[chunk];
+    uint8_t *dst = b.dst[chunk];
+    size_t cap = b.dst_caps[chunk];
+    if (threadIdx.x >= 32) {
+        oc_pipe_copier(&q, src, dst, ring, lane, bytes);
+        return;
+    }
+    oc_pipe_prod pp = {&q, 0};
+    size_t outn = 0;
+    int st;
+    if (src == nullptr || (dst == nullptr && cap != 0))
+        st = OC_D_INVALID_ARGUMENT;
+    else
+        st = oc_pipe_narrow(srcn, cap)
+                 ? oc_lz4_decode_rounds<true, uint32_t>(src, srcn, dst, cap, &outn, ring, lane, &pp)
+                 : oc_lz4_decode_rounds<true, uint64_t>(src, srcn, dst, cap, &outn, ring, lane, &pp);
+    oc_pipe_finish(&pp, lane);
+    if (lane == 0) {
+        if (b.dst_sizes)
+            b.dst_sizes[chunk] = st == OC_D_OK ? outn : 0;
+        if (b.statuses)
+            b.statuses[chunk] = st;
+    }
+}
+
+/* Write an LZ4 length extension (value >= 15 already taken by the nibble):
+ * (v - 15) / 255 bytes of 255 then the remainder, warp-parallel. */
+__device__ __forceinline__ size_t oc_lz4_put_len(uint8_t *dst, size_t v, int lane)
+{
+    size_t rest = v - 15;
+    size_t full = rest / 255;
+    for (size_t j = lane; j < full; j += 32)
+        dst[j] = 255;
+    if (lane == 0)
+        dst[full] = (uint8_t)(rest - full * 255);
+    return full + 1;
+}
+
+/* Emit one sequence: literals src[anchor, anchor+lit) then (if has_match) a
+ * match of ml >= 4 bytes at `offset`.  Returns 0 if it does not fit. */
+__device__ __forceinline__ int oc_lz4_emit(uint8_t *dst, size_t cap, size_t *op, const uint8_t *lits,
+                                           size_t lit, int has_match, uint32_t offset, size_t ml, int lane)
+{
+    size_t need = 1 + lit + (lit >= 15 ? 1 + (lit - 15) / 255 : 0);
+    if (has_match)
+        need += 2 + (ml - 4 >= 15 ? 1 + (ml - 4 - 15) / 255 : 0);
+    if (need > cap - *op)
+        return 0;
+    size_t o = *op;
+    uint32_t tok_lit = lit >= 15 ? 15 : (uint32_t)lit;
+    uint32_t tok_ml = has_match ? (ml - 4 >= 15 ? 15 : (uint32_t)(ml - 4)) : 0;
+    if (lane == 0)
+        dst[o] = (uint8_t)((tok_lit << 4) | tok_ml);
+    o++;
+    if (lit >= 15)
+        o += oc_lz4_put_len(dst + o, lit, lane);
+    oc_warp_copy_in(dst + o, lits, lit, lane);
+    o += lit;
+    if (has_match) {
+        if (lane == 0) {
+            dst[o] = (uint8_t)offset;
+            dst[o + 1] = (uint8_t)(offset >> 8);
+        }
+        o += 2;
+        if (ml - 4 >= 15)
+            o += oc_lz4_put_len(dst + o, ml - 4, lane);
+    }
+    *op = o;
+    return 1;
+}
+
+template <bool LAZY>
+__global__ void __launch_bounds__(OC_COMPRESS_WARPS * 32) oc_lz4_compress_kernel(oc_cuda_batch b)
+{
+    __shared__ uint16_t tables[OC_COMPRESS_WARPS][OC_HT_SIZE];
+    int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
+    size_t chunk = (size_t)blockIdx.x * OC_COMPRESS_WARPS + warp;
+    if (chunk >= b.n)
+        return;
+    uint16_t *table = tables[warp];
+    const uint8_t *src = b.src[chunk];
+    size_t n = b.src_sizes[chunk];
+    uint8_t *dst = b.dst[chunk];
+    size_t cap = b.dst_caps[chunk];
+    size_t op = 0;
+    int st = OC_D_OK;
+    if ((src == nullptr && n != 0) || dst == nullptr) {
+        st = OC_D_INVALID_ARGUMENT;
+        goto done;
+    }
+    if (n > OC_LZ4_MAX_INPUT) {
+        st = OC_D_CHUNK_TOO_LARGE;
+        goto done;
+    }
+    {
+        oc_table_clear(table, lane);
+        /* liblz4's end rules: match starts < n - 11, matches end <= n - 5. */
+        size_t start_end = n >= 13 ? n - 11 : 0;
+        size_t match_end = n >= 5 ? n - 5 : 0;
+        size_t anchor = 0, p = 0;
+        oc_match m;
+        size_t mark = 0;
+        while (p < start_end) {
+            oc_prefetch_ahead(src, n, p, &mark, lane);
+            if (!oc_find_match<LAZY>(src, table, p, start_end, match_end, lane, &m)) {
+                p += 32;
+                continue;
+            }
+            oc_extend_back(src, anchor, &m);
+            if (!oc_lz4_emit(dst, cap, &op, src + anchor, m.pos - anchor, 1, (uint32_t)(m.pos - m.ref), m.len,
+                             lane)) {
+                st = OC_D_OUTPUT_TOO_SMALL;
+                goto done;
+            }
+            p = m.pos + m.len;
+            anchor = p;
+            if (lane == 0 && p - 2 < start_end)
+                table[oc_hash4(oc_read32(src + p - 2))] = (uint16_t)(p - 2);
+            __syncwarp();
+        }
+        if (!oc_lz4_emit(dst, cap, &op, src + anchor, n - anchor, 0, 0, 0, lane))
+            st = OC_D_OUTPUT_TOO_SMALL;
+    }
+done:
+    if (lane == 0) {
+        if (b.dst_sizes)
+            b.dst_sizes[chunk] = st == OC_D_OK ? op : 0;
+        if (b.statuses)
+            b.statuses[chunk] = st;
+    }
+}
+
+static unsigned oc_blocks_for(size_t n, unsigned warps_per_block)
+{
+    return (unsigned)((n + warps_per_block - 1) / warps_per_block);
+}
+
+/* Decoder choice: rounds (v4, lz4_decode_rounds.cuh), one
+ * sequence at a time (v3) with OC_CUDA_LZ4_DECODER=serial, or the two-warp
+ * pipeline (v6, lz_decode_pipe.cuh, default) with OC_CUDA_LZ4_DECODER=pipe; read
+ * once.  Returns 0 serial, 1 rounds, 2 pipe. */
+/* The decoder without (or with an unknown) OC_CUDA_LZ4_DECODER: 2, the pipe (v6d/v6e):
+ * measured in gpu-check's run of commit dac81d69e978 (H200, 64 KiB chunks)
+ * at 2.6x the rounds decoder corpus-wide, passing every GPU test, memcheck
+ * and racecheck; gpu-check's VARIANTS keeps the rounds decoder tested. */
+#define OC_LZ4_DECODER_DEFAULT 2
+static int oc_cuda_lz4_rounds(void)
+{
+    static volatile int mode = -1;
+    if (mode < 0) {
+        const char *e = getenv("OC_CUDA_LZ4_DECODER");
+        mode = !e                         ? OC_LZ4_DECODER_DEFAULT
+               : strcmp(e, "serial") == 0 ? 0
+               : strcmp(e, "rounds") == 0 ? 1
+               : strcmp(e, "pipe") == 0   ? 2
+                                          : OC_LZ4_DECODER_DEFAULT;
+    }
+    return mode;
+}
+
+static cudaError_t oc_lz4_decompress_launch(const oc_cuda_batch &b, int write_output, cudaStream_t stream)
+{
+    const unsigned wpb = OC_DECODE_WARPS;
+    if (write_output && oc_cuda_lz4_rounds() == 2)
+        oc_lz4_decompress_pipe_kernel<<<(unsigned)b.n, 64, 0, stream>>>(b, oc_cuda_pipe_copier_bytes());
+    else if (write_output && oc_cuda_lz4_rounds())
+        oc_lz4_decompress_kernel<true, true><<<oc_blocks_for(b.n, wpb), wpb * 32, 0, stream>>>(b);
+    else if (write_output)
+        oc_lz4_decompress_kernel<true, false><<<oc_blocks_for(b.n, wpb), wpb * 32, 0, stream>>>(b);
+    else
+        oc_lz4_decompress_kernel<false, false><<<oc_blocks_for(b.n, wpb), wpb * 32, 0, stream>>>(b);
+    return cudaGetLastError();
+}
+
+static cudaError_t oc_lz4_compress_launch(const oc_cuda_batch &b, cudaStream_t stream)
+{
+    if (oc_cuda_lazy_matching())
+        oc_lz4_compress_kernel<true>
+            <<<oc_blocks_for(b.n, OC_COMPRESS_WARPS), OC_COMPRESS_WARPS * 32, 0, stream>>>(b);
+    else
+        oc_lz4_compress_kernel<false>
+            <<<oc_blocks_for(b.n, OC_COMPRESS_WARPS), OC_COMPRESS_WARPS * 32, 0, stream>>>(b);
+    return cudaGetLastError();
+}
+
+/* ---- the GPU codec (gpu_codec.h): no scratch, one warp or block per chunk -- */
+
+static oc_status oc_lz4_gpu_compress(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg,
+                                     size_t n, const void *const *src_dev, const size_t *src_sizes_dev,
+                                     void *const *dst_dev, const size_t *dst_caps_dev, size_t *dst_sizes_dev,
+                                     oc_status *statuses_dev, cudaStream_t stream)
+{
+    (void)scratch_dev, (void)scratch_size, (void)cfg;
+    oc_cuda_batch b =
+        oc_cuda_batch_of(n, src_dev, src_sizes_dev, dst_dev, dst_caps_dev, dst_sizes_dev, statuses_dev);
+    return oc_lz4_compress_launch(b, stream) == cudaSuccess ? OC_OK : OC_ERR_CUDA;
+}
+
+static oc_status oc_lz4_gpu_decompress(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg,
+                                       size_t n, const void *const *src_dev, const size_t *src_sizes_dev,
+                                       void *const *dst_dev, const size_t *dst_caps_dev,
+                                       size_t *dst_sizes_dev, oc_status *statuses_dev, cudaStream_t stream)
+{
+    (void)scratch_dev, (void)scratch_size, (void)cfg;
+    oc_cuda_batch b =
+        oc_cuda_batch_of(n, src_dev, src_sizes_dev, dst_dev, dst_caps_dev, dst_sizes_dev, statuses_dev);
+    return oc_lz4_decompress_launch(b, 1, stream) == cudaSuccess ? OC_OK : OC_ERR_CUDA;
+}
+
+static oc_status oc_lz4_gpu_sizes(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg, size_t n,
+                                  const void *const *src_dev, const size_t *src_sizes_dev,
+                                  void *const *dst_dev, const size_t *dst_caps_dev, size_t *dst_sizes_dev,
+                                  oc_status *statuses_dev, cudaStream_t stream)
+{
+    (void)scratch_dev, (void)scratch_size, (void)cfg;
+    oc_cuda_batch b =
+        oc_cuda_batch_of(n, src_dev, src_sizes_dev, dst_dev, dst_caps_dev, dst_sizes_dev, statuses_dev);
+    return oc_lz4_decompress_launch(b, 0, stream) == cudaSuccess ? OC_OK : OC_ERR_CUDA;
+}
+
+extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_lz4 = {NULL, oc_lz4_gpu_compress, NULL,
+                                                            oc_lz4_gpu_decompress, oc_lz4_gpu_sizes};

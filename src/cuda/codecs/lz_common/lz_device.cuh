@@ -1,0 +1,318 @@
+/*
+ * lz_device.cuh - device helpers shared by the LZ4 and Snappy kernels: warp
+ * cooperative literal and match copies, and the warp-parallel match finder
+ * used by both compressors.
+ *
+ * Speed: one warp owns one chunk.  Every lane parses the same header bytes
+ * (broadcast loads, no shuffles, uniform control flow) and the 32 lanes share
+ * each copy.  An overlapping match (offset < length) needs no rounds: byte k
+ * of the match equals out[start - offset + k % offset], which was written
+ * before the match began, so all lanes copy in parallel.
+ *
+ * Safety: the helpers copy exactly the ranges the callers checked against
+ * the input end, the output capacity and the output start.
+ */
+#ifndef OC_LZ_DEVICE_CUH
+#define OC_LZ_DEVICE_CUH
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define OC_FULL_MASK 0xffffffffu
+
+/* One batch as the LZ4 and Snappy kernels see it (the arguments of a
+ * gpu_codec.h launch).  Every pointer is device-accessible; dst_sizes and
+ * statuses may be NULL (then nothing is written there). */
+struct oc_cuda_batch {
+    size_t n;
+    const uint8_t *const *src;
+    const size_t *src_sizes;
+    uint8_t *const *dst;
+    const size_t *dst_caps;
+    size_t *dst_sizes;
+    int32_t *statuses; /* oc_status values */
+};
+
+/* The batch of a gpu_codec.h launch's arguments (dst NULL for size queries). */
+static inline oc_cuda_batch oc_cuda_batch_of(size_t n, const void *const *src, const size_t *src_sizes,
+                                             void *const *dst, const size_t *dst_caps, size_t *dst_sizes,
+                                             void *statuses)
+{
+    oc_cuda_batch b;
+    b.n = n;
+    b.src = (const uint8_t *const *)src;
+    b.src_sizes = src_sizes;
+    b.dst = (uint8_t *const *)dst;
+    b.dst_caps = dst_caps;
+    b.dst_sizes = dst_sizes;
+    b.statuses = (int32_t *)statuses;
+    return b;
+}
+
+/* Statuses as int32 for device code (values pinned in opencomp.h). */
+enum {
+    OC_D_OK = 0,
+    OC_D_INVALID_ARGUMENT = 1,
+    OC_D_CORRUPT = 3,
+    OC_D_TRUNCATED = 4,
+    OC_D_OUTPUT_TOO_SMALL = 5,
+    OC_D_SIZE_MISMATCH = 7,
+    OC_D_CHUNK_TOO_LARGE = 8
+};
+
+/* The LZ4 block's end-of-block rules, checked once a block has decoded
+ * (total bytes `op`): the CPU scanner's (src/cpu/lz4_scan.c), so both
+ * engines give one verdict per block: the last match ends at least 5
+ * (LASTLITERALS) and starts at least 12 (MFLIMIT) bytes before the end, and
+ * the only empty block is the single byte 0x00.  A block cut after a short
+ * last literal run breaks them (issue 11 item 5). */
+__device__ __forceinline__ int oc_lz4_end_rules(const uint8_t *__restrict__ src, size_t srcn, uint64_t op,
+                                                int any_match, uint64_t last_ms, uint64_t last_me)
+{
+    if (op == 0 && (srcn != 1 || __ldg(src) != 0))
+        return OC_D_CORRUPT;
+    if (any_match && (op - last_me < 5 || op - last_ms < 12))
+        return OC_D_CORRUPT;
+    return OC_D_OK;
+}
+
+/* Copy len bytes from src (read-only input) to dst with all 32 lanes.
+ * Uses 16-byte stores where src and dst share alignment. */
+__device__ __forceinline__ void oc_warp_copy_in(uint8_t *dst, const uint8_t *__restrict__ src, size_t len,
+                                                int lane)
+{
+    size_t k = 0;
+    if (len >= 256 && (((uintptr_t)dst ^ (uintptr_t)src) & 15) == 0) {
+        size_t head = (16 - ((uintptr_t)dst & 15)) & 15;
+        if ((size_t)lane < head)
+            dst[lane] = __ldg(src + lane);
+        const uint4 *s4 = (const uint4 *)(src + head);
+        uint4 *d4 = (uint4 *)(dst + head);
+        size_t n4 = (len - head) >> 4;
+        for (size_t j = lane; j < n4; j += 32)
+            d4[j] = __ldg(s4 + j);
+        k = head + (n4 << 4);
+    }
+    for (size_t j = k + lane; j < len; j += 32)
+        dst[j] = __ldg(src + j);
+}
+
+/* Decoder history ring: the last OC_RING output bytes of each warp's chunk
+ * are kept in shared memory, so a match whose source and destination both
+ * fit in the ring (offset + length <= OC_RING: no slot is both read and
+ * written) reads shared memory instead of global bytes this warp has just
+ * stored (a global read-after-write goes to L2).  Every output byte is
+ * written to the ring and to the output. */
+#define OC_RING 16384
+#define OC_RING_MASK (OC_RING - 1)
+#define OC_DECODE_WARPS 2
+
+__device__ __forceinline__ void oc_warp_lit_ring(uint8_t *dst, uint8_t *ring, size_t op,
+                                                 const uint8_t *__restrict__ src, size_t len, int lane)
+{
+    size_t j = lane;
+    /* eight, then four, independent loads in flight per lane for long runs */
+    for (; j + 224 < len; j += 256) {
+        uint8_t v[8];
+#pragma unroll
+        for (int u = 0; u < 8; u++)
+            v[u] = __ldg(src + j + 32 * u);
+#pragma unroll
+        for (int u = 0; u < 8; u++) {
+            dst[op + j + 32 * u] = v[u];
+            ring[(op + j + 32 * u) & OC_RING_MASK] = v[u];
+        }
+    }
+    for (; j + 96 < len; j += 128) {
+        uint8_t v0 = __ldg(src + j), v1 = __ldg(src + j + 32), v2 = __ldg(src + j + 64),
+                v3 = __ldg(src + j + 96);
+        dst[op + j] = v0;
+        dst[op + j + 32] = v1;
+        dst[op + j + 64] = v2;
+        dst[op + j + 96] = v3;
+        ring[(op + j) & OC_RING_MASK] = v0;
+        ring[(op + j + 32) & OC_RING_MASK] = v1;
+        ring[(op + j + 64) & OC_RING_MASK] = v2;
+        ring[(op + j + 96) & OC_RING_MASK] = v3;
+    }
+    for (; j < len; j += 32) {
+        uint8_t v = __ldg(src + j);
+        dst[op + j] = v;
+        ring[(op + j) & OC_RING_MASK] = v;
+    }
+}
+
+/* A match at output position op (offset <= op checked by the caller).
+ * use_ring: the source may be read from the ring (the serial decoders pass
+ * offset + len <= OC_RING). */
+__device__ __forceinline__ void oc_warp_match_ring(uint8_t *dst, uint8_t *ring, size_t op, uint32_t offset,
+                                                   size_t len, int use_ring, int lane)
+{
+    size_t from = op - offset;
+    if (offset >= len) {
+        for (size_t j = lane; j < len; j += 32) {
+            uint8_t v = use_ring ? ring[(from + j) & OC_RING_MASK] : dst[from + j];
+            dst[op + j] = v;
+            ring[(op + j) & OC_RING_MASK] = v;
+        }
+    } else {
+        /* byte j repeats byte j % offset (all written before this match) */
+        uint32_t r = (uint32_t)lane % offset;
+        uint32_t step = 32 % offset;
+        for (size_t j = lane; j < len; j += 32) {
+            uint8_t v = use_ring ? ring[(from + r) & OC_RING_MASK] : dst[from + r];
+            dst[op + j] = v;
+            ring[(op + j) & OC_RING_MASK] = v;
+            r += step;
+            if (r >= offset)
+                r -= offset;
+        }
+    }
+}
+
+/* Prefetch the input ahead of a warp that walks it front to back: with a
+ * few warps per SM every first touch of a 128-byte line would otherwise
+ * expose a full DRAM latency.  When pos comes within 2 KiB of *mark, the 32
+ * lanes each prefetch one line of the next 4 KiB into L1.  Uniform across
+ * the warp; a prefetch never faults, and none is issued past the end. */
+__device__ __forceinline__ void oc_prefetch_ahead(const uint8_t *src, size_t n, size_t pos, size_t *mark,
+                                                  int lane)
+{
+    if (pos + 2048 >= *mark && *mark < n) {
+        size_t a = *mark + (size_t)lane * 128;
+        if (a < n)
+            asm volatile("prefetch.L1 [%0];" ::"l"(src + a)); /* generic address */
+        *mark += 4096;
+    }
+}
+
+__device__ __forceinline__ uint32_t oc_read32(const uint8_t *__restrict__ p)
+{
+    return (uint32_t)__ldg(p) | ((uint32_t)__ldg(p + 1) << 8) | ((uint32_t)__ldg(p + 2) << 16) |
+           ((uint32_t)__ldg(p + 3) << 24);
+}
+
+/* Match finder settings: a 2^OC_HT_LOG-entry hash table per warp in shared
+ * memory holding the low 16 bits of positions.  Since LZ4's window is 64 KiB,
+ * a candidate is recovered as pos - (uint16)(pos - entry), which is always
+ * inside the window; stale entries just fail the 4-byte comparison. */
+#define OC_HT_LOG 13
+#define OC_HT_SIZE (1 << OC_HT_LOG)
+#define OC_COMPRESS_WARPS 2
+
+__device__ __forceinline__ uint32_t oc_hash4(uint32_t v)
+{
+    return (v * 2654435761u) >> (32 - OC_HT_LOG);
+}
+
+/* One found match: start, source and length. */
+struct oc_match {
+    size_t pos;
+    size_t ref;
+    size_t len;
+};
+
+/* Look for the first match at positions p .. p+31 (one per lane), below
+ * start_end, whose extension stays below match_end.  Inserts the 32 positions
+ * into the table.  Returns 1 and fills m (same in all lanes) when found. */
+/* LAZY: instead of the first matching lane f, take among lanes f .. f+5
+ * the one whose match (compared over its first 32 bytes) reaches furthest,
+ * a later start having to reach one byte further per byte it starts later.
+ * CPU model: bench/gpu/lz_compress_ref.cpp policy 6, K 1, cap 32 (+8% ratio
+ * on bench/corpus at 64 KiB; big on 8-byte columns). */
+#define OC_LAZY_LANES 6
+#define OC_LAZY_CAP 32
+
+template <bool LAZY>
+__device__ __forceinline__ int oc_find_match(const uint8_t *__restrict__ src, uint16_t *table, size_t p,
+                                             size_t start_end, size_t match_end, int lane, oc_match *m)
+{
+    size_t q = p + lane;
+    int valid = 0;
+    size_t cand = 0;
+    uint32_t h = 0;
+    if (q < start_end) {
+        uint32_t v = oc_read32(src + q);
+        h = oc_hash4(v);
+        uint32_t dist = (uint16_t)(q - table[h]);
+        if (dist != 0 && dist <= q) {
+            cand = q - dist;
+            valid = oc_read32(src + cand) == v;
+        }
+    }
+    unsigned mask = __ballot_sync(OC_FULL_MASK, valid);
+    /* Insert the positions up to the first match only: later ones are inside
+     * the match or scanned again by the next window (inserting them now
+     * would make them find themselves).  Of lanes with the same hash only
+     * the highest (latest position) writes: deterministic and race-free. */
+    int last = mask ? __ffs(mask) - 1 : 31;
+    int ins = q < start_end && lane <= last;
+    unsigned same = __match_any_sync(OC_FULL_MASK, ins ? h : 0xffffffffu);
+    __syncwarp();
+    if (ins && lane == 31 - __clz(same))
+        table[h] = (uint16_t)q;
+    __syncwarp();
+    if (!mask)
+        return 0;
+    int f = __ffs(mask) - 1;
+    size_t len = 4;
+    if (LAZY) {
+        unsigned cands = (mask >> f) & ((1u << OC_LAZY_LANES) - 1);
+        int best = f;
+        size_t best_end = 0, best_len = 4;
+        while (cands) {
+            int l = f + __ffs(cands) - 1;
+            cands &= cands - 1;
+            size_t lpos = p + l, lref = __shfl_sync(OC_FULL_MASK, cand, l);
+            size_t cap = match_end - lpos < OC_LAZY_CAP ? match_end - lpos : OC_LAZY_CAP;
+            size_t k = 4 + lane;
+            int eq = k < cap && __ldg(src + lpos + k) == __ldg(src + lref + k);
+            size_t llen = 4 + (__ffs(__ballot_sync(OC_FULL_MASK, !eq)) - 1); /* lanes 28+ never equal */
+            if (l == f || lpos + llen > best_end + (size_t)(l - best)) {
+                best = l;
+                best_end = lpos + llen;
+                best_len = llen;
+            }
+        }
+        f = best;
+        len = best_len;
+    }
+    size_t mpos = p + f;
+    size_t mref = __shfl_sync(OC_FULL_MASK, cand, f);
+    size_t maxlen = match_end - mpos;
+    for (;;) {
+        size_t k = len + lane;
+        int eq = k < maxlen && __ldg(src + mpos + k) == __ldg(src + mref + k);
+        unsigned ne = __ballot_sync(OC_FULL_MASK, !eq);
+        if (ne) {
+            len += __ffs(ne) - 1;
+            break;
+        }
+        len += 32;
+    }
+    m->pos = mpos;
+    m->ref = mref;
+    m->len = len;
+    return 1;
+}
+
+/* Extend a match backwards over the pending literals (all lanes alike). */
+__device__ __forceinline__ void oc_extend_back(const uint8_t *__restrict__ src, size_t anchor, oc_match *m)
+{
+    while (m->pos > anchor && m->ref > 0 && __ldg(src + m->pos - 1) == __ldg(src + m->ref - 1)) {
+        m->pos--;
+        m->ref--;
+        m->len++;
+    }
+}
+
+/* Clear the warp's hash table. */
+__device__ __forceinline__ void oc_table_clear(uint16_t *table, int lane)
+{
+    uint32_t *t = (uint32_t *)table;
+    for (int j = lane; j < OC_HT_SIZE / 2; j += 32)
+        t[j] = 0;
+    __syncwarp();
+}
+
+#endif /* OC_LZ_DEVICE_CUH */

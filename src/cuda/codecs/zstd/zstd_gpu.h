@@ -1,0 +1,98 @@
+/*
+ * zstd_gpu.h - the GPU Zstandard codec's launchers (gpu_codec.h's argument
+ * order), for the codec (zstd_gpu_codec.cu) and the standalone harness
+ * (bench/gpu/zstd/).
+ *
+ * Decoder (zstd_decode.cu): one warp decodes one chunk (every frame in it,
+ * skippable frames skipped); the entropy decoding runs warp-uniform and the
+ * byte copies are split over the lanes (zstd_decode_core.h).
+ *
+ * Encoder (zstd_enc.cu): one warp owns one chunk: the warp resets the
+ * match tables together, lane 0 finds the matches and entropy-codes the
+ * blocks (zstd_enc_core.h; the same source is the C build CI tests).
+ * Output: one standard frame per chunk (content size in the header, window
+ * = chunk size, no checksum), which libzstd and `zstd -d` decode.
+ *
+ * Everything is enqueued on `stream` without a host synchronisation: sizes
+ * and statuses are valid once the stream reaches that point.
+ */
+#ifndef OC_ZSTD_GPU_H
+#define OC_ZSTD_GPU_H
+
+#include <stddef.h>
+
+#include "../../runtime/gpu_codec.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * oc_cuda_zstd_decompress_scratch_size returns the bytes of DEVICE scratch
+ * that oc_cuda_zstd_decompress needs for `n` chunks whose output capacities
+ * are at most `max_dst_capacity` bytes each: one literal buffer per
+ * resident warp (min(max_dst_capacity, 128 KiB) bytes, 256-aligned) for at
+ * most OC_ZSTD_GPU_MAX_WARPS warps.  Less scratch also works (fewer warps,
+ * each decoding more chunks), down to one warp's buffer.
+ */
+#define OC_ZSTD_GPU_MAX_WARPS 4096
+OC_HIDDEN size_t oc_cuda_zstd_decompress_scratch_size(size_t n, size_t max_dst_capacity);
+
+/*
+ * oc_cuda_zstd_decompress decodes n Zstandard chunks on the GPU
+ * (gpu_codec.h's launch).  Every array is in DEVICE memory with n entries.
+ * Results: dst_sizes_dev[i] the bytes written, statuses_dev[i] one of OK,
+ * CORRUPT, TRUNCATED, OUTPUT_TOO_SMALL, CHECKSUM_MISMATCH (content checksum
+ * present and wrong), NEEDS_DICTIONARY (the frame names a dictionary).  A
+ * frame whose content size field disagrees with its blocks is CORRUPT.  An
+ * empty chunk decodes to 0 bytes.
+ *
+ * `scratch_dev` is device memory of scratch_size bytes, at least
+ * oc_cuda_zstd_decompress_scratch_size(1, cfg->max_capacity); it must stay
+ * untouched until the stream passes this work.
+ */
+OC_HIDDEN oc_status oc_cuda_zstd_decompress(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg,
+                                            size_t n, const void *const *src_dev, const size_t *src_sizes_dev,
+                                            void *const *dst_dev, const size_t *dst_caps_dev,
+                                            size_t *dst_sizes_dev, oc_status *statuses_dev,
+                                            cudaStream_t stream);
+
+/*
+ * oc_cuda_zstd_compress_scratch_size returns the bytes of DEVICE scratch that
+ * oc_cuda_zstd_compress needs to give each of n chunks its own worker (one
+ * warp with ~1 MiB of match tables, sequence and literal buffers) for at
+ * most OC_ZSTD_ENC_MAX_WARPS workers.  Less scratch also works (fewer
+ * workers, each compressing more chunks), down to one worker's slice.
+ */
+#define OC_ZSTD_ENC_MAX_WARPS 1024
+OC_HIDDEN size_t oc_cuda_zstd_compress_scratch_size(size_t n);
+
+/*
+ * oc_cuda_zstd_compress compresses n chunks on the GPU at cfg->level (<= 1
+ * the fast variant, >= 2 the lazy variants: see zstd_enc_core.h and
+ * bench/gpu/zstd/ENC_NOTES.md).  Results: dst_sizes_dev[i] the frame's
+ * size, statuses_dev[i] OK, OUTPUT_TOO_SMALL (the frame does not fit;
+ * nothing is written past the capacity), CHUNK_TOO_LARGE (>= 4 GiB) or
+ * INVALID_ARGUMENT (NULL chunk pointer).  scratch_dev: at least
+ * oc_cuda_zstd_compress_scratch_size(1) bytes.
+ */
+OC_HIDDEN oc_status oc_cuda_zstd_compress(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg,
+                                          size_t n, const void *const *src_dev, const size_t *src_sizes_dev,
+                                          void *const *dst_dev, const size_t *dst_caps_dev,
+                                          size_t *dst_sizes_dev, oc_status *statuses_dev,
+                                          cudaStream_t stream);
+
+/* Harness only: picks the kernel compiled for 3, 4 (default) or 5 resident
+ * blocks of 4 warps per SM (fewer registers per thread).  Not thread-safe. */
+OC_HIDDEN void oc_cuda_zstd_debug_set_min_blocks(int min_blocks);
+
+#ifdef ZD_PROFILE
+/* Harness only, builds with -DZD_PROFILE: cycles per phase summed over
+ * warps (see zstd_decode_core.h); reset != 0 zeroes the counters after. */
+OC_HIDDEN void oc_cuda_zstd_debug_profile(unsigned long long out[8], int reset);
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* OC_ZSTD_GPU_H */

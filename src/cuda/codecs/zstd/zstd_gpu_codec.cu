@@ -1,0 +1,29 @@
+/*
+ * zstd_gpu_codec.cu - the GPU Zstandard codec (gpu_codec.h): the decoder
+ * of zstd_decode.cu and the encoder of zstd_enc.cu, each with its device
+ * scratch.  Kept apart from the kernels so the standalone harness
+ * (bench/gpu/zstd/) links the decoder alone.  No GPU size query: the API
+ * layer host-stages zstd size queries of device data.
+ */
+#include "zstd_gpu.h"
+
+/* A literal buffer per warp: sized by the largest capacity when the engine
+ * knows it (host capacities), else for 128 KiB blocks; at most 256 MiB
+ * (fewer warps then loop over more chunks). */
+static size_t zstd_decompress_scratch(const oc_gpu_config *cfg, size_t n)
+{
+    size_t b = oc_cuda_zstd_decompress_scratch_size(n, cfg->max_capacity);
+    return b < ((size_t)256 << 20) ? b : ((size_t)256 << 20);
+}
+
+/* A worker slice (~0.9 MiB) per chunk, at most 512 MiB (~550 warps;
+ * workers then loop). */
+static size_t zstd_compress_scratch(const oc_gpu_config *cfg, size_t n)
+{
+    (void)cfg;
+    size_t b = oc_cuda_zstd_compress_scratch_size(n);
+    return b < ((size_t)512 << 20) ? b : ((size_t)512 << 20);
+}
+
+extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_zstd = {
+    zstd_compress_scratch, oc_cuda_zstd_compress, zstd_decompress_scratch, oc_cuda_zstd_decompress, NULL};

@@ -1,0 +1,608 @@
+/*
+ * cuda_engine.cu - the host side of the CUDA engine: availability, the
+ * per-context state (device scratch, pinned staging slots, events), the
+ * batched calls and the memory helpers of cuda_engine.h.  Codecs are
+ * reached only through gpu_codec.h, found in the algorithm's table row.
+ *
+ * Batched calls never synchronise the host.  Pointer, size and status arrays
+ * that the GPU can reach (device, managed or pinned memory) are used in
+ * place; pageable host arrays are copied into a pinned slot at call time and
+ * sent with one cudaMemcpyAsync, and host result arrays are filled by a host
+ * function enqueued after the kernel, so results are valid when the stream
+ * reaches that point, as the API promises.  Scratch comes from the context's
+ * allocators and is cached in ctx->cuda_state; it only grows.
+ *
+ * The runtime is linked statically: with no driver or GPU,
+ * cudaGetDeviceCount fails and every entry point reports NO_DEVICE, while
+ * the CPU engine keeps working.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/algo_table.h"
+#include "cuda_internal.cuh"
+#include "gpu_codec.h"
+
+#ifndef OC_CUDA_ARCH_STRING
+#define OC_CUDA_ARCH_STRING "unknown"
+#endif
+
+#define OC_PINNED_SLOTS 4
+#define OC_ALIGN_UP(x) (((x) + 255) & ~(size_t)255)
+
+/* A pinned staging area and the event that says when the GPU is done with it. */
+struct oc_pinned_slot {
+    uint8_t *ptr;
+    size_t size;
+    cudaEvent_t done;
+    int used;
+};
+
+struct oc_cuda_state {
+    int device;
+    uint8_t *dev_scratch;
+    size_t dev_scratch_size;
+    cudaStream_t scratch_stream; /* stream the scratch was last used on */
+    cudaEvent_t scratch_done;    /* recorded after the last use of dev_scratch */
+    int scratch_used;
+    oc_pinned_slot pinned[OC_PINNED_SLOTS];
+    int next_slot;
+    oc_context *cpu_ctx; /* cuda_staged.cu's CPU context */
+};
+
+/* Host-side write-back of results for callers whose result arrays are
+ * pageable: lives at the start of the pinned slot. */
+struct oc_writeback {
+    size_t n;
+    size_t *user_sizes;
+    oc_status *user_statuses;
+    const size_t *pinned_sizes;
+    const int32_t *pinned_statuses;
+};
+
+static void CUDART_CB oc_writeback_fn(void *p)
+{
+    const oc_writeback *w = (const oc_writeback *)p;
+    if (w->user_sizes)
+        memcpy(w->user_sizes, w->pinned_sizes, w->n * sizeof(size_t));
+    if (w->user_statuses)
+        for (size_t i = 0; i < w->n; i++)
+            w->user_statuses[i] = (oc_status)w->pinned_statuses[i];
+}
+
+/* ---- availability ------------------------------------------------------ */
+
+static volatile int g_device_count = -1;
+
+extern "C" int oc_cuda_device_count(void)
+{
+    int c = g_device_count;
+    if (c < 0) {
+        int n = 0;
+        if (cudaGetDeviceCount(&n) != cudaSuccess) {
+            (void)cudaGetLastError();
+            n = 0;
+        }
+        g_device_count = c = n;
+    }
+    return c;
+}
+
+extern "C" int oc_cuda_available(void)
+{
+    return oc_cuda_device_count() > 0;
+}
+
+/* The GPU codec of an algorithm's row, NULL when it has none. */
+static const oc_gpu_codec *oc_gpu_codec_of(oc_algorithm algorithm)
+{
+    const oc_algo_desc *d = oc_algo(algorithm);
+    return d ? d->gpu : NULL;
+}
+
+extern "C" int oc_cuda_algorithm_available(oc_algorithm algorithm)
+{
+    if (!oc_cuda_available())
+        return 0;
+    /* kernels both ways (the others are host-staged) */
+    const oc_gpu_codec *g = oc_gpu_codec_of(algorithm);
+    return g != NULL && g->compress != NULL && g->decompress != NULL;
+}
+
+int oc_cuda_lazy_matching(void)
+{
+    static volatile int mode = -1;
+    if (mode < 0) {
+        const char *e = getenv("OC_CUDA_LZ_MATCH");
+        mode = e && strcmp(e, "lazy") == 0;
+    }
+    return mode;
+}
+
+int oc_cuda_pipe_copier_bytes(void)
+{
+    static volatile int mode = -1;
+    if (mode < 0) {
+        const char *e = getenv("OC_CUDA_PIPE_COPIER");
+        mode = !(e && strcmp(e, "v6c") == 0);
+    }
+    return mode;
+}
+
+extern "C" const char *oc_cuda_build_info(void)
+{
+    return "cuda: " OC_CUDA_ARCH_STRING;
+}
+
+extern "C" oc_memory_kind oc_cuda_pointer_kind(const void *p)
+{
+    if (p == NULL || !oc_cuda_available())
+        return OC_MEMORY_HOST;
+    cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return OC_MEMORY_HOST;
+    }
+    switch (a.type) {
+    case cudaMemoryTypeDevice:
+        return OC_MEMORY_DEVICE;
+    case cudaMemoryTypeManaged:
+        return OC_MEMORY_MANAGED;
+    case cudaMemoryTypeHost:
+        return OC_MEMORY_PINNED;
+    default:
+        return OC_MEMORY_HOST;
+    }
+}
+
+extern "C" int oc_cuda_is_device_pointer(const void *p)
+{
+    oc_memory_kind k = oc_cuda_pointer_kind(p);
+    return k == OC_MEMORY_DEVICE || k == OC_MEMORY_MANAGED;
+}
+
+/* The address the GPU uses for p, or NULL if the GPU cannot reach p. */
+static const void *oc_gpu_address(const void *p)
+{
+    if (p == NULL)
+        return NULL;
+    cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return NULL;
+    }
+    if (a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged || a.type == cudaMemoryTypeHost)
+        return a.devicePointer;
+    return NULL;
+}
+
+/* ---- device selection, allocators -------------------------------------- */
+
+static cudaStream_t oc_stream(const oc_context *ctx)
+{
+    return (cudaStream_t)ctx->opts.cuda_stream;
+}
+
+/* Make the context's device current; *prev receives the caller's. */
+static oc_status oc_enter(oc_context *ctx, int *prev)
+{
+    if (!oc_cuda_available())
+        return OC_ERR_NO_DEVICE;
+    if (ctx->opts.device_id < 0 || ctx->opts.device_id >= oc_cuda_device_count())
+        return OC_ERR_NO_DEVICE;
+    if (cudaGetDevice(prev) != cudaSuccess)
+        *prev = -1;
+    if (*prev != ctx->opts.device_id && cudaSetDevice(ctx->opts.device_id) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return OC_ERR_CUDA;
+    }
+    return OC_OK;
+}
+
+static void oc_leave(oc_context *ctx, int prev)
+{
+    if (prev >= 0 && prev != ctx->opts.device_id)
+        (void)cudaSetDevice(prev);
+}
+
+static void *oc_dev_alloc(oc_context *ctx, size_t size)
+{
+    const oc_allocator *a = &ctx->opts.device_alloc;
+    if (a->alloc)
+        return a->alloc(a->opaque, size, ctx->opts.cuda_stream);
+    void *p = NULL;
+    if (cudaMallocAsync(&p, size, oc_stream(ctx)) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return NULL;
+    }
+    return p;
+}
+
+static void oc_dev_free(oc_context *ctx, void *p, size_t size)
+{
+    if (p == NULL)
+        return;
+    const oc_allocator *a = &ctx->opts.device_alloc;
+    if (a->alloc)
+        a->free(a->opaque, p, size, ctx->opts.cuda_stream);
+    else
+        (void)cudaFreeAsync(p, oc_stream(ctx));
+}
+
+static void *oc_pinned_alloc(oc_context *ctx, size_t size)
+{
+    const oc_allocator *a = &ctx->opts.pinned_alloc;
+    if (a->alloc)
+        return a->alloc(a->opaque, size, ctx->opts.cuda_stream);
+    void *p = NULL;
+    if (cudaMallocHost(&p, size) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return NULL;
+    }
+    return p;
+}
+
+static void oc_pinned_free(oc_context *ctx, void *p, size_t size)
+{
+    if (p == NULL)
+        return;
+    const oc_allocator *a = &ctx->opts.pinned_alloc;
+    if (a->alloc)
+        a->free(a->opaque, p, size, ctx->opts.cuda_stream);
+    else
+        (void)cudaFreeHost(p);
+}
+
+/* ---- context state ----------------------------------------------------- */
+
+static oc_status oc_state_get(oc_context *ctx, oc_cuda_state **out)
+{
+    oc_cuda_state *s = (oc_cuda_state *)ctx->cuda_state;
+    if (s == NULL) {
+        s = (oc_cuda_state *)calloc(1, sizeof(*s));
+        if (s == NULL)
+            return OC_ERR_OUT_OF_MEMORY;
+        s->device = ctx->opts.device_id;
+        if (cudaEventCreateWithFlags(&s->scratch_done, cudaEventDisableTiming) != cudaSuccess) {
+            (void)cudaGetLastError();
+            free(s);
+            return OC_ERR_CUDA;
+        }
+        for (int i = 0; i < OC_PINNED_SLOTS; i++) {
+            if (cudaEventCreateWithFlags(&s->pinned[i].done, cudaEventDisableTiming) != cudaSuccess) {
+                (void)cudaGetLastError();
+                for (int j = 0; j < i; j++)
+                    cudaEventDestroy(s->pinned[j].done);
+                cudaEventDestroy(s->scratch_done);
+                free(s);
+                return OC_ERR_CUDA;
+            }
+        }
+        ctx->cuda_state = s;
+    }
+    *out = s;
+    return OC_OK;
+}
+
+oc_context **oc_cuda_state_cpu_ctx(oc_context *ctx)
+{
+    oc_cuda_state *s = NULL;
+    int prev = -1;
+    if (oc_enter(ctx, &prev) != OC_OK)
+        return NULL;
+    oc_status st = oc_state_get(ctx, &s);
+    oc_leave(ctx, prev);
+    return st == OC_OK ? &s->cpu_ctx : NULL;
+}
+
+extern "C" void oc_cuda_context_release(oc_context *ctx)
+{
+    oc_cuda_state *s = ctx ? (oc_cuda_state *)ctx->cuda_state : NULL;
+    if (s == NULL)
+        return;
+    if (s->cpu_ctx)
+        oc_context_destroy(s->cpu_ctx);
+    int prev = -1;
+    int entered = oc_enter(ctx, &prev) == OC_OK;
+    oc_dev_free(ctx, s->dev_scratch, s->dev_scratch_size);
+    for (int i = 0; i < OC_PINNED_SLOTS; i++) {
+        if (s->pinned[i].used)
+            (void)cudaEventSynchronize(s->pinned[i].done);
+        oc_pinned_free(ctx, s->pinned[i].ptr, s->pinned[i].size);
+        cudaEventDestroy(s->pinned[i].done);
+    }
+    cudaEventDestroy(s->scratch_done);
+    if (entered)
+        oc_leave(ctx, prev);
+    free(s);
+    ctx->cuda_state = NULL;
+}
+
+/* Device scratch of at least `size` bytes, ordered after its previous use
+ * even if the caller changed streams. */
+static oc_status oc_scratch(oc_context *ctx, oc_cuda_state *s, size_t size, uint8_t **out)
+{
+    cudaStream_t stream = oc_stream(ctx);
+    if (s->scratch_used && s->scratch_stream != stream &&
+        cudaStreamWaitEvent(stream, s->scratch_done, 0) != cudaSuccess)
+        return OC_ERR_CUDA;
+    if (s->dev_scratch_size < size) {
+        oc_dev_free(ctx, s->dev_scratch, s->dev_scratch_size);
+        size_t want = size + size / 2;
+        s->dev_scratch = (uint8_t *)oc_dev_alloc(ctx, want);
+        s->dev_scratch_size = s->dev_scratch ? want : 0;
+        if (s->dev_scratch == NULL)
+            return OC_ERR_OUT_OF_MEMORY;
+    }
+    *out = s->dev_scratch;
+    return OC_OK;
+}
+
+static oc_status oc_scratch_release(oc_context *ctx, oc_cuda_state *s)
+{
+    s->scratch_stream = oc_stream(ctx);
+    s->scratch_used = 1;
+    return cudaEventRecord(s->scratch_done, s->scratch_stream) == cudaSuccess ? OC_OK : OC_ERR_CUDA;
+}
+
+/* A pinned slot of at least `size` bytes that the GPU no longer uses.  Only
+ * when every slot is still in flight does this wait (for the oldest). */
+static oc_status oc_pinned_slot_get(oc_context *ctx, oc_cuda_state *s, size_t size, oc_pinned_slot **out)
+{
+    oc_pinned_slot *slot = NULL;
+    for (int k = 0; k < OC_PINNED_SLOTS && slot == NULL; k++) {
+        oc_pinned_slot *c = &s->pinned[(s->next_slot + k) % OC_PINNED_SLOTS];
+        if (!c->used || cudaEventQuery(c->done) == cudaSuccess)
+            slot = c;
+    }
+    (void)cudaGetLastError(); /* cudaErrorNotReady from the queries */
+    if (slot == NULL) {
+        slot = &s->pinned[s->next_slot];
+        if (cudaEventSynchronize(slot->done) != cudaSuccess)
+            return OC_ERR_CUDA;
+    }
+    s->next_slot = (int)((slot - s->pinned) + 1) % OC_PINNED_SLOTS;
+    if (slot->size < size) {
+        oc_pinned_free(ctx, slot->ptr, slot->size);
+        size_t want = size < 4096 ? 4096 : size + size / 2;
+        slot->ptr = (uint8_t *)oc_pinned_alloc(ctx, want);
+        slot->size = slot->ptr ? want : 0;
+        if (slot->ptr == NULL)
+            return OC_ERR_OUT_OF_MEMORY;
+    }
+    *out = slot;
+    return OC_OK;
+}
+
+/* ---- batched calls ----------------------------------------------------- */
+
+enum oc_batch_op { OC_OP_COMPRESS, OC_OP_DECOMPRESS, OC_OP_SIZES };
+
+/* Scratch layout of one call: four input arrays of n words, the sizes
+ * array, the statuses array.  The pinned slot mirrors it after a header. */
+#define OC_SLOT_HEADER 256
+
+static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, oc_batch_op op, size_t n,
+                              const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
+                              const size_t *dst_caps, size_t *out_sizes, oc_status *statuses)
+{
+    if (ctx == NULL || options == NULL || options->struct_size != sizeof(oc_codec_options))
+        return OC_ERR_INVALID_ARGUMENT;
+    if (n > 0 && (src_ptrs == NULL || src_sizes == NULL))
+        return OC_ERR_INVALID_ARGUMENT;
+    if (n > 0 && op != OC_OP_SIZES && (dst_ptrs == NULL || dst_caps == NULL))
+        return OC_ERR_INVALID_ARGUMENT;
+    if (n > 0 && op == OC_OP_SIZES && out_sizes == NULL)
+        return OC_ERR_INVALID_ARGUMENT;
+    if (!oc_cuda_available())
+        return OC_ERR_NO_DEVICE;
+    if ((unsigned)options->algorithm >= OC_ALGO_COUNT)
+        return OC_ERR_INVALID_ARGUMENT;
+    if (n == 0)
+        return OC_OK;
+    const oc_gpu_codec *codec = oc_gpu_codec_of(options->algorithm);
+    oc_gpu_launch_fn launch = codec == NULL            ? NULL
+                              : op == OC_OP_COMPRESS   ? codec->compress
+                              : op == OC_OP_DECOMPRESS ? codec->decompress
+                                                       : codec->decompressed_sizes;
+    if (launch == NULL)
+        return oc_cuda_staged_batch(ctx, options, (int)op, n, src_ptrs, src_sizes, dst_ptrs, dst_caps,
+                                    out_sizes, statuses);
+    if (n > ((size_t)1 << 40))
+        return OC_ERR_INVALID_ARGUMENT;
+    oc_gpu_config cfg;
+    cfg.algorithm = options->algorithm;
+    cfg.level = 0;
+    cfg.max_capacity = (size_t)-1;
+    if (op == OC_OP_COMPRESS)
+        FORWARD_IF_ERROR(oc_resolve_level(options->algorithm, options->level, &cfg.level));
+    oc_gpu_scratch_fn scratch_fn = op == OC_OP_COMPRESS ? codec->compress_scratch : codec->decompress_scratch;
+
+    int prev = -1;
+    FORWARD_IF_ERROR(oc_enter(ctx, &prev));
+    oc_status st = OC_OK;
+    oc_cuda_state *s = NULL;
+    cudaStream_t stream = oc_stream(ctx);
+    size_t words = OC_ALIGN_UP(n * 8);
+    size_t off_in = 0, off_sizes = 4 * words, off_status = 5 * words;
+    size_t total = 5 * words + OC_ALIGN_UP(n * 4);
+    /* The codec's own scratch after the argument arrays; the largest
+     * capacity is known when the capacities are host-readable. */
+    size_t codec_off = total, codec_bytes = 0;
+    if (scratch_fn != NULL) {
+        if (op == OC_OP_DECOMPRESS &&
+            (oc_gpu_address(dst_caps) == NULL || oc_cuda_pointer_kind(dst_caps) == OC_MEMORY_PINNED)) {
+            cfg.max_capacity = 0;
+            for (size_t i = 0; i < n; i++)
+                cfg.max_capacity = dst_caps[i] > cfg.max_capacity ? dst_caps[i] : cfg.max_capacity;
+        }
+        codec_bytes = scratch_fn(&cfg, n);
+    }
+    size_t dev_total = total + OC_ALIGN_UP(codec_bytes); /* total: the argument arrays alone */
+    uint8_t *dev = NULL;
+    oc_pinned_slot *slot = NULL;
+
+    /* Which arrays the GPU reaches as they are. */
+    const void *g_in[4] = {oc_gpu_address(src_ptrs), oc_gpu_address(src_sizes),
+                           op == OC_OP_SIZES ? NULL : oc_gpu_address(dst_ptrs),
+                           op == OC_OP_SIZES ? NULL : oc_gpu_address(dst_caps)};
+    const void *h_in[4] = {src_ptrs, src_sizes, op == OC_OP_SIZES ? NULL : dst_ptrs,
+                           op == OC_OP_SIZES ? NULL : dst_caps};
+    void *g_sizes = (void *)oc_gpu_address(out_sizes);
+    void *g_status = (void *)oc_gpu_address(statuses);
+    int need_in = 0;
+    for (int k = 0; k < 4; k++)
+        need_in |= h_in[k] != NULL && g_in[k] == NULL;
+    int host_sizes = out_sizes != NULL && g_sizes == NULL;
+    int host_status = statuses != NULL && g_status == NULL;
+
+    st = oc_state_get(ctx, &s);
+    if (st != OC_OK)
+        goto out;
+    st = oc_scratch(ctx, s, dev_total, &dev);
+    if (st != OC_OK)
+        goto out;
+    if (need_in || host_sizes || host_status) {
+        st = oc_pinned_slot_get(ctx, s, OC_SLOT_HEADER + total, &slot);
+        if (st != OC_OK)
+            goto out;
+    }
+    if (need_in) {
+        uint8_t *pin = slot->ptr + OC_SLOT_HEADER;
+        for (int k = 0; k < 4; k++)
+            if (h_in[k] != NULL && g_in[k] == NULL) {
+                memcpy(pin + off_in + k * words, h_in[k], n * 8);
+                g_in[k] = dev + off_in + k * words;
+            }
+        if (cudaMemcpyAsync(dev + off_in, pin + off_in, 4 * words, cudaMemcpyHostToDevice, stream) !=
+            cudaSuccess) {
+            st = OC_ERR_CUDA;
+            goto out;
+        }
+    }
+    st = launch(codec_bytes ? dev + codec_off : NULL, codec_bytes, &cfg, n, (const void *const *)g_in[0],
+                (const size_t *)g_in[1], (void *const *)g_in[2], (const size_t *)g_in[3],
+                host_sizes ? (size_t *)(dev + off_sizes) : (size_t *)g_sizes,
+                host_status ? (oc_status *)(dev + off_status) : (oc_status *)g_status, stream);
+    if (st != OC_OK)
+        goto out;
+    if (host_sizes || host_status) {
+        uint8_t *pin = slot->ptr + OC_SLOT_HEADER;
+        if (cudaMemcpyAsync(pin + off_sizes, dev + off_sizes, total - off_sizes, cudaMemcpyDeviceToHost,
+                            stream) != cudaSuccess) {
+            st = OC_ERR_CUDA;
+            goto out;
+        }
+        oc_writeback *w = (oc_writeback *)slot->ptr;
+        w->n = n;
+        w->user_sizes = host_sizes ? out_sizes : NULL;
+        w->user_statuses = host_status ? statuses : NULL;
+        w->pinned_sizes = (const size_t *)(pin + off_sizes);
+        w->pinned_statuses = (const int32_t *)(pin + off_status);
+        if (cudaLaunchHostFunc(stream, oc_writeback_fn, w) != cudaSuccess) {
+            st = OC_ERR_CUDA;
+            goto out;
+        }
+    }
+    if (slot != NULL) {
+        slot->used = 1;
+        if (cudaEventRecord(slot->done, stream) != cudaSuccess)
+            st = OC_ERR_CUDA;
+    }
+    if (st == OC_OK)
+        st = oc_scratch_release(ctx, s);
+out:
+    if (st == OC_ERR_CUDA)
+        (void)cudaGetLastError();
+    oc_leave(ctx, prev);
+    return st;
+}
+
+extern "C" oc_status oc_cuda_batch_compress(oc_context *ctx, const oc_codec_options *options, size_t n,
+                                            const void *const *src_ptrs, const size_t *src_sizes,
+                                            void *const *dst_ptrs, const size_t *dst_capacities,
+                                            size_t *dst_sizes, oc_status *statuses)
+{
+    return oc_batch_run(ctx, options, OC_OP_COMPRESS, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
+                        dst_sizes, statuses);
+}
+
+extern "C" oc_status oc_cuda_batch_decompress(oc_context *ctx, const oc_codec_options *options, size_t n,
+                                              const void *const *src_ptrs, const size_t *src_sizes,
+                                              void *const *dst_ptrs, const size_t *dst_capacities,
+                                              size_t *dst_sizes, oc_status *statuses)
+{
+    return oc_batch_run(ctx, options, OC_OP_DECOMPRESS, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
+                        dst_sizes, statuses);
+}
+
+extern "C" oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *options,
+                                                      size_t n, const void *const *src_ptrs,
+                                                      const size_t *src_sizes, size_t *sizes,
+                                                      oc_status *statuses)
+{
+    return oc_batch_run(ctx, options, OC_OP_SIZES, n, src_ptrs, src_sizes, NULL, NULL, sizes, statuses);
+}
+
+/* ---- memory helpers ---------------------------------------------------- */
+
+extern "C" oc_status oc_cuda_memory_alloc(oc_context *ctx, oc_memory_kind kind, size_t size, void **out)
+{
+    if (ctx == NULL || out == NULL)
+        return OC_ERR_INVALID_ARGUMENT;
+    if (kind != OC_MEMORY_DEVICE && kind != OC_MEMORY_PINNED)
+        return OC_ERR_INVALID_ARGUMENT;
+    int prev = -1;
+    FORWARD_IF_ERROR(oc_enter(ctx, &prev));
+    void *p =
+        kind == OC_MEMORY_DEVICE ? oc_dev_alloc(ctx, size ? size : 1) : oc_pinned_alloc(ctx, size ? size : 1);
+    oc_leave(ctx, prev);
+    if (p == NULL)
+        return OC_ERR_OUT_OF_MEMORY;
+    *out = p;
+    return OC_OK;
+}
+
+extern "C" void oc_cuda_memory_free(oc_context *ctx, oc_memory_kind kind, void *ptr, size_t size)
+{
+    if (ctx == NULL || ptr == NULL)
+        return;
+    int prev = -1;
+    if (oc_enter(ctx, &prev) != OC_OK)
+        return;
+    if (kind == OC_MEMORY_DEVICE)
+        oc_dev_free(ctx, ptr, size ? size : 1);
+    else if (kind == OC_MEMORY_PINNED)
+        oc_pinned_free(ctx, ptr, size ? size : 1);
+    oc_leave(ctx, prev);
+}
+
+extern "C" oc_status oc_cuda_memory_copy(oc_context *ctx, void *dst, const void *src, size_t n)
+{
+    if (ctx == NULL || (n > 0 && (dst == NULL || src == NULL)))
+        return OC_ERR_INVALID_ARGUMENT;
+    if (n == 0)
+        return OC_OK;
+    int prev = -1;
+    FORWARD_IF_ERROR(oc_enter(ctx, &prev));
+    cudaError_t e = cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, oc_stream(ctx));
+    if (e != cudaSuccess)
+        (void)cudaGetLastError();
+    oc_leave(ctx, prev);
+    return e == cudaSuccess ? OC_OK : OC_ERR_CUDA;
+}
+
+extern "C" oc_status oc_cuda_synchronize(oc_context *ctx)
+{
+    if (ctx == NULL)
+        return OC_ERR_INVALID_ARGUMENT;
+    if (!oc_cuda_available())
+        return OC_OK;
+    int prev = -1;
+    FORWARD_IF_ERROR(oc_enter(ctx, &prev));
+    cudaError_t e = cudaStreamSynchronize(oc_stream(ctx));
+    if (e != cudaSuccess)
+        (void)cudaGetLastError();
+    oc_leave(ctx, prev);
+    return e == cudaSuccess ? OC_OK : OC_ERR_CUDA;
+}

@@ -1,0 +1,67 @@
+/*
+ * cuda_engine.h - the boundary between the API layer and the CUDA engine.
+ *
+ * The API layer (src/api/) calls only these functions.  When the library is
+ * built without CUDA, src/cuda/runtime/cuda_stub.c provides them and every one
+ * reports "unavailable"; with CUDA, the .cu files of src/cuda do.  Arguments mirror the
+ * public batched calls (include/opencomp.h) one for one.
+ */
+#ifndef OC_CUDA_ENGINE_H
+#define OC_CUDA_ENGINE_H
+
+#include "../../common/oc_internal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 1 if this build has the CUDA engine and a driver with >= 1 GPU is usable. */
+OC_HIDDEN int oc_cuda_available(void);
+/* 1 if the engine can run `algorithm` (compress and decompress). */
+OC_HIDDEN int oc_cuda_algorithm_available(oc_algorithm algorithm);
+/* 1 if p points into device (or managed) memory; 0 for host or unknown. */
+OC_HIDDEN int oc_cuda_is_device_pointer(const void *p);
+/* Free ctx->cuda_state (called by oc_context_destroy). */
+OC_HIDDEN void oc_cuda_context_release(oc_context *ctx);
+/* One-line description for oc_build_info ("cuda: sm_80,sm_90,sm_100" or "cuda: none"). */
+OC_HIDDEN const char *oc_cuda_build_info(void);
+
+OC_HIDDEN oc_status oc_cuda_batch_compress(oc_context *ctx, const oc_codec_options *options, size_t n,
+                                           const void *const *src_ptrs, const size_t *src_sizes,
+                                           void *const *dst_ptrs, const size_t *dst_capacities,
+                                           size_t *dst_sizes, oc_status *statuses);
+OC_HIDDEN oc_status oc_cuda_batch_decompress(oc_context *ctx, const oc_codec_options *options, size_t n,
+                                             const void *const *src_ptrs, const size_t *src_sizes,
+                                             void *const *dst_ptrs, const size_t *dst_capacities,
+                                             size_t *dst_sizes, oc_status *statuses);
+OC_HIDDEN oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *options,
+                                                     size_t n, const void *const *src_ptrs,
+                                                     const size_t *src_sizes, size_t *sizes,
+                                                     oc_status *statuses);
+
+/* Whole-buffer layer on device buffers (src and dst in device memory). */
+OC_HIDDEN oc_status oc_cuda_buffer_compress(oc_context *ctx, const oc_buffer_options *options,
+                                            const void *src, uint64_t src_size, void *dst,
+                                            uint64_t dst_capacity, uint64_t *dst_size);
+OC_HIDDEN oc_status oc_cuda_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, const void *src,
+                                              uint64_t src_size, void *dst, uint64_t dst_capacity,
+                                              uint64_t *dst_size, uint64_t *failed_chunk);
+/* oc_buffer_decompressed_size of a device buffer from its head and tail
+ * (and device-side checks) when the container records every size;
+ * *handled = 0 when it cannot (the caller then reads the buffer whole). */
+OC_HIDDEN oc_status oc_cuda_buffer_decompressed_size(oc_context *ctx, const oc_buffer_options *hint,
+                                                     const void *src, uint64_t src_size, uint64_t *size,
+                                                     int *handled);
+
+/* Memory helpers behind oc_pointer_kind, oc_memory_*, oc_context_synchronize.
+ * (oc_cuda_device_count is public and defined by the engine or the stub.) */
+OC_HIDDEN oc_memory_kind oc_cuda_pointer_kind(const void *p);
+OC_HIDDEN oc_status oc_cuda_memory_alloc(oc_context *ctx, oc_memory_kind kind, size_t size, void **out);
+OC_HIDDEN void oc_cuda_memory_free(oc_context *ctx, oc_memory_kind kind, void *ptr, size_t size);
+OC_HIDDEN oc_status oc_cuda_memory_copy(oc_context *ctx, void *dst, const void *src, size_t n);
+OC_HIDDEN oc_status oc_cuda_synchronize(oc_context *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* OC_CUDA_ENGINE_H */

@@ -1,0 +1,217 @@
+/*
+ * test_algo_table.c - the algorithm table as the public API shows it
+ * (oc_algorithm_get_info, what the CLI, the Python package and the
+ * benchmark enumerate) and the facts its rows hold, checked against the
+ * reference libraries:
+ *   - enumeration: 1, 2, ... until UNSUPPORTED gives every algorithm once,
+ *     each name and display name parses back, suffixes are unique where
+ *     they decode, levels agree with oc_level_range;
+ *   - compress bounds equal liblz4's, snappy's, libdeflate's and libzstd's
+ *     for sizes around every block boundary of their formulas;
+ *   - magic detection: a stream that each library writes is detected as its
+ *     algorithm with OC_ALGO_NONE, and nothing else is (LZ4, snappy, raw
+ *     deflate have no magic), including zlib with FDICT (reported as
+ *     NEEDS_DICTIONARY by the decoder, not as an unknown format);
+ *   - the maximum expansion holds for the most compressible input each
+ *     library can produce (a run of zeros).
+ */
+#include <libdeflate.h>
+#include <lz4.h>
+#include <snappy-c.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "helpers/test_util.h"
+
+static size_t library_bound(oc_algorithm a, size_t n)
+{
+    switch (a) {
+    case OC_ALGO_LZ4:
+        return n > LZ4_MAX_INPUT_SIZE ? 0 : (size_t)LZ4_compressBound((int)n);
+    case OC_ALGO_SNAPPY:
+        return snappy_max_compressed_length(n);
+    case OC_ALGO_DEFLATE:
+        return libdeflate_deflate_compress_bound(NULL, n);
+    case OC_ALGO_ZLIB:
+        return libdeflate_zlib_compress_bound(NULL, n);
+    case OC_ALGO_GZIP:
+        return libdeflate_gzip_compress_bound(NULL, n);
+    case OC_ALGO_ZSTD:
+        return ZSTD_compressBound(n);
+    default:
+        return 0;
+    }
+}
+
+static void enumeration(void)
+{
+    oc_algorithm_info info = OC_ALGORITHM_INFO_INIT;
+    int count = 0;
+    oc_algorithm a = (oc_algorithm)1;
+    for (; oc_algorithm_get_info(a, &info) == OC_OK; a = (oc_algorithm)(a + 1)) {
+        count++;
+        CHECK_EQ(info.algorithm, a);
+        CHECK(strcmp(info.name, oc_algorithm_name(a)) == 0);
+        oc_algorithm back = OC_ALGO_NONE;
+        CHECK_OK(oc_algorithm_from_name(info.display_name, &back));
+        CHECK_EQ(back, a);
+        for (const char *const *al = info.aliases; *al; al++) {
+            CHECK_OK(oc_algorithm_from_name(*al, &back));
+            CHECK_EQ(back, a);
+        }
+        int lo, hi, def;
+        CHECK_OK(oc_level_range(a, &lo, &hi, &def));
+        CHECK_EQ(info.min_level, lo);
+        CHECK_EQ(info.max_level, hi);
+        CHECK_EQ(info.default_level, def);
+        CHECK(lo <= def && def <= hi);
+        CHECK(info.suffix[0] == '.');
+        CHECK(oc_compress_bound(a, 1000) > 1000);
+        CHECK_SIZE_EQ(oc_compress_bound(a, (size_t)info.max_chunk_size + 1), 0);
+        CHECK(info.max_expansion >= 2);
+        CHECK(oc_algorithm_available(OC_ENGINE_CPU, a));
+        /* a decode suffix names exactly one algorithm */
+        for (const char *const *s = info.decode_suffixes; *s; s++) {
+            CHECK((*s)[0] == '.');
+            oc_algorithm_info other = OC_ALGORITHM_INFO_INIT;
+            for (oc_algorithm b = (oc_algorithm)1; oc_algorithm_get_info(b, &other) == OC_OK;
+                 b = (oc_algorithm)(b + 1))
+                for (const char *const *t = other.decode_suffixes; *t && b != a; t++)
+                    CHECK_MSG(strcmp(*s, *t) != 0, "suffix %s decodes as %s and %s", *s, info.name,
+                              other.name);
+        }
+    }
+    CHECK_EQ(count, OC_ALGO_COUNT - 1);
+    CHECK_STATUS(oc_algorithm_get_info(a, &info), OC_ERR_UNSUPPORTED);
+    CHECK_STATUS(oc_algorithm_get_info((oc_algorithm)-1, &info), OC_ERR_UNSUPPORTED);
+    CHECK_STATUS(oc_algorithm_get_info(OC_ALGO_NONE, &info), OC_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(oc_algorithm_get_info(OC_ALGO_LZ4, NULL), OC_ERR_INVALID_ARGUMENT);
+    oc_algorithm_info bad = OC_ALGORITHM_INFO_INIT;
+    bad.struct_size = 8;
+    CHECK_STATUS(oc_algorithm_get_info(OC_ALGO_LZ4, &bad), OC_ERR_INVALID_ARGUMENT);
+    /* the facts the CLI relies on */
+    CHECK_OK(oc_algorithm_get_info(OC_ALGO_SNAPPY, &info));
+    CHECK(!info.has_levels && strcmp(info.suffix, ".sz") == 0);
+    CHECK_OK(oc_algorithm_get_info(OC_ALGO_ZLIB, &info));
+    CHECK(strcmp(info.suffix, ".gz") == 0 && info.decode_suffixes[0] == NULL && info.self_identifying);
+    CHECK_OK(oc_algorithm_get_info(OC_ALGO_ZSTD, &info));
+    CHECK(strcmp(info.decode_suffixes[0], ".zst") == 0 && strcmp(info.decode_suffixes[1], ".zstd") == 0);
+}
+
+static void bounds(void)
+{
+    static const size_t base[] = {0,
+                                  1,
+                                  15,
+                                  16,
+                                  254,
+                                  255,
+                                  256,
+                                  4999,
+                                  5000,
+                                  5001,
+                                  65535,
+                                  65536,
+                                  131071,
+                                  131072,
+                                  131073,
+                                  1000000,
+                                  (size_t)1 << 24,
+                                  0x7E000000u,
+                                  0x7E000001u};
+    for (int a = 1; a < OC_ALGO_COUNT; a++) {
+        for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) {
+            for (size_t d = 0; d < 3; d++) {
+                size_t n = base[i] + d;
+                CHECK_MSG(oc_compress_bound((oc_algorithm)a, n) == library_bound((oc_algorithm)a, n),
+                          "%s bound of %zu: %zu, the library says %zu", oc_algorithm_name((oc_algorithm)a), n,
+                          oc_compress_bound((oc_algorithm)a, n), library_bound((oc_algorithm)a, n));
+            }
+        }
+    }
+}
+
+/* One stream of `a` holding src, written by the reference library. */
+static size_t library_compress(oc_algorithm a, const uint8_t *src, size_t n, uint8_t *dst, size_t cap)
+{
+    struct libdeflate_compressor *c = libdeflate_alloc_compressor(6);
+    size_t r = 0;
+    switch (a) {
+    case OC_ALGO_LZ4:
+        r = (size_t)LZ4_compress_default((const char *)src, (char *)dst, (int)n, (int)cap);
+        break;
+    case OC_ALGO_SNAPPY:
+        r = cap;
+        CHECK(snappy_compress((const char *)src, n, (char *)dst, &r) == SNAPPY_OK);
+        break;
+    case OC_ALGO_DEFLATE:
+        r = libdeflate_deflate_compress(c, src, n, dst, cap);
+        break;
+    case OC_ALGO_ZLIB:
+        r = libdeflate_zlib_compress(c, src, n, dst, cap);
+        break;
+    case OC_ALGO_GZIP:
+        r = libdeflate_gzip_compress(c, src, n, dst, cap);
+        break;
+    default:
+        r = ZSTD_compress(dst, cap, src, n, 19);
+        CHECK(!ZSTD_isError(r));
+        break;
+    }
+    libdeflate_free_compressor(c);
+    CHECK(r > 0);
+    return r;
+}
+
+static void detection_and_expansion(void)
+{
+    size_t n = (size_t)4 << 20;
+    uint8_t *zeros = calloc(1, n);
+    tu_buf real;
+    tu_big_real(65536, &real);
+    const uint8_t *text = real.data;
+    uint8_t *out = malloc(oc_compress_bound(OC_ALGO_SNAPPY, n));
+    oc_context *ctx = NULL;
+    CHECK_OK(oc_context_create(NULL, &ctx));
+    for (int a = 1; a < OC_ALGO_COUNT; a++) {
+        oc_algorithm_info info = OC_ALGORITHM_INFO_INIT;
+        CHECK_OK(oc_algorithm_get_info((oc_algorithm)a, &info));
+        /* detection: the library's stream of text, decoded with OC_ALGO_NONE */
+        size_t c = library_compress((oc_algorithm)a, text, 65536, out, oc_compress_bound(OC_ALGO_SNAPPY, n));
+        const void *sp = out;
+        size_t size = 0;
+        oc_status st = OC_OK;
+        CHECK_OK(oc_batch_decompressed_sizes(ctx, NULL, 1, &sp, &c, &size, &st));
+        if (info.self_identifying) {
+            CHECK_MSG(st == OC_OK && size == 65536, "%s not detected: %s", info.name, oc_status_name(st));
+        } else {
+            CHECK_MSG(st == OC_ERR_INVALID_ARGUMENT, "%s detected as something: %s", info.name,
+                      oc_status_name(st));
+        }
+        /* expansion: the densest stream the library writes stays within the row's bound */
+        c = library_compress((oc_algorithm)a, zeros, n, out, oc_compress_bound(OC_ALGO_SNAPPY, n));
+        CHECK_MSG((uint64_t)n <= (uint64_t)c * info.max_expansion + 65536,
+                  "%s: %zu bytes decode to %zu, above max_expansion %llu", info.name, c, n,
+                  (unsigned long long)info.max_expansion);
+    }
+    /* zlib with FDICT: detected as zlib, so the decoder names the problem */
+    static const uint8_t fdict[] = {0x78, 0xBB, 0, 0, 0, 1, 0x03, 0x00, 0, 0, 0, 1};
+    const void *sp = fdict;
+    size_t c = sizeof fdict, size = 0;
+    oc_status st = OC_OK;
+    CHECK_OK(oc_batch_decompressed_sizes(ctx, NULL, 1, &sp, &c, &size, &st));
+    CHECK_STATUS(st, OC_ERR_NEEDS_DICTIONARY);
+    oc_context_destroy(ctx);
+    free(zeros);
+    tu_buf_free(&real);
+    free(out);
+}
+
+int main(void)
+{
+    enumeration();
+    bounds();
+    detection_and_expansion();
+    printf("test_algo_table: ok\n");
+    return 0;
+}
