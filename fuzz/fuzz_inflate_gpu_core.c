@@ -1,5 +1,5 @@
 /*
- * fuzz_inflate_gpu_core.c - the GPU inflate core (src/cuda/inflate_core.h
+ * fuzz_inflate_gpu_core.c - the GPU inflate core (src/cuda/codecs/deflate/inflate_core.h
  * and inflate_chunk_core.h) compiled for the host, one lane: the code the
  * CUDA kernel runs, fuzzed under ASan/UBSan on the CPU.  Input and output
  * are exactly-sized heap buffers, so a one-byte overread or overwrite
@@ -15,7 +15,7 @@
 
 #include <zlib.h>
 
-#include "cuda/inflate_chunk_core.h"
+#include "cuda/codecs/deflate/inflate_chunk_core.h"
 #include "fuzz_common.h"
 
 /* zlib's inflate of the whole chunk (gzip: every member); size or -1. */

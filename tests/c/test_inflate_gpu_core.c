@@ -1,5 +1,5 @@
 /*
- * test_inflate_gpu_core.c - the GPU inflate core (src/cuda/inflate_core.h,
+ * test_inflate_gpu_core.c - the GPU inflate core (src/cuda/codecs/deflate/inflate_core.h,
  * inflate_chunk_core.h, deflate_checksum_core.h) compiled for the host with
  * one lane, against zlib, libdeflate and the CPU engine.  CI has no GPU: this
  * is where the decoding logic the CUDA kernel runs is checked on every
@@ -26,7 +26,7 @@
 #include <libdeflate.h>
 #include <zlib.h>
 
-#include "cuda/inflate_chunk_core.h"
+#include "cuda/codecs/deflate/inflate_chunk_core.h"
 
 #include "helpers/soft_check.h"
 
@@ -632,7 +632,7 @@ int main(void)
     REQUIRE(oc_context_create(&co, &g_cpu) == OC_OK);
     check_hand_built();
     static const char *files[] = {OC_SOURCE_DIR "/include/opencomp.h",
-                                  OC_SOURCE_DIR "/src/cuda/inflate_core.h", "/bin/sh",
+                                  OC_SOURCE_DIR "/src/cuda/codecs/deflate/inflate_core.h", "/bin/sh",
                                   OC_SOURCE_DIR "/bench/corpus-data/tpch_l_comment.txt"};
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
         size_t n;

@@ -16,12 +16,12 @@
 #include <zlib.h>
 
 struct inf_stats_t {
-    double lookups, literals, slow, matches, match_bytes, flushes, hops, ring_reads, global_reads, fixed_blocks,
-        dynamic_blocks;
+    double lookups, literals, slow, matches, match_bytes, flushes, hops, ring_reads, global_reads,
+        fixed_blocks, dynamic_blocks;
 };
 static struct inf_stats_t inf_stats;
 #define INF_STATS 1
-#include "cuda/inflate_chunk_core.h"
+#include "cuda/codecs/deflate/inflate_chunk_core.h"
 
 static inf_tables g_tables;
 static uint32_t g_crct[256];
@@ -88,8 +88,10 @@ int main(int argc, char **argv)
                 fails += bad != 0;
                 double k = (double)n / 65536;
                 printf("%-28s %-10s %-7s ratio %6.3f %s", name, libs[v] ? "libdeflate" : "zlib",
-                       a == OC_ALGO_DEFLATE ? "deflate" : a == OC_ALGO_ZLIB ? "zlib" : "gzip", (double)n / ctot,
-                       bad ? "FAILED" : "ok");
+                       a == OC_ALGO_DEFLATE ? "deflate"
+                       : a == OC_ALGO_ZLIB  ? "zlib"
+                                            : "gzip",
+                       (double)n / ctot, bad ? "FAILED" : "ok");
                 if (a == OC_ALGO_DEFLATE && n)
                     printf("  per 64K (level %d): lookups %.0f literals %.0f slow %.0f matches %.0f (%.1f B) "
                            "flushes %.0f ring %.0f global %.0f blocks %.1f",

@@ -7,7 +7,7 @@
  * decode: each file is split into chunks (--chunk, default 64 KiB) and each
  * chunk compressed on the CPU by libdeflate (--level, default 6) or zlib
  * (--zlib; with --strategy) as raw deflate, zlib and gzip; the GPU decodes
- * them (src/cuda/inflate_kernels.cu) and every byte, size and status is
+ * them (src/cuda/codecs/deflate/inflate_kernels.cu) and every byte, size and status is
  * compared with the input.  Timing: the batch is replicated in distinct
  * device buffers until it holds >= --min-bytes (default 1 GiB) so the GPU
  * is full and the L2 cache serves no repeats; CUDA events around the kernel,
@@ -37,7 +37,7 @@
 #include <libdeflate.h>
 #include <zlib.h>
 
-#include "cuda/inflate_gpu.h"
+#include "cuda/codecs/deflate/inflate_gpu.h"
 #include "deflate_host_core.h"
 
 #define CUDA_OK(x)                                                                                           \
@@ -213,7 +213,8 @@ static DevBatch dev_upload(const std::vector<bytes> &chunks, const std::vector<s
 
 static void dev_decode(const DevBatch &d, oc_algorithm a)
 {
-    oc_status st = oc_cuda_inflate(NULL, a, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
+    oc_gpu_config cfg = {a, 0, SIZE_MAX};
+    oc_status st = oc_cuda_inflate(NULL, 0, &cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
                                    (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, 0);
     if (st != OC_OK) {
         fprintf(stderr, "launch failed: %d\n", (int)st);
@@ -222,8 +223,8 @@ static void dev_decode(const DevBatch &d, oc_algorithm a)
 }
 
 /* GPU results of the first m chunks (statuses, sizes, bytes). */
-static void dev_results(const DevBatch &d, size_t m, const std::vector<size_t> &caps, std::vector<oc_status> &st,
-                        std::vector<size_t> &sz, std::vector<bytes> &out)
+static void dev_results(const DevBatch &d, size_t m, const std::vector<size_t> &caps,
+                        std::vector<oc_status> &st, std::vector<size_t> &sz, std::vector<bytes> &out)
 {
     st.resize(m);
     sz.resize(m);
@@ -288,8 +289,9 @@ static void run_file(const std::string &path, const bytes &data, oc_algorithm a)
     std::sort(ms.begin(), ms.end());
     double total = (double)data.size() * copies;
     printf("%-28s %-7s chunk %7zu lvl %2d%s ratio %6.3f  %6zu chunks  decode %8.2f GB/s  (%.3f ms)\n",
-           path.substr(path.find_last_of('/') + 1).c_str(), algo_name(a), g.chunk, g.level, g.use_zlib ? "z" : " ",
-           (double)data.size() / (double)csum, d.n, total / (ms[ms.size() / 2] * 1e-3) / 1e9, ms[ms.size() / 2]);
+           path.substr(path.find_last_of('/') + 1).c_str(), algo_name(a), g.chunk, g.level,
+           g.use_zlib ? "z" : " ", (double)data.size() / (double)csum, d.n,
+           total / (ms[ms.size() / 2] * 1e-3) / 1e9, ms[ms.size() / 2]);
     cudaEventDestroy(e0);
     cudaEventDestroy(e1);
     dev_free(d);
@@ -356,16 +358,17 @@ static void run_damage(const std::string &path, const bytes &data, oc_algorithm 
         size_t rsz = 0;
         oc_status rst = deflate_host_decode(a, inputs[i].data(), inputs[i].size(), ref.data(), caps[i], &rsz);
         counts[(unsigned)rst & 15]++;
-        CHECK(st[i] == rst, "%s %s damaged #%zu: GPU %d, host core %d", path.c_str(), algo_name(a), i, (int)st[i],
-              (int)rst);
+        CHECK(st[i] == rst, "%s %s damaged #%zu: GPU %d, host core %d", path.c_str(), algo_name(a), i,
+              (int)st[i], (int)rst);
         if (st[i] == OC_OK && rst == OC_OK)
             CHECK(sz[i] == rsz && memcmp(out[i].data(), ref.data(), rsz) == 0,
                   "%s %s damaged #%zu: bytes differ", path.c_str(), algo_name(a), i);
     }
-    printf("%-28s %-7s damage: %zu inputs, OK %zu CORRUPT %zu TRUNCATED %zu OUTPUT_TOO_SMALL %zu CHECKSUM %zu "
-           "SIZE %zu\n",
-           path.substr(path.find_last_of('/') + 1).c_str(), algo_name(a), inputs.size(), counts[0], counts[3],
-           counts[4], counts[5], counts[6], counts[7]);
+    printf(
+        "%-28s %-7s damage: %zu inputs, OK %zu CORRUPT %zu TRUNCATED %zu OUTPUT_TOO_SMALL %zu CHECKSUM %zu "
+        "SIZE %zu\n",
+        path.substr(path.find_last_of('/') + 1).c_str(), algo_name(a), inputs.size(), counts[0], counts[3],
+        counts[4], counts[5], counts[6], counts[7]);
     dev_free(d);
 }
 

@@ -3,7 +3,7 @@
  */
 #include "deflate_host_core.h"
 
-#include "cuda/inflate_chunk_core.h"
+#include "cuda/codecs/deflate/inflate_chunk_core.h"
 
 oc_status deflate_host_decode(oc_algorithm algo, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
                               size_t *out_size)

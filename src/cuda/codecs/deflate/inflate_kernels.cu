@@ -45,22 +45,26 @@ __global__ void __launch_bounds__(INF_WARPS * 32, INF_MIN_BLOCKS)
     }
 }
 
-extern "C" oc_status oc_cuda_inflate(oc_context *ctx, oc_algorithm algo, size_t n,
-                                     const void *const *src_ptrs_dev, const size_t *src_sizes_dev,
-                                     void *const *dst_ptrs_dev, const size_t *dst_caps_dev,
-                                     size_t *dst_sizes_dev, oc_status *statuses_dev, cudaStream_t stream)
+extern "C" oc_status oc_cuda_inflate(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg,
+                                     size_t n, const void *const *src_dev, const size_t *src_sizes_dev,
+                                     void *const *dst_dev, const size_t *dst_caps_dev, size_t *dst_sizes_dev,
+                                     oc_status *statuses_dev, cudaStream_t stream)
 {
-    (void)ctx;
+    (void)scratch_dev;
+    (void)scratch_size;
+    if (cfg == NULL)
+        return OC_ERR_INVALID_ARGUMENT;
+    oc_algorithm algo = cfg->algorithm;
+    if (algo != OC_ALGO_DEFLATE && algo != OC_ALGO_ZLIB && algo != OC_ALGO_GZIP)
+        return OC_ERR_INVALID_ARGUMENT;
     if (n == 0)
         return OC_OK;
-    if (!src_ptrs_dev || !src_sizes_dev || !dst_ptrs_dev || !dst_caps_dev)
-        return OC_ERR_INVALID_ARGUMENT;
-    if (algo != OC_ALGO_DEFLATE && algo != OC_ALGO_ZLIB && algo != OC_ALGO_GZIP)
+    if (!src_dev || !src_sizes_dev || !dst_dev || !dst_caps_dev)
         return OC_ERR_INVALID_ARGUMENT;
     size_t blocks = (n + INF_WARPS - 1) / INF_WARPS;
     if (blocks > 0x7FFFFFFFu)
         return OC_ERR_INVALID_ARGUMENT;
     inf_decode_kernel<<<(unsigned)blocks, INF_WARPS * 32, 0, stream>>>(
-        algo, n, src_ptrs_dev, src_sizes_dev, dst_ptrs_dev, dst_caps_dev, dst_sizes_dev, statuses_dev);
+        algo, n, src_dev, src_sizes_dev, dst_dev, dst_caps_dev, dst_sizes_dev, statuses_dev);
     return cudaGetLastError() == cudaSuccess ? OC_OK : OC_ERR_CUDA;
 }
