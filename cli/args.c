@@ -33,6 +33,7 @@ static const char usage_text[] =
     "  -c, --stdout       write to standard output\n"
     "  -f, --force        overwrite existing outputs; write binary data to a terminal\n"
     "      --rm           remove each input after its output is complete and verified\n"
+    "      --memory S     zstd: largest window to set aside (default 128M, at most 2G), as zstd --memory\n"
     "  -q, --quiet        no warnings, no progress bar\n"
     "  -v, --verbose      say what was done\n"
     "      --repeat N     bench: timed repetitions after one warm-up (default 3)\n"
@@ -152,7 +153,7 @@ static int set_command(cli_options *opts, cli_command cmd)
 }
 
 /* Long option table: name, takes a value, short equivalent or a code. */
-enum { OPT_CHUNK = 256, OPT_CHECKSUM, OPT_KIND, OPT_RM, OPT_REPEAT, OPT_JSON };
+enum { OPT_CHUNK = 256, OPT_CHECKSUM, OPT_KIND, OPT_RM, OPT_REPEAT, OPT_JSON, OPT_MEMORY };
 typedef struct long_opt {
     const char *name;
     int has_arg;
@@ -168,6 +169,7 @@ static const long_opt long_opts[] = {{"algorithm", 1, 'a'},
                                      {"stdout", 0, 'c'},
                                      {"force", 0, 'f'},
                                      {"rm", 0, OPT_RM},
+                                     {"memory", 1, OPT_MEMORY},
                                      {"quiet", 0, 'q'},
                                      {"verbose", 0, 'v'},
                                      {"repeat", 1, OPT_REPEAT},
@@ -228,6 +230,15 @@ static int apply(cli_options *opts, int code, const char *name, const char *val)
     case OPT_RM:
         opts->remove_input = 1;
         return 0;
+    case OPT_MEMORY: {
+        size_t m;
+        if (cli_parse_size(val, &m) != 0 || m > OC_MAX_MEMORY_LIMIT) {
+            cli_error(NULL, "invalid value '%s' for %s (e.g. 512M, 2G; at most 2G)", val, name);
+            return -1;
+        }
+        opts->memory_limit = m;
+        return 0;
+    }
     case 'q':
         opts->verbosity = 0;
         return 0;

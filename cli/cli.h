@@ -41,6 +41,7 @@ typedef struct cli_options {
     int force;             /* -f */
     int remove_input;      /* --rm */
     int verbosity;         /* 0 = -q, 1 = normal, 2+ = -v */
+    uint64_t memory_limit; /* --memory: zstd window limit of the size count (0 = the library's default) */
     int repeat;            /* bench --repeat */
     const char *json_path; /* bench --json */
     char **files;          /* operands ("-" = stdin) */

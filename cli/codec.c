@@ -103,6 +103,48 @@ static void fill_buffer_options(const cli_options *opts, oc_buffer_options *bo)
     bo->chunk_size = opts->num_chunk_sizes ? opts->chunk_sizes[0] : OC_DEFAULT_CHUNK_SIZE;
     bo->kind = opts->kind;
     bo->checksum = opts->checksum;
+    bo->memory_limit = opts->memory_limit;
+}
+
+/* CHUNK_TOO_LARGE from the size count of zstd frames without a content
+ * size: name the window and the option that allows it (issue 11 item 8). */
+static int explain_window(const oc_buffer_options *hint, const cli_buffer *src, const char *display,
+                          const char *doing)
+{
+    oc_frame_info info;
+    memset(&info, 0, sizeof info);
+    info.struct_size = sizeof info;
+    if (oc_buffer_inspect(src->data, src->size, hint, &info) != OC_OK || info.window_size == 0)
+        return 0;
+    uint64_t limit = hint->memory_limit ? hint->memory_limit : OC_DEFAULT_MEMORY_LIMIT;
+    uint64_t mib = (info.window_size + (1 << 20) - 1) >> 20;
+    if (info.window_size > OC_MAX_MEMORY_LIMIT)
+        cli_error(
+            display,
+            "%s: a zstd frame needs a window of %llu MiB (%llu bytes), more than any decoder sets aside",
+            doing, (unsigned long long)mib, (unsigned long long)info.window_size);
+    else
+        cli_error(display,
+                  "%s: a zstd frame records no size and needs a window of %llu MiB (%llu bytes), above the "
+                  "memory limit of %llu MiB; use --memory=%lluM",
+                  doing, (unsigned long long)mib, (unsigned long long)info.window_size,
+                  (unsigned long long)(limit >> 20), (unsigned long long)mib);
+    return 1;
+}
+
+/* gzip data followed by bytes that begin no member: decoded as gzip -d
+ * does; say so (issue 11 item 9): garbage is a warning, zero padding a
+ * note with -v (gzip -d says the same, and so). */
+static void report_trailing(const cli_options *opts, const char *display, const cli_buffer *src, uint64_t end)
+{
+    size_t extra = src->size - (size_t)end, zeros = 0;
+    while (zeros < extra && src->data[end + zeros] == 0)
+        zeros++;
+    if (zeros == extra)
+        cli_note(opts, 2, display, "decompression OK, %zu trailing zero bytes ignored", extra);
+    else
+        cli_note(opts, 1, display,
+                 "warning: decompression OK, trailing garbage ignored (%zu bytes after the data)", extra);
 }
 
 /* Decodes `src` into a new buffer; -1 after printing an error. */
@@ -112,11 +154,23 @@ static int decode(codec_run *run, const oc_buffer_options *hint, const cli_buffe
     uint64_t size = 0;
     out->data = NULL;
     out->size = 0;
-    oc_status st = oc_buffer_decompressed_size(run->ctx, hint, src->data, src->size, &size);
+    /* inspect first: it knows the size of most files, and for gzip files
+     * without our index it inflates them once to learn the size and where
+     * the gzip data ends (trailing bytes are reported below) */
+    oc_frame_info info;
+    memset(&info, 0, sizeof info);
+    info.struct_size = sizeof info;
+    oc_status st = oc_buffer_inspect(src->data, src->size, hint, &info);
+    if (st == OC_OK && info.size_known)
+        size = info.decompressed_size;
+    else
+        st = oc_buffer_decompressed_size(run->ctx, hint, src->data, src->size, &size);
     if (st != OC_OK) {
         if (cli_needs_algorithm_hint(st, hint))
             cli_error(display, "%s: %s (raw LZ4, Snappy and deflate streams need -a)", doing,
                       oc_status_message(st));
+        else if (st == OC_ERR_CHUNK_TOO_LARGE && explain_window(hint, src, display, doing))
+            ;
         else
             describe_failure(display, doing, st, UINT64_MAX);
         return -1;
@@ -147,6 +201,8 @@ static int decode(codec_run *run, const oc_buffer_options *hint, const cli_buffe
         return -1;
     }
     out->size = (size_t)got;
+    if (info.struct_size && info.compressed_size && info.compressed_size < src->size)
+        report_trailing(run->opts, display, src, info.compressed_size);
     return 0;
 }
 

@@ -315,12 +315,28 @@ typedef struct oc_codec_options {
     size_t struct_size;     /* sizeof(oc_codec_options) */
     oc_algorithm algorithm; /* required for compression and for raw decoding */
     int level;              /* 0 = default; see oc_level_range */
-    uint64_t reserved[6];   /* must be zero */
+    uint64_t memory_limit;  /* decoding: largest zstd window to set aside; 0 = OC_DEFAULT_MEMORY_LIMIT */
+    uint64_t reserved[5];   /* must be zero */
 } oc_codec_options;
+
+/*
+ * Memory limit of zstd decoding (oc_codec_options / oc_buffer_options
+ * .memory_limit), as `zstd --memory=`.  Decoding into a caller's buffer
+ * needs no window memory and is not limited.  Counting the decoded size of
+ * a frame that records no content size (oc_batch_decompressed_sizes,
+ * oc_buffer_decompressed_size) streams it through a window buffer of the
+ * frame's window size: above the limit that frame is CHUNK_TOO_LARGE
+ * (oc_buffer_inspect's window_size names the window; raise the limit, or
+ * give the size).  Frames from `zstd --long=28` (256 MiB) or `--long=31`
+ * (2 GiB) without a content size need a raised limit.  Larger values act
+ * as OC_MAX_MEMORY_LIMIT, the largest window libzstd decodes (2 GiB).
+ */
+#define OC_DEFAULT_MEMORY_LIMIT ((uint64_t)128 << 20)
+#define OC_MAX_MEMORY_LIMIT ((uint64_t)1 << 31)
 
 #define OC_CODEC_OPTIONS_INIT                                                                                \
     {                                                                                                        \
-        sizeof(oc_codec_options), OC_ALGO_NONE, 0,                                                           \
+        sizeof(oc_codec_options), OC_ALGO_NONE, 0, 0,                                                        \
         {                                                                                                    \
             0                                                                                                \
         }                                                                                                    \
@@ -358,7 +374,9 @@ OC_API oc_status oc_batch_compress(oc_context *ctx, const oc_codec_options *opti
  * oc_batch_decompress decodes n independent chunks of options->algorithm.
  *   src_ptrs[i], src_sizes[i]: chunk i's compressed stream (exactly its size;
  *       for gzip and zstd several concatenated members/frames are accepted
- *       and skippable zstd frames are skipped).
+ *       and skippable zstd frames are skipped; zero bytes after a gzip
+ *       member are padding, as Python's gzip reads them; other trailing
+ *       bytes are CORRUPT).
  *   dst_ptrs[i], dst_capacities[i]: where chunk i decodes; the decoder never
  *       writes past the capacity and reports OUTPUT_TOO_SMALL instead.
  *   dst_sizes[i] (out, may be NULL): bytes written for chunk i.
@@ -420,14 +438,15 @@ typedef struct oc_buffer_options {
     size_t chunk_size;           /* 0 = 65536 */
     oc_bitstream_kind kind;      /* NATIVE by default */
     oc_checksum_policy checksum; /* VERIFY by default (via the INIT macro) */
-    uint64_t reserved[6];        /* must be zero */
+    uint64_t memory_limit;       /* zstd window limit of the size query; 0 = OC_DEFAULT_MEMORY_LIMIT */
+    uint64_t reserved[5];        /* must be zero */
 } oc_buffer_options;
 
 #define OC_DEFAULT_CHUNK_SIZE ((size_t)65536)
 #define OC_BUFFER_OPTIONS_INIT                                                                               \
     {                                                                                                        \
         sizeof(oc_buffer_options), OC_ALGO_NONE, 0, OC_DEFAULT_CHUNK_SIZE, OC_BITSTREAM_NATIVE,              \
-            OC_CHECKSUM_VERIFY,                                                                              \
+            OC_CHECKSUM_VERIFY, 0,                                                                           \
         {                                                                                                    \
             0                                                                                                \
         }                                                                                                    \
@@ -468,12 +487,17 @@ typedef struct oc_frame_info {
     int indexed;                /* 1 if an index gave chunk positions (no serial scan) */
     int has_checksums;          /* 1 if per-chunk or content checksums are present */
     uint64_t max_chunk_size;    /* largest uncompressed chunk, if known */
-    uint64_t reserved[4];
+    uint64_t window_size;       /* zstd: largest window of a frame that records no content size (0: none) */
+    uint64_t reserved[3];
 } oc_frame_info;
 
 /*
  * oc_buffer_inspect parses the container of src (host memory) without
- * decoding chunk payloads where the container records sizes.  `hint` may be
+ * decoding chunk payloads where the container records sizes.  gzip members
+ * without our index (files from gzip, pigz) are inflated, counting only, to
+ * give their decoded size and where the gzip data ends: compressed_size
+ * below src_size means trailing bytes that decoding ignores (see
+ * oc_buffer_decompress).  `hint` may be
  * NULL; hint->algorithm and hint->kind are used when the bytes do not
  * identify themselves (RAW LZ4, snappy, deflate).  On error info is
  * unspecified.
@@ -498,6 +522,11 @@ OC_API oc_status oc_buffer_decompressed_size(oc_context *ctx, const oc_buffer_op
  * stored in *failed_chunk if that pointer is not NULL (else ignored).
  * src[0..src_size) and dst[0..dst_capacity) must not overlap:
  * INVALID_ARGUMENT, nothing written.
+ * gzip data followed by bytes that begin no further member (zero padding,
+ * trailing garbage) decodes as `gzip -d` decodes it, the trailing bytes
+ * ignored; oc_buffer_inspect's compressed_size says where the gzip data
+ * ends, so a caller can warn as gzip does (the CLI does).  A member whose
+ * magic number is damaged is not trailing garbage: CORRUPT.
  */
 OC_API oc_status oc_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, const void *src,
                                       uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size,

@@ -102,5 +102,6 @@ oc_status oc_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *o
     FORWARD_IF_ERROR(choose_engine(ctx, n, src_ptrs, &engine));
     if (engine == OC_ENGINE_CUDA)
         return oc_cuda_batch_decompressed_sizes(ctx, options, n, src_ptrs, src_sizes, sizes, statuses);
-    return oc_cpu_batch_decompressed_sizes(ctx, options->algorithm, n, src_ptrs, src_sizes, sizes, statuses);
+    return oc_cpu_batch_decompressed_sizes(ctx, options->algorithm, n, src_ptrs, src_sizes, sizes, statuses,
+                                           options->memory_limit);
 }

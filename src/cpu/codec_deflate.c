@@ -17,7 +17,10 @@
  * larger outputs are counted by zlib streaming through the scratch (zlib
  * refuses a few invalid streams that libdeflate decodes, e.g. with the
  * reserved fixed-code length symbols 286/287).  Bytes after the last
- * member/trailer are CORRUPT: a chunk is exactly its stream.
+ * member/trailer are CORRUPT, a chunk being exactly its stream, except
+ * zero bytes after a gzip member (padding, as gzip -d and Python's gzip
+ * read it); oc_gzip_extent also stops at trailing garbage, for the
+ * whole-buffer layer (issue 11 item 9).
  */
 #include <libdeflate.h>
 #include <limits.h>
@@ -53,7 +56,9 @@ typedef struct sink {
     int count_only;
     uint8_t *dst;
     size_t cap;
-    size_t out; /* bytes produced so far (all members) */
+    size_t out;       /* bytes produced so far (all members) */
+    int lenient_tail; /* gzip: stop at bytes that do not begin a member (gzip -d's trailing garbage) */
+    size_t end;       /* gzip: where the last member (or its zero padding) ends */
 } sink;
 
 #define COUNT_BUFFER_MAX ((size_t)8 << 20)
@@ -275,11 +280,32 @@ static oc_status gzip_header(const uint8_t *p, size_t n, size_t *hlen)
     return OC_OK;
 }
 
+/* Members one after another.  After a member, zero bytes are padding (as
+ * gzip -d and Python's gzip read them) and may be followed by another
+ * member or the end; with s->lenient_tail, bytes that do not begin a member
+ * (no 1f 8b) end the gzip data (gzip -d's "trailing garbage ignored"),
+ * s->end saying where the last member ended.  Without it they are CORRUPT:
+ * a chunk of the batched layer is exactly its stream. */
 static oc_status run_gzip(oc_cpu_worker *w, sink *s, const uint8_t *src, size_t n)
 {
     RETURN_ERROR_IF(n == 0, OC_ERR_TRUNCATED);
     size_t pos = 0;
+    s->end = 0;
     while (pos < n) {
+        if (pos > 0) { /* after a member */
+            size_t z = pos;
+            while (z < n && src[z] == 0)
+                z++;
+            /* (a member whose magic was damaged is not garbage: it stays
+             * and fails below, as does anything in strict mode) */
+            int member_like = (n - z >= 2 && src[z] == 0x1f && src[z + 1] == 0x8b) ||
+                              (n - z >= 3 && (src[z] == 0x1f || src[z + 1] == 0x8b) && src[z + 2] == 8);
+            if (z == n || (s->lenient_tail && !member_like))
+                break;
+            RETURN_ERROR_IF(!s->lenient_tail && (src[z] != 0x1f || (n - z >= 2 && src[z + 1] != 0x8b)),
+                            OC_ERR_CORRUPT);
+            pos = z;
+        }
         size_t hlen, used, produced;
         uint32_t crc;
         FORWARD_IF_ERROR(gzip_header(src + pos, n - pos, &hlen));
@@ -290,7 +316,18 @@ static oc_status run_gzip(oc_cpu_worker *w, sink *s, const uint8_t *src, size_t 
         RETURN_ERROR_IF(oc_load_le32(src + pos) != crc, OC_ERR_CHECKSUM_MISMATCH);
         RETURN_ERROR_IF(oc_load_le32(src + pos + 4) != (uint32_t)produced, OC_ERR_SIZE_MISMATCH);
         pos += 8;
+        s->end = pos;
     }
+    return OC_OK;
+}
+
+oc_status oc_gzip_extent(oc_cpu_worker *w, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+                         size_t *end, size_t *out)
+{
+    sink s = {dst == NULL, dst, cap, 0, 1, 0};
+    FORWARD_IF_ERROR(run_gzip(w, &s, src, n));
+    *end = s.end;
+    *out = s.out;
     return OC_OK;
 }
 
@@ -306,7 +343,7 @@ static oc_status run(oc_cpu_worker *w, oc_algorithm algo, sink *s, const uint8_t
 static oc_status deflate_decompress(oc_cpu_worker *w, oc_algorithm algo, const uint8_t *src, size_t n,
                                     uint8_t *dst, size_t cap, size_t *out)
 {
-    sink s = {0, dst, cap, 0};
+    sink s = {0, dst, cap, 0, 0, 0};
     FORWARD_IF_ERROR(run(w, algo, &s, src, n));
     *out = s.out;
     return OC_OK;
@@ -314,7 +351,7 @@ static oc_status deflate_decompress(oc_cpu_worker *w, oc_algorithm algo, const u
 
 static oc_status deflate_size(oc_cpu_worker *w, oc_algorithm algo, const uint8_t *src, size_t n, size_t *size)
 {
-    sink s = {1, NULL, 0, 0};
+    sink s = {1, NULL, 0, 0, 0, 0};
     FORWARD_IF_ERROR(run(w, algo, &s, src, n));
     *size = s.out;
     return OC_OK;
@@ -336,4 +373,4 @@ static void deflate_release(oc_cpu_worker *w)
 }
 
 const oc_cpu_codec oc_cpu_codec_deflate = {deflate_compress, deflate_decompress, deflate_size,
-                                       deflate_release};
+                                           deflate_release};

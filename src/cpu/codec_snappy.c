@@ -69,5 +69,5 @@ static void snappy_release(oc_cpu_worker *w)
     (void)w;
 }
 
-const oc_cpu_codec oc_cpu_codec_snappy = {snappy_compress_chunk, snappy_decompress_chunk,
-                                      snappy_size, snappy_release};
+const oc_cpu_codec oc_cpu_codec_snappy = {snappy_compress_chunk, snappy_decompress_chunk, snappy_size,
+                                          snappy_release};

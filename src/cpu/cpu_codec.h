@@ -35,6 +35,7 @@ typedef struct oc_cpu_worker {
     uint8_t *scratch;           /* OC_SCRATCH_SIZE bytes */
     uint8_t *big;               /* grown on demand (snappy compress into a small output) */
     size_t big_size;
+    uint64_t memory_limit; /* set per size count: the largest zstd window it may allocate */
 } oc_cpu_worker;
 
 /* The worker's scratch buffer (OC_SCRATCH_SIZE bytes), or NULL on OOM. */
@@ -61,6 +62,14 @@ typedef struct oc_cpu_codec {
 /* The codec of an algorithm (its table row's), NULL for NONE, invalid
  * values and algorithms without a CPU codec. */
 OC_HIDDEN const oc_cpu_codec *oc_cpu_codec_for(oc_algorithm algo);
+
+/* gzip members with gzip -d's tolerance of trailing bytes (codec_deflate.c):
+ * decodes (dst != NULL, into dst[0..cap)) or counts (dst == NULL) the
+ * members at src, stopping after the last member where the bytes that
+ * follow (after any zero padding) do not begin another member; *end gets
+ * where the last member ends, *out the decoded bytes. */
+OC_HIDDEN oc_status oc_gzip_extent(oc_cpu_worker *w, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+                                   size_t *end, size_t *out);
 
 /* LZ4 block scanner (lz4_scan.c): validates the sequence structure of an
  * LZ4 block without writing anything and computes its decoded size: OK,

@@ -110,6 +110,7 @@ typedef struct batch_job {
     const size_t *dst_capacities;
     size_t *dst_sizes;
     oc_status *statuses;
+    uint64_t memory_limit; /* size counts: the largest zstd window to allocate */
 } batch_job;
 
 static void finish(const batch_job *job, size_t i, oc_status st, size_t size)
@@ -178,8 +179,10 @@ static void size_one(void *arg, size_t i, int worker)
             st = OC_ERR_INVALID_ARGUMENT;
         else if (!oc_cpu_codec_for(algo))
             st = OC_ERR_UNSUPPORTED;
-        else
+        else {
+            w->memory_limit = job->memory_limit;
             st = oc_cpu_codec_for(algo)->decompressed_size(w, algo, src, n, &size);
+        }
     }
     finish(job, i, st, size);
 }
@@ -203,7 +206,7 @@ oc_status oc_cpu_batch_compress(oc_context *ctx, oc_algorithm algo, int level, s
                                 const size_t *dst_capacities, size_t *dst_sizes, oc_status *statuses)
 {
     RETURN_ERROR_IF(!oc_cpu_codec_for(algo), OC_ERR_UNSUPPORTED);
-    batch_job job = {ctx, algo, level, src_ptrs, src_sizes, dst_ptrs, dst_capacities, dst_sizes, statuses};
+    batch_job job = {ctx, algo, level, src_ptrs, src_sizes, dst_ptrs, dst_capacities, dst_sizes, statuses, 0};
     return run(&job, n, compress_one);
 }
 
@@ -212,15 +215,23 @@ oc_status oc_cpu_batch_decompress(oc_context *ctx, oc_algorithm algo, size_t n, 
                                   const size_t *dst_capacities, size_t *dst_sizes, oc_status *statuses)
 {
     RETURN_ERROR_IF(algo != OC_ALGO_NONE && !oc_cpu_codec_for(algo), OC_ERR_UNSUPPORTED);
-    batch_job job = {ctx, algo, 0, src_ptrs, src_sizes, dst_ptrs, dst_capacities, dst_sizes, statuses};
+    batch_job job = {ctx, algo, 0, src_ptrs, src_sizes, dst_ptrs, dst_capacities, dst_sizes, statuses, 0};
     return run(&job, n, decompress_one);
 }
 
 oc_status oc_cpu_batch_decompressed_sizes(oc_context *ctx, oc_algorithm algo, size_t n,
                                           const void *const *src_ptrs, const size_t *src_sizes, size_t *sizes,
-                                          oc_status *statuses)
+                                          oc_status *statuses, uint64_t memory_limit)
 {
     RETURN_ERROR_IF(algo != OC_ALGO_NONE && !oc_cpu_codec_for(algo), OC_ERR_UNSUPPORTED);
-    batch_job job = {ctx, algo, 0, src_ptrs, src_sizes, NULL, NULL, sizes, statuses};
+    batch_job job = {ctx,  algo, 0,     src_ptrs, src_sizes,
+                     NULL, NULL, sizes, statuses, memory_limit ? memory_limit : OC_DEFAULT_MEMORY_LIMIT};
     return run(&job, n, size_one);
+}
+
+oc_status oc_cpu_gzip_extent(oc_context *ctx, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+                             size_t *end, size_t *out)
+{
+    FORWARD_IF_ERROR(prepare(ctx, 1));
+    return oc_gzip_extent(&ctx->workers->w[0], src, n, dst, cap, end, out);
 }

@@ -20,9 +20,18 @@ OC_HIDDEN oc_status oc_cpu_batch_decompress(oc_context *ctx, oc_algorithm algo, 
                                             const void *const *src_ptrs, const size_t *src_sizes,
                                             void *const *dst_ptrs, const size_t *dst_capacities,
                                             size_t *dst_sizes, oc_status *statuses);
+/* memory_limit: the largest zstd window a size count may allocate (0 = the
+ * default; oc_codec_options.memory_limit). */
 OC_HIDDEN oc_status oc_cpu_batch_decompressed_sizes(oc_context *ctx, oc_algorithm algo, size_t n,
                                                     const void *const *src_ptrs, const size_t *src_sizes,
-                                                    size_t *sizes, oc_status *statuses);
+                                                    size_t *sizes, oc_status *statuses,
+                                                    uint64_t memory_limit);
+/* gzip data followed by bytes that do not begin a member (zero padding,
+ * trailing garbage), as gzip -d reads it, for the whole-buffer layer:
+ * decodes into dst (or counts with dst NULL) on the calling thread; *end =
+ * where the gzip data ends in src, *out = the decoded size. */
+OC_HIDDEN oc_status oc_cpu_gzip_extent(oc_context *ctx, const uint8_t *src, size_t n, uint8_t *dst,
+                                       size_t cap, size_t *end, size_t *out);
 /* Frees the pool and every worker's state (called by oc_context_destroy). */
 OC_HIDDEN void oc_cpu_engine_release(oc_context *ctx);
 

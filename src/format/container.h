@@ -86,6 +86,7 @@ typedef struct oc_container_plan {
     uint32_t content_checksum;
     uint64_t container_size; /* bytes of src recognised */
     uint64_t max_chunk;      /* largest known decoded chunk */
+    uint64_t window_size;    /* zstd: largest window of a frame without a content size */
 } oc_container_plan;
 
 OC_HIDDEN void oc_plan_init(oc_container_plan *plan);
@@ -99,6 +100,23 @@ OC_HIDDEN oc_status oc_container_parse(const uint8_t *src, uint64_t src_size, co
                                        oc_container_plan *plan);
 OC_HIDDEN oc_status oc_lz4frame_parse(const uint8_t *src, uint64_t src_size, oc_container_plan *plan);
 OC_HIDDEN oc_status oc_lz4legacy_parse(const uint8_t *src, uint64_t src_size, oc_container_plan *plan);
+/* 1 if the n bytes at p, found after a complete gzip member, are trailing
+ * bytes that gzip -d ignores (zero padding, or garbage), 0 if they begin a
+ * member or look like a member whose magic number was damaged (one of
+ * 1f 8b intact and the method byte 8): those are decoded, or CORRUPT, never
+ * silently dropped with the members after them. */
+static inline int oc_gzip_trailing_bytes(const uint8_t *p, uint64_t n)
+{
+    if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
+        return 0;
+    if (n >= 3 && (p[0] == 0x1f || p[1] == 0x8b) && p[2] == 8)
+        return 0;
+    return 1;
+}
+
+/* The most n bytes of a stream of `a` can decode to (a size claim above it
+ * is CORRUPT). */
+OC_HIDDEN uint64_t oc_max_expansion(oc_algorithm a, uint64_t n);
 /* Where the first frame that is not skippable starts (src_size if none). */
 OC_HIDDEN uint64_t oc_skip_skippable_frames(const uint8_t *src, uint64_t src_size);
 OC_HIDDEN oc_status oc_zstd_parse(const uint8_t *src, uint64_t src_size, oc_container_plan *plan);

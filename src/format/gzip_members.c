@@ -9,7 +9,9 @@
  * The reader accepts any gzip file: members with our subfield become
  * chunks with exact slices of dst; from the first member without it (files
  * from gzip, pigz, `cat a.gz b.gz`), the rest is one tail chunk that the
- * gzip codec inflates serially into the rest of dst.
+ * gzip codec inflates serially into the rest of dst.  Bytes after the last
+ * member that begin no member (zero padding, garbage) end the gzip data,
+ * as gzip -d reads them (issue 11 item 9; for tails, src/api/buffer.c).
  */
 #include "container.h"
 
@@ -92,6 +94,12 @@ oc_status oc_gzip_parse(const uint8_t *src, uint64_t src_size, oc_container_plan
     do {
         uint64_t header = 0, member = 0, usize = 0;
         int has_oc = 0;
+        if (pos > 0 && oc_gzip_trailing_bytes(src + pos, src_size - pos)) {
+            /* bytes that begin no member after our members (zero padding,
+             * garbage): the gzip data ends here, as gzip -d reads it */
+            plan->container_size = pos;
+            break;
+        }
         FORWARD_IF_ERROR(parse_member_header(src + pos, src_size - pos, &header, &has_oc, &member, &usize));
         if (!has_oc) {
             /* Serial from here: payload and trailers of all further members. */

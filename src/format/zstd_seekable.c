@@ -106,6 +106,17 @@ oc_status oc_zstd_parse(const uint8_t *src, uint64_t src_size, oc_container_plan
             continue;
         }
         if (!f.has_size) {
+            /* The largest window of the frames from here on, for inspect
+             * (oc_frame_info.window_size: what the size count must set
+             * aside, see oc_codec_options.memory_limit). */
+            for (uint64_t q = pos; q < src_size;) {
+                zstd_frame g;
+                if (walk_frame(src + q, src_size - q, &g) != OC_OK)
+                    break;
+                if (!g.skippable && !g.has_size && g.window > plan->window_size)
+                    plan->window_size = g.window;
+                q += g.size;
+            }
             /* Serial from here: the codec decodes the rest as one stream. */
             FORWARD_IF_ERROR(oc_plan_push(plan, pos, src_size - pos, 0, 0, 0));
             plan->tail = 1;

@@ -20,6 +20,7 @@ typedef struct oc_zstd_frame {
     uint64_t content_size; /* if has_size */
     int has_size;
     int skippable;
+    uint64_t window; /* Window_Size (single segment: the content size) */
 } oc_zstd_frame;
 
 /* OC_OK, or TRUNCATED / CORRUPT (as oc_status values). */
@@ -29,6 +30,7 @@ OC_LAYOUT_FN int oc_zstd_walk_frame(const uint8_t *p, uint64_t n, oc_zstd_frame 
     f->content_size = 0;
     f->has_size = 0;
     f->skippable = 0;
+    f->window = 0;
     if (n < 4)
         return OC_ERR_TRUNCATED;
     uint32_t magic = (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
@@ -64,6 +66,13 @@ OC_LAYOUT_FN int oc_zstd_walk_frame(const uint8_t *p, uint64_t n, oc_zstd_frame 
             v += 256;
         f->content_size = v;
         f->has_size = 1;
+    }
+    if (!single) {
+        unsigned wd = p[5];
+        uint64_t base = (uint64_t)1 << (10 + (wd >> 3));
+        f->window = base + (base >> 3) * (wd & 7);
+    } else {
+        f->window = f->content_size;
     }
     pos += fcs_size;
     uint64_t blocks = 0;

@@ -298,7 +298,7 @@ static void batch_arguments(void)
     CHECK_STATUS(oc_batch_decompress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st),
                  OC_ERR_INVALID_ARGUMENT);
     bad = o;
-    bad.reserved[5] = 1;
+    bad.reserved[4] = 1;
     CHECK_STATUS(oc_batch_compress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st), OC_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(oc_batch_decompressed_sizes(ctx, &bad, 1, &src, &n, &size, &st), OC_ERR_INVALID_ARGUMENT);
     bad = o;

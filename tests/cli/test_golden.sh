@@ -58,6 +58,13 @@ run_case bad_checksum_policy -- "$OC" --checksum maybe doc
 run_case output_two_inputs -- "$OC" -o out doc plain.txt
 run_case bad_option -- "$OC" --frobnicate doc
 run_case corrupt_chunk -- "$OC" -d -o out corrupt.zst
+# issue 11 item 8: a zstd frame with a 256 MiB window and no content size
+# (`zstd --long=28` from a pipe) needs --memory; the message names the window.
+zstd -q --long=28 -c < doc > long28.zst || die "setup: zstd --long=28"
+run_case window_over_limit -- "$OC" -d -o out long28.zst
+run_case bad_memory -- "$OC" -d --memory 3G -o out long28.zst
+"$OC" -d -q --memory=256M -o long28.out long28.zst || fail "--memory=256M: decoding long28.zst failed"
+same long28.out doc "--memory=256M decodes the --long=28 frame"
 # Nothing was created by any of the failing cases.
 [ ! -e out ] || fail "a failing case left 'out' behind"
 same doc2 doc "refuse_overwrite_d kept doc2"

@@ -161,3 +161,14 @@ def test_shape_overflow_raises(codec, shape, ts):
 def test_zero_length_dimension_is_empty(codec):
     comp = codec.encode(Interface((0, 2**40), "<f8"))
     assert len(bytes(codec.decode(comp))) == 0
+
+
+def test_dlpack_export_of_items_wider_than_255_bits_is_bytes(codec):
+    # complex256 is 256 bits: DLPack's 8-bit width wrapped to 0 bits
+    a = np.zeros(4, dtype="<c32")
+    a.real = np.arange(4)
+    r = codec.decode(codec.encode(a), data_type="<c32")
+    cap = r.__dlpack__()
+    back = np.from_dlpack(r)
+    assert back.dtype == np.uint8 and back.tobytes() == a.tobytes()
+    del cap

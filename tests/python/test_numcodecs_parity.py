@@ -279,3 +279,25 @@ def test_zstd_checksum_with_the_stock_name_swapped_for_ours(monkeypatch):
     with pytest.raises(RuntimeError) as ei:
         ocn.Zstd().decode(bad)
     assert ei.value.status == oc.Status.CHECKSUM_MISMATCH
+
+
+@pytest.mark.gpu
+@pytest.mark.filterwarnings("ignore::opencomp.numcodecs.GpuFallbackWarning")
+@pytest.mark.parametrize("name", NAMES)
+def test_device_arrays_in_memory_order(name):
+    # item 1 for CuPy arrays: a Fortran-ordered device array is compressed as it lies
+    cp = pytest.importorskip("cupy")
+    ours, stock = (c() for c in classes(name))
+    a = (np.arange(30 * 20, dtype="<i4") * 3).reshape(30, 20, order="F")
+    d = cp.asfortranarray(cp.asarray(a))
+    assert d.flags.f_contiguous and not d.flags.c_contiguous
+    comp = ours.encode(d)
+    assert hasattr(comp, "__cuda_array_interface__")
+    assert bytes(stock.decode(comp.get())) == a.tobytes(order="A")
+    out = cp.zeros((30, 20), dtype="<i4", order="F")
+    assert ours.decode(stock.encode(a), out=out) is out
+    assert np.array_equal(out.get(), a)
+    r = ours.decode(cp.asarray(np.frombuffer(stock.encode(a), np.uint8)))
+    assert hasattr(r, "__cuda_array_interface__") and r.get().tobytes() == a.tobytes(order="A")
+    with pytest.raises(ValueError, match="contiguous"):
+        ours.encode(d[::2])

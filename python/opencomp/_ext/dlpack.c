@@ -206,6 +206,11 @@ PyObject *oc_py_dlpack_export(oc_py_array *a)
         size = 1;
         break; /* opaque: export as bytes */
     }
+    if (size * 8 > UINT8_MAX) {
+        /* wider than DLPack's 8-bit `bits` holds (complex256): bytes, not a wrapped width */
+        code = kDLUInt;
+        size = 1;
+    }
     export_block *b = calloc(1, sizeof *b);
     if (!b)
         return PyErr_NoMemory();

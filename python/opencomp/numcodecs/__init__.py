@@ -40,6 +40,7 @@ from ._batch import (
     BatchCodec,
     ChunkFailure,
     GpuFallbackWarning,
+    as_u8,
     describe,
     is_device_array,
     memory_order_flat,
@@ -205,10 +206,6 @@ def _flat(buf: Any, max_buffer_size: Optional[int] = None) -> Any:
     return a
 
 
-def _nbytes(o: Any) -> int:
-    return int(o.nbytes)
-
-
 class _OpencompCodec(_NumcodecsCodec):
     """Shared decode/encode over a BatchCodec; subclasses set codec_id and _fmt."""
 
@@ -286,35 +283,50 @@ class _OpencompCodec(_NumcodecsCodec):
         return list(out)
 
     def _decode_into(self, bufs: List[Any], outs: List[Any], exact: bool) -> None:
-        """Decode flat inputs into flat outputs: each of exactly the decoded
-        size (exact) or at least it (filled from the start)."""
+        """Decode flat inputs straight into flat outputs, each of exactly the
+        decoded size (exact) or at least it (filled from the start)."""
         n = len(bufs)
         name = self.codec_id or ""
-        if self._fmt != "lz4":
-            kw = {"uncomp_sizes": [_nbytes(o) for o in outs]} if exact else {}
-            try:
-                _res, statuses = self._batch.codec.decode(bufs, out=list(outs), errors="status", **kw)
-            except opencomp.Error as e:
-                if e.status not in _NO_ENGINE:
-                    raise
-                statuses = [e.status]
-            if not all(s in _NO_ENGINE for s in statuses):
-                for i, s in enumerate(statuses):
-                    if s != opencomp.Status.OK:
-                        raise decode_error(ChunkFailure(i, s, describe(s)), name, n)
-                return
-        # LZ4 (the size prefix is part of the stream), or device data whose
-        # algorithm has no GPU kernel here: decode, check the size, copy.
+        if n == 0:
+            return
+        device = is_device_array(bufs[0])
+        views = [_writable_bytes(o) for o in outs]
+        srcs = [as_u8(b, device) for b in bufs]
+        dsts, sizes = list(views), [int(v.size) for v in views] if exact else None
+        if self._fmt == "lz4":
+            # the size prefix says how much of out the block fills
+            srcs, prefixes, fails = self._batch.strip_lz4_prefix(srcs, device)
+            if fails:
+                raise decode_error(fails[0], name, n)
+            for i, (size, v) in enumerate(zip(prefixes, views)):
+                if size > v.size or (exact and size != v.size):
+                    status = opencomp.Status.OUTPUT_TOO_SMALL if size > v.size else opencomp.Status.SIZE_MISMATCH
+                    msg = f"{status.name}: the chunk decodes to {size} bytes, out holds {v.size}"
+                    raise decode_error(ChunkFailure(i, status, msg), name, n)
+            dsts, sizes = [v[:size] for v, size in zip(views, prefixes)], prefixes
+        kw = {"uncomp_sizes": sizes} if sizes is not None else {}
+        try:
+            _res, statuses = self._batch.codec.decode(srcs, out=dsts, errors="status", **kw)
+        except opencomp.Error as e:
+            if e.status not in _NO_ENGINE:
+                raise
+            statuses = [e.status]
+        if not all(s in _NO_ENGINE for s in statuses):
+            for i, s in enumerate(statuses):
+                if s != opencomp.Status.OK:
+                    raise decode_error(ChunkFailure(i, s, describe(s)), name, n)
+            return
+        # Device data whose algorithm has no GPU kernel in this build: decode
+        # (on the CPU, one copy to the device), check the size, copy.
         res, fails = self._batch.decode(bufs)
         if fails:
             raise decode_error(fails[0], name, n)
-        for i, (r, o) in enumerate(zip(res, outs)):
-            view = _writable_bytes(o)
-            if view.size < r.size or (exact and view.size != r.size):
-                status = opencomp.Status.OUTPUT_TOO_SMALL if view.size < r.size else opencomp.Status.SIZE_MISMATCH
-                msg = f"{status.name}: decodes to {r.size} bytes, out holds {view.size}"
+        for i, (r, v) in enumerate(zip(res, views)):
+            if v.size < r.size or (exact and v.size != r.size):
+                status = opencomp.Status.OUTPUT_TOO_SMALL if v.size < r.size else opencomp.Status.SIZE_MISMATCH
+                msg = f"{status.name}: the chunk decodes to {r.size} bytes, out holds {v.size}"
                 raise decode_error(ChunkFailure(i, status, msg), name, n)
-            view[: r.size] = r
+            v[: r.size] = r
 
     # __repr__, get_config and __eq__ are numcodecs' own (sorted public
     # attributes), so a codec looks the same whichever class serves its id.

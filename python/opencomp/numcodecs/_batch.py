@@ -38,6 +38,7 @@ __all__ = [
     "ChunkFailure",
     "FORMATS",
     "GpuFallbackWarning",
+    "as_u8",
     "describe",
     "gpu_kernel",
     "is_device_array",
@@ -118,7 +119,7 @@ def memory_order_flat(a: Any) -> Any:
     raise ValueError("an array with contiguous memory is required")
 
 
-def _as_u8(a: Any, device: bool) -> Any:
+def as_u8(a: Any, device: bool) -> Any:
     """A 1-D uint8 view of a contiguous host or device array-like, its bytes
     in memory order (no copy).  Object arrays raise TypeError."""
     if device:
@@ -264,13 +265,14 @@ class BatchCodec:
         device = is_device_array(srcs[0])
         if any(is_device_array(s) != device for s in srcs):
             raise ValueError("a batch must be all host or all device memory")
-        srcs = [_as_u8(s, device) for s in srcs]
+        srcs = [as_u8(s, device) for s in srcs]
         sizes = list(sizes) if sizes is not None else [None] * n
         if len(sizes) != n:
             raise ValueError("sizes must have one entry per chunk")
         failures: List[ChunkFailure] = []
         if self.fmt == "lz4":
-            srcs, sizes, failures = self._strip_lz4_prefix(srcs, sizes, device)
+            srcs, prefixes, failures = self.strip_lz4_prefix(srcs, device)
+            sizes = [p if b is not None else None for b, p in zip(srcs, prefixes)]
             exact = True
         todo = [i for i in range(n) if srcs[i] is not None]
         results: List[Any] = [None] * n
@@ -282,17 +284,19 @@ class BatchCodec:
         failures.sort(key=lambda f: f.index)
         return results, failures
 
-    def _strip_lz4_prefix(self, srcs, sizes, device):
+    def strip_lz4_prefix(self, srcs: Sequence[Any], device: bool) -> Tuple[List[Any], List[int], List[ChunkFailure]]:
+        """numcodecs' LZ4 layout of 1-D uint8 chunks: (blocks, the sizes their
+        prefixes give, failures sorted by index); a failed chunk's block is
+        None and its size 0.  A prefix claiming more than a block can expand
+        to is CORRUPT (checked before anything is allocated)."""
         n = len(srcs)
         failures: List[ChunkFailure] = []
         out_srcs: List[Any] = [None] * n
-        out_sizes: List[Optional[int]] = [None] * n
+        out_sizes: List[int] = [0] * n
         ok = [i for i in range(n) if srcs[i].size >= 4]
         for i in range(n):
             if srcs[i].size < 4:
-                failures.append(
-                    ChunkFailure(i, opencomp.Status.TRUNCATED, LZ4_SHORT)
-                )
+                failures.append(ChunkFailure(i, opencomp.Status.TRUNCATED, LZ4_SHORT))
         if ok:
             if device:
                 cp = _cupy()
@@ -313,6 +317,7 @@ class BatchCodec:
                     continue
                 out_srcs[i] = body
                 out_sizes[i] = size
+        failures.sort(key=lambda f: f.index)
         return out_srcs, out_sizes, failures
 
     def _decode_device_maybe_cpu(self, srcs, sizes, exact, todo, results, failures) -> None:
@@ -418,7 +423,7 @@ class BatchCodec:
         device = is_device_array(srcs[0])
         if any(is_device_array(s) != device for s in srcs):
             raise ValueError("a batch must be all host or all device memory")
-        srcs = [_as_u8(s, device) for s in srcs]
+        srcs = [as_u8(s, device) for s in srcs]
         if device:
             gpu = gpu_kernel(self.algorithm)
             if not opencomp.cuda_available():
