@@ -560,6 +560,24 @@ static void check_wrappers(const uint8_t *src, size_t n)
     }
     st = dec(OC_ALGO_GZIP, gz, total / 2 + 5, NULL, 2 * n, &got); /* second header cut */
     EXPECT(st == OC_ERR_TRUNCATED, "second member header cut: status %d", (int)st);
+    { /* zero padding after a member (gzip -d, Python's gzip), then maybe another member */
+        size_t half = total / 2;
+        uint8_t *pad = malloc(total + 40);
+        memcpy(pad, gz, half);
+        memset(pad + half, 0, 20);
+        st = dec(OC_ALGO_GZIP, pad, half + 20, two, 2 * n, &got);
+        EXPECT(st == OC_OK && got == n, "gzip + zero padding: status %d, %zu bytes", (int)st, got);
+        memcpy(pad + half + 20, gz + half, half);
+        st = dec(OC_ALGO_GZIP, pad, total + 20, two, 2 * n, &got);
+        EXPECT(st == OC_OK && got == 2 * n, "gzip + zero padding + member: status %d, %zu bytes", (int)st,
+               got);
+        pad[half + 19] = 7;
+        st = dec(OC_ALGO_GZIP, pad, total + 20, two, 2 * n, &got);
+        EXPECT(st == OC_ERR_CORRUPT, "gzip + padding ending in garbage: status %d", (int)st);
+        EXPECT(cpu_dec(OC_ALGO_GZIP, pad, total + 20, 2 * n) == st,
+               "gzip padding garbage: CPU engine differs");
+        free(pad);
+    }
     gz[total / 2] = 0; /* garbage in place of the second member */
     st = dec(OC_ALGO_GZIP, gz, total, NULL, 2 * n, &got);
     EXPECT(st == OC_ERR_CORRUPT, "garbage after a member: status %d", (int)st);

@@ -12,7 +12,9 @@
  *         CORRUPT; 1 byte -> TRUNCATED; FCHECK -> CORRUPT; FDICT (a preset
  *         dictionary) -> NEEDS_DICTIONARY; fewer than 4 trailer bytes ->
  *         TRUNCATED; Adler-32 -> CHECKSUM_MISMATCH; bytes after it -> CORRUPT.
- *   gzip: empty -> TRUNCATED; then per member: magic or method -> CORRUPT,
+ *   gzip: empty -> TRUNCATED; zero bytes after a member are padding (as
+ *         gzip -d and Python's gzip read them), other bytes that do not
+ *         begin 1f 8b -> CORRUPT; then per member: magic or method -> CORRUPT,
  *         reserved flags -> CORRUPT, header cut short (10 bytes, FEXTRA,
  *         FNAME/FCOMMENT without their zero, FHCRC) -> TRUNCATED, FHCRC ->
  *         CHECKSUM_MISMATCH, trailer cut -> TRUNCATED, CRC-32 ->
@@ -31,13 +33,13 @@ INF_FN uint32_t inf_le32(const uint8_t *p)
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 
-/* Index of the first zero byte in p[from..n), or n; the warp scans 32 bytes
- * per step. */
-INF_FN size_t inf_find_zero(const uint8_t *p, size_t from, size_t n)
+/* Index of the first byte in p[from..n) that is zero (want_zero) or not,
+ * or n; the warp scans 32 bytes per step. */
+INF_FN size_t inf_find_byte(const uint8_t *p, size_t from, size_t n, int want_zero)
 {
     for (size_t b = from; b < n; b += INF_NLANES) {
         size_t i = b + INF_LANE();
-        uint32_t z = INF_BALLOT(i < n && p[i] == 0);
+        uint32_t z = INF_BALLOT(i < n && (p[i] == 0) == want_zero);
         if (z) {
 #ifdef __CUDACC__
             return b + (size_t)(__ffs(z) - 1);
@@ -72,7 +74,7 @@ INF_BIGFN oc_status inf_gzip_header(const uint32_t *crct, const uint8_t *p, size
     }
     for (uint32_t bit = 0x08; bit <= 0x10; bit <<= 1) { /* FNAME, FCOMMENT: zero-terminated */
         if (flg & bit) {
-            size_t z = inf_find_zero(p, pos, n);
+            size_t z = inf_find_byte(p, pos, n, 1);
             if (z == n)
                 return OC_ERR_TRUNCATED;
             pos = z + 1;
@@ -135,6 +137,14 @@ INF_BIGFN oc_status inf_decode_chunk(inf_tables *T, const uint32_t *crct, oc_alg
             return OC_ERR_TRUNCATED;
         size_t pos = 0, out = 0;
         while (pos < n) {
+            if (pos > 0) { /* after a member: zero bytes are padding, anything else must be a member */
+                size_t z = inf_find_byte(src, pos, n, 0);
+                if (z == n)
+                    break;
+                if (src[z] != 0x1f || (n - z >= 2 && src[z + 1] != 0x8b))
+                    return INF_ERR(OC_ERR_CORRUPT);
+                pos = z;
+            }
             size_t hlen;
             st = inf_gzip_header(crct, src + pos, n - pos, &hlen);
             if (st != OC_OK)
