@@ -152,7 +152,8 @@ OC_API int oc_algorithm_available(oc_engine engine, oc_algorithm algorithm);
 
 /* Compression levels.  0 always means the algorithm's default.
  *   lz4:     1 = LZ4 fast (default); negative = faster ("acceleration" = -level);
- *            2..12 = LZ4HC levels.
+ *            2..12 = LZ4HC levels.  CUDA engine: <= 1 greedy matching, >= 2 lazy
+ *            matching (the best of six candidate starts).
  *   snappy:  no levels; any value is accepted and ignored.
  *   deflate/zlib/gzip: 1..12 (libdeflate's scale; 6 default).
  *   zstd:    -7..-1 fast levels, 1..19 normal (3 default), 20..22 ultra.

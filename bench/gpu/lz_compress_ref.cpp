@@ -8,7 +8,7 @@
  *
  * Build: c++ -O2 -std=c++17 bench/gpu/lz_compress_ref.cpp -llz4 -o /tmp/lzref
  * Usage: lzref FILE [chunk [table_log [policy [backward [lazy_k [lazy_cap]]]]]]
- *   the GPU default (greedy): lzref FILE 65536 13 0 1; OC_CUDA_LZ_MATCH=lazy: ... 13 6 1 1 32
+ *   the GPU default (greedy): lzref FILE 65536 13 0 1; LZ4 levels >= 2 on the GPU (lazy): ... 13 6 1 1 32
  */
 #include <lz4.h>
 

@@ -109,10 +109,10 @@ static const char *const sfx_zstd[] = {".zst", ".zstd", NULL};
 
 /* deflate, zlib and gzip share libdeflate's levels, the gzip-members
  * container, the CPU codec and the GPU codec; their streams differ by the
- * wrapper. */
+ * wrapper.  Deflate expands at most 258 bytes per 2 bits (1032:1). */
 #define DEFLATE_FAMILY                                                                                       \
     .min_level = 1, .max_level = 12, .default_level = 6, .has_levels = 1, .max_chunk = LIBDEFLATE_MAX,       \
-    .max_expansion = 1100, .suffix = ".gz", .aliases = none, .container = NULL,                              \
+    .max_expansion = 1032, .suffix = ".gz", .aliases = none, .container = NULL,                              \
     .native_chunks = OC_ALGO_DEFLATE, .cpu = &oc_cpu_codec_deflate, .gpu = GPU(deflate)
 
 static const oc_algo_desc rows[OC_ALGO_COUNT] = {
@@ -131,7 +131,7 @@ static const oc_algo_desc rows[OC_ALGO_COUNT] = {
             .has_levels = 1,
             .max_chunk = LZ4_MAX_INPUT,
             .bound = bound_lz4,
-            .max_expansion = 256,
+            .max_expansion = 256, /* 255 bytes per length byte */
             .magic = NULL,
             .container = NULL,
             .native_chunks = OC_ALGO_LZ4,
@@ -149,7 +149,7 @@ static const oc_algo_desc rows[OC_ALGO_COUNT] = {
             .has_levels = 0, /* any level accepted and ignored */
             .max_chunk = SNAPPY_MAX_INPUT,
             .bound = bound_snappy,
-            .max_expansion = 64,
+            .max_expansion = 22, /* 64 bytes per 3-byte copy */
             .magic = NULL,
             .container = NULL,
             .native_chunks = OC_ALGO_SNAPPY,
@@ -192,7 +192,7 @@ static const oc_algo_desc rows[OC_ALGO_COUNT] = {
             .has_levels = 1,
             .max_chunk = (uint64_t)0xFF00FF00FF00FF00ull,
             .bound = bound_zstd,
-            .max_expansion = 32768,
+            .max_expansion = 32768, /* a 128 KiB RLE block per 4 bytes */
             .magic = magic_zstd,
             .container = NULL,
             .native_chunks = OC_ALGO_ZSTD,

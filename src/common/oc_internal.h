@@ -15,6 +15,7 @@
 #include <stdio.h>
 #endif
 
+#include "le.h"
 #include "opencomp.h"
 
 #define OC_HIDDEN __attribute__((visibility("hidden")))
@@ -66,7 +67,7 @@ struct oc_context {
 
 /* oc_resolve_level maps a requested level to the one a codec runs: 0 gives
  * the algorithm's default, snappy ignores levels, and a value outside
- * oc_level_range gives INVALID_ARGUMENT (src/common/algorithm.c). */
+ * oc_level_range gives INVALID_ARGUMENT (src/common/algo_table.c). */
 OC_HIDDEN oc_status oc_resolve_level(oc_algorithm algorithm, int level, int *out);
 
 /* Host scratch through the context's host allocator. */
@@ -80,28 +81,6 @@ static inline int oc_ranges_overlap(const void *a, size_t an, const void *b, siz
 {
     uintptr_t a0 = (uintptr_t)a, b0 = (uintptr_t)b;
     return a && b && an && bn && a0 < b0 + bn && b0 < a0 + an;
-}
-
-/* Little-endian helpers used by the containers. */
-static inline uint32_t oc_load_le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-static inline uint64_t oc_load_le64(const uint8_t *p)
-{
-    return (uint64_t)oc_load_le32(p) | ((uint64_t)oc_load_le32(p + 4) << 32);
-}
-static inline void oc_store_le32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-}
-static inline void oc_store_le64(uint8_t *p, uint64_t v)
-{
-    oc_store_le32(p, (uint32_t)v);
-    oc_store_le32(p + 4, (uint32_t)(v >> 32));
 }
 
 #ifdef __cplusplus

@@ -213,11 +213,6 @@ static oc_status body(oc_cpu_worker *w, sink *s, enum check_kind kind, const uin
 
 /* ---- wrappers ------------------------------------------------------------- */
 
-static uint32_t load_be32(const uint8_t *p)
-{
-    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
-}
-
 static oc_status run_deflate(oc_cpu_worker *w, sink *s, const uint8_t *src, size_t n)
 {
     size_t used, produced;
@@ -241,7 +236,7 @@ static oc_status run_zlib(oc_cpu_worker *w, sink *s, const uint8_t *src, size_t 
     FORWARD_IF_ERROR(body(w, s, CHECK_ADLER32, src + 2, n - 2, &used, &produced, &adler));
     size_t rest = n - 2 - used;
     RETURN_ERROR_IF(rest < 4, OC_ERR_TRUNCATED);
-    RETURN_ERROR_IF(load_be32(src + 2 + used) != adler, OC_ERR_CHECKSUM_MISMATCH);
+    RETURN_ERROR_IF(oc_load_be32(src + 2 + used) != adler, OC_ERR_CHECKSUM_MISMATCH);
     RETURN_ERROR_IF(rest > 4, OC_ERR_CORRUPT);
     return OC_OK;
 }

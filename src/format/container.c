@@ -69,16 +69,6 @@ static oc_status snappy_preamble(const uint8_t *p, uint64_t n, uint64_t *len)
     return OC_ERR_CORRUPT;
 }
 
-uint64_t oc_max_expansion(oc_algorithm a, uint64_t n)
-{
-    /* LZ4: 255 bytes per length byte; snappy: 64 per 3-byte copy; deflate
-     * family: 258 per 2 bits (1032:1); zstd: a 128 KiB RLE block per 4
-     * bytes.  The Python layer caps size headers the same way. */
-    uint64_t ratio = a == OC_ALGO_LZ4 ? 256 : a == OC_ALGO_SNAPPY ? 22 : a == OC_ALGO_ZSTD ? 32768 : 1032;
-    uint64_t slack = 65536;
-    return n > (UINT64_MAX - slack) / ratio ? UINT64_MAX : n * ratio + slack;
-}
-
 uint64_t oc_skip_skippable_frames(const uint8_t *src, uint64_t src_size)
 {
     uint64_t pos = 0;
@@ -144,7 +134,7 @@ oc_status oc_container_parse(const uint8_t *src, uint64_t src_size, const oc_buf
         /* A claim no stream of that size can decode to is corrupt: checked
          * before anyone reserves memory for it (issue 11 item 13: a 1.6 KB
          * file claiming 2^34 bytes made the CLI reserve 16 GiB). */
-        SAFETY_CHECK(size <= oc_max_expansion(a, src_size - 8), OC_ERR_CORRUPT);
+        SAFETY_CHECK(size <= oc_algo_max_decoded(a, src_size - 8), OC_ERR_CORRUPT);
         FORWARD_IF_ERROR(oc_plan_push(plan, 8, src_size - 8, size, 0, 0));
         return OC_OK;
     }

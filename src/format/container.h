@@ -114,9 +114,6 @@ static inline int oc_gzip_trailing_bytes(const uint8_t *p, uint64_t n)
     return 1;
 }
 
-/* The most n bytes of a stream of `a` can decode to (a size claim above it
- * is CORRUPT). */
-OC_HIDDEN uint64_t oc_max_expansion(oc_algorithm a, uint64_t n);
 /* Where the first frame that is not skippable starts (src_size if none). */
 OC_HIDDEN uint64_t oc_skip_skippable_frames(const uint8_t *src, uint64_t src_size);
 OC_HIDDEN oc_status oc_zstd_parse(const uint8_t *src, uint64_t src_size, oc_container_plan *plan);

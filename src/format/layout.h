@@ -16,13 +16,9 @@
 
 #include <stdint.h>
 
+#include "../common/le.h"
+#include "../common/portable.h"
 #include "opencomp.h"
-
-#ifdef __CUDACC__
-#define OC_LAYOUT_FN static inline __host__ __device__
-#else
-#define OC_LAYOUT_FN static inline
-#endif
 
 #define OC_LAYOUT_LZ4_STORED 0x80000000u
 #define OC_LAYOUT_INDEX_FOOTER 9u
@@ -39,21 +35,13 @@ typedef struct oc_chunk_layout {
     uint32_t entry_csize, entry_usize, entry_checksum;
 } oc_chunk_layout;
 
-OC_LAYOUT_FN void oc_layout_le32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-}
-
 /* `a` is the container algorithm (deflate and zlib use gzip members);
  * `checksums`: optional checksums are written; `sum` is the chunk's
  * checksum as the container stores it (LZ4: XXH32 of the stored bytes;
  * snappy: masked CRC-32C; zstd: low 32 bits of XXH64; gzip: CRC-32).
  * Sizes fit 32 bits (the writers check chunk sizes before). */
-OC_LAYOUT_FN void oc_layout_chunk(oc_algorithm a, int checksums, uint32_t usize, uint32_t csize, uint32_t sum,
-                                  oc_chunk_layout *l)
+OC_INLINE void oc_layout_chunk(oc_algorithm a, int checksums, uint32_t usize, uint32_t csize, uint32_t sum,
+                               oc_chunk_layout *l)
 {
     l->prefix_len = l->suffix_len = 0;
     l->entry_usize = usize;
@@ -62,18 +50,18 @@ OC_LAYOUT_FN void oc_layout_chunk(oc_algorithm a, int checksums, uint32_t usize,
         l->stored = csize >= usize;
         l->payload = l->stored ? usize : csize;
         l->entry_csize = l->payload | (l->stored ? OC_LAYOUT_LZ4_STORED : 0u);
-        oc_layout_le32(l->prefix, l->entry_csize);
+        oc_store_le32(l->prefix, l->entry_csize);
         l->prefix_len = 4;
         if (checksums) {
-            oc_layout_le32(l->suffix, sum);
+            oc_store_le32(l->suffix, sum);
             l->suffix_len = 4;
         }
     } else if (a == OC_ALGO_SNAPPY) {
         l->stored = csize >= usize;
         l->payload = l->stored ? usize : csize;
         l->entry_csize = (l->stored ? 0x01u : 0x00u) | ((l->payload + 4u) << 8);
-        oc_layout_le32(l->prefix, l->entry_csize);
-        oc_layout_le32(l->prefix + 4, sum);
+        oc_store_le32(l->prefix, l->entry_csize);
+        oc_store_le32(l->prefix + 4, sum);
         l->prefix_len = 8;
     } else if (a == OC_ALGO_ZSTD) {
         l->stored = 0;
@@ -85,11 +73,11 @@ OC_LAYOUT_FN void oc_layout_chunk(oc_algorithm a, int checksums, uint32_t usize,
         const uint8_t h[16] = {0x1f, 0x8b, 8, 0x04, 0, 0, 0, 0, 0, 255, 12, 0, 'O', 'C', 8, 0};
         for (int i = 0; i < 16; i++)
             l->prefix[i] = h[i];
-        oc_layout_le32(l->prefix + 16, member);
-        oc_layout_le32(l->prefix + 20, usize);
+        oc_store_le32(l->prefix + 16, member);
+        oc_store_le32(l->prefix + 20, usize);
         l->prefix_len = 24;
-        oc_layout_le32(l->suffix, sum);
-        oc_layout_le32(l->suffix + 4, usize);
+        oc_store_le32(l->suffix, sum);
+        oc_store_le32(l->suffix + 4, usize);
         l->suffix_len = 8;
         l->stored = 0;
         l->payload = csize;
@@ -98,7 +86,7 @@ OC_LAYOUT_FN void oc_layout_chunk(oc_algorithm a, int checksums, uint32_t usize,
 }
 
 /* Bytes of one index entry (0: the container has no trailing index). */
-OC_LAYOUT_FN uint32_t oc_layout_entry_size(oc_algorithm a, int checksums)
+OC_INLINE uint32_t oc_layout_entry_size(oc_algorithm a, int checksums)
 {
     if (a == OC_ALGO_LZ4 || a == OC_ALGO_SNAPPY)
         return 8;
@@ -107,16 +95,16 @@ OC_LAYOUT_FN uint32_t oc_layout_entry_size(oc_algorithm a, int checksums)
     return 0;
 }
 
-OC_LAYOUT_FN uint32_t oc_layout_entry(oc_algorithm a, int checksums, uint32_t csize, uint32_t usize,
-                                      uint32_t sum, uint8_t *out)
+OC_INLINE uint32_t oc_layout_entry(oc_algorithm a, int checksums, uint32_t csize, uint32_t usize,
+                                   uint32_t sum, uint8_t *out)
 {
     uint32_t n = oc_layout_entry_size(a, checksums);
     if (n) {
-        oc_layout_le32(out, csize);
-        oc_layout_le32(out + 4, usize);
+        oc_store_le32(out, csize);
+        oc_store_le32(out + 4, usize);
     }
     if (n == 12)
-        oc_layout_le32(out + 8, sum);
+        oc_store_le32(out + 8, sum);
     return n;
 }
 
@@ -127,54 +115,54 @@ OC_LAYOUT_FN uint32_t oc_layout_entry(oc_algorithm a, int checksums, uint32_t cs
  * skippable header; snappy: the index chunk header; zstd: the seek table's
  * skippable header).  Returns the count; `out` has room for 16 bytes.
  * `content` is LZ4's content checksum (used with checksums). */
-OC_LAYOUT_FN uint32_t oc_layout_trailer_head(oc_algorithm a, int checksums, uint64_t n, uint32_t content,
-                                             uint8_t *out)
+OC_INLINE uint32_t oc_layout_trailer_head(oc_algorithm a, int checksums, uint64_t n, uint32_t content,
+                                          uint8_t *out)
 {
     uint32_t frame = (uint32_t)(n * oc_layout_entry_size(a, checksums) + OC_LAYOUT_INDEX_FOOTER);
     if (a == OC_ALGO_LZ4) {
         uint32_t k = 0;
-        oc_layout_le32(out, 0); /* end mark */
+        oc_store_le32(out, 0); /* end mark */
         k = 4;
         if (checksums) {
-            oc_layout_le32(out + k, content);
+            oc_store_le32(out + k, content);
             k += 4;
         }
-        oc_layout_le32(out + k, 0x184D2A5Cu);
-        oc_layout_le32(out + k + 4, frame);
+        oc_store_le32(out + k, 0x184D2A5Cu);
+        oc_store_le32(out + k + 4, frame);
         return k + 8;
     }
     if (a == OC_ALGO_SNAPPY) {
         if (n > OC_LAYOUT_SNAPPY_MAX_ENTRIES)
             return 0;
-        oc_layout_le32(out, 0x8Cu | (frame << 8));
+        oc_store_le32(out, 0x8Cu | (frame << 8));
         return 4;
     }
     if (a == OC_ALGO_ZSTD) {
-        oc_layout_le32(out, 0x184D2A5Eu);
-        oc_layout_le32(out + 4, frame);
+        oc_store_le32(out, 0x184D2A5Eu);
+        oc_store_le32(out + 4, frame);
         return 8;
     }
     return 0;
 }
 
 /* The 9-byte footer after the entries (0 bytes when there is no index). */
-OC_LAYOUT_FN uint32_t oc_layout_trailer_foot(oc_algorithm a, int checksums, uint64_t n, uint8_t *out)
+OC_INLINE uint32_t oc_layout_trailer_foot(oc_algorithm a, int checksums, uint64_t n, uint8_t *out)
 {
     if (oc_layout_entry_size(a, checksums) == 0 || (a == OC_ALGO_SNAPPY && n > OC_LAYOUT_SNAPPY_MAX_ENTRIES))
         return 0;
-    oc_layout_le32(out, (uint32_t)n);
+    oc_store_le32(out, (uint32_t)n);
     if (a == OC_ALGO_ZSTD) {
         out[4] = (uint8_t)(checksums ? 0x80u : 0u);
-        oc_layout_le32(out + 5, 0x8F92EAB1u);
+        oc_store_le32(out + 5, 0x8F92EAB1u);
     } else {
         out[4] = (uint8_t)(a == OC_ALGO_LZ4 && checksums ? 1u : 0u);
-        oc_layout_le32(out + 5, 0x5849434Fu);
+        oc_store_le32(out + 5, 0x5849434Fu);
     }
     return OC_LAYOUT_INDEX_FOOTER;
 }
 
 /* Whole trailer size (head + entries + foot), known before any data. */
-OC_LAYOUT_FN uint64_t oc_layout_trailer_size(oc_algorithm a, int checksums, uint64_t n)
+OC_INLINE uint64_t oc_layout_trailer_size(oc_algorithm a, int checksums, uint64_t n)
 {
     uint8_t tmp[16];
     uint32_t head = oc_layout_trailer_head(a, checksums, n, 0, tmp);

@@ -10,7 +10,7 @@
  * (linked blocks, no index, several frames) is decoded serially by
  * lz4f_serial.c through liblz4's LZ4F decoder.
  */
-#include "checksum.h"
+#include "../common/xxh.h"
 #include "container.h"
 
 #define FLG_VERSION 0x40u

@@ -24,7 +24,7 @@ typedef struct oc_zstd_frame {
 } oc_zstd_frame;
 
 /* OC_OK, or TRUNCATED / CORRUPT (as oc_status values). */
-OC_LAYOUT_FN int oc_zstd_walk_frame(const uint8_t *p, uint64_t n, oc_zstd_frame *f)
+OC_INLINE int oc_zstd_walk_frame(const uint8_t *p, uint64_t n, oc_zstd_frame *f)
 {
     f->size = 0;
     f->content_size = 0;
@@ -33,12 +33,11 @@ OC_LAYOUT_FN int oc_zstd_walk_frame(const uint8_t *p, uint64_t n, oc_zstd_frame 
     f->window = 0;
     if (n < 4)
         return OC_ERR_TRUNCATED;
-    uint32_t magic = (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+    uint32_t magic = oc_load_le32(p);
     if ((magic & 0xFFFFFFF0u) == 0x184D2A50u) {
         if (n < 8)
             return OC_ERR_TRUNCATED;
-        uint64_t len =
-            (uint64_t)p[4] | ((uint64_t)p[5] << 8) | ((uint64_t)p[6] << 16) | ((uint64_t)p[7] << 24);
+        uint64_t len = oc_load_le32(p + 4);
         if (len > n - 8)
             return OC_ERR_TRUNCATED;
         f->size = 8 + len;
@@ -79,7 +78,7 @@ OC_LAYOUT_FN int oc_zstd_walk_frame(const uint8_t *p, uint64_t n, oc_zstd_frame 
     for (;;) {
         if (n - pos < 3)
             return OC_ERR_TRUNCATED;
-        uint32_t bh = (uint32_t)p[pos] | ((uint32_t)p[pos + 1] << 8) | ((uint32_t)p[pos + 2] << 16);
+        uint32_t bh = oc_load_le24(p + pos);
         unsigned last = bh & 1, type = (bh >> 1) & 3;
         uint64_t bsize = bh >> 3;
         if (type == 3)

@@ -8,7 +8,8 @@
 #include <lz4frame.h>
 #include <zstd.h>
 
-#include "format/checksum.h"
+#include "common/crc.h"
+#include "common/xxh.h"
 #include "test_buffer_util.h"
 
 static void spec_vectors(void)

@@ -19,8 +19,8 @@
  *     golden-decompression-errors/ is refused (tests/vectors/zstd).
  *
  * Uses the public API only (device memory through oc_memory_*), so what is
- * tested is what callers get.  The other GPU decoder variants run when
- * gpu-check sets OC_CUDA_LZ4_DECODER / OC_CUDA_SNAPPY_DECODER.
+ * tested is what callers get.  (The decoder variants that left the library
+ * are checked by bench/gpu/dev/lz_variants.)
  */
 #include <dirent.h>
 #include <lz4.h>

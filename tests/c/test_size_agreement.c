@@ -22,7 +22,8 @@
 #include <lz4frame.h>
 #include <string.h>
 
-#include "format/checksum.h"
+#include "common/crc.h"
+#include "common/xxh.h"
 #include "helpers/test_util.h"
 
 static oc_context *ctx;

@@ -19,7 +19,8 @@
 #include <string.h>
 
 #include "cuda_buffer.h"
-#include "cuda_buffer_checksum.cuh"
+#include "../../common/crc.h"
+#include "../../common/xxh.h"
 
 extern "C" {
 #include "../../format/container.h"
@@ -91,7 +92,7 @@ static __global__ void __launch_bounds__(256) oc_k_xxh32_whole(const uint8_t *p,
     unsigned t = threadIdx.x;
     uint64_t body = len / 16 * 16;
     if (t < 4)
-        v[t] = t == 0 ? OC_P32_1 + OC_P32_2 : t == 1 ? OC_P32_2 : t == 2 ? 0u : 0u - OC_P32_1;
+        v[t] = oc_xxh32_lane_init(t, 0);
     for (uint64_t base = 0; base < body; base += OC_XXH_TILE) {
         unsigned m = (unsigned)(body - base < OC_XXH_TILE ? body - base : OC_XXH_TILE);
         __syncthreads();
@@ -101,14 +102,14 @@ static __global__ void __launch_bounds__(256) oc_k_xxh32_whole(const uint8_t *p,
         if (t < 4) {
             uint32_t acc = v[t];
             for (unsigned s = 0; s < m / 16; s++)
-                acc = oc_dev_xxh32_round(acc, oc_dev_le32(tile + 16 * s + 4 * t));
+                acc = oc_xxh32_round(acc, oc_load_le32(tile + 16 * s + 4 * t));
             v[t] = acc;
         }
     }
     __syncthreads();
     if (t == 0) {
         uint32_t lanes[4] = {v[0], v[1], v[2], v[3]};
-        *out = oc_dev_xxh32_finish(lanes, p + body, len, 0);
+        *out = oc_xxh32_finish(lanes, p + body, len, 0);
     }
 }
 
@@ -224,7 +225,7 @@ static __global__ void oc_k_sums(oc_cargs a)
     __shared__ uint32_t table[256];
     uint32_t poly = a.algorithm == OC_ALGO_SNAPPY ? OC_CRC32C_POLY : OC_CRC32_POLY;
     for (unsigned k = threadIdx.x; k < 256; k += blockDim.x)
-        table[k] = oc_dev_crc_table_entry(poly, k);
+        table[k] = oc_crc_table_entry(poly, k);
     __syncthreads();
     if (a.res->status != OC_OK)
         return;
@@ -234,13 +235,13 @@ static __global__ void oc_k_sums(oc_cargs a)
         uint64_t us = a.ss[i];
         uint32_t s;
         if (a.algorithm == OC_ALGO_LZ4)
-            s = a.ds[i] >= us ? oc_dev_xxh32(u, us, 0) : oc_dev_xxh32(a.dp[i], a.ds[i], 0);
+            s = a.ds[i] >= us ? oc_xxh32(u, us, 0) : oc_xxh32(a.dp[i], a.ds[i], 0);
         else if (a.algorithm == OC_ALGO_SNAPPY)
-            s = oc_dev_crc32c_mask(oc_dev_crc(table, u, us));
+            s = oc_crc32c_mask(oc_crc_update(table, 0, u, us));
         else if (a.algorithm == OC_ALGO_ZSTD)
-            s = (uint32_t)oc_dev_xxh64(u, us, 0);
+            s = (uint32_t)oc_xxh64(u, us, 0);
         else
-            s = oc_dev_crc(table, u, us);
+            s = oc_crc_update(table, 0, u, us);
         a.sum[i] = s;
     }
 }

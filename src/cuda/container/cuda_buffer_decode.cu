@@ -24,7 +24,8 @@
 #include <string.h>
 
 #include "cuda_buffer.h"
-#include "cuda_buffer_checksum.cuh"
+#include "../../common/crc.h"
+#include "../../common/xxh.h"
 
 extern "C" {
 #include "../../format/sparse_plan.h"
@@ -88,7 +89,7 @@ static __global__ void oc_k_probe(const oc_probe *p, uint64_t m, const uint8_t *
 {
     OC_GRID_STRIDE(i, m)
     {
-        if (p[i].pos > src_size || src_size - p[i].pos < 4 || oc_dev_le32(src + p[i].pos) != p[i].word)
+        if (p[i].pos > src_size || src_size - p[i].pos < 4 || oc_load_le32(src + p[i].pos) != p[i].word)
             atomicOr(&r->probe_failed, 1);
     }
 }
@@ -156,7 +157,7 @@ static __global__ void __launch_bounds__(128) oc_k_dsums(oc_dargs a)
     __shared__ uint32_t table[256];
     uint32_t poly = a.check == OC_CHECK_CRC32C_MASKED ? OC_CRC32C_POLY : OC_CRC32_POLY;
     for (unsigned k = threadIdx.x; k < 256; k += blockDim.x)
-        table[k] = oc_dev_crc_table_entry(poly, k);
+        table[k] = oc_crc_table_entry(poly, k);
     __syncthreads();
     OC_GRID_STRIDE(i, a.n)
     {
@@ -167,17 +168,17 @@ static __global__ void __launch_bounds__(128) oc_k_dsums(oc_dargs a)
         if (a.check == OC_CHECK_XXH32_STORED) {
             /* LZ4: the stored checksum follows the block's data; it is
              * the most exact diagnosis, whatever the decoder said. */
-            if (oc_dev_xxh32(s, c.src_size, 0) != oc_dev_le32(s + c.src_size))
+            if (oc_xxh32(s, c.src_size, 0) != oc_load_le32(s + c.src_size))
                 st = OC_ERR_CHECKSUM_MISMATCH;
         } else if (st == OC_OK) {
             uint32_t want = c.checksum, have;
             if (a.check == OC_CHECK_XXH64_LOW) {
-                have = (uint32_t)oc_dev_xxh64(d, c.dst_size, 0);
+                have = (uint32_t)oc_xxh64(d, c.dst_size, 0);
             } else if (a.check == OC_CHECK_CRC32C_MASKED) {
-                have = oc_dev_crc32c_mask(oc_dev_crc(table, d, c.dst_size));
-                want = oc_dev_le32(s - 4); /* snappy: the masked CRC before the data */
+                have = oc_crc32c_mask(oc_crc_update(table, 0, d, c.dst_size));
+                want = oc_load_le32(s - 4); /* snappy: the masked CRC before the data */
             } else {
-                have = oc_dev_crc(table, d, c.dst_size);
+                have = oc_crc_update(table, 0, d, c.dst_size);
             }
             if (have != want)
                 st = OC_ERR_CHECKSUM_MISMATCH;

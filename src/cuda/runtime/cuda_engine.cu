@@ -109,26 +109,6 @@ extern "C" int oc_cuda_algorithm_available(oc_algorithm algorithm)
     return g != NULL && g->compress != NULL && g->decompress != NULL;
 }
 
-int oc_cuda_lazy_matching(void)
-{
-    static volatile int mode = -1;
-    if (mode < 0) {
-        const char *e = getenv("OC_CUDA_LZ_MATCH");
-        mode = e && strcmp(e, "lazy") == 0;
-    }
-    return mode;
-}
-
-int oc_cuda_pipe_copier_bytes(void)
-{
-    static volatile int mode = -1;
-    if (mode < 0) {
-        const char *e = getenv("OC_CUDA_PIPE_COPIER");
-        mode = !(e && strcmp(e, "v6c") == 0);
-    }
-    return mode;
-}
-
 extern "C" const char *oc_cuda_build_info(void)
 {
     return "cuda: " OC_CUDA_ARCH_STRING;

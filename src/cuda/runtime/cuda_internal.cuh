@@ -1,7 +1,7 @@
 /*
  * cuda_internal.cuh - what the runtime's .cu files share with the codecs
  * and the container kernels, and nothing outside src/cuda sees: the
- * kernel-variant switches and the host-staged path.  Codecs themselves are
+ * host-staged path.  Codecs themselves are
  * reached through gpu_codec.h.
  *
  * No C++ runtime features (new, exceptions, guarded statics) are used in
@@ -15,13 +15,6 @@
 #include <stdint.h>
 
 #include "cuda_engine.h"
-
-/* 1 when the compressors use lazy matching (OC_CUDA_LZ_MATCH=lazy; default
- * greedy until measured on a GPU); read once. */
-int oc_cuda_lazy_matching(void);
-/* The pipe decoders' copier: 1 = v6d (byte per lane for rounds of short
- * elements, the default), 0 = v6c (OC_CUDA_PIPE_COPIER=v6c); read once. */
-int oc_cuda_pipe_copier_bytes(void);
 
 /* Host-staged path (cuda_staged.cu) for algorithms without kernels; op is
  * 0 compress, 1 decompress, 2 decompressed sizes.  Synchronises. */

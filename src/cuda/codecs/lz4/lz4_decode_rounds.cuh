@@ -5,7 +5,7 @@
  * doubling finds the real chain, a prefix sum gives output positions, all
  * checks run at once (the first failing sequence in stream order decides
  * the status, with the serial decoder's order of checks inside a sequence),
- * then all literals are copied and the matches follow in stream order.
+ * then the round goes to the pipe's copier warp (lz_decode_pipe.cuh).
  *
  * A lane's parse is speculative and bounded: every byte it reads is checked
  * against the input end first, so lanes that start inside literal data read
@@ -18,15 +18,15 @@
 #include "../lz_common/lz_decode_pipe.cuh"
 #include "../lz_common/lz_device.cuh"
 
-/* PIPE: queue each validated round to the copier warp (lz_decode_pipe.cuh)
- * instead of copying; dst and ring are then unused.  P: the type of the
- * lengths the warp exchanges (shuffles, prefix sum); uint32_t halves those
- * shuffles and is exact when srcn and cap are below 2^31 (the caller's
- * test, oc_pipe_narrow): see oc_sat. */
-template <bool PIPE, typename P = uint64_t>
-__device__ __noinline__ int oc_lz4_decode_rounds(const uint8_t *__restrict__ src, size_t srcn, uint8_t *dst,
-                                                 size_t cap, size_t *outn, uint8_t *ring, int lane,
-                                                 oc_pipe_prod *pp)
+/* The parser warp of the two-warp decoder: each validated round is queued
+ * to the copier warp (lz_decode_pipe.cuh), which writes the output.  P: the
+ * type of the lengths the warp exchanges (shuffles, prefix sum); uint32_t
+ * halves those shuffles and is exact when srcn and cap are below 2^31 (the
+ * caller's test, oc_pipe_narrow): see oc_sat.  (The one-warp decoder that
+ * copies each round itself is kept in bench/gpu/dev/.) */
+template <typename P = uint64_t>
+__device__ __noinline__ int oc_lz4_decode_rounds(const uint8_t *__restrict__ src, size_t srcn, size_t cap,
+                                                 size_t *outn, int lane, oc_pipe_prod *pp)
 {
     if (srcn == 0)
         return OC_D_TRUNCATED;
@@ -166,42 +166,8 @@ __device__ __noinline__ int oc_lz4_decode_rounds(const uint8_t *__restrict__ src
         if (fail)
             return __shfl_sync(OC_FULL_MASK, st, __ffs(fail) - 1);
 
-        if (PIPE) {
-            oc_pipe_push(pp, cnt, lane, e_op, ip + p + e_at, e_lit, e_has ? e_ml : 0, e_off);
-            goto next_round;
-        }
-        {
-            /* 6a. literals */
-            unsigned lits = __ballot_sync(OC_FULL_MASK, me && e_lit > 0);
-            while (lits) {
-                int i = __ffs(lits) - 1;
-                lits &= lits - 1;
-                uint64_t o = __shfl_sync(OC_FULL_MASK, e_op, i);
-                uint64_t n = __shfl_sync(OC_FULL_MASK, e_lit, i);
-                uint32_t start = __shfl_sync(OC_FULL_MASK, p + e_at, i);
-                oc_warp_lit_ring(dst, ring, (size_t)o, src + ip + start, (size_t)n, lane);
-            }
-            __syncwarp();
-            /* 6b. matches in stream order */
-            unsigned matches = __ballot_sync(OC_FULL_MASK, me && e_has);
-            uint64_t first_copy = ~(uint64_t)0, last_copy_end = 0;
-            while (matches) {
-                int i = __ffs(matches) - 1;
-                matches &= matches - 1;
-                uint64_t o = __shfl_sync(OC_FULL_MASK, e_op + e_lit, i);
-                uint64_t n = __shfl_sync(OC_FULL_MASK, e_ml, i);
-                uint32_t f = __shfl_sync(OC_FULL_MASK, e_off, i);
-                uint64_t s0 = o - f, s1 = s0 + (n < f ? n : f);
-                if (s1 > first_copy && s0 < last_copy_end)
-                    __syncwarp();
-                if (first_copy == ~(uint64_t)0)
-                    first_copy = o;
-                last_copy_end = o + n;
-                oc_warp_match_ring(dst, ring, (size_t)o, f, (size_t)n, round_end - s0 <= OC_RING, lane);
-            }
-            __syncwarp();
-        }
-    next_round : {
+        /* 6. the round goes to the copier warp */
+        oc_pipe_push(pp, cnt, lane, e_op, ip + p + e_at, e_lit, e_has ? e_ml : 0, e_off);
         /* the last match of the round, for the end-of-block rules */
         unsigned with = __ballot_sync(OC_FULL_MASK, me && e_has);
         if (with) {
@@ -212,7 +178,6 @@ __device__ __noinline__ int oc_lz4_decode_rounds(const uint8_t *__restrict__ src
             last_me = ms + ml_i;
             any_match = 1;
         }
-    }
         op = (size_t)round_end;
         uint32_t last_p = __shfl_sync(OC_FULL_MASK, p, cnt - 1);
         int last_has = __shfl_sync(OC_FULL_MASK, has_match, last_p);

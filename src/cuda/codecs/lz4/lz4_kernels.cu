@@ -1,38 +1,39 @@
 /*
  * lz4_kernels.cu - LZ4 block format (the standard bitstream, no frame) on the
- * GPU: a decoder, a size scanner and a compressor, one warp per chunk.
+ * GPU: the decoder, the size scanner and the compressor, and the GPU codec
+ * (gpu_codec.h) around them.
  *
- * Decoder: every lane parses the same sequence header (token, literal length
- * bytes, offset, match length bytes); the warp then copies the literals and
- * the match together (lz_device.cuh).  Each length and offset is checked
- * against the input end (TRUNCATED), the output capacity (OUTPUT_TOO_SMALL)
- * and the output start (CORRUPT) before any byte moves, so no input can make
- * it read or write outside its chunk.  At the end the block must keep the
- * end-of-block rules (oc_lz4_end_rules, the CPU scanner's: issue 11 item
- * 5, a cut block must not decode "OK").  The same code with WRITE=false is
- * the size scanner behind oc_batch_decompressed_sizes.
+ * Decoder: the two-warp pipeline (lz_decode_pipe.cuh), a block per chunk:
+ * the parser warp parses rounds of up to 32 sequences at once
+ * (lz4_decode_rounds.cuh) and checks every length and offset against the
+ * input end (TRUNCATED), the output capacity (OUTPUT_TOO_SMALL) and the
+ * output start (CORRUPT) before any byte moves, so no input can make it
+ * read or write outside its chunk; the copier warp writes the output.  At
+ * the end the block must keep the end-of-block rules (oc_lz4_end_rules, the
+ * CPU scanner's: a cut block must not decode "OK").
  *
- * Compressor: greedy matching with a per-warp hash table in shared memory,
- * 32 candidate positions per step (lz_device.cuh), and liblz4's end-of-block
- * rules (the last 5 bytes are literals, the last match starts at least 12
- * bytes before the end) so any LZ4 decoder accepts the output.
+ * Size scanner (oc_batch_decompressed_sizes): one warp walks the sequence
+ * headers one after another with the decoder's checks, writing nothing.
+ *
+ * Compressor: a per-warp hash table in shared memory, 32 candidate
+ * positions per step (lz_device.cuh): greedy matching at levels <= 1 (the
+ * default), lazy matching at levels >= 2; liblz4's end-of-block rules (the
+ * last 5 bytes are literals, the last match starts at least 12 bytes before
+ * the end) so any LZ4 decoder accepts the output.
+ *
+ * The other decoders measured on the way (one sequence at a time, rounds on
+ * one warp, the pipe's v6c copier) live in bench/gpu/dev/ with their
+ * harness.
  */
-#include <stdlib.h>
-#include <string.h>
-
-#include "../../runtime/cuda_internal.cuh"
 #include "../../runtime/gpu_codec.h"
 #include "lz4_decode_rounds.cuh"
 #include "../lz_common/lz_device.cuh"
 
 #define OC_LZ4_MAX_INPUT 0x7E000000u
 
-/* Parses a whole sequence header before its copies and loads the next token
- * before the match copy, so those loads overlap the copies instead of
- * waiting behind them (the warp is latency-bound: few chunks per SM). */
-template <bool WRITE>
-__device__ int oc_lz4_decode_warp(const uint8_t *__restrict__ src, size_t srcn, uint8_t *dst, size_t cap,
-                                  size_t *outn, uint8_t *ring, int lane)
+/* The size scanner: walks the sequence headers with the decoder's checks
+ * (no output, so no capacity) and returns the decoded size. */
+__device__ int oc_lz4_scan_warp(const uint8_t *__restrict__ src, size_t srcn, size_t *outn, int lane)
 {
     if (srcn == 0)
         return OC_D_TRUNCATED;
@@ -54,21 +55,14 @@ __device__ int oc_lz4_decode_warp(const uint8_t *__restrict__ src, size_t srcn, 
         }
         if (lit > srcn - ip)
             return OC_D_TRUNCATED;
-        if (lit > cap - op)
-            return OC_D_OUTPUT_TOO_SMALL;
-        size_t lp = ip;
         ip += lit;
         if (ip == srcn) { /* the last sequence holds literals only */
-            if (WRITE)
-                oc_warp_lit_ring(dst, ring, op, src + lp, lit, lane);
             op += lit;
             break;
         }
         if (srcn - ip < 2)
             return OC_D_TRUNCATED;
         uint32_t o0 = __ldg(src + ip), o1 = __ldg(src + ip + 1);
-        if (WRITE)
-            oc_warp_lit_ring(dst, ring, op, src + lp, lit, lane);
         op += lit;
         ip += 2;
         size_t ml = token & 15;
@@ -86,12 +80,6 @@ __device__ int oc_lz4_decode_warp(const uint8_t *__restrict__ src, size_t srcn, 
         uint32_t offset = o0 | (o1 << 8);
         if (offset == 0 || offset > op)
             return OC_D_CORRUPT;
-        if (ml > cap - op)
-            return OC_D_OUTPUT_TOO_SMALL;
-        if (WRITE) {
-            __syncwarp(); /* literals and earlier matches visible to every lane */
-            oc_warp_match_ring(dst, ring, op, offset, ml, (size_t)offset + ml <= OC_RING, lane);
-        }
         last_ms = op;
         op += ml;
         last_me = op;
@@ -108,26 +96,15 @@ __device__ int oc_lz4_decode_warp(const uint8_t *__restrict__ src, size_t srcn, 
     return OC_D_OK;
 }
 
-template <bool WRITE, bool ROUNDS>
-__global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc_lz4_decompress_kernel(oc_cuda_batch b)
+__global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc_lz4_sizes_kernel(oc_cuda_batch b)
 {
-    __shared__ uint8_t rings[WRITE ? OC_DECODE_WARPS : 1][WRITE ? OC_RING : 1];
     size_t chunk = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
     int lane = threadIdx.x & 31;
-    uint8_t *ring = rings[WRITE ? threadIdx.x / 32 : 0];
     if (chunk >= b.n)
         return;
     const uint8_t *src = b.src[chunk];
-    size_t srcn = b.src_sizes[chunk];
-    uint8_t *dst = WRITE ? b.dst[chunk] : nullptr;
-    size_t cap = WRITE ? b.dst_caps[chunk] : ~(size_t)0;
     size_t outn = 0;
-    int st;
-    if (src == nullptr || (WRITE && dst == nullptr && cap != 0))
-        st = OC_D_INVALID_ARGUMENT;
-    else
-        st = ROUNDS ? oc_lz4_decode_rounds<false>(src, srcn, dst, cap, &outn, ring, lane, nullptr)
-                    : oc_lz4_decode_warp<WRITE>(src, srcn, dst, cap, &outn, ring, lane);
+    int st = src == nullptr ? OC_D_INVALID_ARGUMENT : oc_lz4_scan_warp(src, b.src_sizes[chunk], &outn, lane);
     if (lane == 0) {
         if (b.dst_sizes)
             b.dst_sizes[chunk] = st == OC_D_OK ? outn : 0;
@@ -138,7 +115,7 @@ __global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc_lz4_decompress_kernel
 
 /* The two-warp pipelined decoder (v6, lz_decode_pipe.cuh): block = one
  * chunk, warp 0 parses rounds and checks, warp 1 copies. */
-__global__ void __launch_bounds__(64) oc_lz4_decompress_pipe_kernel(oc_cuda_batch b, int bytes)
+__global__ void __launch_bounds__(64) oc_lz4_decompress_pipe_kernel(oc_cuda_batch b)
 {
     __shared__ uint8_t ring[OC_RING];
     __shared__ oc_pipe_q q;
@@ -151,7 +128,7 @@ __global__ void __launch_bounds__(64) oc_lz4_decompress_pipe_kernel(oc_cuda_batc
     uint8_t *dst = b.dst[chunk];
     size_t cap = b.dst_caps[chunk];
     if (threadIdx.x >= 32) {
-        oc_pipe_copier(&q, src, dst, ring, lane, bytes);
+        oc_pipe_copier(&q, src, dst, ring, lane);
         return;
     }
     oc_pipe_prod pp = {&q, 0};
@@ -160,9 +137,8 @@ __global__ void __launch_bounds__(64) oc_lz4_decompress_pipe_kernel(oc_cuda_batc
     if (src == nullptr || (dst == nullptr && cap != 0))
         st = OC_D_INVALID_ARGUMENT;
     else
-        st = oc_pipe_narrow(srcn, cap)
-                 ? oc_lz4_decode_rounds<true, uint32_t>(src, srcn, dst, cap, &outn, ring, lane, &pp)
-                 : oc_lz4_decode_rounds<true, uint64_t>(src, srcn, dst, cap, &outn, ring, lane, &pp);
+        st = oc_pipe_narrow(srcn, cap) ? oc_lz4_decode_rounds<uint32_t>(src, srcn, cap, &outn, lane, &pp)
+                                       : oc_lz4_decode_rounds<uint64_t>(src, srcn, cap, &outn, lane, &pp);
     oc_pipe_finish(&pp, lane);
     if (lane == 0) {
         if (b.dst_sizes)
@@ -284,65 +260,27 @@ static unsigned oc_blocks_for(size_t n, unsigned warps_per_block)
     return (unsigned)((n + warps_per_block - 1) / warps_per_block);
 }
 
-/* Decoder choice: rounds (v4, lz4_decode_rounds.cuh), one
- * sequence at a time (v3) with OC_CUDA_LZ4_DECODER=serial, or the two-warp
- * pipeline (v6, lz_decode_pipe.cuh, default) with OC_CUDA_LZ4_DECODER=pipe; read
- * once.  Returns 0 serial, 1 rounds, 2 pipe. */
-/* The decoder without (or with an unknown) OC_CUDA_LZ4_DECODER: 2, the pipe (v6d/v6e):
- * measured in gpu-check's run of commit dac81d69e978 (H200, 64 KiB chunks)
- * at 2.6x the rounds decoder corpus-wide, passing every GPU test, memcheck
- * and racecheck; gpu-check's VARIANTS keeps the rounds decoder tested. */
-#define OC_LZ4_DECODER_DEFAULT 2
-static int oc_cuda_lz4_rounds(void)
+static oc_status oc_launched(void)
 {
-    static volatile int mode = -1;
-    if (mode < 0) {
-        const char *e = getenv("OC_CUDA_LZ4_DECODER");
-        mode = !e                         ? OC_LZ4_DECODER_DEFAULT
-               : strcmp(e, "serial") == 0 ? 0
-               : strcmp(e, "rounds") == 0 ? 1
-               : strcmp(e, "pipe") == 0   ? 2
-                                          : OC_LZ4_DECODER_DEFAULT;
-    }
-    return mode;
+    return cudaGetLastError() == cudaSuccess ? OC_OK : OC_ERR_CUDA;
 }
 
-static cudaError_t oc_lz4_decompress_launch(const oc_cuda_batch &b, int write_output, cudaStream_t stream)
-{
-    const unsigned wpb = OC_DECODE_WARPS;
-    if (write_output && oc_cuda_lz4_rounds() == 2)
-        oc_lz4_decompress_pipe_kernel<<<(unsigned)b.n, 64, 0, stream>>>(b, oc_cuda_pipe_copier_bytes());
-    else if (write_output && oc_cuda_lz4_rounds())
-        oc_lz4_decompress_kernel<true, true><<<oc_blocks_for(b.n, wpb), wpb * 32, 0, stream>>>(b);
-    else if (write_output)
-        oc_lz4_decompress_kernel<true, false><<<oc_blocks_for(b.n, wpb), wpb * 32, 0, stream>>>(b);
-    else
-        oc_lz4_decompress_kernel<false, false><<<oc_blocks_for(b.n, wpb), wpb * 32, 0, stream>>>(b);
-    return cudaGetLastError();
-}
-
-static cudaError_t oc_lz4_compress_launch(const oc_cuda_batch &b, cudaStream_t stream)
-{
-    if (oc_cuda_lazy_matching())
-        oc_lz4_compress_kernel<true>
-            <<<oc_blocks_for(b.n, OC_COMPRESS_WARPS), OC_COMPRESS_WARPS * 32, 0, stream>>>(b);
-    else
-        oc_lz4_compress_kernel<false>
-            <<<oc_blocks_for(b.n, OC_COMPRESS_WARPS), OC_COMPRESS_WARPS * 32, 0, stream>>>(b);
-    return cudaGetLastError();
-}
-
-/* ---- the GPU codec (gpu_codec.h): no scratch, one warp or block per chunk -- */
+/* ---- the GPU codec (gpu_codec.h): no scratch, a warp or a block per chunk - */
 
 static oc_status oc_lz4_gpu_compress(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg,
                                      size_t n, const void *const *src_dev, const size_t *src_sizes_dev,
                                      void *const *dst_dev, const size_t *dst_caps_dev, size_t *dst_sizes_dev,
                                      oc_status *statuses_dev, cudaStream_t stream)
 {
-    (void)scratch_dev, (void)scratch_size, (void)cfg;
+    (void)scratch_dev, (void)scratch_size;
     oc_cuda_batch b =
         oc_cuda_batch_of(n, src_dev, src_sizes_dev, dst_dev, dst_caps_dev, dst_sizes_dev, statuses_dev);
-    return oc_lz4_compress_launch(b, stream) == cudaSuccess ? OC_OK : OC_ERR_CUDA;
+    unsigned blocks = oc_blocks_for(n, OC_COMPRESS_WARPS);
+    if (cfg->level >= 2) /* lazy matching from level 2 (where the CPU engine runs LZ4HC) */
+        oc_lz4_compress_kernel<true><<<blocks, OC_COMPRESS_WARPS * 32, 0, stream>>>(b);
+    else
+        oc_lz4_compress_kernel<false><<<blocks, OC_COMPRESS_WARPS * 32, 0, stream>>>(b);
+    return oc_launched();
 }
 
 static oc_status oc_lz4_gpu_decompress(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg,
@@ -353,7 +291,8 @@ static oc_status oc_lz4_gpu_decompress(void *scratch_dev, size_t scratch_size, c
     (void)scratch_dev, (void)scratch_size, (void)cfg;
     oc_cuda_batch b =
         oc_cuda_batch_of(n, src_dev, src_sizes_dev, dst_dev, dst_caps_dev, dst_sizes_dev, statuses_dev);
-    return oc_lz4_decompress_launch(b, 1, stream) == cudaSuccess ? OC_OK : OC_ERR_CUDA;
+    oc_lz4_decompress_pipe_kernel<<<(unsigned)n, 64, 0, stream>>>(b);
+    return oc_launched();
 }
 
 static oc_status oc_lz4_gpu_sizes(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg, size_t n,
@@ -364,7 +303,8 @@ static oc_status oc_lz4_gpu_sizes(void *scratch_dev, size_t scratch_size, const 
     (void)scratch_dev, (void)scratch_size, (void)cfg;
     oc_cuda_batch b =
         oc_cuda_batch_of(n, src_dev, src_sizes_dev, dst_dev, dst_caps_dev, dst_sizes_dev, statuses_dev);
-    return oc_lz4_decompress_launch(b, 0, stream) == cudaSuccess ? OC_OK : OC_ERR_CUDA;
+    oc_lz4_sizes_kernel<<<oc_blocks_for(n, OC_DECODE_WARPS), OC_DECODE_WARPS * 32, 0, stream>>>(b);
+    return oc_launched();
 }
 
 extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_lz4 = {NULL, oc_lz4_gpu_compress, NULL,

@@ -314,19 +314,18 @@ __device__ __forceinline__ void oc_pipe_copy_bytes(const oc_pipe_q *q, uint32_t 
     }
 }
 
-/* The copier's choice of copy per round (v6d, default for the pipe
- * decoders; OC_CUDA_PIPE_COPIER=v6c keeps v6c's): rounds of short elements
- * a byte per lane, other rounds that fit the ring v6c's way, the rest one
- * element after another. */
+/* The copier's choice of copy per round (v6d): rounds of short elements a
+ * byte per lane, other rounds that fit the ring v6c's way, the rest one
+ * element after another.  (v6c alone, without the byte rounds, is kept in
+ * bench/gpu/dev/.) */
 __device__ __forceinline__ int oc_pipe_bytes_round(uint64_t span, int cnt)
 {
     return span <= OC_PIPE_BYTES_MAX && span <= 48u * (uint64_t)cnt;
 }
 
-/* Copier: executes queued rounds until the end slot.  bytes: v6d's byte
- * per lane copy for rounds of short elements (0: v6c). */
+/* Copier: executes queued rounds until the end slot. */
 static __device__ __noinline__ void oc_pipe_copier(oc_pipe_q *q, const uint8_t *__restrict__ src,
-                                                   uint8_t *dst, uint8_t *ring, int lane, int bytes)
+                                                   uint8_t *dst, uint8_t *ring, int lane)
 {
     for (uint32_t r = 0;; r++) {
         uint32_t k = r % OC_PIPE_DEPTH;
@@ -336,7 +335,7 @@ static __device__ __noinline__ void oc_pipe_copier(oc_pipe_q *q, const uint8_t *
             break;
         uint64_t round_start = q->lit_out[k][0];
         uint64_t round_end = q->lit_out[k][cnt - 1] + q->lit_len[k][cnt - 1] + q->m_len[k][cnt - 1];
-        if (bytes && oc_pipe_bytes_round(round_end - round_start, cnt))
+        if (oc_pipe_bytes_round(round_end - round_start, cnt))
             oc_pipe_copy_bytes(q, k, cnt, round_start, round_end, src, dst, ring, lane);
         else if (round_end - round_start <= OC_RING)
             oc_pipe_copy_parallel(q, k, cnt, round_start, round_end, src, dst, ring, lane);

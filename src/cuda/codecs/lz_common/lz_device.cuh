@@ -143,7 +143,7 @@ __device__ __forceinline__ void oc_warp_lit_ring(uint8_t *dst, uint8_t *ring, si
 }
 
 /* A match at output position op (offset <= op checked by the caller).
- * use_ring: the source may be read from the ring (the serial decoders pass
+ * use_ring: the source may be read from the ring (the copier passes
  * offset + len <= OC_RING). */
 __device__ __forceinline__ void oc_warp_match_ring(uint8_t *dst, uint8_t *ring, size_t op, uint32_t offset,
                                                    size_t len, int use_ring, int lane)

@@ -10,9 +10,7 @@
  * those starts are real; a prefix sum gives each element's output
  * position; all checks of the round run in parallel and the first failing
  * element (in stream order) decides the status, as in the serial decoder.
- * Then all literals of the round are copied (independent of each other),
- * and the copies in stream order, with a __syncwarp only before a copy
- * whose source touches bytes written by an earlier copy of the same round.
+ * Then the round goes to the pipe's copier warp (lz_decode_pipe.cuh).
  *
  * Safety is the serial decoder's: every element is checked against the
  * input end (TRUNCATED), the declared length and the output start
@@ -25,15 +23,15 @@
 #include "../lz_common/lz_decode_pipe.cuh"
 #include "../lz_common/lz_device.cuh"
 
-/* Decodes the elements after the preamble; ulen <= cap already checked.
- * PIPE: queue each validated round to the copier warp (lz_decode_pipe.cuh)
- * instead of copying; dst and ring are then unused.  P: the type of the
- * lengths the warp exchanges; uint32_t when srcn < 2^31 (oc_pipe_narrow;
- * positions are below ulen < 2^32 anyway), see oc_sat. */
-template <bool PIPE, typename P = uint64_t>
+/* The parser warp of the two-warp decoder: decodes the elements after the
+ * preamble (ulen <= cap already checked) and queues each validated round to
+ * the copier warp (lz_decode_pipe.cuh).  P: the type of the lengths the
+ * warp exchanges; uint32_t when srcn < 2^31 (oc_pipe_narrow; positions are
+ * below ulen < 2^32 anyway), see oc_sat.  (The one-warp decoder that copies
+ * each round itself is kept in bench/gpu/dev/.) */
+template <typename P = uint64_t>
 __device__ __noinline__ int oc_snappy_decode_rounds(const uint8_t *__restrict__ src, size_t srcn, size_t ip,
-                                                    uint8_t *dst, uint32_t ulen, uint8_t *ring, int lane,
-                                                    oc_pipe_prod *pp)
+                                                    uint32_t ulen, int lane, oc_pipe_prod *pp)
 {
     size_t op = 0, mark = 0;
     while (ip < srcn) {
@@ -151,45 +149,9 @@ __device__ __noinline__ int oc_snappy_decode_rounds(const uint8_t *__restrict__ 
         if (fail)
             return __shfl_sync(OC_FULL_MASK, st, __ffs(fail) - 1);
 
-        if (PIPE) {
-            int is_lit = e_kind == 0;
-            oc_pipe_push(pp, cnt, lane, e_op, ip + p + e_hdr, is_lit ? e_lit : 0, is_lit ? 0 : e_olen, e_off);
-            goto next_round;
-        }
-        {
-            /* 6a. literals (they read only the input) */
-            unsigned lits = __ballot_sync(OC_FULL_MASK, me && e_kind == 0);
-            while (lits) {
-                int i = __ffs(lits) - 1;
-                lits &= lits - 1;
-                uint64_t o = __shfl_sync(OC_FULL_MASK, e_op, i);
-                uint64_t n = __shfl_sync(OC_FULL_MASK, e_lit, i);
-                uint32_t start = __shfl_sync(OC_FULL_MASK, p + e_hdr, i);
-                oc_warp_lit_ring(dst, ring, (size_t)o, src + ip + start, (size_t)n, lane);
-            }
-            __syncwarp();
-            /* 6b. copies, in stream order */
-            unsigned copies = __ballot_sync(OC_FULL_MASK, me && e_kind != 0);
-            /* earlier copies of this round wrote inside [first_copy, last_copy_end) */
-            uint64_t first_copy = ~(uint64_t)0, last_copy_end = 0;
-            while (copies) {
-                int i = __ffs(copies) - 1;
-                copies &= copies - 1;
-                uint64_t o = __shfl_sync(OC_FULL_MASK, e_op, i);
-                uint32_t n = __shfl_sync(OC_FULL_MASK, e_olen, i);
-                uint32_t f = __shfl_sync(OC_FULL_MASK, e_off, i);
-                uint64_t s0 = o - f, s1 = s0 + (n < f ? n : f); /* bytes this copy reads */
-                if (s1 > first_copy && s0 < last_copy_end)
-                    __syncwarp();
-                if (first_copy == ~(uint64_t)0)
-                    first_copy = o;
-                last_copy_end = o + n;
-                /* the ring holds the source only if nothing written since aliases it */
-                oc_warp_match_ring(dst, ring, (size_t)o, f, n, round_end - s0 <= OC_RING, lane);
-            }
-            __syncwarp();
-        }
-    next_round:
+        /* 6. the round goes to the copier warp */
+        int is_lit = e_kind == 0;
+        oc_pipe_push(pp, cnt, lane, e_op, ip + p + e_hdr, is_lit ? e_lit : 0, is_lit ? 0 : e_olen, e_off);
         op = (size_t)round_end;
         /* next round starts after the last element of this one */
         uint32_t last_p = __shfl_sync(OC_FULL_MASK, p, cnt - 1);

@@ -1,22 +1,27 @@
 /*
  * snappy_kernels.cu - Snappy raw format (varint length preamble, then literal
- * and copy elements) on the GPU: decoder, size reader and compressor, one
- * warp per chunk.
+ * and copy elements) on the GPU: decoder, size reader and compressor, and
+ * the GPU codec (gpu_codec.h) around them.
  *
- * Decoder: the preamble is checked against the output capacity before any
- * byte is written (OUTPUT_TOO_SMALL), every element against the input end
- * (TRUNCATED), the declared length and the output start (CORRUPT); a stream
- * that ends on an element boundary short of the declared length is
- * TRUNCATED.  Copies are warp-cooperative (lz_device.cuh).
+ * Decoder: the two-warp pipeline (lz_decode_pipe.cuh), a block per chunk.
+ * The preamble is checked against the output capacity before any byte is
+ * written (OUTPUT_TOO_SMALL); the parser warp checks every element of a
+ * round against the input end (TRUNCATED), the declared length and the
+ * output start (CORRUPT) (snappy_decode_rounds.cuh); a stream that ends on
+ * an element boundary short of the declared length is TRUNCATED.  The
+ * copier warp writes the output.
  *
- * Compressor: the LZ4 match finder (same hash table, same 64 KiB window),
- * emitting snappy's literal and copy-1/copy-2 elements the way the reference
- * encoder does (copies split into pieces of at most 64 bytes).
+ * Size query: the preamble.
+ *
+ * Compressor: the LZ4 match finder (same hash table, same 64 KiB window,
+ * greedy: snappy has no levels), emitting snappy's literal and
+ * copy-1/copy-2 elements the way the reference encoder does (copies split
+ * into pieces of at most 64 bytes).
+ *
+ * The other decoders measured on the way (one element at a time, rounds on
+ * one warp, the pipe's v6c copier) live in bench/gpu/dev/ with their
+ * harness.
  */
-#include <stdlib.h>
-#include <string.h>
-
-#include "../../runtime/cuda_internal.cuh"
 #include "../../runtime/gpu_codec.h"
 #include "../lz_common/lz_device.cuh"
 #include "snappy_decode_rounds.cuh"
@@ -41,9 +46,11 @@ __device__ int oc_snappy_preamble(const uint8_t *__restrict__ src, size_t srcn, 
     return -1;
 }
 
-template <bool WRITE, bool ROUNDS, bool PIPE = false>
-__device__ int oc_snappy_decode_warp(const uint8_t *__restrict__ src, size_t srcn, uint8_t *dst, size_t cap,
-                                     size_t *outn, uint8_t *ring, int lane, oc_pipe_prod *pp = nullptr)
+/* The parser warp's part of decoding a chunk: the preamble, its length
+ * against the capacity (OUTPUT_TOO_SMALL before any byte is written), then
+ * the rounds (snappy_decode_rounds.cuh). */
+__device__ int oc_snappy_decode_pipe(const uint8_t *__restrict__ src, size_t srcn, size_t cap, size_t *outn,
+                                     int lane, oc_pipe_prod *pp)
 {
     uint32_t ulen = 0;
     int pre = oc_snappy_preamble(src, srcn, &ulen);
@@ -52,103 +59,30 @@ __device__ int oc_snappy_decode_warp(const uint8_t *__restrict__ src, size_t src
     if (pre < 0)
         return OC_D_CORRUPT;
     *outn = ulen;
-    if (!WRITE)
-        return OC_D_OK;
     if (ulen > cap)
         return OC_D_OUTPUT_TOO_SMALL;
-    if (ROUNDS || PIPE)
-        return PIPE && oc_pipe_narrow(srcn, 0)
-                   ? oc_snappy_decode_rounds<PIPE, uint32_t>(src, srcn, (size_t)pre, dst, ulen, ring, lane,
-                                                             pp)
-                   : oc_snappy_decode_rounds<PIPE, uint64_t>(src, srcn, (size_t)pre, dst, ulen, ring, lane,
-                                                             pp);
-    size_t ip = (size_t)pre, op = 0, mark = 0;
-    uint32_t tag = ip < srcn ? __ldg(src + ip) : 0;
-    while (ip < srcn) {
-        oc_prefetch_ahead(src, srcn, ip, &mark, lane);
-        /* tag = src[ip], loaded ahead (see the LZ4 decoder) */
-        ip++;
-        uint32_t kind = tag & 3;
-        if (kind == 0) {
-            size_t lit = (tag >> 2) + 1;
-            if (lit > 60) {
-                uint32_t nb = (uint32_t)lit - 60; /* 1..4 length bytes */
-                if (srcn - ip < nb)
-                    return OC_D_TRUNCATED;
-                uint32_t v = 0;
-                for (uint32_t j = 0; j < nb; j++)
-                    v |= (uint32_t)__ldg(src + ip + j) << (8 * j);
-                ip += nb;
-                lit = (size_t)v + 1;
-            }
-            if (lit > srcn - ip)
-                return OC_D_TRUNCATED;
-            if (lit > ulen - op)
-                return OC_D_CORRUPT;
-            size_t lp = ip;
-            ip += lit;
-            tag = ip < srcn ? __ldg(src + ip) : 0;
-            oc_warp_lit_ring(dst, ring, op, src + lp, lit, lane);
-            op += lit;
-        } else {
-            size_t len;
-            uint32_t offset;
-            if (kind == 1) {
-                if (ip >= srcn)
-                    return OC_D_TRUNCATED;
-                len = ((tag >> 2) & 7) + 4;
-                offset = ((tag >> 5) << 8) | __ldg(src + ip);
-                ip += 1;
-            } else if (kind == 2) {
-                if (srcn - ip < 2)
-                    return OC_D_TRUNCATED;
-                len = (tag >> 2) + 1;
-                offset = (uint32_t)__ldg(src + ip) | ((uint32_t)__ldg(src + ip + 1) << 8);
-                ip += 2;
-            } else {
-                if (srcn - ip < 4)
-                    return OC_D_TRUNCATED;
-                len = (tag >> 2) + 1;
-                offset = oc_read32(src + ip);
-                ip += 4;
-            }
-            tag = ip < srcn ? __ldg(src + ip) : 0;
-            if (offset == 0 || offset > op)
-                return OC_D_CORRUPT;
-            if (len > ulen - op)
-                return OC_D_CORRUPT;
-            __syncwarp(); /* literals and earlier copies visible to every lane */
-            oc_warp_match_ring(dst, ring, op, offset, len, (size_t)offset + len <= OC_RING, lane);
-            op += len;
-        }
-    }
-    if (op != ulen)
-        return OC_D_TRUNCATED;
-    return OC_D_OK;
+    return oc_pipe_narrow(srcn, 0)
+               ? oc_snappy_decode_rounds<uint32_t>(src, srcn, (size_t)pre, ulen, lane, pp)
+               : oc_snappy_decode_rounds<uint64_t>(src, srcn, (size_t)pre, ulen, lane, pp);
 }
 
-template <bool WRITE, bool ROUNDS>
-__global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc_snappy_decompress_kernel(oc_cuda_batch b)
+/* The size query: the preamble, a warp per chunk (lane 0 writes). */
+__global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc_snappy_sizes_kernel(oc_cuda_batch b)
 {
-    __shared__ uint8_t rings[WRITE ? OC_DECODE_WARPS : 1][WRITE ? OC_RING : 1];
     size_t chunk = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
     int lane = threadIdx.x & 31;
-    uint8_t *ring = rings[WRITE ? threadIdx.x / 32 : 0];
     if (chunk >= b.n)
         return;
     const uint8_t *src = b.src[chunk];
-    size_t srcn = b.src_sizes[chunk];
-    uint8_t *dst = WRITE ? b.dst[chunk] : nullptr;
-    size_t cap = WRITE ? b.dst_caps[chunk] : 0;
-    size_t outn = 0;
-    int st;
-    if (src == nullptr || (WRITE && dst == nullptr && cap != 0))
-        st = OC_D_INVALID_ARGUMENT;
-    else
-        st = oc_snappy_decode_warp<WRITE, ROUNDS>(src, srcn, dst, cap, &outn, ring, lane);
+    uint32_t ulen = 0;
+    int st = OC_D_INVALID_ARGUMENT;
+    if (src != nullptr) {
+        int pre = oc_snappy_preamble(src, b.src_sizes[chunk], &ulen);
+        st = pre == 0 ? OC_D_TRUNCATED : pre < 0 ? OC_D_CORRUPT : OC_D_OK;
+    }
     if (lane == 0) {
         if (b.dst_sizes)
-            b.dst_sizes[chunk] = st == OC_D_OK ? outn : 0;
+            b.dst_sizes[chunk] = st == OC_D_OK ? ulen : 0;
         if (b.statuses)
             b.statuses[chunk] = st;
     }
@@ -156,7 +90,7 @@ __global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc_snappy_decompress_ker
 
 /* The two-warp pipelined decoder (v6, lz_decode_pipe.cuh): block = one
  * chunk, warp 0 parses rounds and checks, warp 1 copies. */
-__global__ void __launch_bounds__(64) oc_snappy_decompress_pipe_kernel(oc_cuda_batch b, int bytes)
+__global__ void __launch_bounds__(64) oc_snappy_decompress_pipe_kernel(oc_cuda_batch b)
 {
     __shared__ uint8_t ring[OC_RING];
     __shared__ oc_pipe_q q;
@@ -169,7 +103,7 @@ __global__ void __launch_bounds__(64) oc_snappy_decompress_pipe_kernel(oc_cuda_b
     uint8_t *dst = b.dst[chunk];
     size_t cap = b.dst_caps[chunk];
     if (threadIdx.x >= 32) {
-        oc_pipe_copier(&q, src, dst, ring, lane, bytes);
+        oc_pipe_copier(&q, src, dst, ring, lane);
         return;
     }
     oc_pipe_prod pp = {&q, 0};
@@ -178,7 +112,7 @@ __global__ void __launch_bounds__(64) oc_snappy_decompress_pipe_kernel(oc_cuda_b
     if (src == nullptr || (dst == nullptr && cap != 0))
         st = OC_D_INVALID_ARGUMENT;
     else
-        st = oc_snappy_decode_warp<true, true, true>(src, srcn, dst, cap, &outn, ring, lane, &pp);
+        st = oc_snappy_decode_pipe(src, srcn, cap, &outn, lane, &pp);
     oc_pipe_finish(&pp, lane);
     if (lane == 0) {
         if (b.dst_sizes)
@@ -260,7 +194,6 @@ __device__ __forceinline__ int oc_snappy_emit(uint8_t *dst, size_t cap, size_t *
     return 1;
 }
 
-template <bool LAZY>
 __global__ void __launch_bounds__(OC_COMPRESS_WARPS * 32) oc_snappy_compress_kernel(oc_cuda_batch b)
 {
     __shared__ uint16_t tables[OC_COMPRESS_WARPS][OC_HT_SIZE];
@@ -309,7 +242,7 @@ __global__ void __launch_bounds__(OC_COMPRESS_WARPS * 32) oc_snappy_compress_ker
         size_t mark = 0;
         while (p < start_end) {
             oc_prefetch_ahead(src, n, p, &mark, lane);
-            if (!oc_find_match<LAZY>(src, table, p, start_end, match_end, lane, &m)) {
+            if (!oc_find_match<false>(src, table, p, start_end, match_end, lane, &m)) {
                 p += 32;
                 continue;
             }
@@ -337,65 +270,28 @@ done:
     }
 }
 
-/* Decoder choice: rounds (v4), one element at a time (v3) by
- * OC_CUDA_SNAPPY_DECODER=serial, or the two-warp pipeline (v6, default) by
- * OC_CUDA_SNAPPY_DECODER=pipe; read once.  Returns 0 serial, 1 rounds,
- * 2 pipe. */
-/* The decoder without (or with an unknown) OC_CUDA_SNAPPY_DECODER: 2, the pipe (v6d/v6e):
- * measured in gpu-check's run of commit dac81d69e978 (H200, 64 KiB chunks)
- * at 2.6x the rounds decoder corpus-wide, passing every GPU test, memcheck
- * and racecheck; gpu-check's VARIANTS keeps the rounds decoder tested. */
-#define OC_SNAPPY_DECODER_DEFAULT 2
-static int oc_cuda_snappy_rounds(void)
+static unsigned oc_blocks_for(size_t n, unsigned warps_per_block)
 {
-    static volatile int mode = -1;
-    if (mode < 0) {
-        const char *e = getenv("OC_CUDA_SNAPPY_DECODER");
-        mode = !e                         ? OC_SNAPPY_DECODER_DEFAULT
-               : strcmp(e, "serial") == 0 ? 0
-               : strcmp(e, "rounds") == 0 ? 1
-               : strcmp(e, "pipe") == 0   ? 2
-                                          : OC_SNAPPY_DECODER_DEFAULT;
-    }
-    return mode;
+    return (unsigned)((n + warps_per_block - 1) / warps_per_block);
 }
 
-static cudaError_t oc_snappy_decompress_launch(const oc_cuda_batch &b, int write_output, cudaStream_t stream)
+static oc_status oc_launched(void)
 {
-    const unsigned wpb = OC_DECODE_WARPS;
-    unsigned blocks = (unsigned)((b.n + wpb - 1) / wpb);
-    if (write_output && oc_cuda_snappy_rounds() == 2)
-        oc_snappy_decompress_pipe_kernel<<<(unsigned)b.n, 64, 0, stream>>>(b, oc_cuda_pipe_copier_bytes());
-    else if (write_output && oc_cuda_snappy_rounds())
-        oc_snappy_decompress_kernel<true, true><<<blocks, wpb * 32, 0, stream>>>(b);
-    else if (write_output)
-        oc_snappy_decompress_kernel<true, false><<<blocks, wpb * 32, 0, stream>>>(b);
-    else
-        oc_snappy_decompress_kernel<false, false><<<blocks, wpb * 32, 0, stream>>>(b);
-    return cudaGetLastError();
+    return cudaGetLastError() == cudaSuccess ? OC_OK : OC_ERR_CUDA;
 }
 
-static cudaError_t oc_snappy_compress_launch(const oc_cuda_batch &b, cudaStream_t stream)
-{
-    unsigned blocks = (unsigned)((b.n + OC_COMPRESS_WARPS - 1) / OC_COMPRESS_WARPS);
-    if (oc_cuda_lazy_matching())
-        oc_snappy_compress_kernel<true><<<blocks, OC_COMPRESS_WARPS * 32, 0, stream>>>(b);
-    else
-        oc_snappy_compress_kernel<false><<<blocks, OC_COMPRESS_WARPS * 32, 0, stream>>>(b);
-    return cudaGetLastError();
-}
-
-/* ---- the GPU codec (gpu_codec.h): no scratch, one warp or block per chunk -- */
+/* ---- the GPU codec (gpu_codec.h): no scratch, a warp or a block per chunk - */
 
 static oc_status oc_snappy_gpu_compress(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg,
                                         size_t n, const void *const *src_dev, const size_t *src_sizes_dev,
                                         void *const *dst_dev, const size_t *dst_caps_dev,
                                         size_t *dst_sizes_dev, oc_status *statuses_dev, cudaStream_t stream)
 {
-    (void)scratch_dev, (void)scratch_size, (void)cfg;
+    (void)scratch_dev, (void)scratch_size, (void)cfg; /* snappy has no levels: greedy matching */
     oc_cuda_batch b =
         oc_cuda_batch_of(n, src_dev, src_sizes_dev, dst_dev, dst_caps_dev, dst_sizes_dev, statuses_dev);
-    return oc_snappy_compress_launch(b, stream) == cudaSuccess ? OC_OK : OC_ERR_CUDA;
+    oc_snappy_compress_kernel<<<oc_blocks_for(n, OC_COMPRESS_WARPS), OC_COMPRESS_WARPS * 32, 0, stream>>>(b);
+    return oc_launched();
 }
 
 static oc_status oc_snappy_gpu_decompress(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg,
@@ -406,7 +302,8 @@ static oc_status oc_snappy_gpu_decompress(void *scratch_dev, size_t scratch_size
     (void)scratch_dev, (void)scratch_size, (void)cfg;
     oc_cuda_batch b =
         oc_cuda_batch_of(n, src_dev, src_sizes_dev, dst_dev, dst_caps_dev, dst_sizes_dev, statuses_dev);
-    return oc_snappy_decompress_launch(b, 1, stream) == cudaSuccess ? OC_OK : OC_ERR_CUDA;
+    oc_snappy_decompress_pipe_kernel<<<(unsigned)n, 64, 0, stream>>>(b);
+    return oc_launched();
 }
 
 static oc_status oc_snappy_gpu_sizes(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg,
@@ -417,7 +314,8 @@ static oc_status oc_snappy_gpu_sizes(void *scratch_dev, size_t scratch_size, con
     (void)scratch_dev, (void)scratch_size, (void)cfg;
     oc_cuda_batch b =
         oc_cuda_batch_of(n, src_dev, src_sizes_dev, dst_dev, dst_caps_dev, dst_sizes_dev, statuses_dev);
-    return oc_snappy_decompress_launch(b, 0, stream) == cudaSuccess ? OC_OK : OC_ERR_CUDA;
+    oc_snappy_sizes_kernel<<<oc_blocks_for(n, OC_DECODE_WARPS), OC_DECODE_WARPS * 32, 0, stream>>>(b);
+    return oc_launched();
 }
 
 extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_snappy = {NULL, oc_snappy_gpu_compress, NULL,

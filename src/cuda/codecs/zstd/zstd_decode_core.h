@@ -15,7 +15,7 @@
  *   - the byte work is split across lanes: literal and match copies, raw and
  *     RLE blocks, table fills, the four Huffman streams (lanes 0-3) and the
  *     four XXH64 accumulators (lanes 0-3).
- *   - ZD_SYNC (__syncwarp) separates phases whose data other lanes wrote:
+ *   - OC_WARP_SYNC (__syncwarp) separates phases whose data other lanes wrote:
  *     after each sequence (its bytes may be the next match's source), after
  *     each table build and literal decode, before a table is rebuilt.
  *   Tables shared by the warp (zd_tables) live in shared memory on the GPU.
@@ -33,26 +33,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../../common/bitreader.h"
+#include "../../../common/portable.h"
+#include "../../../common/xxh.h"
 #include "opencomp.h"
 #include "zstd_tables.h"
-
-#ifdef __CUDACC__
-#define ZD_FN static __device__ __forceinline__
-#define ZD_BIGFN static __device__ __noinline__
-#define ZD_CONST static __constant__ const
-#define ZD_LANE() ((uint32_t)threadIdx.x & 31u)
-#define ZD_NLANES 32u
-#define ZD_SYNC() __syncwarp()
-#define ZD_ANY(p) __any_sync(0xffffffffu, (p))
-#else
-#define ZD_FN static inline
-#define ZD_BIGFN static
-#define ZD_CONST static const
-#define ZD_LANE() 0u
-#define ZD_NLANES 1u
-#define ZD_SYNC() ((void)0)
-#define ZD_ANY(p) (p)
-#endif
 
 /* ZD_TRACE (host builds): print the line of every error return. */
 #if defined(ZD_TRACE) && !defined(__CUDACC__)
@@ -71,7 +56,7 @@
 #define ZD_PROF_START(t) long long t = clock64()
 #define ZD_PROF_END(k, t)                                                                                    \
     do {                                                                                                     \
-        if (ZD_LANE() == 0)                                                                                  \
+        if (OC_LANE() == 0)                                                                                  \
             atomicAdd(&zd_prof[k], (unsigned long long)(clock64() - (t)));                                   \
     } while (0)
 #else
@@ -117,119 +102,21 @@ typedef struct zd_frame_state {
     size_t block_max;
 } zd_frame_state;
 
-/* ---- small helpers ---------------------------------------------------------- */
-
-ZD_FN int zd_highbit32(uint32_t v) /* v != 0 */
-{
-#ifdef __CUDACC__
-    return 31 - __clz((int)v);
-#else
-    return 31 - __builtin_clz(v);
-#endif
-}
-
-ZD_FN uint32_t zd_le16(const uint8_t *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8);
-}
-ZD_FN uint32_t zd_le24(const uint8_t *p)
-{
-    return zd_le16(p) | ((uint32_t)p[2] << 16);
-}
-ZD_FN uint32_t zd_le32(const uint8_t *p)
-{
-    return zd_le24(p) | ((uint32_t)p[3] << 24);
-}
-ZD_FN uint64_t zd_le64(const uint8_t *p)
-{
-    return (uint64_t)zd_le32(p) | ((uint64_t)zd_le32(p + 4) << 32);
-}
-
-/* ---- backward bit reader (FSE and Huffman bitstreams) ------------------------
- * Bits are numbered from bit 0 of byte 0 and read downwards.  `acc` holds
- * the 8 bytes starting at byte index b (bytes outside the stream read as
- * zero, so b may be negative near the start); `c` counts the bits of acc
- * already consumed from the top.  The next unread bit position is
- * pos = 8*b + 64 - c; pos < 0 means the stream was over-read (corrupt).
- * zd_brd_refill leaves c <= 7, so at least 56 bits can then be read without
- * checks: callers refill before each group of reads totalling <= 56 bits. */
-typedef struct zd_brd {
-    const uint8_t *p;
-    int size;
-    int b;
-    uint32_t c;
-    uint64_t acc;
-} zd_brd;
-
-ZD_FN int zd_brd_pos(const zd_brd *r)
-{
-    return 8 * r->b + 64 - (int)r->c;
-}
-
-ZD_FN void zd_brd_load(zd_brd *r, int pos)
-{
-    int b = ((pos + 7) >> 3) - 8; /* arithmetic shift: floor, also below 0 */
-    uint64_t a = 0;
-    if (b >= 0 && b + 8 <= r->size) {
-        a = zd_le64(r->p + b);
-    } else {
-        for (int i = 7; i >= 0; i--)
-            a = (a << 8) | (b + i >= 0 && b + i < r->size ? r->p[b + i] : 0u);
-    }
-    r->acc = a;
-    r->b = b;
-    r->c = (uint32_t)(8 * b + 64 - pos);
-}
-
-ZD_FN void zd_brd_refill(zd_brd *r)
-{
-    if (r->c >= 8)
-        zd_brd_load(r, zd_brd_pos(r));
-}
+/* ---- backward bit reader (FSE and Huffman bitstreams): common/bitreader.h */
 
 /* Starts a reader over [p, p+size); CORRUPT if empty or the last byte has no
  * end marker. */
-ZD_FN oc_status zd_brd_init(zd_brd *r, const uint8_t *p, size_t size)
+OC_CORE_FN oc_status zd_brd_init(oc_bitrd *r, const uint8_t *p, size_t size)
 {
-    if (size == 0 || size > (1u << 27))
-        return ZD_ERR(OC_ERR_CORRUPT);
-    uint8_t last = p[size - 1];
-    if (last == 0)
-        return ZD_ERR(OC_ERR_CORRUPT);
-    r->p = p;
-    r->size = (int)size;
-    zd_brd_load(r, (int)(size - 1) * 8 + zd_highbit32(last));
-    return OC_OK;
-}
-
-/* The next n bits (0 <= n <= 56), without consuming them / consuming them. */
-ZD_FN uint32_t zd_brd_peek(const zd_brd *r, int n)
-{
-    return (uint32_t)(((r->acc << r->c) >> 1) >> (63 - n));
-}
-
-ZD_FN uint32_t zd_brd_read(zd_brd *r, int n)
-{
-    uint32_t v = zd_brd_peek(r, n);
-    r->c += (uint32_t)n;
-    return v;
+    return oc_bitrd_init(r, p, size) == 0 ? OC_OK : ZD_ERR(OC_ERR_CORRUPT);
 }
 
 /* ---- FSE table description (RFC 8878 4.1.1) ---------------------------------
- * Reads normalized counts from [p, p+avail).  On success *log, *nsym and
- * *used (bytes) are set; norm[] holds nsym counts (-1 = "less than 1"). */
-ZD_FN uint32_t zd_fwd_bits(const uint8_t *p, size_t avail, size_t bitpos, int n)
-{
-    size_t byte = bitpos >> 3;
-    uint32_t v = 0;
-    for (int i = 0; i < 4; i++)
-        if (byte + (size_t)i < avail)
-            v |= (uint32_t)p[byte + (size_t)i] << (8 * i);
-    return (v >> (bitpos & 7)) & ((1u << n) - 1);
-}
-
-ZD_BIGFN oc_status zd_read_ncount(const uint8_t *p, size_t avail, int max_sym, int max_log, int16_t *norm,
-                                  int *log_out, int *nsym_out, size_t *used)
+ * Reads normalized counts from [p, p+avail) (forward bit reads,
+ * common/bitreader.h).  On success *log, *nsym and *used (bytes) are set;
+ * norm[] holds nsym counts (-1 = "less than 1"). */
+OC_CORE_BIGFN oc_status zd_read_ncount(const uint8_t *p, size_t avail, int max_sym, int max_log,
+                                       int16_t *norm, int *log_out, int *nsym_out, size_t *used)
 {
     if (avail < 1)
         return ZD_ERR(OC_ERR_CORRUPT);
@@ -243,7 +130,7 @@ ZD_BIGFN oc_status zd_read_ncount(const uint8_t *p, size_t avail, int max_sym, i
     int sym = 0;
     while (remaining > 1 && sym <= max_sym) {
         int maxv = (2 * threshold - 1) - remaining;
-        uint32_t v = zd_fwd_bits(p, avail, bit, nbits);
+        uint32_t v = oc_bits_forward(p, avail, bit, nbits);
         int count;
         if ((int)(v & (uint32_t)(threshold - 1)) < maxv) {
             count = (int)(v & (uint32_t)(threshold - 1));
@@ -259,7 +146,7 @@ ZD_BIGFN oc_status zd_read_ncount(const uint8_t *p, size_t avail, int max_sym, i
         norm[sym++] = (int16_t)count;
         if (count == 0) {
             for (;;) {
-                uint32_t rep = zd_fwd_bits(p, avail, bit, 2);
+                uint32_t rep = oc_bits_forward(p, avail, bit, 2);
                 bit += 2;
                 for (uint32_t i = 0; i < rep; i++) {
                     if (sym > max_sym)
@@ -292,7 +179,8 @@ ZD_BIGFN oc_status zd_read_ncount(const uint8_t *p, size_t avail, int max_sym, i
 
 /* Builds an FSE decoding table (RFC 8878 4.1.1, "From normalized distribution
  * to decoding tables").  Every lane computes it; all write the same values. */
-ZD_BIGFN oc_status zd_build_fse(zd_fse_entry *t, const int16_t *norm, int nsym, int log, const uint8_t *xbits)
+OC_CORE_BIGFN oc_status zd_build_fse(zd_fse_entry *t, const int16_t *norm, int nsym, int log,
+                                     const uint8_t *xbits)
 {
     uint32_t size = 1u << log;
     uint32_t high = size - 1;
@@ -320,7 +208,7 @@ ZD_BIGFN oc_status zd_build_fse(zd_fse_entry *t, const int16_t *norm, int nsym, 
     for (uint32_t u = 0; u < size; u++) {
         uint8_t s = t[u].sym;
         uint32_t ns = next[s]++;
-        int nb = log - zd_highbit32(ns);
+        int nb = log - oc_highbit32(ns);
         t[u].nbits = (uint8_t)nb;
         t[u].base = (uint16_t)(((ns << nb) - size) | (xbits ? (uint32_t)xbits[s] << 11 : 0u));
     }
@@ -329,7 +217,8 @@ ZD_BIGFN oc_status zd_build_fse(zd_fse_entry *t, const int16_t *norm, int nsym, 
 
 /* ---- Huffman tree description (RFC 8878 4.2.1) ------------------------------ */
 
-ZD_BIGFN oc_status zd_read_huffman(zd_tables *T, const uint8_t *p, size_t avail, int *log_out, size_t *used)
+OC_CORE_BIGFN oc_status zd_read_huffman(zd_tables *T, const uint8_t *p, size_t avail, int *log_out,
+                                        size_t *used)
 {
     uint8_t w[256];
     int nw = 0;
@@ -347,22 +236,22 @@ ZD_BIGFN oc_status zd_read_huffman(zd_tables *T, const uint8_t *p, size_t avail,
         if (st != OC_OK)
             return st;
         st = zd_build_fse(T->hw, norm, nsym, log, NULL);
-        ZD_SYNC();
+        OC_WARP_SYNC();
         if (st != OC_OK)
             return st;
-        zd_brd r;
+        oc_bitrd r;
         st = zd_brd_init(&r, p + 1 + nc, csz - nc);
         if (st != OC_OK)
             return st;
-        uint32_t s1 = zd_brd_read(&r, log), s2 = zd_brd_read(&r, log);
+        uint32_t s1 = oc_bitrd_read(&r, log), s2 = oc_bitrd_read(&r, log);
         for (;;) {
             if (nw > 253)
                 return ZD_ERR(OC_ERR_CORRUPT);
             zd_fse_entry e = T->hw[s1];
             w[nw++] = e.sym;
-            zd_brd_refill(&r);
-            s1 = e.base + zd_brd_read(&r, e.nbits);
-            if (zd_brd_pos(&r) < 0) {
+            oc_bitrd_refill(&r);
+            s1 = e.base + oc_bitrd_read(&r, e.nbits);
+            if (oc_bitrd_pos(&r) < 0) {
                 w[nw++] = T->hw[s2].sym;
                 break;
             }
@@ -370,9 +259,9 @@ ZD_BIGFN oc_status zd_read_huffman(zd_tables *T, const uint8_t *p, size_t avail,
                 return ZD_ERR(OC_ERR_CORRUPT);
             e = T->hw[s2];
             w[nw++] = e.sym;
-            zd_brd_refill(&r);
-            s2 = e.base + zd_brd_read(&r, e.nbits);
-            if (zd_brd_pos(&r) < 0) {
+            oc_bitrd_refill(&r);
+            s2 = e.base + oc_bitrd_read(&r, e.nbits);
+            if (oc_bitrd_pos(&r) < 0) {
                 w[nw++] = T->hw[s1].sym;
                 break;
             }
@@ -395,13 +284,13 @@ ZD_BIGFN oc_status zd_read_huffman(zd_tables *T, const uint8_t *p, size_t avail,
     }
     if (sum == 0)
         return ZD_ERR(OC_ERR_CORRUPT);
-    int maxbits = zd_highbit32(sum) + 1;
+    int maxbits = oc_highbit32(sum) + 1;
     if (maxbits > ZD_HUF_MAX_LOG)
         return ZD_ERR(OC_ERR_CORRUPT);
     uint32_t rest = (1u << maxbits) - sum;
     if (rest & (rest - 1))
         return ZD_ERR(OC_ERR_CORRUPT);
-    w[nw++] = (uint8_t)(zd_highbit32(rest) + 1);
+    w[nw++] = (uint8_t)(oc_highbit32(rest) + 1);
     /* rank starts: weight 1 (longest codes) first, natural symbol order */
     uint32_t start[ZD_HUF_MAX_LOG + 2];
     uint32_t cnt[ZD_HUF_MAX_LOG + 2];
@@ -416,7 +305,7 @@ ZD_BIGFN oc_status zd_read_huffman(zd_tables *T, const uint8_t *p, size_t avail,
         start[k] = acc;
         acc += cnt[k] << (k - 1);
     }
-    ZD_SYNC(); /* nobody still decodes with the previous table */
+    OC_WARP_SYNC(); /* nobody still decodes with the previous table */
     for (int s = 0; s < nw; s++) {
         int k = w[s];
         if (k == 0)
@@ -425,40 +314,40 @@ ZD_BIGFN oc_status zd_read_huffman(zd_tables *T, const uint8_t *p, size_t avail,
         uint16_t v = (uint16_t)(s | ((maxbits + 1 - k) << 8));
         uint32_t at = start[k];
         start[k] += len;
-        for (uint32_t i = ZD_LANE(); i < len; i += ZD_NLANES)
+        for (uint32_t i = OC_LANE(); i < len; i += OC_NLANES)
             T->huf[at + i] = v;
     }
-    ZD_SYNC();
+    OC_WARP_SYNC();
     *log_out = maxbits;
     return OC_OK;
 }
 
 /* Decodes one Huffman stream of `count` symbols into out[]. */
-ZD_FN oc_status zd_huf_stream(const uint16_t *huf, int log, const uint8_t *p, size_t size, uint8_t *out,
-                              size_t count)
+OC_CORE_FN oc_status zd_huf_stream(const uint16_t *huf, int log, const uint8_t *p, size_t size, uint8_t *out,
+                                   size_t count)
 {
-    zd_brd r;
+    oc_bitrd r;
     oc_status st = zd_brd_init(&r, p, size);
     if (st != OC_OK)
         return st;
     size_t i = 0;
     for (; i + 4 <= count; i += 4) { /* 4 codes of <= 11 bits per refill */
-        zd_brd_refill(&r);
+        oc_bitrd_refill(&r);
         for (int q = 0; q < 4; q++) {
-            uint32_t e = huf[zd_brd_peek(&r, log)];
+            uint32_t e = huf[oc_bitrd_peek(&r, log)];
             out[i + (size_t)q] = (uint8_t)e;
             r.c += e >> 8;
         }
-        if (zd_brd_pos(&r) < -64)
+        if (oc_bitrd_pos(&r) < -64)
             return ZD_ERR(OC_ERR_CORRUPT);
     }
     for (; i < count; i++) {
-        zd_brd_refill(&r);
-        uint32_t e = huf[zd_brd_peek(&r, log)];
+        oc_bitrd_refill(&r);
+        uint32_t e = huf[oc_bitrd_peek(&r, log)];
         out[i] = (uint8_t)e;
         r.c += e >> 8;
     }
-    int endpos = zd_brd_pos(&r);
+    int endpos = oc_bitrd_pos(&r);
 #if defined(ZD_TRACE) && !defined(__CUDACC__)
     if (endpos != 0)
         fprintf(stderr, "zd: huffman stream end pos %d size %zu count %zu log %d\n", endpos, size, count,
@@ -469,11 +358,11 @@ ZD_FN oc_status zd_huf_stream(const uint16_t *huf, int log, const uint8_t *p, si
 
 /* ---- literals section (RFC 8878 3.1.1.3.1) ---------------------------------- */
 
-ZD_BIGFN oc_status zd_literals(zd_tables *T, zd_frame_state *fs, const uint8_t *blk, size_t bsize,
-                               uint8_t *litbuf, size_t litcap, const uint8_t **lit, size_t *lsize_out,
-                               size_t *used)
+OC_CORE_BIGFN oc_status zd_literals(zd_tables *T, zd_frame_state *fs, const uint8_t *blk, size_t bsize,
+                                    uint8_t *litbuf, size_t litcap, const uint8_t **lit, size_t *lsize_out,
+                                    size_t *used)
 {
-    uint32_t lane = ZD_LANE();
+    uint32_t lane = OC_LANE();
     uint32_t b0 = blk[0];
     uint32_t type = b0 & 3, sf = (b0 >> 2) & 3;
     if (type < 2) {
@@ -505,7 +394,7 @@ ZD_BIGFN oc_status zd_literals(zd_tables *T, zd_frame_state *fs, const uint8_t *
             if (lsize > litcap)
                 return ZD_ERR(OC_ERR_OUTPUT_TOO_SMALL);
             uint8_t v = blk[lh];
-            for (size_t i = lane; i < lsize; i += ZD_NLANES)
+            for (size_t i = lane; i < lsize; i += OC_NLANES)
                 litbuf[i] = v;
             *lit = litbuf;
             *used = lh + 1;
@@ -544,26 +433,26 @@ ZD_BIGFN oc_status zd_literals(zd_tables *T, zd_frame_state *fs, const uint8_t *
         return ZD_ERR(OC_ERR_OUTPUT_TOO_SMALL);
     int err = 0;
     if (single) {
-        for (uint32_t s = lane; s < 1; s += ZD_NLANES)
+        for (uint32_t s = lane; s < 1; s += OC_NLANES)
             err |= zd_huf_stream(T->huf, fs->huf_log, p, rem, litbuf, lsize) != OC_OK;
     } else {
         if (rem < 6)
             return ZD_ERR(OC_ERR_CORRUPT);
-        size_t s1 = zd_le16(p), s2 = zd_le16(p + 2), s3 = zd_le16(p + 4);
+        size_t s1 = oc_load_le16(p), s2 = oc_load_le16(p + 2), s3 = oc_load_le16(p + 4);
         if (6 + s1 + s2 + s3 > rem)
             return ZD_ERR(OC_ERR_CORRUPT);
         size_t s4 = rem - 6 - s1 - s2 - s3;
         size_t seg = (lsize + 3) / 4;
         if (3 * seg > lsize)
             return ZD_ERR(OC_ERR_CORRUPT);
-        for (uint32_t s = lane; s < 4; s += ZD_NLANES) {
+        for (uint32_t s = lane; s < 4; s += OC_NLANES) {
             size_t off = 6 + (s > 0 ? s1 : 0) + (s > 1 ? s2 : 0) + (s > 2 ? s3 : 0);
             size_t sz = s == 0 ? s1 : s == 1 ? s2 : s == 2 ? s3 : s4;
             size_t cnt = s < 3 ? seg : lsize - 3 * seg;
             err |= zd_huf_stream(T->huf, fs->huf_log, p + off, sz, litbuf + s * seg, cnt) != OC_OK;
         }
     }
-    if (ZD_ANY(err))
+    if (OC_WARP_ANY(err))
         return ZD_ERR(OC_ERR_CORRUPT);
     *lit = litbuf;
     *lsize_out = lsize;
@@ -573,9 +462,9 @@ ZD_BIGFN oc_status zd_literals(zd_tables *T, zd_frame_state *fs, const uint8_t *
 
 /* ---- sequences (RFC 8878 3.1.1.3.2 and 3.1.1.4) ----------------------------- */
 
-ZD_BIGFN oc_status zd_seq_table(zd_fse_entry *t, int *log, uint32_t mode, const int16_t *defnorm, int defn,
-                                int deflog, int max_sym, int max_log, const uint8_t *xbits,
-                                const uint8_t **pp, const uint8_t *end)
+OC_CORE_BIGFN oc_status zd_seq_table(zd_fse_entry *t, int *log, uint32_t mode, const int16_t *defnorm,
+                                     int defn, int deflog, int max_sym, int max_log, const uint8_t *xbits,
+                                     const uint8_t **pp, const uint8_t *end)
 {
     int16_t norm[64];
     if (mode == 0) {
@@ -611,28 +500,28 @@ ZD_BIGFN oc_status zd_seq_table(zd_fse_entry *t, int *log, uint32_t mode, const 
 }
 
 /* Copies len bytes to out+op from src (literals, never overlapping). */
-ZD_FN void zd_copy(uint8_t *out, const uint8_t *src, size_t len)
+OC_CORE_FN void zd_copy(uint8_t *out, const uint8_t *src, size_t len)
 {
-    for (size_t i = ZD_LANE(); i < len; i += ZD_NLANES)
+    for (size_t i = OC_LANE(); i < len; i += OC_NLANES)
         out[i] = src[i];
 }
 
 /* Copies a match of len bytes at distance off (>= 1) ending before out.
  * Byte i takes out[i - off] = out[(i mod off) - off]: every source byte
  * precedes the copy, so lanes never wait on each other. */
-ZD_FN void zd_match(uint8_t *out, size_t off, size_t len)
+OC_CORE_FN void zd_match(uint8_t *out, size_t off, size_t len)
 {
-    uint32_t lane = ZD_LANE();
+    uint32_t lane = OC_LANE();
     size_t r, step;
-    if (off >= ZD_NLANES) {
+    if (off >= OC_NLANES) {
         r = lane;
-        step = ZD_NLANES;
+        step = OC_NLANES;
     } else {
         r = lane % off;
-        step = ZD_NLANES % off;
+        step = OC_NLANES % off;
     }
     const uint8_t *src = out - off;
-    for (size_t i = lane; i < len; i += ZD_NLANES) {
+    for (size_t i = lane; i < len; i += OC_NLANES) {
         out[i] = src[r];
         r += step;
         if (r >= off)
@@ -642,7 +531,7 @@ ZD_FN void zd_match(uint8_t *out, size_t off, size_t len)
 
 /* Copies len bytes on this lane alone, 8 loads in flight before 8 stores.
  * Source and destination must not overlap. */
-ZD_FN void zd_copy_lane(uint8_t *d, const uint8_t *src, uint32_t len)
+OC_CORE_FN void zd_copy_lane(uint8_t *d, const uint8_t *src, uint32_t len)
 {
     for (uint32_t t = 0; t < len; t += 8) {
         uint8_t b[8] = {0, 0, 0, 0, 0, 0, 0, 0};
@@ -668,15 +557,15 @@ ZD_FN void zd_copy_lane(uint8_t *d, const uint8_t *src, uint32_t len)
  * per lane (long ones by the whole warp).  A match whose source ends before
  * the batch starts, without overlapping itself, is independent too; the
  * remaining matches run in order, each by the whole warp. */
-ZD_FN int zd_match_indep(uint32_t mpos, uint32_t off, uint32_t ml, uint32_t bop)
+OC_CORE_FN int zd_match_indep(uint32_t mpos, uint32_t off, uint32_t ml, uint32_t bop)
 {
     return ml <= ZD_SHORT && off >= ml && (size_t)mpos + ml <= (size_t)bop + off;
 }
 
-ZD_BIGFN void zd_exec_batch(zd_tables *T, uint8_t *out, const uint8_t *lit, uint32_t cnt, uint32_t bop)
+OC_CORE_BIGFN void zd_exec_batch(zd_tables *T, uint8_t *out, const uint8_t *lit, uint32_t cnt, uint32_t bop)
 {
-    uint32_t lane = ZD_LANE();
-    for (uint32_t j = lane; j < cnt; j += ZD_NLANES) {
+    uint32_t lane = OC_LANE();
+    for (uint32_t j = lane; j < cnt; j += OC_NLANES) {
         uint32_t ll = T->sq_ll[j];
         if (ll <= ZD_SHORT)
             zd_copy_lane(out + T->sq_op[j], lit + T->sq_lp[j], ll);
@@ -686,29 +575,30 @@ ZD_BIGFN void zd_exec_batch(zd_tables *T, uint8_t *out, const uint8_t *lit, uint
         if (ll > ZD_SHORT)
             zd_copy(out + T->sq_op[j], lit + T->sq_lp[j], ll);
     }
-    ZD_SYNC();
-    for (uint32_t j = lane; j < cnt; j += ZD_NLANES) {
+    OC_WARP_SYNC();
+    for (uint32_t j = lane; j < cnt; j += OC_NLANES) {
         uint32_t mpos = T->sq_op[j] + T->sq_ll[j], off = T->sq_off[j], ml = T->sq_ml[j];
         if (zd_match_indep(mpos, off, ml, bop))
             zd_copy_lane(out + mpos, out + mpos - off, ml);
     }
-    ZD_SYNC();
+    OC_WARP_SYNC();
     for (uint32_t j = 0; j < cnt; j++) {
         uint32_t mpos = T->sq_op[j] + T->sq_ll[j], off = T->sq_off[j], ml = T->sq_ml[j];
         if (!zd_match_indep(mpos, off, ml, bop)) {
             zd_match(out + mpos, off, ml);
-            ZD_SYNC();
+            OC_WARP_SYNC();
         }
     }
-    ZD_SYNC(); /* the next batch overwrites T->sq_* */
+    OC_WARP_SYNC(); /* the next batch overwrites T->sq_* */
 }
 
-ZD_BIGFN oc_status zd_block(zd_tables *T, zd_frame_state *fs, const uint8_t *blk, size_t bsize, uint8_t *dst,
-                            size_t cap, size_t *op_io, size_t frame_start, uint8_t *litbuf, size_t litcap)
+OC_CORE_BIGFN oc_status zd_block(zd_tables *T, zd_frame_state *fs, const uint8_t *blk, size_t bsize,
+                                 uint8_t *dst, size_t cap, size_t *op_io, size_t frame_start, uint8_t *litbuf,
+                                 size_t litcap)
 {
     const uint8_t *lit;
     size_t lsize, used;
-    ZD_SYNC(); /* the previous block's copies are done with litbuf and tables */
+    OC_WARP_SYNC(); /* the previous block's copies are done with litbuf and tables */
     if (bsize < 1)
         return ZD_ERR(OC_ERR_CORRUPT);
     ZD_PROF_START(t_lit);
@@ -716,7 +606,7 @@ ZD_BIGFN oc_status zd_block(zd_tables *T, zd_frame_state *fs, const uint8_t *blk
     ZD_PROF_END(0, t_lit);
     if (st != OC_OK)
         return st;
-    ZD_SYNC();
+    OC_WARP_SYNC();
     const uint8_t *sp = blk + used, *se = blk + bsize;
     if (sp >= se)
         return ZD_ERR(OC_ERR_CORRUPT);
@@ -725,7 +615,7 @@ ZD_BIGFN oc_status zd_block(zd_tables *T, zd_frame_state *fs, const uint8_t *blk
         if (nseq == 255) {
             if (se - sp < 2)
                 return ZD_ERR(OC_ERR_CORRUPT);
-            nseq = zd_le16(sp) + 0x7F00;
+            nseq = oc_load_le16(sp) + 0x7F00;
             sp += 2;
         } else {
             if (se - sp < 1)
@@ -755,21 +645,21 @@ ZD_BIGFN oc_status zd_block(zd_tables *T, zd_frame_state *fs, const uint8_t *blk
         if (st == OC_OK)
             st = zd_seq_table(T->ml, &fs->ml_log, (modes >> 2) & 3, oc_zstd_ml_default, 53, 6, ZD_ML_MAX_SYM,
                               ZD_ML_MAX_LOG, oc_zstd_ml_bits, &sp, se);
-        ZD_SYNC();
+        OC_WARP_SYNC();
         ZD_PROF_END(1, t_tab);
         ZD_PROF_START(t_seq);
         if (st != OC_OK) {
             fs->ll_log = fs->of_log = fs->ml_log = -1;
             return st;
         }
-        zd_brd r;
+        oc_bitrd r;
         st = zd_brd_init(&r, sp, (size_t)(se - sp));
         if (st != OC_OK)
             return st;
-        zd_brd_refill(&r);
-        uint32_t lls = zd_brd_read(&r, fs->ll_log);
-        uint32_t ofs = zd_brd_read(&r, fs->of_log);
-        uint32_t mls = zd_brd_read(&r, fs->ml_log);
+        oc_bitrd_refill(&r);
+        uint32_t lls = oc_bitrd_read(&r, fs->ll_log);
+        uint32_t ofs = oc_bitrd_read(&r, fs->of_log);
+        uint32_t mls = oc_bitrd_read(&r, fs->ml_log);
         uint32_t r0 = fs->rep[0], r1 = fs->rep[1], r2 = fs->rep[2];
         uint32_t k = 0;
         /* block-relative 32-bit positions keep the per-sequence checks short */
@@ -782,11 +672,11 @@ ZD_BIGFN oc_status zd_block(zd_tables *T, zd_frame_state *fs, const uint8_t *blk
             /* extra-bit counts ride in base's top 5 bits (zd_build_fse), so
              * the bit position never waits on a code-table load */
             uint32_t ofc = oe.sym;
-            zd_brd_refill(&r); /* offset <= 31 + match length <= 16 bits */
-            uint32_t ofv = (1u << ofc) + zd_brd_read(&r, (int)ofc);
-            uint32_t mlx = zd_brd_read(&r, me.base >> 11);
-            zd_brd_refill(&r); /* literal length <= 16 + states <= 26 bits */
-            uint32_t llx = zd_brd_read(&r, le.base >> 11);
+            oc_bitrd_refill(&r); /* offset <= 31 + match length <= 16 bits */
+            uint32_t ofv = (1u << ofc) + oc_bitrd_read(&r, (int)ofc);
+            uint32_t mlx = oc_bitrd_read(&r, me.base >> 11);
+            oc_bitrd_refill(&r); /* literal length <= 16 + states <= 26 bits */
+            uint32_t llx = oc_bitrd_read(&r, le.base >> 11);
             uint32_t ml = oc_zstd_ml_base[me.sym] + mlx;
             uint32_t ll = oc_zstd_ll_base[le.sym] + llx;
             uint32_t off;
@@ -816,11 +706,11 @@ ZD_BIGFN oc_status zd_block(zd_tables *T, zd_frame_state *fs, const uint8_t *blk
                 }
             }
             if (i + 1 < nseq) {
-                lls = (le.base & 0x7FFu) + zd_brd_read(&r, le.nbits);
-                mls = (me.base & 0x7FFu) + zd_brd_read(&r, me.nbits);
-                ofs = oe.base + zd_brd_read(&r, oe.nbits);
+                lls = (le.base & 0x7FFu) + oc_bitrd_read(&r, le.nbits);
+                mls = (me.base & 0x7FFu) + oc_bitrd_read(&r, me.nbits);
+                ofs = oe.base + oc_bitrd_read(&r, oe.nbits);
             }
-            if (zd_brd_pos(&r) < 0 || ll > ls32 - lp32 || off == 0 || (uint64_t)off > hist + bop + ll)
+            if (oc_bitrd_pos(&r) < 0 || ll > ls32 - lp32 || off == 0 || (uint64_t)off > hist + bop + ll)
                 return ZD_ERR(OC_ERR_CORRUPT);
             uint32_t len = ll + ml;
             if (len > lim - bop)
@@ -834,7 +724,7 @@ ZD_BIGFN oc_status zd_block(zd_tables *T, zd_frame_state *fs, const uint8_t *blk
             bop += len;
             lp32 += ll;
             if (++k == ZD_SEQ_BATCH || i + 1 == nseq) {
-                ZD_SYNC();
+                OC_WARP_SYNC();
                 ZD_PROF_START(t_ex);
                 zd_exec_batch(T, dst + bstart, lit, k, batch_bop);
                 ZD_PROF_END(3, t_ex);
@@ -845,7 +735,7 @@ ZD_BIGFN oc_status zd_block(zd_tables *T, zd_frame_state *fs, const uint8_t *blk
         op = bstart + bop;
         lp = lp32;
         ZD_PROF_END(2, t_seq);
-        if (zd_brd_pos(&r) != 0)
+        if (oc_bitrd_pos(&r) != 0)
             return ZD_ERR(OC_ERR_CORRUPT);
         fs->rep[0] = r0;
         fs->rep[1] = r1;
@@ -862,82 +752,26 @@ ZD_BIGFN oc_status zd_block(zd_tables *T, zd_frame_state *fs, const uint8_t *blk
     return OC_OK;
 }
 
-/* ---- XXH64 of the frame's output, four accumulators on lanes 0-3 ---------- */
+/* ---- XXH64 of the frame's output (common/xxh.h), four lanes on lanes 0-3 - */
 
-#define ZD_P1 0x9E3779B185EBCA87ull
-#define ZD_P2 0xC2B2AE3D27D4EB4Full
-#define ZD_P3 0x165667B19E3779F9ull
-#define ZD_P4 0x85EBCA77C2B2AE63ull
-#define ZD_P5 0x27D4EB2F165667C5ull
-
-ZD_FN uint64_t zd_rotl64(uint64_t x, int r)
+OC_CORE_BIGFN uint64_t zd_xxh64(zd_tables *T, const uint8_t *p, size_t len)
 {
-    return (x << r) | (x >> (64 - r));
-}
-ZD_FN uint64_t zd_xxh_round(uint64_t acc, uint64_t in)
-{
-    acc += in * ZD_P2;
-    acc = zd_rotl64(acc, 31);
-    return acc * ZD_P1;
-}
-ZD_FN uint64_t zd_xxh_merge(uint64_t h, uint64_t v)
-{
-    h ^= zd_xxh_round(0, v);
-    return h * ZD_P1 + ZD_P4;
-}
-
-ZD_BIGFN uint64_t zd_xxh64(zd_tables *T, const uint8_t *p, size_t len)
-{
-    uint64_t h;
     size_t stripes = len / 32;
     if (len >= 32) {
-        ZD_SYNC();
-        for (uint32_t l = ZD_LANE(); l < 4; l += ZD_NLANES) {
-            uint64_t v = l == 0 ? ZD_P1 + ZD_P2 : l == 1 ? ZD_P2 : l == 2 ? 0 : (uint64_t)0 - ZD_P1;
-            const uint8_t *q = p + 8 * l;
-            for (size_t s = 0; s < stripes; s++)
-                v = zd_xxh_round(v, zd_le64(q + 32 * s));
-            T->xxh[l] = v;
-        }
-        ZD_SYNC();
-        uint64_t v1 = T->xxh[0], v2 = T->xxh[1], v3 = T->xxh[2], v4 = T->xxh[3];
-        h = zd_rotl64(v1, 1) + zd_rotl64(v2, 7) + zd_rotl64(v3, 12) + zd_rotl64(v4, 18);
-        h = zd_xxh_merge(h, v1);
-        h = zd_xxh_merge(h, v2);
-        h = zd_xxh_merge(h, v3);
-        h = zd_xxh_merge(h, v4);
-    } else {
-        h = ZD_P5;
+        OC_WARP_SYNC();
+        for (uint32_t l = OC_LANE(); l < 4; l += OC_NLANES)
+            T->xxh[l] = oc_xxh64_lane(p, stripes, l, 0);
+        OC_WARP_SYNC();
     }
-    h += (uint64_t)len;
-    size_t i = stripes * 32;
-    for (; i + 8 <= len; i += 8) {
-        h ^= zd_xxh_round(0, zd_le64(p + i));
-        h = zd_rotl64(h, 27) * ZD_P1 + ZD_P4;
-    }
-    if (i + 4 <= len) {
-        h ^= (uint64_t)zd_le32(p + i) * ZD_P1;
-        h = zd_rotl64(h, 23) * ZD_P2 + ZD_P3;
-        i += 4;
-    }
-    for (; i < len; i++) {
-        h ^= p[i] * ZD_P5;
-        h = zd_rotl64(h, 11) * ZD_P1;
-    }
-    h ^= h >> 33;
-    h *= ZD_P2;
-    h ^= h >> 29;
-    h *= ZD_P3;
-    h ^= h >> 32;
-    return h;
+    return oc_xxh64_finish(T->xxh, p + 32 * stripes, len, 0);
 }
 
 /* ---- frames --------------------------------------------------------------- */
 
 /* Decodes one frame starting at src[*ip] (its magic number already checked)
  * into dst[*op..cap). */
-ZD_BIGFN oc_status zd_frame(zd_tables *T, const uint8_t *src, size_t n, size_t *ip_io, uint8_t *dst,
-                            size_t cap, size_t *op_io, uint8_t *litbuf, size_t litcap)
+OC_CORE_BIGFN oc_status zd_frame(zd_tables *T, const uint8_t *src, size_t n, size_t *ip_io, uint8_t *dst,
+                                 size_t cap, size_t *op_io, uint8_t *litbuf, size_t litcap)
 {
     size_t ip = *ip_io + 4, op = *op_io;
     if (n - ip < 1)
@@ -987,7 +821,7 @@ ZD_BIGFN oc_status zd_frame(zd_tables *T, const uint8_t *src, size_t n, size_t *
     for (;;) {
         if (n - ip < 3)
             return ZD_ERR(OC_ERR_TRUNCATED);
-        uint32_t bh = zd_le24(src + ip);
+        uint32_t bh = oc_load_le24(src + ip);
         ip += 3;
         uint32_t last = bh & 1, type = (bh >> 1) & 3;
         size_t bsize = bh >> 3;
@@ -999,7 +833,7 @@ ZD_BIGFN oc_status zd_frame(zd_tables *T, const uint8_t *src, size_t n, size_t *
             if (bsize > cap - op)
                 return ZD_ERR(OC_ERR_OUTPUT_TOO_SMALL);
             uint8_t v = src[ip];
-            for (size_t i = ZD_LANE(); i < bsize; i += ZD_NLANES)
+            for (size_t i = OC_LANE(); i < bsize; i += OC_NLANES)
                 dst[op + i] = v;
             ip += 1;
             op += bsize;
@@ -1021,13 +855,13 @@ ZD_BIGFN oc_status zd_frame(zd_tables *T, const uint8_t *src, size_t n, size_t *
         if (last)
             break;
     }
-    ZD_SYNC();
+    OC_WARP_SYNC();
     if (has_fcs && (uint64_t)(op - frame_start) != fcs)
         return ZD_ERR(OC_ERR_CORRUPT);
     if (checksum) {
         if (n - ip < 4)
             return ZD_ERR(OC_ERR_TRUNCATED);
-        uint32_t want = zd_le32(src + ip);
+        uint32_t want = oc_load_le32(src + ip);
         ip += 4;
         ZD_PROF_START(t_xxh);
         uint64_t got = zd_xxh64(T, dst + frame_start, op - frame_start);
@@ -1044,8 +878,8 @@ ZD_BIGFN oc_status zd_frame(zd_tables *T, const uint8_t *src, size_t n, size_t *
  * decoded one after another, skippable frames skipped.  *out_size receives
  * the bytes written so far (also on error).  litbuf holds litcap bytes
  * (literals of one block; at most ZD_BLOCK_MAX are ever needed). */
-ZD_BIGFN oc_status zd_decode_chunk(zd_tables *T, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
-                                   size_t *out_size, uint8_t *litbuf, size_t litcap)
+OC_CORE_BIGFN oc_status zd_decode_chunk(zd_tables *T, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+                                        size_t *out_size, uint8_t *litbuf, size_t litcap)
 {
     size_t ip = 0, op = 0;
     /* An empty input is a frame cut before its magic number (as libzstd and
@@ -1064,13 +898,13 @@ ZD_BIGFN oc_status zd_decode_chunk(zd_tables *T, const uint8_t *src, size_t n, u
             st = zstd || skip ? ZD_ERR(OC_ERR_TRUNCATED) : ZD_ERR(OC_ERR_CORRUPT);
             break;
         }
-        uint32_t magic = zd_le32(src + ip);
+        uint32_t magic = oc_load_le32(src + ip);
         if ((magic & 0xFFFFFFF0u) == 0x184D2A50u) {
             if (n - ip < 8) {
                 st = OC_ERR_TRUNCATED;
                 break;
             }
-            size_t fsz = zd_le32(src + ip + 4);
+            size_t fsz = oc_load_le32(src + ip + 4);
             if (fsz > n - ip - 8) {
                 st = OC_ERR_TRUNCATED;
                 break;
@@ -1086,7 +920,7 @@ ZD_BIGFN oc_status zd_decode_chunk(zd_tables *T, const uint8_t *src, size_t n, u
         if (st != OC_OK)
             break;
     }
-    ZD_SYNC();
+    OC_WARP_SYNC();
     *out_size = op;
     return st;
 }

@@ -29,7 +29,7 @@
  * On the GPU the whole warp calls ze_compress_chunk: every lane computes the
  * same control values; the window match finders, byte copies and table
  * reset use all lanes; the level >= 6 match finder and all entropy coding
- * run on lane 0 and their results are broadcast (ZE_BCAST).  Output is byte-identical
+ * run on lane 0 and their results are broadcast (OC_WARP_BCAST).  Output is byte-identical
  * between the C build and the GPU (the windows are emulated in C).
  *
  * Safety: every write is checked against the capacity; OUTPUT_TOO_SMALL
@@ -42,26 +42,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../../common/le.h"
+#include "../../../common/portable.h"
 #include "opencomp.h"
 #include "zstd_tables.h"
 
-#ifdef __CUDACC__
-#define ZE_FN static __device__ __forceinline__
-#define ZE_BIGFN static __device__ __noinline__
-#define ZE_CONST static __constant__ const
-#define ZE_LANE() ((uint32_t)threadIdx.x & 31u)
-#define ZE_NLANES 32u
-#define ZE_SYNC() __syncwarp()
-#define ZE_BCAST(v) __shfl_sync(0xffffffffu, (v), 0)
-#else
-#define ZE_FN static inline
-#define ZE_BIGFN static
-#define ZE_CONST static const
-#define ZE_LANE() 0u
-#define ZE_NLANES 1u
-#define ZE_SYNC() ((void)0)
-#define ZE_BCAST(v) (v)
-#endif
 #define ZE_WINDOW 32u /* positions probed per step by the fast variant (one per lane on the GPU) */
 
 #define ZE_BLOCK 131072u /* Block_Maximum_Size */
@@ -91,7 +76,7 @@ typedef struct {
      ZE_BLOCK)
 
 /* Carves a ze_work out of ZE_SCRATCH_BYTES bytes (4-byte aligned). */
-ZE_FN ze_work ze_work_from(void *mem)
+OC_CORE_FN ze_work ze_work_from(void *mem)
 {
     ze_work w;
     uint8_t *p = (uint8_t *)mem;
@@ -117,7 +102,7 @@ typedef struct {
 /* Public level -> variant: <= 1 fast; 2 lazy depth 4; 3 (default) lazy depth
  * 8; 4-5 depth 16 (2-5 by windows); >= 6 depth 32 on one lane.  Every level
  * may build FSE tables. */
-ZE_FN ze_params ze_params_for_level(int level)
+OC_CORE_FN ze_params ze_params_for_level(int level)
 {
     ze_params p;
     if (level == 0)
@@ -130,68 +115,45 @@ ZE_FN ze_params ze_params_for_level(int level)
 
 /* ---- helpers ---------------------------------------------------------------- */
 
-ZE_FN int ze_highbit(uint32_t v) /* v != 0 */
-{
-#ifdef __CUDACC__
-    return 31 - __clz(v);
-#else
-    return 31 - __builtin_clz(v);
-#endif
-}
-
-ZE_FN int ze_lowbit(uint32_t v) /* v != 0 */
-{
-#ifdef __CUDACC__
-    return __ffs(v) - 1;
-#else
-    return __builtin_ctz(v);
-#endif
-}
-
-ZE_FN uint32_t ze_read32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-
 /* Hash of the `hb` (4-8) bytes at p (p + 8 <= the block end): 6 for the
  * fast variant, 4 for the lazy one (measured best on the corpus). */
 #define ZE_HASH_FAST 6
 #define ZE_HASH_LAZY 4
-ZE_FN uint32_t ze_hash(const uint8_t *p, int hb)
+OC_CORE_FN uint32_t ze_hash(const uint8_t *p, int hb)
 {
-    uint64_t v = (uint64_t)ze_read32(p) | ((uint64_t)ze_read32(p + 4) << 32);
+    uint64_t v = (uint64_t)oc_load_le32(p) | ((uint64_t)oc_load_le32(p + 4) << 32);
     v <<= 64 - 8 * hb;
     return (uint32_t)((v * 0x9E3779B185EBCA87ull) >> (64 - ZE_HASH_LOG));
 }
 
 /* log2(x) in 1/256 bits, x >= 1 (linear between powers of two: within 0.09
  * bits; used only to compare costs). */
-ZE_FN uint32_t ze_log2fp(uint32_t x)
+OC_CORE_FN uint32_t ze_log2fp(uint32_t x)
 {
-    int h = ze_highbit(x);
+    int h = oc_highbit32(x);
     uint32_t frac = h >= 8 ? (x >> (h - 8)) & 255u : (x << (8 - h)) & 255u;
     return ((uint32_t)h << 8) + frac;
 }
 
-ZE_FN uint32_t ze_ll_code(uint32_t ll)
+OC_CORE_FN uint32_t ze_ll_code(uint32_t ll)
 {
     if (ll < 16)
         return ll;
     if (ll >= 64)
-        return (uint32_t)ze_highbit(ll) + 19u;
+        return (uint32_t)oc_highbit32(ll) + 19u;
     uint32_t c = 16;
     while (c < 24 && oc_zstd_ll_base[c + 1] <= ll)
         c++;
     return c;
 }
 
-ZE_FN uint32_t ze_ml_code(uint32_t ml) /* ml >= 3 */
+OC_CORE_FN uint32_t ze_ml_code(uint32_t ml) /* ml >= 3 */
 {
     uint32_t b = ml - 3;
     if (b < 32)
         return b;
     if (b >= 128)
-        return (uint32_t)ze_highbit(b) + 36u;
+        return (uint32_t)oc_highbit32(b) + 36u;
     uint32_t c = 32;
     while (c < 42 && oc_zstd_ml_base[c + 1] <= ml)
         c++;
@@ -207,7 +169,7 @@ typedef struct {
     int n, ovf;
 } ze_bw;
 
-ZE_FN void ze_bw_init(ze_bw *w, uint8_t *p, size_t pos, size_t lim)
+OC_CORE_FN void ze_bw_init(ze_bw *w, uint8_t *p, size_t pos, size_t lim)
 {
     w->p = p;
     w->pos = pos;
@@ -217,7 +179,7 @@ ZE_FN void ze_bw_init(ze_bw *w, uint8_t *p, size_t pos, size_t lim)
     w->ovf = pos > lim;
 }
 
-ZE_FN void ze_bw_put(ze_bw *w, uint32_t v, int nb) /* nb <= 32 */
+OC_CORE_FN void ze_bw_put(ze_bw *w, uint32_t v, int nb) /* nb <= 32 */
 {
     if (nb == 0)
         return;
@@ -234,14 +196,14 @@ ZE_FN void ze_bw_put(ze_bw *w, uint32_t v, int nb) /* nb <= 32 */
     }
 }
 
-ZE_FN void ze_bw_flush(ze_bw *w) /* pads the last byte with zeros */
+OC_CORE_FN void ze_bw_flush(ze_bw *w) /* pads the last byte with zeros */
 {
     if (w->n > 0)
         ze_bw_put(w, 0, 8 - w->n);
 }
 
 /* Closes a backward stream: the end mark (a 1 bit), then padding. */
-ZE_FN void ze_bw_close(ze_bw *w)
+OC_CORE_FN void ze_bw_close(ze_bw *w)
 {
     ze_bw_put(w, 1, 1);
     ze_bw_flush(w);
@@ -257,7 +219,7 @@ typedef struct {
     int log;
 } ze_fse;
 
-ZE_BIGFN void ze_fse_build(ze_fse *t, const int16_t *norm, int nsym, int log, uint8_t *spread)
+OC_CORE_BIGFN void ze_fse_build(ze_fse *t, const int16_t *norm, int nsym, int log, uint8_t *spread)
 {
     uint32_t size = 1u << log, high = size - 1, mask = size - 1;
     uint32_t step = (size >> 1) + (size >> 3) + 3, pos = 0;
@@ -288,10 +250,10 @@ ZE_BIGFN void ze_fse_build(ze_fse *t, const int16_t *norm, int nsym, int log, ui
 /* One encoding step: `*state` is the decoder state of the symbol after s;
  * writes the bits the decoder reads to get there from a state of s, and
  * moves *state to that state. */
-ZE_FN void ze_fse_step(const ze_fse *t, uint32_t *state, uint32_t s, ze_bw *w)
+OC_CORE_FN void ze_fse_step(const ze_fse *t, uint32_t *state, uint32_t s, ze_bw *w)
 {
     uint32_t v = *state + (1u << t->log), c = t->cnt[s];
-    int nb = ze_highbit(v) - ze_highbit(c);
+    int nb = oc_highbit32(v) - oc_highbit32(c);
     if ((v >> nb) < c)
         nb--;
     ze_bw_put(w, v & ((1u << nb) - 1), nb);
@@ -300,12 +262,12 @@ ZE_FN void ze_fse_step(const ze_fse *t, uint32_t *state, uint32_t s, ze_bw *w)
 
 /* Normalizes counts to 2^log (log chosen here in [5, max_log]); every
  * present symbol gets at least 1. */
-ZE_BIGFN int ze_fse_normalize(const uint32_t *cnt, int nsym, uint32_t total, int max_log, int16_t *norm)
+OC_CORE_BIGFN int ze_fse_normalize(const uint32_t *cnt, int nsym, uint32_t total, int max_log, int16_t *norm)
 {
     int distinct = 0;
     for (int s = 0; s < nsym; s++)
         distinct += cnt[s] != 0;
-    int log = ze_highbit(total) + 1;
+    int log = oc_highbit32(total) + 1;
     if (log < 5)
         log = 5;
     while ((1 << log) < 2 * distinct && log < max_log)
@@ -336,7 +298,7 @@ ZE_BIGFN int ze_fse_normalize(const uint32_t *cnt, int nsym, uint32_t total, int
 
 /* Writes a table description (RFC 8878 4.1.1) into buf (>= 128 bytes);
  * returns its size in bytes. */
-ZE_BIGFN size_t ze_fse_write_ncount(uint8_t *buf, const int16_t *norm, int nsym, int log)
+OC_CORE_BIGFN size_t ze_fse_write_ncount(uint8_t *buf, const int16_t *norm, int nsym, int log)
 {
     ze_bw w;
     ze_bw_init(&w, buf, 0, 128);
@@ -375,7 +337,7 @@ ZE_BIGFN size_t ze_fse_write_ncount(uint8_t *buf, const int16_t *norm, int nsym,
 }
 
 /* Estimated bits (x256) to code `cnt` with a table of norm/log. */
-ZE_FN uint64_t ze_fse_cost(const uint32_t *cnt, int nsym, const int16_t *norm, int nnorm, int log)
+OC_CORE_FN uint64_t ze_fse_cost(const uint32_t *cnt, int nsym, const int16_t *norm, int nnorm, int log)
 {
     uint64_t bits = 0;
     for (int s = 0; s < nsym; s++) {
@@ -408,7 +370,7 @@ typedef struct {
 
 /* Code lengths (<= 11) of a complete prefix code for cnt[0..255] (at least
  * two symbols present); returns the longest length. */
-ZE_BIGFN int ze_huf_lengths(ze_huf *H)
+OC_CORE_BIGFN int ze_huf_lengths(ze_huf *H)
 {
     const uint32_t *cnt = H->cnt;
     uint8_t *len = H->len;
@@ -486,7 +448,7 @@ ZE_BIGFN int ze_huf_lengths(ze_huf *H)
 
 /* Canonical codes as the format assigns them: by weight (longest codes
  * first), then symbol value. */
-ZE_FN void ze_huf_codes(const uint8_t *len, int maxl, uint16_t *code)
+OC_CORE_FN void ze_huf_codes(const uint8_t *len, int maxl, uint16_t *code)
 {
     uint32_t cnt[ZE_HUF_MAX + 2], start[ZE_HUF_MAX + 2];
     for (int i = 0; i < ZE_HUF_MAX + 2; i++)
@@ -506,7 +468,8 @@ ZE_FN void ze_huf_codes(const uint8_t *len, int maxl, uint16_t *code)
 
 /* Encodes literals lit[0..n) as a Huffman stream into w (last literal
  * first, so the decoder's first symbol is lit[0]). */
-ZE_FN void ze_huf_stream(ze_bw *w, const uint8_t *lit, size_t n, const uint8_t *len, const uint16_t *code)
+OC_CORE_FN void ze_huf_stream(ze_bw *w, const uint8_t *lit, size_t n, const uint8_t *len,
+                              const uint16_t *code)
 {
     for (size_t i = n; i-- > 0;)
         ze_bw_put(w, code[lit[i]], len[lit[i]]);
@@ -514,7 +477,7 @@ ZE_FN void ze_huf_stream(ze_bw *w, const uint8_t *lit, size_t n, const uint8_t *
 }
 
 /* Literals section header of a Raw (type 0) or RLE (type 1) section. */
-ZE_FN size_t ze_lit_header_raw(uint8_t *h, uint32_t type, size_t n)
+OC_CORE_FN size_t ze_lit_header_raw(uint8_t *h, uint32_t type, size_t n)
 {
     if (n < 32) {
         h[0] = (uint8_t)(type | (n << 3));
@@ -540,7 +503,7 @@ ZE_FN size_t ze_lit_header_raw(uint8_t *h, uint32_t type, size_t n)
  * update after w[nw-2] must run out of bits, then w[nw-1] comes from the
  * other state: so both streams start (encoding backwards) at the first
  * state of their symbol, which reads >= 1 bit. */
-ZE_BIGFN size_t ze_huf_weights_fse(ze_huf *H, int nw, ze_fse *t, int16_t *norm, uint8_t *spread)
+OC_CORE_BIGFN size_t ze_huf_weights_fse(ze_huf *H, int nw, ze_fse *t, int16_t *norm, uint8_t *spread)
 {
     uint32_t c[16];
     for (int i = 0; i < 16; i++)
@@ -574,8 +537,8 @@ ZE_BIGFN size_t ze_huf_weights_fse(ze_huf *H, int nw, ze_fse *t, int16_t *norm, 
     return w.pos;
 }
 
-ZE_BIGFN size_t ze_literals(ze_huf *H, ze_fse *tmp_fse, int16_t *norm, uint8_t *spread, const uint8_t *lit,
-                            size_t n, uint8_t *dst, size_t pos, size_t lim)
+OC_CORE_BIGFN size_t ze_literals(ze_huf *H, ze_fse *tmp_fse, int16_t *norm, uint8_t *spread,
+                                 const uint8_t *lit, size_t n, uint8_t *dst, size_t pos, size_t lim)
 {
     uint8_t h[5];
     uint32_t *cnt = H->cnt;
@@ -695,7 +658,7 @@ typedef struct {
     uint8_t desc[3][128];
 } ze_tables;
 
-ZE_BIGFN void ze_tables_init(ze_tables *T)
+OC_CORE_BIGFN void ze_tables_init(ze_tables *T)
 {
     ze_fse_build(&T->pre_ll, oc_zstd_ll_default, 36, 6, T->spread);
     ze_fse_build(&T->pre_ml, oc_zstd_ml_default, 53, 6, T->spread);
@@ -705,9 +668,9 @@ ZE_BIGFN void ze_tables_init(ze_tables *T)
 /* Chooses the mode of one code stream (0 predefined, 1 RLE, 2 compressed);
  * writes a description of an RLE/compressed table into desc (returns its
  * size) and points *tab at the table to encode with (NULL for RLE). */
-ZE_BIGFN size_t ze_choose_table(ze_tables *T, const uint32_t *cnt, int nsym, uint32_t nseq, int max_log,
-                                const ze_fse *pre, const int16_t *pre_norm, int pre_n, ze_fse *own,
-                                int allow_built, uint32_t *mode, const ze_fse **tab, uint8_t *desc)
+OC_CORE_BIGFN size_t ze_choose_table(ze_tables *T, const uint32_t *cnt, int nsym, uint32_t nseq, int max_log,
+                                     const ze_fse *pre, const int16_t *pre_norm, int pre_n, ze_fse *own,
+                                     int allow_built, uint32_t *mode, const ze_fse **tab, uint8_t *desc)
 {
     int distinct = 0, one = 0;
     for (int s = 0; s < nsym; s++)
@@ -743,8 +706,8 @@ ZE_BIGFN size_t ze_choose_table(ze_tables *T, const uint32_t *cnt, int nsym, uin
 
 /* Writes the sequences section at dst[pos..lim); returns the new position
  * (> lim when it does not fit). */
-ZE_BIGFN size_t ze_sequences(ze_tables *T, const ze_seq *seq, uint32_t nseq, int allow_built, uint8_t *dst,
-                             size_t pos, size_t lim)
+OC_CORE_BIGFN size_t ze_sequences(ze_tables *T, const ze_seq *seq, uint32_t nseq, int allow_built,
+                                  uint8_t *dst, size_t pos, size_t lim)
 {
     if (pos + (nseq < 128 ? 1u : nseq < 0x7F00 ? 2u : 3u) > lim)
         return lim + 1;
@@ -770,7 +733,7 @@ ZE_BIGFN size_t ze_sequences(ze_tables *T, const ze_seq *seq, uint32_t nseq, int
     for (uint32_t i = 0; i < nseq; i++) {
         cll[ze_ll_code(seq[i].ll)]++;
         cml[ze_ml_code(seq[i].ml)]++;
-        cof[ze_highbit(seq[i].ofv)]++;
+        cof[oc_highbit32(seq[i].ofv)]++;
     }
     uint8_t(*desc)[128] = T->desc;
     size_t dsz[3];
@@ -793,7 +756,7 @@ ZE_BIGFN size_t ze_sequences(ze_tables *T, const ze_seq *seq, uint32_t nseq, int
     ze_bw_init(&w, dst, pos, lim);
     uint32_t sll = 0, sof = 0, sml = 0;
     const ze_seq *q = &seq[nseq - 1];
-    uint32_t llc = ze_ll_code(q->ll), mlc = ze_ml_code(q->ml), ofc = (uint32_t)ze_highbit(q->ofv);
+    uint32_t llc = ze_ll_code(q->ll), mlc = ze_ml_code(q->ml), ofc = (uint32_t)oc_highbit32(q->ofv);
     if (tab[0])
         sll = tab[0]->states[tab[0]->start[llc]];
     if (tab[1])
@@ -807,7 +770,7 @@ ZE_BIGFN size_t ze_sequences(ze_tables *T, const ze_seq *seq, uint32_t nseq, int
         q = &seq[i];
         llc = ze_ll_code(q->ll);
         mlc = ze_ml_code(q->ml);
-        ofc = (uint32_t)ze_highbit(q->ofv);
+        ofc = (uint32_t)oc_highbit32(q->ofv);
         if (tab[1])
             ze_fse_step(tab[1], &sof, ofc, &w);
         if (tab[2])
@@ -832,7 +795,7 @@ ZE_BIGFN size_t ze_sequences(ze_tables *T, const ze_seq *seq, uint32_t nseq, int
 
 /* Offset_Value for a match at `off` after `ll` literals, updating the repeat
  * offsets exactly as the decoder will. */
-ZE_FN uint32_t ze_offset_value(uint32_t off, uint32_t ll, uint32_t *rep)
+OC_CORE_FN uint32_t ze_offset_value(uint32_t off, uint32_t ll, uint32_t *rep)
 {
     uint32_t idx; /* 0-2 rep[idx], 3 rep[0] - 1, 4 new */
     if (ll > 0)
@@ -855,7 +818,7 @@ ZE_FN uint32_t ze_offset_value(uint32_t off, uint32_t ll, uint32_t *rep)
     return ofv;
 }
 
-ZE_FN uint32_t ze_count(const uint8_t *a, const uint8_t *b, const uint8_t *end)
+OC_CORE_FN uint32_t ze_count(const uint8_t *a, const uint8_t *b, const uint8_t *end)
 {
     const uint8_t *s = a;
     while (a < end && *a == *b) {
@@ -873,26 +836,26 @@ typedef struct {
  * earns a bonus (-4 measured best: it keeps runs of repeat-offset sequences,
  * whose codes then cost almost nothing, over longer matches at new
  * offsets; tpch_l_quantity 5.85 -> 6.38, other files +-0.1%). */
-ZE_FN int ze_gain(ze_match m, const uint32_t *rep)
+OC_CORE_FN int ze_gain(ze_match m, const uint32_t *rep)
 {
-    int oc = (m.off == rep[0] || m.off == rep[1] || m.off == rep[2]) ? -4 : ze_highbit(m.off + 3);
+    int oc = (m.off == rep[0] || m.off == rep[1] || m.off == rep[2]) ? -4 : oc_highbit32(m.off + 3);
     return (int)m.len * 4 - oc;
 }
 
 /* Best match at ip (lazy variants): the three repeat offsets, then the
  * chain from `cand` (the latest earlier position with ip's hash); the best
  * by ze_gain. */
-ZE_FN ze_match ze_find(const ze_work *W, const uint8_t *src, uint32_t ip, uint32_t end, uint32_t maxdist,
-                       const uint32_t *rep, int depth, uint32_t cand)
+OC_CORE_FN ze_match ze_find(const ze_work *W, const uint8_t *src, uint32_t ip, uint32_t end, uint32_t maxdist,
+                            const uint32_t *rep, int depth, uint32_t cand)
 {
     ze_match m;
     m.len = 0;
     m.off = 0;
     int best = 0;
-    uint32_t v = ze_read32(src + ip);
+    uint32_t v = oc_load_le32(src + ip);
     for (int r = 0; r < 3; r++) {
         uint32_t o = rep[r];
-        if (o <= ip && o <= maxdist && ze_read32(src + ip - o) == v) {
+        if (o <= ip && o <= maxdist && oc_load_le32(src + ip - o) == v) {
             ze_match t;
             t.len = 4 + ze_count(src + ip + 4, src + ip - o + 4, src + end);
             t.off = o;
@@ -909,7 +872,7 @@ ZE_FN ze_match ze_find(const ze_work *W, const uint8_t *src, uint32_t ip, uint32
     for (int d = 0; d < depth; d++) {
         if (cand == ZE_EMPTY || cand >= ip || ip - cand > maxdist || ip - cand > cmask)
             break;
-        if (src[cand + m.len] == src[ip + m.len] && ze_read32(src + cand) == v) {
+        if (src[cand + m.len] == src[ip + m.len] && oc_load_le32(src + cand) == v) {
             ze_match t;
             t.len = 4 + ze_count(src + ip + 4, src + cand + 4, src + end);
             t.off = ip - cand;
@@ -929,15 +892,15 @@ ZE_FN ze_match ze_find(const ze_work *W, const uint8_t *src, uint32_t ip, uint32
     return m;
 }
 
-ZE_FN void ze_insert(const ze_work *W, const uint8_t *src, uint32_t p)
+OC_CORE_FN void ze_insert(const ze_work *W, const uint8_t *src, uint32_t p)
 {
     uint32_t h = ze_hash(src + p, ZE_HASH_LAZY);
     W->chain[p & ((1u << ZE_CHAIN_LOG) - 1)] = W->hash[h];
     W->hash[h] = p;
 }
 
-ZE_FN void ze_emit(const ze_work *W, const uint8_t *src, uint32_t *nseq, uint32_t *nlit, uint32_t anchor,
-                   uint32_t ip, ze_match m, uint32_t *rep)
+OC_CORE_FN void ze_emit(const ze_work *W, const uint8_t *src, uint32_t *nseq, uint32_t *nlit, uint32_t anchor,
+                        uint32_t ip, ze_match m, uint32_t *rep)
 {
     uint32_t ll = ip - anchor;
     for (uint32_t i = 0; i < ll; i++)
@@ -952,11 +915,11 @@ ZE_FN void ze_emit(const ze_work *W, const uint8_t *src, uint32_t *nseq, uint32_
 /* ze_emit for the warp variants: every lane calls it (each keeps its own
  * copy of rep in step), the lanes copy the literals, lane 0 writes the
  * sequence. */
-ZE_FN void ze_emit_warp(const ze_work *W, const uint8_t *src, uint32_t *nseq, uint32_t *nlit, uint32_t anchor,
-                        uint32_t ip, ze_match m, uint32_t *rep, uint32_t lane)
+OC_CORE_FN void ze_emit_warp(const ze_work *W, const uint8_t *src, uint32_t *nseq, uint32_t *nlit,
+                             uint32_t anchor, uint32_t ip, ze_match m, uint32_t *rep, uint32_t lane)
 {
     uint32_t ll = ip - anchor;
-    for (uint32_t i = lane; i < ll; i += ZE_NLANES)
+    for (uint32_t i = lane; i < ll; i += OC_NLANES)
         W->lit[*nlit + i] = src[anchor + i];
     *nlit += ll;
     uint32_t ofv = ze_offset_value(m.off, ll, rep);
@@ -971,9 +934,9 @@ ZE_FN void ze_emit_warp(const ze_work *W, const uint8_t *src, uint32_t *nseq, ui
 
 /* Lazy variant, one lane: the sequences of block [bs, be) of src; literals
  * go to W->lit.  *ins is the next position to insert into the tables. */
-ZE_BIGFN uint32_t ze_block_lazy(const ze_work *W, const uint8_t *src, uint32_t bs, uint32_t be,
-                                uint32_t maxdist, uint32_t *rep, const ze_params *P, uint32_t *ins,
-                                uint32_t *nlit_out)
+OC_CORE_BIGFN uint32_t ze_block_lazy(const ze_work *W, const uint8_t *src, uint32_t bs, uint32_t be,
+                                     uint32_t maxdist, uint32_t *rep, const ze_params *P, uint32_t *ins,
+                                     uint32_t *nlit_out)
 {
     uint32_t nseq = 0, nlit = 0, anchor = bs, ip = bs;
     uint32_t ilimit = be - bs > 8 ? be - 8 : bs; /* last positions stay literals */
@@ -1024,11 +987,11 @@ ZE_BIGFN uint32_t ze_block_lazy(const ze_work *W, const uint8_t *src, uint32_t b
  * per lane on the GPU: a position's link is the highest lower lane with its
  * hash, else the head; the highest lane becomes the head.  Same tables as
  * ze_insert in order. */
-ZE_FN void ze_insert_window(const ze_work *W, const uint8_t *src, uint32_t from, uint32_t to)
+OC_CORE_FN void ze_insert_window(const ze_work *W, const uint8_t *src, uint32_t from, uint32_t to)
 {
 #ifdef __CUDACC__
     const uint32_t cmask = (1u << ZE_CHAIN_LOG) - 1;
-    uint32_t lane = ZE_LANE(), p = from + lane;
+    uint32_t lane = OC_LANE(), p = from + lane;
     int act = p < to;
     uint32_t h = act ? ze_hash(src + p, ZE_HASH_LAZY) : (0x80000000u | lane);
     uint32_t peers = __match_any_sync(0xffffffffu, h);
@@ -1049,7 +1012,7 @@ ZE_FN void ze_insert_window(const ze_work *W, const uint8_t *src, uint32_t from,
 
 #ifdef __CUDACC__
 /* Lane r's match, to every lane (r uniform). */
-ZE_FN ze_match ze_match_of_lane(ze_match mine, uint32_t r)
+OC_CORE_FN ze_match ze_match_of_lane(ze_match mine, uint32_t r)
 {
     ze_match m;
     m.len = __shfl_sync(0xffffffffu, mine.len, (int)r);
@@ -1068,12 +1031,12 @@ ZE_FN ze_match ze_match_of_lane(ze_match mine, uint32_t r)
  * the window); the next window starts at the match's end (a window without
  * a match moves on by ZE_WINDOW).  Defined by windows, so the C build gives
  * the GPU's sequences; every lane returns the same values. */
-ZE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint32_t bs, uint32_t be,
-                                 uint32_t maxdist, uint32_t *rep, const ze_params *P, uint32_t *ins,
-                                 uint32_t *nlit_out)
+OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint32_t bs, uint32_t be,
+                                      uint32_t maxdist, uint32_t *rep, const ze_params *P, uint32_t *ins,
+                                      uint32_t *nlit_out)
 {
     const uint32_t cmask = (1u << ZE_CHAIN_LOG) - 1;
-    uint32_t lane = ZE_LANE();
+    uint32_t lane = OC_LANE();
     uint32_t nseq = 0, nlit = 0, anchor = bs, ip = bs;
     uint32_t ilimit = be - bs > 8 ? be - 8 : bs; /* last positions stay literals */
     if (*ins < bs)
@@ -1123,26 +1086,26 @@ ZE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint32_t 
         ze_emit_warp(W, src, &nseq, &nlit, anchor, p, m, rep, lane);
         ip = p + m.len;
         anchor = ip;
-        ZE_SYNC();
+        OC_WARP_SYNC();
     }
     while (*ins < ilimit) { /* later blocks see this block's positions */
         uint32_t to = ilimit - *ins < ZE_WINDOW ? ilimit : *ins + ZE_WINDOW;
         ze_insert_window(W, src, *ins, to);
         *ins = to;
     }
-    for (uint32_t i = anchor + lane; i < be; i += ZE_NLANES)
+    for (uint32_t i = anchor + lane; i < be; i += OC_NLANES)
         W->lit[nlit + i - anchor] = src[i];
-    ZE_SYNC();
+    OC_WARP_SYNC();
     *nlit_out = nlit + (be - anchor);
     return nseq;
 }
 
 /* Match length from a vs b (b < a), up to end: the warp compares 32 bytes
  * per step on the GPU; same result as ze_count. */
-ZE_FN uint32_t ze_count_warp(const uint8_t *a, const uint8_t *b, const uint8_t *end)
+OC_CORE_FN uint32_t ze_count_warp(const uint8_t *a, const uint8_t *b, const uint8_t *end)
 {
 #ifdef __CUDACC__
-    uint32_t len = 0, lane = ZE_LANE();
+    uint32_t len = 0, lane = OC_LANE();
     for (;;) {
         const uint8_t *q = a + len + lane;
         int neq = q < end ? *q != b[len + lane] : 1;
@@ -1159,17 +1122,17 @@ ZE_FN uint32_t ze_count_warp(const uint8_t *a, const uint8_t *b, const uint8_t *
 /* One probe of the fast variant at p (tables as before the window): 1 and
  * the match source in *c when the repeat offset or the hash head matches 4
  * bytes. */
-ZE_FN uint32_t ze_probe(const ze_work *W, const uint8_t *src, uint32_t p, uint32_t maxdist, uint32_t rep0,
-                        uint32_t *c, uint32_t *h)
+OC_CORE_FN uint32_t ze_probe(const ze_work *W, const uint8_t *src, uint32_t p, uint32_t maxdist,
+                             uint32_t rep0, uint32_t *c, uint32_t *h)
 {
-    uint32_t v = ze_read32(src + p), r = 0;
+    uint32_t v = oc_load_le32(src + p), r = 0;
     *h = ze_hash(src + p, ZE_HASH_FAST);
     uint32_t cand = W->hash[*h];
-    if (cand != ZE_EMPTY && cand < p && p - cand <= maxdist && ze_read32(src + cand) == v) {
+    if (cand != ZE_EMPTY && cand < p && p - cand <= maxdist && oc_load_le32(src + cand) == v) {
         *c = cand;
         r = 2;
     }
-    if (rep0 <= p && rep0 <= maxdist && ze_read32(src + p - rep0) == v) {
+    if (rep0 <= p && rep0 <= maxdist && oc_load_le32(src + p - rep0) == v) {
         *c = p - rep0;
         r |= 1;
     }
@@ -1180,10 +1143,10 @@ ZE_FN uint32_t ze_probe(const ze_work *W, const uint8_t *src, uint32_t p, uint32
  * first repeat-offset match if it is at most one position after the first
  * hash match (a repeat offset costs next to nothing), else the first hash
  * match; ZE_WINDOW when none. */
-ZE_FN uint32_t ze_pick(uint32_t mrep, uint32_t mhash)
+OC_CORE_FN uint32_t ze_pick(uint32_t mrep, uint32_t mhash)
 {
-    uint32_t fr = mrep ? (uint32_t)ze_lowbit(mrep) : ZE_WINDOW;
-    uint32_t fh = mhash ? (uint32_t)ze_lowbit(mhash) : ZE_WINDOW;
+    uint32_t fr = mrep ? (uint32_t)oc_lowbit32(mrep) : ZE_WINDOW;
+    uint32_t fh = mhash ? (uint32_t)oc_lowbit32(mhash) : ZE_WINDOW;
     return fr <= fh + 1 ? fr : fh;
 }
 
@@ -1197,10 +1160,10 @@ ZE_FN uint32_t ze_pick(uint32_t mrep, uint32_t mhash)
  * on by ZE_WINDOW.  Defined by windows, not lanes, so the C build (one lane
  * looping over the window) gives the same sequences as the GPU.  Every lane
  * returns the same values. */
-ZE_BIGFN uint32_t ze_block_fast(const ze_work *W, const uint8_t *src, uint32_t bs, uint32_t be,
-                                uint32_t maxdist, uint32_t *rep, uint32_t *nlit_out)
+OC_CORE_BIGFN uint32_t ze_block_fast(const ze_work *W, const uint8_t *src, uint32_t bs, uint32_t be,
+                                     uint32_t maxdist, uint32_t *rep, uint32_t *nlit_out)
 {
-    uint32_t lane = ZE_LANE();
+    uint32_t lane = OC_LANE();
     uint32_t nseq = 0, nlit = 0, anchor = bs, ip = bs;
     uint32_t ilimit = be - bs > 8 ? be - 8 : bs; /* last positions stay literals */
     while (ip < ilimit) {
@@ -1218,7 +1181,7 @@ ZE_BIGFN uint32_t ze_block_fast(const ze_work *W, const uint8_t *src, uint32_t b
         uint32_t peers = __match_any_sync(0xffffffffu, key);
         if (ins && (peers >> lane >> 1) == 0)
             W->hash[mh] = ip + lane;
-        ZE_SYNC();
+        OC_WARP_SYNC();
 #else
         uint32_t hs[ZE_WINDOW], cs[ZE_WINDOW], mrep = 0, mhash = 0;
         for (uint32_t l = 0; l < nvalid; l++) {
@@ -1251,11 +1214,11 @@ ZE_BIGFN uint32_t ze_block_fast(const ze_work *W, const uint8_t *src, uint32_t b
         anchor = ip;
         if (lane == 0 && ip - 2 < ilimit && ip - 2 > bs)
             W->hash[ze_hash(src + ip - 2, ZE_HASH_FAST)] = ip - 2;
-        ZE_SYNC();
+        OC_WARP_SYNC();
     }
-    for (uint32_t i = anchor + lane; i < be; i += ZE_NLANES)
+    for (uint32_t i = anchor + lane; i < be; i += OC_NLANES)
         W->lit[nlit + i - anchor] = src[i];
-    ZE_SYNC();
+    OC_WARP_SYNC();
     *nlit_out = nlit + (be - anchor);
     return nseq;
 }
@@ -1263,14 +1226,14 @@ ZE_BIGFN uint32_t ze_block_fast(const ze_work *W, const uint8_t *src, uint32_t b
 /* ---- frame ---------------------------------------------------------------------- */
 
 /* Worst-case frame size for n bytes (header + 3 bytes per block). */
-ZE_FN size_t ze_bound(size_t n)
+OC_CORE_FN size_t ze_bound(size_t n)
 {
     return 18 + n + 3 * (n / ZE_BLOCK + 1);
 }
 
 /* Resets the tables of W for a new chunk; lanes [lane, lane+nlanes...) share
  * the work (call ZE sync after, on the GPU). */
-ZE_FN void ze_reset(const ze_work *W, uint32_t lane, uint32_t nlanes)
+OC_CORE_FN void ze_reset(const ze_work *W, uint32_t lane, uint32_t nlanes)
 {
     for (uint32_t i = lane; i < (1u << ZE_HASH_LOG); i += nlanes)
         W->hash[i] = ZE_EMPTY;
@@ -1279,8 +1242,8 @@ ZE_FN void ze_reset(const ze_work *W, uint32_t lane, uint32_t nlanes)
 /* Compresses src[0..n) into one frame at dst (capacity cap).  W must have
  * been reset (ze_reset) for this chunk; T initialised by ze_tables_init.
  * Chunks must be < 4 GiB. */
-ZE_BIGFN oc_status ze_compress_chunk(const ze_work *W, ze_tables *T, const uint8_t *src, size_t n,
-                                     uint8_t *dst, size_t cap, size_t *out, int level)
+OC_CORE_BIGFN oc_status ze_compress_chunk(const ze_work *W, ze_tables *T, const uint8_t *src, size_t n,
+                                          uint8_t *dst, size_t cap, size_t *out, int level)
 {
     *out = 0;
     if (n >= ((size_t)1 << 32))
@@ -1312,10 +1275,10 @@ ZE_BIGFN oc_status ze_compress_chunk(const ze_work *W, ze_tables *T, const uint8
         for (int i = 0; i < 4; i++)
             h[hl++] = (uint8_t)(n >> (8 * i));
     }
-    uint32_t lane = ZE_LANE();
+    uint32_t lane = OC_LANE();
     if (hl > cap)
         return OC_ERR_OUTPUT_TOO_SMALL;
-    for (size_t i = lane; i < hl; i += ZE_NLANES)
+    for (size_t i = lane; i < hl; i += OC_NLANES)
         dst[i] = h[i];
     size_t pos = hl;
     if (n == 0) {
@@ -1355,16 +1318,16 @@ ZE_BIGFN oc_status ze_compress_chunk(const ze_work *W, ze_tables *T, const uint8
             } else if (P.lazy) { /* lane 0 finds the matches, the others get the results */
                 if (lane == 0)
                     nseq = ze_block_lazy(W, src, bs, be, maxdist, rep, &P, &ins, &nlit);
-                nseq = ZE_BCAST(nseq);
-                nlit = ZE_BCAST(nlit);
-                ins = ZE_BCAST(ins);
-                rep[0] = ZE_BCAST(rep[0]);
-                rep[1] = ZE_BCAST(rep[1]);
-                rep[2] = ZE_BCAST(rep[2]);
+                nseq = OC_WARP_BCAST(nseq);
+                nlit = OC_WARP_BCAST(nlit);
+                ins = OC_WARP_BCAST(ins);
+                rep[0] = OC_WARP_BCAST(rep[0]);
+                rep[1] = OC_WARP_BCAST(rep[1]);
+                rep[2] = OC_WARP_BCAST(rep[2]);
             } else {
                 nseq = ze_block_fast(W, src, bs, be, maxdist, rep, &nlit);
             }
-            ZE_SYNC();
+            OC_WARP_SYNC();
             /* compressed only if smaller than raw; never past the capacity;
              * entropy coding on lane 0 */
             size_t lim = pos + 3 + (rem - 3 < bsz - 1 ? rem - 3 : bsz - 1);
@@ -1374,7 +1337,7 @@ ZE_BIGFN oc_status ze_compress_chunk(const ze_work *W, ze_tables *T, const uint8
                 if (e <= lim)
                     e = ze_sequences(T, W->seq, nseq, P.fse_built, dst, e, lim);
             }
-            e = ZE_BCAST(e);
+            e = OC_WARP_BCAST(e);
             if (e <= lim) {
                 type = 2;
                 body = (uint32_t)(e - pos - 3);
@@ -1386,7 +1349,7 @@ ZE_BIGFN oc_status ze_compress_chunk(const ze_work *W, ze_tables *T, const uint8
                 body = bsz;
                 if (rem < 3 + (size_t)bsz)
                     return OC_ERR_OUTPUT_TOO_SMALL;
-                for (uint32_t i = lane; i < bsz; i += ZE_NLANES)
+                for (uint32_t i = lane; i < bsz; i += OC_NLANES)
                     dst[pos + 3 + i] = src[bs + i];
             }
         }
@@ -1396,7 +1359,7 @@ ZE_BIGFN oc_status ze_compress_chunk(const ze_work *W, ze_tables *T, const uint8
             dst[pos + 1] = (uint8_t)(bh >> 8);
             dst[pos + 2] = (uint8_t)(bh >> 16);
         }
-        ZE_SYNC();
+        OC_WARP_SYNC();
         pos += 3 + body;
         bs = be;
     }

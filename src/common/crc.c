@@ -1,18 +1,16 @@
 /*
- * crc32c.c - CRC-32C (Castagnoli) for the snappy framing format, and the
- * gzip CRC-32 wrapper over libdeflate.
- *
- * CRC-32C uses the SSE4.2 crc32 instruction when the CPU has it (checked
- * once at run time, ~10 GB/s), else a slice-by-8 table (~1.5 GB/s) built
- * from the reflected polynomial 0x82F63B78 on first use (thread-safe
- * through pthread_once).
+ * crc.c - the host's fast CRCs (crc.h): CRC-32C (snappy framing) with the
+ * SSE4.2 crc32 instruction when the CPU has it (checked once at run time,
+ * ~10 GB/s), else a slice-by-8 table (~1.5 GB/s) built from crc.h's
+ * portable entries on first use (thread-safe through pthread_once); CRC-32
+ * (gzip) through libdeflate's.
  */
-#include "checksum.h"
+#include "crc.h"
 
 #include <libdeflate.h>
 #include <pthread.h>
 
-#define CRC32C_POLY 0x82F63B78u
+#include "le.h"
 
 static uint32_t crc_table[8][256];
 static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
@@ -20,12 +18,8 @@ static int have_sse42;
 
 static void crc_init(void)
 {
-    for (uint32_t i = 0; i < 256; i++) {
-        uint32_t c = i;
-        for (int k = 0; k < 8; k++)
-            c = (c & 1) ? (c >> 1) ^ CRC32C_POLY : c >> 1;
-        crc_table[0][i] = c;
-    }
+    for (uint32_t i = 0; i < 256; i++)
+        crc_table[0][i] = oc_crc_table_entry(OC_CRC32C_POLY, i);
     for (uint32_t i = 0; i < 256; i++)
         for (int t = 1; t < 8; t++)
             crc_table[t][i] = (crc_table[t - 1][i] >> 8) ^ crc_table[0][crc_table[t - 1][i] & 0xff];
