@@ -13,7 +13,10 @@
  * bytes); hostile chunks (cuts, bit flips, one byte of room short, damaged
  * trailers, random bytes) get exactly the host core's status, size and
  * bytes, and the CPU engine's status (where the CPU engine's libdeflate
- * accepts what zlib rejects, CORRUPT as zlib).
+ * accepts what zlib rejects, CORRUPT as zlib).  Compression on the GPU
+ * (levels 1, 2, 6, 9, 12) writes exactly the bytes of the compressor's core
+ * compiled for the host, which zlib reads back; a capacity one byte short
+ * is OUTPUT_TOO_SMALL with the guard bytes after it intact.
  *
  * Without a GPU (CI) the test says SKIP and passes; scripts/gpu-check runs
  * it on a GPU machine, also under compute-sanitizer memcheck and racecheck
@@ -26,6 +29,7 @@
 #include <libdeflate.h>
 #include <zlib.h>
 
+#include "cuda/codecs/deflate/deflate_enc_core.h"
 #include "cuda/codecs/deflate/inflate_chunk_core.h"
 
 #include "helpers/soft_check.h"
@@ -373,6 +377,84 @@ static void hostile_streams(list *l, oc_algorithm a, const uint8_t *src, size_t 
     }
 }
 
+/* GPU compression of chunks of data at `level` == the host core, and zlib reads it. */
+static void compress_check(oc_algorithm a, int level, const uint8_t *data, size_t n, size_t chunk)
+{
+    static de_shared shared;
+    static void *scratch;
+    if (!scratch)
+        scratch = malloc(de_scratch_bytes(12));
+    REQUIRE(scratch);
+    size_t m = (n + chunk - 1) / chunk, bound = oc_compress_bound(a, chunk);
+    uint8_t *d_in = dev(n), *d_out = dev(m * (bound + GUARD));
+    uint8_t *h_out = malloc(m * (bound + GUARD)), *ref = malloc(bound), *back = malloc(chunk);
+    const void **src = malloc(m * sizeof(void *));
+    void **dst = malloc(m * sizeof(void *));
+    size_t *ssz = malloc(m * sizeof(size_t)), *caps = malloc(m * sizeof(size_t)),
+           *got = malloc(m * sizeof(size_t));
+    oc_status *st = malloc(m * sizeof(oc_status));
+    REQUIRE(h_out && ref && back && src && dst && ssz && caps && got && st);
+    copy(d_in, data, n);
+    /* first pass: room for every stream; second: each one byte short of its size */
+    for (int pass = 0; pass < 2; pass++) {
+        memset(h_out, GUARD_BYTE, m * (bound + GUARD));
+        copy(d_out, h_out, m * (bound + GUARD));
+        for (size_t i = 0; i < m; i++) {
+            src[i] = d_in + i * chunk;
+            ssz[i] = n - i * chunk < chunk ? n - i * chunk : chunk;
+            dst[i] = d_out + i * (bound + GUARD);
+            caps[i] = pass == 0 ? bound : got[i] ? got[i] - 1 : 0;
+        }
+        oc_codec_options o = OC_CODEC_OPTIONS_INIT;
+        o.algorithm = a;
+        o.level = level;
+        CHECK(oc_batch_compress(g_gpu, &o, m, src, ssz, dst, caps, got, st) == OC_OK);
+        REQUIRE(oc_context_synchronize(g_gpu) == OC_OK);
+        copy(h_out, d_out, m * (bound + GUARD));
+        for (size_t i = 0; i < m; i++) {
+            uint8_t *out = h_out + i * (bound + GUARD);
+            if (pass == 1) {
+                EXPECT(st[i] == OC_ERR_OUTPUT_TOO_SMALL && out[caps[i]] == GUARD_BYTE,
+                       "%s level %d chunk %zu one byte short: status %d", oc_algorithm_name(a), level, i,
+                       (int)st[i]);
+                continue;
+            }
+            size_t rlen = 0;
+            oc_status rst = de_compress_chunk(&shared, scratch, g_crct, a, level, data + i * chunk, ssz[i],
+                                              ref, bound, &rlen);
+            EXPECT(st[i] == OC_OK && rst == OC_OK && got[i] == rlen && memcmp(out, ref, rlen) == 0,
+                   "%s level %d chunk %zu: GPU status %d, %zu bytes; host core %zu bytes%s",
+                   oc_algorithm_name(a), level, i, (int)st[i], got[i], rlen,
+                   got[i] == rlen ? " (bytes differ)" : "");
+            z_stream z;
+            memset(&z, 0, sizeof z);
+            REQUIRE(inflateInit2(&z, a == OC_ALGO_ZLIB ? 15 : a == OC_ALGO_GZIP ? 31 : -15) == Z_OK);
+            z.next_in = out;
+            z.avail_in = (uInt)got[i];
+            z.next_out = back;
+            z.avail_out = (uInt)chunk;
+            int zr = inflate(&z, Z_FINISH);
+            EXPECT(zr == Z_STREAM_END && z.total_out == ssz[i] && memcmp(back, data + i * chunk, ssz[i]) == 0,
+                   "%s level %d chunk %zu: zlib cannot read the GPU's stream", oc_algorithm_name(a), level,
+                   i);
+            inflateEnd(&z);
+            for (size_t g = 0; g < GUARD; g++)
+                CHECK(out[bound + g] == GUARD_BYTE);
+        }
+    }
+    oc_memory_free(g_gpu, OC_MEMORY_DEVICE, d_in, n);
+    oc_memory_free(g_gpu, OC_MEMORY_DEVICE, d_out, m * (bound + GUARD));
+    free(h_out);
+    free(ref);
+    free(back);
+    free(src);
+    free(dst);
+    free(ssz);
+    free(caps);
+    free(got);
+    free(st);
+}
+
 static uint8_t *load_data(size_t *size)
 {
     static const char *files[] = {OC_SOURCE_DIR "/include/opencomp.h", "/usr/share/common-licenses/GPL-3",
@@ -441,7 +523,12 @@ int main(void)
         hostile_streams(&l, a, data, use, g_small == 2 ? 60 : g_small ? 300 : 3000);
         run_list("hostile", a, &l, a == OC_ALGO_ZLIB);
         list_free(&l);
-        printf("  %-8s valid and hostile chunks on the GPU done\n", oc_algorithm_name(a));
+        static const int levels[] = {1, 2, 6, 9, 12};
+        for (int li = 0; li < 5; li++)
+            if (!g_small || levels[li] == 1 || levels[li] == 9)
+                compress_check(a, levels[li], data, g_small ? use / 2 : use, li & 1 ? 65536 : 40000);
+        printf("  %-8s valid and hostile chunks decoded, chunks compressed on the GPU done\n",
+               oc_algorithm_name(a));
     }
     free(data);
     oc_context_destroy(g_gpu);

@@ -28,31 +28,26 @@
 #include "deflate_checksum_core.h"
 #include "inflate_core.h"
 
-INF_FN uint32_t inf_le32(const uint8_t *p)
+OC_CORE_FN uint32_t inf_le32(const uint8_t *p)
 {
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 
 /* Index of the first byte in p[from..n) that is zero (want_zero) or not,
  * or n; the warp scans 32 bytes per step. */
-INF_FN size_t inf_find_byte(const uint8_t *p, size_t from, size_t n, int want_zero)
+OC_CORE_FN size_t inf_find_byte(const uint8_t *p, size_t from, size_t n, int want_zero)
 {
-    for (size_t b = from; b < n; b += INF_NLANES) {
-        size_t i = b + INF_LANE();
-        uint32_t z = INF_BALLOT(i < n && (p[i] == 0) == want_zero);
-        if (z) {
-#ifdef __CUDACC__
-            return b + (size_t)(__ffs(z) - 1);
-#else
-            return b;
-#endif
-        }
+    for (size_t b = from; b < n; b += OC_NLANES) {
+        size_t i = b + OC_LANE();
+        uint32_t z = OC_WARP_BALLOT(i < n && (p[i] == 0) == want_zero);
+        if (z)
+            return b + (size_t)oc_lowbit32(z);
     }
     return n;
 }
 
 /* A gzip member header at p (n bytes left); *hlen its length. */
-INF_BIGFN oc_status inf_gzip_header(const uint32_t *crct, const uint8_t *p, size_t n, size_t *hlen)
+OC_CORE_BIGFN oc_status inf_gzip_header(const uint32_t *crct, const uint8_t *p, size_t n, size_t *hlen)
 {
     for (size_t i = 0; i < 3 && i < n; i++)
         if (p[i] != (i == 0 ? 0x1f : i == 1 ? 0x8b : 8)) /* ID1 ID2 CM */
@@ -96,8 +91,9 @@ INF_BIGFN oc_status inf_gzip_header(const uint32_t *crct, const uint8_t *p, size
  * _GZIP) from src[0..n) into dst[0..cap); *out_size gets the bytes written.
  * crct is the CRC-32 byte table (dck_crc_table_fill).  Every lane returns
  * the same status and size. */
-INF_BIGFN oc_status inf_decode_chunk(inf_tables *T, const uint32_t *crct, oc_algorithm algo,
-                                     const uint8_t *src, size_t n, uint8_t *dst, size_t cap, size_t *out_size)
+OC_CORE_BIGFN oc_status inf_decode_chunk(inf_tables *T, const uint32_t *crct, oc_algorithm algo,
+                                         const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+                                         size_t *out_size)
 {
     size_t used = 0, got = 0;
     oc_status st;
@@ -122,7 +118,7 @@ INF_BIGFN oc_status inf_decode_chunk(inf_tables *T, const uint32_t *crct, oc_alg
         size_t rest = n - 2 - used;
         if (rest < 4)
             return OC_ERR_TRUNCATED;
-        INF_SYNC(); /* the output written by other lanes */
+        OC_WARP_SYNC(); /* the output written by other lanes */
         uint32_t adler = dck_adler32(dst, got);
         uint32_t want = ((uint32_t)src[2 + used] << 24) | ((uint32_t)src[3 + used] << 16) |
                         ((uint32_t)src[4 + used] << 8) | (uint32_t)src[5 + used];
@@ -157,7 +153,7 @@ INF_BIGFN oc_status inf_decode_chunk(inf_tables *T, const uint32_t *crct, oc_alg
             pos += used;
             if (n - pos < 8)
                 return OC_ERR_TRUNCATED;
-            INF_SYNC();
+            OC_WARP_SYNC();
             uint32_t crc = dck_crc32(crct, dst + out, got);
             if (inf_le32(src + pos) != crc)
                 return INF_ERR(OC_ERR_CHECKSUM_MISMATCH);

@@ -54,31 +54,7 @@
 
 #include "opencomp.h"
 
-#ifdef __CUDACC__
-#define INF_FN static __device__ __forceinline__
-#define INF_BIGFN static __device__ __noinline__
-#define INF_CONST static __constant__ const
-#define INF_LANE() ((uint32_t)threadIdx.x & 31u)
-#define INF_NLANES 32u
-#define INF_SYNC() __syncwarp()
-#define INF_BALLOT(p) __ballot_sync(0xffffffffu, (p))
-#define INF_OR(v) __reduce_or_sync(0xffffffffu, (v))
-#define INF_SUM(v) __reduce_add_sync(0xffffffffu, (v))
-#define INF_POPC(v) __popc(v)
-#define INF_SHFL(v, l) __shfl_sync(0xffffffffu, (v), (l))
-#else
-#define INF_FN static inline
-#define INF_BIGFN static
-#define INF_CONST static const
-#define INF_LANE() 0u
-#define INF_NLANES 1u
-#define INF_SYNC() ((void)0)
-#define INF_BALLOT(p) ((p) ? 1u : 0u)
-#define INF_OR(v) (v)
-#define INF_SUM(v) (v)
-#define INF_POPC(v) ((uint32_t)__builtin_popcount(v))
-#define INF_SHFL(v, l) (v)
-#endif
+#include "../../../common/portable.h"
 
 /* INF_TRACE (host builds): print the line of every error return. */
 #if defined(INF_TRACE) && !defined(__CUDACC__)
@@ -118,6 +94,7 @@
 #define INF_K_EOB 3u
 #define INF_K_SLOW 4u /* code longer than the table: decode canonically */
 #define INF_K_BAD 5u  /* unused codeword or reserved symbol */
+#define INF_K_LONG 6u /* GDeflate's (Deflate64's) length symbol 285: 3 + 16 extra bits */
 #define INF_KIND(e) ((e) >> 29)
 #define INF_TOTAL(e) (((e) >> 24) & 31u)
 #define INF_CLEN(e) (((e) >> 20) & 15u)
@@ -148,7 +125,7 @@ typedef struct inf_tables {
 
 /* ---- small helpers ---------------------------------------------------------- */
 
-INF_FN uint32_t inf_rev(uint32_t v, uint32_t nbits) /* reverse the low nbits bits (nbits >= 1) */
+OC_CORE_FN uint32_t inf_rev(uint32_t v, uint32_t nbits) /* reverse the low nbits bits (nbits >= 1) */
 {
 #ifdef __CUDACC__
     return __brev(v) >> (32u - nbits);
@@ -163,26 +140,39 @@ INF_FN uint32_t inf_rev(uint32_t v, uint32_t nbits) /* reverse the low nbits bit
 }
 
 /* RFC 1951 3.2.5: length symbols 257..285 and distance symbols 0..29. */
-INF_CONST uint16_t inf_len_base[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
-                                       31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
-INF_CONST uint8_t inf_len_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
-                                       2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
-INF_CONST uint16_t inf_dist_base[30] = {1,    2,    3,    4,    5,    7,    9,    13,    17,    25,
-                                        33,   49,   65,   97,   129,  193,  257,  385,   513,   769,
-                                        1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
-INF_CONST uint8_t inf_dist_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
-                                        6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
+OC_CORE_CONST uint16_t inf_len_base[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
+                                           31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
+OC_CORE_CONST uint8_t inf_len_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
+                                           2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
+OC_CORE_CONST uint16_t inf_dist_base[30] = {1,    2,    3,    4,    5,    7,    9,    13,    17,    25,
+                                            33,   49,   65,   97,   129,  193,  257,  385,   513,   769,
+                                            1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
+OC_CORE_CONST uint8_t inf_dist_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
+                                            6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
 /* order of the precode lengths in a dynamic block header */
-INF_CONST uint8_t inf_pre_order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+OC_CORE_CONST uint8_t inf_pre_order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
 
 #define INF_TABLE_LIT 0
 #define INF_TABLE_DIST 1
 #define INF_TABLE_PRE 2
+#define INF_TABLE_LIT64 3  /* GDeflate: symbol 285 is INF_K_LONG */
+#define INF_TABLE_DIST64 4 /* GDeflate: distance symbols 30, 31 reach 64 KiB back */
+
+/* Deflate64's two more distance symbols (GDeflate uses them). */
+OC_CORE_CONST uint32_t inf_dist64_base[2] = {32769, 49153};
 
 /* The entry for `sym` of a code of length clen in table `kind`. */
-INF_FN uint32_t inf_entry(int kind, uint32_t sym, uint32_t clen)
+OC_CORE_FN uint32_t inf_entry(int kind, uint32_t sym, uint32_t clen)
 {
     uint32_t c = (clen << 20) | (clen << 24);
+    if (kind == INF_TABLE_LIT64 && sym == 285)
+        return c | (INF_K_LONG << 29);
+    if (kind == INF_TABLE_DIST64 && (sym == 30 || sym == 31))
+        return inf_dist64_base[sym - 30] | (14u << 16) | (clen << 20) | ((clen + 14) << 24) | (INF_K_LEN << 29);
+    if (kind == INF_TABLE_LIT64)
+        kind = INF_TABLE_LIT;
+    if (kind == INF_TABLE_DIST64)
+        kind = INF_TABLE_DIST;
     if (kind == INF_TABLE_LIT) {
         if (sym < 256)
             return sym | c | (INF_K_LIT1 << 29);
@@ -225,7 +215,7 @@ typedef struct inf_br {
     int over; /* a zero bit past the end was consumed: TRUNCATED */
 } inf_br;
 
-INF_FN uint32_t inf_word_slow(const inf_br *r, size_t k)
+OC_CORE_FN uint32_t inf_word_slow(const inf_br *r, size_t k)
 {
     uint32_t w = 0;
     for (uint32_t i = 0; i < 4; i++) {
@@ -236,7 +226,7 @@ INF_FN uint32_t inf_word_slow(const inf_br *r, size_t k)
     return w;
 }
 
-INF_FN uint32_t inf_word(const inf_br *r, size_t k)
+OC_CORE_FN uint32_t inf_word(const inf_br *r, size_t k)
 {
     if (k >= r->k_lo && k < r->k_hi) {
 #ifdef __CUDACC__
@@ -251,18 +241,18 @@ INF_FN uint32_t inf_word(const inf_br *r, size_t k)
 }
 
 /* Bits consumed so far, from the start of the chunk. */
-INF_FN size_t inf_br_consumed(const inf_br *r)
+OC_CORE_FN size_t inf_br_consumed(const inf_br *r)
 {
     return 32 * r->k - 8 * (size_t)r->o - r->bl;
 }
 
-INF_FN void inf_br_check_over(inf_br *r)
+OC_CORE_FN void inf_br_check_over(inf_br *r)
 {
     if (inf_br_consumed(r) > 8 * r->n)
         r->over = 1;
 }
 
-INF_FN void inf_refill(inf_br *r)
+OC_CORE_FN void inf_refill(inf_br *r)
 {
     if (r->bl <= 32) {
         if (r->k >= r->k_lo && r->k < r->k_hi) {
@@ -277,7 +267,7 @@ INF_FN void inf_refill(inf_br *r)
 }
 
 /* Positions the reader at byte `pos` of the chunk (pos <= n). */
-INF_FN void inf_br_seek(inf_br *r, size_t pos)
+OC_CORE_FN void inf_br_seek(inf_br *r, size_t pos)
 {
     size_t a = pos + r->o;
     r->k = a >> 2;
@@ -288,7 +278,7 @@ INF_FN void inf_br_seek(inf_br *r, size_t pos)
     inf_refill(r);
 }
 
-INF_FN void inf_br_init(inf_br *r, const uint8_t *src, size_t n)
+OC_CORE_FN void inf_br_init(inf_br *r, const uint8_t *src, size_t n)
 {
     r->o = (uint32_t)((uintptr_t)src & 3u);
     r->base = src - r->o;
@@ -299,7 +289,7 @@ INF_FN void inf_br_init(inf_br *r, const uint8_t *src, size_t n)
     inf_br_seek(r, 0);
 }
 
-INF_FN uint32_t inf_bits(inf_br *r, uint32_t nb) /* nb <= 32 - needs a refill before if bl may be short */
+OC_CORE_FN uint32_t inf_bits(inf_br *r, uint32_t nb) /* nb <= 32 - needs a refill before if bl may be short */
 {
     uint32_t v = (uint32_t)r->bb & ((1u << nb) - 1u);
     r->bb >>= nb;
@@ -309,7 +299,7 @@ INF_FN uint32_t inf_bits(inf_br *r, uint32_t nb) /* nb <= 32 - needs a refill be
 
 /* The status to report for an error found while decoding: a stream that was
  * over-read is TRUNCATED whatever else went wrong. */
-INF_FN oc_status inf_fail(inf_br *r, oc_status st)
+OC_CORE_FN oc_status inf_fail(inf_br *r, oc_status st)
 {
     inf_br_check_over(r);
     return r->over ? OC_ERR_TRUNCATED : st;
@@ -321,19 +311,19 @@ INF_FN oc_status inf_fail(inf_br *r, oc_status st)
  * cooperatively.  CORRUPT for an over-subscribed code, or an incomplete one
  * other than an empty code or a single code of length 1 (zlib's rules; the
  * unused codewords decode as BAD). */
-INF_BIGFN oc_status inf_build(const uint8_t *lens, uint32_t nsym, int kind, uint32_t *table, uint32_t tb,
-                              inf_canon *can, uint16_t *syms)
+OC_CORE_BIGFN oc_status inf_build(const uint8_t *lens, uint32_t nsym, int kind, uint32_t *table, uint32_t tb,
+                                  inf_canon *can, uint16_t *syms)
 {
-    uint32_t lane = INF_LANE();
+    uint32_t lane = OC_LANE();
     /* counts per length: a ballot per length value and 32 symbols */
     uint32_t cnt[16];
     for (uint32_t l = 0; l < 16; l++)
         cnt[l] = 0;
-    for (uint32_t s0 = 0; s0 < nsym; s0 += INF_NLANES) {
+    for (uint32_t s0 = 0; s0 < nsym; s0 += OC_NLANES) {
         uint32_t s = s0 + lane;
         uint32_t len = s < nsym ? lens[s] : 0;
         for (uint32_t l = 1; l < 16; l++)
-            cnt[l] += INF_POPC(INF_BALLOT(len == l));
+            cnt[l] += oc_popc32(OC_WARP_BALLOT(len == l));
     }
     /* canonical first codes, offsets, completeness (every lane, same values) */
     uint32_t code = 0, off = 0, used = 0, maxlen = 0;
@@ -356,7 +346,7 @@ INF_BIGFN oc_status inf_build(const uint8_t *lens, uint32_t nsym, int kind, uint
         return INF_ERR(OC_ERR_CORRUPT);
     if (kind == INF_TABLE_PRE && used < (1u << 15))
         return INF_ERR(OC_ERR_CORRUPT); /* zlib wants a complete precode */
-    INF_SYNC();                         /* nobody still reads the previous table */
+    OC_WARP_SYNC();                     /* nobody still reads the previous table */
     if (lane == 0) {
         for (uint32_t l = 0; l < 16; l++) {
             can->first[l] = (uint16_t)(l ? first[l] : 0);
@@ -369,24 +359,24 @@ INF_BIGFN oc_status inf_build(const uint8_t *lens, uint32_t nsym, int kind, uint
     uint32_t run[16];
     for (uint32_t l = 0; l < 16; l++)
         run[l] = l ? offset[l] : 0;
-    for (uint32_t s0 = 0; s0 < nsym; s0 += INF_NLANES) {
+    for (uint32_t s0 = 0; s0 < nsym; s0 += OC_NLANES) {
         uint32_t s = s0 + lane;
         uint32_t len = s < nsym ? lens[s] : 0;
         uint32_t below = (uint32_t)((1ull << lane) - 1u);
         uint32_t mine = 0;
         for (uint32_t l = 1; l < 16; l++) {
-            uint32_t b = INF_BALLOT(len == l);
+            uint32_t b = OC_WARP_BALLOT(len == l);
             if (len == l)
-                mine = run[l] + INF_POPC(b & below);
-            run[l] += INF_POPC(b);
+                mine = run[l] + oc_popc32(b & below);
+            run[l] += oc_popc32(b);
         }
         if (len)
             syms[mine] = (uint16_t)s;
     }
-    INF_SYNC();
+    OC_WARP_SYNC();
     /* fill: entry i is the code whose reversed bits are i's low bits */
     uint32_t size = 1u << tb;
-    for (uint32_t i = lane; i < size; i += INF_NLANES) {
+    for (uint32_t i = lane; i < size; i += OC_NLANES) {
         uint32_t c = inf_rev(i, tb); /* left-justified code bits */
         uint32_t e;
         if (maxlen == 0) {
@@ -406,14 +396,14 @@ INF_BIGFN oc_status inf_build(const uint8_t *lens, uint32_t nsym, int kind, uint
         }
         table[i] = e;
     }
-    INF_SYNC();
+    OC_WARP_SYNC();
     if (kind != INF_TABLE_LIT)
         return OC_OK;
     /* two literals in one entry when both codes fit in the table bits */
-    for (uint32_t g = 0; g < size; g += 8 * INF_NLANES) {
+    for (uint32_t g = 0; g < size; g += 8 * OC_NLANES) {
         uint32_t upd[8];
         for (uint32_t j = 0; j < 8; j++) {
-            uint32_t i = g + j * INF_NLANES + lane;
+            uint32_t i = g + j * OC_NLANES + lane;
             uint32_t e = table[i];
             upd[j] = e;
             if (INF_KIND(e) == INF_K_LIT1 && INF_CLEN(e) < tb) {
@@ -425,17 +415,17 @@ INF_BIGFN oc_status inf_build(const uint8_t *lens, uint32_t nsym, int kind, uint
                              (INF_K_LIT2 << 29);
             }
         }
-        INF_SYNC();
+        OC_WARP_SYNC();
         for (uint32_t j = 0; j < 8; j++)
-            table[g + j * INF_NLANES + lane] = upd[j];
-        INF_SYNC();
+            table[g + j * OC_NLANES + lane] = upd[j];
+        OC_WARP_SYNC();
     }
     return OC_OK;
 }
 
 /* Decodes a code longer than the table from the next 15 bits (SLOW entry):
  * the entry of the symbol, or a BAD entry. */
-INF_FN uint32_t inf_slow(const inf_canon *can, const uint16_t *syms, int kind, uint32_t tb, uint64_t bb)
+OC_CORE_FN uint32_t inf_slow(const inf_canon *can, const uint16_t *syms, int kind, uint32_t tb, uint64_t bb)
 {
     uint32_t c = inf_rev((uint32_t)bb & 0x7FFFu, 15);
     for (uint32_t l = tb + 1; l < 16; l++) {
@@ -450,13 +440,13 @@ INF_FN uint32_t inf_slow(const inf_canon *can, const uint16_t *syms, int kind, u
 /* ---- block headers ----------------------------------------------------------------- */
 
 /* Fixed Huffman codes (RFC 1951 3.2.6). */
-INF_BIGFN oc_status inf_fixed_tables(inf_tables *T)
+OC_CORE_BIGFN oc_status inf_fixed_tables(inf_tables *T)
 {
-    uint32_t lane = INF_LANE();
-    INF_SYNC();
-    for (uint32_t s = lane; s < INF_NLIT + INF_NDIST; s += INF_NLANES)
+    uint32_t lane = OC_LANE();
+    OC_WARP_SYNC();
+    for (uint32_t s = lane; s < INF_NLIT + INF_NDIST; s += OC_NLANES)
         T->lens[s] = (uint8_t)(s < 144 ? 8 : s < 256 ? 9 : s < 280 ? 7 : s < 288 ? 8 : 5);
-    INF_SYNC();
+    OC_WARP_SYNC();
     oc_status st = inf_build(T->lens, INF_NLIT, INF_TABLE_LIT, T->lit, INF_TB, &T->lcan, T->lsyms);
     if (st == OC_OK)
         st = inf_build(T->lens + INF_NLIT, INF_NDIST, INF_TABLE_DIST, T->dist, INF_DTB, &T->dcan, T->dsyms);
@@ -464,9 +454,9 @@ INF_BIGFN oc_status inf_fixed_tables(inf_tables *T)
 }
 
 /* Dynamic Huffman block header (RFC 1951 3.2.7), after BFINAL/BTYPE. */
-INF_BIGFN oc_status inf_dynamic_tables(inf_tables *T, inf_br *r)
+OC_CORE_BIGFN oc_status inf_dynamic_tables(inf_tables *T, inf_br *r)
 {
-    uint32_t lane = INF_LANE();
+    uint32_t lane = OC_LANE();
     inf_refill(r);
     uint32_t hlit = inf_bits(r, 5) + 257, hdist = inf_bits(r, 5) + 1, hclen = inf_bits(r, 4) + 4;
     if (hlit > 286 || hdist > 30)
@@ -479,11 +469,11 @@ INF_BIGFN oc_status inf_dynamic_tables(inf_tables *T, inf_br *r)
         inf_refill(r);
         pl[inf_pre_order[i]] = (uint8_t)inf_bits(r, 3);
     }
-    INF_SYNC(); /* the previous block's copies and tables are done with */
+    OC_WARP_SYNC(); /* the previous block's copies and tables are done with */
     if (lane == 0)
         for (uint32_t i = 0; i < 19; i++)
             T->lens[i] = pl[i];
-    INF_SYNC();
+    OC_WARP_SYNC();
     oc_status st = inf_build(T->lens, 19, INF_TABLE_PRE, T->dist, INF_PTB, &T->dcan, T->dsyms);
     if (st != OC_OK)
         return inf_fail(r, st);
@@ -516,20 +506,20 @@ INF_BIGFN oc_status inf_dynamic_tables(inf_tables *T, inf_br *r)
         }
         if (rep > total - i)
             return inf_fail(r, INF_ERR(OC_ERR_CORRUPT));
-        for (uint32_t j = lane; j < rep; j += INF_NLANES) {
+        for (uint32_t j = lane; j < rep; j += OC_NLANES) {
             uint32_t at = i + j; /* litlen lengths at 0.., distance lengths at INF_NLIT.. */
             at = at < hlit ? at : INF_NLIT + (at - hlit);
             T->lens[at + 0] = (uint8_t)val; /* written after the precode table is no longer read */
         }
         i += rep;
     }
-    INF_SYNC();
+    OC_WARP_SYNC();
     /* unlisted symbols are unused */
-    for (uint32_t s = hlit + lane; s < INF_NLIT; s += INF_NLANES)
+    for (uint32_t s = hlit + lane; s < INF_NLIT; s += OC_NLANES)
         T->lens[s] = 0;
-    for (uint32_t s = hdist + lane; s < INF_NDIST; s += INF_NLANES)
+    for (uint32_t s = hdist + lane; s < INF_NDIST; s += OC_NLANES)
         T->lens[INF_NLIT + s] = 0;
-    INF_SYNC();
+    OC_WARP_SYNC();
     if (T->lens[256] == 0)
         return inf_fail(r, INF_ERR(OC_ERR_CORRUPT)); /* no end-of-block code */
     st = inf_build(T->lens, INF_NLIT, INF_TABLE_LIT, T->lit, INF_TB, &T->lcan, T->lsyms);
@@ -554,20 +544,20 @@ typedef struct inf_out {
 /* Writes the batch [bstart, op) to out: literals are in the ring, nq
  * matches in the queue.  See the file comment.  (Arguments by value, so the
  * caller's decoder state stays in registers.) */
-INF_BIGFN void inf_flush(inf_tables *T, uint8_t *out, size_t bstart, size_t op, uint32_t nq)
+OC_CORE_BIGFN void inf_flush(inf_tables *T, uint8_t *out, size_t bstart, size_t op, uint32_t nq)
 {
-    uint32_t lane = INF_LANE();
+    uint32_t lane = OC_LANE();
     uint32_t span = (uint32_t)(op - bstart);
     size_t ring_lo = op > INF_RING ? op - INF_RING : 0; /* oldest position still in the ring */
-    INF_SYNC();                                         /* literals and queue entries written by lane 0 */
+    OC_WARP_SYNC();                                     /* literals and queue entries written by lane 0 */
     uint32_t qi = 0;
     int carry = -1; /* the match that started before this step, if any */
     INF_COUNT(flushes, 1);
-    for (uint32_t s = 0; s < span; s += INF_NLANES) {
+    for (uint32_t s = 0; s < span; s += OC_NLANES) {
         uint32_t j = qi + lane;
         uint32_t st = j < nq ? (T->q_pl[j] & 0xFFFFu) : 0xFFFFFFFFu;
-        uint32_t bit = st < s + INF_NLANES ? 1u << (st - s) : 0u;
-        uint32_t mask = INF_OR(bit);
+        uint32_t bit = st < s + OC_NLANES ? 1u << (st - s) : 0u;
+        uint32_t mask = OC_WARP_OR(bit);
         uint32_t x = s + lane;
         if (x < span) {
             int in_match = 0;
@@ -576,7 +566,7 @@ INF_BIGFN void inf_flush(inf_tables *T, uint8_t *out, size_t bstart, size_t op, 
             uint32_t y = x; /* position being resolved, in the batch */
             while (!done) {
                 uint32_t below = y - s == 31 ? 0xFFFFFFFFu : (2u << (y - s)) - 1u;
-                uint32_t kk = INF_POPC(mask & below);
+                uint32_t kk = oc_popc32(mask & below);
                 int m = kk ? (int)(qi + kk - 1) : carry;
                 uint32_t pl = m >= 0 ? T->q_pl[m] : 0;
                 uint32_t mst = pl & 0xFFFFu, mln = pl >> 16;
@@ -605,15 +595,15 @@ INF_BIGFN void inf_flush(inf_tables *T, uint8_t *out, size_t bstart, size_t op, 
                 T->ring[(bstart + x) & (INF_RING - 1)] = v;
             out[bstart + x] = v;
         }
-        uint32_t nnew = INF_POPC(mask);
+        uint32_t nnew = oc_popc32(mask);
         if (nnew)
             carry = (int)(qi + nnew - 1);
         qi += nnew;
-        INF_SYNC();
+        OC_WARP_SYNC();
     }
 }
 
-INF_FN void inf_out_flush(inf_tables *T, inf_out *o)
+OC_CORE_FN void inf_out_flush(inf_tables *T, inf_out *o)
 {
     inf_flush(T, o->out, o->bstart, o->op, o->nq);
     o->bstart = o->op;
@@ -625,9 +615,9 @@ INF_FN void inf_out_flush(inf_tables *T, inf_out *o)
 /* Decodes the Huffman-coded data of one block with the tables in T.  The
  * reader and the output state are copied into locals (registers) for the
  * loop and written back at the end. */
-INF_BIGFN oc_status inf_huffman_block(inf_tables *T, inf_br *rp, inf_out *outp)
+OC_CORE_BIGFN oc_status inf_huffman_block(inf_tables *T, inf_br *rp, inf_out *outp)
 {
-    uint32_t lane = INF_LANE();
+    uint32_t lane = OC_LANE();
     inf_br r = *rp;
     inf_out o = *outp;
     oc_status st = OC_OK;
@@ -724,19 +714,19 @@ INF_BIGFN oc_status inf_huffman_block(inf_tables *T, inf_br *rp, inf_out *outp)
 }
 
 /* Copies a stored block of len bytes from the chunk at byte pos. */
-INF_BIGFN void inf_stored_copy(inf_tables *T, const inf_br *r, size_t pos, inf_out *o, size_t len)
+OC_CORE_BIGFN void inf_stored_copy(inf_tables *T, const inf_br *r, size_t pos, inf_out *o, size_t len)
 {
-    uint32_t lane = INF_LANE();
+    uint32_t lane = OC_LANE();
     const uint8_t *src = r->base + r->o + pos;
     size_t op = o->op;
     size_t ring_from = op + len > INF_RING ? op + len - INF_RING : 0;
-    for (size_t i = lane; i < len; i += INF_NLANES) {
+    for (size_t i = lane; i < len; i += OC_NLANES) {
         uint8_t v = src[i];
         o->out[op + i] = v;
         if (op + i >= ring_from)
             T->ring[(op + i) & (INF_RING - 1)] = v;
     }
-    INF_SYNC();
+    OC_WARP_SYNC();
 }
 
 /* inf_inflate decodes one raw Deflate stream from src (n bytes; the stream
@@ -744,8 +734,8 @@ INF_BIGFN void inf_stored_copy(inf_tables *T, const inf_br *r, size_t pos, inf_o
  * the stream's length in bytes (the last one partly used) and *out_size the
  * bytes written; on OUTPUT_TOO_SMALL *out_size is the size the stream
  * needs.  Every lane returns the same status. */
-INF_BIGFN oc_status inf_inflate(inf_tables *T, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
-                                size_t *in_used, size_t *out_size)
+OC_CORE_BIGFN oc_status inf_inflate(inf_tables *T, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+                                    size_t *in_used, size_t *out_size)
 {
     inf_br r;
     inf_out o;
