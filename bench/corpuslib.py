@@ -39,6 +39,43 @@ TPCH_FILES = [
 _EPOCH_ORDINAL = datetime.date(1970, 1, 1).toordinal()
 
 
+# The sample pack (bench/pack --sample MIB): from each corpus file, MIB
+# slices of SAMPLE_SLICE bytes spread evenly from its start to its end (a file
+# no longer than the sample is taken whole), so the sample keeps every kind of
+# data at a fraction of the carry.  The full-scale GPU benchmark repeats it to
+# reach its batch sizes (bench/README.md, "Full scale").
+SAMPLE_SLICE = MIB
+
+
+def sample_slices(size, mib):
+    """[(offset, length)] of the sample of a file of `size` bytes: `mib`
+    slices of SAMPLE_SLICE bytes, the k-th at k/(mib-1) of the way from the
+    start to the last slice position, rounded down to 4 KiB (so fixed-width
+    columns keep their alignment)."""
+    if mib < 1:
+        raise ValueError("a sample needs at least one slice")
+    if size <= mib * SAMPLE_SLICE:
+        return [(0, size)]
+    if mib == 1:
+        return [(0, SAMPLE_SLICE)]
+    last = size - SAMPLE_SLICE
+    return [((k * last // (mib - 1)) // 4096 * 4096, SAMPLE_SLICE) for k in range(mib)]
+
+
+def write_sample(src, dst, mib):
+    """Write the sample of file src to dst; returns its sha256."""
+    size = os.path.getsize(src)
+    h = hashlib.sha256()
+    with open(src, "rb") as fi, open(dst + ".tmp", "wb") as fo:
+        for off, length in sample_slices(size, mib):
+            fi.seek(off)
+            b = fi.read(length)
+            h.update(b)
+            fo.write(b)
+    os.replace(dst + ".tmp", dst)
+    return h.hexdigest()
+
+
 def log(msg):
     print("corpus: " + msg, file=sys.stderr, flush=True)
 

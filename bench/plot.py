@@ -1,11 +1,20 @@
 #!/usr/bin/env python3
-"""bench/plot.py - one PNG of throughput vs compression ratio, per codec and
-contender, from benchmark run files (bench/SCHEMA.md), merged and validated
-exactly as bench/report.py does.
+"""bench/plot.py - one PNG from benchmark run files (bench/SCHEMA.md), merged
+and validated exactly as bench/report.py does.  Two kinds:
 
-    python3 bench/plot.py -o bench/out/bench.png RUN.json [DIR ...] [--chunk 65536]
+    python3 bench/plot.py -o bench/out/bench.png RUN.json [DIR ...] [--kind ladder]
+    python3 bench/plot.py -o bench/out/bench.png RUN.json [DIR ...] [--kind files --chunk 65536]
 
-Layout: one column of panels per algorithm, the top row
+"ladder" (the default when the runs hold ladder rows, bench/README.md "Full
+scale"): GB/s against the bytes of one batched call, one column of panels per
+codec; rows: kernel decompression, kernel compression, Python-API
+decompression.  Colour = library, line style = chunk size; the dotted grey
+line is the decode roofline (the run's device-to-device copy bandwidth x
+r/(1+r) at that codec's ratio).  The left end is latency, the right end
+throughput.
+
+"files": throughput vs compression ratio per codec and contender, one point
+per corpus file.  Layout: one column of panels per algorithm, the top row
 compression GB/s, the bottom row decompression GB/s, both on a log scale
 against ratio.  Each contender has one colour, circles for kernel scope and squares
 for end-to-end: small translucent points are single files, the large
@@ -22,7 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import report  # noqa: E402
 
-COLORS = {"opencomp-gpu": "#1b9e77", "nvcomp-gpu": "#76b900", "opencomp-cpu": "#7570b3",
+COLORS = {"opencomp-gpu": "#1f78b4", "nvcomp-gpu": "#76b900", "opencomp-cpu": "#7570b3",
           "reference-cpu": "#d95f02"}
 
 
@@ -53,7 +62,7 @@ def plot(results, out, chunk, title):
     import matplotlib.pyplot as plt
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
-    rs = [r for r in results if r["chunk_size"] == chunk]
+    rs = [r for r in results if r["chunk_size"] == chunk and not report.is_ladder(r)]
     if not rs:
         raise SystemExit("plot: no results at chunk size %d (have: %s)" % (
             chunk, ", ".join(sorted({str(r["chunk_size"]) for r in results}))))
@@ -115,11 +124,75 @@ def plot(results, out, chunk, title):
     plt.close(fig)
 
 
+STYLES = {65536: "-", 262144: "--", 1 << 20: "-.", 4 << 20: ":"}
+
+
+def plot_ladder(results, out, title):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    rs = [r for r in results if report.is_ladder(r) and not r.get("streams") and r["scope"] in ("kernel", "python")]
+    if not rs:
+        raise SystemExit("plot: no ladder rows in these runs")
+    algos = sorted({r["algorithm"] for r in rs}, key=report._algo_rank)
+    panels = (("kernel", "decompress_gbps", "decompress GB/s (kernel)"), ("kernel", "compress_gbps", "compress GB/s (kernel)"),
+              ("python", "decompress_gbps", "decompress GB/s (Python API)"))
+    fig, axes = plt.subplots(len(panels), len(algos), figsize=(max(8.0, 3.4 * len(algos) + 1.0), 9.0), squeeze=False)
+    chunks = sorted({r["chunk_size"] for r in rs})
+    for j, algo in enumerate(algos):
+        for i, (scope, field, label) in enumerate(panels):
+            ax = axes[i][j]
+            sel = [r for r in rs if r["algorithm"] == algo and r["scope"] == scope and r[field] is not None]
+            for contender in report.CONTENDERS:
+                for cs in chunks:
+                    line = sorted((r for r in sel if r["contender"] == contender and r["chunk_size"] == cs),
+                                  key=lambda r: r["uncompressed_bytes"])
+                    if not line:
+                        continue
+                    staged = any(r.get("path") == "host-staged" for r in line)
+                    ax.plot([r["uncompressed_bytes"] for r in line], [r[field] for r in line],
+                            STYLES.get(cs, "-"), color=COLORS[contender], marker="o", markersize=3,
+                            alpha=0.5 if staged else 0.9,
+                            markerfacecolor="none" if not all(r["verified"] for r in line) else COLORS[contender])
+            if field == "decompress_gbps" and scope == "kernel" and sel:
+                top = max(sel, key=lambda r: r["uncompressed_bytes"])
+                copy = ((top.get("_run") or {}).get("device") or {}).get("d2d_copy_gbps")
+                if copy:
+                    ratio = top["uncompressed_bytes"] / top["compressed_bytes"]
+                    ax.axhline(copy * ratio / (1 + ratio), color="grey", linestyle=":", linewidth=1)
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
+            ax.grid(True, which="both", alpha=0.25)
+            ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda v, _p: report.human(int(v)) if v >= 1 else ""))
+            ax.tick_params(axis="x", labelsize=7, rotation=30)
+            if i == 0:
+                ax.set_title(algo)
+            if i == len(panels) - 1:
+                ax.set_xlabel("bytes per call")
+            if j == 0:
+                ax.set_ylabel(label)
+    handles = [Line2D([], [], color=COLORS[c], label=report.SHORT.get(c, c)) for c in ("opencomp-gpu", "nvcomp-gpu")]
+    handles += [Line2D([], [], color="black", linestyle=STYLES.get(cs, "-"), label="%s chunks" % report.human(cs))
+                for cs in chunks]
+    handles.append(Line2D([], [], color="grey", linestyle=":", label="decode roofline (copy x r/(1+r))"))
+    fig.legend(handles=handles, loc="lower center", ncol=min(4, len(handles)), frameon=False)
+    fig.suptitle("%s — GB/s per batched call, 1 chunk to the largest batch (faint: host-staged)" % title)
+    fig.tight_layout(rect=(0, 0.08, 1, 0.95))
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("paths", nargs="+", help="run JSON files or folders of them")
     ap.add_argument("-o", "--output", default="bench/out/bench.png", help="PNG to write")
-    ap.add_argument("--chunk", type=int, default=65536, help="chunk size to plot (bytes)")
+    ap.add_argument("--kind", choices=("auto", "ladder", "files"), default="auto",
+                    help="ladder: GB/s per batch size; files: GB/s vs ratio per file (auto: ladder when present)")
+    ap.add_argument("--chunk", type=int, default=65536, help="chunk size of the files plot (bytes)")
     ap.add_argument("--title", default="opencomp benchmark", help="figure title")
     ap.add_argument("--skip-invalid", action="store_true", help="leave out (and name) run files that fail validation")
     args = ap.parse_args(argv)
@@ -132,7 +205,13 @@ def main(argv=None):
         print("plot: no valid run files", file=sys.stderr)
         return 2
     results, _ = report.merge(runs)
-    plot(results, args.output, args.chunk, args.title)
+    kind = args.kind
+    if kind == "auto":
+        kind = "ladder" if any(report.is_ladder(r) for r in results) else "files"
+    if kind == "ladder":
+        plot_ladder(results, args.output, args.title)
+    else:
+        plot(results, args.output, args.chunk, args.title)
     print("plot: wrote %s" % args.output)
     return 0
 

@@ -10,7 +10,15 @@ when two runs measured the same thing on the same machine, and prints
     python3 bench/report.py RUN.json [DIR ...]              terminal table
     python3 bench/report.py --markdown RUN.json [DIR ...]   markdown for the README
 
-The markdown has one table per algorithm: a row per file and chunk size, a
+    python3 bench/report.py --summary RUN.json [DIR ...]    full-scale and latency tables (terminal)
+
+Ladder rows (the GPU benchmark's batches, bench/README.md "Full scale": rows
+with a "batch_plan") make three tables: **full scale**, each codec and chunk
+size at the largest batch of at least 1 GiB (decompress and compress GB/s of
+both libraries, opencomp over nvCOMP, the roofline fraction, the Python
+API's decompress GB/s); **latency**, the time of a one-chunk call and of a
+1 MiB batch; and the whole ladder per codec.  The other rows (one file per
+call) make one table per algorithm: a row per file and chunk size, a
 column per contender (with its thread count, a non-default level, e2e, and the
 machine where a table holds several), each cell "ratio · compress / decompress GB/s",
 and a "corpus" row: total uncompressed / total compressed, and total bytes over
@@ -25,8 +33,10 @@ import sys
 
 CONTENDERS = ["opencomp-gpu", "nvcomp-gpu", "opencomp-cpu", "reference-cpu"]
 TIMINGS = ("cuda-events", "wall-clock")
-SCOPES = ("kernel", "end-to-end")
-ALGO_ORDER = ["lz4", "snappy", "deflate", "zlib", "gzip", "zstd"]
+SCOPES = ("kernel", "end-to-end", "python")
+PATHS = ("gpu-kernel", "host-staged")
+FULL_SCALE = 1 << 30  # bytes per call from which a figure counts as full scale (DESIGN.md)
+ALGO_ORDER = ["lz4", "snappy", "deflate", "zlib", "gzip", "zstd", "gdeflate"]
 
 # field -> accepted Python types (bool is excluded from numbers on purpose)
 _REQUIRED = {
@@ -80,12 +90,57 @@ def _check_result(r, where):
         if not isinstance(r.get("threads"), int) or isinstance(r.get("threads"), bool) or r["threads"] <= 0:
             raise SchemaError("%s: CPU contender needs a positive integer 'threads'" % where)
     expect_chunks = -(-r["uncompressed_bytes"] // r["chunk_size"])
-    if r["num_chunks"] != expect_chunks:
+    if "batch_plan" in r:
+        # a ladder batch mixes files: each file's last chunk may be partial, anywhere in the batch
+        if not expect_chunks <= r["num_chunks"] <= r["uncompressed_bytes"]:
+            raise SchemaError("%s: num_chunks %d, but %d bytes in chunks of at most %d bytes make at least %d" % (
+                where, r["num_chunks"], r["uncompressed_bytes"], r["chunk_size"], expect_chunks))
+    elif r["num_chunks"] != expect_chunks:
         raise SchemaError("%s: num_chunks %d, but %d bytes in %d-byte chunks make %d" % (
             where, r["num_chunks"], r["uncompressed_bytes"], r["chunk_size"], expect_chunks))
     ratio = r["uncompressed_bytes"] / r["compressed_bytes"]
     if abs(ratio - r["ratio"]) > 0.01 * ratio + 0.005:
         raise SchemaError("%s: ratio %.4g disagrees with bytes (%.4g)" % (where, r["ratio"], ratio))
+    if r["scope"] == "python" and r["timing"] != "wall-clock":
+        raise SchemaError("%s: Python-scope figures are wall-clock times" % where)
+    _check_optional(r, where)
+
+
+def _number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _check_optional(r, where):
+    """The fields beyond the required ones, when present (SCHEMA.md)."""
+    if "path" in r and r["path"] not in PATHS:
+        raise SchemaError("%s: unknown path %r" % (where, r["path"]))
+    for k in ("streams", "note", "frame", "batch_plan"):
+        if k in r and not isinstance(r[k], str):
+            raise SchemaError("%s: %r must be a string" % (where, k))
+    if "batch_plan" in r and (len(r["batch_plan"]) != 16 or any(c not in "0123456789abcdef" for c in r["batch_plan"])):
+        raise SchemaError("%s: batch_plan must be 16 hex digits" % where)
+    if "batch_target" in r and not (isinstance(r["batch_target"], int) and not isinstance(r["batch_target"], bool)
+                                    and r["batch_target"] >= 0):
+        raise SchemaError("%s: batch_target must be a non-negative integer" % where)
+    for d in ("compress", "decompress"):
+        sec = r.get(d + "_s")
+        if sec is None:
+            continue
+        if not _number(sec) or not sec > 0:
+            raise SchemaError("%s: %s_s must be a positive number or null" % (where, d))
+        g = r[d + "_gbps"]
+        if g is None or abs(r["uncompressed_bytes"] / sec / 1e9 - g) > 0.01 * g:
+            raise SchemaError("%s: %s_s disagrees with %s_gbps" % (where, d, d))
+    if "decompress_roofline" in r:
+        v = r["decompress_roofline"]
+        if not _number(v) or not v >= 0 or r["decompress_gbps"] is None:
+            raise SchemaError("%s: decompress_roofline needs a decompress figure and a non-negative value" % where)
+
+
+def roofline(r, copy_gbps):
+    """Decompress GB/s over the copy roofline at the row's ratio: copy x r / (1 + r)."""
+    ratio = r["uncompressed_bytes"] / r["compressed_bytes"]
+    return r["decompress_gbps"] / (copy_gbps * ratio / (1 + ratio))
 
 
 def load_run(path):
@@ -103,6 +158,17 @@ def load_run(path):
         _check_result(r, "%s: results[%d]" % (path, i))
         if r["contender"].endswith("-gpu") and not isinstance(run.get("device"), dict):
             raise SchemaError("%s: results[%d]: GPU contender but no 'device'" % (path, i))
+        if "decompress_roofline" in r:
+            copy = (run.get("device") or {}).get("d2d_copy_gbps")
+            if not _number(copy) or not copy > 0:
+                raise SchemaError("%s: results[%d]: a roofline fraction but no device 'd2d_copy_gbps'" % (path, i))
+            want = roofline(r, copy)
+            if abs(r["decompress_roofline"] - want) > 0.02 * want + 1e-9:
+                raise SchemaError("%s: results[%d]: decompress_roofline %.4g, but the figures give %.4g" % (
+                    path, i, r["decompress_roofline"], want))
+    for k in ("skipped", "failures"):
+        if k in run and not (isinstance(run[k], list) and all(isinstance(x, str) for x in run[k])):
+            raise SchemaError("%s: %r must be a list of strings" % (path, k))
     run["_path"] = path
     return run
 
@@ -142,8 +208,8 @@ def machine(run, contender):
 
 
 def key(r):
-    return (r["file"], r["algorithm"], r["level"], r["chunk_size"], r["contender"], r["scope"], r.get("threads"),
-            r["_machine"])
+    return (r["file"], r["algorithm"], r["level"], r["chunk_size"], r["uncompressed_bytes"], r.get("streams"),
+            r["contender"], r["scope"], r.get("threads"), r["_machine"])
 
 
 def _machine_labels(results):
@@ -207,6 +273,8 @@ def column(r, machine_label=None):
         c += " L%d" % r["level"]
     if r["scope"] == "end-to-end":
         c += " e2e"  # whole-buffer API incl. container (and transfers on a GPU)
+    if r["scope"] == "python":
+        c += " python"
     if machine_label:
         c += " @" + machine_label
     return c
@@ -281,10 +349,224 @@ def describe_run(run):
     return ", ".join(parts)
 
 
+# ---- the ladder: full scale, latency, every rung -----------------------------------------------------------------
+
+SHORT = {"opencomp-gpu": "opencomp", "nvcomp-gpu": "nvCOMP"}
+
+
+def is_ladder(r):
+    """A row of the GPU benchmark's batch ladder (one batch of the mixed corpus per call)."""
+    return "batch_plan" in r
+
+
+def stream_label(r):
+    """Who wrote the decoded streams, shortly ("" = the contender itself)."""
+    s = r.get("streams") or ""
+    for prefix, short in (("liblz4", "liblz4 blocks"), ("libzstd", "libzstd -3 frames")):
+        if s.startswith(prefix):
+            return short
+    return s
+
+
+def _codec_label(algo, streams):
+    return "%s (%s)" % (algo, streams) if streams else algo
+
+
+def _ladder_groups(results, scopes=("kernel", "python")):
+    """{(file, algorithm, chunk, streams): [rows]} of the ladder rows, ordered by codec, streams, chunk."""
+    groups = {}
+    for r in results:
+        if is_ladder(r) and r["scope"] in scopes:
+            groups.setdefault((r["file"], r["algorithm"], r["chunk_size"], stream_label(r)), []).append(r)
+    order = sorted(groups, key=lambda g: (_algo_rank(g[1]), g[3], g[2], g[0]))
+    return [(g, groups[g]) for g in order]
+
+
+def _seconds(r, d):
+    """Median seconds of direction d ("compress"/"decompress") of a row, or None."""
+    if r.get(d + "_s") is not None:
+        return r[d + "_s"]
+    g = r.get(d + "_gbps")
+    return r["uncompressed_bytes"] / (g * 1e9) if g else None
+
+
+def _pair(a, b, f):
+    return "%s · %s" % (f(a) if a is not None else "-", f(b) if b is not None else "-")
+
+
+def _us(v):
+    return "%.0f" % (v * 1e6) if v * 1e6 >= 100 else "%.1f" % (v * 1e6)
+
+
+def _staged(r):
+    return "†" if r is not None and r.get("path") == "host-staged" else ""
+
+
+def _g(r, d):
+    return r.get(d + "_gbps") if r is not None else None
+
+
+def full_scale(results):
+    """[(group, batch bytes, chunks, {(contender, scope): row})]: per codec, chunk size and stream source, the largest
+    batch of at least FULL_SCALE bytes."""
+    out = []
+    for g, rs in _ladder_groups(results):
+        big = [r for r in rs if r["uncompressed_bytes"] >= FULL_SCALE]
+        if big:
+            top = max(r["uncompressed_bytes"] for r in big)
+            sel = [r for r in big if r["uncompressed_bytes"] == top]
+            out.append((g, top, sel[0]["num_chunks"], {(r["contender"], r["scope"]): r for r in sel}))
+    return out
+
+
+def full_scale_table(results, md, copy_by_machine=None):
+    """Header and rows of the full-scale table (GB/s of uncompressed bytes per call)."""
+    head = ["codec", "chunk", "batch", "ratio oc · nv", "decompress opencomp", "decompress nvCOMP", "oc/nv",
+            "roofline oc · nv", "compress opencomp", "compress nvCOMP", "Python decompress oc · nv"]
+    if not md:  # a terminal (the device tool returns 12,000 characters): short names
+        head = ["codec", "chunk", "batch", "ratio oc·nv", "dec oc", "dec nv", "oc/nv", "roofline oc·nv", "comp oc",
+                "comp nv", "py dec oc·nv"]
+    rows = []
+    for (f, algo, chunk, streams), top, n, cells in full_scale(results):
+        oc, nv = cells.get(("opencomp-gpu", "kernel")), cells.get(("nvcomp-gpu", "kernel"))
+        poc, pnv = cells.get(("opencomp-gpu", "python")), cells.get(("nvcomp-gpu", "python"))
+        ratio = lambda r: "%.2f" % (r["uncompressed_bytes"] / r["compressed_bytes"])  # noqa: E731
+        dec_oc, dec_nv = _g(oc, "decompress"), _g(nv, "decompress")
+        q = "%.2f" % (dec_oc / dec_nv) if dec_oc and dec_nv else "-"
+        if md and dec_oc and dec_nv:
+            q = "**%s**" % q
+        roof = _pair(oc.get("decompress_roofline") if oc else None, nv.get("decompress_roofline") if nv else None,
+                     lambda v: "%.1f%%" % (100 * v))
+        rows.append([_codec_label(algo, streams), human(chunk), "%s, %d chunks" % (human_size(top), n),
+                     _pair(oc, nv, ratio),
+                     fmt_gbps(dec_oc) + _staged(oc), fmt_gbps(dec_nv), q, roof,
+                     fmt_gbps(_g(oc, "compress")) + (_staged(oc) if _g(oc, "compress") else ""),
+                     fmt_gbps(_g(nv, "compress")),
+                     _pair(_g(poc, "decompress"), _g(pnv, "decompress"), fmt_gbps)])
+    return head, rows
+
+
+def latency_table(results):
+    """Header and rows of the small-batch table: microseconds of one call."""
+    head = ["codec", "chunk", "1 chunk: decompress µs oc · nv", "compress µs oc · nv",
+            "Python decompress µs oc · nv", "1 MiB batch: decompress µs oc · nv"]
+    rows = []
+    for (f, algo, chunk, streams), rs in _ladder_groups(results):
+        one = {(r["contender"], r["scope"]): r for r in rs if r["num_chunks"] == 1}
+        mib = {(r["contender"], r["scope"]): r for r in rs
+               if r["num_chunks"] > 1 and r.get("batch_target") == 1 << 20}
+        if not one and not mib:
+            continue
+
+        def t(cells, c, scope, d):
+            r = cells.get((c, scope))
+            return _seconds(r, d) if r else None
+
+        rows.append([_codec_label(algo, streams), human(chunk),
+                     _pair(t(one, "opencomp-gpu", "kernel", "decompress"), t(one, "nvcomp-gpu", "kernel", "decompress"), _us),
+                     _pair(t(one, "opencomp-gpu", "kernel", "compress"), t(one, "nvcomp-gpu", "kernel", "compress"), _us),
+                     _pair(t(one, "opencomp-gpu", "python", "decompress"), t(one, "nvcomp-gpu", "python", "decompress"), _us),
+                     _pair(t(mib, "opencomp-gpu", "kernel", "decompress"), t(mib, "nvcomp-gpu", "kernel", "decompress"), _us)
+                     if mib else "(1 chunk)"])
+    return head, rows
+
+
+def render(head, rows, md):
+    """A markdown table, or aligned text columns for a terminal."""
+    if md:
+        out = ["| " + " | ".join(head) + " |", "|" + "---|" * 2 + "---:|" * (len(head) - 2)]
+        out += ["| " + " | ".join(r) + " |" for r in rows]
+        return "\n".join(out)
+    widths = [max(len(x) for x in col) for col in zip(head, *rows)] if rows else [len(h) for h in head]
+    return "\n".join("  ".join(x.ljust(w) if i < 2 else x.rjust(w) for i, (x, w) in enumerate(zip(row, widths)))
+                     for row in [head] + rows)
+
+
+def ladder_table(rs, md=True):
+    """Every rung of one codec: a row per chunk size, stream source and batch, a column per contender and scope."""
+    cols = sorted({(r["contender"], r["scope"]) for r in rs}, key=lambda c: (c[1] != "kernel", CONTENDERS.index(c[0])))
+    head = ["chunk", "batch"] + ["%s%s" % (SHORT.get(c, c), "" if s == "kernel" else " " + s) for c, s in cols]
+    head.append("roofline oc · nv")
+    cells = {}
+    for r in rs:
+        cells[(r["chunk_size"], stream_label(r), r["uncompressed_bytes"], r["num_chunks"], r["contender"], r["scope"])] = r
+    rows = []
+    for cs, st, u, n in sorted({k[:4] for k in cells}, key=lambda k: (k[1], k[0], k[2])):
+        row = [human(cs) + (" " + st if st else ""), "1 chunk" if n == 1 else "%s, %d chunks" % (human_size(u), n)]
+        for c, s in cols:
+            r = cells.get((cs, st, u, n, c, s))
+            row.append(cell(r) + _staged(r) if r else "")
+        oc, nv = cells.get((cs, st, u, n, "opencomp-gpu", "kernel")), cells.get((cs, st, u, n, "nvcomp-gpu", "kernel"))
+        row.append(_pair(oc.get("decompress_roofline") if oc else None, nv.get("decompress_roofline") if nv else None,
+                         lambda v: "%.1f%%" % (100 * v)))
+        rows.append(row)
+    return render(head, rows, md)
+
+
+LADDER_LEGEND = ("GB/s of uncompressed bytes per call (1 GB = 1e9 B), the median of the timed calls after a "
+                 "warm-up; GPU kernels timed by CUDA events around one batched call, Python rows by the wall clock "
+                 "around the call and a device synchronisation.  oc/nv = opencomp's decompress GB/s over nvCOMP's.  "
+                 "Roofline = decompress GB/s over the device-to-device copy bandwidth of the same run times "
+                 "r/(1+r) (r = the ratio).  † = opencomp's host-staged path (no GPU kernel yet: the engine copies "
+                 "the chunks through the CPU engine).  \"(liblz4 blocks)\", \"(libzstd -3 frames)\": streams "
+                 "the stock CPU libraries wrote (zstd as numcodecs' Zstd(level=3, checksum=True)), decoded by both.")
+
+
+def ladder_markdown(results):
+    lines = ["## Full scale: one batch of at least %s per call" % human(FULL_SCALE), ""]
+    head, rows = full_scale_table(results, True)
+    lines += [render(head, rows, True) if rows else "(no batch of that size in these runs)", ""]
+    lines += ["## Latency: small batches", ""]
+    head, rows = latency_table(results)
+    lines += [render(head, rows, True) if rows else "(no one-chunk rows)", "", LADDER_LEGEND, ""]
+    lines += ["## Every rung of the ladder", "",
+              "Each cell: ratio · compress / decompress GB/s; \"-\" = not measured (skipped: see the run's "
+              "\"skipped\" list) or not a compressor (stock streams are decoded only).", ""]
+    by_algo = {}
+    for r in results:
+        if is_ladder(r):
+            by_algo.setdefault((r["algorithm"], r["file"]), []).append(r)
+    for (algo, f), rs in sorted(by_algo.items(), key=lambda kv: (_algo_rank(kv[0][0]), kv[0][1])):
+        lines += ["### %s (%s)" % (algo, f), "", ladder_table(rs), ""]
+    return lines
+
+
+def summary(runs, results):
+    """The terminal summary a device run prints last: full-scale and latency tables, skips and failures."""
+    out = []
+    for run in sorted(runs, key=lambda r: r["_path"]):
+        dev = run.get("device") or {}
+        out.append("%s: %s, commit %s, copy %s GB/s; %d rows, %d skipped, %d failures" % (
+            os.path.basename(run["_path"]), dev.get("name", "no GPU"), str(run.get("commit", "?"))[:12],
+            fmt_gbps(dev.get("d2d_copy_gbps")), len(run["results"]), len(run.get("skipped", [])),
+            len(run.get("failures", []))))
+        fails = run.get("failures", [])
+        out += ["  FAILED: " + f[:220] for f in fails[:15]]
+        if len(fails) > 15:
+            out.append("  ... %d more failures in the run file" % (len(fails) - 15))
+    head, rows = full_scale_table(results, False)
+    out += ["", "full scale (GB/s per call, largest batch >= %s; † host-staged):" % human(FULL_SCALE),
+            render(head, rows, False) if rows else "  (no batch of that size)"]
+    head, rows = latency_table(results)
+    head = ["codec", "chunk", "1 chunk dec µs oc·nv", "comp µs oc·nv", "py dec µs oc·nv", "1 MiB dec µs oc·nv"]
+    out += ["", "latency (one call):", render(head, rows, False) if rows else "  (no one-chunk rows)"]
+    bad = [r for r in results if not r["verified"]]
+    out.append("")
+    out.append("%d results, %d unverified" % (len(results), len(bad)))
+    return "\n".join(out)
+
+
 def markdown(runs, results):
     lines = ["Runs merged:", ""]
     lines += ["- " + describe_run(run) for run in sorted(runs, key=lambda r: r["_path"])]
-    lines += ["", "Each cell: ratio · compress GB/s / decompress GB/s (1 GB = 1e9 uncompressed bytes; GPU: kernel time "
+    lines.append("")
+    if any(is_ladder(r) for r in results):
+        lines += ladder_markdown(results)
+        results = [r for r in results if not is_ladder(r)]
+        if not results:
+            return "\n".join(lines)
+        lines += ["## One file per call", ""]
+    lines += ["Each cell: ratio · compress GB/s / decompress GB/s (1 GB = 1e9 uncompressed bytes; GPU: kernel time "
               "by CUDA events, CPU: wall clock, nT = threads; Ln = level (none: the default); e2e = the whole-buffer API, host buffer in to host buffer out, "
               "container and transfers included). "
               "\"corpus\": total uncompressed / total compressed, total bytes / total time.", ""]
@@ -320,10 +602,21 @@ def markdown(runs, results):
 
 
 def human(n):
-    for unit, size in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if n >= size and n % size == 0:
             return "%d %s" % (n // size, unit)
     return str(n)
+
+
+def human_size(n):
+    """human(n) when exact, else three figures: "1.00 GiB", "33.4 MiB"."""
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            if n % size == 0:
+                return "%d %s" % (n // size, unit)
+            v = n / size
+            return "%s %s" % ("%.2f" % v if v < 10 else "%.1f" % v if v < 100 else "%.0f" % v, unit)
+    return "%d B" % n
 
 
 def terminal(results):
@@ -347,6 +640,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("paths", nargs="+", help="run JSON files or folders of them")
     ap.add_argument("--markdown", action="store_true", help="markdown tables for the README")
+    ap.add_argument("--summary", action="store_true", help="full-scale and latency tables for a terminal")
     ap.add_argument("-o", "--output", help="write here instead of stdout")
     ap.add_argument("--skip-invalid", action="store_true", help="leave out (and name) run files that fail validation")
     args = ap.parse_args(argv)
@@ -364,7 +658,7 @@ def main(argv=None):
     if not results:
         print("report: the runs hold no results", file=sys.stderr)
         return 2
-    text = markdown(runs, results) if args.markdown else terminal(results)
+    text = markdown(runs, results) if args.markdown else summary(runs, results) if args.summary else terminal(results)
     if args.output:
         with open(args.output, "w") as f:
             f.write(text + "\n")

@@ -88,6 +88,21 @@ def main():
         # write_atomic leaves no temporary behind
         cl.write_atomic(os.path.join(d, "x.bin"), [b"ab", bytearray(b"cd")])
         check(read(d, "x.bin") == b"abcd" and not os.path.exists(os.path.join(d, "x.bin.tmp")), "write_atomic")
+    # the sample pack's slices: evenly spread, 4 KiB aligned, the whole file when short
+    sl = cl.sample_slices(100 * cl.MIB + 12345, 8)
+    check(len(sl) == 8 and sl[0][0] == 0 and all(o % 4096 == 0 and n == cl.MIB for o, n in sl), "8 aligned slices")
+    check(sl[-1][0] + cl.MIB <= 100 * cl.MIB + 12345 and sl[-1][0] > 99 * cl.MIB - 4096, "the last slice ends the file")
+    check(all(b[0] - a[0] > 13 * cl.MIB for a, b in zip(sl, sl[1:])), "slices spread evenly")
+    check(cl.sample_slices(5 * cl.MIB, 8) == [(0, 5 * cl.MIB)], "a short file is taken whole")
+    check(cl.sample_slices(9 * cl.MIB, 1) == [(0, cl.MIB)], "one slice: the start")
+    with tempfile.TemporaryDirectory() as d:
+        src, dst = os.path.join(d, "f"), os.path.join(d, "s")
+        data = bytes(range(256)) * (12 * 4096)  # 12 MiB
+        with open(src, "wb") as f:
+            f.write(data)
+        digest = cl.write_sample(src, dst, 2)
+        want = data[: cl.MIB] + data[11 * cl.MIB:]
+        check(read(d, "s") == want and digest == __import__("hashlib").sha256(want).hexdigest(), "write_sample")
     print("%d passed, %d failed" % (CHECKS[0] - len(FAILS), len(FAILS)))
     return 1 if FAILS else 0
 

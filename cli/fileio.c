@@ -4,7 +4,9 @@
  * temporary file in the destination folder and moved into place only after
  * everything succeeded (link(2), so an existing file is never replaced
  * unless -f asked for it).  A signal handler removes the temporary on
- * SIGINT, SIGTERM and SIGHUP, so an interrupted run leaves nothing behind.
+ * SIGINT, SIGTERM and SIGHUP, so an interrupted run leaves nothing behind;
+ * only SIGKILL or a crash can, and the next run writing the same name says
+ * so (report_leftovers).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -14,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -149,6 +152,42 @@ int cli_write_all(int fd, const void *data, size_t n)
     return 0;
 }
 
+/* How many bytes of the output's name go into its temporary's name: all
+ * that fit the folder's limit on names with the 15 bytes added. */
+static size_t temp_name_keep(const char *final_path, size_t dirlen, size_t base_len)
+{
+    char folder[PATH_MAX + 1];
+    snprintf(folder, sizeof folder, "%.*s", dirlen ? (int)dirlen : 1, dirlen ? final_path : ".");
+    long name_max = pathconf(folder, _PC_NAME_MAX);
+    if (name_max <= 0)
+        name_max = 255;
+    size_t room = (size_t)name_max > 15 ? (size_t)name_max - 15 : 1;
+    return base_len < room ? base_len : room;
+}
+
+/* Temporaries of this output's name left by a run that could not clean up
+ * (kill -9, power loss): said once, never removed (another run may own
+ * them).  pattern: the temp path, its dirlen and kept name length. */
+static void report_leftovers(const char *pattern, size_t dirlen, size_t keep, const char *final_path)
+{
+    char folder[PATH_MAX + 1];
+    snprintf(folder, sizeof folder, "%.*s", dirlen ? (int)dirlen : 1, dirlen ? pattern : ".");
+    const char *prefix = pattern + dirlen; /* ".NAME.oc-tmp-XXXXXX" */
+    size_t plen = 1 + keep + strlen(".oc-tmp-");
+    DIR *d = opendir(folder);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strlen(e->d_name) == plen + 6 && strncmp(e->d_name, prefix, plen) == 0)
+            cli_error(final_path,
+                      "warning: %.*s%s was left by an interrupted run (kill -9, a crash); remove it once no "
+                      "opencomp is writing %s",
+                      (int)dirlen, pattern, e->d_name, final_path);
+    }
+    closedir(d);
+}
+
 int cli_output_open(cli_output *out, const char *final_path, int force, const char *display)
 {
     out->fd = -1;
@@ -170,11 +209,19 @@ int cli_output_open(cli_output *out, const char *final_path, int force, const ch
             return -1;
         }
     }
-    /* The temporary lives in the destination folder so rename is atomic. */
+    /* The temporary lives in the destination folder so rename is atomic:
+     * ".NAME.oc-tmp-XXXXXX", NAME cut so the whole fits the folder's name
+     * limit (issue 11 item 13: names of 237-251 bytes failed). */
     const char *slash = strrchr(final_path, '/');
     size_t dirlen = slash ? (size_t)(slash - final_path) + 1 : 0;
     const char *base = slash ? slash + 1 : final_path;
-    size_t len = dirlen + 1 + strlen(base) + sizeof ".oc-tmp-XXXXXX";
+    size_t keep = temp_name_keep(final_path, dirlen, strlen(base));
+    if (keep + 15 < strlen(base)) { /* the name itself is over the folder's limit */
+        cli_error(display, "output name of %zu bytes is longer than the folder allows (%zu); use -o or -c",
+                  strlen(base), keep + 15);
+        return -1;
+    }
+    size_t len = dirlen + 1 + keep + sizeof ".oc-tmp-XXXXXX";
     out->final_path = strdup(final_path);
     out->temp_path = malloc(len);
     if (!out->final_path || !out->temp_path) {
@@ -182,7 +229,8 @@ int cli_output_open(cli_output *out, const char *final_path, int force, const ch
         cli_output_abort(out);
         return -1;
     }
-    snprintf(out->temp_path, len, "%.*s.%s.oc-tmp-XXXXXX", (int)dirlen, final_path, base);
+    snprintf(out->temp_path, len, "%.*s.%.*s.oc-tmp-XXXXXX", (int)dirlen, final_path, (int)keep, base);
+    report_leftovers(out->temp_path, dirlen, keep, final_path);
     /* Block signals from mkstemp until the handler knows the name. */
     sigset_t all, old;
     sigfillset(&all);

@@ -27,6 +27,18 @@
  * data decides: host memory runs on the CPU engine, device memory on the
  * CUDA engine (when this build has one and a GPU is present).
  *
+ * fork().  A process may fork after using opencomp, and the child may keep
+ * using its copies of the contexts on the CPU engine: the child re-creates
+ * the thread pool on first use (the parent's worker threads do not exist in
+ * a child), and destroying a context in the child frees its memory without
+ * touching the parent's threads.  CUDA cannot be used in a child forked
+ * after the parent initialised CUDA (any opencomp call that looked for a
+ * GPU): there the CUDA engine is not available, OC_ENGINE_AUTO runs host
+ * data on the CPU, and asking for the CUDA engine, device or pinned memory
+ * gives OC_ERR_FORKED.  Start GPU workers with 'spawn' or 'forkserver'
+ * (Python multiprocessing, PyTorch DataLoader with
+ * multiprocessing_context), or fork before the first GPU call.
+ *
  * Threading.  Functions without an oc_context are thread-safe.  An oc_context
  * may be used by one thread at a time; create one per thread for concurrency
  * (each context owns its own thread pool and scratch).
@@ -105,7 +117,8 @@ typedef enum oc_status {
     OC_ERR_CUDA = 12,             /* a CUDA runtime call failed */
     OC_ERR_SIZE_UNKNOWN = 13,     /* the decompressed size is not recorded in the stream */
     OC_ERR_INTERNAL = 14,         /* a bug in opencomp; please report it */
-    OC_ERR_IO = 15                /* reading or writing a file failed (CLI and file helpers) */
+    OC_ERR_IO = 15,               /* reading or writing a file failed (CLI and file helpers) */
+    OC_ERR_FORKED = 16            /* CUDA engine in a process forked after CUDA was initialised: see below */
 } oc_status;
 
 /* oc_status_name returns the enum name without prefix ("OK", "CORRUPT", ...);

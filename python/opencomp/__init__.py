@@ -120,6 +120,7 @@ class Status(_enum.IntEnum):
     SIZE_UNKNOWN = 13
     INTERNAL = 14
     IO = 15
+    FORKED = 16
 
 
 _SPECIAL_STREAMS = (0, 1, 2)  # default, legacy default, per-thread default

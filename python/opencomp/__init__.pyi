@@ -56,6 +56,7 @@ class Status(enum.IntEnum):
     SIZE_UNKNOWN = 13
     INTERNAL = 14
     IO = 15
+    FORKED = 16
 
 class CudaStream:
     """A cudaStream_t: a view (borrow) or an owned new stream (make_new)."""

@@ -36,6 +36,7 @@ static oc_status choose_engine(const oc_context *ctx, size_t n, const void *cons
         *engine = OC_ENGINE_CPU;
         return OC_OK;
     case OC_ENGINE_CUDA:
+        RETURN_ERROR_IF(oc_cuda_forked(), OC_ERR_FORKED);
         RETURN_ERROR_IF(!oc_cuda_available(), OC_ERR_NO_DEVICE);
         *engine = OC_ENGINE_CUDA;
         return OC_OK;

@@ -44,6 +44,7 @@ oc_status oc_context_create(const oc_context_options *options, oc_context **out)
     RETURN_ERROR_IF(!allocator_ok(&opts.host_alloc) || !allocator_ok(&opts.pinned_alloc) ||
                         !allocator_ok(&opts.device_alloc),
                     OC_ERR_INVALID_ARGUMENT);
+    RETURN_ERROR_IF(opts.engine == OC_ENGINE_CUDA && oc_cuda_forked(), OC_ERR_FORKED);
     RETURN_ERROR_IF(opts.engine == OC_ENGINE_CUDA && !oc_cuda_available(), OC_ERR_NO_DEVICE);
 
     oc_context *ctx = calloc(1, sizeof(*ctx));

@@ -25,6 +25,7 @@ static const struct {
     {"SIZE_UNKNOWN", "decompressed size is not recorded in the stream"},
     {"INTERNAL", "internal error in opencomp"},
     {"IO", "reading or writing a file failed"},
+    {"FORKED", "CUDA cannot be used in a process forked after CUDA was initialised (use spawn)"},
 };
 
 #define STATUS_COUNT (sizeof(status_table) / sizeof(status_table[0]))

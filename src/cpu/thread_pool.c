@@ -13,8 +13,11 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 struct oc_thread_pool {
+    pid_t pid;   /* the process whose threads these are (fork: see oc_thread_pool_forked) */
     int size;    /* workers including the caller */
     int started; /* threads actually running */
     pthread_t *threads;
@@ -76,6 +79,7 @@ oc_thread_pool *oc_thread_pool_create(int num_threads)
     oc_thread_pool *pool = calloc(1, sizeof(*pool));
     if (!pool)
         return NULL;
+    pool->pid = getpid();
     pool->size = num_threads;
     atomic_init(&pool->next, 0);
     if (pthread_mutex_init(&pool->mu, NULL) != 0) {
@@ -107,10 +111,23 @@ fail:
     return NULL;
 }
 
+int oc_thread_pool_forked(const oc_thread_pool *pool)
+{
+    return pool && pool->pid != getpid();
+}
+
 void oc_thread_pool_destroy(oc_thread_pool *pool)
 {
     if (!pool)
         return;
+    if (oc_thread_pool_forked(pool)) {
+        /* A copy in a forked child: its threads exist only in the parent
+         * and its mutex may have been held there at the fork.  Free the
+         * memory, touch nothing else. */
+        free(pool->threads);
+        free(pool);
+        return;
+    }
     pthread_mutex_lock(&pool->mu);
     pool->stop = 1;
     pthread_cond_broadcast(&pool->wake);

@@ -21,7 +21,11 @@ typedef void (*oc_pool_fn)(void *arg, size_t item, int worker);
 /* oc_thread_pool_create starts num_threads - 1 threads (the caller is the
  * last worker) and returns NULL on failure. */
 OC_HIDDEN oc_thread_pool *oc_thread_pool_create(int num_threads);
-/* oc_thread_pool_destroy stops and joins the threads; NULL is a no-op. */
+/* oc_thread_pool_forked: 1 if the pool was created in another process (this
+ * is a forked child's copy, without threads): the caller makes a new one. */
+OC_HIDDEN int oc_thread_pool_forked(const oc_thread_pool *pool);
+/* oc_thread_pool_destroy stops and joins the threads; NULL is a no-op.  A
+ * forked child's copy is only freed. */
 OC_HIDDEN void oc_thread_pool_destroy(oc_thread_pool *pool);
 OC_HIDDEN int oc_thread_pool_size(const oc_thread_pool *pool);
 

@@ -24,8 +24,9 @@ static void statuses(void)
     CHECK(strcmp(oc_status_name(OC_ERR_IO), "IO") == 0);
     CHECK(strcmp(oc_status_name((oc_status)99), "UNKNOWN") == 0);
     CHECK(strcmp(oc_status_name((oc_status)-1), "UNKNOWN") == 0);
-    CHECK(strcmp(oc_status_message((oc_status)16), "unknown status") == 0);
-    for (int s = 0; s <= OC_ERR_IO; s++) { /* every value named, no two alike */
+    CHECK(strcmp(oc_status_name(OC_ERR_FORKED), "FORKED") == 0);
+    CHECK(strcmp(oc_status_message((oc_status)(OC_ERR_FORKED + 1)), "unknown status") == 0);
+    for (int s = 0; s <= OC_ERR_FORKED; s++) { /* every value named, no two alike */
         CHECK(strcmp(oc_status_name((oc_status)s), "UNKNOWN") != 0);
         CHECK(strlen(oc_status_message((oc_status)s)) > 3);
         for (int t = 0; t < s; t++)

@@ -17,6 +17,7 @@
  * the CPU engine keeps working.
  */
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "../../common/algo_table.h"
@@ -73,6 +74,15 @@ static void CUDART_CB oc_writeback_fn(void *p)
 /* ---- availability ------------------------------------------------------ */
 
 static volatile int g_device_count = -1;
+static volatile pid_t g_cuda_pid; /* the process that initialised CUDA */
+
+/* 1 in a child forked after this process initialised CUDA: no CUDA call may
+ * be made there (the driver's state is the parent's), so the engine is
+ * unavailable and explicit requests get OC_ERR_FORKED (opencomp.h, fork). */
+extern "C" int oc_cuda_forked(void)
+{
+    return g_device_count >= 0 && g_cuda_pid != getpid();
+}
 
 extern "C" int oc_cuda_device_count(void)
 {
@@ -83,7 +93,10 @@ extern "C" int oc_cuda_device_count(void)
             (void)cudaGetLastError();
             n = 0;
         }
+        g_cuda_pid = getpid();
         g_device_count = c = n;
+    } else if (oc_cuda_forked()) {
+        return 0;
     }
     return c;
 }
@@ -166,6 +179,8 @@ static cudaStream_t oc_stream(const oc_context *ctx)
 /* Make the context's device current; *prev receives the caller's. */
 static oc_status oc_enter(oc_context *ctx, int *prev)
 {
+    if (oc_cuda_forked())
+        return OC_ERR_FORKED;
     if (!oc_cuda_available())
         return OC_ERR_NO_DEVICE;
     if (ctx->opts.device_id < 0 || ctx->opts.device_id >= oc_cuda_device_count())
@@ -282,6 +297,11 @@ extern "C" void oc_cuda_context_release(oc_context *ctx)
         return;
     if (s->cpu_ctx)
         oc_context_destroy(s->cpu_ctx);
+    if (oc_cuda_forked()) { /* the parent's device memory and events: not ours to free */
+        free(s);
+        ctx->cuda_state = NULL;
+        return;
+    }
     int prev = -1;
     int entered = oc_enter(ctx, &prev) == OC_OK;
     oc_dev_free(ctx, s->dev_scratch, s->dev_scratch_size);

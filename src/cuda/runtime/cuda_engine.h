@@ -15,6 +15,10 @@
 extern "C" {
 #endif
 
+/* 1 in a process forked after its parent initialised CUDA (never in builds
+ * without CUDA): the engine is then unavailable, explicit requests for it
+ * are OC_ERR_FORKED. */
+OC_HIDDEN int oc_cuda_forked(void);
 /* 1 if this build has the CUDA engine and a driver with >= 1 GPU is usable. */
 OC_HIDDEN int oc_cuda_available(void);
 /* 1 if the engine can run `algorithm` (compress and decompress). */

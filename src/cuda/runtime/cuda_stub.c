@@ -5,6 +5,10 @@
  */
 #include "cuda_engine.h"
 
+int oc_cuda_forked(void)
+{
+    return 0;
+}
 int oc_cuda_available(void)
 {
     return 0;

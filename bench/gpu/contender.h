@@ -1,0 +1,54 @@
+/*
+ * contender.h - what the ladder asks of a GPU library: can it run a codec,
+ * how big must a compressed slot be, and one batched compress or decompress
+ * of the first n chunks of a device batch, enqueued on stream 0.  Two
+ * implementations: contender_opencomp.cu (opencomp's public C API) and
+ * contender_nvcomp.cu (nvCOMP's batched C API, nvcompBatched*).
+ *
+ * A contender serves one codec at a time: prepare() picks it and sizes the
+ * scratch for batches of up to n chunks; release() frees it.
+ */
+#ifndef OC_BENCH_CONTENDER_H
+#define OC_BENCH_CONTENDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "device_batch.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ocb_contender {
+    const char *name; /* "opencomp-gpu", "nvcomp-gpu": the JSON contender */
+    /* Once, before anything else: 0 if usable; else *why says why not. */
+    int (*init)(char *why, size_t cap);
+    /* 1 if it runs `codec` (lz4, snappy, deflate, zstd, gdeflate) both ways. */
+    int (*supports)(const char *codec);
+    /* "gpu-kernel" or "host-staged": how it runs the codec ("" when it only has kernels). */
+    const char *(*path)(const char *codec);
+    /* The level its rows record (0 = the codec's default). */
+    int (*level)(const char *codec);
+    /* Bytes a compressed chunk of up to `chunk` bytes may need. */
+    size_t (*bound)(const char *codec, size_t chunk);
+    /* Pick the codec and size scratch for up to n chunks of up to `chunk`
+     * bytes, `total` bytes together: 0 on success, else *why. */
+    int (*prepare)(const char *codec, size_t chunk, size_t n, uint64_t total, char *why, size_t cap);
+    /* Enqueue one batched call over the first n chunks of b: 0 if launched. */
+    int (*compress)(ocb_dev_batch *b, size_t n);
+    int (*decompress)(ocb_dev_batch *b, size_t n);
+    void (*release)(void);
+} ocb_contender;
+
+extern const ocb_contender ocb_contender_opencomp;
+extern const ocb_contender ocb_contender_nvcomp;
+
+/* The codecs the ladder knows, in table order. */
+extern const char *const ocb_codecs[];
+extern const size_t ocb_ncodecs;
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* OC_BENCH_CONTENDER_H */

@@ -1,0 +1,221 @@
+/*
+ * contender_nvcomp.cu - nvCOMP in the ladder, through its batched C API
+ * (nvcompBatched<Codec>CompressAsync / DecompressAsync), default options:
+ * LZ4, Snappy, Zstd, Deflate (algorithm 1, nvCOMP's default) and GDeflate
+ * (the reference row: a format opencomp does not write yet).
+ *
+ * nvCOMP 5 and 6 give every codec the same seven calls, so one macro makes
+ * each codec's table row from its name.  Scratch (nvCOMP's temp buffer) is
+ * sized for the largest batch of a chunk size and kept across its rungs.
+ * Built without nvCOMP (no OC_HAVE_NVCOMP), init says so and nothing runs.
+ */
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "contender.h"
+
+const char *const ocb_codecs[] = {"lz4", "snappy", "deflate", "zstd", "gdeflate"};
+const size_t ocb_ncodecs = sizeof ocb_codecs / sizeof ocb_codecs[0];
+
+#ifdef OC_HAVE_NVCOMP
+#include <nvcomp/deflate.h>
+#include <nvcomp/gdeflate.h>
+#include <nvcomp/lz4.h>
+#include <nvcomp/snappy.h>
+#include <nvcomp/zstd.h>
+
+typedef struct nv_codec {
+    const char *name;
+    nvcompStatus_t (*max_out)(size_t chunk, size_t *out);
+    nvcompStatus_t (*align)(size_t *out);
+    nvcompStatus_t (*temp)(size_t n, size_t chunk, size_t total, size_t *comp, size_t *decomp);
+    nvcompStatus_t (*compress)(ocb_dev_batch *b, size_t n, size_t chunk, void *temp, size_t temp_bytes);
+    nvcompStatus_t (*decompress)(ocb_dev_batch *b, size_t n, void *temp, size_t temp_bytes);
+} nv_codec;
+
+#define NV_CODEC(X, name_)                                                                                   \
+    static nvcompStatus_t X##_max_out(size_t chunk, size_t *out)                                             \
+    {                                                                                                        \
+        return nvcompBatched##X##CompressGetMaxOutputChunkSize(chunk, nvcompBatched##X##CompressDefaultOpts, \
+                                                               out);                                         \
+    }                                                                                                        \
+    static nvcompStatus_t X##_align(size_t *out)                                                             \
+    {                                                                                                        \
+        nvcompAlignmentRequirements_t c, d;                                                                  \
+        nvcompStatus_t s =                                                                                   \
+            nvcompBatched##X##CompressGetRequiredAlignments(nvcompBatched##X##CompressDefaultOpts, &c);      \
+        if (s == nvcompSuccess)                                                                              \
+            s = nvcompBatched##X##DecompressGetRequiredAlignments(nvcompBatched##X##DecompressDefaultOpts,   \
+                                                                  &d);                                       \
+        size_t m = 1, v[6] = {c.input, c.output, c.temp, d.input, d.output, d.temp};                         \
+        for (int k = 0; s == nvcompSuccess && k < 6; k++)                                                    \
+            m = v[k] > m ? v[k] : m;                                                                         \
+        *out = m;                                                                                            \
+        return s;                                                                                            \
+    }                                                                                                        \
+    static nvcompStatus_t X##_temp(size_t n, size_t chunk, size_t total, size_t *comp, size_t *decomp)       \
+    {                                                                                                        \
+        nvcompStatus_t s = nvcompBatched##X##CompressGetTempSize(                                            \
+            n, chunk, nvcompBatched##X##CompressDefaultOpts, comp, total, 0);                                \
+        if (s != nvcompSuccess)                                                                              \
+            return s;                                                                                        \
+        return nvcompBatched##X##DecompressGetTempSize(n, chunk, nvcompBatched##X##DecompressDefaultOpts,    \
+                                                       decomp, total, 0);                                    \
+    }                                                                                                        \
+    static nvcompStatus_t X##_compress(ocb_dev_batch *b, size_t n, size_t chunk, void *temp, size_t tb)      \
+    {                                                                                                        \
+        return nvcompBatched##X##CompressAsync(                                                              \
+            (const void *const *)b->in_ptrs_dev, b->in_sizes_dev, chunk, n, temp, tb, b->comp_ptrs_dev,      \
+            b->comp_sizes_dev, nvcompBatched##X##CompressDefaultOpts, (nvcompStatus_t *)b->status_dev, 0);   \
+    }                                                                                                        \
+    static nvcompStatus_t X##_decompress(ocb_dev_batch *b, size_t n, void *temp, size_t tb)                  \
+    {                                                                                                        \
+        return nvcompBatched##X##DecompressAsync((const void *const *)b->comp_ptrs_dev, b->comp_sizes_dev,   \
+                                                 b->in_sizes_dev, b->out_sizes_dev, n, temp, tb,             \
+                                                 b->out_ptrs_dev, nvcompBatched##X##DecompressDefaultOpts,   \
+                                                 (nvcompStatus_t *)b->status_dev, 0);                        \
+    }                                                                                                        \
+    static const nv_codec nv_##X = {name_, X##_max_out, X##_align, X##_temp, X##_compress, X##_decompress};
+
+NV_CODEC(LZ4, "lz4")
+NV_CODEC(Snappy, "snappy")
+NV_CODEC(Deflate, "deflate")
+NV_CODEC(Zstd, "zstd")
+NV_CODEC(Gdeflate, "gdeflate")
+
+static const nv_codec *const nv_table[] = {&nv_LZ4, &nv_Snappy, &nv_Deflate, &nv_Zstd, &nv_Gdeflate};
+
+static const nv_codec *nv_find(const char *codec)
+{
+    for (size_t i = 0; i < sizeof nv_table / sizeof nv_table[0]; i++)
+        if (strcmp(nv_table[i]->name, codec) == 0)
+            return nv_table[i];
+    return NULL;
+}
+
+static const nv_codec *g_codec;
+static void *g_temp;
+static size_t g_temp_bytes, g_chunk;
+
+static int nv_init(char *why, size_t cap)
+{
+    (void)why, (void)cap;
+    return 0;
+}
+
+static int nv_supports(const char *codec)
+{
+    return nv_find(codec) != NULL;
+}
+
+static size_t nv_bound(const char *codec, size_t chunk)
+{
+    const nv_codec *c = nv_find(codec);
+    size_t m = 0, a = 1;
+    if (!c || c->max_out(chunk, &m) != nvcompSuccess || c->align(&a) != nvcompSuccess)
+        return 0;
+    return (m + a - 1) / a * a;
+}
+
+static void nv_release(void)
+{
+    cudaFree(g_temp);
+    g_temp = NULL;
+    g_temp_bytes = 0;
+    g_codec = NULL;
+}
+
+static int nv_prepare(const char *codec, size_t chunk, size_t n, uint64_t total, char *why, size_t cap)
+{
+    nv_release();
+    const nv_codec *c = nv_find(codec);
+    size_t tc = 0, td = 0;
+    nvcompStatus_t s = c ? c->temp(n, chunk, (size_t)total, &tc, &td) : nvcompErrorNotSupported;
+    if (s != nvcompSuccess) {
+        snprintf(why, cap, "nvCOMP %s temp size for %zu chunks of %zu bytes: status %d", codec, n, chunk,
+                 (int)s);
+        return -1;
+    }
+    g_temp_bytes = tc > td ? tc : td;
+    if (g_temp_bytes == 0)
+        g_temp_bytes = 1;
+    if (cudaMalloc(&g_temp, g_temp_bytes) != cudaSuccess) {
+        (void)cudaGetLastError();
+        snprintf(why, cap, "nvCOMP %s: cannot allocate %zu bytes of temp", codec, g_temp_bytes);
+        g_temp = NULL;
+        return -1;
+    }
+    g_codec = c;
+    g_chunk = chunk;
+    return 0;
+}
+
+static int nv_compress(ocb_dev_batch *b, size_t n)
+{
+    nvcompStatus_t s = g_codec->compress(b, n, g_chunk, g_temp, g_temp_bytes);
+    if (s != nvcompSuccess)
+        fprintf(stderr, "nvcompBatched %s compress: status %d\n", g_codec->name, (int)s);
+    return s == nvcompSuccess ? 0 : -1;
+}
+
+static int nv_decompress(ocb_dev_batch *b, size_t n)
+{
+    nvcompStatus_t s = g_codec->decompress(b, n, g_temp, g_temp_bytes);
+    if (s != nvcompSuccess)
+        fprintf(stderr, "nvcompBatched %s decompress: status %d\n", g_codec->name, (int)s);
+    return s == nvcompSuccess ? 0 : -1;
+}
+
+#else /* built without nvCOMP */
+
+static int nv_init(char *why, size_t cap)
+{
+    snprintf(why, cap, "oc_gpu_bench was built without nvCOMP (configure with -DOC_NVCOMP_ROOT=...)");
+    return -1;
+}
+static int nv_supports(const char *codec)
+{
+    (void)codec;
+    return 0;
+}
+static size_t nv_bound(const char *codec, size_t chunk)
+{
+    (void)codec, (void)chunk;
+    return 0;
+}
+static int nv_prepare(const char *codec, size_t chunk, size_t n, uint64_t total, char *why, size_t cap)
+{
+    (void)codec, (void)chunk, (void)n, (void)total;
+    snprintf(why, cap, "built without nvCOMP");
+    return -1;
+}
+static int nv_compress(ocb_dev_batch *b, size_t n)
+{
+    (void)b, (void)n;
+    return -1;
+}
+static int nv_decompress(ocb_dev_batch *b, size_t n)
+{
+    (void)b, (void)n;
+    return -1;
+}
+static void nv_release(void) {}
+#endif
+
+static const char *nv_path(const char *codec)
+{
+    (void)codec;
+    return "";
+}
+
+static int nv_level(const char *codec)
+{
+    (void)codec;
+    return 0; /* nvCOMP has no levels: its default options */
+}
+
+extern "C" const ocb_contender ocb_contender_nvcomp = {
+    "nvcomp-gpu", nv_init,    nv_supports, nv_path,       nv_level,
+    nv_bound,     nv_prepare, nv_compress, nv_decompress, nv_release,
+};

@@ -1,0 +1,552 @@
+#!/usr/bin/env python3
+"""python_ladder.py - the batch ladder of oc_gpu_bench through the Python APIs:
+opencomp (``opencomp.Codec``) and NVIDIA's ``nvidia.nvcomp.Codec``, on CuPy
+device arrays, the very batches the C program times (batch_plan.py, same
+"batch_plan" identity), so each Python layer's cost shows beside its kernels.
+Rows carry ``"scope": "python"`` and wall-clock times (the call, then a device
+synchronisation).
+
+What is timed, per rung (first n chunks of the batch, RAW streams):
+  opencomp  encode:  codec.encode(views)                     (a list of CuPy views of the batch)
+            decode:  codec.decode(comp, out=views, uncomp_sizes=sizes)   (into slices of one buffer)
+  nvCOMP    encode:  codec.encode(batch, compression_config=cc)
+            decode:  codec.decode(comp, out=batch, decompression_config=dc)
+nvCOMP's BatchArrays (nvcomp.as_arrays(buffer, offsets, sizes)) and configs
+are built once per rung outside the timing, as its documentation recommends;
+opencomp's views and size list likewise.  Every decode is checked byte for
+byte against the input on the GPU.  The repeat and skip rules are
+oc_gpu_bench's (ladder_budget.h): a warm-up unless a call is predicted to
+take >= 1 s, timed calls aiming at --target seconds, a rung skipped (and
+named) when it would pass --rung-cap or the --budget.  A compression skipped
+at a large rung is replaced by one cycle's streams, repeated, for the decode.
+
+    python3 bench/gpu/python_ladder.py --append-to RUN.json [options] FILE...   (rows join RUN.json)
+    python3 bench/gpu/python_ladder.py --json OUT.json [options] FILE...
+    python3 bench/gpu/python_ladder.py --dry-run [options] FILE...            (the plan; no GPU)
+"""
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import batch_plan as bp  # noqa: E402
+
+CODECS = ["lz4", "snappy", "deflate", "zstd", "gdeflate"]
+API_NAMES = {"lz4": "LZ4", "snappy": "Snappy", "deflate": "Deflate", "zstd": "Zstd", "gdeflate": "GDeflate"}
+CONTENDERS = {"opencomp": "opencomp-gpu", "nvcomp": "nvcomp-gpu"}
+POISON = 0xEE  # output bytes before a decode, and the batch buffer's gaps between chunks
+
+
+def _list(conv, choices=None):
+    def parse(s):
+        out = []
+        for item in s.split(","):
+            v = conv(item.strip())
+            if choices is not None and v not in choices:
+                raise argparse.ArgumentTypeError("%r is not one of %s" % (item, ", ".join(choices)))
+            out.append(v)
+        if not out:
+            raise argparse.ArgumentTypeError("empty list")
+        return out
+
+    return parse
+
+
+def _bytes(s):
+    try:
+        return bp.parse_bytes(s)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e))
+
+
+def _rung(s):
+    try:
+        return bp.parse_rung(s)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e))
+
+
+def _positive(conv):
+    def parse(s):
+        v = conv(s)
+        if not v > 0:
+            raise argparse.ArgumentTypeError("must be positive: %r" % s)
+        return v
+
+    return parse
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("files", nargs="+", help="corpus files (the same as oc_gpu_bench's, in the same order)")
+    ap.add_argument("--chunks", type=_list(_bytes), default=[64 << 10, 256 << 10, 1 << 20, 4 << 20])
+    ap.add_argument("--sizes", type=_list(_rung), default=[0, 1 << 20, 32 << 20, 256 << 20, 1 << 30],
+                    help="ladder rungs: 1c, sizes (1M, 1G), all (default 1c,1M,32M,256M,1G)")
+    ap.add_argument("--codecs", type=_list(str, CODECS), default=list(CODECS))
+    ap.add_argument("--contenders", type=_list(str, list(CONTENDERS)), default=list(CONTENDERS))
+    ap.add_argument("--label", help="the rows' \"file\" (default: \"mix of N files\", as oc_gpu_bench)")
+    ap.add_argument("--zstd-level", type=int, default=3, help="opencomp's zstd level (default 3)")
+    ap.add_argument("--budget", type=_positive(float), default=150.0, help="seconds for the whole run")
+    ap.add_argument("--rung-cap", type=_positive(float), default=3.0, help="most seconds per rung")
+    ap.add_argument("--target", type=_positive(float), default=0.25, help="seconds the timed calls aim at")
+    ap.add_argument("--max-repeats", type=_positive(int), default=7)
+    out = ap.add_mutually_exclusive_group(required=True)
+    out.add_argument("--append-to", metavar="RUN.json", help="add the rows to oc_gpu_bench's run file")
+    out.add_argument("--json", metavar="OUT.json", help="write a run file of these rows alone")
+    out.add_argument("--dry-run", action="store_true", help="print the plan and exit (no GPU needed)")
+    args = ap.parse_args(argv)
+    if any(c > 1 << 31 for c in args.chunks):
+        ap.error("chunk sizes up to 2 GiB")
+    if len(set(os.path.basename(f) for f in args.files)) != len(args.files):
+        ap.error("two files with the same base name: the batch identity could not tell them apart")
+    return args
+
+
+class Budget:
+    """ladder_budget.c's rules (bench/gpu/ladder_budget.h), for wall-clock Python calls."""
+
+    def __init__(self, seconds, rung_cap, target, max_repeats, slow=1.0, parallel_chunks=132):
+        self.deadline = time.monotonic() + seconds
+        self.rung_cap, self.target, self.max_repeats, self.slow = rung_cap, target, max_repeats, slow
+        self.parallel = parallel_chunks
+
+    def plan(self, nbytes, chunks, prev):
+        """(run, warmup, predicted_s, why) for a rung of nbytes in chunks; prev = (bytes, chunks, seconds) of the
+        previous rung of the cell, or (0, 0, 0)."""
+        prev_bytes, prev_chunks, prev_s = prev
+        pred = 0.0
+        if prev_bytes and prev_s and prev_chunks and chunks:
+            side = min(chunks, self.parallel) / min(prev_chunks, self.parallel)
+            pred = prev_s * nbytes / prev_bytes / max(side, 1.0)
+        warm = not pred >= self.slow
+        cost = pred * (warm + 1)
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            return False, warm, pred, "the run's time budget is spent"
+        if cost > self.rung_cap:
+            return False, warm, pred, "estimated %.1f s > the %.0f s cap per rung" % (cost, self.rung_cap)
+        if cost > left:
+            return False, warm, pred, "estimated %.1f s, %.1f s of the run's budget left" % (cost, left)
+        return True, warm, pred, ""
+
+    def repeats(self, call_s, spent_s):
+        if not call_s > 0:
+            return self.max_repeats
+        room = min(self.target, self.rung_cap - spent_s, self.deadline - time.monotonic())
+        return max(1, min(self.max_repeats, int(room / call_s)))
+
+
+def rungs_of(plan, sizes):
+    """[(n, bytes, target)] ascending, one per distinct batch."""
+    seen = {}
+    for t in sizes:
+        target = plan.distinct_bytes if t is bp.CYCLE else t
+        n = plan.rung_chunks(target)
+        seen.setdefault(n, (n, plan.bytes(n), target))
+    return [seen[n] for n in sorted(seen)]
+
+
+def label_of(args):
+    return args.label or "mix of %d files" % len(args.files)
+
+
+def dry_run(args, sizes):
+    names = [os.path.basename(f) for f in args.files]
+    print("python_ladder plan: %s, %d bytes; contenders %s; codecs %s" % (
+        label_of(args), sum(sizes), ",".join(args.contenders), ",".join(args.codecs)))
+    for chunk in args.chunks:
+        plan = bp.Plan(sizes, chunk)
+        rs = rungs_of(plan, args.sizes)
+        print("chunk %s: cycle %d chunks; rungs: %s" % (bp.human(chunk), plan.ndistinct, ", ".join(
+            "%d chunks / %d bytes (plan %s)" % (n, b, plan.plan_id(names, n)) for n, b, _ in rs)))
+    print("cells: %d (codec x contender x chunk size), budget %.0f s" % (
+        len(args.codecs) * len(args.contenders) * len(args.chunks), args.budget))
+    return 0
+
+
+# ---- the GPU part (imports cupy and the libraries only when it runs) ----------------------------------------------
+
+
+class Run:
+    def __init__(self, args, cp):
+        self.args, self.cp = args, cp
+        self.rows, self.skipped, self.failures = [], [], []
+        sms = 132
+        try:
+            sms = int(cp.cuda.runtime.getDeviceProperties(0)["multiProcessorCount"])
+        except Exception:
+            pass
+        self.budget = Budget(args.budget, args.rung_cap, args.target, args.max_repeats, parallel_chunks=sms)
+        self.copy_gbps = 0.0
+
+    def sync(self):
+        self.cp.cuda.runtime.deviceSynchronize()
+
+    def timed(self, fn, nbytes, chunks, prev, what):
+        """Time fn per the budget: (median_s, repeats, warmup, last result) or None (skipped)."""
+        run, warm, pred, why = self.budget.plan(nbytes, chunks, prev)
+        if not run:
+            self.skipped.append("python: %s: %s" % (what, why))
+            print("  skipped: %s: %s" % (what, why))
+            return None
+        t0 = time.perf_counter()
+        res = None
+        call = pred
+        if warm:
+            s = time.perf_counter()
+            res = fn()
+            self.sync()
+            call = time.perf_counter() - s
+        reps = self.budget.repeats(call, time.perf_counter() - t0)
+        times = []
+        for _ in range(reps):
+            s = time.perf_counter()
+            res = fn()
+            self.sync()
+            times.append(time.perf_counter() - s)
+        return statistics.median(times), reps, int(warm), res
+
+
+class OpencompLib:
+    """opencomp's Python API: lists of CuPy views in, out= slices of one buffer."""
+
+    name = "opencomp-gpu"
+
+    def __init__(self, cp, zstd_level):
+        import opencomp
+
+        self.oc, self.cp, self.zstd_level = opencomp, cp, zstd_level
+        self.known = {a.lower() for a in opencomp.algorithms()}
+        self.kernels = {a.lower() for a in opencomp.algorithms("cuda")}
+
+    def supports(self, codec):
+        return codec in self.known
+
+    def path(self, codec):
+        return "gpu-kernel" if codec in self.kernels else "host-staged"
+
+    def level(self, codec):
+        return self.zstd_level if codec == "zstd" else 0
+
+    def api(self):
+        return "opencomp.Codec(RAW): encode(list of CuPy views); decode(list, out=views, uncomp_sizes=sizes)"
+
+    def setup(self, codec, chunk, batch):
+        level = self.zstd_level if codec == "zstd" else None
+        self.codec = self.oc.Codec(algorithm=API_NAMES[codec], bitstream_kind=self.oc.BitstreamKind.RAW,
+                                   uncomp_chunk_size=chunk, level=level)
+        self.batch = batch
+
+    def inputs(self, n):
+        return self.batch.in_views[:n]
+
+    def encode(self, inputs):
+        return self.codec.encode(inputs)
+
+    def comp_sizes(self, comp):
+        return [int(a.buffer_size) for a in comp]
+
+    def comp_views(self, comp):
+        return [self.cp.asarray(a).view(self.cp.uint8).reshape(-1) for a in comp]
+
+    def comp_from_buffer(self, buf, offsets, sizes):
+        return [buf[o:o + s] for o, s in zip(offsets, sizes)]
+
+    def decoder(self, comp, n):
+        outs, sizes = self.batch.out_views[:n], self.batch.sizes[:n]
+        return lambda: self.codec.decode(comp, out=outs, uncomp_sizes=sizes)
+
+
+class NvcompLib:
+    """nvidia.nvcomp: BatchArrays carved from one buffer, configs built once."""
+
+    name = "nvcomp-gpu"
+
+    def __init__(self, cp):
+        from nvidia import nvcomp
+
+        self.nv, self.cp = nvcomp, cp
+        self.version = getattr(nvcomp, "__version__", "?")
+
+    def supports(self, codec):
+        return codec in API_NAMES
+
+    def path(self, codec):
+        return ""
+
+    def level(self, codec):
+        return 0
+
+    def api(self):
+        return ("nvidia.nvcomp %s Codec(RAW): encode(BatchArray, compression_config=cc); "
+                "decode(BatchArray, out=BatchArray, decompression_config=dc)" % self.version)
+
+    def setup(self, codec, chunk, batch):
+        self.codec = self.nv.Codec(algorithm=API_NAMES[codec], bitstream_kind=self.nv.BitstreamKind.RAW,
+                                   uncomp_chunk_size=chunk)
+        self.batch = batch
+        self.configs = {}
+
+    def _configs(self, n):
+        if n not in self.configs:
+            cc = self.codec.compression_config(self.batch.sizes[:n])
+            self.configs = {n: (cc, self.codec.decompression_config(cc))}
+        return self.configs[n]
+
+    def inputs(self, n):
+        b = self.batch
+        return (self.nv.as_arrays(b.in_buf, b.offsets[:n], b.sizes[:n]), self._configs(n)[0])
+
+    def encode(self, inputs):
+        return self.codec.encode(inputs[0], compression_config=inputs[1])
+
+    def comp_sizes(self, comp):
+        return [int(s) for s in comp.buffer_sizes]
+
+    def comp_views(self, comp):
+        return [self.cp.asarray(comp[i]).view(self.cp.uint8).reshape(-1) for i in range(len(comp))]
+
+    def comp_from_buffer(self, buf, offsets, sizes):
+        return self.nv.as_arrays(buf, list(offsets), list(sizes))
+
+    def decoder(self, comp, n):
+        b = self.batch
+        out = self.nv.as_arrays(b.out_buf, b.offsets[:n], b.sizes[:n])
+        dc = self._configs(n)[1]
+        return lambda: self.codec.decode(comp, out=out, decompression_config=dc)
+
+
+class Batch:
+    """The largest batch of one chunk size on the GPU (batch_plan layout, gaps poisoned)."""
+
+    def __init__(self, cp, np, plan, datas, top):
+        self.cp = cp
+        nbuf = plan.buffer_bytes(top)
+        cycle = plan.buffer_bytes(plan.ndistinct)
+        host = np.full(max(nbuf, cycle), POISON, dtype=np.uint8)
+        for i in range(plan.ndistinct):
+            f, off, size = plan.chunk(i)
+            o = plan.offset(i)
+            host[o:o + size] = np.frombuffer(datas[f], dtype=np.uint8, count=size, offset=off)
+        for o in range(cycle, nbuf, cycle):
+            k = min(cycle, nbuf - o)
+            host[o:o + k] = host[:k]
+        self.in_buf = cp.asarray(host[:nbuf])
+        self.out_buf = cp.empty(nbuf, dtype=cp.uint8)
+        self.offsets = [plan.offset(i) for i in range(top)]
+        self.sizes = [plan.chunk(i)[2] for i in range(top)]
+        self.in_views = [self.in_buf[o:o + s] for o, s in zip(self.offsets, self.sizes)]
+        self.out_views = [self.out_buf[o:o + s] for o, s in zip(self.offsets, self.sizes)]
+
+    def span(self, n):
+        return self.offsets[n - 1] + self.sizes[n - 1]
+
+    def clear(self, n):
+        self.out_buf[: self.span(n)].fill(POISON)
+
+    def verify(self, n):
+        s = self.span(n)
+        return bool(self.cp.array_equal(self.out_buf[:s], self.in_buf[:s]))
+
+
+def replicate(cp, lib, cycle_comp, n):
+    """The compressed form of the first n chunks from one cycle's streams, each copied into its own place of one
+    buffer (distinct memory, as a real batch would be)."""
+    views = lib.comp_views(cycle_comp)
+    sizes = [int(v.size) for v in views]
+    d = len(views)
+    offs, total = [], 0
+    for i in range(n):
+        offs.append(total)
+        total += (sizes[i % d] + 255) // 256 * 256
+    buf = cp.empty(max(total, 1), dtype=cp.uint8)
+    for i in range(n):
+        buf[offs[i]:offs[i] + sizes[i % d]] = views[i % d]
+    return lib.comp_from_buffer(buf, offs, [sizes[i % d] for i in range(n)]), sum(sizes[i % d] for i in range(n))
+
+
+def run_cell(run, lib, codec, chunk, plan, batch, rungs, label, names):
+    cp = run.cp
+    what = "%s %s %s" % (lib.name, codec, bp.human(chunk))
+    lib.setup(codec, chunk, batch)
+    cycle_comp = None
+    prev_c, prev_d = (0, 0, 0.0), (0, 0, 0.0)
+    for n, nbytes, target in rungs:
+        rl = "1 chunk" if n == 1 else "%s (%d chunks)" % (bp.human(nbytes), n)
+        inputs = lib.inputs(n)
+        t = run.timed(lambda: lib.encode(inputs), nbytes, n, prev_c, "%s: compression at %s" % (what, rl))
+        comp, cbytes, note = None, 0, ""
+        if t is not None:
+            prev_c = (nbytes, n, t[0])
+            comp, t = t[3], t[:3]  # the last call's streams feed the decode; keep no other reference
+            cbytes = sum(lib.comp_sizes(comp))
+        else:
+            if cycle_comp is None:
+                m = min(plan.ndistinct, batch_top(batch))
+                cycle_comp = lib.encode(lib.inputs(m))
+                run.sync()
+            comp, cbytes = replicate(cp, lib, cycle_comp, n)
+            note = "compression not timed at this rung (see skipped); the decoded streams are one cycle's, repeated. "
+        batch.clear(n)
+        dec = lib.decoder(comp, n)
+        d = run.timed(dec, nbytes, n, prev_d, "%s: decompression at %s" % (what, rl))
+        ok = True
+        if d is not None:
+            prev_d = (nbytes, n, d[0])
+            ok = batch.verify(n)
+            if not ok:
+                run.failures.append("python: %s: decompression at %s: output differs from the input" % (what, rl))
+        del comp
+        if t is None and d is None:
+            continue
+        ratio = nbytes / cbytes
+        row = {"file": label, "file_bytes": plan.distinct_bytes, "algorithm": codec, "level": lib.level(codec),
+               "chunk_size": chunk, "num_chunks": n, "contender": lib.name, "uncompressed_bytes": nbytes,
+               "compressed_bytes": cbytes, "ratio": ratio,
+               "compress_gbps": nbytes / t[0] / 1e9 if t else None,
+               "decompress_gbps": nbytes / d[0] / 1e9 if d else None,
+               "timing": "wall-clock", "repeats": (d or t)[1], "scope": "python", "verified": ok,
+               "compress_s": t[0] if t else None, "decompress_s": d[0] if d else None,
+               "batch_target": target, "batch_plan": plan.plan_id(names, n), "note": note + lib.api()}
+        if t:
+            row.update(compress_repeats=t[1], compress_warmup=t[2])
+        if d:
+            row.update(decompress_repeats=d[1], decompress_warmup=d[2])
+            if run.copy_gbps > 0:
+                row["decompress_roofline"] = row["decompress_gbps"] / (run.copy_gbps * ratio / (1 + ratio))
+        if lib.path(codec):
+            row["path"] = lib.path(codec)
+        run.rows.append(row)
+        print("  %-13s %-8s %-8s %-24s ratio %7.3f  compress %8s  decompress %8s GB/s%s" % (
+            lib.name, codec, bp.human(chunk), rl, ratio,
+            "%.2f" % row["compress_gbps"] if t else "-", "%.2f" % row["decompress_gbps"] if d else "-",
+            "" if ok else " UNVERIFIED"), flush=True)
+
+
+def batch_top(batch):
+    return len(batch.sizes)
+
+
+def measure_copy_gbps(cp):
+    n = 1 << 30
+    a, b = cp.ones(n, dtype=cp.uint8), cp.empty(n, dtype=cp.uint8)
+    start, stop = cp.cuda.Event(), cp.cuda.Event()
+    times = []
+    for k in range(6):
+        start.record()
+        b[...] = a
+        stop.record()
+        stop.synchronize()
+        if k:
+            times.append(cp.cuda.get_elapsed_time(start, stop) * 1e-3)
+    return 2.0 * n / statistics.median(times) / 1e9
+
+
+def gpu_run(args, datas, sizes):
+    import cupy as cp
+    import numpy as np
+
+    run = Run(args, cp)
+    names = [os.path.basename(f) for f in args.files]
+    label = label_of(args)
+    base = None
+    if args.append_to:
+        with open(args.append_to) as f:
+            base = json.load(f)
+        run.copy_gbps = float((base.get("device") or {}).get("d2d_copy_gbps") or 0)
+    if not run.copy_gbps:
+        run.copy_gbps = measure_copy_gbps(cp)
+    libs, versions = [], {}
+    for c in args.contenders:
+        try:
+            lib = OpencompLib(cp, args.zstd_level) if c == "opencomp" else NvcompLib(cp)
+            libs.append(lib)
+            versions[lib.name] = lib.api()
+        except Exception as e:  # a library missing there is a named skip, not a crash
+            run.skipped.append("python: %s: cannot use it: %s: %s" % (CONTENDERS[c], type(e).__name__, e))
+            print("python: %s not run: %s" % (CONTENDERS[c], e))
+    for chunk in args.chunks:
+        if time.monotonic() >= run.budget.deadline:
+            run.skipped.append("python: everything at %s chunks: the run's time budget is spent" % bp.human(chunk))
+            continue
+        plan = bp.Plan(sizes, chunk)
+        rungs = rungs_of(plan, args.sizes)
+        try:
+            batch = Batch(cp, np, plan, datas, rungs[-1][0])
+        except Exception as e:
+            run.failures.append("python: %s chunks: cannot build the batch: %s: %s" % (bp.human(chunk), type(e).__name__, e))
+            continue
+        for codec in args.codecs:
+            for lib in libs:
+                if not lib.supports(codec):
+                    run.skipped.append("python: %s does not run %s" % (lib.name, codec))
+                    continue
+                try:
+                    run_cell(run, lib, codec, chunk, plan, batch, rungs, label, names)
+                except Exception as e:
+                    run.failures.append("python: %s %s %s: %s: %s" % (lib.name, codec, bp.human(chunk),
+                                                                      type(e).__name__, str(e)[:300]))
+                    print("  FAILED: " + run.failures[-1], flush=True)
+                    run.sync()
+        del batch
+        cp.get_default_memory_pool().free_all_blocks()
+        write(args, run, base, versions)
+    write(args, run, base, versions)
+    bad = [r for r in run.rows if not r["verified"]]
+    print("python_ladder: %d rows (%d unverified), %d skipped, %d failures" % (
+        len(run.rows), len(bad), len(run.skipped), len(run.failures)))
+    return 1 if bad or run.failures else 0
+
+
+def write(args, run, base, versions):
+    if base is not None:
+        out = dict(base)
+        out["results"] = [r for r in base["results"] if r.get("scope") != "python"] + run.rows
+        out["skipped"] = [s for s in base.get("skipped", []) if not s.startswith("python: ")] + run.skipped
+        out["failures"] = [s for s in base.get("failures", []) if not s.startswith("python: ")] + run.failures
+        out["python"] = {"apis": versions, "budget_s": args.budget, "rung_cap_s": args.rung_cap}
+        path = args.append_to
+    else:
+        import cupy as cp
+
+        props = cp.cuda.runtime.getDeviceProperties(0)
+        name = props["name"].decode() if isinstance(props["name"], bytes) else str(props["name"])
+        out = {"schema": 1, "tool": "oc-gpu-bench-python", "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+               "commit": os.environ.get("OC_COMMIT", "unknown"), "host": {"cores": os.cpu_count()},
+               "device": {"name": name, "sms": props["multiProcessorCount"], "d2d_copy_gbps": run.copy_gbps},
+               "skipped": run.skipped, "failures": run.failures, "python": {"apis": versions},
+               "results": run.rows}
+        path = args.json
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(out, f, indent=1)
+    os.replace(tmp, path)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    datas, sizes = [], []
+    for p in args.files:
+        try:
+            with open(p, "rb") as f:
+                d = f.read()
+        except OSError as e:
+            print("python_ladder: %s" % e, file=sys.stderr)
+            return 2
+        if not d:
+            print("python_ladder: %s is empty" % p, file=sys.stderr)
+            return 2
+        datas.append(d)
+        sizes.append(len(d))
+    if args.dry_run:
+        return dry_run(args, sizes)
+    return gpu_run(args, datas, sizes)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
