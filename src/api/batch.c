@@ -18,6 +18,8 @@ static oc_status check_options(const oc_codec_options *o)
     for (size_t i = 0; i < sizeof(o->reserved) / sizeof(o->reserved[0]); i++)
         RETURN_ERROR_IF(o->reserved[i] != 0, OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF((unsigned)o->algorithm >= OC_ALGO_COUNT, OC_ERR_INVALID_ARGUMENT);
+    RETURN_ERROR_IF(o->filter > OC_FILTER_BITSHUFFLE || o->blosc_codec > OC_BLOSC_ZSTD || o->reserved8 != 0,
+                    OC_ERR_INVALID_ARGUMENT);
     return OC_OK;
 }
 
@@ -65,7 +67,7 @@ oc_status oc_batch_compress(oc_context *ctx, const oc_codec_options *options, si
     if (engine == OC_ENGINE_CUDA)
         return oc_cuda_batch_compress(ctx, options, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
                                       dst_sizes, statuses);
-    return oc_cpu_batch_compress(ctx, options->algorithm, level, n, src_ptrs, src_sizes, dst_ptrs,
+    return oc_cpu_batch_compress(ctx, options, options->algorithm, level, n, src_ptrs, src_sizes, dst_ptrs,
                                  dst_capacities, dst_sizes, statuses);
 }
 
@@ -85,8 +87,8 @@ oc_status oc_batch_decompress(oc_context *ctx, const oc_codec_options *options, 
     if (engine == OC_ENGINE_CUDA)
         return oc_cuda_batch_decompress(ctx, options, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
                                         dst_sizes, statuses);
-    return oc_cpu_batch_decompress(ctx, options->algorithm, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
-                                   dst_sizes, statuses);
+    return oc_cpu_batch_decompress(ctx, options, options->algorithm, n, src_ptrs, src_sizes, dst_ptrs,
+                                   dst_capacities, dst_sizes, statuses);
 }
 
 oc_status oc_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *options, size_t n,

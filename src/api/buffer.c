@@ -53,6 +53,10 @@ static oc_status check_options(const oc_buffer_options *o, int need_algorithm)
     RETURN_ERROR_IF(o->algorithm != OC_ALGO_NONE && !valid_algorithm(o->algorithm), OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF((unsigned)o->kind > OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE, OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF((unsigned)o->checksum > OC_CHECKSUM_VERIFY, OC_ERR_INVALID_ARGUMENT);
+    /* A Blosc chunk is its own container (header, block table): the
+     * whole-buffer layer writes and reads it RAW or WITH_UNCOMPRESSED_SIZE;
+     * there is no chunked NATIVE container of Blosc chunks. */
+    RETURN_ERROR_IF(o->algorithm == OC_ALGO_BLOSC && o->kind == OC_BITSTREAM_NATIVE, OC_ERR_UNSUPPORTED);
     return OC_OK;
 }
 

@@ -299,9 +299,19 @@ static void batch_arguments(void)
     CHECK_STATUS(oc_batch_decompress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st),
                  OC_ERR_INVALID_ARGUMENT);
     bad = o;
-    bad.reserved[4] = 1;
+    bad.reserved[3] = 1;
     CHECK_STATUS(oc_batch_compress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st), OC_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(oc_batch_decompressed_sizes(ctx, &bad, 1, &src, &n, &size, &st), OC_ERR_INVALID_ARGUMENT);
+    bad = o; /* the filter fields: unknown values */
+    bad.filter = 3;
+    CHECK_STATUS(oc_batch_compress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st), OC_ERR_INVALID_ARGUMENT);
+    bad = o;
+    bad.blosc_codec = 6;
+    CHECK_STATUS(oc_batch_compress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st), OC_ERR_INVALID_ARGUMENT);
+    bad = o;
+    bad.reserved8 = 1;
+    CHECK_STATUS(oc_batch_decompress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st),
+                 OC_ERR_INVALID_ARGUMENT);
     bad = o;
     bad.algorithm = (oc_algorithm)42;
     CHECK_STATUS(oc_batch_compress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st), OC_ERR_INVALID_ARGUMENT);

@@ -28,11 +28,11 @@ for k in ("date", "commit", "host", "device", "results"):
     assert k in d, k
 assert isinstance(d["host"]["cores"], int) and d["host"]["cpu"] and d["host"]["os"]
 rows = d["results"]
-algs = {"lz4", "snappy", "deflate", "zlib", "gzip", "zstd"}
+algs = {"lz4", "snappy", "deflate", "zlib", "gzip", "zstd", "blosc"}
 assert {r["algorithm"] for r in rows} == algs, {r["algorithm"] for r in rows}
 assert {r["file"] for r in rows} == {"text", "int64-sorted", "float64", "source"}
-# 4 parts x 6 algorithms x 3 CPU rows (+ GPU rows when a GPU is present).
-assert len(rows) >= 72, len(rows)
+# 4 parts x 7 algorithms x 3 CPU rows (+ GPU rows when a GPU is present).
+assert len(rows) >= 84, len(rows)
 for r in rows:
     assert r["contender"] in ("opencomp-cpu", "reference-cpu", "opencomp-gpu"), r
     assert r["scope"] in ("kernel", "end-to-end") and r["timing"] == "wall-clock", r

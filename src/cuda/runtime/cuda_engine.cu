@@ -405,7 +405,11 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
                               : op == OC_OP_COMPRESS   ? codec->compress
                               : op == OC_OP_DECOMPRESS ? codec->decompress
                                                        : codec->decompressed_sizes;
-    if (launch == NULL)
+    /* A shuffle filter around a codec other than Blosc (whose chunks carry
+     * their own): the CPU engine runs filter and codec, host-staged. */
+    int outer_filter = options->filter != OC_FILTER_NONE && options->algorithm != OC_ALGO_BLOSC &&
+                       !(options->filter == OC_FILTER_SHUFFLE && options->typesize <= 1) && op != OC_OP_SIZES;
+    if (launch == NULL || outer_filter)
         return oc_cuda_staged_batch(ctx, options, (int)op, n, src_ptrs, src_sizes, dst_ptrs, dst_caps,
                                     out_sizes, statuses);
     if (n > ((size_t)1 << 40))
