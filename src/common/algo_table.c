@@ -29,6 +29,7 @@ OC_CPU_CODEC(blosc)
 OC_GPU_CODEC(lz4)
 OC_GPU_CODEC(snappy)
 OC_GPU_CODEC(zstd)
+OC_GPU_CODEC(blosc)
 #undef OC_GPU_CODEC
 #define GPU(x) &oc_gpu_codec_##x
 #else
@@ -226,7 +227,7 @@ static const oc_algo_desc rows[OC_ALGO_COUNT] = {
             .container = NULL,
             .native_chunks = OC_ALGO_BLOSC,
             .cpu = &oc_cpu_codec_blosc,
-            .gpu = NULL,
+            .gpu = GPU(blosc), /* decoding; compression and size queries host-staged */
         },
 };
 
