@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "format/sparse_plan.h"
+#include "format/container.h"
 #include "fuzz_common.h"
 
 typedef struct fuzz_src {

@@ -24,6 +24,7 @@
 #include "../common/oc_internal.h"
 #include "../cpu/cpu_engine.h"
 #include "../cuda/runtime/cuda_engine.h"
+#include "../common/algo_table.h"
 #include "../common/crc.h"
 #include "../common/xxh.h"
 #include "../format/container.h"
@@ -53,58 +54,21 @@ static oc_status check_options(const oc_buffer_options *o, int need_algorithm)
     RETURN_ERROR_IF(o->algorithm != OC_ALGO_NONE && !valid_algorithm(o->algorithm), OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF((unsigned)o->kind > OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE, OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF((unsigned)o->checksum > OC_CHECKSUM_VERIFY, OC_ERR_INVALID_ARGUMENT);
-    /* A Blosc chunk is its own container (header, block table): the
-     * whole-buffer layer writes and reads it RAW or WITH_UNCOMPRESSED_SIZE;
-     * there is no chunked NATIVE container of Blosc chunks. */
-    RETURN_ERROR_IF(o->algorithm == OC_ALGO_BLOSC && o->kind == OC_BITSTREAM_NATIVE, OC_ERR_UNSUPPORTED);
+    /* NATIVE needs the row's container.  Blosc has none: a Blosc chunk is
+     * its own container (header, block table), written and read RAW or
+     * WITH_UNCOMPRESSED_SIZE. */
+    RETURN_ERROR_IF(o->algorithm != OC_ALGO_NONE && o->kind == OC_BITSTREAM_NATIVE &&
+                        oc_algo(o->algorithm)->container == NULL,
+                    OC_ERR_UNSUPPORTED);
     return OC_OK;
 }
 
-/* The algorithm the codec runs per chunk (gzip members wrap raw deflate). */
+/* The algorithm the codec runs per chunk of a RAW / WITH_UNCOMPRESSED_SIZE
+ * stream, or of the NATIVE container (its table row's: gzip members hold
+ * raw deflate). */
 static oc_algorithm chunk_algorithm(const oc_buffer_options *o)
 {
-    if (o->kind == OC_BITSTREAM_NATIVE &&
-        (o->algorithm == OC_ALGO_DEFLATE || o->algorithm == OC_ALGO_ZLIB || o->algorithm == OC_ALGO_GZIP))
-        return OC_ALGO_DEFLATE;
-    return o->algorithm;
-}
-
-/* Chunk size of a NATIVE container: LZ4 clamps to 4 MiB, snappy to 64 KiB,
- * the others accept up to 1 GiB (INVALID_ARGUMENT above). */
-static oc_status native_chunk_size(const oc_buffer_options *o, size_t *out)
-{
-    size_t cs = o->chunk_size ? o->chunk_size : OC_DEFAULT_CHUNK_SIZE;
-    if (o->algorithm == OC_ALGO_LZ4 && cs > OC_LZ4_MAX_BLOCK)
-        cs = OC_LZ4_MAX_BLOCK;
-    if (o->algorithm == OC_ALGO_SNAPPY && cs > OC_SNAPPY_MAX_CHUNK)
-        cs = OC_SNAPPY_MAX_CHUNK;
-    RETURN_ERROR_IF(cs > OC_NATIVE_MAX_CHUNK, OC_ERR_INVALID_ARGUMENT);
-    *out = cs;
-    return OC_OK;
-}
-
-static uint64_t native_chunk_count(const oc_buffer_options *o, uint64_t src_size, size_t cs)
-{
-    uint64_t n = src_size / cs + (src_size % cs != 0);
-    /* zstd and gzip write one empty frame/member for empty input, so stock
-     * tools see a valid file; LZ4 frames and snappy streams may be empty. */
-    if (n == 0 && o->algorithm != OC_ALGO_LZ4 && o->algorithm != OC_ALGO_SNAPPY)
-        n = 1;
-    return n;
-}
-
-static uint64_t container_bound(oc_algorithm a, uint64_t n, uint64_t payload)
-{
-    switch (a) {
-    case OC_ALGO_LZ4:
-        return oc_lz4frame_bound(n, payload);
-    case OC_ALGO_SNAPPY:
-        return oc_snappyframe_bound(n, payload);
-    case OC_ALGO_ZSTD:
-        return oc_zstd_seekable_bound(n, payload);
-    default:
-        return oc_gzip_members_bound(n, payload);
-    }
+    return o->kind == OC_BITSTREAM_NATIVE ? oc_algo(o->algorithm)->native_chunks : o->algorithm;
 }
 
 size_t oc_buffer_compress_bound(const oc_buffer_options *options, uint64_t src_size)
@@ -118,10 +82,11 @@ size_t oc_buffer_compress_bound(const oc_buffer_options *options, uint64_t src_s
             return 0;
         return b + (options->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE ? 8 : 0);
     }
-    size_t cs;
-    if (native_chunk_size(options, &cs) != OC_OK)
+    oc_native nt;
+    if (oc_native_resolve(options, src_size, &nt) != OC_OK)
         return 0;
-    uint64_t n = native_chunk_count(options, src_size, cs);
+    size_t cs = nt.chunk_size;
+    uint64_t n = nt.n;
     uint64_t full = src_size / cs, rem = src_size % cs;
     size_t bfull = oc_compress_bound(ca, cs);
     size_t brem = oc_compress_bound(ca, (size_t)(n > full ? rem : 0));
@@ -130,7 +95,7 @@ size_t oc_buffer_compress_bound(const oc_buffer_options *options, uint64_t src_s
     if (full && bfull > (SIZE_MAX / 4) / full)
         return 0;
     uint64_t payload = full * bfull + (n > full ? brem : 0);
-    uint64_t b = container_bound(options->algorithm, n, payload);
+    uint64_t b = nt.ops->bound(n, payload);
     return b > SIZE_MAX / 2 ? 0 : (size_t)b;
 }
 
@@ -183,8 +148,7 @@ static oc_status compress_raw(oc_context *ctx, const oc_buffer_options *o, const
 
 /* Per-group state of NATIVE compression, shared with the checksum workers. */
 typedef struct cgroup {
-    oc_algorithm algorithm; /* container algorithm */
-    int checksums;          /* optional checksums are written */
+    const oc_native *nt;
     const void **sp;
     size_t *ss;
     void **dp;
@@ -197,6 +161,24 @@ typedef struct cgroup {
     oc_xxh32_state *content; /* LZ4 content checksum, or NULL */
 } cgroup;
 
+/* The checksum a container stores for a chunk (`u`: its bytes, `c`: its
+ * compressed stream), by what the container's checksum covers. */
+static uint32_t chunk_sum(oc_chunk_check check, const uint8_t *u, size_t us, const uint8_t *c, size_t cs)
+{
+    switch (check) {
+    case OC_CHECK_XXH32_STORED: /* of the bytes stored: the stream, or the chunk when not smaller */
+        return cs >= us ? oc_xxh32(u, us, 0) : oc_xxh32(c, cs, 0);
+    case OC_CHECK_XXH64_LOW:
+        return (uint32_t)oc_xxh64(u, us, 0);
+    case OC_CHECK_CRC32C_MASKED:
+        return oc_crc32c_mask(oc_crc32c(0, u, us));
+    case OC_CHECK_CRC32:
+        return oc_crc32(0, u, us);
+    default:
+        return 0;
+    }
+}
+
 static void compress_checksum(void *arg, size_t i)
 {
     cgroup *g = (cgroup *)arg;
@@ -205,53 +187,20 @@ static void compress_checksum(void *arg, size_t i)
         oc_xxh32_update(g->content, g->sp[0], (size_t)g->group_bytes);
         return;
     }
-    const uint8_t *u = (const uint8_t *)g->sp[i];
-    switch (g->algorithm) {
-    case OC_ALGO_LZ4:
-        if (g->checksums)
-            g->sum[i] = g->ds[i] >= g->ss[i] ? oc_xxh32(u, g->ss[i], 0) : oc_xxh32(g->dp[i], g->ds[i], 0);
-        break;
-    case OC_ALGO_SNAPPY:
-        g->sum[i] = oc_crc32c_mask(oc_crc32c(0, u, g->ss[i]));
-        break;
-    case OC_ALGO_ZSTD:
-        if (g->checksums)
-            g->sum[i] = (uint32_t)oc_xxh64(u, g->ss[i], 0);
-        break;
-    default:
-        g->sum[i] = oc_crc32(0, u, g->ss[i]);
-        break;
-    }
-}
-
-static oc_status write_chunk(oc_writer *w, oc_algorithm a, int checksums, const cgroup *g, size_t i,
-                             oc_index_entry *e)
-{
-    const uint8_t *u = (const uint8_t *)g->sp[i];
-    const uint8_t *c = (const uint8_t *)g->dp[i];
-    switch (a) {
-    case OC_ALGO_LZ4:
-        return oc_lz4frame_write_block(w, u, g->ss[i], c, g->ds[i], checksums, g->sum[i], e);
-    case OC_ALGO_SNAPPY:
-        return oc_snappyframe_write_chunk(w, u, g->ss[i], c, g->ds[i], g->sum[i], e);
-    case OC_ALGO_ZSTD:
-        return oc_zstd_seekable_write_frame(w, c, g->ds[i], g->ss[i], g->sum[i], e);
-    default:
-        return oc_gzip_write_member(w, c, g->ds[i], g->ss[i], g->sum[i]);
-    }
+    if (g->nt->sums)
+        g->sum[i] = chunk_sum(g->nt->ops->check, (const uint8_t *)g->sp[i], g->ss[i],
+                              (const uint8_t *)g->dp[i], g->ds[i]);
 }
 
 static oc_status compress_native(oc_context *ctx, const oc_buffer_options *o, const uint8_t *src,
                                  uint64_t src_size, uint8_t *dst, uint64_t dst_capacity, uint64_t *dst_size)
 {
-    size_t cs;
-    FORWARD_IF_ERROR(native_chunk_size(o, &cs));
     RETURN_ERROR_IF(src_size > SIZE_MAX / 2, OC_ERR_INVALID_ARGUMENT);
-    uint64_t n = native_chunk_count(o, src_size, cs);
-    RETURN_ERROR_IF(n > 0xffffffffu, OC_ERR_INVALID_ARGUMENT);
-    oc_algorithm a = o->algorithm, ca = chunk_algorithm(o);
-    int checksums = o->checksum != OC_CHECKSUM_NONE;
-    size_t bound = oc_compress_bound(ca, cs);
+    oc_native nt;
+    FORWARD_IF_ERROR(oc_native_resolve(o, src_size, &nt));
+    size_t cs = nt.chunk_size;
+    uint64_t n = nt.n;
+    size_t bound = oc_compress_bound(nt.chunk_algorithm, cs);
     RETURN_ERROR_IF(bound == 0, OC_ERR_CHUNK_TOO_LARGE);
     uint64_t group_bytes_max = COMPRESS_GROUP_PER_THREAD * (uint64_t)oc_context_num_threads(ctx);
     if (group_bytes_max < COMPRESS_GROUP_MIN)
@@ -270,8 +219,7 @@ static oc_status compress_native(oc_context *ctx, const oc_buffer_options *o, co
     oc_index_entry *entries = (oc_index_entry *)calloc(n ? (size_t)n : 1, sizeof *entries);
     uint8_t *scratch = (uint8_t *)oc_host_alloc(ctx, g_n * bound);
     cgroup g;
-    g.algorithm = a;
-    g.checksums = checksums;
+    g.nt = &nt;
     g.sp = (const void **)calloc(g_n, sizeof *g.sp);
     g.ss = (size_t *)calloc(g_n, sizeof *g.ss);
     g.dp = (void **)calloc(g_n, sizeof *g.dp);
@@ -284,10 +232,7 @@ static oc_status compress_native(oc_context *ctx, const oc_buffer_options *o, co
         goto cleanup;
     }
 
-    if (a == OC_ALGO_LZ4)
-        st = oc_lz4frame_write_header(&w, src_size, oc_lz4frame_block_id(cs), checksums);
-    else if (a == OC_ALGO_SNAPPY)
-        st = oc_snappyframe_write_header(&w);
+    st = oc_container_write_header(&w, &nt, src_size);
     if (st != OC_OK)
         goto cleanup;
 
@@ -296,7 +241,7 @@ static oc_status compress_native(oc_context *ctx, const oc_buffer_options *o, co
     oc_xxh32_state content;
     oc_xxh32_init(&content, 0);
     oc_codec_options co = OC_CODEC_OPTIONS_INIT;
-    co.algorithm = ca;
+    co.algorithm = nt.chunk_algorithm;
     co.level = o->level;
     for (uint64_t first = 0; first < n; first += per_group) {
         size_t m = (size_t)(n - first < per_group ? n - first : per_group);
@@ -320,23 +265,19 @@ static oc_status compress_native(oc_context *ctx, const oc_buffer_options *o, co
         }
         g.m = m;
         g.group_bytes = group_bytes;
-        g.content = (a == OC_ALGO_LZ4 && checksums) ? &content : NULL;
+        g.content = nt.ops->content_checksum && nt.checksums ? &content : NULL;
         oc_parallel_for(oc_context_num_threads(ctx), m + (g.content ? 1 : 0), group_bytes, compress_checksum,
                         &g);
         for (size_t i = 0; i < m; i++) {
             oc_index_entry *e = &entries[first + i];
-            st = write_chunk(&w, a, checksums, &g, i, e);
+            st = oc_container_write_chunk(&w, &nt, (const uint8_t *)g.sp[i], g.ss[i],
+                                          (const uint8_t *)g.dp[i], g.ds[i], g.sum[i], e);
             if (st != OC_OK)
                 goto cleanup;
         }
         progress_report(&pr, (first + m) * cs < src_size ? (first + m) * cs : src_size);
     }
-    if (a == OC_ALGO_LZ4)
-        st = oc_lz4frame_write_end(&w, entries, n, checksums, oc_xxh32_digest(&content));
-    else if (a == OC_ALGO_SNAPPY)
-        st = oc_snappyframe_write_end(&w, entries, n);
-    else if (a == OC_ALGO_ZSTD)
-        st = oc_zstd_seekable_write_end(&w, entries, n, checksums);
+    st = oc_container_write_trailer(&w, &nt, entries, n, oc_xxh32_digest(&content));
     if (st == OC_OK)
         *dst_size = w.pos;
 
@@ -582,7 +523,7 @@ static oc_status decode_legacy(oc_context *ctx, const oc_container_plan *plan, c
     if (n == 0)
         return OC_OK;
     oc_codec_options co = OC_CODEC_OPTIONS_INIT;
-    co.algorithm = OC_ALGO_LZ4;
+    co.algorithm = plan->algorithm; /* the blocks' codec: LZ4 */
     static uint8_t empty_out[1];
     oc_status st = OC_OK;
     const void **sp = (const void **)calloc(n, sizeof *sp);
@@ -649,7 +590,7 @@ static oc_status legacy_size(oc_context *ctx, const oc_container_plan *plan, con
     if (n == 0)
         return OC_OK;
     oc_codec_options co = OC_CODEC_OPTIONS_INIT;
-    co.algorithm = OC_ALGO_LZ4;
+    co.algorithm = plan->algorithm; /* the blocks' codec: LZ4 */
     const void **sp = (const void **)calloc(n, sizeof *sp);
     size_t *ss = (size_t *)calloc(n, sizeof *ss), *sz = (size_t *)calloc(n, sizeof *sz);
     oc_status *cst = (oc_status *)calloc(n, sizeof *cst);

@@ -22,12 +22,17 @@ OC_CPU_CODEC(snappy)
 OC_CPU_CODEC(deflate)
 OC_CPU_CODEC(zstd)
 OC_CPU_CODEC(blosc)
+OC_CONTAINER(lz4frame)
+OC_CONTAINER(snappy)
+OC_CONTAINER(gzip)
+OC_CONTAINER(zstd)
 #undef OC_CPU_CODEC
 #undef OC_CONTAINER
 #ifdef OC_WITH_CUDA /* the CUDA engine is in this build */
 #define OC_GPU_CODEC(x) extern const struct oc_gpu_codec oc_gpu_codec_##x;
 OC_GPU_CODEC(lz4)
 OC_GPU_CODEC(snappy)
+OC_GPU_CODEC(deflate)
 OC_GPU_CODEC(zstd)
 OC_GPU_CODEC(blosc)
 #undef OC_GPU_CODEC
@@ -117,12 +122,12 @@ static const char *const sfx_zstd[] = {".zst", ".zstd", NULL};
 #define LIBDEFLATE_MAX ((uint64_t)SIZE_MAX / 2)
 
 /* deflate, zlib and gzip share libdeflate's levels, the gzip-members
- * container and the CPU codec; their streams differ by the wrapper.
- * Deflate expands at most 258 bytes per 2 bits (1032:1). */
+ * container, the CPU codec and the GPU codec; their streams differ by the
+ * wrapper.  Deflate expands at most 258 bytes per 2 bits (1032:1). */
 #define DEFLATE_FAMILY                                                                                       \
     .min_level = 1, .max_level = 12, .default_level = 6, .has_levels = 1, .max_chunk = LIBDEFLATE_MAX,       \
-    .max_expansion = 1032, .suffix = ".gz", .aliases = none, .container = NULL,                              \
-    .native_chunks = OC_ALGO_DEFLATE, .cpu = &oc_cpu_codec_deflate, .gpu = NULL
+    .max_expansion = 1032, .suffix = ".gz", .aliases = none, .container = &oc_container_gzip,                \
+    .native_chunks = OC_ALGO_DEFLATE, .cpu = &oc_cpu_codec_deflate, .gpu = GPU(deflate)
 
 static const oc_algo_desc rows[OC_ALGO_COUNT] = {
     [OC_ALGO_LZ4] =
@@ -142,7 +147,7 @@ static const oc_algo_desc rows[OC_ALGO_COUNT] = {
             .bound = bound_lz4,
             .max_expansion = 256, /* 255 bytes per length byte */
             .magic = NULL,
-            .container = NULL,
+            .container = &oc_container_lz4frame,
             .native_chunks = OC_ALGO_LZ4,
             .cpu = &oc_cpu_codec_lz4,
             .gpu = GPU(lz4),
@@ -160,7 +165,7 @@ static const oc_algo_desc rows[OC_ALGO_COUNT] = {
             .bound = bound_snappy,
             .max_expansion = 22, /* 64 bytes per 3-byte copy */
             .magic = NULL,
-            .container = NULL,
+            .container = &oc_container_snappy,
             .native_chunks = OC_ALGO_SNAPPY,
             .cpu = &oc_cpu_codec_snappy,
             .gpu = GPU(snappy),
@@ -203,7 +208,7 @@ static const oc_algo_desc rows[OC_ALGO_COUNT] = {
             .bound = bound_zstd,
             .max_expansion = 32768, /* a 128 KiB RLE block per 4 bytes */
             .magic = magic_zstd,
-            .container = NULL,
+            .container = &oc_container_zstd,
             .native_chunks = OC_ALGO_ZSTD,
             .cpu = &oc_cpu_codec_zstd,
             .gpu = GPU(zstd),

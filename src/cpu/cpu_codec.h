@@ -1,6 +1,6 @@
 /*
  * cpu_codec.h - the internal interface every CPU codec implements (one file
- * per format: codec_lz4.c, codec_snappy.c, codec_deflate.c, codec_zstd.c),
+ * per format, in codecs/<algorithm>/),
  * and the per-worker state they keep between calls.
  *
  * A codec function runs one chunk on one worker.  It gets that worker's
@@ -13,32 +13,26 @@
 
 #include "../common/oc_internal.h"
 
-struct ZSTD_CCtx_s;
-struct ZSTD_DCtx_s;
-struct libdeflate_compressor;
-struct libdeflate_decompressor;
-struct z_stream_s;
-
-#define OC_DEFLATE_LEVELS 13 /* libdeflate levels 0..12 */
 #define OC_SCRATCH_SIZE ((size_t)1 << 17)
 
-/* One worker's codec state; every member is created on first use. */
+/* One worker's codec state; every member is created on first use.  Each
+ * codec keeps its own state (a struct of its choosing) in the slot of its
+ * algorithm, through oc_worker_state, and frees what it holds in release. */
 typedef struct oc_cpu_worker {
     oc_context *ctx;
-    void *lz4_state;   /* LZ4_sizeofState() bytes */
-    void *lz4hc_state; /* LZ4_sizeofStateHC() bytes */
-    struct ZSTD_CCtx_s *zstd_c;
-    struct ZSTD_DCtx_s *zstd_d;
-    struct libdeflate_compressor *deflate_c[OC_DEFLATE_LEVELS];
-    struct libdeflate_decompressor *deflate_d;
-    struct z_stream_s *inflate; /* zlib raw inflater: counting sizes, classifying errors */
-    uint8_t *scratch;           /* OC_SCRATCH_SIZE bytes */
-    uint8_t *big;               /* grown on demand (snappy compress into a small output) */
+    void *state[OC_ALGO_COUNT]; /* per codec, at its algorithm's index */
+    size_t state_size[OC_ALGO_COUNT];
+    uint8_t *scratch; /* OC_SCRATCH_SIZE bytes */
+    uint8_t *big;     /* grown on demand (snappy compress into a small output) */
     size_t big_size;
     uint64_t memory_limit;        /* set per size count: the largest zstd window it may allocate */
     const oc_codec_options *opts; /* set per compression: the call's options (may be NULL) */
 } oc_cpu_worker;
 
+/* The codec state in slot `slot` (the codec's algorithm), `size` zeroed
+ * bytes created on first use (through the context's host allocator; freed
+ * with the worker after the codec's release); NULL on OOM. */
+OC_HIDDEN void *oc_worker_state(oc_cpu_worker *w, unsigned slot, size_t size);
 /* The worker's scratch buffer (OC_SCRATCH_SIZE bytes), or NULL on OOM. */
 OC_HIDDEN uint8_t *oc_worker_scratch(oc_cpu_worker *w);
 /* A buffer of at least `size` bytes owned by the worker, or NULL on OOM. */
@@ -71,14 +65,5 @@ OC_HIDDEN const oc_cpu_codec *oc_cpu_codec_for(oc_algorithm algo);
  * where the last member ends, *out the decoded bytes. */
 OC_HIDDEN oc_status oc_gzip_extent(oc_cpu_worker *w, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
                                    size_t *end, size_t *out);
-
-/* LZ4 block scanner (lz4_scan.c): validates the sequence structure of an
- * LZ4 block without writing anything and computes its decoded size: OK,
- * CORRUPT or TRUNCATED (see the file for what it checks). */
-OC_HIDDEN oc_status oc_lz4_scan(const uint8_t *src, size_t src_size, size_t *decoded_size);
-
-/* Snappy raw scanner (snappy_scan.c): the same for a snappy raw buffer:
- * OK (decoded size = the preamble's), CORRUPT or TRUNCATED. */
-OC_HIDDEN oc_status oc_snappy_scan(const uint8_t *src, size_t src_size, size_t *decoded_size);
 
 #endif /* OC_CPU_CODEC_H */

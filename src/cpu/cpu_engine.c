@@ -26,6 +26,20 @@ const oc_cpu_codec *oc_cpu_codec_for(oc_algorithm algo)
     return d ? d->cpu : NULL;
 }
 
+void *oc_worker_state(oc_cpu_worker *w, unsigned slot, size_t size)
+{
+    if (slot >= OC_ALGO_COUNT)
+        return NULL;
+    if (!w->state[slot]) {
+        w->state[slot] = oc_host_alloc(w->ctx, size);
+        if (w->state[slot]) {
+            memset(w->state[slot], 0, size);
+            w->state_size[slot] = size;
+        }
+    }
+    return w->state[slot];
+}
+
 uint8_t *oc_worker_scratch(oc_cpu_worker *w)
 {
     if (!w->scratch)
@@ -51,6 +65,11 @@ static void release_worker(oc_cpu_worker *w)
     for (unsigned a = 1; a < OC_ALGO_COUNT; a++)
         if (oc_cpu_codec_for((oc_algorithm)a))
             oc_cpu_codec_for((oc_algorithm)a)->release(w);
+    for (unsigned a = 0; a < OC_ALGO_COUNT; a++) {
+        oc_host_free(w->ctx, w->state[a], w->state_size[a]);
+        w->state[a] = NULL;
+        w->state_size[a] = 0;
+    }
     oc_host_free(w->ctx, w->scratch, OC_SCRATCH_SIZE);
     oc_host_free(w->ctx, w->big, w->big_size);
     w->scratch = NULL;

@@ -1,17 +1,29 @@
 /*
- * container.c - plan bookkeeping and container detection.
+ * container.c - plan bookkeeping, container detection, and the writer's
+ * generic steps (container.h).
  *
  * Detection order (docs/FORMAT.md, "Detection"): an explicit RAW or
- * WITH_UNCOMPRESSED_SIZE hint is obeyed; otherwise the leading magic picks
- * the reader (LZ4 frame, zstd frame or skippable frame, gzip, snappy stream
- * identifier, zlib header check); otherwise the buffer is RAW of the hint's
- * algorithm.
+ * WITH_UNCOMPRESSED_SIZE hint is obeyed; otherwise the readers below are
+ * asked in order (LZ4 frame, LZ4 legacy, zstd frame or skippable frame,
+ * gzip, snappy stream identifier), each only when the hint's algorithm
+ * allows its container; then a self-identifying RAW stream (the algorithm
+ * table's magic: zlib); otherwise the buffer is RAW of the hint's algorithm.
+ * A new container adds its ops to the reader list and its magic to the
+ * truncated-prefix list.
  */
 #include "container.h"
 
 #include <stdlib.h>
 
 #include "../common/algo_table.h"
+
+#define OC_CONTAINER(x) extern const oc_container_ops oc_container_##x;
+OC_CONTAINER(lz4frame)
+OC_CONTAINER(lz4legacy)
+OC_CONTAINER(zstd)
+OC_CONTAINER(gzip)
+OC_CONTAINER(snappy)
+#undef OC_CONTAINER
 
 void oc_plan_init(oc_container_plan *plan)
 {
@@ -51,8 +63,6 @@ oc_status oc_plan_push(oc_container_plan *plan, uint64_t src_off, uint64_t src_s
     return OC_OK;
 }
 
-static const uint8_t snappy_stream_id[10] = {0xff, 0x06, 0x00, 0x00, 's', 'N', 'a', 'P', 'p', 'Y'};
-
 /* The snappy raw format starts with the decoded length as a varint. */
 static oc_status snappy_preamble(const uint8_t *p, uint64_t n, uint64_t *len)
 {
@@ -90,7 +100,7 @@ oc_status oc_raw_parse(const uint8_t *src, uint64_t src_size, uint64_t offset, o
     plan->algorithm = plan->reported = algorithm;
     plan->container_size = src_size;
     if (algorithm == OC_ALGO_ZSTD && offset == 0)
-        return oc_zstd_parse(src, src_size, plan);
+        return oc_container_zstd.parse(src, src_size, plan);
     if (algorithm == OC_ALGO_SNAPPY) {
         uint64_t len;
         FORWARD_IF_ERROR(snappy_preamble(src + offset, src_size - offset, &len));
@@ -104,6 +114,28 @@ oc_status oc_raw_parse(const uint8_t *src, uint64_t src_size, uint64_t offset, o
     plan->tail_algorithm = algorithm;
     plan->size_known = 0;
     return OC_OK;
+}
+
+/* The readers, in detection order (their magics exclude each other except
+ * where skippable frames lead: LZ4 frames are recognised behind them first). */
+const oc_container_ops *const oc_container_readers[] = {&oc_container_lz4frame, &oc_container_lz4legacy,
+                                                        &oc_container_zstd,     &oc_container_gzip,
+                                                        &oc_container_snappy,   NULL};
+
+/* The container a hint's algorithm restricts detection to (NULL: any). */
+static const oc_container_ops *family_of(oc_algorithm hint)
+{
+    const oc_algo_desc *d = oc_algo(hint);
+    return d ? d->container : NULL;
+}
+
+const oc_container_ops *oc_container_detect(const uint8_t *src, uint64_t src_size, oc_algorithm hint)
+{
+    const oc_container_ops *fam = family_of(hint);
+    for (const oc_container_ops *const *r = oc_container_readers; *r; r++)
+        if ((!fam || (*r)->family == fam) && (*r)->sniff(src, src_size))
+            return *r;
+    return NULL;
 }
 
 static int valid_algorithm(oc_algorithm a)
@@ -141,45 +173,26 @@ oc_status oc_container_parse(const uint8_t *src, uint64_t src_size, const oc_buf
     if (hk == OC_BITSTREAM_RAW && ha != OC_ALGO_NONE)
         return oc_raw_parse(src, src_size, 0, ha, plan);
 
-    /* A hint's algorithm restricts detection to its own family of
-     * containers: a raw LZ4 block or snappy buffer may start with bytes that
-     * look like another format's magic. */
-    int any = ha == OC_ALGO_NONE;
-    int deflate_family = ha == OC_ALGO_GZIP || ha == OC_ALGO_DEFLATE || ha == OC_ALGO_ZLIB;
-    if (src_size >= 4) {
-        uint32_t m = oc_load_le32(src);
-        /* Skippable frames open LZ4 and zstd streams alike (issue 11 item 7:
-         * `lz4` files that start with one were CORRUPT): the first frame
-         * after them names the format. */
-        uint32_t after = m;
-        if ((m & OC_SKIPPABLE_MAGIC_MASK) == OC_SKIPPABLE_MAGIC_MIN) {
-            uint64_t pos = oc_skip_skippable_frames(src, src_size);
-            after = src_size - pos >= 4 ? oc_load_le32(src + pos) : 0;
-        }
-        if (after == OC_LZ4_FRAME_MAGIC && (any || ha == OC_ALGO_LZ4))
-            return oc_lz4frame_parse(src, src_size, plan);
-        if (after == OC_LZ4_LEGACY_MAGIC && (any || ha == OC_ALGO_LZ4))
-            return oc_lz4legacy_parse(src, src_size, plan);
-        if ((m == OC_ZSTD_FRAME_MAGIC || (m & OC_SKIPPABLE_MAGIC_MASK) == OC_SKIPPABLE_MAGIC_MIN) &&
-            (any || ha == OC_ALGO_ZSTD))
-            return oc_zstd_parse(src, src_size, plan);
-    }
-    if (src_size >= 3 && src[0] == 0x1f && src[1] == 0x8b && src[2] == 8 && (any || deflate_family))
-        return oc_gzip_parse(src, src_size, plan);
-    if (src_size >= 1 && !memcmp(src, snappy_stream_id, src_size < 10 ? (size_t)src_size : 10) &&
-        (any || ha == OC_ALGO_SNAPPY))
-        return oc_snappyframe_parse(src, src_size, plan);
+    /* A hint's algorithm restricts detection to its own container: a raw
+     * LZ4 block or snappy buffer may start with bytes that look like
+     * another format's magic. */
+    const oc_container_ops *c = oc_container_detect(src, src_size, ha);
+    if (c)
+        return c->parse(src, src_size, plan);
     if (src_size == 0 && ha == OC_ALGO_SNAPPY && hk == OC_BITSTREAM_NATIVE) {
         /* Framing readers (cramjam, python-snappy) read and write an empty
          * stream as no bytes at all, without the stream identifier. */
         plan->kind = OC_BITSTREAM_NATIVE;
-        plan->name = "snappy-framed";
+        plan->name = oc_container_snappy.name;
         plan->algorithm = plan->reported = OC_ALGO_SNAPPY;
         return OC_OK;
     }
-    if ((any || ha == OC_ALGO_ZLIB) && oc_algo_detect(src, (size_t)src_size) == OC_ALGO_ZLIB) {
-        FORWARD_IF_ERROR(oc_raw_parse(src, src_size, 0, OC_ALGO_ZLIB, plan));
-        plan->name = "zlib";
+    /* A RAW stream that names itself (zlib; zstd and gzip streams are their
+     * containers' already). */
+    oc_algorithm d = oc_algo_detect(src, (size_t)src_size);
+    if (d != OC_ALGO_NONE && (ha == OC_ALGO_NONE || ha == d)) {
+        FORWARD_IF_ERROR(oc_raw_parse(src, src_size, 0, d, plan));
+        plan->name = oc_algo(d)->name;
         return OC_OK;
     }
     if (ha != OC_ALGO_NONE)
@@ -202,9 +215,61 @@ oc_status oc_container_parse(const uint8_t *src, uint64_t src_size, const oc_buf
     return src_size == 0 ? OC_ERR_TRUNCATED : OC_ERR_CORRUPT;
 }
 
-oc_status oc_write_trailer(oc_writer *w, oc_algorithm a, int checksums, const oc_index_entry *entries,
-                           uint64_t n, uint32_t content_checksum)
+/* ---- writers ------------------------------------------------------------- */
+
+oc_status oc_native_resolve(const oc_buffer_options *o, uint64_t src_size, oc_native *nt)
 {
+    const oc_algo_desc *d = oc_algo(o->algorithm);
+    RETURN_ERROR_IF(d == NULL || d->container == NULL, OC_ERR_INVALID_ARGUMENT);
+    const oc_container_ops *ops = d->container;
+    size_t cs = o->chunk_size ? o->chunk_size : OC_DEFAULT_CHUNK_SIZE;
+    if (ops->clamp_chunk && cs > ops->clamp_chunk)
+        cs = ops->clamp_chunk;
+    RETURN_ERROR_IF(cs > OC_NATIVE_MAX_CHUNK, OC_ERR_INVALID_ARGUMENT);
+    uint64_t n = src_size / cs + (src_size % cs != 0);
+    /* zstd and gzip write one empty frame/member for empty input, so stock
+     * tools see a valid file; LZ4 frames and snappy streams may be empty. */
+    if (n == 0 && ops->empty_chunk)
+        n = 1;
+    RETURN_ERROR_IF(n > 0xffffffffu, OC_ERR_INVALID_ARGUMENT);
+    nt->ops = ops;
+    nt->chunk_algorithm = d->native_chunks;
+    nt->chunk_size = cs;
+    nt->n = n;
+    nt->checksums = o->checksum != OC_CHECKSUM_NONE;
+    nt->sums = ops->check != OC_CHECK_NONE && (ops->check_always || nt->checksums);
+    return OC_OK;
+}
+
+oc_status oc_container_write_header(oc_writer *w, const oc_native *nt, uint64_t content_size)
+{
+    uint8_t h[16];
+    if (!nt->ops->header)
+        return OC_OK;
+    return oc_writer_put(w, h, nt->ops->header(content_size, nt->chunk_size, nt->checksums, h));
+}
+
+oc_status oc_container_write_chunk(oc_writer *w, const oc_native *nt, const uint8_t *usrc, size_t usize,
+                                   const uint8_t *csrc, size_t csize, uint32_t sum, oc_index_entry *entry)
+{
+    const oc_container_ops *ops = nt->ops;
+    RETURN_ERROR_IF(ops->clamp_chunk && usize > ops->clamp_chunk, OC_ERR_CHUNK_TOO_LARGE);
+    RETURN_ERROR_IF(usize > 0xffffffffu || csize > 0xffffffffu - 64, OC_ERR_CHUNK_TOO_LARGE);
+    oc_chunk_layout l;
+    oc_layout_chunk(ops->layout, nt->checksums, (uint32_t)usize, (uint32_t)csize, sum, &l);
+    RETURN_ERROR_IF((uint64_t)l.prefix_len + l.payload + l.suffix_len > 0xffffffffu, OC_ERR_CHUNK_TOO_LARGE);
+    FORWARD_IF_ERROR(oc_writer_chunk(w, &l, usrc, csrc));
+    entry->csize = l.entry_csize;
+    entry->usize = l.entry_usize;
+    entry->checksum = l.entry_checksum;
+    return OC_OK;
+}
+
+oc_status oc_container_write_trailer(oc_writer *w, const oc_native *nt, const oc_index_entry *entries,
+                                     uint64_t n, uint32_t content_checksum)
+{
+    uint32_t a = nt->ops->layout;
+    int checksums = nt->checksums;
     uint8_t b[16];
     uint32_t esize = oc_layout_entry_size(a, checksums);
     RETURN_ERROR_IF(esize && n * esize + OC_LAYOUT_INDEX_FOOTER > 0xffffffffu, OC_ERR_INVALID_ARGUMENT);

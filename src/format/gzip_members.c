@@ -13,7 +13,7 @@
  * member that begin no member (zero padding, garbage) end the gzip data,
  * as gzip -d reads them (issue 11 item 9; for tails, src/api/buffer.c).
  */
-#include "container.h"
+#include "container_ops.h"
 
 #define FTEXT 0x01u
 #define FHCRC 0x02u
@@ -21,18 +21,23 @@
 #define FNAME 0x08u
 #define FCOMMENT 0x10u
 
-uint64_t oc_gzip_members_bound(uint64_t n_chunks, uint64_t payload_bound)
+static uint64_t gzip_members_bound(uint64_t n_chunks, uint64_t payload_bound)
 {
     return payload_bound + n_chunks * (OC_GZIP_HEADER_SIZE + OC_GZIP_TRAILER_SIZE);
 }
 
-oc_status oc_gzip_write_member(oc_writer *w, const uint8_t *deflate, size_t dsize, size_t usize, uint32_t crc)
+/* 1 if the n bytes at p, found after a complete gzip member, are trailing
+ * bytes that gzip -d ignores (zero padding, or garbage), 0 if they begin a
+ * member or look like a member whose magic number was damaged (one of
+ * 1f 8b intact and the method byte 8): those are decoded, or CORRUPT, never
+ * silently dropped with the members after them. */
+static int trailing_bytes(const uint8_t *p, uint64_t n)
 {
-    uint64_t member = OC_GZIP_HEADER_SIZE + (uint64_t)dsize + OC_GZIP_TRAILER_SIZE;
-    RETURN_ERROR_IF(member > 0xffffffffu || usize > 0xffffffffu, OC_ERR_CHUNK_TOO_LARGE);
-    oc_chunk_layout l;
-    oc_layout_chunk(OC_ALGO_GZIP, 1, (uint32_t)usize, (uint32_t)dsize, crc, &l);
-    return oc_writer_chunk(w, &l, NULL, deflate);
+    if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
+        return 0;
+    if (n >= 3 && (p[0] == 0x1f || p[1] == 0x8b) && p[2] == 8)
+        return 0;
+    return 1;
 }
 
 /* Parses one member header at p[0..n).  *header gets its length; *has_oc is
@@ -82,7 +87,7 @@ static oc_status parse_member_header(const uint8_t *p, uint64_t n, uint64_t *hea
     return OC_OK;
 }
 
-oc_status oc_gzip_parse(const uint8_t *src, uint64_t src_size, oc_container_plan *plan)
+static oc_status gzip_parse(const uint8_t *src, uint64_t src_size, oc_container_plan *plan)
 {
     plan->algorithm = OC_ALGO_DEFLATE; /* members' payloads decode as raw deflate */
     plan->reported = OC_ALGO_GZIP;
@@ -94,7 +99,7 @@ oc_status oc_gzip_parse(const uint8_t *src, uint64_t src_size, oc_container_plan
     do {
         uint64_t header = 0, member = 0, usize = 0;
         int has_oc = 0;
-        if (pos > 0 && oc_gzip_trailing_bytes(src + pos, src_size - pos)) {
+        if (pos > 0 && trailing_bytes(src + pos, src_size - pos)) {
             /* bytes that begin no member after our members (zero padding,
              * garbage): the gzip data ends here, as gzip -d reads it */
             plan->container_size = pos;
@@ -129,3 +134,25 @@ oc_status oc_gzip_parse(const uint8_t *src, uint64_t src_size, oc_container_plan
     }
     return OC_OK;
 }
+
+/* A gzip member: ID1 ID2 and CM = deflate. */
+static int gzip_sniff(const uint8_t *src, uint64_t src_size)
+{
+    return src_size >= 3 && src[0] == 0x1f && src[1] == 0x8b && src[2] == 8;
+}
+
+const oc_container_ops oc_container_gzip = {
+    .name = "gzip-indexed",
+    .layout = OC_LAYOUT_GZIP,
+    .clamp_chunk = 0,
+    .empty_chunk = 1,
+    .check = OC_CHECK_CRC32,
+    .check_always = 1, /* the gzip trailer's CRC-32 */
+    .content_checksum = 0,
+    .bound = gzip_members_bound,
+    .header = NULL,
+    .sniff = gzip_sniff,
+    .parse = gzip_parse,
+    .sparse = NULL,
+    .family = &oc_container_gzip,
+};

@@ -20,6 +20,13 @@
 #include "../common/portable.h"
 #include "opencomp.h"
 
+/* The containers whose bytes are laid out here: `a` below is one of these
+ * (oc_container_ops.layout, src/format/container_ops.h). */
+#define OC_LAYOUT_LZ4F 1u   /* LZ4 frame + our index */
+#define OC_LAYOUT_SNAPPY 2u /* snappy framing + our index */
+#define OC_LAYOUT_ZSTD 3u   /* zstd seekable */
+#define OC_LAYOUT_GZIP 4u   /* gzip members with the 'OC' subfield */
+
 #define OC_LAYOUT_LZ4_STORED 0x80000000u
 #define OC_LAYOUT_INDEX_FOOTER 9u
 
@@ -35,18 +42,17 @@ typedef struct oc_chunk_layout {
     uint32_t entry_csize, entry_usize, entry_checksum;
 } oc_chunk_layout;
 
-/* `a` is the container algorithm (deflate and zlib use gzip members);
- * `checksums`: optional checksums are written; `sum` is the chunk's
+/* `a` is the container (OC_LAYOUT_*); `checksums`: optional checksums are written; `sum` is the chunk's
  * checksum as the container stores it (LZ4: XXH32 of the stored bytes;
  * snappy: masked CRC-32C; zstd: low 32 bits of XXH64; gzip: CRC-32).
  * Sizes fit 32 bits (the writers check chunk sizes before). */
-OC_INLINE void oc_layout_chunk(oc_algorithm a, int checksums, uint32_t usize, uint32_t csize, uint32_t sum,
+OC_INLINE void oc_layout_chunk(uint32_t a, int checksums, uint32_t usize, uint32_t csize, uint32_t sum,
                                oc_chunk_layout *l)
 {
     l->prefix_len = l->suffix_len = 0;
     l->entry_usize = usize;
     l->entry_checksum = 0;
-    if (a == OC_ALGO_LZ4) {
+    if (a == OC_LAYOUT_LZ4F) {
         l->stored = csize >= usize;
         l->payload = l->stored ? usize : csize;
         l->entry_csize = l->payload | (l->stored ? OC_LAYOUT_LZ4_STORED : 0u);
@@ -56,14 +62,14 @@ OC_INLINE void oc_layout_chunk(oc_algorithm a, int checksums, uint32_t usize, ui
             oc_store_le32(l->suffix, sum);
             l->suffix_len = 4;
         }
-    } else if (a == OC_ALGO_SNAPPY) {
+    } else if (a == OC_LAYOUT_SNAPPY) {
         l->stored = csize >= usize;
         l->payload = l->stored ? usize : csize;
         l->entry_csize = (l->stored ? 0x01u : 0x00u) | ((l->payload + 4u) << 8);
         oc_store_le32(l->prefix, l->entry_csize);
         oc_store_le32(l->prefix + 4, sum);
         l->prefix_len = 8;
-    } else if (a == OC_ALGO_ZSTD) {
+    } else if (a == OC_LAYOUT_ZSTD) {
         l->stored = 0;
         l->payload = csize;
         l->entry_csize = csize;
@@ -86,17 +92,17 @@ OC_INLINE void oc_layout_chunk(oc_algorithm a, int checksums, uint32_t usize, ui
 }
 
 /* Bytes of one index entry (0: the container has no trailing index). */
-OC_INLINE uint32_t oc_layout_entry_size(oc_algorithm a, int checksums)
+OC_INLINE uint32_t oc_layout_entry_size(uint32_t a, int checksums)
 {
-    if (a == OC_ALGO_LZ4 || a == OC_ALGO_SNAPPY)
+    if (a == OC_LAYOUT_LZ4F || a == OC_LAYOUT_SNAPPY)
         return 8;
-    if (a == OC_ALGO_ZSTD)
+    if (a == OC_LAYOUT_ZSTD)
         return checksums ? 12 : 8;
     return 0;
 }
 
-OC_INLINE uint32_t oc_layout_entry(oc_algorithm a, int checksums, uint32_t csize, uint32_t usize,
-                                   uint32_t sum, uint8_t *out)
+OC_INLINE uint32_t oc_layout_entry(uint32_t a, int checksums, uint32_t csize, uint32_t usize, uint32_t sum,
+                                   uint8_t *out)
 {
     uint32_t n = oc_layout_entry_size(a, checksums);
     if (n) {
@@ -115,11 +121,11 @@ OC_INLINE uint32_t oc_layout_entry(oc_algorithm a, int checksums, uint32_t csize
  * skippable header; snappy: the index chunk header; zstd: the seek table's
  * skippable header).  Returns the count; `out` has room for 16 bytes.
  * `content` is LZ4's content checksum (used with checksums). */
-OC_INLINE uint32_t oc_layout_trailer_head(oc_algorithm a, int checksums, uint64_t n, uint32_t content,
+OC_INLINE uint32_t oc_layout_trailer_head(uint32_t a, int checksums, uint64_t n, uint32_t content,
                                           uint8_t *out)
 {
     uint32_t frame = (uint32_t)(n * oc_layout_entry_size(a, checksums) + OC_LAYOUT_INDEX_FOOTER);
-    if (a == OC_ALGO_LZ4) {
+    if (a == OC_LAYOUT_LZ4F) {
         uint32_t k = 0;
         oc_store_le32(out, 0); /* end mark */
         k = 4;
@@ -131,13 +137,13 @@ OC_INLINE uint32_t oc_layout_trailer_head(oc_algorithm a, int checksums, uint64_
         oc_store_le32(out + k + 4, frame);
         return k + 8;
     }
-    if (a == OC_ALGO_SNAPPY) {
+    if (a == OC_LAYOUT_SNAPPY) {
         if (n > OC_LAYOUT_SNAPPY_MAX_ENTRIES)
             return 0;
         oc_store_le32(out, 0x8Cu | (frame << 8));
         return 4;
     }
-    if (a == OC_ALGO_ZSTD) {
+    if (a == OC_LAYOUT_ZSTD) {
         oc_store_le32(out, 0x184D2A5Eu);
         oc_store_le32(out + 4, frame);
         return 8;
@@ -146,27 +152,28 @@ OC_INLINE uint32_t oc_layout_trailer_head(oc_algorithm a, int checksums, uint64_
 }
 
 /* The 9-byte footer after the entries (0 bytes when there is no index). */
-OC_INLINE uint32_t oc_layout_trailer_foot(oc_algorithm a, int checksums, uint64_t n, uint8_t *out)
+OC_INLINE uint32_t oc_layout_trailer_foot(uint32_t a, int checksums, uint64_t n, uint8_t *out)
 {
-    if (oc_layout_entry_size(a, checksums) == 0 || (a == OC_ALGO_SNAPPY && n > OC_LAYOUT_SNAPPY_MAX_ENTRIES))
+    if (oc_layout_entry_size(a, checksums) == 0 ||
+        (a == OC_LAYOUT_SNAPPY && n > OC_LAYOUT_SNAPPY_MAX_ENTRIES))
         return 0;
     oc_store_le32(out, (uint32_t)n);
-    if (a == OC_ALGO_ZSTD) {
+    if (a == OC_LAYOUT_ZSTD) {
         out[4] = (uint8_t)(checksums ? 0x80u : 0u);
         oc_store_le32(out + 5, 0x8F92EAB1u);
     } else {
-        out[4] = (uint8_t)(a == OC_ALGO_LZ4 && checksums ? 1u : 0u);
+        out[4] = (uint8_t)(a == OC_LAYOUT_LZ4F && checksums ? 1u : 0u);
         oc_store_le32(out + 5, 0x5849434Fu);
     }
     return OC_LAYOUT_INDEX_FOOTER;
 }
 
 /* Whole trailer size (head + entries + foot), known before any data. */
-OC_INLINE uint64_t oc_layout_trailer_size(oc_algorithm a, int checksums, uint64_t n)
+OC_INLINE uint64_t oc_layout_trailer_size(uint32_t a, int checksums, uint64_t n)
 {
     uint8_t tmp[16];
     uint32_t head = oc_layout_trailer_head(a, checksums, n, 0, tmp);
-    if (head == 0 && a != OC_ALGO_LZ4)
+    if (head == 0 && a != OC_LAYOUT_LZ4F)
         return 0;
     return head + n * oc_layout_entry_size(a, checksums) + OC_LAYOUT_INDEX_FOOTER;
 }

@@ -11,7 +11,7 @@
  * lz4f_serial.c through liblz4's LZ4F decoder.
  */
 #include "../common/xxh.h"
-#include "container.h"
+#include "container_ops.h"
 
 #define FLG_VERSION 0x40u
 #define FLG_INDEPENDENT 0x20u
@@ -22,7 +22,8 @@
 #define BLOCK_UNCOMPRESSED 0x80000000u
 #define INDEX_FOOTER_SIZE 9u
 
-unsigned oc_lz4frame_block_id(size_t chunk_size)
+/* Block max size id (4..7) for a chunk size (chunk_size <= 4 MiB). */
+static unsigned block_id_for(size_t chunk_size)
 {
     if (chunk_size <= ((size_t)64 << 10))
         return 4;
@@ -38,46 +39,24 @@ static uint64_t block_max(unsigned id)
     return (uint64_t)1 << (8 + 2 * id);
 }
 
-uint64_t oc_lz4frame_bound(uint64_t n_chunks, uint64_t payload_bound)
+static uint64_t lz4frame_bound(uint64_t n_chunks, uint64_t payload_bound)
 {
     /* header 15, end mark 4, content checksum 4, per block 4 + 4, index 8 + 8 per chunk + 9 */
     return 15 + 4 + 4 + n_chunks * 16 + payload_bound + 8 + INDEX_FOOTER_SIZE;
 }
 
-oc_status oc_lz4frame_write_header(oc_writer *w, uint64_t content_size, unsigned block_id,
-                                   int block_checksums)
+static uint32_t lz4frame_header(uint64_t content_size, size_t chunk_size, int block_checksums, uint8_t *h)
 {
-    uint8_t h[15];
     oc_store_le32(h, OC_LZ4_FRAME_MAGIC);
     /* Block checksums always come with a content checksum: lz4 1.9.4's CLI
      * misreads a skippable frame after a frame that has block checksums but
      * no content checksum (docs/FORMAT.md). */
     h[4] = (uint8_t)(FLG_VERSION | FLG_INDEPENDENT | FLG_CONTENT_SIZE |
                      (block_checksums ? FLG_BLOCK_CHECKSUM | FLG_CONTENT_CHECKSUM : 0));
-    h[5] = (uint8_t)(block_id << 4);
+    h[5] = (uint8_t)(block_id_for(chunk_size) << 4);
     oc_store_le64(h + 6, content_size);
     h[14] = (uint8_t)(oc_xxh32(h + 4, 10, 0) >> 8);
-    return oc_writer_put(w, h, sizeof h);
-}
-
-oc_status oc_lz4frame_write_block(oc_writer *w, const uint8_t *usrc, size_t usize, const uint8_t *csrc,
-                                  size_t csize, int block_checksums, uint32_t checksum, oc_index_entry *entry)
-{
-    RETURN_ERROR_IF(usize > OC_LZ4_MAX_BLOCK, OC_ERR_CHUNK_TOO_LARGE);
-    oc_chunk_layout l;
-    oc_layout_chunk(OC_ALGO_LZ4, block_checksums, (uint32_t)usize,
-                    csize >= usize ? (uint32_t)usize : (uint32_t)csize, checksum, &l);
-    FORWARD_IF_ERROR(oc_writer_chunk(w, &l, usrc, csrc));
-    entry->csize = l.entry_csize;
-    entry->usize = l.entry_usize;
-    entry->checksum = 0;
-    return OC_OK;
-}
-
-oc_status oc_lz4frame_write_end(oc_writer *w, const oc_index_entry *entries, uint64_t n, int block_checksums,
-                                uint32_t content_checksum)
-{
-    return oc_write_trailer(w, OC_ALGO_LZ4, block_checksums, entries, n, content_checksum);
+    return 15;
 }
 
 /* Frame header fields that the indexed reader needs. */
@@ -183,7 +162,7 @@ static oc_status walk_frames(const uint8_t *src, uint64_t n, oc_container_plan *
     return OC_OK;
 }
 
-oc_status oc_lz4frame_parse(const uint8_t *src, uint64_t src_size, oc_container_plan *plan)
+static oc_status lz4frame_parse(const uint8_t *src, uint64_t src_size, oc_container_plan *plan)
 {
     plan->kind = OC_BITSTREAM_NATIVE;
     plan->name = "lz4-frame";
@@ -248,3 +227,59 @@ oc_status oc_lz4frame_parse(const uint8_t *src, uint64_t src_size, oc_container_
         SAFETY_CHECK(plan->total_size == h.content_size, OC_ERR_CORRUPT);
     return OC_OK;
 }
+
+/* ---- the sparse plan (sparse_plan.h): each block's header word from its
+ * index entry, as a probe. */
+
+#define LZ4_HEAD_MAGIC_OK(s) ((s)->n >= 4 && oc_load_le32((s)->b) == OC_LZ4_FRAME_MAGIC)
+
+static oc_status lz4frame_sparse(oc_sparse *s, oc_range_reader rd, void *opaque, int *indexed)
+{
+    uint64_t n = s->n;
+    if (!LZ4_HEAD_MAGIC_OK(s) || n < 7 + 8 + OC_LAYOUT_INDEX_FOOTER ||
+        oc_load_le32(s->b + n - 4) != OC_INDEX_FOOTER_MAGIC)
+        return OC_OK;
+    uint8_t flg = s->b[4];
+    if (!(flg & FLG_INDEPENDENT) || (flg & FLG_DICT_ID))
+        return OC_OK; /* the parser goes serial or reports the dictionary */
+    uint64_t count = oc_load_le32(s->b + n - 9);
+    uint64_t frame = count * 8 + OC_LAYOUT_INDEX_FOOTER;
+    if (frame + 8 > n)
+        return OC_OK; /* inconsistent: the parser reports it from the tail */
+    /* the index, and the end mark and content checksum before it */
+    FORWARD_IF_ERROR(oc_sparse_read_tail(s, rd, opaque, frame + 8 + 8));
+    uint64_t index = n - frame - 8;
+    uint64_t cks = (flg & FLG_BLOCK_CHECKSUM) ? 4 : 0;
+    uint64_t pos = 7 + ((flg & FLG_CONTENT_SIZE) ? 8 : 0);
+    const uint8_t *e = s->b + index + 8;
+    for (uint64_t i = 0; i < count && pos < index; i++, e += 8) {
+        uint32_t craw = oc_load_le32(e);
+        oc_sparse_probe(s, pos, craw);
+        pos += 4 + (uint64_t)(craw & ~OC_LAYOUT_LZ4_STORED) + cks;
+    }
+    *indexed = 1;
+    return OC_OK;
+}
+
+/* An LZ4 frame, perhaps behind skippable frames. */
+static int lz4frame_sniff(const uint8_t *src, uint64_t src_size)
+{
+    uint64_t pos = oc_skip_skippable_frames(src, src_size);
+    return src_size - pos >= 4 && oc_load_le32(src + pos) == OC_LZ4_FRAME_MAGIC;
+}
+
+const oc_container_ops oc_container_lz4frame = {
+    .name = "lz4-frame",
+    .layout = OC_LAYOUT_LZ4F,
+    .clamp_chunk = OC_LZ4_MAX_BLOCK,
+    .empty_chunk = 0,
+    .check = OC_CHECK_XXH32_STORED,
+    .check_always = 0,
+    .content_checksum = 1,
+    .bound = lz4frame_bound,
+    .header = lz4frame_header,
+    .sniff = lz4frame_sniff,
+    .parse = lz4frame_parse,
+    .sparse = lz4frame_sparse,
+    .family = &oc_container_lz4frame,
+};

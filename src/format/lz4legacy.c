@@ -11,13 +11,13 @@
  * refused with a message that did not name the format); src/api/buffer.c
  * decodes them with one batched call (decode_legacy).
  */
-#include "container.h"
+#include "container_ops.h"
 
 /* The largest compressed block the lz4 command accepts in a legacy frame
  * (LZ4_COMPRESSBOUND of 8 MiB); a larger size field is a frame magic. */
 #define LEGACY_MAX_CBLOCK ((uint64_t)OC_LZ4_LEGACY_BLOCK + OC_LZ4_LEGACY_BLOCK / 255 + 16)
 
-oc_status oc_lz4legacy_parse(const uint8_t *src, uint64_t src_size, oc_container_plan *plan)
+static oc_status lz4legacy_parse(const uint8_t *src, uint64_t src_size, oc_container_plan *plan)
 {
     plan->kind = OC_BITSTREAM_NATIVE;
     plan->name = "lz4-legacy";
@@ -52,3 +52,21 @@ oc_status oc_lz4legacy_parse(const uint8_t *src, uint64_t src_size, oc_container
     plan->max_chunk = 0;
     return OC_OK;
 }
+
+/* A legacy frame, perhaps behind skippable frames. */
+static int lz4legacy_sniff(const uint8_t *src, uint64_t src_size)
+{
+    uint64_t pos = oc_skip_skippable_frames(src, src_size);
+    return src_size - pos >= 4 && oc_load_le32(src + pos) == OC_LZ4_LEGACY_MAGIC;
+}
+
+extern const oc_container_ops oc_container_lz4frame;
+
+/* Reader only: LZ4 NATIVE output is the LZ4 frame (lz4frame.c). */
+const oc_container_ops oc_container_lz4legacy = {
+    .name = "lz4-legacy",
+    .sniff = lz4legacy_sniff,
+    .parse = lz4legacy_parse,
+    .sparse = NULL,
+    .family = &oc_container_lz4frame,
+};

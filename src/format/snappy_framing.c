@@ -10,7 +10,7 @@
  * a compressed chunk's decoded size is the varint at the start of its
  * snappy data), skipping padding and skippable chunks.
  */
-#include "container.h"
+#include "container_ops.h"
 
 #define CHUNK_COMPRESSED 0x00u
 #define CHUNK_UNCOMPRESSED 0x01u
@@ -21,34 +21,16 @@
 
 static const uint8_t stream_id[10] = {0xff, 0x06, 0x00, 0x00, 's', 'N', 'a', 'P', 'p', 'Y'};
 
-uint64_t oc_snappyframe_bound(uint64_t n_chunks, uint64_t payload_bound)
+static uint64_t snappyframe_bound(uint64_t n_chunks, uint64_t payload_bound)
 {
     return sizeof stream_id + payload_bound + n_chunks * (8 + 8) + 4 + INDEX_FOOTER_SIZE;
 }
 
-oc_status oc_snappyframe_write_header(oc_writer *w)
+static uint32_t snappyframe_header(uint64_t content_size, size_t chunk_size, int checksums, uint8_t *out)
 {
-    return oc_writer_put(w, stream_id, sizeof stream_id);
-}
-
-oc_status oc_snappyframe_write_chunk(oc_writer *w, const uint8_t *usrc, size_t usize, const uint8_t *csrc,
-                                     size_t csize, uint32_t masked_crc, oc_index_entry *entry)
-{
-    RETURN_ERROR_IF(usize > OC_SNAPPY_MAX_CHUNK, OC_ERR_CHUNK_TOO_LARGE);
-    oc_chunk_layout l;
-    oc_layout_chunk(OC_ALGO_SNAPPY, 1, (uint32_t)usize, csize >= usize ? (uint32_t)usize : (uint32_t)csize,
-                    masked_crc, &l);
-    FORWARD_IF_ERROR(oc_writer_chunk(w, &l, usrc, csrc));
-    entry->csize = l.entry_csize;
-    entry->usize = l.entry_usize;
-    entry->checksum = 0;
-    return OC_OK;
-}
-
-oc_status oc_snappyframe_write_end(oc_writer *w, const oc_index_entry *entries, uint64_t n)
-{
-    /* Beyond MAX_INDEX_ENTRIES the trailer is empty: readers walk the headers. */
-    return oc_write_trailer(w, OC_ALGO_SNAPPY, 1, entries, n, 0);
+    (void)content_size, (void)chunk_size, (void)checksums;
+    memcpy(out, stream_id, sizeof stream_id);
+    return sizeof stream_id;
 }
 
 static oc_status varint32(const uint8_t *p, uint64_t n, uint64_t *v)
@@ -111,7 +93,7 @@ static oc_status parse_indexed(const uint8_t *src, uint64_t n, oc_container_plan
     return OC_OK;
 }
 
-oc_status oc_snappyframe_parse(const uint8_t *src, uint64_t src_size, oc_container_plan *plan)
+static oc_status snappyframe_parse(const uint8_t *src, uint64_t src_size, oc_container_plan *plan)
 {
     plan->kind = OC_BITSTREAM_NATIVE;
     plan->name = "snappy-framed";
@@ -144,3 +126,63 @@ oc_status oc_snappyframe_parse(const uint8_t *src, uint64_t src_size, oc_contain
     }
     return OC_OK;
 }
+
+/* ---- the sparse plan (sparse_plan.h): chunk headers from our index, and
+ * compressed chunks' preambles as the canonical varint of the entry's size
+ * (checked where the bytes are). */
+
+static oc_status snappyframe_sparse(oc_sparse *s, oc_range_reader rd, void *opaque, int *indexed)
+{
+    uint64_t n = s->n;
+    if (n < sizeof stream_id || memcmp(s->b, stream_id, sizeof stream_id) != 0 ||
+        n < sizeof stream_id + 4 + OC_LAYOUT_INDEX_FOOTER ||
+        oc_load_le32(s->b + n - 4) != OC_INDEX_FOOTER_MAGIC)
+        return OC_OK;
+    uint64_t count = oc_load_le32(s->b + n - 9);
+    uint64_t len = count * 8 + OC_LAYOUT_INDEX_FOOTER;
+    if (count > OC_LAYOUT_SNAPPY_MAX_ENTRIES || len + 4 + sizeof stream_id > n)
+        return OC_OK;
+    FORWARD_IF_ERROR(oc_sparse_read_tail(s, rd, opaque, len + 4));
+    uint64_t index = n - len - 4;
+    uint64_t pos = sizeof stream_id;
+    const uint8_t *e = s->b + index + 4;
+    for (uint64_t i = 0; i < count && pos < index; i++, e += 8) {
+        uint32_t header = oc_load_le32(e), usize = oc_load_le32(e + 4);
+        uint64_t clen = header >> 8;
+        oc_sparse_probe(s, pos, header);
+        if ((header & 0xff) == 0 && clen > 4 && pos + 8 < index) {
+            uint64_t x = usize;
+            for (uint64_t j = 0; j < 5 && j < clen - 4 && pos + 8 + j < index; j++) {
+                s->b[pos + 8 + j] = (uint8_t)((x & 0x7f) | (x > 0x7f ? 0x80 : 0));
+                x >>= 7;
+            }
+        }
+        pos += 4 + clen;
+    }
+    s->snappy_check = 1;
+    *indexed = 1;
+    return OC_OK;
+}
+
+/* The stream identifier chunk, or a proper prefix of it (a cut stream). */
+static int snappyframe_sniff(const uint8_t *src, uint64_t src_size)
+{
+    return src_size >= 1 &&
+           !memcmp(src, stream_id, src_size < sizeof stream_id ? (size_t)src_size : sizeof stream_id);
+}
+
+const oc_container_ops oc_container_snappy = {
+    .name = "snappy-framed",
+    .layout = OC_LAYOUT_SNAPPY,
+    .clamp_chunk = OC_SNAPPY_MAX_CHUNK,
+    .empty_chunk = 0,
+    .check = OC_CHECK_CRC32C_MASKED,
+    .check_always = 1, /* every framing chunk carries its masked CRC-32C */
+    .content_checksum = 0,
+    .bound = snappyframe_bound,
+    .header = snappyframe_header,
+    .sniff = snappyframe_sniff,
+    .parse = snappyframe_parse,
+    .sparse = snappyframe_sparse,
+    .family = &oc_container_snappy,
+};

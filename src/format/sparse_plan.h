@@ -22,16 +22,8 @@
 #ifndef OC_FORMAT_SPARSE_PLAN_H
 #define OC_FORMAT_SPARSE_PLAN_H
 
-#include "container.h"
+#include "plan.h"
 #include "zstd_walk.h"
-
-typedef struct oc_range {
-    uint64_t off, len; /* bytes of src */
-    uint8_t *to;       /* where they go (host) */
-} oc_range;
-
-/* Reads every range of src (all must complete before it returns). */
-typedef oc_status (*oc_range_reader)(void *opaque, const oc_range *ranges, size_t n);
 
 typedef struct oc_probe {
     uint64_t pos;  /* offset in src */
@@ -58,6 +50,12 @@ typedef struct oc_sparse {
 OC_HIDDEN oc_status oc_sparse_plan(const oc_buffer_options *hint, uint64_t src_size, oc_range_reader rd,
                                    void *opaque, oc_sparse *sh, oc_container_plan *plan, int *usable);
 OC_HIDDEN void oc_sparse_free(oc_sparse *sh);
+
+/* For the containers' index synthesis (their ops' `sparse`): a probe word
+ * at pos, written into the shadow too (nothing beyond src); the last `len`
+ * bytes of src into the shadow. */
+OC_HIDDEN void oc_sparse_probe(oc_sparse *s, uint64_t pos, uint32_t word);
+OC_HIDDEN oc_status oc_sparse_read_tail(oc_sparse *s, oc_range_reader rd, void *opaque, uint64_t len);
 
 /* The host reference of the checks the caller runs where src is (the GPU
  * kernels of cuda_buffer_decode.cu do the same): 1 when every probe word

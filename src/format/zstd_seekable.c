@@ -10,33 +10,17 @@
  * slices of dst, and from the first frame that does not, the rest of the
  * buffer is one tail chunk that decodes serially into the rest of dst.
  */
-#include "container.h"
+#include "container_ops.h"
 #include "zstd_walk.h"
+
+#include "../common/algo_table.h"
 
 #define SEEK_FOOTER_SIZE 9u
 #define SEEK_CHECKSUM_FLAG 0x80u
 
-uint64_t oc_zstd_seekable_bound(uint64_t n_chunks, uint64_t payload_bound)
+static uint64_t zstd_seekable_bound(uint64_t n_chunks, uint64_t payload_bound)
 {
     return payload_bound + 8 + n_chunks * 12 + SEEK_FOOTER_SIZE;
-}
-
-oc_status oc_zstd_seekable_write_frame(oc_writer *w, const uint8_t *csrc, size_t csize, size_t usize,
-                                       uint32_t checksum, oc_index_entry *entry)
-{
-    RETURN_ERROR_IF(csize > 0xffffffffu || usize > 0xffffffffu, OC_ERR_CHUNK_TOO_LARGE);
-    oc_chunk_layout l;
-    oc_layout_chunk(OC_ALGO_ZSTD, 1, (uint32_t)usize, (uint32_t)csize, checksum, &l);
-    FORWARD_IF_ERROR(oc_writer_chunk(w, &l, NULL, csrc));
-    entry->csize = l.entry_csize;
-    entry->usize = l.entry_usize;
-    entry->checksum = l.entry_checksum;
-    return OC_OK;
-}
-
-oc_status oc_zstd_seekable_write_end(oc_writer *w, const oc_index_entry *entries, uint64_t n, int checksums)
-{
-    return oc_write_trailer(w, OC_ALGO_ZSTD, checksums, entries, n, 0);
 }
 
 typedef oc_zstd_frame zstd_frame;
@@ -79,6 +63,8 @@ static oc_status parse_seek_table(const uint8_t *src, uint64_t n, oc_container_p
         oc_status st = walk_frame(src + pos, csize, &f);
         SAFETY_CHECK(st == OC_OK && f.size == csize, OC_ERR_CORRUPT);
         SAFETY_CHECK(!f.has_size || f.content_size == usize, OC_ERR_CORRUPT);
+        /* a size no frame of csize bytes decodes to is a lie (issue 11 item 13) */
+        SAFETY_CHECK(usize <= oc_algo_max_decoded(OC_ALGO_ZSTD, csize), OC_ERR_CORRUPT);
         FORWARD_IF_ERROR(oc_plan_push(plan, pos, csize, usize, sum, 0));
         pos += csize;
     }
@@ -86,7 +72,7 @@ static oc_status parse_seek_table(const uint8_t *src, uint64_t n, oc_container_p
     return OC_OK;
 }
 
-oc_status oc_zstd_parse(const uint8_t *src, uint64_t src_size, oc_container_plan *plan)
+static oc_status zstd_parse(const uint8_t *src, uint64_t src_size, oc_container_plan *plan)
 {
     plan->algorithm = plan->reported = OC_ALGO_ZSTD;
     plan->container_size = src_size;
@@ -129,3 +115,74 @@ oc_status oc_zstd_parse(const uint8_t *src, uint64_t src_size, oc_container_plan
     }
     return OC_OK;
 }
+
+/* ---- the sparse plan (sparse_plan.h): each seek-table entry becomes magic,
+ * FHD 0 (a window byte, no content size) and raw blocks filling exactly
+ * its size; the magic is a probe, and the caller walks each real frame. */
+
+static oc_status zstd_sparse(oc_sparse *s, oc_range_reader rd, void *opaque, int *indexed)
+{
+    uint64_t n = s->n;
+    uint32_t m = n >= 4 ? oc_load_le32(s->b) : 0;
+    if ((m != OC_ZSTD_FRAME_MAGIC && (m & OC_SKIPPABLE_MAGIC_MASK) != OC_SKIPPABLE_MAGIC_MIN) ||
+        n < 8 + OC_LAYOUT_INDEX_FOOTER || oc_load_le32(s->b + n - 4) != OC_ZSTD_SEEKABLE_FOOTER_MAGIC)
+        return OC_OK;
+    uint64_t count = oc_load_le32(s->b + n - 9);
+    uint64_t esize = (s->b[n - 5] & 0x80) ? 12 : 8;
+    uint64_t frame = count * esize + OC_LAYOUT_INDEX_FOOTER;
+    if (frame + 8 > n)
+        return OC_OK;
+    FORWARD_IF_ERROR(oc_sparse_read_tail(s, rd, opaque, frame + 8));
+    uint64_t table = n - frame - 8;
+    uint64_t pos = 0;
+    const uint8_t *e = s->b + table + 8;
+    for (uint64_t i = 0; i < count && pos < table; i++, e += esize) {
+        uint64_t csize = oc_load_le32(e);
+        oc_sparse_probe(s, pos, OC_ZSTD_FRAME_MAGIC);
+        if (csize >= 9 && csize <= table - pos) {
+            uint8_t *f = s->b + pos;
+            f[4] = 0; /* FHD: no single segment, no content size, no checksum */
+            f[5] = 0; /* window descriptor */
+            uint64_t q = 6, rest = csize - 6;
+            while (rest >= 3) {
+                uint64_t b = rest - 3 > 0x1FFFFF ? 0x1FFFFF : rest - 3;
+                if (rest - 3 - b > 0 && rest - 3 - b < 3)
+                    b -= 3; /* leave room for one more block header */
+                uint32_t bh = (uint32_t)(b << 3) | (rest - 3 - b == 0 ? 1u : 0u); /* raw block */
+                f[q] = (uint8_t)bh;
+                f[q + 1] = (uint8_t)(bh >> 8);
+                f[q + 2] = (uint8_t)(bh >> 16);
+                q += 3 + b;
+                rest -= 3 + b;
+            }
+        }
+        pos += csize;
+    }
+    s->zstd_check = 1;
+    *indexed = 1;
+    return OC_OK;
+}
+
+/* A zstd frame or a skippable frame. */
+static int zstd_sniff(const uint8_t *src, uint64_t src_size)
+{
+    uint32_t m = src_size >= 4 ? oc_load_le32(src) : 0;
+    return m == OC_ZSTD_FRAME_MAGIC ||
+           (src_size >= 4 && (m & OC_SKIPPABLE_MAGIC_MASK) == OC_SKIPPABLE_MAGIC_MIN);
+}
+
+const oc_container_ops oc_container_zstd = {
+    .name = "zstd-seekable",
+    .layout = OC_LAYOUT_ZSTD,
+    .clamp_chunk = 0,
+    .empty_chunk = 1,
+    .check = OC_CHECK_XXH64_LOW,
+    .check_always = 0,
+    .content_checksum = 0,
+    .bound = zstd_seekable_bound,
+    .header = NULL,
+    .sniff = zstd_sniff,
+    .parse = zstd_parse,
+    .sparse = zstd_sparse,
+    .family = &oc_container_zstd,
+};

@@ -33,7 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "format/sparse_plan.h"
+#include "format/container.h"
 #include "test_buffer_util.h"
 
 #define REQUIRE(cond)                                                                                        \

@@ -130,7 +130,8 @@ struct oc_cres {
 };
 
 struct oc_cargs {
-    int algorithm; /* container algorithm */
+    uint32_t layout; /* the container's OC_LAYOUT_* */
+    int check;       /* oc_chunk_check: what the per-chunk checksum covers */
     int checksums;
     uint64_t n;
     const uint8_t **sp;
@@ -168,7 +169,7 @@ static __device__ uint64_t oc_chunk_len(const oc_cargs &a, uint64_t i)
     if (a.st[i] != OC_OK)
         return 0;
     oc_chunk_layout l;
-    oc_layout_chunk((oc_algorithm)a.algorithm, a.checksums, (uint32_t)a.ss[i], (uint32_t)a.ds[i], 0, &l);
+    oc_layout_chunk(a.layout, a.checksums, (uint32_t)a.ss[i], (uint32_t)a.ds[i], 0, &l);
     return (uint64_t)l.prefix_len + l.payload + l.suffix_len;
 }
 
@@ -223,7 +224,7 @@ static __global__ void __launch_bounds__(1024)
 static __global__ void oc_k_sums(oc_cargs a)
 {
     __shared__ uint32_t table[256];
-    uint32_t poly = a.algorithm == OC_ALGO_SNAPPY ? OC_CRC32C_POLY : OC_CRC32_POLY;
+    uint32_t poly = a.check == OC_CHECK_CRC32C_MASKED ? OC_CRC32C_POLY : OC_CRC32_POLY;
     for (unsigned k = threadIdx.x; k < 256; k += blockDim.x)
         table[k] = oc_crc_table_entry(poly, k);
     __syncthreads();
@@ -234,11 +235,11 @@ static __global__ void oc_k_sums(oc_cargs a)
         const uint8_t *u = a.sp[i];
         uint64_t us = a.ss[i];
         uint32_t s;
-        if (a.algorithm == OC_ALGO_LZ4)
+        if (a.check == OC_CHECK_XXH32_STORED) /* of the bytes stored */
             s = a.ds[i] >= us ? oc_xxh32(u, us, 0) : oc_xxh32(a.dp[i], a.ds[i], 0);
-        else if (a.algorithm == OC_ALGO_SNAPPY)
+        else if (a.check == OC_CHECK_CRC32C_MASKED)
             s = oc_crc32c_mask(oc_crc_update(table, 0, u, us));
-        else if (a.algorithm == OC_ALGO_ZSTD)
+        else if (a.check == OC_CHECK_XXH64_LOW)
             s = (uint32_t)oc_xxh64(u, us, 0);
         else
             s = oc_crc_update(table, 0, u, us);
@@ -255,8 +256,8 @@ static __global__ void __launch_bounds__(256)
     uint64_t entries = a.res->body_end + trailer_head;
     for (uint64_t i = blockIdx.x; i < a.n; i += gridDim.x) {
         oc_chunk_layout l;
-        oc_layout_chunk((oc_algorithm)a.algorithm, a.checksums, (uint32_t)a.ss[i], (uint32_t)a.ds[i],
-                        a.sum ? a.sum[i] : 0u, &l);
+        oc_layout_chunk(a.layout, a.checksums, (uint32_t)a.ss[i], (uint32_t)a.ds[i], a.sum ? a.sum[i] : 0u,
+                        &l);
         uint8_t *o = dst + a.off[i];
         const uint8_t *pl = l.stored ? a.sp[i] : a.dp[i];
         unsigned t = threadIdx.x;
@@ -268,8 +269,7 @@ static __global__ void __launch_bounds__(256)
             o[l.prefix_len + l.payload + t] = l.suffix[t];
         if (t < entry_size) {
             uint8_t e[12];
-            oc_layout_entry((oc_algorithm)a.algorithm, a.checksums, l.entry_csize, l.entry_usize,
-                            l.entry_checksum, e);
+            oc_layout_entry(a.layout, a.checksums, l.entry_csize, l.entry_usize, l.entry_checksum, e);
             dst[entries + i * entry_size + t] = e[t];
         }
     }
@@ -292,7 +292,7 @@ static __global__ void oc_k_trailer(oc_cargs a, uint8_t *dst, oc_header_bytes h,
     if (!trailer)
         return;
     uint8_t b[16];
-    oc_algorithm al = (oc_algorithm)a.algorithm;
+    uint32_t al = a.layout;
     uint32_t hl = oc_layout_trailer_head(al, a.checksums, a.n, r->content, b);
     for (uint32_t k = 0; k < hl; k++)
         dst[r->body_end + k] = b[k];
@@ -303,28 +303,6 @@ static __global__ void oc_k_trailer(oc_cargs a, uint8_t *dst, oc_header_bytes h,
 }
 
 /* ---- host side ---------------------------------------------------------- */
-
-/* Same rules as src/api/buffer.c (docs/FORMAT.md, "Chunk sizes"). */
-static oc_status oc_native_chunk_size(const oc_buffer_options *o, size_t *out)
-{
-    size_t cs = o->chunk_size ? o->chunk_size : OC_DEFAULT_CHUNK_SIZE;
-    if (o->algorithm == OC_ALGO_LZ4 && cs > OC_LZ4_MAX_BLOCK)
-        cs = OC_LZ4_MAX_BLOCK;
-    if (o->algorithm == OC_ALGO_SNAPPY && cs > OC_SNAPPY_MAX_CHUNK)
-        cs = OC_SNAPPY_MAX_CHUNK;
-    if (cs > OC_NATIVE_MAX_CHUNK)
-        return OC_ERR_INVALID_ARGUMENT;
-    *out = cs;
-    return OC_OK;
-}
-
-static oc_algorithm oc_chunk_algorithm(const oc_buffer_options *o)
-{
-    if (o->kind == OC_BITSTREAM_NATIVE &&
-        (o->algorithm == OC_ALGO_DEFLATE || o->algorithm == OC_ALGO_ZLIB || o->algorithm == OC_ALGO_GZIP))
-        return OC_ALGO_DEFLATE;
-    return o->algorithm;
-}
 
 static unsigned oc_grid(uint64_t n, unsigned per_block)
 {
@@ -371,17 +349,13 @@ static oc_status oc_compress_native_gpu(oc_context *ctx, const oc_buffer_options
                                         uint64_t src_size, uint8_t *dst, uint64_t dst_capacity,
                                         uint64_t *dst_size)
 {
-    size_t cs;
-    FORWARD_IF_ERROR(oc_native_chunk_size(o, &cs));
-    uint64_t n = src_size / cs + (src_size % cs != 0);
-    if (n == 0 && o->algorithm != OC_ALGO_LZ4 && o->algorithm != OC_ALGO_SNAPPY)
-        n = 1; /* one empty frame/member, as the CPU path writes */
-    if (n > 0xffffffffu)
-        return OC_ERR_INVALID_ARGUMENT;
-    oc_algorithm a = o->algorithm, ca = oc_chunk_algorithm(o);
-    if (a == OC_ALGO_DEFLATE || a == OC_ALGO_ZLIB)
-        a = OC_ALGO_GZIP; /* NATIVE deflate and zlib write gzip members */
-    int checksums = o->checksum != OC_CHECKSUM_NONE;
+    oc_native nt; /* the container, as the host writer resolves it (src/format/container.h) */
+    FORWARD_IF_ERROR(oc_native_resolve(o, src_size, &nt));
+    size_t cs = nt.chunk_size;
+    uint64_t n = nt.n;
+    uint32_t a = nt.ops->layout;
+    oc_algorithm ca = nt.chunk_algorithm;
+    int checksums = nt.checksums;
     size_t bound = oc_compress_bound(ca, cs);
     if (bound == 0)
         return OC_ERR_CHUNK_TOO_LARGE;
@@ -398,13 +372,10 @@ static oc_status oc_compress_native_gpu(oc_context *ctx, const oc_buffer_options
     oc_header_bytes h;
     memset(&h, 0, sizeof h);
     oc_writer w = {h.b, sizeof h.b, 0};
-    if (a == OC_ALGO_LZ4)
-        FORWARD_IF_ERROR(oc_lz4frame_write_header(&w, src_size, oc_lz4frame_block_id(cs), checksums));
-    else if (a == OC_ALGO_SNAPPY)
-        FORWARD_IF_ERROR(oc_snappyframe_write_header(&w));
+    FORWARD_IF_ERROR(oc_container_write_header(&w, &nt, src_size));
     h.len = (uint32_t)w.pos;
 
-    int need_sums = a != OC_ALGO_LZ4 && a != OC_ALGO_ZSTD ? 1 : checksums;
+    int need_sums = nt.sums;
     uint64_t words = n ? n : 1;
     size_t arrays = (size_t)(words * (8 * 6 + 4 + 4) + 256);
     if (bound > (SIZE_MAX / 4) / words)
@@ -415,7 +386,8 @@ static oc_status oc_compress_native_gpu(oc_context *ctx, const oc_buffer_options
         return OC_ERR_OUT_OF_MEMORY;
     cudaStream_t stream = (cudaStream_t)ctx->opts.cuda_stream;
     oc_cargs g;
-    g.algorithm = a;
+    g.layout = a;
+    g.check = nt.ops->check;
     g.checksums = checksums;
     g.n = n;
     g.res = (oc_cres *)mem;
@@ -446,7 +418,7 @@ static oc_status oc_compress_native_gpu(oc_context *ctx, const oc_buffer_options
     oc_k_scan<<<1, 1024, 0, stream>>>(g, h.len, trailer, dst_capacity);
     if (n && need_sums)
         oc_k_sums<<<oc_grid(n, 128), 128, 0, stream>>>(g);
-    if (a == OC_ALGO_LZ4 && checksums)
+    if (nt.ops->content_checksum && checksums)
         oc_k_xxh32_whole<<<1, 256, 0, stream>>>(src, src_size, &g.res->content);
     if (n)
         oc_k_write<<<oc_grid(n, 1), 256, 0, stream>>>(g, dst, trailer_head, esize);

@@ -1,7 +1,8 @@
 /*
  * cuda_staged.cu - device data for work the GPU kernels do not cover yet:
- * the batched layer for algorithms without kernels (deflate, zlib, gzip)
- * and the whole-buffer layer's fallbacks for what
+ * the batched operations a GPU codec leaves NULL (deflate, zlib and gzip
+ * compression and size queries, zstd size queries) and the whole-buffer
+ * layer's fallbacks for what
  * cuda_buffer.cu does not run on the GPU (host output buffers, containers
  * without an index, gzip members, RAW zstd; docs/ARCHITECTURE.md).
  *

@@ -21,32 +21,41 @@
 #include <lz4.h>
 #include <lz4hc.h>
 
-#include "cpu_codec.h"
+#include "../../cpu_codec.h"
+#include "lz4_scan.h"
 
 static int clamp_int(size_t v)
 {
     return v > (size_t)INT_MAX ? INT_MAX : (int)v;
 }
 
+/* The worker's LZ4 state (its slot of oc_cpu_worker.state): liblz4's
+ * fast and HC states, created on first use. */
+typedef struct lz4_worker {
+    void *fast; /* LZ4_sizeofState() bytes */
+    void *hc;   /* LZ4_sizeofStateHC() bytes */
+} lz4_worker;
+
 static oc_status lz4_compress(oc_cpu_worker *w, oc_algorithm algo, int level, const uint8_t *src, size_t n,
                               uint8_t *dst, size_t cap, size_t *out)
 {
     (void)algo;
     RETURN_ERROR_IF(n > LZ4_MAX_INPUT_SIZE, OC_ERR_CHUNK_TOO_LARGE);
+    lz4_worker *S = (lz4_worker *)oc_worker_state(w, OC_ALGO_LZ4, sizeof(lz4_worker));
+    RETURN_ERROR_IF(!S, OC_ERR_OUT_OF_MEMORY);
     int r;
     if (level <= 1) {
-        if (!w->lz4_state)
-            w->lz4_state = oc_host_alloc(w->ctx, (size_t)LZ4_sizeofState());
-        RETURN_ERROR_IF(!w->lz4_state, OC_ERR_OUT_OF_MEMORY);
+        if (!S->fast)
+            S->fast = oc_host_alloc(w->ctx, (size_t)LZ4_sizeofState());
+        RETURN_ERROR_IF(!S->fast, OC_ERR_OUT_OF_MEMORY);
         int accel = level < 0 ? -level : 1;
-        r = LZ4_compress_fast_extState(w->lz4_state, (const char *)src, (char *)dst, (int)n, clamp_int(cap),
+        r = LZ4_compress_fast_extState(S->fast, (const char *)src, (char *)dst, (int)n, clamp_int(cap),
                                        accel);
     } else {
-        if (!w->lz4hc_state)
-            w->lz4hc_state = oc_host_alloc(w->ctx, (size_t)LZ4_sizeofStateHC());
-        RETURN_ERROR_IF(!w->lz4hc_state, OC_ERR_OUT_OF_MEMORY);
-        r = LZ4_compress_HC_extStateHC(w->lz4hc_state, (const char *)src, (char *)dst, (int)n, clamp_int(cap),
-                                       level);
+        if (!S->hc)
+            S->hc = oc_host_alloc(w->ctx, (size_t)LZ4_sizeofStateHC());
+        RETURN_ERROR_IF(!S->hc, OC_ERR_OUT_OF_MEMORY);
+        r = LZ4_compress_HC_extStateHC(S->hc, (const char *)src, (char *)dst, (int)n, clamp_int(cap), level);
     }
     RETURN_ERROR_IF(r <= 0, OC_ERR_OUTPUT_TOO_SMALL);
     *out = (size_t)r;
@@ -82,10 +91,13 @@ static oc_status lz4_decompress(oc_cpu_worker *w, oc_algorithm algo, const uint8
 
 static void lz4_release(oc_cpu_worker *w)
 {
-    oc_host_free(w->ctx, w->lz4_state, (size_t)LZ4_sizeofState());
-    oc_host_free(w->ctx, w->lz4hc_state, (size_t)LZ4_sizeofStateHC());
-    w->lz4_state = NULL;
-    w->lz4hc_state = NULL;
+    lz4_worker *S = (lz4_worker *)w->state[OC_ALGO_LZ4];
+    if (!S)
+        return;
+    oc_host_free(w->ctx, S->fast, (size_t)LZ4_sizeofState());
+    oc_host_free(w->ctx, S->hc, (size_t)LZ4_sizeofStateHC());
+    S->fast = NULL;
+    S->hc = NULL;
 }
 
 const oc_cpu_codec oc_cpu_codec_lz4 = {lz4_compress, lz4_decompress, lz4_size, lz4_release};

@@ -1,5 +1,5 @@
 /*
- * codec.c - `opencomp compress` and `opencomp decompress`: for each input,
+ * cmd_codec.c - `opencomp compress` and `opencomp decompress`: for each input,
  * read it whole, run the whole-buffer layer (oc_buffer_*), write the result
  * through a temporary file (fileio.c) and, with --rm, remove the input only
  * after the output was re-read from disk and checked: for compression by

@@ -9,7 +9,8 @@
  *   - a preamble over 2^32-1 or 5 bytes, an offset of 0 or before the output
  *     start, or elements producing more than the declared length: CORRUPT.
  */
-#include "cpu_codec.h"
+#include "../../cpu_codec.h"
+#include "snappy_scan.h"
 
 oc_status oc_snappy_scan(const uint8_t *src, size_t src_size, size_t *decoded_size)
 {

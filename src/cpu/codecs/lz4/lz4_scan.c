@@ -27,7 +27,8 @@
  */
 #include <limits.h>
 
-#include "cpu_codec.h"
+#include "../../cpu_codec.h"
+#include "lz4_scan.h"
 
 #define MINMATCH 4
 #define LASTLITERALS 5

@@ -1,5 +1,5 @@
 /*
- * info.c - version numbers, the one-line build description, and which
+ * build_info.c - version numbers, the one-line build description, and which
  * engines and algorithms this build can run.
  */
 #include <lz4.h>

@@ -12,7 +12,21 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
-#include "cpu_codec.h"
+#include "../../cpu_codec.h"
+
+/* The worker's zstd state (its slot of oc_cpu_worker.state): one ZSTD_CCtx
+ * and one ZSTD_DCtx, created on first use.  Every entry point makes sure
+ * the slot exists (zstd_state) before the helpers use ZS(w). */
+typedef struct zstd_worker {
+    ZSTD_CCtx *c;
+    ZSTD_DCtx *d;
+} zstd_worker;
+#define ZS(w) ((zstd_worker *)(w)->state[OC_ALGO_ZSTD])
+
+static oc_status zstd_state(oc_cpu_worker *w)
+{
+    return oc_worker_state(w, OC_ALGO_ZSTD, sizeof(zstd_worker)) ? OC_OK : OC_ERR_OUT_OF_MEMORY;
+}
 
 static oc_status map_error(size_t code)
 {
@@ -39,10 +53,11 @@ static oc_status zstd_compress(oc_cpu_worker *w, oc_algorithm algo, int level, c
                                uint8_t *dst, size_t cap, size_t *out)
 {
     (void)algo;
-    if (!w->zstd_c)
-        w->zstd_c = ZSTD_createCCtx();
-    RETURN_ERROR_IF(!w->zstd_c, OC_ERR_OUT_OF_MEMORY);
-    size_t r = ZSTD_compressCCtx(w->zstd_c, dst, cap, src, n, level);
+    FORWARD_IF_ERROR(zstd_state(w));
+    if (!ZS(w)->c)
+        ZS(w)->c = ZSTD_createCCtx();
+    RETURN_ERROR_IF(!ZS(w)->c, OC_ERR_OUT_OF_MEMORY);
+    size_t r = ZSTD_compressCCtx(ZS(w)->c, dst, cap, src, n, level);
     if (ZSTD_isError(r)) {
         oc_status st = map_error(r);
         /* The compressor can only fail on room or memory. */
@@ -135,15 +150,16 @@ static oc_status zstd_decompress(oc_cpu_worker *w, oc_algorithm algo, const uint
 {
     (void)algo;
     RETURN_ERROR_IF(n == 0, OC_ERR_TRUNCATED);
-    if (!w->zstd_d)
-        w->zstd_d = ZSTD_createDCtx();
-    RETURN_ERROR_IF(!w->zstd_d, OC_ERR_OUT_OF_MEMORY);
+    FORWARD_IF_ERROR(zstd_state(w));
+    if (!ZS(w)->d)
+        ZS(w)->d = ZSTD_createDCtx();
+    RETURN_ERROR_IF(!ZS(w)->d, OC_ERR_OUT_OF_MEMORY);
     size_t pos = 0, done = 0;
     while (pos < n) {
         size_t fsize = 0;
         FORWARD_IF_ERROR(frame_size(src + pos, n - pos, &fsize));
         if (!is_skippable(src + pos, n - pos)) {
-            size_t r = ZSTD_decompressDCtx(w->zstd_d, dst + done, cap - done, src + pos, fsize);
+            size_t r = ZSTD_decompressDCtx(ZS(w)->d, dst + done, cap - done, src + pos, fsize);
             if (ZSTD_isError(r))
                 return map_error(r);
             done += r;
@@ -168,16 +184,16 @@ static oc_status count_frame(oc_cpu_worker *w, const uint8_t *src, size_t n, siz
                     OC_ERR_CHUNK_TOO_LARGE);
     uint8_t *scratch = oc_worker_scratch(w);
     RETURN_ERROR_IF(!scratch, OC_ERR_OUT_OF_MEMORY);
-    ZSTD_DCtx_reset(w->zstd_d, ZSTD_reset_session_only);
+    ZSTD_DCtx_reset(ZS(w)->d, ZSTD_reset_session_only);
     int log = 10;
     while (log < 31 && ((uint64_t)1 << log) < limit)
         log++;
-    ZSTD_DCtx_setParameter(w->zstd_d, ZSTD_d_windowLogMax, log); /* legacy frames: the power of two above */
+    ZSTD_DCtx_setParameter(ZS(w)->d, ZSTD_d_windowLogMax, log); /* legacy frames: the power of two above */
     ZSTD_inBuffer in = {src, n, 0};
     size_t total = 0;
     for (;;) {
         ZSTD_outBuffer o = {scratch, OC_SCRATCH_SIZE, 0};
-        size_t r = ZSTD_decompressStream(w->zstd_d, &o, &in);
+        size_t r = ZSTD_decompressStream(ZS(w)->d, &o, &in);
         if (ZSTD_isError(r))
             return map_error(r);
         total += o.pos;
@@ -194,6 +210,7 @@ static oc_status zstd_size(oc_cpu_worker *w, oc_algorithm algo, const uint8_t *s
 {
     (void)algo;
     RETURN_ERROR_IF(n == 0, OC_ERR_TRUNCATED);
+    FORWARD_IF_ERROR(zstd_state(w));
     size_t pos = 0, total = 0;
     while (pos < n) {
         size_t fsize = 0;
@@ -203,9 +220,9 @@ static oc_status zstd_size(oc_cpu_worker *w, oc_algorithm algo, const uint8_t *s
             RETURN_ERROR_IF(c == ZSTD_CONTENTSIZE_ERROR, OC_ERR_CORRUPT);
             size_t fs = 0;
             if (c == ZSTD_CONTENTSIZE_UNKNOWN) {
-                if (!w->zstd_d)
-                    w->zstd_d = ZSTD_createDCtx();
-                RETURN_ERROR_IF(!w->zstd_d, OC_ERR_OUT_OF_MEMORY);
+                if (!ZS(w)->d)
+                    ZS(w)->d = ZSTD_createDCtx();
+                RETURN_ERROR_IF(!ZS(w)->d, OC_ERR_OUT_OF_MEMORY);
                 FORWARD_IF_ERROR(count_frame(w, src + pos, fsize, &fs));
             } else {
                 RETURN_ERROR_IF(c > (unsigned long long)SIZE_MAX - total, OC_ERR_CHUNK_TOO_LARGE);
@@ -222,10 +239,12 @@ static oc_status zstd_size(oc_cpu_worker *w, oc_algorithm algo, const uint8_t *s
 
 static void zstd_release(oc_cpu_worker *w)
 {
-    ZSTD_freeCCtx(w->zstd_c);
-    ZSTD_freeDCtx(w->zstd_d);
-    w->zstd_c = NULL;
-    w->zstd_d = NULL;
+    if (!ZS(w))
+        return;
+    ZSTD_freeCCtx(ZS(w)->c);
+    ZSTD_freeDCtx(ZS(w)->d);
+    ZS(w)->c = NULL;
+    ZS(w)->d = NULL;
 }
 
 const oc_cpu_codec oc_cpu_codec_zstd = {zstd_compress, zstd_decompress, zstd_size, zstd_release};

@@ -1,5 +1,5 @@
 /*
- * info.c - `opencomp info FILE...`: what oc_buffer_inspect learns from each
+ * cmd_info.c - `opencomp info FILE...`: what oc_buffer_inspect learns from each
  * file's container without decoding payloads: container, algorithm,
  * chunks, sizes, ratio, whether an index and checksums are present.  One
  * "key: value" block per file, stable so scripts and tests can read it.

@@ -11,7 +11,8 @@
 #include <snappy-c.h>
 #include <string.h>
 
-#include "cpu_codec.h"
+#include "../../cpu_codec.h"
+#include "snappy_scan.h"
 
 #define SNAPPY_MAX_INPUT ((size_t)0xFFFFFFFFu)
 

@@ -21,8 +21,8 @@
 #include <blosc.h>
 #include <limits.h>
 
-#include "../common/blosc_format.h"
-#include "cpu_codec.h"
+#include "../../../common/blosc_format.h"
+#include "../../cpu_codec.h"
 
 static const char *const cnames[] = {"lz4", "blosclz", "lz4hc", "snappy", "zlib", "zstd"};
 

@@ -27,15 +27,34 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "cpu_codec.h"
+#include "../../cpu_codec.h"
+
+/* The worker's deflate state (the slot of OC_ALGO_DEFLATE in
+ * oc_cpu_worker.state, shared by zlib and gzip): a libdeflate compressor
+ * per level, a decompressor, a zlib raw inflater (counting sizes,
+ * classifying errors), each created on first use.  Every entry point makes
+ * sure the slot exists (deflate_state) before the helpers use DS(w). */
+#define DEFLATE_LEVELS 13 /* libdeflate levels 0..12 */
+typedef struct deflate_worker {
+    struct libdeflate_compressor *c[DEFLATE_LEVELS];
+    struct libdeflate_decompressor *d;
+    z_stream *inflate;
+} deflate_worker;
+#define DS(w) ((deflate_worker *)(w)->state[OC_ALGO_DEFLATE])
+
+static oc_status deflate_state(oc_cpu_worker *w)
+{
+    return oc_worker_state(w, OC_ALGO_DEFLATE, sizeof(deflate_worker)) ? OC_OK : OC_ERR_OUT_OF_MEMORY;
+}
 
 static oc_status deflate_compress(oc_cpu_worker *w, oc_algorithm algo, int level, const uint8_t *src,
                                   size_t n, uint8_t *dst, size_t cap, size_t *out)
 {
-    RETURN_ERROR_IF(level < 0 || level >= OC_DEFLATE_LEVELS, OC_ERR_INVALID_ARGUMENT);
-    if (!w->deflate_c[level])
-        w->deflate_c[level] = libdeflate_alloc_compressor(level);
-    struct libdeflate_compressor *c = w->deflate_c[level];
+    RETURN_ERROR_IF(level < 0 || level >= DEFLATE_LEVELS, OC_ERR_INVALID_ARGUMENT);
+    FORWARD_IF_ERROR(deflate_state(w));
+    if (!DS(w)->c[level])
+        DS(w)->c[level] = libdeflate_alloc_compressor(level);
+    struct libdeflate_compressor *c = DS(w)->c[level];
     RETURN_ERROR_IF(!c, OC_ERR_OUT_OF_MEMORY);
     size_t r;
     if (algo == OC_ALGO_ZLIB)
@@ -87,7 +106,7 @@ static oc_status count_body(oc_cpu_worker *w, const uint8_t *src, size_t n, enum
 {
     uint8_t *scratch = oc_worker_scratch(w);
     RETURN_ERROR_IF(!scratch, OC_ERR_OUT_OF_MEMORY);
-    if (!w->inflate) {
+    if (!DS(w)->inflate) {
         z_stream *z = oc_host_alloc(w->ctx, sizeof(z_stream));
         RETURN_ERROR_IF(!z, OC_ERR_OUT_OF_MEMORY);
         memset(z, 0, sizeof(*z));
@@ -95,9 +114,9 @@ static oc_status count_body(oc_cpu_worker *w, const uint8_t *src, size_t n, enum
             oc_host_free(w->ctx, z, sizeof(z_stream));
             return OC_ERR_OUT_OF_MEMORY;
         }
-        w->inflate = z;
+        DS(w)->inflate = z;
     }
-    z_stream *z = w->inflate;
+    z_stream *z = DS(w)->inflate;
     RETURN_ERROR_IF(inflateReset(z) != Z_OK, OC_ERR_INTERNAL);
     size_t fed = 0, total = 0;
     uint32_t v = check_init(kind);
@@ -143,9 +162,9 @@ static oc_status classify(oc_cpu_worker *w, const uint8_t *src, size_t n)
 
 static struct libdeflate_decompressor *decompressor(oc_cpu_worker *w)
 {
-    if (!w->deflate_d)
-        w->deflate_d = libdeflate_alloc_decompressor();
-    return w->deflate_d;
+    if (!DS(w)->d)
+        DS(w)->d = libdeflate_alloc_decompressor();
+    return DS(w)->d;
 }
 
 /* Decodes one raw stream without an output buffer of the caller's: with
@@ -165,7 +184,7 @@ static oc_status count_stream(oc_cpu_worker *w, enum check_kind kind, const uint
     for (;;) {
         out = oc_worker_big(w, room);
         RETURN_ERROR_IF(!out, OC_ERR_OUT_OF_MEMORY);
-        r = libdeflate_deflate_decompress_ex(w->deflate_d, src, n, out, room, &used, &got);
+        r = libdeflate_deflate_decompress_ex(DS(w)->d, src, n, out, room, &used, &got);
         if (r != LIBDEFLATE_INSUFFICIENT_SPACE || room >= COUNT_BUFFER_MAX)
             break;
         room = room > COUNT_BUFFER_MAX / 2 ? COUNT_BUFFER_MAX : 2 * room;
@@ -192,7 +211,7 @@ static oc_status body(oc_cpu_worker *w, sink *s, enum check_kind kind, const uin
     RETURN_ERROR_IF(!decompressor(w), OC_ERR_OUT_OF_MEMORY);
     uint8_t *out = s->dst + s->out;
     size_t room = s->cap - s->out, used = 0, got = 0;
-    enum libdeflate_result r = libdeflate_deflate_decompress_ex(w->deflate_d, src, n, out, room, &used, &got);
+    enum libdeflate_result r = libdeflate_deflate_decompress_ex(DS(w)->d, src, n, out, room, &used, &got);
     if (r == LIBDEFLATE_BAD_DATA)
         return classify(w, src, n);
     if (r == LIBDEFLATE_INSUFFICIENT_SPACE) {
@@ -320,6 +339,7 @@ oc_status oc_gzip_extent(oc_cpu_worker *w, const uint8_t *src, size_t n, uint8_t
                          size_t *end, size_t *out)
 {
     sink s = {dst == NULL, dst, cap, 0, 1, 0};
+    FORWARD_IF_ERROR(deflate_state(w));
     FORWARD_IF_ERROR(run_gzip(w, &s, src, n));
     *end = s.end;
     *out = s.out;
@@ -339,6 +359,7 @@ static oc_status deflate_decompress(oc_cpu_worker *w, oc_algorithm algo, const u
                                     uint8_t *dst, size_t cap, size_t *out)
 {
     sink s = {0, dst, cap, 0, 0, 0};
+    FORWARD_IF_ERROR(deflate_state(w));
     FORWARD_IF_ERROR(run(w, algo, &s, src, n));
     *out = s.out;
     return OC_OK;
@@ -347,6 +368,7 @@ static oc_status deflate_decompress(oc_cpu_worker *w, oc_algorithm algo, const u
 static oc_status deflate_size(oc_cpu_worker *w, oc_algorithm algo, const uint8_t *src, size_t n, size_t *size)
 {
     sink s = {1, NULL, 0, 0, 0, 0};
+    FORWARD_IF_ERROR(deflate_state(w));
     FORWARD_IF_ERROR(run(w, algo, &s, src, n));
     *size = s.out;
     return OC_OK;
@@ -354,16 +376,18 @@ static oc_status deflate_size(oc_cpu_worker *w, oc_algorithm algo, const uint8_t
 
 static void deflate_release(oc_cpu_worker *w)
 {
-    for (int i = 0; i < OC_DEFLATE_LEVELS; i++) {
-        libdeflate_free_compressor(w->deflate_c[i]);
-        w->deflate_c[i] = NULL;
+    if (!DS(w))
+        return;
+    for (int i = 0; i < DEFLATE_LEVELS; i++) {
+        libdeflate_free_compressor(DS(w)->c[i]);
+        DS(w)->c[i] = NULL;
     }
-    libdeflate_free_decompressor(w->deflate_d);
-    w->deflate_d = NULL;
-    if (w->inflate) {
-        inflateEnd(w->inflate);
-        oc_host_free(w->ctx, w->inflate, sizeof(z_stream));
-        w->inflate = NULL;
+    libdeflate_free_decompressor(DS(w)->d);
+    DS(w)->d = NULL;
+    if (DS(w)->inflate) {
+        inflateEnd(DS(w)->inflate);
+        oc_host_free(w->ctx, DS(w)->inflate, sizeof(z_stream));
+        DS(w)->inflate = NULL;
     }
 }
 

@@ -1,0 +1,148 @@
+/*
+ * plan.h - the types every container file shares: the format constants,
+ * the *plan* a reader makes of a compressed buffer (where each chunk's
+ * payload lies in src, where its decoded bytes go in dst, its exact decoded
+ * size and its stored checksum), the bounds-checked writer the writers
+ * append to, and the index entries they collect.  The dispatch over
+ * containers is container.h; each container file includes only this,
+ * layout.h and sparse_plan.h (no include cycles).
+ */
+#ifndef OC_FORMAT_PLAN_H
+#define OC_FORMAT_PLAN_H
+
+#include <string.h>
+
+#include "../common/oc_internal.h"
+#include "layout.h"
+
+/* Skippable-frame magics (LZ4 and zstd share the range 0x184D2A50..5F). */
+#define OC_SKIPPABLE_MAGIC_MIN 0x184D2A50u
+#define OC_SKIPPABLE_MAGIC_MASK 0xFFFFFFF0u
+#define OC_LZ4_FRAME_MAGIC 0x184D2204u
+/* The LZ4 legacy format (`lz4 -l`): this magic, then blocks, each a 4-byte
+ * compressed size and an LZ4 block of at most 8 MiB decoded. */
+#define OC_LZ4_LEGACY_MAGIC 0x184C2102u
+#define OC_LZ4_LEGACY_BLOCK ((size_t)8 << 20)
+#define OC_ZSTD_FRAME_MAGIC 0xFD2FB528u
+#define OC_ZSTD_SEEKABLE_SKIP_MAGIC 0x184D2A5Eu
+#define OC_ZSTD_SEEKABLE_FOOTER_MAGIC 0x8F92EAB1u
+/* Our chunk index for LZ4 frames and snappy framed streams (docs/FORMAT.md). */
+#define OC_LZ4_INDEX_SKIP_MAGIC 0x184D2A5Cu
+#define OC_INDEX_FOOTER_MAGIC 0x5849434Fu /* "OCIX" in file order */
+#define OC_SNAPPY_INDEX_CHUNK 0x8Cu
+/* gzip FEXTRA subfield 'O','C': member size and uncompressed size. */
+#define OC_GZIP_SI1 'O'
+#define OC_GZIP_SI2 'C'
+#define OC_GZIP_HEADER_SIZE 24u
+#define OC_GZIP_TRAILER_SIZE 8u
+
+/* Largest chunk a NATIVE container accepts (sizes are stored as 32 bits). */
+#define OC_NATIVE_MAX_CHUNK ((size_t)1 << 30)
+#define OC_LZ4_MAX_BLOCK ((size_t)4 << 20)
+#define OC_SNAPPY_MAX_CHUNK ((size_t)65536)
+
+/* What a stored per-chunk checksum covers. */
+typedef enum oc_chunk_check {
+    OC_CHECK_NONE = 0,
+    OC_CHECK_XXH32_STORED,  /* LZ4 block checksum: XXH32 of the block's stored bytes */
+    OC_CHECK_XXH64_LOW,     /* zstd seek table: low 32 bits of XXH64 of the decoded chunk */
+    OC_CHECK_CRC32C_MASKED, /* snappy framing: masked CRC-32C of the decoded chunk */
+    OC_CHECK_CRC32          /* gzip trailer: CRC-32 of the decoded chunk */
+} oc_chunk_check;
+
+typedef struct oc_chunk_ref {
+    uint64_t src_off;  /* payload position in src */
+    uint64_t src_size; /* payload bytes */
+    uint64_t dst_off;  /* position of the decoded bytes in dst */
+    uint64_t dst_size; /* exact decoded size (the tail chunk: unknown, 0) */
+    uint32_t checksum; /* stored checksum, if plan->check != NONE */
+    uint8_t stored;    /* payload is uncompressed: copy it */
+} oc_chunk_ref;
+
+typedef struct oc_container_plan {
+    const char *name;       /* static container name (oc_frame_info.container) */
+    oc_bitstream_kind kind; /* NATIVE for the chunked containers */
+    oc_algorithm algorithm; /* the chunk algorithm given to oc_batch_decompress */
+    oc_algorithm reported;  /* the algorithm reported by inspect */
+    oc_chunk_ref *chunks;   /* malloc'd, n entries */
+    size_t n, cap;
+    uint64_t total_size;         /* sum of chunk sizes, if size_known */
+    int size_known;              /* every chunk's size is known */
+    int tail;                    /* the last chunk's size is unknown: it decodes into the rest of dst */
+    oc_algorithm tail_algorithm; /* the tail chunk's algorithm (gzip tails are whole gzip streams) */
+    int indexed;                 /* positions came from an index/size fields, not from decoding */
+    int lz4f_serial;             /* decode the whole buffer with the LZ4F streaming decoder */
+    int lz4_legacy;              /* LZ4 legacy frames: chunks are blocks of unknown decoded size */
+    oc_status walk_status;       /* lz4f_serial: result of the header walk (reported by inspect) */
+    uint64_t info_chunks;        /* lz4f_serial: blocks found by the header walk */
+    int info_checksums;          /* lz4f_serial: some frame has block or content checksums */
+    oc_chunk_check check;        /* what chunks[].checksum means */
+    int lz4_content_checksum;    /* LZ4 frame content checksum present (in content_checksum) */
+    uint32_t content_checksum;
+    uint64_t container_size; /* bytes of src recognised */
+    uint64_t max_chunk;      /* largest known decoded chunk */
+    uint64_t window_size;    /* zstd: largest window of a frame without a content size */
+} oc_container_plan;
+
+OC_HIDDEN void oc_plan_init(oc_container_plan *plan);
+OC_HIDDEN void oc_plan_free(oc_container_plan *plan);
+/* Append a chunk; dst_off is assigned from the running total. */
+OC_HIDDEN oc_status oc_plan_push(oc_container_plan *plan, uint64_t src_off, uint64_t src_size,
+                                 uint64_t dst_size, uint32_t checksum, int stored);
+
+/* ---- writers ------------------------------------------------------------ */
+
+typedef struct oc_writer {
+    uint8_t *dst;
+    uint64_t cap;
+    uint64_t pos;
+} oc_writer;
+
+static inline oc_status oc_writer_put(oc_writer *w, const void *p, uint64_t n)
+{
+    if (n > w->cap - w->pos)
+        return OC_ERR_OUTPUT_TOO_SMALL;
+    if (n)
+        memcpy(w->dst + w->pos, p, (size_t)n);
+    w->pos += n;
+    return OC_OK;
+}
+static inline oc_status oc_writer_le32(oc_writer *w, uint32_t v)
+{
+    uint8_t b[4];
+    oc_store_le32(b, v);
+    return oc_writer_put(w, b, 4);
+}
+
+/* Writes one chunk as `l` lays it out (layout.h): prefix, payload, suffix. */
+static inline oc_status oc_writer_chunk(oc_writer *w, const oc_chunk_layout *l, const uint8_t *usrc,
+                                        const uint8_t *csrc)
+{
+    FORWARD_IF_ERROR(oc_writer_put(w, l->prefix, l->prefix_len));
+    FORWARD_IF_ERROR(oc_writer_put(w, l->stored ? usrc : csrc, l->payload));
+    return oc_writer_put(w, l->suffix, l->suffix_len);
+}
+
+/* One index entry per chunk, collected while writing, emitted by the trailer. */
+typedef struct oc_index_entry {
+    uint32_t csize;    /* container-specific, see docs/FORMAT.md */
+    uint32_t usize;    /* uncompressed bytes */
+    uint32_t checksum; /* zstd seek table checksum */
+} oc_index_entry;
+
+/* ---- the range reader ------------------------------------------------------
+ * How container planning reads a buffer it cannot (or need not) read
+ * whole: byte ranges of src copied to host memory.  The API layer gives one
+ * for device memory (small copies, one synchronisation). */
+typedef struct oc_range {
+    uint64_t off, len; /* bytes of src */
+    uint8_t *to;       /* where they go (host) */
+} oc_range;
+
+/* Reads every range of src (all must complete before it returns). */
+typedef oc_status (*oc_range_reader)(void *opaque, const oc_range *ranges, size_t n);
+
+/* Where the first frame that is not skippable starts (src_size if none). */
+OC_HIDDEN uint64_t oc_skip_skippable_frames(const uint8_t *src, uint64_t src_size);
+
+#endif /* OC_FORMAT_PLAN_H */
