@@ -59,6 +59,7 @@ void oc_context_destroy(oc_context *ctx)
 {
     if (!ctx)
         return;
+    oc_context_destroy(ctx->staging_cpu);
     oc_cpu_engine_release(ctx);
     oc_cuda_context_release(ctx);
     free(ctx);
