@@ -168,7 +168,11 @@ OC_API int oc_algorithm_available(oc_engine engine, oc_algorithm algorithm);
  *            2..12 = LZ4HC levels.  CUDA engine: <= 1 greedy matching, >= 2 lazy
  *            matching (the best of six candidate starts).
  *   snappy:  no levels; any value is accepted and ignored.
- *   deflate/zlib/gzip: 1..12 (libdeflate's scale; 6 default).
+ *   deflate/zlib/gzip: 1..12 (libdeflate's scale; 6 default).  CUDA engine
+ *            (GPU compressor): 1 greedy hash matching (the fast level); 2..12
+ *            lazy matching over 8 (2), 16 (3-5), 32 (6), 64 (7-8) or 128
+ *            (9-12) candidates a position, two positions of lookahead from 8;
+ *            levels >= 9 compress at or above zlib -6's ratio.
  *   zstd:    -7..-1 fast levels, 1..19 normal (3 default), 20..22 ultra.
  *            CUDA engine (GPU encoder): <= 1 greedy hash matching; 2 lazy,
  *            chain depth 4; 3 (default) depth 8; 4-5 depth 16; >= 6 depth 32

@@ -1,8 +1,8 @@
 /*
  * staging.c - device data for work the GPU codecs do not cover: the API
  * layer's choice of engine when an algorithm's table row has no GPU codec
- * for the operation (deflate, zlib, gzip; zstd size queries), and the
- * whole-buffer layer's cases the device path does not run (host output
+ * for the operation (today: deflate, zlib, gzip and zstd size queries), and
+ * the whole-buffer layer's cases the device path does not run (host output
  * buffers, containers without an index, gzip members, RAW zstd; see
  * docs/ARCHITECTURE.md).
  *

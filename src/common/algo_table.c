@@ -31,6 +31,7 @@ OC_CONTAINER(zstd)
 #define OC_GPU_CODEC(x) extern const struct oc_gpu_codec oc_gpu_codec_##x;
 OC_GPU_CODEC(lz4)
 OC_GPU_CODEC(snappy)
+OC_GPU_CODEC(deflate)
 OC_GPU_CODEC(zstd)
 #undef OC_GPU_CODEC
 #define GPU(x) &oc_gpu_codec_##x
@@ -111,12 +112,12 @@ static const char *const sfx_zstd[] = {".zst", ".zstd", NULL};
 #define LIBDEFLATE_MAX ((uint64_t)SIZE_MAX / 2)
 
 /* deflate, zlib and gzip share libdeflate's levels, the gzip-members
- * container and the CPU codec; their streams differ by the wrapper.
- * Deflate expands at most 258 bytes per 2 bits (1032:1). */
+ * container, the CPU codec and the GPU codec; their streams differ by the
+ * wrapper.  Deflate expands at most 258 bytes per 2 bits (1032:1). */
 #define DEFLATE_FAMILY                                                                                       \
     .min_level = 1, .max_level = 12, .default_level = 6, .has_levels = 1, .max_chunk = LIBDEFLATE_MAX,       \
     .max_expansion = 1032, .suffix = ".gz", .aliases = none, .container = &oc_container_gzip,                \
-    .native_chunks = OC_ALGO_DEFLATE, .cpu = &oc_cpu_codec_deflate, .gpu = NULL
+    .native_chunks = OC_ALGO_DEFLATE, .cpu = &oc_cpu_codec_deflate, .gpu = GPU(deflate)
 
 static const oc_algo_desc rows[OC_ALGO_COUNT] = {
     [OC_ALGO_LZ4] =

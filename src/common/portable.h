@@ -13,6 +13,9 @@
  *   OC_WARP_SYNC()    __syncwarp (nothing in C)
  *   OC_WARP_ANY(p)    any lane's p (p itself in C)
  *   OC_WARP_BCAST(v)  lane 0's v (v itself in C)
+ *   OC_WARP_BALLOT(p) the lanes whose p holds, as a bit mask (p ? 1 : 0 in C)
+ *   OC_WARP_OR(v)     the OR of every lane's 32-bit v (v itself in C)
+ *   oc_popc32(v)      the number of set bits of v
  *   oc_highbit32(v)   index of the highest set bit of v != 0
  *   oc_lowbit32(v)    index of the lowest set bit of v != 0
  */
@@ -32,6 +35,8 @@
 #define OC_WARP_SYNC() __syncwarp()
 #define OC_WARP_ANY(p) __any_sync(0xffffffffu, (p))
 #define OC_WARP_BCAST(v) __shfl_sync(0xffffffffu, (v), 0)
+#define OC_WARP_BALLOT(p) __ballot_sync(0xffffffffu, (p))
+#define OC_WARP_OR(v) __reduce_or_sync(0xffffffffu, (v))
 #else
 #define OC_HD
 #define OC_INLINE static inline
@@ -43,6 +48,8 @@
 #define OC_WARP_SYNC() ((void)0)
 #define OC_WARP_ANY(p) (p)
 #define OC_WARP_BCAST(v) (v)
+#define OC_WARP_BALLOT(p) ((p) ? 1u : 0u)
+#define OC_WARP_OR(v) (v)
 #endif
 
 OC_INLINE int oc_highbit32(uint32_t v)
@@ -60,6 +67,15 @@ OC_INLINE int oc_lowbit32(uint32_t v)
     return __ffs((int)v) - 1;
 #else
     return __builtin_ctz(v);
+#endif
+}
+
+OC_INLINE uint32_t oc_popc32(uint32_t v)
+{
+#ifdef __CUDA_ARCH__
+    return (uint32_t)__popc(v);
+#else
+    return (uint32_t)__builtin_popcount(v);
 #endif
 }
 

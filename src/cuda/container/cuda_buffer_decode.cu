@@ -3,8 +3,8 @@
  * GPU, for the containers whose chunks an index describes (LZ4 frame with
  * our index, snappy framing with our index, zstd seekable) and for RAW /
  * WITH_UNCOMPRESSED_SIZE streams of LZ4, snappy and zstd (WITH_UNCOMPRESSED_
- * SIZE also of deflate/zlib/gzip, whose decode is host-staged inside the
- * batched call).  Everything else goes to the host-staged path.
+ * SIZE also of deflate/zlib/gzip, decoded by the GPU inflate kernel through
+ * the batched call).  Everything else goes to the host-staged path.
  *
  * The host reads only the head (64 bytes) and the tail (the index) with
  * small device-to-host copies (one synchronisation; a second when an index

@@ -1,0 +1,25 @@
+/*
+ * deflate_host_core.h - the GPU Deflate cores compiled for the host (one
+ * lane), for the development harness to compare the GPU against, chunk by
+ * chunk: same status, same size, same bytes.
+ */
+#ifndef OC_DEFLATE_HOST_CORE_H
+#define OC_DEFLATE_HOST_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "opencomp.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* inflate_chunk_core.h's inf_decode_chunk on the host (not thread-safe). */
+oc_status deflate_host_decode(oc_algorithm algo, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+                              size_t *out_size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,816 @@
+/*
+ * inflate_core.h - a raw Deflate (RFC 1951) decoder written once for two
+ * compilers: nvcc, where one WARP decodes one stream, and a C11 compiler,
+ * where one thread does (the same code with a "warp" of one lane).
+ *
+ * Why one source: CI has no GPU.  Compiled for the host, this file is tested
+ * against zlib and libdeflate on real data, under ASan/UBSan and libFuzzer
+ * (tests/c/test_inflate_gpu_core.c, fuzz/fuzz_inflate_gpu_core.c); compiled
+ * by nvcc it is the body of the GPU kernel (inflate_kernels.cu).  The design
+ * and its napkin math are in bench/gpu/dev/DEFLATE_NOTES.md.
+ *
+ * How a warp shares the work:
+ *   - Huffman tables are built by all lanes together in shared memory: the
+ *     counts per code length come from ballots, each lane fills every 32nd
+ *     entry of the table by a search over the (at most 10) left-justified
+ *     length limits, and a second pass merges two short literal codes into
+ *     one "two literals" entry.  Codes longer than the table (rare) are
+ *     marked SLOW and decoded canonically from per-length first codes.
+ *   - the symbols are decoded warp-uniformly: every lane runs the same
+ *     bit-reader and table look-ups on the same values (one instruction for
+ *     the warp, broadcast shared loads), so nothing is handed between lanes.
+ *     Literals go to a per-warp ring in shared memory (lane 0 stores them);
+ *     matches go to a queue of (start, length, distance).
+ *   - when the queue is full or the ring nearly so, the batch is flushed:
+ *     32 output bytes per step, a lane per byte.  A lane finds the match
+ *     that owns its byte from a ballot of the match starts in the step, maps
+ *     a match byte to its source (start - distance + (k mod distance), so a
+ *     run of distance 1 resolves at once), follows sources that fall in the
+ *     same step through the queue (each hop goes to an earlier match), and
+ *     reads the byte from the ring (recent bytes) or the output (older
+ *     ones).  Each step ends with one __syncwarp and writes its 32 bytes
+ *     with one coalesced store.
+ *
+ * Safety: input words are read only when they lie inside [src, src+n);
+ * near the ends the bytes are assembled one by one and the stream is padded
+ * with zero bits.  Reading a zero bit that is not in the stream is
+ * TRUNCATED (checked at every slow refill, block header, flush and end, and
+ * before any other error is reported).  Writes stay below the capacity:
+ * when the output would pass it, decoding continues without writing
+ * ("counting") so that a damaged or cut stream is still CORRUPT or
+ * TRUNCATED, and only a stream that is whole is OUTPUT_TOO_SMALL.  Other
+ * statuses: CORRUPT for block type 3, a stored length whose complement
+ * disagrees, over-subscribed or incomplete codes (an empty distance code and
+ * a single one-bit code are allowed, as zlib does), an unused codeword, too
+ * many symbols, a repeat with nothing to repeat, literal/length symbols
+ * 286-287, distance symbols 30-31 and distances beyond the output.
+ */
+#ifndef OC_INFLATE_CORE_H
+#define OC_INFLATE_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "opencomp.h"
+
+#include "../../../common/portable.h"
+
+/* INF_TRACE (host builds): print the line of every error return. */
+#if defined(INF_TRACE) && !defined(__CUDACC__)
+#include <stdio.h>
+#define INF_ERR(st) (fprintf(stderr, "inf: status %d at line %d\n", (int)(st), __LINE__), (st))
+#else
+#define INF_ERR(st) (st)
+#endif
+
+/* INF_STATS (host builds, bench/gpu/dev only): counts what the napkin math
+ * of DEFLATE_NOTES.md needs, into a struct the includer defines. */
+#if defined(INF_STATS) && !defined(__CUDACC__)
+#define INF_COUNT(field, v) (inf_stats.field += (v))
+#else
+#define INF_COUNT(field, v) ((void)0)
+#endif
+
+#define INF_TB 10u      /* literal/length table bits */
+#define INF_DTB 8u      /* distance table bits */
+#define INF_PTB 7u      /* precode table bits (its codes are at most 7 bits) */
+#define INF_RING 2048u  /* per-warp ring of recent output bytes (power of 2) */
+#define INF_QMAX 64u    /* matches queued per batch */
+#define INF_MAXLEN 258u /* longest match */
+#define INF_NLIT 288u   /* literal/length code lengths a block may list */
+#define INF_NDIST 32u   /* distance code lengths a block may list */
+
+/* Decode table entry (32 bits):
+ *   [8:0]   literal (LIT1), first literal (LIT2, [7:0]) or base (LEN/DIST [15:0])
+ *   [15:8]  second literal (LIT2)
+ *   [19:16] extra bits (LEN/DIST), first code's length (LIT2)
+ *   [23:20] code length (bits of the Huffman code itself, 1..15)
+ *   [28:24] bits to consume: code length (+ extra bits for LEN/DIST)
+ *   [31:29] kind */
+#define INF_K_LIT1 0u
+#define INF_K_LIT2 1u
+#define INF_K_LEN 2u /* length (litlen table) or distance (distance table) */
+#define INF_K_EOB 3u
+#define INF_K_SLOW 4u /* code longer than the table: decode canonically */
+#define INF_K_BAD 5u  /* unused codeword or reserved symbol */
+#define INF_K_LONG 6u /* GDeflate's (Deflate64's) length symbol 285: 3 + 16 extra bits */
+#define INF_KIND(e) ((e) >> 29)
+#define INF_TOTAL(e) (((e) >> 24) & 31u)
+#define INF_CLEN(e) (((e) >> 20) & 15u)
+#define INF_EXTRA(e) (((e) >> 16) & 15u)
+
+/* Canonical description of one code, for SLOW entries and table fills:
+ * codes of length L are first[L] .. first[L]+count[L]-1 (MSB-first) and
+ * decode to syms[offset[L] + code - first[L]]. */
+typedef struct inf_canon {
+    uint16_t first[16];
+    uint16_t count[16];
+    uint16_t offset[16];
+    uint32_t limit[16]; /* (first+count) << (TB - L), left-justified, L <= TB */
+} inf_canon;
+
+/* The warp's tables and buffers in shared memory (about 9.9 KiB). */
+typedef struct inf_tables {
+    uint32_t lit[1u << INF_TB];
+    uint32_t dist[1u << INF_DTB]; /* the precode table lives here while lengths are read */
+    inf_canon lcan, dcan;
+    uint16_t lsyms[INF_NLIT];
+    uint16_t dsyms[INF_NDIST];
+    uint8_t lens[INF_NLIT + INF_NDIST]; /* litlen then distance code lengths */
+    uint8_t ring[INF_RING];
+    uint32_t q_pl[INF_QMAX]; /* start offset in the batch (low 16) | length << 16 */
+    uint32_t q_dist[INF_QMAX];
+} inf_tables;
+
+/* ---- small helpers ---------------------------------------------------------- */
+
+OC_CORE_FN uint32_t inf_rev(uint32_t v, uint32_t nbits) /* reverse the low nbits bits (nbits >= 1) */
+{
+#ifdef __CUDACC__
+    return __brev(v) >> (32u - nbits);
+#else
+    v = ((v >> 1) & 0x55555555u) | ((v & 0x55555555u) << 1);
+    v = ((v >> 2) & 0x33333333u) | ((v & 0x33333333u) << 2);
+    v = ((v >> 4) & 0x0F0F0F0Fu) | ((v & 0x0F0F0F0Fu) << 4);
+    v = ((v >> 8) & 0x00FF00FFu) | ((v & 0x00FF00FFu) << 8);
+    v = (v >> 16) | (v << 16);
+    return v >> (32u - nbits);
+#endif
+}
+
+/* RFC 1951 3.2.5: length symbols 257..285 and distance symbols 0..29. */
+OC_CORE_CONST uint16_t inf_len_base[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
+                                           31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
+OC_CORE_CONST uint8_t inf_len_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
+                                           2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
+OC_CORE_CONST uint16_t inf_dist_base[30] = {1,    2,    3,    4,    5,    7,    9,    13,    17,    25,
+                                            33,   49,   65,   97,   129,  193,  257,  385,   513,   769,
+                                            1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
+OC_CORE_CONST uint8_t inf_dist_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
+                                            6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
+/* order of the precode lengths in a dynamic block header */
+OC_CORE_CONST uint8_t inf_pre_order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+
+#define INF_TABLE_LIT 0
+#define INF_TABLE_DIST 1
+#define INF_TABLE_PRE 2
+#define INF_TABLE_LIT64 3  /* GDeflate: symbol 285 is INF_K_LONG */
+#define INF_TABLE_DIST64 4 /* GDeflate: distance symbols 30, 31 reach 64 KiB back */
+
+/* Deflate64's two more distance symbols (GDeflate uses them). */
+OC_CORE_CONST uint32_t inf_dist64_base[2] = {32769, 49153};
+
+/* The entry for `sym` of a code of length clen in table `kind`. */
+OC_CORE_FN uint32_t inf_entry(int kind, uint32_t sym, uint32_t clen)
+{
+    uint32_t c = (clen << 20) | (clen << 24);
+    if (kind == INF_TABLE_LIT64 && sym == 285)
+        return c | (INF_K_LONG << 29);
+    if (kind == INF_TABLE_DIST64 && (sym == 30 || sym == 31))
+        return inf_dist64_base[sym - 30] | (14u << 16) | (clen << 20) | ((clen + 14) << 24) | (INF_K_LEN << 29);
+    if (kind == INF_TABLE_LIT64)
+        kind = INF_TABLE_LIT;
+    if (kind == INF_TABLE_DIST64)
+        kind = INF_TABLE_DIST;
+    if (kind == INF_TABLE_LIT) {
+        if (sym < 256)
+            return sym | c | (INF_K_LIT1 << 29);
+        if (sym == 256)
+            return c | (INF_K_EOB << 29);
+        if (sym < 286) {
+            uint32_t x = inf_len_extra[sym - 257];
+            return inf_len_base[sym - 257] | (x << 16) | (clen << 20) | ((clen + x) << 24) |
+                   (INF_K_LEN << 29);
+        }
+        return c | (INF_K_BAD << 29);
+    }
+    if (kind == INF_TABLE_DIST) {
+        if (sym < 30) {
+            uint32_t x = inf_dist_extra[sym];
+            return inf_dist_base[sym] | (x << 16) | (clen << 20) | ((clen + x) << 24) | (INF_K_LEN << 29);
+        }
+        return c | (INF_K_BAD << 29);
+    }
+    return sym | c | (INF_K_LIT1 << 29); /* precode symbol 0..18 */
+}
+
+/* ---- forward bit reader --------------------------------------------------------
+ * The stream is read as aligned 32-bit words of the chunk's address: word k
+ * holds the bytes at base + 4k .. base + 4k + 3, base = src rounded down to
+ * 4.  A word is loaded directly when all its bytes lie in [src, src + n);
+ * otherwise its bytes are assembled one by one and bytes outside the chunk
+ * read as zero.  bb holds bl unread bits (LSB first); inf_refill tops it up
+ * to 33..64 bits whenever 32 or fewer remain, so after a refill at least 32
+ * bits can be consumed without another. */
+typedef struct inf_br {
+    const uint8_t *base;
+    size_t n;    /* chunk bytes */
+    uint32_t o;  /* src - base (0..3) */
+    size_t k;    /* next word to load */
+    size_t k_lo; /* words k_lo .. k_hi-1 lie wholly in the chunk */
+    size_t k_hi;
+    uint64_t bb;
+    uint32_t bl;
+    int over; /* a zero bit past the end was consumed: TRUNCATED */
+} inf_br;
+
+OC_CORE_FN uint32_t inf_word_slow(const inf_br *r, size_t k)
+{
+    uint32_t w = 0;
+    for (uint32_t i = 0; i < 4; i++) {
+        size_t a = 4 * k + i; /* address offset from base */
+        if (a >= r->o && a - r->o < r->n)
+            w |= (uint32_t)r->base[a] << (8 * i);
+    }
+    return w;
+}
+
+OC_CORE_FN uint32_t inf_word(const inf_br *r, size_t k)
+{
+    if (k >= r->k_lo && k < r->k_hi) {
+#ifdef __CUDACC__
+        return __ldg((const unsigned int *)r->base + k); /* the input is read-only during the kernel */
+#else
+        uint32_t w;
+        memcpy(&w, r->base + 4 * k, 4);
+        return w; /* little-endian hosts (x86-64, aarch64) */
+#endif
+    }
+    return inf_word_slow(r, k);
+}
+
+/* Bits consumed so far, from the start of the chunk. */
+OC_CORE_FN size_t inf_br_consumed(const inf_br *r)
+{
+    return 32 * r->k - 8 * (size_t)r->o - r->bl;
+}
+
+OC_CORE_FN void inf_br_check_over(inf_br *r)
+{
+    if (inf_br_consumed(r) > 8 * r->n)
+        r->over = 1;
+}
+
+OC_CORE_FN void inf_refill(inf_br *r)
+{
+    if (r->bl <= 32) {
+        if (r->k >= r->k_lo && r->k < r->k_hi) {
+            r->bb |= (uint64_t)inf_word(r, r->k) << r->bl;
+        } else {
+            inf_br_check_over(r);
+            r->bb |= (uint64_t)inf_word_slow(r, r->k) << r->bl;
+        }
+        r->k++;
+        r->bl += 32;
+    }
+}
+
+/* Positions the reader at byte `pos` of the chunk (pos <= n). */
+OC_CORE_FN void inf_br_seek(inf_br *r, size_t pos)
+{
+    size_t a = pos + r->o;
+    r->k = a >> 2;
+    uint32_t skip = 8 * (uint32_t)(a & 3);
+    r->bb = (uint64_t)inf_word(r, r->k) >> skip;
+    r->bl = 32 - skip;
+    r->k++;
+    inf_refill(r);
+}
+
+OC_CORE_FN void inf_br_init(inf_br *r, const uint8_t *src, size_t n)
+{
+    r->o = (uint32_t)((uintptr_t)src & 3u);
+    r->base = src - r->o;
+    r->n = n;
+    r->k_lo = (r->o + 3) >> 2;
+    r->k_hi = (r->o + n) >> 2;
+    r->over = 0;
+    inf_br_seek(r, 0);
+}
+
+OC_CORE_FN uint32_t inf_bits(inf_br *r, uint32_t nb) /* nb <= 32 - needs a refill before if bl may be short */
+{
+    uint32_t v = (uint32_t)r->bb & ((1u << nb) - 1u);
+    r->bb >>= nb;
+    r->bl -= nb;
+    return v;
+}
+
+/* The status to report for an error found while decoding: a stream that was
+ * over-read is TRUNCATED whatever else went wrong. */
+OC_CORE_FN oc_status inf_fail(inf_br *r, oc_status st)
+{
+    inf_br_check_over(r);
+    return r->over ? OC_ERR_TRUNCATED : st;
+}
+
+/* ---- Huffman tables -------------------------------------------------------------
+ * inf_build makes the decode table `table` (2^tb entries) and the canonical
+ * description `can`/`syms` of a code from nsym lengths (lens[], 0 = unused),
+ * cooperatively.  CORRUPT for an over-subscribed code, or an incomplete one
+ * other than an empty code or a single code of length 1 (zlib's rules; the
+ * unused codewords decode as BAD). */
+OC_CORE_BIGFN oc_status inf_build(const uint8_t *lens, uint32_t nsym, int kind, uint32_t *table, uint32_t tb,
+                                  inf_canon *can, uint16_t *syms)
+{
+    uint32_t lane = OC_LANE();
+    /* counts per length: a ballot per length value and 32 symbols */
+    uint32_t cnt[16];
+    for (uint32_t l = 0; l < 16; l++)
+        cnt[l] = 0;
+    for (uint32_t s0 = 0; s0 < nsym; s0 += OC_NLANES) {
+        uint32_t s = s0 + lane;
+        uint32_t len = s < nsym ? lens[s] : 0;
+        for (uint32_t l = 1; l < 16; l++)
+            cnt[l] += oc_popc32(OC_WARP_BALLOT(len == l));
+    }
+    /* canonical first codes, offsets, completeness (every lane, same values) */
+    uint32_t code = 0, off = 0, used = 0, maxlen = 0;
+    uint32_t first[16], offset[16];
+    for (uint32_t l = 1; l < 16; l++) {
+        code = (code + (l > 1 ? cnt[l - 1] : 0)) << 1;
+        if (l == 1)
+            code = 0;
+        first[l] = code;
+        offset[l] = off;
+        off += cnt[l];
+        used = (used << 1) + cnt[l];
+        if (cnt[l])
+            maxlen = l;
+    }
+    /* used = codespace in units of 2^-15 */
+    if (used > (1u << 15))
+        return INF_ERR(OC_ERR_CORRUPT);
+    if (used < (1u << 15) && !(used == 0 || (maxlen == 1 && cnt[1] == 1)))
+        return INF_ERR(OC_ERR_CORRUPT);
+    if (kind == INF_TABLE_PRE && used < (1u << 15))
+        return INF_ERR(OC_ERR_CORRUPT); /* zlib wants a complete precode */
+    OC_WARP_SYNC();                     /* nobody still reads the previous table */
+    if (lane == 0) {
+        for (uint32_t l = 0; l < 16; l++) {
+            can->first[l] = (uint16_t)(l ? first[l] : 0);
+            can->count[l] = (uint16_t)cnt[l];
+            can->offset[l] = (uint16_t)(l ? offset[l] : 0);
+            can->limit[l] = l && l <= tb ? (first[l] + cnt[l]) << (tb - l) : 0;
+        }
+    }
+    /* sorted symbols: rank of each symbol among those of its length */
+    uint32_t run[16];
+    for (uint32_t l = 0; l < 16; l++)
+        run[l] = l ? offset[l] : 0;
+    for (uint32_t s0 = 0; s0 < nsym; s0 += OC_NLANES) {
+        uint32_t s = s0 + lane;
+        uint32_t len = s < nsym ? lens[s] : 0;
+        uint32_t below = (uint32_t)((1ull << lane) - 1u);
+        uint32_t mine = 0;
+        for (uint32_t l = 1; l < 16; l++) {
+            uint32_t b = OC_WARP_BALLOT(len == l);
+            if (len == l)
+                mine = run[l] + oc_popc32(b & below);
+            run[l] += oc_popc32(b);
+        }
+        if (len)
+            syms[mine] = (uint16_t)s;
+    }
+    OC_WARP_SYNC();
+    /* fill: entry i is the code whose reversed bits are i's low bits */
+    uint32_t size = 1u << tb;
+    for (uint32_t i = lane; i < size; i += OC_NLANES) {
+        uint32_t c = inf_rev(i, tb); /* left-justified code bits */
+        uint32_t e;
+        if (maxlen == 0) {
+            e = INF_K_BAD << 29; /* empty code: every codeword unused */
+        } else {
+            uint32_t l = 1;
+            for (uint32_t m = 1; m < tb && m < 16; m++)
+                l += c >= can->limit[m];
+            if (l <= maxlen && c < can->limit[l]) {
+                uint32_t cd = c >> (tb - l);
+                e = inf_entry(kind, syms[offset[l] + cd - first[l]], l);
+            } else if (maxlen > tb) {
+                e = INF_K_SLOW << 29;
+            } else {
+                e = (INF_K_BAD << 29) | (1u << 20) | (1u << 24);
+            }
+        }
+        table[i] = e;
+    }
+    OC_WARP_SYNC();
+    if (kind != INF_TABLE_LIT)
+        return OC_OK;
+    /* two literals in one entry when both codes fit in the table bits */
+    for (uint32_t g = 0; g < size; g += 8 * OC_NLANES) {
+        uint32_t upd[8];
+        for (uint32_t j = 0; j < 8; j++) {
+            uint32_t i = g + j * OC_NLANES + lane;
+            uint32_t e = table[i];
+            upd[j] = e;
+            if (INF_KIND(e) == INF_K_LIT1 && INF_CLEN(e) < tb) {
+                uint32_t l1 = INF_CLEN(e);
+                uint32_t e2 = table[i >> l1];
+                uint32_t k2 = INF_KIND(e2), l2 = k2 == INF_K_LIT2 ? INF_EXTRA(e2) : INF_CLEN(e2);
+                if ((k2 == INF_K_LIT1 || k2 == INF_K_LIT2) && l1 + l2 <= tb)
+                    upd[j] = (e & 0xFFu) | ((e2 & 0xFFu) << 8) | (l1 << 16) | (l1 << 20) | ((l1 + l2) << 24) |
+                             (INF_K_LIT2 << 29);
+            }
+        }
+        OC_WARP_SYNC();
+        for (uint32_t j = 0; j < 8; j++)
+            table[g + j * OC_NLANES + lane] = upd[j];
+        OC_WARP_SYNC();
+    }
+    return OC_OK;
+}
+
+/* Decodes a code longer than the table from the next 15 bits (SLOW entry):
+ * the entry of the symbol, or a BAD entry. */
+OC_CORE_FN uint32_t inf_slow(const inf_canon *can, const uint16_t *syms, int kind, uint32_t tb, uint64_t bb)
+{
+    uint32_t c = inf_rev((uint32_t)bb & 0x7FFFu, 15);
+    for (uint32_t l = tb + 1; l < 16; l++) {
+        uint32_t cd = c >> (15 - l);
+        uint32_t d = cd - can->first[l];
+        if (d < can->count[l])
+            return inf_entry(kind, syms[can->offset[l] + d], l);
+    }
+    return (INF_K_BAD << 29) | (1u << 20) | (1u << 24);
+}
+
+/* ---- block headers ----------------------------------------------------------------- */
+
+/* Fixed Huffman codes (RFC 1951 3.2.6). */
+OC_CORE_BIGFN oc_status inf_fixed_tables(inf_tables *T)
+{
+    uint32_t lane = OC_LANE();
+    OC_WARP_SYNC();
+    for (uint32_t s = lane; s < INF_NLIT + INF_NDIST; s += OC_NLANES)
+        T->lens[s] = (uint8_t)(s < 144 ? 8 : s < 256 ? 9 : s < 280 ? 7 : s < 288 ? 8 : 5);
+    OC_WARP_SYNC();
+    oc_status st = inf_build(T->lens, INF_NLIT, INF_TABLE_LIT, T->lit, INF_TB, &T->lcan, T->lsyms);
+    if (st == OC_OK)
+        st = inf_build(T->lens + INF_NLIT, INF_NDIST, INF_TABLE_DIST, T->dist, INF_DTB, &T->dcan, T->dsyms);
+    return st;
+}
+
+/* Dynamic Huffman block header (RFC 1951 3.2.7), after BFINAL/BTYPE. */
+OC_CORE_BIGFN oc_status inf_dynamic_tables(inf_tables *T, inf_br *r)
+{
+    uint32_t lane = OC_LANE();
+    inf_refill(r);
+    uint32_t hlit = inf_bits(r, 5) + 257, hdist = inf_bits(r, 5) + 1, hclen = inf_bits(r, 4) + 4;
+    if (hlit > 286 || hdist > 30)
+        return inf_fail(r, INF_ERR(OC_ERR_CORRUPT));
+    /* precode lengths: 3 bits each, in inf_pre_order; the pre table borrows T->dist */
+    uint8_t pl[19];
+    for (uint32_t i = 0; i < 19; i++)
+        pl[i] = 0;
+    for (uint32_t i = 0; i < hclen; i++) {
+        inf_refill(r);
+        pl[inf_pre_order[i]] = (uint8_t)inf_bits(r, 3);
+    }
+    OC_WARP_SYNC(); /* the previous block's copies and tables are done with */
+    if (lane == 0)
+        for (uint32_t i = 0; i < 19; i++)
+            T->lens[i] = pl[i];
+    OC_WARP_SYNC();
+    oc_status st = inf_build(T->lens, 19, INF_TABLE_PRE, T->dist, INF_PTB, &T->dcan, T->dsyms);
+    if (st != OC_OK)
+        return inf_fail(r, st);
+    /* the code lengths themselves; every lane decodes them, lane 0 stores */
+    uint32_t total = hlit + hdist, i = 0, prev = 0;
+    while (i < total) {
+        inf_refill(r);
+        uint32_t e = T->dist[(uint32_t)r->bb & ((1u << INF_PTB) - 1)];
+        if (INF_KIND(e) == INF_K_BAD)
+            return inf_fail(r, INF_ERR(OC_ERR_CORRUPT));
+        inf_bits(r, INF_CLEN(e));
+        uint32_t sym = e & 0xFFu, rep, val;
+        if (sym < 16) {
+            rep = 1;
+            val = sym;
+            prev = sym;
+        } else if (sym == 16) {
+            if (i == 0)
+                return inf_fail(r, INF_ERR(OC_ERR_CORRUPT));
+            rep = 3 + inf_bits(r, 2);
+            val = prev;
+        } else if (sym == 17) {
+            rep = 3 + inf_bits(r, 3);
+            val = 0;
+            prev = 0;
+        } else {
+            rep = 11 + inf_bits(r, 7);
+            val = 0;
+            prev = 0;
+        }
+        if (rep > total - i)
+            return inf_fail(r, INF_ERR(OC_ERR_CORRUPT));
+        for (uint32_t j = lane; j < rep; j += OC_NLANES) {
+            uint32_t at = i + j; /* litlen lengths at 0.., distance lengths at INF_NLIT.. */
+            at = at < hlit ? at : INF_NLIT + (at - hlit);
+            T->lens[at + 0] = (uint8_t)val; /* written after the precode table is no longer read */
+        }
+        i += rep;
+    }
+    OC_WARP_SYNC();
+    /* unlisted symbols are unused */
+    for (uint32_t s = hlit + lane; s < INF_NLIT; s += OC_NLANES)
+        T->lens[s] = 0;
+    for (uint32_t s = hdist + lane; s < INF_NDIST; s += OC_NLANES)
+        T->lens[INF_NLIT + s] = 0;
+    OC_WARP_SYNC();
+    if (T->lens[256] == 0)
+        return inf_fail(r, INF_ERR(OC_ERR_CORRUPT)); /* no end-of-block code */
+    st = inf_build(T->lens, INF_NLIT, INF_TABLE_LIT, T->lit, INF_TB, &T->lcan, T->lsyms);
+    if (st == OC_OK)
+        st = inf_build(T->lens + INF_NLIT, INF_NDIST, INF_TABLE_DIST, T->dist, INF_DTB, &T->dcan, T->dsyms);
+    return st == OC_OK ? OC_OK : inf_fail(r, st);
+}
+
+/* ---- output: batches of queued matches ------------------------------------------ */
+
+/* Where decoded bytes go: `out` (the start of this stream's output), its
+ * capacity, and the batch in flight: [bstart, op) with nq queued matches. */
+typedef struct inf_out {
+    uint8_t *out;
+    size_t cap;
+    size_t op;     /* bytes produced (or counted, once `counting`) */
+    size_t bstart; /* start of the batch not yet written to out */
+    uint32_t nq;
+    int counting; /* the capacity was passed: only count from here on */
+} inf_out;
+
+/* Writes the batch [bstart, op) to out: literals are in the ring, nq
+ * matches in the queue.  See the file comment.  (Arguments by value, so the
+ * caller's decoder state stays in registers.) */
+OC_CORE_BIGFN void inf_flush(inf_tables *T, uint8_t *out, size_t bstart, size_t op, uint32_t nq)
+{
+    uint32_t lane = OC_LANE();
+    uint32_t span = (uint32_t)(op - bstart);
+    size_t ring_lo = op > INF_RING ? op - INF_RING : 0; /* oldest position still in the ring */
+    OC_WARP_SYNC();                                     /* literals and queue entries written by lane 0 */
+    uint32_t qi = 0;
+    int carry = -1; /* the match that started before this step, if any */
+    INF_COUNT(flushes, 1);
+    for (uint32_t s = 0; s < span; s += OC_NLANES) {
+        uint32_t j = qi + lane;
+        uint32_t st = j < nq ? (T->q_pl[j] & 0xFFFFu) : 0xFFFFFFFFu;
+        uint32_t bit = st < s + OC_NLANES ? 1u << (st - s) : 0u;
+        uint32_t mask = OC_WARP_OR(bit);
+        uint32_t x = s + lane;
+        if (x < span) {
+            int in_match = 0;
+            uint8_t v = 0;
+            int done = 0;
+            uint32_t y = x; /* position being resolved, in the batch */
+            while (!done) {
+                uint32_t below = y - s == 31 ? 0xFFFFFFFFu : (2u << (y - s)) - 1u;
+                uint32_t kk = oc_popc32(mask & below);
+                int m = kk ? (int)(qi + kk - 1) : carry;
+                uint32_t pl = m >= 0 ? T->q_pl[m] : 0;
+                uint32_t mst = pl & 0xFFFFu, mln = pl >> 16;
+                if (m < 0 || y >= mst + mln) { /* a literal of this batch */
+                    v = T->ring[(bstart + y) & (INF_RING - 1)];
+                    done = 1;
+                } else {
+                    if (y == x)
+                        in_match = 1;
+                    uint32_t d = T->q_dist[m], k = y - mst;
+                    if (k >= d)
+                        k %= d;
+                    size_t src = bstart + mst - d + k;
+                    if (src >= bstart + s) {
+                        INF_COUNT(hops, 1);
+                        y = (uint32_t)(src - bstart); /* resolved later in this step: follow it */
+                    } else {
+                        v = src >= ring_lo ? T->ring[src & (INF_RING - 1)] : out[src];
+                        INF_COUNT(ring_reads, src >= ring_lo);
+                        INF_COUNT(global_reads, src < ring_lo);
+                        done = 1;
+                    }
+                }
+            }
+            if (in_match)
+                T->ring[(bstart + x) & (INF_RING - 1)] = v;
+            out[bstart + x] = v;
+        }
+        uint32_t nnew = oc_popc32(mask);
+        if (nnew)
+            carry = (int)(qi + nnew - 1);
+        qi += nnew;
+        OC_WARP_SYNC();
+    }
+}
+
+OC_CORE_FN void inf_out_flush(inf_tables *T, inf_out *o)
+{
+    inf_flush(T, o->out, o->bstart, o->op, o->nq);
+    o->bstart = o->op;
+    o->nq = 0;
+}
+
+/* ---- one stream ------------------------------------------------------------------ */
+
+/* Decodes the Huffman-coded data of one block with the tables in T.  The
+ * reader and the output state are copied into locals (registers) for the
+ * loop and written back at the end. */
+OC_CORE_BIGFN oc_status inf_huffman_block(inf_tables *T, inf_br *rp, inf_out *outp)
+{
+    uint32_t lane = OC_LANE();
+    inf_br r = *rp;
+    inf_out o = *outp;
+    oc_status st = OC_OK;
+    for (;;) {
+        inf_refill(&r);
+        if (r.over) {
+            st = OC_ERR_TRUNCATED;
+            break;
+        }
+        uint32_t e = T->lit[(uint32_t)r.bb & ((1u << INF_TB) - 1)];
+        uint32_t kind = INF_KIND(e);
+        if (kind == INF_K_SLOW) {
+            INF_COUNT(slow, 1);
+            e = inf_slow(&T->lcan, T->lsyms, INF_TABLE_LIT, INF_TB, r.bb);
+            kind = INF_KIND(e);
+        }
+        if (kind <= INF_K_LIT2) { /* one or two literals */
+            INF_COUNT(lookups, 1);
+            INF_COUNT(literals, 1 + kind);
+            uint32_t nb = INF_TOTAL(e);
+            r.bb >>= nb;
+            r.bl -= nb;
+            uint32_t cnt = 1 + kind;
+            if (!o.counting && o.cap - o.op < cnt) {
+                if (o.op > o.bstart)
+                    inf_out_flush(T, &o);
+                o.counting = 1;
+            }
+            if (!o.counting) {
+                if (lane == 0) {
+                    T->ring[o.op & (INF_RING - 1)] = (uint8_t)e;
+                    if (kind == INF_K_LIT2)
+                        T->ring[(o.op + 1) & (INF_RING - 1)] = (uint8_t)(e >> 8);
+                }
+                o.op += cnt;
+                if (o.op - o.bstart > INF_RING - INF_MAXLEN)
+                    inf_out_flush(T, &o);
+            } else {
+                o.op += cnt;
+            }
+            continue;
+        }
+        if (kind == INF_K_EOB) {
+            inf_bits(&r, INF_TOTAL(e));
+            break;
+        }
+        if (kind != INF_K_LEN) {
+            st = inf_fail(&r, INF_ERR(OC_ERR_CORRUPT));
+            break;
+        }
+        uint32_t clen = INF_CLEN(e), nb = INF_TOTAL(e);
+        uint32_t len = (e & 0x1FFu) + (((uint32_t)r.bb >> clen) & ((1u << INF_EXTRA(e)) - 1u));
+        r.bb >>= nb;
+        r.bl -= nb;
+        inf_refill(&r);
+        uint32_t d = T->dist[(uint32_t)r.bb & ((1u << INF_DTB) - 1)];
+        if (INF_KIND(d) == INF_K_SLOW)
+            d = inf_slow(&T->dcan, T->dsyms, INF_TABLE_DIST, INF_DTB, r.bb);
+        if (INF_KIND(d) != INF_K_LEN) {
+            st = inf_fail(&r, INF_ERR(OC_ERR_CORRUPT));
+            break;
+        }
+        uint32_t dclen = INF_CLEN(d), dnb = INF_TOTAL(d);
+        uint32_t dist = (d & 0xFFFFu) + (((uint32_t)r.bb >> dclen) & ((1u << INF_EXTRA(d)) - 1u));
+        r.bb >>= dnb;
+        r.bl -= dnb;
+        INF_COUNT(matches, 1);
+        INF_COUNT(match_bytes, len);
+        if (dist > o.op) {
+            st = inf_fail(&r, INF_ERR(OC_ERR_CORRUPT));
+            break;
+        }
+        if (!o.counting && o.cap - o.op < len) {
+            if (o.op > o.bstart)
+                inf_out_flush(T, &o);
+            o.counting = 1;
+        }
+        if (!o.counting) {
+            if (lane == 0) {
+                T->q_pl[o.nq] = (uint32_t)(o.op - o.bstart) | (len << 16);
+                T->q_dist[o.nq] = dist;
+            }
+            o.nq++;
+            o.op += len;
+            if (o.nq == INF_QMAX || o.op - o.bstart > INF_RING - INF_MAXLEN)
+                inf_out_flush(T, &o);
+        } else {
+            o.op += len;
+        }
+    }
+    *rp = r;
+    *outp = o;
+    return st;
+}
+
+/* Copies a stored block of len bytes from the chunk at byte pos. */
+OC_CORE_BIGFN void inf_stored_copy(inf_tables *T, const inf_br *r, size_t pos, inf_out *o, size_t len)
+{
+    uint32_t lane = OC_LANE();
+    const uint8_t *src = r->base + r->o + pos;
+    size_t op = o->op;
+    size_t ring_from = op + len > INF_RING ? op + len - INF_RING : 0;
+    for (size_t i = lane; i < len; i += OC_NLANES) {
+        uint8_t v = src[i];
+        o->out[op + i] = v;
+        if (op + i >= ring_from)
+            T->ring[(op + i) & (INF_RING - 1)] = v;
+    }
+    OC_WARP_SYNC();
+}
+
+/* inf_inflate decodes one raw Deflate stream from src (n bytes; the stream
+ * may end before the chunk does) into dst (cap bytes).  On OK *in_used is
+ * the stream's length in bytes (the last one partly used) and *out_size the
+ * bytes written; on OUTPUT_TOO_SMALL *out_size is the size the stream
+ * needs.  Every lane returns the same status. */
+OC_CORE_BIGFN oc_status inf_inflate(inf_tables *T, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+                                    size_t *in_used, size_t *out_size)
+{
+    inf_br r;
+    inf_out o;
+    inf_br_init(&r, src, n);
+    o.out = dst;
+    o.cap = cap;
+    o.op = 0;
+    o.bstart = 0;
+    o.nq = 0;
+    o.counting = 0;
+    int have_fixed = 0;
+    *out_size = 0;
+    for (;;) {
+        inf_refill(&r);
+        uint32_t hdr = inf_bits(&r, 3);
+        uint32_t type = hdr >> 1;
+        oc_status st = OC_OK;
+        inf_br_check_over(&r);
+        if (r.over)
+            return OC_ERR_TRUNCATED;
+        if (type == 0) { /* stored: byte-align, LEN, NLEN, LEN bytes */
+            uint32_t drop = r.bl & 7u;
+            r.bb >>= drop;
+            r.bl -= drop;
+            uint32_t len = inf_bits(&r, 16);
+            inf_refill(&r);
+            uint32_t nlen = inf_bits(&r, 16);
+            inf_br_check_over(&r);
+            if (r.over)
+                return OC_ERR_TRUNCATED;
+            if ((len ^ nlen) != 0xFFFFu)
+                return INF_ERR(OC_ERR_CORRUPT);
+            size_t pos = inf_br_consumed(&r) >> 3;
+            if (len > n - pos)
+                return OC_ERR_TRUNCATED;
+            if (!o.counting && o.op > o.bstart)
+                inf_out_flush(T, &o);
+            if (!o.counting && len > cap - o.op)
+                o.counting = 1;
+            if (!o.counting)
+                inf_stored_copy(T, &r, pos, &o, len);
+            o.op += len;
+            o.bstart = o.op;
+            inf_br_seek(&r, pos + len);
+        } else if (type == 1) {
+            INF_COUNT(fixed_blocks, 1);
+            if (!have_fixed)
+                st = inf_fixed_tables(T);
+            have_fixed = 1;
+            if (st == OC_OK)
+                st = inf_huffman_block(T, &r, &o);
+        } else if (type == 2) {
+            INF_COUNT(dynamic_blocks, 1);
+            have_fixed = 0;
+            st = inf_dynamic_tables(T, &r);
+            if (st == OC_OK)
+                st = inf_huffman_block(T, &r, &o);
+        } else {
+            return inf_fail(&r, INF_ERR(OC_ERR_CORRUPT));
+        }
+        if (st != OC_OK)
+            return inf_fail(&r, st);
+        if (hdr & 1)
+            break;
+    }
+    if (!o.counting && o.op > o.bstart)
+        inf_out_flush(T, &o);
+    inf_br_check_over(&r);
+    if (r.over)
+        return OC_ERR_TRUNCATED;
+    *out_size = o.op;
+    if (o.counting)
+        return OC_ERR_OUTPUT_TOO_SMALL;
+    *in_used = (inf_br_consumed(&r) + 7) >> 3;
+    return OC_OK;
+}
+
+#endif /* OC_INFLATE_CORE_H */
