@@ -13,6 +13,8 @@
 #include "container_ops.h"
 #include "zstd_walk.h"
 
+#include "../common/algo_table.h"
+
 #define SEEK_FOOTER_SIZE 9u
 #define SEEK_CHECKSUM_FLAG 0x80u
 
@@ -61,6 +63,8 @@ static oc_status parse_seek_table(const uint8_t *src, uint64_t n, oc_container_p
         oc_status st = walk_frame(src + pos, csize, &f);
         SAFETY_CHECK(st == OC_OK && f.size == csize, OC_ERR_CORRUPT);
         SAFETY_CHECK(!f.has_size || f.content_size == usize, OC_ERR_CORRUPT);
+        /* a size no frame of csize bytes decodes to is a lie (issue 11 item 13) */
+        SAFETY_CHECK(usize <= oc_algo_max_decoded(OC_ALGO_ZSTD, csize), OC_ERR_CORRUPT);
         FORWARD_IF_ERROR(oc_plan_push(plan, pos, csize, usize, sum, 0));
         pos += csize;
     }

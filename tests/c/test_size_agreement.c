@@ -85,6 +85,30 @@ int main(void)
     CHECK_STATUS(oc_buffer_decompressed_size(ctx, &bo, sized, clen, &size), OC_ERR_CORRUPT);
     CHECK_STATUS(oc_buffer_decompress(ctx, &bo, sized, clen, big, 1 << 20, &got, NULL), OC_ERR_CORRUPT);
 
+    /* a zstd seek table claiming 2^31 bytes for a 20-byte frame without a
+     * content size (zstd's seekable format: entries csize, usize, then the
+     * footer: count, descriptor, magic 0x8F92EAB1) */
+    static const uint8_t tiny[] = {0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x48, 0x29, 0x00, 0x00, 'h', 'e', 'l', 'l', 'o'};
+    uint8_t seek[64];
+    size_t sn = 0;
+    memcpy(seek, tiny, sizeof tiny);
+    sn = sizeof tiny;
+    static const uint8_t skip_hdr[] = {0x5e, 0x2a, 0x4d, 0x18, 8 + 9, 0, 0, 0};
+    memcpy(seek + sn, skip_hdr, sizeof skip_hdr);
+    sn += sizeof skip_hdr;
+    uint8_t entry[8] = {sizeof tiny, 0, 0, 0, 0, 0, 0, 0x80}; /* usize 2^31 */
+    memcpy(seek + sn, entry, 8);
+    sn += 8;
+    uint8_t foot[9] = {1, 0, 0, 0, 0, 0xb1, 0xea, 0x92, 0x8f};
+    memcpy(seek + sn, foot, 9);
+    sn += 9;
+    CHECK_STATUS(oc_buffer_decompressed_size(ctx, NULL, seek, sn, &size), OC_ERR_CORRUPT);
+    entry[7] = 0;
+    entry[4] = 5; /* the truth: 5 bytes */
+    memcpy(seek + sizeof tiny + sizeof skip_hdr, entry, 8);
+    CHECK_OK(oc_buffer_decompressed_size(ctx, NULL, seek, sn, &size));
+    CHECK_SIZE_EQ(size, 5);
+
     free(big);
     oc_context_destroy(ctx);
     printf("test_size_agreement: size query, exact and roomy decoding agree on the issue's inputs\n");

@@ -11,7 +11,10 @@
  * an element boundary short of the declared length is TRUNCATED.  The
  * copier warp writes the output.
  *
- * Size query: the preamble.
+ * Size query: the decoder's parse without the copies (the pipe's parser
+ * warp with a copier that only keeps step), so a stream the decoder
+ * refuses is refused by the size query too, as on the CPU (issue 11 item
+ * 12; the preamble alone called cut streams OK).
  *
  * Compressor: the LZ4 match finder (same hash table, same 64 KiB window,
  * greedy: snappy has no levels), emitting snappy's literal and
@@ -66,23 +69,39 @@ __device__ int oc_snappy_decode_pipe(const uint8_t *__restrict__ src, size_t src
                : oc_snappy_decode_rounds<uint64_t>(src, srcn, (size_t)pre, ulen, lane, pp);
 }
 
-/* The size query: the preamble, a warp per chunk (lane 0 writes). */
-__global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc_snappy_sizes_kernel(oc_cuda_batch b)
+/* The size query's second warp: passes the round barriers as the copier
+ * does (oc_pipe_copier), copying nothing. */
+static __device__ __noinline__ void oc_pipe_drain(oc_pipe_q *q)
 {
-    size_t chunk = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    for (uint32_t r = 0;; r++) {
+        oc_pipe_barrier();
+        if (q->cnt[r % OC_PIPE_DEPTH] == 0)
+            break;
+    }
+}
+
+/* The size query: block = one chunk, warp 0 runs the decoder's parse and
+ * checks with no capacity limit, warp 1 drains the rounds. */
+__global__ void __launch_bounds__(64) oc_snappy_sizes_kernel(oc_cuda_batch b)
+{
+    __shared__ oc_pipe_q q;
+    size_t chunk = blockIdx.x;
     int lane = threadIdx.x & 31;
     if (chunk >= b.n)
         return;
-    const uint8_t *src = b.src[chunk];
-    uint32_t ulen = 0;
-    int st = OC_D_INVALID_ARGUMENT;
-    if (src != nullptr) {
-        int pre = oc_snappy_preamble(src, b.src_sizes[chunk], &ulen);
-        st = pre == 0 ? OC_D_TRUNCATED : pre < 0 ? OC_D_CORRUPT : OC_D_OK;
+    if (threadIdx.x >= 32) {
+        oc_pipe_drain(&q);
+        return;
     }
+    const uint8_t *src = b.src[chunk];
+    oc_pipe_prod pp = {&q, 0};
+    size_t outn = 0;
+    int st = src == nullptr ? OC_D_INVALID_ARGUMENT
+                            : oc_snappy_decode_pipe(src, b.src_sizes[chunk], ~(size_t)0, &outn, lane, &pp);
+    oc_pipe_finish(&pp, lane);
     if (lane == 0) {
         if (b.dst_sizes)
-            b.dst_sizes[chunk] = st == OC_D_OK ? ulen : 0;
+            b.dst_sizes[chunk] = st == OC_D_OK ? outn : 0;
         if (b.statuses)
             b.statuses[chunk] = st;
     }
@@ -314,7 +333,7 @@ static oc_status oc_snappy_gpu_sizes(void *scratch_dev, size_t scratch_size, con
     (void)scratch_dev, (void)scratch_size, (void)cfg;
     oc_cuda_batch b =
         oc_cuda_batch_of(n, src_dev, src_sizes_dev, dst_dev, dst_caps_dev, dst_sizes_dev, statuses_dev);
-    oc_snappy_sizes_kernel<<<oc_blocks_for(n, OC_DECODE_WARPS), OC_DECODE_WARPS * 32, 0, stream>>>(b);
+    oc_snappy_sizes_kernel<<<(unsigned)n, 64, 0, stream>>>(b);
     return oc_launched();
 }
 
