@@ -44,7 +44,7 @@ static void *to_device(const void *p, size_t n)
 {
     void *d = NULL;
     CHECK_OK(oc_memory_alloc(g_gpu, OC_MEMORY_DEVICE, n ? n : 1, &d));
-    if (n)
+    if (n && p) /* p NULL: an output, left unwritten */
         CHECK_OK(oc_memory_copy(g_gpu, d, p, n));
     return d;
 }
