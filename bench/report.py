@@ -36,7 +36,7 @@ TIMINGS = ("cuda-events", "wall-clock")
 SCOPES = ("kernel", "end-to-end", "python")
 PATHS = ("gpu-kernel", "host-staged")
 FULL_SCALE = 1 << 30  # bytes per call from which a figure counts as full scale (DESIGN.md)
-ALGO_ORDER = ["lz4", "snappy", "deflate", "zlib", "gzip", "zstd", "gdeflate"]
+ALGO_ORDER = ["lz4", "snappy", "deflate", "zlib", "gzip", "zstd", "blosc", "gdeflate"]
 
 # field -> accepted Python types (bool is excluded from numbers on purpose)
 _REQUIRED = {

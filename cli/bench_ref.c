@@ -4,11 +4,14 @@
  * thread, with its state allocated once (as a careful user would):
  * LZ4_compress_fast_extState / LZ4_compress_HC_extStateHC and
  * LZ4_decompress_safe, snappy_compress / snappy_uncompress, libdeflate for
- * deflate, zlib and gzip, ZSTD_compressCCtx / ZSTD_decompressDCtx.  This
+ * deflate, zlib and gzip, ZSTD_compressCCtx / ZSTD_decompressDCtx,
+ * libblosc's blosc_compress_ctx / blosc_decompress_ctx on one internal
+ * thread (lz4 inner codec, no shuffle: opencomp's defaults).  This
  * is the baseline opencomp's CPU engine must beat with threads.
  */
 #include <stdlib.h>
 
+#include <blosc.h>
 #include <libdeflate.h>
 #include <lz4.h>
 #include <lz4hc.h>
@@ -36,8 +39,9 @@ int cli_ref_available(oc_algorithm algorithm)
     case OC_ALGO_ZLIB:
     case OC_ALGO_GZIP:
     case OC_ALGO_ZSTD:
+    case OC_ALGO_BLOSC:
         return 1;
-    default:
+    default: /* opencomp's own formats: no reference library */
         return 0;
     }
 }
@@ -68,6 +72,8 @@ bench_ref *cli_ref_create(oc_algorithm algorithm, int level)
         r->zc = ZSTD_createCCtx();
         r->zd = ZSTD_createDCtx();
         ok = r->zc && r->zd;
+        break;
+    case OC_ALGO_BLOSC:
         break;
     default:
         ok = 0;
@@ -108,6 +114,8 @@ size_t cli_ref_bound(bench_ref *r, size_t n)
         return libdeflate_gzip_compress_bound(r->dc, n);
     case OC_ALGO_ZSTD:
         return ZSTD_compressBound(n);
+    case OC_ALGO_BLOSC:
+        return n > (size_t)BLOSC_MAX_BUFFERSIZE ? 0 : n + BLOSC_MAX_OVERHEAD;
     default:
         return 0;
     }
@@ -140,6 +148,11 @@ size_t cli_ref_compress(bench_ref *r, const void *src, size_t n, void *dst, size
     case OC_ALGO_ZSTD: {
         size_t got = ZSTD_compressCCtx(r->zc, dst, cap, src, n, r->level);
         return ZSTD_isError(got) ? 0 : got;
+    }
+    case OC_ALGO_BLOSC: {
+        int got = blosc_compress_ctx(r->level < 0 ? 0 : r->level, BLOSC_NOSHUFFLE, 1, n, src, dst, cap, "lz4",
+                                     0, 1);
+        return got > 0 ? (size_t)got : 0;
     }
     default:
         return 0;
@@ -175,6 +188,8 @@ int cli_ref_decompress(bench_ref *r, const void *src, size_t src_n, void *dst, s
     case OC_ALGO_ZSTD:
         got = ZSTD_decompressDCtx(r->zd, dst, n, src, src_n);
         return !ZSTD_isError(got) && got == n ? 0 : -1;
+    case OC_ALGO_BLOSC:
+        return n <= (size_t)INT32_MAX && blosc_decompress_ctx(src, dst, n, 1) == (int)n ? 0 : -1;
     default:
         return -1;
     }

@@ -140,10 +140,13 @@ typedef enum oc_algorithm {
     OC_ALGO_ZLIB = 4,    /* RFC 1950: deflate with 2-byte header and Adler-32 */
     OC_ALGO_GZIP = 5,    /* RFC 1952: one gzip member (decoders accept several) */
     OC_ALGO_ZSTD = 6,    /* RFC 8878: one Zstandard frame (decoders accept several) */
-    OC_ALGO_CASCADED = 7 /* opencomp Cascaded: run-length, delta and bit-packing layers over typed
+    OC_ALGO_BLOSC = 7,   /* one Blosc 1.x chunk (c-blosc, numcodecs' and zarr v2's Blosc): a
+                            16-byte header, blocks of blosclz/LZ4/Snappy/zlib/Zstd streams,
+                            byte shuffle or bitshuffle (docs/FORMAT.md, "Blosc") */
+    OC_ALGO_CASCADED = 8 /* opencomp Cascaded: run-length, delta and bit-packing layers over typed
                             integers (nvCOMP's scheme in a published format: docs/FORMAT.md) */
 } oc_algorithm;
-#define OC_ALGO_COUNT 8
+#define OC_ALGO_COUNT 9
 
 typedef enum oc_engine {
     OC_ENGINE_AUTO = 0, /* decide per call from where the data lives */
@@ -152,10 +155,10 @@ typedef enum oc_engine {
 } oc_engine;
 
 /* oc_algorithm_name returns "lz4", "snappy", "deflate", "zlib", "gzip",
- * "zstd", "cascaded" ("none" for OC_ALGO_NONE, NULL for an invalid value).
- * oc_algorithm_from_name parses those names case-insensitively (nvCOMP's
- * spellings "LZ4", "Snappy", "Deflate", "Zstd", "Gzip", "Zlib", "Cascaded"
- * included);
+ * "zstd", "blosc", "cascaded" ("none" for OC_ALGO_NONE, NULL for an invalid
+ * value).  oc_algorithm_from_name parses those names case-insensitively
+ * (nvCOMP's spellings "LZ4", "Snappy", "Deflate", "Zstd", "Gzip", "Zlib",
+ * "Cascaded" included, and "Blosc");
  * it returns OC_ERR_UNSUPPORTED for an unknown name and leaves *out alone. */
 OC_API const char *oc_algorithm_name(oc_algorithm algorithm);
 OC_API oc_status oc_algorithm_from_name(const char *name, oc_algorithm *out);
@@ -172,21 +175,21 @@ OC_API int oc_algorithm_available(oc_engine engine, oc_algorithm algorithm);
  *            2..12 = LZ4HC levels.  CUDA engine: <= 1 greedy matching, >= 2 lazy
  *            matching (the best of six candidate starts).
  *   snappy:  no levels; any value is accepted and ignored.
-<<<<<<< HEAD
- *   deflate/zlib/gzip: 1..12 (libdeflate's scale; 6 default).
- *   cascaded: no levels (the layers are options: oc_typed_options).
-=======
  *   deflate/zlib/gzip: 1..12 (libdeflate's scale; 6 default).  CUDA engine
  *            (GPU compressor): 1 greedy hash matching (the fast level); 2..12
  *            lazy matching over 8 (2), 16 (3-5), 32 (6), 64 (7-8) or 128
  *            (9-12) candidates a position, two positions of lookahead from 8;
  *            levels >= 9 compress at or above zlib -6's ratio.
->>>>>>> main
  *   zstd:    -7..-1 fast levels, 1..19 normal (3 default), 20..22 ultra.
  *            CUDA engine (GPU encoder): <= 1 greedy hash matching; 2 lazy,
  *            chain depth 4; 3 (default) depth 8; 4-5 depth 16; >= 6 depth 32
  *            (slowest: one thread per chunk); every level may build FSE
  *            tables from the block's statistics.
+ *   blosc:   1..9, c-blosc's clevel (5 default, numcodecs' default); -1 is
+ *            c-blosc's clevel 0 (the data stored uncompressed).  The inner codec, shuffle and block
+ *            size are oc_codec_options fields (blosc_codec, filter, typesize,
+ *            blosc_blocksize).
+ *   cascaded: no levels (the layers are options: oc_typed_options).
  * oc_level_range writes the accepted range and the default; it returns
  * OC_ERR_INVALID_ARGUMENT for OC_ALGO_NONE or an invalid value. */
 OC_API oc_status oc_level_range(oc_algorithm algorithm, int *min_level, int *max_level, int *default_level);
@@ -403,16 +406,61 @@ typedef struct oc_typed_options {
      (((uint32_t)(bitpack)&1u) << 8))
 
 /*
+ * oc_filter: a reversible transform of typed data before a codec, which
+ * often lets the codec find more (the columns of numeric arrays).  Blosc
+ * records its filter in each chunk; for any other algorithm the filter is
+ * applied before compression and undone after decoding, and the stream
+ * does not record it: decode with the same filter and typesize.
+ */
+typedef enum oc_filter {
+    OC_FILTER_NONE = 0,      /* no filter */
+    OC_FILTER_SHUFFLE = 1,   /* byte shuffle: byte 0 of every element, then byte 1, ... */
+    OC_FILTER_BITSHUFFLE = 2 /* bitshuffle: bit 0 of every element, then bit 1, ...; applied when the
+                                element count is a multiple of 8 (else the data is left as it is) */
+} oc_filter;
+
+/* The inner codec of Blosc compression (c-blosc's cnames); 0 = lz4, the
+ * default of numcodecs and zarr v2. */
+typedef enum oc_blosc_codec {
+    OC_BLOSC_LZ4 = 0,     /* "lz4" */
+    OC_BLOSC_BLOSCLZ = 1, /* "blosclz" */
+    OC_BLOSC_LZ4HC = 2,   /* "lz4hc" (LZ4 streams) */
+    OC_BLOSC_SNAPPY = 3,  /* "snappy" */
+    OC_BLOSC_ZLIB = 4,    /* "zlib" */
+    OC_BLOSC_ZSTD = 5     /* "zstd" */
+} oc_blosc_codec;
+
+/*
  * oc_codec_options: per-algorithm settings for the batched layer.
- * All-zero (after struct_size) means: algorithm unset, default level.
+ * All-zero (after struct_size) means: algorithm unset, default level, no
+ * filter.
+ *
+ * filter, typesize: a shuffle filter (oc_filter) of elements of `typesize`
+ * bytes (1..255; 0 means 1; with typesize 1 byte shuffle changes nothing).
+ * Any algorithm: compression shuffles each chunk before the codec runs and
+ * decoding unshuffles after it, on the engine that runs the codec (the
+ * stream does not record the filter, so decode with the same values).
+ * Blosc: the chunk's own shuffle (its flags record it; decoding reads them
+ * and ignores these fields).  The trailing size % typesize bytes of a
+ * chunk are never moved.
+ *
+ * blosc_codec, blosc_blocksize: Blosc compression only: the inner codec
+ * (oc_blosc_codec) and the bytes per Blosc block (0: c-blosc's choice from
+ * level, typesize and codec; else as c-blosc takes it: at least 128 and a
+ * multiple of typesize).
  */
 typedef struct oc_codec_options {
-    size_t struct_size;     /* sizeof(oc_codec_options) */
-    oc_algorithm algorithm; /* required for compression and for raw decoding */
-    int level;              /* 0 = default; see oc_level_range */
-    uint64_t memory_limit;  /* decoding: largest zstd window to set aside; 0 = OC_DEFAULT_MEMORY_LIMIT */
-    oc_typed_options typed; /* compression with Cascaded: data type and layers (all-zero = defaults) */
-    uint64_t reserved[3];   /* must be zero */
+    size_t struct_size;       /* sizeof(oc_codec_options) */
+    oc_algorithm algorithm;   /* required for compression and for raw decoding */
+    int level;                /* 0 = default; see oc_level_range */
+    uint64_t memory_limit;    /* decoding: largest zstd window to set aside; 0 = OC_DEFAULT_MEMORY_LIMIT */
+    uint8_t filter;           /* oc_filter (0 = none) */
+    uint8_t typesize;         /* element size of the filter, 0 = 1 */
+    uint8_t blosc_codec;      /* Blosc compression: oc_blosc_codec (0 = lz4) */
+    uint8_t reserved8;        /* must be zero */
+    uint32_t blosc_blocksize; /* Blosc compression: bytes per block, 0 = automatic */
+    oc_typed_options typed;   /* compression with Cascaded: data type and layers (all-zero = defaults) */
+    uint64_t reserved[2];     /* must be zero */
 } oc_codec_options;
 
 /*
@@ -432,7 +480,7 @@ typedef struct oc_codec_options {
 
 #define OC_CODEC_OPTIONS_INIT                                                                                \
     {                                                                                                        \
-        sizeof(oc_codec_options), OC_ALGO_NONE, 0, 0, {OC_TYPE_DEFAULT, 0, 0, 0},                            \
+        sizeof(oc_codec_options), OC_ALGO_NONE, 0, 0, 0, 0, 0, 0, 0, {OC_TYPE_DEFAULT, 0, 0, 0},             \
         {                                                                                                    \
             0                                                                                                \
         }                                                                                                    \

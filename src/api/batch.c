@@ -6,12 +6,15 @@
  * Engine choice: the context's engine if it names one (CUDA without a usable
  * device is NO_DEVICE); with AUTO, the CUDA engine when it is usable and the
  * data (src_ptrs, or src_ptrs[0]'s buffer) is in device or managed memory,
- * else the CPU engine.
+ * else the CPU engine.  Device data whose algorithm has no GPU codec for
+ * the operation is staged through the CPU engine here (staging.c): the
+ * choice is this layer's, never the CUDA engine's.
  */
 #include "../common/oc_internal.h"
 #include "../common/typed_options.h"
 #include "../cpu/cpu_engine.h"
 #include "../cuda/runtime/cuda_engine.h"
+#include "staging.h"
 
 static oc_status check_options(const oc_codec_options *o)
 {
@@ -19,7 +22,17 @@ static oc_status check_options(const oc_codec_options *o)
     for (size_t i = 0; i < sizeof(o->reserved) / sizeof(o->reserved[0]); i++)
         RETURN_ERROR_IF(o->reserved[i] != 0, OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF((unsigned)o->algorithm >= OC_ALGO_COUNT, OC_ERR_INVALID_ARGUMENT);
+    RETURN_ERROR_IF(o->filter > OC_FILTER_BITSHUFFLE || o->blosc_codec > OC_BLOSC_ZSTD || o->reserved8 != 0,
+                    OC_ERR_INVALID_ARGUMENT);
     return oc_typed_check(&o->typed);
+}
+
+/* A shuffle filter around a codec other than Blosc (whose chunks carry
+ * their own) runs on the CPU engine with the codec: the API stages it. */
+static int outer_filter(const oc_codec_options *o)
+{
+    return o->filter != OC_FILTER_NONE && o->algorithm != OC_ALGO_BLOSC &&
+           !(o->filter == OC_FILTER_SHUFFLE && o->typesize <= 1);
 }
 
 static int on_device(const void *p)
@@ -63,11 +76,15 @@ oc_status oc_batch_compress(oc_context *ctx, const oc_codec_options *options, si
                     OC_ERR_INVALID_ARGUMENT);
     oc_engine engine;
     FORWARD_IF_ERROR(choose_engine(ctx, n, src_ptrs, &engine));
+    if (engine == OC_ENGINE_CUDA && n > 0 &&
+        (!oc_cuda_has_op(options->algorithm, 0) || outer_filter(options)))
+        return oc_staged_batch(ctx, options, 0, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities, dst_sizes,
+                               statuses);
     if (engine == OC_ENGINE_CUDA)
         return oc_cuda_batch_compress(ctx, options, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
                                       dst_sizes, statuses);
-    return oc_cpu_batch_compress(ctx, options->algorithm, level, &options->typed, n, src_ptrs, src_sizes,
-                                 dst_ptrs, dst_capacities, dst_sizes, statuses);
+    return oc_cpu_batch_compress(ctx, options, options->algorithm, level, n, src_ptrs, src_sizes, dst_ptrs,
+                                 dst_capacities, dst_sizes, statuses);
 }
 
 oc_status oc_batch_decompress(oc_context *ctx, const oc_codec_options *options, size_t n,
@@ -83,11 +100,15 @@ oc_status oc_batch_decompress(oc_context *ctx, const oc_codec_options *options, 
                     OC_ERR_INVALID_ARGUMENT);
     oc_engine engine;
     FORWARD_IF_ERROR(choose_engine(ctx, n, src_ptrs, &engine));
+    if (engine == OC_ENGINE_CUDA && n > 0 &&
+        (!oc_cuda_has_op(options->algorithm, 1) || outer_filter(options)))
+        return oc_staged_batch(ctx, options, 1, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities, dst_sizes,
+                               statuses);
     if (engine == OC_ENGINE_CUDA)
         return oc_cuda_batch_decompress(ctx, options, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
                                         dst_sizes, statuses);
-    return oc_cpu_batch_decompress(ctx, options->algorithm, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
-                                   dst_sizes, statuses);
+    return oc_cpu_batch_decompress(ctx, options, options->algorithm, n, src_ptrs, src_sizes, dst_ptrs,
+                                   dst_capacities, dst_sizes, statuses);
 }
 
 oc_status oc_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *options, size_t n,
@@ -102,6 +123,8 @@ oc_status oc_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *o
     RETURN_ERROR_IF(n > 0 && (!src_ptrs || !src_sizes || !sizes), OC_ERR_INVALID_ARGUMENT);
     oc_engine engine;
     FORWARD_IF_ERROR(choose_engine(ctx, n, src_ptrs, &engine));
+    if (engine == OC_ENGINE_CUDA && n > 0 && !oc_cuda_has_op(options->algorithm, 2))
+        return oc_staged_batch(ctx, options, 2, n, src_ptrs, src_sizes, NULL, NULL, sizes, statuses);
     if (engine == OC_ENGINE_CUDA)
         return oc_cuda_batch_decompressed_sizes(ctx, options, n, src_ptrs, src_sizes, sizes, statuses);
     return oc_cpu_batch_decompressed_sizes(ctx, options->algorithm, n, src_ptrs, src_sizes, sizes, statuses,

@@ -29,6 +29,7 @@
 #include "../common/crc.h"
 #include "../common/xxh.h"
 #include "../format/container.h"
+#include "staging.h"
 #include "../format/lz4f_serial.h"
 #include "../format/parallel.h"
 
@@ -55,6 +56,12 @@ static oc_status check_options(const oc_buffer_options *o, int need_algorithm)
     RETURN_ERROR_IF(o->algorithm != OC_ALGO_NONE && !valid_algorithm(o->algorithm), OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF((unsigned)o->kind > OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE, OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF((unsigned)o->checksum > OC_CHECKSUM_VERIFY, OC_ERR_INVALID_ARGUMENT);
+    /* NATIVE needs the row's container.  Blosc has none: a Blosc chunk is
+     * its own container (header, block table), written and read RAW or
+     * WITH_UNCOMPRESSED_SIZE. */
+    RETURN_ERROR_IF(o->algorithm != OC_ALGO_NONE && o->kind == OC_BITSTREAM_NATIVE &&
+                        oc_algo(o->algorithm)->container == NULL,
+                    OC_ERR_UNSUPPORTED);
     return oc_typed_check(&o->typed);
 }
 
@@ -304,8 +311,14 @@ oc_status oc_buffer_compress(oc_context *ctx, const oc_buffer_options *options, 
     RETURN_ERROR_IF(oc_ranges_overlap(src, (size_t)src_size, dst, (size_t)dst_capacity),
                     OC_ERR_INVALID_ARGUMENT);
     *dst_size = 0;
-    if (src && ctx->opts.engine != OC_ENGINE_CPU && oc_pointer_kind(src) == OC_MEMORY_DEVICE)
-        return oc_cuda_buffer_compress(ctx, options, src, src_size, dst, dst_capacity, dst_size);
+    if (src && ctx->opts.engine != OC_ENGINE_CPU && oc_pointer_kind(src) == OC_MEMORY_DEVICE) {
+        /* Device data: the GPU path, or host staging where it does not run. */
+        int handled = 0;
+        oc_status st =
+            oc_cuda_buffer_compress(ctx, options, src, src_size, dst, dst_capacity, dst_size, &handled);
+        return handled ? st
+                       : oc_staged_buffer_compress(ctx, options, src, src_size, dst, dst_capacity, dst_size);
+    }
     uint8_t dummy[1];
     uint8_t *d = dst ? (uint8_t *)dst : dummy;
     if (options->kind != OC_BITSTREAM_NATIVE)
@@ -656,8 +669,14 @@ oc_status oc_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, c
     RETURN_ERROR_IF(oc_ranges_overlap(src, (size_t)src_size, dst, (size_t)dst_capacity),
                     OC_ERR_INVALID_ARGUMENT);
     *dst_size = 0;
-    if (src && ctx->opts.engine != OC_ENGINE_CPU && oc_pointer_kind(src) == OC_MEMORY_DEVICE)
-        return oc_cuda_buffer_decompress(ctx, hint, src, src_size, dst, dst_capacity, dst_size, failed_chunk);
+    if (src && ctx->opts.engine != OC_ENGINE_CPU && oc_pointer_kind(src) == OC_MEMORY_DEVICE) {
+        int handled = 0;
+        oc_status st = oc_cuda_buffer_decompress(ctx, hint, src, src_size, dst, dst_capacity, dst_size,
+                                                 failed_chunk, &handled);
+        return handled ? st
+                       : oc_staged_buffer_decompress(ctx, hint, src, src_size, dst, dst_capacity, dst_size,
+                                                     failed_chunk);
+    }
     RETURN_ERROR_IF(src_size > SIZE_MAX / 2 || dst_capacity > SIZE_MAX / 2, OC_ERR_INVALID_ARGUMENT);
     int verify = !hint || hint->checksum == OC_CHECKSUM_VERIFY;
     static const uint8_t empty_in[1];

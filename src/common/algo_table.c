@@ -21,6 +21,7 @@ OC_CPU_CODEC(lz4)
 OC_CPU_CODEC(snappy)
 OC_CPU_CODEC(deflate)
 OC_CPU_CODEC(zstd)
+OC_CPU_CODEC(blosc)
 OC_CPU_CODEC(cascaded)
 OC_CONTAINER(lz4frame)
 OC_CONTAINER(snappy)
@@ -35,6 +36,7 @@ OC_GPU_CODEC(lz4)
 OC_GPU_CODEC(snappy)
 OC_GPU_CODEC(deflate)
 OC_GPU_CODEC(zstd)
+OC_GPU_CODEC(blosc)
 OC_GPU_CODEC(cascaded)
 #undef OC_GPU_CODEC
 #define GPU(x) &oc_gpu_codec_##x
@@ -104,6 +106,14 @@ static size_t bound_zstd(size_t n)
     if (n >= (sizeof(size_t) == 8 ? (size_t)0xFF00FF00FF00FF00ull : (size_t)0xFF00FF00u))
         return 0; /* ZSTD_MAX_INPUT_SIZE */
     return n + (n >> 8) + (n < ((size_t)128 << 10) ? (((size_t)128 << 10) - n) >> 11 : 0);
+}
+
+/* c-blosc stores a chunk that does not shrink (flag memcpyed): at most the
+ * input plus the 16-byte header; chunks hold at most 2^31 - 1 - 16 bytes. */
+#define BLOSC_MAX_INPUT ((size_t)0x7FFFFFEFu)
+static size_t bound_blosc(size_t n)
+{
+    return n > BLOSC_MAX_INPUT ? 0 : n + 16;
 }
 
 /* Cascaded (src/cores/cascaded/cascaded_core.h, cz_bound): an 8-byte
@@ -217,6 +227,27 @@ static const oc_algo_desc rows[OC_ALGO_COUNT] = {
             .native_chunks = OC_ALGO_ZSTD,
             .cpu = &oc_cpu_codec_zstd,
             .gpu = GPU(zstd),
+        },
+    [OC_ALGO_BLOSC] =
+        {
+            .id = OC_ALGO_BLOSC,
+            .name = "blosc",
+            .display_name = "Blosc",
+            .aliases = none,
+            .suffix = ".blosc",
+            .decode_suffixes = none,
+            .min_level = -1, /* c-blosc's clevel 1..9; -1 is its clevel 0 (store), since 0 means default */
+            .max_level = 9,
+            .default_level = 5,
+            .has_levels = 1,
+            .max_chunk = BLOSC_MAX_INPUT,
+            .bound = bound_blosc,
+            .max_expansion = 32768, /* a zstd stream's; the header's nbytes is checked against the blocks */
+            .magic = NULL,          /* no magic number: version 2, versionlz 1 say too little */
+            .container = NULL,
+            .native_chunks = OC_ALGO_BLOSC,
+            .cpu = &oc_cpu_codec_blosc,
+            .gpu = GPU(blosc), /* decoding; compression and size queries host-staged */
         },
     [OC_ALGO_CASCADED] =
         {

@@ -63,6 +63,7 @@ struct oc_context {
     struct oc_thread_pool *pool;    /* NULL until a parallel call needs it */
     struct oc_cpu_workers *workers; /* per-worker codec state, NULL until first CPU call */
     void *cuda_state;               /* owned by src/cuda/, freed by oc_cuda_context_release */
+    oc_context *staging_cpu;        /* src/api/staging.c's CPU context, NULL until device data is staged */
 };
 
 /* oc_resolve_level maps a requested level to the one a codec runs: 0 gives

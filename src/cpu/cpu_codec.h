@@ -25,8 +25,8 @@ typedef struct oc_cpu_worker {
     uint8_t *scratch; /* OC_SCRATCH_SIZE bytes */
     uint8_t *big;     /* grown on demand (snappy compress into a small output) */
     size_t big_size;
-    uint64_t memory_limit;  /* set per size count: the largest zstd window it may allocate */
-    oc_typed_options typed; /* set per compression: the typed formats' options (checked) */
+    uint64_t memory_limit;        /* set per size count: the largest zstd window it may allocate */
+    const oc_codec_options *opts; /* set per compression: the call's options (may be NULL) */
 } oc_cpu_worker;
 
 /* The codec state in slot `slot` (the codec's algorithm), `size` zeroed

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../common/algo_table.h"
+#include "../common/shuffle.h"
 #include "cpu_codec.h"
 #include "thread_pool.h"
 
@@ -135,9 +136,22 @@ typedef struct batch_job {
     const size_t *dst_capacities;
     size_t *dst_sizes;
     oc_status *statuses;
-    uint64_t memory_limit;  /* size counts: the largest zstd window to allocate */
-    oc_typed_options typed; /* compression: the typed formats' options */
+    uint64_t memory_limit; /* size counts: the largest zstd window to allocate */
+    const oc_codec_options
+        *opts; /* compression and decoding: filter, typesize, Blosc settings (may be NULL) */
 } batch_job;
+
+/* The filter the engine runs around the codec: none for Blosc (its chunks
+ * carry their own) and for typesize 1 byte shuffle (the identity). */
+static int outer_filter(const batch_job *job, oc_algorithm algo, uint32_t *typesize)
+{
+    if (!job->opts || job->opts->filter == OC_FILTER_NONE || algo == OC_ALGO_BLOSC)
+        return 0;
+    *typesize = job->opts->typesize ? job->opts->typesize : 1;
+    if (job->opts->filter == OC_FILTER_SHUFFLE && *typesize == 1)
+        return 0;
+    return job->opts->filter;
+}
 
 static void finish(const batch_job *job, size_t i, oc_status st, size_t size)
 {
@@ -157,10 +171,22 @@ static void compress_one(void *arg, size_t i, int worker)
         oc_ranges_overlap(job->src_ptrs[i], job->src_sizes[i], job->dst_ptrs[i], job->dst_capacities[i]))
         st = OC_ERR_INVALID_ARGUMENT;
     else {
-        w->typed = job->typed;
-        st = oc_cpu_codec_for(job->algo)->compress(w, job->algo, job->level, src_or_empty(job->src_ptrs[i]),
-                                                   job->src_sizes[i], dst_or_empty(job->dst_ptrs[i]),
-                                                   job->dst_capacities[i], &size);
+        const uint8_t *src = src_or_empty(job->src_ptrs[i]);
+        uint32_t ts = 1;
+        int filter = outer_filter(job, job->algo, &ts);
+        w->opts = job->opts;
+        if (filter && job->src_sizes[i] > 0) {
+            uint8_t *tmp = oc_worker_big(w, job->src_sizes[i]);
+            if (!tmp) {
+                finish(job, i, OC_ERR_OUT_OF_MEMORY, 0);
+                return;
+            }
+            oc_filter_buffer(tmp, src, job->src_sizes[i], ts, filter, 0);
+            src = tmp;
+        }
+        st = oc_cpu_codec_for(job->algo)->compress(w, job->algo, job->level, src, job->src_sizes[i],
+                                                   dst_or_empty(job->dst_ptrs[i]), job->dst_capacities[i],
+                                                   &size);
     }
     finish(job, i, st, size);
 }
@@ -186,6 +212,17 @@ static void decompress_one(void *arg, size_t i, int worker)
             st = OC_ERR_UNSUPPORTED;
         else
             st = oc_cpu_codec_for(algo)->decompress(w, algo, src, n, dst, job->dst_capacities[i], &size);
+        uint32_t ts = 1;
+        int filter = outer_filter(job, algo, &ts);
+        if (st == OC_OK && filter && size > 0) {
+            uint8_t *tmp = oc_worker_big(w, size);
+            if (!tmp) {
+                st = OC_ERR_OUT_OF_MEMORY;
+            } else {
+                memcpy(tmp, dst, size);
+                oc_filter_buffer(dst, tmp, size, ts, filter, 1);
+            }
+        }
     }
     finish(job, i, st, size);
 }
@@ -229,34 +266,24 @@ static oc_status run(batch_job *job, size_t n, oc_pool_fn fn)
     return OC_OK;
 }
 
-oc_status oc_cpu_batch_compress(oc_context *ctx, oc_algorithm algo, int level, const oc_typed_options *typed,
+oc_status oc_cpu_batch_compress(oc_context *ctx, const oc_codec_options *opts, oc_algorithm algo, int level,
                                 size_t n, const void *const *src_ptrs, const size_t *src_sizes,
                                 void *const *dst_ptrs, const size_t *dst_capacities, size_t *dst_sizes,
                                 oc_status *statuses)
 {
     RETURN_ERROR_IF(!oc_cpu_codec_for(algo), OC_ERR_UNSUPPORTED);
-    static const oc_typed_options no_typed = {OC_TYPE_DEFAULT, 0, 0, 0};
-    batch_job job = {ctx,
-                     algo,
-                     level,
-                     src_ptrs,
-                     src_sizes,
-                     dst_ptrs,
-                     dst_capacities,
-                     dst_sizes,
-                     statuses,
-                     0,
-                     typed ? *typed : no_typed};
+    batch_job job = {ctx,       algo,     level, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
+                     dst_sizes, statuses, 0,     opts};
     return run(&job, n, compress_one);
 }
 
-oc_status oc_cpu_batch_decompress(oc_context *ctx, oc_algorithm algo, size_t n, const void *const *src_ptrs,
-                                  const size_t *src_sizes, void *const *dst_ptrs,
+oc_status oc_cpu_batch_decompress(oc_context *ctx, const oc_codec_options *opts, oc_algorithm algo, size_t n,
+                                  const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
                                   const size_t *dst_capacities, size_t *dst_sizes, oc_status *statuses)
 {
     RETURN_ERROR_IF(algo != OC_ALGO_NONE && !oc_cpu_codec_for(algo), OC_ERR_UNSUPPORTED);
     batch_job job = {ctx,       algo,     0, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
-                     dst_sizes, statuses, 0, {0}};
+                     dst_sizes, statuses, 0, opts};
     return run(&job, n, decompress_one);
 }
 
@@ -267,7 +294,7 @@ oc_status oc_cpu_batch_decompressed_sizes(oc_context *ctx, oc_algorithm algo, si
     RETURN_ERROR_IF(algo != OC_ALGO_NONE && !oc_cpu_codec_for(algo), OC_ERR_UNSUPPORTED);
     batch_job job = {ctx,  algo, 0,     src_ptrs, src_sizes,
                      NULL, NULL, sizes, statuses, memory_limit ? memory_limit : OC_DEFAULT_MEMORY_LIMIT,
-                     {0}};
+                     NULL};
     return run(&job, n, size_one);
 }
 

@@ -10,16 +10,19 @@
 
 #include "../common/oc_internal.h"
 
-/* typed: the typed formats' options (checked; NULL = defaults). */
-OC_HIDDEN oc_status oc_cpu_batch_compress(oc_context *ctx, oc_algorithm algo, int level,
-                                          const oc_typed_options *typed, size_t n,
-                                          const void *const *src_ptrs, const size_t *src_sizes,
-                                          void *const *dst_ptrs, const size_t *dst_capacities,
-                                          size_t *dst_sizes, oc_status *statuses);
+/* opts: the call's options (filter, typesize, Blosc's settings; checked by
+ * src/api), or NULL for none.  A filter on any algorithm but Blosc is run
+ * here around the codec (shuffle.h): compression shuffles each chunk into
+ * the worker's buffer first, decoding unshuffles each decoded chunk. */
+OC_HIDDEN oc_status oc_cpu_batch_compress(oc_context *ctx, const oc_codec_options *opts, oc_algorithm algo,
+                                          int level, size_t n, const void *const *src_ptrs,
+                                          const size_t *src_sizes, void *const *dst_ptrs,
+                                          const size_t *dst_capacities, size_t *dst_sizes,
+                                          oc_status *statuses);
 /* algo may be OC_ALGO_NONE: detected per chunk from its magic number
  * (oc_algo_detect).  An algorithm without a CPU codec is UNSUPPORTED. */
-OC_HIDDEN oc_status oc_cpu_batch_decompress(oc_context *ctx, oc_algorithm algo, size_t n,
-                                            const void *const *src_ptrs, const size_t *src_sizes,
+OC_HIDDEN oc_status oc_cpu_batch_decompress(oc_context *ctx, const oc_codec_options *opts, oc_algorithm algo,
+                                            size_t n, const void *const *src_ptrs, const size_t *src_sizes,
                                             void *const *dst_ptrs, const size_t *dst_capacities,
                                             size_t *dst_sizes, oc_status *statuses);
 /* memory_limit: the largest zstd window a size count may allocate (0 = the

@@ -27,20 +27,38 @@ static uint64_t own_bound(uint64_t n_chunks, uint64_t payload_bound)
     return OWN_HEADER + payload_bound + n_chunks * (4 + 4 + 8) + OC_LAYOUT_INDEX_FOOTER;
 }
 
+/* The header names the algorithm by its chunk streams' identifier byte
+ * (src/cores/own_format.h, OWN_ID_*), not by the library's enum. */
+static const struct {
+    oc_algorithm algorithm;
+    uint8_t id;
+} own_ids[] = {{OC_ALGO_CASCADED, 0x43 /* 'C' */}};
+
+static uint8_t own_id(oc_algorithm a)
+{
+    for (size_t i = 0; i < sizeof own_ids / sizeof own_ids[0]; i++)
+        if (own_ids[i].algorithm == a)
+            return own_ids[i].id;
+    return 0;
+}
+
+static oc_algorithm own_algorithm(uint8_t id)
+{
+    for (size_t i = 0; i < sizeof own_ids / sizeof own_ids[0]; i++)
+        if (own_ids[i].id == id)
+            return own_ids[i].algorithm;
+    return OC_ALGO_NONE;
+}
+
 static uint32_t own_header(oc_algorithm a, uint64_t content_size, int checksums, uint8_t *out)
 {
     oc_store_le32(out, OWN_MAGIC);
     out[4] = OWN_VERSION;
-    out[5] = (uint8_t)a;
+    out[5] = own_id(a);
     out[6] = (uint8_t)(checksums ? 1 : 0);
     out[7] = 0;
     oc_store_le64(out + 8, content_size);
     return OWN_HEADER;
-}
-
-static int own_algorithm(oc_algorithm a)
-{
-    return a == OC_ALGO_CASCADED;
 }
 
 static oc_status own_parse(const uint8_t *src, uint64_t src_size, oc_container_plan *plan)
@@ -50,9 +68,9 @@ static oc_status own_parse(const uint8_t *src, uint64_t src_size, oc_container_p
     plan->container_size = src_size;
     SAFETY_CHECK(src_size >= OWN_HEADER, OC_ERR_TRUNCATED);
     SAFETY_CHECK(oc_load_le32(src) == OWN_MAGIC && src[4] == OWN_VERSION, OC_ERR_CORRUPT);
-    oc_algorithm a = (oc_algorithm)src[5];
+    oc_algorithm a = own_algorithm(src[5]);
     unsigned flags = src[6];
-    SAFETY_CHECK(own_algorithm(a) && flags <= 1 && src[7] == 0, OC_ERR_CORRUPT);
+    SAFETY_CHECK(a != OC_ALGO_NONE && flags <= 1 && src[7] == 0, OC_ERR_CORRUPT);
     plan->algorithm = plan->reported = a;
     int checksums = flags & 1;
     plan->check = checksums ? OC_CHECK_XXH32_CONTENT : OC_CHECK_NONE;
@@ -90,7 +108,7 @@ static oc_status own_parse(const uint8_t *src, uint64_t src_size, oc_container_p
 static int own_sniff(oc_algorithm a, const uint8_t *src, uint64_t src_size)
 {
     static const uint8_t m[4] = {'O', 'C', 'N', 'C'};
-    return src_size >= 4 && memcmp(src, m, 4) == 0 && (src_size < 6 || src[5] == (uint8_t)a);
+    return src_size >= 4 && memcmp(src, m, 4) == 0 && (src_size < 6 || src[5] == own_id(a));
 }
 
 /* One ops per algorithm: the header names the algorithm. */

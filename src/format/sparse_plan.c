@@ -84,13 +84,29 @@ oc_status oc_sparse_plan(const oc_buffer_options *hint, uint64_t src_size, oc_ra
         *usable = 1;
         return oc_container_parse(sh->b, src_size, hint, plan);
     }
-    /* Each indexed container checks its own magic at offset 0 (they exclude
-     * each other) and synthesises the headers its index implies. */
-    const oc_container_ops *fam = oc_algo(ha) ? oc_algo(ha)->container : NULL;
+    /* The container the parser will see: skippable frames may lead (LZ4 and
+     * zstd streams alike), so their headers are read until the first frame
+     * that is not one, as the parser walks them. */
+    uint64_t pos = 0;
+    for (int k = 0; k < 64 && src_size - pos >= 8; k++) {
+        if ((oc_load_le32(sh->b + pos) & OC_SKIPPABLE_MAGIC_MASK) != OC_SKIPPABLE_MAGIC_MIN)
+            break;
+        uint64_t len = oc_load_le32(sh->b + pos + 4);
+        if (len > src_size - pos - 8)
+            break;
+        pos += 8 + len;
+        uint64_t want = src_size - pos < 8 ? src_size - pos : 8;
+        if (want && pos + want > head) {
+            oc_range hr = {pos, want, sh->b + pos};
+            FORWARD_IF_ERROR(rd(opaque, &hr, 1));
+        }
+    }
+    const oc_container_ops *c = oc_container_detect(sh->b, src_size, ha);
+    /* Only an indexed container synthesises the headers its index implies
+     * (each checks its own magic and index first). */
     int indexed = 0;
-    for (const oc_container_ops *const *c = oc_container_readers; *c && !indexed; c++)
-        if ((*c)->sparse && (!fam || (*c)->family == fam))
-            FORWARD_IF_ERROR((*c)->sparse(sh, rd, opaque, &indexed));
+    if (c && c->sparse)
+        FORWARD_IF_ERROR(c->sparse(sh, rd, opaque, &indexed));
     if (!indexed || !sh->ok)
         return OC_OK;
     oc_status st = oc_container_parse(sh->b, src_size, hint, plan);

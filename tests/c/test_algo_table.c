@@ -21,6 +21,7 @@
 #include <lz4.h>
 #include <snappy-c.h>
 #include <string.h>
+#include <blosc.h>
 #include <zstd.h>
 
 #include "cores/cascaded/cascaded_core.h"
@@ -43,6 +44,8 @@ static size_t library_bound(oc_algorithm a, size_t n)
         return ZSTD_compressBound(n);
     case OC_ALGO_CASCADED: /* our own format: its bound, from the core */
         return n > OWN_MAX_CHUNK ? 0 : (size_t)cz_bound(n);
+    case OC_ALGO_BLOSC: /* c-blosc: BLOSC_MAX_OVERHEAD, inputs up to BLOSC_MAX_BUFFERSIZE */
+        return n > (size_t)BLOSC_MAX_BUFFERSIZE ? 0 : n + BLOSC_MAX_OVERHEAD;
     default:
         return 0;
     }
@@ -158,6 +161,11 @@ static size_t library_compress(oc_algorithm a, const uint8_t *src, size_t n, uin
     case OC_ALGO_GZIP:
         r = libdeflate_gzip_compress(c, src, n, dst, cap);
         break;
+    case OC_ALGO_BLOSC: {
+        int b = blosc_compress_ctx(9, BLOSC_SHUFFLE, 8, n, src, dst, cap, "zstd", 0, 1);
+        r = b > 0 ? (size_t)b : 0;
+        break;
+    }
     case OC_ALGO_ZSTD:
         r = ZSTD_compress(dst, cap, src, n, 19);
         CHECK(!ZSTD_isError(r));

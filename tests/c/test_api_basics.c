@@ -299,9 +299,19 @@ static void batch_arguments(void)
     CHECK_STATUS(oc_batch_decompress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st),
                  OC_ERR_INVALID_ARGUMENT);
     bad = o;
-    bad.reserved[2] = 1;
+    bad.reserved[1] = 1;
     CHECK_STATUS(oc_batch_compress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st), OC_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(oc_batch_decompressed_sizes(ctx, &bad, 1, &src, &n, &size, &st), OC_ERR_INVALID_ARGUMENT);
+    bad = o; /* the filter fields: unknown values */
+    bad.filter = 3;
+    CHECK_STATUS(oc_batch_compress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st), OC_ERR_INVALID_ARGUMENT);
+    bad = o;
+    bad.blosc_codec = 6;
+    CHECK_STATUS(oc_batch_compress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st), OC_ERR_INVALID_ARGUMENT);
+    bad = o;
+    bad.reserved8 = 1;
+    CHECK_STATUS(oc_batch_decompress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st),
+                 OC_ERR_INVALID_ARGUMENT);
     /* typed options: unknown type, Cascaded layers out of range, reserved fields */
     static const oc_typed_options bad_typed[] = {{(oc_data_type)OC_TYPE_COUNT, 0, 0, 0},
                                                  {OC_TYPE_I32, 0, OC_CASCADED_LAYERS(4, 1, 1), 0},

@@ -432,17 +432,19 @@ static void test_hand_built(void)
          "\x10"
          "a\x01\x00",
          4, 64, OC_ERR_TRUNCATED, 0},
-        /* 'a' then 8 x 'a' by overlapping match, then final literal 'b': 10 bytes */
+        /* 'a' then 8 x 'a' by overlapping match, then the final literals "bcdef": 14 bytes (the
+         * match starts 13 bytes before the end and the last 5 bytes are literals, as the LZ4 block
+         * format's end-of-block rules require) */
         {"lz4 overlap ok", OC_ALGO_LZ4,
          "\x14"
-         "a\x01\x00\x10"
-         "b",
-         6, 10, OC_OK, 10},
+         "a\x01\x00\x50"
+         "bcdef",
+         9, 14, OC_OK, 14},
         {"lz4 overlap no room", OC_ALGO_LZ4,
          "\x14"
-         "a\x01\x00\x10"
-         "b",
-         6, 9, OC_ERR_OUTPUT_TOO_SMALL, 0},
+         "a\x01\x00\x50"
+         "bcdef",
+         9, 13, OC_ERR_OUTPUT_TOO_SMALL, 0},
         /* Snappy: preamble 3, literal "abc" */
         {"snappy ok", OC_ALGO_SNAPPY,
          "\x03\x08"

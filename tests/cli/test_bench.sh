@@ -12,7 +12,7 @@ make_inputs
 "$OC" bench -T 2 --repeat 1 --json sample.json > bench.out 2> bench.err ||
     fail "bench on the built-in sample: exit status $? ($(head -n 3 bench.err))"
 for part in text int64-sorted float64 source; do
-    for alg in lz4 snappy deflate zlib gzip zstd cascaded; do
+    for alg in lz4 snappy deflate zlib gzip zstd blosc cascaded; do
         for contender in "opencomp-cpu +kernel" "reference-cpu +kernel" "opencomp-cpu +end-to-end"; do
             [ "$alg" = cascaded ] && [ "$contender" = "reference-cpu +kernel" ] && continue
             grep -Eq "^$part +$alg +-?[0-9]+ +64K +$contender +[0-9-]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +yes$" bench.out ||
@@ -31,12 +31,12 @@ for k in ("date", "commit", "host", "device", "results"):
     assert k in d, k
 assert isinstance(d["host"]["cores"], int) and d["host"]["cpu"] and d["host"]["os"]
 rows = d["results"]
-standard = {"lz4", "snappy", "deflate", "zlib", "gzip", "zstd"}
+standard = {"lz4", "snappy", "deflate", "zlib", "gzip", "zstd", "blosc"}
 own = {"cascaded"}
 assert {r["algorithm"] for r in rows} == standard | own, {r["algorithm"] for r in rows}
 assert {r["file"] for r in rows} == {"text", "int64-sorted", "float64", "source"}
-# 4 parts x (6 algorithms x 3 CPU rows + 1 x 2) (+ GPU rows when a GPU is present).
-assert len(rows) >= 80, len(rows)
+# 4 parts x (7 algorithms x 3 CPU rows + 1 x 2) (+ GPU rows when a GPU is present).
+assert len(rows) >= 92, len(rows)
 assert not any(r["contender"] == "reference-cpu" and r["algorithm"] in own for r in rows)
 for r in rows:
     assert r["contender"] in ("opencomp-cpu", "reference-cpu", "opencomp-gpu"), r

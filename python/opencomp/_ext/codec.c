@@ -81,8 +81,8 @@ static void pool_put(oc_py_codec *c, oc_py_context *ctx)
 
 /* ---- constructor ------------------------------------------------------------ */
 
-/* The library's algorithms (its table, through oc_algorithm_get_info) by
- * nvCOMP's spelling. */
+/* The algorithms, their nvCOMP spellings and the rest come from the
+ * library's algorithm table (oc_algorithm_get_info). */
 void oc_py_available_algorithms(char *buf, size_t cap, int engine)
 {
     size_t used = 0;
@@ -910,31 +910,19 @@ done:
 
 /* ---- decode -------------------------------------------------------------- */
 
-/* The most a stream of n bytes of `alg` can decode to (LZ4: 255 bytes per
- * length byte; snappy: 64 per 2-3 byte copy; deflate: 258 per 2 bits; zstd:
- * a 128 KiB RLE block per 4 bytes).  A size header claiming more than this
- * is corrupt: checking it first keeps hostile headers from allocating
- * gigabytes.  Unknown algorithm: zstd's, the largest. */
+/* The most a stream of n bytes of `alg` can decode to, by the library's
+ * algorithm table (oc_algorithm_info.max_expansion; OC_ALGO_NONE: the
+ * largest of all).  A size header claiming more is corrupt: checking it
+ * first keeps hostile headers from allocating gigabytes. */
 static size_t max_expansion(oc_algorithm alg, size_t n)
 {
-    size_t ratio;
-    switch (alg) {
-    case OC_ALGO_LZ4:
-        ratio = 256;
-        break;
-    case OC_ALGO_SNAPPY:
-        ratio = 64;
-        break;
-    case OC_ALGO_DEFLATE:
-    case OC_ALGO_ZLIB:
-    case OC_ALGO_GZIP:
-        ratio = 1100;
-        break;
-    default:
-        ratio = 32768;
-        break;
-    }
-    if (n > SIZE_MAX / ratio - 65536)
+    uint64_t ratio = 0;
+    oc_algorithm_info info = OC_ALGORITHM_INFO_INIT;
+    for (oc_algorithm a = (oc_algorithm)1; oc_algorithm_get_info(a, &info) == OC_OK;
+         a = (oc_algorithm)(a + 1))
+        if (alg == OC_ALGO_NONE ? info.max_expansion > ratio : a == alg)
+            ratio = info.max_expansion;
+    if (ratio == 0 || n > (SIZE_MAX - 65536) / ratio)
         return SIZE_MAX;
     return n * ratio + 65536;
 }
@@ -1075,36 +1063,16 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
             goto done;
         }
         if (c->kind == OC_BITSTREAM_NATIVE) {
-            /* oc_buffer_decompressed_size parses containers on the host: device
-             * containers are copied to host memory first (one at a time). */
+            /* The library reads what it needs: for device containers with an
+             * index, only their heads and tails (device checks included). */
             OC_PY_CTX_CALL(ctx, {
-                void *hbuf = NULL;
-                size_t hcap = 0;
                 for (size_t i = 0; i < j.n; i++) {
                     uint64_t sz = 0;
-                    const void *src = j.src_ptrs[i];
                     if (j.st[i] != OC_OK || j.known[i] != (size_t)-1)
                         continue;
-                    if (dev && j.src_sizes[i] > 0) {
-                        if (j.src_sizes[i] > hcap) {
-                            free(hbuf);
-                            hcap = j.src_sizes[i];
-                            hbuf = malloc(hcap);
-                        }
-                        qst[i] =
-                            hbuf ? oc_memory_copy(ctx->ctx, hbuf, src, j.src_sizes[i]) : OC_ERR_OUT_OF_MEMORY;
-                        if (qst[i] == OC_OK)
-                            qst[i] = oc_context_synchronize(ctx->ctx);
-                        if (!hbuf)
-                            hcap = 0;
-                        if (qst[i] != OC_OK)
-                            continue;
-                        src = hbuf;
-                    }
-                    qst[i] = oc_buffer_decompressed_size(ctx->ctx, &hint, src, j.src_sizes[i], &sz);
+                    qst[i] = oc_buffer_decompressed_size(ctx->ctx, &hint, j.src_ptrs[i], j.src_sizes[i], &sz);
                     qs[i] = (size_t)sz;
                 }
-                free(hbuf);
             });
         } else {
             OC_PY_CTX_CALL(ctx, {

@@ -289,9 +289,10 @@ class _OpencompCodec(_NumcodecsCodec):
         name = self.codec_id or ""
         if n == 0:
             return
-        device = is_device_array(bufs[0])
+        # Device outputs decode on the GPU: host inputs go there first (one copy each).
+        device = is_device_array(bufs[0]) or is_device_array(outs[0])
         views = [_writable_bytes(o) for o in outs]
-        srcs = [as_u8(b, device) for b in bufs]
+        srcs = [as_u8(b if is_device_array(b) else as_u8(b, False), device) for b in bufs]
         dsts, sizes = list(views), [int(v.size) for v in views] if exact else None
         if self._fmt == "lz4":
             # the size prefix says how much of out the block fills

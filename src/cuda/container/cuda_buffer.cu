@@ -1,8 +1,8 @@
 /*
  * cuda_buffer.cu - oc_buffer_compress on device buffers, on the GPU: the
- * payload never goes through host memory (except inside the batched call
- * for algorithms that have no GPU compressor yet: deflate/zlib/gzip are
- * host-staged there, by cuda_staged.cu).
+ * payload never goes through host memory.  Algorithms whose chunks have no
+ * GPU compressor (deflate/zlib/gzip) and host output buffers are left to
+ * the API layer (*handled = 0), which stages the whole call.
  *
  * NATIVE: a kernel builds the chunk pointer arrays in device memory; ONE
  * batched compression writes every chunk into device scratch; one block
@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cuda_buffer.h"
+#include "../../common/algo_table.h"
 #include "../../common/crc.h"
 #include "../../common/xxh.h"
 
@@ -443,8 +444,9 @@ done:
 
 extern "C" oc_status oc_cuda_buffer_compress(oc_context *ctx, const oc_buffer_options *options,
                                              const void *src, uint64_t src_size, void *dst,
-                                             uint64_t dst_capacity, uint64_t *dst_size)
+                                             uint64_t dst_capacity, uint64_t *dst_size, int *handled)
 {
+    *handled = 1;
     if (ctx == NULL || dst_size == NULL || options == NULL)
         return OC_ERR_INVALID_ARGUMENT;
     if (!oc_cuda_available())
@@ -452,9 +454,14 @@ extern "C" oc_status oc_cuda_buffer_compress(oc_context *ctx, const oc_buffer_op
     if (src_size > SIZE_MAX / 2)
         return OC_ERR_INVALID_ARGUMENT;
     *dst_size = 0;
-    /* Output in host memory: the container is assembled on the host. */
-    if (dst == NULL || oc_cuda_pointer_kind(dst) != OC_MEMORY_DEVICE)
-        return oc_cuda_staged_buffer_compress(ctx, options, src, src_size, dst, dst_capacity, dst_size);
+    /* Output in host memory (the container is assembled on the host), or
+     * chunks without a GPU compressor: the API stages the whole call. */
+    const oc_algo_desc *d = oc_algo(options->algorithm);
+    oc_algorithm ca = options->kind == OC_BITSTREAM_NATIVE && d ? d->native_chunks : options->algorithm;
+    if (dst == NULL || oc_cuda_pointer_kind(dst) != OC_MEMORY_DEVICE || !oc_cuda_has_op(ca, 0)) {
+        *handled = 0;
+        return OC_OK;
+    }
     int prev = -1;
     FORWARD_IF_ERROR(oc_cuda_buffer_enter(ctx, &prev));
     oc_status st;

@@ -1,23 +1,17 @@
 /*
  * cuda_buffer.h - what the whole-buffer layer on device buffers
  * (cuda_buffer.cu: compression, cuda_buffer_decode.cu: decompression)
- * shares: device memory for one call, the host-staged fallbacks of
- * cuda_staged.cu, and the device kernels both directions use.
+ * shares: device memory for one call and the device kernels both
+ * directions use.  What these paths do not run (host output buffers,
+ * containers without an index, algorithms without GPU codecs) they leave
+ * to the API layer, which stages it through the CPU engine.
  */
 #ifndef OC_CUDA_BUFFER_H
 #define OC_CUDA_BUFFER_H
 
-#include "../runtime/cuda_internal.cuh"
+#include <cuda_runtime.h>
 
-/* Host-staged whole-buffer calls (cuda_staged.cu): copy src to the host, run
- * the CPU engine, copy the result back.  Used for what the GPU path does
- * not cover (listed in docs/ARCHITECTURE.md). */
-oc_status oc_cuda_staged_buffer_compress(oc_context *ctx, const oc_buffer_options *options, const void *src,
-                                         uint64_t src_size, void *dst, uint64_t dst_capacity,
-                                         uint64_t *dst_size);
-oc_status oc_cuda_staged_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, const void *src,
-                                           uint64_t src_size, void *dst, uint64_t dst_capacity,
-                                           uint64_t *dst_size, uint64_t *failed_chunk);
+#include "../runtime/cuda_engine.h"
 
 /* Device memory of one call through the context's allocator (stream-ordered). */
 void *oc_cuda_buffer_alloc(oc_context *ctx, size_t size);

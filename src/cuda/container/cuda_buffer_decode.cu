@@ -405,8 +405,9 @@ done:
 extern "C" oc_status oc_cuda_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint,
                                                const void *src, uint64_t src_size, void *dst,
                                                uint64_t dst_capacity, uint64_t *dst_size,
-                                               uint64_t *failed_chunk)
+                                               uint64_t *failed_chunk, int *handled)
 {
+    *handled = 1;
     if (ctx == NULL || dst_size == NULL)
         return OC_ERR_INVALID_ARGUMENT;
     if (!oc_cuda_available())
@@ -414,9 +415,10 @@ extern "C" oc_status oc_cuda_buffer_decompress(oc_context *ctx, const oc_buffer_
     if (src_size > SIZE_MAX / 2 || dst_capacity > SIZE_MAX / 2)
         return OC_ERR_INVALID_ARGUMENT;
     *dst_size = 0;
-    if (dst_capacity && (dst == NULL || oc_cuda_pointer_kind(dst) != OC_MEMORY_DEVICE))
-        return oc_cuda_staged_buffer_decompress(ctx, hint, src, src_size, dst, dst_capacity, dst_size,
-                                                failed_chunk);
+    if (dst_capacity && (dst == NULL || oc_cuda_pointer_kind(dst) != OC_MEMORY_DEVICE)) {
+        *handled = 0; /* a host output buffer: the API stages the whole call */
+        return OC_OK;
+    }
     int prev = -1;
     FORWARD_IF_ERROR(oc_cuda_buffer_enter(ctx, &prev));
     int verify = !hint || hint->checksum == OC_CHECKSUM_VERIFY;
@@ -425,9 +427,11 @@ extern "C" oc_status oc_cuda_buffer_decompress(oc_context *ctx, const oc_buffer_
     int gpu = 0;
     oc_dev_reader rd = {ctx, (const uint8_t *)src};
     oc_status st = oc_sparse_plan(hint, src_size, oc_read_device, &rd, &sh, &plan, &gpu);
-    if (st == OC_OK && !gpu)
-        st = oc_cuda_staged_buffer_decompress(ctx, hint, src, src_size, dst, dst_capacity, dst_size,
-                                              failed_chunk);
+    /* Not from head and tail, or chunks without a GPU decoder: the API
+     * stages the whole call. */
+    if (st == OC_OK && (!gpu || !oc_cuda_has_op(plan.algorithm, 1) ||
+                        (plan.tail && !oc_cuda_has_op(plan.tail_algorithm, 1))))
+        *handled = 0;
     else if (st == OC_OK)
         st = oc_run_plan(ctx, &plan, &sh, verify, (const uint8_t *)src, src_size, (uint8_t *)dst,
                          dst_capacity, dst_size, failed_chunk);

@@ -21,7 +21,9 @@
 #include <string.h>
 
 #include "../../common/algo_table.h"
-#include "cuda_internal.cuh"
+#include <cuda_runtime.h>
+
+#include "cuda_engine.h"
 #include "gpu_codec.h"
 
 #ifndef OC_CUDA_ARCH_STRING
@@ -48,7 +50,6 @@ struct oc_cuda_state {
     int scratch_used;
     oc_pinned_slot pinned[OC_PINNED_SLOTS];
     int next_slot;
-    oc_context *cpu_ctx; /* cuda_staged.cu's CPU context */
 };
 
 /* Host-side write-back of results for callers whose result arrays are
@@ -111,6 +112,14 @@ static const oc_gpu_codec *oc_gpu_codec_of(oc_algorithm algorithm)
 {
     const oc_algo_desc *d = oc_algo(algorithm);
     return d ? d->gpu : NULL;
+}
+
+extern "C" int oc_cuda_has_op(oc_algorithm algorithm, int op)
+{
+    const oc_gpu_codec *g = oc_gpu_codec_of(algorithm);
+    return g != NULL && (op == 0   ? g->compress != NULL
+                         : op == 1 ? g->decompress != NULL
+                                   : g->decompressed_sizes != NULL);
 }
 
 extern "C" int oc_cuda_algorithm_available(oc_algorithm algorithm)
@@ -279,24 +288,11 @@ static oc_status oc_state_get(oc_context *ctx, oc_cuda_state **out)
     return OC_OK;
 }
 
-oc_context **oc_cuda_state_cpu_ctx(oc_context *ctx)
-{
-    oc_cuda_state *s = NULL;
-    int prev = -1;
-    if (oc_enter(ctx, &prev) != OC_OK)
-        return NULL;
-    oc_status st = oc_state_get(ctx, &s);
-    oc_leave(ctx, prev);
-    return st == OC_OK ? &s->cpu_ctx : NULL;
-}
-
 extern "C" void oc_cuda_context_release(oc_context *ctx)
 {
     oc_cuda_state *s = ctx ? (oc_cuda_state *)ctx->cuda_state : NULL;
     if (s == NULL)
         return;
-    if (s->cpu_ctx)
-        oc_context_destroy(s->cpu_ctx);
     if (oc_cuda_forked()) { /* the parent's device memory and events: not ours to free */
         free(s);
         ctx->cuda_state = NULL;
@@ -405,9 +401,8 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
                               : op == OC_OP_COMPRESS   ? codec->compress
                               : op == OC_OP_DECOMPRESS ? codec->decompress
                                                        : codec->decompressed_sizes;
-    if (launch == NULL)
-        return oc_cuda_staged_batch(ctx, options, (int)op, n, src_ptrs, src_sizes, dst_ptrs, dst_caps,
-                                    out_sizes, statuses);
+    if (launch == NULL) /* the API stages such work through the CPU engine (oc_cuda_has_op) */
+        return OC_ERR_UNSUPPORTED;
     if (n > ((size_t)1 << 40))
         return OC_ERR_INVALID_ARGUMENT;
     oc_gpu_config cfg;

@@ -23,6 +23,10 @@ OC_HIDDEN int oc_cuda_forked(void);
 OC_HIDDEN int oc_cuda_available(void);
 /* 1 if the engine can run `algorithm` (compress and decompress). */
 OC_HIDDEN int oc_cuda_algorithm_available(oc_algorithm algorithm);
+/* 1 if the algorithm's GPU codec has operation `op` (0 compress, 1
+ * decompress, 2 decompressed sizes); else the API layer stages the work
+ * through the CPU engine (src/api/staging.c). */
+OC_HIDDEN int oc_cuda_has_op(oc_algorithm algorithm, int op);
 /* 1 if p points into device (or managed) memory; 0 for host or unknown. */
 OC_HIDDEN int oc_cuda_is_device_pointer(const void *p);
 /* Free ctx->cuda_state (called by oc_context_destroy). */
@@ -43,13 +47,16 @@ OC_HIDDEN oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_c
                                                      const size_t *src_sizes, size_t *sizes,
                                                      oc_status *statuses);
 
-/* Whole-buffer layer on device buffers (src and dst in device memory). */
+/* Whole-buffer layer on device buffers (src and dst in device memory).
+ * *handled = 0 (status OK) when the device path does not run this buffer
+ * (a host output buffer, a container without our index, an algorithm whose
+ * GPU codec lacks the operation): the API layer then stages it. */
 OC_HIDDEN oc_status oc_cuda_buffer_compress(oc_context *ctx, const oc_buffer_options *options,
                                             const void *src, uint64_t src_size, void *dst,
-                                            uint64_t dst_capacity, uint64_t *dst_size);
+                                            uint64_t dst_capacity, uint64_t *dst_size, int *handled);
 OC_HIDDEN oc_status oc_cuda_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, const void *src,
                                               uint64_t src_size, void *dst, uint64_t dst_capacity,
-                                              uint64_t *dst_size, uint64_t *failed_chunk);
+                                              uint64_t *dst_size, uint64_t *failed_chunk, int *handled);
 /* oc_buffer_decompressed_size of a device buffer from its head and tail
  * (and device-side checks) when the container records every size;
  * *handled = 0 when it cannot (the caller then reads the buffer whole). */

@@ -18,6 +18,11 @@ int oc_cuda_algorithm_available(oc_algorithm algorithm)
     (void)algorithm;
     return 0;
 }
+int oc_cuda_has_op(oc_algorithm algorithm, int op)
+{
+    (void)algorithm, (void)op;
+    return 0;
+}
 int oc_cuda_is_device_pointer(const void *p)
 {
     (void)p;
@@ -57,17 +62,20 @@ oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_codec_optio
     return OC_ERR_NO_DEVICE;
 }
 oc_status oc_cuda_buffer_compress(oc_context *ctx, const oc_buffer_options *options, const void *src,
-                                  uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size)
+                                  uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size,
+                                  int *handled)
 {
     (void)ctx, (void)options, (void)src, (void)src_size, (void)dst, (void)dst_capacity, (void)dst_size;
+    *handled = 1;
     return OC_ERR_NO_DEVICE;
 }
 oc_status oc_cuda_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, const void *src,
                                     uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size,
-                                    uint64_t *failed_chunk)
+                                    uint64_t *failed_chunk, int *handled)
 {
     (void)ctx, (void)hint, (void)src, (void)src_size, (void)dst, (void)dst_capacity, (void)dst_size;
     (void)failed_chunk;
+    *handled = 1;
     return OC_ERR_NO_DEVICE;
 }
 oc_status oc_cuda_buffer_decompressed_size(oc_context *ctx, const oc_buffer_options *hint, const void *src,

@@ -21,10 +21,12 @@ static oc_status cascaded_compress(oc_cpu_worker *w, oc_algorithm algo, int leve
     RETURN_ERROR_IF(n > OWN_MAX_CHUNK, OC_ERR_CHUNK_TOO_LARGE);
     cz_ws *ws = workspace(w);
     RETURN_ERROR_IF(!ws, OC_ERR_OUT_OF_MEMORY);
+    static const oc_typed_options defaults = {OC_TYPE_DEFAULT, 0, 0, 0};
+    const oc_typed_options *typed = w->opts ? &w->opts->typed : &defaults;
     cz_layers L;
-    oc_typed_cascaded(&w->typed, &L.rles, &L.deltas, &L.bitpack);
+    oc_typed_cascaded(typed, &L.rles, &L.deltas, &L.bitpack);
     uint64_t got = 0;
-    oc_status st = cz_compress_chunk(ws, src, n, oc_typed_data_type(&w->typed), L, dst, cap, &got, 1);
+    oc_status st = cz_compress_chunk(ws, src, n, oc_typed_data_type(typed), L, dst, cap, &got, 1);
     *out = (size_t)got;
     return st;
 }

@@ -1,5 +1,5 @@
 /*
- * context.c - creating and destroying an oc_context: options are checked
+ * context_api.c - creating and destroying an oc_context: options are checked
  * (struct_size, reserved words zero, enums in range, allocators complete),
  * defaults resolved (threads = online cores), and everything the engines
  * created lazily (thread pool, codec states, CUDA state) freed with it.
@@ -59,6 +59,7 @@ void oc_context_destroy(oc_context *ctx)
 {
     if (!ctx)
         return;
+    oc_context_destroy(ctx->staging_cpu);
     oc_cpu_engine_release(ctx);
     oc_cuda_context_release(ctx);
     free(ctx);

@@ -1,68 +1,55 @@
 /*
- * cuda_staged.cu - device data for work the GPU kernels do not cover yet:
- * the batched operations a GPU codec leaves NULL (deflate, zlib and gzip
- * compression and size queries, zstd size queries) and the whole-buffer
- * layer's fallbacks for what
- * cuda_buffer.cu does not run on the GPU (host output buffers, containers
- * without an index, gzip members, RAW zstd; docs/ARCHITECTURE.md).
+ * staging.c - device data for work the GPU codecs do not cover: the API
+ * layer's choice of engine when an algorithm's table row has no GPU codec
+ * for the operation (today: deflate, zlib, gzip and zstd size queries), and
+ * the whole-buffer layer's cases the device path does not run (host output
+ * buffers, containers without an index, gzip members, RAW zstd; see
+ * docs/ARCHITECTURE.md).
  *
  * What it does: synchronises the context's stream, copies the argument
  * arrays and the chunks to host memory, runs the CPU engine through the
- * public API on a private CPU context (cached in the engine state, created
- * with the caller's thread count and host allocator), and copies results
- * back.  Correct and simple, not fast: these calls synchronise the host and
- * move every byte over PCIe twice.  LZ4 and Snappy batches never come here.
- *
- * Calling the public API from the engine inverts the layer order
- * (common <- cuda <- api); it is confined to this file and goes away as the
- * GPU takes over these paths.
+ * public API on a private CPU context (cached in the context, created with
+ * the caller's thread count and host allocator, freed with it), and copies
+ * results back.  Correct and simple, not fast: these calls synchronise the
+ * host and move every byte over PCIe twice.  The decision is the API's:
+ * the CUDA engine never calls back into the API.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../container/cuda_buffer.h"
+#include "staging.h"
 
-/* The private CPU context (lazily created; freed by oc_cuda_staged_release). */
-static oc_status oc_staged_cpu_ctx(oc_context *ctx, oc_context **out)
+/* The private CPU context (created on first use; freed by oc_context_destroy). */
+static oc_status staging_cpu(oc_context *ctx, oc_context **out)
 {
-    oc_context **slot = oc_cuda_state_cpu_ctx(ctx);
-    if (slot == NULL)
-        return OC_ERR_OUT_OF_MEMORY;
-    if (*slot == NULL) {
+    if (ctx->staging_cpu == NULL) {
         oc_context_options o = ctx->opts;
         o.engine = OC_ENGINE_CPU;
         o.cuda_stream = NULL;
         o.progress = NULL;
         o.progress_opaque = NULL;
-        FORWARD_IF_ERROR(oc_context_create(&o, slot));
+        FORWARD_IF_ERROR(oc_context_create(&o, &ctx->staging_cpu));
     }
-    *out = *slot;
+    *out = ctx->staging_cpu;
     return OC_OK;
 }
 
-static oc_status oc_cuda_err(cudaError_t e)
-{
-    if (e == cudaSuccess)
-        return OC_OK;
-    (void)cudaGetLastError();
-    return OC_ERR_CUDA;
-}
-
-/* cudaMemcpy with UVA: works for device, pinned and pageable pointers alike. */
-static oc_status oc_copy_any(void *dst, const void *src, size_t n)
+/* A synchronous copy between any two kinds of memory. */
+static oc_status copy_any(oc_context *ctx, void *dst, const void *src, size_t n)
 {
     if (n == 0)
         return OC_OK;
-    return oc_cuda_err(cudaMemcpy(dst, src, n, cudaMemcpyDefault));
+    FORWARD_IF_ERROR(oc_memory_copy(ctx, dst, src, n));
+    return oc_context_synchronize(ctx);
 }
 
-oc_status oc_cuda_staged_batch(oc_context *ctx, const oc_codec_options *options, int op, size_t n,
-                               const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
-                               const size_t *dst_caps, size_t *out_sizes, oc_status *statuses)
+oc_status oc_staged_batch(oc_context *ctx, const oc_codec_options *options, int op, size_t n,
+                          const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
+                          const size_t *dst_caps, size_t *out_sizes, oc_status *statuses)
 {
     oc_context *cpu = NULL;
-    FORWARD_IF_ERROR(oc_staged_cpu_ctx(ctx, &cpu));
-    FORWARD_IF_ERROR(oc_cuda_err(cudaStreamSynchronize((cudaStream_t)ctx->opts.cuda_stream)));
+    FORWARD_IF_ERROR(staging_cpu(ctx, &cpu));
+    FORWARD_IF_ERROR(oc_context_synchronize(ctx));
     oc_status st = OC_OK;
     size_t words = n ? n : 1;
     const void **hs = (const void **)calloc(words, sizeof(void *));
@@ -79,11 +66,11 @@ oc_status oc_cuda_staged_batch(oc_context *ctx, const oc_codec_options *options,
         st = OC_ERR_OUT_OF_MEMORY;
         goto done;
     }
-    if ((st = oc_copy_any(hs, src_ptrs, n * sizeof(void *))) != OC_OK ||
-        (st = oc_copy_any(hss, src_sizes, n * sizeof(size_t))) != OC_OK)
+    if ((st = copy_any(ctx, hs, src_ptrs, n * sizeof(void *))) != OC_OK ||
+        (st = copy_any(ctx, hss, src_sizes, n * sizeof(size_t))) != OC_OK)
         goto done;
-    if (op != 2 && ((st = oc_copy_any(hd, dst_ptrs, n * sizeof(void *))) != OC_OK ||
-                    (st = oc_copy_any(hdc, dst_caps, n * sizeof(size_t))) != OC_OK))
+    if (op != 2 && ((st = copy_any(ctx, hd, dst_ptrs, n * sizeof(void *))) != OC_OK ||
+                    (st = copy_any(ctx, hdc, dst_caps, n * sizeof(size_t))) != OC_OK))
         goto done;
     for (size_t i = 0; i < n; i++) {
         in_total += hss[i];
@@ -99,7 +86,7 @@ oc_status oc_cuda_staged_batch(oc_context *ctx, const oc_codec_options *options,
         size_t io = 0, oo = 0;
         for (size_t i = 0; i < n; i++) {
             in[i] = hs[i] ? in_buf + io : NULL;
-            if (hs[i] && (st = oc_copy_any(in_buf + io, hs[i], hss[i])) != OC_OK)
+            if (hs[i] && (st = copy_any(ctx, in_buf + io, hs[i], hss[i])) != OC_OK)
                 goto done;
             io += hss[i];
             if (op != 2) {
@@ -118,42 +105,39 @@ oc_status oc_cuda_staged_batch(oc_context *ctx, const oc_codec_options *options,
         goto done;
     if (op != 2)
         for (size_t i = 0; i < n; i++)
-            if (hst[i] == OC_OK && hd[i] && (st = oc_copy_any(hd[i], out[i], hds[i])) != OC_OK)
+            if (hst[i] == OC_OK && hd[i] && (st = copy_any(ctx, hd[i], out[i], hds[i])) != OC_OK)
                 goto done;
-    if (out_sizes && (st = oc_copy_any(out_sizes, hds, n * sizeof(size_t))) != OC_OK)
+    if (out_sizes && (st = copy_any(ctx, out_sizes, hds, n * sizeof(size_t))) != OC_OK)
         goto done;
     if (statuses)
-        st = oc_copy_any(statuses, hst, n * sizeof(oc_status));
+        st = copy_any(ctx, statuses, hst, n * sizeof(oc_status));
 done:
     free(hs), free(hss), free(hd), free(hdc), free(hds), free(hst), free(in), free(out);
     free(in_buf), free(out_buf);
     return st;
 }
 
-oc_status oc_cuda_staged_buffer_compress(oc_context *ctx, const oc_buffer_options *options, const void *src,
-                                         uint64_t src_size, void *dst, uint64_t dst_capacity,
-                                         uint64_t *dst_size)
+oc_status oc_staged_buffer_compress(oc_context *ctx, const oc_buffer_options *options, const void *src,
+                                    uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size)
 {
     if (ctx == NULL || dst_size == NULL || options == NULL)
         return OC_ERR_INVALID_ARGUMENT;
-    if (!oc_cuda_available())
-        return OC_ERR_NO_DEVICE;
     if (src_size > SIZE_MAX / 2)
         return OC_ERR_INVALID_ARGUMENT;
     oc_context *cpu = NULL;
-    FORWARD_IF_ERROR(oc_staged_cpu_ctx(ctx, &cpu));
-    FORWARD_IF_ERROR(oc_cuda_err(cudaStreamSynchronize((cudaStream_t)ctx->opts.cuda_stream)));
+    FORWARD_IF_ERROR(staging_cpu(ctx, &cpu));
+    FORWARD_IF_ERROR(oc_context_synchronize(ctx));
     size_t bound = oc_buffer_compress_bound(options, src_size);
     size_t cap = bound && bound < dst_capacity ? bound : (size_t)dst_capacity;
     uint8_t *hs = (uint8_t *)malloc(src_size ? (size_t)src_size : 1);
     uint8_t *hd = (uint8_t *)malloc(cap ? cap : 1);
     oc_status st = hs && hd ? OC_OK : OC_ERR_OUT_OF_MEMORY;
     if (st == OC_OK)
-        st = oc_copy_any(hs, src, (size_t)src_size);
+        st = copy_any(ctx, hs, src, (size_t)src_size);
     if (st == OC_OK)
         st = oc_buffer_compress(cpu, options, hs, src_size, hd, cap, dst_size);
     if (st == OC_OK)
-        st = oc_copy_any(dst, hd, (size_t)*dst_size);
+        st = copy_any(ctx, dst, hd, (size_t)*dst_size);
     if (st != OC_OK)
         *dst_size = 0;
     free(hs);
@@ -161,21 +145,19 @@ oc_status oc_cuda_staged_buffer_compress(oc_context *ctx, const oc_buffer_option
     return st;
 }
 
-oc_status oc_cuda_staged_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, const void *src,
-                                           uint64_t src_size, void *dst, uint64_t dst_capacity,
-                                           uint64_t *dst_size, uint64_t *failed_chunk)
+oc_status oc_staged_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, const void *src,
+                                      uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size,
+                                      uint64_t *failed_chunk)
 {
     if (ctx == NULL || dst_size == NULL)
         return OC_ERR_INVALID_ARGUMENT;
-    if (!oc_cuda_available())
-        return OC_ERR_NO_DEVICE;
     if (src_size > SIZE_MAX / 2 || dst_capacity > SIZE_MAX / 2)
         return OC_ERR_INVALID_ARGUMENT;
     oc_context *cpu = NULL;
-    FORWARD_IF_ERROR(oc_staged_cpu_ctx(ctx, &cpu));
-    FORWARD_IF_ERROR(oc_cuda_err(cudaStreamSynchronize((cudaStream_t)ctx->opts.cuda_stream)));
+    FORWARD_IF_ERROR(staging_cpu(ctx, &cpu));
+    FORWARD_IF_ERROR(oc_context_synchronize(ctx));
     uint8_t *hs = (uint8_t *)malloc(src_size ? (size_t)src_size : 1);
-    oc_status st = hs ? oc_copy_any(hs, src, (size_t)src_size) : OC_ERR_OUT_OF_MEMORY;
+    oc_status st = hs ? copy_any(ctx, hs, src, (size_t)src_size) : OC_ERR_OUT_OF_MEMORY;
     uint8_t *hd = NULL;
     size_t cap = (size_t)dst_capacity;
     if (st == OC_OK) {
@@ -192,7 +174,7 @@ oc_status oc_cuda_staged_buffer_decompress(oc_context *ctx, const oc_buffer_opti
     if (st == OC_ERR_OUTPUT_TOO_SMALL && cap < dst_capacity) /* size query was wrong: give it all */
         st = OC_ERR_CORRUPT;
     if (st == OC_OK)
-        st = oc_copy_any(dst, hd, (size_t)*dst_size);
+        st = copy_any(ctx, dst, hd, (size_t)*dst_size);
     if (st != OC_OK)
         *dst_size = 0;
     free(hs);

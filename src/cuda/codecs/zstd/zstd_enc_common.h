@@ -1,0 +1,180 @@
+/*
+ * zstd_enc_common.h - what every part of the GPU zstd encoder core shares
+ * (zstd_enc_core.h says how the core is built and tested): limits,
+ * sequences, the worker's scratch, the level parameters, hashing, the code
+ * tables' lookups and the backward bit writer.
+ */
+#ifndef OC_ZSTD_ENC_COMMON_H
+#define OC_ZSTD_ENC_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../../common/le.h"
+#include "../../../common/portable.h"
+#include "opencomp.h"
+#include "zstd_tables.h"
+
+#define ZE_WINDOW 32u /* positions probed per step by the fast variant (one per lane on the GPU) */
+
+#define ZE_BLOCK 131072u /* Block_Maximum_Size */
+#define ZE_HASH_LOG 15   /* hash heads: 32 Ki positions */
+#define ZE_CHAIN_LOG 16  /* chain links: 64 Ki positions (lazy variant) */
+#define ZE_MAX_SEQ (ZE_BLOCK / 4 + 1)
+#define ZE_MINMATCH 4u
+#define ZE_EMPTY 0xFFFFFFFFu
+#define ZE_BIG_WINDOW_LOG 27 /* frames of chunks over 128 MiB: window 2^27 */
+
+/* One sequence: literal length, match length, Offset_Value (RFC 8878
+ * 3.1.1.5: 1-3 repeat codes, else offset + 3). */
+typedef struct {
+    uint32_t ll, ml, ofv;
+} ze_seq;
+
+/* Scratch memory of one worker (global memory on the GPU). */
+typedef struct {
+    uint32_t *hash;  /* 1 << ZE_HASH_LOG */
+    uint32_t *chain; /* 1 << ZE_CHAIN_LOG */
+    ze_seq *seq;     /* ZE_MAX_SEQ */
+    uint8_t *lit;    /* ZE_BLOCK */
+} ze_work;
+
+#define ZE_SCRATCH_BYTES                                                                                     \
+    ((size_t)4 * (1u << ZE_HASH_LOG) + (size_t)4 * (1u << ZE_CHAIN_LOG) + sizeof(ze_seq) * ZE_MAX_SEQ +      \
+     ZE_BLOCK)
+
+/* Carves a ze_work out of ZE_SCRATCH_BYTES bytes (4-byte aligned). */
+OC_CORE_FN ze_work ze_work_from(void *mem)
+{
+    ze_work w;
+    uint8_t *p = (uint8_t *)mem;
+    w.hash = (uint32_t *)p;
+    p += (size_t)4 * (1u << ZE_HASH_LOG);
+    w.chain = (uint32_t *)p;
+    p += (size_t)4 * (1u << ZE_CHAIN_LOG);
+    w.seq = (ze_seq *)p;
+    p += sizeof(ze_seq) * ZE_MAX_SEQ;
+    w.lit = p;
+    return w;
+}
+
+#ifndef ZE_WLAZY_MAX_LEVEL
+#define ZE_WLAZY_MAX_LEVEL 5 /* levels 2..5: lazy by windows; >= 6: lazy on one lane */
+#endif
+typedef struct {
+    int lazy;      /* 0 fast (windows), 1 lazy with chains (lane 0), 2 lazy by windows */
+    int depth;     /* chain candidates per position (lazy) */
+    int fse_built; /* 1: FSE tables from statistics when cheaper */
+} ze_params;
+
+/* Public level -> variant: <= 1 fast; 2 lazy depth 4; 3 (default) lazy depth
+ * 8; 4-5 depth 16 (2-5 by windows); >= 6 depth 32 on one lane.  Every level
+ * may build FSE tables. */
+OC_CORE_FN ze_params ze_params_for_level(int level)
+{
+    ze_params p;
+    if (level == 0)
+        level = 3;
+    p.lazy = level <= 1 ? 0 : level <= ZE_WLAZY_MAX_LEVEL ? 2 : 1;
+    p.fse_built = 1;
+    p.depth = level <= 1 ? 1 : level == 2 ? 4 : level == 3 ? 8 : level <= 5 ? 16 : 32;
+    return p;
+}
+
+/* ---- helpers ---------------------------------------------------------------- */
+
+/* Hash of the `hb` (4-8) bytes at p (p + 8 <= the block end): 6 for the
+ * fast variant, 4 for the lazy one (measured best on the corpus). */
+#define ZE_HASH_FAST 6
+#define ZE_HASH_LAZY 4
+OC_CORE_FN uint32_t ze_hash(const uint8_t *p, int hb)
+{
+    uint64_t v = (uint64_t)oc_load_le32(p) | ((uint64_t)oc_load_le32(p + 4) << 32);
+    v <<= 64 - 8 * hb;
+    return (uint32_t)((v * 0x9E3779B185EBCA87ull) >> (64 - ZE_HASH_LOG));
+}
+
+/* log2(x) in 1/256 bits, x >= 1 (linear between powers of two: within 0.09
+ * bits; used only to compare costs). */
+OC_CORE_FN uint32_t ze_log2fp(uint32_t x)
+{
+    int h = oc_highbit32(x);
+    uint32_t frac = h >= 8 ? (x >> (h - 8)) & 255u : (x << (8 - h)) & 255u;
+    return ((uint32_t)h << 8) + frac;
+}
+
+OC_CORE_FN uint32_t ze_ll_code(uint32_t ll)
+{
+    if (ll < 16)
+        return ll;
+    if (ll >= 64)
+        return (uint32_t)oc_highbit32(ll) + 19u;
+    uint32_t c = 16;
+    while (c < 24 && oc_zstd_ll_base[c + 1] <= ll)
+        c++;
+    return c;
+}
+
+OC_CORE_FN uint32_t ze_ml_code(uint32_t ml) /* ml >= 3 */
+{
+    uint32_t b = ml - 3;
+    if (b < 32)
+        return b;
+    if (b >= 128)
+        return (uint32_t)oc_highbit32(b) + 36u;
+    uint32_t c = 32;
+    while (c < 42 && oc_zstd_ml_base[c + 1] <= ml)
+        c++;
+    return c;
+}
+
+/* Bit writer, least significant bit first.  Writes nothing past lim; ovf
+ * records that something did not fit. */
+typedef struct {
+    uint8_t *p;
+    size_t pos, lim;
+    uint64_t acc;
+    int n, ovf;
+} ze_bw;
+
+OC_CORE_FN void ze_bw_init(ze_bw *w, uint8_t *p, size_t pos, size_t lim)
+{
+    w->p = p;
+    w->pos = pos;
+    w->lim = lim;
+    w->acc = 0;
+    w->n = 0;
+    w->ovf = pos > lim;
+}
+
+OC_CORE_FN void ze_bw_put(ze_bw *w, uint32_t v, int nb) /* nb <= 32 */
+{
+    if (nb == 0)
+        return;
+    w->acc |= ((uint64_t)v & ((1ull << nb) - 1)) << w->n;
+    w->n += nb;
+    while (w->n >= 8) {
+        if (w->pos < w->lim)
+            w->p[w->pos] = (uint8_t)w->acc;
+        else
+            w->ovf = 1;
+        w->pos++;
+        w->acc >>= 8;
+        w->n -= 8;
+    }
+}
+
+OC_CORE_FN void ze_bw_flush(ze_bw *w) /* pads the last byte with zeros */
+{
+    if (w->n > 0)
+        ze_bw_put(w, 0, 8 - w->n);
+}
+
+/* Closes a backward stream: the end mark (a 1 bit), then padding. */
+OC_CORE_FN void ze_bw_close(ze_bw *w)
+{
+    ze_bw_put(w, 1, 1);
+    ze_bw_flush(w);
+}
+
+#endif /* OC_ZSTD_ENC_COMMON_H */

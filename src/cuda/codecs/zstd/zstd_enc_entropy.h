@@ -1,0 +1,593 @@
+/*
+ * zstd_enc_entropy.h - the entropy stage of the GPU zstd encoder core: FSE tables
+ * (RFC 8878 4.1), Huffman-coded literals (4.2) and the sequences section
+ * with its table choice (3.1.1.3.2, 3.1.1.4); lane 0 of the warp runs it.
+ */
+#ifndef OC_ZSTD_ENC_ENTROPY_H
+#define OC_ZSTD_ENC_ENTROPY_H
+
+#include "zstd_enc_common.h"
+
+/* ---- FSE (RFC 8878 4.1) ------------------------------------------------------ */
+
+/* An encoding table: for each symbol, its states in ascending order. */
+typedef struct {
+    uint16_t states[512];
+    uint16_t start[64];
+    uint16_t cnt[64]; /* states per symbol (a "-1" symbol has one) */
+    int log;
+} ze_fse;
+
+OC_CORE_BIGFN void ze_fse_build(ze_fse *t, const int16_t *norm, int nsym, int log, uint8_t *spread)
+{
+    uint32_t size = 1u << log, high = size - 1, mask = size - 1;
+    uint32_t step = (size >> 1) + (size >> 3) + 3, pos = 0;
+    t->log = log;
+    for (int s = 0; s < nsym; s++)
+        if (norm[s] == -1)
+            spread[high--] = (uint8_t)s;
+    for (int s = 0; s < nsym; s++)
+        for (int i = 0; i < norm[s]; i++) {
+            spread[pos] = (uint8_t)s;
+            do {
+                pos = (pos + step) & mask;
+            } while (pos > high);
+        }
+    uint32_t acc = 0;
+    for (int s = 0; s < nsym; s++) {
+        t->cnt[s] = (uint16_t)(norm[s] == -1 ? 1 : norm[s] > 0 ? norm[s] : 0);
+        t->start[s] = (uint16_t)acc;
+        acc += t->cnt[s];
+    }
+    uint16_t fill[64];
+    for (int s = 0; s < nsym; s++)
+        fill[s] = t->start[s];
+    for (uint32_t u = 0; u < size; u++)
+        t->states[fill[spread[u]]++] = (uint16_t)u;
+}
+
+/* One encoding step: `*state` is the decoder state of the symbol after s;
+ * writes the bits the decoder reads to get there from a state of s, and
+ * moves *state to that state. */
+OC_CORE_FN void ze_fse_step(const ze_fse *t, uint32_t *state, uint32_t s, ze_bw *w)
+{
+    uint32_t v = *state + (1u << t->log), c = t->cnt[s];
+    int nb = oc_highbit32(v) - oc_highbit32(c);
+    if ((v >> nb) < c)
+        nb--;
+    ze_bw_put(w, v & ((1u << nb) - 1), nb);
+    *state = t->states[t->start[s] + (v >> nb) - c];
+}
+
+/* Normalizes counts to 2^log (log chosen here in [5, max_log]); every
+ * present symbol gets at least 1. */
+OC_CORE_BIGFN int ze_fse_normalize(const uint32_t *cnt, int nsym, uint32_t total, int max_log, int16_t *norm)
+{
+    int distinct = 0;
+    for (int s = 0; s < nsym; s++)
+        distinct += cnt[s] != 0;
+    int log = oc_highbit32(total) + 1;
+    if (log < 5)
+        log = 5;
+    while ((1 << log) < 2 * distinct && log < max_log)
+        log++;
+    if (log > max_log)
+        log = max_log;
+    int32_t scale = 1 << log, sum = 0;
+    for (int s = 0; s < nsym; s++) {
+        int32_t v = 0;
+        if (cnt[s]) {
+            v = (int32_t)(((uint64_t)cnt[s] * (uint64_t)scale + total / 2) / total);
+            if (v < 1)
+                v = 1;
+        }
+        norm[s] = (int16_t)v;
+        sum += v;
+    }
+    while (sum != scale) {
+        int best = -1;
+        for (int s = 0; s < nsym; s++)
+            if (norm[s] > (sum > scale ? 1 : 0) && (best < 0 || norm[s] > norm[best]))
+                best = s;
+        norm[best] = (int16_t)(norm[best] + (sum > scale ? -1 : 1));
+        sum += sum > scale ? -1 : 1;
+    }
+    return log;
+}
+
+/* Writes a table description (RFC 8878 4.1.1) into buf (>= 128 bytes);
+ * returns its size in bytes. */
+OC_CORE_BIGFN size_t ze_fse_write_ncount(uint8_t *buf, const int16_t *norm, int nsym, int log)
+{
+    ze_bw w;
+    ze_bw_init(&w, buf, 0, 128);
+    ze_bw_put(&w, (uint32_t)(log - 5), 4);
+    int remaining = (1 << log) + 1, threshold = 1 << log, nbits = log + 1;
+    int s = 0;
+    while (remaining > 1 && s < nsym) {
+        int count = norm[s] + 1;
+        int maxv = (2 * threshold - 1) - remaining;
+        if (count < maxv)
+            ze_bw_put(&w, (uint32_t)count, nbits - 1);
+        else if (count < threshold)
+            ze_bw_put(&w, (uint32_t)count, nbits);
+        else
+            ze_bw_put(&w, (uint32_t)(count + maxv), nbits);
+        remaining -= norm[s] < 0 ? -norm[s] : norm[s];
+        s++;
+        if (count == 1) { /* zero probability: run of further zeros */
+            int z = 0;
+            while (s + z < nsym && norm[s + z] == 0)
+                z++;
+            s += z;
+            while (z >= 3) {
+                ze_bw_put(&w, 3, 2);
+                z -= 3;
+            }
+            ze_bw_put(&w, (uint32_t)z, 2);
+        }
+        while (remaining < threshold && threshold > 1) {
+            nbits--;
+            threshold >>= 1;
+        }
+    }
+    ze_bw_flush(&w);
+    return w.pos;
+}
+
+/* Estimated bits (x256) to code `cnt` with a table of norm/log. */
+OC_CORE_FN uint64_t ze_fse_cost(const uint32_t *cnt, int nsym, const int16_t *norm, int nnorm, int log)
+{
+    uint64_t bits = 0;
+    for (int s = 0; s < nsym; s++) {
+        if (!cnt[s])
+            continue;
+        if (s >= nnorm || norm[s] == 0)
+            return ~0ull >> 2;
+        uint32_t p = norm[s] < 0 ? 1u : (uint32_t)norm[s];
+        bits += (uint64_t)cnt[s] * (((uint32_t)log << 8) - ze_log2fp(p));
+    }
+    return bits;
+}
+
+/* ---- Huffman literals (RFC 8878 4.2) ---------------------------------------- */
+
+#define ZE_HUF_MAX 11
+
+/* Huffman temporaries (kept out of the GPU thread's stack). */
+typedef struct {
+    uint32_t cnt[256];
+    uint32_t wgt[512];
+    uint16_t sym[256];
+    uint16_t parent[512];
+    uint16_t code[256];
+    uint8_t depth[512];
+    uint8_t len[256];
+    uint8_t wts[256];  /* weights of symbols 0..last-1 */
+    uint8_t tree[160]; /* FSE-compressed tree description */
+} ze_huf;
+
+/* Code lengths (<= 11) of a complete prefix code for cnt[0..255] (at least
+ * two symbols present); returns the longest length. */
+OC_CORE_BIGFN int ze_huf_lengths(ze_huf *H)
+{
+    const uint32_t *cnt = H->cnt;
+    uint8_t *len = H->len;
+    uint16_t *sym = H->sym;
+    uint32_t *wgt = H->wgt;
+    uint16_t *parent = H->parent;
+    uint8_t *depth = H->depth;
+    int n = 0;
+    for (int s = 0; s < 256; s++) {
+        len[s] = 0;
+        if (cnt[s]) {
+            int i = n++;
+            while (i > 0 && cnt[sym[i - 1]] > cnt[s]) { /* ascending counts */
+                sym[i] = sym[i - 1];
+                i--;
+            }
+            sym[i] = (uint16_t)s;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        wgt[i] = cnt[sym[i]];
+    /* two queues: leaves 0..n-1, internal nodes n.. in creation order */
+    int li = 0, ni = n, nn = n;
+    for (int k = 0; k < n - 1; k++) {
+        int a, b;
+        a = (li < n && (ni >= nn || wgt[li] <= wgt[ni])) ? li++ : ni++;
+        b = (li < n && (ni >= nn || wgt[li] <= wgt[ni])) ? li++ : ni++;
+        wgt[nn] = wgt[a] + wgt[b];
+        parent[a] = parent[b] = (uint16_t)nn;
+        nn++;
+    }
+    /* depths: root is nn-1; parents are created after their children.  The
+     * caller guarantees two symbols (nn >= 3); the check keeps the index
+     * provably in range for the compiler too. */
+    if (nn < 1 || nn > 511)
+        return 0;
+    depth[nn - 1] = 0;
+    for (int i = nn - 2; i >= 0; i--)
+        depth[i] = (uint8_t)(depth[parent[i]] + 1 > 60 ? 60 : depth[parent[i]] + 1);
+    int maxl = 0;
+    for (int i = 0; i < n; i++) {
+        int l = depth[i] > ZE_HUF_MAX ? ZE_HUF_MAX : depth[i];
+        len[sym[i]] = (uint8_t)l;
+        maxl = l > maxl ? l : maxl;
+    }
+    /* Kraft sum in units of 2^-11; repair after clamping */
+    int32_t k = 0, full = 1 << ZE_HUF_MAX;
+    for (int i = 0; i < n; i++)
+        k += 1 << (ZE_HUF_MAX - len[sym[i]]);
+    while (k > full) { /* lengthen the rarest code of the longest length < 11 */
+        int best = -1;
+        for (int i = 0; i < n; i++) {
+            int l = len[sym[i]];
+            if (l < ZE_HUF_MAX && (best < 0 || l > len[sym[best]]))
+                best = i; /* ascending counts: first found is rarest */
+        }
+        k -= 1 << (ZE_HUF_MAX - len[sym[best]] - 1);
+        len[sym[best]]++;
+    }
+    while (k < full) { /* shorten the most frequent code of the longest length that fits */
+        int best = -1;
+        for (int i = n - 1; i >= 0; i--) {
+            int l = len[sym[i]];
+            if (l > 1 && (1 << (ZE_HUF_MAX - l)) <= full - k && (best < 0 || l > len[sym[best]]))
+                best = i;
+        }
+        k += 1 << (ZE_HUF_MAX - len[sym[best]]);
+        len[sym[best]]--;
+    }
+    maxl = 0;
+    for (int i = 0; i < n; i++)
+        maxl = len[sym[i]] > maxl ? len[sym[i]] : maxl;
+    return maxl;
+}
+
+/* Canonical codes as the format assigns them: by weight (longest codes
+ * first), then symbol value. */
+OC_CORE_FN void ze_huf_codes(const uint8_t *len, int maxl, uint16_t *code)
+{
+    uint32_t cnt[ZE_HUF_MAX + 2], start[ZE_HUF_MAX + 2];
+    for (int i = 0; i < ZE_HUF_MAX + 2; i++)
+        cnt[i] = 0;
+    for (int s = 0; s < 256; s++)
+        if (len[s])
+            cnt[len[s]]++;
+    uint32_t acc = 0;
+    for (int l = maxl; l >= 1; l--) { /* weight maxl+1-l ascending */
+        start[l] = acc;
+        acc = (acc + cnt[l]) >> 1;
+    }
+    for (int s = 0; s < 256; s++)
+        if (len[s])
+            code[s] = (uint16_t)start[len[s]]++;
+}
+
+/* Encodes literals lit[0..n) as a Huffman stream into w (last literal
+ * first, so the decoder's first symbol is lit[0]). */
+OC_CORE_FN void ze_huf_stream(ze_bw *w, const uint8_t *lit, size_t n, const uint8_t *len,
+                              const uint16_t *code)
+{
+    for (size_t i = n; i-- > 0;)
+        ze_bw_put(w, code[lit[i]], len[lit[i]]);
+    ze_bw_close(w);
+}
+
+/* Literals section header of a Raw (type 0) or RLE (type 1) section. */
+OC_CORE_FN size_t ze_lit_header_raw(uint8_t *h, uint32_t type, size_t n)
+{
+    if (n < 32) {
+        h[0] = (uint8_t)(type | (n << 3));
+        return 1;
+    }
+    if (n < 4096) {
+        h[0] = (uint8_t)(type | (1u << 2) | ((n & 15) << 4));
+        h[1] = (uint8_t)(n >> 4);
+        return 2;
+    }
+    h[0] = (uint8_t)(type | (3u << 2) | ((n & 15) << 4));
+    h[1] = (uint8_t)(n >> 4);
+    h[2] = (uint8_t)(n >> 12);
+    return 3;
+}
+
+/* Writes the literals section at dst[pos..lim); returns the new position
+ * (> lim when it does not fit). */
+/* Tree description with FSE-compressed weights (RFC 8878 4.2.1.2: two
+ * interleaved states over one table of accuracy <= 6) into H->tree; returns
+ * its size, 0 when it cannot be written (fewer than two distinct weights,
+ * or 128 bytes or more).  Decoders emit w[k] and update its state; the
+ * update after w[nw-2] must run out of bits, then w[nw-1] comes from the
+ * other state: so both streams start (encoding backwards) at the first
+ * state of their symbol, which reads >= 1 bit. */
+OC_CORE_BIGFN size_t ze_huf_weights_fse(ze_huf *H, int nw, ze_fse *t, int16_t *norm, uint8_t *spread)
+{
+    uint32_t c[16];
+    for (int i = 0; i < 16; i++)
+        c[i] = 0;
+    for (int i = 0; i < nw; i++)
+        c[H->wts[i]]++;
+    int distinct = 0, maxw = 0;
+    for (int i = 0; i < 16; i++)
+        if (c[i]) {
+            distinct++;
+            maxw = i;
+        }
+    if (nw < 2 || distinct < 2)
+        return 0;
+    int log = ze_fse_normalize(c, maxw + 1, (uint32_t)nw, 6, norm);
+    size_t nc = ze_fse_write_ncount(H->tree + 1, norm, maxw + 1, log);
+    ze_fse_build(t, norm, maxw + 1, log, spread);
+    ze_bw w;
+    ze_bw_init(&w, H->tree, 1 + nc, 128);
+    uint32_t st[2];
+    st[(nw - 1) & 1] = t->states[t->start[H->wts[nw - 1]]];
+    st[(nw - 2) & 1] = t->states[t->start[H->wts[nw - 2]]];
+    for (int k = nw - 3; k >= 0; k--)
+        ze_fse_step(t, &st[k & 1], H->wts[k], &w);
+    ze_bw_put(&w, st[1], log);
+    ze_bw_put(&w, st[0], log);
+    ze_bw_close(&w);
+    if (w.ovf || w.pos > 128)
+        return 0;
+    H->tree[0] = (uint8_t)(w.pos - 1);
+    return w.pos;
+}
+
+OC_CORE_BIGFN size_t ze_literals(ze_huf *H, ze_fse *tmp_fse, int16_t *norm, uint8_t *spread,
+                                 const uint8_t *lit, size_t n, uint8_t *dst, size_t pos, size_t lim)
+{
+    uint8_t h[5];
+    uint32_t *cnt = H->cnt;
+    for (int s = 0; s < 256; s++)
+        cnt[s] = 0;
+    for (size_t i = 0; i < n; i++)
+        cnt[lit[i]]++;
+    int distinct = 0, last = 0;
+    for (int s = 0; s < 256; s++)
+        if (cnt[s]) {
+            distinct++;
+            last = s;
+        }
+    if (distinct == 1 && n > 2) { /* RLE literals */
+        size_t hl = ze_lit_header_raw(h, 1, n);
+        if (pos + hl + 1 > lim)
+            return lim + 1;
+        for (size_t i = 0; i < hl; i++)
+            dst[pos + i] = h[i];
+        dst[pos + hl] = lit[0];
+        return pos + hl + 1;
+    }
+    size_t rawsz = ze_lit_header_raw(h, 0, n) + n;
+    /* Huffman: worth trying from 64 literals */
+    if (n >= 64 && distinct >= 2) {
+        uint8_t *len = H->len;
+        uint16_t *code = H->code;
+        int maxl = ze_huf_lengths(H);
+        ze_huf_codes(len, maxl, code);
+        uint64_t bits = 0;
+        for (int s = 0; s < 256; s++)
+            bits += (uint64_t)cnt[s] * len[s];
+        size_t single = n <= 1023;
+        size_t hl = single ? 3 : n <= 16383 ? 4 : 5;
+        for (int s = 0; s < last; s++)
+            H->wts[s] = (uint8_t)(len[s] ? maxl + 1 - len[s] : 0);
+        size_t tree_fse = ze_huf_weights_fse(H, last, tmp_fse, norm, spread);
+        size_t tree_direct = last <= 128 ? 1 + ((size_t)last + 1) / 2 : 1000;
+        int use_fse = tree_fse > 0 && tree_fse < tree_direct;
+        size_t tree = use_fse ? tree_fse : tree_direct;
+        size_t est = hl + tree + (single ? 0 : 6) + (size_t)(bits / 8) + 4;
+        if (est < rawsz && tree < 1000) {
+            size_t body = pos + hl;
+            if (body + tree > lim)
+                goto raw;
+            if (use_fse) {
+                for (size_t i = 0; i < tree; i++)
+                    dst[body + i] = H->tree[i];
+            } else {
+                dst[body] = (uint8_t)(127 + last);
+                for (int s = 0; s < last; s += 2) {
+                    uint32_t w1 = s + 1 < last ? H->wts[s + 1] : 0u;
+                    dst[body + 1 + (size_t)s / 2] = (uint8_t)(((uint32_t)H->wts[s] << 4) | w1);
+                }
+            }
+            size_t sp = body + tree;
+            ze_bw w;
+            if (single) {
+                ze_bw_init(&w, dst, sp, lim);
+                ze_huf_stream(&w, lit, n, len, code);
+            } else {
+                size_t seg = (n + 3) / 4, at = sp + 6;
+                uint32_t ssz[4];
+                for (int k = 0; k < 4; k++) {
+                    size_t cnt_k = k < 3 ? seg : n - 3 * seg;
+                    ze_bw_init(&w, dst, at, lim);
+                    ze_huf_stream(&w, lit + (size_t)k * seg, cnt_k, len, code);
+                    if (w.ovf)
+                        goto raw;
+                    ssz[k] = (uint32_t)(w.pos - at);
+                    at = w.pos;
+                }
+                if (ssz[0] > 65535 || ssz[1] > 65535 || ssz[2] > 65535 || sp + 6 > lim)
+                    goto raw;
+                for (int k = 0; k < 3; k++) {
+                    dst[sp + 2 * (size_t)k] = (uint8_t)ssz[k];
+                    dst[sp + 2 * (size_t)k + 1] = (uint8_t)(ssz[k] >> 8);
+                }
+            }
+            if (w.ovf)
+                goto raw;
+            size_t csize = w.pos - body;
+            if (hl + csize < rawsz) {
+                int b = hl == 3 ? 10 : hl == 4 ? 14 : 18;
+                uint64_t hv = 2u |
+                              ((uint64_t)(hl == 3   ? 0
+                                          : hl == 4 ? 2
+                                                    : 3)
+                               << 2) |
+                              ((uint64_t)n << 4) | ((uint64_t)csize << (4 + b));
+                for (size_t i = 0; i < hl; i++)
+                    dst[pos + i] = (uint8_t)(hv >> (8 * i));
+                return w.pos;
+            }
+        }
+    }
+raw:;
+    size_t hl = ze_lit_header_raw(h, 0, n);
+    if (pos + hl + n > lim)
+        return lim + 1;
+    for (size_t i = 0; i < hl; i++)
+        dst[pos + i] = h[i];
+    for (size_t i = 0; i < n; i++)
+        dst[pos + hl + i] = lit[i];
+    return pos + hl + n;
+}
+
+/* ---- sequences section (RFC 8878 3.1.1.3.2, 3.1.1.4) ----------------------- */
+
+/* Entropy state and temporaries of one worker (global memory on the GPU). */
+typedef struct {
+    ze_fse ll, of, ml;             /* tables of this block */
+    ze_fse pre_ll, pre_of, pre_ml; /* predefined */
+    ze_huf huf;
+    int16_t norm[64];
+    uint8_t spread[512];
+    uint8_t desc[3][128];
+} ze_tables;
+
+OC_CORE_BIGFN void ze_tables_init(ze_tables *T)
+{
+    ze_fse_build(&T->pre_ll, oc_zstd_ll_default, 36, 6, T->spread);
+    ze_fse_build(&T->pre_ml, oc_zstd_ml_default, 53, 6, T->spread);
+    ze_fse_build(&T->pre_of, oc_zstd_of_default, 29, 5, T->spread);
+}
+
+/* Chooses the mode of one code stream (0 predefined, 1 RLE, 2 compressed);
+ * writes a description of an RLE/compressed table into desc (returns its
+ * size) and points *tab at the table to encode with (NULL for RLE). */
+OC_CORE_BIGFN size_t ze_choose_table(ze_tables *T, const uint32_t *cnt, int nsym, uint32_t nseq, int max_log,
+                                     const ze_fse *pre, const int16_t *pre_norm, int pre_n, ze_fse *own,
+                                     int allow_built, uint32_t *mode, const ze_fse **tab, uint8_t *desc)
+{
+    int distinct = 0, one = 0;
+    for (int s = 0; s < nsym; s++)
+        if (cnt[s]) {
+            distinct++;
+            one = s;
+        }
+    uint64_t pre_cost = ze_fse_cost(cnt, nsym, pre_norm, pre_n, pre->log);
+    if (distinct == 1 && (nseq > 2 || pre_cost > ((uint64_t)8 << 8))) {
+        *mode = 1;
+        *tab = NULL;
+        desc[0] = (uint8_t)one;
+        return 1;
+    }
+    if (allow_built && nseq >= 16) {
+        int log = ze_fse_normalize(cnt, nsym, nseq, max_log, T->norm);
+        int last = nsym - 1;
+        while (last > 0 && T->norm[last] == 0)
+            last--;
+        uint64_t cost = ze_fse_cost(cnt, nsym, T->norm, nsym, log);
+        size_t dsz = ze_fse_write_ncount(desc, T->norm, last + 1, log);
+        if (cost + ((uint64_t)dsz << 11) < pre_cost) {
+            ze_fse_build(own, T->norm, last + 1, log, T->spread);
+            *mode = 2;
+            *tab = own;
+            return dsz;
+        }
+    }
+    *mode = 0;
+    *tab = pre;
+    return 0;
+}
+
+/* Writes the sequences section at dst[pos..lim); returns the new position
+ * (> lim when it does not fit). */
+OC_CORE_BIGFN size_t ze_sequences(ze_tables *T, const ze_seq *seq, uint32_t nseq, int allow_built,
+                                  uint8_t *dst, size_t pos, size_t lim)
+{
+    if (pos + (nseq < 128 ? 1u : nseq < 0x7F00 ? 2u : 3u) > lim)
+        return lim + 1;
+    if (nseq < 128) {
+        dst[pos++] = (uint8_t)nseq;
+    } else if (nseq < 0x7F00) {
+        dst[pos++] = (uint8_t)((nseq >> 8) + 128);
+        dst[pos++] = (uint8_t)nseq;
+    } else {
+        dst[pos++] = 0xFF;
+        dst[pos++] = (uint8_t)(nseq - 0x7F00);
+        dst[pos++] = (uint8_t)((nseq - 0x7F00) >> 8);
+    }
+    if (nseq == 0)
+        return pos;
+    uint32_t cll[36], cof[32], cml[53];
+    for (int s = 0; s < 36; s++)
+        cll[s] = 0;
+    for (int s = 0; s < 32; s++)
+        cof[s] = 0;
+    for (int s = 0; s < 53; s++)
+        cml[s] = 0;
+    for (uint32_t i = 0; i < nseq; i++) {
+        cll[ze_ll_code(seq[i].ll)]++;
+        cml[ze_ml_code(seq[i].ml)]++;
+        cof[oc_highbit32(seq[i].ofv)]++;
+    }
+    uint8_t(*desc)[128] = T->desc;
+    size_t dsz[3];
+    uint32_t mode[3];
+    const ze_fse *tab[3];
+    dsz[0] = ze_choose_table(T, cll, 36, nseq, 9, &T->pre_ll, oc_zstd_ll_default, 36, &T->ll, allow_built,
+                             &mode[0], &tab[0], desc[0]);
+    dsz[1] = ze_choose_table(T, cof, 32, nseq, 8, &T->pre_of, oc_zstd_of_default, 29, &T->of, allow_built,
+                             &mode[1], &tab[1], desc[1]);
+    dsz[2] = ze_choose_table(T, cml, 53, nseq, 9, &T->pre_ml, oc_zstd_ml_default, 53, &T->ml, allow_built,
+                             &mode[2], &tab[2], desc[2]);
+    if (pos + 1 + dsz[0] + dsz[1] + dsz[2] > lim)
+        return lim + 1;
+    dst[pos++] = (uint8_t)((mode[0] << 6) | (mode[1] << 4) | (mode[2] << 2));
+    for (int k = 0; k < 3; k++)
+        for (size_t i = 0; i < dsz[k]; i++)
+            dst[pos++] = desc[k][i];
+    /* the bitstream, last sequence first */
+    ze_bw w;
+    ze_bw_init(&w, dst, pos, lim);
+    uint32_t sll = 0, sof = 0, sml = 0;
+    const ze_seq *q = &seq[nseq - 1];
+    uint32_t llc = ze_ll_code(q->ll), mlc = ze_ml_code(q->ml), ofc = (uint32_t)oc_highbit32(q->ofv);
+    if (tab[0])
+        sll = tab[0]->states[tab[0]->start[llc]];
+    if (tab[1])
+        sof = tab[1]->states[tab[1]->start[ofc]];
+    if (tab[2])
+        sml = tab[2]->states[tab[2]->start[mlc]];
+    ze_bw_put(&w, q->ll - oc_zstd_ll_base[llc], oc_zstd_ll_bits[llc]);
+    ze_bw_put(&w, q->ml - oc_zstd_ml_base[mlc], oc_zstd_ml_bits[mlc]);
+    ze_bw_put(&w, q->ofv - (1u << ofc), (int)ofc);
+    for (uint32_t i = nseq - 1; i-- > 0;) {
+        q = &seq[i];
+        llc = ze_ll_code(q->ll);
+        mlc = ze_ml_code(q->ml);
+        ofc = (uint32_t)oc_highbit32(q->ofv);
+        if (tab[1])
+            ze_fse_step(tab[1], &sof, ofc, &w);
+        if (tab[2])
+            ze_fse_step(tab[2], &sml, mlc, &w);
+        if (tab[0])
+            ze_fse_step(tab[0], &sll, llc, &w);
+        ze_bw_put(&w, q->ll - oc_zstd_ll_base[llc], oc_zstd_ll_bits[llc]);
+        ze_bw_put(&w, q->ml - oc_zstd_ml_base[mlc], oc_zstd_ml_bits[mlc]);
+        ze_bw_put(&w, q->ofv - (1u << ofc), (int)ofc);
+    }
+    if (tab[2])
+        ze_bw_put(&w, sml, tab[2]->log);
+    if (tab[1])
+        ze_bw_put(&w, sof, tab[1]->log);
+    if (tab[0])
+        ze_bw_put(&w, sll, tab[0]->log);
+    ze_bw_close(&w);
+    return w.ovf ? lim + 1 : w.pos;
+}
+
+#endif /* OC_ZSTD_ENC_ENTROPY_H */

@@ -1,0 +1,443 @@
+/*
+ * zstd_enc_match.h - the match finders of the GPU zstd encoder core: the fast
+ * variant by windows of 32 positions, the lazy one on lane 0, and the lazy
+ * one by windows (levels in zstd_enc_common.h's ze_params_for_level).
+ */
+#ifndef OC_ZSTD_ENC_MATCH_H
+#define OC_ZSTD_ENC_MATCH_H
+
+#include "zstd_enc_common.h"
+
+/* ---- match finding ------------------------------------------------------------ */
+
+/* Offset_Value for a match at `off` after `ll` literals, updating the repeat
+ * offsets exactly as the decoder will. */
+OC_CORE_FN uint32_t ze_offset_value(uint32_t off, uint32_t ll, uint32_t *rep)
+{
+    uint32_t idx; /* 0-2 rep[idx], 3 rep[0] - 1, 4 new */
+    if (ll > 0)
+        idx = off == rep[0] ? 0 : off == rep[1] ? 1 : off == rep[2] ? 2 : 4;
+    else
+        idx = off == rep[1] ? 1 : off == rep[2] ? 2 : off == rep[0] - 1 ? 3 : 4;
+    if (idx == 4) {
+        rep[2] = rep[1];
+        rep[1] = rep[0];
+        rep[0] = off;
+        return off + 3;
+    }
+    uint32_t ofv = ll > 0 ? idx + 1 : idx;
+    if (idx != 0) {
+        if (idx != 1)
+            rep[2] = rep[1];
+        rep[1] = rep[0];
+        rep[0] = off;
+    }
+    return ofv;
+}
+
+OC_CORE_FN uint32_t ze_count(const uint8_t *a, const uint8_t *b, const uint8_t *end)
+{
+    const uint8_t *s = a;
+    while (a < end && *a == *b) {
+        a++;
+        b++;
+    }
+    return (uint32_t)(a - s);
+}
+
+typedef struct {
+    uint32_t len, off;
+} ze_match;
+
+/* Worth of a match: 4 per byte, less the offset's cost; a repeat offset
+ * earns a bonus (-4 measured best: it keeps runs of repeat-offset sequences,
+ * whose codes then cost almost nothing, over longer matches at new
+ * offsets; tpch_l_quantity 5.85 -> 6.38, other files +-0.1%). */
+OC_CORE_FN int ze_gain(ze_match m, const uint32_t *rep)
+{
+    int oc = (m.off == rep[0] || m.off == rep[1] || m.off == rep[2]) ? -4 : oc_highbit32(m.off + 3);
+    return (int)m.len * 4 - oc;
+}
+
+/* Best match at ip (lazy variants): the three repeat offsets, then the
+ * chain from `cand` (the latest earlier position with ip's hash); the best
+ * by ze_gain. */
+OC_CORE_FN ze_match ze_find(const ze_work *W, const uint8_t *src, uint32_t ip, uint32_t end, uint32_t maxdist,
+                            const uint32_t *rep, int depth, uint32_t cand)
+{
+    ze_match m;
+    m.len = 0;
+    m.off = 0;
+    int best = 0;
+    uint32_t v = oc_load_le32(src + ip);
+    for (int r = 0; r < 3; r++) {
+        uint32_t o = rep[r];
+        if (o <= ip && o <= maxdist && oc_load_le32(src + ip - o) == v) {
+            ze_match t;
+            t.len = 4 + ze_count(src + ip + 4, src + ip - o + 4, src + end);
+            t.off = o;
+            int g = ze_gain(t, rep);
+            if (g > best) {
+                best = g;
+                m = t;
+            }
+        }
+    }
+    if (ip + m.len >= end)
+        return m;
+    const uint32_t cmask = (1u << ZE_CHAIN_LOG) - 1;
+    for (int d = 0; d < depth; d++) {
+        if (cand == ZE_EMPTY || cand >= ip || ip - cand > maxdist || ip - cand > cmask)
+            break;
+        if (src[cand + m.len] == src[ip + m.len] && oc_load_le32(src + cand) == v) {
+            ze_match t;
+            t.len = 4 + ze_count(src + ip + 4, src + cand + 4, src + end);
+            t.off = ip - cand;
+            int g = ze_gain(t, rep);
+            if (g > best) {
+                best = g;
+                m = t;
+                if (ip + t.len >= end)
+                    break;
+            }
+        }
+        uint32_t nx = W->chain[cand & cmask];
+        if (nx >= cand)
+            break;
+        cand = nx;
+    }
+    return m;
+}
+
+OC_CORE_FN void ze_insert(const ze_work *W, const uint8_t *src, uint32_t p)
+{
+    uint32_t h = ze_hash(src + p, ZE_HASH_LAZY);
+    W->chain[p & ((1u << ZE_CHAIN_LOG) - 1)] = W->hash[h];
+    W->hash[h] = p;
+}
+
+OC_CORE_FN void ze_emit(const ze_work *W, const uint8_t *src, uint32_t *nseq, uint32_t *nlit, uint32_t anchor,
+                        uint32_t ip, ze_match m, uint32_t *rep)
+{
+    uint32_t ll = ip - anchor;
+    for (uint32_t i = 0; i < ll; i++)
+        W->lit[*nlit + i] = src[anchor + i];
+    *nlit += ll;
+    ze_seq *q = &W->seq[(*nseq)++];
+    q->ll = ll;
+    q->ml = m.len;
+    q->ofv = ze_offset_value(m.off, ll, rep);
+}
+
+/* ze_emit for the warp variants: every lane calls it (each keeps its own
+ * copy of rep in step), the lanes copy the literals, lane 0 writes the
+ * sequence. */
+OC_CORE_FN void ze_emit_warp(const ze_work *W, const uint8_t *src, uint32_t *nseq, uint32_t *nlit,
+                             uint32_t anchor, uint32_t ip, ze_match m, uint32_t *rep, uint32_t lane)
+{
+    uint32_t ll = ip - anchor;
+    for (uint32_t i = lane; i < ll; i += OC_NLANES)
+        W->lit[*nlit + i] = src[anchor + i];
+    *nlit += ll;
+    uint32_t ofv = ze_offset_value(m.off, ll, rep);
+    if (lane == 0) {
+        ze_seq *q = &W->seq[*nseq];
+        q->ll = ll;
+        q->ml = m.len;
+        q->ofv = ofv;
+    }
+    (*nseq)++;
+}
+
+/* Lazy variant, one lane: the sequences of block [bs, be) of src; literals
+ * go to W->lit.  *ins is the next position to insert into the tables. */
+OC_CORE_BIGFN uint32_t ze_block_lazy(const ze_work *W, const uint8_t *src, uint32_t bs, uint32_t be,
+                                     uint32_t maxdist, uint32_t *rep, const ze_params *P, uint32_t *ins,
+                                     uint32_t *nlit_out)
+{
+    uint32_t nseq = 0, nlit = 0, anchor = bs, ip = bs;
+    uint32_t ilimit = be - bs > 8 ? be - 8 : bs; /* last positions stay literals */
+    if (*ins < bs)
+        *ins = bs;
+    while (ip < ilimit) {
+        while (*ins < ip)
+            ze_insert(W, src, (*ins)++);
+        ze_match m =
+            ze_find(W, src, ip, be, maxdist, rep, P->depth, W->hash[ze_hash(src + ip, ZE_HASH_LAZY)]);
+        if (m.len < ZE_MINMATCH) {
+            ip += 1 + ((ip - anchor) >> 7);
+            continue;
+        }
+        /* lazy: a better match one position later wins */
+        while (ip + 1 < ilimit) {
+            while (*ins < ip + 1)
+                ze_insert(W, src, (*ins)++);
+            ze_match m2 = ze_find(W, src, ip + 1, be, maxdist, rep, P->depth,
+                                  W->hash[ze_hash(src + ip + 1, ZE_HASH_LAZY)]);
+            int g1 = ze_gain(m, rep) + 4;
+            int g2 = ze_gain(m2, rep);
+            if (m2.len >= ZE_MINMATCH && g2 > g1) {
+                ip++;
+                m = m2;
+            } else {
+                break;
+            }
+        }
+        while (ip > anchor && ip - m.off > 0 && src[ip - 1] == src[ip - m.off - 1]) {
+            ip--;
+            m.len++;
+        }
+        ze_emit(W, src, &nseq, &nlit, anchor, ip, m, rep);
+        ip += m.len;
+        anchor = ip;
+    }
+    if (*ins < ilimit) /* later blocks see this block's positions */
+        while (*ins < ilimit)
+            ze_insert(W, src, (*ins)++);
+    for (uint32_t i = anchor; i < be; i++)
+        W->lit[nlit + i - anchor] = src[i];
+    *nlit_out = nlit + (be - anchor);
+    return nseq;
+}
+
+/* Inserts positions [from, to) (at most ZE_WINDOW) into the chains, one
+ * per lane on the GPU: a position's link is the highest lower lane with its
+ * hash, else the head; the highest lane becomes the head.  Same tables as
+ * ze_insert in order. */
+OC_CORE_FN void ze_insert_window(const ze_work *W, const uint8_t *src, uint32_t from, uint32_t to)
+{
+#ifdef __CUDACC__
+    const uint32_t cmask = (1u << ZE_CHAIN_LOG) - 1;
+    uint32_t lane = OC_LANE(), p = from + lane;
+    int act = p < to;
+    uint32_t h = act ? ze_hash(src + p, ZE_HASH_LAZY) : (0x80000000u | lane);
+    uint32_t peers = __match_any_sync(0xffffffffu, h);
+    uint32_t lower = peers & ((1u << lane) - 1u);
+    uint32_t head = act ? W->hash[h] : 0u;
+    __syncwarp();
+    if (act) {
+        W->chain[p & cmask] = lower ? from + (uint32_t)(31 - __clz(lower)) : head;
+        if ((peers >> lane >> 1) == 0)
+            W->hash[h] = p;
+    }
+    __syncwarp();
+#else
+    for (uint32_t p = from; p < to; p++)
+        ze_insert(W, src, p);
+#endif
+}
+
+#ifdef __CUDACC__
+/* Lane r's match, to every lane (r uniform). */
+OC_CORE_FN ze_match ze_match_of_lane(ze_match mine, uint32_t r)
+{
+    ze_match m;
+    m.len = __shfl_sync(0xffffffffu, mine.len, (int)r);
+    m.off = __shfl_sync(0xffffffffu, mine.off, (int)r);
+    return m;
+}
+#define ZE_WIN_MATCH(r) ze_match_of_lane(mine, (r))
+#else /* searches are read-only once the window is inserted: search on demand */
+#define ZE_WIN_MATCH(r) ze_find(W, src, ip + (r), be, maxdist, rep, P->depth, W->chain[(ip + (r)) & cmask])
+#endif
+
+/* Lazy variant by windows, whole warp: the ZE_WINDOW positions from ip are
+ * inserted into the chains, each searched (one per lane on the GPU, with the
+ * repeat offsets as they are at ip), then parsed in order: the first match
+ * is taken unless the next position's match gains more (lazy steps inside
+ * the window); the next window starts at the match's end (a window without
+ * a match moves on by ZE_WINDOW).  Defined by windows, so the C build gives
+ * the GPU's sequences; every lane returns the same values. */
+OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint32_t bs, uint32_t be,
+                                      uint32_t maxdist, uint32_t *rep, const ze_params *P, uint32_t *ins,
+                                      uint32_t *nlit_out)
+{
+    const uint32_t cmask = (1u << ZE_CHAIN_LOG) - 1;
+    uint32_t lane = OC_LANE();
+    uint32_t nseq = 0, nlit = 0, anchor = bs, ip = bs;
+    uint32_t ilimit = be - bs > 8 ? be - 8 : bs; /* last positions stay literals */
+    if (*ins < bs)
+        *ins = bs;
+    while (ip < ilimit) {
+        uint32_t nwin = ilimit - ip < ZE_WINDOW ? ilimit - ip : ZE_WINDOW;
+        while (*ins < ip + nwin) {
+            uint32_t to = ip + nwin - *ins < ZE_WINDOW ? ip + nwin : *ins + ZE_WINDOW;
+            ze_insert_window(W, src, *ins, to);
+            *ins = to;
+        }
+#ifdef __CUDACC__
+        ze_match mine;
+        mine.len = 0;
+        mine.off = 0;
+        if (lane < nwin)
+            mine = ze_find(W, src, ip + lane, be, maxdist, rep, P->depth, W->chain[(ip + lane) & cmask]);
+#endif
+        uint32_t r = 0;
+        ze_match m;
+        m.len = 0;
+        m.off = 0;
+        while (r < nwin) {
+            m = ZE_WIN_MATCH(r);
+            if (m.len >= ZE_MINMATCH)
+                break;
+            r++;
+        }
+        if (r >= nwin) {
+            ip += nwin;
+            continue;
+        }
+        while (r + 1 < nwin) {
+            ze_match m2 = ZE_WIN_MATCH(r + 1);
+            if (m2.len >= ZE_MINMATCH && ze_gain(m2, rep) > ze_gain(m, rep) + 4) {
+                r++;
+                m = m2;
+            } else {
+                break;
+            }
+        }
+        uint32_t p = ip + r;
+        while (p > anchor && p - m.off > 0 && src[p - 1] == src[p - m.off - 1]) {
+            p--;
+            m.len++;
+        }
+        ze_emit_warp(W, src, &nseq, &nlit, anchor, p, m, rep, lane);
+        ip = p + m.len;
+        anchor = ip;
+        OC_WARP_SYNC();
+    }
+    while (*ins < ilimit) { /* later blocks see this block's positions */
+        uint32_t to = ilimit - *ins < ZE_WINDOW ? ilimit : *ins + ZE_WINDOW;
+        ze_insert_window(W, src, *ins, to);
+        *ins = to;
+    }
+    for (uint32_t i = anchor + lane; i < be; i += OC_NLANES)
+        W->lit[nlit + i - anchor] = src[i];
+    OC_WARP_SYNC();
+    *nlit_out = nlit + (be - anchor);
+    return nseq;
+}
+
+/* Match length from a vs b (b < a), up to end: the warp compares 32 bytes
+ * per step on the GPU; same result as ze_count. */
+OC_CORE_FN uint32_t ze_count_warp(const uint8_t *a, const uint8_t *b, const uint8_t *end)
+{
+#ifdef __CUDACC__
+    uint32_t len = 0, lane = OC_LANE();
+    for (;;) {
+        const uint8_t *q = a + len + lane;
+        int neq = q < end ? *q != b[len + lane] : 1;
+        uint32_t m = __ballot_sync(0xffffffffu, neq);
+        if (m)
+            return len + (uint32_t)(__ffs(m) - 1);
+        len += 32;
+    }
+#else
+    return ze_count(a, b, end);
+#endif
+}
+
+/* One probe of the fast variant at p (tables as before the window): 1 and
+ * the match source in *c when the repeat offset or the hash head matches 4
+ * bytes. */
+OC_CORE_FN uint32_t ze_probe(const ze_work *W, const uint8_t *src, uint32_t p, uint32_t maxdist,
+                             uint32_t rep0, uint32_t *c, uint32_t *h)
+{
+    uint32_t v = oc_load_le32(src + p), r = 0;
+    *h = ze_hash(src + p, ZE_HASH_FAST);
+    uint32_t cand = W->hash[*h];
+    if (cand != ZE_EMPTY && cand < p && p - cand <= maxdist && oc_load_le32(src + cand) == v) {
+        *c = cand;
+        r = 2;
+    }
+    if (rep0 <= p && rep0 <= maxdist && oc_load_le32(src + p - rep0) == v) {
+        *c = p - rep0;
+        r |= 1;
+    }
+    return r; /* bit 0: repeat offset (then *c is its source), bit 1: hash head */
+}
+
+/* The window's pick from the probes' bit masks (bit l = position l): the
+ * first repeat-offset match if it is at most one position after the first
+ * hash match (a repeat offset costs next to nothing), else the first hash
+ * match; ZE_WINDOW when none. */
+OC_CORE_FN uint32_t ze_pick(uint32_t mrep, uint32_t mhash)
+{
+    uint32_t fr = mrep ? (uint32_t)oc_lowbit32(mrep) : ZE_WINDOW;
+    uint32_t fh = mhash ? (uint32_t)oc_lowbit32(mhash) : ZE_WINDOW;
+    return fr <= fh + 1 ? fr : fh;
+}
+
+/* Fast variant, whole warp: greedy matching by windows of ZE_WINDOW
+ * positions.  Every position of a window is probed against the tables as
+ * they were before the window (repeat offset first, then the hash head);
+ * the first position that matches wins; the positions up to it enter the
+ * hash table (a later position wins a shared slot); the match is extended
+ * forwards (32 bytes per step on the GPU) and backwards over pending
+ * literals.  A window without a match inserts all its positions and moves
+ * on by ZE_WINDOW.  Defined by windows, not lanes, so the C build (one lane
+ * looping over the window) gives the same sequences as the GPU.  Every lane
+ * returns the same values. */
+OC_CORE_BIGFN uint32_t ze_block_fast(const ze_work *W, const uint8_t *src, uint32_t bs, uint32_t be,
+                                     uint32_t maxdist, uint32_t *rep, uint32_t *nlit_out)
+{
+    uint32_t lane = OC_LANE();
+    uint32_t nseq = 0, nlit = 0, anchor = bs, ip = bs;
+    uint32_t ilimit = be - bs > 8 ? be - 8 : bs; /* last positions stay literals */
+    while (ip < ilimit) {
+        uint32_t nvalid = ilimit - ip < ZE_WINDOW ? ilimit - ip : ZE_WINDOW;
+        uint32_t f = ZE_WINDOW, c = 0;
+#ifdef __CUDACC__
+        uint32_t mc = 0, mh = 0;
+        uint32_t ok = lane < nvalid ? ze_probe(W, src, ip + lane, maxdist, rep[0], &mc, &mh) : 0;
+        f = ze_pick(__ballot_sync(0xffffffffu, ok & 1), __ballot_sync(0xffffffffu, ok & 2));
+        c = __shfl_sync(0xffffffffu, mc, (int)(f & 31));
+        /* positions ip .. ip+min(f, nvalid-1) enter the table, the highest lane of a slot wins */
+        uint32_t last = f < nvalid ? f : nvalid - 1;
+        int ins = lane <= last;
+        uint32_t key = ins ? mh : (0x80000000u | lane);
+        uint32_t peers = __match_any_sync(0xffffffffu, key);
+        if (ins && (peers >> lane >> 1) == 0)
+            W->hash[mh] = ip + lane;
+        OC_WARP_SYNC();
+#else
+        uint32_t hs[ZE_WINDOW], cs[ZE_WINDOW], mrep = 0, mhash = 0;
+        for (uint32_t l = 0; l < nvalid; l++) {
+            uint32_t ok = ze_probe(W, src, ip + l, maxdist, rep[0], &cs[l], &hs[l]);
+            mrep |= (ok & 1u) << l;
+            mhash |= ((ok >> 1) & 1u) << l;
+        }
+        f = ze_pick(mrep, mhash);
+        if (f < nvalid)
+            c = cs[f];
+        uint32_t last = f < nvalid ? f : nvalid - 1;
+        for (uint32_t l = 0; l <= last; l++)
+            W->hash[hs[l]] = ip + l;
+#endif
+        if (f >= nvalid) {
+            ip += nvalid;
+            continue;
+        }
+        uint32_t p = ip + f;
+        ze_match mt;
+        mt.off = p - c;
+        mt.len = 4 + ze_count_warp(src + p + 4, src + c + 4, src + be);
+        while (p > anchor && c > 0 && src[p - 1] == src[c - 1]) {
+            p--;
+            c--;
+            mt.len++;
+        }
+        ze_emit_warp(W, src, &nseq, &nlit, anchor, p, mt, rep, lane);
+        ip = p + mt.len;
+        anchor = ip;
+        if (lane == 0 && ip - 2 < ilimit && ip - 2 > bs)
+            W->hash[ze_hash(src + ip - 2, ZE_HASH_FAST)] = ip - 2;
+        OC_WARP_SYNC();
+    }
+    for (uint32_t i = anchor + lane; i < be; i += OC_NLANES)
+        W->lit[nlit + i - anchor] = src[i];
+    OC_WARP_SYNC();
+    *nlit_out = nlit + (be - anchor);
+    return nseq;
+}
+
+#endif /* OC_ZSTD_ENC_MATCH_H */

@@ -1,0 +1,459 @@
+/*
+ * test_blosc_core.c - the Blosc cores the GPU engine runs
+ * (src/common/blosc_format.h, shuffle.h, blosclz.h), compiled for the
+ * host, against libblosc (c-blosc 1.x, the reference library); and the
+ * CPU engine's Blosc codec (libblosc behind our layout check).
+ *
+ * Guards:
+ *   - every chunk libblosc writes (cnames blosclz, lz4, lz4hc, snappy,
+ *     zlib, zstd; no shuffle, byte shuffle, bitshuffle; typesizes 1, 2, 3,
+ *     4, 7, 8, 16, 17, 32; automatic and forced block sizes, short last
+ *     blocks; TPC-H-like int32/int64/float64 columns and text) decodes with
+ *     a reference decoder built from our cores alone (the layout walk,
+ *     our BloscLZ, our unshuffle; inner LZ4/Snappy/zlib/Zstd streams by
+ *     their libraries) to the original bytes: the format rules the GPU
+ *     kernels follow are libblosc's;
+ *   - shuffle and bitshuffle forward filters are the inverses of those
+ *     unshuffles (so a chunk opencomp shuffles reads back in c-blosc);
+ *   - the CPU codec decodes the same chunks through oc_batch_decompress,
+ *     and its chunks decode with libblosc, for every cname and filter;
+ *   - hostile input: every proper prefix of a chunk is TRUNCATED; damaged
+ *     header fields, block starts and csize words give the exact statuses
+ *     below; random damage never reads outside the chunk (ASan suite) and
+ *     the CPU codec and the reference agree on whether a chunk is valid;
+ *   - hand-made BloscLZ streams: far distances, overlapping matches,
+ *     distances before the output's start (CORRUPT), cut streams
+ *     (TRUNCATED), too little room (OUTPUT_TOO_SMALL).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <blosc.h>
+#include <lz4.h>
+#include <snappy-c.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "common/blosc_format.h"
+#include "common/blosclz.h"
+#include "common/shuffle.h"
+#include "helpers/test_util.h"
+
+/* ---- a reference decoder built from the cores --------------------------- */
+
+static oc_status inner_decode(int format, const uint8_t *s, size_t n, uint8_t *d, size_t dn)
+{
+    size_t got = 0;
+    switch (format) {
+    case OC_BLOSC_FMT_BLOSCLZ: {
+        oc_status st = oc_blosclz_decode(s, n, d, dn, &got);
+        if (st != OC_OK)
+            return st;
+        break;
+    }
+    case OC_BLOSC_FMT_LZ4: {
+        int r = LZ4_decompress_safe((const char *)s, (char *)d, (int)n, (int)dn);
+        if (r < 0)
+            return OC_ERR_CORRUPT;
+        got = (size_t)r;
+        break;
+    }
+    case OC_BLOSC_FMT_SNAPPY:
+        got = dn;
+        if (snappy_uncompress((const char *)s, n, (char *)d, &got) != SNAPPY_OK)
+            return OC_ERR_CORRUPT;
+        break;
+    case OC_BLOSC_FMT_ZLIB: {
+        uLongf dl = (uLongf)dn;
+        if (uncompress(d, &dl, s, (uLong)n) != Z_OK)
+            return OC_ERR_CORRUPT;
+        got = dl;
+        break;
+    }
+    default:
+        got = ZSTD_decompress(d, dn, s, n);
+        if (ZSTD_isError(got))
+            return OC_ERR_CORRUPT;
+    }
+    return got == dn ? OC_OK : OC_ERR_CORRUPT;
+}
+
+/* Decodes chunk p[0..n) into out (cap bytes) the way the GPU engine does:
+ * header, then every stream found by walking from its block start, then
+ * the block's unshuffle. */
+static oc_status ref_decode(const uint8_t *p, size_t n, uint8_t *out, size_t cap, size_t *size)
+{
+    oc_blosc_header h;
+    oc_status st = oc_blosc_parse_header(p, n, &h);
+    if (st != OC_OK)
+        return st;
+    if (h.nbytes > cap)
+        return OC_ERR_OUTPUT_TOO_SMALL;
+    *size = h.nbytes;
+    if (h.flags & OC_BLOSC_F_MEMCPYED) {
+        memcpy(out, p + OC_BLOSC_HEADER_SIZE, h.nbytes);
+        return OC_OK;
+    }
+    uint8_t *tmp = tu_xmalloc(h.blocksize ? h.blocksize : 1);
+    for (uint32_t b = 0; b < h.nblocks && st == OC_OK; b++) {
+        uint32_t bsz = oc_blosc_block_size(&h, b), ns = oc_blosc_block_streams(&h, b);
+        uint8_t *blk = out + (size_t)b * h.blocksize;
+        int shuffled = (h.flags & (OC_BLOSC_F_SHUFFLE | OC_BLOSC_F_BITSHUFFLE)) != 0;
+        uint8_t *target = shuffled ? tmp : blk;
+        for (uint32_t s = 0; s < ns && st == OC_OK; s++) {
+            oc_blosc_stream str;
+            st = oc_blosc_find_stream(p, &h, b, s, &str);
+            if (st != OC_OK)
+                break;
+            uint8_t *d = target + (size_t)s * str.dsize;
+            if (str.stored)
+                memcpy(d, p + str.offset, str.dsize);
+            else
+                st = inner_decode(h.format, p + str.offset, str.csize, d, str.dsize);
+        }
+        if (st == OC_OK && shuffled)
+            oc_filter_buffer(blk, tmp, bsz, h.typesize, (h.flags & OC_BLOSC_F_SHUFFLE) ? 1 : 2, 1);
+    }
+    free(tmp);
+    return st;
+}
+
+/* ---- data ---------------------------------------------------------------- */
+
+static void tpch_like(uint8_t *p, size_t n, int kind, uint64_t seed)
+{
+    uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
+    for (size_t i = 0; i + 8 <= n || (kind == 0 && i + 4 <= n); i += kind == 0 ? 4 : 8) {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        if (kind == 0) { /* l_partkey: int32 in 1..200000 */
+            uint32_t v = (uint32_t)(1 + s % 200000);
+            memcpy(p + i, &v, 4);
+        } else if (kind == 1) { /* l_orderkey: int64, sorted, 1-7 rows per key */
+            uint64_t v = 1 + (i / 8) / 4 * 4 + (s & 1);
+            memcpy(p + i, &v, 8);
+        } else { /* l_extendedprice: float64 with 2 decimals */
+            double v = (double)(90000 + s % 10400000) / 100.0;
+            memcpy(p + i, &v, 8);
+        }
+    }
+    for (size_t i = n - n % 8; i < n; i++) /* any tail bytes */
+        p[i] = (uint8_t)(i * 31);
+}
+
+static const char *const cnames[] = {"blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd"};
+
+static uint8_t *blosc_chunk(const uint8_t *src, size_t n, const char *cname, int clevel, int shuffle,
+                            size_t typesize, size_t blocksize, size_t *csize)
+{
+    uint8_t *c = tu_xmalloc(n + BLOSC_MAX_OVERHEAD);
+    int r =
+        blosc_compress_ctx(clevel, shuffle, typesize, n, src, c, n + BLOSC_MAX_OVERHEAD, cname, blocksize, 1);
+    CHECK_MSG(r > 0, "libblosc failed: %s shuffle %d typesize %zu", cname, shuffle, typesize);
+    *csize = (size_t)r;
+    return c;
+}
+
+static oc_context *g_ctx;
+
+static oc_status cpu_decode(const uint8_t *c, size_t cn, uint8_t *out, size_t cap, size_t *size)
+{
+    oc_codec_options o = OC_CODEC_OPTIONS_INIT;
+    o.algorithm = OC_ALGO_BLOSC;
+    const void *sp = c;
+    void *dp = out;
+    oc_status st = OC_ERR_INTERNAL;
+    *size = 0;
+    CHECK_OK(oc_batch_decompress(g_ctx, &o, 1, &sp, &cn, &dp, &cap, size, &st));
+    return st;
+}
+
+/* ---- libblosc's chunks decode with the cores ------------------------------ */
+
+static size_t g_streams_checked;
+
+static void check_chunk(const uint8_t *src, size_t n, const uint8_t *c, size_t cn, const char *what)
+{
+    uint8_t *out = tu_xmalloc(n + 1);
+    size_t size = 0;
+    oc_status st = ref_decode(c, cn, out, n, &size);
+    CHECK_MSG(st == OC_OK, "%s: reference decode %s", what, oc_status_name(st));
+    CHECK_SIZE_EQ(size, n);
+    CHECK_MEM_EQ(out, src, n);
+    memset(out, 0xA5, n);
+    CHECK_OK(cpu_decode(c, cn, out, n, &size));
+    CHECK_SIZE_EQ(size, n);
+    CHECK_MEM_EQ(out, src, n);
+    if (n > 0) { /* one byte short */
+        CHECK_STATUS(ref_decode(c, cn, out, n - 1, &size), OC_ERR_OUTPUT_TOO_SMALL);
+        CHECK_STATUS(cpu_decode(c, cn, out, n - 1, &size), OC_ERR_OUTPUT_TOO_SMALL);
+    }
+    free(out);
+    g_streams_checked++;
+}
+
+static void reference_chunks(void)
+{
+    size_t n = (size_t)1 << 20;
+    uint8_t *col[4];
+    for (int k = 0; k < 3; k++) {
+        col[k] = tu_xmalloc(n);
+        tpch_like(col[k], n, k, (uint64_t)k + 7);
+    }
+    tu_buf text;
+    tu_corpus_get("text", n, &text);
+    col[3] = text.data;
+    size_t sizes[] = {n, 600011, 4096 + 13, 777, 100, 0};
+    static const size_t typesizes[] = {1, 2, 3, 4, 7, 8, 16, 17, 32};
+    static const size_t blocksizes[] = {0, 4096, 65536 + 8};
+    size_t chunks = 0;
+    for (int d = 0; d < 4; d++) {
+        size_t len = d == 3 ? (text.size < n ? text.size : n) : n;
+        for (int cn = 0; cn < 6; cn++)
+            for (int sh = 0; sh <= 2; sh++)
+                for (size_t t = 0; t < sizeof typesizes / sizeof typesizes[0]; t++)
+                    for (size_t bsi = 0; bsi < 3; bsi++) {
+                        /* a spread of sizes and levels without running all of them everywhere */
+                        size_t sz = sizes[(d + cn + sh + t + bsi) % 6];
+                        sz = sz > len ? len : sz;
+                        int clevel = 1 + (int)((cn + t + bsi) % 9);
+                        size_t csize = 0;
+                        uint8_t *c = blosc_chunk(col[d], sz, cnames[cn], clevel, sh, typesizes[t],
+                                                 blocksizes[bsi], &csize);
+                        char what[160];
+                        snprintf(what, sizeof what,
+                                 "data %d %s clevel %d shuffle %d typesize %zu blocksize %zu n %zu", d,
+                                 cnames[cn], clevel, sh, typesizes[t], blocksizes[bsi], sz);
+                        check_chunk(col[d], sz, c, csize, what);
+                        free(c);
+                        chunks++;
+                    }
+    }
+    printf("reference decode: %zu libblosc chunks\n", chunks);
+    for (int k = 0; k < 3; k++)
+        free(col[k]);
+    tu_buf_free(&text);
+}
+
+/* ---- the forward filters are the unshuffles' inverses --------------------- */
+
+static void filters(void)
+{
+    size_t n = 65536 + 21;
+    uint8_t *a = tu_xmalloc(n), *b = tu_xmalloc(n), *c = tu_xmalloc(n);
+    tpch_like(a, n, 2, 3);
+    for (uint32_t t = 1; t <= 33; t++)
+        for (int mode = 1; mode <= 2; mode++)
+            for (size_t len = 0; len < n; len = len * 3 + 1 + t) {
+                oc_filter_buffer(b, a, len, t, mode, 0);
+                oc_filter_buffer(c, b, len, t, mode, 1);
+                CHECK_MEM_EQ(c, a, len);
+            }
+    /* the byte shuffle's layout, by hand: 3 elements of 2 bytes + a tail byte */
+    const uint8_t plain[7] = {1, 2, 3, 4, 5, 6, 7}, want[7] = {1, 3, 5, 2, 4, 6, 7};
+    oc_filter_buffer(b, plain, 7, 2, 1, 0);
+    CHECK_MEM_EQ(b, want, 7);
+    /* bitshuffle of 8 one-byte elements: row k holds bit k of each element */
+    const uint8_t e8[8] = {0x01, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x80};
+    oc_filter_buffer(b, e8, 8, 1, 2, 0);
+    CHECK_EQ(b[0], 0x05); /* bit 0: elements 0 and 2 */
+    CHECK_EQ(b[7], 0x80); /* bit 7: element 7 */
+    for (int k = 1; k < 7; k++)
+        CHECK_EQ(b[k], 0);
+    free(a), free(b), free(c);
+}
+
+/* ---- the CPU codec's chunks decode with libblosc ---------------------------- */
+
+static void cpu_codec_interop(void)
+{
+    size_t n = (size_t)1 << 20;
+    uint8_t *src = tu_xmalloc(n), *out = tu_xmalloc(n);
+    tpch_like(src, n, 0, 11);
+    for (int codec = 0; codec <= OC_BLOSC_ZSTD; codec++)
+        for (int filter = 0; filter <= 2; filter++)
+            for (int level = -1; level <= 9; level += 5) {
+                oc_codec_options o = OC_CODEC_OPTIONS_INIT;
+                o.algorithm = OC_ALGO_BLOSC;
+                o.level = level;
+                o.filter = (uint8_t)filter;
+                o.typesize = 4;
+                o.blosc_codec = (uint8_t)codec;
+                size_t cap = oc_compress_bound(OC_ALGO_BLOSC, n), csize = 0;
+                uint8_t *c = tu_xmalloc(cap);
+                const void *sp = src;
+                void *dp = c;
+                oc_status st = OC_ERR_INTERNAL;
+                CHECK_OK(oc_batch_compress(g_ctx, &o, 1, &sp, &n, &dp, &cap, &csize, &st));
+                CHECK_OK(st);
+                CHECK_EQ(blosc_decompress_ctx(c, out, n, 1), (int)n);
+                CHECK_MEM_EQ(out, src, n);
+                size_t nb = 0, cb = 0, bs = 0, ts = 0;
+                int flags = 0;
+                blosc_cbuffer_sizes(c, &nb, &cb, &bs);
+                blosc_cbuffer_metainfo(c, &ts, &flags);
+                flags = c[2]; /* metainfo masks the codec bits */
+                CHECK_SIZE_EQ(cb, csize);
+                CHECK_EQ(ts, 4);
+                if (level > 0 && !(flags & BLOSC_MEMCPYED)) {
+                    CHECK_EQ((flags & (BLOSC_DOSHUFFLE | BLOSC_DOBITSHUFFLE)), filter == 1 ? BLOSC_DOSHUFFLE
+                                                                               : filter == 2
+                                                                                   ? BLOSC_DOBITSHUFFLE
+                                                                                   : 0);
+                    CHECK_EQ(flags >> 5, codec == 0 ? 1 : codec == 1 ? 0 : codec == 2 ? 1 : codec - 1);
+                }
+                check_chunk(src, n, c, csize, "cpu codec chunk");
+                free(c);
+            }
+    free(src), free(out);
+}
+
+/* ---- hostile input ------------------------------------------------------------ */
+
+static void hostile(void)
+{
+    size_t n = 200000;
+    uint8_t *src = tu_xmalloc(n), *out = tu_xmalloc(n);
+    tpch_like(src, n, 0, 5);
+    for (int cn = 0; cn < 6; cn++) {
+        size_t csize = 0;
+        uint8_t *c = blosc_chunk(src, n, cnames[cn], 5, BLOSC_SHUFFLE, 4, 16384, &csize);
+        size_t size = 0;
+        /* every proper prefix: TRUNCATED (the header's cbytes says more) */
+        for (size_t k = 0; k < csize; k += 1 + k / 64) {
+            CHECK_STATUS(ref_decode(c, k, out, n, &size), OC_ERR_TRUNCATED);
+            CHECK_STATUS(cpu_decode(c, k, out, n, &size), OC_ERR_TRUNCATED);
+        }
+        uint8_t *m = tu_xmalloc(csize + 1);
+        /* a byte after the chunk */
+        memcpy(m, c, csize);
+        m[csize] = 0;
+        CHECK_STATUS(cpu_decode(m, csize + 1, out, n, &size), OC_ERR_CORRUPT);
+        /* header fields */
+        struct {
+            size_t at;
+            uint8_t v;
+            oc_status want;
+        } edits[] = {
+            {0, 0, OC_ERR_CORRUPT},     /* version 0 */
+            {0, 3, OC_ERR_UNSUPPORTED}, /* Blosc2 */
+            {1, 2, OC_ERR_CORRUPT},     /* versionlz */
+            {2, 0x08, OC_ERR_CORRUPT},  /* reserved flag */
+            {2, 0xA1, OC_ERR_CORRUPT},  /* codec 5 */
+            {3, 0, OC_ERR_CORRUPT},     /* typesize 0 */
+            {7, 0x80, OC_ERR_CORRUPT},  /* nbytes > 2^31 */
+            {8, 0, OC_ERR_CORRUPT},     /* blocksize 0 (with the other bytes 0 below) */
+            {12, 0, OC_ERR_CORRUPT},    /* cbytes != buffer size */
+            {16, 0, OC_ERR_CORRUPT},    /* block 0 starts inside the table */
+            {19, 0x40, OC_ERR_CORRUPT}, /* block 0 starts past the chunk */
+        };
+        for (size_t e = 0; e < sizeof edits / sizeof edits[0]; e++) {
+            memcpy(m, c, csize);
+            if (edits[e].at == 0 && edits[e].v == 3 && cn == 0)
+                continue;
+            m[edits[e].at] = edits[e].v;
+            if (edits[e].at == 8)
+                m[9] = m[10] = m[11] = 0;
+            if (edits[e].at == 2 && edits[e].v == 0xA1)
+                m[2] = (uint8_t)(0xA1 | (c[2] & 0x10));
+            if (edits[e].at == 2 && edits[e].v == 0x08)
+                m[2] = (uint8_t)(c[2] | 0x08);
+            oc_status want = edits[e].want;
+            CHECK_MSG(ref_decode(m, csize, out, n, &size) == want, "%s edit %zu: ref %s", cnames[cn], e,
+                      oc_status_name(ref_decode(m, csize, out, n, &size)));
+            CHECK_MSG(cpu_decode(m, csize, out, n, &size) == want, "%s edit %zu: cpu %s", cnames[cn], e,
+                      oc_status_name(cpu_decode(m, csize, out, n, &size)));
+        }
+        /* a csize word: negative, 0, past the end */
+        oc_blosc_header h;
+        CHECK_OK(oc_blosc_parse_header(c, csize, &h));
+        uint32_t b0 = oc_load_le32(c + 16);
+        uint32_t bad[] = {0x80000000u, 0, (uint32_t)csize};
+        for (size_t k = 0; k < 3; k++) {
+            memcpy(m, c, csize);
+            oc_store_le32(m + b0, bad[k]);
+            oc_status want = k == 2 ? OC_ERR_TRUNCATED : OC_ERR_CORRUPT;
+            CHECK_STATUS(ref_decode(m, csize, out, n, &size), want);
+            CHECK_STATUS(cpu_decode(m, csize, out, n, &size), want);
+        }
+        /* random damage past the header: both decoders agree on validity,
+         * and read nothing outside the chunk (ASan) */
+        uint64_t s = 99 + (uint64_t)cn;
+        for (int r = 0; r < 400; r++) {
+            memcpy(m, c, csize);
+            for (int k = 0; k < 1 + r % 4; k++) {
+                s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+                m[16 + s % (csize - 16)] ^= (uint8_t)(1u << (s >> 32) % 8);
+            }
+            oc_status a = ref_decode(m, csize, out, n, &size);
+            oc_status b = cpu_decode(m, csize, out, n, &size);
+            CHECK_MSG((a == OC_OK) == (b == OC_OK) || cn == 1 || cn == 2, "%s: ref %s cpu %s", cnames[cn],
+                      oc_status_name(a), oc_status_name(b));
+        }
+        free(m);
+        free(c);
+    }
+    free(src), free(out);
+}
+
+/* ---- BloscLZ by hand ---------------------------------------------------------- */
+
+static void blosclz_streams(void)
+{
+    uint8_t out[300000];
+    size_t size = 0;
+    /* literal run of 3, then a match len 3+0 at distance 3 (ctrl 0x20, code 2), overlapping */
+    const uint8_t s1[] = {0x22, 'a', 'b', 'c', 0x20, 0x02};
+    CHECK_OK(oc_blosclz_decode(s1, sizeof s1, out, sizeof out, &size));
+    CHECK_SIZE_EQ(size, 6);
+    CHECK_MEM_EQ(out, "abcabc", 6);
+    /* distance 1 run: len = 7-1 + 10 + 3 = 19 copies of 'z' */
+    const uint8_t s2[] = {0x00, 'z', 0xE0, 10, 0x00};
+    CHECK_OK(oc_blosclz_decode(s2, sizeof s2, out, sizeof out, &size));
+    CHECK_SIZE_EQ(size, 20);
+    for (int k = 0; k < 20; k++)
+        CHECK_EQ(out[k], 'z');
+    /* far distance: 9000 literals then a match at distance 8192 + 100 */
+    uint8_t *s3 = tu_xmalloc(20000);
+    size_t p = 0, lits = 9000;
+    for (size_t k = 0; k < lits; k += 32) {
+        size_t run = lits - k < 32 ? lits - k : 32;
+        s3[p++] = (uint8_t)(run - 1);
+        for (size_t j = 0; j < run; j++)
+            s3[p++] = (uint8_t)((k + j) * 7);
+    }
+    s3[p++] = 0x20 | 31; /* len 0 + 3, hi 31 */
+    s3[p++] = 255;       /* code 255 with hi 31: far */
+    s3[p++] = 0;
+    s3[p++] = 100;
+    CHECK_OK(oc_blosclz_decode(s3, p, out, sizeof out, &size));
+    CHECK_SIZE_EQ(size, lits + 3);
+    CHECK_MEM_EQ(out + lits, out + lits - 8292, 3);
+    CHECK_STATUS(oc_blosclz_decode(s3, p, out, lits + 2, &size), OC_ERR_OUTPUT_TOO_SMALL);
+    for (size_t k = p - 3; k < p; k++) /* cut inside the far match */
+        CHECK_STATUS(oc_blosclz_decode(s3, k, out, sizeof out, &size), OC_ERR_TRUNCATED);
+    free(s3);
+    /* distance before the output's start */
+    const uint8_t s4[] = {0x01, 'a', 'b', 0x20, 0x05};
+    CHECK_STATUS(oc_blosclz_decode(s4, sizeof s4, out, sizeof out, &size), OC_ERR_CORRUPT);
+    /* literal run past the input; empty stream */
+    const uint8_t s5[] = {0x05, 'a', 'b'};
+    CHECK_STATUS(oc_blosclz_decode(s5, sizeof s5, out, sizeof out, &size), OC_ERR_TRUNCATED);
+    CHECK_STATUS(oc_blosclz_decode(s5, 0, out, sizeof out, &size), OC_ERR_TRUNCATED);
+    /* length extension running off the end */
+    const uint8_t s6[] = {0x00, 'a', 0xE0, 255, 255};
+    CHECK_STATUS(oc_blosclz_decode(s6, sizeof s6, out, sizeof out, &size), OC_ERR_TRUNCATED);
+}
+
+int main(void)
+{
+    CHECK_OK(oc_context_create(NULL, &g_ctx));
+    blosclz_streams();
+    filters();
+    reference_chunks();
+    cpu_codec_interop();
+    hostile();
+    oc_context_destroy(g_ctx);
+    printf("test_blosc_core: OK (%zu chunks checked)\n", g_streams_checked);
+    return 0;
+}

