@@ -4,7 +4,7 @@
  * under ASan/UBSan.  Input and output are exactly-sized heap buffers, so a
  * one-byte overread or overwrite faults.
  *
- * Byte 0: bits 0-1 pick the output capacity (0, 100, 64 KiB, 1 MiB), bit 2
+ * Byte 0: bits 0-1 pick the output capacity (0, 100, 64 KiB, 256 KiB), bit 2
  * makes the rest DATA to compress instead of a stream: with a type (bits
  * 3-6) and layers (byte 1) the data is compressed with 1 and with 3 warps
  * (the same bytes required), decoded (the same data required) and
@@ -75,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         as_data(data, size, mode, layers);
         return 0;
     }
-    static const size_t caps[4] = {0, 100, 65536, 1 << 20};
+    static const size_t caps[4] = {0, 100, 65536, 1 << 18};
     size_t cap = caps[mode & 3];
     uint8_t *in = copy_of(data, size);
     uint8_t *o1 = (uint8_t *)malloc(cap ? cap : 1), *o3 = (uint8_t *)malloc(cap ? cap : 1);
