@@ -62,6 +62,27 @@ void cli_algorithm_list(char *buf, size_t cap)
     }
 }
 
+int cli_type_fits(oc_algorithm algorithm, oc_data_type type, char *buf, size_t cap)
+{
+    oc_algorithm_info info = OC_ALGORITHM_INFO_INIT;
+    size_t w = oc_data_type_size(type);
+    if (oc_algorithm_get_info(algorithm, &info) != OC_OK || info.type_widths == 0 ||
+        type == OC_TYPE_DEFAULT || (w < 32 && (info.type_widths >> w) & 1u))
+        return 1;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (unsigned b = 1; b < 32; b++) {
+        if (!((info.type_widths >> b) & 1u))
+            continue;
+        int more = (info.type_widths >> (b + 1)) != 0;
+        int n = snprintf(buf + used, cap - used, "%s%u", used ? (more ? ", " : " or ") : "", b);
+        if (n < 0 || (size_t)n >= cap - used)
+            break;
+        used += (size_t)n;
+    }
+    return 0;
+}
+
 static int parse_int(const char *name, const char *text, int min, int max, int *out)
 {
     char *end;

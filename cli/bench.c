@@ -443,6 +443,13 @@ static int bench_one(bench_state *st, const bench_input *in, oc_algorithm alg, i
     cs.n = in->size ? (in->size + chunk_size - 1) / chunk_size : 0;
     size_t m = cs.n ? cs.n : 1;
     cs.typed = st->opts->typed;
+    char widths[32];
+    if (!cli_type_fits(alg, cs.typed.data_type, widths, sizeof widths)) {
+        /* -a all --data-type i64: ANS takes 1- and 2-byte types; it runs on the bytes */
+        cli_note(st->opts, 1, in->name, "%s codes data types of %s bytes: benched as |u1, not %s",
+                 oc_algorithm_name(alg), widths, oc_data_type_name(cs.typed.data_type));
+        cs.typed.data_type = OC_TYPE_U8;
+    }
     /* formats of opencomp's own have no other library: no reference-cpu row */
     int has_ref = cli_ref_available(alg);
     cs.ref = has_ref ? cli_ref_create(alg, level) : NULL;

@@ -62,6 +62,11 @@ int cli_parse_size(const char *text, size_t *out);
  * separated ("lz4 snappy ... cascaded"), into buf. */
 void cli_algorithm_list(char *buf, size_t cap);
 
+/* cli_type_fits returns 1 when `algorithm` takes data type `type` (its
+ * table row's type_widths, oc_algorithm_info), else 0 with the accepted
+ * element sizes written to buf ("1 or 2"). */
+int cli_type_fits(oc_algorithm algorithm, oc_data_type type, char *buf, size_t cap);
+
 /* cli_error prints ONE line "opencomp: WHAT: message" to stderr (WHAT may
  * be NULL, then "opencomp: message"). */
 void cli_error(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

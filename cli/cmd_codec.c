@@ -289,6 +289,12 @@ static int process_one(codec_run *run, const char *path)
     run->progress.drawn = 0;
     run->progress_on = cli_progress_wanted(opts, in.size);
     if (compress) {
+        char widths[32];
+        if (!cli_type_fits(bo.algorithm, bo.typed.data_type, widths, sizeof widths)) {
+            cli_error(display, "%s codes data types of %s bytes, not %s (--data-type)",
+                      oc_algorithm_name(bo.algorithm), widths, oc_data_type_name(bo.typed.data_type));
+            goto done;
+        }
         uint64_t bound = oc_buffer_compress_bound(&bo, in.size);
         if (bound == 0 || bound > (uint64_t)SIZE_MAX) {
             cli_error(display, "cannot compress: invalid options for %s (chunk size %zu, level %d)",

@@ -133,20 +133,22 @@ OC_API const char *oc_status_message(oc_status status);
  * ======================================================================== */
 
 typedef enum oc_algorithm {
-    OC_ALGO_NONE = 0,    /* "not set": for decoders, auto-detect where the format allows */
-    OC_ALGO_LZ4 = 1,     /* LZ4 block format (no frame) */
-    OC_ALGO_SNAPPY = 2,  /* Snappy raw format (varint length preamble) */
-    OC_ALGO_DEFLATE = 3, /* RFC 1951 raw deflate */
-    OC_ALGO_ZLIB = 4,    /* RFC 1950: deflate with 2-byte header and Adler-32 */
-    OC_ALGO_GZIP = 5,    /* RFC 1952: one gzip member (decoders accept several) */
-    OC_ALGO_ZSTD = 6,    /* RFC 8878: one Zstandard frame (decoders accept several) */
-    OC_ALGO_BLOSC = 7,   /* one Blosc 1.x chunk (c-blosc, numcodecs' and zarr v2's Blosc): a
-                            16-byte header, blocks of blosclz/LZ4/Snappy/zlib/Zstd streams,
-                            byte shuffle or bitshuffle (docs/FORMAT.md, "Blosc") */
-    OC_ALGO_CASCADED = 8 /* opencomp Cascaded: run-length, delta and bit-packing layers over typed
-                            integers (nvCOMP's scheme in a published format: docs/FORMAT.md) */
+    OC_ALGO_NONE = 0,     /* "not set": for decoders, auto-detect where the format allows */
+    OC_ALGO_LZ4 = 1,      /* LZ4 block format (no frame) */
+    OC_ALGO_SNAPPY = 2,   /* Snappy raw format (varint length preamble) */
+    OC_ALGO_DEFLATE = 3,  /* RFC 1951 raw deflate */
+    OC_ALGO_ZLIB = 4,     /* RFC 1950: deflate with 2-byte header and Adler-32 */
+    OC_ALGO_GZIP = 5,     /* RFC 1952: one gzip member (decoders accept several) */
+    OC_ALGO_ZSTD = 6,     /* RFC 8878: one Zstandard frame (decoders accept several) */
+    OC_ALGO_BLOSC = 7,    /* one Blosc 1.x chunk (c-blosc, numcodecs' and zarr v2's Blosc): a
+                             16-byte header, blocks of blosclz/LZ4/Snappy/zlib/Zstd streams,
+                             byte shuffle or bitshuffle (docs/FORMAT.md, "Blosc") */
+    OC_ALGO_CASCADED = 8, /* opencomp Cascaded: run-length, delta and bit-packing layers over typed
+                             integers (nvCOMP's scheme in a published format: docs/FORMAT.md) */
+    OC_ALGO_ANS = 9       /* opencomp ANS: rANS entropy coding of bytes, or of the sign and exponent
+                             bytes of 16-bit floats (published format: docs/FORMAT.md) */
 } oc_algorithm;
-#define OC_ALGO_COUNT 9
+#define OC_ALGO_COUNT 10
 
 typedef enum oc_engine {
     OC_ENGINE_AUTO = 0, /* decide per call from where the data lives */
@@ -155,10 +157,10 @@ typedef enum oc_engine {
 } oc_engine;
 
 /* oc_algorithm_name returns "lz4", "snappy", "deflate", "zlib", "gzip",
- * "zstd", "blosc", "cascaded" ("none" for OC_ALGO_NONE, NULL for an invalid
- * value).  oc_algorithm_from_name parses those names case-insensitively
- * (nvCOMP's spellings "LZ4", "Snappy", "Deflate", "Zstd", "Gzip", "Zlib",
- * "Cascaded" included, and "Blosc");
+ * "zstd", "blosc", "cascaded", "ans" ("none" for OC_ALGO_NONE, NULL for an
+ * invalid value).  oc_algorithm_from_name parses those names
+ * case-insensitively (nvCOMP's spellings "LZ4", "Snappy", "Deflate", "Zstd",
+ * "Gzip", "Zlib", "Cascaded", "ANS" included, and "Blosc");
  * it returns OC_ERR_UNSUPPORTED for an unknown name and leaves *out alone. */
 OC_API const char *oc_algorithm_name(oc_algorithm algorithm);
 OC_API oc_status oc_algorithm_from_name(const char *name, oc_algorithm *out);
@@ -217,12 +219,16 @@ typedef struct oc_algorithm_info {
     uint64_t max_chunk_size; /* largest chunk one stream holds (oc_compress_bound is 0 above) */
     uint64_t max_expansion;  /* a stream of n bytes decodes to at most n * max_expansion + 65536
                                 bytes: a size header claiming more is corrupt */
-    uint64_t reserved[4];
+    uint32_t type_widths;    /* the element sizes (oc_data_type_size) that oc_typed_options'
+                                data_type may have: bit w set for w bytes; 0 for any (the type is
+                                ignored, or every width is coded).  ANS: 1 and 2 bytes */
+    int max_algorithm_type;  /* the largest oc_typed_options.algorithm_type accepted (0: none) */
+    uint64_t reserved[3];
 } oc_algorithm_info;
 
 #define OC_ALGORITHM_INFO_INIT                                                                               \
     {                                                                                                        \
-        sizeof(oc_algorithm_info), OC_ALGO_NONE, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0,          \
+        sizeof(oc_algorithm_info), OC_ALGO_NONE, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0,    \
         {                                                                                                    \
             0                                                                                                \
         }                                                                                                    \
@@ -338,8 +344,8 @@ OC_API int oc_context_num_threads(const oc_context *ctx);
  * ======================================================================== */
 
 /*
- * oc_data_type: the element type of the data given to Cascaded (and the
- * typed formats to come), as nvCOMP's data_type.  The comment gives the
+ * oc_data_type: the element type of the data given to Cascaded and ANS
+ * (and the typed formats to come), as nvCOMP's data_type.  The comment gives the
  * array-protocol type string the Python package maps to each value.
  * OC_TYPE_DEFAULT (0) means bytes ("|u1").  Streams record their type, so
  * decoders need none.
@@ -372,6 +378,10 @@ typedef enum oc_data_type {
 OC_API const char *oc_data_type_name(oc_data_type type);
 OC_API oc_status oc_data_type_from_name(const char *name, oc_data_type *out);
 
+/* oc_data_type_size returns the bytes of one element of `type` (1, 2, 4 or
+ * 8; 1 for OC_TYPE_DEFAULT, 0 for an invalid value).  Thread-safe. */
+OC_API size_t oc_data_type_size(oc_data_type type);
+
 /*
  * oc_typed_options: the options of opencomp's typed formats, with
  * nvCOMP's names and defaults; all-zero means those defaults.  Other
@@ -380,7 +390,11 @@ OC_API oc_status oc_data_type_from_name(const char *name, oc_data_type *out);
  *   data_type: the element type (oc_data_type).  Cascaded works on the
  *       elements' bit patterns of that width (floats are coded as integers
  *       of their width); an input whose size is not a multiple of the width
- *       keeps its last bytes as they are.
+ *       keeps its last bytes as they are.  ANS takes 1- and 2-byte types
+ *       only (INVALID_ARGUMENT for others): bytes are entropy-coded; of a
+ *       2-byte type (nvCOMP's "<f2": float16, bfloat16, also <u2 <i2) the
+ *       high byte of each value (sign and exponent) is entropy-coded and
+ *       the low byte stored.
  *   cascaded: which layers Cascaded applies, per 16 KiB tile:
  *       0                         nvCOMP's default: 2 run-length encodings,
  *                                 1 delta, bit-packing (OC_CASCADED_DEFAULT)

@@ -9,8 +9,9 @@ so code written for nvCOMP ports by changing the import::
     comp = codec.encode(numpy_array)            # no as_array needed
     codec.decode(pages, out=slices_of_one_buffer, uncomp_sizes=sizes)
 
-Formats: LZ4 (block), Snappy (raw), Deflate (RFC 1951), Zlib, Gzip, Zstd, and
-Cascaded (nvCOMP's scheme in a format of ours, specified in docs/FORMAT.md).
+Formats: LZ4 (block), Snappy (raw), Deflate (RFC 1951), Zlib, Gzip, Zstd,
+Blosc, and nvCOMP's Cascaded and ANS schemes in formats of ours (specified in
+docs/FORMAT.md).
 Host data runs on the CPU engine, device data on the CUDA engine. Everything
 heavy lives in the C extension ``opencomp._opencomp``; this file only adds the
 enums and the CudaStream wrapper.  See docs/API.md.

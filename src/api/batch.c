@@ -24,7 +24,7 @@ static oc_status check_options(const oc_codec_options *o)
     RETURN_ERROR_IF((unsigned)o->algorithm >= OC_ALGO_COUNT, OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF(o->filter > OC_FILTER_BITSHUFFLE || o->blosc_codec > OC_BLOSC_ZSTD || o->reserved8 != 0,
                     OC_ERR_INVALID_ARGUMENT);
-    return oc_typed_check(&o->typed);
+    return oc_typed_check(&o->typed, o->algorithm);
 }
 
 /* A shuffle filter around a codec other than Blosc (whose chunks carry

@@ -62,7 +62,7 @@ static oc_status check_options(const oc_buffer_options *o, int need_algorithm)
     RETURN_ERROR_IF(o->algorithm != OC_ALGO_NONE && o->kind == OC_BITSTREAM_NATIVE &&
                         oc_algo(o->algorithm)->container == NULL,
                     OC_ERR_UNSUPPORTED);
-    return oc_typed_check(&o->typed);
+    return oc_typed_check(&o->typed, o->algorithm);
 }
 
 /* The algorithm the codec runs per chunk of a RAW / WITH_UNCOMPRESSED_SIZE

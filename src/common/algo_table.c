@@ -23,11 +23,13 @@ OC_CPU_CODEC(deflate)
 OC_CPU_CODEC(zstd)
 OC_CPU_CODEC(blosc)
 OC_CPU_CODEC(cascaded)
+OC_CPU_CODEC(ans)
 OC_CONTAINER(lz4frame)
 OC_CONTAINER(snappy)
 OC_CONTAINER(gzip)
 OC_CONTAINER(zstd)
 OC_CONTAINER(own_cascaded)
+OC_CONTAINER(own_ans)
 #undef OC_CPU_CODEC
 #undef OC_CONTAINER
 #ifdef OC_WITH_CUDA /* the CUDA engine is in this build */
@@ -38,6 +40,7 @@ OC_GPU_CODEC(deflate)
 OC_GPU_CODEC(zstd)
 OC_GPU_CODEC(blosc)
 OC_GPU_CODEC(cascaded)
+OC_GPU_CODEC(ans)
 #undef OC_GPU_CODEC
 #define GPU(x) &oc_gpu_codec_##x
 #else
@@ -127,12 +130,20 @@ static size_t bound_cascaded(size_t n)
     return 8 + 4 * ((n + 8191) / 8192) + n;
 }
 
+/* ANS (src/cores/ans/ans_core.h, ans_bound): the 8-byte header, the mode
+ * byte and the data stored when coding does not pay. */
+static size_t bound_ans(size_t n)
+{
+    return n > CASCADED_MAX_INPUT ? 0 : n + 9;
+}
+
 static const char *const none[] = {NULL};
 static const char *const sfx_lz4[] = {".lz4", NULL};
 static const char *const sfx_snappy[] = {".sz", NULL};
 static const char *const sfx_gzip[] = {".gz", NULL};
 static const char *const sfx_zstd[] = {".zst", ".zstd", NULL};
 static const char *const sfx_cascaded[] = {".cascaded", NULL};
+static const char *const sfx_ans[] = {".ans", NULL};
 
 #define LIBDEFLATE_MAX ((uint64_t)SIZE_MAX / 2)
 
@@ -268,6 +279,29 @@ static const oc_algo_desc rows[OC_ALGO_COUNT] = {
             .native_chunks = OC_ALGO_CASCADED,
             .cpu = &oc_cpu_codec_cascaded,
             .gpu = GPU(cascaded),
+            .type_widths = 0, /* every width */
+        },
+    [OC_ALGO_ANS] =
+        {
+            .id = OC_ALGO_ANS,
+            .name = "ans",
+            .display_name = "ANS",
+            .aliases = none,
+            .suffix = ".ans",
+            .decode_suffixes = sfx_ans,
+            .has_levels = 0,
+            .max_chunk = CASCADED_MAX_INPUT,
+            .bound = bound_ans,
+            /* a 16384-symbol tile takes at least 132 bytes with its table entry (32
+             * states, no word: one symbol of frequency 2^PB): bytes decode 124:1 at most;
+             * 16-bit values store their low bytes (under 2:1) */
+            .max_expansion = 128,
+            .magic = NULL,
+            .container = &oc_container_own_ans,
+            .native_chunks = OC_ALGO_ANS,
+            .cpu = &oc_cpu_codec_ans,
+            .gpu = GPU(ans),
+            .type_widths = (1u << 1) | (1u << 2), /* bytes; 16-bit values (<f2) */
         },
 };
 
@@ -406,5 +440,7 @@ oc_status oc_algorithm_get_info(oc_algorithm algorithm, oc_algorithm_info *info)
     info->self_identifying = d->magic != NULL;
     info->max_chunk_size = d->max_chunk;
     info->max_expansion = d->max_expansion;
+    info->type_widths = d->type_widths;
+    info->max_algorithm_type = d->max_algorithm_type;
     return OC_OK;
 }

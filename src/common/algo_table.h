@@ -50,6 +50,12 @@ typedef struct oc_algo_desc {
     oc_algorithm native_chunks;               /* the codec of the NATIVE container's chunks */
     const struct oc_cpu_codec *cpu;           /* CPU engine codec (NULL: none) */
     const struct oc_gpu_codec *gpu;           /* GPU engine codec (NULL: none, or no CUDA in this build) */
+    /* The typed options (oc_typed_options) this algorithm takes: the
+     * element widths its data_type may have (bit w set: w bytes; 0: any,
+     * the type being ignored or every width coded) and the largest
+     * algorithm_type (0 for all but Bitcomp). */
+    uint32_t type_widths;
+    int max_algorithm_type;
 } oc_algo_desc;
 
 /* The row of `a`; NULL for OC_ALGO_NONE and invalid values. */

@@ -4,15 +4,22 @@
  */
 #include "typed_options.h"
 
+#include "algo_table.h"
+
 #include <string.h>
 
 #define CASCADED_AUTO_RLES 4u
 
-oc_status oc_typed_check(const oc_typed_options *t)
+oc_status oc_typed_check(const oc_typed_options *t, oc_algorithm algorithm)
 {
     RETURN_ERROR_IF(t == NULL, OC_ERR_INVALID_ARGUMENT);
-    RETURN_ERROR_IF((unsigned)t->data_type >= OC_TYPE_COUNT, OC_ERR_INVALID_ARGUMENT);
-    RETURN_ERROR_IF(t->algorithm_type != 0 || t->reserved != 0, OC_ERR_INVALID_ARGUMENT);
+    RETURN_ERROR_IF((unsigned)t->data_type >= OC_TYPE_COUNT || t->reserved != 0, OC_ERR_INVALID_ARGUMENT);
+    const oc_algo_desc *d = oc_algo(algorithm); /* NULL: no algorithm (decoding), only the common checks */
+    int max_type = d ? d->max_algorithm_type : 0;
+    RETURN_ERROR_IF(t->algorithm_type < 0 || t->algorithm_type > max_type, OC_ERR_INVALID_ARGUMENT);
+    RETURN_ERROR_IF(d && d->type_widths && t->data_type != OC_TYPE_DEFAULT &&
+                        !(d->type_widths & (1u << oc_data_type_width(t->data_type))),
+                    OC_ERR_INVALID_ARGUMENT);
     uint32_t c = t->cascaded;
     if (c == OC_CASCADED_DEFAULT || c == OC_CASCADED_AUTO)
         return OC_OK;
@@ -80,6 +87,11 @@ static const struct {
     [OC_TYPE_F16] = {"<f2", "f16"}, [OC_TYPE_BF16] = {"bf16", "bf16"}, [OC_TYPE_F32] = {"<f4", "f32"},
     [OC_TYPE_F64] = {"<f8", "f64"},
 };
+
+size_t oc_data_type_size(oc_data_type type)
+{
+    return oc_data_type_width(type);
+}
 
 const char *oc_data_type_name(oc_data_type type)
 {

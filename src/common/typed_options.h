@@ -13,10 +13,12 @@
 extern "C" {
 #endif
 
-/* INVALID_ARGUMENT for an unknown data type, algorithm_type, a malformed
+/* INVALID_ARGUMENT for an unknown data type, one of a width `algorithm`
+ * does not code (its row's type_widths), an algorithm_type beyond the
+ * row's largest (beyond 0 when `algorithm` is OC_ALGO_NONE), a malformed
  * `cascaded` value (OC_CASCADED_LAYERS beyond 3 RLEs or 3 deltas) or a
  * non-zero reserved field; OK otherwise. */
-OC_HIDDEN oc_status oc_typed_check(const oc_typed_options *t);
+OC_HIDDEN oc_status oc_typed_check(const oc_typed_options *t, oc_algorithm algorithm);
 
 /* The data type a codec runs with: OC_TYPE_DEFAULT means bytes. */
 OC_HIDDEN oc_data_type oc_typed_data_type(const oc_typed_options *t);

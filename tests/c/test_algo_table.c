@@ -14,8 +14,8 @@
  *     NEEDS_DICTIONARY by the decoder, not as an unknown format);
  *   - the maximum expansion holds for the most compressible input each
  *     library can produce (a run of zeros); for opencomp's own formats
- *     (Cascaded) the bound is the format's (cz_bound) and the densest
- *     stream is ours, over every data type and layer choice.
+ *     (Cascaded, ANS) the bound is the format's (cz_bound, ans_bound) and
+ *     the densest stream is ours, over every data type and layer choice.
  */
 #include <libdeflate.h>
 #include <lz4.h>
@@ -24,6 +24,7 @@
 #include <blosc.h>
 #include <zstd.h>
 
+#include "cores/ans/ans_core.h"
 #include "cores/cascaded/cascaded_core.h"
 #include "helpers/test_util.h"
 
@@ -44,6 +45,8 @@ static size_t library_bound(oc_algorithm a, size_t n)
         return ZSTD_compressBound(n);
     case OC_ALGO_CASCADED: /* our own format: its bound, from the core */
         return n > OWN_MAX_CHUNK ? 0 : (size_t)cz_bound(n);
+    case OC_ALGO_ANS:
+        return n > OWN_MAX_CHUNK ? 0 : (size_t)ans_bound(n);
     case OC_ALGO_BLOSC: /* c-blosc: BLOSC_MAX_OVERHEAD, inputs up to BLOSC_MAX_BUFFERSIZE */
         return n > (size_t)BLOSC_MAX_BUFFERSIZE ? 0 : n + BLOSC_MAX_OVERHEAD;
     default:
@@ -180,6 +183,8 @@ static size_t library_compress(oc_algorithm a, const uint8_t *src, size_t n, uin
         static const uint32_t layers[] = {OC_CASCADED_LAYERS(1, 0, 0), OC_CASCADED_LAYERS(1, 0, 1),
                                           OC_CASCADED_DEFAULT, OC_CASCADED_AUTO};
         for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++) {
+            if (a == OC_ALGO_ANS && types[ti] > OC_TYPE_U16) /* ANS codes 1- and 2-byte types */
+                continue;
             for (size_t li = 0; li < sizeof layers / sizeof layers[0]; li++) {
                 oc_codec_options o = OC_CODEC_OPTIONS_INIT;
                 o.algorithm = a;
@@ -187,8 +192,8 @@ static size_t library_compress(oc_algorithm a, const uint8_t *src, size_t n, uin
                 o.typed.cascaded = layers[li];
                 size_t got = 0;
                 oc_status st = OC_ERR_INTERNAL;
-                CHECK_OK(oc_batch_compress(ctx, &o, 1, (const void *const *)&src, &n, (void *const *)&dst, &cap,
-                                           &got, &st));
+                CHECK_OK(oc_batch_compress(ctx, &o, 1, (const void *const *)&src, &n, (void *const *)&dst,
+                                           &cap, &got, &st));
                 CHECK_OK(st);
                 if (r == 0 || got < r)
                     r = got;
@@ -202,6 +207,47 @@ static size_t library_compress(oc_algorithm a, const uint8_t *src, size_t n, uin
     libdeflate_free_compressor(c);
     CHECK(r > 0);
     return r;
+}
+
+/* The typed options each row accepts (type_widths, max_algorithm_type)
+ * are what compression accepts: every data type, algorithm types 0..max
+ * and max + 1. */
+static void typed_acceptance(void)
+{
+    oc_context *ctx = NULL;
+    CHECK_OK(oc_context_create(NULL, &ctx));
+    uint8_t src[1000], dst[4096];
+    for (size_t i = 0; i < sizeof src; i++)
+        src[i] = (uint8_t)(i * 7 % 13);
+    oc_algorithm_info info = OC_ALGORITHM_INFO_INIT;
+    for (oc_algorithm a = (oc_algorithm)1; oc_algorithm_get_info(a, &info) == OC_OK;
+         a = (oc_algorithm)(a + 1)) {
+        CHECK(info.max_algorithm_type >= 0);
+        for (int t = 0; t < OC_TYPE_COUNT; t++) {
+            for (int at = 0; at <= info.max_algorithm_type + 1; at++) {
+                oc_codec_options o = OC_CODEC_OPTIONS_INIT;
+                o.algorithm = a;
+                o.typed.data_type = (oc_data_type)t;
+                o.typed.algorithm_type = at;
+                size_t w = oc_data_type_size((oc_data_type)t), n = sizeof src, cap = sizeof dst, got = 0;
+                int ok = at <= info.max_algorithm_type &&
+                         (info.type_widths == 0 || t == OC_TYPE_DEFAULT || ((info.type_widths >> w) & 1u));
+                const void *sp = src;
+                void *dp = dst;
+                oc_status st = OC_ERR_INTERNAL;
+                oc_status call = oc_batch_compress(ctx, &o, 1, &sp, &n, &dp, &cap, &got, &st);
+                CHECK_MSG(ok ? (call == OC_OK && st == OC_OK) : call == OC_ERR_INVALID_ARGUMENT,
+                          "%s, data type %d, algorithm_type %d: %s / %s (expected %s)", info.name, t, at,
+                          oc_status_name(call), oc_status_name(st), ok ? "OK" : "INVALID_ARGUMENT");
+            }
+        }
+    }
+    CHECK_SIZE_EQ(oc_data_type_size(OC_TYPE_DEFAULT), 1);
+    CHECK_SIZE_EQ(oc_data_type_size(OC_TYPE_BF16), 2);
+    CHECK_SIZE_EQ(oc_data_type_size(OC_TYPE_F32), 4);
+    CHECK_SIZE_EQ(oc_data_type_size(OC_TYPE_I64), 8);
+    CHECK_SIZE_EQ(oc_data_type_size((oc_data_type)OC_TYPE_COUNT), 0);
+    oc_context_destroy(ctx);
 }
 
 static void detection_and_expansion(void)
@@ -252,6 +298,7 @@ int main(void)
 {
     enumeration();
     bounds();
+    typed_acceptance();
     detection_and_expansion();
     printf("test_algo_table: ok\n");
     return 0;

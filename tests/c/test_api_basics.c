@@ -70,7 +70,7 @@ static void algorithms(void)
     CHECK(lo < 0 && hi == 12 && def == 1);
     CHECK_OK(oc_level_range(OC_ALGO_SNAPPY, NULL, NULL, &def));
     CHECK_STATUS(oc_level_range(OC_ALGO_NONE, &lo, &hi, &def), OC_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(oc_level_range((oc_algorithm)9, &lo, &hi, &def), OC_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(oc_level_range((oc_algorithm)OC_ALGO_COUNT, &lo, &hi, &def), OC_ERR_INVALID_ARGUMENT);
 }
 
 static void versions(void)
@@ -328,6 +328,13 @@ static void batch_arguments(void)
                       OC_ERR_INVALID_ARGUMENT,
                   "typed options #%zu accepted", i);
     }
+    /* ANS codes 1- and 2-byte types only */
+    bad = o;
+    bad.algorithm = OC_ALGO_ANS;
+    bad.typed.data_type = OC_TYPE_I32;
+    CHECK_STATUS(oc_batch_compress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st), OC_ERR_INVALID_ARGUMENT);
+    bad.typed.data_type = OC_TYPE_BF16;
+    CHECK_OK(oc_batch_compress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st));
     bad = o;
     bad.algorithm = (oc_algorithm)42;
     CHECK_STATUS(oc_batch_compress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st), OC_ERR_INVALID_ARGUMENT);

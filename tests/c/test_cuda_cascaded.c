@@ -334,8 +334,8 @@ static void hostile(const column *c)
     uint8_t *s = compress(g_cpu, 0, &b, &t, slot, &size, &st);
     REQUIRE(st == OC_OK);
     /* prefixes: all of them up to 600 bytes, then a sample */
-    const uint8_t *src[MAXN];
-    size_t len[MAXN], cap[MAXN], n = 0;
+    const uint8_t *src[MAXN] = {NULL};
+    size_t len[MAXN] = {0}, cap[MAXN] = {0}, n = 0;
     for (size_t k = 0; k < size && n < MAXN; k += k < 600 ? 1 : 1 + size / 400) {
         uint8_t *p = malloc(k + 1);
         memcpy(p, s, k);

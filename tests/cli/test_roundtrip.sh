@@ -48,6 +48,30 @@ for alg in $algs; do
     done
 done
 
+# opencomp's own formats with their data types: NATIVE by suffix, RAW and
+# size with -a (the streams record their type; decoding needs none).
+for spec in "cascaded i64 column" "cascaded u8 text" "cascaded i32 binary" "ans u8 text" "ans f16 binary" \
+    "ans bf16 column"; do
+    set -- $spec
+    for kind in native raw size; do
+        base=$1-$2-$kind-$3
+        cp "in/$3" "$base"
+        "$OC" compress -q -a "$1" --data-type "$2" --kind "$kind" "$base" || {
+            fail "compress $spec $kind"
+            continue
+        }
+        case $kind in native) sfx=.$1 ;; raw) sfx=.raw ;; size) sfx=.sized ;; esac
+        mv "$base" "$base.orig"
+        "$OC" decompress -q -a "$1" "$base$sfx" || fail "decompress $spec $kind"
+        same "$base" "$base.orig" "$spec $kind"
+        rm -f "$base" "$base.orig" "$base$sfx"
+    done
+done
+# A type the format does not code: a clear error, no output.
+"$OC" -q -a ans --data-type i32 -o never.ans in/text 2> ans.err && fail "ans accepted --data-type i32"
+grep -q "ans codes data types of 1 or 2 bytes, not <i4" ans.err || fail "ans --data-type i32: $(cat ans.err)"
+[ ! -e never.ans ] || fail "ans --data-type i32 left never.ans"
+
 # -o, levels, threads and checksum policies.
 for spec in "zstd 19" "zstd -5" "lz4 9" "lz4 -3" "gzip 1" "deflate 12"; do
     set -- $spec

@@ -11,7 +11,7 @@ import pytest
 import opencomp as oc
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-ALGORITHMS = ["LZ4", "Snappy", "Deflate", "Zlib", "Gzip", "Zstd", "Cascaded"]
+ALGORITHMS = ["LZ4", "Snappy", "Deflate", "Zlib", "Gzip", "Zstd", "Cascaded", "ANS"]
 KINDS = list(oc.BitstreamKind)
 
 

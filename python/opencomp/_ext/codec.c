@@ -81,6 +81,8 @@ static void pool_put(oc_py_codec *c, oc_py_context *ctx)
 
 /* ---- constructor ------------------------------------------------------------ */
 
+static size_t type_width(oc_data_type t);
+
 /* The algorithms, their nvCOMP spellings and the rest come from the
  * library's algorithm table (oc_algorithm_get_info). */
 void oc_py_available_algorithms(char *buf, size_t cap, int engine)
@@ -132,7 +134,7 @@ static int parse_algorithm(PyObject *obj, oc_algorithm *out)
         return 0;
     char avail[256];
     oc_py_available_algorithms(avail, sizeof avail, -1);
-    static const char *const nvcomp_only[] = {"GDeflate", "Bitcomp", "ANS"};
+    static const char *const nvcomp_only[] = {"GDeflate", "Bitcomp"};
     for (size_t i = 0; i < sizeof nvcomp_only / sizeof nvcomp_only[0]; i++) {
         if (PyOS_stricmp(name, nvcomp_only[i]) == 0) {
             PyErr_Format(PyExc_ValueError,
@@ -294,6 +296,17 @@ static PyObject *codec_new(PyTypeObject *type, PyObject *args, PyObject *kw)
             PyErr_Format(PyExc_ValueError,
                          "data_type '%s' is not a type Cascaded codes (|u1 |i1 <u2 <i2 <u4 <i4 "
                          "<u8 <i8 <f2 <f4 <f8)",
+                         c->data_type);
+            goto fail;
+        }
+    }
+    if (c->data_type[0] && c->algorithm == OC_ALGO_ANS) {
+        /* nvCOMP's |u1 and <f2; also |i1, <u2, <i2 and bf16 (the 16-bit
+         * types code their high bytes) */
+        oc_data_type t;
+        if (oc_data_type_from_name(c->data_type, &t) != OC_OK || type_width(t) > 2) {
+            PyErr_Format(PyExc_ValueError,
+                         "data_type '%s' is not a type ANS codes (|u1, <f2; also |i1 <u2 <i2 bf16)",
                          c->data_type);
             goto fail;
         }
@@ -743,7 +756,8 @@ static size_t type_width(oc_data_type t)
 }
 
 /* The element type typed formats code: the Codec's data_type, else the
- * inputs' own when they all have one the library knows, else bytes. */
+ * inputs' own when they all have one the library knows (and, for ANS, of
+ * 1 or 2 bytes), else bytes. */
 static oc_data_type encode_data_type(const oc_py_codec *c, const job *j)
 {
     oc_data_type t = OC_TYPE_DEFAULT;
@@ -755,6 +769,8 @@ static oc_data_type encode_data_type(const oc_py_codec *c, const job *j)
             return OC_TYPE_DEFAULT;
         t = ti;
     }
+    if (c->algorithm == OC_ALGO_ANS && type_width(t) > 2)
+        return OC_TYPE_DEFAULT;
     return t;
 }
 
@@ -777,7 +793,7 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
         return NULL;
     if (c->algorithm == OC_ALGO_NONE) {
         PyErr_SetString(PyExc_ValueError, "encode needs an algorithm: Codec(algorithm='LZ4' | 'Snappy' | "
-                                          "'Deflate' | 'Zlib' | 'Gzip' | 'Zstd' | 'Cascaded')");
+                                          "'Deflate' | 'Zlib' | 'Gzip' | 'Zstd' | 'Cascaded' | 'ANS')");
         return NULL;
     }
     job j;
@@ -796,7 +812,7 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
     bo.checksum = c->compute_checksum ? (c->verify_checksum ? OC_CHECKSUM_VERIFY : OC_CHECKSUM_COMPUTE)
                                       : OC_CHECKSUM_NONE;
     size_t hdr = c->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE ? WUS_HEADER : 0;
-    if (c->algorithm == OC_ALGO_CASCADED && c->kind == OC_BITSTREAM_NATIVE) {
+    if ((c->algorithm == OC_ALGO_CASCADED || c->algorithm == OC_ALGO_ANS) && c->kind == OC_BITSTREAM_NATIVE) {
         size_t w = type_width(bo.typed.data_type);
         if (c->chunk_size % w != 0) {
             PyErr_Format(PyExc_ValueError,
@@ -1300,7 +1316,8 @@ static PyType_Slot codec_slots[] = {
      "bitstream_kind=None, data_type='', algorithm_type=None, level=None, num_threads=None, num_rles=2, "
      "num_deltas=1, use_bitpack=True, auto_layers=False)\n--\n\n"
      "A compressor/decompressor for one algorithm, as nvidia.nvcomp.Codec.\n\n"
-     "algorithm: 'LZ4', 'Snappy', 'Deflate', 'Zlib', 'Gzip', 'Zstd' or 'Cascaded' (case-insensitive); empty "
+     "algorithm: 'LZ4', 'Snappy', 'Deflate', 'Zlib', 'Gzip', 'Zstd', 'Blosc', 'Cascaded' or 'ANS' "
+     "(case-insensitive); empty "
      "to detect the "
      "format while decoding. bitstream_kind: BitstreamKind.NVCOMP_NATIVE (default: the format's standard "
      "chunked container), RAW (one bare stream) or WITH_UNCOMPRESSED_SIZE (8-byte little-endian size + RAW). "
@@ -1310,6 +1327,9 @@ static PyType_Slot codec_slots[] = {
      "level (opencomp extension). num_threads: CPU threads (0 = all cores). Cascaded: data_type (the element "
      "type coded; default: the input arrays' dtype, else '|u1'), num_rles 0..3, num_deltas 0..3, use_bitpack "
      "(nvCOMP's names and defaults), auto_layers=True to choose the layers per 16 KiB tile (extension). "
+     "ANS: data_type '|u1' (bytes) or '<f2' (16-bit floats: their sign and exponent bytes are "
+     "entropy-coded); "
+     "default: the input arrays' dtype when it has 1 or 2 bytes, else '|u1'. "
      "A Codec may be used from several threads at once."},
     {0, NULL},
 };
