@@ -45,7 +45,7 @@ def test_ratios():
     as_bytes = len(bytes(oc.Codec(algorithm="ANS", data_type="|u1").encode(w)))
     assert f2 == inferred
     assert f2 < as_bytes
-    assert w.nbytes / f2 > 1.3
+    assert w.nbytes / f2 > 1.12  # float16: sign, 5 exponent bits and 2 mantissa bits coded
     # incompressible data is stored: a few bytes of header a chunk
     rnd = COLUMNS["random-u1"]
     raw = oc.Codec(algorithm="ANS", bitstream_kind=oc.BitstreamKind.RAW)
