@@ -155,4 +155,33 @@ void cli_progress_end(cli_progress *p);
 /* cli_now returns monotonic seconds. */
 double cli_now(void);
 
+/* ---- streaming (stream_codec.c) ---------------------------------------- */
+
+/* 1 when `a` has a standard NATIVE container the streaming layer writes. */
+int cli_stream_algorithm(oc_algorithm a);
+/* 1 when the first n bytes start a container the stream reader reads. */
+int cli_stream_magic(const uint8_t *p, size_t n);
+/* Reads up to `want` bytes from fd (fewer only at end of input); -1 after
+ * printing a read error. */
+int cli_read_prefix(int fd, uint8_t *buf, size_t want, size_t *got, const char *display);
+/* The rest of fd after `prefix` (already read from it), into *buf. */
+int cli_read_rest(int fd, const uint8_t *prefix, size_t prefix_n, const char *display, cli_buffer *buf);
+/* Compresses in_fd to out_fd through a stream writer (pledged: the input's
+ * size, or OC_SIZE_UNKNOWN); progress may be NULL.  0, or -1 after
+ * printing one error line. */
+int cli_stream_compress(oc_context *ctx, const oc_buffer_options *bo, int in_fd, uint64_t pledged, int out_fd,
+                        const char *display, const char *out_display, cli_progress *progress,
+                        uint64_t *in_bytes, uint64_t *out_bytes);
+/* Decompresses in_fd (after `prefix`, already read from it) to out_fd
+ * through a stream reader; warns about trailing bytes after gzip data as
+ * gzip does. */
+int cli_stream_decompress(const cli_options *opts, oc_context *ctx, const oc_buffer_options *hint, int in_fd,
+                          const uint8_t *prefix, size_t prefix_n, int out_fd, const char *display,
+                          const char *out_display, cli_progress *progress, uint64_t in_total,
+                          uint64_t *in_bytes, uint64_t *out_bytes);
+/* --rm: decodes compressed_path again and compares it with plain_path, a
+ * group at a time; -1 after printing "verification failed: <mismatch>". */
+int cli_stream_verify(oc_context *ctx, const oc_buffer_options *hint, const char *compressed_path,
+                      const char *plain_path, const char *name, const char *mismatch);
+
 #endif /* OC_CLI_H */

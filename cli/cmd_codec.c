@@ -1,6 +1,9 @@
 /*
  * cmd_codec.c - `opencomp compress` and `opencomp decompress`: for each input,
- * read it whole, run the whole-buffer layer (oc_buffer_*), write the result
+ * NATIVE streams of the standard containers go through the streaming layer
+ * (stream_codec.c: memory bounded whatever the size); RAW streams and our
+ * own formats' container are read whole and run through the whole-buffer
+ * layer (oc_buffer_*).  Either way the result is written
  * through a temporary file (fileio.c) and, with --rm, remove the input only
  * after the output was re-read from disk and checked: for compression by
  * decoding it again and comparing with the input, for decompression by
@@ -9,6 +12,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,6 +248,54 @@ static int same_file(const char *a, const char *b)
     return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/* One input through the streaming layer: output opened first, the data
+ * streamed, --rm verified from disk, then committed. */
+static int stream_one(codec_run *run, const char *path, const char *display, int in_fd, uint64_t in_size,
+                      const oc_buffer_options *bo, const uint8_t *prefix, size_t prefix_n, int to_stdout,
+                      const char *out_name, int from_stdin, cli_output *out)
+{
+    const cli_options *opts = run->opts;
+    int compress = opts->command == CLI_CMD_COMPRESS;
+    const char *out_display = to_stdout ? "stdout" : out_name;
+    if (cli_output_open(out, to_stdout ? NULL : out_name, opts->force, display) != 0)
+        return -1;
+    run->progress.label = compress ? "compress  " : "decompress";
+    run->progress.start = cli_now();
+    run->progress.drawn = 0;
+    /* Progress follows the input read.  Decoding takes as long as the
+     * decoded size, unknown up front: a compressed file of a quarter of the
+     * threshold (16 MiB) gets a bar. */
+    uint64_t judge = in_size == OC_SIZE_UNKNOWN ? 0 : compress ? in_size : in_size * 4;
+    cli_progress *progress = cli_progress_wanted(opts, judge) ? &run->progress : NULL;
+    uint64_t in_bytes = 0, out_bytes = 0;
+    int r = compress ? cli_stream_compress(run->ctx, bo, in_fd, in_size, out->fd, display, out_display,
+                                           progress, &in_bytes, &out_bytes)
+                     : cli_stream_decompress(opts, run->ctx, bo, in_fd, prefix, prefix_n, out->fd, display,
+                                             out_display, progress, in_size, &in_bytes, &out_bytes);
+    if (r != 0)
+        return -1;
+    int removing = opts->remove_input && !from_stdin && !to_stdout;
+    if (removing) {
+        /* the file on disk, decoded again, must be the input (compress) or
+         * what the input decodes to must be the file on disk (decompress) */
+        if (compress ? cli_stream_verify(run->ctx, bo, out->temp_path, path, out->final_path,
+                                         "decoding it does not give the input back")
+                     : cli_stream_verify(run->ctx, bo, path, out->temp_path, out->final_path,
+                                         "the file on disk differs from what was written"))
+            return -1;
+    }
+    if (cli_output_commit(out, from_stdin ? NULL : path) != 0)
+        return -1;
+    if (opts->remove_input && (from_stdin || to_stdout))
+        cli_note(opts, 1, display, "--rm ignored: %s", from_stdin ? "input is stdin" : "output is stdout");
+    if (removing && unlink(path) != 0)
+        cli_error(display, "cannot remove input: %s", strerror(errno));
+    else if (in_bytes || out_bytes)
+        cli_note(opts, 2, display, "%llu -> %llu bytes (%s%s)", (unsigned long long)in_bytes,
+                 (unsigned long long)out_bytes, out_display, removing ? ", input removed" : "");
+    return 0;
+}
+
 static int process_one(codec_run *run, const char *path)
 {
     const cli_options *opts = run->opts;
@@ -256,7 +308,9 @@ static int process_one(codec_run *run, const char *path)
     oc_bitstream_kind hint_kind;
     cli_buffer in = {0}, result = {0};
     cli_output out = {.fd = -1};
-    int rc = -1;
+    int rc = -1, in_fd = 0;
+    uint8_t prefix[4];
+    size_t prefix_n = 0;
 
     if (output_name(opts, path, display, &out_name, &to_stdout, &hint_alg, &hint_kind) != 0)
         return -1;
@@ -279,15 +333,8 @@ static int process_one(codec_run *run, const char *path)
         cli_error(out_name, "already exists; not overwritten (use -f to overwrite)");
         goto done;
     }
-    if (cli_read_all(path, display, &in) != 0)
-        goto done;
-
     oc_buffer_options bo;
     fill_buffer_options(opts, &bo);
-    run->progress.label = compress ? "compress  " : "decompress";
-    run->progress.start = cli_now();
-    run->progress.drawn = 0;
-    run->progress_on = cli_progress_wanted(opts, in.size);
     if (compress) {
         char widths[32];
         if (!cli_type_fits(bo.algorithm, bo.typed.data_type, widths, sizeof widths)) {
@@ -295,6 +342,49 @@ static int process_one(codec_run *run, const char *path)
                       oc_algorithm_name(bo.algorithm), widths, oc_data_type_name(bo.typed.data_type));
             goto done;
         }
+    }
+    if (!from_stdin) {
+        in_fd = open(path, O_RDONLY);
+        if (in_fd < 0) {
+            cli_error(display, "cannot open: %s", strerror(errno));
+            goto done;
+        }
+    }
+    uint64_t in_size = OC_SIZE_UNKNOWN;
+    struct stat ist;
+    if (fstat(in_fd, &ist) == 0) {
+        if (S_ISDIR(ist.st_mode)) {
+            cli_error(display, "is a directory");
+            goto done;
+        }
+        if (S_ISREG(ist.st_mode))
+            in_size = (uint64_t)ist.st_size;
+    }
+    oc_buffer_options hint = bo;
+    if (!compress) {
+        hint.algorithm = opts->num_algorithms ? opts->algorithms[0] : hint_alg;
+        hint.kind = opts->kind_given ? opts->kind : hint_kind;
+        if (cli_read_prefix(in_fd, prefix, sizeof prefix, &prefix_n, display) != 0)
+            goto done;
+    }
+    /* The standard containers stream: memory bounded whatever the size. */
+    int streaming = compress ? bo.kind == OC_BITSTREAM_NATIVE && cli_stream_algorithm(bo.algorithm)
+                             : hint.kind == OC_BITSTREAM_NATIVE &&
+                                   (hint.algorithm == OC_ALGO_NONE || cli_stream_algorithm(hint.algorithm)) &&
+                                   cli_stream_magic(prefix, prefix_n);
+    if (streaming) {
+        rc = stream_one(run, path, display, in_fd, in_size, compress ? &bo : &hint, prefix, prefix_n,
+                        to_stdout, out_name, from_stdin, &out);
+        goto done;
+    }
+    if (cli_read_rest(in_fd, prefix, prefix_n, display, &in) != 0)
+        goto done;
+
+    run->progress.label = compress ? "compress  " : "decompress";
+    run->progress.start = cli_now();
+    run->progress.drawn = 0;
+    run->progress_on = cli_progress_wanted(opts, in.size);
+    if (compress) {
         uint64_t bound = oc_buffer_compress_bound(&bo, in.size);
         if (bound == 0 || bound > (uint64_t)SIZE_MAX) {
             cli_error(display, "cannot compress: invalid options for %s (chunk size %zu, level %d)",
@@ -315,9 +405,6 @@ static int process_one(codec_run *run, const char *path)
         }
         result.size = (size_t)size;
     } else {
-        oc_buffer_options hint = bo;
-        hint.algorithm = opts->num_algorithms ? opts->algorithms[0] : hint_alg;
-        hint.kind = opts->kind_given ? opts->kind : hint_kind;
         int r = decode(run, &hint, &in, display, "cannot decompress", &result);
         cli_progress_end(&run->progress);
         if (r != 0)
@@ -348,6 +435,8 @@ done:
     run->progress_on = 0;
     if (rc != 0)
         cli_output_abort(&out);
+    if (in_fd > 0)
+        close(in_fd);
     cli_buffer_free(&in);
     cli_buffer_free(&result);
     free(out_name);

@@ -811,13 +811,25 @@ OC_API oc_status oc_stream_reader_create(oc_context *ctx, const oc_buffer_option
 OC_API oc_status oc_stream_reader_next(oc_stream_reader *r, const void **data, size_t *size);
 OC_API oc_status oc_stream_reader_read(oc_stream_reader *r, void *dst, size_t capacity, size_t *got);
 /*
- * oc_stream_reader_position: bytes read from the input so far (*in),
- * decoded bytes returned (*out), and (*trailing) bytes after the last gzip
- * member that begin no member and were ignored, as gzip -d ignores them
- * (a caller may warn).  Any pointer may be NULL.
+ * oc_stream_position: where a reader stands (oc_stream_reader_position).
  */
-OC_API void oc_stream_reader_position(const oc_stream_reader *r, uint64_t *in, uint64_t *out,
-                                      uint64_t *trailing);
+typedef struct oc_stream_position {
+    size_t struct_size;      /* sizeof(oc_stream_position), set by the caller */
+    uint64_t in_bytes;       /* input bytes consumed */
+    uint64_t out_bytes;      /* decoded bytes returned */
+    uint64_t chunks;         /* chunks decoded (blocks, frames, members, snappy chunks) */
+    uint64_t failed_chunk;   /* after an error: the chunk it concerns, counted from 0 in stream order
+                                as oc_buffer_decompress counts them; OC_SIZE_UNKNOWN if none */
+    uint64_t window_size;    /* after CHUNK_TOO_LARGE: the zstd window the frame needs */
+    uint64_t trailing_bytes; /* bytes after the last gzip member that begin no member, ignored as
+                                gzip -d ignores them (a caller may warn) */
+    int trailing_zeros;      /* 1 when every trailing byte is zero (padding) */
+    uint64_t reserved[4];
+} oc_stream_position;
+
+/* oc_stream_reader_position fills *pos (struct_size set by the caller:
+ * INVALID_ARGUMENT otherwise); valid at any time, errors included. */
+OC_API oc_status oc_stream_reader_position(const oc_stream_reader *r, oc_stream_position *pos);
 /* oc_stream_reader_destroy frees the reader (NULL: no-op). */
 OC_API void oc_stream_reader_destroy(oc_stream_reader *r);
 

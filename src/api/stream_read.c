@@ -98,6 +98,8 @@ struct oc_stream_reader {
     size_t out_cap, out_len, out_pos;
     oc_algorithm group_alg;
     uint64_t total_out, trailing;
+    int trailing_nonzero;
+    uint64_t chunks, failed, window;
 };
 
 /* ---- input ------------------------------------------------------------------ */
@@ -127,7 +129,10 @@ static oc_status need(oc_stream_reader *r, size_t pos, size_t n)
                 r->cap = want;
             }
         }
-        size_t got = 0, room = r->cap - r->end;
+        /* Read what is missing, or a step ahead: never much past the group. */
+        size_t got = 0, room = r->cap - r->end, missing = n - (r->end - pos);
+        if (room > READ_STEP && room > missing)
+            room = missing > READ_STEP ? missing : READ_STEP;
         FORWARD_IF_ERROR(r->read(r->opaque, r->in + r->end, room, &got));
         RETURN_ERROR_IF(got > room, OC_ERR_INVALID_ARGUMENT);
         if (got == 0)
@@ -278,6 +283,7 @@ static oc_status decode_group(oc_stream_reader *r)
         unit *u = &r->units[i];
         if (u->st != OC_OK) {
             st = u->st;
+            r->failed = r->chunks + i;
             goto done;
         }
         if (u->dst != len && u->got)
@@ -298,6 +304,7 @@ static oc_status decode_group(oc_stream_reader *r)
     }
     r->out_len = len;
     r->out_pos = 0;
+    r->chunks += n;
 done:
     r->n_units = 0;
     r->group_dcap = 0;
@@ -352,6 +359,7 @@ static oc_status serial_step(oc_stream_reader *r)
         r->serial_in += in_n;
         r->serial_out += out_n;
         if (done) {
+            r->chunks++;
             if (r->serial_kind == OC_SERIAL_ZSTD)
                 FORWARD_IF_ERROR(add_seen(r, (uint32_t)r->serial_in, (uint32_t)r->serial_out, 0, 0));
             r->serial_kind = 0;
@@ -366,9 +374,10 @@ static oc_status serial_step(oc_stream_reader *r)
         int done = 0;
         FORWARD_IF_ERROR(oc_serial_step(s, r->in + r->beg, &in_n, r->out, &out_n, &done));
         len = out_n;
-        if (done)
+        if (done) {
             r->serial_kind = 0;
-        else if (out_n == 0)
+            r->chunks++;
+        } else if (out_n == 0)
             return OC_ERR_TRUNCATED;
     }
     r->out_len = len;
@@ -386,10 +395,13 @@ static oc_status check_our_index(oc_stream_reader *r, const uint8_t *e, uint64_t
         return OC_OK; /* not ours: skipped */
     uint64_t count = oc_load_le32(e + n - 9);
     SAFETY_CHECK(count * 8 + OC_LAYOUT_INDEX_FOOTER == n && count == r->n_seen, OC_ERR_CORRUPT);
-    for (uint64_t i = 0; i < count; i++)
+    for (uint64_t i = 0; i < count; i++) {
+        r->failed = r->chunks - r->n_seen + i;
         SAFETY_CHECK(oc_load_le32(e + 8 * i) == r->seen[i].csize &&
                          oc_load_le32(e + 8 * i + 4) == r->seen[i].usize,
                      OC_ERR_CORRUPT);
+    }
+    r->failed = OC_SIZE_UNKNOWN;
     r->n_seen = 0;
     return OC_OK;
 }
@@ -407,11 +419,16 @@ static oc_status check_seek_table(oc_stream_reader *r, const uint8_t *e, uint64_
     oc_status st = OC_OK;
     for (uint64_t i = 0; i < count; i++) {
         const uint8_t *p = e + es * i;
+        r->failed = r->chunks - r->n_seen + i;
         SAFETY_CHECK(oc_load_le32(p) == r->seen[i].csize && oc_load_le32(p + 4) == r->seen[i].usize,
                      OC_ERR_CORRUPT);
-        if (es == 12 && r->seen[i].summed && oc_load_le32(p + 8) != r->seen[i].sum && st == OC_OK)
+        if (es == 12 && r->seen[i].summed && oc_load_le32(p + 8) != r->seen[i].sum) {
             st = OC_ERR_CHECKSUM_MISMATCH;
+            break;
+        }
     }
+    if (st == OC_OK)
+        r->failed = OC_SIZE_UNKNOWN;
     r->n_seen = 0;
     return st;
 }
@@ -436,7 +453,7 @@ static oc_status skippable(oc_stream_reader *r)
 }
 
 /* zstd frame header at p[0..n): content size if stated.  TRUNCATED if n is short. */
-static oc_status zstd_header(const uint8_t *p, size_t n, int *has_size, uint64_t *size)
+static oc_status zstd_header(const uint8_t *p, size_t n, int *has_size, uint64_t *size, uint64_t *window)
 {
     SAFETY_CHECK(n >= 5, OC_ERR_TRUNCATED);
     unsigned fhd = p[4], fcs_flag = fhd >> 6, single = (fhd >> 5) & 1, did = fhd & 3;
@@ -452,6 +469,12 @@ static oc_status zstd_header(const uint8_t *p, size_t n, int *has_size, uint64_t
         v += 256;
     *has_size = fcs_size != 0;
     *size = v;
+    if (single) {
+        *window = v;
+    } else {
+        uint64_t base = (uint64_t)1 << (10 + (p[5] >> 3));
+        *window = base + (base >> 3) * (p[5] & 7);
+    }
     uint32_t dict = 0;
     for (unsigned i = 0; i < did_size; i++)
         dict |= (uint32_t)p[5 + !single + i] << (8 * i);
@@ -468,7 +491,7 @@ static oc_status need_zstd_header(oc_stream_reader *r, int *has_size, uint64_t *
         size_t have = r->end - r->beg;
         if (st != OC_OK && (st != OC_ERR_TRUNCATED || have == 0))
             return st;
-        st = zstd_header(r->in + r->beg, have, has_size, size);
+        st = zstd_header(r->in + r->beg, have, has_size, size, &r->window);
         if (st != OC_ERR_TRUNCATED || have < n || n >= 18)
             return st;
         n += 4;
@@ -656,6 +679,8 @@ static oc_status gzip_item(oc_stream_reader *r, int *stop, int *end)
         }
         /* trailing bytes: read and counted, as gzip -d ignores them */
         for (;;) {
+            for (size_t i = r->beg; i < r->end && !r->trailing_nonzero; i++)
+                r->trailing_nonzero = r->in[i] != 0;
             r->trailing += r->end - r->beg;
             r->beg = r->end = 0;
             FORWARD_IF_ERROR(more(r, 0, &any));
@@ -860,8 +885,11 @@ static oc_status produce(oc_stream_reader *r)
             continue;
         }
         int end = 0, stop = 0;
-        if (r->n_units == 0 && r->beg > 0 && r->beg == r->end)
-            r->beg = r->end = 0;
+        if (r->n_units == 0 && r->beg > 0) { /* a new group: the window starts at 0 again */
+            memmove(r->in, r->in + r->beg, r->end - r->beg);
+            r->end -= r->beg;
+            r->beg = 0;
+        }
         if (r->family == FAM_NONE)
             FORWARD_IF_ERROR(detect(r, &end));
         if (!end && r->family == FAM_FRAMES)
@@ -909,6 +937,7 @@ oc_status oc_stream_reader_create(oc_context *ctx, const oc_buffer_options *hint
     r->verify = !hint || hint->checksum == OC_CHECKSUM_VERIFY;
     r->memory_limit = hint ? hint->memory_limit : 0;
     r->hint = hint ? hint->algorithm : OC_ALGO_NONE;
+    r->failed = OC_SIZE_UNKNOWN;
     uint64_t g = GROUP_PER_THREAD * (uint64_t)oc_context_num_threads(ctx);
     r->group_budget = g < GROUP_MIN ? GROUP_MIN : g > GROUP_MAX ? GROUP_MAX : g;
     r->cap = READ_STEP;
@@ -921,6 +950,15 @@ oc_status oc_stream_reader_create(oc_context *ctx, const oc_buffer_options *hint
     return OC_OK;
 }
 
+/* Records an error: the chunk it concerns is the one being read unless a
+ * check named another. */
+static void fail(oc_stream_reader *r, oc_status st)
+{
+    r->error = st;
+    if (r->failed == OC_SIZE_UNKNOWN)
+        r->failed = r->chunks + r->n_units;
+}
+
 oc_status oc_stream_reader_next(oc_stream_reader *r, const void **data, size_t *size)
 {
     RETURN_ERROR_IF(!r || !data || !size, OC_ERR_INVALID_ARGUMENT);
@@ -930,7 +968,7 @@ oc_status oc_stream_reader_next(oc_stream_reader *r, const void **data, size_t *
         return r->error;
     oc_status st = produce(r);
     if (st != OC_OK) {
-        r->error = st;
+        fail(r, st);
         return st;
     }
     *data = r->out;
@@ -950,7 +988,7 @@ oc_status oc_stream_reader_read(oc_stream_reader *r, void *dst, size_t capacity,
                 return r->error;
             oc_status st = produce(r);
             if (st != OC_OK) {
-                r->error = st;
+                fail(r, st);
                 return *got ? OC_OK : st; /* the error comes with the next call */
             }
             r->total_out += r->out_len;
@@ -965,14 +1003,18 @@ oc_status oc_stream_reader_read(oc_stream_reader *r, void *dst, size_t capacity,
     return OC_OK;
 }
 
-void oc_stream_reader_position(const oc_stream_reader *r, uint64_t *in, uint64_t *out, uint64_t *trailing)
+oc_status oc_stream_reader_position(const oc_stream_reader *r, oc_stream_position *pos)
 {
-    if (in)
-        *in = r ? r->in_total - (r->end - r->beg) : 0;
-    if (out)
-        *out = r ? r->total_out : 0;
-    if (trailing)
-        *trailing = r ? r->trailing : 0;
+    RETURN_ERROR_IF(!r || !pos || pos->struct_size != sizeof(oc_stream_position), OC_ERR_INVALID_ARGUMENT);
+    pos->in_bytes = r->in_total - (r->end - r->beg);
+    pos->out_bytes = r->total_out;
+    pos->chunks = r->chunks;
+    pos->failed_chunk = r->error != OC_OK ? r->failed : OC_SIZE_UNKNOWN;
+    pos->window_size = r->error == OC_ERR_CHUNK_TOO_LARGE ? r->window : 0;
+    pos->trailing_bytes = r->trailing;
+    pos->trailing_zeros = r->trailing && !r->trailing_nonzero;
+    memset(pos->reserved, 0, sizeof pos->reserved);
+    return OC_OK;
 }
 
 void oc_stream_reader_destroy(oc_stream_reader *r)

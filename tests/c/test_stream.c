@@ -24,6 +24,8 @@
 
 static oc_context *ctx;
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint64_t last_failed; /* the last stream_decompress's failed chunk */
+static int last_zeros;       /* and whether its trailing bytes were zeros */
 
 /* ---- sinks and sources ------------------------------------------------------ */
 
@@ -112,8 +114,14 @@ static oc_status stream_decompress(const oc_buffer_options *hint, const unsigned
             break;
         sink_write(out, d, sz);
     }
+    oc_stream_position pos;
+    memset(&pos, 0, sizeof pos);
+    pos.struct_size = sizeof pos;
+    CHECK_ST(oc_stream_reader_position(r, &pos), OC_OK);
     if (trailing)
-        oc_stream_reader_position(r, NULL, NULL, trailing);
+        *trailing = pos.trailing_bytes;
+    last_failed = pos.failed_chunk;
+    last_zeros = pos.trailing_zeros;
     oc_stream_reader_destroy(r);
     return st;
 }
@@ -153,9 +161,13 @@ static void round_trip(const tb_data *d, size_t n, oc_algorithm a, size_t chunk,
     } while (st == OC_OK && k);
     CHECK_ST(st, OC_OK);
     CHECK(total == n && !memcmp(got, d->p, n));
-    uint64_t in = 0, out = 0;
-    oc_stream_reader_position(r, &in, &out, NULL);
-    CHECK(in == c.n && out == n);
+    oc_stream_position pos;
+    memset(&pos, 0, sizeof pos);
+    pos.struct_size = sizeof pos;
+    CHECK_ST(oc_stream_reader_position(r, &pos), OC_OK);
+    CHECK(pos.in_bytes == c.n && pos.out_bytes == n && pos.failed_chunk == OC_SIZE_UNKNOWN);
+    size_t cs = a == OC_ALGO_SNAPPY && chunk > 65536 ? 65536 : chunk;
+    CHECK(pos.chunks == (n ? (n + cs - 1) / cs : (a == OC_ALGO_LZ4 || a == OC_ALGO_SNAPPY) ? 0 : 1));
     oc_stream_reader_destroy(r);
     free(got);
 
@@ -205,7 +217,7 @@ static void stock_to_stream(const tb_data *d, const char *cmd)
     CHECK(same(&back, d->p, d->n));
     CHECK(trailing == 0 || strstr(cmd, "trailing"));
     if (strstr(cmd, "trailing"))
-        CHECK(trailing == 1000);
+        CHECK(trailing == 1000 && last_zeros);
     free(back.p);
     free(comp);
 }
@@ -265,6 +277,16 @@ static void bad_input(const tb_data *d)
         if (st != OC_ERR_CHECKSUM_MISMATCH && st != OC_ERR_CORRUPT)
             fprintf(stderr, "%s flipped payload: %s\n", oc_algorithm_name(a), oc_status_name(st));
         CHECK(st == OC_ERR_CHECKSUM_MISMATCH || st == OC_ERR_CORRUPT);
+        /* the same status and chunk as the whole-buffer layer says */
+        unsigned char *dec = (unsigned char *)tb_xmalloc(n);
+        uint64_t bfailed = OC_SIZE_UNKNOWN, dn = 0;
+        oc_status bst = oc_buffer_decompress(ctx, NULL, bad, c.n, dec, n, &dn, &bfailed);
+        if (bst != st || bfailed != last_failed)
+            fprintf(stderr, "%s flipped payload: stream %s chunk %llu, buffer %s chunk %llu\n",
+                    oc_algorithm_name(a), oc_status_name(st), (unsigned long long)last_failed,
+                    oc_status_name(bst), (unsigned long long)bfailed);
+        CHECK(bst == st && bfailed == last_failed && last_failed < 5);
+        free(dec);
         free(back.p);
         memcpy(bad, c.p, c.n);
         if (a == OC_ALGO_LZ4 || a == OC_ALGO_SNAPPY) {
@@ -276,6 +298,7 @@ static void bad_input(const tb_data *d)
             /* the last seek-table entry's checksum changed */
             bad[c.n - 9 - 2] ^= 0x01;
             CHECK_ST(read_all(bad, c.n, &back), OC_ERR_CHECKSUM_MISMATCH);
+            CHECK(last_failed == (n + 65535) / 65536 - 1); /* the last frame's entry */
             free(back.p);
             /* and its compressed size */
             memcpy(bad, c.p, c.n);
