@@ -692,6 +692,136 @@ OC_API oc_status oc_buffer_decompress(oc_context *ctx, const oc_buffer_options *
                                       uint64_t *failed_chunk);
 
 /* ========================================================================
+ * The streaming layer
+ *
+ * For data that does not fit in memory, or arrives through a pipe: the
+ * NATIVE containers (LZ4 frame, zstd seekable, gzip members, snappy
+ * framing) written and read a group of chunks at a time, each group
+ * compressed or decoded by ONE batched call (all chunks in parallel), with
+ * memory bounded by the group, whatever the stream's length.  The bytes are
+ * those oc_buffer_compress writes for the same options (the index goes at
+ * the end, after the last chunk), and the reader takes everything
+ * oc_buffer_decompress takes in those containers, stock streams included.
+ * Host memory only; the context's engine runs the batches (the CPU engine
+ * for host memory under OC_ENGINE_AUTO).
+ *
+ * Memory: a writer holds one group of input (about 4 MiB per thread of the
+ * context, at least 8 MiB and at most 64 MiB, and at least one chunk) and
+ * its compressed bound, plus 12 bytes of index per chunk written (768 KiB
+ * for 4 GiB in 64 KiB chunks).  A reader holds a group of compressed input
+ * and its decoded bytes (the same budget; a zstd frame decoded in a batch
+ * is at most OC_STREAM_MAX_UNIT), plus 12 bytes per zstd frame for the
+ * seek-table check.
+ * ======================================================================== */
+
+/* OC_SIZE_UNKNOWN: no pledged size (oc_stream_writer_create). */
+#define OC_SIZE_UNKNOWN UINT64_MAX
+/* Largest zstd frame (decoded) or gzip member that the reader decodes in a
+ * batch; larger ones, and frames that state no size, decode serially
+ * through libzstd / zlib with memory bounded by the zstd window (the
+ * options' memory_limit) or 32 KiB (gzip). */
+#define OC_STREAM_MAX_UNIT ((uint64_t)64 << 20)
+
+/*
+ * oc_write_fn: where a writer's bytes go.  Called from the calling thread
+ * with `size` > 0 bytes; returns OC_OK, or any other status (e.g. OC_ERR_IO),
+ * which the writer returns to its caller and keeps (sticky).
+ * oc_read_fn: where a reader's bytes come from.  Writes up to `capacity`
+ * bytes to buf and their count to *got; *got == 0 with OC_OK means end of
+ * input.  Any other status is returned to the reader's caller (sticky).
+ */
+typedef oc_status (*oc_write_fn)(void *opaque, const void *data, size_t size);
+typedef oc_status (*oc_read_fn)(void *opaque, void *buf, size_t capacity, size_t *got);
+
+typedef struct oc_stream_writer oc_stream_writer;
+typedef struct oc_stream_reader oc_stream_reader;
+
+/*
+ * oc_stream_writer_create makes a writer of options->kind NATIVE for
+ * options->algorithm (a standard container: lz4, snappy, deflate, zlib,
+ * gzip, zstd; UNSUPPORTED for the others), chunk size, level and
+ * checksum policy as for oc_buffer_compress.  `pledged_size` is the total
+ * input size if known (the LZ4 frame header records it, and finish checks
+ * it: SIZE_MISMATCH), or OC_SIZE_UNKNOWN.  Nothing is written before the
+ * first group is full or finish runs.  The writer keeps ctx (one thread at
+ * a time, as for any call with it) until destroyed.  Errors:
+ * INVALID_ARGUMENT (NULL ctx/out/write, bad options, RAW kinds),
+ * UNSUPPORTED (blosc, cascaded, ans), OUT_OF_MEMORY.
+ */
+OC_API oc_status oc_stream_writer_create(oc_context *ctx, const oc_buffer_options *options,
+                                         uint64_t pledged_size, oc_write_fn write, void *opaque,
+                                         oc_stream_writer **out);
+/*
+ * oc_stream_writer_write takes src[0..size) (host memory, any size, read
+ * during the call only).  Each time a group of chunks is complete it is
+ * compressed in one batch and its container bytes go to the write
+ * function; a group is taken straight from src when src holds whole groups
+ * (no copy).  After an error every later call returns it.
+ */
+OC_API oc_status oc_stream_writer_write(oc_stream_writer *w, const void *src, size_t size);
+/*
+ * oc_stream_writer_finish compresses what remains, then writes the trailer
+ * (LZ4: end mark, content checksum, index; zstd: the seek table; snappy:
+ * the index chunk; gzip: nothing, the index is in each member's header).
+ * Written bytes so far in *total_out if not NULL.  Once only: later writes
+ * are INVALID_ARGUMENT.
+ */
+OC_API oc_status oc_stream_writer_finish(oc_stream_writer *w, uint64_t *total_out);
+/* oc_stream_writer_destroy frees the writer (NULL: no-op); a writer never
+ * finished leaves an incomplete stream behind. */
+OC_API void oc_stream_writer_destroy(oc_stream_writer *w);
+
+/*
+ * oc_stream_reader_create makes a reader of a NATIVE container coming
+ * through `read`.  `hint` may be NULL (checksums verified); its checksum
+ * policy (VERIFY / other) and memory_limit apply; its algorithm, when set,
+ * must match the container found.  The container is recognised from its
+ * first bytes: LZ4 frames (and legacy frames, skippable frames), zstd
+ * frames, gzip members, the snappy framing format.
+ *
+ * How each is read.  Chunks whose sizes the stream's own headers give are
+ * gathered into groups and decoded in one batch each: LZ4 frames with
+ * independent blocks (lz4's default; ours), legacy LZ4 blocks, zstd frames
+ * that state a content size up to OC_STREAM_MAX_UNIT (ours, and zstd's for
+ * inputs of known size), gzip members with our size subfield, every
+ * snappy chunk.  The rest decodes serially, memory still bounded: LZ4
+ * frames with linked blocks (liblz4's LZ4F decoder), zstd frames without a
+ * content size or larger (libzstd's streaming decoder), gzip members of
+ * other writers (zlib).  The index at the end (LZ4 frame index, seek table,
+ * snappy index chunk) is checked against the chunks read (CORRUPT if it
+ * differs); the zstd seek table's checksums are verified (CHECKSUM_MISMATCH)
+ * for frames decoded in batches.  Every checksum the stream carries is
+ * verified unless hint->checksum says otherwise (as oc_buffer_decompress).
+ */
+OC_API oc_status oc_stream_reader_create(oc_context *ctx, const oc_buffer_options *hint, oc_read_fn read,
+                                         void *opaque, oc_stream_reader **out);
+/*
+ * oc_stream_reader_next decodes the next group and points *data at its
+ * bytes (owned by the reader, valid until the next call on it) and *size at
+ * their count; *size == 0 with OC_OK means the stream ended cleanly.
+ * Statuses: as oc_buffer_decompress (CORRUPT, TRUNCATED for input that ends
+ * inside a frame, member or chunk, CHECKSUM_MISMATCH, SIZE_MISMATCH,
+ * NEEDS_DICTIONARY, CHUNK_TOO_LARGE for a zstd window above the memory
+ * limit), UNSUPPORTED for a stream that is not one of these containers
+ * (RAW streams, Blosc, our own formats' container: use oc_buffer_*).  The
+ * data of earlier groups was correct; after an error every later call
+ * returns it.  oc_stream_reader_read copies up to `capacity` decoded bytes
+ * into dst instead (*got == 0: end).
+ */
+OC_API oc_status oc_stream_reader_next(oc_stream_reader *r, const void **data, size_t *size);
+OC_API oc_status oc_stream_reader_read(oc_stream_reader *r, void *dst, size_t capacity, size_t *got);
+/*
+ * oc_stream_reader_position: bytes read from the input so far (*in),
+ * decoded bytes returned (*out), and (*trailing) bytes after the last gzip
+ * member that begin no member and were ignored, as gzip -d ignores them
+ * (a caller may warn).  Any pointer may be NULL.
+ */
+OC_API void oc_stream_reader_position(const oc_stream_reader *r, uint64_t *in, uint64_t *out,
+                                      uint64_t *trailing);
+/* oc_stream_reader_destroy frees the reader (NULL: no-op). */
+OC_API void oc_stream_reader_destroy(oc_stream_reader *r);
+
+/* ========================================================================
  * Memory helpers
  *
  * So that callers without their own CUDA bindings (the CLI, the Python

@@ -28,6 +28,7 @@
 #include "../common/algo_table.h"
 #include "../common/crc.h"
 #include "../common/xxh.h"
+#include "../format/chunk_sum.h"
 #include "../format/container.h"
 #include "staging.h"
 #include "../format/lz4f_serial.h"
@@ -164,26 +165,6 @@ typedef struct cgroup {
     oc_xxh32_state *content; /* LZ4 content checksum, or NULL */
 } cgroup;
 
-/* The checksum a container stores for a chunk (`u`: its bytes, `c`: its
- * compressed stream), by what the container's checksum covers. */
-static uint32_t chunk_sum(oc_chunk_check check, const uint8_t *u, size_t us, const uint8_t *c, size_t cs)
-{
-    switch (check) {
-    case OC_CHECK_XXH32_STORED: /* of the bytes stored: the stream, or the chunk when not smaller */
-        return cs >= us ? oc_xxh32(u, us, 0) : oc_xxh32(c, cs, 0);
-    case OC_CHECK_XXH64_LOW:
-        return (uint32_t)oc_xxh64(u, us, 0);
-    case OC_CHECK_CRC32C_MASKED:
-        return oc_crc32c_mask(oc_crc32c(0, u, us));
-    case OC_CHECK_CRC32:
-        return oc_crc32(0, u, us);
-    case OC_CHECK_XXH32_CONTENT:
-        return oc_xxh32(u, us, 0);
-    default:
-        return 0;
-    }
-}
-
 static void compress_checksum(void *arg, size_t i)
 {
     cgroup *g = (cgroup *)arg;
@@ -193,8 +174,8 @@ static void compress_checksum(void *arg, size_t i)
         return;
     }
     if (g->nt->sums)
-        g->sum[i] = chunk_sum(g->nt->ops->check, (const uint8_t *)g->sp[i], g->ss[i],
-                              (const uint8_t *)g->dp[i], g->ds[i]);
+        g->sum[i] = oc_chunk_sum(g->nt->ops->check, (const uint8_t *)g->sp[i], g->ss[i],
+                                 (const uint8_t *)g->dp[i], g->ds[i]);
 }
 
 static oc_status compress_native(oc_context *ctx, const oc_buffer_options *o, const uint8_t *src,

@@ -32,6 +32,12 @@ OC_HIDDEN extern const oc_container_ops *const oc_container_readers[];
 OC_HIDDEN oc_status oc_raw_parse(const uint8_t *src, uint64_t src_size, uint64_t offset,
                                  oc_algorithm algorithm, oc_container_plan *plan);
 
+/* One gzip member header at p[0..n) (gzip_members.c): its length in
+ * *header; with our 'OC' subfield *has_oc = 1, the member's total size and
+ * its uncompressed size.  TRUNCATED when n is too short to hold it. */
+OC_HIDDEN oc_status oc_gzip_member_header(const uint8_t *p, uint64_t n, uint64_t *header, int *has_oc,
+                                          uint64_t *member, uint64_t *usize);
+
 /* ---- writers ------------------------------------------------------------- */
 
 /* A NATIVE container to write, resolved from the options once for the

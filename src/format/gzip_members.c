@@ -13,7 +13,7 @@
  * member that begin no member (zero padding, garbage) end the gzip data,
  * as gzip -d reads them (issue 11 item 9; for tails, src/api/buffer.c).
  */
-#include "container_ops.h"
+#include "container.h"
 
 #define FTEXT 0x01u
 #define FHCRC 0x02u
@@ -42,8 +42,8 @@ static int trailing_bytes(const uint8_t *p, uint64_t n)
 
 /* Parses one member header at p[0..n).  *header gets its length; *has_oc is
  * set with the subfield's values when our subfield is present. */
-static oc_status parse_member_header(const uint8_t *p, uint64_t n, uint64_t *header, int *has_oc,
-                                     uint64_t *member, uint64_t *usize)
+oc_status oc_gzip_member_header(const uint8_t *p, uint64_t n, uint64_t *header, int *has_oc, uint64_t *member,
+                                uint64_t *usize)
 {
     *has_oc = 0;
     SAFETY_CHECK(n >= 10, OC_ERR_TRUNCATED);
@@ -105,7 +105,7 @@ static oc_status gzip_parse(const uint8_t *src, uint64_t src_size, oc_container_
             plan->container_size = pos;
             break;
         }
-        FORWARD_IF_ERROR(parse_member_header(src + pos, src_size - pos, &header, &has_oc, &member, &usize));
+        FORWARD_IF_ERROR(oc_gzip_member_header(src + pos, src_size - pos, &header, &has_oc, &member, &usize));
         if (!has_oc) {
             /* Serial from here: payload and trailers of all further members. */
             plan->tail_algorithm = OC_ALGO_GZIP;

@@ -51,12 +51,17 @@ static uint32_t lz4frame_header(uint64_t content_size, size_t chunk_size, int bl
     /* Block checksums always come with a content checksum: lz4 1.9.4's CLI
      * misreads a skippable frame after a frame that has block checksums but
      * no content checksum (docs/FORMAT.md). */
-    h[4] = (uint8_t)(FLG_VERSION | FLG_INDEPENDENT | FLG_CONTENT_SIZE |
+    /* A stream writer that was pledged no size (OC_SIZE_UNKNOWN) writes
+     * the frame without the content size field (7 header bytes). */
+    int sized = content_size != OC_SIZE_UNKNOWN;
+    h[4] = (uint8_t)(FLG_VERSION | FLG_INDEPENDENT | (sized ? FLG_CONTENT_SIZE : 0) |
                      (block_checksums ? FLG_BLOCK_CHECKSUM | FLG_CONTENT_CHECKSUM : 0));
     h[5] = (uint8_t)(block_id_for(chunk_size) << 4);
-    oc_store_le64(h + 6, content_size);
-    h[14] = (uint8_t)(oc_xxh32(h + 4, 10, 0) >> 8);
-    return 15;
+    if (sized)
+        oc_store_le64(h + 6, content_size);
+    uint32_t n = sized ? 14 : 6;
+    h[n] = (uint8_t)(oc_xxh32(h + 4, n - 4, 0) >> 8);
+    return n + 1;
 }
 
 /* Frame header fields that the indexed reader needs. */

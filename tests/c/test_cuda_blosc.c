@@ -70,7 +70,9 @@ static void run_batch(item *it, size_t m, size_t short_by)
     uint8_t *back = tu_xmalloc(1 << 24);
     for (size_t i = 0; i < m; i++) {
         oc_status want = it[i].want;
-        if (want == OC_OK && short_by && it[i].n >= short_by && it[i].n > 0)
+        /* The header's size is checked against the capacity before the inner codec is looked
+         * at: a chunk of an unsupported codec into too small an output is OUTPUT_TOO_SMALL. */
+        if ((want == OC_OK || want == OC_ERR_UNSUPPORTED) && short_by && it[i].n >= short_by && it[i].n > 0)
             want = OC_ERR_OUTPUT_TOO_SMALL;
         CHECK_MSG(st[i] == want, "chunk %zu: %s, expected %s", i, oc_status_name(st[i]),
                   oc_status_name(want));

@@ -439,12 +439,12 @@ static void test_hand_built(void)
          "\x14"
          "a\x01\x00\x50"
          "bcdef",
-         9, 14, OC_OK, 14},
+         10, 14, OC_OK, 14},
         {"lz4 overlap no room", OC_ALGO_LZ4,
          "\x14"
          "a\x01\x00\x50"
          "bcdef",
-         9, 13, OC_ERR_OUTPUT_TOO_SMALL, 0},
+         10, 13, OC_ERR_OUTPUT_TOO_SMALL, 0},
         /* Snappy: preamble 3, literal "abc" */
         {"snappy ok", OC_ALGO_SNAPPY,
          "\x03\x08"
