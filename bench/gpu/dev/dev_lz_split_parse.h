@@ -35,10 +35,12 @@
 
 #ifdef __CUDACC__
 #define OC_SPLIT_FN __device__ __forceinline__
+#define OC_SPLIT_HD __host__ __device__ __forceinline__
 #define OC_SPLIT_LD(p) __ldg(p)
 #define OC_SPLIT_PREFETCH(p) asm volatile("prefetch.global.L1 [%0];" ::"l"(p))
 #else
 #define OC_SPLIT_FN static inline
+#define OC_SPLIT_HD static inline
 #define OC_SPLIT_LD(p) (*(p))
 #define OC_SPLIT_PREFETCH(p) ((void)(p))
 #endif

@@ -4,7 +4,8 @@
  * two-warp pipe, built from the library's own headers) beside the split
  * decoder (a thread per chunk parses into records, dev_lz_split_parse.h;
  * then a warp per chunk copies them, dev_lz_split_copy.cuh, with a 16 KiB,
- * a 4 KiB or no history ring), at full scale: for each chunk size, the
+ * a 4 KiB or no history ring; and split-pp-r4k, whose parse runs per 4 KiB
+ * input segment in parallel, dev_lz_split_pp.h), at full scale: for each chunk size, the
  * corpus is cut into chunks, compressed by the CPU reference (liblz4's
  * LZ4_compress_default, snappy_compress; each chunk read back first), and
  * the chunks repeated until the batch holds at least --min-bytes of
@@ -31,6 +32,7 @@
 #include "../../../src/cuda/codecs/lz4/lz4_decode_rounds.cuh"
 #include "../../../src/cuda/codecs/snappy/snappy_decode_rounds.cuh"
 #include "dev_lz_split_copy.cuh"
+#include "dev_lz_split_pp.h"
 
 /* the CPU reference (prototypes of lz4.h and snappy-c.h, so that only the
  * shared libraries are needed) */
@@ -175,16 +177,83 @@ __global__ void __launch_bounds__(W * 32) split_copy_kernel(oc_cuda_batch b, con
                            lane);
 }
 
+/* ---- the split decoder with the parallel parse (v7b, dev_lz_split_pp.h) ---- */
+
+struct pp_scratch {
+    oc_split_rec *recs; /* OC_PP_SEG_RECS per segment */
+    uint32_t *pos, *cum;
+    oc_pp_seg *segs;
+    oc_pp_chunk *chunks;
+    const uint32_t *seg_chunk; /* the chunk of each segment */
+    const size_t *seg0;        /* the first segment of each chunk */
+    size_t nsegs;
+};
+
+template <bool SNAPPY> __global__ void __launch_bounds__(128) pp_a_kernel(oc_cuda_batch b, pp_scratch p)
+{
+    size_t g = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (g >= p.nsegs)
+        return;
+    uint32_t c = p.seg_chunk[g];
+    size_t k = g - p.seg0[c], srcn = b.src_sizes[c];
+    if (k >= oc_pp_nsegs(srcn))
+        return;
+    size_t at = g * OC_PP_SEG_RECS;
+    oc_pp_pass_a(SNAPPY, b.src[c], srcn, b.dst_caps[c], k, p.recs + at, p.pos + at, p.cum + at, p.segs + g);
+}
+
+template <bool SNAPPY> __global__ void __launch_bounds__(128) pp_b_kernel(oc_cuda_batch b, pp_scratch p)
+{
+    size_t c = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (c >= b.n)
+        return;
+    size_t g = p.seg0[c], at = g * OC_PP_SEG_RECS, srcn = b.src_sizes[c];
+    oc_pp_pass_b(SNAPPY, b.src[c], srcn, b.dst_caps[c], oc_pp_nsegs(srcn), p.recs + at, p.pos + at,
+                 p.cum + at, p.segs + g, p.chunks + c);
+}
+
+template <bool SNAPPY>
+__global__ void __launch_bounds__(128)
+    pp_c_kernel(oc_cuda_batch b, pp_scratch p, oc_split_rec *recs, const size_t *rec_base)
+{
+    size_t g = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (g >= p.nsegs)
+        return;
+    uint32_t c = p.seg_chunk[g];
+    size_t k = g - p.seg0[c];
+    if (k >= oc_pp_nsegs(b.src_sizes[c]))
+        return;
+    oc_pp_pass_c(SNAPPY, b.dst_caps[c], k, p.recs + p.seg0[c] * OC_PP_SEG_RECS, p.segs + g, p.chunks + c,
+                 recs + rec_base[c]);
+}
+
+template <bool SNAPPY>
+__global__ void __launch_bounds__(128)
+    pp_d_kernel(oc_cuda_batch b, pp_scratch p, oc_split_rec *recs, const size_t *rec_base, uint32_t *nrecs)
+{
+    size_t c = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (c >= b.n)
+        return;
+    size_t nrec = 0, outn = 0;
+    int st = oc_pp_pass_d(SNAPPY, b.src[c], b.src_sizes[c], b.dst_caps[c], p.chunks + c, recs + rec_base[c],
+                          &nrec, &outn);
+    nrecs[c] = st == OC_SPLIT_OK ? (uint32_t)nrec : 0;
+    b.dst_sizes[c] = st == OC_SPLIT_OK ? outn : 0;
+    b.statuses[c] = st;
+}
+
 /* ---- harness ---- */
 
-enum { V_LIB, V_SPLIT_R16K, V_SPLIT_R4K, V_SPLIT_R0, V_COUNT };
-static const char *const vname[V_COUNT] = {"library-pipe", "split-r16k", "split-r4k", "split-r0"};
+enum { V_LIB, V_SPLIT_R16K, V_SPLIT_R4K, V_SPLIT_R0, V_SPLIT_PP, V_COUNT };
+static const char *const vname[V_COUNT] = {"library-pipe", "split-r16k", "split-r4k", "split-r0",
+                                           "split-pp-r4k"};
 
 struct dev_batch {
     oc_cuda_batch b;
     oc_split_rec *recs;
     size_t *rec_base;
     uint32_t *nrecs;
+    pp_scratch pp;
 };
 
 /* Launches variant v; with events e[3] records parse/copy boundaries. */
@@ -196,6 +265,22 @@ static void launch(int snappy, int v, const dev_batch &d, cudaStream_t s, cudaEv
             lib_snappy_kernel<<<(unsigned)n, 64, 0, s>>>(d.b);
         else
             lib_lz4_kernel<<<(unsigned)n, 64, 0, s>>>(d.b);
+    } else if (v == V_SPLIT_PP) {
+        unsigned pb = (unsigned)((n + 127) / 128), sb = (unsigned)((d.pp.nsegs + 127) / 128);
+        if (snappy) {
+            pp_a_kernel<true><<<sb, 128, 0, s>>>(d.b, d.pp);
+            pp_b_kernel<true><<<pb, 128, 0, s>>>(d.b, d.pp);
+            pp_c_kernel<true><<<sb, 128, 0, s>>>(d.b, d.pp, d.recs, d.rec_base);
+            pp_d_kernel<true><<<pb, 128, 0, s>>>(d.b, d.pp, d.recs, d.rec_base, d.nrecs);
+        } else {
+            pp_a_kernel<false><<<sb, 128, 0, s>>>(d.b, d.pp);
+            pp_b_kernel<false><<<pb, 128, 0, s>>>(d.b, d.pp);
+            pp_c_kernel<false><<<sb, 128, 0, s>>>(d.b, d.pp, d.recs, d.rec_base);
+            pp_d_kernel<false><<<pb, 128, 0, s>>>(d.b, d.pp, d.recs, d.rec_base, d.nrecs);
+        }
+        if (mid)
+            CUDA_OK(cudaEventRecord(mid, s));
+        split_copy_kernel<4096, 4><<<(unsigned)((n + 3) / 4), 128, 0, s>>>(d.b, d.recs, d.rec_base, d.nrecs);
     } else {
         unsigned pb = (unsigned)((n + 127) / 128);
         if (snappy)
@@ -309,6 +394,29 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
     CUDA_OK(cudaMemcpy((void *)d.b.dst_caps, h_cap, n * sizeof(size_t), cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemcpy(d.rec_base, h_base, n * sizeof(size_t), cudaMemcpyHostToDevice));
     CUDA_OK(cudaMalloc(&d.recs, ro * sizeof(oc_split_rec)));
+    /* the parallel parse's segments (a library version would scan on the device) */
+    size_t nsegs = 0;
+    for (size_t i = 0; i < n; i++)
+        nsegs += oc_pp_nsegs(h_srcn[i]);
+    uint32_t *h_seg_chunk = (uint32_t *)malloc(nsegs * sizeof(uint32_t));
+    size_t *h_seg0 = (size_t *)malloc(n * sizeof(size_t));
+    for (size_t i = 0, g = 0; i < n; i++) {
+        h_seg0[i] = g;
+        for (size_t k = oc_pp_nsegs(h_srcn[i]); k--;)
+            h_seg_chunk[g++] = (uint32_t)i;
+    }
+    d.pp.nsegs = nsegs;
+    CUDA_OK(cudaMalloc(&d.pp.recs, nsegs * OC_PP_SEG_RECS * sizeof(oc_split_rec)));
+    CUDA_OK(cudaMalloc(&d.pp.pos, nsegs * OC_PP_SEG_RECS * sizeof(uint32_t)));
+    CUDA_OK(cudaMalloc(&d.pp.cum, nsegs * OC_PP_SEG_RECS * sizeof(uint32_t)));
+    CUDA_OK(cudaMalloc(&d.pp.segs, nsegs * sizeof(oc_pp_seg)));
+    CUDA_OK(cudaMalloc(&d.pp.chunks, n * sizeof(oc_pp_chunk)));
+    CUDA_OK(cudaMalloc((void **)&d.pp.seg_chunk, nsegs * sizeof(uint32_t)));
+    CUDA_OK(cudaMalloc((void **)&d.pp.seg0, n * sizeof(size_t)));
+    CUDA_OK(
+        cudaMemcpy((void *)d.pp.seg_chunk, h_seg_chunk, nsegs * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy((void *)d.pp.seg0, h_seg0, n * sizeof(size_t), cudaMemcpyHostToDevice));
+    free(h_seg_chunk), free(h_seg0);
 
     cudaStream_t s;
     cudaEvent_t t0, t1, tm;
@@ -425,6 +533,13 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
     CUDA_OK(cudaFree(d_comp));
     CUDA_OK(cudaFree(d_out));
     CUDA_OK(cudaFree(d.recs));
+    CUDA_OK(cudaFree(d.pp.recs));
+    CUDA_OK(cudaFree(d.pp.pos));
+    CUDA_OK(cudaFree(d.pp.cum));
+    CUDA_OK(cudaFree(d.pp.segs));
+    CUDA_OK(cudaFree(d.pp.chunks));
+    CUDA_OK(cudaFree((void *)d.pp.seg_chunk));
+    CUDA_OK(cudaFree((void *)d.pp.seg0));
     CUDA_OK(cudaStreamDestroy(s));
     CUDA_OK(cudaEventDestroy(t0));
     CUDA_OK(cudaEventDestroy(t1));

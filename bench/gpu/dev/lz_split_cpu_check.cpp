@@ -8,7 +8,10 @@
  * fails, nor differently where both succeed; (2) the copy half itself,
  * the .cuh compiled for the host with a warp emulator (32 threads, each
  * warp intrinsic a pair of barriers), on the first chunks of every file,
- * for each ring size the harness measures.  Run under -fsanitize=address
+ * for each ring size the harness measures; (3) the parallel parse
+ * (dev_lz_split_pp.h, passes A-D as loops) on the same chunks: its records
+ * rebuild every chunk, the copy emulated on them too, and every damaged
+ * chunk gets the serial parse's status.  Run under -fsanitize=address
  * (or thread) by the Makefile's check-split target.
  *
  *   lz_split_cpu_check [--chunk BYTES] [--emu-chunks N] FILE...
@@ -81,7 +84,35 @@ static inline int __popc(unsigned x)
     return __builtin_popcount(x);
 }
 
+static size_t pp_rewalks, pp_segs, pp_doubts, pp_valid_rewalks, pp_valid_segs;
+#define OC_PP_REWALKS pp_rewalks
 #include "dev_lz_split_copy.cuh"
+#include "dev_lz_split_pp.h"
+
+/* (3) the parallel parse's passes A-D run as loops over the segments and the
+ * chunk; returns the status, *nrec and *outn as the serial parse. */
+static int pp_parse(int snappy, const uint8_t *src, size_t srcn, size_t cap, oc_split_rec *out_recs,
+                    size_t *nrec, size_t *outn)
+{
+    size_t nseg = oc_pp_nsegs(srcn);
+    oc_split_rec *recs = (oc_split_rec *)malloc(nseg * OC_PP_SEG_RECS * sizeof(oc_split_rec));
+    uint32_t *pos = (uint32_t *)malloc(nseg * OC_PP_SEG_RECS * 4),
+             *cum = (uint32_t *)malloc(nseg * OC_PP_SEG_RECS * 4);
+    oc_pp_seg *segs = (oc_pp_seg *)calloc(nseg, sizeof(oc_pp_seg));
+    oc_pp_chunk ch;
+    memset(&ch, 0, sizeof ch);
+    for (size_t k = 0; k < nseg; k++)
+        oc_pp_pass_a(snappy, src, srcn, cap, k, recs + k * OC_PP_SEG_RECS, pos + k * OC_PP_SEG_RECS,
+                     cum + k * OC_PP_SEG_RECS, segs + k);
+    oc_pp_pass_b(snappy, src, srcn, cap, nseg, recs, pos, cum, segs, &ch);
+    for (size_t k = 0; k < nseg; k++)
+        oc_pp_pass_c(snappy, cap, k, recs, segs + k, &ch, out_recs);
+    pp_segs += nseg;
+    pp_doubts += ch.doubt;
+    int st = oc_pp_pass_d(snappy, src, srcn, cap, &ch, out_recs, nrec, outn);
+    free(recs), free(pos), free(cum), free(segs);
+    return st;
+}
 
 /* ---- (2) the copy half on the emulator ---- */
 struct emu_job {
@@ -218,6 +249,37 @@ int main(int argc, char **argv)
                     bad = 1;
                     continue;
                 }
+                {
+                    size_t pn = 0, pout = 0;
+                    size_t rw0 = pp_rewalks, sg0 = pp_segs;
+                    int pst = pp_parse(snappy, comp, cn, un, recs, &pn, &pout);
+                    pp_valid_rewalks += pp_rewalks - rw0;
+                    pp_valid_segs += pp_segs - sg0;
+                    memset(out, 0, un);
+                    if (pst != OC_SPLIT_OK || pout != un || pn > OC_SPLIT_MAX_RECS(cn) ||
+                        run_records(recs, pn, comp, out, un) || memcmp(out, data + o, un)) {
+                        fprintf(stderr,
+                                "%s chunk %zu %s: parallel parse status %d, %zu of %zu bytes, wrong\n",
+                                argv[a], ci, snappy ? "snappy" : "lz4", pst, pout, un);
+                        bad = 1;
+                    }
+                    if ((int)ci < emu_chunks &&
+                        pst == OC_SPLIT_OK) { /* the copy of the parallel parse's records */
+                        memset(out, 0, un);
+                        emu_copy(recs, (uint32_t)pn, comp, out, 4096);
+                        if (memcmp(out, data + o, un)) {
+                            fprintf(
+                                stderr,
+                                "%s chunk %zu %s: emulated copy of the parallel parse's records differs\n",
+                                argv[a], ci, snappy ? "snappy" : "lz4");
+                            bad = 1;
+                        }
+                        emu_done++;
+                    }
+                    /* the serial records again (the emulated copies below use them) */
+                    st = snappy ? oc_split_parse_snappy(comp, cn, un, recs, &nrec, &outn)
+                                : oc_split_parse_lz4(comp, cn, un, recs, &nrec, &outn);
+                }
                 chunks++;
                 rec_total[snappy] += nrec;
                 out_total[snappy] += un;
@@ -259,6 +321,21 @@ int main(int argc, char **argv)
                                : (int)(rn = (size_t)LZ4_decompress_safe((const char *)tight, (char *)ref,
                                                                         (int)dn, (int)cap)) >= 0;
                     damaged++;
+                    {
+                        oc_split_rec *precs =
+                            (oc_split_rec *)malloc(OC_SPLIT_MAX_RECS(dn) * sizeof(oc_split_rec));
+                        size_t pn = 0, pout = 0, sn = 0, sout = 0;
+                        int pst = pp_parse(snappy, tight, dn, cap, precs, &pn, &pout);
+                        int sst = snappy ? oc_split_parse_snappy(tight, dn, cap, recs, &sn, &sout)
+                                         : oc_split_parse_lz4(tight, dn, cap, recs, &sn, &sout);
+                        if (pst != sst || (pst == OC_SPLIT_OK && pout != sout)) {
+                            fprintf(stderr,
+                                    "%s chunk %zu %s damage %d: parallel parse status %d, serial %d\n",
+                                    argv[a], ci, snappy ? "snappy" : "lz4", d, pst, sst);
+                            bad = 1;
+                        }
+                        free(precs);
+                    }
                     if (dst_ == OC_SPLIT_OK) {
                         damaged_ok++;
                         memset(out, 0, cap);
@@ -285,6 +362,11 @@ int main(int argc, char **argv)
     printf("lz_split_cpu_check: %zu chunks of %zu bytes round-trip through the records (lz4 + snappy), "
            "%zu emulated warp copies, %zu damaged chunks (%zu decode OK, each as the reference): %s\n",
            chunks, chunk, emu_done, damaged, damaged_ok, bad ? "FAILED" : "OK");
+    printf("parallel parse: valid chunks %zu segments, %zu walked again in the join (%.1f%%); all chunks %zu "
+           "segments, %zu walked again, %zu chunks parsed serially\n",
+           pp_valid_segs, pp_valid_rewalks,
+           100.0 * (double)pp_valid_rewalks / (double)(pp_valid_segs ? pp_valid_segs : 1), pp_segs,
+           pp_rewalks, pp_doubts);
     printf("records: lz4 %.1f output bytes each (at most %zu in a chunk), snappy %.1f (at most %zu)\n",
            (double)out_total[0] / (double)(rec_total[0] ? rec_total[0] : 1), max_recs[0],
            (double)out_total[1] / (double)(rec_total[1] ? rec_total[1] : 1), max_recs[1]);
