@@ -168,10 +168,10 @@ OC_SPLIT_FN int oc_split_parse_snappy(const uint8_t *src, size_t srcn, size_t ca
     uint64_t v = 0;
     size_t ip = 0;
     for (;;) {
+        if (ip == 5) /* five bytes, all continued (before the end check, as the library's) */
+            return OC_SPLIT_CORRUPT;
         if (ip >= srcn)
             return OC_SPLIT_TRUNCATED;
-        if (ip == 5)
-            return OC_SPLIT_CORRUPT;
         uint32_t c = OC_SPLIT_LD(src + ip);
         v |= (uint64_t)(c & 0x7f) << (7 * ip);
         ip++;
