@@ -195,6 +195,8 @@ template <bool SNAPPY> __global__ void __launch_bounds__(128) pp_a_kernel(oc_cud
     if (g >= p.nsegs)
         return;
     uint32_t c = p.seg_chunk[g];
+    if (c >= b.n) /* a smaller batch over the same scratch (the damaged chunks) */
+        return;
     size_t k = g - p.seg0[c], srcn = b.src_sizes[c];
     if (k >= oc_pp_nsegs(srcn))
         return;
@@ -220,6 +222,8 @@ __global__ void __launch_bounds__(128)
     if (g >= p.nsegs)
         return;
     uint32_t c = p.seg_chunk[g];
+    if (c >= b.n)
+        return;
     size_t k = g - p.seg0[c];
     if (k >= oc_pp_nsegs(b.src_sizes[c]))
         return;
