@@ -20,16 +20,19 @@ typedef enum cli_command {
     CLI_CMD_COMPRESS,
     CLI_CMD_DECOMPRESS,
     CLI_CMD_INFO,
-    CLI_CMD_BENCH
+    CLI_CMD_BENCH,
+    CLI_CMD_TEST /* -t: decompress, check, write nothing */
 } cli_command;
 
 /* Everything the command line says.  Defaults are set by cli_parse_args. */
 typedef struct cli_options {
     cli_command command;
+    int explicit_command;                   /* a command word or -d/-z/-t/-l was given */
     oc_algorithm algorithms[CLI_MAX_ALGOS]; /* compress uses [0]; bench the whole list */
     int num_algorithms;                     /* 0 = not given */
     int level;                              /* 0 = default */
     int level_given;
+    int ultra;                               /* --ultra: zstd levels above 19 */
     size_t chunk_sizes[CLI_MAX_CHUNK_SIZES]; /* compress uses [0]; bench the whole list */
     int num_chunk_sizes;                     /* 0 = not given */
     int threads;                             /* 0 = all cores */
