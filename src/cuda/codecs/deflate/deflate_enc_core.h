@@ -962,15 +962,19 @@ OC_CORE_BIGFN oc_status de_block(de_shared *S, de_bw *w, const uint8_t *src, siz
         return OC_OK;
     }
     if (type == 1) { /* fixed codes */
+        /* RFC 1951 3.2.6 defines them over all 288 literal/length symbols and
+         * 32 distance symbols: 286-287 and 30-31 never occur, but the
+         * canonical codes of every longer length depend on their counts (over
+         * 286 symbols, every 9-bit literal code came out 4 too small). */
         if (lane == 0) {
-            for (uint32_t s = 0; s < 286; s++)
+            for (uint32_t s = 0; s < 288; s++)
                 S->lens[s] = (uint8_t)de_fixed_len(s);
-            for (uint32_t s = 0; s < 30; s++)
+            for (uint32_t s = 0; s < 32; s++)
                 S->lens[288 + s] = de_fixed_dist_len;
         }
         OC_WARP_SYNC();
-        de_make_codes(S->lens, 286, S->lcode);
-        de_make_codes(S->lens + 288, 30, S->dcode);
+        de_make_codes(S->lens, 288, S->lcode);
+        de_make_codes(S->lens + 288, 32, S->dcode);
         de_bw_put(S, w, final ? 3u : 2u, 3);
     } else {
         de_make_codes(S->lens, 286, S->lcode);
