@@ -38,6 +38,7 @@ static const char usage_text[] =
     "  -c, --stdout       write to standard output\n"
     "  -f, --force        overwrite existing outputs; write binary data to a terminal\n"
     "  -k, --keep         keep the inputs (the default; accepted as zstd and lz4 do)\n"
+    "  -r, --recursive    the files under each directory FILE (-d: those with a known suffix)\n"
     "      --rm           remove each input after its output is complete and verified\n"
     "      --memory S     zstd: largest window to set aside (default 128M, at most 2G), as zstd --memory\n"
     "      --data-type T  cascaded: element type, |u1 <i4 <u8 ... or u8 i32 u64 ... (default |u1)\n"
@@ -231,6 +232,7 @@ static const long_opt long_opts[] = {{"algorithm", 1, 'a'},
                                      {"fast", 2, OPT_FAST},
                                      {"ultra", 0, OPT_ULTRA},
                                      {"keep", 0, 'k'},
+                                     {"recursive", 0, 'r'},
                                      {"test", 0, 't'},
                                      {"list", 0, 'l'},
                                      {"chunk-size", 1, OPT_CHUNK},
@@ -297,6 +299,9 @@ static int apply(cli_options *opts, int code, const char *name, const char *val)
         return 0;
     case 'k':
         return 0; /* keeping the input is the default */
+    case 'r':
+        opts->recursive = 1;
+        return 0;
     case 't':
         return set_command(opts, CLI_CMD_TEST);
     case 'l':
@@ -405,7 +410,7 @@ static int apply(cli_options *opts, int code, const char *name, const char *val)
 }
 
 static const char short_with_arg[] = "aoT";
-static const char short_flags[] = "cfqvhVdzklt";
+static const char short_flags[] = "cfqvhVdzkltr";
 
 int cli_parse_args(int argc, char **argv, cli_options *opts)
 {

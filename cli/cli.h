@@ -43,6 +43,7 @@ typedef struct cli_options {
     int to_stdout;          /* -c */
     int force;              /* -f */
     int remove_input;       /* --rm */
+    int recursive;          /* -r: the files under directory operands */
     int verbosity;          /* 0 = -q, 1 = normal, 2+ = -v */
     uint64_t memory_limit;  /* --memory: zstd window limit of the size count (0 = the library's default) */
     oc_typed_options typed; /* --data-type, --num-rles, --num-deltas, --bitpack, --layers */

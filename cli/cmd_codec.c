@@ -11,6 +11,7 @@
  * other files still run; the exit status is 1 if any failed.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -474,6 +475,78 @@ done:
     return rc;
 }
 
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* -r: every regular file under `path` (a directory), in name order, through
+ * process_one; symbolic links are not followed.  Decompression takes only
+ * files whose suffix it knows.  Returns non-zero if any failed. */
+static int process_tree(codec_run *run, const char *path, int depth)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        cli_error(path, "cannot open: %s", strerror(errno));
+        return 1;
+    }
+    if (S_ISLNK(st.st_mode) && depth > 0)
+        return 0;
+    if (!S_ISDIR(st.st_mode)) {
+        if (depth > 0 && !S_ISREG(st.st_mode))
+            return 0;
+        if (depth > 0 && run->opts->command != CLI_CMD_COMPRESS) {
+            oc_algorithm a;
+            oc_bitstream_kind k;
+            char *stripped = cli_strip_suffix(path, &a, &k);
+            if (!stripped)
+                return 0;
+            free(stripped);
+        }
+        return process_one(run, path) != 0;
+    }
+    DIR *d = opendir(path);
+    if (!d) {
+        cli_error(path, "cannot open: %s", strerror(errno));
+        return 1;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    int failed = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **p = realloc(names, cap * sizeof *p);
+            if (!p) {
+                failed = 1;
+                break;
+            }
+            names = p;
+        }
+        size_t len = strlen(path) + strlen(e->d_name) + 2;
+        names[n] = malloc(len);
+        if (!names[n]) {
+            failed = 1;
+            break;
+        }
+        snprintf(names[n], len, "%s/%s", path, e->d_name);
+        n++;
+    }
+    closedir(d);
+    if (failed)
+        cli_error(path, "out of memory");
+    qsort(names, n, sizeof *names, by_name);
+    for (size_t i = 0; i < n; i++) {
+        failed |= process_tree(run, names[i], depth + 1);
+        free(names[i]);
+    }
+    free(names);
+    return failed;
+}
+
 int cli_codec_main(const cli_options *opts)
 {
     codec_run run;
@@ -499,7 +572,9 @@ int cli_codec_main(const cli_options *opts)
         failed |= process_one(&run, NULL) != 0;
     } else {
         for (int i = 0; i < opts->num_files; i++)
-            failed |= process_one(&run, opts->files[i]) != 0;
+            failed |= opts->recursive && strcmp(opts->files[i], "-") != 0
+                          ? process_tree(&run, opts->files[i], 0)
+                          : process_one(&run, opts->files[i]) != 0;
     }
     oc_context_destroy(run.ctx);
     return failed ? 1 : 0;

@@ -40,6 +40,10 @@ static int check_combinations(const cli_options *opts)
         cli_error(NULL, "-o and -c exclude each other");
         return -1;
     }
+    if (opts->output && opts->recursive) {
+        cli_error(NULL, "-o and -r exclude each other");
+        return -1;
+    }
     if (opts->output && opts->num_files > 1) {
         cli_error(NULL, "-o needs exactly one input file");
         return -1;

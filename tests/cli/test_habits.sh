@@ -4,7 +4,8 @@
 # -l/--list lists as `info` does; levels as -# and --level=, --fast[=N],
 # --ultra for zstd 20..22; --format= as -a; .tzst/.tlz4/.tgz decode to
 # .tar; called as unopencomp or opencompcat it decompresses (opencompcat to
-# stdout); a file that already has the suffix is skipped with a message.
+# stdout); a file that already has the suffix is skipped with a message;
+# -r walks directories.
 # The messages themselves are pinned in tests/cli/golden (test_golden.sh).
 source "$(dirname "$0")/lib.sh"
 make_inputs
@@ -62,5 +63,24 @@ cp doc.zst again.zst
 [ ! -e again.zst.zst ] || fail "a file with the suffix was compressed again"
 grep -qx "opencomp: again.zst: already has .zst suffix -- ignored" skip.err || fail "no skip message: $(cat skip.err)"
 "$OC" -q -c again.zst > twice.zst || fail "-c compresses a .zst anyway"
+# -r: every regular file under a directory, links not followed; -d -r takes
+# the files with a known suffix; with --rm both ways the tree comes back.
+mkdir -p tree/sub/deeper
+cp in/text tree/a
+cp in/binary tree/sub/b
+cp in/source tree/sub/deeper/c
+printf 'x' > tree/sub/one
+ln -s ../in/text tree/link
+cp -r tree copy
+"$OC" -r -q --rm tree || fail "-r --rm: exit status $?"
+for f in a sub/b sub/deeper/c sub/one; do
+    [ -s "tree/$f.zst" ] && [ ! -e "tree/$f" ] || fail "-r: tree/$f not compressed"
+done
+[ -L tree/link ] && [ ! -e tree/link.zst ] || fail "-r followed a link"
+echo stray > tree/sub/notes.txt
+"$OC" -d -r -q --rm tree || fail "-d -r --rm: exit status $?"
+rm tree/sub/notes.txt
+diff -r copy tree > /dev/null || fail "-r then -d -r: the tree differs"
+"$OC" -r -o x tree 2> /dev/null && fail "-r with -o accepted"
 no_temp_files .
 finish
