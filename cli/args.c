@@ -1,7 +1,8 @@
 /*
- * args.c - the command line of `opencomp`: subcommand words and -d/-z
- * shortcuts, short option clusters (-cf, -l5, -l 5, -19), long options
- * (--level=5, --level 5) and "--".  Hand-written rather than getopt_long so
+ * args.c - the command line of `opencomp`: subcommand words and -d/-z/-t/-l
+ * shortcuts, short option clusters (-cf, -19, -dc), long options
+ * (--level=5, --level 5, --fast=3) and "--"; the habits of zstd, lz4 and
+ * gzip (-k, -t, -l as list, --ultra, --format=).  Hand-written rather than getopt_long so
  * the command builds with strict C11 and parses the same everywhere.
  * Every malformed value is one error line and exit status 1.
  */
@@ -18,13 +19,17 @@ static const char usage_text[] =
     "\n"
     "commands (default: compress):\n"
     "  compress, -z       compress each FILE to FILE.zst (.lz4 .gz .sz per algorithm)\n"
-    "  decompress, -d     decompress each FILE, stripping its suffix\n"
-    "  info               show container, algorithm, chunks, sizes, ratio, checksums\n"
+    "  decompress, -d     decompress each FILE, stripping its suffix (.tzst .tlz4 .tgz: .tar)\n"
+    "  -t, --test         decompress each FILE and check it; write nothing\n"
+    "  info, -l, --list   show container, algorithm, chunks, sizes, ratio, checksums\n"
     "  bench              measure ratio and GB/s (no FILE: a built-in 16 MiB sample)\n"
     "\n"
     "options:\n"
     "  -a, --algorithm A  %s (default zstd; bench: a list)\n"
-    "  -l, --level N      compression level (0 = the algorithm's default); also -1 .. -19\n"
+    "      --format=A     the same as -a (zstd's spelling: --format=gzip, --format=lz4)\n"
+    "  -#, --level=N      compression level: -1 .. -19 (0 = the algorithm's default)\n"
+    "      --fast[=N]     fast levels: zstd -N, lz4 acceleration N (default 1)\n"
+    "      --ultra        allow zstd levels 20..22\n"
     "      --chunk-size S chunk size, K/M suffixes (default 64K; bench: a list, e.g. 64K,1M)\n"
     "  -T, --threads N    CPU threads (default: all cores)\n"
     "      --checksum P   none | compute | verify (default verify: write and verify)\n"
@@ -32,6 +37,8 @@ static const char usage_text[] =
     "  -o, --output FILE  write to FILE (one input only)\n"
     "  -c, --stdout       write to standard output\n"
     "  -f, --force        overwrite existing outputs; write binary data to a terminal\n"
+    "  -k, --keep         keep the inputs (the default; accepted as zstd and lz4 do)\n"
+    "  -r, --recursive    the files under each directory FILE (-d: those with a known suffix)\n"
     "      --rm           remove each input after its output is complete and verified\n"
     "      --memory S     zstd: largest window to set aside (default 128M, at most 2G), as zstd --memory\n"
     "      --data-type T  cascaded, ans, bitcomp: element type, |u1 <i4 <u8 <f2 ... or u8 i32 u64 f16 bf16 "
@@ -200,6 +207,7 @@ static int set_command(cli_options *opts, cli_command cmd)
         return -1;
     }
     opts->command = cmd;
+    opts->explicit_command = 1;
     return 0;
 }
 
@@ -217,15 +225,26 @@ enum {
     OPT_NUM_DELTAS,
     OPT_BITPACK,
     OPT_LAYERS,
-    OPT_ALGORITHM_TYPE
+    OPT_ALGORITHM_TYPE,
+    OPT_FAST,
+    OPT_ULTRA,
+    OPT_FORMAT
 };
 typedef struct long_opt {
     const char *name;
     int has_arg;
     int code;
 } long_opt;
+/* has_arg 2: an optional value, given as --name=VALUE only. */
 static const long_opt long_opts[] = {{"algorithm", 1, 'a'},
-                                     {"level", 1, 'l'},
+                                     {"format", 1, OPT_FORMAT},
+                                     {"level", 1, 'L'},
+                                     {"fast", 2, OPT_FAST},
+                                     {"ultra", 0, OPT_ULTRA},
+                                     {"keep", 0, 'k'},
+                                     {"recursive", 0, 'r'},
+                                     {"test", 0, 't'},
+                                     {"list", 0, 'l'},
                                      {"chunk-size", 1, OPT_CHUNK},
                                      {"threads", 1, 'T'},
                                      {"checksum", 1, OPT_CHECKSUM},
@@ -273,10 +292,31 @@ static int apply(cli_options *opts, int code, const char *name, const char *val)
 {
     switch (code) {
     case 'a':
+    case OPT_FORMAT:
         return parse_algorithms(val, opts);
-    case 'l':
+    case 'L':
         opts->level_given = 1;
         return parse_int(name, val, -1000000, 1000, &opts->level);
+    case OPT_FAST: {
+        int n = 1;
+        if (val && parse_int(name, val, 1, 1000000, &n) != 0)
+            return -1;
+        opts->level_given = 1;
+        opts->level = -n;
+        return 0;
+    }
+    case OPT_ULTRA:
+        opts->ultra = 1;
+        return 0;
+    case 'k':
+        return 0; /* keeping the input is the default */
+    case 'r':
+        opts->recursive = 1;
+        return 0;
+    case 't':
+        return set_command(opts, CLI_CMD_TEST);
+    case 'l':
+        return set_command(opts, CLI_CMD_INFO);
     case OPT_CHUNK:
         return parse_chunk_sizes(val, opts);
     case 'T':
@@ -382,8 +422,8 @@ static int apply(cli_options *opts, int code, const char *name, const char *val)
     }
 }
 
-static const char short_with_arg[] = "aloT";
-static const char short_flags[] = "cfqvhVdz";
+static const char short_with_arg[] = "aoT";
+static const char short_flags[] = "cfqvhVdzkltr";
 
 int cli_parse_args(int argc, char **argv, cli_options *opts)
 {
@@ -415,6 +455,7 @@ int cli_parse_args(int argc, char **argv, cli_options *opts)
                     cmd = CLI_CMD_BENCH;
                 if (cmd != CLI_CMD_NONE) {
                     opts->command = cmd;
+                    opts->explicit_command = 1;
                     continue;
                 }
             }
@@ -438,7 +479,9 @@ int cli_parse_args(int argc, char **argv, cli_options *opts)
                 return 1;
             }
             const char *val = NULL;
-            if (lo->has_arg) {
+            if (lo->has_arg == 2) {
+                val = eq ? eq + 1 : NULL;
+            } else if (lo->has_arg) {
                 if (eq)
                     val = eq + 1;
                 else if (i + 1 < argc)

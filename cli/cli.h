@@ -20,16 +20,19 @@ typedef enum cli_command {
     CLI_CMD_COMPRESS,
     CLI_CMD_DECOMPRESS,
     CLI_CMD_INFO,
-    CLI_CMD_BENCH
+    CLI_CMD_BENCH,
+    CLI_CMD_TEST /* -t: decompress, check, write nothing */
 } cli_command;
 
 /* Everything the command line says.  Defaults are set by cli_parse_args. */
 typedef struct cli_options {
     cli_command command;
+    int explicit_command;                   /* a command word or -d/-z/-t/-l was given */
     oc_algorithm algorithms[CLI_MAX_ALGOS]; /* compress uses [0]; bench the whole list */
     int num_algorithms;                     /* 0 = not given */
     int level;                              /* 0 = default */
     int level_given;
+    int ultra;                               /* --ultra: zstd levels above 19 */
     size_t chunk_sizes[CLI_MAX_CHUNK_SIZES]; /* compress uses [0]; bench the whole list */
     int num_chunk_sizes;                     /* 0 = not given */
     int threads;                             /* 0 = all cores */
@@ -40,6 +43,7 @@ typedef struct cli_options {
     int to_stdout;          /* -c */
     int force;              /* -f */
     int remove_input;       /* --rm */
+    int recursive;          /* -r: the files under directory operands */
     int verbosity;          /* 0 = -q, 1 = normal, 2+ = -v */
     uint64_t memory_limit;  /* --memory: zstd window limit of the size count (0 = the library's default) */
     oc_typed_options typed; /* --data-type, --num-rles, --num-deltas, --bitpack, --layers */

@@ -11,6 +11,7 @@
  * other files still run; the exit status is 1 if any failed.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -48,25 +49,26 @@ static int output_name(const cli_options *opts, const char *path, const char *di
     *to_stdout = 0;
     *hint_alg = OC_ALGO_NONE;
     *hint_kind = OC_BITSTREAM_NATIVE;
-    int decompress = opts->command == CLI_CMD_DECOMPRESS;
+    int decompress = opts->command == CLI_CMD_DECOMPRESS || opts->command == CLI_CMD_TEST;
     /* The suffix of a file name gives decoding hints even with -c/-o. */
     if (decompress && !is_stdio_name(path)) {
         char *stripped = cli_strip_suffix(path, hint_alg, hint_kind);
-        if (stripped && !opts->to_stdout && !opts->output) {
+        if (stripped && !opts->to_stdout && !opts->output && opts->command != CLI_CMD_TEST) {
             *name = stripped;
             return 0;
         }
         free(stripped);
     }
-    if (opts->to_stdout || (opts->output && strcmp(opts->output, "-") == 0) ||
-        (is_stdio_name(path) && !opts->output)) {
+    if (opts->command == CLI_CMD_TEST || opts->to_stdout ||
+        (opts->output && strcmp(opts->output, "-") == 0) || (is_stdio_name(path) && !opts->output)) {
         *to_stdout = 1;
         return 0;
     }
     if (opts->output) {
         *name = strdup(opts->output);
     } else if (decompress) {
-        cli_error(display, "unknown suffix (expected .zst .lz4 .gz .sz .raw .sized); use -o or -c");
+        cli_error(display,
+                  "unknown suffix (expected .zst .lz4 .gz .sz .raw .sized .tzst .tlz4 .tgz); use -o or -c");
         return -1;
     } else {
         oc_algorithm alg = opts->num_algorithms ? opts->algorithms[0] : OC_ALGO_ZSTD;
@@ -257,8 +259,16 @@ static int stream_one(codec_run *run, const char *path, const char *display, int
     const cli_options *opts = run->opts;
     int compress = opts->command == CLI_CMD_COMPRESS;
     const char *out_display = to_stdout ? "stdout" : out_name;
-    if (cli_output_open(out, to_stdout ? NULL : out_name, opts->force, display) != 0)
+    int testing = opts->command == CLI_CMD_TEST;
+    if (testing) { /* decoded bytes go nowhere */
+        out->fd = open("/dev/null", O_WRONLY);
+        if (out->fd < 0) {
+            cli_error("/dev/null", "cannot open: %s", strerror(errno));
+            return -1;
+        }
+    } else if (cli_output_open(out, to_stdout ? NULL : out_name, opts->force, display) != 0) {
         return -1;
+    }
     run->progress.label = compress ? "compress  " : "decompress";
     run->progress.start = cli_now();
     run->progress.drawn = 0;
@@ -272,6 +282,13 @@ static int stream_one(codec_run *run, const char *path, const char *display, int
                                            progress, &in_bytes, &out_bytes)
                      : cli_stream_decompress(opts, run->ctx, bo, in_fd, prefix, prefix_n, out->fd, display,
                                              out_display, progress, in_size, &in_bytes, &out_bytes);
+    if (testing) {
+        close(out->fd);
+        out->fd = -1;
+        if (r == 0)
+            cli_note(opts, 2, display, "OK (%llu bytes)", (unsigned long long)out_bytes);
+        return r;
+    }
     if (r != 0)
         return -1;
     int removing = opts->remove_input && !from_stdin && !to_stdout;
@@ -312,6 +329,16 @@ static int process_one(codec_run *run, const char *path)
     uint8_t prefix[4];
     size_t prefix_n = 0;
 
+    if (compress && !from_stdin && !opts->to_stdout && !opts->output) {
+        /* zstd's habit: a file that already has the suffix is skipped */
+        const char *suffix =
+            cli_suffix(opts->num_algorithms ? opts->algorithms[0] : OC_ALGO_ZSTD, opts->kind);
+        size_t pl = strlen(path), sl = strlen(suffix);
+        if (pl > sl && strcmp(path + pl - sl, suffix) == 0) {
+            cli_note(opts, 1, display, "already has %s suffix -- ignored", suffix);
+            return 0;
+        }
+    }
     if (output_name(opts, path, display, &out_name, &to_stdout, &hint_alg, &hint_kind) != 0)
         return -1;
     if (from_stdin && isatty(0)) {
@@ -414,6 +441,11 @@ static int process_one(codec_run *run, const char *path)
         cli_progress_end(&run->progress);
         if (r != 0)
             goto done;
+        if (opts->command == CLI_CMD_TEST) {
+            cli_note(opts, 2, display, "OK (%zu bytes)", result.size);
+            rc = 0;
+            goto done;
+        }
     }
     run->progress_on = 0;
 
@@ -448,6 +480,78 @@ done:
     return rc;
 }
 
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* -r: every regular file under `path` (a directory), in name order, through
+ * process_one; symbolic links are not followed.  Decompression takes only
+ * files whose suffix it knows.  Returns non-zero if any failed. */
+static int process_tree(codec_run *run, const char *path, int depth)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        cli_error(path, "cannot open: %s", strerror(errno));
+        return 1;
+    }
+    if (S_ISLNK(st.st_mode) && depth > 0)
+        return 0;
+    if (!S_ISDIR(st.st_mode)) {
+        if (depth > 0 && !S_ISREG(st.st_mode))
+            return 0;
+        if (depth > 0 && run->opts->command != CLI_CMD_COMPRESS) {
+            oc_algorithm a;
+            oc_bitstream_kind k;
+            char *stripped = cli_strip_suffix(path, &a, &k);
+            if (!stripped)
+                return 0;
+            free(stripped);
+        }
+        return process_one(run, path) != 0;
+    }
+    DIR *d = opendir(path);
+    if (!d) {
+        cli_error(path, "cannot open: %s", strerror(errno));
+        return 1;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    int failed = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **p = realloc(names, cap * sizeof *p);
+            if (!p) {
+                failed = 1;
+                break;
+            }
+            names = p;
+        }
+        size_t len = strlen(path) + strlen(e->d_name) + 2;
+        names[n] = malloc(len);
+        if (!names[n]) {
+            failed = 1;
+            break;
+        }
+        snprintf(names[n], len, "%s/%s", path, e->d_name);
+        n++;
+    }
+    closedir(d);
+    if (failed)
+        cli_error(path, "out of memory");
+    qsort(names, n, sizeof *names, by_name);
+    for (size_t i = 0; i < n; i++) {
+        failed |= process_tree(run, names[i], depth + 1);
+        free(names[i]);
+    }
+    free(names);
+    return failed;
+}
+
 int cli_codec_main(const cli_options *opts)
 {
     codec_run run;
@@ -473,7 +577,9 @@ int cli_codec_main(const cli_options *opts)
         failed |= process_one(&run, NULL) != 0;
     } else {
         for (int i = 0; i < opts->num_files; i++)
-            failed |= process_one(&run, opts->files[i]) != 0;
+            failed |= opts->recursive && strcmp(opts->files[i], "-") != 0
+                          ? process_tree(&run, opts->files[i], 0)
+                          : process_one(&run, opts->files[i]) != 0;
     }
     oc_context_destroy(run.ctx);
     return failed ? 1 : 0;

@@ -43,6 +43,25 @@ static char *strip(const char *path, const char *suffix)
 
 char *cli_strip_suffix(const char *path, oc_algorithm *hint_algorithm, oc_bitstream_kind *hint_kind)
 {
+    /* Compressed tar files' short names (tar -a and the stock tools): NAME.tar. */
+    static const struct {
+        const char *suffix;
+        oc_algorithm algorithm;
+    } tars[] = {{".tzst", OC_ALGO_ZSTD}, {".tlz4", OC_ALGO_LZ4}, {".tgz", OC_ALGO_GZIP}};
+    for (size_t i = 0; i < sizeof tars / sizeof tars[0]; i++) {
+        char *out = strip(path, tars[i].suffix);
+        if (out) {
+            char *tar = realloc(out, strlen(out) + 5);
+            if (!tar) {
+                free(out);
+                return NULL;
+            }
+            strcat(tar, ".tar");
+            *hint_algorithm = tars[i].algorithm;
+            *hint_kind = OC_BITSTREAM_NATIVE;
+            return tar;
+        }
+    }
     /* The library's algorithms say which suffixes name their files. */
     oc_algorithm_info info = OC_ALGORITHM_INFO_INIT;
     for (oc_algorithm a = (oc_algorithm)1; oc_algorithm_get_info(a, &info) == OC_OK;

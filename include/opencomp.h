@@ -701,6 +701,35 @@ OC_API oc_status oc_buffer_decompress(oc_context *ctx, const oc_buffer_options *
                                       uint64_t *failed_chunk);
 
 /* ========================================================================
+ * The one-call layer
+ *
+ * The simple case in one call each, as ZSTD_compress / ZSTD_decompress:
+ * no context, no options struct.  oc_compress writes the NATIVE container
+ * of `algorithm` (64 KiB chunks compressed in parallel on every core,
+ * per-chunk checksums written): the bytes of oc_buffer_compress with
+ * OC_BUFFER_OPTIONS_INIT, that algorithm and level, so the stock tools read
+ * it.  oc_decompress detects the container (or a self-identifying RAW
+ * stream: zstd, gzip, zlib) and verifies every checksum.  Where the data
+ * lives decides the engine, as for oc_buffer_* with OC_ENGINE_AUTO.
+ * Thread-safe: each call makes and frees its own context (for many small
+ * calls, keep a context and use oc_buffer_*).
+ * ======================================================================== */
+
+/* oc_compress_bound_simple: a dst_capacity that always suffices for
+ * oc_compress (0 for an algorithm without a container, or a size too large). */
+OC_API size_t oc_compress_bound_simple(oc_algorithm algorithm, uint64_t src_size);
+/* oc_compress: level 0 = the algorithm's default.  *dst_size gets the
+ * compressed size.  Statuses as oc_buffer_compress (OUTPUT_TOO_SMALL,
+ * UNSUPPORTED for blosc, which has no container). */
+OC_API oc_status oc_compress(oc_algorithm algorithm, int level, const void *src, size_t src_size, void *dst,
+                             size_t dst_capacity, size_t *dst_size);
+/* oc_decompress: *dst_size gets the decoded size.  Statuses as
+ * oc_buffer_decompress (OUTPUT_TOO_SMALL when dst_capacity is short: the
+ * size is oc_buffer_decompressed_size's, or the container's record). */
+OC_API oc_status oc_decompress(const void *src, size_t src_size, void *dst, size_t dst_capacity,
+                               size_t *dst_size);
+
+/* ========================================================================
  * The streaming layer
  *
  * For data that does not fit in memory, or arrives through a pipe: the

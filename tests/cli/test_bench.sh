@@ -61,7 +61,7 @@ for key, v in kern.items():
 PY
 
 # Files, algorithm and chunk-size lists, a level.
-"$OC" bench -q -a lz4,zstd --chunk-size 64K,1M -l 1 --repeat 2 in/text in/binary --json - > files.out 2> files.err ||
+"$OC" bench -q -a lz4,zstd --chunk-size 64K,1M --level 1 --repeat 2 in/text in/binary --json - > files.out 2> files.err ||
     fail "bench on files: $(head -n 3 files.err)"
 python3 - files.out << 'PY' || fail "bench on files: JSON on stdout"
 import json, sys

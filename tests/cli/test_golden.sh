@@ -52,7 +52,14 @@ run_case unknown_suffix -- "$OC" decompress plain.txt
 run_case refuse_overwrite -- "$OC" compress doc
 run_case refuse_overwrite_d -- "$OC" -d -o doc2 doc.zst
 run_case bad_algorithm -- "$OC" -a brotli doc
-run_case bad_level -- "$OC" -l fast doc
+run_case bad_level -- "$OC" --level fast doc
+# issue 19: levels checked at parse time against the algorithm's range
+run_case level_out_of_range -- "$OC" -a lz4 --level=13 -o never doc
+run_case level_needs_ultra -- "$OC" -22 -o never doc
+run_case bad_fast -- "$OC" --fast=0 -o never doc
+# -t: the corrupt chunk named, nothing written; a file with the suffix: skipped
+run_case test_corrupt -- "$OC" -t corrupt.zst
+run_case suffix_skipped -- "$OC" doc.zst
 run_case bad_chunk_size -- "$OC" --chunk-size 0 doc
 run_case bad_checksum_policy -- "$OC" --checksum maybe doc
 run_case output_two_inputs -- "$OC" -o out doc plain.txt

@@ -83,8 +83,8 @@ grep -q "ans codes data types of 1 or 2 bytes, not <i4" ans.err || fail "ans --d
 for spec in "zstd 19" "zstd -5" "lz4 9" "lz4 -3" "gzip 1" "deflate 12"; do
     set -- $spec
     for t in 1 2; do
-        "$OC" -q -a "$1" -l "$2" -T "$t" -o lv.out in/text || fail "compress -a $1 -l $2 -T $t"
-        "$OC" -d -q -a "$1" -o lv.back lv.out || fail "decompress -a $1 -l $2"
+        "$OC" -q -a "$1" --level="$2" -T "$t" -o lv.out in/text || fail "compress -a $1 --level=$2 -T $t"
+        "$OC" -d -q -a "$1" -o lv.back lv.out || fail "decompress -a $1 --level=$2"
         same lv.back in/text "level $2 $1 threads $t"
         rm -f lv.out lv.back
     done
