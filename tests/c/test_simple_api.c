@@ -54,7 +54,9 @@ int main(void)
         }
         c[cn / 2] ^= 0x10;
         oc_status st = oc_decompress(c, cn, back, text.n, &dn);
-        CHECK(st == OC_ERR_CHECKSUM_MISMATCH || st == OC_ERR_CORRUPT);
+        /* detected, whichever check sees it first: a flipped bit inside a
+         * compressed block can end its stream early (snappy: TRUNCATED) */
+        CHECK(st == OC_ERR_CHECKSUM_MISMATCH || st == OC_ERR_CORRUPT || st == OC_ERR_TRUNCATED);
         /* a level: zstd 19 is smaller than zstd 1 */
         if (a == OC_ALGO_ZSTD) {
             size_t n1 = 0, n19 = 0;
