@@ -36,7 +36,7 @@ TIMINGS = ("cuda-events", "wall-clock")
 SCOPES = ("kernel", "end-to-end", "python")
 PATHS = ("gpu-kernel", "host-staged")
 FULL_SCALE = 1 << 30  # bytes per call from which a figure counts as full scale (DESIGN.md)
-ALGO_ORDER = ["lz4", "snappy", "deflate", "zlib", "gzip", "zstd", "blosc", "gdeflate"]
+ALGO_ORDER = ["lz4", "snappy", "deflate", "zlib", "gzip", "zstd", "blosc", "gdeflate", "cascaded", "bitcomp", "ans"]
 
 # field -> accepted Python types (bool is excluded from numbers on purpose)
 _REQUIRED = {
@@ -427,7 +427,9 @@ def full_scale_table(results, md, copy_by_machine=None):
         head = ["codec", "chunk", "batch", "ratio oc·nv", "dec oc", "dec nv", "oc/nv", "roofline oc·nv", "comp oc",
                 "comp nv", "py dec oc·nv"]
     rows = []
-    for (f, algo, chunk, streams), top, n, cells in full_scale(results):
+    groups = full_scale(results)
+    per_file = len({g[0][0] for g in groups}) > 1  # per-file runs (full-scale --typed): name the file
+    for (f, algo, chunk, streams), top, n, cells in groups:
         oc, nv = cells.get(("opencomp-gpu", "kernel")), cells.get(("nvcomp-gpu", "kernel"))
         poc, pnv = cells.get(("opencomp-gpu", "python")), cells.get(("nvcomp-gpu", "python"))
         ratio = lambda r: "%.2f" % (r["uncompressed_bytes"] / r["compressed_bytes"])  # noqa: E731
@@ -437,7 +439,8 @@ def full_scale_table(results, md, copy_by_machine=None):
             q = "**%s**" % q
         roof = _pair(oc.get("decompress_roofline") if oc else None, nv.get("decompress_roofline") if nv else None,
                      lambda v: "%.1f%%" % (100 * v))
-        rows.append([_codec_label(algo, streams), human(chunk), "%s, %d chunks" % (human_size(top), n),
+        label = _codec_label(algo, streams) + (" " + f if per_file else "")
+        rows.append([label, human(chunk), "%s, %d chunks" % (human_size(top), n),
                      _pair(oc, nv, ratio),
                      fmt_gbps(dec_oc) + _staged(oc), fmt_gbps(dec_nv), q, roof,
                      fmt_gbps(_g(oc, "compress")) + (_staged(oc) if _g(oc, "compress") else ""),

@@ -48,6 +48,17 @@ extern const ocb_contender ocb_contender_nvcomp;
 extern const char *const ocb_codecs[];
 extern const size_t ocb_ncodecs;
 
+/* 1 for the typed codecs whose formats are each library's own (cascaded,
+ * bitcomp, ans): one contender cannot decode the other's streams, so the
+ * ladder cross-decodes them with no other contender. */
+int ocb_codec_own_format(const char *codec);
+
+/* The element type the typed codecs compress (the benchmark's --data-type,
+ * an oc_data_type value; 0 = each codec's default).  A codec that does not
+ * take the type's width (ANS: 1 and 2 bytes) keeps its default. */
+void ocb_opencomp_set_data_type(int oc_type);
+void ocb_nvcomp_set_data_type(int oc_type);
+
 #ifdef __cplusplus
 }
 #endif

@@ -2,7 +2,10 @@
  * contender_nvcomp.cu - nvCOMP in the ladder, through its batched C API
  * (nvcompBatched<Codec>CompressAsync / DecompressAsync), default options:
  * LZ4, Snappy, Zstd, Deflate (algorithm 1, nvCOMP's default) and GDeflate
- * (the reference row: a format opencomp does not write yet).
+ * (the reference row: a format opencomp does not write yet); and nvCOMP's
+ * own Cascaded, Bitcomp and ANS, the rows opencomp's formats of the same
+ * names (issue 18) are measured against, with the benchmark's --data-type
+ * in their compression options (else nvCOMP's defaults).
  *
  * nvCOMP 5 and 6 give every codec the same seven calls, so one macro makes
  * each codec's table row from its name.  Scratch (nvCOMP's temp buffer) is
@@ -15,15 +18,31 @@
 
 #include "contender.h"
 
-const char *const ocb_codecs[] = {"lz4", "snappy", "deflate", "zstd", "gdeflate"};
+const char *const ocb_codecs[] = {"lz4",      "snappy",   "deflate", "zstd",
+                                  "gdeflate", "cascaded", "bitcomp", "ans"};
 const size_t ocb_ncodecs = sizeof ocb_codecs / sizeof ocb_codecs[0];
 
+int ocb_codec_own_format(const char *codec)
+{
+    return strcmp(codec, "cascaded") == 0 || strcmp(codec, "bitcomp") == 0 || strcmp(codec, "ans") == 0;
+}
+
 #ifdef OC_HAVE_NVCOMP
+#include <nvcomp/ans.h>
+#include <nvcomp/bitcomp.h>
+#include <nvcomp/cascaded.h>
 #include <nvcomp/deflate.h>
 #include <nvcomp/gdeflate.h>
 #include <nvcomp/lz4.h>
 #include <nvcomp/snappy.h>
 #include <nvcomp/zstd.h>
+
+static int g_oc_type; /* an oc_data_type value; 0 = nvCOMP's defaults */
+
+extern "C" void ocb_nvcomp_set_data_type(int oc_type)
+{
+    g_oc_type = oc_type;
+}
 
 typedef struct nv_codec {
     const char *name;
@@ -34,17 +53,15 @@ typedef struct nv_codec {
     nvcompStatus_t (*decompress)(ocb_dev_batch *b, size_t n, void *temp, size_t temp_bytes);
 } nv_codec;
 
-#define NV_CODEC(X, name_)                                                                                   \
+#define NV_CODEC(X, name_, COPTS)                                                                            \
     static nvcompStatus_t X##_max_out(size_t chunk, size_t *out)                                             \
     {                                                                                                        \
-        return nvcompBatched##X##CompressGetMaxOutputChunkSize(chunk, nvcompBatched##X##CompressDefaultOpts, \
-                                                               out);                                         \
+        return nvcompBatched##X##CompressGetMaxOutputChunkSize(chunk, COPTS, out);                           \
     }                                                                                                        \
     static nvcompStatus_t X##_align(size_t *out)                                                             \
     {                                                                                                        \
         nvcompAlignmentRequirements_t c, d;                                                                  \
-        nvcompStatus_t s =                                                                                   \
-            nvcompBatched##X##CompressGetRequiredAlignments(nvcompBatched##X##CompressDefaultOpts, &c);      \
+        nvcompStatus_t s = nvcompBatched##X##CompressGetRequiredAlignments(COPTS, &c);                       \
         if (s == nvcompSuccess)                                                                              \
             s = nvcompBatched##X##DecompressGetRequiredAlignments(nvcompBatched##X##DecompressDefaultOpts,   \
                                                                   &d);                                       \
@@ -56,8 +73,7 @@ typedef struct nv_codec {
     }                                                                                                        \
     static nvcompStatus_t X##_temp(size_t n, size_t chunk, size_t total, size_t *comp, size_t *decomp)       \
     {                                                                                                        \
-        nvcompStatus_t s = nvcompBatched##X##CompressGetTempSize(                                            \
-            n, chunk, nvcompBatched##X##CompressDefaultOpts, comp, total, 0);                                \
+        nvcompStatus_t s = nvcompBatched##X##CompressGetTempSize(n, chunk, COPTS, comp, total, 0);           \
         if (s != nvcompSuccess)                                                                              \
             return s;                                                                                        \
         return nvcompBatched##X##DecompressGetTempSize(n, chunk, nvcompBatched##X##DecompressDefaultOpts,    \
@@ -65,9 +81,9 @@ typedef struct nv_codec {
     }                                                                                                        \
     static nvcompStatus_t X##_compress(ocb_dev_batch *b, size_t n, size_t chunk, void *temp, size_t tb)      \
     {                                                                                                        \
-        return nvcompBatched##X##CompressAsync(                                                              \
-            (const void *const *)b->in_ptrs_dev, b->in_sizes_dev, chunk, n, temp, tb, b->comp_ptrs_dev,      \
-            b->comp_sizes_dev, nvcompBatched##X##CompressDefaultOpts, (nvcompStatus_t *)b->status_dev, 0);   \
+        return nvcompBatched##X##CompressAsync((const void *const *)b->in_ptrs_dev, b->in_sizes_dev, chunk,  \
+                                               n, temp, tb, b->comp_ptrs_dev, b->comp_sizes_dev, COPTS,      \
+                                               (nvcompStatus_t *)b->status_dev, 0);                          \
     }                                                                                                        \
     static nvcompStatus_t X##_decompress(ocb_dev_batch *b, size_t n, void *temp, size_t tb)                  \
     {                                                                                                        \
@@ -78,13 +94,69 @@ typedef struct nv_codec {
     }                                                                                                        \
     static const nv_codec nv_##X = {name_, X##_max_out, X##_align, X##_temp, X##_compress, X##_decompress};
 
-NV_CODEC(LZ4, "lz4")
-NV_CODEC(Snappy, "snappy")
-NV_CODEC(Deflate, "deflate")
-NV_CODEC(Zstd, "zstd")
-NV_CODEC(Gdeflate, "gdeflate")
+/* nvCOMP's element type for an oc_data_type value (oc_data_type's order:
+ * u1 i1 u2 i2 u4 i4 u8 i8 f2 bf16 f4 f8); -1 for the default. */
+static int nv_type(int oc_type, int floats)
+{
+    static const int ints[] = {-1,
+                               NVCOMP_TYPE_UCHAR,
+                               NVCOMP_TYPE_CHAR,
+                               NVCOMP_TYPE_USHORT,
+                               NVCOMP_TYPE_SHORT,
+                               NVCOMP_TYPE_UINT,
+                               NVCOMP_TYPE_INT,
+                               NVCOMP_TYPE_ULONGLONG,
+                               NVCOMP_TYPE_LONGLONG,
+                               NVCOMP_TYPE_USHORT,
+                               NVCOMP_TYPE_USHORT,
+                               NVCOMP_TYPE_UINT,
+                               NVCOMP_TYPE_ULONGLONG};
+    static const int fl[] = {NVCOMP_TYPE_FLOAT16, NVCOMP_TYPE_FLOAT16, NVCOMP_TYPE_FLOAT32,
+                             NVCOMP_TYPE_FLOAT64};
+    if (oc_type <= 0 || oc_type >= (int)(sizeof ints / sizeof ints[0]))
+        return -1;
+    return floats && oc_type >= 9 ? fl[oc_type - 9] : ints[oc_type];
+}
 
-static const nv_codec *const nv_table[] = {&nv_LZ4, &nv_Snappy, &nv_Deflate, &nv_Zstd, &nv_Gdeflate};
+/* Cascaded and Bitcomp code integers (floats as the unsigned integers of
+ * their width, lossless); ANS takes bytes or, for 2-byte floats, FLOAT16
+ * (its exponent-byte mode), else its default. */
+static nvcompBatchedCascadedCompressOpts_t cascaded_opts(void)
+{
+    nvcompBatchedCascadedCompressOpts_t o = nvcompBatchedCascadedCompressDefaultOpts;
+    int t = nv_type(g_oc_type, 0);
+    if (t >= 0)
+        o.common_opts.data_type = (nvcompType_t)t;
+    return o;
+}
+static nvcompBatchedBitcompCompressOpts_t bitcomp_opts(void)
+{
+    nvcompBatchedBitcompCompressOpts_t o = nvcompBatchedBitcompCompressDefaultOpts;
+    int t = nv_type(g_oc_type, 0);
+    if (t >= 0)
+        o.data_type = (nvcompType_t)t;
+    return o;
+}
+static nvcompBatchedANSCompressOpts_t ans_opts(void)
+{
+    nvcompBatchedANSCompressOpts_t o = nvcompBatchedANSCompressDefaultOpts;
+    int t = nv_type(g_oc_type, 1);
+    if (t == NVCOMP_TYPE_FLOAT16 || t == NVCOMP_TYPE_UCHAR || t == NVCOMP_TYPE_CHAR)
+        o.data_type = (nvcompType_t)t;
+    return o;
+}
+
+NV_CODEC(LZ4, "lz4", nvcompBatchedLZ4CompressDefaultOpts)
+NV_CODEC(Snappy, "snappy", nvcompBatchedSnappyCompressDefaultOpts)
+NV_CODEC(Deflate, "deflate", nvcompBatchedDeflateCompressDefaultOpts)
+NV_CODEC(Zstd, "zstd", nvcompBatchedZstdCompressDefaultOpts)
+NV_CODEC(Gdeflate, "gdeflate", nvcompBatchedGdeflateCompressDefaultOpts)
+NV_CODEC(Cascaded, "cascaded", cascaded_opts())
+NV_CODEC(Bitcomp, "bitcomp", bitcomp_opts())
+NV_CODEC(ANS, "ans", ans_opts())
+
+static const nv_codec *const nv_table[] = {&nv_LZ4,      &nv_Snappy,   &nv_Deflate, &nv_Zstd,
+                                           &nv_Gdeflate, &nv_Cascaded, &nv_Bitcomp, &nv_ANS};
 
 static const nv_codec *nv_find(const char *codec)
 {
@@ -168,6 +240,11 @@ static int nv_decompress(ocb_dev_batch *b, size_t n)
 }
 
 #else /* built without nvCOMP */
+
+extern "C" void ocb_nvcomp_set_data_type(int oc_type)
+{
+    (void)oc_type;
+}
 
 static int nv_init(char *why, size_t cap)
 {

@@ -21,6 +21,13 @@ static oc_context *g_ctx;
 static oc_algorithm g_algo;
 static int g_level;
 static int g_zstd_level = 3;
+static int g_type;           /* the benchmark's --data-type (oc_data_type), 0 = defaults */
+static oc_data_type g_typed; /* the type the current codec compresses */
+
+extern "C" void ocb_opencomp_set_data_type(int oc_type)
+{
+    g_type = oc_type;
+}
 
 /* The zstd level opencomp's rows use (the benchmark's --zstd-level). */
 extern "C" void ocb_opencomp_set_zstd_level(int level)
@@ -109,6 +116,14 @@ static int oc_prepare(const char *codec, size_t chunk, size_t n, uint64_t total,
         return -1;
     }
     g_level = oc_level(codec);
+    /* the type, for the typed codecs, where the algorithm takes its width
+     * (type_widths 0: every width; ANS: 1 and 2 bytes) */
+    oc_algorithm_info info = OC_ALGORITHM_INFO_INIT;
+    size_t w = oc_data_type_size((oc_data_type)g_type);
+    g_typed = OC_TYPE_DEFAULT;
+    if (g_type && ocb_codec_own_format(codec) && oc_algorithm_get_info(g_algo, &info) == OC_OK &&
+        (info.type_widths == 0 || (info.type_widths >> w & 1u)))
+        g_typed = (oc_data_type)g_type;
     return 0;
 }
 
@@ -117,6 +132,7 @@ static int oc_compress(ocb_dev_batch *b, size_t n)
     oc_codec_options o = OC_CODEC_OPTIONS_INIT;
     o.algorithm = g_algo;
     o.level = g_level;
+    o.typed.data_type = g_typed;
     oc_status s =
         oc_batch_compress(g_ctx, &o, n, (const void *const *)b->in_ptrs_dev, b->in_sizes_dev,
                           b->comp_ptrs_dev, b->comp_caps_dev, b->comp_sizes_dev, (oc_status *)b->status_dev);

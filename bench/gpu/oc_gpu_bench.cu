@@ -53,6 +53,7 @@ typedef struct options {
     size_t nchunks, nrungs, nstock;
     const ocb_contender *contenders[4];
     size_t ncontenders;
+    int data_type; /* --data-type: an oc_data_type, 0 = the codecs' defaults */
     int per_file, frames_only, zstd_level, threads, max_repeats, frame_levels[MAX_LIST];
     size_t nframe_levels;
     double budget_s, rung_cap_s, target_s, frame_budget_s;
@@ -126,7 +127,9 @@ static void usage(void)
         "  --json F            write the run file (bench/SCHEMA.md); rewritten after every codec\n"
         "  --commit SHA        the commit recorded\n"
         "  --label NAME        the rows' \"file\" for the mix (default: \"mix of N files\")\n"
-        "  --codecs LIST       lz4,snappy,deflate,zstd,gdeflate (default: all)\n"
+        "  --codecs LIST       lz4,snappy,deflate,zstd,gdeflate (the default), cascaded,bitcomp,ans\n"
+        "  --data-type T       element type of cascaded/bitcomp/ans (<i4, <i8, <f4, bf16, <f2, ...) on both\n"
+        "                      contenders (default: each codec's default); give files of that type\n"
         "  --chunks LIST       chunk sizes (default 64K,256K,1M,4M)\n"
         "  --sizes LIST        ladder rungs: 1c (one chunk), sizes (1M, 1G), all (the corpus once)\n"
         "                      (default 1c,1M,32M,256M,1G)\n"
@@ -198,7 +201,11 @@ static int parse_args(int argc, char **argv, options *o)
             bad = (o->max_repeats = atoi(v)) < 1;
         else if (strcmp(a, "--check-size") == 0 && v)
             bad = ocb_parse_bytes(v, &o->check_bytes) != 0;
-        else if (strcmp(a, "--zstd-level") == 0 && v)
+        else if (strcmp(a, "--data-type") == 0 && v) {
+            oc_data_type t = OC_TYPE_DEFAULT;
+            bad = oc_data_type_from_name(v, &t) != OC_OK;
+            o->data_type = (int)t;
+        } else if (strcmp(a, "--zstd-level") == 0 && v)
             bad = (o->zstd_level = atoi(v)) == 0;
         else if (strcmp(a, "--threads") == 0 && v)
             bad = (o->threads = atoi(v)) < 1;
@@ -347,6 +354,8 @@ int main(int argc, char **argv)
         return 2;
     }
     ocb_opencomp_set_zstd_level(o.zstd_level);
+    ocb_opencomp_set_data_type(o.data_type);
+    ocb_nvcomp_set_data_type(o.data_type);
     const ocb_contender *usable[4];
     size_t nusable = 0;
     static ocb_sink sink;
