@@ -361,7 +361,18 @@ typedef struct {
     uint8_t *hdr;         /* 8 bytes per chunk: WITH_UNCOMPRESSED_SIZE headers */
     oc_py_array *backing; /* one block holding every result (NULL: per-chunk Arrays or out=) */
     size_t *offs;         /* offset of chunk i in backing */
+    int detect;           /* decoding with algorithm='': the format is detected */
 } job;
+
+/* Decoding without an algorithm failed as undetectable input does: say
+ * what to do about it. */
+#define DETECT_HINT                                                                                          \
+    " (the format was not recognised: RAW LZ4, Snappy and Deflate streams do not name themselves; "          \
+    "pass algorithm=)"
+static int detect_failure(oc_status s)
+{
+    return s == OC_ERR_CORRUPT || s == OC_ERR_INVALID_ARGUMENT || s == OC_ERR_UNSUPPORTED;
+}
 
 static void job_free(job *j)
 {
@@ -564,6 +575,8 @@ static PyObject *job_finish(oc_py_state *st, job *j, int status_mode, const char
                     PyOS_snprintf(buf, sizeof buf, " (out[%zu] holds %zu bytes)", i, j->out[i].nbytes);
                 detail = buf;
             }
+            if (j->detect && detect_failure(j->st[i]))
+                detail = DETECT_HINT;
             if (j->single)
                 oc_py_raise(st, j->st[i], (Py_ssize_t)i, "%s failed: %s: %s%s", verb,
                             oc_status_name(j->st[i]), oc_status_message(j->st[i]), detail);
@@ -1208,6 +1221,7 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
         raise_call(st, call, "decode", c->algorithm, j.on_device);
         goto done;
     }
+    j.detect = c->algorithm == OC_ALGO_NONE;
     ret = job_finish(st, &j, status_mode, "decode", ts);
 done:
     if (ctx)
