@@ -23,6 +23,9 @@ function(oc_add_cuda_engine target)
   target_compile_definitions(${target} PRIVATE OC_WITH_CUDA=1 "OC_CUDA_ARCH_STRING=\"${_oc_arch_str}\"")
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Werror=all-warnings --expt-relaxed-constexpr -lineinfo>)
   target_link_libraries(${target} PUBLIC CUDA::cudart_static)
+  # nvcc's host code (kernel registration, function-local statics) needs the
+  # C++ runtime: a C program linking the static library must link it too.
+  target_link_libraries(${target} INTERFACE stdc++)
 endfunction()
 
 function(oc_link_cuda_runtime target)
