@@ -41,7 +41,10 @@ static const char usage_text[] =
     "  -r, --recursive    the files under each directory FILE (-d: those with a known suffix)\n"
     "      --rm           remove each input after its output is complete and verified\n"
     "      --memory S     zstd: largest window to set aside (default 128M, at most 2G), as zstd --memory\n"
-    "      --data-type T  cascaded: element type, |u1 <i4 <u8 ... or u8 i32 u64 ... (default |u1)\n"
+    "      --data-type T  cascaded, ans, bitcomp: element type, |u1 <i4 <u8 <f2 ... or u8 i32 u64 f16 bf16 "
+    "...\n"
+    "                     (default |u1; ans: 1- and 2-byte types)\n"
+    "      --algorithm-type N  bitcomp: 0 (default) or 1 (sparse: mostly zeros, faster to encode)\n"
     "      --num-rles N   cascaded: run-length layers 0..3 (default 2)\n"
     "      --num-deltas N cascaded: delta layers 0..3 (default 1)\n"
     "      --bitpack B    cascaded: bit-pack the last layers, 0 or 1 (default 1)\n"
@@ -88,6 +91,12 @@ int cli_type_fits(oc_algorithm algorithm, oc_data_type type, char *buf, size_t c
         used += (size_t)n;
     }
     return 0;
+}
+
+int cli_max_algorithm_type(oc_algorithm algorithm)
+{
+    oc_algorithm_info info = OC_ALGORITHM_INFO_INIT;
+    return oc_algorithm_get_info(algorithm, &info) == OC_OK ? info.max_algorithm_type : 0;
 }
 
 static int parse_int(const char *name, const char *text, int min, int max, int *out)
@@ -216,6 +225,7 @@ enum {
     OPT_NUM_DELTAS,
     OPT_BITPACK,
     OPT_LAYERS,
+    OPT_ALGORITHM_TYPE,
     OPT_FAST,
     OPT_ULTRA,
     OPT_FORMAT
@@ -245,6 +255,7 @@ static const long_opt long_opts[] = {{"algorithm", 1, 'a'},
                                      {"rm", 0, OPT_RM},
                                      {"memory", 1, OPT_MEMORY},
                                      {"data-type", 1, OPT_DATA_TYPE},
+                                     {"algorithm-type", 1, OPT_ALGORITHM_TYPE},
                                      {"num-rles", 1, OPT_NUM_RLES},
                                      {"num-deltas", 1, OPT_NUM_DELTAS},
                                      {"bitpack", 1, OPT_BITPACK},
@@ -362,6 +373,8 @@ static int apply(cli_options *opts, int code, const char *name, const char *val)
             return -1;
         }
         return 0;
+    case OPT_ALGORITHM_TYPE:
+        return parse_int(name, val, 0, 1, &opts->typed.algorithm_type);
     case OPT_NUM_RLES:
         return cascaded_layer(opts, 0, name, val);
     case OPT_NUM_DELTAS:

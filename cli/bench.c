@@ -450,6 +450,8 @@ static int bench_one(bench_state *st, const bench_input *in, oc_algorithm alg, i
                  oc_algorithm_name(alg), widths, oc_data_type_name(cs.typed.data_type));
         cs.typed.data_type = OC_TYPE_U8;
     }
+    if (cs.typed.algorithm_type > cli_max_algorithm_type(alg)) /* --algorithm-type is bitcomp's */
+        cs.typed.algorithm_type = 0;
     /* formats of opencomp's own have no other library: no reference-cpu row */
     int has_ref = cli_ref_available(alg);
     cs.ref = has_ref ? cli_ref_create(alg, level) : NULL;

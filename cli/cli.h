@@ -71,6 +71,10 @@ void cli_algorithm_list(char *buf, size_t cap);
  * element sizes written to buf ("1 or 2"). */
 int cli_type_fits(oc_algorithm algorithm, oc_data_type type, char *buf, size_t cap);
 
+/* cli_max_algorithm_type returns the largest oc_typed_options
+ * algorithm_type `algorithm` takes (oc_algorithm_info; 0 for most). */
+int cli_max_algorithm_type(oc_algorithm algorithm);
+
 /* cli_error prints ONE line "opencomp: WHAT: message" to stderr (WHAT may
  * be NULL, then "opencomp: message"). */
 void cli_error(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

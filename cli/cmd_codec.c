@@ -369,6 +369,11 @@ static int process_one(codec_run *run, const char *path)
                       oc_algorithm_name(bo.algorithm), widths, oc_data_type_name(bo.typed.data_type));
             goto done;
         }
+        if (bo.typed.algorithm_type > cli_max_algorithm_type(bo.algorithm)) {
+            cli_error(display, "%s has no algorithm type %d (--algorithm-type: bitcomp only)",
+                      oc_algorithm_name(bo.algorithm), bo.typed.algorithm_type);
+            goto done;
+        }
     }
     if (!from_stdin) {
         in_fd = open(path, O_RDONLY);

@@ -145,10 +145,13 @@ typedef enum oc_algorithm {
                              byte shuffle or bitshuffle (docs/FORMAT.md, "Blosc") */
     OC_ALGO_CASCADED = 8, /* opencomp Cascaded: run-length, delta and bit-packing layers over typed
                              integers (nvCOMP's scheme in a published format: docs/FORMAT.md) */
-    OC_ALGO_ANS = 9       /* opencomp ANS: rANS entropy coding of bytes, or of the sign and exponent
+    OC_ALGO_ANS = 9,      /* opencomp ANS: rANS entropy coding of bytes, or of the sign and exponent
                              bytes of 16-bit floats (published format: docs/FORMAT.md) */
+    OC_ALGO_BITCOMP = 10  /* opencomp Bitcomp: per block of 128 typed elements the smallest of frame
+                             of reference, delta, bit-plane and sparse codings (a Bitcomp-class
+                             codec in a published format: docs/FORMAT.md) */
 } oc_algorithm;
-#define OC_ALGO_COUNT 10
+#define OC_ALGO_COUNT 11
 
 typedef enum oc_engine {
     OC_ENGINE_AUTO = 0, /* decide per call from where the data lives */
@@ -157,10 +160,10 @@ typedef enum oc_engine {
 } oc_engine;
 
 /* oc_algorithm_name returns "lz4", "snappy", "deflate", "zlib", "gzip",
- * "zstd", "blosc", "cascaded", "ans" ("none" for OC_ALGO_NONE, NULL for an
- * invalid value).  oc_algorithm_from_name parses those names
+ * "zstd", "blosc", "cascaded", "ans", "bitcomp" ("none" for OC_ALGO_NONE,
+ * NULL for an invalid value).  oc_algorithm_from_name parses those names
  * case-insensitively (nvCOMP's spellings "LZ4", "Snappy", "Deflate", "Zstd",
- * "Gzip", "Zlib", "Cascaded", "ANS" included, and "Blosc");
+ * "Gzip", "Zlib", "Cascaded", "ANS", "Bitcomp" included, and "Blosc");
  * it returns OC_ERR_UNSUPPORTED for an unknown name and leaves *out alone. */
 OC_API const char *oc_algorithm_name(oc_algorithm algorithm);
 OC_API oc_status oc_algorithm_from_name(const char *name, oc_algorithm *out);
@@ -344,8 +347,8 @@ OC_API int oc_context_num_threads(const oc_context *ctx);
  * ======================================================================== */
 
 /*
- * oc_data_type: the element type of the data given to Cascaded and ANS
- * (and the typed formats to come), as nvCOMP's data_type.  The comment gives the
+ * oc_data_type: the element type of the data given to Cascaded, ANS and
+ * Bitcomp, as nvCOMP's data_type.  The comment gives the
  * array-protocol type string the Python package maps to each value.
  * OC_TYPE_DEFAULT (0) means bytes ("|u1").  Streams record their type, so
  * decoders need none.
@@ -394,7 +397,9 @@ OC_API size_t oc_data_type_size(oc_data_type type);
  *       only (INVALID_ARGUMENT for others): bytes are entropy-coded; of a
  *       2-byte type (nvCOMP's "<f2": float16, bfloat16, also <u2 <i2) the
  *       high byte of each value (sign and exponent) is entropy-coded and
- *       the low byte stored.
+ *       the low byte stored.  Bitcomp codes elements of any type's width
+ *       (floats by their bit patterns: bit planes catch their constant
+ *       exponent bits).
  *   cascaded: which layers Cascaded applies, per 16 KiB tile:
  *       0                         nvCOMP's default: 2 run-length encodings,
  *                                 1 delta, bit-packing (OC_CASCADED_DEFAULT)
@@ -404,7 +409,11 @@ OC_API size_t oc_data_type_size(oc_data_type type);
  *       OC_CASCADED_AUTO          per tile, the smallest of a few layer
  *                                 choices (an extension; docs/FORMAT.md says
  *                                 which)
- *   algorithm_type, reserved: must be zero (for the codecs to come).
+ *   algorithm_type: Bitcomp's, as nvCOMP's: 0 (default) chooses among all
+ *       its block codings, 1 ("sparse", for data that is mostly zeros)
+ *       among constant, frame of reference and sparse blocks only (faster
+ *       to encode); must be 0 for the other algorithms.
+ *   reserved: must be zero.
  */
 typedef struct oc_typed_options {
     oc_data_type data_type;

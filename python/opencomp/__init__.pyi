@@ -116,7 +116,7 @@ class Array:
     def ptr(self) -> int: ...
 
 class Codec:
-    """Compress/decompress with one algorithm: 'LZ4', 'Snappy', 'Deflate', 'Zlib', 'Gzip', 'Zstd', 'Blosc', 'Cascaded', 'ANS'."""
+    """Compress/decompress with one algorithm: 'LZ4', 'Snappy', 'Deflate', 'Zlib', 'Gzip', 'Zstd', 'Blosc', 'Cascaded', 'ANS', 'Bitcomp'."""
 
     def __init__(
         self,

@@ -24,12 +24,14 @@ OC_CPU_CODEC(zstd)
 OC_CPU_CODEC(blosc)
 OC_CPU_CODEC(cascaded)
 OC_CPU_CODEC(ans)
+OC_CPU_CODEC(bitcomp)
 OC_CONTAINER(lz4frame)
 OC_CONTAINER(snappy)
 OC_CONTAINER(gzip)
 OC_CONTAINER(zstd)
 OC_CONTAINER(own_cascaded)
 OC_CONTAINER(own_ans)
+OC_CONTAINER(own_bitcomp)
 #undef OC_CPU_CODEC
 #undef OC_CONTAINER
 #ifdef OC_WITH_CUDA /* the CUDA engine is in this build */
@@ -41,6 +43,7 @@ OC_GPU_CODEC(zstd)
 OC_GPU_CODEC(blosc)
 OC_GPU_CODEC(cascaded)
 OC_GPU_CODEC(ans)
+OC_GPU_CODEC(bitcomp)
 #undef OC_GPU_CODEC
 #define GPU(x) &oc_gpu_codec_##x
 #else
@@ -137,6 +140,14 @@ static size_t bound_ans(size_t n)
     return n > CASCADED_MAX_INPUT ? 0 : n + 9;
 }
 
+/* Bitcomp (src/cores/bitcomp/bitcomp_core.h, bc_bound): the 8-byte header,
+ * a 4-byte table entry per tile of 4096 elements (most with 1-byte
+ * elements), and tiles never larger than their input. */
+static size_t bound_bitcomp(size_t n)
+{
+    return n > CASCADED_MAX_INPUT ? 0 : 8 + 4 * ((n + 4095) / 4096) + n;
+}
+
 static const char *const none[] = {NULL};
 static const char *const sfx_lz4[] = {".lz4", NULL};
 static const char *const sfx_snappy[] = {".sz", NULL};
@@ -144,6 +155,7 @@ static const char *const sfx_gzip[] = {".gz", NULL};
 static const char *const sfx_zstd[] = {".zst", ".zstd", NULL};
 static const char *const sfx_cascaded[] = {".cascaded", NULL};
 static const char *const sfx_ans[] = {".ans", NULL};
+static const char *const sfx_bitcomp[] = {".bitcomp", NULL};
 
 #define LIBDEFLATE_MAX ((uint64_t)SIZE_MAX / 2)
 
@@ -302,6 +314,28 @@ static const oc_algo_desc rows[OC_ALGO_COUNT] = {
             .cpu = &oc_cpu_codec_ans,
             .gpu = GPU(ans),
             .type_widths = (1u << 1) | (1u << 2), /* bytes; 16-bit values (<f2) */
+        },
+    [OC_ALGO_BITCOMP] =
+        {
+            .id = OC_ALGO_BITCOMP,
+            .name = "bitcomp",
+            .display_name = "Bitcomp",
+            .aliases = none,
+            .suffix = ".bitcomp",
+            .decode_suffixes = sfx_bitcomp,
+            .has_levels = 0, /* algorithm_type 0/1 is an option (oc_typed_options) */
+            .max_chunk = CASCADED_MAX_INPUT,
+            .bound = bound_bitcomp,
+            /* a tile of 4096 8-byte elements in 32 constant blocks takes 292 bytes with its
+             * table entry (32 kind bytes, 32 8-byte values): 112:1 at most */
+            .max_expansion = 128,
+            .magic = NULL,
+            .container = &oc_container_own_bitcomp,
+            .native_chunks = OC_ALGO_BITCOMP,
+            .cpu = &oc_cpu_codec_bitcomp,
+            .gpu = GPU(bitcomp),
+            .type_widths = 0,        /* every width */
+            .max_algorithm_type = 1, /* 1: "sparse" */
         },
 };
 

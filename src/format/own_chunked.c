@@ -32,7 +32,8 @@ static uint64_t own_bound(uint64_t n_chunks, uint64_t payload_bound)
 static const struct {
     oc_algorithm algorithm;
     uint8_t id;
-} own_ids[] = {{OC_ALGO_CASCADED, 0x43 /* 'C' */}, {OC_ALGO_ANS, 0x41 /* 'A' */}};
+} own_ids[] = {
+    {OC_ALGO_CASCADED, 0x43 /* 'C' */}, {OC_ALGO_ANS, 0x41 /* 'A' */}, {OC_ALGO_BITCOMP, 0x42 /* 'B' */}};
 
 static uint8_t own_id(oc_algorithm a)
 {
@@ -141,3 +142,4 @@ static int own_sniff(oc_algorithm a, const uint8_t *src, uint64_t src_size)
 
 OWN_CONTAINER(cascaded, OC_ALGO_CASCADED)
 OWN_CONTAINER(ans, OC_ALGO_ANS)
+OWN_CONTAINER(bitcomp, OC_ALGO_BITCOMP)

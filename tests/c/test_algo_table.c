@@ -14,7 +14,8 @@
  *     NEEDS_DICTIONARY by the decoder, not as an unknown format);
  *   - the maximum expansion holds for the most compressible input each
  *     library can produce (a run of zeros); for opencomp's own formats
- *     (Cascaded, ANS) the bound is the format's (cz_bound, ans_bound) and
+ *     (Cascaded, ANS, Bitcomp) the bound is the format's (cz_bound,
+ *     ans_bound, bc_bound) and
  *     the densest stream is ours, over every data type and layer choice.
  */
 #include <libdeflate.h>
@@ -25,6 +26,7 @@
 #include <zstd.h>
 
 #include "cores/ans/ans_core.h"
+#include "cores/bitcomp/bitcomp_core.h"
 #include "cores/cascaded/cascaded_core.h"
 #include "helpers/test_util.h"
 
@@ -47,6 +49,8 @@ static size_t library_bound(oc_algorithm a, size_t n)
         return n > OWN_MAX_CHUNK ? 0 : (size_t)cz_bound(n);
     case OC_ALGO_ANS:
         return n > OWN_MAX_CHUNK ? 0 : (size_t)ans_bound(n);
+    case OC_ALGO_BITCOMP:
+        return n > OWN_MAX_CHUNK ? 0 : (size_t)bc_bound(n);
     case OC_ALGO_BLOSC: /* c-blosc: BLOSC_MAX_OVERHEAD, inputs up to BLOSC_MAX_BUFFERSIZE */
         return n > (size_t)BLOSC_MAX_BUFFERSIZE ? 0 : n + BLOSC_MAX_OVERHEAD;
     default:

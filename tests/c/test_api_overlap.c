@@ -13,8 +13,9 @@
 
 #include "helpers/test_util.h"
 
-static const oc_algorithm algos[] = {OC_ALGO_LZ4,  OC_ALGO_SNAPPY, OC_ALGO_DEFLATE,  OC_ALGO_ZLIB,
-                                     OC_ALGO_GZIP, OC_ALGO_ZSTD,   OC_ALGO_CASCADED, OC_ALGO_ANS};
+static const oc_algorithm algos[] = {OC_ALGO_LZ4,      OC_ALGO_SNAPPY, OC_ALGO_DEFLATE,
+                                     OC_ALGO_ZLIB,     OC_ALGO_GZIP,   OC_ALGO_ZSTD,
+                                     OC_ALGO_CASCADED, OC_ALGO_ANS,    OC_ALGO_BITCOMP};
 
 int main(void)
 {

@@ -19,8 +19,9 @@
 
 static oc_context *ctx;
 
-static const oc_algorithm algos[] = {OC_ALGO_LZ4,  OC_ALGO_SNAPPY, OC_ALGO_DEFLATE,  OC_ALGO_ZLIB,
-                                     OC_ALGO_GZIP, OC_ALGO_ZSTD,   OC_ALGO_CASCADED, OC_ALGO_ANS};
+static const oc_algorithm algos[] = {OC_ALGO_LZ4,      OC_ALGO_SNAPPY, OC_ALGO_DEFLATE,
+                                     OC_ALGO_ZLIB,     OC_ALGO_GZIP,   OC_ALGO_ZSTD,
+                                     OC_ALGO_CASCADED, OC_ALGO_ANS,    OC_ALGO_BITCOMP};
 #define NALGOS (sizeof(algos) / sizeof(algos[0]))
 
 static oc_status decode1(oc_algorithm algo, const void *src, size_t n, void *dst, size_t cap, size_t *got)
@@ -212,7 +213,7 @@ static void random_input(void)
             CHECK_GUARD(out + cap, 32);
             (void)size1(algos[a], src, n, &size);
             if (algos[a] == OC_ALGO_ZLIB || algos[a] == OC_ALGO_GZIP || algos[a] == OC_ALGO_ZSTD ||
-                algos[a] == OC_ALGO_CASCADED || algos[a] == OC_ALGO_ANS)
+                algos[a] == OC_ALGO_CASCADED || algos[a] == OC_ALGO_ANS || algos[a] == OC_ALGO_BITCOMP)
                 CHECK_MSG(st != OC_OK || n == 0, "%s accepted random bytes", oc_algorithm_name(algos[a]));
             if (st == OC_OK)
                 CHECK(got <= cap);

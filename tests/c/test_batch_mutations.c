@@ -104,8 +104,9 @@ int main(void)
     CHECK_OK(oc_context_create(&opts, &ctx));
     tu_buf corpus[TU_CORPUS_MAX];
     size_t ncorpus = tu_corpus(corpus, TU_CORPUS_MAX, 1 << 20);
-    static const oc_algorithm algos[] = {OC_ALGO_LZ4,  OC_ALGO_SNAPPY, OC_ALGO_DEFLATE,  OC_ALGO_ZLIB,
-                                         OC_ALGO_GZIP, OC_ALGO_ZSTD,   OC_ALGO_CASCADED, OC_ALGO_ANS};
+    static const oc_algorithm algos[] = {OC_ALGO_LZ4,      OC_ALGO_SNAPPY, OC_ALGO_DEFLATE,
+                                         OC_ALGO_ZLIB,     OC_ALGO_GZIP,   OC_ALGO_ZSTD,
+                                         OC_ALGO_CASCADED, OC_ALGO_ANS,    OC_ALGO_BITCOMP};
     tu_rng rng;
     tu_rng_seed(&rng, 99);
     size_t cap = oc_compress_bound(OC_ALGO_GZIP, 1 << 16) + 256;

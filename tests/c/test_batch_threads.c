@@ -13,8 +13,9 @@
 int main(void)
 {
     static const int threads[] = {1, 2, 7};
-    static const oc_algorithm algos[] = {OC_ALGO_LZ4,  OC_ALGO_SNAPPY, OC_ALGO_DEFLATE,  OC_ALGO_ZLIB,
-                                         OC_ALGO_GZIP, OC_ALGO_ZSTD,   OC_ALGO_CASCADED, OC_ALGO_ANS};
+    static const oc_algorithm algos[] = {OC_ALGO_LZ4,      OC_ALGO_SNAPPY, OC_ALGO_DEFLATE,
+                                         OC_ALGO_ZLIB,     OC_ALGO_GZIP,   OC_ALGO_ZSTD,
+                                         OC_ALGO_CASCADED, OC_ALGO_ANS,    OC_ALGO_BITCOMP};
     oc_context *ctx[3];
     for (int t = 0; t < 3; t++) {
         oc_context_options o = OC_CONTEXT_OPTIONS_INIT;

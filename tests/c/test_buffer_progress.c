@@ -38,8 +38,8 @@ int main(void)
     co.progress = NULL;
     CHECK_ST(oc_context_create(&co, &ctx1), OC_OK);
 
-    static const oc_algorithm algos[] = {OC_ALGO_LZ4,  OC_ALGO_ZSTD,     OC_ALGO_SNAPPY,
-                                         OC_ALGO_GZIP, OC_ALGO_CASCADED, OC_ALGO_ANS};
+    static const oc_algorithm algos[] = {OC_ALGO_LZ4,      OC_ALGO_ZSTD, OC_ALGO_SNAPPY, OC_ALGO_GZIP,
+                                         OC_ALGO_CASCADED, OC_ALGO_ANS,  OC_ALGO_BITCOMP};
     for (size_t i = 0; i < sizeof algos / sizeof algos[0]; i++) {
         oc_buffer_options o =
             tb_opts(algos[i], OC_BITSTREAM_NATIVE, i == 2 ? 0 : 1 << 20, OC_CHECKSUM_VERIFY);

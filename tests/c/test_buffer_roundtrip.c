@@ -10,8 +10,9 @@
  */
 #include "test_buffer_util.h"
 
-static const oc_algorithm algos[] = {OC_ALGO_LZ4,  OC_ALGO_SNAPPY, OC_ALGO_DEFLATE,  OC_ALGO_ZLIB,
-                                     OC_ALGO_GZIP, OC_ALGO_ZSTD,   OC_ALGO_CASCADED, OC_ALGO_ANS};
+static const oc_algorithm algos[] = {OC_ALGO_LZ4,      OC_ALGO_SNAPPY, OC_ALGO_DEFLATE,
+                                     OC_ALGO_ZLIB,     OC_ALGO_GZIP,   OC_ALGO_ZSTD,
+                                     OC_ALGO_CASCADED, OC_ALGO_ANS,    OC_ALGO_BITCOMP};
 
 static void roundtrip(oc_context *ctx, const tb_data *d, size_t n, oc_algorithm a, oc_bitstream_kind k,
                       size_t chunk, oc_checksum_policy pol)
@@ -27,7 +28,8 @@ static void roundtrip(oc_context *ctx, const tb_data *d, size_t n, oc_algorithm 
     }
     CHECK(cn <= oc_buffer_compress_bound(&o, n));
     if (k == OC_BITSTREAM_NATIVE && !strcmp(d->name, "random") &&
-        (a == OC_ALGO_LZ4 || a == OC_ALGO_SNAPPY || a == OC_ALGO_CASCADED || a == OC_ALGO_ANS)) {
+        (a == OC_ALGO_LZ4 || a == OC_ALGO_SNAPPY || a == OC_ALGO_CASCADED || a == OC_ALGO_ANS ||
+         a == OC_ALGO_BITCOMP)) {
         /* Incompressible chunks are stored, not expanded: only headers and
          * the index are added. */
         size_t cs = chunk ? chunk : 65536;
@@ -56,7 +58,8 @@ static void roundtrip(oc_context *ctx, const tb_data *d, size_t n, oc_algorithm 
         uint64_t want = (n + cs - 1) / cs;
         /* zstd and gzip write one empty frame/member for empty input; LZ4
          * frames, snappy streams and our own container hold no chunk */
-        if (want == 0 && a != OC_ALGO_LZ4 && a != OC_ALGO_SNAPPY && a != OC_ALGO_CASCADED && a != OC_ALGO_ANS)
+        if (want == 0 && a != OC_ALGO_LZ4 && a != OC_ALGO_SNAPPY && a != OC_ALGO_CASCADED &&
+            a != OC_ALGO_ANS && a != OC_ALGO_BITCOMP)
             want = 1;
         CHECK(info.num_chunks == want);
         CHECK(info.max_chunk_size == (n < cs ? n : cs));

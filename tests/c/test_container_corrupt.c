@@ -310,8 +310,8 @@ static void misc(void)
     }
     /* Too small an output: OUTPUT_TOO_SMALL naming the first chunk that
      * does not fit, for every container. */
-    static const oc_algorithm algos[] = {OC_ALGO_LZ4,    OC_ALGO_ZSTD,     OC_ALGO_GZIP,
-                                         OC_ALGO_SNAPPY, OC_ALGO_CASCADED, OC_ALGO_ANS};
+    static const oc_algorithm algos[] = {OC_ALGO_LZ4,      OC_ALGO_ZSTD, OC_ALGO_GZIP,   OC_ALGO_SNAPPY,
+                                         OC_ALGO_CASCADED, OC_ALGO_ANS,  OC_ALGO_BITCOMP};
     for (size_t i = 0; i < sizeof algos / sizeof algos[0]; i++) {
         oc_buffer_options oo = tb_opts(algos[i], OC_BITSTREAM_NATIVE, CHUNK, OC_CHECKSUM_VERIFY);
         unsigned char *cc = tb_compress(ctx, &oo, text.p, N_IN, &cn);

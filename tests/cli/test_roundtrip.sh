@@ -51,7 +51,7 @@ done
 # opencomp's own formats with their data types: NATIVE by suffix, RAW and
 # size with -a (the streams record their type; decoding needs none).
 for spec in "cascaded i64 column" "cascaded u8 text" "cascaded i32 binary" "ans u8 text" "ans f16 binary" \
-    "ans bf16 column"; do
+    "ans bf16 column" "bitcomp i64 column" "bitcomp f64 column" "bitcomp u8 text" "bitcomp f32 binary"; do
     set -- $spec
     for kind in native raw size; do
         base=$1-$2-$kind-$3
@@ -67,6 +67,13 @@ for spec in "cascaded i64 column" "cascaded u8 text" "cascaded i32 binary" "ans 
         rm -f "$base" "$base.orig" "$base$sfx"
     done
 done
+# Bitcomp's sparse mode, and an algorithm type no other format has.
+"$OC" -q -a bitcomp --data-type i64 --algorithm-type 1 -o sparse.bitcomp in/column || fail "bitcomp --algorithm-type 1"
+"$OC" -d -q -o sparse.back sparse.bitcomp || fail "decompress bitcomp --algorithm-type 1"
+same sparse.back in/column "bitcomp --algorithm-type 1"
+"$OC" -q -a zstd --algorithm-type 1 -o never.zst in/text 2> at.err && fail "zstd accepted --algorithm-type 1"
+grep -q "zstd has no algorithm type 1" at.err || fail "zstd --algorithm-type 1: $(cat at.err)"
+rm -f sparse.bitcomp sparse.back
 # A type the format does not code: a clear error, no output.
 "$OC" -q -a ans --data-type i32 -o never.ans in/text 2> ans.err && fail "ans accepted --data-type i32"
 grep -q "ans codes data types of 1 or 2 bytes, not <i4" ans.err || fail "ans --data-type i32: $(cat ans.err)"

@@ -11,7 +11,7 @@ import pytest
 import opencomp as oc
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-ALGORITHMS = ["LZ4", "Snappy", "Deflate", "Zlib", "Gzip", "Zstd", "Cascaded", "ANS"]
+ALGORITHMS = ["LZ4", "Snappy", "Deflate", "Zlib", "Gzip", "Zstd", "Cascaded", "ANS", "Bitcomp"]
 KINDS = list(oc.BitstreamKind)
 
 

@@ -15,7 +15,7 @@ RAW = oc.BitstreamKind.RAW
 TEXT = dict(CORPUS)["ext-sources"]
 
 
-@pytest.mark.parametrize("name", ["GDeflate", "Bitcomp"])
+@pytest.mark.parametrize("name", ["GDeflate"])
 def test_nvcomp_only_algorithms_name_what_is_available(name):
     with pytest.raises(ValueError) as ei:
         oc.Codec(algorithm=name)

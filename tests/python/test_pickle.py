@@ -23,6 +23,7 @@ def _data():
         dict(algorithm="Cascaded", data_type="<i8", num_rles=1, num_deltas=2, use_bitpack=False),
         dict(algorithm="Cascaded", data_type="<i8", auto_layers=True),
         dict(algorithm="ANS", data_type="<f2", uncomp_chunk_size=65536),
+        dict(algorithm="Bitcomp", data_type="<i8", algorithm_type=1),
         dict(),
     ],
 )

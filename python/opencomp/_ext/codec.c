@@ -134,7 +134,7 @@ static int parse_algorithm(PyObject *obj, oc_algorithm *out)
         return 0;
     char avail[256];
     oc_py_available_algorithms(avail, sizeof avail, -1);
-    static const char *const nvcomp_only[] = {"GDeflate", "Bitcomp"};
+    static const char *const nvcomp_only[] = {"GDeflate"};
     for (size_t i = 0; i < sizeof nvcomp_only / sizeof nvcomp_only[0]; i++) {
         if (PyOS_stricmp(name, nvcomp_only[i]) == 0) {
             PyErr_Format(PyExc_ValueError,
@@ -237,16 +237,25 @@ static PyObject *codec_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     if (oc_py_typestr_from_object(dtype, c->data_type, sizeof c->data_type) != 0)
         goto fail;
     if (algtype != Py_None) {
-        /* nvCOMP's Deflate/GDeflate algorithm_type 0..5 (fastest .. best ratio) */
-        if (int_arg(algtype, "algorithm_type", 0, 5, &v) != 0)
-            goto fail;
-        if (c->algorithm == OC_ALGO_DEFLATE || c->algorithm == OC_ALGO_ZLIB || c->algorithm == OC_ALGO_GZIP) {
-            static const int levels[6] = {1, 1, 4, 6, 7, 12};
-            c->level = levels[v];
+        /* nvCOMP's Deflate/GDeflate algorithm_type 0..5 (fastest .. best ratio);
+         * Bitcomp's 0 (default) and 1 ("sparse") */
+        if (c->algorithm == OC_ALGO_BITCOMP) {
+            if (int_arg(algtype, "algorithm_type", 0, 1, &v) != 0)
+                goto fail;
+            c->typed.algorithm_type = (int)v;
         } else {
-            PyErr_SetString(PyExc_ValueError,
-                            "algorithm_type applies to Deflate, Zlib and Gzip only (use level=)");
-            goto fail;
+            if (int_arg(algtype, "algorithm_type", 0, 5, &v) != 0)
+                goto fail;
+            if (c->algorithm == OC_ALGO_DEFLATE || c->algorithm == OC_ALGO_ZLIB ||
+                c->algorithm == OC_ALGO_GZIP) {
+                static const int levels[6] = {1, 1, 4, 6, 7, 12};
+                c->level = levels[v];
+            } else {
+                PyErr_SetString(PyExc_ValueError,
+                                "algorithm_type applies to Deflate, Zlib and Gzip (0..5; use "
+                                "level= for the others) and Bitcomp (0, 1)");
+                goto fail;
+            }
         }
     }
     if (level != Py_None) {
@@ -290,13 +299,13 @@ static PyObject *codec_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         }
         c->typed.cascaded = a ? OC_CASCADED_AUTO : OC_CASCADED_LAYERS(r, d, b);
     }
-    if (c->data_type[0] && c->algorithm == OC_ALGO_CASCADED) {
+    if (c->data_type[0] && (c->algorithm == OC_ALGO_CASCADED || c->algorithm == OC_ALGO_BITCOMP)) {
         oc_data_type t;
         if (oc_data_type_from_name(c->data_type, &t) != OC_OK) {
             PyErr_Format(PyExc_ValueError,
-                         "data_type '%s' is not a type Cascaded codes (|u1 |i1 <u2 <i2 <u4 <i4 "
+                         "data_type '%s' is not a type %s codes (|u1 |i1 <u2 <i2 <u4 <i4 "
                          "<u8 <i8 <f2 <f4 <f8)",
-                         c->data_type);
+                         c->data_type, c->algorithm == OC_ALGO_CASCADED ? "Cascaded" : "Bitcomp");
             goto fail;
         }
     }
@@ -806,7 +815,8 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
         return NULL;
     if (c->algorithm == OC_ALGO_NONE) {
         PyErr_SetString(PyExc_ValueError, "encode needs an algorithm: Codec(algorithm='LZ4' | 'Snappy' | "
-                                          "'Deflate' | 'Zlib' | 'Gzip' | 'Zstd' | 'Cascaded' | 'ANS')");
+                                          "'Deflate' | 'Zlib' | 'Gzip' | 'Zstd' | 'Cascaded' | 'ANS' | "
+                                          "'Bitcomp')");
         return NULL;
     }
     job j;
@@ -825,7 +835,9 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
     bo.checksum = c->compute_checksum ? (c->verify_checksum ? OC_CHECKSUM_VERIFY : OC_CHECKSUM_COMPUTE)
                                       : OC_CHECKSUM_NONE;
     size_t hdr = c->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE ? WUS_HEADER : 0;
-    if ((c->algorithm == OC_ALGO_CASCADED || c->algorithm == OC_ALGO_ANS) && c->kind == OC_BITSTREAM_NATIVE) {
+    if ((c->algorithm == OC_ALGO_CASCADED || c->algorithm == OC_ALGO_ANS ||
+         c->algorithm == OC_ALGO_BITCOMP) &&
+        c->kind == OC_BITSTREAM_NATIVE) {
         size_t w = type_width(bo.typed.data_type);
         if (c->chunk_size % w != 0) {
             PyErr_Format(PyExc_ValueError,
@@ -1315,6 +1327,9 @@ static PyObject *codec_reduce(PyObject *self, PyObject *unused)
         goto done;
     if (c->level && set_item(kw, "level", PyLong_FromLong(c->level)))
         goto done;
+    if (c->algorithm == OC_ALGO_BITCOMP && c->typed.algorithm_type &&
+        set_item(kw, "algorithm_type", PyLong_FromLong(c->typed.algorithm_type)))
+        goto done;
     uint32_t cl = c->typed.cascaded;
     if (c->algorithm == OC_ALGO_CASCADED && cl == OC_CASCADED_AUTO &&
         set_item(kw, "auto_layers", Py_NewRef(Py_True)))
@@ -1383,7 +1398,7 @@ static PyType_Slot codec_slots[] = {
      "bitstream_kind=None, data_type='', algorithm_type=None, level=None, num_threads=None, num_rles=2, "
      "num_deltas=1, use_bitpack=True, auto_layers=False)\n--\n\n"
      "A compressor/decompressor for one algorithm, as nvidia.nvcomp.Codec.\n\n"
-     "algorithm: 'LZ4', 'Snappy', 'Deflate', 'Zlib', 'Gzip', 'Zstd', 'Blosc', 'Cascaded' or 'ANS' "
+     "algorithm: 'LZ4', 'Snappy', 'Deflate', 'Zlib', 'Gzip', 'Zstd', 'Blosc', 'Cascaded', 'ANS' or 'Bitcomp' "
      "(case-insensitive); empty "
      "to detect the "
      "format while decoding. bitstream_kind: BitstreamKind.NVCOMP_NATIVE (default: the format's standard "
@@ -1397,6 +1412,7 @@ static PyType_Slot codec_slots[] = {
      "ANS: data_type '|u1' (bytes) or '<f2' (16-bit floats: their sign and exponent bytes are "
      "entropy-coded); "
      "default: the input arrays' dtype when it has 1 or 2 bytes, else '|u1'. "
+     "Bitcomp: data_type (as Cascaded's) and algorithm_type 0 (default) or 1 ('sparse', for mostly zeros). "
      "A Codec may be used from several threads at once."},
     {0, NULL},
 };

@@ -385,9 +385,16 @@ OC_CORE_FN void de_bucket_insert(const de_scratch *X, uint32_t ways, const uint8
             uint32_t c = hh != 0xFFFFFFFFu ? count[hh] : 0;
             __syncwarp();
             if (hh != 0xFFFFFFFFu) {
-                buckets[(size_t)hh * ways + ((c + rank) & (ways - 1))] = (uint32_t)(base + j);
+                /* More than `ways` lanes of one bucket wrap onto the same slots:
+                 * only the last `ways` of them write (the serial order's last
+                 * writers), so no two lanes store to one slot (which one would
+                 * win is undefined, and the GPU's bytes differed from the C
+                 * build's at level 2, 8 ways, on runs of one 4-byte hash). */
+                uint32_t total = __popc(same);
+                if (rank + ways >= total)
+                    buckets[(size_t)hh * ways + ((c + rank) & (ways - 1))] = (uint32_t)(base + j);
                 if (j == (uint32_t)oc_highbit32(same))
-                    count[hh] = c + __popc(same);
+                    count[hh] = c + total;
             }
             if (gg != 0xFFFFFFFFu && j == (uint32_t)oc_highbit32(same3))
                 h3[gg] = (uint32_t)(base + j);
