@@ -438,7 +438,18 @@ typedef struct {
     uint8_t *hdr;         /* 8 bytes per chunk: WITH_UNCOMPRESSED_SIZE headers */
     oc_py_array *backing; /* one block holding every result (NULL: per-chunk Arrays or out=) */
     size_t *offs;         /* offset of chunk i in backing */
+    int detect;           /* decoding with algorithm='': the format is detected */
 } job;
+
+/* Decoding without an algorithm failed as undetectable input does: say
+ * what to do about it. */
+#define DETECT_HINT                                                                                          \
+    " (the format was not recognised: RAW LZ4, Snappy and Deflate streams do not name themselves; "          \
+    "pass algorithm=)"
+static int detect_failure(oc_status s)
+{
+    return s == OC_ERR_CORRUPT || s == OC_ERR_INVALID_ARGUMENT || s == OC_ERR_UNSUPPORTED;
+}
 
 static void job_free(job *j)
 {
@@ -641,6 +652,8 @@ static PyObject *job_finish(oc_py_state *st, job *j, int status_mode, const char
                     PyOS_snprintf(buf, sizeof buf, " (out[%zu] holds %zu bytes)", i, j->out[i].nbytes);
                 detail = buf;
             }
+            if (j->detect && detect_failure(j->st[i]))
+                detail = DETECT_HINT;
             if (j->single)
                 oc_py_raise(st, j->st[i], (Py_ssize_t)i, "%s failed: %s: %s%s", verb,
                             oc_status_name(j->st[i]), oc_status_message(j->st[i]), detail);
@@ -1313,6 +1326,7 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
         raise_call(st, call, "decode", c->algorithm, j.on_device);
         goto done;
     }
+    j.detect = c->algorithm == OC_ALGO_NONE;
     ret = job_finish(st, &j, status_mode, "decode", ts);
 done:
     if (ctx)
@@ -1375,7 +1389,63 @@ static PyGetSetDef codec_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
+/* A Codec is a configuration: pickling keeps every setting and the
+ * unpickled Codec is built by Codec(**settings) (copyreg.__newobj_ex__),
+ * so dask and multiprocessing can ship it.  A CUDA stream is a handle of
+ * this process: the copy uses the default stream. */
+static int set_item(PyObject *d, const char *k, PyObject *v)
+{
+    if (!v)
+        return -1;
+    int r = PyDict_SetItemString(d, k, v);
+    Py_DECREF(v);
+    return r;
+}
+
+static PyObject *codec_reduce(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    oc_py_codec *c = (oc_py_codec *)self;
+    PyObject *kw = PyDict_New(), *copyreg = NULL, *newobj = NULL, *ret = NULL;
+    if (!kw)
+        return NULL;
+    if (set_item(kw, "algorithm", get_algorithm(self, NULL)) ||
+        set_item(kw, "device_id", PyLong_FromLong(c->device_id)) ||
+        set_item(kw, "uncomp_chunk_size", PyLong_FromSize_t(c->chunk_size)) ||
+        set_item(kw, "checksum_policy", PyLong_FromLong(c->checksum_policy)) ||
+        set_item(kw, "bitstream_kind", PyLong_FromLong(c->kind)) ||
+        set_item(kw, "num_threads", PyLong_FromLong(c->num_threads)))
+        goto done;
+    if (c->data_type[0] && set_item(kw, "data_type", PyUnicode_FromString(c->data_type)))
+        goto done;
+    if (c->level && set_item(kw, "level", PyLong_FromLong(c->level)))
+        goto done;
+    if (c->algorithm == OC_ALGO_BITCOMP && c->typed.algorithm_type &&
+        set_item(kw, "algorithm_type", PyLong_FromLong(c->typed.algorithm_type)))
+        goto done;
+    uint32_t cl = c->typed.cascaded;
+    if (c->algorithm == OC_ALGO_CASCADED && cl == OC_CASCADED_AUTO &&
+        set_item(kw, "auto_layers", Py_NewRef(Py_True)))
+        goto done;
+    if (c->algorithm == OC_ALGO_CASCADED && (cl & 0x80000000u) &&
+        (set_item(kw, "num_rles", PyLong_FromLong((long)(cl & 0xfu))) ||
+         set_item(kw, "num_deltas", PyLong_FromLong((long)((cl >> 4) & 0xfu))) ||
+         set_item(kw, "use_bitpack", PyBool_FromLong((long)((cl >> 8) & 1u)))))
+        goto done;
+    copyreg = PyImport_ImportModule("copyreg");
+    newobj = copyreg ? PyObject_GetAttrString(copyreg, "__newobj_ex__") : NULL;
+    PyObject *args = newobj ? PyTuple_New(0) : NULL;
+    if (args)
+        ret = Py_BuildValue("(O(ONO))", newobj, (PyObject *)Py_TYPE(self), args, kw);
+done:
+    Py_XDECREF(newobj);
+    Py_XDECREF(copyreg);
+    Py_DECREF(kw);
+    return ret;
+}
+
 static PyMethodDef codec_methods[] = {
+    {"__reduce__", codec_reduce, METH_NOARGS, "Pickle support: a Codec is its settings."},
     {"encode", (PyCFunction)(void (*)(void))codec_encode, METH_VARARGS | METH_KEYWORDS,
      "encode(array_s, *, out=None, errors='raise')\n--\n\n"
      "Compress one array (returns an Array) or a list of arrays (returns a list).\n\n"
