@@ -135,6 +135,10 @@ class Codec:
         num_deltas: Optional[int] = None,
         use_bitpack: Optional[bool] = None,
         auto_layers: Optional[bool] = None,
+        cname: Optional[str] = None,
+        shuffle: Optional[int] = None,
+        typesize: Optional[int] = None,
+        blocksize: Optional[int] = None,
     ) -> None: ...
     @property
     def algorithm(self) -> str: ...

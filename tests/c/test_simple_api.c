@@ -5,7 +5,8 @@
  * OC_BUFFER_OPTIONS_INIT, stock zstd/lz4/gzip decoding the output,
  * decoding of a stock zstd frame, and exact statuses: one byte too little
  * room is OUTPUT_TOO_SMALL both ways, blosc (no container) is UNSUPPORTED,
- * a flipped byte is CHECKSUM_MISMATCH or CORRUPT, NULL dst_size is
+ * a flipped byte is CHECKSUM_MISMATCH, CORRUPT, SIZE_MISMATCH or TRUNCATED
+ * (where it lands decides: payload, size, length field), NULL dst_size is
  * INVALID_ARGUMENT.
  */
 #define _POSIX_C_SOURCE 200809L

@@ -228,3 +228,22 @@ def test_malformed_array_interfaces():
     ]:
         with pytest.raises((TypeError, ValueError)):
             codec.encode(Bad(ai))
+
+
+@pytest.mark.parametrize("kind", [oc.BitstreamKind.RAW, oc.BitstreamKind.NVCOMP_NATIVE])
+def test_undetected_raw_stream_says_pass_algorithm(kind):
+    """Issue 19: RAW LZ4, Snappy and Deflate streams do not name themselves;
+    decoding one without algorithm= says to pass it (and still raises with
+    the library's status)."""
+    import zlib
+
+    raw_deflate = zlib.compressobj(6, zlib.DEFLATED, -15)
+    stream = raw_deflate.compress(b"opencomp " * 1000) + raw_deflate.flush()
+    codec = oc.Codec(bitstream_kind=kind)
+    with pytest.raises(oc.Error) as e:
+        codec.decode(stream)
+    assert "pass algorithm=" in str(e.value)
+    assert e.value.status in (oc.Status.CORRUPT, oc.Status.INVALID_ARGUMENT)
+    # with the algorithm it decodes
+    back = oc.Codec(algorithm="Deflate", bitstream_kind=oc.BitstreamKind.RAW).decode(stream)
+    assert bytes(back) == b"opencomp " * 1000

@@ -120,7 +120,10 @@ def test_corrupt_and_truncated_chunks(pair):
     data = dict(DATA)["ext-sources"]
     comp = bytes(stock.encode(data))
     for bad, allowed in (
-        (comp[: len(comp) // 2], {oc.Status.TRUNCATED, oc.Status.CORRUPT}),
+        # A cut that lands between LZ4 sequences leaves a valid, shorter
+        # block: it decodes to fewer bytes than the header says (SIZE_MISMATCH);
+        # where the cut falls depends on the corpus (this repo's _ext/*.c).
+        (comp[: len(comp) // 2], {oc.Status.TRUNCATED, oc.Status.CORRUPT, oc.Status.SIZE_MISMATCH}),
         (comp[:3], {oc.Status.TRUNCATED, oc.Status.CORRUPT}),
         (b"\x00" * 64, {oc.Status.CORRUPT, oc.Status.TRUNCATED, oc.Status.SIZE_MISMATCH}),
     ):

@@ -39,9 +39,13 @@ typedef struct {
     uintptr_t stream;
     int num_threads;
     char data_type[16];
-    oc_typed_options typed;  /* Cascaded's layers (data_type is chosen per call) */
-    PyObject *stream_obj;    /* keeps a CudaStream given as cuda_stream alive */
-    PyThread_type_lock lock; /* guards the context pool */
+    oc_typed_options typed;   /* Cascaded's layers (data_type is chosen per call) */
+    uint8_t filter;           /* oc_filter: shuffle= (Blosc: written in each chunk; others: both ways) */
+    uint8_t typesize;         /* the filter's element size (typesize=), 0 = 1 */
+    uint8_t blosc_codec;      /* Blosc compression: cname= (oc_blosc_codec) */
+    uint32_t blosc_blocksize; /* Blosc compression: blocksize= (0 = c-blosc's choice) */
+    PyObject *stream_obj;     /* keeps a CudaStream given as cuda_stream alive */
+    PyThread_type_lock lock;  /* guards the context pool */
     PyObject *pool[OC_PY_POOL];
     int npool;
 } oc_py_codec;
@@ -174,18 +178,80 @@ static int int_arg(PyObject *obj, const char *name, long lo, long hi, long *out)
     return 0;
 }
 
+/* Blosc's cname=, blocksize= and the shuffle filter's shuffle=, typesize=
+ * (numcodecs' Blosc names: shuffle 0 NOSHUFFLE, 1 SHUFFLE, 2 BITSHUFFLE,
+ * -1 AUTOSHUFFLE = bitshuffle for 1-byte items, else byte shuffle).  A
+ * filter on another algorithm is applied to RAW and WITH_UNCOMPRESSED_SIZE
+ * streams, which do not record it: decode with the same settings. */
+static int filter_args(oc_py_codec *c, PyObject *cname, PyObject *shuffle, PyObject *typesize,
+                       PyObject *blocksize)
+{
+    static const char *const cnames[] = {"lz4", "blosclz", "lz4hc", "snappy", "zlib", "zstd"};
+    int blosc = c->algorithm == OC_ALGO_BLOSC;
+    long v, ts = 1;
+    if ((cname != Py_None || blocksize != Py_None) && !blosc) {
+        PyErr_SetString(PyExc_ValueError, "cname and blocksize apply to Blosc only");
+        return -1;
+    }
+    if (cname != Py_None) {
+        const char *name = PyUnicode_Check(cname) ? PyUnicode_AsUTF8(cname) : NULL;
+        if (!name) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_TypeError, "cname must be a str, not %.100s", Py_TYPE(cname)->tp_name);
+            return -1;
+        }
+        size_t k = 0;
+        while (k < 6 && strcmp(name, cnames[k]) != 0)
+            k++;
+        if (k == 6) {
+            PyErr_Format(PyExc_ValueError,
+                         "cname '%s' is not a Blosc codec (blosclz, lz4, lz4hc, snappy, zlib, zstd)", name);
+            return -1;
+        }
+        c->blosc_codec = (uint8_t)k;
+    }
+    if (blocksize != Py_None) {
+        if (int_arg(blocksize, "blocksize", 0, 1L << 30, &v) != 0)
+            return -1;
+        c->blosc_blocksize = (uint32_t)v;
+    }
+    if (typesize != Py_None) {
+        if (int_arg(typesize, "typesize", 1, 255, &ts) != 0)
+            return -1;
+        c->typesize = (uint8_t)ts;
+    }
+    if (shuffle != Py_None) {
+        if (int_arg(shuffle, "shuffle", -1, 2, &v) != 0)
+            return -1;
+        if (v == -1)
+            v = ts == 1 ? OC_FILTER_BITSHUFFLE : OC_FILTER_SHUFFLE;
+        c->filter = (uint8_t)v;
+    } else if (blosc) {
+        c->filter = OC_FILTER_SHUFFLE; /* numcodecs' and c-blosc's default */
+    }
+    if (c->filter && !blosc && c->kind == OC_BITSTREAM_NATIVE) {
+        PyErr_SetString(PyExc_ValueError,
+                        "shuffle= with a codec other than Blosc needs bitstream_kind RAW or "
+                        "WITH_UNCOMPRESSED_SIZE (the NATIVE containers do not record a filter)");
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *codec_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"algorithm",       "device_id",      "cuda_stream", "uncomp_chunk_size",
                              "checksum_policy", "bitstream_kind", "data_type",   "algorithm_type",
                              "level",           "num_threads",    "num_rles",    "num_deltas",
-                             "use_bitpack",     "auto_layers",    NULL};
+                             "use_bitpack",     "auto_layers",    "cname",       "shuffle",
+                             "typesize",        "blocksize",      NULL};
     PyObject *alg = Py_None, *device = Py_None, *stream = Py_None, *chunk = Py_None, *checksum = Py_None,
              *kind = Py_None, *dtype = Py_None, *algtype = Py_None, *level = Py_None, *threads = Py_None,
-             *rles = Py_None, *deltas = Py_None, *bitpack = Py_None, *autol = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O$OOOOOOOOOOOOO:Codec", kwlist, &alg, &device, &stream,
+             *rles = Py_None, *deltas = Py_None, *bitpack = Py_None, *autol = Py_None, *cname = Py_None,
+             *shuffle = Py_None, *typesize = Py_None, *blocksize = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O$OOOOOOOOOOOOOOOOO:Codec", kwlist, &alg, &device, &stream,
                                      &chunk, &checksum, &kind, &dtype, &algtype, &level, &threads, &rles,
-                                     &deltas, &bitpack, &autol))
+                                     &deltas, &bitpack, &autol, &cname, &shuffle, &typesize, &blocksize))
         return NULL;
     oc_py_codec *c = (oc_py_codec *)type->tp_alloc(type, 0);
     if (!c)
@@ -299,6 +365,8 @@ static PyObject *codec_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         }
         c->typed.cascaded = a ? OC_CASCADED_AUTO : OC_CASCADED_LAYERS(r, d, b);
     }
+    if (filter_args(c, cname, shuffle, typesize, blocksize) != 0)
+        goto fail;
     if (c->data_type[0] && (c->algorithm == OC_ALGO_CASCADED || c->algorithm == OC_ALGO_BITCOMP)) {
         oc_data_type t;
         if (oc_data_type_from_name(c->data_type, &t) != OC_OK) {
@@ -370,7 +438,18 @@ typedef struct {
     uint8_t *hdr;         /* 8 bytes per chunk: WITH_UNCOMPRESSED_SIZE headers */
     oc_py_array *backing; /* one block holding every result (NULL: per-chunk Arrays or out=) */
     size_t *offs;         /* offset of chunk i in backing */
+    int detect;           /* decoding with algorithm='': the format is detected */
 } job;
+
+/* Decoding without an algorithm failed as undetectable input does: say
+ * what to do about it. */
+#define DETECT_HINT                                                                                          \
+    " (the format was not recognised: RAW LZ4, Snappy and Deflate streams do not name themselves; "          \
+    "pass algorithm=)"
+static int detect_failure(oc_status s)
+{
+    return s == OC_ERR_CORRUPT || s == OC_ERR_INVALID_ARGUMENT || s == OC_ERR_UNSUPPORTED;
+}
 
 static void job_free(job *j)
 {
@@ -573,6 +652,8 @@ static PyObject *job_finish(oc_py_state *st, job *j, int status_mode, const char
                     PyOS_snprintf(buf, sizeof buf, " (out[%zu] holds %zu bytes)", i, j->out[i].nbytes);
                 detail = buf;
             }
+            if (j->detect && detect_failure(j->st[i]))
+                detail = DETECT_HINT;
             if (j->single)
                 oc_py_raise(st, j->st[i], (Py_ssize_t)i, "%s failed: %s: %s%s", verb,
                             oc_status_name(j->st[i]), oc_status_message(j->st[i]), detail);
@@ -783,6 +864,25 @@ static oc_data_type encode_data_type(const oc_py_codec *c, const job *j)
     return t;
 }
 
+/* The filter's element size: typesize= if given; for Blosc (whose chunks
+ * record it) else the inputs' common item size (their typestr, as
+ * numcodecs' Blosc takes the buffer's itemsize); else 1, as decoding
+ * assumes for the other algorithms. */
+static uint8_t encode_typesize(const oc_py_codec *c, const job *j)
+{
+    if (c->typesize || c->algorithm != OC_ALGO_BLOSC)
+        return c->typesize;
+    long w = 0;
+    for (size_t i = 0; i < j->n; i++) {
+        const char *t = j->src[i].typestr;
+        long wi = t[0] && t[1] ? strtol(t + 2, NULL, 10) : 1;
+        if (wi < 1 || wi > 255 || (i > 0 && wi != w))
+            return 1;
+        w = wi;
+    }
+    return (uint8_t)(w ? w : 1);
+}
+
 static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"array_s", "out", "errors", NULL};
@@ -873,6 +973,10 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
         co.algorithm = c->algorithm;
         co.level = c->level;
         co.typed = bo.typed;
+        co.filter = c->filter;
+        co.typesize = encode_typesize(c, &j);
+        co.blosc_codec = c->blosc_codec;
+        co.blosc_blocksize = c->blosc_blocksize;
         for (size_t i = 0; i < j.n; i++) {
             /* WITH_UNCOMPRESSED_SIZE: the stream goes after an 8-byte header */
             int fits = j.dst_caps[i] >= hdr;
@@ -1069,6 +1173,8 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
     oc_status call = OC_OK;
     oc_codec_options co = OC_CODEC_OPTIONS_INIT;
     co.algorithm = c->algorithm;
+    co.filter = c->filter; /* undone after the codec (Blosc reads its own from each chunk) */
+    co.typesize = c->typesize;
     oc_buffer_options hint = OC_BUFFER_OPTIONS_INIT;
     hint.algorithm = c->algorithm;
     hint.chunk_size = c->chunk_size;
@@ -1220,6 +1326,7 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
         raise_call(st, call, "decode", c->algorithm, j.on_device);
         goto done;
     }
+    j.detect = c->algorithm == OC_ALGO_NONE;
     ret = job_finish(st, &j, status_mode, "decode", ts);
 done:
     if (ctx)
@@ -1282,7 +1389,63 @@ static PyGetSetDef codec_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
+/* A Codec is a configuration: pickling keeps every setting and the
+ * unpickled Codec is built by Codec(**settings) (copyreg.__newobj_ex__),
+ * so dask and multiprocessing can ship it.  A CUDA stream is a handle of
+ * this process: the copy uses the default stream. */
+static int set_item(PyObject *d, const char *k, PyObject *v)
+{
+    if (!v)
+        return -1;
+    int r = PyDict_SetItemString(d, k, v);
+    Py_DECREF(v);
+    return r;
+}
+
+static PyObject *codec_reduce(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    oc_py_codec *c = (oc_py_codec *)self;
+    PyObject *kw = PyDict_New(), *copyreg = NULL, *newobj = NULL, *ret = NULL;
+    if (!kw)
+        return NULL;
+    if (set_item(kw, "algorithm", get_algorithm(self, NULL)) ||
+        set_item(kw, "device_id", PyLong_FromLong(c->device_id)) ||
+        set_item(kw, "uncomp_chunk_size", PyLong_FromSize_t(c->chunk_size)) ||
+        set_item(kw, "checksum_policy", PyLong_FromLong(c->checksum_policy)) ||
+        set_item(kw, "bitstream_kind", PyLong_FromLong(c->kind)) ||
+        set_item(kw, "num_threads", PyLong_FromLong(c->num_threads)))
+        goto done;
+    if (c->data_type[0] && set_item(kw, "data_type", PyUnicode_FromString(c->data_type)))
+        goto done;
+    if (c->level && set_item(kw, "level", PyLong_FromLong(c->level)))
+        goto done;
+    if (c->algorithm == OC_ALGO_BITCOMP && c->typed.algorithm_type &&
+        set_item(kw, "algorithm_type", PyLong_FromLong(c->typed.algorithm_type)))
+        goto done;
+    uint32_t cl = c->typed.cascaded;
+    if (c->algorithm == OC_ALGO_CASCADED && cl == OC_CASCADED_AUTO &&
+        set_item(kw, "auto_layers", Py_NewRef(Py_True)))
+        goto done;
+    if (c->algorithm == OC_ALGO_CASCADED && (cl & 0x80000000u) &&
+        (set_item(kw, "num_rles", PyLong_FromLong((long)(cl & 0xfu))) ||
+         set_item(kw, "num_deltas", PyLong_FromLong((long)((cl >> 4) & 0xfu))) ||
+         set_item(kw, "use_bitpack", PyBool_FromLong((long)((cl >> 8) & 1u)))))
+        goto done;
+    copyreg = PyImport_ImportModule("copyreg");
+    newobj = copyreg ? PyObject_GetAttrString(copyreg, "__newobj_ex__") : NULL;
+    PyObject *args = newobj ? PyTuple_New(0) : NULL;
+    if (args)
+        ret = Py_BuildValue("(O(ONO))", newobj, (PyObject *)Py_TYPE(self), args, kw);
+done:
+    Py_XDECREF(newobj);
+    Py_XDECREF(copyreg);
+    Py_DECREF(kw);
+    return ret;
+}
+
 static PyMethodDef codec_methods[] = {
+    {"__reduce__", codec_reduce, METH_NOARGS, "Pickle support: a Codec is its settings."},
     {"encode", (PyCFunction)(void (*)(void))codec_encode, METH_VARARGS | METH_KEYWORDS,
      "encode(array_s, *, out=None, errors='raise')\n--\n\n"
      "Compress one array (returns an Array) or a list of arrays (returns a list).\n\n"
@@ -1326,7 +1489,8 @@ static PyType_Slot codec_slots[] = {
      "Codec(algorithm='', *, device_id=None, cuda_stream=None, uncomp_chunk_size=65536, "
      "checksum_policy=None, "
      "bitstream_kind=None, data_type='', algorithm_type=None, level=None, num_threads=None, num_rles=2, "
-     "num_deltas=1, use_bitpack=True, auto_layers=False)\n--\n\n"
+     "num_deltas=1, use_bitpack=True, auto_layers=False, cname=None, shuffle=None, typesize=None, "
+     "blocksize=None)\n--\n\n"
      "A compressor/decompressor for one algorithm, as nvidia.nvcomp.Codec.\n\n"
      "algorithm: 'LZ4', 'Snappy', 'Deflate', 'Zlib', 'Gzip', 'Zstd', 'Blosc', 'Cascaded', 'ANS' or 'Bitcomp' "
      "(case-insensitive); empty "
@@ -1343,6 +1507,11 @@ static PyType_Slot codec_slots[] = {
      "entropy-coded); "
      "default: the input arrays' dtype when it has 1 or 2 bytes, else '|u1'. "
      "Bitcomp: data_type (as Cascaded's) and algorithm_type 0 (default) or 1 ('sparse', for mostly zeros). "
+     "Blosc (RAW chunks, as numcodecs.Blosc writes them): cname 'lz4' (default), 'blosclz', 'lz4hc', "
+     "'snappy', 'zlib' or 'zstd'; level= is clevel (1..9, default 5); shuffle 0 NOSHUFFLE, 1 SHUFFLE "
+     "(default), 2 BITSHUFFLE, -1 AUTOSHUFFLE; typesize 1..255 (the element size); blocksize (0 = "
+     "automatic). shuffle= and typesize= on another algorithm: a shuffle filter before the codec (RAW and "
+     "WITH_UNCOMPRESSED_SIZE streams; decode with the same settings). "
      "A Codec may be used from several threads at once."},
     {0, NULL},
 };

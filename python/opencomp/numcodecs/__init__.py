@@ -1,4 +1,4 @@
-"""numcodecs codecs backed by opencomp: Zstd, LZ4, Zlib, GZip.
+"""numcodecs codecs backed by opencomp: Zstd, LZ4, Zlib, GZip and Blosc.
 
 Each class reads and writes exactly what numcodecs' codec of the same
 ``codec_id`` reads and writes (same configuration keys, standard streams; LZ4
@@ -47,6 +47,8 @@ from ._batch import (
 )
 
 __all__ = [
+    "Blosc",
+    "BloscDecodeError",
     "BufferTooSmallError",
     "DecodeError",
     "GZip",
@@ -436,11 +438,14 @@ class GZip(_OpencompCodec):
         return deflate_level(self.level, "gzip"), False
 
 
-_CLASSES = (Zstd, LZ4, Zlib, GZip)
+# Blosc uses the helpers above: imported last.
+from ._blosc import Blosc, BloscDecodeError  # noqa: E402
+
+_CLASSES = (Zstd, LZ4, Zlib, GZip, Blosc)
 
 
 def register() -> None:
-    """Make these classes serve the stock ids zstd, lz4, zlib, gzip in numcodecs.get_codec."""
+    """Make these classes serve the stock ids zstd, lz4, zlib, gzip and blosc in numcodecs.get_codec."""
     import numcodecs
 
     for cls in _CLASSES:
@@ -450,10 +455,12 @@ def register() -> None:
 def unregister() -> None:
     """Give the stock ids back to numcodecs' own classes."""
     import numcodecs
+    import numcodecs.blosc
     import numcodecs.gzip
     import numcodecs.lz4
     import numcodecs.zlib
     import numcodecs.zstd
 
-    for cls in (numcodecs.zstd.Zstd, numcodecs.lz4.LZ4, numcodecs.zlib.Zlib, numcodecs.gzip.GZip):
+    stock = (numcodecs.zstd.Zstd, numcodecs.lz4.LZ4, numcodecs.zlib.Zlib, numcodecs.gzip.GZip, numcodecs.blosc.Blosc)
+    for cls in stock:
         numcodecs.register_codec(cls)
