@@ -118,9 +118,11 @@ static int nv_type(int oc_type, int floats)
     return floats && oc_type >= 9 ? fl[oc_type - 9] : ints[oc_type];
 }
 
-/* Cascaded and Bitcomp code integers (floats as the unsigned integers of
- * their width, lossless); ANS takes bytes or, for 2-byte floats, FLOAT16
- * (its exponent-byte mode), else its default. */
+/* Cascaded codes integers (floats as the unsigned integers of their width);
+ * Bitcomp gets the float types it has (FP16/FP32/FP64, lossless in the
+ * batched API: its float modelling, the fair comparison), bf16 as ushort;
+ * ANS takes bytes or, for 2-byte floats, FLOAT16 (its exponent-byte mode),
+ * else its default. */
 static nvcompBatchedCascadedCompressOpts_t cascaded_opts(void)
 {
     nvcompBatchedCascadedCompressOpts_t o = nvcompBatchedCascadedCompressDefaultOpts;
@@ -132,7 +134,7 @@ static nvcompBatchedCascadedCompressOpts_t cascaded_opts(void)
 static nvcompBatchedBitcompCompressOpts_t bitcomp_opts(void)
 {
     nvcompBatchedBitcompCompressOpts_t o = nvcompBatchedBitcompCompressDefaultOpts;
-    int t = nv_type(g_oc_type, 0);
+    int t = nv_type(g_oc_type, g_oc_type != 10); /* bf16 (10) as ushort: nvCOMP has no bfloat16 */
     if (t >= 0)
         o.data_type = (nvcompType_t)t;
     return o;
