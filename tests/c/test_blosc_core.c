@@ -343,6 +343,7 @@ static void hostile(void)
             {3, 0, OC_ERR_CORRUPT},     /* typesize 0 */
             {7, 0x80, OC_ERR_CORRUPT},  /* nbytes > 2^31 */
             {8, 0, OC_ERR_CORRUPT},     /* blocksize 0 (with the other bytes 0 below) */
+            {11, 0x01, OC_ERR_CORRUPT}, /* blocksize above nbytes, as c-blosc refuses it */
             {12, 0, OC_ERR_CORRUPT},    /* cbytes != buffer size */
             {16, 0, OC_ERR_CORRUPT},    /* block 0 starts inside the table */
             {19, 0x40, OC_ERR_CORRUPT}, /* block 0 starts past the chunk */
@@ -393,6 +394,20 @@ static void hostile(void)
         free(m);
         free(c);
     }
+    /* memcpyed chunks (clevel 0): a block size of 0 or above nbytes is CORRUPT
+     * for our decoder as for c-blosc (the GPU once copied such chunks as OK) */
+    size_t csize = 0;
+    uint8_t *c = blosc_chunk(src, n, "lz4", 0, BLOSC_SHUFFLE, 4, 0, &csize);
+    CHECK(c[2] & 0x02);
+    size_t size = 0;
+    CHECK_STATUS(ref_decode(c, csize, out, n, &size), OC_OK);
+    static const uint32_t blocksizes[] = {0, 200001, 0x40000000u};
+    for (size_t k = 0; k < 3; k++) {
+        oc_store_le32(c + 8, blocksizes[k]);
+        CHECK_STATUS(ref_decode(c, csize, out, n, &size), OC_ERR_CORRUPT);
+        CHECK_STATUS(cpu_decode(c, csize, out, n, &size), OC_ERR_CORRUPT);
+    }
+    free(c);
     free(src), free(out);
 }
 
