@@ -263,26 +263,26 @@ OWN_DEV void cz_dec_parse(cz_ws *ws, uint32_t n, uint32_t wp, uint32_t nw)
                 status = OC_ERR_CORRUPT;
                 goto out;
             }
-            cz_stream *st = &ws->st[s];
-            st->count = own_bytes_get(S, pos, 2);
-            st->mode = own_byte_get(S, pos + 2);
-            st->ew = s < rles ? CZ_RUN_BYTES : ws->w;
-            if (st->count == 0 || st->count > before || (s == rles && st->count != before) || st->mode > 1) {
+            /* Every warp of the block parses the same header: the fields are
+             * worked out in registers and stored once at the end (the same
+             * values from every lane), never read back here, so no lane reads
+             * what another lane or warp is storing (compute-sanitizer racecheck). */
+            uint32_t count = own_bytes_get(S, pos, 2), mode = own_byte_get(S, pos + 2);
+            uint32_t ew = s < rles ? CZ_RUN_BYTES : ws->w, data, nb = 0;
+            if (count == 0 || count > before || (s == rles && count != before) || mode > 1) {
                 status = OC_ERR_CORRUPT;
                 goto out;
             }
-            c = st->count;
+            c = count;
             uint64_t size;
-            if (st->mode == 0) {
-                st->data = pos + 3u;
-                st->nb = 0;
-                size = 3ull + (uint64_t)st->count * st->ew;
+            if (mode == 0) {
+                data = pos + 3u;
+                size = 3ull + (uint64_t)count * ew;
             } else {
-                uint32_t nb = (st->count + CZ_BLOCK - 1u) / CZ_BLOCK;
+                nb = (count + CZ_BLOCK - 1u) / CZ_BLOCK;
                 uint32_t wpos = pos + 3u, bpos = wpos + nb;
-                st->nb = nb;
-                st->data = bpos + nb * st->ew;
-                if ((uint64_t)st->data > n) {
+                data = bpos + nb * ew;
+                if ((uint64_t)data > n) {
                     status = OC_ERR_CORRUPT;
                     goto out;
                 }
@@ -293,15 +293,15 @@ OWN_DEV void cz_dec_parse(cz_ws *ws, uint32_t n, uint32_t wp, uint32_t nw)
                     uint32_t width = 0, bits = 0;
                     if (b < nb) {
                         width = own_byte_get(S, wpos + b);
-                        uint32_t bc = b + 1 < nb ? CZ_BLOCK : st->count - b * CZ_BLOCK;
-                        bad |= width > 8u * st->ew;
+                        uint32_t bc = b + 1 < nb ? CZ_BLOCK : count - b * CZ_BLOCK;
+                        bad |= width > 8u * ew;
                         bits = bc * width;
                     }
                     uint32_t incl = own_warp_incl_add32(bits);
                     if (b < nb) {
                         ws->blk[s][b].width = width;
                         ws->blk[s][b].bit = carry + incl - bits;
-                        ws->blk[s][b].base = own_bytes_get(S, bpos + b * st->ew, st->ew);
+                        ws->blk[s][b].base = own_bytes_get(S, bpos + b * ew, ew);
                     }
                     carry += own_warp_last32(incl);
                 }
@@ -309,12 +309,18 @@ OWN_DEV void cz_dec_parse(cz_ws *ws, uint32_t n, uint32_t wp, uint32_t nw)
                     status = OC_ERR_CORRUPT;
                     goto out;
                 }
-                size = (uint64_t)(st->data - pos) + (carry + 7u) / 8u;
+                size = (uint64_t)(data - pos) + (carry + 7u) / 8u;
             }
             if (pos + size > n) {
                 status = OC_ERR_CORRUPT;
                 goto out;
             }
+            cz_stream *st = &ws->st[s];
+            st->count = count;
+            st->mode = mode;
+            st->ew = ew;
+            st->data = data;
+            st->nb = nb;
             st->size = (uint32_t)size;
             pos += (uint32_t)size;
         }

@@ -74,10 +74,14 @@ OC_CORE_BIGFN oc_status zd_read_ncount(const uint8_t *p, size_t avail, int max_s
 }
 
 /* Builds an FSE decoding table (RFC 8878 4.1.1, "From normalized distribution
- * to decoding tables").  Every lane computes it; all write the same values. */
+ * to decoding tables").  Every lane of the warp computes it (all of them
+ * call it together); all write the same values.  The warp syncs before the
+ * first store (lanes may still read the previous table) and before reading
+ * the symbols back (lanes may still be storing them). */
 OC_CORE_BIGFN oc_status zd_build_fse(zd_fse_entry *t, const int16_t *norm, int nsym, int log,
                                      const uint8_t *xbits)
 {
+    OC_WARP_SYNC();
     uint32_t size = 1u << log;
     uint32_t high = size - 1;
     uint16_t next[64];
@@ -99,6 +103,7 @@ OC_CORE_BIGFN oc_status zd_build_fse(zd_fse_entry *t, const int16_t *norm, int n
             } while (pos > high);
         }
     }
+    OC_WARP_SYNC();
     if (pos != 0)
         return ZD_ERR(OC_ERR_CORRUPT);
     for (uint32_t u = 0; u < size; u++) {
