@@ -61,9 +61,19 @@ def main():
     comp_d = [DictInterface(a) for a in comp]
     outs_d = [DictInterface(a) for a in outs]
     one = codec.encode([data])
+    soffs, pos = [], 0
+    for a in comp:
+        soffs.append(pos)
+        pos += a.nbytes
+    cbuf = np.concatenate(comp)
+    ssizes = [a.nbytes for a in comp]
+    ooffs = [i * sz for i in range(n)]
     cases = [
         ("decode(list, out=views, uncomp_sizes=)  [the ladder's call]",
          lambda: codec.decode(comp, out=outs, uncomp_sizes=sizes), n),
+        ("decode(buf, src_offsets=, src_sizes=, out=buf, out_offsets=, uncomp_sizes=)  [one-buffer fast path]",
+         lambda: codec.decode(cbuf, out=outbuf, src_offsets=soffs, src_sizes=ssizes, out_offsets=ooffs,
+                              uncomp_sizes=sizes), n),
         ("decode(list, uncomp_sizes=)  [results allocated]", lambda: codec.decode(comp, uncomp_sizes=sizes), n),
         ("decode(list)  [sizes queried]", lambda: codec.decode(comp), n),
         ("decode(dict-interface srcs, out=dict-interface views, uncomp_sizes=)",

@@ -1137,16 +1137,172 @@ static int read_wus_headers(oc_py_state *st, oc_py_context *ctx, job *j, oc_algo
     return 0;
 }
 
+/* ---- decode of one buffer plus offsets (no per-chunk Python objects) ------ */
+
+/* n non-negative ints from a sequence into dst (allocated here, n entries). */
+static int int_seq(PyObject *obj, const char *name, size_t *n, size_t **dst)
+{
+    PyObject *seq = PySequence_Fast(obj, name);
+    if (!seq)
+        return -1;
+    size_t m = (size_t)PySequence_Fast_GET_SIZE(seq);
+    if (*n != (size_t)-1 && m != *n) {
+        PyErr_Format(PyExc_ValueError, "%s has %zu entries for %zu chunks", name, m, *n);
+        Py_DECREF(seq);
+        return -1;
+    }
+    *n = m;
+    *dst = PyMem_Calloc(m ? m : 1, sizeof **dst);
+    if (!*dst) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t i = 0; i < m; i++) {
+        PyObject *x = PySequence_Fast_GET_ITEM(seq, (Py_ssize_t)i);
+        Py_ssize_t v = PyLong_Check(x) ? PyLong_AsSsize_t(x) : PyNumber_AsSsize_t(x, PyExc_OverflowError);
+        if (v < 0) {
+            if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_TypeError) ||
+                PyErr_ExceptionMatches(PyExc_OverflowError)) {
+                PyErr_Clear();
+                PyErr_Format(PyExc_ValueError, "%s[%zu] must be a non-negative int", name, i);
+            }
+            Py_DECREF(seq);
+            return -1;
+        }
+        (*dst)[i] = (size_t)v;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* srcs is one buffer holding chunk i at src_offsets[i] (src_sizes[i] bytes);
+ * out is one buffer receiving it at out_offsets[i] (uncomp_sizes[i] bytes).
+ * The pointer and size arrays are filled in one C pass, bounds-checked. */
+static int job_prepare_packed(oc_py_state *st, oc_py_codec *c, job *j, PyObject *srcs, PyObject *outs,
+                              PyObject *soffs, PyObject *ssizes, PyObject *ooffs, PyObject *usizes)
+{
+    if (outs == Py_None || ssizes == Py_None || ooffs == Py_None || usizes == Py_None) {
+        PyErr_SetString(PyExc_ValueError,
+                        "src_offsets= needs src_sizes=, out= (one buffer), out_offsets= and "
+                        "uncomp_sizes=");
+        return -1;
+    }
+    size_t n = (size_t)-1;
+    size_t *so = NULL, *ss = NULL, *oo = NULL, *us = NULL;
+    int rc = -1;
+    if (int_seq(soffs, "src_offsets", &n, &so) != 0 || int_seq(ssizes, "src_sizes", &n, &ss) != 0 ||
+        int_seq(ooffs, "out_offsets", &n, &oo) != 0 || int_seq(usizes, "uncomp_sizes", &n, &us) != 0)
+        goto done;
+    j->n = n;
+    j->single = 0;
+    size_t m = n ? n : 1;
+    j->src = PyMem_Calloc(m, sizeof *j->src);
+    j->out = PyMem_Calloc(m, sizeof *j->out);
+    j->res = PyMem_Calloc(m, sizeof *j->res);
+    j->src_ptrs = PyMem_Calloc(m, sizeof *j->src_ptrs);
+    j->dst_ptrs = PyMem_Calloc(m, sizeof *j->dst_ptrs);
+    j->dst_sizes = PyMem_Calloc(m, sizeof *j->dst_sizes);
+    j->st = PyMem_Calloc(m, sizeof *j->st);
+    j->hdr = PyMem_Calloc(m, WUS_HEADER);
+    if (!j->src || !j->out || !j->res || !j->src_ptrs || !j->dst_ptrs || !j->dst_sizes || !j->st || !j->hdr) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    uintptr_t consumer = c->stream ? c->stream : 1;
+    if (oc_py_view_get(st, srcs, 0, consumer, "srcs", &j->src[0]) != 0 ||
+        oc_py_view_get(st, outs, 1, consumer, "out", &j->out[0]) != 0)
+        goto done;
+    j->on_device = j->src[0].on_device;
+    j->device_id = j->src[0].device_id;
+    if (j->out[0].on_device != j->on_device) {
+        PyErr_Format(PyExc_ValueError, "out is in %s memory but srcs in %s memory",
+                     j->out[0].on_device ? "device" : "host", j->on_device ? "device" : "host");
+        goto done;
+    }
+    if (j->on_device && !oc_engine_available(OC_ENGINE_CUDA)) {
+        oc_py_raise(st, OC_ERR_NO_DEVICE, -1, "inputs are in device memory but no CUDA device is usable (%s)",
+                    oc_build_info());
+        goto done;
+    }
+    const uint8_t *sb = (const uint8_t *)j->src[0].ptr;
+    uint8_t *ob = (uint8_t *)j->out[0].ptr;
+    size_t sn = j->src[0].nbytes, on = j->out[0].nbytes;
+    for (size_t i = 0; i < n; i++) {
+        if (so[i] > sn || ss[i] > sn - so[i]) {
+            PyErr_Format(PyExc_ValueError,
+                         "chunk %zu: src_offsets[%zu] + src_sizes[%zu] = %zu + %zu is past the "
+                         "end of srcs (%zu bytes)",
+                         i, i, i, so[i], ss[i], sn);
+            goto done;
+        }
+        if (oo[i] > on || us[i] > on - oo[i]) {
+            PyErr_Format(PyExc_ValueError,
+                         "chunk %zu: out_offsets[%zu] + uncomp_sizes[%zu] = %zu + %zu is past "
+                         "the end of out (%zu bytes)",
+                         i, i, i, oo[i], us[i], on);
+            goto done;
+        }
+        j->src_ptrs[i] = sb + so[i];
+        j->dst_ptrs[i] = ob + oo[i];
+    }
+    /* the size arrays are the parsed ones: no copy */
+    j->src_sizes = ss;
+    j->dst_caps = us;
+    j->known = PyMem_Calloc(m, sizeof *j->known);
+    if (!j->known) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(j->known, us, n * sizeof *us);
+    ss = us = NULL;
+    rc = 0;
+done:
+    PyMem_Free(so);
+    PyMem_Free(ss);
+    PyMem_Free(oo);
+    PyMem_Free(us);
+    return rc;
+}
+
+/* Raise for the first failed chunk, or return out / (out, statuses). */
+static PyObject *packed_finish(oc_py_state *st, job *j, PyObject *outs, int status_mode)
+{
+    if (!status_mode) {
+        for (size_t i = 0; i < j->n; i++)
+            if (j->st[i] != OC_OK) {
+                oc_py_raise(st, j->st[i], (Py_ssize_t)i, "decode failed for chunk %zu of %zu: %s: %s", i,
+                            j->n, oc_status_name(j->st[i]), oc_status_message(j->st[i]));
+                return NULL;
+            }
+        return Py_NewRef(outs);
+    }
+    PyObject *statuses = PyList_New((Py_ssize_t)j->n);
+    if (!statuses)
+        return NULL;
+    for (size_t i = 0; i < j->n; i++) {
+        PyObject *s = oc_py_status_object(st, j->st[i]);
+        if (!s) {
+            Py_DECREF(statuses);
+            return NULL;
+        }
+        PyList_SET_ITEM(statuses, (Py_ssize_t)i, s);
+    }
+    return Py_BuildValue("(ON)", outs, statuses);
+}
+
 static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"srcs", "data_type", "out", "uncomp_sizes", "errors", NULL};
+    static char *kwlist[] = {"srcs",      "data_type",   "out", "uncomp_sizes", "errors", "src_offsets",
+                             "src_sizes", "out_offsets", NULL};
     static const char *const aliases[] = {"src", NULL};
     PyObject *srcs, *dtype = Py_None, *outs = Py_None, *sizes = Py_None, *errors = Py_None;
+    PyObject *soffs = Py_None, *ssizes = Py_None, *ooffs = Py_None;
     PyObject *kw2 = NULL;
     if (kw && !(kw2 = alias_kw(kw, aliases, "srcs")))
         return NULL;
-    int ok = PyArg_ParseTupleAndKeywords(args, kw2, "O|O$OOO:decode", kwlist, &srcs, &dtype, &outs, &sizes,
-                                         &errors);
+    int ok = PyArg_ParseTupleAndKeywords(args, kw2, "O|O$OOOOOO:decode", kwlist, &srcs, &dtype, &outs, &sizes,
+                                         &errors, &soffs, &ssizes, &ooffs);
     Py_XDECREF(kw2);
     if (!ok)
         return NULL;
@@ -1162,7 +1318,17 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
     memset(&j, 0, sizeof j);
     PyObject *ret = NULL;
     oc_py_context *ctx = NULL;
-    if (job_prepare(st, c, &j, srcs, outs, "decode") != 0 || parse_sizes(sizes, &j) != 0)
+    int packed = soffs != Py_None;
+    if (!packed && (ssizes != Py_None || ooffs != Py_None)) {
+        PyErr_SetString(PyExc_ValueError, "src_sizes= and out_offsets= go with src_offsets=");
+        return NULL;
+    }
+    if (packed && (c->kind == OC_BITSTREAM_NATIVE || c->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE)) {
+        PyErr_SetString(PyExc_ValueError, "src_offsets= decodes RAW chunks (bitstream_kind=RAW)");
+        return NULL;
+    }
+    if (packed ? job_prepare_packed(st, c, &j, srcs, outs, soffs, ssizes, ooffs, sizes) != 0
+               : (job_prepare(st, c, &j, srcs, outs, "decode") != 0 || parse_sizes(sizes, &j) != 0))
         goto done;
     if (job_wait_producers(st, c, &j) != 0)
         goto done;
@@ -1327,7 +1493,7 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
         goto done;
     }
     j.detect = c->algorithm == OC_ALGO_NONE;
-    ret = job_finish(st, &j, status_mode, "decode", ts);
+    ret = packed ? packed_finish(st, &j, outs, status_mode) : job_finish(st, &j, status_mode, "decode", ts);
 done:
     if (ctx)
         pool_put(c, ctx);
