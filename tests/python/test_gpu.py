@@ -186,3 +186,25 @@ def test_device_data_of_algorithms_without_gpu_kernels(cp, alg, kind):
     assert comp.buffer_kind == oc.ArrayBufferKind.STRIDED_DEVICE
     assert bytes(codec.decode(comp.cpu())) == data  # the CPU engine reads the GPU's output
     assert bytes(codec.decode(comp).cpu()) == data
+
+
+@pytest.mark.parametrize("alg", GPU_ALGORITHMS)
+def test_cupy_packed_decode_into_one_buffer(cp, alg):
+    """The one-buffer fast path on the device: every chunk lands at its offset of out, gaps untouched."""
+    codec = oc.Codec(algorithm=alg, bitstream_kind=oc.BitstreamKind.RAW)
+    chunks = [np.frombuffer(d, np.uint8) for d in DATA]
+    comp = [cp.asarray(c).view(cp.uint8).reshape(-1) for c in codec.encode([cp.asarray(c) for c in chunks])]
+    soffs = [int(x) for x in np.cumsum([0] + [c.size + 7 for c in comp])[:-1]]
+    src = cp.zeros(soffs[-1] + comp[-1].size, cp.uint8)
+    for o, c in zip(soffs, comp):
+        src[o:o + c.size] = c
+    sizes = [c.nbytes for c in chunks]
+    ooffs = [int(x) for x in np.cumsum([0] + [s + 3 for s in sizes])[:-1]]
+    out = cp.full(ooffs[-1] + sizes[-1] + 3, 0xEE, cp.uint8)
+    got = codec.decode(src, out=out, src_offsets=soffs, src_sizes=[int(c.size) for c in comp], out_offsets=ooffs,
+                       uncomp_sizes=sizes)
+    assert got is out
+    host = cp.asnumpy(out)
+    for o, c in zip(ooffs, chunks):
+        assert host[o:o + c.nbytes].tobytes() == c.tobytes()
+        assert host[o + c.nbytes:o + c.nbytes + 3].tobytes() == b"\xee" * 3
