@@ -872,11 +872,12 @@ static uint8_t encode_typesize(const oc_py_codec *c, const job *j)
 {
     if (c->typesize || c->algorithm != OC_ALGO_BLOSC)
         return c->typesize;
-    long w = 0;
+    Py_ssize_t w = 0;
     for (size_t i = 0; i < j->n; i++) {
-        const char *t = j->src[i].typestr;
-        long wi = t[0] && t[1] ? strtol(t + 2, NULL, 10) : 1;
-        if (wi < 1 || wi > 255 || (i > 0 && wi != w))
+        char kind;
+        Py_ssize_t wi;
+        if (oc_py_typestr_parse(j->src[i].typestr, &kind, &wi) != 0 || wi < 1 || wi > 255 ||
+            (i > 0 && wi != w))
             return 1;
         w = wi;
     }

@@ -23,7 +23,7 @@ from numcodecs.abc import Codec as _NumcodecsCodec
 import opencomp
 
 from . import DecodeError, _flat, _writable_bytes
-from ._batch import GpuFallbackWarning, describe, is_device_array
+from ._batch import GpuFallbackWarning, as_u8, describe, is_device_array
 
 __all__ = ["Blosc", "BloscDecodeError"]
 
@@ -141,7 +141,7 @@ class Blosc(_NumcodecsCodec):
         device data).  With ``out`` (any writable array or buffer of at least
         the decoded size, filled from its start in memory order): ``out``."""
         src = _flat(buf, self.max_buffer_size)
-        src = src.reshape(-1).view(np.uint8) if not is_device_array(src) else src.reshape(-1).view("u1")
+        src = as_u8(src, is_device_array(src))
         nbytes = _decoded_size(src)
         device = is_device_array(src) or (out is not None and is_device_array(out))
         if out is None:
