@@ -19,6 +19,10 @@
  * pass that counts each tile's words (the coded size decides coding or
  * storing, exactly as the CPU codec), one pass that writes the tile table,
  * one that writes the words at their final places.
+ *
+ * Only the kernels are here: the launches, the scan of group counts, the
+ * statuses and the scratch are the batch driver's (own_common/own_batch.cu),
+ * shared with Cascaded and Bitcomp.
  */
 #include "../../../common/typed_options.h"
 #include "../../../cores/ans/ans_core.h"
@@ -147,59 +151,6 @@ static __global__ void __launch_bounds__(ANS_THREADS)
     }
 }
 
-struct ans_size_of {
-    const void *const *src;
-    __device__ size_t operator()(size_t i) const { return oc_load_le32((const uint8_t *)src[i] + 4); }
-};
-
-static oc_status ans_decode_launch(void *scratch, size_t scratch_size, size_t n, const void *const *src,
-                                   const size_t *src_sizes, void *const *dst, const size_t *caps,
-                                   size_t *dst_sizes, oc_status *statuses, cudaStream_t stream)
-{
-    if (n == 0)
-        return OC_OK;
-    own_batch_scratch s;
-    if (!src || !src_sizes || (dst && !caps) || (!dst && !dst_sizes))
-        return OC_ERR_INVALID_ARGUMENT;
-    FORWARD_IF_ERROR(own_batch_scratch_carve(scratch, scratch_size, n, &s));
-    unsigned blocks = (unsigned)((n + 255) / 256);
-    ans_k_headers<<<blocks, 256, 0, stream>>>(n, src, src_sizes, dst, caps, s);
-    if (own_scan_tiles(&s, n, stream) != cudaSuccess)
-        return OC_ERR_CUDA;
-    unsigned grid = own_persistent_grid((const void *)ans_k_groups, ANS_THREADS, 0);
-    ans_k_groups<<<grid, ANS_THREADS, 0, stream>>>(n, src, src_sizes, dst, s);
-    ans_size_of sz = {src};
-    own_k_finalize<<<blocks, 256, 0, stream>>>(n, s.keys, dst_sizes, statuses, sz);
-    return cudaGetLastError() == cudaSuccess ? OC_OK : OC_ERR_CUDA;
-}
-
-static oc_status ans_decompress(void *scratch, size_t scratch_size, const oc_gpu_config *cfg, size_t n,
-                                const void *const *src, const size_t *src_sizes, void *const *dst,
-                                const size_t *caps, size_t *dst_sizes, oc_status *statuses,
-                                cudaStream_t stream)
-{
-    (void)cfg;
-    if (n && (!dst || !caps))
-        return OC_ERR_INVALID_ARGUMENT;
-    return ans_decode_launch(scratch, scratch_size, n, src, src_sizes, dst, caps, dst_sizes, statuses,
-                             stream);
-}
-
-static oc_status ans_sizes(void *scratch, size_t scratch_size, const oc_gpu_config *cfg, size_t n,
-                           const void *const *src, const size_t *src_sizes, void *const *dst,
-                           const size_t *caps, size_t *dst_sizes, oc_status *statuses, cudaStream_t stream)
-{
-    (void)cfg, (void)dst, (void)caps;
-    return ans_decode_launch(scratch, scratch_size, n, src, src_sizes, NULL, NULL, dst_sizes, statuses,
-                             stream);
-}
-
-static size_t ans_decompress_scratch(const oc_gpu_config *cfg, size_t n)
-{
-    (void)cfg;
-    return own_batch_scratch_size(n ? n : 1);
-}
-
 /* ---- compression -------------------------------------------------------------------- */
 
 static __global__ void __launch_bounds__(ANS_THREADS)
@@ -322,23 +273,26 @@ static __global__ void __launch_bounds__(ANS_THREADS)
     }
 }
 
-static oc_status ans_compress(void *scratch, size_t scratch_size, const oc_gpu_config *cfg, size_t n,
-                              const void *const *src, const size_t *src_sizes, void *const *dst,
-                              const size_t *caps, size_t *dst_sizes, oc_status *statuses, cudaStream_t stream)
+/* The encoder's trailing argument: the data type. */
+static void ans_encode_args(const oc_gpu_config *cfg, own_encode_args *a)
 {
-    (void)scratch, (void)scratch_size;
-    if (n == 0)
-        return OC_OK;
-    if (!src || !src_sizes || !dst || !caps)
-        return OC_ERR_INVALID_ARGUMENT;
     uint32_t dtype = (uint32_t)oc_typed_data_type(&cfg->typed);
-    size_t grid = own_persistent_grid((const void *)ans_k_encode, ANS_THREADS, 0);
-    if (grid > n)
-        grid = n;
-    ans_k_encode<<<(unsigned)grid, ANS_THREADS, 0, stream>>>(n, src, src_sizes, dst, caps, dst_sizes,
-                                                             statuses, dtype);
-    return cudaGetLastError() == cudaSuccess ? OC_OK : OC_ERR_CUDA;
+    own_encode_arg(a, &dtype, sizeof dtype);
 }
 
-extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_ans = {NULL, ans_compress, ans_decompress_scratch,
+/* ---- the codec -------------------------------------------------------------------- */
+
+static const own_gpu_kernels ans_kernels = {
+    (const void *)ans_k_headers, /* headers */
+    (const void *)ans_k_groups,  /* tiles: a group of 4 tiles per CTA */
+    ANS_THREADS,                 /* tile_threads */
+    0,                           /* tile_smem: static shared memory only */
+    (const void *)ans_k_encode,  /* encode */
+    ANS_THREADS,                 /* encode_threads */
+    0,                           /* encode_smem */
+    ans_encode_args};
+
+OWN_GPU_LAUNCHES(ans, ans_kernels)
+
+extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_ans = {NULL, ans_compress, oc_own_gpu_decompress_scratch,
                                                             ans_decompress, ans_sizes};

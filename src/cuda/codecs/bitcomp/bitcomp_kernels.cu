@@ -8,7 +8,9 @@
  * Decoding: the tile list of own_tiles.cuh (headers -> scan of tile
  * counts -> a persistent grid over every tile of the batch -> statuses).
  * Compressing: a persistent grid over chunks, a CTA writes its chunk's
- * tiles in order.  No scratch for compression.
+ * tiles in order.  Only the kernels are here: the launches, the scan, the
+ * statuses and the scratch are the batch driver's
+ * (own_common/own_batch.cu), shared with Cascaded and ANS.
  */
 #include "../../../common/typed_options.h"
 #include "../../../cores/bitcomp/bitcomp_core.h"
@@ -77,69 +79,6 @@ static __global__ void __launch_bounds__(BCK_THREADS)
     }
 }
 
-/* The decoded size of a good chunk: its header's. */
-struct bc_size_of {
-    const void *const *src;
-    __device__ size_t operator()(size_t i) const { return oc_load_le32((const uint8_t *)src[i] + 4); }
-};
-
-static oc_status bc_decode_launch(void *scratch, size_t scratch_size, const oc_gpu_config *cfg, size_t n,
-                                  const void *const *src, const size_t *src_sizes, void *const *dst,
-                                  const size_t *caps, size_t *dst_sizes, oc_status *statuses,
-                                  cudaStream_t stream)
-{
-    (void)cfg;
-    if (n == 0)
-        return OC_OK;
-    own_batch_scratch s;
-    if (!src || !src_sizes || (dst && !caps) || (!dst && !dst_sizes))
-        return OC_ERR_INVALID_ARGUMENT;
-    FORWARD_IF_ERROR(own_batch_scratch_carve(scratch, scratch_size, n, &s));
-    unsigned blocks = (unsigned)((n + 255) / 256);
-    bc_k_headers<<<blocks, 256, 0, stream>>>(n, src, src_sizes, dst, caps, s);
-    if (own_scan_tiles(&s, n, stream) != cudaSuccess)
-        return OC_ERR_CUDA;
-    size_t smem = sizeof(bc_ws);
-    if (cudaFuncSetAttribute(bc_k_tiles, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) !=
-        cudaSuccess) {
-        (void)cudaGetLastError();
-        return OC_ERR_CUDA;
-    }
-    unsigned grid = own_persistent_grid((const void *)bc_k_tiles, BCK_THREADS, smem);
-    bc_k_tiles<<<grid, BCK_THREADS, smem, stream>>>(n, src, src_sizes, dst, s);
-    bc_size_of sz = {src};
-    own_k_finalize<<<blocks, 256, 0, stream>>>(n, s.keys, dst_sizes, statuses, sz);
-    return cudaGetLastError() == cudaSuccess ? OC_OK : OC_ERR_CUDA;
-}
-
-static oc_status bc_decompress(void *scratch, size_t scratch_size, const oc_gpu_config *cfg, size_t n,
-                               const void *const *src, const size_t *src_sizes, void *const *dst,
-                               const size_t *caps, size_t *dst_sizes, oc_status *statuses,
-                               cudaStream_t stream)
-{
-    if (n && (!dst || !caps))
-        return OC_ERR_INVALID_ARGUMENT;
-    return bc_decode_launch(scratch, scratch_size, cfg, n, src, src_sizes, dst, caps, dst_sizes, statuses,
-                            stream);
-}
-
-/* The size query decodes every tile without writing (the statuses are
- * decoding's, as the CPU codec's size query gives them). */
-static oc_status bc_sizes(void *scratch, size_t scratch_size, const oc_gpu_config *cfg, size_t n,
-                          const void *const *src, const size_t *src_sizes, void *const *dst,
-                          const size_t *caps, size_t *dst_sizes, oc_status *statuses, cudaStream_t stream)
-{
-    (void)dst, (void)caps;
-    return bc_decode_launch(scratch, scratch_size, cfg, n, src, src_sizes, NULL, NULL, dst_sizes, statuses,
-                            stream);
-}
-
-static size_t bc_decompress_scratch(const oc_gpu_config *cfg, size_t n)
-{
-    (void)cfg;
-    return own_batch_scratch_size(n ? n : 1);
-}
-
 /* ---- compression ------------------------------------------------------------ */
 
 static __global__ void __launch_bounds__(BCK_THREADS)
@@ -169,30 +108,27 @@ static __global__ void __launch_bounds__(BCK_THREADS)
     }
 }
 
-static oc_status bc_compress(void *scratch, size_t scratch_size, const oc_gpu_config *cfg, size_t n,
-                             const void *const *src, const size_t *src_sizes, void *const *dst,
-                             const size_t *caps, size_t *dst_sizes, oc_status *statuses, cudaStream_t stream)
+/* The encoder's trailing arguments: the data type, the algorithm_type. */
+static void bc_encode_args(const oc_gpu_config *cfg, own_encode_args *a)
 {
-    (void)scratch, (void)scratch_size;
-    if (n == 0)
-        return OC_OK;
-    if (!src || !src_sizes || !dst || !caps)
-        return OC_ERR_INVALID_ARGUMENT;
     uint32_t algo = (uint32_t)cfg->typed.algorithm_type;
     uint32_t dtype = (uint32_t)oc_typed_data_type(&cfg->typed);
-    size_t smem = sizeof(bc_ws);
-    if (cudaFuncSetAttribute(bc_k_encode, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) !=
-        cudaSuccess) {
-        (void)cudaGetLastError();
-        return OC_ERR_CUDA;
-    }
-    size_t grid = own_persistent_grid((const void *)bc_k_encode, BCK_THREADS, smem);
-    if (grid > n)
-        grid = n;
-    bc_k_encode<<<(unsigned)grid, BCK_THREADS, smem, stream>>>(n, src, src_sizes, dst, caps, dst_sizes,
-                                                               statuses, dtype, algo);
-    return cudaGetLastError() == cudaSuccess ? OC_OK : OC_ERR_CUDA;
+    own_encode_arg(a, &dtype, sizeof dtype);
+    own_encode_arg(a, &algo, sizeof algo);
 }
 
-extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_bitcomp = {NULL, bc_compress, bc_decompress_scratch,
-                                                                bc_decompress, bc_sizes};
+/* ---- the codec -------------------------------------------------------------- */
+
+static const own_gpu_kernels bc_kernels = {(const void *)bc_k_headers, /* headers */
+                                           (const void *)bc_k_tiles,   /* tiles: a tile per CTA */
+                                           BCK_THREADS,                /* tile_threads */
+                                           sizeof(bc_ws),              /* tile_smem: the tile workspace */
+                                           (const void *)bc_k_encode,  /* encode */
+                                           BCK_THREADS,                /* encode_threads */
+                                           sizeof(bc_ws),              /* encode_smem */
+                                           bc_encode_args};
+
+OWN_GPU_LAUNCHES(bc, bc_kernels)
+
+extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_bitcomp = {
+    NULL, bc_compress, oc_own_gpu_decompress_scratch, bc_decompress, bc_sizes};
