@@ -890,6 +890,12 @@ typedef enum oc_memory_kind {
 /* oc_pointer_kind says where p points (HOST for unknown/unregistered memory). */
 OC_API oc_memory_kind oc_pointer_kind(const void *p);
 
+/* oc_pointer_device returns the ordinal of the GPU that owns p (device
+ * memory, or the preferred device of managed memory), or -1 for host memory,
+ * unknown pointers and builds or machines without the CUDA engine.  The
+ * Python package uses it to run a batch on the device its data is on. */
+OC_API int oc_pointer_device(const void *p);
+
 /* oc_cuda_device_count returns the number of usable GPUs (0 without the CUDA
  * engine or a driver). */
 OC_API int oc_cuda_device_count(void);

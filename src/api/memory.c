@@ -1,5 +1,5 @@
 /*
- * memory.c - the public memory helpers (oc_pointer_kind, oc_memory_*,
+ * memory.c - the public memory helpers (oc_pointer_kind, oc_pointer_device, oc_memory_*,
  * oc_context_synchronize).  Host memory is handled here; device and pinned
  * memory go to the CUDA engine (whose stub answers NO_DEVICE in builds
  * without CUDA), so callers without CUDA bindings can still move data.
@@ -14,6 +14,11 @@ oc_memory_kind oc_pointer_kind(const void *p)
     if (!p)
         return OC_MEMORY_HOST;
     return oc_cuda_pointer_kind(p);
+}
+
+int oc_pointer_device(const void *p)
+{
+    return p ? oc_cuda_pointer_device(p) : -1;
 }
 
 oc_status oc_memory_alloc(oc_context *ctx, oc_memory_kind kind, size_t size, void **out)

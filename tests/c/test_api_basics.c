@@ -177,6 +177,8 @@ static void memory(void)
     CHECK_OK(oc_memory_alloc(ctx, OC_MEMORY_HOST, 1000, &q));
     CHECK_EQ(cnt.calls, 2);
     CHECK_EQ(oc_pointer_kind(p), OC_MEMORY_HOST);
+    CHECK_EQ(oc_pointer_device(p), -1); /* host memory has no device */
+    CHECK_EQ(oc_pointer_device(NULL), -1);
     tu_fill_random(p, 1000, 5);
     CHECK_OK(oc_memory_copy(ctx, q, p, 1000));
     CHECK_MEM_EQ((uint8_t *)q, (uint8_t *)p, 1000);

@@ -156,6 +156,8 @@ int main(void)
     void *probe = dev(16);
     CHECK(oc_pointer_kind(probe) == OC_MEMORY_DEVICE);
     CHECK(oc_pointer_kind(data) == OC_MEMORY_HOST);
+    CHECK(oc_pointer_device(probe) == co.device_id); /* the context's device (0) holds its allocations */
+    CHECK(oc_pointer_device(data) == -1);
     oc_memory_free(g_gpu, OC_MEMORY_DEVICE, probe, 16);
     for (int a = OC_ALGO_LZ4; a <= OC_ALGO_ZSTD; a++) {
         batch_roundtrip((oc_algorithm)a, data);

@@ -208,3 +208,65 @@ def test_cupy_packed_decode_into_one_buffer(cp, alg):
     for o, c in zip(ooffs, chunks):
         assert host[o:o + c.nbytes].tobytes() == c.tobytes()
         assert host[o + c.nbytes:o + c.nbytes + 3].tobytes() == b"\xee" * 3
+
+
+# ---- per-device binding (docs/API.md, device_id=) -------------------------
+
+
+def _ndev(cp):
+    return cp.cuda.runtime.getDeviceCount()
+
+
+def test_codec_bound_to_another_device_refuses_the_data(cp, torch):
+    """device_id= binds a Codec: data on another device raises, naming both
+    (one GPU is enough: device_id=1 never holds data on device 0)."""
+    x = cp.asarray(np.frombuffer(DATA[0], np.uint8))
+    with pytest.raises(ValueError, match=r"device 0 but this Codec was made with device_id=1"):
+        oc.Codec("LZ4", device_id=1).encode(x)
+    t = torch.frombuffer(bytearray(DATA[0]), dtype=torch.uint8).cuda(0)  # DLPack names its device
+    with pytest.raises(ValueError, match=r"device 0 but this Codec was made with device_id=1"):
+        oc.Codec("LZ4", device_id=1).encode(t)
+    assert oc.Codec("LZ4", device_id=0).decode(oc.Codec("LZ4", device_id=0).encode(x)).cpu().tobytes() == DATA[0]
+
+
+@pytest.mark.parametrize("alg", ["LZ4", "Zstd"])
+def test_unbound_codec_follows_the_data_to_every_device(cp, alg):
+    """One Codec, data on each GPU in turn: every call runs on the data's
+    device and its results live there (needs two GPUs to test more than one)."""
+    codec = oc.Codec(alg)
+    assert codec.device_id == -1
+    for dev in range(_ndev(cp)):
+        with cp.cuda.Device(dev):
+            src = cp.asarray(np.frombuffer(DATA[0], np.uint8))
+        comp = codec.encode(src)
+        back = codec.decode(comp)
+        assert back.__dlpack_device__() == (2, dev)
+        assert back.cpu().tobytes() == DATA[0]
+
+
+def test_one_call_cannot_mix_devices(cp, torch):
+    if _ndev(cp) < 2:
+        pytest.skip("needs two GPUs")
+    a = torch.frombuffer(bytearray(DATA[0]), dtype=torch.uint8).cuda(0)
+    b = torch.frombuffer(bytearray(DATA[0]), dtype=torch.uint8).cuda(1)
+    with pytest.raises(ValueError, match="one call runs on one device"):
+        oc.Codec("LZ4").encode([a, b])
+
+
+def test_blosc_chunks_the_gpu_does_not_serve_take_the_cpu(cp):
+    """A device batch mixing Blosc chunks with lz4 and zlib inside: the GPU
+    kernel decodes the lz4 ones, reports zlib as UNSUPPORTED, and the batch
+    engine decodes those on the CPU (one warning), so every chunk comes back."""
+    from opencomp.numcodecs import _batch
+
+    data = (np.arange(200_000, dtype=np.int32) // 7).astype(np.int32)
+    chunks = []
+    for cname in ("lz4", "zlib", "zstd"):
+        codec = oc.Codec("Blosc", bitstream_kind=oc.BitstreamKind.RAW, cname=cname, shuffle=1, typesize=4)
+        chunks.append(cp.asarray(np.frombuffer(bytes(codec.encode(data)), np.uint8)))
+    _batch._gpu_warned.discard("Blosc/partial")
+    with pytest.warns(_batch.GpuFallbackWarning, match="zlib inside"):
+        res, fails = _batch.BatchCodec("blosc").decode(chunks, [data.nbytes] * 3)
+    assert not fails
+    for r in res:
+        assert isinstance(r, cp.ndarray) and r.get().tobytes() == data.tobytes()

@@ -13,7 +13,7 @@ import pytest
 
 zarr = pytest.importorskip("zarr")
 import zarr.codecs.numcodecs as zn  # noqa: E402
-from zarr.codecs import Crc32cCodec, GzipCodec, ShardingCodec, ZstdCodec  # noqa: E402
+from zarr.codecs import BloscCodec, Crc32cCodec, GzipCodec, ShardingCodec, ZstdCodec  # noqa: E402
 
 import opencomp as oc  # noqa: E402
 import opencomp.zarr as ocz  # noqa: E402
@@ -41,6 +41,18 @@ def _stock_codecs():
         ("numcodecs.lz4-acc", zn.LZ4(acceleration=8), ocz.NumcodecsLZ4(acceleration=8)),
         ("numcodecs.zlib", zn.Zlib(level=6), ocz.NumcodecsZlib(level=6)),
         ("numcodecs.gzip", zn.GZip(level=1), ocz.NumcodecsGZip(level=1)),
+        ("blosc", BloscCodec(), ocz.BloscCodec()),  # zstd, typesize and shuffle from the dtype
+        ("blosc-lz4-shuffle", BloscCodec(cname="lz4", clevel=5, shuffle="shuffle", typesize=4),
+         ocz.BloscCodec(cname="lz4", clevel=5, shuffle="shuffle", typesize=4)),
+        ("blosc-zlib-noshuffle", BloscCodec(cname="zlib", clevel=1, shuffle="noshuffle", typesize=8, blocksize=16384),
+         ocz.BloscCodec(cname="zlib", clevel=1, shuffle="noshuffle", typesize=8, blocksize=16384)),
+        ("blosc-blosclz-bitshuffle", BloscCodec(cname="blosclz", clevel=9, shuffle="bitshuffle", typesize=2),
+         ocz.BloscCodec(cname="blosclz", clevel=9, shuffle="bitshuffle", typesize=2)),
+        ("blosc-lz4hc-0", BloscCodec(cname="lz4hc", clevel=0, shuffle="shuffle", typesize=4),
+         ocz.BloscCodec(cname="lz4hc", clevel=0, shuffle="shuffle", typesize=4)),
+        ("numcodecs.blosc", zn.Blosc(cname="lz4", clevel=5, shuffle=1), ocz.NumcodecsBlosc(cname="lz4", clevel=5, shuffle=1)),
+        ("numcodecs.blosc-auto", zn.Blosc(cname="zstd", clevel=1, shuffle=-1),
+         ocz.NumcodecsBlosc(cname="zstd", clevel=1, shuffle=-1)),
     ]
 
 

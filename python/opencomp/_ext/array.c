@@ -79,6 +79,7 @@ PyObject *oc_py_array_from_view(oc_py_state *st, oc_py_view *v)
         oc_py_view_release(v);
         return NULL;
     }
+    (void)oc_py_view_device(v); /* an Array always knows its device */
     a->v = *v;
     memset(v, 0, sizeof *v);
     if (a->v.has_buf) {

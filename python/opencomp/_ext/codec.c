@@ -57,19 +57,25 @@ static oc_py_state *state_of(PyObject *self)
 
 /* ---- context pool ---------------------------------------------------------- */
 
-static oc_py_context *pool_take(oc_py_codec *c)
+/* A context of the pool on `device` (the device the call's data is on), or
+ * a new one: contexts, with their scratch and caches, are per device. */
+static oc_py_context *pool_take(oc_py_codec *c, int device)
 {
     oc_py_context *ctx = NULL;
     /* The critical section never releases the GIL, so waiting here cannot deadlock. */
     oc_py_state *st = state_of((PyObject *)c);
     PyThread_acquire_lock(c->lock, WAIT_LOCK);
-    if (c->npool > 0)
-        ctx = (oc_py_context *)c->pool[--c->npool];
+    for (int i = c->npool - 1; i >= 0; i--)
+        if (((oc_py_context *)c->pool[i])->device_id == device) {
+            ctx = (oc_py_context *)c->pool[i];
+            c->pool[i] = c->pool[--c->npool];
+            break;
+        }
     PyThread_release_lock(c->lock);
     if (ctx && ctx->alloc_generation == st->alloc_generation)
         return ctx;
     Py_XDECREF(ctx); /* made before set_*_allocator changed the allocators */
-    return oc_py_context_new(st, c->device_id, (void *)c->stream, c->num_threads, 1);
+    return oc_py_context_new(st, device, (void *)c->stream, c->num_threads, 1);
 }
 
 static void pool_put(oc_py_codec *c, oc_py_context *ctx)
@@ -258,6 +264,7 @@ static PyObject *codec_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         return NULL;
     c->chunk_size = OC_DEFAULT_CHUNK_SIZE;
     c->kind = OC_BITSTREAM_NATIVE;
+    c->device_id = -1; /* follow the data: each call runs on the device its buffers are on */
     /* Without checksum_policy=: verify every checksum present (as python-lz4,
      * python-snappy, cramjam and the stock tools do) and write none beyond
      * the mandatory ones; nvCOMP's NO_COMPUTE_NO_VERIFY only when asked for. */
@@ -274,7 +281,7 @@ static PyObject *codec_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     if (device != Py_None) {
         if (int_arg(device, "device_id", -1, OC_PY_MAX_DEVICES - 1, &v) != 0)
             goto fail;
-        c->device_id = v < 0 ? 0 : (int)v;
+        c->device_id = (int)v;
     }
     if (stream != Py_None) {
         if (oc_py_stream_arg(stream, &c->stream) != 0)
@@ -485,6 +492,8 @@ static PyObject *as_sequence(PyObject *obj, const char *name, int *single)
 }
 
 /* Views of the inputs (and of out=, writable), arrays allocated. */
+static int job_bind_device(oc_py_codec *c, job *j);
+
 static int job_prepare(oc_py_state *st, oc_py_codec *c, job *j, PyObject *srcs, PyObject *outs,
                        const char *verb)
 {
@@ -525,7 +534,6 @@ static int job_prepare(oc_py_state *st, oc_py_codec *c, job *j, PyObject *srcs, 
         j->known[i] = (size_t)-1;
         if (i == 0) {
             j->on_device = j->src[0].on_device;
-            j->device_id = j->src[0].device_id;
         } else if (j->src[i].on_device != j->on_device) {
             PyErr_Format(PyExc_ValueError,
                          "srcs[%zu] is in %s memory but srcs[0] in %s memory: one batch runs "
@@ -571,11 +579,45 @@ static int job_prepare(oc_py_state *st, oc_py_codec *c, job *j, PyObject *srcs, 
             j->dst_caps[i] = j->out[i].nbytes;
         }
     }
-    rc = 0;
+    rc = job_bind_device(c, j);
 done:
     Py_DECREF(seq);
     Py_XDECREF(oseq);
     return rc;
+}
+
+/* Which device the call runs on: the device of its data, which must be the
+ * Codec's device_id when one was given.  Views whose device is known
+ * without asking the driver (DLPack) are all checked; views from
+ * __cuda_array_interface__ are assumed to share srcs[0]'s device (asking
+ * the driver for each of 16k chunks would cost more than the decode).
+ * Host calls run on the CPU engine: their context's device does not matter. */
+static int job_bind_device(oc_py_codec *c, job *j)
+{
+    if (!j->on_device) {
+        j->device_id = c->device_id >= 0 ? c->device_id : 0;
+        return 0;
+    }
+    int dev = oc_py_view_device(&j->src[0]);
+    for (size_t i = 0; i < j->n; i++) {
+        oc_py_view *vs[2] = {&j->src[i], j->out ? &j->out[i] : NULL};
+        for (int k = 0; k < 2; k++)
+            if (vs[k] && vs[k]->on_device && vs[k]->device_id >= 0 && vs[k]->device_id != dev) {
+                PyErr_Format(PyExc_ValueError,
+                             "%s[%zu] is on CUDA device %d but srcs[0] on device %d: one call runs on one device",
+                             k ? "out" : "srcs", i, vs[k]->device_id, dev);
+                return -1;
+            }
+    }
+    if (c->device_id >= 0 && c->device_id != dev) {
+        PyErr_Format(PyExc_ValueError,
+                     "the data is on CUDA device %d but this Codec was made with device_id=%d (leave device_id "
+                     "unset to run on the data's device)",
+                     dev, c->device_id);
+        return -1;
+    }
+    j->device_id = dev;
+    return 0;
 }
 
 /* Make producers' CAI streams' work visible before we read their memory. */
@@ -586,7 +628,7 @@ static int job_wait_producers(oc_py_state *st, oc_py_codec *c, job *j)
         for (int k = 0; k < 2; k++) {
             oc_py_view *v = vs[k];
             if (v && v->on_device && v->has_stream && v->stream != (c->stream ? c->stream : 1)) {
-                if (oc_py_sync_stream(st, v->device_id, v->stream) != 0)
+                if (oc_py_sync_stream(st, oc_py_view_device(v), v->stream) != 0)
                     return -1;
                 v->has_stream = 0;
             }
@@ -956,7 +998,7 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
     }
     if (job_wait_producers(st, c, &j) != 0)
         goto done;
-    ctx = pool_take(c);
+    ctx = pool_take(c, j.device_id);
     if (!ctx)
         goto done;
     oc_status call = OC_OK;
@@ -1215,7 +1257,6 @@ static int job_prepare_packed(oc_py_state *st, oc_py_codec *c, job *j, PyObject 
         oc_py_view_get(st, outs, 1, consumer, "out", &j->out[0]) != 0)
         goto done;
     j->on_device = j->src[0].on_device;
-    j->device_id = j->src[0].device_id;
     if (j->out[0].on_device != j->on_device) {
         PyErr_Format(PyExc_ValueError, "out is in %s memory but srcs in %s memory",
                      j->out[0].on_device ? "device" : "host", j->on_device ? "device" : "host");
@@ -1257,7 +1298,7 @@ static int job_prepare_packed(oc_py_state *st, oc_py_codec *c, job *j, PyObject 
     }
     memcpy(j->known, us, n * sizeof *us);
     ss = us = NULL;
-    rc = 0;
+    rc = job_bind_device(c, j);
 done:
     PyMem_Free(so);
     PyMem_Free(ss);
@@ -1333,7 +1374,7 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
         goto done;
     if (job_wait_producers(st, c, &j) != 0)
         goto done;
-    ctx = pool_take(c);
+    ctx = pool_take(c, j.device_id);
     if (!ctx)
         goto done;
     int dev = j.on_device;
@@ -1417,7 +1458,7 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
         if (alloc_results(st, &j) != 0)
             goto done;
     }
-    if (!ctx && !(ctx = pool_take(c)))
+    if (!ctx && !(ctx = pool_take(c, j.device_id)))
         goto done;
     /* 3. decode; failed chunks (st != OK) get capacity 0 and keep their status */
     oc_status *dst_st = PyMem_Calloc(j.n ? j.n : 1, sizeof *dst_st);
@@ -1544,7 +1585,8 @@ static PyObject *get_data_type(PyObject *self, void *x)
 
 static PyGetSetDef codec_getset[] = {
     {"algorithm", get_algorithm, NULL, "Algorithm name ('' when it is detected while decoding).", NULL},
-    INT_FIELD("device_id", device_id, "CUDA device ordinal for device data."),
+    INT_FIELD("device_id", device_id,
+              "CUDA device ordinal for device data; -1 (unset): each call runs on the device its data is on."),
     INT_FIELD("level", level, "Compression level (0 = the algorithm's default)."),
     INT_FIELD("bitstream_kind", kind, "BitstreamKind value."),
     INT_FIELD("checksum_policy", checksum_policy, "ChecksumPolicy value."),

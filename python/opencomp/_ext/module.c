@@ -183,7 +183,7 @@ static PyObject *wrap(oc_py_state *st, PyObject *src, PyObject *stream_obj, int 
     if (rc != 0)
         return NULL;
     if (v.on_device && v.has_stream && v.stream != (stream ? stream : 1)) {
-        if (oc_py_sync_stream(st, v.device_id, v.stream) != 0) {
+        if (oc_py_sync_stream(st, oc_py_view_device(&v), v.stream) != 0) {
             oc_py_view_release(&v);
             return NULL;
         }

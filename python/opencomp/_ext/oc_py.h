@@ -105,7 +105,7 @@ typedef struct oc_py_view {
     char *ptr;
     size_t nbytes;
     int on_device; /* 1: CUDA device (or managed) memory */
-    int device_id;
+    int device_id; /* -1: not known yet (__cuda_array_interface__): use oc_py_view_device */
     int readonly;
     int ndim;
     Py_ssize_t itemsize;
@@ -130,6 +130,17 @@ typedef struct oc_py_view {
 OC_PY_HIDDEN int oc_py_view_get(oc_py_state *st, PyObject *obj, int writable, uintptr_t consumer_stream,
                                 const char *what, oc_py_view *v);
 OC_PY_HIDDEN void oc_py_view_release(oc_py_view *v);
+
+/* The device that holds a device view's bytes (asked of the driver the first
+ * time; an address the driver does not know counts as device 0). */
+static inline int oc_py_view_device(oc_py_view *v)
+{
+    if (v->on_device && v->device_id < 0) {
+        int d = oc_pointer_device(v->ptr);
+        v->device_id = d >= 0 ? d : 0;
+    }
+    return v->on_device ? v->device_id : 0;
+}
 
 /* ---- Array ------------------------------------------------------------ */
 

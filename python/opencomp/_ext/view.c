@@ -168,6 +168,9 @@ static int from_interface(PyObject *obj, PyObject *ai, int device, const char *w
         return -1;
     v->on_device = device;
     if (device) {
+        /* The interface does not name the device: oc_py_view_device asks the
+         * driver when someone needs it (once per batch, not once per chunk). */
+        v->device_id = -1;
         PyObject *stream = PyDict_GetItemString(ai, "stream");
         if (stream && stream != Py_None) {
             unsigned long long s = PyLong_AsUnsignedLongLong(stream);

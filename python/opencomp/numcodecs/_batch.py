@@ -1,9 +1,9 @@
 """The batch engine shared by opencomp.zarr and opencomp.numcodecs.
 
-zarr's and numcodecs' compressors store four wire formats that opencomp's
+zarr's and numcodecs' compressors store five wire formats that opencomp's
 Codec reads and writes in RAW mode: a zstd frame (or several), a zlib stream,
-a gzip member (or several), and numcodecs' LZ4 layout (a 4-byte little-endian
-uncompressed size, then an LZ4 block).  ``BatchCodec`` turns a list of chunks,
+a gzip member (or several), numcodecs' LZ4 layout (a 4-byte little-endian
+uncompressed size, then an LZ4 block), and a Blosc chunk (c-blosc 1.x).  ``BatchCodec`` turns a list of chunks,
 all in host memory (numpy) or all in device memory (CuPy), into ONE opencomp
 call and gives back 1-D uint8 arrays in the same memory as the input:
 
@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 # Wire format name -> opencomp algorithm.
-FORMATS = {"zstd": "Zstd", "gzip": "Gzip", "zlib": "Zlib", "lz4": "LZ4"}
+FORMATS = {"zstd": "Zstd", "gzip": "Gzip", "zlib": "Zlib", "lz4": "LZ4", "blosc": "Blosc"}
 
 # An LZ4 block expands at most ~255x; a size prefix claiming more is corrupt
 # (checked before anything is allocated).
@@ -166,6 +166,22 @@ def _gpu_unavailable(algorithm: str, why: str) -> None:
         )
 
 
+def _gpu_partial(algorithm: str) -> None:
+    """Warn once per algorithm that some device chunks took the CPU (the GPU kernel
+    reported UNSUPPORTED for them: e.g. Blosc chunks with zlib inside)."""
+    key = algorithm + "/partial"
+    with _gpu_lock:
+        first = key not in _gpu_warned
+        _gpu_warned.add(key)
+    if first:
+        warnings.warn(
+            f"opencomp: some {algorithm} chunks in device memory use a variant the GPU kernel does not "
+            "decode (for Blosc: zlib inside); those chunks are decoded on the CPU and copied to the device.",
+            GpuFallbackWarning,
+            stacklevel=4,
+        )
+
+
 def _unsupported_everywhere(statuses: Sequence[Any]) -> bool:
     return bool(statuses) and all(s in (opencomp.Status.UNSUPPORTED, opencomp.Status.NO_DEVICE) for s in statuses)
 
@@ -215,21 +231,24 @@ class BatchCodec:
     is made on first use).
     """
 
-    def __init__(self, fmt: str, level: int = 0, zstd_checksum: bool = False) -> None:
+    def __init__(self, fmt: str, level: int = 0, zstd_checksum: bool = False,
+                 options: Optional[dict] = None) -> None:
         if fmt not in FORMATS:
             raise ValueError(f"unknown format {fmt!r}; known: {sorted(FORMATS)}")
         self.fmt = fmt
         self.algorithm = FORMATS[fmt]
         self.level = int(level)
         self.zstd_checksum = bool(zstd_checksum) and fmt == "zstd"
+        # further opencomp.Codec keywords of the encoder (Blosc's cname=, shuffle=, typesize=, blocksize=)
+        self.options = dict(options or {})
         self._codec: Optional[opencomp.Codec] = None
         self._lock = threading.Lock()
 
     def __getstate__(self) -> dict:
-        return {"fmt": self.fmt, "level": self.level, "zstd_checksum": self.zstd_checksum}
+        return {"fmt": self.fmt, "level": self.level, "zstd_checksum": self.zstd_checksum, "options": self.options}
 
     def __setstate__(self, state: dict) -> None:
-        self.__init__(state["fmt"], state["level"], state["zstd_checksum"])
+        self.__init__(state["fmt"], state["level"], state["zstd_checksum"], state.get("options"))
 
     def __repr__(self) -> str:
         return f"BatchCodec({self.fmt!r}, level={self.level})"
@@ -241,7 +260,8 @@ class BatchCodec:
             with self._lock:
                 if self._codec is None:
                     self._codec = opencomp.Codec(
-                        self.algorithm, bitstream_kind=opencomp.BitstreamKind.RAW, level=self.level or None
+                        self.algorithm, bitstream_kind=opencomp.BitstreamKind.RAW, level=self.level or None,
+                        **self.options
                     )
                 c = self._codec
         return c
@@ -281,6 +301,11 @@ class BatchCodec:
                 self._decode_device_maybe_cpu(srcs, sizes, exact, todo, results, failures)
             else:
                 self._decode_into(srcs, sizes, exact, todo, results, failures, device)
+            unsupported = [f.index for f in failures if f.status == opencomp.Status.UNSUPPORTED] if device else []
+            if unsupported:  # chunks the GPU kernel does not serve: the CPU decodes those
+                _gpu_partial(self.algorithm)
+                failures = [f for f in failures if f.status != opencomp.Status.UNSUPPORTED]
+                self._decode_on_host(srcs, sizes, exact, unsupported, results, failures)
         failures.sort(key=lambda f: f.index)
         return results, failures
 
@@ -345,7 +370,10 @@ class BatchCodec:
         if _gpu_ok.get(self.algorithm) is True:
             self._decode_into(srcs, sizes, exact, todo, results, failures, True)
             return
-        # CPU decode into one host buffer, then one copy to the device.
+        self._decode_on_host(srcs, sizes, exact, todo, results, failures)
+
+    def _decode_on_host(self, srcs, sizes, exact, todo, results, failures) -> None:
+        """Device chunks `todo` decoded on the CPU into one host buffer, then one copy to the device."""
         cp = _cupy()
         host_srcs: List[Any] = [None] * len(srcs)
         joined = cp.concatenate([srcs[i] for i in todo]).get() if todo else np.empty(0, np.uint8)

@@ -9,6 +9,8 @@ zarr codec name        stock class                     opencomp class
 =====================  ==============================  ====================
 ``zstd``               zarr.codecs.ZstdCodec           ZstdCodec
 ``gzip``               zarr.codecs.GzipCodec           GzipCodec
+``blosc``              zarr.codecs.BloscCodec          BloscCodec
+``numcodecs.blosc``    zarr.codecs.numcodecs.Blosc     NumcodecsBlosc
 ``numcodecs.zstd``     zarr.codecs.numcodecs.Zstd      NumcodecsZstd
 ``numcodecs.lz4``      zarr.codecs.numcodecs.LZ4       NumcodecsLZ4
 ``numcodecs.zlib``     zarr.codecs.numcodecs.Zlib      NumcodecsZlib
@@ -42,9 +44,11 @@ never touches zarr runs without it.
 """
 
 __all__ = [
+    "BloscCodec",
     "ChunkDecodeError",
     "GpuFallbackWarning",
     "GzipCodec",
+    "NumcodecsBlosc",
     "NumcodecsGZip",
     "NumcodecsLZ4",
     "NumcodecsZlib",

@@ -200,6 +200,29 @@ class GzipCodec(_OpencompBatchMixin, zarr.codecs.GzipCodec):
         return BatchCodec("gzip", decode_level(deflate_level, self.level, "gzip"))
 
 
+_BLOSC_SHUFFLE = {"noshuffle": 0, "shuffle": 1, "bitshuffle": 2}
+
+
+def _blosc_batch(cname: str, clevel: int, shuffle: int, typesize: int, blocksize: int) -> BatchCodec:
+    """A BatchCodec of Blosc chunks; the settings only matter when encoding
+    (decoding reads them from each chunk's header).  clevel 0 is c-blosc's
+    "store", opencomp's level -1."""
+    return BatchCodec("blosc", int(clevel) if int(clevel) > 0 else -1,
+                      options={"cname": str(cname), "shuffle": int(shuffle),
+                               "typesize": int(typesize) if 1 <= int(typesize) <= 255 else 1,
+                               "blocksize": int(blocksize)})
+
+
+class BloscCodec(_OpencompBatchMixin, zarr.codecs.BloscCodec):
+    """zarr's ``blosc`` codec (c-blosc 1.x chunks: ``cname``, ``clevel``,
+    ``shuffle``, ``typesize``, ``blocksize``) on opencomp: device chunks decode
+    on the GPU, each chunk's blocks in parallel."""
+
+    def _oc_make_batch(self) -> BatchCodec:
+        return _blosc_batch(self.cname.value, self.clevel, _BLOSC_SHUFFLE[self.shuffle.value], self.typesize,
+                            self.blocksize)
+
+
 def _cfg(codec: Any, key: str, default: Any) -> Any:
     return codec.codec_config.get(key, default)
 
@@ -249,10 +272,25 @@ class NumcodecsGZip(_OpencompBatchMixin, _zn.GZip):
         deflate_level(_cfg(self, "level", 1), "gzip")
 
 
+class NumcodecsBlosc(_OpencompBatchMixin, _zn.Blosc):
+    """zarr's ``numcodecs.blosc`` (numcodecs Blosc: ``cname``, ``clevel``,
+    ``shuffle`` -1..2, ``blocksize``) on opencomp."""
+
+    def _oc_make_batch(self) -> BatchCodec:
+        shuffle = int(_cfg(self, "shuffle", 1))
+        typesize = int(_cfg(self, "typesize", 0) or 0) or 1
+        if shuffle == -1:  # AUTOSHUFFLE, as numcodecs resolves it
+            shuffle = 2 if typesize == 1 else 1
+        return _blosc_batch(_cfg(self, "cname", "lz4"), _cfg(self, "clevel", 5), shuffle, typesize,
+                            _cfg(self, "blocksize", 0))
+
+
 # zarr codec name -> (opencomp class, stock class path)
 CODECS = {
     "zstd": (ZstdCodec, "zarr.codecs.zstd.ZstdCodec"),
     "gzip": (GzipCodec, "zarr.codecs.gzip.GzipCodec"),
+    "blosc": (BloscCodec, "zarr.codecs.blosc.BloscCodec"),
+    "numcodecs.blosc": (NumcodecsBlosc, "zarr.codecs.numcodecs.Blosc"),
     "numcodecs.zstd": (NumcodecsZstd, "zarr.codecs.numcodecs.Zstd"),
     "numcodecs.lz4": (NumcodecsLZ4, "zarr.codecs.numcodecs.LZ4"),
     "numcodecs.zlib": (NumcodecsZlib, "zarr.codecs.numcodecs.Zlib"),
@@ -339,8 +377,7 @@ class OpencompCodecPipeline(BatchedCodecPipeline):
 
 # The public names live in opencomp.zarr (this module is its implementation,
 # loaded on first use): zarr's config and pickle name them there.
-for _cls in (ChunkDecodeError, ZstdCodec, GzipCodec, NumcodecsZstd, NumcodecsLZ4, NumcodecsZlib, NumcodecsGZip,
-             OpencompCodecPipeline):
+for _cls in (ChunkDecodeError, OpencompCodecPipeline, *(cls for cls, _stock in CODECS.values())):
     _cls.__module__ = "opencomp.zarr"
 
 

@@ -157,6 +157,18 @@ extern "C" oc_memory_kind oc_cuda_pointer_kind(const void *p)
     }
 }
 
+extern "C" int oc_cuda_pointer_device(const void *p)
+{
+    if (p == NULL || !oc_cuda_available())
+        return -1;
+    cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return -1;
+    }
+    return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged ? a.device : -1;
+}
+
 extern "C" int oc_cuda_is_device_pointer(const void *p)
 {
     oc_memory_kind k = oc_cuda_pointer_kind(p);

@@ -64,9 +64,10 @@ OC_HIDDEN oc_status oc_cuda_buffer_decompressed_size(oc_context *ctx, const oc_b
                                                      const void *src, uint64_t src_size, uint64_t *size,
                                                      int *handled);
 
-/* Memory helpers behind oc_pointer_kind, oc_memory_*, oc_context_synchronize.
+/* Memory helpers behind oc_pointer_kind, oc_pointer_device, oc_memory_*, oc_context_synchronize.
  * (oc_cuda_device_count is public and defined by the engine or the stub.) */
 OC_HIDDEN oc_memory_kind oc_cuda_pointer_kind(const void *p);
+OC_HIDDEN int oc_cuda_pointer_device(const void *p);
 OC_HIDDEN oc_status oc_cuda_memory_alloc(oc_context *ctx, oc_memory_kind kind, size_t size, void **out);
 OC_HIDDEN void oc_cuda_memory_free(oc_context *ctx, oc_memory_kind kind, void *ptr, size_t size);
 OC_HIDDEN oc_status oc_cuda_memory_copy(oc_context *ctx, void *dst, const void *src, size_t n);

@@ -95,6 +95,11 @@ oc_memory_kind oc_cuda_pointer_kind(const void *p)
     (void)p;
     return OC_MEMORY_HOST;
 }
+int oc_cuda_pointer_device(const void *p)
+{
+    (void)p;
+    return -1;
+}
 oc_status oc_cuda_memory_alloc(oc_context *ctx, oc_memory_kind kind, size_t size, void **out)
 {
     (void)ctx, (void)kind, (void)size, (void)out;
