@@ -164,6 +164,48 @@ def run_read(cluster, store: dict, mode: str, gpu: bool, opencomp_on: bool, repe
     return r
 
 
+def one_task_profile(store: dict, repeats: int = 5) -> dict:
+    """Where one dask task's time goes, in this process on GPU 0: the batch of
+    one task (its zarr chunks, compressed bytes already in device memory)
+    decoded by opencomp alone, the same batch from host memory on the CPU
+    engine, and the task's region read through zarr (``enable_gpu()`` and
+    opencomp's codecs: store reads, per-chunk copies, assembly).  Seconds are
+    the median of ``repeats``."""
+    import cupy
+    import zarr
+
+    def median_time(fn) -> float:
+        fn()  # warm-up
+        ts = []
+        for _ in range(repeats):
+            cupy.cuda.Device().synchronize()
+            t0 = time.perf_counter()
+            fn()
+            cupy.cuda.Device().synchronize()
+            ts.append(time.perf_counter() - t0)
+        return sorted(ts)[len(ts) // 2]
+
+    worker_setup(True)
+    arr = zarr.open_array(store["path"], mode="r")
+    rows, cols = store["tasks"]
+    group = rows // store["chunks"][0]
+    chunk_bytes = store["chunks"][0] * cols * 4
+    # zarr v3's default chunk keys: c/<row block>/<column block>
+    host = [np.fromfile(os.path.join(store["path"], "c", str(i), "0"), np.uint8) for i in range(group)]
+    dev = [cupy.asarray(h) for h in host]
+    batch = arr.compressors[0]._oc_batch
+    sizes = [chunk_bytes] * group
+    nbytes = chunk_bytes * group
+    out = {"chunks": group, "chunk_bytes": chunk_bytes}
+    out["gpu_codec_s"] = median_time(lambda: batch.decode(dev, sizes))
+    out["cpu_codec_s"] = median_time(lambda: batch.decode(host, sizes))
+    out["zarr_gpu_read_s"] = median_time(lambda: arr[0:rows, :])
+    for k in ("gpu_codec", "cpu_codec", "zarr_gpu_read"):
+        out[k + "_gb_s"] = nbytes / out[k + "_s"] / 1e9
+    zarr.config.reset()
+    return out
+
+
 def gpu_count() -> int:
     try:
         import cupy
@@ -212,6 +254,12 @@ def scaling(store: str | None, codec: str, gib: float, chunk_mib: float, group: 
         rows.append(r)
         print(f"{mode:14s} {r['workers']:3d} workers x {cpu_threads} threads: {r['gb_s']:7.2f} GB/s "
               f"{'ok' if r['ok'] else 'WRONG SUM'}", flush=True)
+    profile = None
+    if max_gpus > 0:
+        profile = one_task_profile(written)
+        print(f"one task of {profile['chunks']} chunks on GPU 0: opencomp decode alone "
+              f"{profile['gpu_codec_gb_s']:.2f} GB/s (device) / {profile['cpu_codec_gb_s']:.2f} GB/s (CPU engine, "
+              f"host), zarr read of its region {profile['zarr_gpu_read_gb_s']:.2f} GB/s", flush=True)
     n = 1
     while n <= max_gpus:
         r = run_read(gpu_cluster(n, threads), written, "opencomp-gpu", True, True, repeats)
@@ -220,7 +268,7 @@ def scaling(store: str | None, codec: str, gib: float, chunk_mib: float, group: 
         print(f"opencomp-gpu   {n:3d} GPU(s) x {threads} threads:   {r['gb_s']:7.2f} GB/s "
               f"{'ok' if r['ok'] else 'WRONG SUM'}", flush=True)
         n *= 2
-    return {"store": written, "cpu_cores": cores, "rows": rows}
+    return {"store": written, "cpu_cores": cores, "rows": rows, "one_task_profile": profile}
 
 
 if __name__ == "__main__":

@@ -587,11 +587,12 @@ done:
 }
 
 /* Which device the call runs on: the device of its data, which must be the
- * Codec's device_id when one was given.  Views whose device is known
- * without asking the driver (DLPack) are all checked; views from
- * __cuda_array_interface__ are assumed to share srcs[0]'s device (asking
- * the driver for each of 16k chunks would cost more than the decode).
- * Host calls run on the CPU engine: their context's device does not matter. */
+ * Codec's device_id when one was given.  With several GPUs every view's
+ * device is checked (a kernel on one device reading another's memory faults,
+ * and the fault poisons the process's CUDA context); DLPack views carry
+ * theirs, __cuda_array_interface__ ones cost one driver query each.  With
+ * one GPU there is nothing to check.  Host calls run on the CPU engine:
+ * their context's device does not matter. */
 static int job_bind_device(oc_py_codec *c, job *j)
 {
     if (!j->on_device) {
@@ -599,15 +600,19 @@ static int job_bind_device(oc_py_codec *c, job *j)
         return 0;
     }
     int dev = oc_py_view_device(&j->src[0]);
+    int several = oc_cuda_device_count() > 1;
     for (size_t i = 0; i < j->n; i++) {
         oc_py_view *vs[2] = {&j->src[i], j->out ? &j->out[i] : NULL};
-        for (int k = 0; k < 2; k++)
+        for (int k = 0; k < 2; k++) {
+            if (vs[k] && vs[k]->on_device && several)
+                (void)oc_py_view_device(vs[k]);
             if (vs[k] && vs[k]->on_device && vs[k]->device_id >= 0 && vs[k]->device_id != dev) {
                 PyErr_Format(PyExc_ValueError,
                              "%s[%zu] is on CUDA device %d but srcs[0] on device %d: one call runs on one device",
                              k ? "out" : "srcs", i, vs[k]->device_id, dev);
                 return -1;
             }
+        }
     }
     if (c->device_id >= 0 && c->device_id != dev) {
         PyErr_Format(PyExc_ValueError,
