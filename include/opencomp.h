@@ -48,6 +48,19 @@
  * calls additionally write one status per chunk, so one bad chunk never
  * stops the others.  The numeric values are pinned and never renumbered.
  *
+ * Options structs.  Every options struct (oc_context_options,
+ * oc_codec_options, oc_buffer_options, and oc_typed_options inside them)
+ * means "defaults" when it is all zero, as libzstd's parameters and LZ4F's
+ * preferences do: `oc_buffer_options o = {0}; o.algorithm = OC_ALGO_ZSTD;`
+ * behaves exactly as OC_BUFFER_OPTIONS_INIT with that algorithm (64 KiB
+ * chunks, the default level, checksums written and verified), and a zeroed
+ * oc_context_options as NULL (every core, engine by memory location).  Each
+ * field's zero is its default; a struct_size of 0 is read as sizeof of the
+ * struct in this header (the *_INIT macros set it, for callers that want
+ * the size checked).  The structs the library fills in (oc_algorithm_info,
+ * oc_frame_info, oc_stream_position) are outputs, not options: their
+ * struct_size must be set.
+ *
  * Memory ownership.  opencomp never keeps a pointer the caller passed after
  * the call returns (for the CUDA engine: after the work enqueued on the
  * stream completes).  It never allocates output buffers: the caller owns all
@@ -281,11 +294,12 @@ typedef int (*oc_progress_fn)(void *opaque, uint64_t done_bytes, uint64_t total_
 
 /*
  * oc_context_options: how a context runs work.  All-zero means defaults
- * except struct_size, which must be sizeof(oc_context_options); use
- * OC_CONTEXT_OPTIONS_INIT.
+ * (the same context as OC_CONTEXT_OPTIONS_INIT or a NULL options pointer);
+ * struct_size is sizeof(oc_context_options) or 0 (see "Options structs"
+ * at the top).
  */
 typedef struct oc_context_options {
-    size_t struct_size;        /* sizeof(oc_context_options) */
+    size_t struct_size;        /* sizeof(oc_context_options), or 0 */
     oc_engine engine;          /* AUTO (default): by memory location */
     int num_threads;           /* CPU threads; 0 = number of online cores */
     int device_id;             /* CUDA device ordinal (default 0) */
@@ -455,8 +469,8 @@ typedef enum oc_blosc_codec {
 
 /*
  * oc_codec_options: per-algorithm settings for the batched layer.
- * All-zero (after struct_size) means: algorithm unset, default level, no
- * filter.
+ * All-zero (struct_size 0 included) means OC_CODEC_OPTIONS_INIT: algorithm
+ * unset, default level, default memory limit, no filter, typed defaults.
  *
  * filter, typesize: a shuffle filter (oc_filter) of elements of `typesize`
  * bytes (1..255; 0 means 1; with typesize 1 byte shuffle changes nothing).
@@ -473,7 +487,7 @@ typedef enum oc_blosc_codec {
  * multiple of typesize).
  */
 typedef struct oc_codec_options {
-    size_t struct_size;       /* sizeof(oc_codec_options) */
+    size_t struct_size;       /* sizeof(oc_codec_options), or 0 */
     oc_algorithm algorithm;   /* required for compression and for raw decoding */
     int level;                /* 0 = default; see oc_level_range */
     uint64_t memory_limit;    /* decoding: largest zstd window to set aside; 0 = OC_DEFAULT_MEMORY_LIMIT */
@@ -582,16 +596,20 @@ typedef enum oc_bitstream_kind {
     OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE = 2 /* 8-byte LE uncompressed size + RAW */
 } oc_bitstream_kind;
 
+/* The default, VERIFY, is 0 so that a zeroed oc_buffer_options checks
+ * everything (these values changed before the first release: NONE was 0). */
 typedef enum oc_checksum_policy {
-    OC_CHECKSUM_NONE = 0,    /* write no optional checksums, verify none */
+    OC_CHECKSUM_VERIFY = 0,  /* default: write per-chunk checksums; verify every checksum present on decode */
     OC_CHECKSUM_COMPUTE = 1, /* write per-chunk checksums; do not verify on decode */
-    OC_CHECKSUM_VERIFY = 2   /* write per-chunk checksums; verify every checksum present on decode */
+    OC_CHECKSUM_NONE = 2     /* write no optional checksums, verify none */
 } oc_checksum_policy;
 
 /*
- * oc_buffer_options: settings of the whole-buffer layer.  Use
- * OC_BUFFER_OPTIONS_INIT (NATIVE, 64 KiB chunks, default level, checksums
- * computed and verified).
+ * oc_buffer_options: settings of the whole-buffer layer, of the streaming
+ * layer, and the hint of decoding.  OC_BUFFER_OPTIONS_INIT and an all-zero
+ * struct (struct_size 0 included) mean the same defaults: NATIVE, 64 KiB
+ * chunks, default level, checksums computed and verified, the default zstd
+ * memory limit, typed defaults.
  *
  * chunk_size limits per container: LZ4 frame blocks hold at most 4 MiB; the
  * snappy framing format at most 64 KiB (larger requests are clamped to
@@ -599,12 +617,12 @@ typedef enum oc_checksum_policy {
  * omitted (gzip CRC-32) always write them; NONE only skips verification.
  */
 typedef struct oc_buffer_options {
-    size_t struct_size;          /* sizeof(oc_buffer_options) */
+    size_t struct_size;          /* sizeof(oc_buffer_options), or 0 */
     oc_algorithm algorithm;      /* required for compression and for RAW decoding */
     int level;                   /* 0 = default */
-    size_t chunk_size;           /* 0 = 65536 */
+    size_t chunk_size;           /* 0 = OC_DEFAULT_CHUNK_SIZE (65536) */
     oc_bitstream_kind kind;      /* NATIVE by default */
-    oc_checksum_policy checksum; /* VERIFY by default (via the INIT macro) */
+    oc_checksum_policy checksum; /* VERIFY (0) by default */
     uint64_t memory_limit;       /* zstd window limit of the size query; 0 = OC_DEFAULT_MEMORY_LIMIT */
     oc_typed_options typed;      /* Cascaded: data type and layers (all-zero = defaults) */
     uint64_t reserved[3];        /* must be zero */

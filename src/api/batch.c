@@ -18,7 +18,7 @@
 
 static oc_status check_options(const oc_codec_options *o)
 {
-    RETURN_ERROR_IF(o->struct_size != sizeof(oc_codec_options), OC_ERR_INVALID_ARGUMENT);
+    RETURN_ERROR_IF(!OC_OPTIONS_SIZE_OK(o, oc_codec_options), OC_ERR_INVALID_ARGUMENT);
     for (size_t i = 0; i < sizeof(o->reserved) / sizeof(o->reserved[0]); i++)
         RETURN_ERROR_IF(o->reserved[i] != 0, OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF((unsigned)o->algorithm >= OC_ALGO_COUNT, OC_ERR_INVALID_ARGUMENT);

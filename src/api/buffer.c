@@ -50,13 +50,13 @@ static int valid_algorithm(oc_algorithm a)
 
 static oc_status check_options(const oc_buffer_options *o, int need_algorithm)
 {
-    RETURN_ERROR_IF(!o || o->struct_size != sizeof(oc_buffer_options), OC_ERR_INVALID_ARGUMENT);
+    RETURN_ERROR_IF(!o || !OC_OPTIONS_SIZE_OK(o, oc_buffer_options), OC_ERR_INVALID_ARGUMENT);
     for (size_t i = 0; i < sizeof o->reserved / sizeof o->reserved[0]; i++)
         RETURN_ERROR_IF(o->reserved[i] != 0, OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF(need_algorithm && !valid_algorithm(o->algorithm), OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF(o->algorithm != OC_ALGO_NONE && !valid_algorithm(o->algorithm), OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF((unsigned)o->kind > OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE, OC_ERR_INVALID_ARGUMENT);
-    RETURN_ERROR_IF((unsigned)o->checksum > OC_CHECKSUM_VERIFY, OC_ERR_INVALID_ARGUMENT);
+    RETURN_ERROR_IF((unsigned)o->checksum > OC_CHECKSUM_NONE, OC_ERR_INVALID_ARGUMENT);
     /* NATIVE needs the row's container.  Blosc has none: a Blosc chunk is
      * its own container (header, block table), written and read RAW or
      * WITH_UNCOMPRESSED_SIZE. */

@@ -33,8 +33,9 @@ oc_status oc_context_create(const oc_context_options *options, oc_context **out)
     RETURN_ERROR_IF(out == NULL, OC_ERR_INVALID_ARGUMENT);
     oc_context_options opts = OC_CONTEXT_OPTIONS_INIT;
     if (options) {
-        RETURN_ERROR_IF(options->struct_size != sizeof(oc_context_options), OC_ERR_INVALID_ARGUMENT);
+        RETURN_ERROR_IF(!OC_OPTIONS_SIZE_OK(options, oc_context_options), OC_ERR_INVALID_ARGUMENT);
         opts = *options;
+        opts.struct_size = sizeof opts;
     }
     for (size_t i = 0; i < sizeof(opts.reserved) / sizeof(opts.reserved[0]); i++)
         RETURN_ERROR_IF(opts.reserved[i] != 0, OC_ERR_INVALID_ARGUMENT);

@@ -925,9 +925,9 @@ oc_status oc_stream_reader_create(oc_context *ctx, const oc_buffer_options *hint
     *out = NULL;
     RETURN_ERROR_IF(!ctx || !read, OC_ERR_INVALID_ARGUMENT);
     if (hint) {
-        RETURN_ERROR_IF(hint->struct_size != sizeof(oc_buffer_options), OC_ERR_INVALID_ARGUMENT);
+        RETURN_ERROR_IF(!OC_OPTIONS_SIZE_OK(hint, oc_buffer_options), OC_ERR_INVALID_ARGUMENT);
         RETURN_ERROR_IF((unsigned)hint->algorithm >= OC_ALGO_COUNT, OC_ERR_INVALID_ARGUMENT);
-        RETURN_ERROR_IF((unsigned)hint->checksum > OC_CHECKSUM_VERIFY, OC_ERR_INVALID_ARGUMENT);
+        RETURN_ERROR_IF((unsigned)hint->checksum > OC_CHECKSUM_NONE, OC_ERR_INVALID_ARGUMENT);
     }
     oc_stream_reader *r = (oc_stream_reader *)calloc(1, sizeof *r);
     RETURN_ERROR_IF(!r, OC_ERR_OUT_OF_MEMORY);

@@ -142,12 +142,12 @@ oc_status oc_stream_writer_create(oc_context *ctx, const oc_buffer_options *opti
 {
     RETURN_ERROR_IF(!out, OC_ERR_INVALID_ARGUMENT);
     *out = NULL;
-    RETURN_ERROR_IF(!ctx || !write || !options || options->struct_size != sizeof(oc_buffer_options),
+    RETURN_ERROR_IF(!ctx || !write || !options || !OC_OPTIONS_SIZE_OK(options, oc_buffer_options),
                     OC_ERR_INVALID_ARGUMENT);
     for (size_t i = 0; i < sizeof options->reserved / sizeof options->reserved[0]; i++)
         RETURN_ERROR_IF(options->reserved[i] != 0, OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF(options->kind != OC_BITSTREAM_NATIVE, OC_ERR_INVALID_ARGUMENT);
-    RETURN_ERROR_IF((unsigned)options->checksum > OC_CHECKSUM_VERIFY, OC_ERR_INVALID_ARGUMENT);
+    RETURN_ERROR_IF((unsigned)options->checksum > OC_CHECKSUM_NONE, OC_ERR_INVALID_ARGUMENT);
     const oc_algo_desc *d = oc_algo(options->algorithm);
     RETURN_ERROR_IF(d == NULL || options->algorithm == OC_ALGO_NONE, OC_ERR_INVALID_ARGUMENT);
     /* The standard containers; ours records the content size up front. */

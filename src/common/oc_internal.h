@@ -42,6 +42,11 @@ extern "C" {
 
 #define RETURN_ERROR_IF(cond, status) SAFETY_CHECK(!(cond), status)
 
+/* An options struct's struct_size is valid when it is the struct's sizeof
+ * or 0: a zeroed struct means "defaults" (opencomp.h, "Options structs"),
+ * read with this header's layout. */
+#define OC_OPTIONS_SIZE_OK(o, type) ((o)->struct_size == sizeof(type) || (o)->struct_size == 0)
+
 #define FORWARD_IF_ERROR(expr)                                                                               \
     do {                                                                                                     \
         oc_status fwd_st_ = (expr);                                                                          \

@@ -394,7 +394,7 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
                               const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
                               const size_t *dst_caps, size_t *out_sizes, oc_status *statuses)
 {
-    if (ctx == NULL || options == NULL || options->struct_size != sizeof(oc_codec_options))
+    if (ctx == NULL || options == NULL || !OC_OPTIONS_SIZE_OK(options, oc_codec_options))
         return OC_ERR_INVALID_ARGUMENT;
     if (n > 0 && (src_ptrs == NULL || src_sizes == NULL))
         return OC_ERR_INVALID_ARGUMENT;
