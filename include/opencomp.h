@@ -918,6 +918,19 @@ OC_API int oc_pointer_device(const void *p);
  * engine or a driver). */
 OC_API int oc_cuda_device_count(void);
 
+/* oc_cuda_stream_device writes to *device the ordinal of the GPU that
+ * `cuda_stream` (a cudaStream_t) belongs to, as cudaStreamGetDevice does.
+ * The special streams (NULL or 0, cudaStreamLegacy = 1, cudaStreamPerThread
+ * = 2) stand for the calling thread's current device's stream: for them it
+ * writes the current device (cudaGetDevice).  Nothing is enqueued or
+ * synchronised.  Returns OC_OK; INVALID_ARGUMENT (device NULL); NO_DEVICE
+ * (no CUDA engine in this build, or no GPU); FORKED (a child forked after
+ * CUDA was initialised); CUDA (cudaStreamGetDevice failed: a destroyed
+ * stream, or a driver or build older than CUDA 12.8); *device is left alone
+ * on error.  As for any CUDA call, a value that was never a stream is
+ * undefined behaviour.  The Python package's CudaStream uses it. */
+OC_API oc_status oc_cuda_stream_device(void *cuda_stream, int *device);
+
 /* oc_memory_alloc allocates `size` bytes of `kind` through the context's
  * allocator for that kind (device memory is stream-ordered on the context's
  * stream) and stores the pointer in *out; oc_memory_free releases it with

@@ -27,6 +27,7 @@ from ._opencomp import (  # noqa: F401  (re-exported names)
     Error,
     __version__,
     _register,
+    _stream_device,
     algorithms,
     as_array,
     as_arrays,
@@ -134,6 +135,13 @@ class CudaStream:
     ``borrow`` makes a view of an existing cudaStream_t; ``make_new`` creates a
     stream (through CuPy or PyTorch when installed, else the CUDA runtime found
     with ctypes) and owns it.  Allocators set with set_*_allocator receive one.
+
+    ``device`` is the stream's device, as nvCOMP's: a stream's own device
+    (cudaStreamGetDevice), or for the special streams (0: default, 1: legacy,
+    2: per-thread), which stand for whichever device is current, the device
+    given to ``borrow`` or else the device current when borrowed.  Where no
+    GPU can answer (a build without the CUDA engine, no GPU, a child forked
+    after CUDA started) it is the ``device_idx`` given, -1 if none.
     """
 
     __slots__ = ("_ptr", "_device", "_owner")
@@ -145,21 +153,48 @@ class CudaStream:
 
     @staticmethod
     def borrow(cuda_stream: int, device_idx: int = -1) -> "CudaStream":
-        """A view of an existing stream; ``device_idx`` -1 means the current device."""
+        """A view of an existing stream, associated with a device as nvCOMP does.
+
+        ``device_idx`` -1 (default): a special stream (0, 1, 2) is associated
+        with the current device, any other with its own device.  Otherwise a
+        special stream is associated with ``device_idx``, and for any other
+        stream ``device_idx`` must be its own device (ValueError if not).
+        """
         if isinstance(cuda_stream, CudaStream):
-            return cuda_stream
-        if hasattr(cuda_stream, "ptr"):
+            if device_idx == -1:
+                return cuda_stream
             cuda_stream = cuda_stream.ptr
-        if not isinstance(cuda_stream, int) or cuda_stream < 0:
+        elif hasattr(cuda_stream, "ptr"):
+            cuda_stream = cuda_stream.ptr
+        if not isinstance(cuda_stream, int) or isinstance(cuda_stream, bool) or cuda_stream < 0:
             raise TypeError("cuda_stream must be a cudaStream_t as a non-negative int")
-        return CudaStream(cuda_stream, device_idx)
+        if not isinstance(device_idx, int) or isinstance(device_idx, bool):
+            raise TypeError(f"device_idx must be an int, not {type(device_idx).__name__}")
+        if device_idx < -1:
+            raise ValueError(f"device_idx must be -1 (see CudaStream.borrow) or a device index, not {device_idx}")
+        if cuda_stream in _SPECIAL_STREAMS:
+            dev = device_idx if device_idx >= 0 else _stream_device(0)
+        else:
+            dev = _stream_device(cuda_stream)  # -1 where no GPU can say
+            if dev < 0:
+                dev = device_idx
+            elif device_idx not in (-1, dev):
+                raise ValueError(
+                    f"CudaStream.borrow: stream 0x{cuda_stream:x} belongs to device {dev}, "
+                    f"not device_idx={device_idx}"
+                )
+        return CudaStream(cuda_stream, dev)
 
     @staticmethod
     def make_new(device_idx: int = -1) -> "CudaStream":
-        """A new non-blocking stream, owned by the returned object."""
+        """A new non-blocking stream on ``device_idx`` (-1: the current device), owned by the returned object."""
+        if not isinstance(device_idx, int) or isinstance(device_idx, bool):
+            raise TypeError(f"device_idx must be an int, not {type(device_idx).__name__}")
+        if device_idx < -1:
+            raise ValueError(f"device_idx must be -1 (the current device) or a device index, not {device_idx}")
         if not cuda_available():
             raise Error("CudaStream.make_new: no CUDA device is available")
-        dev = max(device_idx, 0)
+        dev = device_idx if device_idx >= 0 else max(_stream_device(0), 0)
         try:
             import cupy  # type: ignore
 
@@ -184,8 +219,20 @@ class CudaStream:
 
     @property
     def device(self) -> int:
-        """The device index associated with the stream (-1: the current device)."""
-        return self._device
+        """The device index associated with the stream (see the class docstring).
+
+        A CudaStream made with device -1 (``CudaStream(ptr)``) resolves it
+        here: the stream's own device, or the current device for a special
+        stream; -1 where no GPU can say.
+        """
+        if self._device >= 0:
+            return self._device
+        if self._ptr in _SPECIAL_STREAMS:
+            return _stream_device(0)
+        dev = _stream_device(self._ptr)
+        if dev >= 0:
+            self._device = dev
+        return dev
 
     @property
     def is_special(self) -> bool:

@@ -95,7 +95,12 @@ static void versions(void)
     if (!oc_engine_available(OC_ENGINE_CUDA)) {
         CHECK_EQ(oc_cuda_device_count(), 0);
         CHECK_EQ(oc_algorithm_available(OC_ENGINE_CUDA, OC_ALGO_LZ4), 0);
+        int d = 7; /* no GPU to ask: NO_DEVICE, *device untouched */
+        CHECK_STATUS(oc_cuda_stream_device(NULL, &d), OC_ERR_NO_DEVICE);
+        CHECK_STATUS(oc_cuda_stream_device((void *)0x1234, &d), OC_ERR_NO_DEVICE);
+        CHECK_EQ(d, 7);
     }
+    CHECK_STATUS(oc_cuda_stream_device(NULL, NULL), OC_ERR_INVALID_ARGUMENT);
 }
 
 /* A host allocator that counts bytes in use. */

@@ -165,6 +165,12 @@ int main(void)
             buffer_roundtrip((oc_algorithm)a, (oc_bitstream_kind)k, data, (size_t)N * CHUNK - 1234);
         printf("  %-8s batch and whole-buffer round trips on device memory done\n", oc_algorithm_name(a));
     }
+    /* the special streams (default, legacy, per-thread) belong to the
+     * current device, 0 in a process that never chose another */
+    for (uintptr_t s = 0; s <= 2; s++) {
+        int d = -1;
+        CHECK(oc_cuda_stream_device((void *)s, &d) == OC_OK && d == 0);
+    }
     oc_context_destroy(g_gpu);
     oc_context_destroy(g_cpu);
     free(data);

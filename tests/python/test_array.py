@@ -133,11 +133,11 @@ def test_results_are_arrays_with_protocols():
 
 def test_cuda_stream_wrapper():
     s = oc.CudaStream.borrow(0)
-    assert s.ptr == 0 and s.is_special and s.device == -1
-    t = oc.CudaStream.borrow(0x1234, 1)
-    assert t.ptr == 0x1234 and not t.is_special and t.device == 1
+    assert s.ptr == 0 and s.is_special
     with pytest.raises(TypeError):
         oc.CudaStream.borrow("x")
+    # a made-up stream value is only safe where no CUDA call is made:
+    # test_cuda_stream.py has the rest
 
 
 def test_host_allocator_is_used_for_results():

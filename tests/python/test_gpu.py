@@ -270,3 +270,51 @@ def test_blosc_chunks_the_gpu_does_not_serve_take_the_cpu(cp):
     assert not fails
     for r in res:
         assert isinstance(r, cp.ndarray) and r.get().tobytes() == data.tobytes()
+
+
+def test_stream_device_of_special_streams(cp):
+    """nvCOMP: borrow(special) with device_idx -1 is the current device."""
+    current = cp.cuda.runtime.getDevice()
+    for special in (0, 1, 2):
+        assert oc.CudaStream.borrow(special).device == current
+        assert oc.CudaStream(special).device == current
+
+
+def test_stream_device_of_a_real_stream(cp):
+    current = cp.cuda.runtime.getDevice()
+    s = cp.cuda.Stream(non_blocking=True)
+    assert oc.CudaStream.borrow(s.ptr).device == current
+    assert oc.CudaStream.borrow(s).device == current  # objects with .ptr
+    assert oc.CudaStream.borrow(s.ptr, current).device == current
+    assert oc.CudaStream(s.ptr).device == current  # resolved when read
+    with pytest.raises(ValueError, match="belongs to device"):
+        oc.CudaStream.borrow(s.ptr, current + 1)
+    assert oc.CudaStream.make_new().device == current
+
+
+def test_stream_device_is_the_streams_not_the_current(cp):
+    if cp.cuda.runtime.getDeviceCount() < 2:
+        pytest.skip("needs two GPUs")
+    with cp.cuda.Device(1):
+        s = cp.cuda.Stream(non_blocking=True)
+    with cp.cuda.Device(0):
+        assert oc.CudaStream.borrow(s.ptr).device == 1
+        with pytest.raises(ValueError):
+            oc.CudaStream.borrow(s.ptr, 0)
+        assert oc.CudaStream.make_new(1).device == 1
+
+
+def test_allocator_gets_the_streams_device(cp):
+    seen = []
+
+    def alloc(nbytes, stream):
+        seen.append(stream.device)
+        return cp.cuda.alloc(max(nbytes, 1))
+
+    oc.set_device_allocator(alloc)
+    try:
+        codec = oc.Codec(algorithm=oc.algorithms("cuda")[0], bitstream_kind=oc.BitstreamKind.RAW)
+        codec.decode(codec.encode(cp.arange(1 << 16, dtype=cp.uint8)))
+    finally:
+        oc.set_device_allocator(None)
+    assert seen and all(d == cp.cuda.runtime.getDevice() for d in seen)

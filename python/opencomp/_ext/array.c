@@ -320,7 +320,7 @@ static PyObject *get_precision(PyObject *self, void *c)
 {
     (void)self;
     (void)c;
-    return PyLong_FromLong(0); /* 0: the data type's full bit depth */
+    return PyLong_FromLong(0); /* not tracked: 0, nvCOMP's "the data type's full bit depth" */
 }
 
 static PyObject *get_ptr(PyObject *self, void *c)
@@ -344,7 +344,9 @@ static PyGetSetDef array_getset[] = {
     {"item_size", get_item_size, NULL, "Size of each element in bytes.", NULL},
     {"ndim", get_ndim, NULL, "Number of dimensions.", NULL},
     {"size", get_size, NULL, "Number of elements this array holds.", NULL},
-    {"precision", get_precision, NULL, "Significant bits of the data type; 0 means the full bit depth.",
+    {"precision", get_precision, NULL,
+     "nvCOMP's maximum number of significant bits of the data type (0: the type's full bit depth). "
+     "Not tracked by opencomp: always 0, since no array protocol carries it and no codec here uses it.",
      NULL},
     {"ptr", get_ptr, NULL, "Address of the first byte, as an int (opencomp extension).", NULL},
     {NULL, NULL, NULL, NULL, NULL},

@@ -313,6 +313,30 @@ static PyObject *mod_cuda_available(PyObject *m, PyObject *unused)
     return PyBool_FromLong(oc_engine_available(OC_ENGINE_CUDA));
 }
 
+/* _stream_device(stream): the device of a cudaStream_t (the current device
+ * for the special streams 0, 1, 2), or -1 where no GPU can say (no CUDA
+ * engine, no GPU, a forked child); opencomp.Error(Status.CUDA) for a stream
+ * CUDA refuses (oc_cuda_stream_device).  CudaStream.borrow and .device use it. */
+static PyObject *mod_stream_device(PyObject *m, PyObject *arg)
+{
+    uintptr_t stream;
+    if (oc_py_stream_arg(arg, &stream) != 0)
+        return NULL;
+    int dev = -1;
+    oc_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = oc_cuda_stream_device((void *)stream, &dev);
+    Py_END_ALLOW_THREADS
+    if (st == OC_ERR_NO_DEVICE || st == OC_ERR_FORKED)
+        return PyLong_FromLong(-1);
+    if (st != OC_OK) {
+        oc_py_raise(state_of_module(m), st, -1, "CUDA refuses stream 0x%zx (%s)", (size_t)stream,
+                    oc_status_name(st));
+        return NULL;
+    }
+    return PyLong_FromLong(dev);
+}
+
 static PyObject *mod_register(PyObject *m, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"Status", "ArrayBufferKind", "CudaStream", NULL};
@@ -372,6 +396,8 @@ static PyMethodDef module_methods[] = {
     {"cuda_available", mod_cuda_available, METH_NOARGS,
      "cuda_available()\n--\n\nTrue if the CUDA engine is built in and a GPU is usable."},
     {"_register", KW(mod_register), "Internal: the Python-level enum and stream types."},
+    {"_stream_device", mod_stream_device, METH_O,
+     "Internal: the device of a cudaStream_t (current device for 0, 1, 2), -1 without a GPU."},
     {"_size_queries", mod_size_queries, METH_NOARGS,
      "Internal: number of decode calls that ran a size query."},
     {"_status_name", mod_status_name, METH_O, "Internal: (name, message) of a status value."},

@@ -107,6 +107,34 @@ extern "C" int oc_cuda_available(void)
     return oc_cuda_device_count() > 0;
 }
 
+extern "C" oc_status oc_cuda_stream_device(void *cuda_stream, int *device)
+{
+    if (device == NULL)
+        return OC_ERR_INVALID_ARGUMENT;
+    if (oc_cuda_forked())
+        return OC_ERR_FORKED;
+    if (oc_cuda_device_count() == 0)
+        return OC_ERR_NO_DEVICE;
+    int d = -1;
+    cudaError_t e;
+    uintptr_t v = (uintptr_t)cuda_stream;
+    if (v == 0 || cuda_stream == (void *)cudaStreamLegacy || cuda_stream == (void *)cudaStreamPerThread) {
+        e = cudaGetDevice(&d);
+    } else {
+#if CUDART_VERSION >= 12080
+        e = cudaStreamGetDevice((cudaStream_t)cuda_stream, &d);
+#else
+        e = cudaErrorNotSupported;
+#endif
+    }
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return OC_ERR_CUDA;
+    }
+    *device = d;
+    return OC_OK;
+}
+
 /* The GPU codec of an algorithm's row, NULL when it has none. */
 static const oc_gpu_codec *oc_gpu_codec_of(oc_algorithm algorithm)
 {

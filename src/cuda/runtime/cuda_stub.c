@@ -90,6 +90,11 @@ int oc_cuda_device_count(void)
 {
     return 0;
 }
+oc_status oc_cuda_stream_device(void *cuda_stream, int *device)
+{
+    (void)cuda_stream;
+    return device ? OC_ERR_NO_DEVICE : OC_ERR_INVALID_ARGUMENT;
+}
 oc_memory_kind oc_cuda_pointer_kind(const void *p)
 {
     (void)p;
