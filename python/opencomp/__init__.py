@@ -1,8 +1,8 @@
 """opencomp: batched lossless compression on NVIDIA GPUs and CPUs, in standard bitstreams.
 
 The API mirrors ``nvidia.nvcomp`` (Codec, Array, as_array(s), from_dlpack,
-BitstreamKind, ChecksumPolicy, ArrayBufferKind, CudaStream, set_*_allocator),
-so code written for nvCOMP ports by changing the import::
+BitstreamKind, ChecksumPolicy, ArrayBufferKind, CudaStream, ExternalMemory,
+set_*_allocator), so code written for nvCOMP ports by changing the import::
 
     import opencomp as nvcomp
     codec = nvcomp.Codec(algorithm="Zstd", bitstream_kind=nvcomp.BitstreamKind.RAW)
@@ -14,7 +14,7 @@ Blosc, and nvCOMP's Cascaded, ANS and Bitcomp schemes in formats of ours
 (specified in docs/FORMAT.md).
 Host data runs on the CPU engine, device data on the CUDA engine. Everything
 heavy lives in the C extension ``opencomp._opencomp``; this file only adds the
-enums and the CudaStream wrapper.  See docs/API.md.
+enums, the CudaStream wrapper and ExternalMemory.  See docs/API.md.
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ __all__ = [
     "Codec",
     "CudaStream",
     "Error",
+    "ExternalMemory",
     "Status",
     "algorithms",
     "as_array",
@@ -144,7 +145,7 @@ class CudaStream:
     after CUDA started) it is the ``device_idx`` given, -1 if none.
     """
 
-    __slots__ = ("_ptr", "_device", "_owner")
+    __slots__ = ("_ptr", "_device", "_owner", "__weakref__")
 
     def __init__(self, ptr: int = 0, device: int = -1, owner: object = None) -> None:
         self._ptr = int(ptr)
@@ -244,6 +245,71 @@ class CudaStream:
 
     def __repr__(self) -> str:
         return f"opencomp.CudaStream(ptr=0x{self._ptr:x}, device={self._device})"
+
+
+def _address_of(memory: object) -> int:
+    """The address an allocator's memory object stands for: its ``ptr``
+    (cupy MemoryPointer, rmm DeviceBuffer, CudaStream-style objects), else
+    the data pointer of its __cuda_array_interface__ or __array_interface__."""
+    ptr = getattr(memory, "ptr", None)
+    if isinstance(ptr, int) and not isinstance(ptr, bool):
+        return ptr
+    for name in ("__cuda_array_interface__", "__array_interface__"):
+        iface = getattr(memory, name, None)
+        if isinstance(iface, dict) and isinstance(iface.get("data"), tuple):
+            return int(iface["data"][0])
+    raise TypeError(
+        f"ExternalMemory: {type(memory).__name__} has no int .ptr, __cuda_array_interface__ or __array_interface__"
+    )
+
+
+class ExternalMemory:
+    """Memory an allocator made, bound to the stream it was made on
+    (nvidia.nvcomp.ExternalMemory).
+
+    An allocator set with set_device_allocator, set_pinned_allocator or
+    set_host_allocator is called as ``allocator(nbytes, stream)`` and returns
+    an object with an int ``ptr``.  When freeing the memory needs that stream
+    (stream-ordered pools: cupy's, rmm's), return
+    ``ExternalMemory(memory, stream)``: it keeps the stream alive until the
+    memory is released, and releases the memory first.  From then on use the
+    memory only through this wrapper.
+
+    ``memory``: any object with an int ``ptr`` (cupy.cuda.MemoryPointer,
+    rmm.DeviceBuffer), or with __cuda_array_interface__ or
+    __array_interface__ (numpy arrays for host allocators); it is kept alive
+    as long as the wrapper.  ``stream``: the CudaStream the allocator was
+    given (an int or an object with ``ptr`` is borrowed).
+    """
+
+    __slots__ = ("_memory", "_stream", "_ptr")
+
+    def __init__(self, memory: object, stream: object) -> None:
+        if memory is None:
+            raise TypeError("ExternalMemory: memory must be a memory object, not None")
+        self._ptr = _address_of(memory)
+        self._stream = stream if isinstance(stream, CudaStream) else CudaStream.borrow(stream)
+        self._memory = memory
+
+    @property
+    def ptr(self) -> int:
+        """The address of the memory, as an int (what the allocator protocol reads)."""
+        return self._ptr
+
+    @property
+    def stream(self) -> CudaStream:
+        """The stream the memory was allocated on, alive as long as this wrapper."""
+        return self._stream
+
+    def __del__(self) -> None:
+        # the memory goes first, while the stream it may free on still exists
+        try:
+            self._memory = None
+        except AttributeError:  # __init__ failed before setting it
+            pass
+
+    def __repr__(self) -> str:
+        return f"opencomp.ExternalMemory(ptr=0x{self._ptr:x}, stream={self._stream!r})"
 
 
 class _OwnedCudartStream:

@@ -9,7 +9,7 @@ import pytest
 import opencomp as oc
 
 NVCOMP_NAMES = [
-    "Array", "ArrayBufferKind", "BitstreamKind", "ChecksumPolicy", "Codec", "CudaStream",
+    "Array", "ArrayBufferKind", "BitstreamKind", "ChecksumPolicy", "Codec", "CudaStream", "ExternalMemory",
     "as_array", "as_arrays", "from_dlpack", "set_device_allocator", "set_pinned_allocator", "set_host_allocator",
 ]
 ARRAY_MEMBERS = [

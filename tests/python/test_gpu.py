@@ -318,3 +318,27 @@ def test_allocator_gets_the_streams_device(cp):
     finally:
         oc.set_device_allocator(None)
     assert seen and all(d == cp.cuda.runtime.getDevice() for d in seen)
+
+
+def test_device_allocator_returning_external_memory(cp):
+    """nvCOMP's protocol with a stream-ordered pool: cupy memory allocated on
+    the stream given, wrapped with it in ExternalMemory."""
+    made = []
+
+    def alloc(nbytes, stream):
+        with cp.cuda.ExternalStream(stream.ptr, stream.device):
+            mem = cp.cuda.alloc(max(nbytes, 1))
+        made.append(oc.ExternalMemory(mem, stream))
+        return made[-1]
+
+    oc.set_device_allocator(alloc)
+    try:
+        alg = oc.algorithms("cuda")[0]
+        codec = oc.Codec(algorithm=alg, bitstream_kind=oc.BitstreamKind.RAW)
+        x = cp.arange(1 << 20, dtype=cp.uint8)
+        back = codec.decode(codec.encode(x))
+        cp.testing.assert_array_equal(cp.asarray(back), x)
+    finally:
+        oc.set_device_allocator(None)
+    assert made and all(m.stream.device == cp.cuda.runtime.getDevice() for m in made)
+    assert any(m.ptr == back.ptr for m in made)
