@@ -925,10 +925,12 @@ OC_API int oc_cuda_device_count(void);
  * writes the current device (cudaGetDevice).  Nothing is enqueued or
  * synchronised.  Returns OC_OK; INVALID_ARGUMENT (device NULL); NO_DEVICE
  * (no CUDA engine in this build, or no GPU); FORKED (a child forked after
- * CUDA was initialised); CUDA (cudaStreamGetDevice failed: a destroyed
- * stream, or a driver or build older than CUDA 12.8); *device is left alone
- * on error.  As for any CUDA call, a value that was never a stream is
- * undefined behaviour.  The Python package's CudaStream uses it. */
+ * CUDA was initialised); UNSUPPORTED (a stream other than the special ones,
+ * with a build or driver older than CUDA 12.8, which have no
+ * cudaStreamGetDevice); CUDA (cudaStreamGetDevice failed: a destroyed
+ * stream); *device is left alone on error.  As for any CUDA call, a value
+ * that was never a stream is undefined behaviour.  The Python package's
+ * CudaStream uses it. */
 OC_API oc_status oc_cuda_stream_device(void *cuda_stream, int *device);
 
 /* oc_memory_alloc allocates `size` bytes of `kind` through the context's

@@ -142,7 +142,8 @@ class CudaStream:
     2: per-thread), which stand for whichever device is current, the device
     given to ``borrow`` or else the device current when borrowed.  Where no
     GPU can answer (a build without the CUDA engine, no GPU, a child forked
-    after CUDA started) it is the ``device_idx`` given, -1 if none.
+    after CUDA started, CUDA older than 12.8 for a non-special stream) it is
+    the ``device_idx`` given, -1 if none.
     """
 
     __slots__ = ("_ptr", "_device", "_owner", "__weakref__")

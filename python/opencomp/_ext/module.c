@@ -315,8 +315,9 @@ static PyObject *mod_cuda_available(PyObject *m, PyObject *unused)
 
 /* _stream_device(stream): the device of a cudaStream_t (the current device
  * for the special streams 0, 1, 2), or -1 where no GPU can say (no CUDA
- * engine, no GPU, a forked child); opencomp.Error(Status.CUDA) for a stream
- * CUDA refuses (oc_cuda_stream_device).  CudaStream.borrow and .device use it. */
+ * engine, no GPU, a forked child, CUDA older than 12.8);
+ * opencomp.Error(Status.CUDA) for a stream CUDA refuses
+ * (oc_cuda_stream_device).  CudaStream.borrow and .device use it. */
 static PyObject *mod_stream_device(PyObject *m, PyObject *arg)
 {
     uintptr_t stream;
@@ -327,7 +328,7 @@ static PyObject *mod_stream_device(PyObject *m, PyObject *arg)
     Py_BEGIN_ALLOW_THREADS
     st = oc_cuda_stream_device((void *)stream, &dev);
     Py_END_ALLOW_THREADS
-    if (st == OC_ERR_NO_DEVICE || st == OC_ERR_FORKED)
+    if (st == OC_ERR_NO_DEVICE || st == OC_ERR_FORKED || st == OC_ERR_UNSUPPORTED)
         return PyLong_FromLong(-1);
     if (st != OC_OK) {
         oc_py_raise(state_of_module(m), st, -1, "CUDA refuses stream 0x%zx (%s)", (size_t)stream,

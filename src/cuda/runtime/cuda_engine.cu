@@ -124,8 +124,12 @@ extern "C" oc_status oc_cuda_stream_device(void *cuda_stream, int *device)
 #if CUDART_VERSION >= 12080
         e = cudaStreamGetDevice((cudaStream_t)cuda_stream, &d);
 #else
-        e = cudaErrorNotSupported;
+        return OC_ERR_UNSUPPORTED; /* a toolkit without cudaStreamGetDevice */
 #endif
+    }
+    if (e == cudaErrorCallRequiresNewerDriver || e == cudaErrorNotSupported) {
+        (void)cudaGetLastError();
+        return OC_ERR_UNSUPPORTED; /* a driver without it */
     }
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
