@@ -184,9 +184,12 @@ OC_API oc_status oc_algorithm_from_name(const char *name, oc_algorithm *out);
 /* oc_engine_available returns 1 if `engine` is compiled in and usable now
  * (for OC_ENGINE_CUDA: a driver and at least one GPU are present), else 0.
  * oc_algorithm_available returns 1 if `engine` can run `algorithm` in both
- * directions.  Both are cheap after the first call and thread-safe. */
+ * directions; oc_algorithm_decode_available if it can decode it (Blosc
+ * decodes on the GPU but encodes on the CPU only).  All are cheap after the
+ * first call and thread-safe. */
 OC_API int oc_engine_available(oc_engine engine);
 OC_API int oc_algorithm_available(oc_engine engine, oc_algorithm algorithm);
+OC_API int oc_algorithm_decode_available(oc_engine engine, oc_algorithm algorithm);
 
 /* Compression levels.  0 always means the algorithm's default.
  *   lz4:     1 = LZ4 fast (default); negative = faster ("acceleration" = -level);

@@ -88,13 +88,21 @@ static void versions(void)
 
     CHECK_EQ(oc_engine_available(OC_ENGINE_CPU), 1);
     CHECK_EQ(oc_engine_available((oc_engine)7), 0);
-    for (int a = 1; a < OC_ALGO_COUNT; a++)
+    for (int a = 1; a < OC_ALGO_COUNT; a++) {
         CHECK_EQ(oc_algorithm_available(OC_ENGINE_CPU, (oc_algorithm)a), 1);
+        CHECK_EQ(oc_algorithm_decode_available(OC_ENGINE_CPU, (oc_algorithm)a), 1);
+        /* an engine that runs both directions decodes */
+        if (oc_algorithm_available(OC_ENGINE_CUDA, (oc_algorithm)a))
+            CHECK_EQ(oc_algorithm_decode_available(OC_ENGINE_CUDA, (oc_algorithm)a), 1);
+    }
     CHECK_EQ(oc_algorithm_available(OC_ENGINE_CPU, OC_ALGO_NONE), 0);
     CHECK_EQ(oc_algorithm_available(OC_ENGINE_CPU, (oc_algorithm)OC_ALGO_COUNT), 0);
+    CHECK_EQ(oc_algorithm_decode_available(OC_ENGINE_CPU, OC_ALGO_NONE), 0);
+    CHECK_EQ(oc_algorithm_decode_available(OC_ENGINE_CUDA, (oc_algorithm)OC_ALGO_COUNT), 0);
     if (!oc_engine_available(OC_ENGINE_CUDA)) {
         CHECK_EQ(oc_cuda_device_count(), 0);
         CHECK_EQ(oc_algorithm_available(OC_ENGINE_CUDA, OC_ALGO_LZ4), 0);
+        CHECK_EQ(oc_algorithm_decode_available(OC_ENGINE_CUDA, OC_ALGO_LZ4), 0);
         int d = 7; /* no GPU to ask: NO_DEVICE, *device untouched */
         CHECK_STATUS(oc_cuda_stream_device(NULL, &d), OC_ERR_NO_DEVICE);
         CHECK_STATUS(oc_cuda_stream_device((void *)0x1234, &d), OC_ERR_NO_DEVICE);

@@ -152,6 +152,9 @@ int main(void)
     co.engine = OC_ENGINE_CPU;
     REQUIRE(oc_context_create(&co, &g_cpu) == OC_OK);
     CHECK(oc_engine_available(OC_ENGINE_CUDA) == 1);
+    /* Blosc: a GPU decoder, no GPU encoder */
+    CHECK(oc_algorithm_decode_available(OC_ENGINE_CUDA, OC_ALGO_BLOSC) == 1);
+    CHECK(oc_algorithm_available(OC_ENGINE_CUDA, OC_ALGO_BLOSC) == 0);
     uint8_t *data = make_data((size_t)N * CHUNK);
     void *probe = dev(16);
     CHECK(oc_pointer_kind(probe) == OC_MEMORY_DEVICE);

@@ -100,14 +100,14 @@ def test_pickled_array_with_opencomp_codecs(tmp_path, spy):
 
 
 @pytest.mark.gpu
-def test_example_on_the_gpu(example, tmp_path, spy):
-    """The example with --gpu: CuPy blocks (cupy meta), chunks decoded into device memory."""
+def test_example_on_the_gpu(example, tmp_path):
+    """The example with --gpu: CuPy blocks (cupy meta), chunks decoded into device memory
+    by worker processes (dask-cuda's), so no batch sizes can be counted here."""
     cupy = pytest.importorskip("cupy")
     import warnings
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ocz.GpuFallbackWarning)  # zstd may have no GPU kernel yet
         r = example.main(store=str(tmp_path / "sample.zarr"), workers=1, gpu=True)
-    assert r["ok"] and r["mode"] == "opencomp-gpu"
-    assert max(spy) == 16
+    assert r["ok"] and r["mode"] == "opencomp-gpu" and r["workers"] == 1
     assert cupy.cuda.runtime.getDeviceCount() > 0

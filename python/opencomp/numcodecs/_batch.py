@@ -144,21 +144,24 @@ def _result_array(r: Any, device: bool) -> Any:
     return np.asarray(r).reshape(-1).view(np.uint8)
 
 
-# Per-process memory of which algorithms have a usable GPU engine here:
-# algorithm -> True/False, learned on the first device batch.
+# Per-process memory of which algorithms have a usable GPU engine here, per
+# direction: "Zstd" (decoding) or "Zstd:encode" -> True/False, learned on the
+# first device batch.  (Blosc decodes on the GPU but encodes on the CPU.)
 _gpu_ok: dict = {}
 _gpu_warned: set = set()
 _gpu_lock = threading.Lock()
 
 
-def _gpu_unavailable(algorithm: str, why: str) -> None:
+def _gpu_unavailable(key: str, why: str) -> None:
     with _gpu_lock:
-        _gpu_ok[algorithm] = False
-        first = algorithm not in _gpu_warned
-        _gpu_warned.add(algorithm)
+        _gpu_ok[key] = False
+        first = key not in _gpu_warned
+        _gpu_warned.add(key)
     if first:
+        algorithm, _, direction = key.partition(":")
+        done = "encoded" if direction == "encode" else "decoded"
         warnings.warn(
-            f"opencomp: {why}; {algorithm} chunks in device memory are decoded and encoded on the CPU "
+            f"opencomp: {why}; {algorithm} chunks in device memory are {done} on the CPU "
             "and copied to the device (one copy per batch). They move to the GPU with no change on "
             "your side once this opencomp build has the kernel.",
             GpuFallbackWarning,
@@ -190,9 +193,10 @@ def _unsupported_everywhere(statuses: Sequence[Any]) -> bool:
 _OC_ENGINE_CUDA = 2  # include/opencomp.h: oc_engine
 
 
-def _cuda_kernel_check(algorithm: str) -> Optional[bool]:
-    """Whether the CUDA engine runs `algorithm` with GPU kernels: the C API's
-    oc_algorithm_available(OC_ENGINE_CUDA, alg), reached through the symbols the
+def _cuda_kernel_check(algorithm: str, encode: bool) -> Optional[bool]:
+    """Whether the CUDA engine decodes (or with `encode`, also encodes)
+    `algorithm` with GPU kernels: the C API's oc_algorithm_decode_available or
+    oc_algorithm_available for OC_ENGINE_CUDA, reached through the symbols the
     extension exports (the Python API has no per-engine query yet).  None when
     that cannot be asked (then the first device batch probes the engine)."""
     if not opencomp.cuda_available():
@@ -204,20 +208,22 @@ def _cuda_kernel_check(algorithm: str) -> Optional[bool]:
         alg = ctypes.c_int(0)
         if lib.oc_algorithm_from_name(algorithm.lower().encode(), ctypes.byref(alg)) != 0:
             return None
-        return bool(lib.oc_algorithm_available(_OC_ENGINE_CUDA, alg.value))
+        query = lib.oc_algorithm_available if encode else lib.oc_algorithm_decode_available
+        return bool(query(_OC_ENGINE_CUDA, alg.value))
     except (OSError, AttributeError, ImportError):
         return None
 
 
-def gpu_kernel(algorithm: str) -> Optional[bool]:
-    """True if device chunks of `algorithm` decode on GPU kernels in this build,
-    False if they take the CPU fallback, None if not known yet."""
+def gpu_kernel(algorithm: str, encode: bool = False) -> Optional[bool]:
+    """True if device chunks of `algorithm` decode (with `encode`: encode) on GPU
+    kernels in this build, False if they take the CPU fallback, None if not known yet."""
+    key = algorithm + ":encode" if encode else algorithm
     with _gpu_lock:
-        if algorithm not in _gpu_ok:
-            known = _cuda_kernel_check(algorithm)
+        if key not in _gpu_ok:
+            known = _cuda_kernel_check(algorithm, encode)
             if known is not None:
-                _gpu_ok[algorithm] = known
-        return _gpu_ok.get(algorithm)
+                _gpu_ok[key] = known
+        return _gpu_ok.get(key)
 
 
 class BatchCodec:
@@ -453,24 +459,25 @@ class BatchCodec:
             raise ValueError("a batch must be all host or all device memory")
         srcs = [as_u8(s, device) for s in srcs]
         if device:
-            gpu = gpu_kernel(self.algorithm)
+            key = self.algorithm + ":encode"
+            gpu = gpu_kernel(self.algorithm, encode=True)
             if not opencomp.cuda_available():
-                _gpu_unavailable(self.algorithm, "this opencomp build has no usable CUDA engine")
+                _gpu_unavailable(key, "this opencomp build has no usable CUDA engine")
                 gpu = False
             elif gpu is False:
-                _gpu_unavailable(self.algorithm, f"this opencomp build has no GPU {self.algorithm} kernel")
+                _gpu_unavailable(key, f"this opencomp build has no GPU {self.algorithm} encoder")
             if self.zstd_checksum:
                 gpu = False  # frames with checksums are written on the CPU
             if gpu is not False:
                 try:
                     out = self._encode_on(srcs, True)
                     with _gpu_lock:
-                        _gpu_ok.setdefault(self.algorithm, True)
+                        _gpu_ok.setdefault(key, True)
                     return out
                 except opencomp.Error as e:
                     if e.status not in (opencomp.Status.UNSUPPORTED, opencomp.Status.NO_DEVICE):
                         raise
-                    _gpu_unavailable(self.algorithm, f"this opencomp build has no GPU {self.algorithm} kernel")
+                    _gpu_unavailable(key, f"this opencomp build has no GPU {self.algorithm} encoder")
             cp = _cupy()
             host = self._encode_on([cp.asnumpy(s) for s in srcs], False)
             joined = cp.asarray(np.concatenate(host))  # one copy to the device
