@@ -103,11 +103,15 @@ def write_store(client, path: str, codec: str, gib: float, chunk_mib: float, gro
             "expect_total": total}
 
 
-def read_store(client, store: dict, gpu: bool, repeats: int = 3) -> dict:
-    """Read the whole store ``repeats`` times (sum of every value); the best time counts."""
+def read_store(client, store: dict, gpu: bool, repeats: int = 3, group: int | None = None) -> dict:
+    """Read the whole store ``repeats`` times (sum of every value); the best time counts.
+    ``group``: zarr chunks per dask task if not the store's own."""
     import dask.array as da
 
-    x = da.from_zarr(store["path"], chunks=tuple(store["tasks"]))
+    tasks = list(store["tasks"])
+    if group:
+        tasks[0] = store["chunks"][0] * group
+    x = da.from_zarr(store["path"], chunks=tuple(tasks))
     if gpu:
         import cupy
 
@@ -118,7 +122,8 @@ def read_store(client, store: dict, gpu: bool, repeats: int = 3) -> dict:
         total = float(x.sum(dtype=np.float64).compute())
         times.append(time.perf_counter() - t0)
     best = min(times)
-    return {"tasks": int(np.prod(x.numblocks)), "total": total, "times_s": times,
+    return {"tasks": int(np.prod(x.numblocks)), "chunks_per_task": tasks[0] // store["chunks"][0],
+            "total": total, "times_s": times,
             "gb_s": store["nbytes"] / best / 1e9,
             "ok": bool(np.isclose(total, store["expect_total"], rtol=1e-9, atol=1e-3))}
 
@@ -148,7 +153,8 @@ def gpu_cluster(ngpus: int, threads: int):
                             dashboard_address=None)
 
 
-def run_read(cluster, store: dict, mode: str, gpu: bool, opencomp_on: bool, repeats: int) -> dict:
+def run_read(cluster, store: dict, mode: str, gpu: bool, opencomp_on: bool, repeats: int,
+             group: int | None = None) -> dict:
     """One cluster, one configuration of readers: the read's result row."""
     from distributed import Client
 
@@ -157,14 +163,14 @@ def run_read(cluster, store: dict, mode: str, gpu: bool, opencomp_on: bool, repe
             client.run(worker_setup, gpu)
         else:
             client.run(warnings.filterwarnings, "ignore", "Numcodecs codecs are not in the Zarr version 3")
-        r = read_store(client, store, gpu, repeats)
+        r = read_store(client, store, gpu, repeats, group)
         r["workers"] = len(client.scheduler_info()["workers"])
     r["cluster"] = type(cluster).__name__
     r["mode"] = mode
     return r
 
 
-def one_task_profile(store: dict, repeats: int = 5) -> dict:
+def one_task_profile(store: dict, repeats: int = 5, group: int | None = None) -> dict:
     """Where one dask task's time goes, in this process on GPU 0: the batch of
     one task (its zarr chunks, compressed bytes already in device memory)
     decoded by opencomp alone, the same batch from host memory on the CPU
@@ -187,8 +193,9 @@ def one_task_profile(store: dict, repeats: int = 5) -> dict:
 
     worker_setup(True)
     arr = zarr.open_array(store["path"], mode="r")
-    rows, cols = store["tasks"]
-    group = rows // store["chunks"][0]
+    cols = store["tasks"][1]
+    group = group or store["tasks"][0] // store["chunks"][0]
+    rows = store["chunks"][0] * group
     chunk_bytes = store["chunks"][0] * cols * 4
     # zarr v3's default chunk keys: c/<row block>/<column block>
     host = [np.fromfile(os.path.join(store["path"], "c", str(i), "0"), np.uint8) for i in range(group)]
@@ -234,9 +241,10 @@ def main(store: str | None = None, gpu: bool = False, workers: int = 2, processe
 
 
 def scaling(store: str | None, codec: str, gib: float, chunk_mib: float, group: int, threads: int,
-            repeats: int, max_gpus: int) -> dict:
-    """The read of one store by every configuration: stock zarr and opencomp on all CPU cores,
-    opencomp on 1, 2, 4, 8 GPUs."""
+            repeats: int, max_gpus: int, gpu_group: int | None = None) -> dict:
+    """The read of one store by every configuration: stock zarr and opencomp on all CPU cores
+    (``group`` zarr chunks per task: a task per CPU thread), opencomp on 1, 2, 4, 8 GPUs
+    (``gpu_group`` chunks per task, default ``group``: a GPU wants few, large batches)."""
     from distributed import Client
 
     cores = os.cpu_count() or 2
@@ -256,16 +264,17 @@ def scaling(store: str | None, codec: str, gib: float, chunk_mib: float, group: 
               f"{'ok' if r['ok'] else 'WRONG SUM'}", flush=True)
     profile = None
     if max_gpus > 0:
-        profile = one_task_profile(written)
+        profile = one_task_profile(written, group=gpu_group)
         print(f"one task of {profile['chunks']} chunks on GPU 0: opencomp decode alone "
               f"{profile['gpu_codec_gb_s']:.2f} GB/s (device) / {profile['cpu_codec_gb_s']:.2f} GB/s (CPU engine, "
               f"host), zarr read of its region {profile['zarr_gpu_read_gb_s']:.2f} GB/s", flush=True)
     n = 1
     while n <= max_gpus:
-        r = run_read(gpu_cluster(n, threads), written, "opencomp-gpu", True, True, repeats)
+        r = run_read(gpu_cluster(n, threads), written, "opencomp-gpu", True, True, repeats, gpu_group)
         r["gpus"] = n
         rows.append(r)
-        print(f"opencomp-gpu   {n:3d} GPU(s) x {threads} threads:   {r['gb_s']:7.2f} GB/s "
+        print(f"opencomp-gpu   {n:3d} GPU(s) x {threads} threads, {r['chunks_per_task']} chunks a task: "
+              f"{r['gb_s']:7.2f} GB/s "
               f"{'ok' if r['ok'] else 'WRONG SUM'}", flush=True)
         n *= 2
     return {"store": written, "cpu_cores": cores, "rows": rows, "one_task_profile": profile}
@@ -281,6 +290,7 @@ if __name__ == "__main__":
     ap.add_argument("--gib", type=float, default=0.008, help="array size in GiB (default: 8 MiB)")
     ap.add_argument("--chunk-mib", type=float, default=0.25, help="zarr chunk size in MiB")
     ap.add_argument("--group", type=int, default=16, help="zarr chunks per dask task (one opencomp call)")
+    ap.add_argument("--gpu-group", type=int, default=None, help="with --scaling: zarr chunks per task on GPUs")
     ap.add_argument("--workers", type=int, default=2, help="CPU workers (without --scaling)")
     ap.add_argument("--threads", type=int, default=2, help="threads per worker")
     ap.add_argument("--repeats", type=int, default=1, help="reads of the store; the best time counts")
@@ -290,7 +300,7 @@ if __name__ == "__main__":
     args = ap.parse_args()
     if args.scaling:
         out = scaling(args.store, args.codec, args.gib, args.chunk_mib, args.group, args.threads, args.repeats,
-                      args.max_gpus if args.max_gpus is not None else gpu_count())
+                      args.max_gpus if args.max_gpus is not None else gpu_count(), args.gpu_group)
         ok = all(r["ok"] for r in out["rows"])
     else:
         out = main(args.store, args.gpu, args.workers, args.processes, args.codec, args.gib, args.chunk_mib,
