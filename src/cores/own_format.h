@@ -2,7 +2,9 @@
  * own_format.h - what opencomp's own chunk formats (Cascaded, Bitcomp,
  * ANS; docs/FORMAT.md, "Our own formats") share: the 8-byte chunk header,
  * the data types and their widths, and the table of tile end offsets that
- * lets a large chunk be decoded by many thread blocks at once.
+ * lets a large chunk be decoded by many thread blocks at once; for the
+ * tiled chunks of Cascaded and Bitcomp, their layout checks and the CPU's
+ * tile-after-tile decode.
  *
  * Plain arithmetic on bytes, host and device (own_simt.h); the codec cores
  * include it.
@@ -118,5 +120,85 @@ OWN_HD oc_status own_tile_span(const uint8_t *src, uint32_t table_off, uint32_t 
     *end = base + e;
     return OC_OK;
 }
+
+/* ---- tiled chunks (Cascaded, Bitcomp) ---------------------------------------
+ * The header, the tile table right after it, the tiles of `per_tile`
+ * elements, then the trailing bytes that are not a whole element, stored.
+ * What such a chunk's header says, after the checks that need no tile: */
+typedef struct own_tiled {
+    uint32_t w, per_tile, ntiles, tail; /* width, elements per tile, tiles, trailing bytes */
+    uint64_t size;                      /* decoded bytes */
+    uint32_t table;                     /* offset of the tile table */
+    uint64_t limit;                     /* offset where the tiles end */
+    uint32_t dtype;                     /* the data type */
+} own_tiled;
+
+/* Checks the tile table and total length of a tiled chunk whose header h
+ * was read and checked (id, version, type, the codec's flags).  TRUNCATED
+ * when src ends before the chunk does, CORRUPT for a chunk longer than its
+ * tiles, OUTPUT_TOO_SMALL when the decoded size exceeds cap (checked
+ * last). */
+OWN_HD oc_status own_tiled_check(const uint8_t *src, size_t n, const own_header *h, uint32_t per_tile,
+                                 uint64_t cap, own_tiled *k)
+{
+    k->w = own_type_width(h->dtype);
+    k->dtype = h->dtype;
+    k->size = h->size;
+    k->per_tile = per_tile;
+    uint64_t elems = h->size / k->w;
+    k->ntiles = own_tile_count(elems, k->per_tile);
+    k->tail = (uint32_t)(h->size - elems * k->w);
+    k->table = OWN_HEADER_SIZE;
+    uint64_t base = OWN_HEADER_SIZE + 4ull * k->ntiles;
+    if (base > n)
+        return OC_ERR_TRUNCATED;
+    uint64_t last = k->ntiles ? oc_load_le32(src + OWN_HEADER_SIZE + 4ull * (k->ntiles - 1)) : 0;
+    k->limit = base + last;
+    uint64_t need = base + last + k->tail;
+    if (need > n)
+        return OC_ERR_TRUNCATED;
+    if (need < n)
+        return OC_ERR_CORRUPT;
+    if (h->size > cap)
+        return OC_ERR_OUTPUT_TOO_SMALL;
+    return OC_OK;
+}
+
+#ifndef __CUDACC__
+/* The CPU's walk of a tiled chunk: check(src, n, cap, &k) (the codec's
+ * header and table checks), then decode(ws, tile, tile_len, cnt, &k,
+ * out, nw) for every tile in order (out NULL: checks only, as a size query
+ * does), then the trailing bytes.  The first failing tile's status is the
+ * chunk's, as on the GPU, which runs the tiles of many chunks at once
+ * instead (src/cuda/codecs/own_common/). */
+typedef oc_status (*own_tiled_check_fn)(const uint8_t *src, size_t n, uint64_t cap, own_tiled *k);
+typedef oc_status (*own_tile_decode_fn)(void *ws, const uint8_t *tile, uint32_t len, uint32_t cnt,
+                                        const own_tiled *k, uint8_t *out, uint32_t nw);
+
+static inline oc_status own_tiled_decompress(void *ws, const uint8_t *src, size_t n, uint8_t *dst,
+                                             uint64_t cap, uint64_t *out, uint32_t nw,
+                                             own_tiled_check_fn check, own_tile_decode_fn decode)
+{
+    own_tiled k;
+    *out = 0;
+    oc_status st = check(src, n, dst ? cap : UINT64_MAX, &k);
+    if (st != OC_OK)
+        return st;
+    uint64_t elems = k.size / k.w;
+    for (uint32_t t = 0; t < k.ntiles; t++) {
+        uint64_t a, b, first = (uint64_t)t * k.per_tile;
+        uint32_t cnt = (uint32_t)(elems - first < k.per_tile ? elems - first : k.per_tile);
+        st = own_tile_span(src, k.table, k.ntiles, t, k.limit, &a, &b);
+        if (st == OC_OK)
+            st = decode(ws, src + a, (uint32_t)(b - a), cnt, &k, dst ? dst + first * k.w : NULL, nw);
+        if (st != OC_OK)
+            return st;
+    }
+    if (dst && k.tail)
+        memcpy(dst + elems * k.w, src + k.limit, k.tail);
+    *out = k.size;
+    return OC_OK;
+}
+#endif
 
 #endif /* OC_OWN_FORMAT_H */

@@ -940,11 +940,7 @@ OWN_HD uint64_t bc_bound(uint64_t n)
     return OWN_HEADER_SIZE + 4ull * own_tile_count(n, BC_TILE) + n;
 }
 
-typedef struct bc_chunk {
-    uint32_t w, dtype, ntiles, tail;
-    uint64_t size, limit;
-    uint32_t table;
-} bc_chunk;
+typedef own_tiled bc_chunk;
 
 OWN_HD oc_status bc_chunk_check(const uint8_t *src, size_t n, uint64_t cap, bc_chunk *k)
 {
@@ -954,26 +950,7 @@ OWN_HD oc_status bc_chunk_check(const uint8_t *src, size_t n, uint64_t cap, bc_c
         return st;
     if (h.flags > 1)
         return OC_ERR_CORRUPT;
-    k->w = own_type_width(h.dtype);
-    k->dtype = h.dtype;
-    k->size = h.size;
-    uint64_t elems = h.size / k->w;
-    k->ntiles = own_tile_count(elems, BC_TILE);
-    k->tail = (uint32_t)(h.size - elems * k->w);
-    k->table = OWN_HEADER_SIZE;
-    uint64_t base = OWN_HEADER_SIZE + 4ull * k->ntiles;
-    if (base > n)
-        return OC_ERR_TRUNCATED;
-    uint64_t last = k->ntiles ? oc_load_le32(src + OWN_HEADER_SIZE + 4ull * (k->ntiles - 1)) : 0;
-    k->limit = base + last;
-    uint64_t need = k->limit + k->tail;
-    if (need > n)
-        return OC_ERR_TRUNCATED;
-    if (need < n)
-        return OC_ERR_CORRUPT;
-    if (h.size > cap)
-        return OC_ERR_OUTPUT_TOO_SMALL;
-    return OC_OK;
+    return own_tiled_check(src, n, &h, BC_TILE, cap, k);
 }
 
 /* Compresses src[0..n) of type dtype into dst[0..cap) (algo: the
@@ -1020,31 +997,18 @@ OWN_DEV oc_status bc_compress_chunk(bc_ws *ws, const uint8_t *src, uint64_t n, u
 }
 
 #ifndef __CUDACC__
+static inline oc_status bc_tile_decode(void *ws, const uint8_t *tile, uint32_t len, uint32_t cnt,
+                                       const own_tiled *k, uint8_t *out, uint32_t nw)
+{
+    return bc_decode_tile((bc_ws *)ws, tile, len, cnt, k->dtype, out, nw);
+}
+
 /* Decodes a whole chunk on the CPU, tile after tile (dst NULL: checks
- * only); the first failing tile's status is the chunk's, as on the GPU. */
+ * only): own_format.h's walk. */
 static inline oc_status bc_decompress_chunk(bc_ws *ws, const uint8_t *src, size_t n, uint8_t *dst,
                                             uint64_t cap, uint64_t *out, uint32_t nw)
 {
-    bc_chunk k;
-    *out = 0;
-    oc_status st = bc_chunk_check(src, n, dst ? cap : UINT64_MAX, &k);
-    if (st != OC_OK)
-        return st;
-    uint64_t elems = k.size / k.w;
-    for (uint32_t t = 0; t < k.ntiles; t++) {
-        uint64_t a, b, first = (uint64_t)t * BC_TILE;
-        uint32_t cnt = (uint32_t)(elems - first < BC_TILE ? elems - first : BC_TILE);
-        st = own_tile_span(src, k.table, k.ntiles, t, k.limit, &a, &b);
-        if (st == OC_OK)
-            st = bc_decode_tile(ws, src + a, (uint32_t)(b - a), cnt, k.dtype, dst ? dst + first * k.w : NULL,
-                                nw);
-        if (st != OC_OK)
-            return st;
-    }
-    if (dst && k.tail)
-        memcpy(dst + elems * k.w, src + k.limit, k.tail);
-    *out = k.size;
-    return OC_OK;
+    return own_tiled_decompress(ws, src, n, dst, cap, out, nw, bc_chunk_check, bc_tile_decode);
 }
 #endif
 

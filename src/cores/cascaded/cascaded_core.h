@@ -952,12 +952,7 @@ OWN_HD uint64_t cz_bound(uint64_t n)
 }
 
 /* What a chunk header says, after the checks that need no tile. */
-typedef struct cz_chunk {
-    uint32_t w, per_tile, ntiles, tail; /* width, elements per tile, tiles, trailing bytes */
-    uint64_t size;                      /* decoded bytes */
-    uint32_t table;                     /* offset of the tile table */
-    uint64_t limit;                     /* offset where the tiles end */
-} cz_chunk;
+typedef own_tiled cz_chunk;
 
 /* Checks a chunk's header, tile table and total length.  TRUNCATED when
  * src ends before the chunk does, CORRUPT for a bad header or a chunk
@@ -971,26 +966,7 @@ OWN_HD oc_status cz_chunk_check(const uint8_t *src, size_t n, uint64_t cap, cz_c
         return st;
     if (h.flags != 0)
         return OC_ERR_CORRUPT;
-    k->w = own_type_width(h.dtype);
-    k->size = h.size;
-    k->per_tile = cz_tile_elems(k->w);
-    uint64_t elems = h.size / k->w;
-    k->ntiles = own_tile_count(elems, k->per_tile);
-    k->tail = (uint32_t)(h.size - elems * k->w);
-    k->table = OWN_HEADER_SIZE;
-    uint64_t base = OWN_HEADER_SIZE + 4ull * k->ntiles;
-    if (base > n)
-        return OC_ERR_TRUNCATED;
-    uint64_t last = k->ntiles ? oc_load_le32(src + OWN_HEADER_SIZE + 4ull * (k->ntiles - 1)) : 0;
-    k->limit = base + last;
-    uint64_t need = base + last + k->tail;
-    if (need > n)
-        return OC_ERR_TRUNCATED;
-    if (need < n)
-        return OC_ERR_CORRUPT;
-    if (h.size > cap)
-        return OC_ERR_OUTPUT_TOO_SMALL;
-    return OC_OK;
+    return own_tiled_check(src, n, &h, cz_tile_elems(own_type_width(h.dtype)), cap, k);
 }
 
 /* Writes one byte from one thread (header and table bytes). */
@@ -1047,32 +1023,18 @@ OWN_DEV oc_status cz_compress_chunk(cz_ws *ws, const uint8_t *src, uint64_t n, u
 }
 
 #ifndef __CUDACC__
+static inline oc_status cz_tile_decode(void *ws, const uint8_t *tile, uint32_t len, uint32_t cnt,
+                                       const own_tiled *k, uint8_t *out, uint32_t nw)
+{
+    return cz_decode_tile((cz_ws *)ws, tile, len, cnt, k->w, out, nw);
+}
+
 /* Decodes a whole chunk on the CPU, tile after tile (dst NULL: checks
- * only, as a size query does); the GPU runs the tiles of many chunks at
- * once instead (src/cuda/codecs/cascaded/).  The first failing tile's
- * status is the chunk's, as on the GPU. */
+ * only, as a size query does): own_format.h's walk. */
 static inline oc_status cz_decompress_chunk(cz_ws *ws, const uint8_t *src, size_t n, uint8_t *dst,
                                             uint64_t cap, uint64_t *out, uint32_t nw)
 {
-    cz_chunk k;
-    *out = 0;
-    oc_status st = cz_chunk_check(src, n, dst ? cap : UINT64_MAX, &k);
-    if (st != OC_OK)
-        return st;
-    uint64_t elems = k.size / k.w;
-    for (uint32_t t = 0; t < k.ntiles; t++) {
-        uint64_t a, b, first = (uint64_t)t * k.per_tile;
-        uint32_t cnt = (uint32_t)(elems - first < k.per_tile ? elems - first : k.per_tile);
-        st = own_tile_span(src, k.table, k.ntiles, t, k.limit, &a, &b);
-        if (st == OC_OK)
-            st = cz_decode_tile(ws, src + a, (uint32_t)(b - a), cnt, k.w, dst ? dst + first * k.w : NULL, nw);
-        if (st != OC_OK)
-            return st;
-    }
-    if (dst && k.tail)
-        memcpy(dst + elems * k.w, src + k.limit, k.tail);
-    *out = k.size;
-    return OC_OK;
+    return own_tiled_decompress(ws, src, n, dst, cap, out, nw, cz_chunk_check, cz_tile_decode);
 }
 #endif
 
