@@ -37,7 +37,7 @@ import numpy as np
 COLS = 1024  # elements per row: a zarr chunk is rows x COLS float32
 
 
-def worker_setup(gpu: bool = False, batch_size: int = 64) -> None:
+def worker_setup(gpu: bool = False, batch_size: int = 1024) -> None:
     """Run on every worker: opencomp's codecs for zstd/blosc/..., batched; GPU buffers if asked."""
     import zarr
 
