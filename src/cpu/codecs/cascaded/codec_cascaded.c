@@ -3,62 +3,29 @@
  * (src/cores/cascaded/cascaded_core.h) compiled as C, one warp of one
  * lane per tile, so the CPU writes and accepts exactly the bytes and
  * statuses of the GPU kernels.  The tile workspace (~68 KiB) is this
- * codec's worker state.
+ * codec's worker state; the plumbing is own_cpu.h's, shared with Bitcomp
+ * and ANS.
  */
-#include "../../../common/typed_options.h"
 #include "../../../cores/cascaded/cascaded_core.h"
-#include "../../cpu_codec.h"
+#include "../own_common/own_cpu.h"
 
-static cz_ws *workspace(oc_cpu_worker *w)
+static oc_status cz_compress(void *ws, const oc_typed_options *typed, const uint8_t *src, size_t n,
+                             uint8_t *dst, size_t cap, uint64_t *out)
 {
-    return (cz_ws *)oc_worker_state(w, OC_ALGO_CASCADED, sizeof(cz_ws));
-}
-
-static oc_status cascaded_compress(oc_cpu_worker *w, oc_algorithm algo, int level, const uint8_t *src,
-                                   size_t n, uint8_t *dst, size_t cap, size_t *out)
-{
-    (void)algo, (void)level;
-    RETURN_ERROR_IF(n > OWN_MAX_CHUNK, OC_ERR_CHUNK_TOO_LARGE);
-    cz_ws *ws = workspace(w);
-    RETURN_ERROR_IF(!ws, OC_ERR_OUT_OF_MEMORY);
-    static const oc_typed_options defaults = {OC_TYPE_DEFAULT, 0, 0, 0};
-    const oc_typed_options *typed = w->opts ? &w->opts->typed : &defaults;
     cz_layers L;
     oc_typed_cascaded(typed, &L.rles, &L.deltas, &L.bitpack);
-    uint64_t got = 0;
-    oc_status st = cz_compress_chunk(ws, src, n, oc_typed_data_type(typed), L, dst, cap, &got, 1);
-    *out = (size_t)got;
-    return st;
+    return cz_compress_chunk((cz_ws *)ws, src, n, oc_typed_data_type(typed), L, dst, cap, out, 1);
 }
 
-static oc_status cascaded_decompress(oc_cpu_worker *w, oc_algorithm algo, const uint8_t *src, size_t n,
-                                     uint8_t *dst, size_t cap, size_t *out)
+static oc_status cz_decompress(void *ws, const uint8_t *src, size_t n, uint8_t *dst, uint64_t cap,
+                               uint64_t *out)
 {
-    (void)algo;
-    cz_ws *ws = workspace(w);
-    RETURN_ERROR_IF(!ws, OC_ERR_OUT_OF_MEMORY);
-    uint64_t got = 0;
-    oc_status st = cz_decompress_chunk(ws, src, n, dst, cap, &got, 1);
-    *out = (size_t)got;
-    return st;
+    return cz_decompress_chunk((cz_ws *)ws, src, n, dst, cap, out, 1);
 }
 
-static oc_status cascaded_size(oc_cpu_worker *w, oc_algorithm algo, const uint8_t *src, size_t n,
-                               size_t *size)
-{
-    (void)algo;
-    cz_ws *ws = workspace(w);
-    RETURN_ERROR_IF(!ws, OC_ERR_OUT_OF_MEMORY);
-    uint64_t got = 0;
-    oc_status st = cz_decompress_chunk(ws, src, n, NULL, 0, &got, 1);
-    *size = (size_t)got;
-    return st;
-}
+static const own_cpu_codec cz_codec = {OC_ALGO_CASCADED, sizeof(cz_ws), cz_compress, cz_decompress};
 
-static void cascaded_release(oc_cpu_worker *w)
-{
-    (void)w; /* the workspace is plain memory in the worker's slot, freed with it */
-}
+OWN_CPU_ENTRY_POINTS(cascaded, cz_codec)
 
 const oc_cpu_codec oc_cpu_codec_cascaded = {cascaded_compress, cascaded_decompress, cascaded_size,
-                                            cascaded_release};
+                                            own_cpu_release};
