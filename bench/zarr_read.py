@@ -8,7 +8,7 @@ installed (the GPU machine: see docs/ZARR.md, "Benchmark").  Usage:
     python3 bench/zarr_read.py [--size-gib 1] [--chunk-kib 1024] [--codec zstd]
                                [--batch-size 256] [--repeat 5] [--store DIR] [--json FILE]
 
-It writes the array once with zarr's own codec (``--codec``: zstd, gzip,
+It writes the array once with zarr's own codec (``--codec``: zstd, gzip, blosc,
 numcodecs.zstd, numcodecs.lz4, numcodecs.zlib, numcodecs.gzip) to a LocalStore
 (page cache warm after the write, so every contender reads the same cached
 files), then reads the whole array with each contender, every result landing
@@ -60,6 +60,10 @@ def _codec(name: str, level: int | None):
         return ZstdCodec(level=3 if level is None else level)
     if name == "gzip":
         return GzipCodec(level=5 if level is None else level)
+    if name == "blosc":  # zarr-python 2's default compressor: lz4 + byte shuffle
+        from zarr.codecs import BloscCodec
+
+        return BloscCodec(cname="lz4", clevel=5 if level is None else level, shuffle="shuffle", typesize=4)
     cls = {"numcodecs.zstd": zn.Zstd, "numcodecs.lz4": zn.LZ4, "numcodecs.zlib": zn.Zlib, "numcodecs.gzip": zn.GZip}[name]
     if name == "numcodecs.lz4":
         return cls(acceleration=1)

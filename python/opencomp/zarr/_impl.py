@@ -19,6 +19,7 @@ import opencomp
 
 from ..numcodecs import decode_level, deflate_level, lz4_level, zstd_level
 from ..numcodecs._batch import BatchCodec, ChunkFailure, GpuFallbackWarning, is_device_array
+from . import _fastread
 
 __all__ = [
     "ChunkDecodeError",
@@ -323,13 +324,19 @@ class OpencompCodecPipeline(BatchedCodecPipeline):
 
     When an opencomp codec fails on a chunk, the ChunkDecodeError raised names
     the chunk's store key (``'arr/c/1/0' in file:///data.zarr``) and, for
-    sharded arrays, the inner chunk of the shard (``..., inner chunk (0, 2)``).  Reading is otherwise the
-    stock pipeline's, batch for batch.
+    sharded arrays, the inner chunk of the shard (``..., inner chunk (0, 2)``).
+    Reads into device memory of plain chunks (``bytes`` + one opencomp codec)
+    take the one-copy path of _fastread.py: one host-to-device copy and one
+    decode call a batch instead of zarr's copy and synchronisation a chunk.
+    Reading is otherwise the stock pipeline's, batch for batch.
     """
 
     async def read_batch(self, batch_info: Any, out: Any, drop_axes: Tuple[int, ...] = ()) -> None:
         batch_info = list(batch_info)
         try:
+            codec = _fastread.plan(self)
+            if codec is not None and await _fastread.read_batch(codec, batch_info, out, drop_axes):
+                return
             await super().read_batch(batch_info, out, drop_axes)
         except opencomp.Error as e:
             raise await self._named(e, batch_info) from e
