@@ -1,8 +1,7 @@
 /*
  * fuzz_codec_cascaded.c - the Cascaded decoder (src/cores/cascaded/
  * cascaded_core.h, the code both engines run) on arbitrary input, C build,
- * under ASan/UBSan.  Input and output are exactly-sized heap buffers, so a
- * one-byte overread or overwrite faults.
+ * under ASan/UBSan, through fuzz_own_codec.h's checks.
  *
  * Byte 0: bits 0-1 pick the output capacity (0, 100, 64 KiB, 256 KiB), bit 2
  * makes the rest DATA to compress instead of a stream: with a type (bits
@@ -13,55 +12,30 @@
  * size query (no output) the same status, and an OK decode never reports
  * more than the capacity.
  */
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "cores/cascaded/cascaded_core.h"
+#include "fuzz_own_codec.h"
 
 static cz_ws ws;
 
-static uint8_t *copy_of(const uint8_t *p, size_t n)
+typedef struct cz_opts {
+    uint32_t type;
+    cz_layers L;
+} cz_opts;
+
+static oc_status compress(const void *ctx, const uint8_t *src, size_t n, uint8_t *dst, uint64_t cap,
+                          uint64_t *out, uint32_t nw)
 {
-    uint8_t *q = (uint8_t *)malloc(n ? n : 1);
-    if (!q)
-        abort();
-    if (n)
-        memcpy(q, p, n);
-    return q;
+    const cz_opts *o = (const cz_opts *)ctx;
+    return cz_compress_chunk(&ws, src, n, o->type, o->L, dst, cap, out, nw);
 }
 
-static void as_data(const uint8_t *data, size_t size, unsigned mode, unsigned layers)
+static oc_status decompress(const uint8_t *src, size_t n, uint8_t *dst, uint64_t cap, uint64_t *out,
+                            uint32_t nw)
 {
-    uint32_t type = 1 + (mode >> 3) % (OC_TYPE_COUNT - 1);
-    cz_layers L = {layers & 3, (layers >> 2) & 3, (layers >> 4) & 1};
-    if (layers & 0x80)
-        L.rles = 4; /* the automatic choice */
-    uint8_t *in = copy_of(data, size);
-    size_t cap = (size_t)cz_bound(size);
-    uint8_t *a = (uint8_t *)malloc(cap), *b = (uint8_t *)malloc(cap),
-            *back = (uint8_t *)malloc(size ? size : 1);
-    if (!a || !b || !back)
-        abort();
-    uint64_t na = 0, nb = 0, got = 0;
-    if (cz_compress_chunk(&ws, in, size, type, L, a, cap, &na, 1) != OC_OK)
-        abort();
-    if (cz_compress_chunk(&ws, in, size, type, L, b, cap, &nb, 3) != OC_OK || na != nb ||
-        memcmp(a, b, (size_t)na))
-        abort();
-    uint8_t *exact = copy_of(a, (size_t)na);
-    if (cz_decompress_chunk(&ws, exact, (size_t)na, back, size, &got, 1) != OC_OK || got != size ||
-        (size && memcmp(back, in, size)))
-        abort();
-    if (size &&
-        cz_decompress_chunk(&ws, exact, (size_t)na, back, size - 1, &got, 1) != OC_ERR_OUTPUT_TOO_SMALL)
-        abort();
-    free(exact);
-    free(in);
-    free(a);
-    free(b);
-    free(back);
+    return cz_decompress_chunk(&ws, src, n, dst, cap, out, nw);
 }
+
+static const fuzz_own_codec codec = {compress, decompress, 3};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -72,25 +46,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     data += 2;
     size -= 2;
     if (mode & 4) {
-        as_data(data, size, mode, layers);
+        cz_opts o = {1 + (mode >> 3) % (OC_TYPE_COUNT - 1),
+                     {layers & 3, (layers >> 2) & 3, (layers >> 4) & 1}};
+        if (layers & 0x80)
+            o.L.rles = 4; /* the automatic choice */
+        fuzz_own_roundtrip(&codec, &o, data, size, (size_t)cz_bound(size));
         return 0;
     }
-    static const size_t caps[4] = {0, 100, 65536, 1 << 18};
-    size_t cap = caps[mode & 3];
-    uint8_t *in = copy_of(data, size);
-    uint8_t *o1 = (uint8_t *)malloc(cap ? cap : 1), *o3 = (uint8_t *)malloc(cap ? cap : 1);
-    if (!o1 || !o3)
-        abort();
-    uint64_t g1 = 0, g3 = 0, gs = 0;
-    oc_status s1 = cz_decompress_chunk(&ws, in, size, o1, cap, &g1, 1);
-    oc_status s3 = cz_decompress_chunk(&ws, in, size, o3, cap, &g3, 3);
-    if (s1 != s3 || g1 != g3 || g1 > cap || (s1 == OC_OK && g1 && memcmp(o1, o3, (size_t)g1)))
-        abort();
-    oc_status ss = cz_decompress_chunk(&ws, in, size, NULL, 0, &gs, 1);
-    if (s1 != OC_ERR_OUTPUT_TOO_SMALL && (ss != s1 || (s1 == OC_OK && gs != g1)))
-        abort();
-    free(in);
-    free(o1);
-    free(o3);
+    fuzz_own_stream(&codec, data, size, fuzz_own_capacity(mode));
     return 0;
 }
