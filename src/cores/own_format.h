@@ -164,17 +164,21 @@ OWN_HD oc_status own_tiled_check(const uint8_t *src, size_t n, const own_header 
     return OC_OK;
 }
 
-#ifndef __CUDACC__
-/* The CPU's walk of a tiled chunk: check(src, n, cap, &k) (the codec's
- * header and table checks), then decode(ws, tile, tile_len, cnt, &k,
- * out, nw) for every tile in order (out NULL: checks only, as a size query
- * does), then the trailing bytes.  The first failing tile's status is the
- * chunk's, as on the GPU, which runs the tiles of many chunks at once
- * instead (src/cuda/codecs/own_common/). */
+/* A tiled codec's two functions, which the CPU's walk below and the GPU's
+ * header and tile kernels (src/cuda/codecs/own_common/own_tiles.cuh) run:
+ * check(src, n, cap, &k), its header and table checks (as
+ * own_tiled_check's statuses), and decode(ws, tile, tile_len, cnt, &k,
+ * out, nw), one tile of cnt elements into out (NULL: checks only) by nw
+ * warps. */
 typedef oc_status (*own_tiled_check_fn)(const uint8_t *src, size_t n, uint64_t cap, own_tiled *k);
 typedef oc_status (*own_tile_decode_fn)(void *ws, const uint8_t *tile, uint32_t len, uint32_t cnt,
                                         const own_tiled *k, uint8_t *out, uint32_t nw);
 
+#ifndef __CUDACC__
+/* The CPU's walk of a tiled chunk: check, then decode for every tile in
+ * order (dst NULL: checks only, as a size query does), then the trailing
+ * bytes.  The first failing tile's status is the chunk's, as on the GPU,
+ * which runs the tiles of many chunks at once instead. */
 static inline oc_status own_tiled_decompress(void *ws, const uint8_t *src, size_t n, uint8_t *dst,
                                              uint64_t cap, uint64_t *out, uint32_t nw,
                                              own_tiled_check_fn check, own_tile_decode_fn decode)

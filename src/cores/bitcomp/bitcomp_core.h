@@ -996,13 +996,14 @@ OWN_DEV oc_status bc_compress_chunk(bc_ws *ws, const uint8_t *src, uint64_t n, u
     return OC_OK;
 }
 
-#ifndef __CUDACC__
-static inline oc_status bc_tile_decode(void *ws, const uint8_t *tile, uint32_t len, uint32_t cnt,
-                                       const own_tiled *k, uint8_t *out, uint32_t nw)
+/* One tile, as own_format.h's tiled codecs decode it (own_tile_decode_fn). */
+OWN_DEV oc_status bc_tile_decode(void *ws, const uint8_t *tile, uint32_t len, uint32_t cnt,
+                                 const own_tiled *k, uint8_t *out, uint32_t nw)
 {
     return bc_decode_tile((bc_ws *)ws, tile, len, cnt, k->dtype, out, nw);
 }
 
+#ifndef __CUDACC__
 /* Decodes a whole chunk on the CPU, tile after tile (dst NULL: checks
  * only): own_format.h's walk. */
 static inline oc_status bc_decompress_chunk(bc_ws *ws, const uint8_t *src, size_t n, uint8_t *dst,

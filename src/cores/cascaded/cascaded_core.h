@@ -1022,13 +1022,14 @@ OWN_DEV oc_status cz_compress_chunk(cz_ws *ws, const uint8_t *src, uint64_t n, u
     return OC_OK;
 }
 
-#ifndef __CUDACC__
-static inline oc_status cz_tile_decode(void *ws, const uint8_t *tile, uint32_t len, uint32_t cnt,
-                                       const own_tiled *k, uint8_t *out, uint32_t nw)
+/* One tile, as own_format.h's tiled codecs decode it (own_tile_decode_fn). */
+OWN_DEV oc_status cz_tile_decode(void *ws, const uint8_t *tile, uint32_t len, uint32_t cnt,
+                                 const own_tiled *k, uint8_t *out, uint32_t nw)
 {
     return cz_decode_tile((cz_ws *)ws, tile, len, cnt, k->w, out, nw);
 }
 
+#ifndef __CUDACC__
 /* Decodes a whole chunk on the CPU, tile after tile (dst NULL: checks
  * only, as a size query does): own_format.h's walk. */
 static inline oc_status cz_decompress_chunk(cz_ws *ws, const uint8_t *src, size_t n, uint8_t *dst,

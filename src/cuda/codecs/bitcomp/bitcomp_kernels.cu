@@ -8,9 +8,10 @@
  * Decoding: the tile list of own_tiles.cuh (headers -> scan of tile
  * counts -> a persistent grid over every tile of the batch -> statuses).
  * Compressing: a persistent grid over chunks, a CTA writes its chunk's
- * tiles in order.  Only the kernels are here: the launches, the scan, the
- * statuses and the scratch are the batch driver's
- * (own_common/own_batch.cu), shared with Cascaded and ANS.
+ * tiles in order.  The header and tile kernels are own_tiles.cuh's,
+ * shared with Cascaded, run with this core's chunk check and tile decoder;
+ * the launches, the scan, the statuses and the scratch are the batch
+ * driver's (own_common/own_batch.cu), shared with Cascaded and ANS.
  */
 #include "../../../common/typed_options.h"
 #include "../../../cores/bitcomp/bitcomp_core.h"
@@ -26,25 +27,7 @@
 static __global__ void bc_k_headers(size_t n, const void *const *src, const size_t *src_sizes,
                                     void *const *dst, const size_t *caps, own_batch_scratch s)
 {
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    const uint8_t *p = (const uint8_t *)src[i];
-    size_t len = src_sizes[i];
-    uint8_t *d = dst ? (uint8_t *)dst[i] : NULL;
-    bc_chunk k;
-    oc_status st;
-    if ((p == NULL && len) || (dst && d == NULL && caps[i]))
-        st = OC_ERR_INVALID_ARGUMENT;
-    else
-        st = bc_chunk_check(p, len, dst ? (uint64_t)caps[i] : UINT64_MAX, &k);
-    s.tiles[i] = st == OC_OK ? k.ntiles : 0u;
-    s.keys[i] = st == OC_OK ? OWN_KEY_NONE : own_key(0, st);
-    if (st == OC_OK && d) {
-        uint64_t at = k.size - k.tail;
-        for (uint32_t j = 0; j < k.tail; j++)
-            d[at + j] = p[k.limit + j];
-    }
+    own_tiled_headers(n, src, src_sizes, dst, caps, s, bc_chunk_check);
 }
 
 /* A persistent grid over the batch's tiles. */
@@ -53,30 +36,7 @@ static __global__ void __launch_bounds__(BCK_THREADS)
                own_batch_scratch s)
 {
     extern __shared__ __align__(16) unsigned char bc_smem[];
-    bc_ws *ws = (bc_ws *)bc_smem;
-    __shared__ size_t chunk;
-    unsigned long long total = s.first[n];
-    for (unsigned long long t = blockIdx.x; t < total; t += gridDim.x) {
-        if (threadIdx.x == 0)
-            chunk = own_find_chunk(s.first, n, t);
-        __syncthreads();
-        size_t i = chunk;
-        uint32_t tile = (uint32_t)(t - s.first[i]);
-        const uint8_t *p = (const uint8_t *)src[i];
-        bc_chunk k;
-        oc_status st = bc_chunk_check(p, src_sizes[i], UINT64_MAX, &k); /* OK: the header kernel said so */
-        uint64_t elems = k.size / k.w, first = (uint64_t)tile * BC_TILE;
-        uint32_t cnt = (uint32_t)(elems - first < BC_TILE ? elems - first : BC_TILE);
-        uint64_t a = 0, b = 0;
-        if (st == OC_OK)
-            st = own_tile_span(p, k.table, k.ntiles, tile, k.limit, &a, &b);
-        if (st == OC_OK)
-            st = bc_decode_tile(ws, p + a, (uint32_t)(b - a), cnt, k.dtype,
-                                dst ? (uint8_t *)dst[i] + first * k.w : NULL, BCK_WARPS);
-        if (st != OC_OK && threadIdx.x == 0)
-            atomicMin(&s.keys[i], own_key((unsigned long long)tile + 1, st));
-        __syncthreads();
-    }
+    own_tiled_tiles(n, src, src_sizes, dst, s, bc_smem, bc_chunk_check, bc_tile_decode, BCK_WARPS);
 }
 
 /* ---- compression ------------------------------------------------------------ */

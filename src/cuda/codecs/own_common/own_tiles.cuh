@@ -6,6 +6,8 @@
  * the whole GPU).  A codec writes its kernels (they run its core) and hands
  * them to the batch driver (own_batch.cu) in an own_gpu_kernels table; the
  * driver does every launch, so the orchestration below is written once.
+ * The tiled formats (Cascaded, Bitcomp) share their header and tile
+ * kernels' bodies too (own_tiled_headers, own_tiled_tiles).
  *
  * Decoding a batch: the codec's header kernel checks every chunk's header
  * and writes its tile count (0 for a failed chunk, whose status is then
@@ -27,6 +29,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../../../cores/own_format.h"
 #include "../../runtime/gpu_codec.h"
 
 #define OWN_KEY_NONE 0xffffffffffffffffull
@@ -58,6 +61,72 @@ static __device__ size_t own_find_chunk(const unsigned long long *first, size_t 
 static __device__ __forceinline__ unsigned long long own_key(unsigned long long tile_plus_one, oc_status st)
 {
     return (tile_plus_one << 8) | (unsigned long long)(unsigned)st;
+}
+
+/* ---- the kernels of the tiled formats (Cascaded, Bitcomp) ----------------------
+ * Their header and tile kernels, written once: a codec's kernel calls
+ * these with its own check and tile decoder (own_format.h), constants the
+ * compiler inlines, as if the kernel were written out for the codec. */
+
+/* One thread per chunk: the header checks, the tile count, the trailing
+ * bytes that are not a whole element. */
+static __device__ __forceinline__ void own_tiled_headers(size_t n, const void *const *src,
+                                                         const size_t *src_sizes, void *const *dst,
+                                                         const size_t *caps, own_batch_scratch s,
+                                                         own_tiled_check_fn check)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const uint8_t *p = (const uint8_t *)src[i];
+    size_t len = src_sizes[i];
+    uint8_t *d = dst ? (uint8_t *)dst[i] : NULL;
+    own_tiled k;
+    oc_status st;
+    if ((p == NULL && len) || (dst && d == NULL && caps[i]))
+        st = OC_ERR_INVALID_ARGUMENT;
+    else
+        st = check(p, len, dst ? (uint64_t)caps[i] : UINT64_MAX, &k);
+    s.tiles[i] = st == OC_OK ? k.ntiles : 0u;
+    s.keys[i] = st == OC_OK ? OWN_KEY_NONE : own_key(0, st);
+    if (st == OC_OK && d) {
+        uint64_t at = k.size - k.tail;
+        for (uint32_t j = 0; j < k.tail; j++)
+            d[at + j] = p[k.limit + j];
+    }
+}
+
+/* A persistent grid over the batch's tiles, a CTA of nw warps a tile, with
+ * the tile workspace ws. */
+static __device__ __forceinline__ void own_tiled_tiles(size_t n, const void *const *src,
+                                                       const size_t *src_sizes, void *const *dst,
+                                                       own_batch_scratch s, void *ws,
+                                                       own_tiled_check_fn check, own_tile_decode_fn decode,
+                                                       uint32_t nw)
+{
+    __shared__ size_t chunk;
+    unsigned long long total = s.first[n];
+    for (unsigned long long t = blockIdx.x; t < total; t += gridDim.x) {
+        if (threadIdx.x == 0)
+            chunk = own_find_chunk(s.first, n, t);
+        __syncthreads();
+        size_t i = chunk;
+        uint32_t tile = (uint32_t)(t - s.first[i]);
+        const uint8_t *p = (const uint8_t *)src[i];
+        own_tiled k;
+        oc_status st = check(p, src_sizes[i], UINT64_MAX, &k); /* OK: the header kernel said so */
+        uint64_t elems = k.size / k.w, first = (uint64_t)tile * k.per_tile;
+        uint32_t cnt = (uint32_t)(elems - first < k.per_tile ? elems - first : k.per_tile);
+        uint64_t a = 0, b = 0;
+        if (st == OC_OK)
+            st = own_tile_span(p, k.table, k.ntiles, tile, k.limit, &a, &b);
+        if (st == OC_OK)
+            st = decode(ws, p + a, (uint32_t)(b - a), cnt, &k, dst ? (uint8_t *)dst[i] + first * k.w : NULL,
+                        nw);
+        if (st != OC_OK && threadIdx.x == 0)
+            atomicMin(&s.keys[i], own_key((unsigned long long)tile + 1, st));
+        __syncthreads();
+    }
 }
 
 /* ---- the batch driver (own_batch.cu) ------------------------------------------
