@@ -488,6 +488,24 @@ typedef enum oc_blosc_codec {
  * (oc_blosc_codec) and the bytes per Blosc block (0: c-blosc's choice from
  * level, typesize and codec; else as c-blosc takes it: at least 128 and a
  * multiple of typesize).
+ *
+ * kind: the layout of each chunk (an oc_bitstream_kind value; the batched
+ * layer has no container, so 0 means RAW here).  With
+ * OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE each chunk is the 8-byte
+ * little-endian uncompressed size, then the RAW stream (docs/FORMAT.md):
+ *   - compression writes the header: a capacity below 8 is
+ *     OUTPUT_TOO_SMALL, dst_sizes count the header, and
+ *     oc_compress_bound(alg, n) + 8 always suffices;
+ *   - decoding and oc_batch_decompressed_sizes read it: below 8 bytes is
+ *     TRUNCATED; a size more than the stream can decode to (the
+ *     algorithm's oc_algorithm_info.max_expansion; with OC_ALGO_NONE the
+ *     detected algorithm's) is CORRUPT, so a hostile header never makes a
+ *     caller allocate; decoding gives OUTPUT_TOO_SMALL when the size
+ *     exceeds the capacity (nothing written) and SIZE_MISMATCH when the
+ *     stream decodes to another size; the size query reads only headers.
+ * Host data only for now: the CUDA engine returns UNSUPPORTED for it
+ * (device data: RAW, or the whole-buffer layer's WITH_UNCOMPRESSED_SIZE).
+ * Values above 2 are INVALID_ARGUMENT.
  */
 typedef struct oc_codec_options {
     size_t struct_size;       /* sizeof(oc_codec_options), or 0 */
@@ -497,7 +515,8 @@ typedef struct oc_codec_options {
     uint8_t filter;           /* oc_filter (0 = none) */
     uint8_t typesize;         /* element size of the filter, 0 = 1 */
     uint8_t blosc_codec;      /* Blosc compression: oc_blosc_codec (0 = lz4) */
-    uint8_t reserved8;        /* must be zero */
+    uint8_t kind;             /* oc_bitstream_kind of every chunk: 0 (NATIVE, the default) or RAW = a bare
+                                 stream; WITH_UNCOMPRESSED_SIZE = an 8-byte size header + the stream */
     uint32_t blosc_blocksize; /* Blosc compression: bytes per block, 0 = automatic */
     oc_typed_options typed;   /* compression with Cascaded: data type and layers (all-zero = defaults) */
     uint64_t reserved[2];     /* must be zero */

@@ -8,7 +8,9 @@
  * data (src_ptrs, or src_ptrs[0]'s buffer) is in device or managed memory,
  * else the CPU engine.  Device data whose algorithm has no GPU codec for
  * the operation is staged through the CPU engine here (staging.c): the
- * choice is this layer's, never the CUDA engine's.
+ * choice is this layer's, never the CUDA engine's.  The
+ * WITH_UNCOMPRESSED_SIZE kind (a size header per chunk) runs on the CPU
+ * engine; for device data it is UNSUPPORTED (wus_unsupported).
  */
 #include "../common/oc_internal.h"
 #include "../common/typed_options.h"
@@ -22,7 +24,8 @@ static oc_status check_options(const oc_codec_options *o)
     for (size_t i = 0; i < sizeof(o->reserved) / sizeof(o->reserved[0]); i++)
         RETURN_ERROR_IF(o->reserved[i] != 0, OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF((unsigned)o->algorithm >= OC_ALGO_COUNT, OC_ERR_INVALID_ARGUMENT);
-    RETURN_ERROR_IF(o->filter > OC_FILTER_BITSHUFFLE || o->blosc_codec > OC_BLOSC_ZSTD || o->reserved8 != 0,
+    RETURN_ERROR_IF(o->filter > OC_FILTER_BITSHUFFLE || o->blosc_codec > OC_BLOSC_ZSTD ||
+                        o->kind > OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE,
                     OC_ERR_INVALID_ARGUMENT);
     return oc_typed_check(&o->typed, o->algorithm);
 }
@@ -39,6 +42,15 @@ static int on_device(const void *p)
 {
     oc_memory_kind k = oc_pointer_kind(p);
     return k == OC_MEMORY_DEVICE || k == OC_MEMORY_MANAGED;
+}
+
+/* WITH_UNCOMPRESSED_SIZE chunks run on the CPU engine only: the CUDA
+ * engine's batch path takes pointer arrays that may live in device memory
+ * and writes sizes asynchronously, so a header written or read on the host
+ * would need a synchronisation or a kernel of its own (not done yet). */
+static int wus_unsupported(const oc_codec_options *o, oc_engine engine, size_t n)
+{
+    return engine == OC_ENGINE_CUDA && n > 0 && o->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE;
 }
 
 /* Which engine runs this call: OC_ENGINE_CPU or OC_ENGINE_CUDA, or a status. */
@@ -76,6 +88,7 @@ oc_status oc_batch_compress(oc_context *ctx, const oc_codec_options *options, si
                     OC_ERR_INVALID_ARGUMENT);
     oc_engine engine;
     FORWARD_IF_ERROR(choose_engine(ctx, n, src_ptrs, &engine));
+    RETURN_ERROR_IF(wus_unsupported(options, engine, n), OC_ERR_UNSUPPORTED);
     if (engine == OC_ENGINE_CUDA && n > 0 &&
         (!oc_cuda_has_op(options->algorithm, 0) || outer_filter(options)))
         return oc_staged_batch(ctx, options, 0, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities, dst_sizes,
@@ -100,6 +113,7 @@ oc_status oc_batch_decompress(oc_context *ctx, const oc_codec_options *options, 
                     OC_ERR_INVALID_ARGUMENT);
     oc_engine engine;
     FORWARD_IF_ERROR(choose_engine(ctx, n, src_ptrs, &engine));
+    RETURN_ERROR_IF(wus_unsupported(options, engine, n), OC_ERR_UNSUPPORTED);
     if (engine == OC_ENGINE_CUDA && n > 0 &&
         (!oc_cuda_has_op(options->algorithm, 1) || outer_filter(options)))
         return oc_staged_batch(ctx, options, 1, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities, dst_sizes,
@@ -123,10 +137,11 @@ oc_status oc_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *o
     RETURN_ERROR_IF(n > 0 && (!src_ptrs || !src_sizes || !sizes), OC_ERR_INVALID_ARGUMENT);
     oc_engine engine;
     FORWARD_IF_ERROR(choose_engine(ctx, n, src_ptrs, &engine));
+    RETURN_ERROR_IF(wus_unsupported(options, engine, n), OC_ERR_UNSUPPORTED);
     if (engine == OC_ENGINE_CUDA && n > 0 && !oc_cuda_has_op(options->algorithm, 2))
         return oc_staged_batch(ctx, options, 2, n, src_ptrs, src_sizes, NULL, NULL, sizes, statuses);
     if (engine == OC_ENGINE_CUDA)
         return oc_cuda_batch_decompressed_sizes(ctx, options, n, src_ptrs, src_sizes, sizes, statuses);
-    return oc_cpu_batch_decompressed_sizes(ctx, options->algorithm, n, src_ptrs, src_sizes, sizes, statuses,
-                                           options->memory_limit);
+    return oc_cpu_batch_decompressed_sizes(ctx, options, options->algorithm, n, src_ptrs, src_sizes, sizes,
+                                           statuses);
 }

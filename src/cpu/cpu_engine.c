@@ -12,6 +12,7 @@
 
 #include "../common/algo_table.h"
 #include "../common/shuffle.h"
+#include "../common/wus.h"
 #include "cpu_codec.h"
 #include "thread_pool.h"
 
@@ -136,9 +137,9 @@ typedef struct batch_job {
     const size_t *dst_capacities;
     size_t *dst_sizes;
     oc_status *statuses;
-    uint64_t memory_limit; /* size counts: the largest zstd window to allocate */
-    const oc_codec_options
-        *opts; /* compression and decoding: filter, typesize, Blosc settings (may be NULL) */
+    uint64_t memory_limit;        /* size counts: the largest zstd window to allocate */
+    const oc_codec_options *opts; /* filter, typesize, Blosc settings, kind (may be NULL) */
+    int wus; /* WITH_UNCOMPRESSED_SIZE: an 8-byte size header before each stream (common/wus.h) */
 } batch_job;
 
 /* The filter the engine runs around the codec: none for Blosc (its chunks
@@ -151,6 +152,11 @@ static int outer_filter(const batch_job *job, oc_algorithm algo, uint32_t *types
     if (job->opts->filter == OC_FILTER_SHUFFLE && *typesize == 1)
         return 0;
     return job->opts->filter;
+}
+
+static int is_wus(const oc_codec_options *opts)
+{
+    return opts && opts->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE;
 }
 
 static void finish(const batch_job *job, size_t i, oc_status st, size_t size)
@@ -184,9 +190,18 @@ static void compress_one(void *arg, size_t i, int worker)
             oc_filter_buffer(tmp, src, job->src_sizes[i], ts, filter, 0);
             src = tmp;
         }
-        st = oc_cpu_codec_for(job->algo)->compress(w, job->algo, job->level, src, job->src_sizes[i],
-                                                   dst_or_empty(job->dst_ptrs[i]), job->dst_capacities[i],
-                                                   &size);
+        /* WITH_UNCOMPRESSED_SIZE: the stream goes after its 8-byte header */
+        size_t hdr = job->wus ? OC_WUS_HEADER : 0, cap = job->dst_capacities[i];
+        uint8_t *dst = dst_or_empty(job->dst_ptrs[i]);
+        if (cap < hdr)
+            st = OC_ERR_OUTPUT_TOO_SMALL;
+        else
+            st = oc_cpu_codec_for(job->algo)->compress(w, job->algo, job->level, src, job->src_sizes[i],
+                                                       dst + hdr, cap - hdr, &size);
+        if (st == OC_OK && hdr) {
+            oc_store_le64(dst, (uint64_t)job->src_sizes[i]);
+            size += hdr;
+        }
     }
     finish(job, i, st, size);
 }
@@ -204,14 +219,24 @@ static void decompress_one(void *arg, size_t i, int worker)
         oc_ranges_overlap(job->src_ptrs[i], n, job->dst_ptrs[i], job->dst_capacities[i])) {
         st = OC_ERR_INVALID_ARGUMENT;
     } else {
-        if (algo == OC_ALGO_NONE)
+        uint64_t want = 0; /* WITH_UNCOMPRESSED_SIZE: the header's size */
+        st = OC_OK;
+        if (job->wus && (st = oc_wus_parse(src, n, algo, &want, &algo)) == OC_OK) {
+            src += OC_WUS_HEADER;
+            n -= OC_WUS_HEADER;
+            if (want > job->dst_capacities[i])
+                st = OC_ERR_OUTPUT_TOO_SMALL;
+        }
+        if (st == OC_OK && algo == OC_ALGO_NONE)
             algo = oc_algo_detect(src, n);
-        if (algo == OC_ALGO_NONE)
+        if (st == OC_OK && algo == OC_ALGO_NONE)
             st = OC_ERR_INVALID_ARGUMENT;
-        else if (!oc_cpu_codec_for(algo))
+        else if (st == OC_OK && !oc_cpu_codec_for(algo))
             st = OC_ERR_UNSUPPORTED;
-        else
+        else if (st == OC_OK)
             st = oc_cpu_codec_for(algo)->decompress(w, algo, src, n, dst, job->dst_capacities[i], &size);
+        if (st == OC_OK && job->wus && size != want)
+            st = OC_ERR_SIZE_MISMATCH;
         uint32_t ts = 1;
         int filter = outer_filter(job, algo, &ts);
         if (st == OC_OK && filter && size > 0) {
@@ -237,6 +262,13 @@ static void size_one(void *arg, size_t i, int worker)
     oc_algorithm algo = job->algo;
     if (!job->src_ptrs[i] && n) {
         st = OC_ERR_INVALID_ARGUMENT;
+    } else if (job->wus) {
+        /* the header says it (guarded); the stream is not read */
+        uint64_t want = 0;
+        st = oc_wus_parse(src, n, algo, &want, &algo);
+        if (st == OC_OK && want > SIZE_MAX)
+            st = OC_ERR_CORRUPT;
+        size = (size_t)want;
     } else {
         if (algo == OC_ALGO_NONE)
             algo = oc_algo_detect(src, n);
@@ -272,8 +304,8 @@ oc_status oc_cpu_batch_compress(oc_context *ctx, const oc_codec_options *opts, o
                                 oc_status *statuses)
 {
     RETURN_ERROR_IF(!oc_cpu_codec_for(algo), OC_ERR_UNSUPPORTED);
-    batch_job job = {ctx,       algo,     level, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
-                     dst_sizes, statuses, 0,     opts};
+    batch_job job = {ctx,       algo,     level, src_ptrs, src_sizes,   dst_ptrs, dst_capacities,
+                     dst_sizes, statuses, 0,     opts,     is_wus(opts)};
     return run(&job, n, compress_one);
 }
 
@@ -282,19 +314,19 @@ oc_status oc_cpu_batch_decompress(oc_context *ctx, const oc_codec_options *opts,
                                   const size_t *dst_capacities, size_t *dst_sizes, oc_status *statuses)
 {
     RETURN_ERROR_IF(algo != OC_ALGO_NONE && !oc_cpu_codec_for(algo), OC_ERR_UNSUPPORTED);
-    batch_job job = {ctx,       algo,     0, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
-                     dst_sizes, statuses, 0, opts};
+    batch_job job = {ctx,       algo,     0, src_ptrs, src_sizes,   dst_ptrs, dst_capacities,
+                     dst_sizes, statuses, 0, opts,     is_wus(opts)};
     return run(&job, n, decompress_one);
 }
 
-oc_status oc_cpu_batch_decompressed_sizes(oc_context *ctx, oc_algorithm algo, size_t n,
-                                          const void *const *src_ptrs, const size_t *src_sizes, size_t *sizes,
-                                          oc_status *statuses, uint64_t memory_limit)
+oc_status oc_cpu_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *opts, oc_algorithm algo,
+                                          size_t n, const void *const *src_ptrs, const size_t *src_sizes,
+                                          size_t *sizes, oc_status *statuses)
 {
     RETURN_ERROR_IF(algo != OC_ALGO_NONE && !oc_cpu_codec_for(algo), OC_ERR_UNSUPPORTED);
-    batch_job job = {ctx,  algo, 0,     src_ptrs, src_sizes,
-                     NULL, NULL, sizes, statuses, memory_limit ? memory_limit : OC_DEFAULT_MEMORY_LIMIT,
-                     NULL};
+    uint64_t limit = opts && opts->memory_limit ? opts->memory_limit : OC_DEFAULT_MEMORY_LIMIT;
+    batch_job job = {ctx,  algo,  0,        src_ptrs, src_sizes, NULL,
+                     NULL, sizes, statuses, limit,    opts,      is_wus(opts)};
     return run(&job, n, size_one);
 }
 

@@ -13,7 +13,11 @@
 /* opts: the call's options (filter, typesize, Blosc's settings; checked by
  * src/api), or NULL for none.  A filter on any algorithm but Blosc is run
  * here around the codec (shuffle.h): compression shuffles each chunk into
- * the worker's buffer first, decoding unshuffles each decoded chunk. */
+ * the worker's buffer first, decoding unshuffles each decoded chunk.
+ * opts->kind WITH_UNCOMPRESSED_SIZE: each chunk is an 8-byte header
+ * (common/wus.h) and its stream; compression writes it, decoding reads and
+ * guards it (TRUNCATED, CORRUPT for a hostile size, OUTPUT_TOO_SMALL when
+ * it exceeds the capacity, SIZE_MISMATCH when the stream disagrees). */
 OC_HIDDEN oc_status oc_cpu_batch_compress(oc_context *ctx, const oc_codec_options *opts, oc_algorithm algo,
                                           int level, size_t n, const void *const *src_ptrs,
                                           const size_t *src_sizes, void *const *dst_ptrs,
@@ -25,12 +29,13 @@ OC_HIDDEN oc_status oc_cpu_batch_decompress(oc_context *ctx, const oc_codec_opti
                                             size_t n, const void *const *src_ptrs, const size_t *src_sizes,
                                             void *const *dst_ptrs, const size_t *dst_capacities,
                                             size_t *dst_sizes, oc_status *statuses);
-/* memory_limit: the largest zstd window a size count may allocate (0 = the
- * default; oc_codec_options.memory_limit). */
-OC_HIDDEN oc_status oc_cpu_batch_decompressed_sizes(oc_context *ctx, oc_algorithm algo, size_t n,
-                                                    const void *const *src_ptrs, const size_t *src_sizes,
-                                                    size_t *sizes, oc_status *statuses,
-                                                    uint64_t memory_limit);
+/* opts (may be NULL): memory_limit, the largest zstd window a size count
+ * may allocate (0 = the default), and kind: with WITH_UNCOMPRESSED_SIZE the
+ * sizes are the chunks' headers (guarded, common/wus.h), no stream is read. */
+OC_HIDDEN oc_status oc_cpu_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *opts,
+                                                    oc_algorithm algo, size_t n, const void *const *src_ptrs,
+                                                    const size_t *src_sizes, size_t *sizes,
+                                                    oc_status *statuses);
 /* gzip data followed by bytes that do not begin a member (zero padding,
  * trailing garbage), as gzip -d reads it, for the whole-buffer layer:
  * decodes into dst (or counts with dst NULL) on the calling thread; *end =

@@ -17,6 +17,7 @@
 
 #include "../common/algo_table.h"
 #include "../common/typed_options.h"
+#include "../common/wus.h"
 
 #define OC_CONTAINER(x) extern const oc_container_ops oc_container_##x;
 OC_CONTAINER(lz4frame)
@@ -160,19 +161,16 @@ oc_status oc_container_parse(const uint8_t *src, uint64_t src_size, const oc_buf
                     OC_ERR_INVALID_ARGUMENT);
 
     if (hk == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE) {
-        SAFETY_CHECK(src_size >= 8, OC_ERR_TRUNCATED);
-        uint64_t size = oc_load_le64(src);
-        oc_algorithm a = ha != OC_ALGO_NONE ? ha : oc_algo_detect(src + 8, (size_t)(src_size - 8));
-        RETURN_ERROR_IF(a == OC_ALGO_NONE, OC_ERR_INVALID_ARGUMENT);
+        /* The header's claim is checked against what the stream can decode
+         * to before anyone reserves memory for it (common/wus.c). */
+        uint64_t size = 0;
+        oc_algorithm a = OC_ALGO_NONE;
+        FORWARD_IF_ERROR(oc_wus_parse(src, src_size, ha, &size, &a));
         plan->kind = OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE;
         plan->name = "with-uncompressed-size";
         plan->algorithm = plan->reported = a;
         plan->container_size = src_size;
-        /* A claim no stream of that size can decode to is corrupt: checked
-         * before anyone reserves memory for it (issue 11 item 13: a 1.6 KB
-         * file claiming 2^34 bytes made the CLI reserve 16 GiB). */
-        SAFETY_CHECK(size <= oc_algo_max_decoded(a, src_size - 8), OC_ERR_CORRUPT);
-        FORWARD_IF_ERROR(oc_plan_push(plan, 8, src_size - 8, size, 0, 0));
+        FORWARD_IF_ERROR(oc_plan_push(plan, OC_WUS_HEADER, src_size - OC_WUS_HEADER, size, 0, 0));
         return OC_OK;
     }
     if (hk == OC_BITSTREAM_RAW && ha != OC_ALGO_NONE)

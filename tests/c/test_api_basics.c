@@ -324,7 +324,7 @@ static void batch_arguments(void)
     bad.blosc_codec = 6;
     CHECK_STATUS(oc_batch_compress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st), OC_ERR_INVALID_ARGUMENT);
     bad = o;
-    bad.reserved8 = 1;
+    bad.kind = 3; /* oc_bitstream_kind: 0..2 */
     CHECK_STATUS(oc_batch_decompress(ctx, &bad, 1, &src, &n, &dst, &cap, &size, &st),
                  OC_ERR_INVALID_ARGUMENT);
     /* typed options: unknown type, Cascaded layers out of range, reserved fields */
