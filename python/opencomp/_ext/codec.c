@@ -969,7 +969,11 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
     bo.kind = (oc_bitstream_kind)c->kind;
     bo.checksum = c->compute_checksum ? (c->verify_checksum ? OC_CHECKSUM_VERIFY : OC_CHECKSUM_COMPUTE)
                                       : OC_CHECKSUM_NONE;
-    size_t hdr = c->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE ? WUS_HEADER : 0;
+    /* WITH_UNCOMPRESSED_SIZE: the library writes each 8-byte header for host
+     * data; for device data (the CUDA engine has no such kind yet) the
+     * stream goes after the header and the header is copied here. */
+    size_t wus = c->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE ? WUS_HEADER : 0;
+    size_t hdr = j.on_device ? wus : 0;
     if ((c->algorithm == OC_ALGO_CASCADED || c->algorithm == OC_ALGO_ANS ||
          c->algorithm == OC_ALGO_BITCOMP) &&
         c->kind == OC_BITSTREAM_NATIVE) {
@@ -996,7 +1000,7 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
                             c->kind == OC_BITSTREAM_NATIVE ? "container" : "stream");
                 goto done;
             }
-            j.dst_caps[i] = bound + hdr;
+            j.dst_caps[i] = bound + wus;
         }
         if (alloc_results(st, &j) != 0)
             goto done;
@@ -1025,8 +1029,9 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
         co.typesize = encode_typesize(c, &j);
         co.blosc_codec = c->blosc_codec;
         co.blosc_blocksize = c->blosc_blocksize;
-        for (size_t i = 0; i < j.n; i++) {
-            /* WITH_UNCOMPRESSED_SIZE: the stream goes after an 8-byte header */
+        co.kind = (uint8_t)(hdr ? OC_BITSTREAM_RAW : c->kind);
+        for (size_t i = 0; hdr && i < j.n; i++) {
+            /* device WITH_UNCOMPRESSED_SIZE: the stream goes after an 8-byte header */
             int fits = j.dst_caps[i] >= hdr;
             j.dst_ptrs[i] = (char *)j.dst_ptrs[i] + (fits ? hdr : 0);
             j.dst_caps[i] = fits ? j.dst_caps[i] - hdr : 0;
@@ -1036,17 +1041,9 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
         OC_PY_CTX_CALL(ctx, {
             call = oc_batch_compress(ctx->ctx, &co, j.n, j.src_ptrs, j.src_sizes, j.dst_ptrs, j.dst_caps,
                                      j.dst_sizes, j.st);
-            if (call == OC_OK && hdr) {
-                for (size_t i = 0; i < j.n && call == OC_OK; i++) {
-                    if (j.st[i] != OC_OK)
-                        continue;
-                    if (dev)
-                        call = oc_memory_copy(ctx->ctx, (char *)j.dst_ptrs[i] - hdr, j.hdr + WUS_HEADER * i,
-                                              hdr);
-                    else
-                        memcpy((char *)j.dst_ptrs[i] - hdr, j.hdr + WUS_HEADER * i, hdr);
-                }
-            }
+            for (size_t i = 0; hdr && call == OC_OK && i < j.n; i++)
+                if (j.st[i] == OC_OK)
+                    call = oc_memory_copy(ctx->ctx, (char *)j.dst_ptrs[i] - hdr, j.hdr + WUS_HEADER * i, hdr);
             if (dev) {
                 oc_status s2 = oc_context_synchronize(ctx->ctx);
                 if (call == OC_OK)
@@ -1093,7 +1090,12 @@ done:
 /* The most a stream of n bytes of `alg` can decode to, by the library's
  * algorithm table (oc_algorithm_info.max_expansion; OC_ALGO_NONE: the
  * largest of all).  A size header claiming more is corrupt: checking it
- * first keeps hostile headers from allocating gigabytes. */
+ * first keeps hostile headers from allocating gigabytes.  The library
+ * guards WITH_UNCOMPRESSED_SIZE headers of host data itself; this check
+ * remains for what it cannot check on the host: the sizes an engine's RAW
+ * size query reports (snappy preambles, zstd content sizes; a GPU query
+ * writes them asynchronously) and the headers of device batches, which
+ * the CUDA engine does not read yet (issue 12). */
 static size_t max_expansion(oc_algorithm alg, size_t n)
 {
     uint64_t ratio = 0;
@@ -1141,27 +1143,57 @@ static int parse_sizes(PyObject *obj, job *j)
     return 0;
 }
 
-/* Read the 8-byte headers of WITH_UNCOMPRESSED_SIZE inputs into j->known. */
+/* WITH_UNCOMPRESSED_SIZE in host memory: the library reads and guards each
+ * chunk's header (oc_batch_decompressed_sizes with the kind reads only the
+ * headers: not a size query); a size given in uncomp_sizes must agree. */
+static int host_wus_sizes(oc_py_state *st, oc_py_context *ctx, job *j, const oc_codec_options *co)
+{
+    size_t *qs = PyMem_Calloc(j->n ? j->n : 1, sizeof *qs);
+    oc_status *qst = PyMem_Calloc(j->n ? j->n : 1, sizeof *qst);
+    oc_status call = OC_ERR_OUT_OF_MEMORY;
+    if (qs && qst) {
+        OC_PY_CTX_CALL(ctx, {
+            call = oc_batch_decompressed_sizes(ctx->ctx, co, j->n, j->src_ptrs, j->src_sizes, qs, qst);
+        });
+    }
+    for (size_t i = 0; call == OC_OK && i < j->n; i++) {
+        if (j->st[i] != OC_OK)
+            continue;
+        if (qst[i] != OC_OK)
+            j->st[i] = qst[i];
+        else if (qs[i] > (size_t)PY_SSIZE_T_MAX)
+            j->st[i] = OC_ERR_CORRUPT;
+        else if (j->known[i] != (size_t)-1 && j->known[i] != qs[i])
+            j->st[i] = OC_ERR_SIZE_MISMATCH;
+        else
+            j->known[i] = qs[i];
+    }
+    PyMem_Free(qs);
+    PyMem_Free(qst);
+    if (call != OC_OK) {
+        oc_py_raise(st, call, -1, "decode: reading size headers: %s", oc_status_message(call));
+        return -1;
+    }
+    return 0;
+}
+
+/* WITH_UNCOMPRESSED_SIZE in device memory (the CUDA engine has no such
+ * kind yet): copy the 8-byte headers to the host, check them here, and
+ * decode the streams after them as RAW. */
 static int read_wus_headers(oc_py_state *st, oc_py_context *ctx, job *j, oc_algorithm alg)
 {
     oc_status call = OC_OK;
     for (size_t i = 0; i < j->n; i++)
         if (j->src_sizes[i] < WUS_HEADER)
             j->st[i] = OC_ERR_TRUNCATED;
-    if (j->on_device) {
-        OC_PY_CTX_CALL(ctx, {
-            for (size_t i = 0; i < j->n && call == OC_OK; i++)
-                if (j->st[i] == OC_OK)
-                    call = oc_memory_copy(ctx->ctx, j->hdr + WUS_HEADER * i, j->src_ptrs[i], WUS_HEADER);
-            oc_status s2 = oc_context_synchronize(ctx->ctx);
-            if (call == OC_OK)
-                call = s2;
-        });
-    } else {
-        for (size_t i = 0; i < j->n; i++)
+    OC_PY_CTX_CALL(ctx, {
+        for (size_t i = 0; i < j->n && call == OC_OK; i++)
             if (j->st[i] == OC_OK)
-                memcpy(j->hdr + WUS_HEADER * i, j->src_ptrs[i], WUS_HEADER);
-    }
+                call = oc_memory_copy(ctx->ctx, j->hdr + WUS_HEADER * i, j->src_ptrs[i], WUS_HEADER);
+        oc_status s2 = oc_context_synchronize(ctx->ctx);
+        if (call == OC_OK)
+            call = s2;
+    });
     if (call != OC_OK) {
         oc_py_raise(st, call, -1, "decode: reading size headers: %s", oc_status_message(call));
         return -1;
@@ -1395,8 +1427,11 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
     hint.checksum = c->verify_checksum ? OC_CHECKSUM_VERIFY : OC_CHECKSUM_NONE;
 
     /* 1. sizes: given, from headers, from out= capacities, or queried */
-    if (c->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE && read_wus_headers(st, ctx, &j, c->algorithm) != 0)
-        goto done;
+    if (c->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE) {
+        co.kind = (uint8_t)(dev ? OC_BITSTREAM_RAW : OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE);
+        if (dev ? read_wus_headers(st, ctx, &j, c->algorithm) != 0 : host_wus_sizes(st, ctx, &j, &co) != 0)
+            goto done;
+    }
     size_t nquery = 0;
     for (size_t i = 0; i < j.n; i++)
         if (j.st[i] == OC_OK && j.known[i] == (size_t)-1 && !j.out)
