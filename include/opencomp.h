@@ -160,11 +160,14 @@ typedef enum oc_algorithm {
                              integers (nvCOMP's scheme in a published format: docs/FORMAT.md) */
     OC_ALGO_ANS = 9,      /* opencomp ANS: rANS entropy coding of bytes, or of the sign and exponent
                              bytes of 16-bit floats (published format: docs/FORMAT.md) */
-    OC_ALGO_BITCOMP = 10  /* opencomp Bitcomp: per block of 128 typed elements the smallest of frame
+    OC_ALGO_BITCOMP = 10, /* opencomp Bitcomp: per block of 128 typed elements the smallest of frame
                              of reference, delta, bit-plane and sparse codings (a Bitcomp-class
                              codec in a published format: docs/FORMAT.md) */
+    OC_ALGO_GDEFLATE = 11 /* GDeflate (Microsoft DirectStorage's open format): one page of deflate
+                             blocks whose bits are dealt over 32 interleaved sub-streams, at most
+                             64 KiB decoded (docs/FORMAT.md, "GDeflate"); CPU engine only */
 } oc_algorithm;
-#define OC_ALGO_COUNT 11
+#define OC_ALGO_COUNT 12
 
 typedef enum oc_engine {
     OC_ENGINE_AUTO = 0, /* decide per call from where the data lives */
@@ -173,10 +176,10 @@ typedef enum oc_engine {
 } oc_engine;
 
 /* oc_algorithm_name returns "lz4", "snappy", "deflate", "zlib", "gzip",
- * "zstd", "blosc", "cascaded", "ans", "bitcomp" ("none" for OC_ALGO_NONE,
+ * "zstd", "blosc", "cascaded", "ans", "bitcomp", "gdeflate" ("none" for OC_ALGO_NONE,
  * NULL for an invalid value).  oc_algorithm_from_name parses those names
  * case-insensitively (nvCOMP's spellings "LZ4", "Snappy", "Deflate", "Zstd",
- * "Gzip", "Zlib", "Cascaded", "ANS", "Bitcomp" included, and "Blosc");
+ * "Gzip", "Zlib", "Cascaded", "ANS", "Bitcomp", "GDeflate" included, and "Blosc");
  * it returns OC_ERR_UNSUPPORTED for an unknown name and leaves *out alone. */
 OC_API const char *oc_algorithm_name(oc_algorithm algorithm);
 OC_API oc_status oc_algorithm_from_name(const char *name, oc_algorithm *out);
@@ -211,6 +214,9 @@ OC_API int oc_algorithm_decode_available(oc_engine engine, oc_algorithm algorith
  *            size are oc_codec_options fields (blosc_codec, filter, typesize,
  *            blosc_blocksize).
  *   cascaded: no levels (the layers are options: oc_typed_options).
+ *   gdeflate: 1..9 (6 default): the match finder's effort (hash-chain depth
+ *            4 at 1 to 4096 at 9, lazy matching from 4); every level picks
+ *            the smallest of dynamic, fixed and stored blocks.
  * oc_level_range writes the accepted range and the default; it returns
  * OC_ERR_INVALID_ARGUMENT for OC_ALGO_NONE or an invalid value. */
 OC_API oc_status oc_level_range(oc_algorithm algorithm, int *min_level, int *max_level, int *default_level);

@@ -25,6 +25,7 @@ OC_CPU_CODEC(blosc)
 OC_CPU_CODEC(cascaded)
 OC_CPU_CODEC(ans)
 OC_CPU_CODEC(bitcomp)
+OC_CPU_CODEC(gdeflate)
 OC_CONTAINER(lz4frame)
 OC_CONTAINER(snappy)
 OC_CONTAINER(gzip)
@@ -32,6 +33,7 @@ OC_CONTAINER(zstd)
 OC_CONTAINER(own_cascaded)
 OC_CONTAINER(own_ans)
 OC_CONTAINER(own_bitcomp)
+OC_CONTAINER(own_gdeflate)
 #undef OC_CPU_CODEC
 #undef OC_CONTAINER
 #ifdef OC_WITH_CUDA /* the CUDA engine is in this build */
@@ -146,6 +148,17 @@ static size_t bound_ans(size_t n)
 static size_t bound_bitcomp(size_t n)
 {
     return n > CASCADED_MAX_INPUT ? 0 : 8 + 4 * ((n + 4095) / 4096) + n;
+}
+
+/* GDeflate (src/cpu/codecs/gdeflate/gdeflate_core.h): stored blocks of at
+ * most 65535 bytes, 19 header bits each, dealt over 32 lanes; a lane of B
+ * bits takes ceil(B / 32) + 1 words, since the decoder keeps 32 bits ahead. */
+#define GDEFLATE_MAX_INPUT ((size_t)65536)
+static size_t bound_gdeflate(size_t n)
+{
+    if (n > GDEFLATE_MAX_INPUT)
+        return 0;
+    return n + 4 * (n / 65535 + 1) + 64 * 4 + 8;
 }
 
 static const char *const none[] = {NULL};
@@ -336,6 +349,27 @@ static const oc_algo_desc rows[OC_ALGO_COUNT] = {
             .gpu = GPU(bitcomp),
             .type_widths = 0,        /* every width */
             .max_algorithm_type = 1, /* 1: "sparse" */
+        },
+    [OC_ALGO_GDEFLATE] =
+        {
+            .id = OC_ALGO_GDEFLATE,
+            .name = "gdeflate",
+            .display_name = "GDeflate",
+            .aliases = none,
+            .suffix = ".gdeflate",
+            .decode_suffixes = none,
+            .min_level = 1, /* the match finder's effort (opencomp.h) */
+            .max_level = 9,
+            .default_level = 6,
+            .has_levels = 1,
+            .max_chunk = GDEFLATE_MAX_INPUT, /* one 64 KiB page, as DirectStorage's tiles and nvCOMP */
+            .bound = bound_gdeflate,
+            .max_expansion = 1032, /* deflate's: 258 bytes per 2 bits */
+            .magic = NULL,
+            .container = &oc_container_own_gdeflate, /* DirectStorage's tile stream is not read yet */
+            .native_chunks = OC_ALGO_GDEFLATE,
+            .cpu = &oc_cpu_codec_gdeflate,
+            .gpu = NULL, /* no kernels yet: device data is host-staged */
         },
 };
 

@@ -28,6 +28,7 @@ OC_CONTAINER(snappy)
 OC_CONTAINER(own_cascaded)
 OC_CONTAINER(own_ans)
 OC_CONTAINER(own_bitcomp)
+OC_CONTAINER(own_gdeflate)
 #undef OC_CONTAINER
 
 void oc_plan_init(oc_container_plan *plan)
@@ -124,9 +125,11 @@ oc_status oc_raw_parse(const uint8_t *src, uint64_t src_size, uint64_t offset, o
 /* The readers, in detection order (their magics exclude each other except
  * where skippable frames lead: LZ4 frames are recognised behind them first). */
 const oc_container_ops *const oc_container_readers[] = {
-    &oc_container_lz4frame, &oc_container_lz4legacy,   &oc_container_zstd,
-    &oc_container_gzip,     &oc_container_snappy,      &oc_container_own_cascaded,
-    &oc_container_own_ans,  &oc_container_own_bitcomp, NULL};
+    &oc_container_lz4frame,     &oc_container_lz4legacy,
+    &oc_container_zstd,         &oc_container_gzip,
+    &oc_container_snappy,       &oc_container_own_cascaded,
+    &oc_container_own_ans,      &oc_container_own_bitcomp,
+    &oc_container_own_gdeflate, NULL};
 
 /* The container a hint's algorithm restricts detection to (NULL: any). */
 static const oc_container_ops *family_of(oc_algorithm hint)

@@ -1,6 +1,6 @@
 /*
  * own_chunked.c - the NATIVE container of opencomp's own formats
- * (Cascaded, and the typed formats to come): a 16-byte header naming the
+ * (Cascaded, ANS, Bitcomp) and of GDeflate pages: a 16-byte header naming the
  * algorithm, chunks each behind a 4-byte size (high bit: stored
  * uncompressed) and followed by an optional XXH32 of its decoded bytes,
  * then an index of every chunk's sizes and the "OCIX" footer the LZ4 and
@@ -33,7 +33,10 @@ static const struct {
     oc_algorithm algorithm;
     uint8_t id;
 } own_ids[] = {
-    {OC_ALGO_CASCADED, 0x43 /* 'C' */}, {OC_ALGO_ANS, 0x41 /* 'A' */}, {OC_ALGO_BITCOMP, 0x42 /* 'B' */}};
+    {OC_ALGO_CASCADED, 0x43 /* 'C' */},
+    {OC_ALGO_ANS, 0x41 /* 'A' */},
+    {OC_ALGO_BITCOMP, 0x42 /* 'B' */},
+    {OC_ALGO_GDEFLATE, 0x47 /* 'G': GDeflate pages (a standard format with no container of its own) */}};
 
 static uint8_t own_id(oc_algorithm a)
 {
@@ -143,3 +146,4 @@ static int own_sniff(oc_algorithm a, const uint8_t *src, uint64_t src_size)
 OWN_CONTAINER(cascaded, OC_ALGO_CASCADED)
 OWN_CONTAINER(ans, OC_ALGO_ANS)
 OWN_CONTAINER(bitcomp, OC_ALGO_BITCOMP)
+OWN_CONTAINER(gdeflate, OC_ALGO_GDEFLATE)

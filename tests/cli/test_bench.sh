@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_bench.sh - `opencomp bench` runs: on the built-in sample it prints a
 # row for every part, algorithm and contender, all verified (opencomp's own
-# formats, cascaded, ans and bitcomp, have no reference library: no reference-cpu row);
+# formats, cascaded, ans and bitcomp, and gdeflate have no reference library: no reference-cpu row);
 # --json writes
 # the bench schema (parsed by python3, every field checked for type and
 # sense, never for speed); on files it benches those with lists of
@@ -12,9 +12,9 @@ make_inputs
 "$OC" bench -T 2 --repeat 1 --json sample.json > bench.out 2> bench.err ||
     fail "bench on the built-in sample: exit status $? ($(head -n 3 bench.err))"
 for part in text int64-sorted float64 source; do
-    for alg in lz4 snappy deflate zlib gzip zstd blosc cascaded ans bitcomp; do
+    for alg in lz4 snappy deflate zlib gzip zstd blosc cascaded ans bitcomp gdeflate; do
         for contender in "opencomp-cpu +kernel" "reference-cpu +kernel" "opencomp-cpu +end-to-end"; do
-            case "$alg" in cascaded | ans | bitcomp) [ "$contender" = "reference-cpu +kernel" ] && continue ;; esac
+            case "$alg" in cascaded | ans | bitcomp | gdeflate) [ "$contender" = "reference-cpu +kernel" ] && continue ;; esac
             grep -Eq "^$part +$alg +-?[0-9]+ +64K +$contender +[0-9-]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +yes$" bench.out ||
                 fail "bench: no verified row for $part $alg $contender"
         done
@@ -32,11 +32,11 @@ for k in ("date", "commit", "host", "device", "results"):
 assert isinstance(d["host"]["cores"], int) and d["host"]["cpu"] and d["host"]["os"]
 rows = d["results"]
 standard = {"lz4", "snappy", "deflate", "zlib", "gzip", "zstd", "blosc"}
-own = {"cascaded", "ans", "bitcomp"}
+own = {"cascaded", "ans", "bitcomp", "gdeflate"}  # no reference library
 assert {r["algorithm"] for r in rows} == standard | own, {r["algorithm"] for r in rows}
 assert {r["file"] for r in rows} == {"text", "int64-sorted", "float64", "source"}
-# 4 parts x (7 algorithms x 3 CPU rows + 3 x 2) (+ GPU rows when a GPU is present).
-assert len(rows) >= 108, len(rows)
+# 4 parts x (7 algorithms x 3 CPU rows + 4 x 2) (+ GPU rows when a GPU is present).
+assert len(rows) >= 116, len(rows)
 assert not any(r["contender"] == "reference-cpu" and r["algorithm"] in own for r in rows)
 for r in rows:
     assert r["contender"] in ("opencomp-cpu", "reference-cpu", "opencomp-gpu"), r

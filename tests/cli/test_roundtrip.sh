@@ -67,6 +67,30 @@ for spec in "cascaded i64 column" "cascaded u8 text" "cascaded i32 binary" "ans 
         rm -f "$base" "$base.orig" "$base$sfx"
     done
 done
+# GDeflate: NATIVE (opencomp-chunked, 64 KiB pages) by suffix, default and
+# odd chunk sizes; RAW and size streams are one page (at most 64 KiB): the
+# small inputs, and a clear error beyond.
+for f in in/*; do
+    name=$(basename "$f")
+    for chunk in 64K 1000; do
+        "$OC" -q -a gdeflate --chunk-size "$chunk" -o "gd-$name.gdeflate" "$f" || {
+            fail "compress gdeflate $name $chunk"
+            continue
+        }
+        "$OC" -d -q -o "gd-$name.back" "gd-$name.gdeflate" || fail "decompress gdeflate $name $chunk"
+        same "gd-$name.back" "$f" "gdeflate $name $chunk"
+        rm -f "gd-$name.gdeflate" "gd-$name.back"
+    done
+done
+for kind in raw size; do
+    for name in empty one; do
+        "$OC" -q -a gdeflate --kind "$kind" < "in/$name" > gd.c || fail "compress gdeflate $kind $name"
+        "$OC" -d -q -a gdeflate --kind "$kind" < gd.c > gd.d || fail "decompress gdeflate $kind $name"
+        same gd.d "in/$name" "gdeflate $kind $name"
+    done
+done
+"$OC" -q -a gdeflate --kind raw < in/binary > gd.c 2> gd.err && fail "gdeflate accepted a RAW page over 64 KiB"
+rm -f gd.c gd.d gd.err
 # Bitcomp's sparse mode, and an algorithm type no other format has.
 "$OC" -q -a bitcomp --data-type i64 --algorithm-type 1 -o sparse.bitcomp in/column || fail "bitcomp --algorithm-type 1"
 "$OC" -d -q -o sparse.back sparse.bitcomp || fail "decompress bitcomp --algorithm-type 1"
