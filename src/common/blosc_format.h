@@ -8,7 +8,8 @@
  *
  * The chunk (c-blosc's README_CHUNK_FORMAT.rst; little-endian):
  *
- *   0  version     1 or 2 (c-blosc 1.x writes 2; > 2 is a Blosc2 chunk)
+ *   0  version     2 (what c-blosc 1.x writes and all it reads; > 2 is a
+ *                  Blosc2 chunk)
  *   1  versionlz   1 (the inner codec's format version)
  *   2  flags       0x01 byte shuffle, 0x02 memcpyed, 0x04 bitshuffle,
  *                  0x08 reserved (0), 0x10 blocks not split,
@@ -16,8 +17,9 @@
  *                  3 zlib, 4 zstd
  *   3  typesize    bytes per element (1..255)
  *   4  nbytes      decoded size (u32, at most 2^31 - 1 - 16)
- *   8  blocksize   decoded bytes per block (u32); the last block holds the
- *                  rest (nbytes % blocksize when not 0)
+ *   8  blocksize   decoded bytes per block (u32, at most c-blosc's
+ *                  BLOSC_MAX_BLOCKSIZE); the last block holds the rest
+ *                  (nbytes % blocksize when not 0)
  *   12 cbytes      the chunk's size, header included (u32)
  *
  * memcpyed: the nbytes decoded bytes follow the header (cbytes = nbytes +
@@ -32,15 +34,20 @@
  * is split into `typesize` streams of blocksize / typesize bytes when flag
  * 0x10 is clear, typesize <= 16 and blocksize / typesize >= 128; else one
  * stream.  The filters apply per block after the streams are joined
- * (shuffle.h): byte shuffle (flag 0x01) of the block's whole elements, the
- * trailing blocksize % typesize bytes as they are; bitshuffle (0x04) only
- * when the block's element count is a multiple of 8, else the block is
- * stored unshuffled.
+ * (shuffle.h): byte shuffle (flag 0x01, typesize > 1) of the block's whole
+ * elements, the trailing blocksize % typesize bytes as they are; else
+ * bitshuffle (0x04) only when the block's element count is a multiple of
+ * 8, else the block is stored unshuffled.  So with both flags set the byte
+ * shuffle wins, but a 1-byte typesize makes it bitshuffle (libblosc's
+ * blosc_d; oc_blosc_block_filter).
  *
  * Hostile input: every field is checked before it is used; statuses as
  * include/opencomp.h (TRUNCATED when the buffer ends before cbytes or a
  * table or stream runs past the chunk, CORRUPT for impossible fields and
- * for bytes after cbytes, UNSUPPORTED for a Blosc2 chunk, version > 2).
+ * for bytes after cbytes, UNSUPPORTED for any version but 2: a Blosc2
+ * chunk, or a format-1 chunk that libblosc 1.21 refuses as well).  Where
+ * libblosc 1.21.3 refuses a chunk for its header, so does this parser
+ * (fuzz/fuzz_container_blosc.c holds both to the same verdicts).
  */
 #ifndef OC_BLOSC_FORMAT_H
 #define OC_BLOSC_FORMAT_H
@@ -56,6 +63,8 @@
 #define OC_BLOSC_MAX_NBYTES (0x7FFFFFFFu - OC_BLOSC_HEADER_SIZE) /* c-blosc's BLOSC_MAX_BUFFERSIZE */
 #define OC_BLOSC_MAX_SPLITS 16u
 #define OC_BLOSC_MIN_SPLIT 128u /* bytes per stream below which a block is not split */
+/* c-blosc's BLOSC_MAX_BLOCKSIZE, (INT_MAX - 255 * 4) / 3: libblosc refuses larger blocks */
+#define OC_BLOSC_MAX_BLOCKSIZE ((0x7FFFFFFFu - 255u * 4u) / 3u)
 
 #define OC_BLOSC_F_SHUFFLE 0x01u
 #define OC_BLOSC_F_MEMCPYED 0x02u
@@ -110,8 +119,8 @@ OC_INLINE oc_status oc_blosc_parse_header(const uint8_t *p, size_t n, oc_blosc_h
     h->cbytes = oc_load_le32(p + 12);
     if (version == 0)
         return OC_ERR_CORRUPT;
-    if (version > 2)
-        return OC_ERR_UNSUPPORTED; /* a Blosc2 chunk */
+    if (version != 2)
+        return OC_ERR_UNSUPPORTED; /* a Blosc2 chunk, or format 1, which libblosc 1.21 refuses */
     if ((flags & OC_BLOSC_F_RESERVED) || typesize == 0 || h->nbytes > OC_BLOSC_MAX_NBYTES ||
         h->cbytes < OC_BLOSC_HEADER_SIZE)
         return OC_ERR_CORRUPT;
@@ -121,7 +130,7 @@ OC_INLINE oc_status oc_blosc_parse_header(const uint8_t *p, size_t n, oc_blosc_h
         return OC_ERR_CORRUPT; /* bytes after the chunk */
     /* c-blosc refuses a block size of 0 or above the chunk's size, memcpyed
      * chunks included (an empty chunk is written with block size 1) */
-    if (h->nbytes > 0 && (h->blocksize == 0 || h->blocksize > h->nbytes))
+    if (h->nbytes > 0 && (h->blocksize == 0 || h->blocksize > h->nbytes || h->blocksize > OC_BLOSC_MAX_BLOCKSIZE))
         return OC_ERR_CORRUPT;
     if (flags & OC_BLOSC_F_MEMCPYED) {
         h->nblocks = 0;
@@ -159,6 +168,20 @@ OC_INLINE uint32_t oc_blosc_block_streams(const oc_blosc_header *h, uint32_t b)
 {
     int short_last = b + 1 == h->nblocks && h->last_size != h->blocksize;
     return oc_blosc_block_splits(h, oc_blosc_block_size(h, b), short_last);
+}
+
+/* The filter to undo on a block of bsz decoded bytes, as libblosc's blosc_d
+ * picks it: 1 byte unshuffle (flag 0x01 and typesize > 1), else 2
+ * bitunshuffle (flag 0x04 and the block holds a whole element; shuffle.h
+ * leaves a block whose element count is not a multiple of 8 as it is),
+ * else 0. */
+OC_INLINE int oc_blosc_block_filter(const oc_blosc_header *h, uint32_t bsz)
+{
+    if ((h->flags & OC_BLOSC_F_MEMCPYED) == 0 && (h->flags & OC_BLOSC_F_SHUFFLE) && h->typesize > 1)
+        return 1;
+    if ((h->flags & OC_BLOSC_F_MEMCPYED) == 0 && (h->flags & OC_BLOSC_F_BITSHUFFLE) && bsz >= h->typesize)
+        return 2;
+    return 0;
 }
 
 /* One stream of a block: where its bytes are, how long, what it decodes to. */

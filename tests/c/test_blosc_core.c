@@ -1,8 +1,9 @@
 /*
  * test_blosc_core.c - the Blosc cores the GPU engine runs
- * (src/common/blosc_format.h, shuffle.h, blosclz.h), compiled for the
- * host, against libblosc (c-blosc 1.x, the reference library); and the
- * CPU engine's Blosc codec (libblosc behind our layout check).
+ * (src/common/blosc_format.h, shuffle.h, blosclz.h; put together as a
+ * decoder in helpers/blosc_ref.h), compiled for the host, against libblosc
+ * (c-blosc 1.x, the reference library); and the CPU engine's Blosc codec
+ * (libblosc behind our layout check).
  *
  * Guards:
  *   - every chunk libblosc writes (cnames blosclz, lz4, lz4hc, snappy,
@@ -21,6 +22,10 @@
  *     header fields, block starts and csize words give the exact statuses
  *     below; random damage never reads outside the chunk (ASan suite) and
  *     the CPU codec and the reference agree on whether a chunk is valid;
+ *   - where libblosc 1.21 refuses a header (format version 1, a block
+ *     size above BLOSC_MAX_BLOCKSIZE) or picks a filter (both shuffle flags
+ *     set), the cores and the CPU codec do the same (fuzz_container_blosc's
+ *     findings);
  *   - hand-made BloscLZ streams: far distances, overlapping matches,
  *     distances before the output's start (CORRUPT), cut streams
  *     (TRUNCATED), too little room (OUTPUT_TOO_SMALL).
@@ -30,94 +35,9 @@
 #include <string.h>
 
 #include <blosc.h>
-#include <lz4.h>
-#include <snappy-c.h>
-#include <zlib.h>
-#include <zstd.h>
 
-#include "common/blosc_format.h"
-#include "common/blosclz.h"
-#include "common/shuffle.h"
+#include "helpers/blosc_ref.h"
 #include "helpers/test_util.h"
-
-/* ---- a reference decoder built from the cores --------------------------- */
-
-static oc_status inner_decode(int format, const uint8_t *s, size_t n, uint8_t *d, size_t dn)
-{
-    size_t got = 0;
-    switch (format) {
-    case OC_BLOSC_FMT_BLOSCLZ: {
-        oc_status st = oc_blosclz_decode(s, n, d, dn, &got);
-        if (st != OC_OK)
-            return st;
-        break;
-    }
-    case OC_BLOSC_FMT_LZ4: {
-        int r = LZ4_decompress_safe((const char *)s, (char *)d, (int)n, (int)dn);
-        if (r < 0)
-            return OC_ERR_CORRUPT;
-        got = (size_t)r;
-        break;
-    }
-    case OC_BLOSC_FMT_SNAPPY:
-        got = dn;
-        if (snappy_uncompress((const char *)s, n, (char *)d, &got) != SNAPPY_OK)
-            return OC_ERR_CORRUPT;
-        break;
-    case OC_BLOSC_FMT_ZLIB: {
-        uLongf dl = (uLongf)dn;
-        if (uncompress(d, &dl, s, (uLong)n) != Z_OK)
-            return OC_ERR_CORRUPT;
-        got = dl;
-        break;
-    }
-    default:
-        got = ZSTD_decompress(d, dn, s, n);
-        if (ZSTD_isError(got))
-            return OC_ERR_CORRUPT;
-    }
-    return got == dn ? OC_OK : OC_ERR_CORRUPT;
-}
-
-/* Decodes chunk p[0..n) into out (cap bytes) the way the GPU engine does:
- * header, then every stream found by walking from its block start, then
- * the block's unshuffle. */
-static oc_status ref_decode(const uint8_t *p, size_t n, uint8_t *out, size_t cap, size_t *size)
-{
-    oc_blosc_header h;
-    oc_status st = oc_blosc_parse_header(p, n, &h);
-    if (st != OC_OK)
-        return st;
-    if (h.nbytes > cap)
-        return OC_ERR_OUTPUT_TOO_SMALL;
-    *size = h.nbytes;
-    if (h.flags & OC_BLOSC_F_MEMCPYED) {
-        memcpy(out, p + OC_BLOSC_HEADER_SIZE, h.nbytes);
-        return OC_OK;
-    }
-    uint8_t *tmp = tu_xmalloc(h.blocksize ? h.blocksize : 1);
-    for (uint32_t b = 0; b < h.nblocks && st == OC_OK; b++) {
-        uint32_t bsz = oc_blosc_block_size(&h, b), ns = oc_blosc_block_streams(&h, b);
-        uint8_t *blk = out + (size_t)b * h.blocksize;
-        int shuffled = (h.flags & (OC_BLOSC_F_SHUFFLE | OC_BLOSC_F_BITSHUFFLE)) != 0;
-        uint8_t *target = shuffled ? tmp : blk;
-        for (uint32_t s = 0; s < ns && st == OC_OK; s++) {
-            oc_blosc_stream str;
-            st = oc_blosc_find_stream(p, &h, b, s, &str);
-            if (st != OC_OK)
-                break;
-            uint8_t *d = target + (size_t)s * str.dsize;
-            if (str.stored)
-                memcpy(d, p + str.offset, str.dsize);
-            else
-                st = inner_decode(h.format, p + str.offset, str.csize, d, str.dsize);
-        }
-        if (st == OC_OK && shuffled)
-            oc_filter_buffer(blk, tmp, bsz, h.typesize, (h.flags & OC_BLOSC_F_SHUFFLE) ? 1 : 2, 1);
-    }
-    free(tmp);
-    return st;
-}
 
 /* ---- data ---------------------------------------------------------------- */
 
@@ -176,7 +96,7 @@ static void check_chunk(const uint8_t *src, size_t n, const uint8_t *c, size_t c
 {
     uint8_t *out = tu_xmalloc(n + 1);
     size_t size = 0;
-    oc_status st = ref_decode(c, cn, out, n, &size);
+    oc_status st = blosc_ref_decode(c, cn, out, n, &size);
     CHECK_MSG(st == OC_OK, "%s: reference decode %s", what, oc_status_name(st));
     CHECK_SIZE_EQ(size, n);
     CHECK_MEM_EQ(out, src, n);
@@ -185,7 +105,7 @@ static void check_chunk(const uint8_t *src, size_t n, const uint8_t *c, size_t c
     CHECK_SIZE_EQ(size, n);
     CHECK_MEM_EQ(out, src, n);
     if (n > 0) { /* one byte short */
-        CHECK_STATUS(ref_decode(c, cn, out, n - 1, &size), OC_ERR_OUTPUT_TOO_SMALL);
+        CHECK_STATUS(blosc_ref_decode(c, cn, out, n - 1, &size), OC_ERR_OUTPUT_TOO_SMALL);
         CHECK_STATUS(cpu_decode(c, cn, out, n - 1, &size), OC_ERR_OUTPUT_TOO_SMALL);
     }
     free(out);
@@ -321,7 +241,7 @@ static void hostile(void)
         size_t size = 0;
         /* every proper prefix: TRUNCATED (the header's cbytes says more) */
         for (size_t k = 0; k < csize; k += 1 + k / 64) {
-            CHECK_STATUS(ref_decode(c, k, out, n, &size), OC_ERR_TRUNCATED);
+            CHECK_STATUS(blosc_ref_decode(c, k, out, n, &size), OC_ERR_TRUNCATED);
             CHECK_STATUS(cpu_decode(c, k, out, n, &size), OC_ERR_TRUNCATED);
         }
         uint8_t *m = tu_xmalloc(csize + 1);
@@ -360,8 +280,8 @@ static void hostile(void)
             if (edits[e].at == 2 && edits[e].v == 0x08)
                 m[2] = (uint8_t)(c[2] | 0x08);
             oc_status want = edits[e].want;
-            CHECK_MSG(ref_decode(m, csize, out, n, &size) == want, "%s edit %zu: ref %s", cnames[cn], e,
-                      oc_status_name(ref_decode(m, csize, out, n, &size)));
+            CHECK_MSG(blosc_ref_decode(m, csize, out, n, &size) == want, "%s edit %zu: ref %s", cnames[cn], e,
+                      oc_status_name(blosc_ref_decode(m, csize, out, n, &size)));
             CHECK_MSG(cpu_decode(m, csize, out, n, &size) == want, "%s edit %zu: cpu %s", cnames[cn], e,
                       oc_status_name(cpu_decode(m, csize, out, n, &size)));
         }
@@ -374,7 +294,7 @@ static void hostile(void)
             memcpy(m, c, csize);
             oc_store_le32(m + b0, bad[k]);
             oc_status want = k == 2 ? OC_ERR_TRUNCATED : OC_ERR_CORRUPT;
-            CHECK_STATUS(ref_decode(m, csize, out, n, &size), want);
+            CHECK_STATUS(blosc_ref_decode(m, csize, out, n, &size), want);
             CHECK_STATUS(cpu_decode(m, csize, out, n, &size), want);
         }
         /* random damage past the header: both decoders agree on validity,
@@ -386,7 +306,7 @@ static void hostile(void)
                 s ^= s << 13, s ^= s >> 7, s ^= s << 17;
                 m[16 + s % (csize - 16)] ^= (uint8_t)(1u << (s >> 32) % 8);
             }
-            oc_status a = ref_decode(m, csize, out, n, &size);
+            oc_status a = blosc_ref_decode(m, csize, out, n, &size);
             oc_status b = cpu_decode(m, csize, out, n, &size);
             CHECK_MSG((a == OC_OK) == (b == OC_OK) || cn == 1 || cn == 2, "%s: ref %s cpu %s", cnames[cn],
                       oc_status_name(a), oc_status_name(b));
@@ -400,15 +320,80 @@ static void hostile(void)
     uint8_t *c = blosc_chunk(src, n, "lz4", 0, BLOSC_SHUFFLE, 4, 0, &csize);
     CHECK(c[2] & 0x02);
     size_t size = 0;
-    CHECK_STATUS(ref_decode(c, csize, out, n, &size), OC_OK);
+    CHECK_STATUS(blosc_ref_decode(c, csize, out, n, &size), OC_OK);
     static const uint32_t blocksizes[] = {0, 200001, 0x40000000u};
     for (size_t k = 0; k < 3; k++) {
         oc_store_le32(c + 8, blocksizes[k]);
-        CHECK_STATUS(ref_decode(c, csize, out, n, &size), OC_ERR_CORRUPT);
+        CHECK_STATUS(blosc_ref_decode(c, csize, out, n, &size), OC_ERR_CORRUPT);
         CHECK_STATUS(cpu_decode(c, csize, out, n, &size), OC_ERR_CORRUPT);
     }
     free(c);
     free(src), free(out);
+}
+
+/* ---- where libblosc refuses or picks, so do we (fuzz_container_blosc finds) -- */
+
+static oc_status cpu_size(const uint8_t *c, size_t cn, size_t *size)
+{
+    oc_codec_options o = OC_CODEC_OPTIONS_INIT;
+    o.algorithm = OC_ALGO_BLOSC;
+    const void *sp = c;
+    oc_status st = OC_ERR_INTERNAL;
+    *size = 0;
+    CHECK_OK(oc_batch_decompressed_sizes(g_ctx, &o, 1, &sp, &cn, size, &st));
+    return st;
+}
+
+static void libblosc_verdicts(void)
+{
+    size_t n = 4096, size = 0;
+    uint8_t *src = tu_xmalloc(n), *out = tu_xmalloc(n), *ref = tu_xmalloc(n);
+    tpch_like(src, n, 1, 17); /* sorted int64: every filter compresses it */
+    /* format version 1: libblosc 1.21 refuses it (the cores once decoded it) */
+    size_t csize = 0;
+    uint8_t *c = blosc_chunk(src, n, "zstd", 1, BLOSC_SHUFFLE, 16, 0, &csize);
+    CHECK_EQ(c[0], 2);
+    c[0] = 1;
+    CHECK(blosc_decompress_ctx(c, out, n, 1) < 0);
+    CHECK_STATUS(blosc_ref_decode(c, csize, out, n, &size), OC_ERR_UNSUPPORTED);
+    CHECK_STATUS(cpu_decode(c, csize, out, n, &size), OC_ERR_UNSUPPORTED);
+    CHECK_STATUS(cpu_size(c, csize, &size), OC_ERR_UNSUPPORTED);
+    free(c);
+    /* both shuffle flags: the byte shuffle wins when typesize > 1, the
+     * bitshuffle when typesize is 1 (libblosc's blosc_d; the cores once left
+     * a 1-byte-typesize block as it was) */
+    static const struct {
+        int shuffle;
+        size_t typesize;
+    } both[] = {{BLOSC_BITSHUFFLE, 1}, {BLOSC_SHUFFLE, 4}, {BLOSC_BITSHUFFLE, 8}};
+    for (size_t k = 0; k < sizeof both / sizeof both[0]; k++) {
+        c = blosc_chunk(src, n, "lz4", 5, both[k].shuffle, both[k].typesize, 0, &csize);
+        CHECK((c[2] & 0x02) == 0);
+        c[2] |= BLOSC_DOSHUFFLE | BLOSC_DOBITSHUFFLE;
+        int r = blosc_decompress_ctx(c, ref, n, 1);
+        CHECK_EQ(r, (int)n);
+        if (both[k].typesize != 8)
+            CHECK_MEM_EQ(ref, src, n); /* the flag it was written with wins */
+        CHECK_OK(blosc_ref_decode(c, csize, out, n, &size));
+        CHECK_MEM_EQ(out, ref, n);
+        CHECK_OK(cpu_decode(c, csize, out, n, &size));
+        CHECK_MEM_EQ(out, ref, n);
+        free(c);
+    }
+    /* a block size above c-blosc's BLOSC_MAX_BLOCKSIZE: CORRUPT, for the
+     * size query too (it once reported the header's size) */
+    uint8_t h[28] = {2, 1, 0x31, 4};                  /* lz4, not split */
+    oc_store_le32(h + 4, 0x60000000u);                /* nbytes */
+    oc_store_le32(h + 8, OC_BLOSC_MAX_BLOCKSIZE + 1); /* blocksize: 3 blocks */
+    oc_store_le32(h + 12, sizeof h);
+    oc_blosc_header hd;
+    CHECK_STATUS(oc_blosc_parse_header(h, sizeof h, &hd), OC_ERR_CORRUPT);
+    CHECK_STATUS(cpu_size(h, sizeof h, &size), OC_ERR_CORRUPT);
+    oc_store_le32(h + 8, OC_BLOSC_MAX_BLOCKSIZE);
+    CHECK_OK(oc_blosc_parse_header(h, sizeof h, &hd));
+    CHECK_EQ(hd.nblocks, 3);
+    CHECK_EQ(OC_BLOSC_MAX_BLOCKSIZE, BLOSC_MAX_BLOCKSIZE);
+    free(src), free(out), free(ref);
 }
 
 /* ---- BloscLZ by hand ---------------------------------------------------------- */
@@ -468,6 +453,7 @@ int main(void)
     reference_chunks();
     cpu_codec_interop();
     hostile();
+    libblosc_verdicts();
     oc_context_destroy(g_ctx);
     printf("test_blosc_core: OK (%zu chunks checked)\n", g_streams_checked);
     return 0;

@@ -4,7 +4,9 @@
  * the container and whole-buffer targets is a valid file (ours or a stock
  * tool's), so it must inspect and decode OK, to the size that
  * oc_buffer_decompressed_size reports; the RAW/WITH_UNCOMPRESSED_SIZE seeds
- * carry their hint in the first byte, as fuzz_buffer_raw.c reads it.
+ * carry their hint in the first byte, as fuzz_buffer_raw.c reads it, and
+ * the Blosc seeds (libblosc's and numcodecs' chunks) a first byte that
+ * fuzz_container_blosc.c reads, before a RAW Blosc chunk.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -14,6 +16,8 @@
 static oc_context *ctx;
 static int seeds;
 
+/* raw: 1 the first byte picks the hint (fuzz_buffer_raw), 2 the first byte
+ * is fuzz_container_blosc's and the rest a Blosc chunk (RAW Blosc hint). */
 static void replay(const char *dir, const char *file, int raw)
 {
     char path[4096];
@@ -28,8 +32,8 @@ static void replay(const char *dir, const char *file, int raw)
     size_t sn = n;
     if (raw) {
         CHECK(n >= 1);
-        hint.algorithm = (oc_algorithm)(1 + (in[0] & 7) % 6);
-        hint.kind = (in[0] & 8) ? OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE : OC_BITSTREAM_RAW;
+        hint.algorithm = raw == 2 ? OC_ALGO_BLOSC : (oc_algorithm)(1 + (in[0] & 7) % 6);
+        hint.kind = raw == 1 && (in[0] & 8) ? OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE : OC_BITSTREAM_RAW;
         s = in + 1;
         sn = n - 1;
     }
@@ -56,7 +60,8 @@ int main(void)
 {
     CHECK_ST(oc_context_create(NULL, &ctx), OC_OK);
     static const char *dirs[] = {"buffer_decompress", "container_lz4",    "container_zstd",
-                                 "container_gzip",    "container_snappy", "buffer_raw"};
+                                 "container_gzip",    "container_snappy", "buffer_raw",
+                                 "container_blosc"};
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/fuzz/seeds/%s", OC_SOURCE_DIR, dirs[i]);
@@ -67,7 +72,7 @@ int main(void)
         struct dirent *e;
         while ((e = readdir(d)) != NULL)
             if (e->d_name[0] != '.')
-                replay(dirs[i], e->d_name, i == 5);
+                replay(dirs[i], e->d_name, i == 5 ? 1 : i == 6 ? 2 : 0);
         closedir(d);
     }
     CHECK(seeds >= 30);

@@ -13,7 +13,9 @@
  * chunks run side by side) bit-identical; a batch mixing good chunks with
  * truncated and damaged ones gives each bad chunk the CPU engine's status
  * (layout errors) or CORRUPT (inner streams), and the good ones their
- * bytes; one byte too little room is OUTPUT_TOO_SMALL.
+ * bytes; one byte too little room is OUTPUT_TOO_SMALL; format version 1 is
+ * UNSUPPORTED and chunks with both shuffle flags decode to libblosc's bytes
+ * (the byte shuffle wins unless typesize is 1).
  */
 #include <blosc.h>
 #include <stdio.h>
@@ -192,6 +194,44 @@ int main(void)
         }
         free(sp), free(dp), free(cs), free(caps), free(out), free(st);
         printf("GPU statuses of %zu damaged chunks agree with the CPU engine\n", nb);
+    }
+    {
+        /* where libblosc refuses or picks (fuzz_container_blosc's findings):
+         * format version 1 is UNSUPPORTED; with both shuffle flags the byte
+         * shuffle wins unless typesize is 1, then the bitshuffle; the GPU
+         * gives libblosc's bytes */
+        static const struct {
+            int shuffle;
+            size_t typesize;
+            int version1;
+        } v[] = {{BLOSC_BITSHUFFLE, 1, 0}, {BLOSC_SHUFFLE, 4, 0}, {BLOSC_BITSHUFFLE, 8, 0}, {BLOSC_SHUFFLE, 4, 1}};
+        item w[4];
+        size_t n = 65536;
+        for (size_t k = 0; k < 4; k++) {
+            uint8_t *plain = tu_xmalloc(n);
+            for (size_t i = 0; i < n; i++) /* compressible under every filter */
+                plain[i] = (uint8_t)(i / 64 + i % 4);
+            w[k].chunk = tu_xmalloc(n + BLOSC_MAX_OVERHEAD);
+            int r = blosc_compress_ctx(5, v[k].shuffle, v[k].typesize, n, plain, w[k].chunk, n + BLOSC_MAX_OVERHEAD,
+                                       "lz4", 0, 1);
+            CHECK(r > 0 && !(w[k].chunk[2] & 0x02));
+            w[k].cn = (size_t)r;
+            w[k].n = n;
+            w[k].plain = tu_xmalloc(n);
+            if (v[k].version1) {
+                w[k].chunk[0] = 1;
+                w[k].want = OC_ERR_UNSUPPORTED;
+            } else {
+                w[k].chunk[2] |= BLOSC_DOSHUFFLE | BLOSC_DOBITSHUFFLE;
+                CHECK(blosc_decompress_ctx(w[k].chunk, w[k].plain, n, 1) == (int)n);
+                w[k].want = OC_OK;
+            }
+            free(plain);
+        }
+        run_batch(w, 4, 0);
+        for (size_t k = 0; k < 4; k++)
+            free(w[k].plain), free(w[k].chunk);
+        printf("GPU follows libblosc on format version 1 and on both shuffle flags\n");
     }
     for (size_t i = 0; i < m; i++) {
         if (i < good)
