@@ -1,7 +1,9 @@
 """opencomp.numcodecs.Blosc against numcodecs' own Blosc (c-blosc): chunks
 written by either decode with the other, for every inner codec the stock
 build has, every shuffle and several element sizes; numcodecs' repr and
-configuration; exact errors on bad chunks and bad settings; decode(out=)."""
+configuration; exact errors on bad chunks and bad settings; decode(out=);
+decode_batch/encode_batch; headers that would make us allocate gigabytes;
+the numcodecs.blosc module functions; numcodecs' snappy fixtures."""
 
 import numpy as np
 import pytest
@@ -58,7 +60,11 @@ def test_typesize_setting():
     enc = c.encode(a)
     assert enc[3] == 4
     assert c.decode(enc) == a.tobytes()
-    assert c.get_config()["typesize"] == 4
+    assert c.typesize == 4
+    # numcodecs keeps typesize out of the configuration (its test_config_no_typesize)
+    assert "typesize" not in c.get_config()
+    with pytest.raises(ValueError, match="Cannot use typesize"):
+        ocn.Blosc(typesize=0)
 
 
 def test_config_and_repr():
@@ -120,3 +126,114 @@ def test_register_serves_stock_id():
     finally:
         ocn.unregister()
     assert isinstance(numcodecs.get_codec({"id": "blosc"}), StockBlosc)
+
+
+def test_decode_batch_and_encode_batch():
+    arrs = list(arrays())
+    encs = [StockBlosc(cname=STOCK_CNAMES[i % len(STOCK_CNAMES)], shuffle=i % 3).encode(a) for i, a in enumerate(arrs)]
+    c = ocn.Blosc()
+    res = c.decode_batch(encs)
+    assert [r.tobytes() for r in res] == [a.tobytes(order="A") for a in arrs]
+    assert all(r.dtype == np.uint8 for r in res)
+    # into slices of one array, in place
+    sizes = [a.nbytes for a in arrs]
+    whole = np.zeros(sum(sizes), dtype=np.uint8)
+    offs = np.cumsum([0] + sizes)
+    outs = [whole[offs[i] : offs[i + 1]] for i in range(len(arrs))]
+    assert c.decode_batch(encs, out=outs) == outs
+    assert whole.tobytes() == b"".join(a.tobytes(order="A") for a in arrs)
+    # an out of another size: SIZE_MISMATCH naming the chunk
+    with pytest.raises(ocn.BloscDecodeError) as e:
+        c.decode_batch(encs, out=outs[:1] + [outs[1][:-1]] + outs[2:])
+    assert e.value.status.name == "SIZE_MISMATCH" and e.value.chunk == 1
+    with pytest.raises(ValueError, match="one buffer per input"):
+        c.decode_batch(encs, out=outs[:1])
+    # a damaged chunk fails alone, named
+    bad = bytearray(encs[2])
+    bad[len(bad) // 2 :] = bytes(len(bad) - len(bad) // 2)
+    with pytest.raises(ocn.BloscDecodeError) as e:
+        c.decode_batch(encs[:2] + [bytes(bad)] + encs[3:])
+    assert e.value.chunk == 2
+    assert c.decode_batch([]) == []
+    # encode_batch: each buffer's own item size, stock reads every chunk
+    ours = ocn.Blosc(cname="zstd", shuffle=ocn.Blosc.BITSHUFFLE).encode_batch(arrs)
+    assert [bytes(x)[3] for x in ours] == [a.dtype.itemsize for a in arrs]
+    assert [StockBlosc().decode(x) for x in ours] == [a.tobytes(order="A") for a in arrs]
+
+
+def test_hostile_header_allocates_nothing():
+    enc = bytearray(StockBlosc(cname="lz4").encode(np.arange(1000, dtype="<i4")))
+    enc[4:8] = (0xFFFFFFF0).to_bytes(4, "little")  # nbytes near 4 GiB
+    with pytest.raises(ocn.BloscDecodeError) as e:
+        ocn.Blosc().decode(bytes(enc))
+    assert e.value.status.name == "CORRUPT"
+    enc = bytearray(StockBlosc(cname="lz4").encode(np.arange(1000, dtype="<i4")))
+    enc[12:16] = (len(enc) + 1).to_bytes(4, "little")  # says it is longer than the buffer
+    with pytest.raises(ocn.BloscDecodeError) as e:
+        ocn.Blosc().decode_batch([bytes(enc)])
+    assert e.value.status.name == "TRUNCATED"
+
+
+def test_module_functions_read_headers_as_numcodecs():
+    from opencomp.numcodecs import _blosc
+
+    a = np.arange(1000, dtype="<i8")
+    for cname in STOCK_CNAMES:
+        for shuffle in (0, 1, 2):
+            enc = numcodecs.blosc.compress(a, cname.encode(), 1, shuffle)
+            assert _blosc.cbuffer_sizes(enc) == numcodecs.blosc._cbuffer_sizes(enc)
+            assert _blosc.cbuffer_complib(enc) == numcodecs.blosc.cbuffer_complib(enc)
+            t, s, m = numcodecs.blosc._cbuffer_metainfo(enc)
+            assert _blosc.cbuffer_metainfo(enc) == (t, s, bool(m))
+            ours = _blosc.compress(a, cname.encode(), 1, shuffle, 256)
+            assert _blosc.cbuffer_sizes(ours)[2] == numcodecs.blosc._cbuffer_sizes(
+                numcodecs.blosc.compress(a, cname.encode(), 1, shuffle, 256)
+            )[2]
+            assert _blosc.decompress(ours) == a.tobytes()
+    assert "snappy" in _blosc.list_compressors()
+
+
+def test_pickled_public_typesize_still_loads():
+    c = ocn.Blosc.__new__(ocn.Blosc)
+    c.__setstate__({"cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0, "typesize": 2})
+    assert c.typesize == 2
+    assert c.encode(np.arange(100, dtype="<i8"))[3] == 2
+
+
+def test_device_decode_batch():
+    cp = pytest.importorskip("cupy")
+    import opencomp
+
+    if not opencomp.cuda_available():
+        pytest.skip("no usable CUDA engine")
+    arrs = [a for a in arrays()]
+    encs = [StockBlosc(cname=c, shuffle=s).encode(a) for a, c, s in zip(arrs, ["lz4", "zstd", "blosclz", "zlib"], [1, 2, 0, 1])]
+    res = ocn.Blosc().decode_batch([cp.asarray(np.frombuffer(e, np.uint8)) for e in encs])
+    assert [r.get().tobytes() for r in res] == [a.tobytes(order="A") for a in arrs]
+    whole = cp.zeros(sum(a.nbytes for a in arrs), dtype=cp.uint8)
+    offs = np.cumsum([0] + [a.nbytes for a in arrs])
+    outs = [whole[offs[i] : offs[i + 1]] for i in range(len(arrs))]
+    ocn.Blosc().decode_batch(encs, out=outs)  # host chunks, device outputs
+    assert whole.get().tobytes() == b"".join(a.tobytes(order="A") for a in arrs)
+
+
+def test_stock_snappy_fixtures_decode():
+    """numcodecs' fixture/blosc/codec.09: chunks an older numcodecs wrote with
+    cname='snappy' (its test_blosc no longer lists that codec): every one
+    decodes to its array, as numcodecs' check_backwards_compatibility would."""
+    import json
+    import pathlib
+
+    fixture = pathlib.Path(__file__).resolve().parents[1] / "numcodecs-suite" / "fixture" / "blosc"
+    config = json.loads((fixture / "codec.09" / "config.json").read_text())
+    assert config["cname"] == "snappy"
+    codec = ocn.Blosc.from_config({k: v for k, v in config.items() if k != "id"})
+    done = 0
+    for enc_fn in sorted((fixture / "codec.09").glob("encoded.*.dat")):
+        i = int(enc_fn.name.split(".")[1])
+        arr = np.load(fixture / f"array.{i:02d}.npy", allow_pickle=True)
+        enc = enc_fn.read_bytes()
+        assert enc[2] >> 5 == 2  # Blosc's snappy format code
+        assert codec.decode(enc) == arr.tobytes(order="A")
+        done += 1
+    assert done == 13
