@@ -125,7 +125,7 @@ class Array:
     def ptr(self) -> int: ...
 
 class Codec:
-    """Compress/decompress with one algorithm: 'LZ4', 'Snappy', 'Deflate', 'Zlib', 'Gzip', 'Zstd', 'Blosc', 'Cascaded', 'ANS', 'Bitcomp'."""
+    """Compress/decompress with one algorithm: 'LZ4', 'Snappy', 'Deflate', 'Zlib', 'Gzip', 'Zstd', 'Blosc', 'Cascaded', 'ANS', 'Bitcomp', 'GDeflate'."""
 
     def __init__(
         self,

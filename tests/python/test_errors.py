@@ -15,16 +15,6 @@ RAW = oc.BitstreamKind.RAW
 TEXT = dict(CORPUS)["ext-sources"]
 
 
-@pytest.mark.parametrize("name", ["GDeflate"])
-def test_nvcomp_only_algorithms_name_what_is_available(name):
-    with pytest.raises(ValueError) as ei:
-        oc.Codec(algorithm=name)
-    msg = str(ei.value)
-    assert name in msg and "available" in msg
-    for alg in ALGORITHMS:
-        assert alg in msg
-
-
 def test_unknown_algorithm():
     with pytest.raises(ValueError, match="unknown algorithm 'brotli'; available: LZ4"):
         oc.Codec(algorithm="brotli")

@@ -144,16 +144,6 @@ static int parse_algorithm(PyObject *obj, oc_algorithm *out)
         return 0;
     char avail[256];
     oc_py_available_algorithms(avail, sizeof avail, -1);
-    static const char *const nvcomp_only[] = {"GDeflate"};
-    for (size_t i = 0; i < sizeof nvcomp_only / sizeof nvcomp_only[0]; i++) {
-        if (PyOS_stricmp(name, nvcomp_only[i]) == 0) {
-            PyErr_Format(PyExc_ValueError,
-                         "algorithm '%s' is an nvCOMP format that this build of opencomp does not have; "
-                         "available: %s",
-                         name, avail);
-            return -1;
-        }
-    }
     if (oc_algorithm_from_name(name, out) != OC_OK || *out == OC_ALGO_NONE) {
         PyErr_Format(PyExc_ValueError, "unknown algorithm '%s'; available: %s", name, avail);
         return -1;
@@ -323,9 +313,12 @@ static PyObject *codec_new(PyTypeObject *type, PyObject *args, PyObject *kw)
                 c->algorithm == OC_ALGO_GZIP) {
                 static const int levels[6] = {1, 1, 4, 6, 7, 12};
                 c->level = levels[v];
+            } else if (c->algorithm == OC_ALGO_GDEFLATE) {
+                static const int levels[6] = {1, 1, 4, 6, 7, 9}; /* its levels stop at 9 */
+                c->level = levels[v];
             } else {
                 PyErr_SetString(PyExc_ValueError,
-                                "algorithm_type applies to Deflate, Zlib and Gzip (0..5; use "
+                                "algorithm_type applies to Deflate, Zlib, Gzip and GDeflate (0..5; use "
                                 "level= for the others) and Bitcomp (0, 1)");
                 goto fail;
             }
@@ -1741,7 +1734,8 @@ static PyType_Slot codec_slots[] = {
      "num_deltas=1, use_bitpack=True, auto_layers=False, cname=None, shuffle=None, typesize=None, "
      "blocksize=None)\n--\n\n"
      "A compressor/decompressor for one algorithm, as nvidia.nvcomp.Codec.\n\n"
-     "algorithm: 'LZ4', 'Snappy', 'Deflate', 'Zlib', 'Gzip', 'Zstd', 'Blosc', 'Cascaded', 'ANS' or 'Bitcomp' "
+     "algorithm: 'LZ4', 'Snappy', 'Deflate', 'Zlib', 'Gzip', 'Zstd', 'Blosc', 'Cascaded', 'ANS', 'Bitcomp' "
+     "or 'GDeflate' "
      "(case-insensitive); empty "
      "to detect the "
      "format while decoding. bitstream_kind: BitstreamKind.NVCOMP_NATIVE (default: the format's standard "

@@ -481,7 +481,8 @@ static PyModuleDef_Slot module_slots[] = {
 static struct PyModuleDef oc_py_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "opencomp._opencomp",
-    .m_doc = "C extension of opencomp: batched LZ4/Snappy/Deflate/zlib/gzip/Zstd/Blosc/Cascaded/ANS/Bitcomp "
+    .m_doc = "C extension of opencomp: batched "
+             "LZ4/Snappy/Deflate/zlib/gzip/Zstd/Blosc/Cascaded/ANS/Bitcomp/GDeflate "
              "on CPUs "
              "and NVIDIA "
              "GPUs.",
