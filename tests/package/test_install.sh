@@ -60,7 +60,7 @@ export PKG_CONFIG_PATH="$libdir/pkgconfig"
 # shellcheck disable=SC2046
 cc -std=c11 -o "$tmp/pc_shared" "$src/tests/package/consumer/consumer.c" $(pkg-config --cflags --libs opencomp) ||
   fail "consumer build (pkg-config)"
-LD_LIBRARY_PATH="$libdir" ran "$tmp/pc_shared" || fail "consumer (pkg-config, shared) did not run"
+LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" ran "$tmp/pc_shared" || fail "consumer (pkg-config, shared) did not run"
 if [ $static = 1 ]; then
   rm -f "$libdir"/libopencomp.so*
   # shellcheck disable=SC2046

@@ -507,9 +507,18 @@ def test_gpu_read_lands_in_device_memory(cp, cid):
 
 @pytest.mark.gpu
 def test_gpu_batch_is_decoded_in_one_call_on_device(cp, monkeypatch):
-    """Device chunks reach BatchCodec as CuPy arrays and come back as CuPy arrays."""
-    seen = []
-    real = _batch.BatchCodec.decode
+    """Plain device chunks take the one-copy path (one packed decode a batch) and land
+    in device memory; the same chunks behind a second bytes codec reach BatchCodec as
+    CuPy arrays and come back as CuPy arrays."""
+    from opencomp.zarr import _fastread
+
+    fast, seen = [], []
+    real_fast, real = _fastread.read_batch, _batch.BatchCodec.decode
+
+    async def fast_spy(codec, batch_info, out, drop_axes):
+        done = await real_fast(codec, batch_info, out, drop_axes)
+        fast.append((len(batch_info), done))
+        return done
 
     def spy(self, srcs, sizes=None, **kw):
         seen.append((len(srcs), all(_batch.is_device_array(s) for s in srcs)))
@@ -517,12 +526,18 @@ def test_gpu_batch_is_decoded_in_one_call_on_device(cp, monkeypatch):
         assert all(_batch.is_device_array(r) for r in res if r is not None)
         return res, fails
 
+    monkeypatch.setattr(_fastread, "read_batch", fast_spy)
     monkeypatch.setattr(_batch.BatchCodec, "decode", spy)
     data = np.arange(512, dtype="<i8") * 3  # no chunk equals the fill value: all 8 are stored
-    store = zarr.storage.MemoryStore()
-    zarr.create_array(store, shape=data.shape, chunks=(64,), dtype=data.dtype, compressors=[ZstdCodec()])[:] = data
+    plain, crc = zarr.storage.MemoryStore(), zarr.storage.MemoryStore()
+    zarr.create_array(plain, shape=data.shape, chunks=(64,), dtype=data.dtype, compressors=[ZstdCodec()])[:] = data
+    zarr.create_array(crc, shape=data.shape, chunks=(64,), dtype=data.dtype,
+                      compressors=[ZstdCodec(), Crc32cCodec()])[:] = data
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ocz.GpuFallbackWarning)
         with zarr.config.enable_gpu(), ocz.enable(batch_size=64):
-            assert _same(zarr.open_array(store, mode="r")[:].get(), data)
+            got = zarr.open_array(plain, mode="r")[:]
+            assert isinstance(got, cp.ndarray) and _same(got.get(), data)
+            assert fast == [(8, True)] and seen == []
+            assert _same(zarr.open_array(crc, mode="r")[:].get(), data)
     assert seen == [(8, True)]
