@@ -13,6 +13,7 @@
  */
 #include <string.h>
 
+#include "../../../common/deflate_tables.h"
 #include "gdeflate_core.h"
 
 /* One lane's bit buffer: `cnt` bits buffered, of which the low `real`
@@ -116,16 +117,6 @@ static inline oc_status gd_decode_sym(gd_reader *r, unsigned t, const uint16_t *
     return OC_OK;
 }
 
-static const uint16_t len_base[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
-                                      31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
-static const uint8_t len_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
-                                      2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
-static const uint16_t dist_base[30] = {1,    2,    3,    4,    5,    7,    9,    13,    17,    25,
-                                       33,   49,   65,   97,   129,  193,  257,  385,   513,   769,
-                                       1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
-static const uint8_t dist_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
-                                       6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
-static const uint8_t precode_order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
 
 /* A match placed by lane t's length code, copied at its next visit. */
 typedef struct gd_pending {
@@ -142,8 +133,8 @@ static oc_status gd_copy(gd_reader *r, unsigned t, gd_pending *p, const uint16_t
     uint32_t extra;
     FORWARD_IF_ERROR(gd_decode_sym(r, t, dtab, dbits, &sym));
     SAFETY_CHECK(sym < 30, OC_ERR_CORRUPT);
-    FORWARD_IF_ERROR(gd_pop(r, t, dist_extra[sym], &extra));
-    size_t dist = (size_t)dist_base[sym] + extra, at = p->at[t];
+    FORWARD_IF_ERROR(gd_pop(r, t, rfc1951_dist_extra[sym], &extra));
+    size_t dist = (size_t)rfc1951_dist_base[sym] + extra, at = p->at[t];
     SAFETY_CHECK(dist <= at, OC_ERR_CORRUPT); /* before the start of the page */
     if (dst) {
         uint8_t *o = dst + at;
@@ -169,7 +160,7 @@ static oc_status gd_dynamic_lens(gd_reader *r, gd_dec_ws *ws, unsigned *nlit, un
     uint8_t pre[19] = {0};
     for (unsigned i = 0; i < hclen + 4; i++) {
         FORWARD_IF_ERROR(gd_pop(r, i, 3, &v));
-        pre[precode_order[i]] = (uint8_t)v;
+        pre[rfc1951_precode_order[i]] = (uint8_t)v;
         gd_ensure(r, i);
     }
     unsigned pbits;
@@ -269,8 +260,8 @@ oc_status gd_decode(gd_dec_ws *ws, const uint8_t *src, size_t n, uint8_t *dst, s
                         break; /* end of block: this lane's refill comes in the last round */
                     } else {
                         SAFETY_CHECK(sym < 286, OC_ERR_CORRUPT);
-                        FORWARD_IF_ERROR(gd_pop(&r, t, len_extra[sym - 257], &v));
-                        uint32_t len = len_base[sym - 257] + v;
+                        FORWARD_IF_ERROR(gd_pop(&r, t, rfc1951_len_extra[sym - 257], &v));
+                        uint32_t len = rfc1951_len_base[sym - 257] + v;
                         SAFETY_CHECK(len <= cap - pos, OC_ERR_OUTPUT_TOO_SMALL);
                         p.at[t] = pos;
                         p.len[t] = len;

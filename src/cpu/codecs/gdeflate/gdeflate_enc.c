@@ -14,6 +14,7 @@
  */
 #include <string.h>
 
+#include "../../../common/deflate_tables.h"
 #include "gdeflate_core.h"
 
 #define MIN_MATCH 3
@@ -108,21 +109,11 @@ static size_t parse(gd_enc_ws *ws, int level, const uint8_t *src, size_t n)
 
 /* ---- deflate's codes ------------------------------------------------------ */
 
-static const uint16_t len_base[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
-                                      31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
-static const uint8_t len_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
-                                      2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
-static const uint16_t dist_base[30] = {1,    2,    3,    4,    5,    7,    9,    13,    17,    25,
-                                       33,   49,   65,   97,   129,  193,  257,  385,   513,   769,
-                                       1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
-static const uint8_t dist_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
-                                       6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
-static const uint8_t precode_order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
 
 static unsigned len_code(unsigned len) /* 0..28 */
 {
     unsigned c = 0;
-    while (c < 28 && len_base[c + 1] <= len)
+    while (c < 28 && rfc1951_len_base[c + 1] <= len)
         c++;
     return c;
 }
@@ -130,7 +121,7 @@ static unsigned len_code(unsigned len) /* 0..28 */
 static unsigned dist_code(unsigned dist) /* 0..29 */
 {
     unsigned c = 0;
-    while (c < 29 && dist_base[c + 1] <= dist)
+    while (c < 29 && rfc1951_dist_base[c + 1] <= dist)
         c++;
     return c;
 }
@@ -367,7 +358,7 @@ static uint64_t dynamic_codes(const gd_enc_ws *ws, size_t nsym, gd_codes *c)
             unsigned lc = len_code(ws->sym_len[k]), dc = dist_code(ws->sym_val[k]);
             lf[257 + lc]++;
             df[dc]++;
-            extra += len_extra[lc] + dist_extra[dc];
+            extra += rfc1951_len_extra[lc] + rfc1951_dist_extra[dc];
         }
     }
     lf[256] = 1;
@@ -387,7 +378,7 @@ static uint64_t dynamic_codes(const gd_enc_ws *ws, size_t nsym, gd_codes *c)
     two_symbols(pf, 19);
     huff_lengths(pf, 19, 7, c->pre_len);
     c->nclen = 19;
-    while (c->nclen > 4 && !c->pre_len[precode_order[c->nclen - 1]])
+    while (c->nclen > 4 && !c->pre_len[rfc1951_precode_order[c->nclen - 1]])
         c->nclen--;
     huff_codes(c->lit_len, 286, c->lit_code);
     huff_codes(c->dist_len, 30, c->dist_code);
@@ -417,7 +408,7 @@ static uint64_t fixed_codes(const gd_enc_ws *ws, size_t nsym, gd_codes *c)
             bits += c->lit_len[ws->sym_val[k]];
         } else {
             unsigned lc = len_code(ws->sym_len[k]), dc = dist_code(ws->sym_val[k]);
-            bits += c->lit_len[257 + lc] + len_extra[lc] + 5 + dist_extra[dc];
+            bits += c->lit_len[257 + lc] + rfc1951_len_extra[lc] + 5 + rfc1951_dist_extra[dc];
         }
     }
     return bits;
@@ -436,7 +427,7 @@ static void put_symbols(gd_writer *w, const gd_enc_ws *ws, size_t nsym, const gd
         if (pending & (1u << t)) {
             unsigned d = pdist[t], dc = dist_code(d);
             put(w, t, c->dist_code[dc], c->dist_len[dc]);
-            put(w, t, d - dist_base[dc], dist_extra[dc]);
+            put(w, t, d - rfc1951_dist_base[dc], rfc1951_dist_extra[dc]);
             pending &= ~(1u << t);
         } else if (k == nsym) {
             put(w, t, c->lit_code[256], c->lit_len[256]);
@@ -447,7 +438,7 @@ static void put_symbols(gd_writer *w, const gd_enc_ws *ws, size_t nsym, const gd
         } else {
             unsigned l = ws->sym_len[k], lc = len_code(l);
             put(w, t, c->lit_code[257 + lc], c->lit_len[257 + lc]);
-            put(w, t, l - len_base[lc], len_extra[lc]);
+            put(w, t, l - rfc1951_len_base[lc], rfc1951_len_extra[lc]);
             pdist[t] = ws->sym_val[k++];
             pending |= 1u << t;
         }
@@ -458,7 +449,7 @@ static void put_symbols(gd_writer *w, const gd_enc_ws *ws, size_t nsym, const gd
         if (pending & (1u << t)) {
             unsigned d = pdist[t], dc = dist_code(d);
             put(w, t, c->dist_code[dc], c->dist_len[dc]);
-            put(w, t, d - dist_base[dc], dist_extra[dc]);
+            put(w, t, d - rfc1951_dist_base[dc], rfc1951_dist_extra[dc]);
         }
         visit_end(w, t);
         t = (t + 1) % GD_LANES;
@@ -474,7 +465,7 @@ static void put_dynamic_header(gd_writer *w, const gd_codes *c)
     put(w, 0, c->nclen - 4, 4);
     visit_end(w, 0);
     for (unsigned i = 0; i < c->nclen; i++) { /* lane i */
-        put(w, i, c->pre_len[precode_order[i]], 3);
+        put(w, i, c->pre_len[rfc1951_precode_order[i]], 3);
         visit_end(w, i);
     }
     unsigned t = 0;

@@ -46,6 +46,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../../../common/deflate_tables.h"
 #include "../../../common/portable.h"
 #include "deflate_checksum_core.h"
 #include "opencomp.h"
@@ -163,16 +164,7 @@ OC_CORE_FN de_scratch de_scratch_from(void *mem)
 
 /* ---- tables of RFC 1951 ------------------------------------------------------------ */
 
-OC_CORE_CONST uint16_t de_len_base[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
-                                          31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
-OC_CORE_CONST uint8_t de_len_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
-                                          2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
-OC_CORE_CONST uint16_t de_dist_base[30] = {1,    2,    3,    4,    5,    7,    9,    13,    17,    25,
-                                           33,   49,   65,   97,   129,  193,  257,  385,   513,   769,
-                                           1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
-OC_CORE_CONST uint8_t de_dist_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
-                                           6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
-OC_CORE_CONST uint8_t de_pre_order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+/* common/deflate_tables.h (rfc1951_*) */
 
 /* Length 3..258 -> symbol index 0..28 (symbol 257 + index). */
 OC_CORE_FN uint32_t de_len_sym(uint32_t len)
@@ -824,12 +816,12 @@ OC_CORE_FN uint32_t de_item_bits(const de_shared *S, uint32_t it, uint64_t *v)
     uint32_t lc = S->lcode[257 + ls], dc = S->dcode[ds];
     uint32_t n = lc >> 16;
     uint64_t x = lc & 0xFFFFu;
-    x |= (uint64_t)(len - de_len_base[ls]) << n;
-    n += de_len_extra[ls];
+    x |= (uint64_t)(len - rfc1951_len_base[ls]) << n;
+    n += rfc1951_len_extra[ls];
     x |= (uint64_t)(dc & 0xFFFFu) << n;
     n += dc >> 16;
-    x |= (uint64_t)(dist - de_dist_base[ds]) << n;
-    n += de_dist_extra[ds];
+    x |= (uint64_t)(dist - rfc1951_dist_base[ds]) << n;
+    n += rfc1951_dist_extra[ds];
     *v = x;
     return n;
 }
@@ -910,7 +902,7 @@ OC_CORE_BIGFN oc_status de_block(de_shared *S, de_bw *w, const uint8_t *src, siz
     OC_WARP_SYNC();
     de_huff_lengths(S->pfreq, 19, 7, S->plens, S->work);
     uint32_t hclen = 19;
-    while (hclen > 4 && S->plens[de_pre_order[hclen - 1]] == 0)
+    while (hclen > 4 && S->plens[rfc1951_precode_order[hclen - 1]] == 0)
         hclen--;
     /* exact sizes in bits */
     uint64_t extra = 0, dyn = 3 + 14 + 3 * (uint64_t)hclen, fix = 3;
@@ -919,13 +911,13 @@ OC_CORE_BIGFN oc_status de_block(de_shared *S, de_bw *w, const uint8_t *src, siz
         dyn += f * S->lens[s];
         fix += f * de_fixed_len(s);
         if (s >= 257)
-            extra += f * de_len_extra[s - 257];
+            extra += f * rfc1951_len_extra[s - 257];
     }
     for (uint32_t s = 0; s < 30; s++) {
         uint64_t f = S->dfreq[s];
         dyn += f * S->lens[288 + s];
         fix += f * de_fixed_dist_len;
-        extra += f * de_dist_extra[s];
+        extra += f * rfc1951_dist_extra[s];
     }
     dyn += extra;
     fix += extra;
@@ -992,7 +984,7 @@ OC_CORE_BIGFN oc_status de_block(de_shared *S, de_bw *w, const uint8_t *src, siz
         de_bw_put(S, w, hdist - 1, 5);
         de_bw_put(S, w, hclen - 4, 4);
         for (uint32_t i = 0; i < hclen; i++)
-            de_bw_put(S, w, S->plens[de_pre_order[i]], 3);
+            de_bw_put(S, w, S->plens[rfc1951_precode_order[i]], 3);
         for (uint32_t i = 0; i < S->nrle; i++) {
             uint32_t r = S->rle[i], sym = r & 31, c = S->pcode[sym];
             de_bw_put(S, w, c & 0xFFFFu, c >> 16);

@@ -55,6 +55,7 @@
 #include "opencomp.h"
 
 #include "../../../common/portable.h"
+#include "../../../common/deflate_tables.h"
 
 /* INF_TRACE (host builds): print the line of every error return. */
 #if defined(INF_TRACE) && !defined(__CUDACC__)
@@ -139,18 +140,7 @@ OC_CORE_FN uint32_t inf_rev(uint32_t v, uint32_t nbits) /* reverse the low nbits
 #endif
 }
 
-/* RFC 1951 3.2.5: length symbols 257..285 and distance symbols 0..29. */
-OC_CORE_CONST uint16_t inf_len_base[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
-                                           31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
-OC_CORE_CONST uint8_t inf_len_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
-                                           2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
-OC_CORE_CONST uint16_t inf_dist_base[30] = {1,    2,    3,    4,    5,    7,    9,    13,    17,    25,
-                                            33,   49,   65,   97,   129,  193,  257,  385,   513,   769,
-                                            1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
-OC_CORE_CONST uint8_t inf_dist_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
-                                            6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
-/* order of the precode lengths in a dynamic block header */
-OC_CORE_CONST uint8_t inf_pre_order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+/* RFC 1951 3.2.5 and 3.2.7: common/deflate_tables.h (rfc1951_*). */
 
 #define INF_TABLE_LIT 0
 #define INF_TABLE_DIST 1
@@ -179,16 +169,16 @@ OC_CORE_FN uint32_t inf_entry(int kind, uint32_t sym, uint32_t clen)
         if (sym == 256)
             return c | (INF_K_EOB << 29);
         if (sym < 286) {
-            uint32_t x = inf_len_extra[sym - 257];
-            return inf_len_base[sym - 257] | (x << 16) | (clen << 20) | ((clen + x) << 24) |
+            uint32_t x = rfc1951_len_extra[sym - 257];
+            return rfc1951_len_base[sym - 257] | (x << 16) | (clen << 20) | ((clen + x) << 24) |
                    (INF_K_LEN << 29);
         }
         return c | (INF_K_BAD << 29);
     }
     if (kind == INF_TABLE_DIST) {
         if (sym < 30) {
-            uint32_t x = inf_dist_extra[sym];
-            return inf_dist_base[sym] | (x << 16) | (clen << 20) | ((clen + x) << 24) | (INF_K_LEN << 29);
+            uint32_t x = rfc1951_dist_extra[sym];
+            return rfc1951_dist_base[sym] | (x << 16) | (clen << 20) | ((clen + x) << 24) | (INF_K_LEN << 29);
         }
         return c | (INF_K_BAD << 29);
     }
@@ -461,13 +451,13 @@ OC_CORE_BIGFN oc_status inf_dynamic_tables(inf_tables *T, inf_br *r)
     uint32_t hlit = inf_bits(r, 5) + 257, hdist = inf_bits(r, 5) + 1, hclen = inf_bits(r, 4) + 4;
     if (hlit > 286 || hdist > 30)
         return inf_fail(r, INF_ERR(OC_ERR_CORRUPT));
-    /* precode lengths: 3 bits each, in inf_pre_order; the pre table borrows T->dist */
+    /* precode lengths: 3 bits each, in rfc1951_precode_order; the pre table borrows T->dist */
     uint8_t pl[19];
     for (uint32_t i = 0; i < 19; i++)
         pl[i] = 0;
     for (uint32_t i = 0; i < hclen; i++) {
         inf_refill(r);
-        pl[inf_pre_order[i]] = (uint8_t)inf_bits(r, 3);
+        pl[rfc1951_precode_order[i]] = (uint8_t)inf_bits(r, 3);
     }
     OC_WARP_SYNC(); /* the previous block's copies and tables are done with */
     if (lane == 0)
