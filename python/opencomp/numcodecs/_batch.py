@@ -152,37 +152,31 @@ _gpu_warned: set = set()
 _gpu_lock = threading.Lock()
 
 
-def _gpu_unavailable(key: str, why: str) -> None:
+def _warn_once(key: str, message: str) -> None:
+    """One GpuFallbackWarning per key and process."""
     with _gpu_lock:
-        _gpu_ok[key] = False
         first = key not in _gpu_warned
         _gpu_warned.add(key)
     if first:
-        algorithm, _, direction = key.partition(":")
-        done = "encoded" if direction == "encode" else "decoded"
-        warnings.warn(
-            f"opencomp: {why}; {algorithm} chunks in device memory are {done} on the CPU "
-            "and copied to the device (one copy per batch). They move to the GPU with no change on "
-            "your side once this opencomp build has the kernel.",
-            GpuFallbackWarning,
-            stacklevel=4,
-        )
+        warnings.warn(message, GpuFallbackWarning, stacklevel=5)
+
+
+def _gpu_unavailable(key: str, why: str) -> None:
+    with _gpu_lock:
+        _gpu_ok[key] = False
+    algorithm, _, direction = key.partition(":")
+    done = "encoded" if direction == "encode" else "decoded"
+    _warn_once(key, f"opencomp: {why}; {algorithm} chunks in device memory are {done} on the CPU "
+               "and copied to the device (one copy per batch). They move to the GPU with no change on "
+               "your side once this opencomp build has the kernel.")
 
 
 def _gpu_partial(algorithm: str) -> None:
     """Warn once per algorithm that some device chunks took the CPU (the GPU kernel
     reported UNSUPPORTED for them: e.g. Blosc chunks with zlib inside)."""
-    key = algorithm + "/partial"
-    with _gpu_lock:
-        first = key not in _gpu_warned
-        _gpu_warned.add(key)
-    if first:
-        warnings.warn(
-            f"opencomp: some {algorithm} chunks in device memory use a variant the GPU kernel does not "
-            "decode (for Blosc: zlib inside); those chunks are decoded on the CPU and copied to the device.",
-            GpuFallbackWarning,
-            stacklevel=4,
-        )
+    _warn_once(algorithm + "/partial",
+               f"opencomp: some {algorithm} chunks in device memory use a variant the GPU kernel does not "
+               "decode (for Blosc: zlib inside); those chunks are decoded on the CPU and copied to the device.")
 
 
 def _unsupported_everywhere(statuses: Sequence[Any]) -> bool:
