@@ -37,10 +37,11 @@
 /* Aborts with what went wrong and the chunk's header fields. */
 static void fail(const char *what, const uint8_t *p, size_t n, oc_status a, oc_status b)
 {
-    fprintf(stderr, "fuzz_container_blosc: %s (%s / %s), %zu bytes", what, oc_status_name(a), oc_status_name(b), n);
+    fprintf(stderr, "fuzz_container_blosc: %s (%s / %s), %zu bytes", what, oc_status_name(a),
+            oc_status_name(b), n);
     if (n >= OC_BLOSC_HEADER_SIZE)
-        fprintf(stderr, ", header %02x %02x flags %02x typesize %u nbytes %u blocksize %u cbytes %u", p[0], p[1],
-                p[2], p[3], (unsigned)oc_load_le32(p + 4), (unsigned)oc_load_le32(p + 8),
+        fprintf(stderr, ", header %02x %02x flags %02x typesize %u nbytes %u blocksize %u cbytes %u", p[0],
+                p[1], p[2], p[3], (unsigned)oc_load_le32(p + 4), (unsigned)oc_load_le32(p + 8),
                 (unsigned)oc_load_le32(p + 12));
     fprintf(stderr, "\n");
     abort();

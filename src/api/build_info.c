@@ -55,7 +55,8 @@ int oc_engine_available(oc_engine engine)
 int oc_algorithm_decode_available(oc_engine engine, oc_algorithm algorithm)
 {
     if (engine == OC_ENGINE_CUDA)
-        return oc_algo(algorithm) != NULL && oc_cuda_available() && oc_cuda_has_op(algorithm, 1); /* a decode kernel */
+        return oc_algo(algorithm) != NULL && oc_cuda_available() &&
+               oc_cuda_has_op(algorithm, 1); /* a decode kernel */
     return oc_algorithm_available(engine, algorithm);
 }
 

@@ -130,7 +130,8 @@ OC_INLINE oc_status oc_blosc_parse_header(const uint8_t *p, size_t n, oc_blosc_h
         return OC_ERR_CORRUPT; /* bytes after the chunk */
     /* c-blosc refuses a block size of 0 or above the chunk's size, memcpyed
      * chunks included (an empty chunk is written with block size 1) */
-    if (h->nbytes > 0 && (h->blocksize == 0 || h->blocksize > h->nbytes || h->blocksize > OC_BLOSC_MAX_BLOCKSIZE))
+    if (h->nbytes > 0 &&
+        (h->blocksize == 0 || h->blocksize > h->nbytes || h->blocksize > OC_BLOSC_MAX_BLOCKSIZE))
         return OC_ERR_CORRUPT;
     if (flags & OC_BLOSC_F_MEMCPYED) {
         h->nblocks = 0;

@@ -59,9 +59,8 @@ static void replay(const char *dir, const char *file, int raw)
 int main(void)
 {
     CHECK_ST(oc_context_create(NULL, &ctx), OC_OK);
-    static const char *dirs[] = {"buffer_decompress", "container_lz4",    "container_zstd",
-                                 "container_gzip",    "container_snappy", "buffer_raw",
-                                 "container_blosc"};
+    static const char *dirs[] = {"buffer_decompress", "container_lz4", "container_zstd", "container_gzip",
+                                 "container_snappy",  "buffer_raw",    "container_blosc"};
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/fuzz/seeds/%s", OC_SOURCE_DIR, dirs[i]);

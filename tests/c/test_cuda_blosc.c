@@ -204,7 +204,8 @@ int main(void)
             int shuffle;
             size_t typesize;
             int version1;
-        } v[] = {{BLOSC_BITSHUFFLE, 1, 0}, {BLOSC_SHUFFLE, 4, 0}, {BLOSC_BITSHUFFLE, 8, 0}, {BLOSC_SHUFFLE, 4, 1}};
+        } v[] = {
+            {BLOSC_BITSHUFFLE, 1, 0}, {BLOSC_SHUFFLE, 4, 0}, {BLOSC_BITSHUFFLE, 8, 0}, {BLOSC_SHUFFLE, 4, 1}};
         item w[4];
         size_t n = 65536;
         for (size_t k = 0; k < 4; k++) {
@@ -212,8 +213,8 @@ int main(void)
             for (size_t i = 0; i < n; i++) /* compressible under every filter */
                 plain[i] = (uint8_t)(i / 64 + i % 4);
             w[k].chunk = tu_xmalloc(n + BLOSC_MAX_OVERHEAD);
-            int r = blosc_compress_ctx(5, v[k].shuffle, v[k].typesize, n, plain, w[k].chunk, n + BLOSC_MAX_OVERHEAD,
-                                       "lz4", 0, 1);
+            int r = blosc_compress_ctx(5, v[k].shuffle, v[k].typesize, n, plain, w[k].chunk,
+                                       n + BLOSC_MAX_OVERHEAD, "lz4", 0, 1);
             CHECK(r > 0 && !(w[k].chunk[2] & 0x02));
             w[k].cn = (size_t)r;
             w[k].n = n;

@@ -69,7 +69,8 @@ static oc_status stream_compress(const oc_buffer_options *o, const tb_data *d, s
     return st;
 }
 
-static oc_status stream_decompress(const oc_buffer_options *hint, const unsigned char *src, size_t n, sink *out)
+static oc_status stream_decompress(const oc_buffer_options *hint, const unsigned char *src, size_t n,
+                                   sink *out)
 {
     source s = {src, n, 0};
     oc_stream_reader *r = NULL;
@@ -181,7 +182,8 @@ static void whole_buffer(const tb_data *d, oc_algorithm a)
         for (int i = 1; i < 3; i++) {
             oc_status st = oc_buffer_decompress(ctx, &o[i], bad, n[0], back, d->n, &got, &fi2);
             if (st != want || (want != OC_OK && fi2 != f0)) {
-                fprintf(stderr, "%s: byte %zu flipped: zeroed hint (spelling %d) %s chunk %llu, INIT %s chunk %llu\n",
+                fprintf(stderr,
+                        "%s: byte %zu flipped: zeroed hint (spelling %d) %s chunk %llu, INIT %s chunk %llu\n",
                         oc_algorithm_name(a), p, i, oc_status_name(st), (unsigned long long)fi2,
                         oc_status_name(want), (unsigned long long)f0);
                 tb_failures++;
@@ -196,8 +198,7 @@ static void whole_buffer(const tb_data *d, oc_algorithm a)
      * checkable this way where the codec's own checks see every sampled
      * flip first: snappy, the deflate family, ANS.) */
     if (a != OC_ALGO_SNAPPY && a != OC_ALGO_DEFLATE && a != OC_ALGO_ZLIB && a != OC_ALGO_GZIP &&
-        a != OC_ALGO_ANS &&
-        (mismatches == 0 || differs_from_none == 0)) {
+        a != OC_ALGO_ANS && (mismatches == 0 || differs_from_none == 0)) {
         fprintf(stderr, "%s: %d flips gave CHECKSUM_MISMATCH, %d a status other than NONE's\n",
                 oc_algorithm_name(a), mismatches, differs_from_none);
         tb_failures++;
@@ -275,7 +276,8 @@ static void streams(const tb_data *d, oc_algorithm a)
         CHECK_ST(stream_compress(&o[i], d, &s[i]), OC_OK);
     for (int i = 1; i < 3; i++)
         if (s[i].n != s[0].n || memcmp(s[i].p, s[0].p, s[0].n) != 0) {
-            fprintf(stderr, "%s stream: zeroed options (spelling %d) wrote other bytes\n", oc_algorithm_name(a), i);
+            fprintf(stderr, "%s stream: zeroed options (spelling %d) wrote other bytes\n",
+                    oc_algorithm_name(a), i);
             tb_failures++;
         }
     for (int i = 0; i < 3; i++) {

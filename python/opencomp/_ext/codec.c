@@ -600,18 +600,20 @@ static int job_bind_device(oc_py_codec *c, job *j)
             if (vs[k] && vs[k]->on_device && several)
                 (void)oc_py_view_device(vs[k]);
             if (vs[k] && vs[k]->on_device && vs[k]->device_id >= 0 && vs[k]->device_id != dev) {
-                PyErr_Format(PyExc_ValueError,
-                             "%s[%zu] is on CUDA device %d but srcs[0] on device %d: one call runs on one device",
-                             k ? "out" : "srcs", i, vs[k]->device_id, dev);
+                PyErr_Format(
+                    PyExc_ValueError,
+                    "%s[%zu] is on CUDA device %d but srcs[0] on device %d: one call runs on one device",
+                    k ? "out" : "srcs", i, vs[k]->device_id, dev);
                 return -1;
             }
         }
     }
     if (c->device_id >= 0 && c->device_id != dev) {
-        PyErr_Format(PyExc_ValueError,
-                     "the data is on CUDA device %d but this Codec was made with device_id=%d (leave device_id "
-                     "unset to run on the data's device)",
-                     dev, c->device_id);
+        PyErr_Format(
+            PyExc_ValueError,
+            "the data is on CUDA device %d but this Codec was made with device_id=%d (leave device_id "
+            "unset to run on the data's device)",
+            dev, c->device_id);
         return -1;
     }
     j->device_id = dev;
@@ -1618,8 +1620,9 @@ static PyObject *get_data_type(PyObject *self, void *x)
 
 static PyGetSetDef codec_getset[] = {
     {"algorithm", get_algorithm, NULL, "Algorithm name ('' when it is detected while decoding).", NULL},
-    INT_FIELD("device_id", device_id,
-              "CUDA device ordinal for device data; -1 (unset): each call runs on the device its data is on."),
+    INT_FIELD(
+        "device_id", device_id,
+        "CUDA device ordinal for device data; -1 (unset): each call runs on the device its data is on."),
     INT_FIELD("level", level, "Compression level (0 = the algorithm's default)."),
     INT_FIELD("bitstream_kind", kind, "BitstreamKind value."),
     INT_FIELD("checksum_policy", checksum_policy, "ChecksumPolicy value."),

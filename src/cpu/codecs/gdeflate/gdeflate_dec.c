@@ -117,7 +117,6 @@ static inline oc_status gd_decode_sym(gd_reader *r, unsigned t, const uint16_t *
     return OC_OK;
 }
 
-
 /* A match placed by lane t's length code, copied at its next visit. */
 typedef struct gd_pending {
     size_t at[GD_LANES];

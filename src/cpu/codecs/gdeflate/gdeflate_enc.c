@@ -109,7 +109,6 @@ static size_t parse(gd_enc_ws *ws, int level, const uint8_t *src, size_t n)
 
 /* ---- deflate's codes ------------------------------------------------------ */
 
-
 static unsigned len_code(unsigned len) /* 0..28 */
 {
     unsigned c = 0;

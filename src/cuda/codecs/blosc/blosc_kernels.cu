@@ -284,7 +284,8 @@ __global__ void __launch_bounds__(1024)
             continue;
         uint32_t bsz = oc_blosc_block_size(&h, b), t = h.typesize;
         size_t e = bsz / t;
-        int filter = oc_blosc_block_filter(&h, bsz); /* libblosc's pick: both flags with typesize 1 bitshuffle */
+        int filter =
+            oc_blosc_block_filter(&h, bsz); /* libblosc's pick: both flags with typesize 1 bitshuffle */
         int bit = filter == 2;
         if (filter == 0 || (bit && (e % 8 != 0 || e == 0)))
             continue; /* the identity */

@@ -158,7 +158,8 @@ OC_CORE_FN uint32_t inf_entry(int kind, uint32_t sym, uint32_t clen)
     if (kind == INF_TABLE_LIT64 && sym == 285)
         return c | (INF_K_LONG << 29);
     if (kind == INF_TABLE_DIST64 && (sym == 30 || sym == 31))
-        return inf_dist64_base[sym - 30] | (14u << 16) | (clen << 20) | ((clen + 14) << 24) | (INF_K_LEN << 29);
+        return inf_dist64_base[sym - 30] | (14u << 16) | (clen << 20) | ((clen + 14) << 24) |
+               (INF_K_LEN << 29);
     if (kind == INF_TABLE_LIT64)
         kind = INF_TABLE_LIT;
     if (kind == INF_TABLE_DIST64)
