@@ -32,9 +32,8 @@
 #include <string.h>
 
 #include "cpu/codecs/gdeflate/gdeflate_core.h"
-#include "helpers/test_util.h"
-
-static oc_context *g_ctx;
+#define OWN_CODEC_TEST_ALGO OC_ALGO_GDEFLATE
+#include "helpers/own_codec_test.h"
 
 static oc_status compress1(const uint8_t *src, size_t n, int level, uint8_t *dst, size_t cap, size_t *got)
 {
@@ -46,56 +45,6 @@ static oc_status compress1(const uint8_t *src, size_t n, int level, uint8_t *dst
     oc_status st = OC_ERR_INTERNAL;
     *got = 0;
     CHECK_OK(oc_batch_compress(g_ctx, &o, 1, &sp, &n, &dp, &cap, got, &st));
-    return st;
-}
-
-static oc_status decode1(const uint8_t *src, size_t n, uint8_t *dst, size_t cap, size_t *got)
-{
-    oc_codec_options o = OC_CODEC_OPTIONS_INIT;
-    o.algorithm = OC_ALGO_GDEFLATE;
-    const void *sp = src;
-    void *dp = dst;
-    oc_status st = OC_ERR_INTERNAL;
-    size_t g = 0;
-    CHECK_OK(oc_batch_decompress(g_ctx, &o, 1, &sp, &n, &dp, &cap, &g, &st));
-    *got = g;
-    return st;
-}
-
-static oc_status size1(const uint8_t *src, size_t n, size_t *size)
-{
-    oc_codec_options o = OC_CODEC_OPTIONS_INIT;
-    o.algorithm = OC_ALGO_GDEFLATE;
-    const void *sp = src;
-    oc_status st = OC_ERR_INTERNAL;
-    CHECK_OK(oc_batch_decompressed_sizes(g_ctx, &o, 1, &sp, &n, size, &st));
-    return st;
-}
-
-/* Decodes an exactly-sized heap copy into cap bytes followed by a guard;
- * the size query must agree with decoding.  Returns the status. */
-static oc_status decode_copy(const uint8_t *src, size_t n, size_t cap, const uint8_t *expect, size_t expect_n)
-{
-    uint8_t *in = tu_xmalloc(n ? n : 1);
-    if (n)
-        memcpy(in, src, n);
-    uint8_t *out = tu_xmalloc(cap + 16);
-    tu_fill_guard(out + cap, 16);
-    size_t got = 0, sz = 0;
-    oc_status st = decode1(in, n, out, cap, &got);
-    CHECK_GUARD(out + cap, 16);
-    oc_status st2 = size1(in, n, &sz);
-    if (st == OC_OK) {
-        CHECK(got <= cap);
-        CHECK_MSG(st2 == OC_OK && sz == got, "size query %s %zu, decoding %zu", oc_status_name(st2), sz, got);
-        if (expect)
-            CHECK_MSG(got == expect_n && !memcmp(out, expect, got), "decoded %zu bytes, expected %zu", got,
-                      expect_n);
-    } else if (st != OC_ERR_OUTPUT_TOO_SMALL) {
-        CHECK_MSG(st2 == st, "size query %s, decoding %s", oc_status_name(st2), oc_status_name(st));
-    }
-    free(in);
-    free(out);
     return st;
 }
 

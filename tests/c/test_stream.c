@@ -21,56 +21,12 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "test_shell_util.h"
+#include "test_stream_util.h"
 
 static oc_context *ctx;
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static uint64_t last_failed; /* the last stream_decompress's failed chunk */
 static int last_zeros;       /* and whether its trailing bytes were zeros */
-
-/* ---- sinks and sources ------------------------------------------------------ */
-
-typedef struct sink {
-    unsigned char *p;
-    size_t n, cap;
-} sink;
-
-static oc_status sink_write(void *opaque, const void *data, size_t size)
-{
-    sink *s = (sink *)opaque;
-    if (s->n + size > s->cap) {
-        s->cap = (s->n + size) * 2;
-        s->p = (unsigned char *)realloc(s->p, s->cap);
-        if (!s->p)
-            exit(2);
-    }
-    memcpy(s->p + s->n, data, size);
-    s->n += size;
-    return OC_OK;
-}
-
-typedef struct source {
-    const unsigned char *p;
-    size_t n, pos;
-    size_t max_piece; /* 0: whatever fits */
-    size_t fail_at;   /* return IO once pos passes this (0: never) */
-} source;
-
-static oc_status source_read(void *opaque, void *buf, size_t capacity, size_t *got)
-{
-    source *s = (source *)opaque;
-    if (s->fail_at && s->pos >= s->fail_at)
-        return OC_ERR_IO;
-    size_t take = s->n - s->pos < capacity ? s->n - s->pos : capacity;
-    if (s->max_piece && take > 1) {
-        size_t lim = 1 + (size_t)(tb_rng(&rng_state) % s->max_piece);
-        if (take > lim)
-            take = lim;
-    }
-    memcpy(buf, s->p + s->pos, take);
-    s->pos += take;
-    *got = take;
-    return OC_OK;
-}
 
 /* Streams src through a writer in random pieces; returns the status. */
 static oc_status stream_compress(const oc_buffer_options *o, const unsigned char *src, size_t n,
@@ -100,7 +56,7 @@ static oc_status stream_compress(const oc_buffer_options *o, const unsigned char
 static oc_status stream_decompress(const oc_buffer_options *hint, const unsigned char *src, size_t n,
                                    size_t max_piece, sink *out, uint64_t *trailing)
 {
-    source s = {src, n, 0, max_piece, 0};
+    source s = {src, n, 0, max_piece, 0, &rng_state};
     oc_stream_reader *r = NULL;
     memset(out, 0, sizeof *out);
     oc_status st = oc_stream_reader_create(ctx, hint, source_read, &s, &r);
@@ -149,7 +105,7 @@ static void round_trip(const tb_data *d, size_t n, oc_algorithm a, size_t chunk,
     CHECK_ST(stream_decompress(NULL, c.p, c.n, 1 + (n % 3 ? 100 : 3000000), &back, NULL), OC_OK);
     CHECK(same(&back, d->p, n));
     free(back.p);
-    source s = {c.p, c.n, 0, 0, 0};
+    source s = {c.p, c.n, 0, 0, 0, NULL};
     oc_stream_reader *r = NULL;
     CHECK_ST(oc_stream_reader_create(ctx, &o, source_read, &s, &r), OC_OK);
     unsigned char *got = (unsigned char *)tb_xmalloc(n + 1);
@@ -341,7 +297,7 @@ static void bad_input(const tb_data *d)
     oc_buffer_options o = tb_opts(OC_ALGO_ZSTD, OC_BITSTREAM_NATIVE, 65536, OC_CHECKSUM_VERIFY);
     sink c;
     CHECK_ST(stream_compress(&o, d->p, n, OC_SIZE_UNKNOWN, &c), OC_OK);
-    source s = {c.p, c.n, 0, 1000, 50000};
+    source s = {c.p, c.n, 0, 1000, 50000, &rng_state};
     oc_stream_reader *r = NULL;
     CHECK_ST(oc_stream_reader_create(ctx, NULL, source_read, &s, &r), OC_OK);
     const void *data;

@@ -16,45 +16,11 @@
  * verified).  Wrong non-zero struct sizes are still INVALID_ARGUMENT.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "test_buffer_util.h"
+#include "test_stream_util.h"
 
 static oc_context *ctx;
 
 _Static_assert(OC_CHECKSUM_VERIFY == 0, "the default checksum policy is the zero value");
-
-typedef struct sink {
-    unsigned char *p;
-    size_t n, cap;
-} sink;
-
-static oc_status sink_write(void *opaque, const void *data, size_t size)
-{
-    sink *s = (sink *)opaque;
-    if (s->n + size > s->cap) {
-        s->cap = (s->n + size) * 2;
-        s->p = (unsigned char *)realloc(s->p, s->cap);
-        if (!s->p)
-            exit(2);
-    }
-    memcpy(s->p + s->n, data, size);
-    s->n += size;
-    return OC_OK;
-}
-
-typedef struct source {
-    const unsigned char *p;
-    size_t n, pos;
-} source;
-
-static oc_status source_read(void *opaque, void *buf, size_t capacity, size_t *got)
-{
-    source *s = (source *)opaque;
-    size_t take = s->n - s->pos < capacity ? s->n - s->pos : capacity;
-    memcpy(buf, s->p + s->pos, take);
-    s->pos += take;
-    *got = take;
-    return OC_OK;
-}
 
 static oc_status stream_compress(const oc_buffer_options *o, const tb_data *d, sink *out)
 {
@@ -72,7 +38,7 @@ static oc_status stream_compress(const oc_buffer_options *o, const tb_data *d, s
 static oc_status stream_decompress(const oc_buffer_options *hint, const unsigned char *src, size_t n,
                                    sink *out)
 {
-    source s = {src, n, 0};
+    source s = {src, n, 0, 0, 0, NULL};
     oc_stream_reader *r = NULL;
     memset(out, 0, sizeof *out);
     oc_status st = oc_stream_reader_create(ctx, hint, source_read, &s, &r);
