@@ -40,11 +40,34 @@ OC_INLINE int oc_bitrd_pos(const oc_bitrd *r)
     return 8 * r->b + 64 - (int)r->c;
 }
 
+/* The little-endian 32-bit word at a 4-aligned address: one load on the
+ * GPU, the same value byte by byte on the host (any byte order). */
+OC_INLINE uint32_t oc_bitrd_word(const uint8_t *w)
+{
+#ifdef __CUDA_ARCH__
+    return *(const uint32_t *)(const void *)w;
+#else
+    return oc_load_le32(w);
+#endif
+}
+
+/* Loads acc with the 8 bytes from byte b = ceil(pos / 8) - 8.  Inside the
+ * stream this takes the three 4-aligned words around them and shifts (4
+ * loads fewer than 8 byte loads and far fewer instructions: the GPU zstd
+ * decoder refills twice per sequence); the words must lie in [p, p + size),
+ * so the first 3 and last 11 bytes of a stream take the byte path. */
 OC_INLINE void oc_bitrd_load(oc_bitrd *r, int pos)
 {
     int b = ((pos + 7) >> 3) - 8; /* arithmetic shift: floor, also below 0 */
     uint64_t a = 0;
-    if (b >= 0 && b + 8 <= r->size) {
+    /* wb: where the aligned word holding byte b starts (-1: b is outside) */
+    int wb = b >= 0 ? b - (int)(((uintptr_t)r->p + (uintptr_t)b) & 3u) : -1;
+    if (wb >= 0 && wb + 12 <= r->size) {
+        const uint8_t *w = r->p + wb;
+        uint64_t lo = (uint64_t)oc_bitrd_word(w) | ((uint64_t)oc_bitrd_word(w + 4) << 32);
+        uint32_t s = 8u * (uint32_t)(b - wb);
+        a = s ? (lo >> s) | ((uint64_t)oc_bitrd_word(w + 8) << (64u - s)) : lo;
+    } else if (b >= 0 && b + 8 <= r->size) {
         a = oc_load_le64(r->p + b);
     } else {
         for (int i = 7; i >= 0; i--)

@@ -110,9 +110,10 @@ static void bit_readers(void)
 {
     tu_rng rng;
     tu_rng_seed(&rng, 12);
-    uint8_t buf[64];
-    for (int round = 0; round < 2000; round++) {
-        size_t last = (size_t)tu_rng_below(&rng, sizeof buf), n = last + 1;
+    uint32_t words[17]; /* 4-aligned: the stream starts 0-3 bytes in, for the reader's aligned-word path */
+    for (int round = 0; round < 4000; round++) {
+        uint8_t *buf = (uint8_t *)words + round % 4;
+        size_t last = (size_t)tu_rng_below(&rng, 64), n = last + 1;
         for (size_t i = 0; i <= last; i++)
             buf[i] = (uint8_t)tu_rng_next(&rng);
         if (buf[last] == 0)

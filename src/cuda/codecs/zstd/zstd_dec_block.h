@@ -327,7 +327,11 @@ OC_CORE_BIGFN oc_status zd_block(zd_tables *T, zd_frame_state *fs, const uint8_t
             oc_bitrd_refill(&r); /* offset <= 31 + match length <= 16 bits */
             uint32_t ofv = (1u << ofc) + oc_bitrd_read(&r, (int)ofc);
             uint32_t mlx = oc_bitrd_read(&r, me.base >> 11);
-            oc_bitrd_refill(&r); /* literal length <= 16 + states <= 26 bits */
+            /* literal length <= 16 + states <= 26 bits: most sequences
+             * still have them in the accumulator (a refill is ~30
+             * instructions and a load on the dependent chain) */
+            if (r.c + (le.base >> 11) + le.nbits + me.nbits + oe.nbits > 64)
+                oc_bitrd_refill(&r);
             uint32_t llx = oc_bitrd_read(&r, le.base >> 11);
             uint32_t ml = oc_zstd_ml_base[me.sym] + mlx;
             uint32_t ll = oc_zstd_ll_base[le.sym] + llx;

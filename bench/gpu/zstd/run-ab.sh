@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# run-ab.sh - run THERE (the GPU machine, from the repository root): an A/B
+# of the GPU zstd decoder with the full-scale instrument, both builds on the
+# same device in one command, plus an Nsight Compute profile of the new one.
+#
+#   bench/gpu/zstd/run-ab.sh BASEDIR
+#
+# BASEDIR holds the baseline's versions of the files the change touched, at
+# their paths relative to the repository root (an ignored folder carried
+# along, e.g. made here with `git show BASE:path > BASEDIR/path`).  The
+# working tree is "new"; a copy with BASEDIR laid over it is "base".  Each is
+# built and timed by bench/gpu/full-scale with zstd only, 1 GiB per call, at
+# 64 KiB, 1 MiB and 4 MiB chunks plus libzstd -3 frames of 1 and 4 MiB;
+# nvCOMP runs beside "new" only (it is the same library both times).
+# Why: timings compare only within one device, so the baseline is re-run here
+# rather than taken from an earlier run.
+# $OUT: new.json, base.json, ncu.txt, logs.tgz.
+set -uo pipefail
+cd "$(dirname "$0")/../../.."
+ROOT=$PWD
+BASEDIR=${1:?usage: run-ab.sh BASEDIR}
+OUTDIR=${OUT:-/tmp/ab-out}
+mkdir -p "$OUTDIR" /tmp/ab-new /tmp/ab-base-out
+ARGS="--codecs zstd --chunks 64K,1M,4M --sizes 1G --rung-cap 12"
+
+echo "== new"
+OUT=/tmp/ab-new OC_BENCH_BUILD=/tmp/build-new OC_BENCH_ARGS="$ARGS" OC_BENCH_PY_BUDGET=0 OC_BENCH_TOTAL=230 \
+  timeout 280 bench/gpu/full-scale | tail -n 25
+
+echo "== base"
+BASE=/tmp/ab-base
+rm -rf "$BASE" && mkdir -p "$BASE/bench"
+tar -C "$ROOT" --exclude=./.gpu --exclude=./bench/corpus-sample --exclude=./bench/corpus-sample-pack \
+  --exclude=./bench/corpus-data --exclude="./build*" -cf - . | tar -C "$BASE" -xf -
+cp -r "$ROOT/$BASEDIR/." "$BASE/"
+ln -s "$ROOT/bench/corpus-sample" "$BASE/bench/corpus-sample"
+OUT=/tmp/ab-base-out OC_BENCH_DEPS=$ROOT/.gpu/bench-deps OC_BENCH_BUILD=/tmp/build-base \
+  OC_BENCH_ARGS="$ARGS --contenders opencomp" OC_BENCH_PY_BUDGET=0 OC_BENCH_TOTAL=200 \
+  timeout 250 "$BASE/bench/gpu/full-scale" | tail -n 15
+
+echo "== ncu (new, zd_decode_kernel, 256 MiB of 64 KiB chunks)"
+export LD_LIBRARY_PATH=/tmp/oc-prefix/usr/lib/x86_64-linux-gnu:/tmp/oc-site/nvidia/libnvcomp/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+files=$(find bench/corpus-sample -maxdepth 1 -type f ! -name '*.md' ! -name '*.sha256' | sort)
+timeout 120 ncu --clock-control none --kernel-name regex:zd_decode --launch-skip 1 --launch-count 1 \
+  --section SpeedOfLight --section WarpStateStats --section SchedulerStats --section InstructionStats \
+  --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
+  /tmp/build-new/bench/gpu/oc_gpu_bench --codecs zstd --chunks 64K --sizes 256M --stock none \
+  --contenders opencomp --max-repeats 2 $files >"$OUTDIR/ncu.txt" 2>&1
+echo "ncu rc $?"
+grep -E "Issue Slots Busy|Issued Warp Per Scheduler|No Eligible|Active Warps Per Scheduler|Eligible Warps|Warp Cycles Per Issued|Achieved Occupancy|Registers Per|Executed Ipc A|Duration" "$OUTDIR/ncu.txt" | head -n 20
+
+cp /tmp/ab-new/full-scale.json "$OUTDIR/new.json" 2>/dev/null
+cp /tmp/ab-base-out/full-scale.json "$OUTDIR/base.json" 2>/dev/null
+tar -czf "$OUTDIR/logs.tgz" -C /tmp ab-new ab-base-out 2>/dev/null
+echo
+echo "== base"
+python3 bench/report.py --summary "$OUTDIR/base.json" 2>&1 | sed -n '3,12p'
+echo "== new"
+python3 bench/report.py --summary "$OUTDIR/new.json" 2>&1 | sed -n '1,12p'
