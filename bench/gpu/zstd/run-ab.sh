@@ -33,7 +33,7 @@ rm -rf "$BASE" && mkdir -p "$BASE/bench"
 tar -C "$ROOT" --exclude=./.gpu --exclude=./bench/corpus-sample --exclude=./bench/corpus-sample-pack \
   --exclude=./bench/corpus-data --exclude="./build*" -cf - . | tar -C "$BASE" -xf -
 cp -r "$ROOT/$BASEDIR/." "$BASE/"
-ln -s "$ROOT/bench/corpus-sample" "$BASE/bench/corpus-sample"
+cp -r "$ROOT/bench/corpus-sample" "$BASE/bench/corpus-sample" # a copy: find does not follow a link
 OUT=/tmp/ab-base-out OC_BENCH_DEPS=$ROOT/.gpu/bench-deps OC_BENCH_BUILD=/tmp/build-base \
   OC_BENCH_ARGS="$ARGS --contenders opencomp" OC_BENCH_PY_BUDGET=0 OC_BENCH_TOTAL=200 \
   timeout 250 "$BASE/bench/gpu/full-scale" | tail -n 15

@@ -32,8 +32,9 @@ extern "C" {
  * that oc_cuda_zstd_decompress needs for `n` chunks whose output capacities
  * are at most `max_dst_capacity` bytes each: one literal buffer per
  * resident warp (min(max_dst_capacity, 128 KiB) bytes, 256-aligned) for at
- * most OC_ZSTD_GPU_MAX_WARPS warps.  Less scratch also works (fewer warps,
- * each decoding more chunks), down to one warp's buffer.
+ * most OC_ZSTD_GPU_MAX_WARPS warps, after 256 bytes holding the counter the
+ * warps take chunks from.  Less scratch also works (fewer warps, each
+ * decoding more chunks), down to one warp's buffer.
  */
 #define OC_ZSTD_GPU_MAX_WARPS 4096
 OC_HIDDEN size_t oc_cuda_zstd_decompress_scratch_size(size_t n, size_t max_dst_capacity);
