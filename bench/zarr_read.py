@@ -7,6 +7,7 @@ installed (the GPU machine: see docs/ZARR.md, "Benchmark").  Usage:
 
     python3 bench/zarr_read.py [--size-gib 1] [--chunk-kib 1024] [--codec zstd]
                                [--batch-size 256] [--repeat 5] [--store DIR] [--json FILE]
+                               [--contenders a,b,...] [--breakdown]
 
 It writes the array once with zarr's own codec (``--codec``: zstd, gzip, blosc,
 numcodecs.zstd, numcodecs.lz4, numcodecs.zlib, numcodecs.gzip) to a LocalStore
@@ -17,11 +18,16 @@ in device memory as a CuPy array:
   stock-host+copy     stock codecs, host buffers, then cupy.asarray(result)
   stock-gpu-buffers   stock codecs under zarr.config.enable_gpu() (zarr copies
                       each chunk to the host, decodes, copies it back)
-  opencomp-gpu        opencomp.zarr.enable(batch_size) + enable_gpu(): each
-                      batch of chunks is one opencomp call on device buffers
-                      (GPU kernel if this build has one for the algorithm,
-                      else CPU decode + one copy per batch: see `gpu_kernel`)
-  opencomp-host+copy  opencomp.zarr.enable(batch_size), host buffers, then one copy
+  opencomp-gpu        opencomp.zarr.enable(batch_size) + enable_gpu(): the
+                      direct read (docs/ZARR.md): the chunk files into one
+                      pinned buffer, ONE copy to the device, ONE decode call
+                      straight into the output (GPU kernel if this build has
+                      one for the algorithm: see `gpu_kernel`)
+  opencomp-gpu-batched  the same with the direct read switched off by this
+                      script: zarr's batches of batch_size chunks, each one
+                      copy and one call (the one-copy path of 450a340)
+  opencomp-host+copy  opencomp.zarr.enable(batch_size), host buffers (the
+                      direct read on the CPU engine), then one copy
 
 A second table isolates the codec (``--codec-only``, on by default): the
 chunks' compressed bytes already sit in memory as zarr Buffers, and the
@@ -36,7 +42,9 @@ Each contender: one warm-up read, then --repeat timed reads (device
 synchronised before the clock stops), median and best reported as GB/s of
 uncompressed bytes (1 GB = 10^9 B).  Every result is compared with the
 original array on the device.  Prints a table; --json writes the figures with
-the device, date and opencomp build.
+the device, date and opencomp build.  --breakdown adds, for the opencomp
+contenders, the time inside opencomp's decode calls and the rest per chunk
+(store reads, copies, zarr's and opencomp's Python), from the median read.
 """
 
 from __future__ import annotations
@@ -149,7 +157,10 @@ def main(argv=None) -> int:
     ap.add_argument("--batch-size", type=int, default=256, help="codec_pipeline.batch_size for opencomp")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--store", default="/tmp/opencomp_zarr_read_bench.zarr")
-    ap.add_argument("--contenders", default="stock-host+copy,stock-gpu-buffers,opencomp-gpu,opencomp-host+copy")
+    ap.add_argument("--contenders",
+                    default="stock-host+copy,stock-gpu-buffers,opencomp-gpu,opencomp-gpu-batched,opencomp-host+copy")
+    ap.add_argument("--breakdown", action="store_true",
+                    help="time opencomp's decode calls inside each opencomp read (adds a spy, not a sync)")
     ap.add_argument("--json", help="write the results here")
     ap.add_argument("--no-codec-only", action="store_true", help="skip the codec-only table")
     ap.add_argument("--decode-batch", type=int, default=0,
@@ -222,10 +233,45 @@ def main(argv=None) -> int:
         with ocz.enable(batch_size=args.batch_size):
             return cp.asarray(zarr.open_array(args.store, mode="r")[:])
 
+    from opencomp.zarr import _fastread
+
+    direct_read = _fastread.read_selection
+
+    async def no_direct(*a, **k):
+        return False
+
+    def read_oc_gpu_batched():
+        _fastread.read_selection = no_direct  # a bench experiment, not a library switch
+        try:
+            return read_oc_gpu()
+        finally:
+            _fastread.read_selection = direct_read
+
+    codec_calls = []  # seconds inside opencomp.Codec.decode, for --breakdown
+    if args.breakdown:
+        real_codec = _batch.BatchCodec.codec
+
+        class _Timed:
+            def __init__(self, codec):
+                self._codec = codec
+
+            def decode(self, *a, **k):
+                t = time.perf_counter()
+                try:
+                    return self._codec.decode(*a, **k)
+                finally:
+                    codec_calls.append(time.perf_counter() - t)
+
+            def __getattr__(self, name):
+                return getattr(self._codec, name)
+
+        _batch.BatchCodec.codec = property(lambda self: _Timed(real_codec.fget(self)))
+
     contenders = {
         "stock-host+copy": read_stock_host,
         "stock-gpu-buffers": read_stock_gpu,
         "opencomp-gpu": read_oc_gpu,
+        "opencomp-gpu-batched": read_oc_gpu_batched,
         "opencomp-host+copy": read_oc_host,
     }
     results = []
@@ -235,12 +281,14 @@ def main(argv=None) -> int:
         sync()
         ok = isinstance(got, cp.ndarray) and got.shape == ref.shape and bool(cp.array_equal(got, ref))
         del got
-        times = []
+        times, inside = [], []
         for _ in range(args.repeat):
+            del codec_calls[:]
             t = time.perf_counter()
             got = fn()
             sync()
             times.append(time.perf_counter() - t)
+            inside.append(sum(codec_calls))
             del got
         med, best = statistics.median(times), min(times)
         r = {"contender": name, "verified": ok, "median_s": med, "best_s": best,
@@ -248,6 +296,12 @@ def main(argv=None) -> int:
         results.append(r)
         print(f"  {name:20s} median {r['median_gbps']:7.2f} GB/s  best {r['best_gbps']:7.2f} GB/s  "
               f"({med * 1e3:.0f} ms){'' if ok else '  RESULT DIFFERS'}", flush=True)
+        if args.breakdown and name.startswith("opencomp"):
+            k = times.index(sorted(times)[len(times) // 2])
+            r["codec_calls_s"] = inside[k]
+            rest = times[k] - inside[k]
+            print(f"  {'':20s} of which opencomp decode calls {inside[k] * 1e3:.0f} ms, the rest {rest * 1e3:.0f} ms "
+                  f"= {rest / (n // chunk) * 1e3:.3f} ms a chunk", flush=True)
 
     codec_results = [] if args.no_codec_only else codec_only(args, z, ref, nbytes, cp, sync)
 

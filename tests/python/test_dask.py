@@ -37,16 +37,26 @@ def _restore_config():
     zarr.config.reset()
 
 
+class _Counting:
+    """An opencomp.Codec seen through a proxy that logs the chunks of each decode
+    call: a list of chunks (zarr's batches) or one packed buffer (the direct read)."""
+
+    def __init__(self, codec, calls):
+        self._codec, self._calls = codec, calls
+
+    def decode(self, srcs, *a, **kw):
+        self._calls.append(len(kw["src_sizes"]) if "src_sizes" in kw else len(srcs))
+        return self._codec.decode(srcs, *a, **kw)
+
+    def __getattr__(self, name):
+        return getattr(self._codec, name)
+
+
 @pytest.fixture
 def spy(monkeypatch):
     calls = []
-    real = _batch.BatchCodec.decode
-
-    def counting(self, srcs, sizes=None, **kw):
-        calls.append(len(srcs))
-        return real(self, srcs, sizes, **kw)
-
-    monkeypatch.setattr(_batch.BatchCodec, "decode", counting)
+    real = _batch.BatchCodec.codec
+    monkeypatch.setattr(_batch.BatchCodec, "codec", property(lambda self: _Counting(real.fget(self), calls)))
     return calls
 
 

@@ -205,12 +205,14 @@ def test_whole_batch_is_one_opencomp_call(monkeypatch):
     data = _data("<f8", (90, 90))
     store = zarr.storage.MemoryStore()
     zarr.create_array(store, shape=data.shape, chunks=(30, 30), dtype=data.dtype, compressors=[ZstdCodec()])[:] = data
+    # A strided selection takes zarr's batches (whole-chunk selections take
+    # the direct read of test_zarr_direct.py, which calls the Codec itself).
     with ocz.enable(batch_size=64):
-        assert _same(zarr.open_array(store, mode="r")[:], data)
+        assert _same(zarr.open_array(store, mode="r")[::2], data[::2])
     assert calls == [9]
     calls.clear()
     with ocz.enable(batch_size=4):
-        assert _same(zarr.open_array(store, mode="r")[:], data)
+        assert _same(zarr.open_array(store, mode="r")[::2], data[::2])
     assert sorted(calls) == [1, 4, 4]
 
 
@@ -507,17 +509,23 @@ def test_gpu_read_lands_in_device_memory(cp, cid):
 
 @pytest.mark.gpu
 def test_gpu_batch_is_decoded_in_one_call_on_device(cp, monkeypatch):
-    """Plain device chunks take the one-copy path (one packed decode a batch) and land
-    in device memory; the same chunks behind a second bytes codec reach BatchCodec as
-    CuPy arrays and come back as CuPy arrays."""
+    """Plain device chunks take the direct read for a whole read (one packed
+    decode for the selection) and the one-copy path for a strided one (one
+    packed decode a batch), landing in device memory; the same chunks behind a
+    second bytes codec reach BatchCodec as CuPy arrays and come back as CuPy arrays."""
     from opencomp.zarr import _fastread
 
-    fast, seen = [], []
-    real_fast, real = _fastread.read_batch, _batch.BatchCodec.decode
+    fast, direct, seen = [], [], []
+    real_fast, real_direct, real = _fastread.read_batch, _fastread.read_selection, _batch.BatchCodec.decode
 
     async def fast_spy(codec, batch_info, out, drop_axes):
         done = await real_fast(codec, batch_info, out, drop_axes)
         fast.append((len(batch_info), done))
+        return done
+
+    async def direct_spy(codec, batch_info, out, drop_axes):
+        done = await real_direct(codec, batch_info, out, drop_axes)
+        direct.append((len(batch_info), done))
         return done
 
     def spy(self, srcs, sizes=None, **kw):
@@ -527,6 +535,7 @@ def test_gpu_batch_is_decoded_in_one_call_on_device(cp, monkeypatch):
         return res, fails
 
     monkeypatch.setattr(_fastread, "read_batch", fast_spy)
+    monkeypatch.setattr(_fastread, "read_selection", direct_spy)
     monkeypatch.setattr(_batch.BatchCodec, "decode", spy)
     data = np.arange(512, dtype="<i8") * 3  # no chunk equals the fill value: all 8 are stored
     plain, crc = zarr.storage.MemoryStore(), zarr.storage.MemoryStore()
@@ -538,6 +547,9 @@ def test_gpu_batch_is_decoded_in_one_call_on_device(cp, monkeypatch):
         with zarr.config.enable_gpu(), ocz.enable(batch_size=64):
             got = zarr.open_array(plain, mode="r")[:]
             assert isinstance(got, cp.ndarray) and _same(got.get(), data)
+            assert direct == [(8, True)] and fast == [] and seen == []
+            got = zarr.open_array(plain, mode="r")[::2]
+            assert isinstance(got, cp.ndarray) and _same(got.get(), data[::2])
             assert fast == [(8, True)] and seen == []
             assert _same(zarr.open_array(crc, mode="r")[:].get(), data)
     assert seen == [(8, True)]

@@ -1,9 +1,11 @@
-"""The one-copy device read of OpencompCodecPipeline (opencomp/zarr/_fastread.py),
-checked on the CPU: a fake CuPy (numpy underneath) stands in for the device,
-so the same code runs -- one buffer of compressed chunks, ONE packed decode
-call a batch, each chunk's selection written into the output, fill values
-for missing chunks -- and must read exactly what stock zarr reads.  The GPU
-run of the same path is tests/python/test_zarr.py's gpu tests."""
+"""The one-copy device read of OpencompCodecPipeline's batches
+(opencomp/zarr/_fastread.py, ``read_batch``), checked on the CPU: a fake CuPy
+(numpy underneath) stands in for the device, so the same code runs -- one
+buffer of compressed chunks, ONE packed decode call a batch, each chunk's
+selection written into the output, fill values for missing chunks -- and must
+read exactly what stock zarr reads.  Whole reads take the direct read
+(``read_selection``, test_zarr_direct.py), strided ones these batches.  The
+GPU run of the same paths is test_zarr.py's and test_zarr_direct.py's gpu tests."""
 
 import sys
 import types
@@ -49,6 +51,7 @@ def fake_gpu(monkeypatch):
     monkeypatch.setitem(sys.modules, "cupy", types.SimpleNamespace(asarray=asarray, empty=np.empty,
                                                                    uint8=np.uint8))
     monkeypatch.setattr(_fastread, "_device_output", lambda out: True)
+    monkeypatch.setattr(_fastread, "_gpu_decodes", lambda codec: True)  # a GPU kernel for every algorithm
     calls = []
     real = _batch.BatchCodec.codec
     monkeypatch.setattr(_batch.BatchCodec, "codec", property(lambda self: _CountingCodec(real.fget(self), calls)))
@@ -102,19 +105,24 @@ def test_reads_what_stock_zarr_reads_with_one_call_a_batch(fake_gpu, cid, layout
         assert _fastread.plan(b.async_array.codec_pipeline) is not None
         got = b[:]
         assert np.array_equal(got, expect) and got.dtype == expect.dtype
-        assert calls == ["packed"] and len(copies) == 1  # the whole read: one batch, one copy, one call
-        sel = tuple(slice(1, max(2, n - 3), 2) for n in shape)
+        assert calls == ["packed"] and len(copies) == 1  # the whole read: one copy, one call
+        sel = tuple(slice(1, max(2, n - 3), 2) for n in shape)  # strided: zarr's batches, one call each
         assert np.array_equal(b[sel], expect[sel])
+        assert calls == ["packed"] * 2 and len(copies) == 2
 
 
 def test_batches_follow_zarrs_batch_size(fake_gpu):
+    """Selections the direct read does not take (strided here) go through
+    zarr's batches, one packed call each; a whole read is one call."""
     calls, copies = fake_gpu
     store = zarr.storage.MemoryStore()
     a = zarr.create_array(store, shape=(1000,), chunks=(100,), dtype="<i4", compressors=[ZstdCodec()])
     a[:] = np.arange(1000, dtype="<i4")
     with ocz.enable(batch_size=4):
+        assert np.array_equal(zarr.open_array(store, mode="r")[::3], np.arange(1000)[::3])
+        assert calls == ["packed"] * 3 and len(copies) == 3  # 10 chunks in batches of 4, 4, 2
         assert np.array_equal(zarr.open_array(store, mode="r")[:], np.arange(1000))
-    assert calls == ["packed"] * 3 and len(copies) == 3  # 10 chunks in batches of 4, 4, 2
+        assert calls == ["packed"] * 4 and len(copies) == 4
 
 
 def test_corrupt_chunk_is_named_by_key(fake_gpu):
@@ -160,17 +168,3 @@ def test_what_does_not_qualify_takes_zarrs_path(fake_gpu):
             assert calls == ["packed"] * 2, calls
         else:
             assert "packed" not in calls, name
-
-
-def test_host_output_takes_zarrs_path():
-    """Without the fake device, host reads never enter the one-copy path."""
-    store = zarr.storage.MemoryStore()
-    zarr.create_array(store, shape=(100,), chunks=(10,), dtype="<u2", compressors=[ZstdCodec()])[:] = np.arange(100)
-    try:
-        with ocz.enable(batch_size=64):
-            b = zarr.open_array(store, mode="r")
-            assert _fastread.plan(b.async_array.codec_pipeline) is not None
-            assert np.array_equal(b[:], np.arange(100))
-    finally:
-        ocz.disable()
-        zarr.config.reset()

@@ -1,39 +1,52 @@
-"""One-copy device reads for OpencompCodecPipeline (imports zarr; CuPy on use).
+"""Reads of plain zarr arrays for OpencompCodecPipeline without zarr's per-chunk path.
 
-Under ``zarr.config.enable_gpu()`` zarr's own read path spends about 0.5 ms a
-chunk outside the codec: the store read lands in a device buffer (a
-host-to-device copy and a synchronisation per chunk), then the chunk is
-decoded, viewed and written into the output one at a time (bench/NOTES.md,
-"dask across GPUs": 13 ms of Blosc decode in a 148 ms read of 256 chunks).
-A batch whose chunks are plain -- the ``bytes`` codec in native byte order,
-then ONE opencomp bytes-to-bytes codec (zstd, gzip, zlib, blosc), no
-sharding, no array-to-array codec -- is read here instead:
+zarr's own read spends most of a read of MB-sized chunks outside the codec:
+per chunk a store call (an asyncio.to_thread and a bytes object), under
+``enable_gpu()`` a host-to-device copy and a synchronisation, a Buffer, a
+decode, a copy into the output (bench/NOTES.md, "Where zarr's per-chunk time
+goes").  For arrays whose chunks are plain -- the ``bytes`` codec in native
+byte order, then ONE opencomp bytes-to-bytes codec (zstd, gzip, zlib,
+blosc), no sharding, no array-to-array codec -- this module reads instead:
 
-1. the store reads, concurrent as zarr's, into host buffers;
-2. one host buffer of all compressed chunks and ONE copy to the device;
-3. ONE packed opencomp call decodes every chunk into one device buffer,
-   each at its exact size (``uncomp_sizes=``: a stream of another size is
-   ``SIZE_MISMATCH``);
-4. each chunk's selection is written into the output (one device copy a
-   chunk); missing chunks get the fill value, as zarr does.
+``read_selection`` (the pipeline's ``read``: every chunk of a selection at
+once), for a basic selection (slices of step 1, integers), host or device:
 
-``plan`` says whether a pipeline qualifies; ``read_batch`` returns False
-(nothing written) when the batch must take zarr's path after all: host
-output, or chunks the GPU kernel does not serve (Blosc with zlib inside).
-A chunk that fails raises the codec's ChunkDecodeError; the pipeline names
-its key.
+1. the chunk files of a LocalStore straight into one host buffer (pinned for
+   a device read) from a thread pool; other stores through their ``get``;
+2. device output: ONE copy to the device;
+3. ONE packed opencomp call decodes every chunk, at its exact size
+   (``uncomp_sizes=``: a stream of another size is ``SIZE_MISMATCH``),
+   straight into the output where chunks are row blocks of it, else into a
+   block of chunks that ONE copy moves into the output;
+4. missing chunks get the fill value, as zarr does.
+
+``read_batch`` (the pipeline's ``read_batch``, for what ``read_selection``
+does not take: strided and fancy selections) reads one of zarr's batches
+into a device output: one host buffer, ONE copy, ONE packed call into one
+device buffer, then each chunk's selection written into the output.
+
+``plan`` says whether a pipeline qualifies; both readers return False
+(nothing written, or everything to be rewritten) when the read must take
+zarr's path after all: chunks the GPU kernel does not serve (Blosc with zlib
+inside), a chunk file that changed size while read.  A chunk that fails
+raises the codec's ChunkDecodeError; the pipeline names its key.
 """
 
 from __future__ import annotations
 
+import asyncio
+import os
+import stat
 import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, List, Optional, Tuple
 
 import numpy as np
 
 import opencomp
 
-from ..numcodecs._batch import ChunkFailure, describe, is_device_array
+from ..numcodecs._batch import ChunkFailure, describe, gpu_kernel, is_device_array
 
 # wire formats whose RAW streams carry everything a decoder needs
 _FORMATS = ("zstd", "gzip", "zlib", "blosc")
@@ -58,6 +71,13 @@ def plan(pipeline: Any) -> Optional[Any]:
     return bb
 
 
+def _gpu_decodes(codec: Any) -> bool:
+    """False when this build is known to have no GPU kernel for the codec's
+    algorithm: zarr's path then, where the batch engine falls back to the CPU
+    (a read here would copy everything to the device first, for nothing)."""
+    return gpu_kernel(codec._oc_batch.algorithm) is not False
+
+
 def _device_output(out: Any) -> bool:
     try:
         return is_device_array(out.as_ndarray_like())
@@ -67,7 +87,7 @@ def _device_output(out: Any) -> bool:
 
 async def read_batch(codec: Any, batch_info: List[Any], out: Any, drop_axes: Tuple[int, ...]) -> bool:
     """Read one batch into ``out`` (a device NDBuffer) as the module docstring says."""
-    if not batch_info or not _device_output(out):
+    if not batch_info or not _device_output(out) or not _gpu_decodes(codec):
         return False
     import cupy  # type: ignore
     from zarr.core.buffer import default_buffer_prototype
@@ -115,4 +135,339 @@ async def read_batch(codec: Any, batch_info: List[Any], out: Any, drop_axes: Tup
         if drop_axes:
             tmp = tmp.squeeze(axis=drop_axes)
         out[out_selection] = tmp
+    return True
+
+
+# ------------------------------------------------ whole-selection reads
+
+
+class _Geometry:
+    """Where each chunk of a basic selection lands: ``None`` from ``_geometry``
+    when the selection is not a rectangular block of slices and integers."""
+
+    __slots__ = ("chunk_shape", "dtype", "grid", "cells", "base", "ints", "out_shape", "rows")
+
+
+def _geometry(batch_info: List[Any], arr: Any) -> Optional[_Geometry]:
+    spec0 = batch_info[0][1]
+    cshape = tuple(int(c) for c in spec0.shape)
+    ndim = len(cshape)
+    dtype = np.dtype(spec0.dtype.to_native_dtype())
+    if dtype.hasobject or dtype.itemsize == 0 or not dtype.isnative or np.dtype(arr.dtype) != dtype:
+        return None  # object data, bytes to swap, or a field selection (out holds one field)
+    origins: List[List[int]] = [[] for _ in range(ndim)]
+    ints: List[Optional[int]] = [None] * ndim
+    out_shape = tuple(int(n) for n in arr.shape)
+    for k, (_g, spec, csel, osel, *_rest) in enumerate(batch_info):
+        if k and (spec.shape != spec0.shape or spec.dtype != spec0.dtype):
+            return None
+        if not isinstance(csel, tuple) or not isinstance(osel, tuple) or len(csel) != ndim:
+            return None
+        j = 0
+        for d, cs in enumerate(csel):
+            if isinstance(cs, (int, np.integer)) and not isinstance(cs, bool):
+                if ints[d] is None and k == 0:
+                    ints[d] = int(cs)
+                elif ints[d] != int(cs):
+                    return None
+                continue
+            if k and ints[d] is not None:
+                return None
+            if j >= len(osel):
+                return None
+            os_ = osel[j]
+            j += 1
+            if not (isinstance(cs, slice) and isinstance(os_, slice) and cs.step in (None, 1)
+                    and os_.step in (None, 1) and isinstance(cs.start, (int, np.integer))
+                    and isinstance(os_.start, (int, np.integer))):
+                return None
+            origins[d].append(int(os_.start) - int(cs.start))
+        if j != len(osel):
+            return None
+    slice_dims = [d for d in range(ndim) if ints[d] is None]
+    if len(slice_dims) != len(out_shape):
+        return None
+    base = [0] * ndim
+    grid = [1] * ndim
+    cells: List[Tuple[int, ...]] = []
+    for d in slice_dims:
+        base[d] = min(origins[d])
+    for k in range(len(batch_info)):
+        cell = []
+        for d in range(ndim):
+            if ints[d] is not None:
+                cell.append(0)
+                continue
+            off = origins[d][k] - base[d]
+            if off % cshape[d]:
+                return None  # an irregular chunk grid
+            cell.append(off // cshape[d])
+            grid[d] = max(grid[d], cell[-1] + 1)
+        cells.append(tuple(cell))
+    if len(set(cells)) != len(cells) or len(cells) != int(np.prod(grid)):
+        return None  # not a full rectangular block of chunks
+    for d, n in zip(slice_dims, out_shape):
+        if base[d] > 0 or -base[d] + n > grid[d] * cshape[d]:
+            return None
+    g = _Geometry()
+    g.chunk_shape, g.dtype, g.grid, g.cells, g.base, g.ints, g.out_shape = cshape, dtype, grid, cells, base, ints, \
+        out_shape
+    # Row blocks: chunks are whole rows of a C-ordered output (every axis after
+    # the first covered by one chunk exactly), so a chunk inside the selection
+    # is one contiguous range of the output and decodes straight into it.
+    g.rows = (ndim > 0 and all(i is None for i in ints) and bool(arr.flags.c_contiguous)
+              and all(grid[d] == 1 and base[d] == 0 and cshape[d] == out_shape[d] for d in range(1, ndim)))
+    return g
+
+
+_POOL: Optional[ThreadPoolExecutor] = None
+_POOL_LOCK = threading.Lock()
+_READERS = min(16, os.cpu_count() or 4)  # threads reading chunk files (page-cache copies release the GIL)
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=_READERS, thread_name_prefix="opencomp-zarr-read")
+        return _POOL
+
+
+class _Changed(Exception):
+    """A chunk file changed size while it was read: the read takes zarr's path."""
+
+
+def _local_paths(batch_info: List[Any]) -> Optional[List[str]]:
+    """The chunk files of a batch whose getters are keys of one open LocalStore, else None."""
+    from zarr.storage import LocalStore
+
+    store = getattr(batch_info[0][0], "store", None)
+    if type(store) is not LocalStore or not getattr(store, "_is_open", False):
+        return None
+    root = str(store.root)
+    paths = []
+    for getter, *_rest in batch_info:
+        if getattr(getter, "store", None) is not store:
+            return None
+        paths.append(os.path.join(root, getter.path))
+    return paths
+
+
+def _read_files(paths: List[str], host_buffer: Any) -> Tuple[Any, List[int], List[Optional[int]]]:
+    """Every chunk file into one host buffer: (buffer, offsets, sizes or None where absent).
+
+    The files' sizes first, then one buffer, then the reads straight into it
+    from a thread pool (the reads release the GIL): no bytes object a chunk
+    and no concatenation."""
+    sizes: List[Optional[int]] = []
+    for p in paths:
+        try:
+            st = os.stat(p)
+            sizes.append(st.st_size if stat.S_ISREG(st.st_mode) else None)
+        except (FileNotFoundError, NotADirectoryError):
+            sizes.append(None)
+    offsets, total = [], 0
+    for s in sizes:
+        offsets.append(total)
+        total += s or 0
+    buf = host_buffer(total)
+    mv = memoryview(buf)
+
+    def read(lo: int, hi: int) -> None:
+        for i in range(lo, hi):
+            if sizes[i] is None:
+                continue
+            view = mv[offsets[i] : offsets[i] + sizes[i]]
+            with open(paths[i], "rb", buffering=0) as f:
+                got = 0
+                while got < len(view):
+                    n = f.readinto(view[got:])
+                    if not n:
+                        raise _Changed(paths[i])
+                    got += n
+                if f.read(1):
+                    raise _Changed(paths[i])
+
+    n = len(paths)
+    parts = min(n, 4 * _READERS)
+    bounds = [n * k // parts for k in range(parts + 1)]
+    for fut in [_pool().submit(read, bounds[k], bounds[k + 1]) for k in range(parts)]:
+        fut.result()
+    return buf, offsets, sizes
+
+
+def _pack(chunks: List[Any], host_buffer: Any) -> Tuple[Any, List[int], List[Optional[int]]]:
+    """zarr Buffers (None where absent) copied into one host buffer."""
+    parts = [None if c is None else np.asarray(c.as_numpy_array()).reshape(-1).view(np.uint8) for c in chunks]
+    sizes = [None if p is None else int(p.size) for p in parts]
+    offsets, total = [], 0
+    for s in sizes:
+        offsets.append(total)
+        total += s or 0
+    buf = host_buffer(total)
+    for p, o in zip(parts, offsets):
+        if p is not None:
+            buf[o : o + p.size] = p
+    return buf, offsets, sizes
+
+
+async def read_selection(codec: Any, batch_info: List[Any], out: Any, drop_axes: Tuple[int, ...]) -> bool:
+    """Read a whole basic selection into ``out`` as the module docstring says;
+    False (nothing written) when it must take zarr's path."""
+    if not batch_info or drop_axes:
+        return False
+    device = _device_output(out)
+    if device and not _gpu_decodes(codec):
+        return False
+    arr = out.as_ndarray_like()
+    geo = _geometry(batch_info, arr)
+    if geo is None:
+        return False
+    if device:
+        import cupy as xp  # type: ignore
+    else:
+        xp = np
+    host_buffer = _host_buffer_factory(xp, device)
+    paths = _local_paths(batch_info)
+    chunks = None
+    if paths is None:  # any other store: its own reads, as many at once as zarr allows
+        from zarr.core.buffer import default_buffer_prototype
+        from zarr.core.common import concurrent_map
+        from zarr.core.config import config
+
+        proto = default_buffer_prototype()
+        chunks = await concurrent_map([(getter, proto) for getter, *_rest in batch_info],
+                                      lambda getter, p: getter.get(p), config.get("async.concurrency"))
+    # The rest blocks (file reads, copy, decode): a worker thread, so that
+    # zarr's one event loop keeps serving other threads' reads meanwhile.
+    return await asyncio.to_thread(_read_in_thread, codec, batch_info, arr, xp, device, geo, paths, chunks,
+                                   host_buffer)
+
+
+def _read_in_thread(codec: Any, batch_info: List[Any], arr: Any, xp: Any, device: bool, *rest: Any) -> bool:
+    """_read_sync on the output's device (CuPy's current device is per thread)."""
+    dev = getattr(arr, "device", None) if device else None
+    Device = getattr(getattr(xp, "cuda", None), "Device", None)
+    if dev is None or Device is None:
+        return _read_sync(codec, batch_info, arr, xp, device, *rest)
+    with Device(getattr(dev, "id", dev)):
+        return _read_sync(codec, batch_info, arr, xp, device, *rest)
+
+
+def _host_buffer_factory(xp: Any, device: bool) -> Any:
+    """A function n -> 1-D uint8 host buffer: pinned memory (CuPy's pool) for a
+    device read, so that the one copy to the device runs at full speed."""
+    alloc = getattr(getattr(xp, "cuda", None), "alloc_pinned_memory", None) if device else None
+
+    def host_buffer(n: int) -> Any:
+        if alloc is not None and n:
+            try:
+                return np.frombuffer(alloc(n), np.uint8, n)
+            except Exception:  # noqa: BLE001 - pinned memory is an optimisation
+                pass
+        return np.empty(max(n, 1), np.uint8)[:n]
+
+    return host_buffer
+
+
+def _read_sync(codec: Any, batch_info: List[Any], arr: Any, xp: Any, device: bool, geo: _Geometry,
+               paths: Optional[List[str]], chunks: Optional[List[Any]], host_buffer: Any) -> bool:
+    from zarr.core.codec_pipeline import fill_value_or_default
+
+    try:
+        if paths is not None:
+            buf, src_offsets, src_sizes = _read_files(paths, host_buffer)
+        else:
+            buf, src_offsets, src_sizes = _pack(chunks, host_buffer)
+    except _Changed:
+        return False
+    n = len(batch_info)
+    fill = fill_value_or_default(batch_info[0][1])
+    present = [i for i in range(n) if src_sizes[i] is not None]
+    if not present:
+        arr[...] = fill
+        return True
+    itemsize = geo.dtype.itemsize
+    cshape = geo.chunk_shape
+    chunk_nbytes = int(np.prod(cshape)) * itemsize
+    direct: List[int] = []  # batch indices decoded straight into arr
+    direct_offsets: List[int] = []
+    staged: List[int] = []  # batch indices decoded into the staging buffer
+    staged_offsets: List[int] = []
+    if geo.rows:
+        row_nbytes = chunk_nbytes // cshape[0]
+        for i in present:
+            start = geo.base[0] + geo.cells[i][0] * cshape[0]
+            if start >= 0 and start + cshape[0] <= geo.out_shape[0]:
+                direct.append(i)
+                direct_offsets.append(start * row_nbytes)
+            else:  # an edge chunk, or one the selection starts or ends inside
+                staged_offsets.append(len(staged) * chunk_nbytes)
+                staged.append(i)
+        if staged and device:
+            # One GPU call, not two: a second call of one or two chunks would
+            # run alone on a few SMs (a zstd frame decodes serially in one
+            # block), while the copy of the block below costs a pass at
+            # device bandwidth.  On the CPU engine the second call is cheaper
+            # than copying the whole block.
+            geo.rows = False
+            direct, direct_offsets, staged, staged_offsets = [], [], [], []
+    if not geo.rows:
+        grid = geo.grid
+        for i in present:
+            staged_offsets.append(int(np.ravel_multi_index(geo.cells[i], grid)) * chunk_nbytes if grid else 0)
+            staged.append(i)
+    src = xp.asarray(buf) if device else buf  # the one host-to-device copy
+    if device:
+        stream = getattr(getattr(xp, "cuda", None), "get_current_stream", None)
+        if stream is not None:
+            stream().synchronize()  # the copy and out's allocation, whatever stream CuPy is on
+    if geo.rows:
+        staging = xp.empty(max(1, len(staged) * chunk_nbytes), dtype=xp.uint8) if staged else None
+    else:
+        staging = xp.empty(max(1, int(np.prod(geo.grid)) * chunk_nbytes), dtype=xp.uint8)
+    calls = []
+    if direct:
+        calls.append((direct, arr.reshape(-1).view(xp.uint8), direct_offsets))
+    if staged:
+        calls.append((staged, staging, staged_offsets))
+    for idx, dst, dst_offsets in calls:
+        try:
+            _, statuses = codec._oc_batch.codec.decode(
+                src, src_offsets=[src_offsets[i] for i in idx], src_sizes=[src_sizes[i] for i in idx], out=dst,
+                out_offsets=dst_offsets, uncomp_sizes=[chunk_nbytes] * len(idx), errors="status")
+        except opencomp.Error as e:
+            if getattr(e, "status", None) == opencomp.Status.UNSUPPORTED:
+                return False  # no GPU kernel for it: zarr's path and the batch engine's CPU fallback
+            raise
+        if any(s == opencomp.Status.UNSUPPORTED for s in statuses):
+            return False  # e.g. Blosc with zlib inside
+        for k, s in enumerate(statuses):
+            if s != opencomp.Status.OK:
+                raise codec._oc_error(ChunkFailure(idx[k], s, describe(s)), idx[k], n)
+    missing = [i for i in range(n) if src_sizes[i] is None]
+    if geo.rows:
+        for k, i in enumerate(staged):
+            chunk = staging[k * chunk_nbytes : (k + 1) * chunk_nbytes].view(geo.dtype).reshape(cshape)
+            arr[batch_info[i][3]] = chunk[batch_info[i][2]]
+        for i in missing:
+            arr[batch_info[i][3]] = fill
+        return True
+    # A block of chunks in the staging buffer, chunk after chunk: as an array of
+    # shape grid + chunk_shape, its axes interleaved, it is the block's padded region.
+    nd = len(cshape)
+    blocks = staging[: int(np.prod(geo.grid)) * chunk_nbytes].view(geo.dtype).reshape(tuple(geo.grid) + cshape)
+    for i in missing:
+        blocks[geo.cells[i]] = fill
+    perm = tuple(a for d in range(nd) for a in (d, nd + d))
+    padded = tuple(g * c for g, c in zip(geo.grid, cshape))
+    sel = tuple(geo.ints[d] if geo.ints[d] is not None else slice(-geo.base[d], -geo.base[d] + geo.out_shape[
+        sum(1 for e in range(d) if geo.ints[e] is None)]) for d in range(nd))
+    aligned = all(geo.ints[d] is None and geo.base[d] == 0 and padded[d] == geo.out_shape[d] for d in range(nd))
+    if aligned and arr.flags.c_contiguous:
+        # one copy: the output seen as blocks, each block a chunk
+        arr.reshape(tuple(x for d in range(nd) for x in (geo.grid[d], cshape[d]))).transpose(
+            tuple(list(range(0, 2 * nd, 2)) + list(range(1, 2 * nd, 2))))[...] = blocks
+    else:
+        arr[...] = blocks.transpose(perm).reshape(padded)[sel]
     return True

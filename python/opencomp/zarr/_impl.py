@@ -325,11 +325,24 @@ class OpencompCodecPipeline(BatchedCodecPipeline):
     When an opencomp codec fails on a chunk, the ChunkDecodeError raised names
     the chunk's store key (``'arr/c/1/0' in file:///data.zarr``) and, for
     sharded arrays, the inner chunk of the shard (``..., inner chunk (0, 2)``).
-    Reads into device memory of plain chunks (``bytes`` + one opencomp codec)
-    take the one-copy path of _fastread.py: one host-to-device copy and one
-    decode call a batch instead of zarr's copy and synchronisation a chunk.
-    Reading is otherwise the stock pipeline's, batch for batch.
+    Basic selections of plain arrays (``bytes`` + one opencomp codec) take
+    the direct read of _fastread.py: the chunk files in one buffer, one
+    decode call straight into the output, no per-chunk zarr work; other
+    reads of them into device memory take one host-to-device copy and one
+    decode call a batch.  Reading is otherwise the stock pipeline's, batch
+    for batch.
     """
+
+    async def read(self, batch_info: Any, out: Any, drop_axes: Tuple[int, ...] = ()) -> None:
+        batch_info = list(batch_info)
+        codec = _fastread.plan(self)
+        if codec is not None:
+            try:
+                if await _fastread.read_selection(codec, batch_info, out, drop_axes):
+                    return
+            except opencomp.Error as e:
+                raise await self._named(e, batch_info) from e
+        await super().read(batch_info, out, drop_axes)
 
     async def read_batch(self, batch_info: Any, out: Any, drop_axes: Tuple[int, ...] = ()) -> None:
         batch_info = list(batch_info)

@@ -1,0 +1,327 @@
+"""The direct read of OpencompCodecPipeline (opencomp/zarr/_fastread.py,
+``read_selection``): a basic selection of a plain array (``bytes`` + one
+opencomp codec) is read without zarr's per-chunk path -- the chunk files in
+one buffer, one packed decode call straight into the output (or into a block
+of chunks and one copy), fill values for missing chunks.  Guards: it must
+read exactly what stock zarr reads (full reads, slabs, edge chunks, integer
+indices, missing chunks, several dtypes and layouts, zstd and Blosc,
+MemoryStore and LocalStore), on the host (CPU engine, real) and on a
+stand-in device (a fake CuPy, numpy underneath); it must actually be taken
+(decode calls counted, zarr's batches and LocalStore.get never entered);
+and what it does not take must still read right through zarr's path."""
+
+import sys
+import types
+import warnings
+
+import numpy as np
+import pytest
+
+zarr = pytest.importorskip("zarr")
+from zarr.codecs import BloscCodec, GzipCodec, ZstdCodec  # noqa: E402
+
+import opencomp.zarr as ocz  # noqa: E402
+from opencomp.numcodecs import _batch  # noqa: E402
+from opencomp.zarr import _fastread, _impl  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore:Numcodecs codecs are not in the Zarr version 3")
+
+
+class _Spy:
+    """An opencomp.Codec seen through a proxy that counts its decode calls."""
+
+    def __init__(self, codec, calls):
+        self._codec, self._calls = codec, calls
+
+    def decode(self, *a, **kw):
+        self._calls.append("packed" if "src_offsets" in kw else "list")
+        return self._codec.decode(*a, **kw)
+
+    def __getattr__(self, name):
+        return getattr(self._codec, name)
+
+
+@pytest.fixture(params=["host", "device"])
+def where(request, monkeypatch):
+    """Yields (where, log): log["calls"] the Codec's decode calls, log["copies"]
+    the host-to-device copies, log["batches"] zarr's batches entered."""
+    log = {"calls": [], "copies": [], "batches": 0}
+    if request.param == "device":
+        def asarray(a):
+            log["copies"].append(a.size)
+            return np.array(a, copy=True)
+
+        monkeypatch.setitem(sys.modules, "cupy", types.SimpleNamespace(asarray=asarray, empty=np.empty,
+                                                                       uint8=np.uint8))
+        monkeypatch.setattr(_fastread, "_device_output", lambda out: True)
+        monkeypatch.setattr(_fastread, "_gpu_decodes", lambda codec: True)  # a GPU kernel for every algorithm
+    real = _batch.BatchCodec.codec
+    monkeypatch.setattr(_batch.BatchCodec, "codec", property(lambda self: _Spy(real.fget(self), log["calls"])))
+    real_batch = _impl.OpencompCodecPipeline.read_batch
+
+    async def read_batch(self, *a, **kw):
+        log["batches"] += 1
+        return await real_batch(self, *a, **kw)
+
+    monkeypatch.setattr(_impl.OpencompCodecPipeline, "read_batch", read_batch)
+    yield request.param, log
+    ocz.disable()
+    zarr.config.reset()
+
+
+def _data(dtype, shape, seed=5):
+    rng = np.random.default_rng(seed)
+    n = int(np.prod(shape))
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        return (rng.integers(0, 3, n) == 0).reshape(shape)
+    if dt.kind == "f":
+        return np.round(np.cumsum(rng.normal(0, 1, n)), 2).astype(dt).reshape(shape)
+    return (rng.integers(0, 200, n) // 3).astype(dt).reshape(shape)
+
+
+CODECS = {
+    "zstd": lambda: ZstdCodec(level=3),
+    "blosc": lambda: BloscCodec(cname="lz4", clevel=5, shuffle="shuffle", typesize=4),
+    "gzip": lambda: GzipCodec(level=1),
+}
+
+# dtype, shape, chunks, selections (numpy-style basic indices)
+CASES = [
+    ("<f8", (256, 40), (32, 40), [np.s_[:], np.s_[32:128], np.s_[10:100], np.s_[200:], np.s_[7], np.s_[5:9, 3:30]]),
+    ("<i8", (1000,), (128,), [np.s_[:], np.s_[128:512], np.s_[100:900], np.s_[999], np.s_[-5:]]),
+    ("<f4", (300, 70), (64, 32), [np.s_[:], np.s_[64:192], np.s_[5:250, 3:60], np.s_[7], np.s_[:, 33],
+                                 np.s_[7, 5:40], np.s_[299, 69]]),
+    ("|u1", (17, 9, 5), (8, 4, 5), [np.s_[:], np.s_[3:12, 2:7, 1:4], np.s_[:, 3], np.s_[5], np.s_[16, 8, 4]]),
+    ("|b1", (40, 40), (16, 40), [np.s_[:], np.s_[16:32], np.s_[3:37]]),
+    ("<u2", (64, 64), (16, 16), [np.s_[:], np.s_[16:48, 32:64]]),
+    (">i4", (50, 6), (10, 6), [np.s_[:], np.s_[12:40]]),  # a big-endian dtype: the bytes codec is native-endian
+]
+
+
+def _store(kind, tmp_path):
+    if kind == "memory":
+        return zarr.storage.MemoryStore()
+    return zarr.storage.LocalStore(str(tmp_path / "a.zarr"))
+
+
+def _write(store, dtype, shape, chunks, codec, *, holes=True):
+    data = _data(dtype, shape)
+    fill = True if np.dtype(dtype).kind == "b" else 7
+    a = zarr.create_array(store, shape=shape, chunks=chunks, dtype=dtype, compressors=[CODECS[codec]()],
+                          fill_value=fill)
+    a[:] = data
+    if holes:  # two chunks at the fill value: not stored, read back as fill
+        a[tuple(slice(0, c) for c in chunks)] = fill
+        a[tuple(slice(c, 2 * c) if n >= 2 * c else slice(0, c) for n, c in zip(shape, chunks))] = fill
+    return data
+
+
+@pytest.mark.parametrize("store_kind", ["memory", "local"])
+@pytest.mark.parametrize("codec", list(CODECS))
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{'x'.join(map(str, c[1]))}")
+def test_reads_what_stock_zarr_reads_in_one_call(where, tmp_path, store_kind, codec, case):
+    kind, log = where
+    dtype, shape, chunks, selections = case
+    store = _store(store_kind, tmp_path)
+    _write(store, dtype, shape, chunks, codec)
+    stock = zarr.open_array(store, mode="r")
+    with ocz.enable(batch_size=4):
+        ours = zarr.open_array(store, mode="r")
+        assert _fastread.plan(ours.async_array.codec_pipeline) is not None
+        for sel in selections:
+            expect = stock[sel]
+            del log["calls"][:], log["copies"][:]
+            got = ours[sel]
+            assert np.asarray(got).dtype == np.asarray(expect).dtype
+            assert np.array_equal(got, expect), sel
+            assert log["batches"] == 0, sel  # never zarr's batches
+            assert set(log["calls"]) <= {"packed"}, sel
+            if kind == "device":  # one copy and one call, whatever the layout (or none: all chunks missing)
+                assert len(log["calls"]) == len(log["copies"]) <= 1, sel
+            else:  # the CPU engine decodes the chunks the output only partly holds in a second call
+                assert len(log["calls"]) <= 2, sel
+
+
+def test_full_reads_of_whole_chunks_are_one_call(where):
+    """Row blocks decode straight into the output; 2-D blocks through one copy:
+    both one call, and a full read of 64 chunks is not 64 of anything."""
+    kind, log = where
+    for shape, chunks in (((512, 16), (64, 16)), ((256, 256), (32, 32))):
+        store = zarr.storage.MemoryStore()
+        data = _data("<f4", shape)
+        zarr.create_array(store, shape=shape, chunks=chunks, dtype="<f4", compressors=[ZstdCodec()])[:] = data
+        del log["calls"][:]
+        with ocz.enable(batch_size=1):
+            assert np.array_equal(zarr.open_array(store, mode="r")[:], data)
+        assert log["calls"] == ["packed"] and log["batches"] == 0
+
+
+def test_missing_everywhere_is_the_fill_value(where):
+    kind, log = where
+    store = zarr.storage.MemoryStore()
+    zarr.create_array(store, shape=(100, 10), chunks=(30, 10), dtype="<f8", compressors=[ZstdCodec()],
+                      fill_value=np.nan)
+    with ocz.enable():
+        got = zarr.open_array(store, mode="r")[:]
+    assert got.shape == (100, 10) and np.isnan(got).all()
+    assert log["calls"] == [] and log["batches"] == 0
+
+
+def test_zero_dimensional_array(where):
+    store = zarr.storage.MemoryStore()
+    a = zarr.create_array(store, shape=(), chunks=(), dtype="<i4", compressors=[ZstdCodec()], fill_value=3)
+    a[()] = 42
+    with ocz.enable():
+        assert zarr.open_array(store, mode="r")[()] == 42
+
+
+def test_local_store_files_are_read_without_its_get(where, tmp_path, monkeypatch):
+    """The chunk files of a LocalStore go straight into one buffer: the store's
+    per-chunk get (an asyncio.to_thread and a bytes object each) is not used."""
+    kind, log = where
+    store = zarr.storage.LocalStore(str(tmp_path / "a.zarr"))
+    data = _write(store, "<f4", (300, 70), (64, 32), "zstd")
+    expect = zarr.open_array(store, mode="r")[:]
+    gets = []
+    real = zarr.storage.LocalStore.get
+
+    async def get(self, key, *a, **kw):
+        if "/c/" in f"/{key}":
+            gets.append(key)
+        return await real(self, key, *a, **kw)
+
+    monkeypatch.setattr(zarr.storage.LocalStore, "get", get)
+    with ocz.enable():
+        assert np.array_equal(zarr.open_array(str(tmp_path / "a.zarr"), mode="r")[:], expect)
+    assert gets == [] and log["calls"] == ["packed"]
+    assert not np.array_equal(expect, data)  # the holes are there
+
+
+def test_a_file_that_changes_while_read_takes_zarrs_path(where, tmp_path, monkeypatch):
+    kind, log = where
+    path = str(tmp_path / "a.zarr")
+    data = _write(zarr.storage.LocalStore(path), "<i8", (1000,), (128,), "zstd", holes=False)
+
+    def changed(paths, host_buffer):
+        raise _fastread._Changed(paths[0])
+
+    monkeypatch.setattr(_fastread, "_read_files", changed)
+    with ocz.enable(batch_size=64):
+        assert np.array_equal(zarr.open_array(path, mode="r")[:], data)
+    assert log["batches"] == 1
+
+
+def test_selections_it_does_not_take_read_through_zarrs_batches(where):
+    kind, log = where
+    store = zarr.storage.MemoryStore()
+    data = _data("<i4", (90, 90))
+    zarr.create_array(store, shape=data.shape, chunks=(30, 30), dtype="<i4", compressors=[ZstdCodec()])[:] = data
+    with ocz.enable(batch_size=64):
+        b = zarr.open_array(store, mode="r")
+        for sel, expect in ((np.s_[::2, 5], data[::2, 5]), (np.s_[3:80:7], data[3:80:7])):
+            log["batches"] = 0
+            assert np.array_equal(b[sel], expect)
+            assert log["batches"] == 1
+        log["batches"] = 0
+        assert np.array_equal(b.oindex[[1, 40, 89], :], data[[1, 40, 89], :])
+        assert np.array_equal(b.vindex[[1, 40, 89], [2, 3, 88]], data[[1, 40, 89], [2, 3, 88]])
+        assert log["batches"] == 2
+
+
+def test_non_contiguous_out_buffer(where):
+    """A caller's out= of another memory order gets the block through one copy."""
+    kind, log = where
+    from zarr.core.buffer.cpu import NDBuffer
+
+    store = zarr.storage.MemoryStore()
+    data = _data("<f8", (256, 40))
+    zarr.create_array(store, shape=data.shape, chunks=(32, 40), dtype="<f8", compressors=[ZstdCodec()])[:] = data
+    out = np.zeros(data.shape, dtype="<f8", order="F")
+    with ocz.enable():
+        zarr.open_array(store, mode="r").get_basic_selection(np.s_[:], out=NDBuffer.from_numpy_array(out))
+    assert np.array_equal(out, data) and log["calls"] == ["packed"]
+
+
+def test_corrupt_chunk_is_named_by_key(where, tmp_path):
+    kind, log = where
+    path = tmp_path / "a.zarr"
+    a = zarr.create_array(str(path), shape=(400,), chunks=(100,), dtype="<f8", compressors=[ZstdCodec()])
+    a[:] = np.arange(400.0)
+    raw = bytearray((path / "c" / "2").read_bytes())
+    raw[len(raw) // 2] ^= 0xFF
+    raw[-3:] = b"\0\0\0"
+    (path / "c" / "2").write_bytes(bytes(raw))
+    with ocz.enable():
+        with pytest.raises(ocz.ChunkDecodeError, match=r"'c/2'"):
+            zarr.open_array(str(path), mode="r")[:]
+
+
+def test_sharded_arrays_read_their_inner_chunks_directly(where):
+    kind, log = where
+    store = zarr.storage.MemoryStore()
+    data = _data("<i4", (64, 64))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        zarr.create_array(store, shape=data.shape, shards=(32, 64), chunks=(16, 64), dtype="<i4",
+                          compressors=[ZstdCodec()])[:] = data
+    with ocz.enable(batch_size=64):
+        b = zarr.open_array(store, mode="r")
+        assert _fastread.plan(b.async_array.codec_pipeline) is None  # the shards: zarr's path
+        assert np.array_equal(b[:], data)
+    assert log["calls"] == ["packed"] * 2  # each shard's inner chunks: one direct read
+
+
+@pytest.fixture
+def cp():
+    cupy = pytest.importorskip("cupy")
+    try:
+        cupy.cuda.runtime.getDeviceCount()
+    except Exception:
+        pytest.skip("cupy without a usable GPU")
+    return cupy
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("codec", ["zstd", "blosc"])
+@pytest.mark.parametrize("case", CASES[:4], ids=lambda c: f"{c[0]}-{'x'.join(map(str, c[1]))}")
+def test_gpu_direct_read(cp, tmp_path, monkeypatch, codec, case):
+    """On a GPU: every selection of CASES read into device memory equals stock
+    zarr's host read, through the direct read (one packed call, no batches)."""
+    calls = []
+    real = _batch.BatchCodec.codec
+    monkeypatch.setattr(_batch.BatchCodec, "codec", property(lambda self: _Spy(real.fget(self), calls)))
+    dtype, shape, chunks, selections = case
+    store = zarr.storage.LocalStore(str(tmp_path / "a.zarr"))
+    _write(store, dtype, shape, chunks, codec)
+    stock = zarr.open_array(store, mode="r")
+    try:
+        with zarr.config.enable_gpu(), ocz.enable(batch_size=4):
+            ours = zarr.open_array(store, mode="r")
+            for sel in selections:
+                del calls[:]
+                got = ours[sel]
+                expect = stock[sel]
+                if isinstance(got, cp.ndarray):
+                    got = got.get()
+                assert np.array_equal(got, expect), sel
+                assert calls in ([], ["packed"]), (sel, calls)
+    finally:
+        ocz.disable()
+        zarr.config.reset()
+
+
+def test_no_gpu_kernel_takes_zarrs_path(where, monkeypatch):
+    """Device output of an algorithm this build has no GPU kernel for: zarr's
+    batches (and the batch engine's CPU fallback), not a copy to the device first."""
+    kind, log = where
+    monkeypatch.setattr(_fastread, "_gpu_decodes", lambda codec: False)
+    store = zarr.storage.MemoryStore()
+    data = _data("<i4", (400,))
+    zarr.create_array(store, shape=data.shape, chunks=(100,), dtype="<i4", compressors=[GzipCodec()])[:] = data
+    with ocz.enable(batch_size=64):
+        assert np.array_equal(zarr.open_array(store, mode="r")[:], data)
+    if kind == "device":
+        assert log["batches"] == 1 and "packed" not in log["calls"] and log["copies"] == []
+    else:  # host reads never ask for a GPU kernel
+        assert log["batches"] == 0 and log["calls"] == ["packed"]
