@@ -3,7 +3,7 @@
 # of the GPU zstd decoder with the full-scale instrument, both builds on the
 # same device in one command, plus an Nsight Compute profile of the new one.
 #
-#   bench/gpu/zstd/run-ab.sh BASEDIR
+#   bench/gpu/zstd/run-ab.sh BASEDIR [--typed]
 #
 # BASEDIR holds the baseline's versions of the files the change touched, at
 # their paths relative to the repository root (an ignored folder carried
@@ -12,20 +12,27 @@
 # built and timed by bench/gpu/full-scale with zstd only, 1 GiB per call, at
 # 64 KiB, 1 MiB and 4 MiB chunks plus libzstd -3 frames of 1 and 4 MiB;
 # nvCOMP runs beside "new" only (it is the same library both times).
+# With --typed, both trees run `full-scale --typed` instead (the typed
+# codecs of issue 18 beside nvCOMP's), and there is no ncu step.
 # Why: timings compare only within one device, so the baseline is re-run here
 # rather than taken from an earlier run.
 # $OUT: new.json, base.json, ncu.txt, logs.tgz.
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
 ROOT=$PWD
-BASEDIR=${1:?usage: run-ab.sh BASEDIR}
+BASEDIR=${1:?usage: run-ab.sh BASEDIR [--typed]}
+TYPED=${2:-}
 OUTDIR=${OUT:-/tmp/ab-out}
 mkdir -p "$OUTDIR" /tmp/ab-new /tmp/ab-base-out
 ARGS="--codecs zstd --chunks 64K,1M,4M --sizes 1G --rung-cap 12"
 
-echo "== new"
+if [ "$TYPED" = --typed ]; then
+  echo "== new"
+  OUT=/tmp/ab-new OC_BENCH_BUILD=/tmp/build-new timeout 280 bench/gpu/full-scale --typed | tail -n 40
+fi
+[ "$TYPED" = --typed ] || { echo "== new"
 OUT=/tmp/ab-new OC_BENCH_BUILD=/tmp/build-new OC_BENCH_ARGS="$ARGS" OC_BENCH_PY_BUDGET=0 OC_BENCH_TOTAL=230 \
-  timeout 280 bench/gpu/full-scale | tail -n 25
+  timeout 280 bench/gpu/full-scale | tail -n 25; }
 
 echo "== base"
 BASE=/tmp/ab-base
@@ -34,6 +41,12 @@ tar -C "$ROOT" --exclude=./.gpu --exclude=./bench/corpus-sample --exclude=./benc
   --exclude=./bench/corpus-data --exclude="./build*" -cf - . | tar -C "$BASE" -xf -
 cp -r "$ROOT/$BASEDIR/." "$BASE/"
 cp -r "$ROOT/bench/corpus-sample" "$BASE/bench/corpus-sample" # a copy: find does not follow a link
+if [ "$TYPED" = --typed ]; then
+  OUT=/tmp/ab-base-out OC_BENCH_DEPS=$ROOT/.gpu/bench-deps OC_BENCH_BUILD=/tmp/build-base \
+    timeout 250 "$BASE/bench/gpu/full-scale" --typed | tail -n 32
+  tar -czf "$OUTDIR/logs.tgz" -C /tmp ab-new ab-base-out 2>/dev/null
+  exit 0
+fi
 OUT=/tmp/ab-base-out OC_BENCH_DEPS=$ROOT/.gpu/bench-deps OC_BENCH_BUILD=/tmp/build-base \
   OC_BENCH_ARGS="$ARGS --contenders opencomp" OC_BENCH_PY_BUDGET=0 OC_BENCH_TOTAL=200 \
   timeout 250 "$BASE/bench/gpu/full-scale" | tail -n 15

@@ -8,10 +8,11 @@
  * frequency table (a warp scan over the presence map gives each symbol's
  * bits), the CTA fills the decode table (2^PB u32 entries) in shared
  * memory, then each warp decodes one tile with its 32 lanes in lockstep
- * (the core's ans_decode_tile, which the CPU codec runs as a one-lane
- * warp): per step a table lookup and a multiply-add per lane, and the
- * lanes whose state fell below 2^16 take one 16-bit word each from the top
- * of the stream, in lane order (ballot + popcount).  The stored bytes of 16-bit
+ * (ans_decode_tile_warp: the core's ans_decode_tile, which the CPU codec
+ * runs as a one-lane warp, with the same reads, checks and results): per
+ * step a table lookup and a multiply-add per lane, and the lanes whose
+ * state fell below 2^16 take one 16-bit word each from the top of the
+ * stream, in lane order (ballot + popcount).  The stored bytes of 16-bit
  * data (low bytes) and of stored chunks are copied by the same CTA.
  *
  * Compressing: a CTA of 4 warps per chunk (a persistent grid over chunks):
@@ -89,6 +90,73 @@ static __device__ void ans_warp_table(const uint8_t *tab, uint32_t *pb_out, uint
         *pb_out = pb;
 }
 
+/* The core's ans_decode_tile for a 32-lane warp, cut to the instructions a
+ * step needs (the core's, compiled for the GPU, spent 54 per step: 64-bit
+ * counters and addresses, the per-state loop the one-lane CPU build needs,
+ * generic loads; ncu found the kernel issue-bound at 0.65 instructions per
+ * cycle per scheduler).  Same reads, same checks in the same order, same
+ * status and bytes: lane L holds the tile's state L; a step decodes symbols
+ * 32k..32k+31; the lanes whose state fell below 2^16 take one word each
+ * from the top of the stream in lane order.  test_cuda_ans compares it with
+ * the CPU codec (the core) on real and damaged data. */
+/* One step of the warp: decodes symbol 32k + lane if `active` (writing it
+ * through *o when WRITE), then renormalises.  Returns 0, or 1 when the
+ * stream has fewer words left than the step needs (CORRUPT). */
+template <bool WRITE>
+static __device__ __forceinline__ int ans_warp_step(const uint32_t *dt, uint32_t pb, uint32_t mask,
+                                                    uint32_t below, const uint8_t *words, uint32_t &x,
+                                                    uint32_t &c, uint8_t *o, bool active)
+{
+    int need = 0;
+    if (active) {
+        uint32_t e = dt[x & mask];
+        x = (((e >> 8) & 0xfffu) + 1u) * (x >> pb) + (e >> 20);
+        if (WRITE)
+            *o = (uint8_t)e;
+        need = x < ANS_L;
+    }
+    uint32_t m = __ballot_sync(OWN_FULL, need), total = (uint32_t)__popc(m);
+    if (total > c)
+        return 1; /* a read before the stream's start */
+    if (need) {
+        const uint8_t *w = words + 2 * (c - 1 - (uint32_t)__popc(m & below));
+        x = (x << 16) | (uint32_t)__ldg(w) | ((uint32_t)__ldg(w + 1) << 8);
+    }
+    c -= total;
+    return 0;
+}
+
+template <bool WRITE>
+static __device__ __forceinline__ oc_status ans_decode_tile_warp(const uint32_t *dt, uint32_t pb,
+                                                                 const uint8_t *src, uint64_t n, uint32_t cnt,
+                                                                 uint8_t *out, uint32_t stride)
+{
+    if (n < ANS_TILE_HEAD || (n - ANS_TILE_HEAD) % 2 != 0 || n - ANS_TILE_HEAD > 0xFFFFFFFFull)
+        return OC_ERR_CORRUPT;
+    uint32_t lane = threadIdx.x & 31u, below = (1u << lane) - 1u;
+    const uint8_t *xs = src + 4 * lane;
+    uint32_t x = (uint32_t)__ldg(xs) | ((uint32_t)__ldg(xs + 1) << 8) | ((uint32_t)__ldg(xs + 2) << 16) |
+                 ((uint32_t)__ldg(xs + 3) << 24);
+    if (__any_sync(OWN_FULL, x < ANS_L))
+        return OC_ERR_CORRUPT;
+    const uint8_t *words = src + ANS_TILE_HEAD;
+    uint32_t c = (uint32_t)((n - ANS_TILE_HEAD) / 2); /* words left, read from the top */
+    uint32_t mask = (1u << pb) - 1u;
+    uint32_t full = cnt / ANS_LANES;
+    uint8_t *o = WRITE ? out + (size_t)lane * stride : NULL;
+    size_t ostep = (size_t)ANS_LANES * stride;
+    for (uint32_t k = 0; k < full; k++) {
+        if (ans_warp_step<WRITE>(dt, pb, mask, below, words, x, c, o, true))
+            return OC_ERR_CORRUPT;
+        if (WRITE)
+            o += ostep;
+    }
+    if (full * ANS_LANES < cnt &&
+        ans_warp_step<WRITE>(dt, pb, mask, below, words, x, c, o, full * ANS_LANES + lane < cnt))
+        return OC_ERR_CORRUPT;
+    return __any_sync(OWN_FULL, c != 0 || x != ANS_L) ? OC_ERR_CORRUPT : OC_OK;
+}
+
 static __global__ void __launch_bounds__(ANS_THREADS)
     ans_k_groups(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                  own_batch_scratch s)
@@ -129,7 +197,8 @@ static __global__ void __launch_bounds__(ANS_THREADS)
                 oc_status st = own_tile_span(p, k.tile_tab, k.sh.ntiles, tile, k.limit, &a, &b);
                 if (st == OC_OK) {
                     uint8_t *o = d ? d + (k.sh.split ? 2 * tfirst + 1 : tfirst) : NULL;
-                    st = ans_decode_tile(dt, pb, p + a, b - a, cnt, o, k.sh.split ? 2u : 1u);
+                    st = o ? ans_decode_tile_warp<true>(dt, pb, p + a, b - a, cnt, o, k.sh.split ? 2u : 1u)
+                           : ans_decode_tile_warp<false>(dt, pb, p + a, b - a, cnt, o, 1u);
                 }
                 if (st != OC_OK && (threadIdx.x & 31u) == 0)
                     atomicMin(&s.keys[i], own_key((unsigned long long)tile + 1, st));
