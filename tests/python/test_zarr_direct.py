@@ -325,3 +325,21 @@ def test_no_gpu_kernel_takes_zarrs_path(where, monkeypatch):
         assert log["batches"] == 1 and "packed" not in log["calls"] and log["copies"] == []
     else:  # host reads never ask for a GPU kernel
         assert log["batches"] == 0 and log["calls"] == ["packed"]
+
+
+@pytest.mark.parametrize("shape, chunks, sel", [((1000,), (128,), np.s_[:]), ((300, 70), (64, 32), np.s_[5:290, 3:60]),
+                                                ((256, 40), (32, 40), np.s_[10:250])])
+def test_large_reads_go_in_slabs(where, monkeypatch, shape, chunks, sel):
+    """Above SLAB_BYTES a read goes in slabs along its first axis: one copy and
+    one call a slab, the same result."""
+    kind, log = where
+    store = zarr.storage.MemoryStore()
+    data = _write(store, "<f4", shape, chunks, "zstd")
+    expect = zarr.open_array(store, mode="r")[sel]
+    monkeypatch.setattr(_fastread, "SLAB_BYTES", int(np.prod(chunks)) * 4)  # one row of chunks a slab
+    with ocz.enable():
+        assert np.array_equal(zarr.open_array(store, mode="r")[sel], expect)
+    assert log["batches"] == 0 and len(log["calls"]) >= 4  # 5-8 rows of chunks, two missing
+    if kind == "device":
+        assert len(log["calls"]) == len(log["copies"])
+    assert data.shape == shape

@@ -328,20 +328,54 @@ async def read_selection(codec: Any, batch_info: List[Any], out: Any, drop_axes:
     else:
         xp = np
     host_buffer = _host_buffer_factory(xp, device)
-    paths = _local_paths(batch_info)
-    chunks = None
-    if paths is None:  # any other store: its own reads, as many at once as zarr allows
-        from zarr.core.buffer import default_buffer_prototype
-        from zarr.core.common import concurrent_map
-        from zarr.core.config import config
+    for part, part_arr in _slabs(batch_info, arr, geo):
+        part_geo = geo if part is batch_info else _geometry(part, part_arr)
+        if part_geo is None:
+            return False  # cannot happen for a slab of a block; zarr's path rewrites it all
+        paths = _local_paths(part)
+        chunks = None
+        if paths is None:  # any other store: its own reads, as many at once as zarr allows
+            from zarr.core.buffer import default_buffer_prototype
+            from zarr.core.common import concurrent_map
+            from zarr.core.config import config
 
-        proto = default_buffer_prototype()
-        chunks = await concurrent_map([(getter, proto) for getter, *_rest in batch_info],
-                                      lambda getter, p: getter.get(p), config.get("async.concurrency"))
-    # The rest blocks (file reads, copy, decode): a worker thread, so that
-    # zarr's one event loop keeps serving other threads' reads meanwhile.
-    return await asyncio.to_thread(_read_in_thread, codec, batch_info, arr, xp, device, geo, paths, chunks,
-                                   host_buffer)
+            proto = default_buffer_prototype()
+            chunks = await concurrent_map([(getter, proto) for getter, *_rest in part],
+                                          lambda getter, p: getter.get(p), config.get("async.concurrency"))
+        # The rest blocks (file reads, copy, decode): a worker thread, so that
+        # zarr's one event loop keeps serving other threads' reads meanwhile.
+        if not await asyncio.to_thread(_read_in_thread, codec, part, part_arr, xp, device, part_geo, paths, chunks,
+                                       host_buffer):
+            return False
+    return True
+
+
+# A read of more decoded bytes than this goes in slabs along its first axis,
+# each its own copy and call, so that the compressed bytes (and the block a
+# non-row layout decodes into) are held a slab at a time; slabs of GiBs
+# still fill a GPU.
+SLAB_BYTES = 4 << 30
+
+
+def _slabs(batch_info: List[Any], arr: Any, geo: _Geometry) -> Any:
+    """(entries, output view) pairs covering the selection, SLAB_BYTES at most each where it can be split."""
+    chunk_nbytes = int(np.prod(geo.chunk_shape)) * geo.dtype.itemsize
+    d0 = next((d for d in range(len(geo.chunk_shape)) if geo.ints[d] is None), None)
+    if d0 is None or len(batch_info) * chunk_nbytes <= SLAB_BYTES or geo.grid[d0] == 1:
+        yield batch_info, arr
+        return
+    per_slab = max(1, SLAB_BYTES // (len(batch_info) // geo.grid[d0] * chunk_nbytes))
+    c = geo.chunk_shape[d0]
+    for ga in range(0, geo.grid[d0], per_slab):
+        gb = min(geo.grid[d0], ga + per_slab)
+        lo = max(0, geo.base[d0] + ga * c)
+        hi = min(geo.out_shape[0], geo.base[d0] + gb * c)
+        part = []
+        for i, (getter, spec, csel, osel, *rest) in enumerate(batch_info):
+            if ga <= geo.cells[i][d0] < gb:
+                first = slice(osel[0].start - lo, osel[0].stop - lo, osel[0].step)
+                part.append((getter, spec, csel, (first,) + tuple(osel[1:]), *rest))
+        yield part, arr[lo:hi]
 
 
 def _read_in_thread(codec: Any, batch_info: List[Any], arr: Any, xp: Any, device: bool, *rest: Any) -> bool:
@@ -368,6 +402,18 @@ def _host_buffer_factory(xp: Any, device: bool) -> Any:
         return np.empty(max(n, 1), np.uint8)[:n]
 
     return host_buffer
+
+
+def _to_device(xp: Any, buf: Any) -> Any:
+    """buf (1-D uint8, host) copied to a new device array.  ``cupy.asarray``
+    would first copy a numpy array into pinned memory of its own; ``set``
+    copies straight from ours."""
+    dev = xp.empty(max(1, buf.size), dtype=xp.uint8)[: buf.size]
+    if not hasattr(dev, "set"):  # not CuPy (the tests' stand-in)
+        return xp.asarray(buf)
+    if buf.size:
+        dev.set(buf)
+    return dev
 
 
 def _read_sync(codec: Any, batch_info: List[Any], arr: Any, xp: Any, device: bool, geo: _Geometry,
@@ -417,7 +463,7 @@ def _read_sync(codec: Any, batch_info: List[Any], arr: Any, xp: Any, device: boo
         for i in present:
             staged_offsets.append(int(np.ravel_multi_index(geo.cells[i], grid)) * chunk_nbytes if grid else 0)
             staged.append(i)
-    src = xp.asarray(buf) if device else buf  # the one host-to-device copy
+    src = _to_device(xp, buf) if device else buf  # the one host-to-device copy
     if device:
         stream = getattr(getattr(xp, "cuda", None), "get_current_stream", None)
         if stream is not None:
