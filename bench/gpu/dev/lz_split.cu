@@ -16,7 +16,13 @@
  * changed) must get the library decoder's status from the split decoder.
  *
  *   lz_split [--algo lz4|snappy|both] [--chunks 65536,262144,...]
- *            [--min-bytes N] [--repeats N] FILE...
+ *            [--min-bytes N] [--repeats N] [--variants NAME,...] FILE...
+ *
+ * --variants picks the variants to run besides the library's decoder
+ * (default: all).  v8 (bench/NOTES.md "v8"): smem-w256-t2, smem-w512-t2,
+ * smem-w256-t1 parse with a warp per 32 chunks reading through shared
+ * memory (dev_lz_smem_warp.cuh; window bytes per lane, refill threshold
+ * in quarters of the lanes still parsing), then copy as split-r0.
  *
  * Prints one line per chunk size, algorithm and variant: GB/s of
  * uncompressed bytes, the ratio to the library's decoder, and for the
@@ -31,6 +37,7 @@
 
 #include "../../../src/cuda/codecs/lz4/lz4_decode_rounds.cuh"
 #include "../../../src/cuda/codecs/snappy/snappy_decode_rounds.cuh"
+#include "dev_lz_smem_warp.cuh"
 #include "dev_lz_split_copy.cuh"
 #include "dev_lz_split_pp.h"
 
@@ -177,6 +184,50 @@ __global__ void __launch_bounds__(W * 32) split_copy_kernel(oc_cuda_batch b, con
                            lane);
 }
 
+/* ---- the split decoder with the parse reading through shared memory (v8, dev_lz_smem_warp.cuh) ---- */
+
+/* warps per block: 32 KiB of windows a block */
+#define SMEM_WARPS(W) (32768u / (32u * (W)))
+
+/* Parse half: a warp per 32 chunks, a lane per chunk, W bytes of window a
+ * lane, refill when T4/4 of the lanes still parsing are dry. */
+template <bool SNAPPY, uint32_t W, int T4>
+__global__ void __launch_bounds__(32 * SMEM_WARPS(W))
+    smem_parse_kernel(oc_cuda_batch b, oc_split_rec *recs, const size_t *rec_base, uint32_t *nrecs)
+{
+    __shared__ __align__(16) uint8_t win[SMEM_WARPS(W)][32 * W];
+    int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
+    size_t first = ((size_t)blockIdx.x * SMEM_WARPS(W) + warp) * 32;
+    if (first >= b.n) /* the whole warp */
+        return;
+    size_t chunk = first + lane;
+    int have = chunk < b.n;
+    const uint8_t *src = have ? b.src[chunk] : NULL;
+    uint32_t srcn = have ? (uint32_t)b.src_sizes[chunk] : 0; /* the harness keeps sizes below 2^31 */
+    size_t capz = have ? b.dst_caps[chunk] : 0;
+    uint32_t cap = capz < 0xffffffffu ? (uint32_t)capz : 0xffffffffu;
+    uint32_t nrec = 0, outn = 0;
+    int st = oc_smem_parse_warp<SNAPPY, W, T4>(lane, have, src, srcn, cap,
+                                               have ? recs + rec_base[chunk] : recs, win[warp], &nrec, &outn);
+    if (have) {
+        nrecs[chunk] = nrec;
+        b.dst_sizes[chunk] = outn;
+        b.statuses[chunk] = st;
+    }
+}
+
+template <uint32_t W, int T4>
+static void smem_parse_launch(int snappy, const oc_cuda_batch &b, oc_split_rec *recs, const size_t *rec_base,
+                              uint32_t *nrecs, cudaStream_t s)
+{
+    size_t per_block = 32 * SMEM_WARPS(W);
+    unsigned blocks = (unsigned)((b.n + per_block - 1) / per_block);
+    if (snappy)
+        smem_parse_kernel<true, W, T4><<<blocks, 32 * SMEM_WARPS(W), 0, s>>>(b, recs, rec_base, nrecs);
+    else
+        smem_parse_kernel<false, W, T4><<<blocks, 32 * SMEM_WARPS(W), 0, s>>>(b, recs, rec_base, nrecs);
+}
+
 /* ---- the split decoder with the parallel parse (v7b, dev_lz_split_pp.h) ---- */
 
 struct pp_scratch {
@@ -248,9 +299,20 @@ __global__ void __launch_bounds__(128)
 
 /* ---- harness ---- */
 
-enum { V_LIB, V_SPLIT_R16K, V_SPLIT_R4K, V_SPLIT_R0, V_SPLIT_PP, V_COUNT };
-static const char *const vname[V_COUNT] = {"library-pipe", "split-r16k", "split-r4k", "split-r0",
-                                           "split-pp-r4k"};
+enum {
+    V_LIB,
+    V_SPLIT_R16K,
+    V_SPLIT_R4K,
+    V_SPLIT_R0,
+    V_SPLIT_PP,
+    V_SMEM_W256_T2,
+    V_SMEM_W512_T2,
+    V_SMEM_W256_T1,
+    V_COUNT
+};
+static const char *const vname[V_COUNT] = {"library-pipe", "split-r16k",   "split-r4k",    "split-r0",
+                                           "split-pp-r4k", "smem-w256-t2", "smem-w512-t2", "smem-w256-t1"};
+static int v_on[V_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1}; /* --variants */
 
 struct dev_batch {
     oc_cuda_batch b;
@@ -285,6 +347,16 @@ static void launch(int snappy, int v, const dev_batch &d, cudaStream_t s, cudaEv
         if (mid)
             CUDA_OK(cudaEventRecord(mid, s));
         split_copy_kernel<4096, 4><<<(unsigned)((n + 3) / 4), 128, 0, s>>>(d.b, d.recs, d.rec_base, d.nrecs);
+    } else if (v >= V_SMEM_W256_T2) {
+        if (v == V_SMEM_W256_T2)
+            smem_parse_launch<256, 2>(snappy, d.b, d.recs, d.rec_base, d.nrecs, s);
+        else if (v == V_SMEM_W512_T2)
+            smem_parse_launch<512, 2>(snappy, d.b, d.recs, d.rec_base, d.nrecs, s);
+        else
+            smem_parse_launch<256, 1>(snappy, d.b, d.recs, d.rec_base, d.nrecs, s);
+        if (mid)
+            CUDA_OK(cudaEventRecord(mid, s));
+        split_copy_kernel<0, 4><<<(unsigned)((n + 3) / 4), 128, 0, s>>>(d.b, d.recs, d.rec_base, d.nrecs);
     } else {
         unsigned pb = (unsigned)((n + 127) / 128);
         if (snappy)
@@ -436,6 +508,9 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
     float rate[V_COUNT], parse_share[V_COUNT];
     int bad = 0;
     for (int v = 0; v < V_COUNT; v++) {
+        rate[v] = parse_share[v] = 0;
+        if (!v_on[v])
+            continue;
         CUDA_OK(cudaMemset(d_out, 0, total_u));
         CUDA_OK(cudaMemset(d.b.statuses, 0xff, n * sizeof(int32_t)));
         launch(snappy, v, d, s, 0);
@@ -476,6 +551,8 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
         parse_share[v] = pms[repeats / 2] / ms[repeats / 2];
     }
     for (int v = 0; v < V_COUNT; v++) {
+        if (!v_on[v])
+            continue;
         printf("%5zu KiB %-6s %6zu chunks %6.2f GiB ratio %5.2f  %-12s %8.1f GB/s  %5.2fx library",
                chunk >> 10, alg, n, (double)total_u / (1 << 30), (double)total_u / (double)total_c, vname[v],
                rate[v], rate[V_LIB] > 0 ? rate[v] / rate[V_LIB] : 0.0);
@@ -510,6 +587,8 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
     size_t *got_lib = (size_t *)malloc(nd * sizeof(size_t));
     size_t mismatch = 0, failing = 0;
     for (int v = 0; v < V_COUNT; v++) {
+        if (!v_on[v])
+            continue;
         launch(snappy, v, ds, s, 0);
         CUDA_OK(cudaStreamSynchronize(s));
         CUDA_OK(
@@ -585,6 +664,18 @@ int main(int argc, char **argv)
             min_bytes = strtoull(argv[++i], NULL, 10);
         } else if (!strcmp(argv[i], "--repeats") && i + 1 < argc) {
             repeats = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--variants") && i + 1 < argc) {
+            const char *list = argv[++i];
+            for (int v = 1; v < V_COUNT; v++) { /* the library's decoder always runs: the reference */
+                size_t k = strlen(vname[v]);
+                const char *p = list;
+                v_on[v] = 0;
+                while ((p = strstr(p, vname[v])) != NULL) {
+                    if ((p == list || p[-1] == ',') && (p[k] == ',' || p[k] == 0))
+                        v_on[v] = 1;
+                    p += k;
+                }
+            }
         } else if (!strcmp(argv[i], "--algo") && i + 1 < argc) {
             i++;
             algos = !strcmp(argv[i], "lz4") ? 1 : !strcmp(argv[i], "snappy") ? 2 : 3;
@@ -600,7 +691,7 @@ int main(int argc, char **argv)
     }
     if (nfiles == 0 || repeats < 1) {
         fprintf(stderr, "usage: lz_split [--algo lz4|snappy|both] [--chunks B,B,...] [--min-bytes N] "
-                        "[--repeats N] FILE...\n");
+                        "[--repeats N] [--variants NAME,NAME,...] FILE...\n");
         return 2;
     }
     cudaDeviceProp prop;

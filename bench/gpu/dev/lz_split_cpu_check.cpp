@@ -14,7 +14,15 @@
  * chunk gets the serial parse's status.  Run under -fsanitize=address
  * (or thread) by the Makefile's check-split target.
  *
- *   lz_split_cpu_check [--chunk BYTES] [--emu-chunks N] FILE...
+ * (4) the shared-memory parse's steps (v8, dev_lz_smem_parse.h) driven one
+ * lane at a time through windows of 32, 64 and 256 bytes at varied
+ * alignments, on every chunk and damaged chunk: the same statuses, sizes
+ * and records as the serial parse; (5) the warp function itself
+ * (dev_lz_smem_warp.cuh: refills, thresholds, slow phases) on the
+ * emulator, 32 chunks of each of the first --smem-emu files, as they are
+ * and damaged, against the serial parse.
+ *
+ *   lz_split_cpu_check [--chunk BYTES] [--emu-chunks N] [--smem-emu FILES] FILE...
  */
 #include <initializer_list>
 #include <lz4.h>
@@ -88,6 +96,158 @@ static size_t pp_rewalks, pp_segs, pp_doubts, pp_valid_rewalks, pp_valid_segs;
 #define OC_PP_REWALKS pp_rewalks
 #include "dev_lz_split_copy.cuh"
 #include "dev_lz_split_pp.h"
+#include "dev_lz_smem_warp.cuh"
+#if defined(__has_include)
+#if __has_include(<sanitizer/asan_interface.h>)
+#include <sanitizer/asan_interface.h>
+#endif
+#endif
+#ifndef ASAN_POISON_MEMORY_REGION
+#define ASAN_POISON_MEMORY_REGION(a, n) ((void)(a), (void)(n))
+#define ASAN_UNPOISON_MEMORY_REGION(a, n) ((void)(a), (void)(n))
+#endif
+
+/* (4) the shared-memory parse's steps (dev_lz_smem_parse.h) driven as the
+ * warp drives them, one lane alone: a window of W bytes from the 16-byte
+ * aligned address at or below the phase that missed (the address's low
+ * bits are `mis` + the position, as if src were misaligned by mis), the
+ * step again from the whole stream when a phase is longer than a window.
+ * Returns the status; *nrec, *outn as the serial parse. */
+static size_t smem_refills, smem_slow;
+static int smem_host_parse(int snappy, const uint8_t *src, size_t srcn, size_t cap, uint32_t W, uint32_t mis,
+                           oc_split_rec *recs, size_t *nrec, size_t *outn)
+{
+    static uint8_t win[4096];
+    oc_smem_st s;
+    oc_smem_init(&s);
+    uint32_t wshift = 0, whi = 0, refill_at = 0xffffffffu;
+    int need = srcn > 0;
+    for (;;) {
+        if (need) {
+            uint32_t off = (mis + s.ip) & 15;
+            int64_t lo = (int64_t)s.ip - off;
+            memset(win, 0xa5, W);
+            for (int64_t p = lo < 0 ? 0 : lo; p < lo + W && p < (int64_t)srcn; p++)
+                win[p - lo] = src[p];
+            wshift = s.ip - off;
+            whi = (uint64_t)(lo + W) < srcn ? (uint32_t)(lo + W) : (uint32_t)srcn;
+            refill_at = s.ip;
+            need = 0;
+            smem_refills++;
+        }
+        int r = snappy ? oc_smem_snappy_step(&s, win, wshift, whi, (uint32_t)srcn, (uint32_t)cap, recs)
+                       : oc_smem_lz4_step(&s, win, wshift, whi, (uint32_t)srcn, (uint32_t)cap, recs);
+        if (r == OC_SMEM_NEED && s.ip == refill_at) {
+            smem_slow++;
+            r = snappy ? oc_smem_snappy_step(&s, src, 0, (uint32_t)srcn, (uint32_t)srcn, (uint32_t)cap, recs)
+                       : oc_smem_lz4_step(&s, src, 0, (uint32_t)srcn, (uint32_t)srcn, (uint32_t)cap, recs);
+        }
+        if (r == OC_SMEM_NEED)
+            need = 1;
+        else if (r == OC_SMEM_END)
+            break;
+    }
+    *nrec = s.nrec;
+    *outn = oc_smem_outn(&s);
+    return s.status;
+}
+
+/* Compares a parse with the serial one: same status, and when OK the same
+ * size and records.  Returns 0 when equal. */
+static int smem_same(int snappy, const uint8_t *src, size_t srcn, size_t cap, int st, size_t nrec,
+                     size_t outn, const oc_split_rec *recs, oc_split_rec *tmp)
+{
+    size_t sn = 0, sout = 0;
+    int sst = snappy ? oc_split_parse_snappy(src, srcn, cap, tmp, &sn, &sout)
+                     : oc_split_parse_lz4(src, srcn, cap, tmp, &sn, &sout);
+    if (st != sst)
+        return 1;
+    if (st != OC_SPLIT_OK)
+        return 0;
+    return nrec != sn || outn != sout || memcmp(recs, tmp, sn * sizeof(oc_split_rec)) != 0;
+}
+
+/* (5) the warp function itself on the emulator: 32 lanes, a chunk each,
+ * each stream in its own allocation ending where the stream ends and
+ * starting `lane % 16` bytes in (poisoned for ASan, as far as its 8-byte
+ * granules allow, before the stream), so
+ * that the refill's alignment and bounds are exercised. */
+struct smem_job {
+    int snappy, lane, have;
+    const uint8_t *src;
+    uint32_t srcn, cap, W, T4;
+    oc_split_rec *recs;
+    uint8_t *win;
+    int st;
+    uint32_t nrec, outn;
+};
+
+static void *smem_lane_main(void *p)
+{
+    smem_job *j = (smem_job *)p;
+    emu_lane = j->lane;
+#define SMEM_CALL(SN, W_, T_)                                                                                \
+    j->st = oc_smem_parse_warp<SN, W_, T_>(j->lane, j->have, j->src, j->srcn, j->cap, j->recs, j->win,       \
+                                           &j->nrec, &j->outn)
+    if (j->W == 256 && j->T4 == 2)
+        j->snappy ? SMEM_CALL(true, 256, 2) : SMEM_CALL(false, 256, 2);
+    else if (j->W == 512 && j->T4 == 2)
+        j->snappy ? SMEM_CALL(true, 512, 2) : SMEM_CALL(false, 512, 2);
+    else
+        j->snappy ? SMEM_CALL(true, 32, 1) : SMEM_CALL(false, 32, 1);
+#undef SMEM_CALL
+    return NULL;
+}
+
+static size_t smem_emu_lanes;
+/* srcs[l], srcn[l], cap[l] for l < n (n <= 32); returns the number of lanes
+ * whose result differs from the serial parse. */
+static int smem_emu_group(int snappy, int n, const uint8_t *const *srcs, const size_t *srcn,
+                          const size_t *cap, uint32_t W, uint32_t T4)
+{
+    static uint8_t win[32 * 512] __attribute__((aligned(16)));
+    pthread_t t[32];
+    smem_job jobs[32];
+    uint8_t *bufs[32];
+    oc_split_rec *recs[32];
+    pthread_barrier_init(&emu_bar, NULL, 32);
+    for (int l = 0; l < 32; l++) {
+        int have = l < n;
+        size_t sn = have ? srcn[l] : 0, lead = (size_t)l % 16;
+        bufs[l] = (uint8_t *)malloc(lead + sn ? lead + sn : 1); /* ends where the stream ends */
+        memcpy(bufs[l] + lead, have ? srcs[l] : bufs[l], sn);
+        ASAN_POISON_MEMORY_REGION(bufs[l], lead);
+        recs[l] = (oc_split_rec *)malloc(OC_SPLIT_MAX_RECS(sn) * sizeof(oc_split_rec));
+        jobs[l] = {
+            snappy, l, have, bufs[l] + lead, (uint32_t)sn, have ? (uint32_t)cap[l] : 0, W, T4, recs[l], win,
+            -1,     0, 0};
+    }
+    for (int l = 0; l < 32; l++)
+        pthread_create(&t[l], NULL, smem_lane_main, &jobs[l]);
+    for (int l = 0; l < 32; l++)
+        pthread_join(t[l], NULL);
+    pthread_barrier_destroy(&emu_bar);
+    int bad = 0;
+    oc_split_rec *tmp = (oc_split_rec *)malloc(32 * sizeof(oc_split_rec));
+    for (int l = 0; l < n; l++) {
+        tmp = (oc_split_rec *)realloc(tmp, OC_SPLIT_MAX_RECS(srcn[l]) * sizeof(oc_split_rec));
+        if (smem_same(snappy, srcs[l], srcn[l], cap[l], jobs[l].st, jobs[l].nrec, jobs[l].outn, recs[l],
+                      tmp)) {
+            fprintf(
+                stderr,
+                "emulated smem parse (W %u, T4 %u) %s lane %d: status %d, differs from the serial parse\n", W,
+                T4, snappy ? "snappy" : "lz4", l, jobs[l].st);
+            bad++;
+        }
+        smem_emu_lanes++;
+    }
+    for (int l = 0; l < 32; l++) {
+        ASAN_UNPOISON_MEMORY_REGION(bufs[l], (size_t)l % 16);
+        free(bufs[l]), free(recs[l]);
+    }
+    free(tmp);
+    return bad;
+}
 
 /* (3) the parallel parse's passes A-D run as loops over the segments and the
  * chunk; returns the status, *nrec and *outn as the serial parse. */
@@ -189,6 +349,52 @@ static int run_records(const oc_split_rec *recs, size_t nrec, const uint8_t *src
     return 0;
 }
 
+/* (5) on one file: its first 32 chunks as they are, then damaged (as the
+ * main loop damages them, and lanes 30, 31 with 0 and 1 input bytes), for
+ * each window size and refill threshold the GPU harness measures and a
+ * 32-byte window that forces refills and slow phases all the time. */
+static int smem_emu_file(const uint8_t *data, size_t size, size_t chunk, int snappy)
+{
+    size_t bound = snappy ? snappy_max_compressed_length(chunk) : (size_t)LZ4_compressBound((int)chunk);
+    int n = (int)((size + chunk - 1) / chunk);
+    n = n < 32 ? n : 32;
+    uint8_t *comp = (uint8_t *)malloc(32 * bound);
+    const uint8_t *srcs[32];
+    size_t cn[32], cap[32];
+    for (int l = 0; l < n; l++) {
+        size_t o = (size_t)l * chunk, un = size - o < chunk ? size - o : chunk;
+        uint8_t *c = comp + (size_t)l * bound;
+        cn[l] = bound;
+        if (snappy)
+            snappy_compress((const char *)data + o, un, (char *)c, &cn[l]);
+        else
+            cn[l] = (size_t)LZ4_compress_default((const char *)data + o, (char *)c, (int)un, (int)bound);
+        srcs[l] = c;
+        cap[l] = un;
+    }
+    int bad = 0;
+    static const uint32_t cfg[3][2] = {{256, 2}, {512, 2}, {32, 1}};
+    for (int k = 0; k < 3; k++)
+        bad += smem_emu_group(snappy, n, srcs, cn, cap, cfg[k][0], cfg[k][1]);
+    for (int l = 0; l < n; l++) { /* damaged */
+        uint32_t h = (uint32_t)((l * 7919u + 13u) * 2654435761u);
+        if (l % 3 == 0)
+            cn[l] = cn[l] ? h % cn[l] : 0;
+        else if (cn[l])
+            comp[(size_t)l * bound + h % cn[l]] ^= (uint8_t)(1u + (h >> 24) % 255);
+        if (l % 3 == 2)
+            cap[l] /= 2;
+    }
+    if (n == 32) {
+        cn[30] = 0;
+        cn[31] = 1;
+    }
+    for (int k = 0; k < 3; k++)
+        bad += smem_emu_group(snappy, n, srcs, cn, cap, cfg[k][0], cfg[k][1]);
+    free(comp);
+    return bad;
+}
+
 static uint8_t *read_file(const char *path, size_t *n)
 {
     FILE *f = fopen(path, "rb");
@@ -206,12 +412,17 @@ static uint8_t *read_file(const char *path, size_t *n)
 int main(int argc, char **argv)
 {
     size_t chunk = 65536;
-    int emu_chunks = 2, bad = 0, files = 0;
+    int emu_chunks = 2, bad = 0, files = 0, smem_emu = 0;
+    size_t smem_checked = 0, smem_diff = 0;
     size_t rec_total[2] = {0, 0}, out_total[2] = {0, 0}, max_recs[2] = {0, 0};
     size_t chunks = 0, damaged = 0, damaged_ok = 0, emu_done = 0;
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "--chunk") && a + 1 < argc) {
             chunk = strtoull(argv[++a], NULL, 10);
+            continue;
+        }
+        if (!strcmp(argv[a], "--smem-emu") && a + 1 < argc) {
+            smem_emu = atoi(argv[++a]);
             continue;
         }
         if (!strcmp(argv[a], "--emu-chunks") && a + 1 < argc) {
@@ -280,6 +491,23 @@ int main(int argc, char **argv)
                     st = snappy ? oc_split_parse_snappy(comp, cn, un, recs, &nrec, &outn)
                                 : oc_split_parse_lz4(comp, cn, un, recs, &nrec, &outn);
                 }
+                /* (4) the shared-memory parse, three window sizes, as many alignments */
+                for (uint32_t W : {32u, 64u, 256u}) {
+                    size_t mn = 0, mout = 0;
+                    oc_split_rec *mrecs =
+                        (oc_split_rec *)malloc(OC_SPLIT_MAX_RECS(cn) * sizeof(oc_split_rec));
+                    int mst = smem_host_parse(snappy, comp, cn, un, W, (uint32_t)(ci * 5 + W / 32), mrecs,
+                                              &mn, &mout);
+                    smem_checked++;
+                    if (mst != OC_SPLIT_OK || mout != un || mn != nrec ||
+                        memcmp(mrecs, recs, nrec * sizeof(oc_split_rec))) {
+                        if (smem_diff++ < 5)
+                            fprintf(stderr, "%s chunk %zu %s: smem parse (W %u) status %d, records differ\n",
+                                    argv[a], ci, snappy ? "snappy" : "lz4", W, mst);
+                        bad = 1;
+                    }
+                    free(mrecs);
+                }
                 chunks++;
                 rec_total[snappy] += nrec;
                 out_total[snappy] += un;
@@ -334,6 +562,20 @@ int main(int argc, char **argv)
                                     argv[a], ci, snappy ? "snappy" : "lz4", d, pst, sst);
                             bad = 1;
                         }
+                        for (uint32_t W : {32u, 64u, 256u}) { /* (4) on the damaged chunk */
+                            size_t mn = 0, mout = 0;
+                            int mst = smem_host_parse(snappy, tight, dn, cap, W, (uint32_t)(h >> 8), precs,
+                                                      &mn, &mout);
+                            smem_checked++;
+                            if (smem_same(snappy, tight, dn, cap, mst, mn, mout, precs, recs)) {
+                                if (smem_diff++ < 5)
+                                    fprintf(stderr,
+                                            "%s chunk %zu %s damage %d: smem parse (W %u) status %d, "
+                                            "differs from the serial parse\n",
+                                            argv[a], ci, snappy ? "snappy" : "lz4", d, W, mst);
+                                bad = 1;
+                            }
+                        }
                         free(precs);
                     }
                     if (dst_ == OC_SPLIT_OK) {
@@ -353,6 +595,10 @@ int main(int argc, char **argv)
                 }
             }
         }
+        for (int sn = 0; sn < 2 && smem_emu > 0; sn++)
+            if (smem_emu_file(data, size, chunk, sn))
+                bad = 1;
+        smem_emu -= smem_emu > 0;
         free(comp), free(out), free(ref), free(recs), free(data);
     }
     if (!files) {
@@ -367,6 +613,9 @@ int main(int argc, char **argv)
            pp_valid_segs, pp_valid_rewalks,
            100.0 * (double)pp_valid_rewalks / (double)(pp_valid_segs ? pp_valid_segs : 1), pp_segs,
            pp_rewalks, pp_doubts);
+    printf("smem parse: %zu parses (3 window sizes, valid and damaged chunks) equal to the serial parse's, "
+           "%zu differ; %zu refills, %zu phases parsed from global memory; %zu lanes emulated as a warp\n",
+           smem_checked - smem_diff, smem_diff, smem_refills, smem_slow, smem_emu_lanes);
     printf("records: lz4 %.1f output bytes each (at most %zu in a chunk), snappy %.1f (at most %zu)\n",
            (double)out_total[0] / (double)(rec_total[0] ? rec_total[0] : 1), max_recs[0],
            (double)out_total[1] / (double)(rec_total[1] ? rec_total[1] : 1), max_recs[1]);
