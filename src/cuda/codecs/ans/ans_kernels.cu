@@ -90,15 +90,6 @@ static __device__ void ans_warp_table(const uint8_t *tab, uint32_t *pb_out, uint
         *pb_out = pb;
 }
 
-/* The core's ans_decode_tile for a 32-lane warp, cut to the instructions a
- * step needs (the core's, compiled for the GPU, spent 54 per step: 64-bit
- * counters and addresses, the per-state loop the one-lane CPU build needs,
- * generic loads; ncu found the kernel issue-bound at 0.65 instructions per
- * cycle per scheduler).  Same reads, same checks in the same order, same
- * status and bytes: lane L holds the tile's state L; a step decodes symbols
- * 32k..32k+31; the lanes whose state fell below 2^16 take one word each
- * from the top of the stream in lane order.  test_cuda_ans compares it with
- * the CPU codec (the core) on real and damaged data. */
 /* One step of the warp: decodes symbol 32k + lane if `active` (writing it
  * through *o when WRITE), then renormalises.  Returns 0, or 1 when the
  * stream has fewer words left than the step needs (CORRUPT). */
@@ -126,6 +117,15 @@ static __device__ __forceinline__ int ans_warp_step(const uint32_t *dt, uint32_t
     return 0;
 }
 
+/* The core's ans_decode_tile for a 32-lane warp, cut to the instructions a
+ * step needs (the core's, compiled for the GPU, spent 54 per step: 64-bit
+ * counters and addresses, the per-state loop the one-lane CPU build needs,
+ * generic loads; ncu found the kernel issue-bound at 0.65 instructions per
+ * cycle per scheduler).  Same reads, same checks in the same order, same
+ * status and bytes: lane L holds the tile's state L; a step decodes symbols
+ * 32k..32k+31; the lanes whose state fell below 2^16 take one word each
+ * from the top of the stream in lane order.  test_cuda_ans compares it with
+ * the CPU codec (the core) on real and damaged data. */
 template <bool WRITE>
 static __device__ __forceinline__ oc_status ans_decode_tile_warp(const uint32_t *dt, uint32_t pb,
                                                                  const uint8_t *src, uint64_t n, uint32_t cnt,
