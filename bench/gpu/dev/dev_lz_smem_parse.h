@@ -4,17 +4,19 @@
  * an experiment, bench/NOTES.md "v8"): one lane still walks one chunk with
  * the checks of dev_lz_split_parse.h in their order and writes the same
  * 16-byte records, but every input byte it reads must lie in the lane's
- * window [.., whi) (byte p at wp[p - wshift], 32-bit arithmetic).  When a byte is missing, the step
- * returns OC_SMEM_NEED with the state at the start of the phase that
- * missed, and the warp (dev_lz_smem_warp.cuh) refills the window there
- * with coalesced loads; a phase longer than a whole window (an LZ4 length
- * run of hundreds of 255 bytes) is parsed from global memory instead
- * (wp = src, wshift = 0, whi = srcn).
+ * window [.., whi) (byte p at wp[p - wshift], 32-bit arithmetic).  When a
+ * byte is missing, the step returns OC_SMEM_NEED with the state at the
+ * start of the phase that missed, and the warp (dev_lz_smem_warp.cuh)
+ * refills the window there with coalesced loads; a phase longer than a
+ * whole window (an LZ4 length run of hundreds of 255 bytes) is parsed from
+ * global memory instead (wp = src, wshift = 0, whi = srcn).
  *
  * Why: v7's lane-per-chunk parse spent 60-85% of the split decoder's time
  * because 32 lanes walking 32 streams issue divergent byte loads to 32
  * different lines (32 L1 wavefronts each); from shared memory the same
- * loads cost a few bank conflicts.
+ * loads cost a few bank conflicts.  (Measured: the parse got 25% faster
+ * at 64 KiB chunks and no faster at 256 KiB and 1 MiB; a sequence costs a
+ * lane ~1,000 cycles either way: bench/NOTES.md "v8: outcome".)
  *
  * Phases: LZ4 0 = token, literal length, literal (skipped), 1 = offset,
  * match length, record; Snappy 0 = preamble, 1 = elements (each element's

@@ -192,7 +192,7 @@ __global__ void __launch_bounds__(W * 32) split_copy_kernel(oc_cuda_batch b, con
 /* Parse half: a warp per 32 chunks, a lane per chunk, W bytes of window a
  * lane, refill when T4/4 of the lanes still parsing are dry. */
 template <bool SNAPPY, uint32_t W, int T4>
-__global__ void __launch_bounds__(32 * SMEM_WARPS(W))
+__global__ void __launch_bounds__(32 * SMEM_WARPS(W), 1)
     smem_parse_kernel(oc_cuda_batch b, oc_split_rec *recs, const size_t *rec_base, uint32_t *nrecs)
 {
     __shared__ __align__(16) uint8_t win[SMEM_WARPS(W)][32 * W];

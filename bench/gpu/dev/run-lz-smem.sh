@@ -36,7 +36,7 @@ else
   CORPUS=/tmp/lz-smem-corpus
   python3 bench/gpu/make-corpus.py "$CORPUS" 8
 fi
-files=$(find "$CORPUS" -maxdepth 1 -type f ! -name '*.md' ! -name '*.sha256' | sort)
+files=$(find "$CORPUS/" -maxdepth 1 -type f ! -name '*.md' ! -name '*.sha256' | sort)
 echo "run-lz-smem: corpus $CORPUS, $(echo $files | wc -w) files; $((SECONDS - T0)) s"
 
 # 2. build (CPU references by path: no -dev packages needed)
@@ -70,7 +70,8 @@ echo "run-lz-smem: lz_split exit $rc after $((SECONDS - T0)) s"
 left=$((225 - (SECONDS - T0)))
 if [ $left -gt 30 ] && command -v compute-sanitizer >/dev/null; then
   T=$(echo $files | tr ' ' '\n' | grep -m1 text || echo $files | cut -d' ' -f1)
-  I=$(echo $files | tr ' ' '\n' | grep -m1 -E 'partkey.i32|weights' || echo $files | cut -d' ' -f1)
+  I=$(echo $files | tr ' ' '\n' | grep -m1 weights || echo $files | tr ' ' '\n' | grep -m1 partkey.i32 ||
+    echo $files | cut -d' ' -f1)
   S=/tmp/lz-smem-sanitize.bin
   { head -c 1048576 "$T"; head -c 1048576 "$I"; } >"$S"
   timeout $((left * 3 / 5)) compute-sanitizer --tool memcheck --error-exitcode 99 --print-limit 5 $B/lz_split \
