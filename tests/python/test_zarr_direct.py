@@ -343,3 +343,29 @@ def test_large_reads_go_in_slabs(where, monkeypatch, shape, chunks, sel):
     if kind == "device":
         assert len(log["calls"]) == len(log["copies"])
     assert data.shape == shape
+
+
+def _read_in_child(path):
+    with ocz.enable():
+        return zarr.open_array(path, mode="r")[:].sum()
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+def test_a_forked_child_reads_too(tmp_path):
+    """The file-reading thread pool of a parent that read before forking is
+    not inherited half-alive: the child's direct read finishes (zarr's own
+    test_multiprocessing[local-fork] hung on it)."""
+    import multiprocessing
+
+    path = str(tmp_path / "a.zarr")
+    data = _write(zarr.storage.LocalStore(path), "<i8", (1000,), (128,), "zstd", holes=False)
+    try:
+        with ocz.enable():
+            assert np.array_equal(zarr.open_array(path, mode="r")[:], data)  # the pool exists now
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # fork of a process with threads
+            with multiprocessing.get_context("fork").Pool(1) as pool:
+                assert pool.apply_async(_read_in_child, (path,)).get(timeout=120) == data.sum()
+    finally:
+        ocz.disable()
+        zarr.config.reset()

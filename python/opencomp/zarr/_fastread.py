@@ -233,6 +233,18 @@ def _pool() -> ThreadPoolExecutor:
         return _POOL
 
 
+def _forget_pool() -> None:
+    """In a forked child the pool's threads are gone (and its lock may be
+    held): a pool inherited from the parent would take work and never run it."""
+    global _POOL, _POOL_LOCK
+    _POOL = None
+    _POOL_LOCK = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool)
+
+
 class _Changed(Exception):
     """A chunk file changed size while it was read: the read takes zarr's path."""
 
