@@ -8,8 +8,11 @@
  * end right before an inaccessible page (and the output likewise), and a
  * read or write by libblosc past either end faults.  The same bytes go
  * through tests/c/helpers/blosc_ref.h, the GPU decoder's rules on the host
- * (layout walk, our BloscLZ, our unshuffles; inner LZ4/Snappy/zlib/Zstd
- * streams by their libraries) in exactly-sized malloc buffers (ASan).
+ * (layout walk, our BloscLZ, our unshuffles, zlib streams through the GPU
+ * inflate core with c-blosc's rules, blosc_zlib_core.h; inner LZ4/Snappy/
+ * Zstd streams by their libraries) in exactly-sized malloc buffers (ASan).
+ * Seeds include split zlib streams and a zlib stream with bytes after its
+ * Adler-32 (which libblosc accepts).
  *
  * Byte 0: bits 0-1 the output capacity (0: the header's nbytes, 1: one
  * byte less, both at most 16 MiB; 2: fuzz_out_capacity; 3: 0 bytes); bit 2: also decode

@@ -7,6 +7,8 @@
  *   OC_INLINE         a small helper for both sides: static inline OC_HD
  *   OC_CORE_FN        a "core" function: device-only (warp code) under nvcc,
  *   OC_CORE_BIGFN       plain static in C; _BIGFN is never inlined on the GPU
+ *                     and may go unused in C (a file that includes a core
+ *                     for one of its functions: Blosc's zlib streams)
  *   OC_CORE_CONST     a constant table: __constant__ memory under nvcc
  *   OC_LANE()         the calling lane of the warp (0 in C) and the lanes
  *   OC_NLANES           working together (32, or 1 in C: a one-lane warp)
@@ -41,7 +43,7 @@
 #define OC_HD
 #define OC_INLINE static inline
 #define OC_CORE_FN static inline
-#define OC_CORE_BIGFN static
+#define OC_CORE_BIGFN static __attribute__((unused))
 #define OC_CORE_CONST static const
 #define OC_LANE() 0u
 #define OC_NLANES 1u

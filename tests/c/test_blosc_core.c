@@ -9,11 +9,17 @@
  *   - every chunk libblosc writes (cnames blosclz, lz4, lz4hc, snappy,
  *     zlib, zstd; no shuffle, byte shuffle, bitshuffle; typesizes 1, 2, 3,
  *     4, 7, 8, 16, 17, 32; automatic and forced block sizes, short last
- *     blocks; TPC-H-like int32/int64/float64 columns and text) decodes with
- *     a reference decoder built from our cores alone (the layout walk,
- *     our BloscLZ, our unshuffle; inner LZ4/Snappy/zlib/Zstd streams by
- *     their libraries) to the original bytes: the format rules the GPU
- *     kernels follow are libblosc's;
+ *     blocks; TPC-H-like int32/int64/float64 columns and text; clevels
+ *     1-9) decodes with a reference decoder built from our cores alone
+ *     (the layout walk, our BloscLZ, our unshuffle, the GPU inflate core
+ *     for zlib streams; inner LZ4/Snappy/Zstd streams by their libraries)
+ *     to the original bytes: the format rules the GPU kernels follow are
+ *     libblosc's;
+ *   - zlib streams edited field by field (helpers/blosc_zlib_cases.h):
+ *     the zlib core finds the intended reason (CHECKSUM_MISMATCH,
+ *     TRUNCATED, NEEDS_DICTIONARY, ...), and the reference decoder, the
+ *     CPU engine and libblosc itself agree on the chunk (OK or CORRUPT;
+ *     bytes after the Adler-32 are accepted, as libblosc accepts them);
  *   - shuffle and bitshuffle forward filters are the inverses of those
  *     unshuffles (so a chunk opencomp shuffles reads back in c-blosc);
  *   - the CPU codec decodes the same chunks through oc_batch_decompress,
@@ -37,6 +43,7 @@
 #include <blosc.h>
 
 #include "helpers/blosc_ref.h"
+#include "helpers/blosc_zlib_cases.h"
 #include "helpers/test_util.h"
 
 /* ---- data ---------------------------------------------------------------- */
@@ -396,6 +403,50 @@ static void libblosc_verdicts(void)
     free(src), free(out), free(ref);
 }
 
+/* ---- zlib streams edited field by field ---------------------------------------- */
+
+static void zlib_streams(void)
+{
+    uint8_t plain[2 * BZC_BLOCK], out[2 * BZC_BLOCK];
+    bzc_plain(plain);
+    bzc_case cases[BZC_MAX];
+    size_t m = bzc_make(plain, cases);
+    CHECK(m >= 14);
+    for (size_t i = 0; i < m; i++) {
+        const bzc_case *x = &cases[i];
+        /* the core on block 1's stream, in exactly-sized heap buffers */
+        oc_blosc_header h;
+        oc_blosc_stream str;
+        CHECK_OK(oc_blosc_parse_header(x->chunk, x->cn, &h));
+        CHECK_OK(oc_blosc_find_stream(x->chunk, &h, 1, 0, &str));
+        CHECK(!str.stored);
+        uint8_t *in = tu_xmalloc(str.csize), *d = tu_xmalloc(str.dsize);
+        memcpy(in, x->chunk + str.offset, str.csize);
+        size_t got = 0;
+        oc_status r = blz_zlib_decode(&blosc_ref_inf, in, str.csize, d, str.dsize, &got);
+        CHECK_MSG(r == x->reason, "%s: core %s, expected %s", x->what, oc_status_name(r),
+                  oc_status_name(x->reason));
+        if (r == OC_OK)
+            CHECK_MEM_EQ(d, plain + BZC_BLOCK, BZC_BLOCK);
+        free(in), free(d);
+        /* the chunk: reference, CPU engine, libblosc */
+        size_t size = 0;
+        CHECK_MSG(blosc_ref_decode(x->chunk, x->cn, out, sizeof out, &size) == x->want, "%s: reference",
+                  x->what);
+        memset(out, 0, sizeof out);
+        oc_status c = cpu_decode(x->chunk, x->cn, out, sizeof out, &size);
+        CHECK_MSG(c == x->want, "%s: CPU engine %s", x->what, oc_status_name(c));
+        if (c == OC_OK)
+            CHECK_MEM_EQ(out, plain, sizeof plain);
+        int lb = blosc_decompress_ctx(x->chunk, out, sizeof out, 1);
+        CHECK_MSG((lb == (int)sizeof out) == (x->want == OC_OK), "%s: libblosc %d", x->what, lb);
+        if (lb == (int)sizeof out)
+            CHECK_MEM_EQ(out, plain, sizeof plain);
+    }
+    bzc_free(cases, m);
+    printf("zlib streams: %zu hand-edited chunks\n", m);
+}
+
 /* ---- BloscLZ by hand ---------------------------------------------------------- */
 
 static void blosclz_streams(void)
@@ -449,6 +500,7 @@ int main(void)
 {
     CHECK_OK(oc_context_create(NULL, &g_ctx));
     blosclz_streams();
+    zlib_streams();
     filters();
     reference_chunks();
     cpu_codec_interop();

@@ -5,23 +5,27 @@
  * without a GPU (CI); scripts/gpu-check runs it on one, and under
  * compute-sanitizer (OC_TEST_SMALL=1 for a shorter run).
  *
- * Guards: libblosc chunks of every cname the GPU decodes (blosclz, lz4,
- * lz4hc, snappy, zstd; zlib reports UNSUPPORTED until the GPU inflate
- * core lands), no shuffle / byte shuffle / bitshuffle, typesizes 1, 3, 4,
- * 8, 16 and 32, automatic and small block sizes, short last blocks,
+ * Guards: libblosc chunks of every cname (blosclz, lz4, lz4hc, snappy,
+ * zstd, zlib: the GPU decodes them all), no shuffle / byte shuffle /
+ * bitshuffle, typesizes 1, 3, 4, 8, 16 and 32, clevels 1-9, automatic and
+ * small block sizes, short last blocks,
  * memcpyed chunks, empty chunks, decoded in ONE batch (so streams of many
  * chunks run side by side) bit-identical; a batch mixing good chunks with
  * truncated and damaged ones gives each bad chunk the CPU engine's status
  * (layout errors) or CORRUPT (inner streams), and the good ones their
  * bytes; one byte too little room is OUTPUT_TOO_SMALL; format version 1 is
  * UNSUPPORTED and chunks with both shuffle flags decode to libblosc's bytes
- * (the byte shuffle wins unless typesize is 1).
+ * (the byte shuffle wins unless typesize is 1); zlib streams edited field
+ * by field (helpers/blosc_zlib_cases.h: Adler-32 damaged or cut, bad
+ * header fields, a preset dictionary, one byte more or less, bytes after
+ * the Adler-32) get libblosc's verdict exactly, in one batch.
  */
 #include <blosc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "helpers/blosc_zlib_cases.h"
 #include "helpers/test_util.h"
 
 static oc_context *g_gpu, *g_cpu;
@@ -138,8 +142,7 @@ int main(void)
                                                x->n + BLOSC_MAX_OVERHEAD, cnames[c], blocksizes[b], 1);
                     CHECK(r > 0);
                     x->cn = (size_t)r;
-                    /* zlib streams: no GPU inflate yet (memcpyed and empty chunks need none) */
-                    x->want = c == 5 && !(x->chunk[2] & 0x02) && x->n > 0 ? OC_ERR_UNSUPPORTED : OC_OK;
+                    x->want = OC_OK;
                 }
     run_batch(items, m, 0);
     run_batch(items, m, 1);
@@ -233,6 +236,26 @@ int main(void)
         for (size_t k = 0; k < 4; k++)
             free(w[k].plain), free(w[k].chunk);
         printf("GPU follows libblosc on format version 1 and on both shuffle flags\n");
+    }
+    {
+        /* zlib streams edited field by field: libblosc's verdict, exactly */
+        uint8_t *plain = tu_xmalloc(2 * BZC_BLOCK);
+        bzc_plain(plain);
+        bzc_case cases[BZC_MAX];
+        size_t nz = bzc_make(plain, cases);
+        item z[BZC_MAX];
+        for (size_t k = 0; k < nz; k++) {
+            z[k].plain = plain;
+            z[k].chunk = cases[k].chunk;
+            z[k].n = 2 * BZC_BLOCK;
+            z[k].cn = cases[k].cn;
+            z[k].want = cases[k].want;
+            CHECK_MSG(cpu_status(&z[k]) == z[k].want, "%s: CPU engine", cases[k].what);
+        }
+        run_batch(z, nz, 0);
+        bzc_free(cases, nz);
+        free(plain);
+        printf("GPU gives libblosc's verdict on %zu edited zlib streams\n", nz);
     }
     for (size_t i = 0; i < m; i++) {
         if (i < good)

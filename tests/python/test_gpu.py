@@ -253,19 +253,62 @@ def test_one_call_cannot_mix_devices(cp, torch):
         oc.Codec("LZ4").encode([a, b])
 
 
-def test_blosc_chunks_the_gpu_does_not_serve_take_the_cpu(cp):
-    """A device batch mixing Blosc chunks with lz4 and zlib inside: the GPU
-    kernel decodes the lz4 ones, reports zlib as UNSUPPORTED, and the batch
-    engine decodes those on the CPU (one warning), so every chunk comes back."""
+def _blosc_device_chunks(cp, data, cnames):
+    chunks = []
+    for cname in cnames:
+        codec = oc.Codec("Blosc", bitstream_kind=oc.BitstreamKind.RAW, cname=cname, shuffle=1, typesize=4)
+        chunks.append(cp.asarray(np.frombuffer(bytes(codec.encode(data)), np.uint8)))
+    return chunks
+
+
+def test_blosc_zlib_chunks_decode_on_the_gpu(cp):
+    """A device batch of Blosc chunks with lz4, zlib and zstd inside: the GPU
+    kernel decodes all of them (zlib through the shared inflate core), so no
+    chunk takes the CPU and no GpuFallbackWarning is raised; numcodecs' Blosc
+    class decodes a zlib device chunk on the GPU as well."""
+    import warnings
+
+    import opencomp.numcodecs as ocn
     from opencomp.numcodecs import _batch
 
     data = (np.arange(200_000, dtype=np.int32) // 7).astype(np.int32)
-    chunks = []
-    for cname in ("lz4", "zlib", "zstd"):
-        codec = oc.Codec("Blosc", bitstream_kind=oc.BitstreamKind.RAW, cname=cname, shuffle=1, typesize=4)
-        chunks.append(cp.asarray(np.frombuffer(bytes(codec.encode(data)), np.uint8)))
+    chunks = _blosc_device_chunks(cp, data, ("lz4", "zlib", "zstd"))
+    outs = [cp.empty(data.nbytes, dtype=cp.uint8) for _ in chunks]
+    _, st = oc.Codec("Blosc", bitstream_kind=oc.BitstreamKind.RAW).decode(chunks, out=outs, errors="status")
+    assert list(st) == [oc.Status.OK] * 3  # the CPU fallback is the batch engine's, not the Codec's
+    assert all(o.get().tobytes() == data.tobytes() for o in outs)
     _batch._gpu_warned.discard("Blosc/partial")
-    with pytest.warns(_batch.GpuFallbackWarning, match="zlib inside"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", _batch.GpuFallbackWarning)
+        res, fails = _batch.BatchCodec("blosc").decode(chunks, [data.nbytes] * 3)
+        assert not fails
+        for r in res:
+            assert isinstance(r, cp.ndarray) and r.get().tobytes() == data.tobytes()
+        out = ocn.Blosc(cname="zlib", shuffle=1).decode(chunks[1])
+        assert cp.asnumpy(cp.asarray(out)).tobytes() == data.tobytes()
+
+
+def test_blosc_chunks_the_gpu_does_not_serve_take_the_cpu(cp, monkeypatch):
+    """The per-chunk CPU fallback stays for chunks the GPU kernel reports
+    UNSUPPORTED (none that c-blosc 1.x writes since zlib moved to the GPU, so
+    a stand-in marks chunk 1 so): the batch engine decodes that chunk on the
+    CPU (one warning), so every chunk comes back, in device memory."""
+    from opencomp.numcodecs import _batch
+
+    data = (np.arange(200_000, dtype=np.int32) // 7).astype(np.int32)
+    chunks = _blosc_device_chunks(cp, data, ("lz4", "zlib", "zstd"))
+    real = _batch.BatchCodec._decode_into
+
+    def gpu_without_chunk_1(self, srcs, sizes, exact, todo, results, failures, device, probe=False):
+        got = real(self, srcs, sizes, exact, todo, results, failures, device, probe)
+        if device and 1 in todo and results[1] is not None:
+            results[1] = None
+            failures.append(_batch.ChunkFailure(1, oc.Status.UNSUPPORTED, "stand-in"))
+        return got
+
+    monkeypatch.setattr(_batch.BatchCodec, "_decode_into", gpu_without_chunk_1)
+    _batch._gpu_warned.discard("Blosc/partial")
+    with pytest.warns(_batch.GpuFallbackWarning, match="decoded on the CPU"):
         res, fails = _batch.BatchCodec("blosc").decode(chunks, [data.nbytes] * 3)
     assert not fails
     for r in res:

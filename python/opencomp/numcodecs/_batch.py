@@ -173,10 +173,10 @@ def _gpu_unavailable(key: str, why: str) -> None:
 
 def _gpu_partial(algorithm: str) -> None:
     """Warn once per algorithm that some device chunks took the CPU (the GPU kernel
-    reported UNSUPPORTED for them: e.g. Blosc chunks with zlib inside)."""
+    reported UNSUPPORTED for them: a variant of a format its kernel does not serve)."""
     _warn_once(algorithm + "/partial",
                f"opencomp: some {algorithm} chunks in device memory use a variant the GPU kernel does not "
-               "decode (for Blosc: zlib inside); those chunks are decoded on the CPU and copied to the device.")
+               "decode; those chunks are decoded on the CPU and copied to the device.")
 
 
 def _unsupported_everywhere(statuses: Sequence[Any]) -> bool:

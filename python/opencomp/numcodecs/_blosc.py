@@ -9,8 +9,10 @@ does.  Host buffers run on the CPU engine (c-blosc itself); device buffers
 stream of a chunk is decoded in parallel, and ``decode(buf, out=...)`` writes
 straight into the caller's array.  ``decode_batch``/``encode_batch`` run a
 list of chunks as one call, as the other classes of opencomp.numcodecs do.
-Blosc's zlib inner codec has no GPU kernel yet: such device chunks decode on
-the CPU and are copied back, with a GpuFallbackWarning.
+Every inner codec (blosclz, lz4, lz4hc, snappy, zlib, zstd) decodes on the
+GPU; a device chunk the GPU reports UNSUPPORTED for (none that c-blosc 1.x
+writes) would decode on the CPU and be copied back, with a
+GpuFallbackWarning.
 
 numcodecs.blosc's module functions (compress, decompress, cbuffer_sizes,
 cbuffer_complib, cbuffer_metainfo, list_compressors) are here too, over
@@ -202,7 +204,7 @@ class Blosc(_NumcodecsCodec):
         _res, statuses = self._codec(("decode",)).decode([src], out=[dst], errors="status")
         status = statuses[0]
         if status in (opencomp.Status.UNSUPPORTED, opencomp.Status.NO_DEVICE) and device:
-            # an inner codec without a GPU kernel (zlib): the CPU, then one copy
+            # a chunk the GPU kernel does not serve: the CPU, then one copy
             warnings.warn(f"Blosc chunk decoded on the CPU ({status.name} on the GPU)", GpuFallbackWarning, stacklevel=2)
             host = np.empty(nbytes, dtype=np.uint8)
             src_h = src.get() if hasattr(src, "get") else np.asarray(src)
@@ -280,7 +282,7 @@ class Blosc(_NumcodecsCodec):
         statuses = list(statuses)
         fallback = [i for i, st in enumerate(statuses) if device and st in _NO_ENGINE]
         if fallback:
-            # inner codecs without a GPU kernel (zlib): those chunks on the CPU, one copy each
+            # chunks the GPU kernel does not serve: those on the CPU, one copy each
             warnings.warn(
                 f"{len(fallback)} Blosc chunk(s) decoded on the CPU (no GPU path)", GpuFallbackWarning, stacklevel=2
             )

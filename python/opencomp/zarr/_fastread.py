@@ -27,8 +27,9 @@ device buffer, then each chunk's selection written into the output.
 
 ``plan`` says whether a pipeline qualifies; both readers return False
 (nothing written, or everything to be rewritten) when the read must take
-zarr's path after all: chunks the GPU kernel does not serve (Blosc with zlib
-inside), a chunk file that changed size while read.  A chunk that fails
+zarr's path after all: chunks the GPU kernel reports UNSUPPORTED for (none
+that the codecs above write: Blosc's every inner codec, zlib included,
+decodes on the GPU), a chunk file that changed size while read.  A chunk that fails
 raises the codec's ChunkDecodeError; the pipeline names its key.
 """
 
@@ -119,7 +120,7 @@ async def read_batch(codec: Any, batch_info: List[Any], out: Any, drop_axes: Tup
             src, src_offsets=src_offsets, src_sizes=src_sizes, out=dst, out_offsets=out_offsets,
             uncomp_sizes=sizes, errors="status")
         if any(s == opencomp.Status.UNSUPPORTED for s in statuses):
-            return False  # e.g. Blosc with zlib inside: zarr's path (and the batch engine's CPU fallback)
+            return False  # a chunk the kernel does not serve: zarr's path (and the batch engine's CPU fallback)
         for k, s in enumerate(statuses):
             if s != opencomp.Status.OK:
                 raise codec._oc_error(ChunkFailure(present[k], s, describe(s)), present[k], len(batch_info))
@@ -499,7 +500,7 @@ def _read_sync(codec: Any, batch_info: List[Any], arr: Any, xp: Any, device: boo
                 return False  # no GPU kernel for it: zarr's path and the batch engine's CPU fallback
             raise
         if any(s == opencomp.Status.UNSUPPORTED for s in statuses):
-            return False  # e.g. Blosc with zlib inside
+            return False  # a chunk the kernel does not serve
         for k, s in enumerate(statuses):
             if s != opencomp.Status.OK:
                 raise codec._oc_error(ChunkFailure(idx[k], s, describe(s)), idx[k], n)

@@ -1,8 +1,11 @@
 /*
  * blosc_ref.h - a Blosc 1.x decoder built from the cores the GPU engine
  * runs (src/common/blosc_format.h's layout walk, blosclz.h, shuffle.h's
- * unshuffles), with the inner LZ4/Snappy/zlib/Zstd streams decoded by
- * their libraries: the GPU decoder's rules on the host.  Shared by
+ * unshuffles, and for zlib streams the GPU inflate core with c-blosc's
+ * rules, src/cuda/codecs/blosc/blosc_zlib_core.h, on one lane), with the
+ * inner LZ4/Snappy/Zstd streams decoded by their libraries: the GPU
+ * decoder's rules on the host.  An inner stream that fails is CORRUPT,
+ * as both engines report it (libblosc gives no reason).  Shared by
  * tests/c/test_blosc_core.c (every libblosc chunk must decode with it) and
  * fuzz/fuzz_container_blosc.c (on any bytes it must give a status, stay
  * inside the chunk and the output, and agree with the CPU engine).
@@ -16,12 +19,15 @@
 
 #include <lz4.h>
 #include <snappy-c.h>
-#include <zlib.h>
 #include <zstd.h>
 
 #include "common/blosc_format.h"
 #include "common/blosclz.h"
 #include "common/shuffle.h"
+#include "cuda/codecs/blosc/blosc_zlib_core.h"
+
+/* The one-lane inflate core's tables (the host tests are single-threaded). */
+static inf_tables blosc_ref_inf;
 
 /* One inner stream s[0..n) of the chunk's codec into exactly dn bytes. */
 static oc_status blosc_ref_inner(int format, const uint8_t *s, size_t n, uint8_t *d, size_t dn)
@@ -29,9 +35,8 @@ static oc_status blosc_ref_inner(int format, const uint8_t *s, size_t n, uint8_t
     size_t got = 0;
     switch (format) {
     case OC_BLOSC_FMT_BLOSCLZ: {
-        oc_status st = oc_blosclz_decode(s, n, d, dn, &got);
-        if (st != OC_OK)
-            return st;
+        if (oc_blosclz_decode(s, n, d, dn, &got) != OC_OK)
+            return OC_ERR_CORRUPT;
         break;
     }
     case OC_BLOSC_FMT_LZ4: {
@@ -46,13 +51,10 @@ static oc_status blosc_ref_inner(int format, const uint8_t *s, size_t n, uint8_t
         if (snappy_uncompress((const char *)s, n, (char *)d, &got) != SNAPPY_OK)
             return OC_ERR_CORRUPT;
         break;
-    case OC_BLOSC_FMT_ZLIB: {
-        uLongf dl = (uLongf)dn;
-        if (uncompress(d, &dl, s, (uLong)n) != Z_OK)
+    case OC_BLOSC_FMT_ZLIB:
+        if (blz_zlib_decode(&blosc_ref_inf, s, n, d, dn, &got) != OC_OK)
             return OC_ERR_CORRUPT;
-        got = dl;
         break;
-    }
     default:
         got = ZSTD_decompress(d, dn, s, n);
         if (ZSTD_isError(got))

@@ -15,22 +15,27 @@
  *      (the shuffled layout when the block is shuffled): stored streams are
  *      copied, LZ4 and Snappy run the library's two-warp pipeline
  *      (lz4_decode_rounds.cuh, snappy_decode_rounds.cuh), Zstd the zstd
- *      core (zstd_decode_core.h) on warp 0, BloscLZ our decoder
- *      (src/common/blosclz.h) on lane 0.  zlib streams: UNSUPPORTED until
- *      the GPU inflate core is on main;
+ *      core (zstd_decode_core.h) on warp 0, zlib the shared inflate core
+ *      on warp 0 with c-blosc's rules (blosc_zlib_core.h), BloscLZ our
+ *      decoder (src/common/blosclz.h) on lane 0.  Every inner codec c-blosc
+ *      1.x writes decodes here; the zstd and inflate tables share one
+ *      union in shared memory (an item uses one of them);
  *   4. unshuffle: for each shuffled block (item with stream 0), the block
  *      is copied into the block's slab of scratch and written back
  *      unshuffled (src/common/shuffle.h's rules, a thread per element or per
  *      8-element group); a block larger than the slab is CHUNK_TOO_LARGE;
  *   5. finish: statuses and sizes.
  *
- * A failing stream sets its chunk's status (first writer wins, atomicCAS);
- * the other chunks of the batch decode as usual.  Nothing synchronises.
+ * A failing stream sets its chunk's status (first writer wins, atomicCAS):
+ * CORRUPT for any inner stream that does not decode to its exact size, as
+ * the CPU engine says when libblosc refuses one; the other chunks of the
+ * batch decode as usual.  Nothing synchronises.
  */
 #include "../../runtime/gpu_codec.h"
 #include "../lz4/lz4_decode_rounds.cuh"
 #include "../snappy/snappy_decode_rounds.cuh"
 #include "../zstd/zstd_decode_core.h"
+#include "blosc_zlib_core.h"
 
 #include "../../../common/blosc_format.h"
 #include "../../../common/blosclz.h"
@@ -182,7 +187,10 @@ __global__ void __launch_bounds__(64)
 {
     __shared__ uint8_t ring[OC_RING];
     __shared__ oc_pipe_q q;
-    __shared__ zd_tables tables;
+    __shared__ union {
+        zd_tables zd;   /* zstd streams */
+        inf_tables inf; /* zlib streams */
+    } tables;
     __shared__ int skip_sh;
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     unsigned long long total = prefix[n];
@@ -240,18 +248,19 @@ __global__ void __launch_bounds__(64)
             }
         } else if (warp == 0) {
             if (h.format == OC_BLOSC_FMT_ZSTD) {
-                st = (int)zd_decode_chunk(&tables, in, str.csize, out, str.dsize, &got, litbuf, BL_ZSTD_SLOT);
+                st = (int)zd_decode_chunk(&tables.zd, in, str.csize, out, str.dsize, &got, litbuf,
+                                          BL_ZSTD_SLOT);
             } else if (h.format == OC_BLOSC_FMT_BLOSCLZ) {
                 if (lane == 0)
                     st = (int)oc_blosclz_decode(in, str.csize, out, str.dsize, &got);
                 st = __shfl_sync(0xffffffffu, st, 0);
                 got = __shfl_sync(0xffffffffu, got, 0);
-            } else {
-                st = OC_ERR_UNSUPPORTED; /* zlib: no GPU inflate on main yet */
+            } else { /* OC_BLOSC_FMT_ZLIB, the last format the header allows */
+                st = (int)blz_zlib_decode(&tables.inf, in, str.csize, out, str.dsize, &got);
             }
         }
         if (warp == 0 && lane == 0 && (st != OC_D_OK || got != str.dsize))
-            bl_fail(status, c, st == OC_ERR_UNSUPPORTED ? OC_ERR_UNSUPPORTED : OC_ERR_CORRUPT);
+            bl_fail(status, c, OC_ERR_CORRUPT);
         __syncthreads();
     }
 }

@@ -87,6 +87,46 @@ OC_CORE_BIGFN oc_status inf_gzip_header(const uint32_t *crct, const uint8_t *p, 
     return OC_OK;
 }
 
+/* One zlib stream (RFC 1950) at src[0..n) into dst[0..cap): the 2-byte
+ * header, the raw Deflate data, the Adler-32 of the output (big-endian).
+ * The statuses of the file comment, except that bytes after the Adler-32
+ * are not looked at: *rest gets their count (a zlib chunk must have none; a
+ * Blosc stream may, as zlib's uncompress() ignores them).  *out_size as
+ * inf_decode_chunk's. */
+OC_CORE_BIGFN oc_status inf_zlib_stream(inf_tables *T, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+                                        size_t *out_size, size_t *rest)
+{
+    size_t used = 0, got = 0;
+    *out_size = 0;
+    if (n == 0)
+        return OC_ERR_TRUNCATED;
+    uint32_t cmf = src[0];
+    if ((cmf & 0x0F) != 8 || (cmf >> 4) > 7)
+        return INF_ERR(OC_ERR_CORRUPT);
+    if (n < 2)
+        return OC_ERR_TRUNCATED;
+    uint32_t flg = src[1];
+    if ((cmf << 8 | flg) % 31 != 0)
+        return INF_ERR(OC_ERR_CORRUPT);
+    if (flg & 0x20)
+        return OC_ERR_NEEDS_DICTIONARY;
+    oc_status st = inf_inflate(T, src + 2, n - 2, dst, cap, &used, &got);
+    *out_size = got;
+    if (st != OC_OK)
+        return st;
+    size_t left = n - 2 - used;
+    if (left < 4)
+        return OC_ERR_TRUNCATED;
+    OC_WARP_SYNC(); /* the output written by other lanes */
+    uint32_t adler = dck_adler32(dst, got);
+    uint32_t want = ((uint32_t)src[2 + used] << 24) | ((uint32_t)src[3 + used] << 16) |
+                    ((uint32_t)src[4 + used] << 8) | (uint32_t)src[5 + used];
+    if (adler != want)
+        return INF_ERR(OC_ERR_CHECKSUM_MISMATCH);
+    *rest = left - 4;
+    return OC_OK;
+}
+
 /* inf_decode_chunk decodes one chunk of `algo` (OC_ALGO_DEFLATE, _ZLIB or
  * _GZIP) from src[0..n) into dst[0..cap); *out_size gets the bytes written.
  * crct is the CRC-32 byte table (dck_crc_table_fill).  Every lane returns
@@ -99,34 +139,11 @@ OC_CORE_BIGFN oc_status inf_decode_chunk(inf_tables *T, const uint32_t *crct, oc
     oc_status st;
     *out_size = 0;
     if (algo == OC_ALGO_ZLIB) {
-        if (n == 0)
-            return OC_ERR_TRUNCATED;
-        uint32_t cmf = src[0];
-        if ((cmf & 0x0F) != 8 || (cmf >> 4) > 7)
-            return INF_ERR(OC_ERR_CORRUPT);
-        if (n < 2)
-            return OC_ERR_TRUNCATED;
-        uint32_t flg = src[1];
-        if ((cmf << 8 | flg) % 31 != 0)
-            return INF_ERR(OC_ERR_CORRUPT);
-        if (flg & 0x20)
-            return OC_ERR_NEEDS_DICTIONARY;
-        st = inf_inflate(T, src + 2, n - 2, dst, cap, &used, &got);
-        *out_size = got;
-        if (st != OC_OK)
-            return st;
-        size_t rest = n - 2 - used;
-        if (rest < 4)
-            return OC_ERR_TRUNCATED;
-        OC_WARP_SYNC(); /* the output written by other lanes */
-        uint32_t adler = dck_adler32(dst, got);
-        uint32_t want = ((uint32_t)src[2 + used] << 24) | ((uint32_t)src[3 + used] << 16) |
-                        ((uint32_t)src[4 + used] << 8) | (uint32_t)src[5 + used];
-        if (adler != want)
-            return INF_ERR(OC_ERR_CHECKSUM_MISMATCH);
-        if (rest > 4)
-            return INF_ERR(OC_ERR_CORRUPT);
-        return OC_OK;
+        size_t rest = 0;
+        st = inf_zlib_stream(T, src, n, dst, cap, out_size, &rest);
+        if (st == OC_OK && rest > 0)
+            return INF_ERR(OC_ERR_CORRUPT); /* bytes after the Adler-32 */
+        return st;
     }
     if (algo == OC_ALGO_GZIP) {
         if (n == 0)
