@@ -10,16 +10,21 @@
  * bytes when encoded again (determinism), and be OUTPUT_TOO_SMALL one byte
  * short.  As a page: decoding must give CORRUPT, TRUNCATED,
  * OUTPUT_TOO_SMALL or OK within the capacity, and the size query (no
- * output) decoding's status (and size, when OK).
+ * output) decoding's status (and size, when OK).  The GPU decoder's core
+ * (src/cuda/codecs/gdeflate/gdeflate_dec_core.h, compiled for the host with
+ * one thread playing the 32 lanes) must give the same status as the CPU
+ * decoder on every input, the same bytes when OK, and the same size query.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cpu/codecs/gdeflate/gdeflate_core.h"
+#include "cuda/codecs/gdeflate/gdeflate_dec_core.h"
 
 static gd_dec_ws dws;
 static gd_enc_ws ews;
+static gdd_tables gtab;
 
 static uint8_t *copy_of(const uint8_t *p, size_t n)
 {
@@ -49,6 +54,10 @@ static void as_data(const uint8_t *data, size_t size, int level)
     if (gd_decode(&dws, exact, na, back, size, &got) != OC_OK || got != size ||
         (size && memcmp(back, in, size)))
         abort();
+    memset(back, 0, size);
+    if (gdd_decode(&gtab, exact, na, back, size, &got) != OC_OK || got != size ||
+        (size && memcmp(back, in, size)))
+        abort(); /* the GPU core */
     if (size && gd_decode(&dws, exact, na, back, size - 1, &got) != OC_ERR_OUTPUT_TOO_SMALL)
         abort();
     free(exact);
@@ -85,6 +94,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (st == OC_ERR_OUTPUT_TOO_SMALL && s2 == OC_OK && sz <= cap)
         abort(); /* the size query found it fits */
+    /* the GPU core: the CPU decoder's status, bytes and size query */
+    uint8_t *out2 = (uint8_t *)malloc(cap ? cap : 1);
+    size_t got2 = 0, sz2 = 0;
+    if (!out2)
+        abort();
+    oc_status g = gdd_decode(&gtab, in, size, out2, cap, &got2);
+    if (g != st || (st == OC_OK && (got2 != got || memcmp(out, out2, got))))
+        abort();
+    if (gdd_decode(&gtab, in, size, NULL, 0, &sz2) != s2 || (s2 == OC_OK && sz2 != sz))
+        abort();
+    free(out2);
     free(in);
     free(out);
     return 0;

@@ -46,6 +46,7 @@ OC_GPU_CODEC(blosc)
 OC_GPU_CODEC(cascaded)
 OC_GPU_CODEC(ans)
 OC_GPU_CODEC(bitcomp)
+OC_GPU_CODEC(gdeflate)
 #undef OC_GPU_CODEC
 #define GPU(x) &oc_gpu_codec_##x
 #else
@@ -369,7 +370,7 @@ static const oc_algo_desc rows[OC_ALGO_COUNT] = {
             .container = &oc_container_own_gdeflate, /* DirectStorage's tile stream is not read yet */
             .native_chunks = OC_ALGO_GDEFLATE,
             .cpu = &oc_cpu_codec_gdeflate,
-            .gpu = NULL, /* no kernels yet: device data is host-staged */
+            .gpu = GPU(gdeflate), /* decoding and size queries; compression host-staged */
         },
 };
 

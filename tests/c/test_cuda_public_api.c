@@ -1,8 +1,8 @@
 /*
  * test_cuda_public_api.c - the public API on device memory: engine AUTO
  * picks the CUDA engine for device buffers; every algorithm round-trips
- * through oc_batch_* on device chunks (LZ4/Snappy/zstd-decode on kernels,
- * the rest host-staged) and the whole-buffer layer round-trips device
+ * through oc_batch_* on device chunks (LZ4/Snappy/zstd-decode and GDeflate
+ * decode on kernels, the rest host-staged) and the whole-buffer layer round-trips device
  * buffers for every bitstream kind (host-staged), with
  * oc_buffer_decompressed_size reading a device buffer.  Device results are
  * checked against the reference libraries by decoding on the host with the

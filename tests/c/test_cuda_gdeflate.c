@@ -1,0 +1,236 @@
+/*
+ * test_cuda_gdeflate.c - GDeflate pages decoded by the GPU engine
+ * (src/cuda/codecs/gdeflate/gdeflate_kernels.cu) through the public API,
+ * against the bytes they were made from and the CPU engine's statuses.
+ * Skips without a GPU (CI); scripts/gpu-check runs it on one, and under
+ * compute-sanitizer (OC_TEST_SMALL=1 for a shorter run).
+ *
+ * Guards: pages the CPU engine encodes at levels 1, 6 and 9 (dynamic,
+ * fixed and stored blocks) from the real corpus (bench/corpus-data when
+ * present, tu_corpus always), odd sizes and empty pages, and multi-block
+ * pages of the test writer (helpers/gdeflate_writer.h), decoded in ONE
+ * batch bit-identical, with their sizes; in the same batch damaged pages
+ * (prefixes, bit flips, garbage) and pages given one byte too little room,
+ * each with the CPU engine's status (CORRUPT, TRUNCATED, OUTPUT_TOO_SMALL or
+ * OK with the same bytes); the GPU size query agreeing with the CPU's; the
+ * CUDA engine reporting GDeflate decode available, encode not.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers/gdeflate_writer.h"
+#include "helpers/test_util.h"
+
+static oc_context *g_gpu, *g_cpu;
+
+typedef struct item {
+    uint8_t *page;
+    size_t pn, cap;
+    uint8_t *want_bytes; /* the CPU engine's output when it says OK */
+    size_t want_n;
+    oc_status want;
+} item;
+
+#define MAX_ITEMS 8192
+static item g_items[MAX_ITEMS];
+static size_t g_m;
+
+static oc_status cpu_decode(const uint8_t *page, size_t pn, uint8_t *out, size_t cap, size_t *got)
+{
+    oc_codec_options o = OC_CODEC_OPTIONS_INIT;
+    o.algorithm = OC_ALGO_GDEFLATE;
+    const void *sp = page;
+    void *dp = out;
+    oc_status st = OC_ERR_INTERNAL;
+    *got = 0;
+    CHECK_OK(oc_batch_decompress(g_cpu, &o, 1, &sp, &pn, &dp, &cap, got, &st));
+    return st;
+}
+
+/* Adds a page (copied) decoded at capacity cap; the CPU engine says what
+ * the GPU must answer. */
+static void add(const uint8_t *page, size_t pn, size_t cap)
+{
+    if (g_m == MAX_ITEMS)
+        return;
+    item *x = &g_items[g_m++];
+    x->page = tu_xmalloc(pn ? pn : 1);
+    if (pn)
+        memcpy(x->page, page, pn);
+    x->pn = pn;
+    x->cap = cap;
+    x->want_bytes = tu_xmalloc(cap ? cap : 1);
+    x->want = cpu_decode(x->page, pn, x->want_bytes, cap, &x->want_n);
+}
+
+static size_t encode(const uint8_t *data, size_t n, int level, uint8_t *page)
+{
+    oc_codec_options o = OC_CODEC_OPTIONS_INIT;
+    o.algorithm = OC_ALGO_GDEFLATE;
+    o.level = level;
+    const void *sp = data;
+    void *dp = page;
+    size_t cap = oc_compress_bound(OC_ALGO_GDEFLATE, n), got = 0;
+    oc_status st = OC_ERR_INTERNAL;
+    CHECK_OK(oc_batch_compress(g_cpu, &o, 1, &sp, &n, &dp, &cap, &got, &st));
+    CHECK_OK(st);
+    return got;
+}
+
+/* A page of data[0..n) at `level`, whole, then (damage) cut and flipped. */
+static void add_page(const uint8_t *data, size_t n, int level, int damage, tu_rng *r)
+{
+    static uint8_t page[70000], m[70000];
+    size_t pn = encode(data, n, level, page);
+    add(page, pn, n);
+    if (n)
+        add(page, pn, n - 1); /* OUTPUT_TOO_SMALL */
+    for (int k = 0; k < damage; k++) {
+        memcpy(m, page, pn);
+        size_t cut = k % 3 == 0 ? (size_t)tu_rng_below(r, pn + 1) : pn;
+        if (k % 3)
+            for (int f = 0; f < 1 + k % 3; f++)
+                m[tu_rng_below(r, k % 2 ? pn : (pn < 256 ? pn : 256))] ^= (uint8_t)(1u << tu_rng_below(r, 8));
+        add(m, cut, k % 4 == 3 ? n / 2 : n);
+    }
+}
+
+static void *to_device(const void *p, size_t n)
+{
+    void *d = NULL;
+    CHECK_OK(oc_memory_alloc(g_gpu, OC_MEMORY_DEVICE, n ? n : 1, &d));
+    if (n && p)
+        CHECK_OK(oc_memory_copy(g_gpu, d, p, n));
+    return d;
+}
+
+/* Every item in one GPU batch: statuses, sizes, bytes; then the size query. */
+static void run_batch(void)
+{
+    size_t m = g_m;
+    const void **sp = tu_xmalloc(m * sizeof *sp);
+    void **dp = tu_xmalloc(m * sizeof *dp);
+    size_t *pn = tu_xmalloc(m * sizeof *pn), *caps = tu_xmalloc(m * sizeof *caps),
+           *sizes = tu_xmalloc(m * sizeof *sizes);
+    oc_status *st = tu_xmalloc(m * sizeof *st);
+    for (size_t i = 0; i < m; i++) {
+        sp[i] = to_device(g_items[i].page, g_items[i].pn);
+        pn[i] = g_items[i].pn;
+        caps[i] = g_items[i].cap;
+        dp[i] = to_device(NULL, caps[i]);
+    }
+    oc_codec_options o = OC_CODEC_OPTIONS_INIT;
+    o.algorithm = OC_ALGO_GDEFLATE;
+    CHECK_OK(oc_batch_decompress(g_gpu, &o, m, sp, pn, dp, caps, sizes, st));
+    CHECK_OK(oc_context_synchronize(g_gpu));
+    uint8_t *back = tu_xmalloc(1 << 20);
+    size_t seen[4] = {0};
+    for (size_t i = 0; i < m; i++) {
+        const item *x = &g_items[i];
+        CHECK_MSG(st[i] == x->want, "page %zu (%zu bytes, cap %zu): GPU %s, CPU %s", i, x->pn, x->cap,
+                  oc_status_name(st[i]), oc_status_name(x->want));
+        seen[x->want == OC_OK ? 0 : x->want == OC_ERR_CORRUPT ? 1 : x->want == OC_ERR_TRUNCATED ? 2 : 3]++;
+        if (st[i] == OC_OK && x->want == OC_OK) {
+            CHECK_SIZE_EQ(sizes[i], x->want_n);
+            if (sizes[i] == x->want_n && x->want_n) {
+                CHECK_OK(oc_memory_copy(g_gpu, back, dp[i], x->want_n));
+                CHECK_OK(oc_context_synchronize(g_gpu));
+                CHECK_MEM_EQ(back, x->want_bytes, x->want_n);
+            }
+        }
+    }
+    printf("GPU batch of %zu pages: OK %zu, CORRUPT %zu, TRUNCATED %zu, OUTPUT_TOO_SMALL %zu, as the CPU "
+           "engine\n",
+           m, seen[0], seen[1], seen[2], seen[3]);
+    CHECK(seen[0] && seen[1] && seen[2] && seen[3]);
+    /* the size query on device pages, against the CPU engine's */
+    size_t *csz = tu_xmalloc(m * sizeof *csz);
+    oc_status *cst = tu_xmalloc(m * sizeof *cst);
+    const void **hp = tu_xmalloc(m * sizeof *hp);
+    for (size_t i = 0; i < m; i++)
+        hp[i] = g_items[i].page;
+    CHECK_OK(oc_batch_decompressed_sizes(g_cpu, &o, m, hp, pn, csz, cst));
+    CHECK_OK(oc_batch_decompressed_sizes(g_gpu, &o, m, sp, pn, sizes, st));
+    CHECK_OK(oc_context_synchronize(g_gpu));
+    for (size_t i = 0; i < m; i++) {
+        CHECK_MSG(st[i] == cst[i], "size query of page %zu: GPU %s, CPU %s", i, oc_status_name(st[i]),
+                  oc_status_name(cst[i]));
+        if (st[i] == OC_OK && cst[i] == OC_OK)
+            CHECK_SIZE_EQ(sizes[i], csz[i]);
+    }
+    printf("GPU size query agrees with the CPU engine on %zu pages\n", m);
+    for (size_t i = 0; i < m; i++) {
+        oc_memory_free(g_gpu, OC_MEMORY_DEVICE, (void *)sp[i], pn[i] ? pn[i] : 1);
+        oc_memory_free(g_gpu, OC_MEMORY_DEVICE, dp[i], caps[i] ? caps[i] : 1);
+    }
+    free(back), free(sp), free(dp), free(pn), free(caps), free(sizes), free(st), free(csz), free(cst),
+        free(hp);
+}
+
+int main(void)
+{
+    if (!oc_engine_available(OC_ENGINE_CUDA)) {
+        printf("SKIP: test_cuda_gdeflate needs a CUDA GPU; run scripts/gpu-check on a GPU machine\n");
+        return 0;
+    }
+    int small = getenv("OC_TEST_SMALL") != NULL;
+    oc_context_options co = OC_CONTEXT_OPTIONS_INIT;
+    co.engine = OC_ENGINE_CUDA;
+    CHECK_OK(oc_context_create(&co, &g_gpu));
+    co.engine = OC_ENGINE_CPU;
+    CHECK_OK(oc_context_create(&co, &g_cpu));
+    CHECK_EQ(oc_algorithm_decode_available(OC_ENGINE_CUDA, OC_ALGO_GDEFLATE), 1);
+    CHECK_EQ(oc_algorithm_available(OC_ENGINE_CUDA, OC_ALGO_GDEFLATE), 0);
+
+    tu_rng r;
+    tu_rng_seed(&r, 2026);
+    tu_buf corpus[TU_CORPUS_MAX];
+    size_t nc = tu_corpus(corpus, TU_CORPUS_MAX, 65536);
+    static const size_t sizes[] = {0, 1, 31, 33, 1000, 65535, 65536};
+    for (size_t i = 0; i < nc; i++) {
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+            size_t n = sizes[s] < corpus[i].size ? sizes[s] : corpus[i].size;
+            add_page(corpus[i].data, n, 1 + 4 * (int)(s % 3), s == 6 ? (small ? 10 : 40) : 0, &r);
+        }
+    }
+    for (size_t i = 0; i < nc; i++)
+        tu_buf_free(&corpus[i]);
+    static const char *const files[] = {"text_linux_docs.txt",     "tpch_l_comment.txt",
+                                        "tpch_l_partkey.i32",      "tpch_l_extendedprice.f64",
+                                        "weights_minilm_l0-1.f32", "elf_gdb_cmake_libstdcxx.tar"};
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/bench/corpus-data/%s", OC_SOURCE_DIR, files[f]);
+        tu_buf b;
+        if (tu_read_file(path, (small ? 1u : 8u) << 20, &b) != 0)
+            continue;
+        for (size_t off = 0, k = 0; off < b.size; off += 65536, k++) {
+            size_t n = b.size - off < 65536 ? b.size - off : 65536;
+            add_page(b.data + off, n, 1 + (int)(k % 9), k % 16 == 0 ? 8 : 0, &r);
+        }
+        tu_buf_free(&b);
+    }
+    uint8_t *page = tu_xmalloc(65536), *data = tu_xmalloc(MB_MAX_DATA), *m = tu_xmalloc(65536);
+    for (int i = 0; i < (small ? 40 : 200); i++) {
+        size_t dn = 0, pn = mb_random_page(&r, page, data, &dn);
+        add(page, pn, dn);
+        memcpy(m, page, pn);
+        m[tu_rng_below(&r, pn)] ^= (uint8_t)(1u << tu_rng_below(&r, 8));
+        add(m, i % 2 ? pn : (size_t)tu_rng_below(&r, pn + 1), dn);
+    }
+    for (int i = 0; i < 200; i++) { /* garbage */
+        size_t n = (size_t)tu_rng_below(&r, 2048);
+        for (size_t k = 0; k < n; k++)
+            m[k] = (uint8_t)tu_rng_next(&r);
+        add(m, n, 65536);
+    }
+    free(page), free(data), free(m);
+    run_batch();
+    for (size_t i = 0; i < g_m; i++)
+        free(g_items[i].page), free(g_items[i].want_bytes);
+    oc_context_destroy(g_gpu);
+    oc_context_destroy(g_cpu);
+    printf("test_cuda_gdeflate: ok\n");
+    return 0;
+}
