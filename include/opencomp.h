@@ -165,7 +165,8 @@ typedef enum oc_algorithm {
                              codec in a published format: docs/FORMAT.md) */
     OC_ALGO_GDEFLATE = 11 /* GDeflate (Microsoft DirectStorage's open format): one page of deflate
                              blocks whose bits are dealt over 32 interleaved sub-streams, at most
-                             64 KiB decoded (docs/FORMAT.md, "GDeflate"); CPU engine only */
+                             64 KiB decoded (docs/FORMAT.md, "GDeflate"); decoded by either
+                             engine, encoded by the CPU engine (device data host-staged) */
 } oc_algorithm;
 #define OC_ALGO_COUNT 12
 
