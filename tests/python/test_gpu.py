@@ -188,6 +188,23 @@ def test_device_data_of_algorithms_without_gpu_kernels(cp, alg, kind):
     assert bytes(codec.decode(comp).cpu()) == data
 
 
+def test_gdeflate_pages_decode_on_the_gpu(cp):
+    """GDeflate has a GPU decoder and no GPU encoder (so it is not among
+    oc.algorithms("cuda")): pages encoded on the host decode from device
+    memory to the same bytes, with the sizes found on the device, and a page
+    cut in half gets the CPU engine's status (TRUNCATED)."""
+    codec = oc.Codec(algorithm="GDeflate", bitstream_kind=oc.BitstreamKind.RAW)
+    pages = [d[:65536] for d in DATA]
+    host = [bytes(codec.encode(p)) for p in pages]
+    dev = codec.decode([cp.asarray(np.frombuffer(h, np.uint8)) for h in host])
+    assert [bytes(x.cpu()) for x in dev] == pages
+    cut = host[0][: len(host[0]) // 2]
+    _, st_cpu = codec.decode([cut], uncomp_sizes=[len(pages[0])], errors="status")
+    _, st_gpu = codec.decode([cp.asarray(np.frombuffer(cut, np.uint8))], uncomp_sizes=[len(pages[0])],
+                             errors="status")
+    assert st_cpu[0] == oc.Status.TRUNCATED and st_gpu[0] == st_cpu[0]
+
+
 @pytest.mark.parametrize("alg", GPU_ALGORITHMS)
 def test_cupy_packed_decode_into_one_buffer(cp, alg):
     """The one-buffer fast path on the device: every chunk lands at its offset of out, gaps untouched."""
