@@ -203,8 +203,10 @@ int main(void)
         char path[512];
         snprintf(path, sizeof path, "%s/bench/corpus-data/%s", OC_SOURCE_DIR, files[f]);
         tu_buf b;
-        if (tu_read_file(path, (small ? 1u : 8u) << 20, &b) != 0)
+        if (tu_read_file(path, (small ? 1u : 8u) << 20, &b) != 0) {
+            tu_buf_free(&b); /* tu_read_file leaves a 1-byte buffer on failure */
             continue;
+        }
         for (size_t off = 0, k = 0; off < b.size; off += 65536, k++) {
             size_t n = b.size - off < 65536 ? b.size - off : 65536;
             add_page(b.data + off, n, 1 + (int)(k % 9), k % 16 == 0 ? 8 : 0, &r);

@@ -218,8 +218,10 @@ static void corpus_files(void)
         char path[512];
         snprintf(path, sizeof path, "%s/bench/corpus-data/%s", OC_SOURCE_DIR, files[f]);
         tu_buf b;
-        if (tu_read_file(path, 4 << 20, &b) != 0)
+        if (tu_read_file(path, 4 << 20, &b) != 0) {
+            tu_buf_free(&b); /* tu_read_file leaves a 1-byte buffer on failure */
             continue;
+        }
         found++;
         size_t pages = 0;
         for (size_t off = 0; off < b.size && pages < 12; off += 7 * 65536, pages++) {
