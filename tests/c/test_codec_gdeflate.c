@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "cpu/codecs/gdeflate/gdeflate_core.h"
+#include "helpers/deflate_fixed_code.h"
 #define OWN_CODEC_TEST_ALGO OC_ALGO_GDEFLATE
 #include "helpers/own_codec_test.h"
 
@@ -210,14 +211,8 @@ static void sp_last_round(unsigned t, const int *dist_code_of_lane)
 /* Fixed literal/length codes (RFC 1951 3.2.6). */
 static void sp_fixed_lit(unsigned t, unsigned sym)
 {
-    if (sym < 144)
-        sp_code(t, 0x30 + sym, 8);
-    else if (sym < 256)
-        sp_code(t, 0x190 + sym - 144, 9);
-    else if (sym < 280)
-        sp_code(t, sym - 256, 7);
-    else
-        sp_code(t, 0xc0 + sym - 280, 8);
+    tu_huff_code c = tu_fixed_litlen(sym);
+    sp_code(t, c.code, c.len);
 }
 
 static void hand_built(void)

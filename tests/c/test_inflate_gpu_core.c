@@ -28,6 +28,7 @@
 
 #include "cuda/codecs/deflate/inflate_chunk_core.h"
 
+#include "helpers/deflate_fixed_code.h"
 #include "helpers/soft_check.h"
 
 static inf_tables g_tables;
@@ -335,14 +336,8 @@ static void expect_raw(const char *what, const bw *w, oc_status want, const char
 /* Fixed-code literal (RFC 1951 3.2.6). */
 static void put_fixed_lit(bw *w, uint32_t sym)
 {
-    if (sym < 144)
-        put_code(w, 0x30 + sym, 8);
-    else if (sym < 256)
-        put_code(w, 0x190 + sym - 144, 9);
-    else if (sym < 280)
-        put_code(w, sym - 256, 7);
-    else
-        put_code(w, 0xC0 + sym - 280, 8);
+    tu_huff_code c = tu_fixed_litlen(sym);
+    put_code(w, c.code, (int)c.len);
 }
 
 /* A dynamic header: 257 litlen lengths, ndist distance lengths, given as a

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "common/deflate_tables.h"
+#include "helpers/deflate_fixed_code.h"
 #include "helpers/test_util.h"
 
 /* Bits as lists per lane, a log of visits, and words serialised by
@@ -53,14 +54,8 @@ static void mb_visit(unsigned t)
 
 static void mb_lit(unsigned t, unsigned sym) /* RFC 1951 3.2.6 */
 {
-    if (sym < 144)
-        mb_code(t, 0x30 + sym, 8);
-    else if (sym < 256)
-        mb_code(t, 0x190 + sym - 144, 9);
-    else if (sym < 280)
-        mb_code(t, sym - 256, 7);
-    else
-        mb_code(t, 0xc0 + sym - 280, 8);
+    tu_huff_code c = tu_fixed_litlen(sym);
+    mb_code(t, c.code, c.len);
 }
 
 static void mb_dist(unsigned t, uint32_t d)
