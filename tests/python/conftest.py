@@ -1,9 +1,14 @@
 """Shared fixtures of the Python tests: real data (text, binaries, source
-files, numeric columns) and the `gpu` marker, which skips cleanly when no GPU
-(or no CUDA engine) is present."""
+files, numeric columns), the `gpu` marker, which skips cleanly when no GPU
+(or no CUDA engine) is present, and the zarr tests' scaffolding: a CuPy that
+must reach a GPU (`cp`), a count of the Codec's decode calls
+(`decode_calls`) and a fake CuPy over numpy standing in for the device
+(`fake_cupy`)."""
 
 import glob
 import os
+import sys
+import types
 
 import numpy as np
 import pytest
@@ -66,3 +71,61 @@ def pytest_collection_modifyitems(config, items):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "gpu: needs a CUDA GPU (skipped cleanly when none is present)")
+
+
+@pytest.fixture
+def cp():
+    """CuPy, skipping the test unless it can reach a GPU.  (test_gpu.py and
+    test_nvcomp_interop.py define their own, which only import it.)"""
+    cupy = pytest.importorskip("cupy")
+    try:
+        cupy.cuda.runtime.getDeviceCount()
+    except Exception:
+        pytest.skip("cupy without a usable GPU")
+    return cupy
+
+
+class _CountingCodec:
+    """An opencomp.Codec seen through a proxy that counts decode calls by form."""
+
+    def __init__(self, codec, calls):
+        self._codec, self._calls = codec, calls
+
+    def decode(self, *a, **kw):
+        self._calls.append("packed" if "src_offsets" in kw else "list")
+        return self._codec.decode(*a, **kw)
+
+    def __getattr__(self, name):
+        return getattr(self._codec, name)
+
+
+@pytest.fixture
+def decode_calls(monkeypatch):
+    """The list of decode calls of every BatchCodec's opencomp.Codec (the
+    numcodecs and zarr codecs), in order: "packed" (one call with
+    src_offsets) or "list"."""
+    from opencomp.numcodecs import _batch
+
+    calls = []
+    real = _batch.BatchCodec.codec
+    monkeypatch.setattr(_batch.BatchCodec, "codec", property(lambda self: _CountingCodec(real.fget(self), calls)))
+    return calls
+
+
+@pytest.fixture
+def fake_cupy(monkeypatch):
+    """Device output as far as opencomp.zarr's direct read can tell, with a
+    GPU kernel for every algorithm; CuPy's calls answered by numpy.  Returns
+    the list of host-to-device copies (cupy.asarray's sizes)."""
+    from opencomp.zarr import _fastread
+
+    copies = []
+
+    def asarray(a):
+        copies.append(a.size)
+        return np.array(a, copy=True)
+
+    monkeypatch.setitem(sys.modules, "cupy", types.SimpleNamespace(asarray=asarray, empty=np.empty, uint8=np.uint8))
+    monkeypatch.setattr(_fastread, "_device_output", lambda out: True)
+    monkeypatch.setattr(_fastread, "_gpu_decodes", lambda codec: True)
+    return copies

@@ -476,16 +476,6 @@ def test_device_chunks_without_gpu_engine_fall_back_once(monkeypatch, fmt):
 # ---------------------------------------------------------------- GPU
 
 
-@pytest.fixture
-def cp():
-    cupy = pytest.importorskip("cupy")
-    try:
-        cupy.cuda.runtime.getDeviceCount()
-    except Exception:
-        pytest.skip("cupy without a usable GPU")
-    return cupy
-
-
 @pytest.mark.gpu
 @pytest.mark.parametrize("cid", CODEC_IDS)
 def test_gpu_read_lands_in_device_memory(cp, cid):

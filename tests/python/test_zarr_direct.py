@@ -10,8 +10,6 @@ stand-in device (a fake CuPy, numpy underneath); it must actually be taken
 (decode calls counted, zarr's batches and LocalStore.get never entered);
 and what it does not take must still read right through zarr's path."""
 
-import sys
-import types
 import warnings
 
 import numpy as np
@@ -21,42 +19,18 @@ zarr = pytest.importorskip("zarr")
 from zarr.codecs import BloscCodec, GzipCodec, ZstdCodec  # noqa: E402
 
 import opencomp.zarr as ocz  # noqa: E402
-from opencomp.numcodecs import _batch  # noqa: E402
 from opencomp.zarr import _fastread, _impl  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Numcodecs codecs are not in the Zarr version 3")
 
 
-class _Spy:
-    """An opencomp.Codec seen through a proxy that counts its decode calls."""
-
-    def __init__(self, codec, calls):
-        self._codec, self._calls = codec, calls
-
-    def decode(self, *a, **kw):
-        self._calls.append("packed" if "src_offsets" in kw else "list")
-        return self._codec.decode(*a, **kw)
-
-    def __getattr__(self, name):
-        return getattr(self._codec, name)
-
-
 @pytest.fixture(params=["host", "device"])
-def where(request, monkeypatch):
+def where(request, monkeypatch, decode_calls):
     """Yields (where, log): log["calls"] the Codec's decode calls, log["copies"]
-    the host-to-device copies, log["batches"] zarr's batches entered."""
-    log = {"calls": [], "copies": [], "batches": 0}
-    if request.param == "device":
-        def asarray(a):
-            log["copies"].append(a.size)
-            return np.array(a, copy=True)
-
-        monkeypatch.setitem(sys.modules, "cupy", types.SimpleNamespace(asarray=asarray, empty=np.empty,
-                                                                       uint8=np.uint8))
-        monkeypatch.setattr(_fastread, "_device_output", lambda out: True)
-        monkeypatch.setattr(_fastread, "_gpu_decodes", lambda codec: True)  # a GPU kernel for every algorithm
-    real = _batch.BatchCodec.codec
-    monkeypatch.setattr(_batch.BatchCodec, "codec", property(lambda self: _Spy(real.fget(self), log["calls"])))
+    the host-to-device copies, log["batches"] zarr's batches entered.  The
+    device is conftest.py's fake_cupy (numpy underneath)."""
+    copies = request.getfixturevalue("fake_cupy") if request.param == "device" else []
+    log = {"calls": decode_calls, "copies": copies, "batches": 0}
     real_batch = _impl.OpencompCodecPipeline.read_batch
 
     async def read_batch(self, *a, **kw):
@@ -272,25 +246,13 @@ def test_sharded_arrays_read_their_inner_chunks_directly(where):
     assert log["calls"] == ["packed"] * 2  # each shard's inner chunks: one direct read
 
 
-@pytest.fixture
-def cp():
-    cupy = pytest.importorskip("cupy")
-    try:
-        cupy.cuda.runtime.getDeviceCount()
-    except Exception:
-        pytest.skip("cupy without a usable GPU")
-    return cupy
-
-
 @pytest.mark.gpu
 @pytest.mark.parametrize("codec", ["zstd", "blosc"])
 @pytest.mark.parametrize("case", CASES[:4], ids=lambda c: f"{c[0]}-{'x'.join(map(str, c[1]))}")
-def test_gpu_direct_read(cp, tmp_path, monkeypatch, codec, case):
+def test_gpu_direct_read(cp, tmp_path, decode_calls, codec, case):
     """On a GPU: every selection of CASES read into device memory equals stock
     zarr's host read, through the direct read (one packed call, no batches)."""
-    calls = []
-    real = _batch.BatchCodec.codec
-    monkeypatch.setattr(_batch.BatchCodec, "codec", property(lambda self: _Spy(real.fget(self), calls)))
+    calls = decode_calls
     dtype, shape, chunks, selections = case
     store = zarr.storage.LocalStore(str(tmp_path / "a.zarr"))
     _write(store, dtype, shape, chunks, codec)

@@ -7,8 +7,6 @@ read exactly what stock zarr reads.  Whole reads take the direct read
 (``read_selection``, test_zarr_direct.py), strided ones these batches.  The
 GPU run of the same paths is test_zarr.py's and test_zarr_direct.py's gpu tests."""
 
-import sys
-import types
 import warnings
 
 import numpy as np
@@ -19,43 +17,17 @@ import zarr.codecs.numcodecs as zn  # noqa: E402
 from zarr.codecs import BloscCodec, BytesCodec, Crc32cCodec, GzipCodec, ZstdCodec  # noqa: E402
 
 import opencomp.zarr as ocz  # noqa: E402
-from opencomp.numcodecs import _batch  # noqa: E402
 from opencomp.zarr import _fastread  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Numcodecs codecs are not in the Zarr version 3")
 
 
-class _CountingCodec:
-    """An opencomp.Codec seen through a proxy that counts decode calls by form."""
-
-    def __init__(self, codec, calls):
-        self._codec, self._calls = codec, calls
-
-    def decode(self, *a, **kw):
-        self._calls.append("packed" if "src_offsets" in kw else "list")
-        return self._codec.decode(*a, **kw)
-
-    def __getattr__(self, name):
-        return getattr(self._codec, name)
-
-
 @pytest.fixture
-def fake_gpu(monkeypatch):
-    """Device output as far as _fastread can tell; CuPy's calls answered by numpy."""
-    copies = []
-
-    def asarray(a):
-        copies.append(a.size)
-        return np.array(a, copy=True)
-
-    monkeypatch.setitem(sys.modules, "cupy", types.SimpleNamespace(asarray=asarray, empty=np.empty,
-                                                                   uint8=np.uint8))
-    monkeypatch.setattr(_fastread, "_device_output", lambda out: True)
-    monkeypatch.setattr(_fastread, "_gpu_decodes", lambda codec: True)  # a GPU kernel for every algorithm
-    calls = []
-    real = _batch.BatchCodec.codec
-    monkeypatch.setattr(_batch.BatchCodec, "codec", property(lambda self: _CountingCodec(real.fget(self), calls)))
-    yield calls, copies
+def fake_gpu(fake_cupy, decode_calls):
+    """Device output as far as _fastread can tell, CuPy's calls answered by
+    numpy (conftest.py's fake_cupy); yields (decode calls, host-to-device
+    copies)."""
+    yield decode_calls, fake_cupy
     ocz.disable()
     zarr.config.reset()
 
