@@ -14,6 +14,10 @@
  * (src/cuda/codecs/gdeflate/gdeflate_dec_core.h, compiled for the host with
  * one thread playing the 32 lanes) must give the same status as the CPU
  * decoder on every input, the same bytes when OK, and the same size query.
+ * The copies and the capacity table are fuzz_common.h's and
+ * fuzz_own_codec.h's; the checks stay here, as fuzz_own_roundtrip and
+ * fuzz_own_stream compare a second way of running on neither the size
+ * query nor the round trip's decode.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,26 +25,17 @@
 
 #include "cpu/codecs/gdeflate/gdeflate_core.h"
 #include "cuda/codecs/gdeflate/gdeflate_dec_core.h"
+#include "fuzz_own_codec.h"
 
 static gd_dec_ws dws;
 static gd_enc_ws ews;
 static gdd_tables gtab;
 
-static uint8_t *copy_of(const uint8_t *p, size_t n)
-{
-    uint8_t *q = (uint8_t *)malloc(n ? n : 1);
-    if (!q)
-        abort();
-    if (n)
-        memcpy(q, p, n);
-    return q;
-}
-
 static void as_data(const uint8_t *data, size_t size, int level)
 {
     if (size > GD_MAX_PAGE)
         size = GD_MAX_PAGE;
-    uint8_t *in = copy_of(data, size);
+    uint8_t *in = fuzz_copy(data, size);
     size_t cap = gd_bound(size), na = 0, nb = 0, got = 0;
     uint8_t *a = (uint8_t *)malloc(cap), *b = (uint8_t *)malloc(cap),
             *back = (uint8_t *)malloc(size ? size : 1);
@@ -50,7 +45,7 @@ static void as_data(const uint8_t *data, size_t size, int level)
         abort();
     if (gd_encode(&ews, level, in, size, b, cap, &nb) != OC_OK || na != nb || memcmp(a, b, na))
         abort();
-    uint8_t *exact = copy_of(a, na);
+    uint8_t *exact = fuzz_copy(a, na);
     if (gd_decode(&dws, exact, na, back, size, &got) != OC_OK || got != size ||
         (size && memcmp(back, in, size)))
         abort();
@@ -72,7 +67,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    static const size_t caps[4] = {0, 100, 65536, 262144};
     unsigned mode = data[0];
     data++;
     size--;
@@ -80,8 +74,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         as_data(data, size, 1 + (int)((mode >> 3) % 9));
         return 0;
     }
-    size_t cap = caps[mode & 3], got = 0, sz = 0;
-    uint8_t *in = copy_of(data, size), *out = (uint8_t *)malloc(cap ? cap : 1);
+    size_t cap = fuzz_own_capacity(mode), got = 0, sz = 0;
+    uint8_t *in = fuzz_copy(data, size), *out = (uint8_t *)malloc(cap ? cap : 1);
     if (!out)
         abort();
     oc_status st = gd_decode(&dws, in, size, out, cap, &got);
