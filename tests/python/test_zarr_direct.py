@@ -79,6 +79,15 @@ def _store(kind, tmp_path):
     return zarr.storage.LocalStore(str(tmp_path / "a.zarr"))
 
 
+def _memory_array(dtype, shape, chunks, compressor):
+    """A MemoryStore holding one array of _data(dtype, shape), every chunk
+    written with `compressor`; returns (store, data)."""
+    store = zarr.storage.MemoryStore()
+    data = _data(dtype, shape)
+    zarr.create_array(store, shape=shape, chunks=chunks, dtype=dtype, compressors=[compressor])[:] = data
+    return store, data
+
+
 def _write(store, dtype, shape, chunks, codec, *, holes=True):
     data = _data(dtype, shape)
     fill = True if np.dtype(dtype).kind == "b" else 7
@@ -122,9 +131,7 @@ def test_full_reads_of_whole_chunks_are_one_call(where):
     both one call, and a full read of 64 chunks is not 64 of anything."""
     kind, log = where
     for shape, chunks in (((512, 16), (64, 16)), ((256, 256), (32, 32))):
-        store = zarr.storage.MemoryStore()
-        data = _data("<f4", shape)
-        zarr.create_array(store, shape=shape, chunks=chunks, dtype="<f4", compressors=[ZstdCodec()])[:] = data
+        store, data = _memory_array("<f4", shape, chunks, ZstdCodec())
         del log["calls"][:]
         with ocz.enable(batch_size=1):
             assert np.array_equal(zarr.open_array(store, mode="r")[:], data)
@@ -188,9 +195,7 @@ def test_a_file_that_changes_while_read_takes_zarrs_path(where, tmp_path, monkey
 
 def test_selections_it_does_not_take_read_through_zarrs_batches(where):
     kind, log = where
-    store = zarr.storage.MemoryStore()
-    data = _data("<i4", (90, 90))
-    zarr.create_array(store, shape=data.shape, chunks=(30, 30), dtype="<i4", compressors=[ZstdCodec()])[:] = data
+    store, data = _memory_array("<i4", (90, 90), (30, 30), ZstdCodec())
     with ocz.enable(batch_size=64):
         b = zarr.open_array(store, mode="r")
         for sel, expect in ((np.s_[::2, 5], data[::2, 5]), (np.s_[3:80:7], data[3:80:7])):
@@ -208,9 +213,7 @@ def test_non_contiguous_out_buffer(where):
     kind, log = where
     from zarr.core.buffer.cpu import NDBuffer
 
-    store = zarr.storage.MemoryStore()
-    data = _data("<f8", (256, 40))
-    zarr.create_array(store, shape=data.shape, chunks=(32, 40), dtype="<f8", compressors=[ZstdCodec()])[:] = data
+    store, data = _memory_array("<f8", (256, 40), (32, 40), ZstdCodec())
     out = np.zeros(data.shape, dtype="<f8", order="F")
     with ocz.enable():
         zarr.open_array(store, mode="r").get_basic_selection(np.s_[:], out=NDBuffer.from_numpy_array(out))
@@ -280,9 +283,7 @@ def test_no_gpu_kernel_takes_zarrs_path(where, monkeypatch):
     batches (and the batch engine's CPU fallback), not a copy to the device first."""
     kind, log = where
     monkeypatch.setattr(_fastread, "_gpu_decodes", lambda codec: False)
-    store = zarr.storage.MemoryStore()
-    data = _data("<i4", (400,))
-    zarr.create_array(store, shape=data.shape, chunks=(100,), dtype="<i4", compressors=[GzipCodec()])[:] = data
+    store, data = _memory_array("<i4", (400,), (100,), GzipCodec())
     with ocz.enable(batch_size=64):
         assert np.array_equal(zarr.open_array(store, mode="r")[:], data)
     if kind == "device":
