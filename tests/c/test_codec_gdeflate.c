@@ -215,6 +215,22 @@ static void sp_fixed_lit(unsigned t, unsigned sym)
     sp_code(t, c.code, c.len);
 }
 
+/* A stored page of "ab" whose LEN field says len: lane 0 holds BFINAL 1
+ * BTYPE 0, LEN (16 bits, no NLEN, no alignment) and 'a'; lane 1 'b'. */
+static size_t stored_ab_page(uint8_t *page, uint32_t len)
+{
+    sp_reset();
+    sp_bits(0, 1, 3);
+    sp_visit(0);
+    sp_bits(0, len, 16);
+    sp_bits(0, 'a', 8);
+    sp_visit(0);
+    sp_bits(1, 'b', 8);
+    sp_visit(1);
+    sp_last_round(2, NULL);
+    return sp_serialise(page);
+}
+
 static void hand_built(void)
 {
     uint8_t page[8192];
@@ -242,16 +258,7 @@ static void hand_built(void)
     uint32_t w0 = 1u | 2u << 3 | (uint32_t)'a' << 19;
     memcpy(expect_ab, &w0, 4);
     expect_ab[4] = 'b';
-    sp_reset();
-    sp_bits(0, 1, 3);
-    sp_visit(0);
-    sp_bits(0, 2, 16);
-    sp_bits(0, 'a', 8);
-    sp_visit(0);
-    sp_bits(1, 'b', 8);
-    sp_visit(1);
-    sp_last_round(2, NULL);
-    n = sp_serialise(page);
+    n = stored_ab_page(page, 2);
     CHECK_SIZE_EQ(n, 136);
     CHECK_MEM_EQ(page, expect_ab, 136);
     CHECK_STATUS(decode_copy(page, n, 2, (const uint8_t *)"ab", 2), OC_OK);
@@ -427,16 +434,7 @@ static void hostile(void)
 
     /* stored LEN 200: above a capacity of 199; with only 136 bytes of page
      * lanes 2-31 (a word each, 6 or 7 bytes due) run out of bits */
-    sp_reset();
-    sp_bits(0, 1, 3);
-    sp_visit(0);
-    sp_bits(0, 200, 16);
-    sp_bits(0, 'a', 8);
-    sp_visit(0);
-    sp_bits(1, 'b', 8);
-    sp_visit(1);
-    sp_last_round(2, NULL);
-    n = sp_serialise(page);
+    n = stored_ab_page(page, 200);
     CHECK_STATUS(decode_copy(page, n, 199, NULL, 0), OC_ERR_OUTPUT_TOO_SMALL);
     CHECK_STATUS(decode_copy(page, n, 200, NULL, 0), OC_ERR_TRUNCATED);
 }

@@ -26,13 +26,13 @@ OUTDIR=${OUT:-/tmp/ab-out}
 mkdir -p "$OUTDIR" /tmp/ab-new /tmp/ab-base-out
 ARGS="--codecs zstd --chunks 64K,1M,4M --sizes 1G --rung-cap 12"
 
+echo "== new"
 if [ "$TYPED" = --typed ]; then
-  echo "== new"
   OUT=/tmp/ab-new OC_BENCH_BUILD=/tmp/build-new timeout 280 bench/gpu/full-scale --typed | tail -n 40
+else
+  OUT=/tmp/ab-new OC_BENCH_BUILD=/tmp/build-new OC_BENCH_ARGS="$ARGS" OC_BENCH_PY_BUDGET=0 OC_BENCH_TOTAL=230 \
+    timeout 280 bench/gpu/full-scale | tail -n 25
 fi
-[ "$TYPED" = --typed ] || { echo "== new"
-OUT=/tmp/ab-new OC_BENCH_BUILD=/tmp/build-new OC_BENCH_ARGS="$ARGS" OC_BENCH_PY_BUDGET=0 OC_BENCH_TOTAL=230 \
-  timeout 280 bench/gpu/full-scale | tail -n 25; }
 
 echo "== base"
 BASE=/tmp/ab-base
