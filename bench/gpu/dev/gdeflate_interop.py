@@ -16,6 +16,11 @@ one) can be taken apart on them:
     python3 bench/gpu/dev/gdeflate_interop.py check nv_gdeflate_pages.bin
     -> per page: our status and, when it decodes, the first differing byte
 
+The other direction: `ours FILE...` (here) writes our pages of the same
+files, in the same format, to ours_gdeflate_pages.bin; `nvdecode
+ours_gdeflate_pages.bin` (there) decodes each page alone with nvCOMP and
+prints, per page, whether it gives back the raw bytes.
+
 File format (little-endian): u32 page count, then per page u32 raw length,
 the raw bytes, u32 nvCOMP's compressed length, its bytes.
 """
@@ -51,13 +56,51 @@ def dump(files):
         at += len(r)
     codec = nv.Codec(algorithm="GDeflate", bitstream_kind=nv.BitstreamKind.RAW, uncomp_chunk_size=PAGE)
     comp = codec.encode(nv.as_arrays(buf, offs, sizes), compression_config=codec.compression_config(sizes))
-    parts = [struct.pack("<I", len(raws))]
-    for i, raw in enumerate(raws):
-        c = cp.asarray(comp[i]).view(cp.uint8).reshape(-1).get().tobytes()
-        parts += [struct.pack("<I", len(raw)), raw, struct.pack("<I", len(c)), c]
+    comps = [cp.asarray(comp[i]).view(cp.uint8).reshape(-1).get().tobytes() for i in range(len(raws))]
     path = os.path.join(os.environ.get("OUT", "."), "nv_gdeflate_pages.bin")
-    open(path, "wb").write(b"".join(parts))
+    write_pages(path, raws, comps)
     print("%d pages from %d files, nvCOMP %s -> %s" % (len(raws), len(files), nv.__version__, path))
+
+
+def write_pages(path, raws, comps):
+    parts = [struct.pack("<I", len(raws))]
+    for raw, c in zip(raws, comps):
+        parts += [struct.pack("<I", len(raw)), raw, struct.pack("<I", len(c)), c]
+    open(path, "wb").write(b"".join(parts))
+
+
+def ours(files):
+    import numpy as np
+    import opencomp as oc
+
+    raws = pages_of(files)
+    codec = oc.Codec(algorithm="GDeflate", bitstream_kind=oc.BitstreamKind.RAW)
+    comps = [bytes(np.asarray(codec.encode(np.frombuffer(r, np.uint8)))) for r in raws]
+    write_pages("ours_gdeflate_pages.bin", raws, comps)
+    print("%d pages from %d files -> ours_gdeflate_pages.bin" % (len(raws), len(files)))
+
+
+def nvdecode(path):
+    import cupy as cp
+    import numpy as np
+    from nvidia import nvcomp as nv
+
+    codec = nv.Codec(algorithm="GDeflate", bitstream_kind=nv.BitstreamKind.RAW, uncomp_chunk_size=PAGE)
+    bad = 0
+    for i, (raw, comp) in enumerate(read_pages(path)):
+        try:
+            d = codec.decode(nv.as_array(cp.asarray(np.frombuffer(comp, np.uint8))))
+            got = cp.asarray(d).view(cp.uint8).reshape(-1).get().tobytes()
+        except Exception as e:
+            bad += 1
+            print("page %3d: %d -> %d bytes: nvCOMP: %s" % (i, len(raw), len(comp), e))
+            continue
+        if got != raw:
+            bad += 1
+            first = next((k for k in range(min(len(got), len(raw))) if got[k] != raw[k]), min(len(got), len(raw)))
+            print("page %3d: %d -> %d bytes: nvCOMP gives %d bytes, first difference at %d"
+                  % (i, len(raw), len(comp), len(got), first))
+    print("%s: nvCOMP %s: %d pages differ or fail" % (path, nv.__version__, bad))
 
 
 def read_pages(path):
@@ -100,6 +143,10 @@ def check(path):
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "dump":
         dump(sys.argv[2:])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "ours":
+        ours(sys.argv[2:])
+    elif len(sys.argv) == 3 and sys.argv[1] == "nvdecode":
+        nvdecode(sys.argv[2])
     elif len(sys.argv) == 3 and sys.argv[1] == "check":
         sys.exit(check(sys.argv[2]))
     else:
