@@ -65,7 +65,7 @@ OC_HIDDEN oc_status oc_cuda_zstd_decompress(void *scratch_dev, size_t scratch_si
  * most OC_ZSTD_ENC_MAX_WARPS workers.  Less scratch also works (fewer
  * workers, each compressing more chunks), down to one worker's slice.
  */
-#define OC_ZSTD_ENC_MAX_WARPS 1024
+#define OC_ZSTD_ENC_MAX_WARPS 4096
 OC_HIDDEN size_t oc_cuda_zstd_compress_scratch_size(size_t n);
 
 /*

@@ -16,13 +16,15 @@ static size_t zstd_decompress_scratch(const oc_gpu_config *cfg, size_t n)
     return b < ((size_t)256 << 20) ? b : ((size_t)256 << 20);
 }
 
-/* A worker slice (~0.9 MiB) per chunk, at most 512 MiB (~550 warps;
- * workers then loop). */
+/* A worker slice (~0.9 MiB) per chunk, at most 2 GiB (~2200 warps, 16
+ * per SM of an H100: the match finder waits on dependent global loads, and
+ * ~550 warps left the SMs idle; bench/gpu/zstd/ENC_NOTES.md "Workers");
+ * workers then loop. */
 static size_t zstd_compress_scratch(const oc_gpu_config *cfg, size_t n)
 {
     (void)cfg;
     size_t b = oc_cuda_zstd_compress_scratch_size(n);
-    return b < ((size_t)512 << 20) ? b : ((size_t)512 << 20);
+    return b < ((size_t)2 << 30) ? b : ((size_t)2 << 30);
 }
 
 extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_zstd = {
