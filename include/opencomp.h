@@ -313,22 +313,39 @@ typedef struct oc_context_options {
     oc_engine engine;          /* AUTO (default): by memory location */
     int num_threads;           /* CPU threads; 0 = number of online cores */
     int device_id;             /* CUDA device ordinal (default 0) */
-    void *cuda_stream;         /* cudaStream_t for all GPU work; NULL = legacy default stream */
+    void *cuda_stream;         /* cudaStream_t for all GPU work; NULL = legacy default stream, or the
+                                  context's own stream with OC_CONTEXT_OWN_STREAM */
     oc_allocator host_alloc;   /* scratch in pageable host memory */
     oc_allocator pinned_alloc; /* scratch in pinned host memory (CUDA engine) */
     oc_allocator device_alloc; /* scratch in device memory (CUDA engine) */
     oc_progress_fn progress;   /* optional progress callback (whole-buffer layer) */
     void *progress_opaque;     /* passed to progress */
-    uint64_t reserved[8];      /* must be zero */
+    uint64_t flags;            /* OC_CONTEXT_* bits; 0 = none (other bits: INVALID_ARGUMENT) */
+    uint64_t reserved[7];      /* must be zero */
 } oc_context_options;
 
 #define OC_CONTEXT_OPTIONS_INIT                                                                              \
     {                                                                                                        \
-        sizeof(oc_context_options), OC_ENGINE_AUTO, 0, 0, NULL, {0}, {0}, {0}, NULL, NULL,                   \
+        sizeof(oc_context_options), OC_ENGINE_AUTO, 0, 0, NULL, {0}, {0}, {0}, NULL, NULL, 0,                \
         {                                                                                                    \
             0                                                                                                \
         }                                                                                                    \
     }
+
+/*
+ * OC_CONTEXT_OWN_STREAM (a flags bit): when cuda_stream is NULL, the context
+ * makes its own CUDA stream on device_id, created non-blocking
+ * (cudaStreamNonBlocking: it does not wait for, nor hold up, work on the
+ * legacy default stream), uses it for all GPU work, and destroys it in
+ * oc_context_destroy.  nvCOMP's Python Codec and opencomp's keep such an
+ * internal stream per device.  It is made at oc_context_create where a GPU
+ * is usable (errors: NO_DEVICE for a device_id the machine lacks, CUDA);
+ * elsewhere the flag changes nothing.  oc_context_set_stream(ctx, NULL)
+ * returns to it.  Without the flag the default stays the legacy default
+ * stream, as it always was for C callers, who may pass any stream of their
+ * own (nvCOMP's C API takes an explicit stream on every call).
+ */
+#define OC_CONTEXT_OWN_STREAM ((uint64_t)1)
 
 typedef struct oc_context oc_context;
 
@@ -343,10 +360,32 @@ typedef struct oc_context oc_context;
 OC_API oc_status oc_context_create(const oc_context_options *options, oc_context **out);
 OC_API void oc_context_destroy(oc_context *ctx);
 
-/* oc_context_set_stream changes the CUDA stream of later calls.
+/* oc_context_set_stream changes the CUDA stream of later calls (NULL: the
+ * legacy default stream, or the context's own with OC_CONTEXT_OWN_STREAM).
+ * oc_context_stream returns the cudaStream_t later calls run on (NULL for
+ * the legacy default stream and for a NULL ctx); with OC_CONTEXT_OWN_STREAM
+ * the context's own stream, which callers may hand to other contexts (it
+ * lives as long as this one).
  * oc_context_num_threads returns the CPU thread count in use. */
 OC_API oc_status oc_context_set_stream(oc_context *ctx, void *cuda_stream);
+OC_API void *oc_context_stream(const oc_context *ctx);
 OC_API int oc_context_num_threads(const oc_context *ctx);
+
+/*
+ * oc_context_wait_stream orders streams without the host waiting: work
+ * enqueued on the context's stream after this call starts only after all
+ * the work enqueued on `other` (a cudaStream_t of the context's device; the
+ * special streams 0, 1 legacy and 2 per-thread stand for the device's) up to
+ * this call has completed: an event recorded on `other` and waited for by
+ * the context's stream (cudaEventRecord + cudaStreamWaitEvent; the event is
+ * the context's, reused).  To make another stream wait for this context's
+ * work, call it on a context whose stream is that one (set_stream) with
+ * `other` = this context's stream.  `other` equal to the context's stream:
+ * OC_OK, nothing to do.  Returns OC_OK; NO_DEVICE without a usable GPU or
+ * CUDA engine; FORKED; CUDA when CUDA refuses (a destroyed stream).  Thread
+ * safety: as any call on the context.
+ */
+OC_API oc_status oc_context_wait_stream(oc_context *ctx, void *other);
 
 /* ========================================================================
  * The batched layer

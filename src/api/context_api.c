@@ -2,7 +2,8 @@
  * context_api.c - creating and destroying an oc_context: options are checked
  * (struct_size, reserved words zero, enums in range, allocators complete),
  * defaults resolved (threads = online cores), and everything the engines
- * created lazily (thread pool, codec states, CUDA state) freed with it.
+ * created lazily (thread pool, codec states, CUDA state) freed with it;
+ * with OC_CONTEXT_OWN_STREAM, the context's own non-blocking stream.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
@@ -47,11 +48,20 @@ oc_status oc_context_create(const oc_context_options *options, oc_context **out)
                     OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF(opts.engine == OC_ENGINE_CUDA && oc_cuda_forked(), OC_ERR_FORKED);
     RETURN_ERROR_IF(opts.engine == OC_ENGINE_CUDA && !oc_cuda_available(), OC_ERR_NO_DEVICE);
+    RETURN_ERROR_IF((opts.flags & ~OC_CONTEXT_OWN_STREAM) != 0, OC_ERR_INVALID_ARGUMENT);
 
     oc_context *ctx = calloc(1, sizeof(*ctx));
     RETURN_ERROR_IF(ctx == NULL, OC_ERR_OUT_OF_MEMORY);
     ctx->opts = opts;
     ctx->num_threads = opts.num_threads ? opts.num_threads : online_cores();
+    if ((opts.flags & OC_CONTEXT_OWN_STREAM) && opts.cuda_stream == NULL && oc_cuda_available()) {
+        oc_status s = oc_cuda_stream_create(ctx, &ctx->own_stream);
+        if (s != OC_OK) {
+            free(ctx);
+            return s;
+        }
+        ctx->opts.cuda_stream = ctx->own_stream;
+    }
     *out = ctx;
     return OC_OK;
 }
@@ -62,15 +72,29 @@ void oc_context_destroy(oc_context *ctx)
         return;
     oc_context_destroy(ctx->staging_cpu);
     oc_cpu_engine_release(ctx);
-    oc_cuda_context_release(ctx);
+    oc_cuda_context_release(ctx); /* scratch is freed on the stream: before the stream goes */
+    oc_cuda_stream_destroy(ctx, ctx->own_stream);
     free(ctx);
 }
 
 oc_status oc_context_set_stream(oc_context *ctx, void *cuda_stream)
 {
     RETURN_ERROR_IF(ctx == NULL, OC_ERR_INVALID_ARGUMENT);
-    ctx->opts.cuda_stream = cuda_stream;
+    ctx->opts.cuda_stream = cuda_stream ? cuda_stream : ctx->own_stream;
     return OC_OK;
+}
+
+void *oc_context_stream(const oc_context *ctx)
+{
+    return ctx ? ctx->opts.cuda_stream : NULL;
+}
+
+oc_status oc_context_wait_stream(oc_context *ctx, void *other)
+{
+    RETURN_ERROR_IF(ctx == NULL, OC_ERR_INVALID_ARGUMENT);
+    if (other == ctx->opts.cuda_stream)
+        return OC_OK;
+    return oc_cuda_wait_stream(ctx, other);
 }
 
 int oc_context_num_threads(const oc_context *ctx)

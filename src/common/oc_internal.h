@@ -69,6 +69,7 @@ struct oc_context {
     struct oc_cpu_workers *workers; /* per-worker codec state, NULL until first CPU call */
     void *cuda_state;               /* owned by src/cuda/, freed by oc_cuda_context_release */
     oc_context *staging_cpu;        /* src/api/staging.c's CPU context, NULL until device data is staged */
+    void *own_stream;               /* OC_CONTEXT_OWN_STREAM: the stream made for it (NULL: none) */
 };
 
 /* oc_resolve_level maps a requested level to the one a codec runs: 0 gives

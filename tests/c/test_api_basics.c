@@ -3,7 +3,8 @@
  * algorithm names (nvCOMP spellings, case-insensitive), level ranges,
  * version and build info (with the linked reference libraries' versions),
  * engine and algorithm availability, context options validation, the
- * memory helpers' host paths and NO_DEVICE answers, custom host allocators
+ * memory helpers' host paths and NO_DEVICE answers, the context's stream
+ * (OC_CONTEXT_OWN_STREAM, oc_context_stream, oc_context_wait_stream), custom host allocators
  * (every scratch byte goes through them and is given back), and the batch
  * calls' argument errors.
  */
@@ -154,9 +155,9 @@ static void contexts(void)
     o.struct_size = sizeof(o) - 8;
     CHECK_STATUS(oc_context_create(&o, &ctx), OC_ERR_INVALID_ARGUMENT);
     o.struct_size = sizeof(o);
-    o.reserved[7] = 1;
+    o.reserved[6] = 1;
     CHECK_STATUS(oc_context_create(&o, &ctx), OC_ERR_INVALID_ARGUMENT);
-    o.reserved[7] = 0;
+    o.reserved[6] = 0;
     o.num_threads = -1;
     CHECK_STATUS(oc_context_create(&o, &ctx), OC_ERR_INVALID_ARGUMENT);
     o.num_threads = 3;
@@ -173,6 +174,39 @@ static void contexts(void)
     }
     CHECK_OK(oc_context_create(&o, &ctx));
     CHECK_EQ(oc_context_num_threads(ctx), 3);
+    oc_context_destroy(ctx);
+}
+
+/* The context's stream: the one given, else the legacy default stream
+ * (NULL), else with OC_CONTEXT_OWN_STREAM a stream of its own where a GPU
+ * is usable (test_cuda_public_api.c checks that one). */
+static void context_streams(void)
+{
+    oc_context *ctx = NULL;
+    oc_context_options o = OC_CONTEXT_OPTIONS_INIT;
+    o.flags = 2; /* no such bit */
+    CHECK_STATUS(oc_context_create(&o, &ctx), OC_ERR_INVALID_ARGUMENT);
+    o.flags = 0;
+    CHECK_OK(oc_context_create(&o, &ctx));
+    CHECK(oc_context_stream(ctx) == NULL); /* C's default: the legacy default stream */
+    CHECK_OK(oc_context_set_stream(ctx, (void *)0x1234));
+    CHECK(oc_context_stream(ctx) == (void *)0x1234);
+    CHECK_OK(oc_context_wait_stream(ctx, (void *)0x1234)); /* its own stream: nothing to do */
+    CHECK_OK(oc_context_set_stream(ctx, NULL));
+    CHECK(oc_context_stream(ctx) == NULL);
+    if (!oc_engine_available(OC_ENGINE_CUDA))
+        CHECK_STATUS(oc_context_wait_stream(ctx, (void *)1), OC_ERR_NO_DEVICE);
+    oc_context_destroy(ctx);
+    CHECK(oc_context_stream(NULL) == NULL);
+    CHECK_STATUS(oc_context_wait_stream(NULL, NULL), OC_ERR_INVALID_ARGUMENT);
+    o.flags = OC_CONTEXT_OWN_STREAM;
+    CHECK_OK(oc_context_create(&o, &ctx));
+    if (!oc_engine_available(OC_ENGINE_CUDA))
+        CHECK(oc_context_stream(ctx) == NULL); /* no GPU: nothing to make */
+    oc_context_destroy(ctx);
+    o.cuda_stream = (void *)0x1234; /* a stream given wins */
+    CHECK_OK(oc_context_create(&o, &ctx));
+    CHECK(oc_context_stream(ctx) == (void *)0x1234);
     oc_context_destroy(ctx);
 }
 
@@ -437,6 +471,7 @@ int main(void)
     algorithms();
     versions();
     contexts();
+    context_streams();
     memory();
     out_of_memory();
     batch_arguments();

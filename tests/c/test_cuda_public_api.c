@@ -4,7 +4,10 @@
  * through oc_batch_* on device chunks (LZ4/Snappy/zstd-decode and GDeflate
  * decode on kernels, the rest host-staged) and the whole-buffer layer round-trips device
  * buffers for every bitstream kind (host-staged), with
- * oc_buffer_decompressed_size reading a device buffer.  Device results are
+ * oc_buffer_decompressed_size reading a device buffer; OC_CONTEXT_OWN_STREAM
+ * gives a non-blocking stream of the context's own, and
+ * oc_context_wait_stream orders a copy on one stream after work on another
+ * with no host wait.  Device results are
  * checked against the reference libraries by decoding on the host with the
  * CPU engine.
  *
@@ -140,6 +143,45 @@ static void buffer_roundtrip(oc_algorithm a, oc_bitstream_kind kind, const uint8
     oc_memory_free(g_gpu, OC_MEMORY_DEVICE, d_out, n);
 }
 
+/* OC_CONTEXT_OWN_STREAM: a stream of its own, not the legacy one, used by
+ * its calls; set_stream(NULL) returns to it.  Ordering: a copy enqueued on
+ * the legacy stream after oc_context_wait_stream(legacy ctx, own stream)
+ * sees the own stream's copy (no host wait in between). */
+static void own_stream(const uint8_t *data)
+{
+    oc_context_options co = OC_CONTEXT_OPTIONS_INIT;
+    co.flags = OC_CONTEXT_OWN_STREAM;
+    oc_context *own = NULL, *legacy = NULL;
+    REQUIRE(oc_context_create(&co, &own) == OC_OK);
+    co.flags = 0;
+    REQUIRE(oc_context_create(&co, &legacy) == OC_OK);
+    void *s = oc_context_stream(own);
+    CHECK(s != NULL && s != (void *)1 && s != (void *)2);
+    CHECK(oc_context_set_stream(own, (void *)1) == OC_OK && oc_context_stream(own) == (void *)1);
+    CHECK(oc_context_set_stream(own, NULL) == OC_OK && oc_context_stream(own) == s);
+    size_t n = (size_t)N * CHUNK - 4000;
+    uint8_t *a = NULL, *b = NULL, *back = malloc(n);
+    REQUIRE(back);
+    REQUIRE(oc_memory_alloc(legacy, OC_MEMORY_DEVICE, n, (void **)&a) == OC_OK);
+    REQUIRE(oc_memory_alloc(legacy, OC_MEMORY_DEVICE, n, (void **)&b) == OC_OK);
+    REQUIRE(oc_context_synchronize(legacy) == OC_OK);
+    for (int round = 0; round < 4; round++) {
+        REQUIRE(oc_memory_copy(own, a, data + round * 1000, n) == OC_OK); /* on the own stream */
+        CHECK(oc_context_wait_stream(legacy, s) == OC_OK);                  /* legacy waits for it */
+        REQUIRE(oc_memory_copy(legacy, b, a, n) == OC_OK);
+        REQUIRE(oc_memory_copy(legacy, back, b, n) == OC_OK);
+        REQUIRE(oc_context_synchronize(legacy) == OC_OK);
+        CHECK(memcmp(back, data + round * 1000, n) == 0);
+    }
+    CHECK(oc_context_wait_stream(own, s) == OC_OK); /* its own stream: nothing to do */
+    oc_memory_free(legacy, OC_MEMORY_DEVICE, a, n);
+    oc_memory_free(legacy, OC_MEMORY_DEVICE, b, n);
+    REQUIRE(oc_context_synchronize(own) == OC_OK);
+    oc_context_destroy(own);
+    oc_context_destroy(legacy);
+    free(back);
+}
+
 int main(void)
 {
     if (oc_cuda_device_count() == 0) {
@@ -182,6 +224,8 @@ int main(void)
         int d = -1;
         CHECK(oc_cuda_stream_device((void *)s, &d) == OC_OK && d == 0);
     }
+    own_stream(data);
+    printf("  own non-blocking stream and stream ordering done\n");
     oc_context_destroy(g_gpu);
     oc_context_destroy(g_cpu);
     free(data);

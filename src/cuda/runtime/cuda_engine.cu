@@ -50,6 +50,7 @@ struct oc_cuda_state {
     int scratch_used;
     oc_pinned_slot pinned[OC_PINNED_SLOTS];
     int next_slot;
+    cudaEvent_t order_event; /* oc_context_wait_stream's, made on first use (NULL until then) */
 };
 
 /* Host-side write-back of results for callers whose result arrays are
@@ -352,6 +353,8 @@ extern "C" void oc_cuda_context_release(oc_context *ctx)
         cudaEventDestroy(s->pinned[i].done);
     }
     cudaEventDestroy(s->scratch_done);
+    if (s->order_event)
+        cudaEventDestroy(s->order_event);
     if (entered)
         oc_leave(ctx, prev);
     free(s);
@@ -645,4 +648,52 @@ extern "C" oc_status oc_cuda_synchronize(oc_context *ctx)
         (void)cudaGetLastError();
     oc_leave(ctx, prev);
     return e == cudaSuccess ? OC_OK : OC_ERR_CUDA;
+}
+
+/* ---- streams: the context's own, and ordering between streams ----------- */
+
+extern "C" oc_status oc_cuda_stream_create(oc_context *ctx, void **out)
+{
+    int prev = -1;
+    FORWARD_IF_ERROR(oc_enter(ctx, &prev));
+    cudaStream_t st = NULL;
+    cudaError_t e = cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking);
+    if (e != cudaSuccess)
+        (void)cudaGetLastError();
+    oc_leave(ctx, prev);
+    if (e != cudaSuccess)
+        return OC_ERR_CUDA;
+    *out = (void *)st;
+    return OC_OK;
+}
+
+extern "C" void oc_cuda_stream_destroy(oc_context *ctx, void *stream)
+{
+    int prev = -1;
+    if (stream == NULL || oc_cuda_forked() || oc_enter(ctx, &prev) != OC_OK)
+        return;
+    /* returns at once; CUDA frees the stream when its work is done */
+    if (cudaStreamDestroy((cudaStream_t)stream) != cudaSuccess)
+        (void)cudaGetLastError();
+    oc_leave(ctx, prev);
+}
+
+extern "C" oc_status oc_cuda_wait_stream(oc_context *ctx, void *other)
+{
+    int prev = -1;
+    FORWARD_IF_ERROR(oc_enter(ctx, &prev));
+    oc_cuda_state *s = NULL;
+    oc_status st = oc_state_get(ctx, &s);
+    if (st == OC_OK && s->order_event == NULL &&
+        cudaEventCreateWithFlags(&s->order_event, cudaEventDisableTiming) != cudaSuccess) {
+        s->order_event = NULL;
+        st = OC_ERR_CUDA;
+    }
+    if (st == OC_OK && (cudaEventRecord(s->order_event, (cudaStream_t)other) != cudaSuccess ||
+                        cudaStreamWaitEvent(oc_stream(ctx), s->order_event, 0) != cudaSuccess))
+        st = OC_ERR_CUDA;
+    if (st == OC_ERR_CUDA)
+        (void)cudaGetLastError();
+    oc_leave(ctx, prev);
+    return st;
 }

@@ -72,6 +72,11 @@ OC_HIDDEN oc_status oc_cuda_memory_alloc(oc_context *ctx, oc_memory_kind kind, s
 OC_HIDDEN void oc_cuda_memory_free(oc_context *ctx, oc_memory_kind kind, void *ptr, size_t size);
 OC_HIDDEN oc_status oc_cuda_memory_copy(oc_context *ctx, void *dst, const void *src, size_t n);
 OC_HIDDEN oc_status oc_cuda_synchronize(oc_context *ctx);
+/* OC_CONTEXT_OWN_STREAM: a non-blocking stream on the context's device, and its end. */
+OC_HIDDEN oc_status oc_cuda_stream_create(oc_context *ctx, void **out);
+OC_HIDDEN void oc_cuda_stream_destroy(oc_context *ctx, void *stream);
+/* oc_context_wait_stream's GPU side. */
+OC_HIDDEN oc_status oc_cuda_wait_stream(oc_context *ctx, void *other);
 
 #ifdef __cplusplus
 }

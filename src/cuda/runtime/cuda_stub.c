@@ -124,3 +124,17 @@ oc_status oc_cuda_synchronize(oc_context *ctx)
     (void)ctx;
     return OC_OK;
 }
+oc_status oc_cuda_stream_create(oc_context *ctx, void **out)
+{
+    (void)ctx, (void)out;
+    return OC_ERR_NO_DEVICE;
+}
+void oc_cuda_stream_destroy(oc_context *ctx, void *stream)
+{
+    (void)ctx, (void)stream;
+}
+oc_status oc_cuda_wait_stream(oc_context *ctx, void *other)
+{
+    (void)ctx, (void)other;
+    return OC_ERR_NO_DEVICE;
+}
