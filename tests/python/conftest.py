@@ -115,8 +115,10 @@ def decode_calls(monkeypatch):
 @pytest.fixture
 def fake_cupy(monkeypatch):
     """Device output as far as opencomp.zarr's direct read can tell, with a
-    GPU kernel for every algorithm; CuPy's calls answered by numpy.  Returns
-    the list of host-to-device copies (cupy.asarray's sizes)."""
+    GPU kernel for every algorithm; CuPy's calls answered by numpy, and a
+    current stream that fails the test if anything synchronises it (the
+    decode is ordered after it by events).  Returns the list of
+    host-to-device copies (cupy.asarray's sizes)."""
     from opencomp.zarr import _fastread
 
     copies = []
@@ -125,7 +127,13 @@ def fake_cupy(monkeypatch):
         copies.append(a.size)
         return np.array(a, copy=True)
 
-    monkeypatch.setitem(sys.modules, "cupy", types.SimpleNamespace(asarray=asarray, empty=np.empty, uint8=np.uint8))
+    class _Stream:
+        def synchronize(self):  # the decode is ordered after CuPy's stream by events, not by the host
+            raise AssertionError("opencomp.zarr synchronised CuPy's stream")
+
+    cuda = types.SimpleNamespace(get_current_stream=_Stream)
+    monkeypatch.setitem(sys.modules, "cupy",
+                        types.SimpleNamespace(asarray=asarray, empty=np.empty, uint8=np.uint8, cuda=cuda))
     monkeypatch.setattr(_fastread, "_device_output", lambda out: True)
     monkeypatch.setattr(_fastread, "_gpu_decodes", lambda codec: True)
     return copies

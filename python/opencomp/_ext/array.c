@@ -8,6 +8,12 @@
  * memory, __cuda_array_interface__ (v3, with stream) for device memory, and
  * DLPack for both.  Device memory moves only through the C library's memory
  * helpers (cpu() / cuda()), with the GIL released.
+ *
+ * A result of a stream-ordered decode holds the batch's _Pending
+ * (pending.c): the interfaces export its stream (CAI's "stream", DLPack's
+ * consumer stream made to wait on an event), and what reads the bytes on
+ * the host (cpu(), synchronize(), the host interfaces) waits for it and
+ * raises the batch's first failed chunk.
  */
 #include "oc_py.h"
 
@@ -35,6 +41,14 @@ static void array_dealloc(PyObject *self)
     PyObject_GC_UnTrack(self);
     if (a->weakreflist)
         PyObject_ClearWeakRefs(self);
+    if (oc_py_pending_in_flight(a->pending)) {
+        /* the stream still writes this memory: wait before it is given back */
+        PyObject *et, *ev, *tb;
+        PyErr_Fetch(&et, &ev, &tb);
+        if (oc_py_pending_wait(a->pending, 0) != 0)
+            PyErr_WriteUnraisable(self);
+        PyErr_Restore(et, ev, tb);
+    }
     oc_py_view_release(&a->v);
     if (a->own_ptr) {
         if (a->own_kind == OC_MEMORY_HOST) {
@@ -49,6 +63,7 @@ static void array_dealloc(PyObject *self)
         a->own_ptr = NULL;
     }
     Py_CLEAR(a->own_ctx);
+    Py_CLEAR(a->pending);
     tp->tp_free(self);
     Py_DECREF(tp);
 }
@@ -59,6 +74,7 @@ static int array_traverse(PyObject *self, visitproc visit, void *arg)
     Py_VISIT(Py_TYPE(self));
     Py_VISIT(a->v.keep);
     Py_VISIT(a->own_ctx);
+    Py_VISIT(a->pending);
     return 0;
 }
 
@@ -218,7 +234,9 @@ static PyObject *interface_dict(oc_py_array *a, int with_stream)
                                 PyLong_FromVoidPtr(a->v.ptr), a->v.readonly ? Py_True : Py_False, "version",
                                 3, "strides", Py_None);
     if (d && with_stream) {
-        PyObject *s = a->v.has_stream ? PyLong_FromUnsignedLongLong(a->v.stream) : Py_NewRef(Py_None);
+        /* the stream of work still pending (None once a stream-ordered batch has been waited for) */
+        int pending = a->v.has_stream && (!a->pending || oc_py_pending_in_flight(a->pending));
+        PyObject *s = pending ? PyLong_FromUnsignedLongLong(a->v.stream) : Py_NewRef(Py_None);
         if (!s || PyDict_SetItemString(d, "stream", s) != 0)
             Py_CLEAR(d);
         Py_XDECREF(s);
@@ -249,6 +267,8 @@ static PyObject *get_ai(PyObject *self, void *c)
             "__array_interface__: this Array is in device memory (use .cpu() to copy it to the host)");
         return NULL;
     }
+    if (a->pending && oc_py_pending_wait(a->pending, 1) != 0)
+        return NULL;
     return interface_dict(a, 0);
 }
 
@@ -356,17 +376,32 @@ static PyGetSetDef array_getset[] = {
 
 static int dlpack_prepare(oc_py_array *a, PyObject *stream)
 {
-    /* A consumer's stream asks us to make pending work visible to it. */
-    if (a->v.on_device && a->v.has_stream) {
+    /* A batch already waited for raises its failure; a host Array of a
+     * deferred batch (tests) is waited for. */
+    if (a->pending && (oc_py_pending_failed(a->pending) || !a->v.on_device) &&
+        oc_py_pending_wait(a->pending, 1) != 0)
+        return -1;
+    /* A consumer's stream asks us to make pending work visible to it: it
+     * waits on an event recorded on our stream, the host does not wait.
+     * None (DLPack: the legacy default stream) and 0 are the legacy stream;
+     * -1 asks for nothing. */
+    if (a->v.on_device && a->v.has_stream && (!a->pending || oc_py_pending_in_flight(a->pending))) {
         oc_py_state *st = state_of((PyObject *)a);
-        uintptr_t consumer = 0;
-        if (stream && stream != Py_None && oc_py_stream_arg(stream, &consumer) != 0)
-            return -1;
-        if (consumer != a->v.stream || consumer == 0) {
-            if (oc_py_sync_stream(st, a->v.device_id, a->v.stream) != 0)
+        uintptr_t consumer = 1;
+        if (stream && stream != Py_None) {
+            if (PyLong_Check(stream)) {
+                long long v = PyLong_AsLongLong(stream);
+                if (v == -1 && !PyErr_Occurred())
+                    return 0;
+                PyErr_Clear(); /* a pointer above LLONG_MAX: oc_py_stream_arg reads it */
+            }
+            if (oc_py_stream_arg(stream, &consumer) != 0)
                 return -1;
-            a->v.has_stream = 0;
+            if (consumer == 0)
+                consumer = 1;
         }
+        if (oc_py_order(st, a->v.device_id, consumer, a->v.stream) != 0)
+            return -1;
     }
     return 0;
 }
@@ -428,10 +463,12 @@ static PyObject *copy_array(oc_py_array *a, int to_device, int synchronize, uint
         return NULL;
     }
     int dev = a->v.device_id;
+    if (a->pending && oc_py_pending_wait(a->pending, 1) != 0)
+        return NULL;
     oc_py_array *r = oc_py_array_alloc(st, a->v.nbytes, to_device, dev, a->v.typestr);
     if (!r)
         return NULL;
-    if (a->v.on_device && a->v.has_stream && oc_py_sync_stream(st, dev, a->v.stream) != 0) {
+    if (a->v.on_device && a->v.has_stream && !a->pending && oc_py_sync_stream(st, dev, a->v.stream) != 0) {
         Py_DECREF(r);
         return NULL;
     }
@@ -471,9 +508,29 @@ static PyObject *array_cpu(PyObject *self, PyObject *unused)
 {
     (void)unused;
     oc_py_array *a = (oc_py_array *)self;
-    if (!a->v.on_device)
+    if (!a->v.on_device) {
+        if (a->pending && oc_py_pending_wait(a->pending, 1) != 0)
+            return NULL;
         return Py_NewRef(self);
+    }
     return copy_array(a, 0, 1, 0);
+}
+
+/* Wait for the work that writes this Array (a stream-ordered decode, a
+ * cuda(synchronize=False) copy) and raise its batch's failure. */
+static PyObject *array_synchronize(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    oc_py_array *a = (oc_py_array *)self;
+    if (a->pending) {
+        if (oc_py_pending_wait(a->pending, 1) != 0)
+            return NULL;
+    } else if (a->v.on_device && a->v.has_stream) {
+        if (oc_py_sync_stream(state_of(self), a->v.device_id, a->v.stream) != 0)
+            return NULL;
+        a->v.has_stream = 0;
+    }
+    Py_RETURN_NONE;
 }
 
 static PyObject *array_cuda(PyObject *self, PyObject *args, PyObject *kw)
@@ -512,6 +569,8 @@ static PyObject *array_len_bytes(PyObject *self, PyObject *unused)
         PyErr_SetString(PyExc_BufferError, "Array is in device memory; call .cpu() first");
         return NULL;
     }
+    if (a->pending && oc_py_pending_wait(a->pending, 1) != 0)
+        return NULL;
     return PyBytes_FromStringAndSize(a->v.ptr, (Py_ssize_t)a->v.nbytes);
 }
 
@@ -531,6 +590,10 @@ static PyMethodDef array_methods[] = {
      "if "
      "already there). Raises opencomp.Error (status NO_DEVICE) when no GPU is present."},
     {"tobytes", array_len_bytes, METH_NOARGS, "tobytes()\n--\n\nThe bytes of a host Array (a copy)."},
+    {"synchronize", array_synchronize, METH_NOARGS,
+     "synchronize()\n--\n\nWait for the work that writes this Array (a stream-ordered decode, a "
+     "cuda(synchronize=False) copy); raises opencomp.Error naming the batch's first failed chunk (opencomp "
+     "extension)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -541,6 +604,10 @@ static int array_getbuffer(PyObject *self, Py_buffer *view, int flags)
     oc_py_array *a = (oc_py_array *)self;
     if (a->v.on_device) {
         PyErr_SetString(PyExc_BufferError, "Array is in device memory; call .cpu() for a host copy");
+        view->obj = NULL;
+        return -1;
+    }
+    if (a->pending && oc_py_pending_wait(a->pending, 1) != 0) {
         view->obj = NULL;
         return -1;
     }

@@ -11,7 +11,13 @@
  *     returns a status per chunk instead;
  *   - the GIL is released around every library call, and a Codec can be used
  *     from several threads: it hands each concurrent call its own oc_context
- *     from a small pool (the C library allows one thread per context).
+ *     from a small pool (the C library allows one thread per context);
+ *   - stream-ordered calls, as nvCOMP's: without cuda_stream= a Codec runs on
+ *     the internal non-blocking stream of each device (context.c); inputs'
+ *     producer streams (CAI "stream", DLPack) are waited for with events, not
+ *     by the host; a device decode whose sizes are known returns without
+ *     synchronising and leaves its statuses in a _Pending (pending.c) that
+ *     its results hold and Codec.synchronize() reads.
  *
  * Bitstream kinds: RAW and WITH_UNCOMPRESSED_SIZE run through the batched
  * layer (one bare stream per array, all arrays in parallel); NVCOMP_NATIVE
@@ -45,6 +51,8 @@ typedef struct {
     uint8_t blosc_codec;      /* Blosc compression: cname= (oc_blosc_codec) */
     uint32_t blosc_blocksize; /* Blosc compression: blocksize= (0 = c-blosc's choice) */
     PyObject *stream_obj;     /* keeps a CudaStream given as cuda_stream alive */
+    int has_stream;           /* cuda_stream= given (else: each device's internal stream) */
+    PyObject *pendings;       /* list of _Pending batches not yet read by Codec.synchronize() */
     PyThread_type_lock lock;  /* guards the context pool */
     PyObject *pool[OC_PY_POOL];
     int npool;
@@ -57,9 +65,34 @@ static oc_py_state *state_of(PyObject *self)
 
 /* ---- context pool ---------------------------------------------------------- */
 
+/* The stream a call on `device` runs on: cuda_stream= if given, else for
+ * device data the device's internal stream (made on first use), else none
+ * (the CPU engine).  Returns 0, or -1 with an exception set. */
+static int call_stream(oc_py_codec *c, int device, int on_device, uintptr_t *out)
+{
+    *out = c->stream;
+    if (c->has_stream || !on_device)
+        return 0;
+    return oc_py_internal_stream(state_of((PyObject *)c), device, out);
+}
+
 /* A context of the pool on `device` (the device the call's data is on), or
- * a new one: contexts, with their scratch and caches, are per device. */
-static oc_py_context *pool_take(oc_py_codec *c, int device)
+ * a new one: contexts, with their scratch and caches, are per device.  Its
+ * stream is set to the call's. */
+static oc_py_context *pool_take_raw(oc_py_codec *c, int device);
+static oc_py_context *pool_take(oc_py_codec *c, int device, int on_device)
+{
+    uintptr_t stream = 0;
+    if (call_stream(c, device, on_device, &stream) != 0)
+        return NULL;
+    oc_py_context *ctx = pool_take_raw(c, device);
+    if (ctx && ctx->stream != (void *)stream)
+        oc_py_context_use_stream(
+            ctx, stream, c->has_stream ? NULL : oc_py_internal_stream_owner(state_of((PyObject *)c), device));
+    return ctx;
+}
+
+static oc_py_context *pool_take_raw(oc_py_codec *c, int device)
 {
     oc_py_context *ctx = NULL;
     /* The critical section never releases the GIL, so waiting here cannot deadlock. */
@@ -87,6 +120,78 @@ static void pool_put(oc_py_codec *c, oc_py_context *ctx)
     }
     PyThread_release_lock(c->lock);
     Py_XDECREF(ctx);
+}
+
+/* ---- stream-ordered batches ------------------------------------------------ */
+
+#define OC_PY_MAX_IN_FLIGHT 32
+
+/* Keep a stream-ordered batch for Codec.synchronize(): batches already read
+ * and either fine or reported are dropped; past OC_PY_MAX_IN_FLIGHT batches
+ * in flight the oldest is waited for (its failure, if any, is still raised
+ * by Codec.synchronize() or its results), so that a caller who never
+ * synchronises does not keep every input alive. */
+static int remember_pending(oc_py_codec *c, PyObject *p)
+{
+    PyObject *keep = PyList_New(0);
+    if (!keep)
+        return -1;
+    Py_ssize_t in_flight = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(c->pendings); i++) {
+        PyObject *q = PyList_GET_ITEM(c->pendings, i);
+        oc_py_pending *pq = (oc_py_pending *)q;
+        if (pq->settled && (pq->failed < 0 || pq->reported))
+            continue;
+        in_flight += !pq->settled;
+        if (PyList_Append(keep, q) != 0) {
+            Py_DECREF(keep);
+            return -1;
+        }
+    }
+    if (PyList_Append(keep, p) != 0) {
+        Py_DECREF(keep);
+        return -1;
+    }
+    Py_SETREF(c->pendings, keep);
+    for (Py_ssize_t i = 0; in_flight >= OC_PY_MAX_IN_FLIGHT && i < PyList_GET_SIZE(c->pendings); i++) {
+        PyObject *q = PyList_GET_ITEM(c->pendings, i);
+        if (oc_py_pending_in_flight(q)) {
+            Py_INCREF(q);
+            int rc = oc_py_pending_wait(q, 0);
+            Py_DECREF(q);
+            return rc;
+        }
+    }
+    return 0;
+}
+
+/* Codec.synchronize(): wait for every stream-ordered batch of this Codec
+ * whose statuses have not been read, and raise the first failed chunk of
+ * the first that failed and was not raised yet. */
+static PyObject *codec_synchronize(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    oc_py_codec *c = (oc_py_codec *)self;
+    PyObject *list = c->pendings;
+    c->pendings = PyList_New(0);
+    if (!c->pendings) {
+        c->pendings = list;
+        return NULL;
+    }
+    PyObject *fail = NULL;
+    int rc = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list) && rc == 0; i++) {
+        PyObject *q = PyList_GET_ITEM(list, i);
+        rc = oc_py_pending_wait(q, 0);
+        if (rc == 0 && !fail && oc_py_pending_failed(q) && !((oc_py_pending *)q)->reported)
+            fail = q;
+    }
+    if (rc == 0 && fail)
+        rc = oc_py_pending_wait(fail, 1);
+    Py_DECREF(list);
+    if (rc != 0)
+        return NULL;
+    Py_RETURN_NONE;
 }
 
 /* ---- constructor ------------------------------------------------------------ */
@@ -277,7 +382,10 @@ static PyObject *codec_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         if (oc_py_stream_arg(stream, &c->stream) != 0)
             goto fail;
         c->stream_obj = Py_NewRef(stream);
+        c->has_stream = 1;
     }
+    if (!(c->pendings = PyList_New(0)))
+        goto fail;
     if (chunk != Py_None) {
         if (int_arg(chunk, "uncomp_chunk_size", 1, 1L << 30, &v) != 0)
             goto fail;
@@ -403,6 +511,7 @@ static void codec_dealloc(PyObject *self)
         Py_CLEAR(c->pool[i]);
     c->npool = 0;
     Py_CLEAR(c->stream_obj);
+    Py_CLEAR(c->pendings);
     if (c->lock)
         PyThread_free_lock(c->lock);
     tp->tp_free(self);
@@ -414,6 +523,7 @@ static int codec_traverse(PyObject *self, visitproc visit, void *arg)
     oc_py_codec *c = (oc_py_codec *)self;
     Py_VISIT(Py_TYPE(self));
     Py_VISIT(c->stream_obj);
+    Py_VISIT(c->pendings);
     return 0;
 }
 
@@ -620,19 +730,109 @@ static int job_bind_device(oc_py_codec *c, job *j)
     return 0;
 }
 
-/* Make producers' CAI streams' work visible before we read their memory. */
-static int job_wait_producers(oc_py_state *st, oc_py_codec *c, job *j)
+/* The distinct producer streams of the call's device views (CAI "stream",
+ * the stream named to DLPack producers, an Array's pending stream) other
+ * than the call's own; at most `cap` (the rest: *more = 1). */
+static size_t job_streams(job *j, int outs_only, uintptr_t own, uintptr_t *list, size_t cap, int *more)
 {
+    size_t m = 0;
+    *more = 0;
     for (size_t i = 0; i < j->n; i++) {
-        oc_py_view *vs[2] = {&j->src[i], j->out ? &j->out[i] : NULL};
+        oc_py_view *vs[2] = {outs_only ? NULL : &j->src[i], j->out ? &j->out[i] : NULL};
         for (int k = 0; k < 2; k++) {
             oc_py_view *v = vs[k];
-            if (v && v->on_device && v->has_stream && v->stream != (c->stream ? c->stream : 1)) {
-                if (oc_py_sync_stream(st, oc_py_view_device(v), v->stream) != 0)
-                    return -1;
-                v->has_stream = 0;
+            if (!v || !v->on_device || !v->has_stream || v->stream == own)
+                continue;
+            size_t q = 0;
+            while (q < m && list[q] != v->stream)
+                q++;
+            if (q < m)
+                continue;
+            if (m == cap) {
+                *more = 1;
+                continue;
             }
+            list[m++] = v->stream;
         }
+    }
+    return m;
+}
+
+/* The waits of job_wait_producers (called with the context's lock held,
+ * the GIL released). */
+static oc_status wait_streams(oc_context *ctx, job *j, const uintptr_t *list, size_t m, int more)
+{
+    oc_status s = OC_OK;
+    for (size_t q = 0; q < m && s == OC_OK; q++)
+        s = oc_context_wait_stream(ctx, (void *)list[q]);
+    /* more than 16 producer streams: one wait per view for the rest */
+    for (size_t i = 0; more && i < j->n && s == OC_OK; i++) {
+        oc_py_view *vs[2] = {&j->src[i], j->out ? &j->out[i] : NULL};
+        for (int k = 0; k < 2 && s == OC_OK; k++) {
+            size_t q = 0;
+            if (!vs[k] || !vs[k]->on_device || !vs[k]->has_stream)
+                continue;
+            while (q < m && list[q] != vs[k]->stream)
+                q++;
+            if (q == m)
+                s = oc_context_wait_stream(ctx, (void *)vs[k]->stream);
+        }
+    }
+    return s;
+}
+
+/* Make producers' work visible before we read (or write) their memory: the
+ * call's stream waits on an event recorded on each producer's stream; the
+ * host does not wait (CAI v3's and DLPack's contract). */
+static int job_wait_producers(oc_py_state *st, oc_py_context *ctx, job *j)
+{
+    if (!j->on_device)
+        return 0;
+    uintptr_t list[16];
+    int more = 0;
+    oc_status s = OC_OK;
+    size_t m = job_streams(j, 0, (uintptr_t)ctx->stream, list, 16, &more);
+    if (m == 0 && !more)
+        return 0;
+    OC_PY_CTX_CALL(ctx, s = wait_streams(ctx->ctx, j, list, m, more));
+    if (s != OC_OK) {
+        oc_py_raise(st, s, -1, "cannot order the call's CUDA stream after its inputs' streams: %s",
+                    oc_status_message(s));
+        return -1;
+    }
+    return 0;
+}
+
+/* After a stream-ordered decode: the out= buffers' streams (CAI "stream",
+ * DLPack) wait for it, so that work their owner enqueues there later reads
+ * the decoded bytes; the host does not wait. */
+static int job_order_outputs(oc_py_state *st, oc_py_context *ctx, job *j)
+{
+    if (!j->on_device || !j->out)
+        return 0;
+    uintptr_t list[16];
+    int more = 0;
+    size_t m = job_streams(j, 1, (uintptr_t)ctx->stream, list, 16, &more);
+    if (m == 0 && !more)
+        return 0;
+    oc_status s = OC_OK;
+    void *own = ctx->stream;
+    OC_PY_CTX_CALL(ctx, {
+        for (size_t q = 0; q < m && s == OC_OK; q++) {
+            s = oc_context_set_stream(ctx->ctx, (void *)list[q]);
+            if (s == OC_OK)
+                s = oc_context_wait_stream(ctx->ctx, own);
+        }
+        oc_context_set_stream(ctx->ctx, own);
+    });
+    if (s == OC_OK && more) {
+        /* more than 16 streams among the outputs: the host waits instead */
+        OC_PY_CTX_CALL(ctx, s = oc_context_synchronize(ctx->ctx));
+    }
+    if (s != OC_OK) {
+        oc_py_raise(st, s, -1, "cannot order the outputs' CUDA streams after the decode: %s",
+                    oc_status_message(s));
+        return -1;
     }
     return 0;
 }
@@ -658,7 +858,7 @@ static int parse_errors(PyObject *obj, int *status_mode)
  * (made before the call); shaped as 1-D arrays of `typestr`.  Then either
  * raise for the first failed chunk or build (results, statuses). */
 static PyObject *job_finish(oc_py_state *st, job *j, int status_mode, const char *verb,
-                            const char *typestr_default)
+                            const char *typestr_default, const size_t *sizes)
 {
     for (size_t i = 0; i < j->n; i++) {
         if (j->st[i] != OC_OK) {
@@ -678,7 +878,7 @@ static PyObject *job_finish(oc_py_state *st, job *j, int status_mode, const char
         }
         if (!ts[0])
             memcpy(ts, "|u1", 4);
-        if (oc_py_array_set_1d(j->res[i], j->dst_sizes[i], ts) != 0)
+        if (oc_py_array_set_1d(j->res[i], sizes[i], ts) != 0)
             return NULL;
     }
     if (!status_mode) {
@@ -1000,10 +1200,8 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
         if (alloc_results(st, &j) != 0)
             goto done;
     }
-    if (job_wait_producers(st, c, &j) != 0)
-        goto done;
-    ctx = pool_take(c, j.device_id);
-    if (!ctx)
+    ctx = pool_take(c, j.device_id, j.on_device);
+    if (!ctx || job_wait_producers(st, ctx, &j) != 0)
         goto done;
     oc_status call = OC_OK;
     if (c->kind == OC_BITSTREAM_NATIVE) {
@@ -1072,7 +1270,7 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
             }
         }
     }
-    ret = job_finish(st, &j, status_mode, "encode", "|u1");
+    ret = job_finish(st, &j, status_mode, "encode", "|u1", j.dst_sizes);
 done:
     if (ctx)
         pool_put(c, ctx);
@@ -1404,10 +1602,8 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
     if (packed ? job_prepare_packed(st, c, &j, srcs, outs, soffs, ssizes, ooffs, sizes) != 0
                : (job_prepare(st, c, &j, srcs, outs, "decode") != 0 || parse_sizes(sizes, &j) != 0))
         goto done;
-    if (job_wait_producers(st, c, &j) != 0)
-        goto done;
-    ctx = pool_take(c, j.device_id);
-    if (!ctx)
+    ctx = pool_take(c, j.device_id, j.on_device);
+    if (!ctx || job_wait_producers(st, ctx, &j) != 0)
         goto done;
     int dev = j.on_device;
     oc_status call = OC_OK;
@@ -1493,10 +1689,21 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
         if (alloc_results(st, &j) != 0)
             goto done;
     }
-    if (!ctx && !(ctx = pool_take(c, j.device_id)))
+    if (!ctx && !(ctx = pool_take(c, j.device_id, j.on_device)))
         goto done;
-    /* 3. decode; failed chunks (st != OK) get capacity 0 and keep their status */
+    /* 3. decode; failed chunks (st != OK) get capacity 0 and keep their status.
+     * Stream-ordered (no host wait; statuses read at the sync point) when
+     * every chunk is still OK and its size is known, for RAW and
+     * WITH_UNCOMPRESSED_SIZE on the device; errors='status' must return
+     * statuses, and NATIVE containers are decoded by oc_buffer_decompress,
+     * which synchronises (its sizes are host values). */
+    int defer = (dev || st->defer_host) && !status_mode && c->kind != OC_BITSTREAM_NATIVE;
+    for (size_t i = 0; defer && i < j.n; i++)
+        if (j.st[i] != OC_OK || j.known[i] == (size_t)-1)
+            defer = 0;
     oc_status *dst_st = PyMem_Calloc(j.n ? j.n : 1, sizeof *dst_st);
+    size_t *idx = NULL, k = 0;
+    oc_py_pending *pend = NULL;
     if (!dst_st) {
         PyErr_NoMemory();
         goto done;
@@ -1514,12 +1721,32 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
         });
     } else {
         /* the chunks still OK, packed at the front of the pointer arrays */
-        size_t k = 0;
-        size_t *idx = PyMem_Calloc(j.n ? j.n : 1, sizeof *idx);
+        idx = PyMem_Calloc(j.n ? j.n : 1, sizeof *idx);
         if (!idx) {
             PyMem_Free(dst_st);
             PyErr_NoMemory();
             goto done;
+        }
+        if (defer) {
+            /* what the stream writes back (sizes, statuses) and what the
+             * messages need, kept by the batch until it is read */
+            pend = PyObject_New(oc_py_pending, st->pending_type);
+            if (pend) {
+                memset((char *)pend + sizeof(PyObject), 0, sizeof *pend - sizeof(PyObject));
+                pend->known = PyMem_Calloc(j.n ? j.n : 1, sizeof *pend->known);
+                pend->caps = PyMem_Calloc(j.n ? j.n : 1, sizeof *pend->caps);
+            }
+            if (!pend || !pend->known || !pend->caps) {
+                Py_XDECREF(pend);
+                PyMem_Free(dst_st);
+                PyMem_Free(idx);
+                if (!PyErr_Occurred())
+                    PyErr_NoMemory();
+                goto done;
+            }
+            memcpy(pend->known, j.known, j.n * sizeof *j.known);
+            for (size_t i = 0; i < j.n; i++)
+                pend->caps[i] = j.out ? j.out[packed ? 0 : i].nbytes : j.dst_caps[i];
         }
         for (size_t i = 0; i < j.n; i++) {
             j.dst_sizes[i] = 0;
@@ -1535,27 +1762,63 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
         OC_PY_CTX_CALL(ctx, {
             call = oc_batch_decompress(ctx->ctx, &co, k, j.src_ptrs, j.src_sizes, j.dst_ptrs, j.dst_caps,
                                        j.dst_sizes, dst_st);
-            if (dev) {
+            if (dev && !defer) {
                 oc_status s2 = oc_context_synchronize(ctx->ctx);
                 if (call == OC_OK)
                     call = s2;
             }
         });
-        /* unpack from the back so that no entry is overwritten before it is read */
-        for (size_t q = k; q-- > 0;) {
-            size_t i = idx[q];
-            size_t dsz = j.dst_sizes[q];
-            oc_status sq = dst_st[q];
-            size_t cap = j.dst_caps[q];
-            j.dst_sizes[q] = 0;
-            dst_st[q] = OC_OK;
-            j.dst_sizes[i] = dsz;
-            dst_st[i] = sq;
-            j.dst_caps[i] = cap;
+        if (call == OC_OK && defer && job_order_outputs(st, ctx, &j) != 0) {
+            /* the decode is enqueued: its write-back targets go with the batch */
+            call = OC_ERR_CUDA;
+        }
+        if (defer) {
+            /* the stream owns these until the batch is read: the batch takes them */
+            pend->on_device = dev;
+            pend->device_id = j.device_id;
+            pend->stream = (uintptr_t)ctx->stream;
+            pend->single = j.single;
+            pend->packed = packed;
+            pend->has_out = j.out != NULL;
+            pend->detect = c->algorithm == OC_ALGO_NONE;
+            pend->n = j.n;
+            pend->k = k;
+            pend->idx = idx;
+            pend->got = j.dst_sizes;
+            pend->got_st = dst_st;
+            pend->st = j.st;
+            pend->src = j.src;
+            pend->failed = -1;
+            idx = NULL;
+            dst_st = NULL;
+            j.dst_sizes = NULL;
+            j.st = NULL;
+            j.src = NULL;
+            if (call != OC_OK) {
+                pool_put(c, ctx);
+                ctx = NULL;
+                Py_DECREF(pend); /* waits for the stream before freeing */
+                if (!PyErr_Occurred())
+                    raise_call(st, call, "decode", c->algorithm, j.on_device);
+                goto done;
+            }
+        } else {
+            /* unpack from the back so that no entry is overwritten before it is read */
+            for (size_t q = k; q-- > 0;) {
+                size_t i = idx[q];
+                size_t dsz = j.dst_sizes[q];
+                oc_status sq = dst_st[q];
+                size_t cap = j.dst_caps[q];
+                j.dst_sizes[q] = 0;
+                dst_st[q] = OC_OK;
+                j.dst_sizes[i] = dsz;
+                dst_st[i] = sq;
+                j.dst_caps[i] = cap;
+            }
         }
         PyMem_Free(idx);
     }
-    for (size_t i = 0; i < j.n; i++) {
+    for (size_t i = 0; !pend && i < j.n; i++) {
         if (j.st[i] != OC_OK)
             continue;
         j.st[i] = dst_st[i];
@@ -1570,7 +1833,30 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
         goto done;
     }
     j.detect = c->algorithm == OC_ALGO_NONE;
-    ret = packed ? packed_finish(st, &j, outs, status_mode) : job_finish(st, &j, status_mode, "decode", ts);
+    if (pend) {
+        /* every status is OK until the batch is read: results of the promised sizes */
+        j.st = PyMem_Calloc(j.n ? j.n : 1, sizeof *j.st);
+        if (!j.st) {
+            Py_DECREF(pend);
+            PyErr_NoMemory();
+            goto done;
+        }
+        ret = packed ? Py_NewRef(outs) : job_finish(st, &j, 0, "decode", ts, j.known);
+        if (ret && remember_pending(c, (PyObject *)pend) != 0)
+            Py_CLEAR(ret);
+        for (size_t i = 0; ret && !packed && i < j.n; i++) {
+            oc_py_array *a = j.res[i];
+            a->pending = Py_NewRef((PyObject *)pend);
+            if (dev) {
+                a->v.has_stream = 1;
+                a->v.stream = pend->stream;
+            }
+        }
+        Py_DECREF(pend);
+    } else {
+        ret = packed ? packed_finish(st, &j, outs, status_mode)
+                     : job_finish(st, &j, status_mode, "decode", ts, j.dst_sizes);
+    }
 done:
     if (ctx)
         pool_put(c, ctx);
@@ -1629,7 +1915,9 @@ static PyGetSetDef codec_getset[] = {
     {"uncomp_chunk_size", get_chunk_size, NULL, "Uncompressed chunk size of the NVCOMP_NATIVE container.",
      NULL},
     {"cuda_stream", get_stream, NULL,
-     "The cudaStream_t used for device data, as an int (0 = default stream).", NULL},
+     "The cudaStream_t given as cuda_stream=, as an int (0 when none was given: each device's internal "
+     "non-blocking stream serves, as nvCOMP's does).",
+     NULL},
     {"data_type", get_data_type, NULL, "Default data type of decoded Arrays ('' = '|u1').", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
@@ -1637,7 +1925,7 @@ static PyGetSetDef codec_getset[] = {
 /* A Codec is a configuration: pickling keeps every setting and the
  * unpickled Codec is built by Codec(**settings) (copyreg.__newobj_ex__),
  * so dask and multiprocessing can ship it.  A CUDA stream is a handle of
- * this process: the copy uses the default stream. */
+ * this process: the copy uses each device's internal stream. */
 static int set_item(PyObject *d, const char *k, PyObject *v)
 {
     if (!v)
@@ -1691,6 +1979,11 @@ done:
 
 static PyMethodDef codec_methods[] = {
     {"__reduce__", codec_reduce, METH_NOARGS, "Pickle support: a Codec is its settings."},
+    {"synchronize", codec_synchronize, METH_NOARGS,
+     "synchronize()\n--\n\n"
+     "Wait for this Codec's stream-ordered decodes (device decodes of known sizes return before the GPU "
+     "has run them) and raise opencomp.Error naming the first failed chunk of the first batch that failed "
+     "and has not been raised yet (opencomp extension; the results' cpu() and synchronize() raise too)."},
     {"encode", (PyCFunction)(void (*)(void))codec_encode, METH_VARARGS | METH_KEYWORDS,
      "encode(array_s, *, out=None, errors='raise')\n--\n\n"
      "Compress one array (returns an Array) or a list of arrays (returns a list).\n\n"
@@ -1758,6 +2051,10 @@ static PyType_Slot codec_slots[] = {
      "(default), 2 BITSHUFFLE, -1 AUTOSHUFFLE; typesize 1..255 (the element size); blocksize (0 = "
      "automatic). shuffle= and typesize= on another algorithm: a shuffle filter before the codec (RAW and "
      "WITH_UNCOMPRESSED_SIZE streams; decode with the same settings). "
+     "cuda_stream: a cudaStream_t (int, CudaStream, cupy/torch stream); default: each device's internal "
+     "non-blocking stream, as nvCOMP's. Device decodes whose sizes are known are stream-ordered: they return "
+     "before the GPU has run them, and a failed chunk is raised by the results' cpu()/synchronize() or by "
+     "synchronize(). "
      "A Codec may be used from several threads at once."},
     {0, NULL},
 };

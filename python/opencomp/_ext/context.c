@@ -6,7 +6,10 @@
  *
  * A Codec keeps a small pool of contexts (one per concurrent caller); the
  * module keeps one "memory context" per device for Array allocations and
- * host<->device copies, so that an Array's memory never depends on a Codec.
+ * host<->device copies, so that an Array's memory never depends on a Codec,
+ * and one "stream context" per device that owns the device's internal
+ * stream (OC_CONTEXT_OWN_STREAM), shared by every Codec made without
+ * cuda_stream=, as nvCOMP's Python layer keeps one per device.
  */
 #include "oc_py.h"
 
@@ -101,6 +104,7 @@ static void context_dealloc(PyObject *self)
     /* after oc_context_destroy: it may still return scratch to the allocators */
     tramp_free_all(c->tramp[0]);
     tramp_free_all(c->tramp[1]);
+    Py_CLEAR(c->stream_owner); /* after oc_context_destroy: its scratch was freed on that stream */
     if (c->lock)
         PyThread_free_lock(c->lock);
     tp->tp_free(self);
@@ -120,8 +124,8 @@ PyType_Spec oc_py_context_spec = {
     .slots = context_slots,
 };
 
-oc_py_context *oc_py_context_new(oc_py_state *st, int device_id, void *stream, int num_threads,
-                                 int with_allocators)
+static oc_py_context *context_new(oc_py_state *st, int device_id, void *stream, int num_threads,
+                                  int with_allocators, uint64_t flags)
 {
     oc_py_context *c = PyObject_New(oc_py_context, st->context_type);
     if (!c)
@@ -131,6 +135,7 @@ oc_py_context *oc_py_context_new(oc_py_state *st, int device_id, void *stream, i
     c->stream = stream;
     c->device_id = device_id;
     c->tramp[0] = c->tramp[1] = NULL;
+    c->stream_owner = NULL;
     c->alloc_generation = st->alloc_generation;
     if (!c->lock) {
         Py_DECREF(c);
@@ -141,6 +146,7 @@ oc_py_context *oc_py_context_new(oc_py_state *st, int device_id, void *stream, i
     o.device_id = device_id;
     o.cuda_stream = stream;
     o.num_threads = num_threads;
+    o.flags = flags;
     if (with_allocators) {
         PyObject *pa = st->allocators[OC_PY_ALLOC_PINNED], *da = st->allocators[OC_PY_ALLOC_DEVICE];
         if ((pa && !(c->tramp[0] = tramp_new(st, pa))) || (da && !(c->tramp[1] = tramp_new(st, da)))) {
@@ -162,7 +168,70 @@ oc_py_context *oc_py_context_new(oc_py_state *st, int device_id, void *stream, i
         oc_py_raise(st, s, -1, "cannot create an opencomp context (device %d)", device_id);
         return NULL;
     }
+    c->stream = oc_context_stream(c->ctx);
     return c;
+}
+
+oc_py_context *oc_py_context_new(oc_py_state *st, int device_id, void *stream, int num_threads,
+                                 int with_allocators)
+{
+    return context_new(st, device_id, stream, num_threads, with_allocators, 0);
+}
+
+int oc_py_internal_stream(oc_py_state *st, int device_id, uintptr_t *out)
+{
+    if (device_id < 0 || device_id >= OC_PY_MAX_DEVICES) {
+        PyErr_Format(PyExc_ValueError, "device id %d out of range", device_id);
+        return -1;
+    }
+    /* Creation happens with the GIL held: no other thread can race here. */
+    if (!st->stream_ctx[device_id]) {
+        oc_py_context *c = context_new(st, device_id, NULL, 1, 0, OC_CONTEXT_OWN_STREAM);
+        if (!c)
+            return -1;
+        if (!st->stream_ctx[device_id])
+            st->stream_ctx[device_id] = (PyObject *)c;
+        else
+            Py_DECREF(c);
+    }
+    *out = (uintptr_t)((oc_py_context *)st->stream_ctx[device_id])->stream;
+    return 0;
+}
+
+PyObject *oc_py_internal_stream_owner(oc_py_state *st, int device_id)
+{
+    return device_id >= 0 && device_id < OC_PY_MAX_DEVICES ? st->stream_ctx[device_id] : NULL;
+}
+
+void oc_py_context_use_stream(oc_py_context *c, uintptr_t stream, PyObject *owner)
+{
+    /* a context is used by one call at a time: no lock needed */
+    oc_context_set_stream(c->ctx, (void *)stream);
+    c->stream = (void *)stream;
+    Py_XINCREF(owner);
+    Py_XSETREF(c->stream_owner, owner);
+}
+
+int oc_py_order(oc_py_state *st, int device_id, uintptr_t waiter, uintptr_t producer)
+{
+    if (waiter == producer)
+        return 0;
+    oc_py_context *c = oc_py_mem_context(st, device_id);
+    if (!c)
+        return -1;
+    oc_status s = OC_OK;
+    OC_PY_CTX_CALL(c, {
+        s = oc_context_set_stream(c->ctx, (void *)waiter);
+        if (s == OC_OK)
+            s = oc_context_wait_stream(c->ctx, (void *)producer);
+        oc_context_set_stream(c->ctx, NULL);
+    });
+    if (s != OC_OK) {
+        oc_py_raise(st, s, -1, "cannot order CUDA stream 0x%llx after stream 0x%llx",
+                    (unsigned long long)waiter, (unsigned long long)producer);
+        return -1;
+    }
+    return 0;
 }
 
 oc_py_context *oc_py_mem_context(oc_py_state *st, int device_id)

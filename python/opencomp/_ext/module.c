@@ -357,6 +357,38 @@ static PyObject *mod_size_queries(PyObject *m, PyObject *unused)
     return PyLong_FromUnsignedLongLong(state_of_module(m)->size_queries);
 }
 
+static PyObject *mod_pending_waits(PyObject *m, PyObject *unused)
+{
+    (void)unused;
+    return PyLong_FromUnsignedLongLong(state_of_module(m)->pending_waits);
+}
+
+/* Tests without a GPU: host batches of a decode with known sizes take the
+ * stream-ordered path (statuses settled and raised at the sync point, not
+ * in the call), so the deferred checks run on the CPU engine too.  The
+ * CPU engine has finished when the call returns, so nothing waits. */
+static PyObject *mod_defer_host(PyObject *m, PyObject *arg)
+{
+    int on = PyObject_IsTrue(arg);
+    if (on < 0)
+        return NULL;
+    oc_py_state *st = state_of_module(m);
+    int was = st->defer_host;
+    st->defer_host = on;
+    return PyBool_FromLong(was);
+}
+
+static PyObject *mod_internal_stream(PyObject *m, PyObject *arg)
+{
+    long dev = PyLong_AsLong(arg);
+    if (dev == -1 && PyErr_Occurred())
+        return NULL;
+    uintptr_t s = 0;
+    if (oc_py_internal_stream(state_of_module(m), (int)dev, &s) != 0)
+        return NULL;
+    return PyLong_FromUnsignedLongLong(s);
+}
+
 static PyObject *mod_status_name(PyObject *m, PyObject *arg)
 {
     (void)m;
@@ -401,6 +433,13 @@ static PyMethodDef module_methods[] = {
      "Internal: the device of a cudaStream_t (current device for 0, 1, 2), -1 without a GPU."},
     {"_size_queries", mod_size_queries, METH_NOARGS,
      "Internal: number of decode calls that ran a size query."},
+    {"_pending_waits", mod_pending_waits, METH_NOARGS,
+     "Internal: stream-ordered batches waited for so far (tests)."},
+    {"_defer_host", mod_defer_host, METH_O,
+     "Internal (tests without a GPU): host decodes of known sizes settle their statuses at the sync point; "
+     "returns the previous setting."},
+    {"_internal_stream", mod_internal_stream, METH_O,
+     "Internal: the internal (non-blocking) stream of a device, made on first use."},
     {"_status_name", mod_status_name, METH_O, "Internal: (name, message) of a status value."},
     {NULL, NULL, 0, NULL},
 };
@@ -424,7 +463,8 @@ static int module_exec(PyObject *m)
     st->context_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &oc_py_context_spec, NULL);
     st->array_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &oc_py_array_spec, NULL);
     st->codec_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &oc_py_codec_spec, NULL);
-    if (!st->context_type || !st->array_type || !st->codec_type)
+    st->pending_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &oc_py_pending_spec, NULL);
+    if (!st->context_type || !st->array_type || !st->codec_type || !st->pending_type)
         return -1;
     if (PyModule_AddType(m, st->array_type) != 0 || PyModule_AddType(m, st->codec_type) != 0 ||
         PyModule_AddType(m, st->context_type) != 0)
@@ -443,8 +483,11 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->error);
     for (int i = 0; i < 3; i++)
         Py_VISIT(st->allocators[i]);
-    for (int i = 0; i < OC_PY_MAX_DEVICES; i++)
+    for (int i = 0; i < OC_PY_MAX_DEVICES; i++) {
         Py_VISIT(st->mem_ctx[i]);
+        Py_VISIT(st->stream_ctx[i]);
+    }
+    Py_VISIT(st->pending_type);
     Py_VISIT(st->status_enum);
     Py_VISIT(st->buffer_kind_enum);
     Py_VISIT(st->stream_type);
@@ -459,8 +502,11 @@ static int module_clear(PyObject *m)
     Py_CLEAR(st->stream_type);
     for (int i = 0; i < 3; i++)
         Py_CLEAR(st->allocators[i]);
-    for (int i = 0; i < OC_PY_MAX_DEVICES; i++)
+    for (int i = 0; i < OC_PY_MAX_DEVICES; i++) {
         Py_CLEAR(st->mem_ctx[i]);
+        Py_CLEAR(st->stream_ctx[i]); /* after every Codec context that borrowed its stream */
+    }
+    Py_CLEAR(st->pending_type);
     Py_CLEAR(st->error);
     Py_CLEAR(st->codec_type);
     Py_CLEAR(st->array_type);

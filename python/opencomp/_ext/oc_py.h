@@ -10,12 +10,15 @@
  *
  * Layout of the extension:
  *   module.c   multi-phase init, module state, module-level functions
- *   context.c  _Context: an oc_context plus the lock that serialises its use
+ *   context.c  _Context: an oc_context plus the lock that serialises its use;
+ *              the internal stream of each device; stream ordering by events
  *   view.c     any Python object -> oc_py_view (buffer protocol, array
  *              interfaces, DLPack), with contiguity and writability checks
  *   dlpack.c   DLPack import (capsules) and export (Array.__dlpack__)
  *   array.c    the Array type (nvidia.nvcomp.Array's names)
  *   codec.c    the Codec type (encode/decode, out=, errors=)
+ *   pending.c  _Pending: a decode batch enqueued on a stream whose statuses
+ *              are read at the sync point (stream-ordered decode)
  *   typestr.c  array-protocol type strings <-> struct formats / DLPack
  *
  * Locking: every oc_context is used under its _Context's lock, taken and
@@ -46,14 +49,18 @@ typedef struct oc_py_state {
     PyTypeObject *array_type;
     PyTypeObject *codec_type;
     PyTypeObject *context_type;
-    PyObject *error;                      /* opencomp.Error (a RuntimeError) */
-    PyObject *allocators[3];              /* host, pinned, device Python allocators (NULL = default) */
-    PyObject *mem_ctx[OC_PY_MAX_DEVICES]; /* _Context per device for Array memory and copies */
-    PyObject *status_enum;                /* opencomp.Status, registered by __init__.py */
-    PyObject *buffer_kind_enum;           /* opencomp.ArrayBufferKind */
-    PyObject *stream_type;                /* opencomp.CudaStream */
-    unsigned long long size_queries;      /* decode calls that ran a size query (tests read it) */
-    unsigned long alloc_generation;       /* bumped by set_*_allocator: older pooled contexts are dropped */
+    PyObject *error;                         /* opencomp.Error (a RuntimeError) */
+    PyObject *allocators[3];                 /* host, pinned, device Python allocators (NULL = default) */
+    PyObject *mem_ctx[OC_PY_MAX_DEVICES];    /* _Context per device for Array memory and copies */
+    PyObject *stream_ctx[OC_PY_MAX_DEVICES]; /* _Context owning the internal stream of each device */
+    PyTypeObject *pending_type;              /* _Pending */
+    PyObject *status_enum;                   /* opencomp.Status, registered by __init__.py */
+    PyObject *buffer_kind_enum;              /* opencomp.ArrayBufferKind */
+    PyObject *stream_type;                   /* opencomp.CudaStream */
+    unsigned long long size_queries;         /* decode calls that ran a size query (tests read it) */
+    unsigned long alloc_generation;   /* bumped by set_*_allocator: older pooled contexts are dropped */
+    unsigned long long pending_waits; /* stream-ordered batches waited for (tests read it) */
+    int defer_host;                   /* tests without a GPU: host batches take the deferred path */
 } oc_py_state;
 
 enum { OC_PY_ALLOC_HOST = 0, OC_PY_ALLOC_PINNED = 1, OC_PY_ALLOC_DEVICE = 2 };
@@ -74,7 +81,8 @@ typedef struct oc_py_context {
     PyThread_type_lock lock;
     void *stream;
     int device_id;
-    oc_py_tramp *tramp[2]; /* pinned, device scratch through set_*_allocator (NULL = default) */
+    oc_py_tramp *tramp[2];  /* pinned, device scratch through set_*_allocator (NULL = default) */
+    PyObject *stream_owner; /* the _Context owning `stream` when it is borrowed (an internal stream) */
     unsigned long alloc_generation;
 } oc_py_context;
 
@@ -93,6 +101,19 @@ OC_PY_HIDDEN extern PyType_Spec oc_py_context_spec;
  * device scratch through the Python allocators set at this moment. */
 OC_PY_HIDDEN oc_py_context *oc_py_context_new(oc_py_state *st, int device_id, void *stream, int num_threads,
                                               int with_allocators);
+/* The internal stream of device_id (nvCOMP's: one per device, made on first
+ * use, non-blocking: OC_CONTEXT_OWN_STREAM), used by Codecs made without
+ * cuda_stream=.  Returns 0, or -1 with an exception set. */
+OC_PY_HIDDEN int oc_py_internal_stream(oc_py_state *st, int device_id, uintptr_t *out);
+/* Set a context's stream; `owner` (may be NULL) is kept alive as long as the
+ * context uses it (the _Context of an internal stream). */
+OC_PY_HIDDEN void oc_py_context_use_stream(oc_py_context *c, uintptr_t stream, PyObject *owner);
+/* The _Context that owns device_id's internal stream, if made (borrowed). */
+OC_PY_HIDDEN PyObject *oc_py_internal_stream_owner(oc_py_state *st, int device_id);
+/* Order streams of device_id without a host wait: work enqueued on `waiter`
+ * afterwards waits for the work enqueued on `producer` so far
+ * (oc_context_wait_stream).  Returns 0, or -1 with an exception set. */
+OC_PY_HIDDEN int oc_py_order(oc_py_state *st, int device_id, uintptr_t waiter, uintptr_t producer);
 /* The module's memory context for device_id (created on first use). Borrowed. */
 OC_PY_HIDDEN oc_py_context *oc_py_mem_context(oc_py_state *st, int device_id);
 
@@ -153,6 +174,7 @@ typedef struct oc_py_array {
     int own_kind;      /* oc_memory_kind of own_ptr */
     PyObject *own_ctx; /* _Context that frees device memory */
     PyObject *weakreflist;
+    PyObject *pending; /* _Pending of the stream-ordered batch that writes this Array (NULL: none) */
 } oc_py_array;
 
 OC_PY_HIDDEN extern PyType_Spec oc_py_array_spec;
@@ -166,6 +188,37 @@ OC_PY_HIDDEN oc_py_array *oc_py_array_slice(oc_py_state *st, oc_py_array *parent
                                             size_t nbytes);
 /* Re-shape an Array to nbytes of typestr as a 1-D array (nbytes % itemsize checked). */
 OC_PY_HIDDEN int oc_py_array_set_1d(oc_py_array *a, size_t nbytes, const char *typestr);
+
+/* ---- _Pending: a stream-ordered batch ----------------------------------- */
+
+typedef struct oc_py_pending {
+    PyObject_HEAD
+    int settled;   /* 0: in flight (statuses not read yet) */
+    int reported;  /* its failure has been raised at least once */
+    int on_device; /* 0: a host batch (tests: _defer_host), nothing to wait for */
+    int device_id;
+    uintptr_t stream; /* the stream the batch was enqueued on */
+    int single, detect, packed, has_out;
+    size_t n, k;       /* chunks; chunks enqueued (packed at the front of the arrays below) */
+    size_t *idx;       /* k: batch index of enqueued chunk q */
+    size_t *got;       /* k: decoded sizes, written back by the stream */
+    oc_status *got_st; /* k: statuses, written back by the stream */
+    size_t *known;     /* n: the sizes promised (uncomp_sizes=, headers) */
+    size_t *caps;      /* n: output capacities (messages) */
+    oc_status *st;     /* n: final statuses once settled */
+    oc_py_view *src;   /* n views of the inputs, kept until settled */
+    Py_ssize_t failed; /* first failed chunk once settled, else -1 */
+} oc_py_pending;
+
+OC_PY_HIDDEN extern PyType_Spec oc_py_pending_spec;
+/* Wait (GIL released) for the batch's stream and settle its statuses; with
+ * `check`, raise opencomp.Error for its first failed chunk (every time it is
+ * asked).  Returns 0, or -1 with an exception set. */
+OC_PY_HIDDEN int oc_py_pending_wait(PyObject *pending, int check);
+/* 1 while the batch's statuses have not been settled. */
+OC_PY_HIDDEN int oc_py_pending_in_flight(PyObject *pending);
+/* 1 for a batch that was settled and failed (no wait). */
+OC_PY_HIDDEN int oc_py_pending_failed(PyObject *pending);
 
 /* ---- Codec -------------------------------------------------------------- */
 

@@ -262,6 +262,12 @@ static int from_dlpack_object(PyObject *obj, uintptr_t consumer_stream, const ch
         return -1;
     int rc = oc_py_dlpack_import(cap, what, v);
     Py_DECREF(cap);
+    if (rc == 0 && v->on_device) {
+        /* The producer made its work visible to the stream we named: work on
+         * any other stream is ordered after that one (job_wait_producers). */
+        v->has_stream = 1;
+        v->stream = consumer_stream ? consumer_stream : 1;
+    }
     return rc;
 }
 

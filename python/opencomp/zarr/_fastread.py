@@ -13,7 +13,8 @@ once), for a basic selection (slices of step 1, integers), host or device:
 
 1. the chunk files of a LocalStore straight into one host buffer (pinned for
    a device read) from a thread pool; other stores through their ``get``;
-2. device output: ONE copy to the device;
+2. device output: ONE copy to the device, ordered before the decode by an
+   event (the arrays' CAI streams), not by a host wait;
 3. ONE packed opencomp call decodes every chunk, at its exact size
    (``uncomp_sizes=``: a stream of another size is ``SIZE_MISMATCH``),
    straight into the output where chunks are row blocks of it, else into a
@@ -476,11 +477,12 @@ def _read_sync(codec: Any, batch_info: List[Any], arr: Any, xp: Any, device: boo
         for i in present:
             staged_offsets.append(int(np.ravel_multi_index(geo.cells[i], grid)) * chunk_nbytes if grid else 0)
             staged.append(i)
-    src = _to_device(xp, buf) if device else buf  # the one host-to-device copy
-    if device:
-        stream = getattr(getattr(xp, "cuda", None), "get_current_stream", None)
-        if stream is not None:
-            stream().synchronize()  # the copy and out's allocation, whatever stream CuPy is on
+    # The one host-to-device copy, on CuPy's current stream.  No host wait
+    # here: the decode reads `src` and writes `arr`/`staging` through their
+    # __cuda_array_interface__, whose "stream" (CuPy's current stream) the
+    # Codec's stream waits for with an event, and that stream in turn waits
+    # for the decode, so CuPy's later work on it sees the decoded bytes.
+    src = _to_device(xp, buf) if device else buf
     if geo.rows:
         staging = xp.empty(max(1, len(staged) * chunk_nbytes), dtype=xp.uint8) if staged else None
     else:

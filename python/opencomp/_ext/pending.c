@@ -1,0 +1,153 @@
+/*
+ * pending.c - _Pending: one stream-ordered decode batch.
+ *
+ * A device decode whose output sizes are known (uncomp_sizes=, the
+ * WITH_UNCOMPRESSED_SIZE headers, a one-buffer batch) enqueues on the
+ * Codec's stream and returns at once, as nvCOMP's calls do.  The per-chunk
+ * sizes and statuses that the stream writes back (host arrays filled by the
+ * CUDA engine's write-back when the stream gets there, include/opencomp.h
+ * "The batched layer") live here until someone needs them: a result
+ * Array's cpu(), synchronize(), host interfaces, a DLPack export once
+ * settled, or Codec.synchronize().  Then the stream is waited for once
+ * (GIL released), the statuses settled (a chunk that decodes to another size
+ * than promised is SIZE_MISMATCH, as in the synchronous call) and the first
+ * failed chunk raised with its index and cause, as the synchronous call
+ * would have raised it.
+ *
+ * The inputs' views are held until then: their memory must not be reused
+ * while the GPU reads it.  A batch dropped while in flight waits for its
+ * stream first (the write-back targets and the inputs are freed with it).
+ */
+#include "oc_py.h"
+
+#include <string.h>
+
+/* Decoding without an algorithm failed as undetectable input does (codec.c's DETECT_HINT). */
+#define DETECT_HINT                                                                                          \
+    " (the format was not recognised: RAW LZ4, Snappy and Deflate streams do not name themselves; "          \
+    "pass algorithm=)"
+
+static void release_inputs(oc_py_pending *p)
+{
+    if (p->src) {
+        for (size_t i = 0; i < p->n; i++)
+            oc_py_view_release(&p->src[i]);
+        PyMem_Free(p->src);
+        p->src = NULL;
+    }
+}
+
+static void settle(oc_py_state *st, oc_py_pending *p)
+{
+    for (size_t q = 0; q < p->k; q++) {
+        size_t i = p->idx[q];
+        oc_status s = p->got_st[q];
+        if (s == OC_OK && p->got[q] != p->known[i])
+            s = OC_ERR_SIZE_MISMATCH;
+        p->st[i] = s;
+    }
+    p->failed = -1;
+    for (size_t i = 0; i < p->n && p->failed < 0; i++)
+        if (p->st[i] != OC_OK)
+            p->failed = (Py_ssize_t)i;
+    release_inputs(p);
+    p->settled = 1;
+    st->pending_waits++;
+}
+
+static void raise_failure(oc_py_state *st, oc_py_pending *p)
+{
+    size_t i = (size_t)p->failed;
+    oc_status s = p->st[i];
+    char buf[160] = "";
+    const char *detail = "";
+    if (s == OC_ERR_OUTPUT_TOO_SMALL && p->has_out) {
+        if (p->single)
+            PyOS_snprintf(buf, sizeof buf, " (out holds %zu bytes)", p->caps[i]);
+        else
+            PyOS_snprintf(buf, sizeof buf, " (out[%zu] holds %zu bytes)", i, p->caps[i]);
+        detail = buf;
+    }
+    if (p->detect && (s == OC_ERR_CORRUPT || s == OC_ERR_INVALID_ARGUMENT || s == OC_ERR_UNSUPPORTED))
+        detail = DETECT_HINT;
+    p->reported = 1;
+    if (p->single)
+        oc_py_raise(st, s, (Py_ssize_t)i, "decode failed: %s: %s%s", oc_status_name(s), oc_status_message(s),
+                    detail);
+    else
+        oc_py_raise(st, s, (Py_ssize_t)i, "decode failed for chunk %zu of %zu: %s: %s%s", i, p->n,
+                    oc_status_name(s), oc_status_message(s), p->packed ? "" : detail);
+}
+
+int oc_py_pending_wait(PyObject *o, int check)
+{
+    oc_py_pending *p = (oc_py_pending *)o;
+    oc_py_state *st = oc_py_state_of_type(Py_TYPE(o));
+    if (!p->settled) {
+        if (p->on_device && oc_py_sync_stream(st, p->device_id, p->stream) != 0)
+            return -1;
+        if (!p->settled) /* another thread may have settled it while this one waited */
+            settle(st, p);
+    }
+    if (check && p->failed >= 0) {
+        raise_failure(st, p);
+        return -1;
+    }
+    return 0;
+}
+
+int oc_py_pending_in_flight(PyObject *o)
+{
+    return o && !((oc_py_pending *)o)->settled;
+}
+
+int oc_py_pending_failed(PyObject *o)
+{
+    return o && ((oc_py_pending *)o)->settled && ((oc_py_pending *)o)->failed >= 0;
+}
+
+static void pending_dealloc(PyObject *self)
+{
+    oc_py_pending *p = (oc_py_pending *)self;
+    PyTypeObject *tp = Py_TYPE(self);
+    if (!p->settled && p->st) {
+        /* the stream still writes into got/got_st and reads the inputs */
+        PyObject *et, *ev, *tb;
+        PyErr_Fetch(&et, &ev, &tb);
+        if (oc_py_pending_wait(self, 0) != 0)
+            PyErr_WriteUnraisable(self);
+        PyErr_Restore(et, ev, tb);
+    }
+    release_inputs(p);
+    PyMem_Free(p->idx);
+    PyMem_Free(p->got);
+    PyMem_Free(p->got_st);
+    PyMem_Free(p->known);
+    PyMem_Free(p->caps);
+    PyMem_Free(p->st);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+static PyObject *pending_repr(PyObject *self)
+{
+    oc_py_pending *p = (oc_py_pending *)self;
+    return PyUnicode_FromFormat("<opencomp stream-ordered batch of %zu chunk(s): %s>", p->n,
+                                !p->settled      ? "in flight"
+                                : p->failed >= 0 ? "failed"
+                                                 : "done");
+}
+
+static PyType_Slot pending_slots[] = {
+    {Py_tp_dealloc, pending_dealloc},
+    {Py_tp_repr, pending_repr},
+    {Py_tp_doc, "Internal: a decode batch enqueued on a stream whose statuses are read at the sync point."},
+    {0, NULL},
+};
+
+PyType_Spec oc_py_pending_spec = {
+    .name = "opencomp._opencomp._Pending",
+    .basicsize = sizeof(oc_py_pending),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = pending_slots,
+};
