@@ -1777,6 +1777,7 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
             pend->on_device = dev;
             pend->device_id = j.device_id;
             pend->stream = (uintptr_t)ctx->stream;
+            pend->stream_owner = Py_XNewRef(ctx->stream_owner);
             pend->single = j.single;
             pend->packed = packed;
             pend->has_out = j.out != NULL;

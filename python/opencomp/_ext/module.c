@@ -183,11 +183,12 @@ static PyObject *wrap(oc_py_state *st, PyObject *src, PyObject *stream_obj, int 
     if (rc != 0)
         return NULL;
     if (v.on_device && v.has_stream && v.stream != (stream ? stream : 1)) {
-        if (oc_py_sync_stream(st, oc_py_view_device(&v), v.stream) != 0) {
+        /* the Array's stream waits for the producer's on the GPU: no host wait */
+        if (oc_py_order(st, oc_py_view_device(&v), stream ? stream : 1, v.stream) != 0) {
             oc_py_view_release(&v);
             return NULL;
         }
-        v.has_stream = 0;
+        v.stream = stream ? stream : 1;
     }
     return oc_py_array_from_view(st, &v);
 }

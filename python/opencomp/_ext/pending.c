@@ -51,6 +51,7 @@ static void settle(oc_py_state *st, oc_py_pending *p)
         if (p->st[i] != OC_OK)
             p->failed = (Py_ssize_t)i;
     release_inputs(p);
+    Py_CLEAR(p->stream_owner);
     p->settled = 1;
     st->pending_waits++;
 }
@@ -119,6 +120,7 @@ static void pending_dealloc(PyObject *self)
         PyErr_Restore(et, ev, tb);
     }
     release_inputs(p);
+    Py_CLEAR(p->stream_owner);
     PyMem_Free(p->idx);
     PyMem_Free(p->got);
     PyMem_Free(p->got_st);
