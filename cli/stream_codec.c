@@ -6,6 +6,11 @@
  * here every NATIVE stream of the standard containers; RAW streams and our
  * own formats' container still go through the whole-buffer layer.
  *
+ * A regular file is also handed to the reader as seekable (pread at the
+ * offset where the reader's bytes begin), so a zstd seekable file of any
+ * writer is read index first and decoded in parallel batches; pipes keep
+ * the reader's serial fallback.
+ *
  * Verification for --rm re-reads both files from disk and compares them a
  * group at a time: the compressed one decoded by a second reader, the
  * other read in lockstep.
@@ -16,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -30,6 +36,7 @@ typedef struct fd_source {
     size_t prefix_n, prefix_pos;
     int err; /* errno of a failed read */
     uint64_t total;
+    uint64_t base; /* file offset of the reader's first byte (fd_pread) */
 } fd_source;
 
 static oc_status fd_read(void *opaque, void *buf, size_t capacity, size_t *got)
@@ -55,6 +62,40 @@ static oc_status fd_read(void *opaque, void *buf, size_t capacity, size_t *got)
         s->total += (uint64_t)n;
         return OC_OK;
     }
+}
+
+/* The reader's pread: the file at base + offset, looping over short reads. */
+static oc_status fd_pread(void *opaque, uint64_t offset, void *buf, size_t capacity, size_t *got)
+{
+    fd_source *s = (fd_source *)opaque;
+    *got = 0;
+    while (*got < capacity) {
+        ssize_t n = pread(s->fd, (uint8_t *)buf + *got, capacity - *got, (off_t)(s->base + offset + *got));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            s->err = errno;
+            return OC_ERR_IO;
+        }
+        if (n == 0)
+            break;
+        *got += (size_t)n;
+    }
+    return OC_OK;
+}
+
+/* A regular file becomes a seekable source: its bytes from where the
+ * prefix began (the reader's first byte) to its end. */
+static void fd_seekable(oc_stream_reader *r, fd_source *s)
+{
+    struct stat sb;
+    if (!r || fstat(s->fd, &sb) != 0 || !S_ISREG(sb.st_mode))
+        return;
+    off_t cur = lseek(s->fd, 0, SEEK_CUR);
+    if (cur < 0 || (uint64_t)cur < s->prefix_n || cur > sb.st_size)
+        return;
+    s->base = (uint64_t)cur - s->prefix_n;
+    oc_stream_reader_set_seekable(r, fd_pread, (uint64_t)sb.st_size - s->base);
 }
 
 typedef struct fd_sink {
@@ -156,7 +197,7 @@ int cli_stream_compress(oc_context *ctx, const oc_buffer_options *bo, int in_fd,
         return -1;
     }
     uint8_t *buf = malloc(READ_PIECE);
-    fd_source src = {in_fd, NULL, 0, 0, 0, 0};
+    fd_source src = {in_fd, NULL, 0, 0, 0, 0, 0};
     int rc = -1;
     if (!buf) {
         cli_error(display, "out of memory");
@@ -223,6 +264,9 @@ static void decode_failure(const char *display, const char *doing, oc_status st,
                 "memory limit of %llu MiB; use --memory=%lluM",
                 doing, (unsigned long long)mib, (unsigned long long)pos->window_size,
                 (unsigned long long)(limit >> 20), (unsigned long long)mib);
+    } else if (pos->index_entries && pos->failed_chunk == OC_SIZE_UNKNOWN) {
+        cli_error(display, "%s: damaged seek table (%llu frames): %s", doing,
+                  (unsigned long long)pos->index_entries, oc_status_message(st));
     } else if (pos->failed_chunk != OC_SIZE_UNKNOWN) {
         cli_error(display, "%s: chunk %llu: %s", doing, (unsigned long long)pos->failed_chunk,
                   oc_status_message(st));
@@ -236,13 +280,14 @@ int cli_stream_decompress(const cli_options *opts, oc_context *ctx, const oc_buf
                           const char *out_display, cli_progress *progress, uint64_t in_total,
                           uint64_t *in_bytes, uint64_t *out_bytes)
 {
-    fd_source src = {in_fd, prefix, prefix_n, 0, 0, 0};
+    fd_source src = {in_fd, prefix, prefix_n, 0, 0, 0, 0};
     fd_sink sink = {out_fd, 0};
     oc_stream_reader *r = NULL;
     oc_stream_position pos;
     memset(&pos, 0, sizeof pos);
     pos.struct_size = sizeof pos;
     oc_status st = oc_stream_reader_create(ctx, hint, fd_read, &src, &r);
+    fd_seekable(r, &src);
     int rc = -1;
     for (;;) {
         const void *data = NULL;
@@ -273,6 +318,16 @@ int cli_stream_decompress(const cli_options *opts, oc_context *ctx, const oc_buf
         decode_failure(display, "cannot decompress", st, &pos, hint);
         goto done;
     }
+    /* -vv: how the stream was read (index first or not, batches or serial) */
+    if (pos.index_entries)
+        cli_note(opts, 3, display,
+                 "seek table read first (%llu frames); %llu chunks: %llu in batches, %llu serially",
+                 (unsigned long long)pos.index_entries, (unsigned long long)pos.chunks,
+                 (unsigned long long)(pos.chunks - pos.serial_chunks), (unsigned long long)pos.serial_chunks);
+    else
+        cli_note(opts, 3, display, "%llu chunks: %llu in batches, %llu serially",
+                 (unsigned long long)pos.chunks, (unsigned long long)(pos.chunks - pos.serial_chunks),
+                 (unsigned long long)pos.serial_chunks);
     if (pos.trailing_bytes) {
         if (pos.trailing_zeros)
             cli_note(opts, 2, display, "decompression OK, %llu trailing zero bytes ignored",
@@ -299,7 +354,7 @@ int cli_stream_verify(oc_context *ctx, const oc_buffer_options *hint, const char
 {
     int cfd = open(compressed_path, O_RDONLY), pfd = open(plain_path, O_RDONLY);
     oc_stream_reader *r = NULL;
-    fd_source src = {cfd, NULL, 0, 0, 0, 0};
+    fd_source src = {cfd, NULL, 0, 0, 0, 0, 0};
     uint8_t *buf = malloc(READ_PIECE);
     int rc = -1, same = 1;
     if (cfd < 0 || pfd < 0 || !buf) {
@@ -309,6 +364,8 @@ int cli_stream_verify(oc_context *ctx, const oc_buffer_options *hint, const char
     oc_buffer_options h = *hint;
     h.checksum = OC_CHECKSUM_VERIFY;
     oc_status st = oc_stream_reader_create(ctx, &h, fd_read, &src, &r);
+    if (cfd >= 0)
+        fd_seekable(r, &src);
     while (st == OC_OK && same) {
         const void *data;
         size_t size = 0;

@@ -2,7 +2,10 @@
  * fuzz_stream_read.c - the streaming reader (src/api/stream_read.c and its
  * serial fallbacks) on any bytes, fed through the read callback in pieces
  * whose sizes byte 0 picks (1 byte to everything at once); bit 0 of byte 0
- * turns checksum verification off.  The reader must never read or write
+ * turns checksum verification off; bit 4 makes the source seekable
+ * (oc_stream_reader_set_seekable: a zstd seek table at the end is parsed
+ * and read first), its stated size shorter or longer than the input when
+ * bits 5-6 say so.  The reader must never read or write
  * out of bounds (the input is an exactly-sized copy), every status must be
  * sticky, and where both the reader and oc_buffer_decompress succeed they
  * must give the same bytes.  Output past 64 MiB is not followed (a tiny
@@ -29,6 +32,18 @@ static oc_status rd(void *opaque, void *buf, size_t cap, size_t *got)
     return OC_OK;
 }
 
+static oc_status prd(void *opaque, uint64_t off, void *buf, size_t cap, size_t *got)
+{
+    src *s = (src *)opaque;
+    *got = 0;
+    if (off >= s->n)
+        return OC_OK;
+    size_t take = s->n - off < cap ? s->n - (size_t)off : cap;
+    memcpy(buf, s->p + off, take);
+    *got = take;
+    return OC_OK;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -42,6 +57,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     oc_stream_reader *r = NULL;
     if (oc_stream_reader_create(fuzz_ctx(), &hint, rd, &s, &r) != OC_OK)
         abort();
+    if (data[0] & 0x10) {
+        static const int64_t skew[4] = {0, 0, -1, 7};
+        if (oc_stream_reader_set_seekable(
+                r, prd, (uint64_t)((int64_t)(size - 1) + skew[(data[0] >> 5) & 3])) != OC_OK)
+            abort();
+    }
     size_t cap = fuzz_out_capacity(size - 1), total = 0;
     uint8_t *out = (uint8_t *)malloc(cap);
     if (!out)

@@ -835,7 +835,8 @@ OC_API oc_status oc_decompress(const void *src, size_t src_size, void *dst, size
  * for 4 GiB in 64 KiB chunks).  A reader holds a group of compressed input
  * and its decoded bytes (the same budget; a zstd frame decoded in a batch
  * is at most OC_STREAM_MAX_UNIT), plus 12 bytes per zstd frame for the
- * seek-table check.
+ * seek-table check (and as much again for a seek table read first,
+ * oc_stream_reader_set_seekable).
  * ======================================================================== */
 
 /* OC_SIZE_UNKNOWN: no pledged size (oc_stream_writer_create). */
@@ -856,6 +857,15 @@ OC_API oc_status oc_decompress(const void *src, size_t src_size, void *dst, size
  */
 typedef oc_status (*oc_write_fn)(void *opaque, const void *data, size_t size);
 typedef oc_status (*oc_read_fn)(void *opaque, void *buf, size_t capacity, size_t *got);
+/*
+ * oc_pread_fn: random access to a seekable source (a regular file, a
+ * memory buffer), for oc_stream_reader_set_seekable.  Writes up to
+ * `capacity` bytes found at `offset` (counted from the first byte the
+ * read function gives) to buf and their count to *got; fewer only where
+ * the source ends.  Does not move the read function's position.  Any
+ * status but OC_OK is returned to the reader's caller (sticky).
+ */
+typedef oc_status (*oc_pread_fn)(void *opaque, uint64_t offset, void *buf, size_t capacity, size_t *got);
 
 typedef struct oc_stream_writer oc_stream_writer;
 typedef struct oc_stream_reader oc_stream_reader;
@@ -911,14 +921,47 @@ OC_API void oc_stream_writer_destroy(oc_stream_writer *w);
  * snappy chunk.  The rest decodes serially, memory still bounded: LZ4
  * frames with linked blocks (liblz4's LZ4F decoder), zstd frames without a
  * content size or larger (libzstd's streaming decoder), gzip members of
- * other writers (zlib).  The index at the end (LZ4 frame index, seek table,
- * snappy index chunk) is checked against the chunks read (CORRUPT if it
- * differs); the zstd seek table's checksums are verified (CHECKSUM_MISMATCH)
- * for frames decoded in batches.  Every checksum the stream carries is
+ * other writers (zlib); zstd frames without a content size are decoded in
+ * batches where the seek table is read first (oc_stream_reader_set_seekable).
+ * The index at the end (LZ4 frame index, seek table, snappy index chunk) is
+ * checked against the chunks read (CORRUPT if it differs); the zstd seek
+ * table's checksums are verified (CHECKSUM_MISMATCH) for frames decoded in
+ * batches.  Every checksum the stream carries is
  * verified unless hint->checksum says otherwise (as oc_buffer_decompress).
  */
 OC_API oc_status oc_stream_reader_create(oc_context *ctx, const oc_buffer_options *hint, oc_read_fn read,
                                          void *opaque, oc_stream_reader **out);
+/*
+ * oc_stream_reader_set_seekable tells the reader that its source is
+ * seekable and `size` bytes long, and how to read it at any offset
+ * (`pread`, called with the opaque of oc_stream_reader_create).  Call it
+ * after create and before the first next/read (INVALID_ARGUMENT later, or
+ * for NULL r or pread).  The reader then reads the index first: if the
+ * source ends with a zstd seek table (the footer magic 0x8F92EAB1 in its
+ * last 9 bytes), the table is read through pread before any data, and
+ * every frame it lists is decoded in a batch with the table's sizes, also
+ * frames that state no content size (other writers' seekable files: zstd's
+ * contrib/seekable_format library, pyzstd's SeekableZstdFile), which a
+ * stream without the table must decode serially.  The data itself is
+ * still read once, in order, through `read`.  Per frame, the reader
+ * checks that the frame starts where the table says (CORRUPT), ends where
+ * the table says (CORRUPT), states no other content size (CORRUPT),
+ * decodes to the table's size (SIZE_MISMATCH) and, with checksums in the
+ * table and verification on, to the table's checksum (CHECKSUM_MISMATCH;
+ * frames decoded in batches: those above OC_STREAM_MAX_UNIT, decoded
+ * serially, are held to their sizes only);
+ * oc_stream_position.failed_chunk names the frame.  A table whose own
+ * structure is broken (reserved descriptor bits, the skippable frame's
+ * magic or length, entries that do not add up to the bytes before it, an
+ * entry whose decoded size no frame of its compressed size can reach) is
+ * CORRUPT before any data is decoded, as the reference seekable library
+ * refuses it; there is no silent fallback.  A source without the footer
+ * magic (stock streams, other containers), or with a table over 64 MiB,
+ * is read as without this call.  Other containers gain nothing: their
+ * chunks' own headers already give the reader every size their index does
+ * (docs/API.md, "Streaming").  Memory: the table (12 bytes per frame).
+ */
+OC_API oc_status oc_stream_reader_set_seekable(oc_stream_reader *r, oc_pread_fn pread, uint64_t size);
 /*
  * oc_stream_reader_next decodes the next group and points *data at its
  * bytes (owned by the reader, valid until the next call on it) and *size at
@@ -948,7 +991,11 @@ typedef struct oc_stream_position {
     uint64_t trailing_bytes; /* bytes after the last gzip member that begin no member, ignored as
                                 gzip -d ignores them (a caller may warn) */
     int trailing_zeros;      /* 1 when every trailing byte is zero (padding) */
-    uint64_t reserved[4];
+    uint64_t serial_chunks;  /* of `chunks`, those decoded serially (sizes not known in advance, or
+                                above OC_STREAM_MAX_UNIT); the others were decoded in batches */
+    uint64_t index_entries;  /* frames listed by a seek table read before the data
+                                (oc_stream_reader_set_seekable); 0: the stream was read without */
+    uint64_t reserved[2];
 } oc_stream_position;
 
 /* oc_stream_reader_position fills *pos (struct_size set by the caller:

@@ -18,6 +18,13 @@
  * against the chunks read: our LZ4 and snappy indexes entry by entry, the
  * zstd seek table's sizes and (for frames decoded in batches) checksums.
  *
+ * A seekable source (oc_stream_reader_set_seekable) is read index first:
+ * the zstd seek table at its end is read through the pread callback
+ * before any data, and then every frame it lists is a unit of the exact
+ * size the table gives, frames without a content size included (other
+ * writers' seekable files), each checked against its entry.  The data is
+ * still read once, in order, through the read callback.
+ *
  * Everything read from input is checked before use (SAFETY_CHECK); a unit
  * never reads past the bytes buffered for it, and decoders never write past
  * the capacity given to them.
@@ -25,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/algo_table.h"
 #include "../common/oc_internal.h"
 #include "../common/xxh.h"
 #include "../format/chunk_sum.h"
@@ -50,7 +58,8 @@ typedef struct unit {
     uint32_t sum;
     uint32_t word;   /* the chunk's header word, for our index (LZ4, snappy) */
     uint32_t isize;  /* gzip: the trailer's ISIZE */
-    int zstd_frame;  /* a zstd frame: record it for the seek table */
+    int zstd_frame;  /* a zstd frame: record it for the seek table (1: with its XXH64 when verifying,
+                        2: without, the seek table read first has no checksums) */
     size_t dst, got; /* output slot and decoded bytes */
     oc_status st;
 } unit;
@@ -100,6 +109,17 @@ struct oc_stream_reader {
     uint64_t total_out, trailing;
     int trailing_nonzero;
     uint64_t chunks, failed, window;
+    int no_chunk; /* the error concerns no chunk (a damaged seek table): failed_chunk unknown */
+    uint64_t serial_chunks;
+    /* the seek table read first (oc_stream_reader_set_seekable) */
+    oc_pread_fn pread;
+    uint64_t src_size;
+    int index_tried;
+    uint8_t *table;               /* its entries, table_es bytes each */
+    uint64_t table_n, table_next; /* entries; the entry of the next frame */
+    unsigned table_es;
+    int serial_indexed; /* the serial frame has an entry: its sizes below */
+    uint64_t serial_csize, serial_usize;
 };
 
 /* ---- input ------------------------------------------------------------------ */
@@ -223,8 +243,8 @@ static void check_unit(void *arg, size_t i)
                oc_chunk_sum(u->check, d, u->got, NULL, 0) != u->sum) {
         u->st = OC_ERR_CHECKSUM_MISMATCH;
     }
-    if (u->st == OC_OK && u->zstd_frame && r->verify)
-        u->sum = (uint32_t)oc_xxh64(d, u->got, 0);
+    if (u->st == OC_OK && u->zstd_frame == 1 && r->verify && u->check == OC_CHECK_NONE)
+        u->sum = (uint32_t)oc_xxh64(d, u->got, 0); /* (with a check, the sum matched) */
 }
 
 /* Decodes the group's units into r->out, packed; empties the group. */
@@ -290,7 +310,7 @@ static oc_status decode_group(oc_stream_reader *r)
             memmove(r->out + len, r->out + u->dst, u->got);
         len += u->got;
         if (u->zstd_frame) {
-            st = add_seen(r, (uint32_t)u->csize, (uint32_t)u->got, u->sum, r->verify);
+            st = add_seen(r, (uint32_t)u->csize, (uint32_t)u->got, u->sum, r->verify && u->zstd_frame == 1);
         } else if (r->family == FAM_SNAPPY || (r->lz4_frame && !r->lz4_legacy)) {
             st = add_seen(r, u->word, (uint32_t)u->got, 0, 0);
         }
@@ -331,6 +351,23 @@ static oc_status serial_begin(oc_stream_reader *r, oc_serial_kind kind)
     return OC_OK;
 }
 
+/* The serial frame/member ended: counted, recorded for the seek-table
+ * check, and held against its entry of a seek table read first. */
+static oc_status serial_done(oc_stream_reader *r)
+{
+    if (r->serial_indexed) {
+        SAFETY_CHECK(r->serial_in == r->serial_csize, OC_ERR_CORRUPT);
+        SAFETY_CHECK(r->serial_out == r->serial_usize, OC_ERR_SIZE_MISMATCH);
+        r->serial_indexed = 0;
+    }
+    if (r->serial_kind == OC_SERIAL_ZSTD)
+        FORWARD_IF_ERROR(add_seen(r, (uint32_t)r->serial_in, (uint32_t)r->serial_out, 0, 0));
+    r->serial_kind = 0;
+    r->chunks++;
+    r->serial_chunks++;
+    return OC_OK;
+}
+
 /* Decodes the serial frame/member into r->out until it is full or the
  * frame ends. */
 static oc_status serial_step(oc_stream_reader *r)
@@ -359,10 +396,7 @@ static oc_status serial_step(oc_stream_reader *r)
         r->serial_in += in_n;
         r->serial_out += out_n;
         if (done) {
-            r->chunks++;
-            if (r->serial_kind == OC_SERIAL_ZSTD)
-                FORWARD_IF_ERROR(add_seen(r, (uint32_t)r->serial_in, (uint32_t)r->serial_out, 0, 0));
-            r->serial_kind = 0;
+            FORWARD_IF_ERROR(serial_done(r));
             break;
         }
         if (in_n == 0 && out_n == 0 && r->beg < r->end)
@@ -374,10 +408,9 @@ static oc_status serial_step(oc_stream_reader *r)
         int done = 0;
         FORWARD_IF_ERROR(oc_serial_step(s, r->in + r->beg, &in_n, r->out, &out_n, &done));
         len = out_n;
-        if (done) {
-            r->serial_kind = 0;
-            r->chunks++;
-        } else if (out_n == 0)
+        if (done)
+            FORWARD_IF_ERROR(serial_done(r));
+        else if (out_n == 0)
             return OC_ERR_TRUNCATED;
     }
     r->out_len = len;
@@ -498,6 +531,132 @@ static oc_status need_zstd_header(oc_stream_reader *r, int *has_size, uint64_t *
     }
 }
 
+/* ---- the seek table read first ------------------------------------------------- */
+
+/* src[offset..offset+n) of the seekable source, all of it (TRUNCATED: the
+ * source is shorter than it said). */
+static oc_status pread_all(oc_stream_reader *r, uint64_t offset, uint8_t *buf, size_t n)
+{
+    size_t got = 0;
+    FORWARD_IF_ERROR(r->pread(r->opaque, offset, buf, n, &got));
+    RETURN_ERROR_IF(got > n, OC_ERR_INVALID_ARGUMENT);
+    return got == n ? OC_OK : OC_ERR_TRUNCATED;
+}
+
+/* Reads the seek table at the end of a seekable source, if it ends with
+ * one, and checks its structure as oc_buffer_decompress does (zstd_seekable.c):
+ * the descriptor's reserved bits, the skippable frame's magic and length,
+ * entries that tile the bytes before the table exactly, and decoded sizes
+ * a frame of that compressed size can reach.  CORRUPT if not: the file
+ * says it is seekable and its table is damaged (the reference library
+ * refuses such a file too).  No footer magic, or a table over INDEX_MAX:
+ * no table, the stream is read as without one. */
+static oc_status read_index(oc_stream_reader *r)
+{
+    uint8_t foot[OC_LAYOUT_INDEX_FOOTER], *t = NULL;
+    uint64_t n = r->src_size;
+    oc_status st = OC_OK;
+    r->index_tried = 1;
+    if (n < 8 + OC_LAYOUT_INDEX_FOOTER)
+        return OC_OK;
+    FORWARD_IF_ERROR(pread_all(r, n - OC_LAYOUT_INDEX_FOOTER, foot, OC_LAYOUT_INDEX_FOOTER));
+    if (oc_load_le32(foot + 5) != OC_ZSTD_SEEKABLE_FOOTER_MAGIC)
+        return OC_OK;
+    uint64_t count = oc_load_le32(foot), es = (foot[4] & 0x80) ? 12 : 8;
+    uint64_t frame = count * es + OC_LAYOUT_INDEX_FOOTER;
+    if (frame + 8 > INDEX_MAX)
+        return OC_OK; /* skipped unchecked at the end, as any index that large */
+    r->no_chunk = 1;  /* the errors below concern the table, not a frame */
+    r->table_n = count;
+    SAFETY_CHECK(!(foot[4] & 0x7C), OC_ERR_CORRUPT); /* reserved bits */
+    SAFETY_CHECK(frame + 8 <= n, OC_ERR_CORRUPT);
+    t = (uint8_t *)malloc((size_t)frame + 8);
+    RETURN_ERROR_IF(!t, OC_ERR_OUT_OF_MEMORY);
+    st = pread_all(r, n - frame - 8, t, (size_t)frame + 8);
+    if (st != OC_OK)
+        goto done;
+    if (oc_load_le32(t) != OC_ZSTD_SEEKABLE_SKIP_MAGIC || oc_load_le32(t + 4) != frame) {
+        st = OC_ERR_CORRUPT;
+        goto done;
+    }
+    uint64_t at = 0, data = n - frame - 8;
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t csize = oc_load_le32(t + 8 + es * i), usize = oc_load_le32(t + 8 + es * i + 4);
+        /* an entry that cannot be a frame names that frame */
+        if (csize > data - at || usize > oc_algo_max_decoded(OC_ALGO_ZSTD, csize)) {
+            r->no_chunk = 0;
+            r->failed = i;
+            st = OC_ERR_CORRUPT;
+            goto done;
+        }
+        at += csize;
+    }
+    if (at != data) {
+        st = OC_ERR_CORRUPT; /* the frames do not end where the table begins */
+        goto done;
+    }
+    memmove(t, t + 8, (size_t)(count * es));
+    r->table = t;
+    r->table_es = (unsigned)es;
+    r->no_chunk = 0;
+    t = NULL;
+done:
+    free(t);
+    return st;
+}
+
+/* The frame at r->beg, whose entry in the seek table read first is the
+ * next: a unit of exactly the entry's sizes, or serial above
+ * OC_STREAM_MAX_UNIT.  Named by its index when it differs from its entry. */
+static oc_status indexed_frame(oc_stream_reader *r, int *stop)
+{
+    const uint8_t *e = r->table + (size_t)(r->table_es * r->table_next);
+    uint64_t csize = oc_load_le32(e), usize = oc_load_le32(e + 4);
+    int has_size = 0;
+    uint64_t content = 0;
+    FORWARD_IF_ERROR(need_zstd_header(r, &has_size, &content));
+    SAFETY_CHECK(!has_size || content == usize, OC_ERR_CORRUPT);
+    if (usize > OC_STREAM_MAX_UNIT || csize > OC_STREAM_MAX_UNIT * 2) {
+        if (r->n_units) {
+            *stop = 1;
+            return OC_OK;
+        }
+        FORWARD_IF_ERROR(serial_begin(r, OC_SERIAL_ZSTD));
+        r->serial_indexed = 1;
+        r->serial_csize = csize;
+        r->serial_usize = usize;
+        r->table_next++;
+        return OC_OK;
+    }
+    if (r->n_units && group_bytes(r) + usize > r->group_budget) {
+        *stop = 1;
+        return OC_OK;
+    }
+    FORWARD_IF_ERROR(need(r, r->beg, (size_t)csize));
+    oc_zstd_frame f;
+    SAFETY_CHECK(oc_zstd_walk_frame(r->in + r->beg, csize, &f) == OC_OK && f.size == csize && !f.skippable,
+                 OC_ERR_CORRUPT); /* the frame ends where its entry says */
+    int sums = r->table_es == 12 && r->verify;
+    unit u = {r->beg,
+              (size_t)csize,
+              (size_t)usize,
+              1,
+              0,
+              sums ? OC_CHECK_XXH64_LOW : OC_CHECK_NONE,
+              sums ? oc_load_le32(e + 8) : 0,
+              0,
+              0,
+              sums ? 1 : 2,
+              0,
+              0,
+              OC_OK};
+    r->group_alg = OC_ALGO_ZSTD;
+    FORWARD_IF_ERROR(add_unit(r, &u));
+    r->beg += (size_t)csize;
+    r->table_next++;
+    return OC_OK;
+}
+
 /* The next item of an LZ4/zstd stream.  Returns OK with *stop set when the
  * group must be decoded before this item; *end at the end of the input. */
 static oc_status frames_item(oc_stream_reader *r, int *stop, int *end)
@@ -581,6 +740,10 @@ static oc_status frames_item(oc_stream_reader *r, int *stop, int *end)
     }
     if (r->hint != OC_ALGO_NONE)
         SAFETY_CHECK(!(lz4 && r->hint != OC_ALGO_LZ4) && !(zstd && r->hint != OC_ALGO_ZSTD), OC_ERR_CORRUPT);
+    if (r->table && r->table_next < r->table_n) {
+        SAFETY_CHECK(zstd, OC_ERR_CORRUPT); /* the seek table says a zstd frame starts here */
+        return indexed_frame(r, stop);
+    }
     if ((magic & OC_SKIPPABLE_MAGIC_MASK) == OC_SKIPPABLE_MAGIC_MIN)
         return skippable(r);
     if (magic == OC_LZ4_LEGACY_MAGIC) {
@@ -892,6 +1055,8 @@ static oc_status produce(oc_stream_reader *r)
         }
         if (r->family == FAM_NONE)
             FORWARD_IF_ERROR(detect(r, &end));
+        if (r->family == FAM_FRAMES && r->pread && !r->index_tried)
+            FORWARD_IF_ERROR(read_index(r));
         if (!end && r->family == FAM_FRAMES)
             FORWARD_IF_ERROR(frames_item(r, &stop, &end));
         else if (!end && r->family == FAM_GZIP)
@@ -955,7 +1120,7 @@ oc_status oc_stream_reader_create(oc_context *ctx, const oc_buffer_options *hint
 static void fail(oc_stream_reader *r, oc_status st)
 {
     r->error = st;
-    if (r->failed == OC_SIZE_UNKNOWN)
+    if (r->failed == OC_SIZE_UNKNOWN && !r->no_chunk)
         r->failed = r->chunks + r->n_units;
 }
 
@@ -1013,6 +1178,8 @@ oc_status oc_stream_reader_position(const oc_stream_reader *r, oc_stream_positio
     pos->window_size = r->error == OC_ERR_CHUNK_TOO_LARGE ? r->window : 0;
     pos->trailing_bytes = r->trailing;
     pos->trailing_zeros = r->trailing && !r->trailing_nonzero;
+    pos->serial_chunks = r->serial_chunks;
+    pos->index_entries = r->table_n;
     memset(pos->reserved, 0, sizeof pos->reserved);
     return OC_OK;
 }
@@ -1027,5 +1194,17 @@ void oc_stream_reader_destroy(oc_stream_reader *r)
     free(r->out);
     free(r->units);
     free(r->seen);
+    free(r->table);
     free(r);
+}
+
+oc_status oc_stream_reader_set_seekable(oc_stream_reader *r, oc_pread_fn pread, uint64_t size)
+{
+    RETURN_ERROR_IF(!r || !pread, OC_ERR_INVALID_ARGUMENT);
+    /* before the first byte is read */
+    RETURN_ERROR_IF(r->in_total || r->family != FAM_NONE || r->ended || r->error != OC_OK,
+                    OC_ERR_INVALID_ARGUMENT);
+    r->pread = pread;
+    r->src_size = size;
+    return OC_OK;
 }
