@@ -926,7 +926,7 @@ OC_API void oc_stream_writer_destroy(oc_stream_writer *w);
  * The index at the end (LZ4 frame index, seek table, snappy index chunk) is
  * checked against the chunks read (CORRUPT if it differs); the zstd seek
  * table's checksums are verified (CHECKSUM_MISMATCH) for frames decoded in
- * batches.  Every checksum the stream carries is
+ * batches, and for every frame when the table is read first.  Every checksum the stream carries is
  * verified unless hint->checksum says otherwise (as oc_buffer_decompress).
  */
 OC_API oc_status oc_stream_reader_create(oc_context *ctx, const oc_buffer_options *hint, oc_read_fn read,
@@ -947,10 +947,9 @@ OC_API oc_status oc_stream_reader_create(oc_context *ctx, const oc_buffer_option
  * checks that the frame starts where the table says (CORRUPT), ends where
  * the table says (CORRUPT), states no other content size (CORRUPT),
  * decodes to the table's size (SIZE_MISMATCH) and, with checksums in the
- * table and verification on, to the table's checksum (CHECKSUM_MISMATCH;
- * frames decoded in batches: those above OC_STREAM_MAX_UNIT, decoded
- * serially, are held to their sizes only);
- * oc_stream_position.failed_chunk names the frame.  A table whose own
+ * table and verification on, to the table's checksum (CHECKSUM_MISMATCH,
+ * also for frames above OC_STREAM_MAX_UNIT, hashed as they decode
+ * serially); oc_stream_position.failed_chunk names the frame.  A table whose own
  * structure is broken (reserved descriptor bits, the skippable frame's
  * magic or length, entries that do not add up to the bytes before it, an
  * entry whose decoded size no frame of its compressed size can reach) is

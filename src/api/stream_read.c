@@ -120,6 +120,9 @@ struct oc_stream_reader {
     unsigned table_es;
     int serial_indexed; /* the serial frame has an entry: its sizes below */
     uint64_t serial_csize, serial_usize;
+    uint32_t serial_entry_sum; /* and its checksum, when the table has them */
+    int serial_hashed;         /* ... and verification is on: the output's XXH64 below */
+    oc_xxh64_state serial_hash;
 };
 
 /* ---- input ------------------------------------------------------------------ */
@@ -348,6 +351,7 @@ static oc_status serial_begin(oc_stream_reader *r, oc_serial_kind kind)
         FORWARD_IF_ERROR(oc_serial_reset(r->serial[kind]));
     r->serial_kind = kind;
     r->serial_in = r->serial_out = 0;
+    oc_xxh64_init(&r->serial_hash, 0);
     return OC_OK;
 }
 
@@ -355,13 +359,17 @@ static oc_status serial_begin(oc_stream_reader *r, oc_serial_kind kind)
  * check, and held against its entry of a seek table read first. */
 static oc_status serial_done(oc_stream_reader *r)
 {
+    int summed = r->serial_hashed;
+    uint32_t sum = summed ? (uint32_t)oc_xxh64_digest(&r->serial_hash) : 0;
     if (r->serial_indexed) {
         SAFETY_CHECK(r->serial_in == r->serial_csize, OC_ERR_CORRUPT);
         SAFETY_CHECK(r->serial_out == r->serial_usize, OC_ERR_SIZE_MISMATCH);
+        SAFETY_CHECK(!summed || sum == r->serial_entry_sum, OC_ERR_CHECKSUM_MISMATCH);
         r->serial_indexed = 0;
     }
+    r->serial_hashed = 0;
     if (r->serial_kind == OC_SERIAL_ZSTD)
-        FORWARD_IF_ERROR(add_seen(r, (uint32_t)r->serial_in, (uint32_t)r->serial_out, 0, 0));
+        FORWARD_IF_ERROR(add_seen(r, (uint32_t)r->serial_in, (uint32_t)r->serial_out, sum, summed));
     r->serial_kind = 0;
     r->chunks++;
     r->serial_chunks++;
@@ -391,6 +399,8 @@ static oc_status serial_step(oc_stream_reader *r)
         size_t in_n = r->end - r->beg, out_n = r->out_cap - len;
         int done = 0;
         FORWARD_IF_ERROR(oc_serial_step(s, r->in + r->beg, &in_n, r->out + len, &out_n, &done));
+        if (r->serial_hashed)
+            oc_xxh64_update(&r->serial_hash, r->out + len, out_n);
         r->beg += in_n;
         len += out_n;
         r->serial_in += in_n;
@@ -407,6 +417,8 @@ static oc_status serial_step(oc_stream_reader *r)
         size_t in_n = 0, out_n = r->out_cap;
         int done = 0;
         FORWARD_IF_ERROR(oc_serial_step(s, r->in + r->beg, &in_n, r->out, &out_n, &done));
+        if (r->serial_hashed)
+            oc_xxh64_update(&r->serial_hash, r->out, out_n);
         len = out_n;
         if (done)
             FORWARD_IF_ERROR(serial_done(r));
@@ -625,6 +637,8 @@ static oc_status indexed_frame(oc_stream_reader *r, int *stop)
         r->serial_indexed = 1;
         r->serial_csize = csize;
         r->serial_usize = usize;
+        r->serial_entry_sum = r->table_es == 12 ? oc_load_le32(e + 8) : 0;
+        r->serial_hashed = r->table_es == 12 && r->verify;
         r->table_next++;
         return OC_OK;
     }

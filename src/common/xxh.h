@@ -194,6 +194,19 @@ typedef struct oc_xxh32_state {
 __attribute__((visibility("hidden"))) void oc_xxh32_init(oc_xxh32_state *s, uint32_t seed);
 __attribute__((visibility("hidden"))) void oc_xxh32_update(oc_xxh32_state *s, const void *p, size_t len);
 __attribute__((visibility("hidden"))) uint32_t oc_xxh32_digest(const oc_xxh32_state *s);
+
+/* Streaming XXH64 (host, xxh.c): the same result as oc_xxh64 over the
+ * concatenation of every update. */
+typedef struct oc_xxh64_state {
+    uint64_t v[4];
+    uint64_t total;
+    uint8_t mem[32];
+    unsigned mem_size;
+    uint64_t seed;
+} oc_xxh64_state;
+__attribute__((visibility("hidden"))) void oc_xxh64_init(oc_xxh64_state *s, uint64_t seed);
+__attribute__((visibility("hidden"))) void oc_xxh64_update(oc_xxh64_state *s, const void *p, size_t len);
+__attribute__((visibility("hidden"))) uint64_t oc_xxh64_digest(const oc_xxh64_state *s);
 #endif
 
 #endif /* OC_XXH_H */

@@ -3,8 +3,9 @@
  * compiled here as host C (the same source nvcc compiles into the kernels),
  * against independent implementations:
  *   - XXH32 and XXH64 (xxh.h): one-shot, lane by lane + finish (how the GPU
- *     kernels split them), streaming XXH32 in uneven pieces, all against
- *     libxxhash at every length 0..300 and at large sizes, with seeds;
+ *     kernels split them), streaming XXH32 and XXH64 in uneven pieces, all
+ *     against libxxhash at every length 0..300 and at large sizes, with
+ *     seeds;
  *   - CRC-32 and CRC-32C (crc.h): the portable table form and the host fast
  *     paths against zlib's crc32 (CRC-32) and a bit-by-bit model (CRC-32C),
  *     continued across pieces;
@@ -60,6 +61,11 @@ static void hash_at(const uint8_t *p, size_t n)
     for (size_t off = 0, piece = 1; off < n; off += piece, piece = piece * 3 % 41 + 1)
         oc_xxh32_update(&s, p + off, off + piece <= n ? piece : n - off);
     CHECK_MSG(oc_xxh32_digest(&s) == XXH32(p, n, seed32), "streaming XXH32 of %zu bytes", n);
+    oc_xxh64_state s64;
+    oc_xxh64_init(&s64, seed64);
+    for (size_t off = 0, piece = 1; off < n; off += piece, piece = piece * 5 % 77 + 1)
+        oc_xxh64_update(&s64, p + off, off + piece <= n ? piece : n - off);
+    CHECK_MSG(oc_xxh64_digest(&s64) == XXH64(p, n, seed64), "streaming XXH64 of %zu bytes", n);
     /* CRCs and Adler-32, whole and continued in two pieces */
     uint32_t z = (uint32_t)crc32(0, p, (uInt)n);
     CHECK_MSG(oc_crc32(0, p, n) == z, "CRC-32 of %zu bytes", n);

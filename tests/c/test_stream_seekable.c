@@ -17,7 +17,7 @@
  *     table; the same bytes without set_seekable decode the frames without
  *     a size serially (the fallback, serial_chunks > 0), to the same bytes;
  *   - a frame above OC_STREAM_MAX_UNIT decodes serially, held against its
- *     entry;
+ *     entry (sizes, and the checksum, hashed as it decodes);
  *   - exact statuses, and the frame named (failed_chunk), on damage (the
  *     same statuses as the whole-buffer layer's): a decoded size off by
  *     one SIZE_MISMATCH (CORRUPT where the frame states another size); an
@@ -251,8 +251,18 @@ static void large_frame(void)
     CHECK(out.n == big + 1000 && !memcmp(out.p, z, big + 1000));
     CHECK(pos.index_entries == 2 && pos.chunks == 2 && pos.serial_chunks == 1);
     free(out.p);
-    /* its decoded size in the table one more: the serial frame is named */
+    /* its checksum in the table changed: hashed as it decodes serially */
     unsigned char *bad = tb_copy(s.f.p, s.f.n);
+    bad[s.table + 8 + 8] ^= 0x01;
+    CHECK_ST(read_src(NULL, bad, s.f.n, 1, s.f.n, 0, &out, &pos, NULL), OC_ERR_CHECKSUM_MISMATCH);
+    CHECK(pos.failed_chunk == 0 && pos.out_bytes <= big);
+    free(out.p);
+    oc_buffer_options h = OC_BUFFER_OPTIONS_INIT;
+    h.checksum = OC_CHECKSUM_NONE;
+    CHECK_ST(read_src(&h, bad, s.f.n, 1, s.f.n, 0, &out, &pos, NULL), OC_OK);
+    free(out.p);
+    memcpy(bad, s.f.p, s.f.n);
+    /* its decoded size in the table one more: the serial frame is named */
     put32(entry(&s, bad, 0, 1), (uint32_t)big + 1);
     CHECK_ST(read_src(NULL, bad, s.f.n, 1, s.f.n, 0, &out, &pos, NULL), OC_ERR_SIZE_MISMATCH);
     CHECK(pos.failed_chunk == 0);
