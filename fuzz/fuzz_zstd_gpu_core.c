@@ -5,7 +5,9 @@
  * exactly-sized heap buffers, so a one-byte overread or overwrite faults.
  * Byte 0 picks the output capacity; when the core accepts an input that
  * libzstd (window limit raised to 31) also accepts, both must give the same
- * bytes, and decoding twice must give the same status and size.
+ * bytes, and decoding twice must give the same status and size.  The
+ * block-parallel path (zstd_dec_blocks.h) runs on the same input: where it
+ * succeeds, the per-chunk core must give OK, the same size and bytes.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,7 +15,7 @@
 
 #include <zstd.h>
 
-#include "cuda/codecs/zstd/zstd_decode_core.h"
+#include "cuda/codecs/zstd/zstd_dec_blocks.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -40,6 +42,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     oc_status st2 = zd_decode_chunk(&tables, in, size, out, cap, &got2, lit, sizeof lit);
     if (st2 != st || got2 != got)
         abort();
+    uint8_t *bp = (uint8_t *)malloc(cap ? cap : 1);
+    size_t bgot = 0;
+    if (!bp)
+        abort();
+    if (zd_bp_decode_host(&tables, in, size, bp, cap, &bgot, NULL) &&
+        (st != OC_OK || bgot != got || memcmp(bp, out, got) != 0))
+        abort();
+    free(bp);
     if (st == OC_OK) {
         if (!dctx) {
             dctx = ZSTD_createDCtx();

@@ -13,7 +13,8 @@
  *
  * Damage checks (--damage): byte flips, truncations, one-byte-short outputs,
  * random bytes, frames of every shape (no content size, checksum,
- * concatenated and skippable frames); the GPU must return exactly the status,
+ * concatenated and skippable frames), 512 KiB frames of several blocks (the
+ * block-parallel path); the GPU must return exactly the status,
  * size and bytes of the same core run on the CPU (zstd_host_core.c), and
  * must never accept what libzstd rejects except where libzstd is lax
  * (Huffman streams not consumed exactly).
@@ -253,7 +254,9 @@ static DevBatch dev_upload(const std::vector<bytes> &chunks, const std::vector<s
 
 static void dev_decode(DevBatch &d, cudaStream_t s)
 {
-    oc_gpu_config cfg = {OC_ALGO_ZSTD, 0, d.max_cap};
+    oc_gpu_config cfg{};
+    cfg.algorithm = OC_ALGO_ZSTD;
+    cfg.max_capacity = d.max_cap;
     oc_status st = oc_cuda_zstd_decompress(d.scratch, d.scratch_size, &cfg, d.n,
                                            (const void *const *)d.src_ptrs, d.src_sizes,
                                            (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, s);
@@ -490,6 +493,24 @@ static void run_damage(const std::string &name, const bytes &data)
             for (int k = 0; k < 2000; k++)
                 h.push_back((uint8_t)rnd());
             in.push_back(h), caps.push_back(len), kind.push_back(4);
+        }
+    }
+    /* frames of several blocks (512 KiB at -3, shapes 0-3): the
+     * block-parallel path (zstd_dec_blocks.h) must give up on every damaged
+     * one where the per-chunk core fails, and agree where it succeeds */
+    for (size_t i = 0; i < 4 && (i + 1) * 524288 <= data.size(); i++) {
+        size_t len = 524288;
+        bytes c = compress(data.data() + i * len, len, 3, (int)i, 1);
+        in.push_back(c), caps.push_back(len), kind.push_back(0);
+        in.push_back(c), caps.push_back(len - 1), kind.push_back(1);
+        for (int t = 0; t < 2; t++) {
+            bytes b(c.begin(), c.begin() + rnd() % c.size());
+            in.push_back(b), caps.push_back(len), kind.push_back(2);
+        }
+        for (int t = 0; t < 16; t++) {
+            bytes b = c;
+            b[rnd() % b.size()] ^= (uint8_t)(1u << (rnd() % 8));
+            in.push_back(b), caps.push_back(len), kind.push_back(3);
         }
     }
     { /* a frame that names a dictionary: FHD 0x21 = single segment, 1-byte DID */
