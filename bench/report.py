@@ -114,7 +114,7 @@ def _check_optional(r, where):
     """The fields beyond the required ones, when present (SCHEMA.md)."""
     if "path" in r and r["path"] not in PATHS:
         raise SchemaError("%s: unknown path %r" % (where, r["path"]))
-    for k in ("streams", "note", "frame", "batch_plan"):
+    for k in ("streams", "note", "frame", "batch_plan", "blosc"):
         if k in r and not isinstance(r[k], str):
             raise SchemaError("%s: %r must be a string" % (where, k))
     if "batch_plan" in r and (len(r["batch_plan"]) != 16 or any(c not in "0123456789abcdef" for c in r["batch_plan"])):
@@ -356,7 +356,66 @@ SHORT = {"opencomp-gpu": "opencomp", "nvcomp-gpu": "nvCOMP"}
 
 def is_ladder(r):
     """A row of the GPU benchmark's batch ladder (one batch of the mixed corpus per call)."""
-    return "batch_plan" in r
+    return "batch_plan" in r and "blosc" not in r
+
+
+def is_blosc(r):
+    """A row of `oc_gpu_bench --blosc` (Blosc chunks beside the plain decoders and c-blosc): its own table."""
+    return "blosc" in r
+
+
+def blosc_table(results, md):
+    """Header and rows of the Blosc table (issue 17's targets), a row per case, chunk size and batch: opencomp's
+    GPU Blosc decoder, the plain GPU decoder on the same compressed split streams, c-blosc on the host's cores
+    both ways (libblosc's own threads one chunk at a time; opencomp's CPU engine, a chunk per thread), and the
+    two quotients the targets are about: GPU over the faster c-blosc (>= 3) and Blosc over plain (>= 0.8)."""
+    head = ["case", "files", "chunk", "batch", "ratio", "GPU blosc", "plain GPU", "stored", "blosc/plain",
+            "c-blosc own thr", "c-blosc chunk/thr", "GPU/c-blosc"]
+    if md:
+        head = ["case", "files", "chunk", "batch", "ratio", "GPU Blosc GB/s", "plain GPU decoder GB/s (same streams)",
+                "bytes stored", "Blosc/plain (target >= 0.8)", "c-blosc, its own threads", "c-blosc, a chunk per thread",
+                "GPU/c-blosc (target >= 3)"]
+    cases = {}  # one batch (its batch_plan) of one case: {"plain" or the contender: row}
+    for r in results:
+        if is_blosc(r):
+            cases.setdefault((r["file"], r["blosc"], r.get("batch_plan")), {})[
+                "plain" if r["algorithm"] != "blosc" else r["contender"]] = r
+    rows = []
+
+    def order(k):
+        b = next((r for r in cases[k].values() if r["algorithm"] == "blosc"), None)
+        return (k[0], b["chunk_size"] if b else 0, k[1], b["uncompressed_bytes"] if b else 0)
+
+    for k in sorted(cases, key=order):
+        f, case, _ = k
+        c = cases[k]
+        b = next((r for r in c.values() if r["algorithm"] == "blosc"), None)
+        if b is None:
+            continue
+        gpu, plain = c.get("opencomp-gpu"), c.get("plain")
+        ref, eng = c.get("reference-cpu"), c.get("opencomp-cpu")
+        g = _g(gpu, "decompress")
+        pg = _g(plain, "decompress")
+        best = max([x for x in (_g(ref, "decompress"), _g(eng, "decompress")) if x] or [0]) or None
+        q = lambda a, z: "%.2f" % (a / z) if a and z else "-"  # noqa: E731
+        stored = "%.1f%%" % (100 * (1 - plain["uncompressed_bytes"] / b["uncompressed_bytes"])) if plain else "-"
+        cpu_col = lambda r: fmt_gbps(_g(r, "decompress")) + (" (%dT)" % r["threads"] if r else "")  # noqa: E731
+        unver = any(not r["verified"] for r in c.values())
+        rows.append([case, f.split(":")[0], human(b["chunk_size"]), "%s, %d chunks" % (human_size(b["uncompressed_bytes"]),
+                                                                                         b["num_chunks"]),
+                     "%.2f" % (b["uncompressed_bytes"] / b["compressed_bytes"]), fmt_gbps(g),
+                     ("%s %s" % (fmt_gbps(pg), plain["algorithm"])) if plain else "-", stored, q(g, pg),
+                     cpu_col(ref), cpu_col(eng), q(g, best) + (" UNVERIFIED" if unver else "")])
+    return head, rows
+
+
+BLOSC_LEGEND = ("Blosc rows (`oc_gpu_bench --blosc`, `bench/gpu/full-scale --blosc`): chunks written by libblosc as "
+                "numcodecs' Blosc writes them (clevel 5, c-blosc's block size), decoded in one batched call; GB/s of "
+                "uncompressed bytes.  \"plain\": our plain GPU decoder of the inner codec on exactly the compressed "
+                "split streams of that batch (stored streams are copies and not in it; \"stored\" = their share of "
+                "the bytes), GB/s of the bytes those streams decode to.  c-blosc: wall clock on the host's cores, "
+                "libblosc's own threads over one chunk at a time (numcodecs' Blosc.decode), and opencomp's CPU "
+                "engine (libblosc per chunk, a chunk per thread); GPU/c-blosc divides by the faster.")
 
 
 def stream_label(r):
@@ -553,6 +612,10 @@ def summary(runs, results):
     head, rows = latency_table(results)
     head = ["codec", "chunk", "1 chunk dec µs oc·nv", "comp µs oc·nv", "py dec µs oc·nv", "1 MiB dec µs oc·nv"]
     out += ["", "latency (one call):", render(head, rows, False) if rows else "  (no one-chunk rows)"]
+    if any(is_blosc(r) for r in results):
+        head, rows = blosc_table(results, False)
+        out += ["", "blosc (GB/s per call; plain = our plain GPU decoder on the same split streams):",
+                render(head, rows, False) if rows else "  (no Blosc rows)"]
     bad = [r for r in results if not r["verified"]]
     out.append("")
     out.append("%d results, %d unverified" % (len(results), len(bad)))
@@ -563,6 +626,13 @@ def markdown(runs, results):
     lines = ["Runs merged:", ""]
     lines += ["- " + describe_run(run) for run in sorted(runs, key=lambda r: r["_path"])]
     lines.append("")
+    if any(is_blosc(r) for r in results):
+        head, rows = blosc_table(results, True)
+        lines += ["## Blosc: numcodecs' chunks, GPU against plain decoders and c-blosc", "", render(head, rows, True),
+                  "", BLOSC_LEGEND, ""]
+        results = [r for r in results if not is_blosc(r)]
+        if not results:
+            return "\n".join(lines)
     if any(is_ladder(r) for r in results):
         lines += ladder_markdown(results)
         results = [r for r in results if not is_ladder(r)]

@@ -246,6 +246,41 @@ def main():
         else:
             print("note: matplotlib not installed, plot checks not run")
 
+        # Blosc rows (oc_gpu_bench --blosc): one table of their own, the quotients of issue 17's targets
+        u, plan = 1 << 30, "00112233445566aa"
+
+        def brow(contender, algo, dec, chunk=4 << 20, n=256, ub=u, cb=u // 2, **kw):
+            r = {"file": "typesize 4: a.i32", "file_bytes": 16 << 20, "algorithm": algo, "level": 5, "chunk_size": chunk,
+                 "num_chunks": n, "contender": contender, "uncompressed_bytes": ub, "compressed_bytes": cb,
+                 "ratio": ub / cb, "compress_gbps": None, "decompress_gbps": dec,
+                 "timing": "cuda-events" if contender.endswith("-gpu") else "wall-clock", "repeats": 5,
+                 "scope": "kernel", "verified": True, "batch_plan": plan, "batch_target": u,
+                 "blosc": "lz4 shuffle ts4", "streams": "libblosc test"}
+            r.update(kw)
+            return r
+
+        brun = run("oc-gpu-bench", "2026-11-27T06:00:00Z",
+                   [brow("opencomp-gpu", "blosc", 60.0),
+                    brow("opencomp-gpu", "lz4", 50.0, chunk=128 << 10, n=6144, ub=3 * u // 4, cb=u // 2, level=0,
+                         streams="split streams of libblosc test"),
+                    brow("reference-cpu", "blosc", 20.0, threads=16),
+                    brow("opencomp-cpu", "blosc", 30.0, threads=16)], gpu=True)
+        p_b = write(d, "blosc.json", brun)
+        rc, out, err = call(report.main, ["--summary", p_b])
+        check(rc == 0, "blosc summary exits 0 (%r)" % err)
+        line = next((x for x in out.splitlines() if x.startswith("lz4 shuffle ts4")), "")
+        check(line.split() == ["lz4", "shuffle", "ts4", "typesize", "4", "4", "MiB", "1", "GiB,", "256", "chunks",
+                               "2.00", "60.0", "50.0", "lz4", "25.0%", "1.20", "20.0", "(16T)", "30.0", "(16T)",
+                               "2.00"], "blosc row: GPU/plain 1.20, GPU over the faster c-blosc 2.00 (%r)" % line)
+        check("full scale" in out and "lz4 shuffle ts4" not in out.split("blosc (GB/s")[0],
+              "Blosc rows stay out of the ladder tables")
+        rc, md, err = call(report.main, ["--markdown", p_b])
+        check(rc == 0 and "## Blosc" in md and "## Full scale" not in md, "blosc markdown section (%r)" % err)
+        bad = copy.deepcopy(brun)
+        bad["results"][0]["blosc"] = 5
+        rc, out, err = call(report.main, [write(d, "bad-blosc.json", bad)])
+        check(rc == 2 and "'blosc' must be a string" in err, "a non-string blosc case is refused (%r)" % err)
+
     print("%d passed, %d failed" % (CHECKS[0] - len(FAILS), len(FAILS)))
     return 1 if FAILS else 0
 

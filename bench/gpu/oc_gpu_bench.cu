@@ -12,6 +12,8 @@
  *   reference_codecs.c  the stock CPU libraries (stock streams, cross-checks)
  *   ladder_run.cu       the ladder: compress, cross-decode, decompress, rows
  *   zstd_cli_frames.cu  whole files the zstd CLI wrote, decoded as one chunk
+ *   blosc_run.cu        --blosc: Blosc chunks (numcodecs' bytes) on the GPU, beside the plain
+ *                       decoders on their split streams and c-blosc on the host's cores
  *   run_json.c          the run file (bench/SCHEMA.md)
  *
  * Method (nvCOMP's own benchmarks, at every batch size): buffers allocated
@@ -29,6 +31,7 @@
 #include <zstd.h>
 
 #include "batch_plan.h"
+#include "blosc_run.h"
 #include "event_timer.h"
 #include "ladder_run.h"
 #include "opencomp.h"
@@ -54,6 +57,9 @@ typedef struct options {
     const ocb_contender *contenders[4];
     size_t ncontenders;
     int data_type; /* --data-type: an oc_data_type, 0 = the codecs' defaults */
+    const char *blosc_cnames[MAX_LIST];
+    size_t nblosc_cnames;
+    int blosc, blosc_clevel, chunks_given;
     int per_file, frames_only, zstd_level, threads, max_repeats, frame_levels[MAX_LIST];
     size_t nframe_levels;
     double budget_s, rung_cap_s, target_s, frame_budget_s;
@@ -109,6 +115,17 @@ static int one_contender(const char *s, void *out, size_t i)
     return 0;
 }
 
+static int one_cname(const char *s, void *out, size_t i)
+{
+    static const char *const names[] = {"blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (strcmp(s, names[k]) == 0) {
+            ((const char **)out)[i] = names[k];
+            return 0;
+        }
+    return -1;
+}
+
 static int one_int(const char *s, void *out, size_t i)
 {
     char *end = NULL;
@@ -146,7 +163,14 @@ static void usage(void)
         "  --frames DIR        also decode DIR/<file>.l<level>.zst whole (zstd CLI single frames)\n"
         "  --frame-levels L    levels of those frames (default 3,19)\n"
         "  --frame-budget S    seconds of frame decodes per GPU contender (default 50)\n"
-        "  --frames-only       only the single frames\n");
+        "  --frames-only       only the single frames\n"
+        "  --blosc             instead of the ladder: Blosc chunks written by libblosc (numcodecs' Blosc) from\n"
+        "                      the files grouped by typesize (.i32/.f32: 4, .i64/.f64: 8), chunk sizes\n"
+        "                      --chunks (default 1M,4M), one batch of the largest --sizes (default 1G), byte\n"
+        "                      shuffle and bitshuffle: opencomp's GPU Blosc decoder, the plain decoder on the\n"
+        "                      same split streams, c-blosc on --threads cores (no GPU: the host side only)\n"
+        "  --blosc-codecs L    inner codecs of --blosc (default lz4,zstd; any c-blosc cname)\n"
+        "  --blosc-clevel N    c-blosc's clevel (default 5, numcodecs' default)\n");
 }
 
 static int parse_args(int argc, char **argv, options *o)
@@ -167,6 +191,8 @@ static int parse_args(int argc, char **argv, options *o)
     parse_list("1M,4M", one_bytes, o->stock, &o->nstock);
     parse_list("opencomp,nvcomp", one_contender, (void *)o->contenders, &o->ncontenders);
     parse_list("3,19", one_int, o->frame_levels, &o->nframe_levels);
+    parse_list("lz4,zstd", one_cname, (void *)o->blosc_cnames, &o->nblosc_cnames);
+    o->blosc_clevel = 5;
     o->files = (const char **)calloc((size_t)argc, sizeof *o->files);
     int bad = !o->files;
     for (int i = 1; i < argc && !bad; i++) {
@@ -180,8 +206,13 @@ static int parse_args(int argc, char **argv, options *o)
             o->label = v;
         else if (strcmp(a, "--codecs") == 0 && v)
             bad = parse_list(v, one_codec, (void *)o->codecs, &o->ncodecs) != 0;
-        else if (strcmp(a, "--chunks") == 0 && v)
+        else if (strcmp(a, "--chunks") == 0 && v) {
             bad = parse_list(v, one_bytes, o->chunks, &o->nchunks) != 0;
+            o->chunks_given = 1;
+        } else if (strcmp(a, "--blosc-codecs") == 0 && v)
+            bad = parse_list(v, one_cname, (void *)o->blosc_cnames, &o->nblosc_cnames) != 0;
+        else if (strcmp(a, "--blosc-clevel") == 0 && v)
+            bad = (o->blosc_clevel = atoi(v)) < 1 || o->blosc_clevel > 9;
         else if (strcmp(a, "--sizes") == 0 && v)
             bad = parse_list(v, one_rung, o->rungs, &o->nrungs) != 0;
         else if (strcmp(a, "--stock") == 0 && v) {
@@ -221,6 +252,8 @@ static int parse_args(int argc, char **argv, options *o)
                 o->per_file = 1;
             else if (strcmp(a, "--frames-only") == 0)
                 o->frames_only = 1;
+            else if (strcmp(a, "--blosc") == 0)
+                o->blosc = 1;
             else if (a[0] == '-')
                 bad = 1;
             else
@@ -228,6 +261,8 @@ static int parse_args(int argc, char **argv, options *o)
         }
         i += takes;
     }
+    if (o->blosc && !o->chunks_given)
+        parse_list("1M,4M", one_bytes, o->chunks, &o->nchunks);
     for (size_t c = 0; c < o->nchunks && !bad; c++)
         bad = o->chunks[c] > ((uint64_t)1 << 31);
     if (bad || o->nfiles == 0 || (o->frames_only && !o->frames_dir)) {
@@ -328,6 +363,58 @@ static void describe_run(const options *o, uint64_t distinct)
              o->target_s, o->max_repeats);
 }
 
+static int finish(ocb_sink *sink, double t0)
+{
+    flush_json(sink);
+    size_t unverified = 0;
+    for (size_t i = 0; i < sink->rows.n; i++)
+        unverified += !sink->rows.v[i].verified;
+    printf("\noc_gpu_bench: %zu rows (%zu unverified), %zu skipped, %zu failures, %.0f s\n", sink->rows.n,
+           unverified, sink->skipped.n, sink->failures.n, ocb_budget_now() - t0);
+    for (size_t i = 0; i < sink->failures.n; i++)
+        printf("FAILED: %s\n", sink->failures.v[i]);
+    return unverified || sink->failures.n ? 1 : 0;
+}
+
+/* --blosc: the Blosc cases (blosc_run.h) instead of the ladder; with no
+ * device (have_gpu 0) the host side only, a dry run. */
+static int blosc_main(const options *o, const char **names, uint8_t **data, uint64_t *sizes, int have_gpu)
+{
+    static ocb_sink sink;
+    const ocb_contender *gpu[1];
+    size_t ngpu = 0;
+    char why[256] = "";
+    if (have_gpu && ocb_contender_opencomp.init(why, sizeof why) == 0)
+        gpu[ngpu++] = &ocb_contender_opencomp;
+    else if (have_gpu)
+        ocb_strs_add(&sink.failures, "opencomp-gpu: %s", why);
+    else
+        ocb_strs_add(&sink.skipped, "every GPU row: no CUDA device (a dry run of the host side)");
+    sink.copy_gbps = have_gpu ? ocb_copy_gbps((size_t)1 << 30) : 0;
+    ocb_budget_init(&sink.budget, o->budget_s);
+    sink.budget.rung_cap_s = o->rung_cap_s;
+    sink.budget.target_s = o->target_s;
+    sink.budget.max_repeats = o->max_repeats;
+    sink.flush = flush_json;
+    g_meta.o = o;
+    ocb_host_json(g_meta.host, sizeof g_meta.host);
+    snprintf(g_meta.device, sizeof g_meta.device, "null");
+    if (have_gpu)
+        describe_device(sink.copy_gbps);
+    describe_run(o, 0);
+    printf("device: %s\n", g_meta.device);
+    uint64_t rung = 0;
+    for (size_t i = 0; i < o->nrungs; i++)
+        if (o->rungs[i] != OCB_RUNG_CYCLE && o->rungs[i] > rung)
+            rung = o->rungs[i];
+    ocb_blosc_opts bo = {o->blosc_cnames, o->nblosc_cnames, o->chunks,  o->nchunks, rung ? rung : (1u << 30),
+                         o->blosc_clevel, gpu,             ngpu,        o->threads, o->nfiles,
+                         names,           (const uint8_t *const *)data, sizes};
+    double t0 = ocb_budget_now();
+    ocb_blosc_run(&sink, &bo);
+    return finish(&sink, t0);
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -350,9 +437,13 @@ int main(int argc, char **argv)
     }
     int ndev = 0;
     if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+        if (o.blosc)
+            return blosc_main(&o, names, data, sizes, 0);
         fprintf(stderr, "oc_gpu_bench: no CUDA device\n");
         return 2;
     }
+    if (o.blosc)
+        return blosc_main(&o, names, data, sizes, 1);
     ocb_opencomp_set_zstd_level(o.zstd_level);
     ocb_opencomp_set_data_type(o.data_type);
     ocb_nvcomp_set_data_type(o.data_type);
@@ -408,13 +499,5 @@ int main(int argc, char **argv)
     if (o.frames_dir)
         ocb_frames_run(&sink, usable, nusable, o.files, o.nfiles, o.frames_dir, o.frame_levels,
                        o.nframe_levels, o.frame_budget_s);
-    flush_json(&sink);
-    size_t unverified = 0;
-    for (size_t i = 0; i < sink.rows.n; i++)
-        unverified += !sink.rows.v[i].verified;
-    printf("\noc_gpu_bench: %zu rows (%zu unverified), %zu skipped, %zu failures, %.0f s\n", sink.rows.n,
-           unverified, sink.skipped.n, sink.failures.n, ocb_budget_now() - t0);
-    for (size_t i = 0; i < sink.failures.n; i++)
-        printf("FAILED: %s\n", sink.failures.v[i]);
-    return unverified || sink.failures.n ? 1 : 0;
+    return finish(&sink, t0);
 }

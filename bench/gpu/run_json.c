@@ -187,7 +187,7 @@ static void write_row(FILE *f, const ocb_row *r, double copy_gbps)
     if (r->decompress_s >= 0)
         fprintf(f, ", \"decompress_repeats\": %d, \"decompress_warmup\": %d", r->decompress_repeats,
                 r->decompress_warmup);
-    double roof = ocb_row_roofline(r, copy_gbps);
+    double roof = r->threads > 0 ? -1 : ocb_row_roofline(r, copy_gbps);
     if (roof >= 0)
         fprintf(f, ", \"decompress_roofline\": %.6g", roof);
     if (r->path[0])
@@ -201,6 +201,8 @@ static void write_row(FILE *f, const ocb_row *r, double copy_gbps)
     if (r->frame[0])
         fprintf(f, ", \"frame\": %s, \"frame_blocks\": %ld", ocb_json_str(r->frame, q, sizeof q),
                 r->frame_blocks);
+    if (r->blosc[0])
+        fprintf(f, ", \"blosc\": %s", ocb_json_str(r->blosc, q, sizeof q));
     if (r->note[0])
         fprintf(f, ", \"note\": %s", ocb_json_str(r->note, q, sizeof q));
     fprintf(f, "}");

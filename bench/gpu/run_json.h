@@ -46,6 +46,7 @@ typedef struct ocb_row {
     uint64_t plan_id;      /* ocb_plan_id of the batch */
     char frame[16];        /* "zstd -3": a whole file the zstd CLI wrote, decoded as one chunk */
     long frame_blocks;
+    char blosc[48]; /* a Blosc row (blosc_run.h): its case, "lz4 shuffle ts4" */
     char note[400];
 } ocb_row;
 

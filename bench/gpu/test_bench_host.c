@@ -9,12 +9,17 @@
  *   - reference_codecs: stock LZ4 blocks and zstd frames (checksum and
  *     content size in the frame header, as numcodecs writes them) decode
  *     back on many threads, and a corrupted chunk is found by index;
- *   - run_json: writes a run file from rows with real compressed sizes.
+ *   - run_json: writes a run file from rows with real compressed sizes;
+ *   - blosc_streams: the split streams listed in chunks libblosc writes
+ *     (byte shuffle, bitshuffle, none) decode with liblz4 to exactly the
+ *     bytes of their place in the (shuffled) block, and cover the chunk.
  * Usage: test_bench_host OUTDIR.  OUTDIR gets run.json and plans.txt, which
  * bench/test_ladder.py checks against report.py's validator and against
  * batch_plan.py (ctest runs both).
  */
+#include <blosc.h>
 #include <libdeflate.h>
+#include <lz4.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +28,7 @@
 #include <zstd.h>
 
 #include "batch_plan.h"
+#include "blosc_streams.h"
 #include "ladder_budget.h"
 #include "reference_codecs.h"
 #include "run_json.h"
@@ -322,6 +328,89 @@ static void test_json(const char *dir, size_t n, size_t chunk, size_t nchunks, u
     ocb_strs_free(&failures);
 }
 
+/* One libblosc chunk (lz4, clevel 5) of n i32 values: its listed streams,
+ * decoded by liblz4, must be the bytes at their place in the block after
+ * the filter (computed here from the input), and the listed plus the stored
+ * bytes must cover the chunk. */
+static void test_blosc_streams_one(int shuffle, size_t n)
+{
+    size_t bytes = n * 4;
+    uint32_t *v = (uint32_t *)malloc(bytes);
+    uint8_t *chunk = (uint8_t *)malloc(bytes + BLOSC_MAX_OVERHEAD), *want = (uint8_t *)malloc(bytes),
+            *got = (uint8_t *)malloc(bytes);
+    REQUIRE(v && chunk && want && got);
+    uint32_t x = 12345;
+    for (size_t i = 0; i < n; i++) {
+        x = x * 1103515245u + 12345u;
+        v[i] = (uint32_t)(i / 3) + ((x >> 16) & 0xff); /* compressible, not trivially */
+    }
+    int cb = blosc_compress_ctx(5, shuffle, 4, bytes, v, chunk, bytes + BLOSC_MAX_OVERHEAD, "lz4", 0, 1);
+    REQUIRE(cb > 0);
+    ocb_blosc_layout lay;
+    REQUIRE(ocb_blosc_splits(chunk, (size_t)cb, NULL, 0, &lay) == 0);
+    ocb_blosc_split *sp = (ocb_blosc_split *)calloc(lay.ncompressed + 1, sizeof *sp);
+    REQUIRE(sp && ocb_blosc_splits(chunk, (size_t)cb, sp, lay.ncompressed, &lay) == 0);
+    EXPECT(lay.nbytes == bytes && lay.ncompressed > 0 && lay.format == 1, "shuffle %d: %u bytes, %u streams",
+           shuffle, lay.nbytes, lay.ncompressed);
+    uint32_t count = lay.ncompressed;
+    EXPECT(ocb_blosc_splits(chunk, (size_t)cb, sp, count - 1, &lay) == -1, "shuffle %d: too little room is refused",
+           shuffle);
+    REQUIRE(ocb_blosc_splits(chunk, (size_t)cb, sp, count, &lay) == 0 && lay.ncompressed == count);
+    /* the filtered input: byte or bit planes per block, as c-blosc's shuffle.h */
+    const uint8_t *in = (const uint8_t *)v;
+    memset(want, 0, bytes);
+    for (size_t b0 = 0; b0 < bytes; b0 += lay.blocksize) {
+        size_t bsz = bytes - b0 < lay.blocksize ? bytes - b0 : lay.blocksize, e = bsz / 4;
+        for (size_t i = 0; i < bsz; i++) {
+            size_t el = i / 4, byte = i % 4;
+            if (shuffle == BLOSC_SHUFFLE)
+                want[b0 + byte * e + el] = in[b0 + i];
+            else if (shuffle == BLOSC_BITSHUFFLE && e % 8 == 0)
+                for (int bit = 0; bit < 8; bit++) /* bit k of every element, elements in order */
+                    want[b0 + ((byte * 8 + (size_t)bit) * e + el) / 8] |=
+                        (uint8_t)(((in[b0 + i] >> bit) & 1) << (el % 8));
+            else
+                want[b0 + i] = in[b0 + i];
+        }
+    }
+    uint64_t listed = 0;
+    for (uint32_t k = 0; k < lay.ncompressed; k++) {
+        const ocb_blosc_split *s = &sp[k];
+        REQUIRE(s->offset + (uint64_t)s->csize <= (uint64_t)cb && s->out + (uint64_t)s->dsize <= bytes);
+        EXPECT(k == 0 || s->out >= sp[k - 1].out + sp[k - 1].dsize, "streams in chunk order");
+        int r = LZ4_decompress_safe((const char *)chunk + s->offset, (char *)got, (int)s->csize, (int)s->dsize);
+        EXPECT(r == (int)s->dsize && memcmp(got, want + s->out, s->dsize) == 0,
+               "shuffle %d: stream %u (out %u, %u -> %u bytes) decodes to its place", shuffle, k, s->out,
+               s->csize, s->dsize);
+        listed += s->dsize;
+        EXPECT(s->dsize <= lay.max_dsize, "max_dsize");
+    }
+    EXPECT(listed + lay.stored_bytes == bytes, "shuffle %d: %llu listed + %llu stored bytes = %zu", shuffle,
+           (unsigned long long)listed, (unsigned long long)lay.stored_bytes, bytes);
+    if (shuffle == BLOSC_SHUFFLE && lay.blocksize / 4 >= 128)
+        EXPECT(lay.nstreams == 4 * ((bytes + lay.blocksize - 1) / lay.blocksize) ||
+                   bytes % lay.blocksize != 0,
+               "byte-shuffled i32 blocks split into 4 streams");
+    /* a damaged chunk is refused, not listed */
+    chunk[12] ^= 1; /* cbytes */
+    EXPECT(ocb_blosc_splits(chunk, (size_t)cb, NULL, 0, &lay) == -1, "a wrong cbytes is refused");
+    free(sp);
+    free(v);
+    free(chunk);
+    free(want);
+    free(got);
+}
+
+static void test_blosc_streams(void)
+{
+    test_blosc_streams_one(BLOSC_SHUFFLE, 1 << 18);
+    test_blosc_streams_one(BLOSC_BITSHUFFLE, 1 << 18);
+    test_blosc_streams_one(BLOSC_NOSHUFFLE, 100000);
+    EXPECT(ocb_typesize_of("tpch_l_partkey.i32") == 4 && ocb_typesize_of("a.f64") == 8 &&
+               ocb_typesize_of("w.bf16") == 2 && ocb_typesize_of("text.txt") == 0 && ocb_typesize_of(".i32") == 0,
+           "typesize from the suffix");
+}
+
 int main(int argc, char **argv)
 {
     REQUIRE(argc == 2);
@@ -332,6 +421,7 @@ int main(int argc, char **argv)
     REQUIRE(plans);
     test_parse();
     test_budget();
+    test_blosc_streams();
     const char *names[] = {"a.txt", "b.bin", "c.f64"};
     uint64_t sizes1[] = {10000, 3 * 4096 + 7, 2 * 4096};
     check_plan(sizes1, 3, 4096, plans, names);
