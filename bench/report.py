@@ -606,12 +606,13 @@ def summary(runs, results):
         out += ["  FAILED: " + f[:220] for f in fails[:15]]
         if len(fails) > 15:
             out.append("  ... %d more failures in the run file" % (len(fails) - 15))
-    head, rows = full_scale_table(results, False)
-    out += ["", "full scale (GB/s per call, largest batch >= %s; † host-staged):" % human(FULL_SCALE),
-            render(head, rows, False) if rows else "  (no batch of that size)"]
-    head, rows = latency_table(results)
-    head = ["codec", "chunk", "1 chunk dec µs oc·nv", "comp µs oc·nv", "py dec µs oc·nv", "1 MiB dec µs oc·nv"]
-    out += ["", "latency (one call):", render(head, rows, False) if rows else "  (no one-chunk rows)"]
+    if not all(is_blosc(r) for r in results):  # a Blosc run (full-scale --blosc) has only its own table
+        head, rows = full_scale_table(results, False)
+        out += ["", "full scale (GB/s per call, largest batch >= %s; † host-staged):" % human(FULL_SCALE),
+                render(head, rows, False) if rows else "  (no batch of that size)"]
+        head, rows = latency_table(results)
+        head = ["codec", "chunk", "1 chunk dec µs oc·nv", "comp µs oc·nv", "py dec µs oc·nv", "1 MiB dec µs oc·nv"]
+        out += ["", "latency (one call):", render(head, rows, False) if rows else "  (no one-chunk rows)"]
     if any(is_blosc(r) for r in results):
         head, rows = blosc_table(results, False)
         out += ["", "blosc (GB/s per call; plain = our plain GPU decoder on the same split streams):",
