@@ -34,7 +34,12 @@
  *     findings);
  *   - hand-made BloscLZ streams: far distances, overlapping matches,
  *     distances before the output's start (CORRUPT), cut streams
- *     (TRUNCATED), too little room (OUTPUT_TOO_SMALL).
+ *     (TRUNCATED), too little room (OUTPUT_TOO_SMALL);
+ *   - the encoder's rules (src/common/blosc_encode.h): the block size and
+ *     the flags libblosc writes for every codec, level 0-9, typesize,
+ *     filter, forced block size and buffer size of a grid; and chunks
+ *     assembled by those rules (filtered blocks, every stream stored)
+ *     decode with libblosc to the input.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +47,7 @@
 
 #include <blosc.h>
 
+#include "common/blosc_encode.h"
 #include "helpers/blosc_ref.h"
 #include "helpers/blosc_zlib_cases.h"
 #include "helpers/test_util.h"
@@ -496,9 +502,112 @@ static void blosclz_streams(void)
     CHECK_STATUS(oc_blosclz_decode(s6, sizeof s6, out, sizeof out, &size), OC_ERR_TRUNCATED);
 }
 
+/* ---- the encoder's rules ---------------------------------------------------- */
+
+/* oc_blosc_codec order (include/opencomp.h) -> c-blosc's names */
+static const char *const enc_cnames[] = {"lz4", "blosclz", "lz4hc", "snappy", "zlib", "zstd"};
+
+static void encode_rules(void)
+{
+    static const uint32_t typesizes[] = {1, 2, 3, 4, 7, 8, 16, 17, 32};
+    static const uint32_t sizes[] = {100, 1000, 40000, 300000, (1u << 20) + 5};
+    static const uint32_t forced[] = {0, 1000, 65536};
+    size_t checked = 0;
+    uint8_t *src = tu_xmalloc(sizes[4]), *c = tu_xmalloc(sizes[4] + BLOSC_MAX_OVERHEAD);
+    for (uint32_t i = 0; i < sizes[4]; i++)
+        src[i] = (uint8_t)(i % 251 < 200 ? 0 : i); /* compresses fast at every level */
+    for (int codec = 0; codec < 6; codec++)
+        for (int clevel = 0; clevel <= 9; clevel++)
+            for (size_t t = 0; t < sizeof typesizes / sizeof typesizes[0]; t++)
+                for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+                    for (int filter = 0; filter <= 2; filter++)
+                        for (size_t f = 0; f < sizeof forced / sizeof forced[0]; f++) {
+                            uint32_t ts = typesizes[t], n = sizes[z];
+                            if (n > 100000 && (filter != 1 || f != 0 || clevel % 3 != 2))
+                                continue; /* large buffers: the level steps that matter, one filter */
+                            int r = blosc_compress_ctx(clevel, filter, ts, n, src, c, n + BLOSC_MAX_OVERHEAD,
+                                                       enc_cnames[codec], forced[f], 1);
+                            CHECK_MSG(r > 0, "libblosc %s clevel %d failed", enc_cnames[codec], clevel);
+                            if (r <= 0)
+                                continue;
+                            uint32_t bs = oc_load_le32(c + 8);
+                            uint32_t want = oc_blosc_enc_blocksize(codec, clevel, ts, n, forced[f]);
+                            CHECK_MSG(bs == want, "%s clevel %d typesize %u size %u forced %u: block size %u, ours %u",
+                                      enc_cnames[codec], clevel, ts, n, forced[f], bs, want);
+                            uint8_t fl = oc_blosc_enc_flags(codec, filter, ts, bs);
+                            CHECK_MSG((c[2] & ~OC_BLOSC_F_MEMCPYED) == fl,
+                                      "%s clevel %d typesize %u size %u filter %d: flags %#x, ours %#x",
+                                      enc_cnames[codec], clevel, ts, n, filter, c[2], fl);
+                            if (clevel == 0 || n < OC_BLOSC_MIN_BUFFER)
+                                CHECK_MSG(c[2] & OC_BLOSC_F_MEMCPYED, "level 0 and tiny buffers are memcpyed");
+                            checked++;
+                        }
+    CHECK_MSG(checked > 10000, "%zu encoder cases", checked);
+    free(src);
+    free(c);
+}
+
+/* A chunk assembled by the encoder's rules with every stream stored: the
+ * layout a Blosc encoder writes (header, block starts, per block the
+ * filtered bytes as csize-prefixed streams), which libblosc must decode. */
+static void encode_assembled(int codec, int filter, uint32_t ts, uint32_t n, int kind)
+{
+    uint8_t *src = tu_xmalloc(n), *blk = tu_xmalloc(n), *out = tu_xmalloc(n);
+    tpch_like(src, n, kind, 7);
+    uint32_t bs = oc_blosc_enc_blocksize(codec, 5, ts, n, 0);
+    oc_blosc_header h;
+    memset(&h, 0, sizeof h);
+    h.nbytes = n;
+    h.blocksize = bs;
+    h.typesize = (uint8_t)ts;
+    h.flags = oc_blosc_enc_flags(codec, filter, ts, bs);
+    h.nblocks = (n + bs - 1) / bs;
+    h.last_size = n % bs ? n % bs : bs;
+    size_t cap = OC_BLOSC_HEADER_SIZE + 4 * (size_t)h.nblocks + n + 4 * (size_t)h.nblocks * OC_BLOSC_MAX_SPLITS;
+    uint8_t *c = tu_xmalloc(cap);
+    size_t pos = OC_BLOSC_HEADER_SIZE + 4 * (size_t)h.nblocks;
+    for (uint32_t b = 0; b < h.nblocks; b++) {
+        uint32_t bsz = oc_blosc_block_size(&h, b), ns = oc_blosc_block_streams(&h, b), ds = bsz / ns;
+        int mode = oc_blosc_block_filter(&h, bsz);
+        oc_filter_buffer(blk, src + (size_t)b * bs, bsz, ts, mode, 0);
+        for (int i = 0; i < 4; i++)
+            c[OC_BLOSC_HEADER_SIZE + 4 * b + i] = (uint8_t)(pos >> (8 * i));
+        for (uint32_t s = 0; s < ns; s++) { /* stored: csize = its decoded size */
+            for (int i = 0; i < 4; i++)
+                c[pos + i] = (uint8_t)(ds >> (8 * i));
+            memcpy(c + pos + 4, blk + (size_t)s * ds, ds);
+            pos += 4 + ds;
+        }
+    }
+    oc_blosc_put_header(c, h.flags, (uint8_t)ts, n, bs, (uint32_t)pos);
+    oc_blosc_header back;
+    CHECK_OK(oc_blosc_parse_header(c, pos, &back));
+    CHECK_MSG(back.nsplits == (oc_blosc_enc_split(codec, ts, bs) ? ts : 1), "%s: splits", enc_cnames[codec]);
+    memset(out, 0xA5, n);
+    int r = blosc_decompress_ctx(c, out, n, 1);
+    CHECK_MSG(r == (int)n && memcmp(out, src, n) == 0, "libblosc decodes the assembled %s chunk (filter %d, ts %u)",
+              enc_cnames[codec], filter, ts);
+    check_chunk(src, n, c, pos, "assembled chunk");
+    free(src);
+    free(blk);
+    free(out);
+    free(c);
+}
+
+static void encode_layouts(void)
+{
+    for (int codec = 0; codec < 6; codec++)
+        for (int filter = 0; filter <= 2; filter++) {
+            encode_assembled(codec, filter, 4, (1u << 20) + 12, 0);
+            encode_assembled(codec, filter, 8, 3u << 19, 2);
+        }
+}
+
 int main(void)
 {
     CHECK_OK(oc_context_create(NULL, &g_ctx));
+    encode_rules();
+    encode_layouts();
     blosclz_streams();
     zlib_streams();
     filters();
