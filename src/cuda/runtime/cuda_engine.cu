@@ -457,6 +457,7 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
     cfg.level = 0;
     cfg.max_capacity = (size_t)-1;
     cfg.typed = options->typed;
+    cfg.sizes_only = op == OC_OP_SIZES;
     if (op == OC_OP_COMPRESS)
         FORWARD_IF_ERROR(oc_resolve_level(options->algorithm, options->level, &cfg.level));
     oc_gpu_scratch_fn scratch_fn = op == OC_OP_COMPRESS ? codec->compress_scratch : codec->decompress_scratch;

@@ -37,6 +37,7 @@ typedef struct oc_gpu_config {
     int level;              /* resolved (oc_resolve_level): never 0 for algorithms with levels */
     size_t max_capacity;    /* largest dst capacity of the batch, SIZE_MAX when unknown (device arrays) */
     oc_typed_options typed; /* compression: the typed formats' options (checked by the API layer) */
+    int sizes_only;         /* 1: the scratch is for decompressed_sizes, not decompress */
 } oc_gpu_config;
 
 /* Launch of a batch of n chunks.  For decompressed_sizes, dst_dev and

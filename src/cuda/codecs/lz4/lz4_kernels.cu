@@ -3,7 +3,24 @@
  * GPU: the decoder, the size scanner and the compressor, and the GPU codec
  * (gpu_codec.h) around them.
  *
- * Decoder: the two-warp pipeline (lz_decode_pipe.cuh), a block per chunk:
+ * Decoder, chunks of at most 64 KiB (OC_LZS_MAX_CAP): the split decoder
+ * (bench/NOTES.md "v8"), in waves of at most OC_LZS_WAVE chunks: a warp
+ * parses 32 chunks, a lane each, reading through shared memory
+ * (lz4_split_warp.cuh), into 16-byte records in the codec's scratch; then
+ * a warp per chunk copies them (lz_common/lz_split_copy.cuh).  The parse
+ * lasts as long as its longest chunk's walk (~0.5 us a sequence), so a
+ * wave must hold many chunks: OC_LZS_WAVE fills an H100 several times
+ * over; the records take up to 4x the output (OC_LZS_MAX_RECS), so the
+ * scratch is min(n, OC_LZS_WAVE) x (16 x (cap / 4 + 1) + 4) bytes, cap the
+ * largest capacity (64 KiB when the capacities are in device memory).
+ * Which decoder takes a chunk is decided per chunk on the device
+ * (oc_lz4_split_takes: capacity at most 64 KiB, input below 2^31, both
+ * pointers set); no host sync.  When the host reads the capacities and the
+ * largest exceeds 64 KiB, the whole batch takes the pipe and no scratch is
+ * asked for.  Statuses and sizes are the pipe's on every input (the same
+ * checks in the same order; tests/c/test_lz4_split_core.c).
+ *
+ * Decoder, other chunks: the two-warp pipeline (lz_decode_pipe.cuh), a block per chunk:
  * the parser warp parses rounds of up to 32 sequences at once
  * (lz4_decode_rounds.cuh) and checks every length and offset against the
  * input end (TRUNCATED), the output capacity (OUTPUT_TOO_SMALL) and the
@@ -28,6 +45,8 @@
 #include "../../runtime/gpu_codec.h"
 #include "lz4_decode_rounds.cuh"
 #include "../lz_common/lz_device.cuh"
+#include "../lz_common/lz_split_copy.cuh"
+#include "lz4_split_warp.cuh"
 
 #define OC_LZ4_MAX_INPUT 0x7E000000u
 
@@ -113,9 +132,73 @@ __global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc_lz4_sizes_kernel(oc_c
     }
 }
 
+/* Whether the split decoder takes a chunk (the same answer in every kernel
+ * that asks): capacity at most split_cap (<= OC_LZS_MAX_CAP, the bound the
+ * scratch's record slots were sized for), input below 2^31 (32-bit
+ * positions), both pointers set (the pipe reports INVALID_ARGUMENT). */
+__device__ __forceinline__ int oc_lz4_split_takes(const uint8_t *src, size_t srcn, const uint8_t *dst,
+                                                  size_t cap, uint32_t split_cap)
+{
+    return src != nullptr && dst != nullptr && cap <= split_cap && srcn <= 0x7fffffffu;
+}
+
+#define OC_LZS_PARSE_WARPS 2 /* 32 KiB of windows a block */
+#define OC_LZS_COPY_WARPS 4
+
+/* Split decoder, parse half: chunks first .. first + count of the batch, a
+ * warp per 32 chunks; chunk first + k stores its records at recs + k x
+ * stride and their count at nrecs[k] (0: nothing to copy, including the
+ * chunks the pipe takes).  Statuses and sizes of the chunks it takes are
+ * final here. */
+__global__ void __launch_bounds__(OC_LZS_PARSE_WARPS * 32, 1)
+    oc_lz4_split_parse_kernel(oc_cuda_batch b, size_t first, size_t count, uint32_t split_cap, oc_lzs_rec *recs,
+                              size_t stride, uint32_t *nrecs)
+{
+    __shared__ __align__(16) uint8_t win[OC_LZS_PARSE_WARPS][32 * OC_LZS_WIN];
+    int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
+    size_t k0 = ((size_t)blockIdx.x * OC_LZS_PARSE_WARPS + warp) * 32;
+    if (k0 >= count) /* the whole warp */
+        return;
+    size_t k = k0 + lane;
+    int in = k < count;
+    size_t chunk = first + k;
+    const uint8_t *src = in ? b.src[chunk] : nullptr;
+    size_t srcn = in ? b.src_sizes[chunk] : 0, cap = in ? b.dst_caps[chunk] : 0;
+    int have = in && oc_lz4_split_takes(src, srcn, b.dst[chunk], cap, split_cap);
+    uint32_t nrec = 0, outn = 0;
+    int st = oc_lz4s_parse_warp(lane, have, src, have ? (uint32_t)srcn : 0, have ? (uint32_t)cap : 0,
+                                recs + (have ? k * stride : 0), win[warp], &nrec, &outn);
+    if (in)
+        nrecs[k] = nrec;
+    if (have) {
+        if (b.dst_sizes)
+            b.dst_sizes[chunk] = outn;
+        if (b.statuses)
+            b.statuses[chunk] = st;
+    }
+}
+
+/* Split decoder, copy half: a warp per chunk of the wave. */
+__global__ void __launch_bounds__(OC_LZS_COPY_WARPS * 32)
+    oc_lz4_split_copy_kernel(oc_cuda_batch b, size_t first, size_t count, const oc_lzs_rec *recs, size_t stride,
+                             const uint32_t *nrecs)
+{
+    __shared__ oc_lzs_slot slots[OC_LZS_COPY_WARPS];
+    int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
+    size_t k = (size_t)blockIdx.x * OC_LZS_COPY_WARPS + warp;
+    if (k >= count)
+        return;
+    uint32_t n = nrecs[k];
+    if (n == 0)
+        return;
+    size_t chunk = first + k;
+    oc_lzs_copy_chunk(recs + k * stride, n, b.src[chunk], b.dst[chunk], &slots[warp], lane);
+}
+
 /* The two-warp pipelined decoder (v6, lz_decode_pipe.cuh): block = one
- * chunk, warp 0 parses rounds and checks, warp 1 copies. */
-__global__ void __launch_bounds__(64) oc_lz4_decompress_pipe_kernel(oc_cuda_batch b)
+ * chunk, warp 0 parses rounds and checks, warp 1 copies.  With split set,
+ * the chunks the split decoder takes are left to it. */
+__global__ void __launch_bounds__(64) oc_lz4_decompress_pipe_kernel(oc_cuda_batch b, int split, uint32_t split_cap)
 {
     __shared__ uint8_t ring[OC_RING];
     __shared__ oc_pipe_q q;
@@ -127,6 +210,8 @@ __global__ void __launch_bounds__(64) oc_lz4_decompress_pipe_kernel(oc_cuda_batc
     size_t srcn = b.src_sizes[chunk];
     uint8_t *dst = b.dst[chunk];
     size_t cap = b.dst_caps[chunk];
+    if (split && oc_lz4_split_takes(src, srcn, dst, cap, split_cap)) /* the whole block */
+        return;
     if (threadIdx.x >= 32) {
         oc_pipe_copier(&q, src, dst, ring, lane);
         return;
@@ -265,7 +350,41 @@ static oc_status oc_launched(void)
     return cudaGetLastError() == cudaSuccess ? OC_OK : OC_ERR_CUDA;
 }
 
-/* ---- the GPU codec (gpu_codec.h): no scratch, a warp or a block per chunk - */
+/* ---- the GPU codec (gpu_codec.h) ------------------------------------------ */
+
+/* Chunks per wave of the split decoder at most: its parse lasts as long as
+ * the longest chunk's walk whatever the wave's size, so a wave should fill
+ * the GPU's lanes (an H100's 132 SMs x 4 schedulers x 32 lanes = 16,896
+ * chunks, v8's full-scale batch at 64 KiB) and more; waves are balanced. */
+#define OC_LZS_WAVE 24576u
+
+/* Whether the split decoder may take chunks of this batch, and the
+ * capacity its record slots are sized for (*split_cap). */
+static int oc_lz4_split_plan(const oc_gpu_config *cfg, uint32_t *split_cap)
+{
+    size_t m = cfg->max_capacity; /* SIZE_MAX: not known on the host */
+    if (m != (size_t)-1 && m > OC_LZS_MAX_CAP)
+        return 0;
+    *split_cap = m < OC_LZS_MAX_CAP ? (uint32_t)m : OC_LZS_MAX_CAP;
+    return 1;
+}
+
+/* Scratch bytes per chunk of a wave: its record slots, then its count. */
+static size_t oc_lz4_split_chunk_bytes(uint32_t split_cap)
+{
+    return OC_LZS_MAX_RECS((size_t)split_cap) * sizeof(oc_lzs_rec) + sizeof(uint32_t);
+}
+
+/* Scratch: min(n, OC_LZS_WAVE) chunks' worth for the split decoder (none
+ * when it takes no chunk, and none for the size query).  Less serves too (smaller waves); too little for
+ * one chunk, and the pipe decodes the whole batch. */
+static size_t oc_lz4_gpu_decompress_scratch(const oc_gpu_config *cfg, size_t n)
+{
+    uint32_t split_cap;
+    if (cfg->sizes_only || !oc_lz4_split_plan(cfg, &split_cap))
+        return 0;
+    return (n < OC_LZS_WAVE ? n : OC_LZS_WAVE) * oc_lz4_split_chunk_bytes(split_cap);
+}
 
 static oc_status oc_lz4_gpu_compress(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg,
                                      size_t n, const void *const *src_dev, const size_t *src_sizes_dev,
@@ -288,10 +407,35 @@ static oc_status oc_lz4_gpu_decompress(void *scratch_dev, size_t scratch_size, c
                                        void *const *dst_dev, const size_t *dst_caps_dev,
                                        size_t *dst_sizes_dev, oc_status *statuses_dev, cudaStream_t stream)
 {
-    (void)scratch_dev, (void)scratch_size, (void)cfg;
     oc_cuda_batch b =
         oc_cuda_batch_of(n, src_dev, src_sizes_dev, dst_dev, dst_caps_dev, dst_sizes_dev, statuses_dev);
-    oc_lz4_decompress_pipe_kernel<<<(unsigned)n, 64, 0, stream>>>(b);
+    uint32_t split_cap = 0;
+    size_t wave = 0, per = 0;
+    if (oc_lz4_split_plan(cfg, &split_cap) && scratch_dev != NULL && ((uintptr_t)scratch_dev & 15) == 0) {
+        per = oc_lz4_split_chunk_bytes(split_cap);
+        wave = scratch_size / per;
+        wave = wave < n ? wave : n;
+        wave = wave < OC_LZS_WAVE ? wave : OC_LZS_WAVE;
+    }
+    int split = wave > 0;
+    oc_lz4_decompress_pipe_kernel<<<(unsigned)n, 64, 0, stream>>>(b, split, split_cap);
+    if (!split)
+        return oc_launched();
+    size_t waves = (n + wave - 1) / wave;
+    wave = (n + waves - 1) / waves; /* balanced: no small last wave */
+    size_t stride = OC_LZS_MAX_RECS((size_t)split_cap); /* records per chunk */
+    oc_lzs_rec *recs = (oc_lzs_rec *)scratch_dev;
+    uint32_t *nrecs = (uint32_t *)(recs + wave * stride);
+    for (size_t first = 0; first < n; first += wave) {
+        size_t count = n - first < wave ? n - first : wave;
+        size_t pw = 32 * OC_LZS_PARSE_WARPS;
+        oc_lz4_split_parse_kernel<<<(unsigned)((count + pw - 1) / pw), pw, 0, stream>>>(b, first, count, split_cap,
+                                                                                      recs, stride, nrecs);
+        oc_lz4_split_copy_kernel<<<oc_blocks_for(count, OC_LZS_COPY_WARPS), OC_LZS_COPY_WARPS * 32, 0, stream>>>(
+            b, first, count, recs, stride, nrecs);
+        if (cudaPeekAtLastError() != cudaSuccess)
+            break;
+    }
     return oc_launched();
 }
 
@@ -307,5 +451,5 @@ static oc_status oc_lz4_gpu_sizes(void *scratch_dev, size_t scratch_size, const 
     return oc_launched();
 }
 
-extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_lz4 = {NULL, oc_lz4_gpu_compress, NULL,
-                                                            oc_lz4_gpu_decompress, oc_lz4_gpu_sizes};
+extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_lz4 = {
+    NULL, oc_lz4_gpu_compress, oc_lz4_gpu_decompress_scratch, oc_lz4_gpu_decompress, oc_lz4_gpu_sizes};

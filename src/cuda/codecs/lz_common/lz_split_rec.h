@@ -1,0 +1,49 @@
+/*
+ * lz_split_rec.h - the record that joins the two halves of the split LZ
+ * decoder (parse, then copy; bench/NOTES.md "v7" and "v8"): one 16-byte
+ * record per sequence, literal first (lit_len bytes from input offset
+ * lit_src), then match (m_len bytes at distance m_off; m_len 0: none).
+ * Output positions are the running sum of lit_len + m_len, so a record
+ * needs no output offset.  Plain C (tests/c/test_lz4_split_core.c builds
+ * the parse that writes these on the host) and CUDA.
+ *
+ * Why a header of its own: the parse is per format (lz4/lz4_split_parse.h)
+ * and the copy is not (lz_split_copy.cuh); both see only this.
+ *
+ * All fields are 32-bit: the decoder takes the split path only for chunks
+ * whose input is below 2^31 bytes and whose capacity is at most
+ * OC_LZS_MAX_CAP, and every value stored has passed a check against one
+ * of them.
+ */
+#ifndef OC_LZ_SPLIT_REC_H
+#define OC_LZ_SPLIT_REC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __CUDACC__
+#define OC_LZS_HD __host__ __device__ __forceinline__
+#else
+#define OC_LZS_HD static inline
+#endif
+
+/* statuses: the values of opencomp.h (lz_device.cuh's OC_D_*) */
+#define OC_LZS_OK 0
+#define OC_LZS_CORRUPT 3
+#define OC_LZS_TRUNCATED 4
+#define OC_LZS_OUTPUT_TOO_SMALL 5
+
+/* The largest capacity the split path takes (64 KiB: where it was measured
+ * faster than the pipe, bench/NOTES.md "v8: outcome"). */
+#define OC_LZS_MAX_CAP 65536u
+
+/* Records of one chunk of capacity cap, at most: a record with a match
+ * writes at least 4 bytes and all of them fit the capacity (checked before
+ * the record is stored), and only the last record has no match. */
+#define OC_LZS_MAX_RECS(cap) ((cap) / 4 + 1)
+
+typedef struct oc_lzs_rec {
+    uint32_t lit_src, lit_len, m_off, m_len;
+} oc_lzs_rec;
+
+#endif /* OC_LZ_SPLIT_REC_H */
