@@ -16,8 +16,17 @@
  *     spelled out), a fixed page with a match whose distance comes in the
  *     last round after the end-of-block code, 70 literals and matches
  *     spread over every lane, and a dynamic page;
+ *   - GDeflate's own lengths and distances (deflate_tables.h), by hand:
+ *     symbol 285 is 3 + 16 extra bits (a match of 40000 and of 60000 bytes,
+ *     and 258 written as 285 + 255), distance codes 30 and 31 are 32769
+ *     and 49153 + 14 extra bits;
+ *   - pages nvCOMP 6.0.0 wrote (tests/vectors/gdeflate/) decode to their
+ *     recorded size and CRC-32, one byte less of room OUTPUT_TOO_SMALL, half
+ *     a page TRUNCATED.  These pin the decoder's reading of symbol 285, and
+ *     the round trips above then pin the encoder's (it writes 258 as 285 +
+ *     255, as nvCOMP does: the zeros page is all such matches);
  *   - exact statuses on hostile pages: empty input and cut stored data
- *     TRUNCATED; BTYPE 3, literal/length 286, distance code 30, a distance
+ *     TRUNCATED; BTYPE 3, literal/length 286, a distance (codes 1 and 30)
  *     before the page, an over-subscribed precode, a repeat (16) with
  *     nothing before it, a run past the last code length: CORRUPT; stored
  *     LEN above the capacity OUTPUT_TOO_SMALL;
@@ -34,6 +43,7 @@
 
 #include "cpu/codecs/gdeflate/gdeflate_core.h"
 #include "helpers/deflate_fixed_code.h"
+#include "helpers/gdeflate_vectors.h"
 #define OWN_CODEC_TEST_ALGO OC_ALGO_GDEFLATE
 #include "helpers/own_codec_test.h"
 
@@ -318,6 +328,89 @@ static void hand_built(void)
     CHECK_STATUS(decode_copy(page, n, 81, expect70, 81), OC_OK);
 }
 
+/* GDeflate's lengths and distances: "abc", a match of `len` bytes at
+ * distance 3 through symbol 285 (3 + 16 extra bits), 'X', then a match of 3
+ * bytes whose distance has code `dcode` (30 or 31: 32769 or 49153 + 14 extra
+ * bits, here + 100), every distance in the last round after the end of
+ * block. */
+static size_t long_page(uint8_t *page, uint32_t len, unsigned dcode)
+{
+    sp_reset();
+    sp_bits(0, 1 | 1 << 1, 3);
+    sp_visit(0);
+    for (unsigned t = 0; t < 3; t++) {
+        sp_fixed_lit(t, 'a' + t);
+        sp_visit(t);
+    }
+    sp_fixed_lit(3, 285);
+    sp_bits(3, len - 3, 16);
+    sp_visit(3);
+    sp_fixed_lit(4, 'X');
+    sp_visit(4);
+    sp_fixed_lit(5, 257); /* length 3 */
+    sp_visit(5);
+    sp_fixed_lit(6, 256);
+    for (unsigned r = 0, t = 6; r < 32; r++, t = (t + 1) % 32) {
+        if (t == 3)
+            sp_code(3, 2, 5); /* distance 3 */
+        if (t == 5) {
+            sp_code(5, dcode, 5);
+            sp_bits(5, 100, 14);
+        }
+        sp_visit(t);
+    }
+    return sp_serialise(page);
+}
+
+static void long_matches(void)
+{
+    uint8_t page[8192];
+    static const uint32_t lens[2] = {40000, 60000};
+    for (unsigned k = 0; k < 2; k++) {
+        uint32_t len = lens[k], dist = (k ? 49153u : 32769u) + 100, n_out = 3 + len + 1 + 3;
+        uint8_t *expect = tu_xmalloc(n_out);
+        for (uint32_t i = 0; i < 3 + len; i++)
+            expect[i] = (uint8_t)('a' + i % 3);
+        expect[3 + len] = 'X';
+        for (uint32_t i = 4 + len; i < n_out; i++)
+            expect[i] = expect[i - dist];
+        size_t n = long_page(page, len, 30 + k);
+        CHECK_STATUS(decode_copy(page, n, n_out, expect, n_out), OC_OK);
+        CHECK_STATUS(decode_copy(page, n, 2 + len, NULL, 0), OC_ERR_OUTPUT_TOO_SMALL); /* the long match */
+        free(expect);
+    }
+    /* a match too long for the capacity is refused before anything is written */
+    size_t n = long_page(page, 65538, 30);
+    CHECK_STATUS(decode_copy(page, n, 65536, NULL, 0), OC_ERR_OUTPUT_TOO_SMALL);
+}
+
+static void nvcomp_vectors(void)
+{
+    for (size_t i = 0; i < GDV_COUNT; i++) {
+        const gdv_vector *v = &gdv_vectors[i];
+        tu_buf b;
+        CHECK_MSG(gdv_load(v, &b) == 0, "missing test vector %s", v->file);
+        uint8_t *out = tu_xmalloc(v->raw_size);
+        size_t got = 0;
+        oc_codec_options o = OC_CODEC_OPTIONS_INIT;
+        o.algorithm = OC_ALGO_GDEFLATE;
+        const void *sp = b.data;
+        void *dp = out;
+        size_t cap = v->raw_size;
+        oc_status st = OC_ERR_INTERNAL;
+        CHECK_OK(oc_batch_decompress(g_ctx, &o, 1, &sp, &b.size, &dp, &cap, &got, &st));
+        CHECK_MSG(st == OC_OK, "%s (%s): %s", v->file, v->what, oc_status_name(st));
+        CHECK_SIZE_EQ(got, v->raw_size);
+        CHECK_MSG(gdv_crc32(out, got) == v->crc32, "%s: CRC-32 %08x, recorded %08x", v->file,
+                  (unsigned)gdv_crc32(out, got), (unsigned)v->crc32);
+        CHECK_STATUS(decode_copy(b.data, b.size, v->raw_size, out, got), OC_OK); /* exact buffers, size query */
+        CHECK_STATUS(decode_copy(b.data, b.size, v->raw_size - 1, NULL, 0), OC_ERR_OUTPUT_TOO_SMALL);
+        CHECK_STATUS(decode_copy(b.data, b.size / 2, v->raw_size, NULL, 0), OC_ERR_TRUNCATED);
+        free(out);
+        tu_buf_free(&b);
+    }
+}
+
 /* The dynamic page, cleanly: code lengths 'a' 1, 'b' 2, 256 2, distance 0 1. */
 static size_t dynamic_page(uint8_t *page, int mode)
 {
@@ -413,7 +506,7 @@ static void hostile(void)
     n = sp_serialise(page);
     CHECK_STATUS(decode_copy(page, n, 100, NULL, 0), OC_ERR_CORRUPT);
 
-    /* distance code 30, and a distance before the start of the page */
+    /* distance code 30 (32769 + 14 extra bits) or 1 (2): before the start of the page */
     for (int which = 0; which < 2; which++) {
         int dist_of[32];
         for (int t = 0; t < 32; t++)
@@ -500,6 +593,8 @@ int main(void)
     engines();
     hand_built();
     hand_built_dynamic();
+    long_matches();
+    nvcomp_vectors();
     hostile();
     real_data();
     cuts_and_flips();

@@ -8,8 +8,10 @@
  * Guards: pages the CPU engine encodes at levels 1, 6 and 9 (dynamic,
  * fixed and stored blocks) from the real corpus (bench/corpus-data when
  * present, tu_corpus always), odd sizes and empty pages, and multi-block
- * pages of the test writer (helpers/gdeflate_writer.h), decoded in ONE
- * batch bit-identical, with their sizes; in the same batch damaged pages
+ * pages of the test writer (helpers/gdeflate_writer.h), and nvCOMP 6.0.0's
+ * pages (tests/vectors/gdeflate/: the CPU engine's bytes checked against
+ * their recorded CRC-32), decoded in ONE batch bit-identical, with their
+ * sizes; in the same batch damaged pages
  * (prefixes, bit flips, garbage) and pages given one byte too little room,
  * each with the CPU engine's status (CORRUPT, TRUNCATED, OUTPUT_TOO_SMALL or
  * OK with the same bytes); the GPU size query agreeing with the CPU's; the
@@ -19,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "helpers/gdeflate_vectors.h"
 #include "helpers/gdeflate_writer.h"
 #include "helpers/test_util.h"
 
@@ -220,6 +223,23 @@ int main(void)
         memcpy(m, page, pn);
         m[tu_rng_below(&r, pn)] ^= (uint8_t)(1u << tu_rng_below(&r, 8));
         add(m, i % 2 ? pn : (size_t)tu_rng_below(&r, pn + 1), dn);
+    }
+    for (size_t i = 0; i < GDV_COUNT; i++) { /* nvCOMP's pages, whole, one byte short, damaged */
+        const gdv_vector *v = &gdv_vectors[i];
+        tu_buf b;
+        CHECK_MSG(gdv_load(v, &b) == 0, "missing test vector %s", v->file);
+        CHECK(g_m < MAX_ITEMS);
+        add(b.data, b.size, v->raw_size);
+        const item *x = &g_items[g_m - 1];
+        CHECK_MSG(x->want == OC_OK && x->want_n == v->raw_size && gdv_crc32(x->want_bytes, x->want_n) == v->crc32,
+                  "%s on the CPU engine: %s, %zu bytes", v->file, oc_status_name(x->want), x->want_n);
+        add(b.data, b.size, v->raw_size - 1);
+        for (int k = 0; k < 8; k++) {
+            memcpy(m, b.data, b.size);
+            m[tu_rng_below(&r, b.size)] ^= (uint8_t)(1u << tu_rng_below(&r, 8));
+            add(m, k % 2 ? b.size : (size_t)tu_rng_below(&r, b.size + 1), v->raw_size);
+        }
+        tu_buf_free(&b);
     }
     for (int i = 0; i < 200; i++) { /* garbage */
         size_t n = (size_t)tu_rng_below(&r, 2048);

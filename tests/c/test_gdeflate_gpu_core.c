@@ -15,8 +15,12 @@
  *   - pages of 1-4 fixed-Huffman and stored blocks from a writer written
  *     here from the format's text (a block's last round starts at its
  *     end-of-block lane, so later rounds do not start at lane 0), with
- *     matches of every length and their distances in later rounds: decoded
- *     to the writer's bytes by both decoders;
+ *     matches of every length up to 1024 (GDeflate's symbol 285: 3 + 16
+ *     extra bits) and their distances in later rounds: decoded to the
+ *     writer's bytes by both decoders;
+ *   - pages nvCOMP 6.0.0 wrote (tests/vectors/gdeflate/): the core decodes
+ *     them to their recorded size and CRC-32, and agrees with the CPU
+ *     decoder on their prefixes and byte flips;
  *   - damaged pages get the CPU decoder's exact status (and, when OK, its
  *     size and bytes): every prefix of short pages and sampled prefixes of
  *     long ones, byte flips anywhere, bit flips in the first 256 bytes (block
@@ -33,6 +37,7 @@
 
 #include "cpu/codecs/gdeflate/gdeflate_core.h"
 #include "cuda/codecs/gdeflate/gdeflate_dec_core.h"
+#include "helpers/gdeflate_vectors.h"
 #include "helpers/gdeflate_writer.h"
 #include "helpers/test_util.h"
 
@@ -158,6 +163,40 @@ static void damage(const char *name, const uint8_t *data, size_t n, int level, u
     free(page);
 }
 
+/* nvCOMP's pages, whole and damaged. */
+static void nvcomp_vectors(void)
+{
+    tu_rng r;
+    tu_rng_seed(&r, 600);
+    char what[160];
+    for (size_t i = 0; i < GDV_COUNT; i++) {
+        const gdv_vector *v = &gdv_vectors[i];
+        tu_buf b;
+        CHECK_MSG(gdv_load(v, &b) == 0, "missing test vector %s", v->file);
+        uint8_t *out = tu_xmalloc(v->raw_size);
+        size_t got = 0;
+        oc_status st = core_dec(b.data, b.size, out, v->raw_size, &got, 0);
+        CHECK_MSG(st == OC_OK, "%s: %s", v->file, oc_status_name(st));
+        CHECK_SIZE_EQ(got, v->raw_size);
+        CHECK_MSG(gdv_crc32(out, got) == v->crc32, "%s: CRC-32 %08x, recorded %08x", v->file,
+                  (unsigned)gdv_crc32(out, got), (unsigned)v->crc32);
+        snprintf(what, sizeof what, "%s", v->file);
+        CHECK_STATUS(agree(what, b.data, b.size, v->raw_size), OC_OK);
+        uint8_t *m = tu_xmalloc(b.size);
+        for (int k = 0; k < 200; k++) {
+            memcpy(m, b.data, b.size);
+            size_t cut = k % 4 == 3 ? (size_t)tu_rng_below(&r, b.size + 1) : b.size;
+            if (k % 4 != 3)
+                m[tu_rng_below(&r, b.size)] ^= (uint8_t)(1u << tu_rng_below(&r, 8));
+            snprintf(what, sizeof what, "%s damage %d", v->file, k);
+            agree(what, m, cut, k % 3 ? v->raw_size : v->raw_size / 2);
+        }
+        free(m);
+        free(out);
+        tu_buf_free(&b);
+    }
+}
+
 /* Words of garbage: mostly CORRUPT and TRUNCATED, now and then a page. */
 static void garbage(void)
 {
@@ -252,6 +291,7 @@ int main(void)
     for (size_t i = 0; i < nc; i++)
         tu_buf_free(&corpus[i]);
     corpus_files();
+    nvcomp_vectors();
     multi_block();
     garbage();
     printf("%lu damaged pages compared: OK %lu, CORRUPT %lu, TRUNCATED %lu, OUTPUT_TOO_SMALL %lu\n",

@@ -6,6 +6,8 @@
  * writers (nvCOMP, DirectStorage) may write several, and a block's last
  * round starts at its end-of-block lane, so the rounds of later blocks no
  * longer line up with lane 0: these pages check that the decoders follow.
+ * Matches use GDeflate's lengths (deflate_tables.h): up to 1024 bytes, the
+ * long ones and some short ones through symbol 285 (3 + 16 extra bits).
  * Used by test_gdeflate_gpu_core.c (host) and test_cuda_gdeflate.c (GPU).
  */
 #ifndef OC_TEST_GDEFLATE_WRITER_H
@@ -60,11 +62,27 @@ static void mb_lit(unsigned t, unsigned sym) /* RFC 1951 3.2.6 */
 
 static void mb_dist(unsigned t, uint32_t d)
 {
-    unsigned s = 29;
-    while (rfc1951_dist_base[s] > d)
+    unsigned s = 31;
+    while (gdeflate_dist_base[s] > d)
         s--;
     mb_code(t, s, 5);
-    mb_bits(t, d - rfc1951_dist_base[s], rfc1951_dist_extra[s]);
+    mb_bits(t, d - gdeflate_dist_base[s], gdeflate_dist_extra[s]);
+}
+
+/* A match length: symbols 257-284 as in RFC 1951 for 3..257, or (always for
+ * 258 and more, and when `long_code`) GDeflate's 285, 3 + 16 extra bits. */
+static void mb_len(unsigned t, uint32_t len, int long_code)
+{
+    unsigned s = 27;
+    if (long_code || len > 257) {
+        mb_lit(t, 285);
+        mb_bits(t, len - 3, 16);
+        return;
+    }
+    while (gdeflate_len_base[s] > len)
+        s--;
+    mb_lit(t, 257 + s);
+    mb_bits(t, len - gdeflate_len_base[s], gdeflate_len_extra[s]);
 }
 
 static size_t mb_serialise(uint8_t *out)
@@ -100,7 +118,7 @@ static size_t mb_serialise(uint8_t *out)
 
 /* A random page of 1..4 blocks into page (at most 64 KiB); *dn its decoded
  * bytes, in data (at most MB_MAX_DATA). */
-#define MB_MAX_DATA (4 * 200 * 258 + 4 * 100)
+#define MB_MAX_DATA (4 * 200 * 1024 + 4 * 100)
 static size_t mb_random_page(tu_rng *r, uint8_t *page, uint8_t *data, size_t *dn)
 {
     memset(&g_mb, 0, sizeof g_mb);
@@ -134,13 +152,10 @@ static size_t mb_random_page(tu_rng *r, uint8_t *page, uint8_t *data, size_t *dn
                 data[pos] = (uint8_t)("abcdefgh"[tu_rng_below(r, 8)] + (tu_rng_below(r, 9) == 0 ? 100 : 0));
                 mb_lit(t, data[pos++]);
             } else {
-                uint32_t len = 3 + (uint32_t)tu_rng_below(r, tu_rng_below(r, 4) == 0 ? 256 : 12);
+                unsigned kind = (unsigned)tu_rng_below(r, 16); /* long (3..1024) 1 in 16, else short */
+                uint32_t len = 3 + (uint32_t)tu_rng_below(r, kind == 0 ? 1022 : kind < 4 ? 256 : 12);
                 uint32_t dist = 1 + (uint32_t)tu_rng_below(r, pos < 40 ? pos : 40);
-                unsigned s = 28;
-                while (rfc1951_len_base[s] > len)
-                    s--;
-                mb_lit(t, 257 + s);
-                mb_bits(t, len - rfc1951_len_base[s], rfc1951_len_extra[s]);
+                mb_len(t, len, kind == 1);
                 for (uint32_t i = 0; i < len; i++, pos++)
                     data[pos] = data[pos - dist];
                 owed[t] = dist;

@@ -3,6 +3,10 @@
  * at a time in the order the format's 32-lane decoder visits them, so that
  * the word stream is consumed exactly as the specification serialises it.
  *
+ * Lengths and distances are GDeflate's (deflate_tables.h: symbol 285 is
+ * 3 + 16 extra bits, distance symbols 30-31 are Deflate64's), so a match
+ * may be up to 65538 bytes long and reach back up to 65536 bytes.
+ *
  * Safety: every word is read with a bound check (past src's end a word is
  * zero and its bits are counted as absent: consuming one is TRUNCATED);
  * code lengths, Huffman codes, lengths and distances are checked before
@@ -130,10 +134,9 @@ static oc_status gd_copy(gd_reader *r, unsigned t, gd_pending *p, const uint16_t
 {
     unsigned sym;
     uint32_t extra;
-    FORWARD_IF_ERROR(gd_decode_sym(r, t, dtab, dbits, &sym));
-    SAFETY_CHECK(sym < 30, OC_ERR_CORRUPT);
-    FORWARD_IF_ERROR(gd_pop(r, t, rfc1951_dist_extra[sym], &extra));
-    size_t dist = (size_t)rfc1951_dist_base[sym] + extra, at = p->at[t];
+    FORWARD_IF_ERROR(gd_decode_sym(r, t, dtab, dbits, &sym)); /* < 32: the code has at most 32 symbols */
+    FORWARD_IF_ERROR(gd_pop(r, t, gdeflate_dist_extra[sym], &extra));
+    size_t dist = (size_t)gdeflate_dist_base[sym] + extra, at = p->at[t];
     SAFETY_CHECK(dist <= at, OC_ERR_CORRUPT); /* before the start of the page */
     if (dst) {
         uint8_t *o = dst + at;
@@ -259,8 +262,9 @@ oc_status gd_decode(gd_dec_ws *ws, const uint8_t *src, size_t n, uint8_t *dst, s
                         break; /* end of block: this lane's refill comes in the last round */
                     } else {
                         SAFETY_CHECK(sym < 286, OC_ERR_CORRUPT);
-                        FORWARD_IF_ERROR(gd_pop(&r, t, rfc1951_len_extra[sym - 257], &v));
-                        uint32_t len = rfc1951_len_base[sym - 257] + v;
+                        /* 285: 3 + 16 extra bits (a visit then takes at most 15 + 16 bits) */
+                        FORWARD_IF_ERROR(gd_pop(&r, t, gdeflate_len_extra[sym - 257], &v));
+                        uint32_t len = gdeflate_len_base[sym - 257] + v;
                         SAFETY_CHECK(len <= cap - pos, OC_ERR_OUTPUT_TOO_SMALL);
                         p.at[t] = pos;
                         p.len[t] = len;

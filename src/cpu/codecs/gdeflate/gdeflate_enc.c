@@ -109,18 +109,23 @@ static size_t parse(gd_enc_ws *ws, int level, const uint8_t *src, size_t n)
 
 /* ---- deflate's codes ------------------------------------------------------ */
 
+/* GDeflate's length symbols (deflate_tables.h): 257..284 for 3..257 as in
+ * RFC 1951, and 258 as 285 with 16 extra bits (255), the code nvCOMP
+ * writes for it; 285 is not 258 in GDeflate. */
 static unsigned len_code(unsigned len) /* 0..28 */
 {
+    if (len == MAX_MATCH)
+        return 28;
     unsigned c = 0;
-    while (c < 28 && rfc1951_len_base[c + 1] <= len)
+    while (c < 27 && gdeflate_len_base[c + 1] <= len)
         c++;
     return c;
 }
 
-static unsigned dist_code(unsigned dist) /* 0..29 */
+static unsigned dist_code(unsigned dist) /* 0..29: the window is deflate's 32 KiB */
 {
     unsigned c = 0;
-    while (c < 29 && rfc1951_dist_base[c + 1] <= dist)
+    while (c < 29 && gdeflate_dist_base[c + 1] <= dist)
         c++;
     return c;
 }
@@ -357,7 +362,7 @@ static uint64_t dynamic_codes(const gd_enc_ws *ws, size_t nsym, gd_codes *c)
             unsigned lc = len_code(ws->sym_len[k]), dc = dist_code(ws->sym_val[k]);
             lf[257 + lc]++;
             df[dc]++;
-            extra += rfc1951_len_extra[lc] + rfc1951_dist_extra[dc];
+            extra += gdeflate_len_extra[lc] + gdeflate_dist_extra[dc];
         }
     }
     lf[256] = 1;
@@ -407,7 +412,7 @@ static uint64_t fixed_codes(const gd_enc_ws *ws, size_t nsym, gd_codes *c)
             bits += c->lit_len[ws->sym_val[k]];
         } else {
             unsigned lc = len_code(ws->sym_len[k]), dc = dist_code(ws->sym_val[k]);
-            bits += c->lit_len[257 + lc] + rfc1951_len_extra[lc] + 5 + rfc1951_dist_extra[dc];
+            bits += c->lit_len[257 + lc] + gdeflate_len_extra[lc] + 5 + gdeflate_dist_extra[dc];
         }
     }
     return bits;
@@ -426,7 +431,7 @@ static void put_symbols(gd_writer *w, const gd_enc_ws *ws, size_t nsym, const gd
         if (pending & (1u << t)) {
             unsigned d = pdist[t], dc = dist_code(d);
             put(w, t, c->dist_code[dc], c->dist_len[dc]);
-            put(w, t, d - rfc1951_dist_base[dc], rfc1951_dist_extra[dc]);
+            put(w, t, d - gdeflate_dist_base[dc], gdeflate_dist_extra[dc]);
             pending &= ~(1u << t);
         } else if (k == nsym) {
             put(w, t, c->lit_code[256], c->lit_len[256]);
@@ -437,7 +442,7 @@ static void put_symbols(gd_writer *w, const gd_enc_ws *ws, size_t nsym, const gd
         } else {
             unsigned l = ws->sym_len[k], lc = len_code(l);
             put(w, t, c->lit_code[257 + lc], c->lit_len[257 + lc]);
-            put(w, t, l - rfc1951_len_base[lc], rfc1951_len_extra[lc]);
+            put(w, t, l - gdeflate_len_base[lc], gdeflate_len_extra[lc]);
             pdist[t] = ws->sym_val[k++];
             pending |= 1u << t;
         }
@@ -448,7 +453,7 @@ static void put_symbols(gd_writer *w, const gd_enc_ws *ws, size_t nsym, const gd
         if (pending & (1u << t)) {
             unsigned d = pdist[t], dc = dist_code(d);
             put(w, t, c->dist_code[dc], c->dist_len[dc]);
-            put(w, t, d - rfc1951_dist_base[dc], rfc1951_dist_extra[dc]);
+            put(w, t, d - gdeflate_dist_base[dc], gdeflate_dist_extra[dc]);
         }
         visit_end(w, t);
         t = (t + 1) % GD_LANES;

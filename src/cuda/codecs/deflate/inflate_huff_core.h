@@ -92,14 +92,19 @@ OC_CORE_FN uint32_t inf_rev(uint32_t v, uint32_t nbits) /* reverse the low nbits
 #define INF_TABLE_DIST 1
 #define INF_TABLE_PRE 2
 /* GDeflate's tables (docs/FORMAT.md: deflate's alphabets, one symbol a
- * visit).  GLIT: literal/length without two-literal entries; GLIT and GDIST
- * keep a reserved symbol (286-287, 30-31) in a BAD entry's low bits, so that
- * its code is read before it is refused, while an unused codeword (low bits
- * 0) is refused unread, as the CPU decoder does.  GPRE: the precode under
- * the common rule (an empty code or one 1-bit code may be incomplete). */
+ * visit, with GDeflate's lengths and distances of deflate_tables.h).
+ * GLIT: literal/length without two-literal entries; length 285 has 16 extra
+ * bits, more than INF_EXTRA holds, so GLIT and GDIST entries give their
+ * extra bits as INF_GXTRA (the bits to consume less the code's).  GLIT
+ * keeps a reserved symbol (286-287) in a BAD entry's low bits, so that its
+ * code is read before it is refused, while an unused codeword (low bits 0)
+ * is refused unread, as the CPU decoder does; every distance symbol 0-31 is
+ * valid.  GPRE: the precode under the common rule (an empty code or one
+ * 1-bit code may be incomplete). */
 #define INF_TABLE_GLIT 3
 #define INF_TABLE_GDIST 4
 #define INF_TABLE_GPRE 5
+#define INF_GXTRA(e) (INF_TOTAL(e) - INF_CLEN(e)) /* a GLIT/GDIST length or distance's extra bits */
 
 /* The entry for `sym` of a code of length clen in table `kind`. */
 OC_CORE_FN uint32_t inf_entry(int kind, uint32_t sym, uint32_t clen)
@@ -108,12 +113,16 @@ OC_CORE_FN uint32_t inf_entry(int kind, uint32_t sym, uint32_t clen)
     if (kind == INF_TABLE_GLIT) {
         if (sym >= 286)
             return sym | c | (INF_K_BAD << 29);
+        if (sym > 256) {
+            uint32_t x = gdeflate_len_extra[sym - 257];
+            return gdeflate_len_base[sym - 257] | ((x & 15u) << 16) | (clen << 20) | ((clen + x) << 24) |
+                   (INF_K_LEN << 29);
+        }
         kind = INF_TABLE_LIT;
     }
     if (kind == INF_TABLE_GDIST) {
-        if (sym >= 30)
-            return sym | c | (INF_K_BAD << 29);
-        kind = INF_TABLE_DIST;
+        uint32_t x = gdeflate_dist_extra[sym & 31u];
+        return gdeflate_dist_base[sym & 31u] | (x << 16) | (clen << 20) | ((clen + x) << 24) | (INF_K_LEN << 29);
     }
     if (kind == INF_TABLE_LIT) {
         if (sym < 256)

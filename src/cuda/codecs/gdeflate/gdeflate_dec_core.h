@@ -244,7 +244,7 @@ OC_CORE_FN oc_status gdd_distance(const gdd_tables *T, const gdd_lane *l, uint32
     oc_status st = gdd_check(e, l->real);
     if (st != OC_OK)
         return st;
-    uint32_t x = INF_EXTRA(e);
+    uint32_t x = INF_GXTRA(e);
     *dist = (e & 0xFFFFu) + ((uint32_t)(l->bb >> INF_CLEN(e)) & ((1u << x) - 1u));
     *used = INF_TOTAL(e);
     return (size_t)*dist <= l->at ? OC_OK : OC_ERR_CORRUPT; /* before the start of the page */
@@ -393,7 +393,7 @@ OC_CORE_FN oc_status gdd_dynamic(gdd_tables *T, gdd_lane *L, uint64_t *wk, const
     return st;
 }
 
-/* The fixed codes (RFC 1951 3.2.6), distance symbols 30-31 included (refused when read). */
+/* The fixed codes (RFC 1951 3.2.6), distance symbols 30-31 included (GDeflate's 32769 and 49153). */
 OC_CORE_FN oc_status gdd_fixed(gdd_tables *T)
 {
     OC_WARP_SYNC();
@@ -440,7 +440,7 @@ OC_CORE_FN oc_status gdd_huffman(const gdd_tables *T, gdd_lane *L, uint64_t *wk,
                 emit[j] = 1;
                 lit[j] = e & 0xFFu;
             } else if (k == INF_K_LEN) {
-                emit[j] = (e & 0xFFFFu) + ((uint32_t)(l->bb >> INF_CLEN(e)) & ((1u << INF_EXTRA(e)) - 1u));
+                emit[j] = (e & 0xFFFFu) + ((uint32_t)(l->bb >> INF_CLEN(e)) & ((1u << INF_GXTRA(e)) - 1u));
             } else {
                 stop[j] = 1; /* end of block */
             }
