@@ -25,6 +25,11 @@
  * writers' seekable files), each checked against its entry.  The data is
  * still read once, in order, through the read callback.
  *
+ * On a context whose engine is CUDA, a group's units are decoded on the
+ * GPU: their input bytes go to the device in one copy, one batched call
+ * decodes them there, and the outputs come back in one copy
+ * (stream_device.h); the serial fallbacks stay on the host.
+ *
  * Everything read from input is checked before use (SAFETY_CHECK); a unit
  * never reads past the bytes buffered for it, and decoders never write past
  * the capacity given to them.
@@ -38,6 +43,7 @@
 #include "../format/chunk_sum.h"
 #include "../format/container.h"
 #include "../format/parallel.h"
+#include "stream_device.h"
 #include "stream_serial.h"
 
 #define GROUP_PER_THREAD ((uint64_t)4 << 20)
@@ -105,6 +111,7 @@ struct oc_stream_reader {
     uint64_t group_budget;
     uint8_t *out;
     size_t out_cap, out_len, out_pos;
+    oc_stream_dev dev; /* a CUDA-engine context: the group on the device */
     oc_algorithm group_alg;
     uint64_t total_out, trailing;
     int trailing_nonzero;
@@ -250,6 +257,31 @@ static void check_unit(void *arg, size_t i)
         u->sum = (uint32_t)oc_xxh64(d, u->got, 0); /* (with a check, the sum matched) */
 }
 
+/* The k units to decode (sp/ss/dp/dc, host addresses into r->in and
+ * r->out) decoded on the GPU: the input bytes they span go over in one
+ * copy, the group's output (total bytes) comes back in one. */
+static oc_status decode_on_device(oc_stream_reader *r, oc_codec_options *co, size_t k, const void **sp,
+                                  const size_t *ss, void **dp, const size_t *dc, size_t *ds, oc_status *cst,
+                                  uint64_t total)
+{
+    size_t lo = SIZE_MAX, hi = 0;
+    for (size_t j = 0; j < k; j++) {
+        size_t a = (size_t)((const uint8_t *)sp[j] - r->in);
+        lo = a < lo ? a : lo;
+        hi = a + ss[j] > hi ? a + ss[j] : hi;
+    }
+    oc_stream_dev *d = &r->dev;
+    FORWARD_IF_ERROR(oc_stream_dev_reserve(d, hi - lo, (size_t)total));
+    FORWARD_IF_ERROR(oc_stream_dev_copy(d, d->in, r->in + lo, hi - lo));
+    for (size_t j = 0; j < k; j++) {
+        sp[j] = (const uint8_t *)d->in + ((const uint8_t *)sp[j] - r->in - lo);
+        dp[j] = dc[j] ? (void *)((uint8_t *)d->out + ((uint8_t *)dp[j] - r->out)) : d->out;
+    }
+    FORWARD_IF_ERROR(oc_batch_decompress(r->ctx, co, k, sp, ss, dp, dc, ds, cst));
+    FORWARD_IF_ERROR(oc_context_synchronize(r->ctx));
+    return oc_stream_dev_copy(d, r->out, d->out, (size_t)total);
+}
+
 /* Decodes the group's units into r->out, packed; empties the group. */
 static oc_status decode_group(oc_stream_reader *r)
 {
@@ -292,7 +324,8 @@ static oc_status decode_group(oc_stream_reader *r)
         oc_codec_options co = OC_CODEC_OPTIONS_INIT;
         co.algorithm = r->group_alg;
         co.memory_limit = r->memory_limit;
-        st = oc_batch_decompress(r->ctx, &co, k, sp, ss, dp, dc, ds, cst);
+        st = r->dev.ctx ? decode_on_device(r, &co, k, sp, ss, dp, dc, ds, cst, total)
+                        : oc_batch_decompress(r->ctx, &co, k, sp, ss, dp, dc, ds, cst);
         if (st != OC_OK)
             goto done;
         for (size_t j = 0; j < k; j++) {
@@ -1117,6 +1150,7 @@ oc_status oc_stream_reader_create(oc_context *ctx, const oc_buffer_options *hint
     r->memory_limit = hint ? hint->memory_limit : 0;
     r->hint = hint ? hint->algorithm : OC_ALGO_NONE;
     r->failed = OC_SIZE_UNKNOWN;
+    oc_stream_dev_init(&r->dev, ctx);
     uint64_t g = GROUP_PER_THREAD * (uint64_t)oc_context_num_threads(ctx);
     r->group_budget = g < GROUP_MIN ? GROUP_MIN : g > GROUP_MAX ? GROUP_MAX : g;
     r->cap = READ_STEP;
@@ -1204,6 +1238,7 @@ void oc_stream_reader_destroy(oc_stream_reader *r)
         return;
     for (int i = 0; i < 4; i++)
         oc_serial_free(r->serial[i]);
+    oc_stream_dev_free(&r->dev);
     free(r->in);
     free(r->out);
     free(r->units);

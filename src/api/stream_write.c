@@ -12,7 +12,10 @@
  * trailer, so the stream is byte for byte what oc_buffer_compress writes
  * for the same options and a pledged size (without one, the LZ4 frame
  * header omits the content size).  When the caller's buffer holds whole
- * groups, they are compressed in place, without a copy.
+ * groups, they are compressed in place, without a copy.  On a context
+ * whose engine is CUDA, each group is compressed on the GPU: one copy to
+ * the device, the batched call on device buffers, one copy back
+ * (stream_device.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +26,7 @@
 #include "../format/chunk_sum.h"
 #include "../format/container.h"
 #include "../format/parallel.h"
+#include "stream_device.h"
 
 #define GROUP_PER_THREAD ((uint64_t)4 << 20)
 #define GROUP_MIN ((uint64_t)8 << 20)
@@ -48,6 +52,9 @@ struct oc_stream_writer {
     void **dp;
     oc_status *st;
     uint32_t *sum;
+    oc_stream_dev dev;   /* a CUDA-engine context: the group on the device */
+    const void **dev_sp; /* the chunks' device addresses there */
+    void **dev_dp;
     oc_index_entry *entries;
     uint64_t n, entries_cap;
     uint64_t total_in, total_out;
@@ -87,6 +94,22 @@ static oc_status emit(oc_stream_writer *w, const uint8_t *p, uint64_t n)
     return st;
 }
 
+/* The group's m chunks (w->ss) compressed on the GPU into w->scratch's
+ * slots, as the host call would have written them. */
+static oc_status compress_on_device(oc_stream_writer *w, const uint8_t *src, size_t bytes, size_t m)
+{
+    oc_stream_dev *d = &w->dev;
+    FORWARD_IF_ERROR(oc_stream_dev_reserve(d, bytes, m * w->bound));
+    FORWARD_IF_ERROR(oc_stream_dev_copy(d, d->in, src, bytes));
+    for (size_t i = 0; i < m; i++) {
+        w->dev_sp[i] = (const uint8_t *)d->in + (bytes ? i * w->cs : 0);
+        w->dev_dp[i] = (uint8_t *)d->out + i * w->bound;
+    }
+    FORWARD_IF_ERROR(oc_batch_compress(w->ctx, &w->co, m, w->dev_sp, w->ss, w->dev_dp, w->dc, w->ds, w->st));
+    FORWARD_IF_ERROR(oc_context_synchronize(w->ctx));
+    return oc_stream_dev_copy(d, w->scratch, d->out, m * w->bound);
+}
+
 /* Compresses `bytes` (> 0, or 0 for the one empty chunk of zstd and gzip)
  * at src as one group and writes its container bytes. */
 static oc_status put_group(oc_stream_writer *w, const uint8_t *src, size_t bytes)
@@ -107,7 +130,11 @@ static oc_status put_group(oc_stream_writer *w, const uint8_t *src, size_t bytes
         w->dp[i] = w->scratch + i * w->bound;
         w->dc[i] = w->bound;
     }
-    FORWARD_IF_ERROR(oc_batch_compress(w->ctx, &w->co, m, w->sp, w->ss, w->dp, w->dc, w->ds, w->st));
+    if (w->dev.ctx) {
+        FORWARD_IF_ERROR(compress_on_device(w, src, bytes, m));
+    } else {
+        FORWARD_IF_ERROR(oc_batch_compress(w->ctx, &w->co, m, w->sp, w->ss, w->dp, w->dc, w->ds, w->st));
+    }
     for (size_t i = 0; i < m; i++)
         if (w->st[i] != OC_OK)
             return w->st[i] == OC_ERR_OUTPUT_TOO_SMALL ? OC_ERR_INTERNAL : w->st[i];
@@ -187,12 +214,15 @@ oc_status oc_stream_writer_create(oc_context *ctx, const oc_buffer_options *opti
     w->dp = (void **)calloc(w->g_n, sizeof *w->dp);
     w->st = (oc_status *)calloc(w->g_n, sizeof *w->st);
     w->sum = (uint32_t *)calloc(w->g_n, sizeof *w->sum);
+    oc_stream_dev_init(&w->dev, ctx);
+    w->dev_sp = (const void **)calloc(w->g_n, sizeof *w->dev_sp);
+    w->dev_dp = (void **)calloc(w->g_n, sizeof *w->dev_dp);
     if (w->bound == 0) {
         oc_stream_writer_destroy(w);
         return OC_ERR_CHUNK_TOO_LARGE;
     }
     if (!w->in || !w->scratch || !w->frame || !w->sp || !w->ss || !w->dc || !w->ds || !w->dp || !w->st ||
-        !w->sum) {
+        !w->sum || !w->dev_sp || !w->dev_dp) {
         oc_stream_writer_destroy(w);
         return OC_ERR_OUT_OF_MEMORY;
     }
@@ -281,6 +311,9 @@ void oc_stream_writer_destroy(oc_stream_writer *w)
     free(w->dp);
     free(w->st);
     free(w->sum);
+    oc_stream_dev_free(&w->dev);
+    free(w->dev_sp);
+    free(w->dev_dp);
     free(w->entries);
     free(w);
 }
