@@ -549,8 +549,9 @@ typedef enum oc_blosc_codec {
  *     caller allocate; decoding gives OUTPUT_TOO_SMALL when the size
  *     exceeds the capacity (nothing written) and SIZE_MISMATCH when the
  *     stream decodes to another size; the size query reads only headers.
- * Host data only for now: the CUDA engine returns UNSUPPORTED for it
- * (device data: RAW, or the whole-buffer layer's WITH_UNCOMPRESSED_SIZE).
+ * Both engines: on device data the CUDA engine writes and reads the
+ * headers on the GPU, stream-ordered like any batched call (with
+ * OC_ALGO_NONE, device data is staged through the CPU engine).
  * Values above 2 are INVALID_ARGUMENT.
  */
 typedef struct oc_codec_options {

@@ -9,8 +9,10 @@
  * else the CPU engine.  Device data whose algorithm has no GPU codec for
  * the operation is staged through the CPU engine here (staging.c): the
  * choice is this layer's, never the CUDA engine's.  The
- * WITH_UNCOMPRESSED_SIZE kind (a size header per chunk) runs on the CPU
- * engine; for device data it is UNSUPPORTED (wus_unsupported).
+ * WITH_UNCOMPRESSED_SIZE kind (a size header per chunk) runs on both
+ * engines with the same header check (src/common/wus.h); on the CUDA
+ * engine its size query reads the headers alone (no codec size query is
+ * needed), and detection (OC_ALGO_NONE) is staged as for RAW chunks.
  */
 #include "../common/oc_internal.h"
 #include "../common/typed_options.h"
@@ -44,13 +46,15 @@ static int on_device(const void *p)
     return k == OC_MEMORY_DEVICE || k == OC_MEMORY_MANAGED;
 }
 
-/* WITH_UNCOMPRESSED_SIZE chunks run on the CPU engine only: the CUDA
- * engine's batch path takes pointer arrays that may live in device memory
- * and writes sizes asynchronously, so a header written or read on the host
- * would need a synchronisation or a kernel of its own (not done yet). */
-static int wus_unsupported(const oc_codec_options *o, oc_engine engine, size_t n)
+/* 1 when the CUDA engine has what operation `op` (0 compress, 1
+ * decompress, 2 decompressed sizes) needs; else the work is staged.  The
+ * WITH_UNCOMPRESSED_SIZE size query of a known algorithm reads only the
+ * headers (src/cuda/runtime/cuda_wus.h). */
+static int cuda_runs(const oc_codec_options *o, int op)
 {
-    return engine == OC_ENGINE_CUDA && n > 0 && o->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE;
+    if (op == 2 && o->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE && o->algorithm != OC_ALGO_NONE)
+        return 1;
+    return oc_cuda_has_op(o->algorithm, op) && (op == 2 || !outer_filter(o));
 }
 
 /* Which engine runs this call: OC_ENGINE_CPU or OC_ENGINE_CUDA, or a status. */
@@ -88,9 +92,7 @@ oc_status oc_batch_compress(oc_context *ctx, const oc_codec_options *options, si
                     OC_ERR_INVALID_ARGUMENT);
     oc_engine engine;
     FORWARD_IF_ERROR(choose_engine(ctx, n, src_ptrs, &engine));
-    RETURN_ERROR_IF(wus_unsupported(options, engine, n), OC_ERR_UNSUPPORTED);
-    if (engine == OC_ENGINE_CUDA && n > 0 &&
-        (!oc_cuda_has_op(options->algorithm, 0) || outer_filter(options)))
+    if (engine == OC_ENGINE_CUDA && n > 0 && !cuda_runs(options, 0))
         return oc_staged_batch(ctx, options, 0, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities, dst_sizes,
                                statuses);
     if (engine == OC_ENGINE_CUDA)
@@ -113,9 +115,7 @@ oc_status oc_batch_decompress(oc_context *ctx, const oc_codec_options *options, 
                     OC_ERR_INVALID_ARGUMENT);
     oc_engine engine;
     FORWARD_IF_ERROR(choose_engine(ctx, n, src_ptrs, &engine));
-    RETURN_ERROR_IF(wus_unsupported(options, engine, n), OC_ERR_UNSUPPORTED);
-    if (engine == OC_ENGINE_CUDA && n > 0 &&
-        (!oc_cuda_has_op(options->algorithm, 1) || outer_filter(options)))
+    if (engine == OC_ENGINE_CUDA && n > 0 && !cuda_runs(options, 1))
         return oc_staged_batch(ctx, options, 1, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities, dst_sizes,
                                statuses);
     if (engine == OC_ENGINE_CUDA)
@@ -137,8 +137,7 @@ oc_status oc_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *o
     RETURN_ERROR_IF(n > 0 && (!src_ptrs || !src_sizes || !sizes), OC_ERR_INVALID_ARGUMENT);
     oc_engine engine;
     FORWARD_IF_ERROR(choose_engine(ctx, n, src_ptrs, &engine));
-    RETURN_ERROR_IF(wus_unsupported(options, engine, n), OC_ERR_UNSUPPORTED);
-    if (engine == OC_ENGINE_CUDA && n > 0 && !oc_cuda_has_op(options->algorithm, 2))
+    if (engine == OC_ENGINE_CUDA && n > 0 && !cuda_runs(options, 2))
         return oc_staged_batch(ctx, options, 2, n, src_ptrs, src_sizes, NULL, NULL, sizes, statuses);
     if (engine == OC_ENGINE_CUDA)
         return oc_cuda_batch_decompressed_sizes(ctx, options, n, src_ptrs, src_sizes, sizes, statuses);

@@ -395,19 +395,20 @@ size_t oc_algo_bound(oc_algorithm a, size_t n)
     return d ? d->bound(n) : 0;
 }
 
+uint32_t oc_algo_expansion(oc_algorithm a)
+{
+    uint32_t ratio = 0;
+    const oc_algo_desc *d = oc_algo(a);
+    if (d)
+        return d->max_expansion;
+    for (unsigned k = 1; k < OC_ALGO_COUNT; k++)
+        ratio = rows[k].max_expansion > ratio ? rows[k].max_expansion : ratio;
+    return ratio;
+}
+
 uint64_t oc_algo_max_decoded(oc_algorithm a, uint64_t n)
 {
-    uint64_t ratio = 0;
-    const oc_algo_desc *d = oc_algo(a);
-    if (d) {
-        ratio = d->max_expansion;
-    } else {
-        for (unsigned k = 1; k < OC_ALGO_COUNT; k++)
-            ratio = rows[k].max_expansion > ratio ? rows[k].max_expansion : ratio;
-    }
-    if (n > (UINT64_MAX - 65536) / ratio)
-        return UINT64_MAX;
-    return n * ratio + 65536;
+    return oc_max_decoded_at(oc_algo_expansion(a), n);
 }
 
 /* ---- the public calls ------------------------------------------------------ */

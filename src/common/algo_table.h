@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "oc_internal.h"
+#include "portable.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -74,6 +75,20 @@ OC_HIDDEN size_t oc_algo_bound(oc_algorithm a, size_t n);
  * row's max_expansion (OC_ALGO_NONE: the largest of all rows); saturates at
  * UINT64_MAX.  A size header claiming more is hostile. */
 OC_HIDDEN uint64_t oc_algo_max_decoded(oc_algorithm a, uint64_t n);
+
+/* The ratio behind oc_algo_max_decoded: the row's max_expansion (OC_ALGO_NONE
+ * and invalid values: the largest of all rows).  The CUDA engine hands it
+ * to its kernels, which run oc_max_decoded_at below. */
+OC_HIDDEN uint32_t oc_algo_expansion(oc_algorithm a);
+
+/* The formula itself, host and device (portable.h): n bytes at `ratio`
+ * decoded bytes per byte, plus 64 KiB of slack; saturates at UINT64_MAX. */
+OC_INLINE uint64_t oc_max_decoded_at(uint32_t ratio, uint64_t n)
+{
+    if (ratio != 0 && n > (UINT64_MAX - 65536) / ratio)
+        return UINT64_MAX;
+    return n * ratio + 65536;
+}
 
 #ifdef __cplusplus
 }

@@ -41,6 +41,30 @@ def test_cupy_roundtrip(cp, alg, kind):
         assert cp.asarray(b).get().tobytes() == d
 
 
+@pytest.mark.parametrize("alg", [a for a in ("LZ4", "Snappy", "Zstd", "Deflate") if a in GPU_ALGORITHMS])
+def test_wus_headers_on_device_get_the_hosts_verdicts(cp, alg):
+    """WITH_UNCOMPRESSED_SIZE on device data: the library writes and reads
+    the headers on the GPU (the extension copies none), with the statuses
+    host data gets."""
+    codec = oc.Codec(algorithm=alg, bitstream_kind=oc.BitstreamKind.WITH_UNCOMPRESSED_SIZE)
+    data = DATA[0]
+    n = len(data)
+    comp = codec.encode(cp.asarray(np.frombuffer(data, np.uint8)))
+    good = bytes(comp.cpu())
+    assert good[:8] == n.to_bytes(8, "little")
+
+    def hdr(v):
+        return v.to_bytes(8, "little") + good[8:]
+
+    variants = [good[:3], hdr(2**64 - 1), hdr(n + 1), hdr(n - 1), good]
+    _, host = codec.decode(variants, errors="status")
+    res, dev = codec.decode([cp.asarray(np.frombuffer(v, np.uint8)) for v in variants], errors="status")
+    assert list(dev) == list(host)
+    S = oc.Status
+    assert list(host) == [S.TRUNCATED, S.CORRUPT, S.SIZE_MISMATCH, S.SIZE_MISMATCH, S.OK]
+    assert bytes(res[4].cpu()) == data
+
+
 @pytest.mark.parametrize("alg", GPU_ALGORITHMS)
 def test_gpu_and_cpu_streams_are_interchangeable(cp, alg):
     codec = oc.Codec(algorithm=alg, bitstream_kind=oc.BitstreamKind.RAW)

@@ -30,7 +30,7 @@
 #include <string.h>
 
 #define OC_PY_POOL 8
-#define WUS_HEADER 8
+#define WUS_HEADER 8 /* the WITH_UNCOMPRESSED_SIZE header, which the library writes and reads */
 
 typedef struct {
     PyObject_HEAD
@@ -545,7 +545,6 @@ typedef struct {
     size_t *dst_sizes;
     size_t *known; /* decoded sizes when known, else (size_t)-1 */
     oc_status *st;
-    uint8_t *hdr;         /* 8 bytes per chunk: WITH_UNCOMPRESSED_SIZE headers */
     oc_py_array *backing; /* one block holding every result (NULL: per-chunk Arrays or out=) */
     size_t *offs;         /* offset of chunk i in backing */
     int detect;           /* decoding with algorithm='': the format is detected */
@@ -581,7 +580,6 @@ static void job_free(job *j)
     PyMem_Free(j->dst_sizes);
     PyMem_Free(j->known);
     PyMem_Free(j->st);
-    PyMem_Free(j->hdr);
     PyMem_Free(j->offs);
     Py_XDECREF(j->backing);
 }
@@ -617,9 +615,8 @@ static int job_prepare(oc_py_state *st, oc_py_codec *c, job *j, PyObject *srcs, 
     j->dst_sizes = PyMem_Calloc(m, sizeof *j->dst_sizes);
     j->known = PyMem_Calloc(m, sizeof *j->known);
     j->st = PyMem_Calloc(m, sizeof *j->st);
-    j->hdr = PyMem_Calloc(m, WUS_HEADER);
     if (!j->src || !j->res || !j->src_ptrs || !j->src_sizes || !j->dst_ptrs || !j->dst_caps ||
-        !j->dst_sizes || !j->known || !j->st || !j->hdr) {
+        !j->dst_sizes || !j->known || !j->st) {
         PyErr_NoMemory();
         goto done;
     }
@@ -942,12 +939,6 @@ static PyObject *job_finish(oc_py_state *st, job *j, int status_mode, const char
     return Py_BuildValue("(NN)", results, statuses);
 }
 
-static void put_le64(uint8_t *p, uint64_t v)
-{
-    for (int k = 0; k < 8; k++)
-        p[k] = (uint8_t)(v >> (8 * k));
-}
-
 /*
  * Result memory for every chunk still OK, of j->dst_caps[i] bytes: one block
  * for the batch (one allocation, and for device memory one synchronisation,
@@ -1039,14 +1030,6 @@ static void compact_host_block(job *j)
     for (size_t i = 0; i < j->n; i++)
         if (j->st[i] == OC_OK && j->res[i])
             j->res[i]->v.ptr = base + j->offs[i];
-}
-
-static uint64_t get_le64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int k = 7; k >= 0; k--)
-        v = (v << 8) | p[k];
-    return v;
 }
 
 /* nvCOMP names the first argument differently per overload (encode: array_s
@@ -1164,11 +1147,9 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
     bo.kind = (oc_bitstream_kind)c->kind;
     bo.checksum = c->compute_checksum ? (c->verify_checksum ? OC_CHECKSUM_VERIFY : OC_CHECKSUM_COMPUTE)
                                       : OC_CHECKSUM_NONE;
-    /* WITH_UNCOMPRESSED_SIZE: the library writes each 8-byte header for host
-     * data; for device data (the CUDA engine has no such kind yet) the
-     * stream goes after the header and the header is copied here. */
+    /* WITH_UNCOMPRESSED_SIZE: the library writes each 8-byte header (on
+     * the device for device data): the capacity counts it. */
     size_t wus = c->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE ? WUS_HEADER : 0;
-    size_t hdr = j.on_device ? wus : 0;
     if ((c->algorithm == OC_ALGO_CASCADED || c->algorithm == OC_ALGO_ANS ||
          c->algorithm == OC_ALGO_BITCOMP) &&
         c->kind == OC_BITSTREAM_NATIVE) {
@@ -1222,30 +1203,17 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
         co.typesize = encode_typesize(c, &j);
         co.blosc_codec = c->blosc_codec;
         co.blosc_blocksize = c->blosc_blocksize;
-        co.kind = (uint8_t)(hdr ? OC_BITSTREAM_RAW : c->kind);
-        for (size_t i = 0; hdr && i < j.n; i++) {
-            /* device WITH_UNCOMPRESSED_SIZE: the stream goes after an 8-byte header */
-            int fits = j.dst_caps[i] >= hdr;
-            j.dst_ptrs[i] = (char *)j.dst_ptrs[i] + (fits ? hdr : 0);
-            j.dst_caps[i] = fits ? j.dst_caps[i] - hdr : 0;
-            put_le64(j.hdr + WUS_HEADER * i, j.src_sizes[i]);
-        }
+        co.kind = (uint8_t)c->kind;
         int dev = j.on_device;
         OC_PY_CTX_CALL(ctx, {
             call = oc_batch_compress(ctx->ctx, &co, j.n, j.src_ptrs, j.src_sizes, j.dst_ptrs, j.dst_caps,
                                      j.dst_sizes, j.st);
-            for (size_t i = 0; hdr && call == OC_OK && i < j.n; i++)
-                if (j.st[i] == OC_OK)
-                    call = oc_memory_copy(ctx->ctx, (char *)j.dst_ptrs[i] - hdr, j.hdr + WUS_HEADER * i, hdr);
             if (dev) {
                 oc_status s2 = oc_context_synchronize(ctx->ctx);
                 if (call == OC_OK)
                     call = s2;
             }
         });
-        for (size_t i = 0; i < j.n; i++)
-            if (j.st[i] == OC_OK)
-                j.dst_sizes[i] += hdr;
     }
     pool_put(c, ctx);
     ctx = NULL;
@@ -1284,11 +1252,10 @@ done:
  * algorithm table (oc_algorithm_info.max_expansion; OC_ALGO_NONE: the
  * largest of all).  A size header claiming more is corrupt: checking it
  * first keeps hostile headers from allocating gigabytes.  The library
- * guards WITH_UNCOMPRESSED_SIZE headers of host data itself; this check
+ * guards WITH_UNCOMPRESSED_SIZE headers itself, on both engines; this check
  * remains for what it cannot check on the host: the sizes an engine's RAW
  * size query reports (snappy preambles, zstd content sizes; a GPU query
- * writes them asynchronously) and the headers of device batches, which
- * the CUDA engine does not read yet (issue 12). */
+ * writes them asynchronously). */
 static size_t max_expansion(oc_algorithm alg, size_t n)
 {
     uint64_t ratio = 0;
@@ -1336,17 +1303,24 @@ static int parse_sizes(PyObject *obj, job *j)
     return 0;
 }
 
-/* WITH_UNCOMPRESSED_SIZE in host memory: the library reads and guards each
- * chunk's header (oc_batch_decompressed_sizes with the kind reads only the
- * headers: not a size query); a size given in uncomp_sizes must agree. */
-static int host_wus_sizes(oc_py_state *st, oc_py_context *ctx, job *j, const oc_codec_options *co)
+/* WITH_UNCOMPRESSED_SIZE: the library reads and guards each chunk's header
+ * (oc_batch_decompressed_sizes with the kind reads only the headers, on
+ * the device for device data: not a size query); a size given in
+ * uncomp_sizes must agree. */
+static int wus_sizes(oc_py_state *st, oc_py_context *ctx, job *j, const oc_codec_options *co)
 {
     size_t *qs = PyMem_Calloc(j->n ? j->n : 1, sizeof *qs);
     oc_status *qst = PyMem_Calloc(j->n ? j->n : 1, sizeof *qst);
     oc_status call = OC_ERR_OUT_OF_MEMORY;
+    int dev = j->on_device;
     if (qs && qst) {
         OC_PY_CTX_CALL(ctx, {
             call = oc_batch_decompressed_sizes(ctx->ctx, co, j->n, j->src_ptrs, j->src_sizes, qs, qst);
+            if (dev) {
+                oc_status s2 = oc_context_synchronize(ctx->ctx);
+                if (call == OC_OK)
+                    call = s2;
+            }
         });
     }
     for (size_t i = 0; call == OC_OK && i < j->n; i++) {
@@ -1366,46 +1340,6 @@ static int host_wus_sizes(oc_py_state *st, oc_py_context *ctx, job *j, const oc_
     if (call != OC_OK) {
         oc_py_raise(st, call, -1, "decode: reading size headers: %s", oc_status_message(call));
         return -1;
-    }
-    return 0;
-}
-
-/* WITH_UNCOMPRESSED_SIZE in device memory (the CUDA engine has no such
- * kind yet): copy the 8-byte headers to the host, check them here, and
- * decode the streams after them as RAW. */
-static int read_wus_headers(oc_py_state *st, oc_py_context *ctx, job *j, oc_algorithm alg)
-{
-    oc_status call = OC_OK;
-    for (size_t i = 0; i < j->n; i++)
-        if (j->src_sizes[i] < WUS_HEADER)
-            j->st[i] = OC_ERR_TRUNCATED;
-    OC_PY_CTX_CALL(ctx, {
-        for (size_t i = 0; i < j->n && call == OC_OK; i++)
-            if (j->st[i] == OC_OK)
-                call = oc_memory_copy(ctx->ctx, j->hdr + WUS_HEADER * i, j->src_ptrs[i], WUS_HEADER);
-        oc_status s2 = oc_context_synchronize(ctx->ctx);
-        if (call == OC_OK)
-            call = s2;
-    });
-    if (call != OC_OK) {
-        oc_py_raise(st, call, -1, "decode: reading size headers: %s", oc_status_message(call));
-        return -1;
-    }
-    for (size_t i = 0; i < j->n; i++) {
-        if (j->st[i] != OC_OK)
-            continue;
-        uint64_t sz = get_le64(j->hdr + WUS_HEADER * i);
-        if (j->known[i] != (size_t)-1 && j->known[i] != sz) {
-            j->st[i] = OC_ERR_SIZE_MISMATCH;
-            continue;
-        }
-        if (sz > (uint64_t)PY_SSIZE_T_MAX || sz > max_expansion(alg, j->src_sizes[i] - WUS_HEADER)) {
-            j->st[i] = OC_ERR_CORRUPT;
-            continue;
-        }
-        j->known[i] = (size_t)sz;
-        j->src_ptrs[i] = (const char *)j->src_ptrs[i] + WUS_HEADER;
-        j->src_sizes[i] -= WUS_HEADER;
     }
     return 0;
 }
@@ -1477,8 +1411,7 @@ static int job_prepare_packed(oc_py_state *st, oc_py_codec *c, job *j, PyObject 
     j->dst_ptrs = PyMem_Calloc(m, sizeof *j->dst_ptrs);
     j->dst_sizes = PyMem_Calloc(m, sizeof *j->dst_sizes);
     j->st = PyMem_Calloc(m, sizeof *j->st);
-    j->hdr = PyMem_Calloc(m, WUS_HEADER);
-    if (!j->src || !j->out || !j->res || !j->src_ptrs || !j->dst_ptrs || !j->dst_sizes || !j->st || !j->hdr) {
+    if (!j->src || !j->out || !j->res || !j->src_ptrs || !j->dst_ptrs || !j->dst_sizes || !j->st) {
         PyErr_NoMemory();
         goto done;
     }
@@ -1619,8 +1552,8 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
 
     /* 1. sizes: given, from headers, from out= capacities, or queried */
     if (c->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE) {
-        co.kind = (uint8_t)(dev ? OC_BITSTREAM_RAW : OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE);
-        if (dev ? read_wus_headers(st, ctx, &j, c->algorithm) != 0 : host_wus_sizes(st, ctx, &j, &co) != 0)
+        co.kind = OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE;
+        if (wus_sizes(st, ctx, &j, &co) != 0)
             goto done;
     }
     size_t nquery = 0;

@@ -12,6 +12,10 @@
  * reaches that point, as the API promises.  Scratch comes from the context's
  * allocators and is cached in ctx->cuda_state; it only grows.
  *
+ * The WITH_UNCOMPRESSED_SIZE kind runs any codec between two header
+ * kernels (cuda_wus.cu), their arrays in the same scratch; its size query
+ * reads the headers alone, so it needs no codec size query.
+ *
  * The runtime is linked statically: with no driver or GPU,
  * cudaGetDeviceCount fails and every entry point reports NO_DEVICE, while
  * the CPU engine keeps working.
@@ -24,6 +28,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda_engine.h"
+#include "cuda_wus.h"
 #include "gpu_codec.h"
 
 #ifndef OC_CUDA_ARCH_STRING
@@ -422,7 +427,9 @@ static oc_status oc_pinned_slot_get(oc_context *ctx, oc_cuda_state *s, size_t si
 enum oc_batch_op { OC_OP_COMPRESS, OC_OP_DECOMPRESS, OC_OP_SIZES };
 
 /* Scratch layout of one call: four input arrays of n words, the sizes
- * array, the statuses array.  The pinned slot mirrors it after a header. */
+ * array, the statuses array (the pinned slot mirrors these after a
+ * header); then the WITH_UNCOMPRESSED_SIZE kind's arrays (cuda_wus.h) and
+ * the codec's scratch. */
 #define OC_SLOT_HEADER 256
 
 static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, oc_batch_op op, size_t n,
@@ -443,12 +450,18 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
         return OC_ERR_INVALID_ARGUMENT;
     if (n == 0)
         return OC_OK;
-    const oc_gpu_codec *codec = oc_gpu_codec_of(options->algorithm);
+    /* WITH_UNCOMPRESSED_SIZE: headers around the codec; its size query reads
+     * them alone.  Detection (OC_ALGO_NONE) is host-staged by the API. */
+    int wus = options->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE;
+    int wus_sizes = wus && op == OC_OP_SIZES;
+    if (wus && options->algorithm == OC_ALGO_NONE)
+        return OC_ERR_UNSUPPORTED;
+    const oc_gpu_codec *codec = wus_sizes ? NULL : oc_gpu_codec_of(options->algorithm);
     oc_gpu_launch_fn launch = codec == NULL            ? NULL
                               : op == OC_OP_COMPRESS   ? codec->compress
                               : op == OC_OP_DECOMPRESS ? codec->decompress
                                                        : codec->decompressed_sizes;
-    if (launch == NULL) /* the API stages such work through the CPU engine (oc_cuda_has_op) */
+    if (launch == NULL && !wus_sizes) /* the API stages such work through the CPU engine (oc_cuda_has_op) */
         return OC_ERR_UNSUPPORTED;
     if (n > ((size_t)1 << 40))
         return OC_ERR_INVALID_ARGUMENT;
@@ -460,7 +473,10 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
     cfg.sizes_only = op == OC_OP_SIZES;
     if (op == OC_OP_COMPRESS)
         FORWARD_IF_ERROR(oc_resolve_level(options->algorithm, options->level, &cfg.level));
-    oc_gpu_scratch_fn scratch_fn = op == OC_OP_COMPRESS ? codec->compress_scratch : codec->decompress_scratch;
+    oc_gpu_scratch_fn scratch_fn = codec == NULL          ? NULL
+                                   : op == OC_OP_COMPRESS ? codec->compress_scratch
+                                                          : codec->decompress_scratch;
+    uint32_t ratio = oc_algo_expansion(options->algorithm);
 
     int prev = -1;
     FORWARD_IF_ERROR(oc_enter(ctx, &prev));
@@ -470,9 +486,10 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
     size_t words = OC_ALIGN_UP(n * 8);
     size_t off_in = 0, off_sizes = 4 * words, off_status = 5 * words;
     size_t total = 5 * words + OC_ALIGN_UP(n * 4);
+    size_t wus_off = total, wus_bytes = wus && !wus_sizes ? OC_ALIGN_UP(oc_wus_scratch_size(n)) : 0;
     /* The codec's own scratch after the argument arrays; the largest
      * capacity is known when the capacities are host-readable. */
-    size_t codec_off = total, codec_bytes = 0;
+    size_t codec_off = total + wus_bytes, codec_bytes = 0;
     if (scratch_fn != NULL) {
         if (op == OC_OP_DECOMPRESS &&
             (oc_gpu_address(dst_caps) == NULL || oc_cuda_pointer_kind(dst_caps) == OC_MEMORY_PINNED)) {
@@ -482,7 +499,7 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
         }
         codec_bytes = scratch_fn(&cfg, n);
     }
-    size_t dev_total = total + OC_ALIGN_UP(codec_bytes); /* total: the argument arrays alone */
+    size_t dev_total = codec_off + OC_ALIGN_UP(codec_bytes); /* total: the argument arrays alone */
     uint8_t *dev = NULL;
     oc_pinned_slot *slot = NULL;
 
@@ -524,10 +541,31 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
             goto out;
         }
     }
-    st = launch(codec_bytes ? dev + codec_off : NULL, codec_bytes, &cfg, n, (const void *const *)g_in[0],
-                (const size_t *)g_in[1], (void *const *)g_in[2], (const size_t *)g_in[3],
-                host_sizes ? (size_t *)(dev + off_sizes) : (size_t *)g_sizes,
-                host_status ? (oc_status *)(dev + off_status) : (oc_status *)g_status, stream);
+    {
+        size_t *res_sizes = host_sizes ? (size_t *)(dev + off_sizes) : (size_t *)g_sizes;
+        oc_status *res_status = host_status ? (oc_status *)(dev + off_status) : (oc_status *)g_status;
+        void *codec_scratch = codec_bytes ? dev + codec_off : NULL;
+        if (wus_sizes) {
+            st = oc_wus_launch_sizes(ratio, n, (const void *const *)g_in[0], (const size_t *)g_in[1],
+                                     res_sizes, res_status, stream);
+        } else if (wus) {
+            int decode = op == OC_OP_DECOMPRESS;
+            oc_wus_codec_args a;
+            st = oc_wus_launch_before(dev + wus_off, decode, ratio, n, (const void *const *)g_in[0],
+                                      (const size_t *)g_in[1], (void *const *)g_in[2],
+                                      (const size_t *)g_in[3], &a, stream);
+            if (st == OC_OK)
+                st = launch(codec_scratch, codec_bytes, &cfg, n, a.src_dev, a.src_sizes_dev, a.dst_dev,
+                            a.dst_caps_dev, a.dst_sizes_dev, a.statuses_dev, stream);
+            if (st == OC_OK)
+                st = oc_wus_launch_after(dev + wus_off, decode, n, (const size_t *)g_in[1],
+                                         (void *const *)g_in[2], res_sizes, res_status, stream);
+        } else {
+            st = launch(codec_scratch, codec_bytes, &cfg, n, (const void *const *)g_in[0],
+                        (const size_t *)g_in[1], (void *const *)g_in[2], (const size_t *)g_in[3], res_sizes,
+                        res_status, stream);
+        }
+    }
     if (st != OC_OK)
         goto out;
     if (host_sizes || host_status) {
