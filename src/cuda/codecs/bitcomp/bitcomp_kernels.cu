@@ -8,10 +8,11 @@
  * Decoding: the tile list of own_tiles.cuh (headers -> scan of tile
  * counts -> a persistent grid over every tile of the batch -> statuses).
  * Compressing: a persistent grid over chunks, a CTA writes its chunk's
- * tiles in order.  The header and tile kernels are own_tiles.cuh's,
- * shared with Cascaded, run with this core's chunk check and tile decoder;
- * the launches, the scan, the statuses and the scratch are the batch
- * driver's (own_common/own_batch.cu), shared with Cascaded and ANS.
+ * tiles in order.  The header, tile and encode kernels' bodies are
+ * own_tiles.cuh's, shared with Cascaded, run with this core's chunk check,
+ * tile decoder and chunk compressor; the launches, the scan, the statuses
+ * and the scratch are the batch driver's (own_common/own_batch.cu), shared
+ * with Cascaded and ANS.
  */
 #include "../../../common/typed_options.h"
 #include "../../../cores/bitcomp/bitcomp_core.h"
@@ -47,25 +48,10 @@ static __global__ void __launch_bounds__(BCK_THREADS)
 {
     extern __shared__ __align__(16) unsigned char bc_smem[];
     bc_ws *ws = (bc_ws *)bc_smem;
-    for (size_t c = blockIdx.x; c < n; c += gridDim.x) {
-        const uint8_t *p = (const uint8_t *)src[c];
-        size_t len = src_sizes[c];
-        uint8_t *d = (uint8_t *)dst[c];
-        size_t cap = caps[c];
-        uint64_t out = 0;
-        oc_status st;
-        if ((p == NULL && len) || (d == NULL && cap))
-            st = OC_ERR_INVALID_ARGUMENT;
-        else
-            st = bc_compress_chunk(ws, p, len, dtype, algo, d, cap, &out, BCK_WARPS);
-        if (threadIdx.x == 0) {
-            if (dst_sizes)
-                dst_sizes[c] = st == OC_OK ? (size_t)out : 0;
-            if (statuses)
-                statuses[c] = st;
-        }
-        __syncthreads();
-    }
+    own_tiled_encode(n, src, src_sizes, dst, caps, dst_sizes, statuses,
+                     [=](const uint8_t *p, size_t len, uint8_t *d, size_t cap, uint64_t *out) {
+                         return bc_compress_chunk(ws, p, len, dtype, algo, d, cap, out, BCK_WARPS);
+                     });
 }
 
 /* The encoder's trailing arguments: the data type, the algorithm_type. */

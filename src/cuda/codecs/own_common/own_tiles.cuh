@@ -6,8 +6,9 @@
  * the whole GPU).  A codec writes its kernels (they run its core) and hands
  * them to the batch driver (own_batch.cu) in an own_gpu_kernels table; the
  * driver does every launch, so the orchestration below is written once.
- * The tiled formats (Cascaded, Bitcomp) share their header and tile
- * kernels' bodies too (own_tiled_headers, own_tiled_tiles).
+ * The tiled formats (Cascaded, Bitcomp) share their header, tile and
+ * encode kernels' bodies too (own_tiled_headers, own_tiled_tiles,
+ * own_tiled_encode).
  *
  * Decoding a batch: the codec's header kernel checks every chunk's header
  * and writes its tile count (0 for a failed chunk, whose status is then
@@ -125,6 +126,38 @@ static __device__ __forceinline__ void own_tiled_tiles(size_t n, const void *con
                         nw);
         if (st != OC_OK && threadIdx.x == 0)
             atomicMin(&s.keys[i], own_key((unsigned long long)tile + 1, st));
+        __syncthreads();
+    }
+}
+
+/* A persistent grid over the batch's chunks, a CTA a chunk: the pointer
+ * checks, the core's chunk compressor, the chunk's size and status (each
+ * chunk's tiles go in order: a tile's place depends on the sizes before
+ * it).  `compress(p, len, d, cap, &out)` is the kernel's lambda binding its
+ * workspace, trailing arguments and warps to the core's compressor
+ * (cz_compress_chunk, bc_compress_chunk), inlined as a constant is. */
+template <typename Compress>
+static __device__ __forceinline__ void
+own_tiled_encode(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                 const size_t *caps, size_t *dst_sizes, oc_status *statuses, Compress compress)
+{
+    for (size_t c = blockIdx.x; c < n; c += gridDim.x) {
+        const uint8_t *p = (const uint8_t *)src[c];
+        size_t len = src_sizes[c];
+        uint8_t *d = (uint8_t *)dst[c];
+        size_t cap = caps[c];
+        uint64_t out = 0;
+        oc_status st;
+        if ((p == NULL && len) || (d == NULL && cap))
+            st = OC_ERR_INVALID_ARGUMENT;
+        else
+            st = compress(p, len, d, cap, &out);
+        if (threadIdx.x == 0) {
+            if (dst_sizes)
+                dst_sizes[c] = st == OC_OK ? (size_t)out : 0;
+            if (statuses)
+                statuses[c] = st;
+        }
         __syncthreads();
     }
 }
