@@ -61,7 +61,9 @@ def test_wus_headers_on_device_get_the_hosts_verdicts(cp, alg):
     res, dev = codec.decode([cp.asarray(np.frombuffer(v, np.uint8)) for v in variants], errors="status")
     assert list(dev) == list(host)
     S = oc.Status
-    assert list(host) == [S.TRUNCATED, S.CORRUPT, S.SIZE_MISMATCH, S.SIZE_MISMATCH, S.OK]
+    # a header one byte short: the result is allocated at the header's size,
+    # so the stream does not fit it (the CPU engine's verdict)
+    assert list(host) == [S.TRUNCATED, S.CORRUPT, S.SIZE_MISMATCH, S.OUTPUT_TOO_SMALL, S.OK]
     assert bytes(res[4].cpu()) == data
 
 

@@ -553,8 +553,8 @@ static void run_damage(const std::string &name, const bytes &data)
             CHECK(st[i] != OC_OK || !ZSTD_isError(r), "truncated item %zu decoded OK", i);
         if (kind[i] == 5)
             CHECK(st[i] == OC_ERR_NEEDS_DICTIONARY, "dictionary frame: %s", st_name(st[i]));
-        if (kind[i] == 6)
-            CHECK(st[i] == OC_OK && sz[i] == 0, "empty chunk: %s", st_name(st[i]));
+        if (kind[i] == 6) /* a frame cut before its magic number, as libzstd and the CPU engine say */
+            CHECK(st[i] == OC_ERR_TRUNCATED && sz[i] == 0, "empty chunk: %s", st_name(st[i]));
     }
     printf("damage %s: %zu inputs; statuses:", name.c_str(), n);
     for (int k = 0; k < 10; k++)

@@ -86,9 +86,14 @@ static oc_py_context *pool_take(oc_py_codec *c, int device, int on_device)
     if (call_stream(c, device, on_device, &stream) != 0)
         return NULL;
     oc_py_context *ctx = pool_take_raw(c, device);
-    if (ctx && ctx->stream != (void *)stream)
-        oc_py_context_use_stream(
-            ctx, stream, c->has_stream ? NULL : oc_py_internal_stream_owner(state_of((PyObject *)c), device));
+    /* The context keeps the stream's owner alive (the cuda_stream= object, or
+     * the device's internal stream): results and stream-ordered batches keep
+     * their context, and free or wait on that stream when they go, which may
+     * be after the Codec and the caller's stream object are gone. */
+    PyObject *owner =
+        c->has_stream ? c->stream_obj : oc_py_internal_stream_owner(state_of((PyObject *)c), device);
+    if (ctx && (ctx->stream != (void *)stream || ctx->stream_owner != owner))
+        oc_py_context_use_stream(ctx, stream, owner);
     return ctx;
 }
 

@@ -81,8 +81,9 @@ typedef struct oc_py_context {
     PyThread_type_lock lock;
     void *stream;
     int device_id;
-    oc_py_tramp *tramp[2];  /* pinned, device scratch through set_*_allocator (NULL = default) */
-    PyObject *stream_owner; /* the _Context owning `stream` when it is borrowed (an internal stream) */
+    oc_py_tramp *tramp[2]; /* pinned, device scratch through set_*_allocator (NULL = default) */
+    PyObject
+        *stream_owner; /* what owns a borrowed `stream`: cuda_stream= object, internal stream's _Context */
     unsigned long alloc_generation;
 } oc_py_context;
 
@@ -207,7 +208,7 @@ typedef struct oc_py_pending {
     size_t *caps;           /* n: output capacities (messages) */
     oc_status *st;          /* n: final statuses once settled */
     oc_py_view *src;        /* n views of the inputs, kept until settled */
-    PyObject *stream_owner; /* the _Context owning `stream` (an internal stream), kept while in flight */
+    PyObject *stream_owner; /* the owner of `stream` (its context's stream_owner), kept while in flight */
     Py_ssize_t failed;      /* first failed chunk once settled, else -1 */
 } oc_py_pending;
 
