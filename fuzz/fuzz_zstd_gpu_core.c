@@ -15,7 +15,7 @@
 
 #include <zstd.h>
 
-#include "cuda/codecs/zstd/zstd_dec_blocks.h"
+#include "../bench/gpu/dev/zstd_dec_blocks.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

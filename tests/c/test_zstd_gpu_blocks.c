@@ -1,6 +1,6 @@
 /*
  * test_zstd_gpu_blocks.c - the block-parallel path of the GPU Zstandard
- * decoder (src/cuda/codecs/zstd/zstd_dec_blocks.h: scan, per-block entropy,
+ * decoder (bench/gpu/dev/zstd_dec_blocks.h, an experiment that lost its GPU A/B: scan, per-block entropy,
  * resolve, in-order execution), compiled for the host with one lane, against
  * libzstd and against the per-chunk core (zd_decode_chunk).
  *
@@ -25,7 +25,7 @@
 
 #include <zstd.h>
 
-#include "cuda/codecs/zstd/zstd_dec_blocks.h"
+#include "../bench/gpu/dev/zstd_dec_blocks.h"
 
 #include "helpers/soft_check.h"
 

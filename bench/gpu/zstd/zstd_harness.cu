@@ -495,9 +495,9 @@ static void run_damage(const std::string &name, const bytes &data)
             in.push_back(h), caps.push_back(len), kind.push_back(4);
         }
     }
-    /* frames of several blocks (512 KiB at -3, shapes 0-3): the
-     * block-parallel path (zstd_dec_blocks.h) must give up on every damaged
-     * one where the per-chunk core fails, and agree where it succeeds */
+    /* frames of several blocks (512 KiB at -3, shapes 0-3), the shapes the
+     * block-parallel experiment (bench/gpu/dev/zstd_dec_blocks.h) was
+     * checked on */
     for (size_t i = 0; i < 4 && (i + 1) * 524288 <= data.size(); i++) {
         size_t len = 524288;
         bytes c = compress(data.data() + i * len, len, 3, (int)i, 1);

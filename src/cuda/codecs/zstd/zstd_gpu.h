@@ -5,12 +5,7 @@
  *
  * Decoder (zstd_decode.cu): one warp decodes one chunk (every frame in it,
  * skippable frames skipped); the entropy decoding runs warp-uniform and the
- * byte copies are split over the lanes (zstd_decode_core.h).  A chunk that
- * is one frame of several blocks (zarr's MB-sized chunks) goes first to the
- * block-parallel path (zstd_dec_blocks.h): a warp per block decodes the
- * literals and sequences, then a warp per frame executes them in order; a
- * frame that fails there is decoded again by the per-chunk kernel, which
- * gives the status.  The device decides per chunk.
+ * byte copies are split over the lanes (zstd_decode_core.h).
  *
  * Encoder (zstd_enc.cu): one warp owns one chunk: the warp resets the
  * match tables together, lane 0 finds the matches and entropy-codes the
@@ -38,18 +33,11 @@ extern "C" {
  * are at most `max_dst_capacity` bytes each: one literal buffer per
  * resident warp (min(max_dst_capacity, 128 KiB) bytes, 256-aligned) for at
  * most OC_ZSTD_GPU_MAX_WARPS warps, after 256 bytes holding the counter the
- * warps take chunks from; plus, when max_dst_capacity exceeds one block
- * (128 KiB; SIZE_MAX: unknown), the block-parallel path's part
- * (oc_cuda_zstd_decompress_bp_scratch_size: a record per chunk and a
- * region of 2 x max_dst_capacity (4 MiB when unknown) per chunk, 8 MiB to
- * 1 GiB, which the frames use in up to 4 waves; frames that do not fit
- * take the per-chunk path).  Less scratch also works: without the whole block-parallel part
- * every chunk takes the per-chunk path, and with less for that, fewer warps
- * decode more chunks each, down to one warp's buffer.
+ * warps take chunks from.  Less scratch also works (fewer warps, each
+ * decoding more chunks), down to one warp's buffer.
  */
 #define OC_ZSTD_GPU_MAX_WARPS 4096
 OC_HIDDEN size_t oc_cuda_zstd_decompress_scratch_size(size_t n, size_t max_dst_capacity);
-OC_HIDDEN size_t oc_cuda_zstd_decompress_bp_scratch_size(size_t n, size_t max_dst_capacity);
 
 /*
  * oc_cuda_zstd_decompress decodes n Zstandard chunks on the GPU

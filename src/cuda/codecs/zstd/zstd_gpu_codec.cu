@@ -9,14 +9,11 @@
 
 /* A literal buffer per warp: sized by the largest capacity when the engine
  * knows it (host capacities), else for 128 KiB blocks; at most 256 MiB
- * (fewer warps then loop over more chunks).  Then, for chunks that may
- * exceed one block, the block-parallel path's region (at most 1 GiB, see
- * zstd_gpu.h). */
+ * (fewer warps then loop over more chunks). */
 static size_t zstd_decompress_scratch(const oc_gpu_config *cfg, size_t n)
 {
-    size_t bp = oc_cuda_zstd_decompress_bp_scratch_size(n, cfg->max_capacity);
-    size_t b = oc_cuda_zstd_decompress_scratch_size(n, cfg->max_capacity) - bp;
-    return (b < ((size_t)256 << 20) ? b : ((size_t)256 << 20)) + bp;
+    size_t b = oc_cuda_zstd_decompress_scratch_size(n, cfg->max_capacity);
+    return b < ((size_t)256 << 20) ? b : ((size_t)256 << 20);
 }
 
 /* A worker slice (~0.9 MiB) per chunk, at most 2 GiB (~2200 warps, 16

@@ -28,11 +28,19 @@
  * decoded again from the start by zd_decode_chunk, which gives the exact
  * status.  So the rule this file keeps is one-sided: it succeeds only where
  * zd_decode_chunk succeeds, with the same bytes.
+ *
+ * Status: an experiment.  It ran in the library for one full-scale run
+ * (H100, 2026-11-27, commit 2835d51 holds its kernels) and lost: 1 GiB of
+ * libzstd -3 frames decoded at 8.0 GB/s (1 MiB) and 2.65 (4 MiB) against
+ * the per-chunk kernel's 13.2 and 3.62 (bench/gpu/zstd/NOTES.md "Run 5").
+ * The kernels left the library; this core stays here, tested on the host
+ * (tests/c/test_zstd_gpu_blocks.c, fuzz_zstd_gpu_core), as the base of the
+ * next design.
  */
 #ifndef OC_ZSTD_DEC_BLOCKS_H
 #define OC_ZSTD_DEC_BLOCKS_H
 
-#include "zstd_decode_core.h"
+#include "../../../src/cuda/codecs/zstd/zstd_decode_core.h"
 
 #define ZD_BP_MAX_BLOCKS 4096u /* more blocks in a frame: per-chunk path */
 /* A repeat offset not yet known: ZD_SYM | k << 28 | d is "initial rep k,
