@@ -311,6 +311,7 @@ def test_blosc_zlib_chunks_decode_on_the_gpu(cp):
     class decodes a zlib device chunk on the GPU as well."""
     import warnings
 
+    pytest.importorskip("numcodecs")
     import opencomp.numcodecs as ocn
     from opencomp.numcodecs import _batch
 
@@ -336,6 +337,7 @@ def test_blosc_chunks_the_gpu_does_not_serve_take_the_cpu(cp, monkeypatch):
     UNSUPPORTED (none that c-blosc 1.x writes since zlib moved to the GPU, so
     a stand-in marks chunk 1 so): the batch engine decodes that chunk on the
     CPU (one warning), so every chunk comes back, in device memory."""
+    pytest.importorskip("numcodecs")
     from opencomp.numcodecs import _batch
 
     data = (np.arange(200_000, dtype=np.int32) // 7).astype(np.int32)
