@@ -36,26 +36,9 @@ static oc_status write_stream(oc_context *ctx, oc_algorithm a, const unsigned ch
 
 static oc_status read_stream(oc_context *ctx, const unsigned char *src, size_t n, sink *out, uint64_t *failed)
 {
-    source s = {src, n, 0, 1 << 20, 0, &g_rng};
-    oc_stream_reader *r = NULL;
-    memset(out, 0, sizeof *out);
-    oc_status st = oc_stream_reader_create(ctx, NULL, source_read, &s, &r);
-    if (st != OC_OK)
-        return st;
-    for (;;) {
-        const void *d;
-        size_t sz;
-        st = oc_stream_reader_next(r, &d, &sz);
-        if (st != OC_OK || sz == 0)
-            break;
-        sink_write(out, d, sz);
-    }
     oc_stream_position pos;
-    memset(&pos, 0, sizeof pos);
-    pos.struct_size = sizeof pos;
-    CHECK_ST(oc_stream_reader_position(r, &pos), OC_OK);
+    oc_status st = read_whole_stream(ctx, NULL, src, n, 1 << 20, &g_rng, out, &pos);
     *failed = pos.failed_chunk;
-    oc_stream_reader_destroy(r);
     return st;
 }
 

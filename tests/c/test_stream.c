@@ -56,29 +56,12 @@ static oc_status stream_compress(const oc_buffer_options *o, const unsigned char
 static oc_status stream_decompress(const oc_buffer_options *hint, const unsigned char *src, size_t n,
                                    size_t max_piece, sink *out, uint64_t *trailing)
 {
-    source s = {src, n, 0, max_piece, 0, &rng_state};
-    oc_stream_reader *r = NULL;
-    memset(out, 0, sizeof *out);
-    oc_status st = oc_stream_reader_create(ctx, hint, source_read, &s, &r);
-    if (st != OC_OK)
-        return st;
-    for (;;) {
-        const void *d;
-        size_t sz;
-        st = oc_stream_reader_next(r, &d, &sz);
-        if (st != OC_OK || sz == 0)
-            break;
-        sink_write(out, d, sz);
-    }
     oc_stream_position pos;
-    memset(&pos, 0, sizeof pos);
-    pos.struct_size = sizeof pos;
-    CHECK_ST(oc_stream_reader_position(r, &pos), OC_OK);
+    oc_status st = read_whole_stream(ctx, hint, src, n, max_piece, &rng_state, out, &pos);
     if (trailing)
         *trailing = pos.trailing_bytes;
     last_failed = pos.failed_chunk;
     last_zeros = pos.trailing_zeros;
-    oc_stream_reader_destroy(r);
     return st;
 }
 

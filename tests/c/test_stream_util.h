@@ -3,7 +3,8 @@
  * tests (test_stream.c, test_zero_options.c) hand to oc_stream_writer_create
  * and oc_stream_reader_create, written once.  The sink grows a heap buffer;
  * the source serves a buffer in pieces of random sizes (max_piece) and can
- * fail with OC_ERR_IO part way (fail_at).  Header-only, like
+ * fail with OC_ERR_IO part way (fail_at); read_whole_stream drives a reader
+ * to the end (test_stream.c, test_cuda_stream.c).  Header-only, like
  * test_buffer_util.h, which it needs for tb_rng.
  */
 #ifndef TEST_STREAM_UTIL_H
@@ -53,6 +54,35 @@ static inline oc_status source_read(void *opaque, void *buf, size_t capacity, si
     s->pos += take;
     *got = take;
     return OC_OK;
+}
+
+/* Reads a whole stream through a reader on ctx, its source served in
+ * pieces of at most max_piece bytes: *out gets the decoded bytes (malloc'd),
+ * *pos (struct_size set here) the reader's position at the end.  Returns the
+ * first status that was not OK, else OK. */
+static inline oc_status read_whole_stream(oc_context *ctx, const oc_buffer_options *hint,
+                                          const unsigned char *src, size_t n, size_t max_piece, uint64_t *rng,
+                                          sink *out, oc_stream_position *pos)
+{
+    source s = {src, n, 0, max_piece, 0, rng};
+    oc_stream_reader *r = NULL;
+    memset(out, 0, sizeof *out);
+    memset(pos, 0, sizeof *pos);
+    pos->struct_size = sizeof *pos;
+    oc_status st = oc_stream_reader_create(ctx, hint, source_read, &s, &r);
+    if (st != OC_OK)
+        return st;
+    for (;;) {
+        const void *d;
+        size_t sz;
+        st = oc_stream_reader_next(r, &d, &sz);
+        if (st != OC_OK || sz == 0)
+            break;
+        sink_write(out, d, sz);
+    }
+    oc_status pst = oc_stream_reader_position(r, pos);
+    oc_stream_reader_destroy(r);
+    return st != OC_OK ? st : pst;
 }
 
 #endif /* TEST_STREAM_UTIL_H */
