@@ -7,8 +7,11 @@
  * ZSTD_findFrameCompressedSize, so a truncated frame is TRUNCATED and
  * garbage is CORRUPT before any decoding.  libzstd's error codes map to exact
  * statuses (map_error).  Decompressed sizes come from the frame headers
- * where recorded, else from a streaming decode into the worker's scratch.
+ * where recorded, else from a streaming decode into the worker's scratch
+ * (frames of the legacy formats: a one-shot decode, as they are decoded).
  */
+#include <stdlib.h>
+
 #include <zstd.h>
 #include <zstd_errors.h>
 
@@ -206,6 +209,34 @@ static oc_status count_frame(oc_cpu_worker *w, const uint8_t *src, size_t n, siz
     return OC_OK;
 }
 
+/* Counts the decoded bytes of a frame of zstd's legacy formats (v0.5-v0.7
+ * magics) that states no size.  libzstd's streaming decoder and its
+ * one-shot one can disagree on such frames when damaged (a fuzzer's v0.7
+ * frame: one-shot 0 bytes, streaming "Error (generic)"), and
+ * zstd_decompress decodes in one shot, so the count does too, into a
+ * buffer that doubles up to the memory limit. */
+static oc_status count_legacy_frame(oc_cpu_worker *w, const uint8_t *src, size_t n, size_t *size)
+{
+    uint64_t limit = w->memory_limit ? w->memory_limit : OC_DEFAULT_MEMORY_LIMIT;
+    if (limit > OC_MAX_MEMORY_LIMIT)
+        limit = OC_MAX_MEMORY_LIMIT;
+    size_t cap = OC_SCRATCH_SIZE;
+    for (;;) {
+        uint8_t *buf = (uint8_t *)malloc(cap);
+        RETURN_ERROR_IF(!buf, OC_ERR_OUT_OF_MEMORY);
+        size_t r = ZSTD_decompressDCtx(ZS(w)->d, buf, cap, src, n);
+        free(buf);
+        if (!ZSTD_isError(r)) {
+            *size = r;
+            return OC_OK;
+        }
+        if (ZSTD_getErrorCode(r) != ZSTD_error_dstSize_tooSmall)
+            return map_error(r);
+        RETURN_ERROR_IF((uint64_t)cap >= limit, OC_ERR_CHUNK_TOO_LARGE);
+        cap = (uint64_t)cap * 2 > limit ? (size_t)limit : cap * 2;
+    }
+}
+
 static oc_status zstd_size(oc_cpu_worker *w, oc_algorithm algo, const uint8_t *src, size_t n, size_t *size)
 {
     (void)algo;
@@ -223,7 +254,10 @@ static oc_status zstd_size(oc_cpu_worker *w, oc_algorithm algo, const uint8_t *s
                 if (!ZS(w)->d)
                     ZS(w)->d = ZSTD_createDCtx();
                 RETURN_ERROR_IF(!ZS(w)->d, OC_ERR_OUT_OF_MEMORY);
-                FORWARD_IF_ERROR(count_frame(w, src + pos, fsize, &fs));
+                if (oc_load_le32(src + pos) == 0xFD2FB528u)
+                    FORWARD_IF_ERROR(count_frame(w, src + pos, fsize, &fs));
+                else
+                    FORWARD_IF_ERROR(count_legacy_frame(w, src + pos, fsize, &fs));
             } else {
                 RETURN_ERROR_IF(c > (unsigned long long)SIZE_MAX - total, OC_ERR_CHUNK_TOO_LARGE);
                 fs = (size_t)c;
