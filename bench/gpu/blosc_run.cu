@@ -47,14 +47,14 @@ typedef struct bstage {
     const char *names[MAX_GROUP];
     ocb_plan plan;
     int typesize;
-    uint64_t chunk, bytes; /* chunk size; bytes of the batch */
+    uint64_t chunk, bytes;    /* chunk size; bytes of the batch */
     size_t top, period, base; /* chunks per call; chunks of one cycle; min of both */
     uint64_t span;            /* bytes of the batch buffer */
     size_t slot;              /* bytes per compressed slot (host and device) */
     uint8_t *host, *host_out, *comp_host;
-    size_t *csz;      /* top: compressed sizes */
-    size_t *sizes;    /* top: decoded sizes */
-    uint64_t *offs;   /* top: buffer offsets */
+    size_t *csz;    /* top: compressed sizes */
+    size_t *sizes;  /* top: decoded sizes */
+    uint64_t *offs; /* top: buffer offsets */
     int have_dev;
     ocb_dev_batch dev;
 } bstage;
@@ -167,8 +167,8 @@ static int cpu_engine_call(void *p)
     cpu_arg *a = (cpu_arg *)p;
     oc_codec_options o = OC_CODEC_OPTIONS_INIT;
     o.algorithm = OC_ALGO_BLOSC;
-    return oc_batch_decompress(a->ctx, &o, a->s->top, a->src, a->s->csz, a->dst, a->s->sizes, a->got, a->st) ==
-                   OC_OK
+    return oc_batch_decompress(a->ctx, &o, a->s->top, a->src, a->s->csz, a->dst, a->s->sizes, a->got,
+                               a->st) == OC_OK
                ? 0
                : -1;
 }
@@ -182,8 +182,8 @@ typedef struct case_info {
 } case_info;
 
 static ocb_row *add_row(ocb_sink *sink, const bstage *s, const case_info *k, const char *contender,
-                        const char *algorithm, int level, uint64_t chunk_size, uint64_t n, uint64_t u, uint64_t c,
-                        const ocb_timing *t, int verified, int threads)
+                        const char *algorithm, int level, uint64_t chunk_size, uint64_t n, uint64_t u,
+                        uint64_t c, const ocb_timing *t, int verified, int threads)
 {
     ocb_row *w = ocb_rows_push(&sink->rows);
     if (!w)
@@ -266,8 +266,8 @@ static int expect_streams(oc_context *cpu, const bstage *s, const char *plain, c
 /* The plain GPU batch: every compressed split stream of the batch, read in
  * place in the device slots, decoded to its place in the batch's output
  * buffer, checked against the expected cycle `exp_dev`. */
-static int plain_batch_make(ocb_dev_batch *pb, const bstage *s, const ocb_blosc_split *sp, const size_t *first,
-                            uint8_t *exp_dev, size_t n)
+static int plain_batch_make(ocb_dev_batch *pb, const bstage *s, const ocb_blosc_split *sp,
+                            const size_t *first, uint8_t *exp_dev, size_t n)
 {
     memset(pb, 0, sizeof *pb);
     pb->n = n;
@@ -300,9 +300,12 @@ static int plain_batch_make(ocb_dev_batch *pb, const bstage *s, const ocb_blosc_
                      cudaMalloc((void **)&pb->out_sizes_dev, n * sizeof(size_t)) != cudaSuccess ||
                      cudaMalloc((void **)&pb->status_dev, n * sizeof(int32_t)) != cudaSuccess ||
                      cudaMalloc((void **)&pb->check_dev, 2 * sizeof(unsigned long long)) != cudaSuccess ||
-                     cudaMemcpy(pb->comp_ptrs_dev, cp, n * sizeof(void *), cudaMemcpyHostToDevice) != cudaSuccess ||
-                     cudaMemcpy(pb->out_ptrs_dev, op, n * sizeof(void *), cudaMemcpyHostToDevice) != cudaSuccess ||
-                     cudaMemcpy(pb->in_ptrs_dev, ip, n * sizeof(void *), cudaMemcpyHostToDevice) != cudaSuccess ||
+                     cudaMemcpy(pb->comp_ptrs_dev, cp, n * sizeof(void *), cudaMemcpyHostToDevice) !=
+                         cudaSuccess ||
+                     cudaMemcpy(pb->out_ptrs_dev, op, n * sizeof(void *), cudaMemcpyHostToDevice) !=
+                         cudaSuccess ||
+                     cudaMemcpy(pb->in_ptrs_dev, ip, n * sizeof(void *), cudaMemcpyHostToDevice) !=
+                         cudaSuccess ||
                      cudaMemcpy(pb->comp_sizes_dev, cs, n * sizeof(size_t), cudaMemcpyHostToDevice) !=
                          cudaSuccess ||
                      cudaMemcpy(pb->in_sizes_dev, pb->in_sizes, n * sizeof(size_t), cudaMemcpyHostToDevice) !=
@@ -385,10 +388,10 @@ typedef struct bcase {
     void **outp;      /* top: host_out at each chunk */
     size_t *caps, *got;
     oc_status *st;
-    size_t *first;          /* base + 1: index of each cycle chunk's first split */
-    ocb_blosc_split *sp;    /* the cycle's compressed split streams */
-    uint8_t *exp;           /* the cycle's streams decoded (host) */
-    const char *plain;      /* the inner codec's plain algorithm, or NULL */
+    size_t *first;       /* base + 1: index of each cycle chunk's first split */
+    ocb_blosc_split *sp; /* the cycle's compressed split streams */
+    uint8_t *exp;        /* the cycle's streams decoded (host) */
+    const char *plain;   /* the inner codec's plain algorithm, or NULL */
     int have_exp;
     uint64_t comp_bytes, stored, plain_u, plain_c;
     uint32_t max_dsize, nstreams;
@@ -397,8 +400,8 @@ typedef struct bcase {
 } bcase;
 
 /* Step 1: one cycle compressed by libblosc (opencomp's CPU engine), repeated: 0 or -1 (named). */
-static int case_compress(ocb_sink *sink, const ocb_blosc_opts *o, bstage *s, oc_context *cpu, bcase *x, int code,
-                         int shuffle)
+static int case_compress(ocb_sink *sink, const ocb_blosc_opts *o, bstage *s, oc_context *cpu, bcase *x,
+                         int code, int shuffle)
 {
     const void **in = (const void **)malloc(s->base * sizeof *in);
     if (!in)
@@ -470,7 +473,8 @@ static int case_streams(ocb_sink *sink, bstage *s, oc_context *cpu, bcase *x)
     x->plain = plain_codec(x->k.cname);
     if (x->plain && x->nplain > 0) {
         x->exp = (uint8_t *)calloc(1, (size_t)ocb_plan_buffer_bytes(&s->plan, s->base));
-        x->have_exp = x->exp && expect_streams(cpu, s, x->plain, x->sp, x->first, x->exp, why, sizeof why) == 0;
+        x->have_exp =
+            x->exp && expect_streams(cpu, s, x->plain, x->sp, x->first, x->exp, why, sizeof why) == 0;
         if (!x->have_exp)
             ocb_strs_add(&sink->failures, "blosc %s %s: split streams: %s", x->k.name, x->cl, why);
     } else {
@@ -510,7 +514,7 @@ static void case_gpu(ocb_sink *sink, const ocb_blosc_opts *o, bstage *s, bcase *
             if (w) {
                 snprintf(w->path, sizeof w->path, "%s",
                          oc_algorithm_decode_available(OC_ENGINE_CUDA, OC_ALGO_BLOSC) ? "gpu-kernel"
-                                                                                       : "host-staged");
+                                                                                      : "host-staged");
                 x->g_blosc = ocb_row_gbps(w, t.median_s);
             }
         }
@@ -524,7 +528,8 @@ static void case_gpu(ocb_sink *sink, const ocb_blosc_opts *o, bstage *s, bcase *
     if (cudaMalloc((void **)&exp_dev, cyc) != cudaSuccess ||
         cudaMemcpy(exp_dev, x->exp, cyc, cudaMemcpyHostToDevice) != cudaSuccess ||
         plain_batch_make(&pb, s, x->sp, x->first, exp_dev, x->nplain) != 0) {
-        ocb_strs_add(&sink->failures, "blosc %s %s: cannot build the plain batch on the GPU", x->k.name, x->cl);
+        ocb_strs_add(&sink->failures, "blosc %s %s: cannot build the plain batch on the GPU", x->k.name,
+                     x->cl);
         cudaFree(exp_dev);
         (void)cudaGetLastError();
         return;
@@ -545,11 +550,12 @@ static void case_gpu(ocb_sink *sink, const ocb_blosc_opts *o, bstage *s, bcase *
             if (w) {
                 snprintf(w->path, sizeof w->path, "%s", c->path(x->plain));
                 snprintf(w->streams, sizeof w->streams, "split streams of %.78s", x->k.streams);
-                snprintf(w->note, sizeof w->note,
-                         "The %zu compressed split streams of the Blosc batch, read in place, written to their "
-                         "places; %.1f%% of the batch's bytes are stored streams or memcpyed chunks (copies, not "
-                         "in this batch).",
-                         x->nplain, 100.0 * (double)x->stored / (double)s->bytes);
+                snprintf(
+                    w->note, sizeof w->note,
+                    "The %zu compressed split streams of the Blosc batch, read in place, written to their "
+                    "places; %.1f%% of the batch's bytes are stored streams or memcpyed chunks (copies, not "
+                    "in this batch).",
+                    x->nplain, 100.0 * (double)x->stored / (double)s->bytes);
                 x->g_plain = ocb_row_gbps(w, t.median_s);
             }
         }
@@ -586,10 +592,11 @@ static void case_cpu(ocb_sink *sink, const ocb_blosc_opts *o, bstage *s, oc_cont
         ocb_row *w = add_row(sink, s, &x->k, "opencomp-cpu", "blosc", o->clevel, s->chunk, s->top, s->bytes,
                              x->comp_bytes, &t, ok, o->threads);
         if (w) {
-            snprintf(w->note, sizeof w->note,
-                     "opencomp's CPU engine on %d threads: libblosc %s blosc_decompress_ctx with one internal "
-                     "thread per chunk, one chunk per thread.",
-                     o->threads, BLOSC_VERSION_STRING);
+            snprintf(
+                w->note, sizeof w->note,
+                "opencomp's CPU engine on %d threads: libblosc %s blosc_decompress_ctx with one internal "
+                "thread per chunk, one chunk per thread.",
+                o->threads, BLOSC_VERSION_STRING);
             x->g_eng = ocb_row_gbps(w, t.median_s);
         }
     }
@@ -636,10 +643,11 @@ static void run_case(ocb_sink *sink, const ocb_blosc_opts *o, bstage *s, oc_cont
                 snprintf(q1, sizeof q1, "%.2f", x.g_blosc / x.g_plain);
             if (x.g_blosc > 0 && best > 0)
                 snprintf(q2, sizeof q2, "%.2f", x.g_blosc / best);
-            printf("  = blosc %-22s %s: GPU %.2f GB/s, plain %s on its streams %.2f (blosc/plain %s); c-blosc "
-                   "%dT %.2f (own threads) %.2f (a chunk per thread); GPU/c-blosc %s\n",
-                   x.k.name, x.cl, x.g_blosc, x.plain ? x.plain : "-", x.g_plain, q1, o->threads, x.g_ref,
-                   x.g_eng, q2);
+            printf(
+                "  = blosc %-22s %s: GPU %.2f GB/s, plain %s on its streams %.2f (blosc/plain %s); c-blosc "
+                "%dT %.2f (own threads) %.2f (a chunk per thread); GPU/c-blosc %s\n",
+                x.k.name, x.cl, x.g_blosc, x.plain ? x.plain : "-", x.g_plain, q1, o->threads, x.g_ref,
+                x.g_eng, q2);
             fflush(stdout);
         }
     } else {
@@ -671,7 +679,8 @@ static int stage_make(bstage *s, const ocb_blosc_opts *o, int ts, const size_t *
         s->names[i] = o->names[idx[i]];
         sizes[i] = o->sizes[idx[i]];
         if (off < sizeof s->label)
-            off += (size_t)snprintf(s->label + off, sizeof s->label - off, "%s%s", i ? ", " : " ", s->names[i]);
+            off +=
+                (size_t)snprintf(s->label + off, sizeof s->label - off, "%s%s", i ? ", " : " ", s->names[i]);
     }
     s->typesize = ts;
     s->chunk = chunk;
@@ -703,7 +712,8 @@ static int stage_make(bstage *s, const ocb_blosc_opts *o, int ts, const size_t *
             memcpy(s->host + s->offs[i], s->host + s->offs[i % s->period], c->size);
     }
     if (o->ngpu) {
-        if (ocb_dev_batch_make(&s->dev, &s->plan, s->top, s->host) != 0 || ocb_dev_set_slot(&s->dev, s->slot) != 0) {
+        if (ocb_dev_batch_make(&s->dev, &s->plan, s->top, s->host) != 0 ||
+            ocb_dev_set_slot(&s->dev, s->slot) != 0) {
             ocb_strs_add(&sink->failures, "blosc %s: cannot put the %llu-byte batch on the GPU", s->label,
                          (unsigned long long)s->span);
             return -1;
@@ -755,13 +765,16 @@ void ocb_blosc_run(ocb_sink *sink, const ocb_blosc_opts *o)
             char cl[32], bl[32];
             ocb_human_bytes(o->chunks[ci], cl, sizeof cl);
             if (ocb_budget_now() >= sink->budget.deadline_s) {
-                ocb_strs_add(&sink->skipped, "blosc typesize %d, %s chunks: everything (the run's time budget is "
-                             "spent)", sizes[g], cl);
+                ocb_strs_add(&sink->skipped,
+                             "blosc typesize %d, %s chunks: everything (the run's time budget is "
+                             "spent)",
+                             sizes[g], cl);
                 continue;
             }
             double t0 = ocb_budget_now();
             if (stage_make(&s, o, sizes[g], idx, n, o->chunks[ci], sink) == 0) {
-                printf("blosc %s, %s chunks: %s per call (%zu chunks; one cycle = %zu chunks), built in %.1f s\n",
+                printf("blosc %s, %s chunks: %s per call (%zu chunks; one cycle = %zu chunks), built in %.1f "
+                       "s\n",
                        s.label, cl, ocb_human_bytes(s.bytes, bl, sizeof bl), s.top, s.period,
                        ocb_budget_now() - t0);
                 for (size_t c = 0; c < o->ncnames; c++)

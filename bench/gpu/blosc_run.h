@@ -30,8 +30,8 @@ typedef struct ocb_blosc_opts {
     size_t ncnames;
     const uint64_t *chunks; /* Blosc chunk sizes */
     size_t nchunks;
-    uint64_t batch_bytes; /* bytes per call */
-    int clevel;           /* c-blosc's clevel (5: numcodecs' default) */
+    uint64_t batch_bytes;            /* bytes per call */
+    int clevel;                      /* c-blosc's clevel (5: numcodecs' default) */
     const ocb_contender *const *gpu; /* usable GPU contenders; none: the CPU side only (a dry run) */
     size_t ngpu;
     int threads; /* host threads of the CPU contenders */

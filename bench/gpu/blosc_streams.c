@@ -54,7 +54,7 @@ int ocb_typesize_of(const char *name)
     static const struct {
         const char *suffix;
         int size;
-    } t[] = {{".i32", 4}, {".u32", 4}, {".f32", 4}, {".i64", 8},  {".u64", 8},
+    } t[] = {{".i32", 4}, {".u32", 4}, {".f32", 4}, {".i64", 8}, {".u64", 8},
              {".f64", 8}, {".i16", 2}, {".u16", 2}, {".f16", 2}, {".bf16", 2}};
     size_t len = strlen(name);
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {

@@ -164,10 +164,13 @@ static void usage(void)
         "  --frame-levels L    levels of those frames (default 3,19)\n"
         "  --frame-budget S    seconds of frame decodes per GPU contender (default 50)\n"
         "  --frames-only       only the single frames\n"
-        "  --blosc             instead of the ladder: Blosc chunks written by libblosc (numcodecs' Blosc) from\n"
+        "  --blosc             instead of the ladder: Blosc chunks written by libblosc (numcodecs' Blosc) "
+        "from\n"
         "                      the files grouped by typesize (.i32/.f32: 4, .i64/.f64: 8), chunk sizes\n"
-        "                      --chunks (default 1M,4M), one batch of the largest --sizes (default 1G), byte\n"
-        "                      shuffle and bitshuffle: opencomp's GPU Blosc decoder, the plain decoder on the\n"
+        "                      --chunks (default 1M,4M), one batch of the largest --sizes (default 1G), "
+        "byte\n"
+        "                      shuffle and bitshuffle: opencomp's GPU Blosc decoder, the plain decoder on "
+        "the\n"
         "                      same split streams, c-blosc on --threads cores (no GPU: the host side only)\n"
         "  --blosc-codecs L    inner codecs of --blosc (default lz4,zstd; any c-blosc cname)\n"
         "  --blosc-clevel N    c-blosc's clevel (default 5, numcodecs' default)\n");
@@ -407,9 +410,19 @@ static int blosc_main(const options *o, const char **names, uint8_t **data, uint
     for (size_t i = 0; i < o->nrungs; i++)
         if (o->rungs[i] != OCB_RUNG_CYCLE && o->rungs[i] > rung)
             rung = o->rungs[i];
-    ocb_blosc_opts bo = {o->blosc_cnames, o->nblosc_cnames, o->chunks,  o->nchunks, rung ? rung : (1u << 30),
-                         o->blosc_clevel, gpu,             ngpu,        o->threads, o->nfiles,
-                         names,           (const uint8_t *const *)data, sizes};
+    ocb_blosc_opts bo = {o->blosc_cnames,
+                         o->nblosc_cnames,
+                         o->chunks,
+                         o->nchunks,
+                         rung ? rung : (1u << 30),
+                         o->blosc_clevel,
+                         gpu,
+                         ngpu,
+                         o->threads,
+                         o->nfiles,
+                         names,
+                         (const uint8_t *const *)data,
+                         sizes};
     double t0 = ocb_budget_now();
     ocb_blosc_run(&sink, &bo);
     return finish(&sink, t0);

@@ -353,8 +353,8 @@ static void test_blosc_streams_one(int shuffle, size_t n)
     EXPECT(lay.nbytes == bytes && lay.ncompressed > 0 && lay.format == 1, "shuffle %d: %u bytes, %u streams",
            shuffle, lay.nbytes, lay.ncompressed);
     uint32_t count = lay.ncompressed;
-    EXPECT(ocb_blosc_splits(chunk, (size_t)cb, sp, count - 1, &lay) == -1, "shuffle %d: too little room is refused",
-           shuffle);
+    EXPECT(ocb_blosc_splits(chunk, (size_t)cb, sp, count - 1, &lay) == -1,
+           "shuffle %d: too little room is refused", shuffle);
     REQUIRE(ocb_blosc_splits(chunk, (size_t)cb, sp, count, &lay) == 0 && lay.ncompressed == count);
     /* the filtered input: byte or bit planes per block, as c-blosc's shuffle.h */
     const uint8_t *in = (const uint8_t *)v;
@@ -378,7 +378,8 @@ static void test_blosc_streams_one(int shuffle, size_t n)
         const ocb_blosc_split *s = &sp[k];
         REQUIRE(s->offset + (uint64_t)s->csize <= (uint64_t)cb && s->out + (uint64_t)s->dsize <= bytes);
         EXPECT(k == 0 || s->out >= sp[k - 1].out + sp[k - 1].dsize, "streams in chunk order");
-        int r = LZ4_decompress_safe((const char *)chunk + s->offset, (char *)got, (int)s->csize, (int)s->dsize);
+        int r =
+            LZ4_decompress_safe((const char *)chunk + s->offset, (char *)got, (int)s->csize, (int)s->dsize);
         EXPECT(r == (int)s->dsize && memcmp(got, want + s->out, s->dsize) == 0,
                "shuffle %d: stream %u (out %u, %u -> %u bytes) decodes to its place", shuffle, k, s->out,
                s->csize, s->dsize);
@@ -407,7 +408,8 @@ static void test_blosc_streams(void)
     test_blosc_streams_one(BLOSC_BITSHUFFLE, 1 << 18);
     test_blosc_streams_one(BLOSC_NOSHUFFLE, 100000);
     EXPECT(ocb_typesize_of("tpch_l_partkey.i32") == 4 && ocb_typesize_of("a.f64") == 8 &&
-               ocb_typesize_of("w.bf16") == 2 && ocb_typesize_of("text.txt") == 0 && ocb_typesize_of(".i32") == 0,
+               ocb_typesize_of("w.bf16") == 2 && ocb_typesize_of("text.txt") == 0 &&
+               ocb_typesize_of(".i32") == 0,
            "typesize from the suffix");
 }
 

@@ -37,9 +37,9 @@ OC_CORE_CONST uint16_t gdeflate_len_base[29] = {3,  4,  5,  6,   7,   8,   9,   
 OC_CORE_CONST uint8_t gdeflate_len_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
                                                 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 16};
 OC_CORE_CONST uint16_t gdeflate_dist_base[32] = {
-    1,   2,   3,   4,   5,    7,    9,    13,   17,   25,   33,    49,    65,    97,    129,   193,
+    1,   2,   3,   4,   5,    7,    9,    13,   17,   25,   33,   49,    65,    97,    129,   193,
     257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577, 32769, 49153};
-OC_CORE_CONST uint8_t gdeflate_dist_extra[32] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,  6,
+OC_CORE_CONST uint8_t gdeflate_dist_extra[32] = {0, 0, 0, 0, 1, 1, 2,  2,  3,  3,  4,  4,  5,  5,  6,  6,
                                                  7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14};
 /* the order of the precode lengths in a dynamic block's header */
 OC_CORE_CONST uint8_t rfc1951_precode_order[19] = {16, 17, 18, 0, 8,  7, 9,  6, 10, 5,

@@ -532,14 +532,16 @@ static void encode_rules(void)
                                 continue;
                             uint32_t bs = oc_load_le32(c + 8);
                             uint32_t want = oc_blosc_enc_blocksize(codec, clevel, ts, n, forced[f]);
-                            CHECK_MSG(bs == want, "%s clevel %d typesize %u size %u forced %u: block size %u, ours %u",
+                            CHECK_MSG(bs == want,
+                                      "%s clevel %d typesize %u size %u forced %u: block size %u, ours %u",
                                       enc_cnames[codec], clevel, ts, n, forced[f], bs, want);
                             uint8_t fl = oc_blosc_enc_flags(codec, filter, ts, bs);
                             CHECK_MSG((c[2] & ~OC_BLOSC_F_MEMCPYED) == fl,
                                       "%s clevel %d typesize %u size %u filter %d: flags %#x, ours %#x",
                                       enc_cnames[codec], clevel, ts, n, filter, c[2], fl);
                             if (clevel == 0 || n < OC_BLOSC_MIN_BUFFER)
-                                CHECK_MSG(c[2] & OC_BLOSC_F_MEMCPYED, "level 0 and tiny buffers are memcpyed");
+                                CHECK_MSG(c[2] & OC_BLOSC_F_MEMCPYED,
+                                          "level 0 and tiny buffers are memcpyed");
                             checked++;
                         }
     CHECK_MSG(checked > 10000, "%zu encoder cases", checked);
@@ -563,7 +565,8 @@ static void encode_assembled(int codec, int filter, uint32_t ts, uint32_t n, int
     h.flags = oc_blosc_enc_flags(codec, filter, ts, bs);
     h.nblocks = (n + bs - 1) / bs;
     h.last_size = n % bs ? n % bs : bs;
-    size_t cap = OC_BLOSC_HEADER_SIZE + 4 * (size_t)h.nblocks + n + 4 * (size_t)h.nblocks * OC_BLOSC_MAX_SPLITS;
+    size_t cap =
+        OC_BLOSC_HEADER_SIZE + 4 * (size_t)h.nblocks + n + 4 * (size_t)h.nblocks * OC_BLOSC_MAX_SPLITS;
     uint8_t *c = tu_xmalloc(cap);
     size_t pos = OC_BLOSC_HEADER_SIZE + 4 * (size_t)h.nblocks;
     for (uint32_t b = 0; b < h.nblocks; b++) {
@@ -585,8 +588,8 @@ static void encode_assembled(int codec, int filter, uint32_t ts, uint32_t n, int
     CHECK_MSG(back.nsplits == (oc_blosc_enc_split(codec, ts, bs) ? ts : 1), "%s: splits", enc_cnames[codec]);
     memset(out, 0xA5, n);
     int r = blosc_decompress_ctx(c, out, n, 1);
-    CHECK_MSG(r == (int)n && memcmp(out, src, n) == 0, "libblosc decodes the assembled %s chunk (filter %d, ts %u)",
-              enc_cnames[codec], filter, ts);
+    CHECK_MSG(r == (int)n && memcmp(out, src, n) == 0,
+              "libblosc decodes the assembled %s chunk (filter %d, ts %u)", enc_cnames[codec], filter, ts);
     check_chunk(src, n, c, pos, "assembled chunk");
     free(src);
     free(blk);

@@ -403,7 +403,8 @@ static void nvcomp_vectors(void)
         CHECK_SIZE_EQ(got, v->raw_size);
         CHECK_MSG(gdv_crc32(out, got) == v->crc32, "%s: CRC-32 %08x, recorded %08x", v->file,
                   (unsigned)gdv_crc32(out, got), (unsigned)v->crc32);
-        CHECK_STATUS(decode_copy(b.data, b.size, v->raw_size, out, got), OC_OK); /* exact buffers, size query */
+        CHECK_STATUS(decode_copy(b.data, b.size, v->raw_size, out, got),
+                     OC_OK); /* exact buffers, size query */
         CHECK_STATUS(decode_copy(b.data, b.size, v->raw_size - 1, NULL, 0), OC_ERR_OUTPUT_TOO_SMALL);
         CHECK_STATUS(decode_copy(b.data, b.size / 2, v->raw_size, NULL, 0), OC_ERR_TRUNCATED);
         free(out);

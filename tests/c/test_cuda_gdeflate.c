@@ -231,7 +231,8 @@ int main(void)
         CHECK(g_m < MAX_ITEMS);
         add(b.data, b.size, v->raw_size);
         const item *x = &g_items[g_m - 1];
-        CHECK_MSG(x->want == OC_OK && x->want_n == v->raw_size && gdv_crc32(x->want_bytes, x->want_n) == v->crc32,
+        CHECK_MSG(x->want == OC_OK && x->want_n == v->raw_size &&
+                      gdv_crc32(x->want_bytes, x->want_n) == v->crc32,
                   "%s on the CPU engine: %s, %zu bytes", v->file, oc_status_name(x->want), x->want_n);
         add(b.data, b.size, v->raw_size - 1);
         for (int k = 0; k < 8; k++) {

@@ -167,7 +167,7 @@ static void own_stream(const uint8_t *data)
     REQUIRE(oc_context_synchronize(legacy) == OC_OK);
     for (int round = 0; round < 4; round++) {
         REQUIRE(oc_memory_copy(own, a, data + round * 1000, n) == OC_OK); /* on the own stream */
-        CHECK(oc_context_wait_stream(legacy, s) == OC_OK);                  /* legacy waits for it */
+        CHECK(oc_context_wait_stream(legacy, s) == OC_OK);                /* legacy waits for it */
         REQUIRE(oc_memory_copy(legacy, b, a, n) == OC_OK);
         REQUIRE(oc_memory_copy(legacy, back, b, n) == OC_OK);
         REQUIRE(oc_context_synchronize(legacy) == OC_OK);

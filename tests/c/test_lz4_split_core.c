@@ -48,8 +48,8 @@ static size_t g_seen[6]; /* statuses seen, by value (OK, CORRUPT, TRUNCATED, OUT
 /* One lane's parse of src[0..n) with capacity cap through windows of
  * `win` bytes, the window's start `align` (0..15) bytes before the refill
  * point where the input allows.  Returns the status; *outn, *nrec. */
-static int parse_lane(const uint8_t *src, uint32_t n, uint32_t cap, uint32_t win, uint32_t align, oc_lzs_rec *recs,
-                      uint32_t *outn, uint32_t *nrec)
+static int parse_lane(const uint8_t *src, uint32_t n, uint32_t cap, uint32_t win, uint32_t align,
+                      oc_lzs_rec *recs, uint32_t *outn, uint32_t *nrec)
 {
     oc_lz4s_st s;
     oc_lz4s_init(&s);
@@ -142,7 +142,8 @@ static int serial_walk(const uint8_t *src, size_t n, size_t cap, size_t *outn)
 }
 
 /* The copy half's meaning of the records, on the host. */
-static void run_records(const uint8_t *src, const oc_lzs_rec *recs, uint32_t nrec, uint8_t *out, uint32_t outn)
+static void run_records(const uint8_t *src, const oc_lzs_rec *recs, uint32_t nrec, uint8_t *out,
+                        uint32_t outn)
 {
     uint32_t op = 0;
     for (uint32_t i = 0; i < nrec; i++) {
@@ -161,7 +162,8 @@ static void run_records(const uint8_t *src, const oc_lzs_rec *recs, uint32_t nre
  * serial_walk's status and size, and the scanner's verdict as the file's
  * header says; `orig` (n_orig bytes) when the block is known to decode to
  * it.  Returns the status. */
-static int check_block(const uint8_t *blk, size_t n, uint32_t cap, const uint8_t *orig, size_t n_orig, int windows)
+static int check_block(const uint8_t *blk, size_t n, uint32_t cap, const uint8_t *orig, size_t n_orig,
+                       int windows)
 {
     static const uint32_t wins[] = {512, 16, 17, 32, 64, 100, 256};
     uint8_t *src = (uint8_t *)tu_xmalloc(n ? n : 1);
@@ -174,8 +176,8 @@ static int check_block(const uint8_t *blk, size_t n, uint32_t cap, const uint8_t
         CHECK_MSG(want == OC_OK && want_size == ref_size, "OK (%zu bytes) where the scanner says %s (%zu)",
                   ref_size, oc_status_name(want), want_size);
     else if (ref == OC_LZS_OUTPUT_TOO_SMALL)
-        CHECK_MSG(want != OC_OK || want_size > cap, "OUTPUT_TOO_SMALL at capacity %u, the scanner: OK (%zu)", cap,
-                  want_size);
+        CHECK_MSG(want != OC_OK || want_size > cap, "OUTPUT_TOO_SMALL at capacity %u, the scanner: OK (%zu)",
+                  cap, want_size);
     else
         CHECK_MSG((int)want == ref || (ref == OC_LZS_TRUNCATED && want == OC_ERR_CORRUPT),
                   "status %d where the scanner says %s", ref, oc_status_name(want));
@@ -300,10 +302,11 @@ int main(void)
         }
     for (size_t f = 0; f < nc; f++)
         tu_buf_free(&corpus[f]);
-    printf("test_lz4_split_core: %zu real blocks and their damaged copies: OK %zu, CORRUPT %zu, TRUNCATED %zu, "
-           "OUTPUT_TOO_SMALL %zu\n",
-           blocks, g_seen[OC_LZS_OK], g_seen[OC_LZS_CORRUPT], g_seen[OC_LZS_TRUNCATED],
-           g_seen[OC_LZS_OUTPUT_TOO_SMALL]);
+    printf(
+        "test_lz4_split_core: %zu real blocks and their damaged copies: OK %zu, CORRUPT %zu, TRUNCATED %zu, "
+        "OUTPUT_TOO_SMALL %zu\n",
+        blocks, g_seen[OC_LZS_OK], g_seen[OC_LZS_CORRUPT], g_seen[OC_LZS_TRUNCATED],
+        g_seen[OC_LZS_OUTPUT_TOO_SMALL]);
     CHECK(g_seen[OC_LZS_OK] && g_seen[OC_LZS_CORRUPT] && g_seen[OC_LZS_TRUNCATED] &&
           g_seen[OC_LZS_OUTPUT_TOO_SMALL]);
     return 0;

@@ -44,7 +44,7 @@ __device__ __forceinline__ int oc_fused_parse_warp(int lane, int have, const uin
     oc_smem_st s;
     oc_smem_init(&s);
     int mode = !have ? 0 : srcn ? 2 : 1; /* 0 done, 1 parsing, 2 dry */
-    int told = !have;                     /* the end published */
+    int told = !have;                    /* the end published */
     uint32_t wshift = 0, whi = 0, refill_at = 0xffffffffu;
     uint8_t *mine = win + (uint32_t)lane * W;
     for (;;) {
@@ -96,7 +96,8 @@ __device__ __forceinline__ int oc_fused_parse_warp(int lane, int have, const uin
 /* Records [g0, g1) of a chunk (g0 a multiple of 32 unless it is the
  * chunk's start; *op the output bytes before record g0), read through L2. */
 OC_SPLIT_DEV void oc_fused_copy_range(const oc_split_rec *recs, uint32_t g0, uint32_t g1, uint32_t *op_io,
-                                      const uint8_t *__restrict__ src, uint8_t *dst, oc_split_slot *q, int lane)
+                                      const uint8_t *__restrict__ src, uint8_t *dst, oc_split_slot *q,
+                                      int lane)
 {
     uint32_t op = *op_io;
     for (uint32_t g = g0; g < g1; g += 32) {

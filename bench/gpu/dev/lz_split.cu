@@ -252,7 +252,8 @@ struct fused_scratch {
 };
 
 __global__ void __launch_bounds__(32 * SMEM_WARPS(FUSED_W), 1)
-    fused_parse_kernel(oc_cuda_batch b, oc_split_rec *recs, const size_t *rec_base, uint32_t *nrecs, uint32_t *pub)
+    fused_parse_kernel(oc_cuda_batch b, oc_split_rec *recs, const size_t *rec_base, uint32_t *nrecs,
+                       uint32_t *pub)
 {
     __shared__ __align__(16) uint8_t win[SMEM_WARPS(FUSED_W)][32 * FUSED_W];
     int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
@@ -267,7 +268,7 @@ __global__ void __launch_bounds__(32 * SMEM_WARPS(FUSED_W), 1)
     uint32_t cap = capz < 0xffffffffu ? (uint32_t)capz : 0xffffffffu;
     uint32_t nrec = 0, outn = 0;
     int st = oc_fused_parse_warp<FUSED_W, 2>(lane, have, src, srcn, cap, have ? recs + rec_base[chunk] : recs,
-                                            win[warp], have ? pub + chunk : NULL, &nrec, &outn);
+                                             win[warp], have ? pub + chunk : NULL, &nrec, &outn);
     if (have) {
         nrecs[chunk] = nrec;
         b.dst_sizes[chunk] = outn;
@@ -275,9 +276,9 @@ __global__ void __launch_bounds__(32 * SMEM_WARPS(FUSED_W), 1)
     }
 }
 
-__global__ void __launch_bounds__(128) fused_copy_kernel(oc_cuda_batch b, const oc_split_rec *recs,
-                                                         const size_t *rec_base, const uint32_t *pub,
-                                                         unsigned long long *next, int *hang)
+__global__ void __launch_bounds__(128)
+    fused_copy_kernel(oc_cuda_batch b, const oc_split_rec *recs, const size_t *rec_base, const uint32_t *pub,
+                      unsigned long long *next, int *hang)
 {
     __shared__ oc_split_slot slots[4];
     int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
@@ -367,9 +368,9 @@ enum {
     V_FUSED_W512,
     V_COUNT
 };
-static const char *const vname[V_COUNT] = {"library-pipe", "split-r16k",   "split-r4k",    "split-r0",
-                                           "split-pp-r4k", "smem-w256-t2", "smem-w512-t2", "smem-w256-t1",
-                                           "fused-w512"};
+static const char *const vname[V_COUNT] = {"library-pipe", "split-r16k",   "split-r4k",
+                                           "split-r0",     "split-pp-r4k", "smem-w256-t2",
+                                           "smem-w512-t2", "smem-w256-t1", "fused-w512"};
 static int v_on[V_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1}; /* --variants */
 
 /* Whether variant v runs for this algorithm (v9 is LZ4 only). */
@@ -618,7 +619,8 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
             int hang = 0;
             CUDA_OK(cudaMemcpy(&hang, d.fz.hang, sizeof hang, cudaMemcpyDeviceToHost));
             if (hang) {
-                fprintf(stderr, "%zu KiB %s %s: a copy warp waited > 2 s for records\n", chunk >> 10, alg, vname[v]);
+                fprintf(stderr, "%zu KiB %s %s: a copy warp waited > 2 s for records\n", chunk >> 10, alg,
+                        vname[v]);
                 bad = 1;
             }
         }

@@ -122,7 +122,8 @@ OC_CORE_FN uint32_t inf_entry(int kind, uint32_t sym, uint32_t clen)
     }
     if (kind == INF_TABLE_GDIST) {
         uint32_t x = gdeflate_dist_extra[sym & 31u];
-        return gdeflate_dist_base[sym & 31u] | (x << 16) | (clen << 20) | ((clen + x) << 24) | (INF_K_LEN << 29);
+        return gdeflate_dist_base[sym & 31u] | (x << 16) | (clen << 20) | ((clen + x) << 24) |
+               (INF_K_LEN << 29);
     }
     if (kind == INF_TABLE_LIT) {
         if (sym < 256)

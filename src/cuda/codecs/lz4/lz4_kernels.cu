@@ -151,8 +151,8 @@ __device__ __forceinline__ int oc_lz4_split_takes(const uint8_t *src, size_t src
  * chunks the pipe takes).  Statuses and sizes of the chunks it takes are
  * final here. */
 __global__ void __launch_bounds__(OC_LZS_PARSE_WARPS * 32, 1)
-    oc_lz4_split_parse_kernel(oc_cuda_batch b, size_t first, size_t count, uint32_t split_cap, oc_lzs_rec *recs,
-                              size_t stride, uint32_t *nrecs)
+    oc_lz4_split_parse_kernel(oc_cuda_batch b, size_t first, size_t count, uint32_t split_cap,
+                              oc_lzs_rec *recs, size_t stride, uint32_t *nrecs)
 {
     __shared__ __align__(16) uint8_t win[OC_LZS_PARSE_WARPS][32 * OC_LZS_WIN];
     int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
@@ -180,8 +180,8 @@ __global__ void __launch_bounds__(OC_LZS_PARSE_WARPS * 32, 1)
 
 /* Split decoder, copy half: a warp per chunk of the wave. */
 __global__ void __launch_bounds__(OC_LZS_COPY_WARPS * 32)
-    oc_lz4_split_copy_kernel(oc_cuda_batch b, size_t first, size_t count, const oc_lzs_rec *recs, size_t stride,
-                             const uint32_t *nrecs)
+    oc_lz4_split_copy_kernel(oc_cuda_batch b, size_t first, size_t count, const oc_lzs_rec *recs,
+                             size_t stride, const uint32_t *nrecs)
 {
     __shared__ oc_lzs_slot slots[OC_LZS_COPY_WARPS];
     int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
@@ -198,7 +198,8 @@ __global__ void __launch_bounds__(OC_LZS_COPY_WARPS * 32)
 /* The two-warp pipelined decoder (v6, lz_decode_pipe.cuh): block = one
  * chunk, warp 0 parses rounds and checks, warp 1 copies.  With split set,
  * the chunks the split decoder takes are left to it. */
-__global__ void __launch_bounds__(64) oc_lz4_decompress_pipe_kernel(oc_cuda_batch b, int split, uint32_t split_cap)
+__global__ void __launch_bounds__(64)
+    oc_lz4_decompress_pipe_kernel(oc_cuda_batch b, int split, uint32_t split_cap)
 {
     __shared__ uint8_t ring[OC_RING];
     __shared__ oc_pipe_q q;
@@ -422,17 +423,17 @@ static oc_status oc_lz4_gpu_decompress(void *scratch_dev, size_t scratch_size, c
     if (!split)
         return oc_launched();
     size_t waves = (n + wave - 1) / wave;
-    wave = (n + waves - 1) / waves; /* balanced: no small last wave */
+    wave = (n + waves - 1) / waves;                     /* balanced: no small last wave */
     size_t stride = OC_LZS_MAX_RECS((size_t)split_cap); /* records per chunk */
     oc_lzs_rec *recs = (oc_lzs_rec *)scratch_dev;
     uint32_t *nrecs = (uint32_t *)(recs + wave * stride);
     for (size_t first = 0; first < n; first += wave) {
         size_t count = n - first < wave ? n - first : wave;
         size_t pw = 32 * OC_LZS_PARSE_WARPS;
-        oc_lz4_split_parse_kernel<<<(unsigned)((count + pw - 1) / pw), pw, 0, stream>>>(b, first, count, split_cap,
-                                                                                      recs, stride, nrecs);
-        oc_lz4_split_copy_kernel<<<oc_blocks_for(count, OC_LZS_COPY_WARPS), OC_LZS_COPY_WARPS * 32, 0, stream>>>(
-            b, first, count, recs, stride, nrecs);
+        oc_lz4_split_parse_kernel<<<(unsigned)((count + pw - 1) / pw), pw, 0, stream>>>(
+            b, first, count, split_cap, recs, stride, nrecs);
+        oc_lz4_split_copy_kernel<<<oc_blocks_for(count, OC_LZS_COPY_WARPS), OC_LZS_COPY_WARPS * 32, 0,
+                                   stream>>>(b, first, count, recs, stride, nrecs);
         if (cudaPeekAtLastError() != cudaSuccess)
             break;
     }

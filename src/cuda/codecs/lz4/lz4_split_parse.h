@@ -58,8 +58,8 @@ OC_LZS_HD void oc_lz4s_init(oc_lz4s_st *s)
     s->status = OC_LZS_OK;
 }
 
-OC_LZS_HD void oc_lz4s_put(oc_lzs_rec *recs, oc_lz4s_st *s, uint32_t lit_src, uint32_t lit_len, uint32_t m_off,
-                           uint32_t m_len)
+OC_LZS_HD void oc_lz4s_put(oc_lzs_rec *recs, oc_lz4s_st *s, uint32_t lit_src, uint32_t lit_len,
+                           uint32_t m_off, uint32_t m_len)
 {
 #ifdef __CUDA_ARCH__
     *(uint4 *)(recs + s->nrec) = make_uint4(lit_src, lit_len, m_off, m_len);

@@ -57,8 +57,8 @@ __device__ __forceinline__ uint4 oc_lzs_block(uintptr_t a, uintptr_t s, uintptr_
 
 /* The warp's refill: every lane of `dry` gets the OC_LZS_WIN bytes from its
  * stream's 16-byte-aligned address a (at or below its next byte). */
-__device__ __forceinline__ void oc_lzs_refill(uint32_t dry, uintptr_t a, uintptr_t s, uintptr_t e, uint8_t *win,
-                                              int lane)
+__device__ __forceinline__ void oc_lzs_refill(uint32_t dry, uintptr_t a, uintptr_t s, uintptr_t e,
+                                              uint8_t *win, int lane)
 {
     const uint32_t BPW = OC_LZS_WIN / 16; /* blocks per window */
     uint32_t nblk = (uint32_t)__popc(dry) * BPW;
@@ -94,8 +94,8 @@ __device__ __forceinline__ void oc_lzs_refill(uint32_t dry, uintptr_t a, uintptr
  * All 32 lanes must call it.  Returns the status; *nrec and *outn are the
  * records and the decoded size when OK, else 0. */
 __device__ __forceinline__ int oc_lz4s_parse_warp(int lane, int have, const uint8_t *src, uint32_t srcn,
-                                                  uint32_t cap, oc_lzs_rec *recs, uint8_t *win, uint32_t *nrec,
-                                                  uint32_t *outn)
+                                                  uint32_t cap, oc_lzs_rec *recs, uint8_t *win,
+                                                  uint32_t *nrec, uint32_t *outn)
 {
     oc_lz4s_st s;
     oc_lz4s_init(&s);

@@ -186,8 +186,8 @@ __device__ __forceinline__ void oc_lzs_copy_bytes(const oc_lzs_slot *q, int cnt,
 /* The copy half for one chunk: recs[0 .. nrec) in stream order, into dst.
  * All 32 lanes call it; q is the warp's slot. */
 __device__ __forceinline__ void oc_lzs_copy_chunk(const oc_lzs_rec *recs, uint32_t nrec,
-                                                  const uint8_t *__restrict__ src, uint8_t *dst, oc_lzs_slot *q,
-                                                  int lane)
+                                                  const uint8_t *__restrict__ src, uint8_t *dst,
+                                                  oc_lzs_slot *q, int lane)
 {
     uint32_t op = 0;
     for (uint32_t g = 0; g < nrec; g += 32) {
