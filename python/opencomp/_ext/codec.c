@@ -537,12 +537,13 @@ static int codec_traverse(PyObject *self, visitproc visit, void *arg)
 /* Everything one call holds; freed by job_free. */
 typedef struct {
     size_t n;
+    size_t nviews; /* views in src and out: n, or 1 for one packed buffer (src_offsets=) */
     int single;
     int on_device;
     int device_id;
-    oc_py_view *src;   /* n views of the inputs */
-    oc_py_view *out;   /* n views of out= (NULL without out=) */
-    oc_py_array **res; /* n result Arrays (NULL entries for failed chunks) */
+    oc_py_view *src;   /* nviews views of the inputs */
+    oc_py_view *out;   /* nviews views of out= (NULL without out=) */
+    oc_py_array **res; /* n result Arrays (NULL entries for failed chunks; NULL when packed) */
     const void **src_ptrs;
     size_t *src_sizes;
     void **dst_ptrs;
@@ -567,14 +568,14 @@ static int detect_failure(oc_status s)
 
 static void job_free(job *j)
 {
-    for (size_t i = 0; i < j->n; i++) {
+    for (size_t i = 0; i < j->nviews; i++) {
         if (j->src)
             oc_py_view_release(&j->src[i]);
         if (j->out)
             oc_py_view_release(&j->out[i]);
-        if (j->res)
-            Py_XDECREF(j->res[i]);
     }
+    for (size_t i = 0; j->res && i < j->n; i++)
+        Py_XDECREF(j->res[i]);
     PyMem_Free(j->src);
     PyMem_Free(j->out);
     PyMem_Free(j->res);
@@ -610,6 +611,7 @@ static int job_prepare(oc_py_state *st, oc_py_codec *c, job *j, PyObject *srcs, 
     int rc = -1;
     size_t n = (size_t)PySequence_Fast_GET_SIZE(seq);
     j->n = n;
+    j->nviews = n;
     size_t m = n ? n : 1;
     j->src = PyMem_Calloc(m, sizeof *j->src);
     j->res = PyMem_Calloc(m, sizeof *j->res);
@@ -706,7 +708,7 @@ static int job_bind_device(oc_py_codec *c, job *j)
     }
     int dev = oc_py_view_device(&j->src[0]);
     int several = oc_cuda_device_count() > 1;
-    for (size_t i = 0; i < j->n; i++) {
+    for (size_t i = 0; i < j->nviews; i++) {
         oc_py_view *vs[2] = {&j->src[i], j->out ? &j->out[i] : NULL};
         for (int k = 0; k < 2; k++) {
             if (vs[k] && vs[k]->on_device && several)
@@ -739,7 +741,7 @@ static size_t job_streams(job *j, int outs_only, uintptr_t own, uintptr_t *list,
 {
     size_t m = 0;
     *more = 0;
-    for (size_t i = 0; i < j->n; i++) {
+    for (size_t i = 0; i < j->nviews; i++) {
         oc_py_view *vs[2] = {outs_only ? NULL : &j->src[i], j->out ? &j->out[i] : NULL};
         for (int k = 0; k < 2; k++) {
             oc_py_view *v = vs[k];
@@ -768,7 +770,7 @@ static oc_status wait_streams(oc_context *ctx, job *j, const uintptr_t *list, si
     for (size_t q = 0; q < m && s == OC_OK; q++)
         s = oc_context_wait_stream(ctx, (void *)list[q]);
     /* more than 16 producer streams: one wait per view for the rest */
-    for (size_t i = 0; more && i < j->n && s == OC_OK; i++) {
+    for (size_t i = 0; more && i < j->nviews && s == OC_OK; i++) {
         oc_py_view *vs[2] = {&j->src[i], j->out ? &j->out[i] : NULL};
         for (int k = 0; k < 2 && s == OC_OK; k++) {
             size_t q = 0;
@@ -1352,8 +1354,54 @@ static int wus_sizes(oc_py_state *st, oc_py_context *ctx, job *j, const oc_codec
 /* ---- decode of one buffer plus offsets (no per-chunk Python objects) ------ */
 
 /* n non-negative ints from a sequence into dst (allocated here, n entries). */
+/* A 1-D contiguous buffer of 8-byte integers (numpy int64/uint64, array('q'),
+ * memoryview casts): copied at once, negatives refused.  Returns 1 when obj
+ * was such a buffer (0 or -1 in *rc), 0 to fall back to the sequence path. */
+static int int_buffer(PyObject *obj, const char *name, size_t *n, size_t **dst, int *rc)
+{
+    if (!PyObject_CheckBuffer(obj) || PyBytes_Check(obj) || PyByteArray_Check(obj))
+        return 0;
+    Py_buffer b;
+    if (PyObject_GetBuffer(obj, &b, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) != 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    const char *f = b.format ? b.format : "B";
+    if (*f == '@' || *f == '=' || *f == '<')
+        f++;
+    int is_signed = (*f == 'q' || *f == 'l' || *f == 'n');
+    int ok_fmt =
+        f[0] && !f[1] && b.itemsize == 8 && b.ndim == 1 && (is_signed || *f == 'Q' || *f == 'L' || *f == 'N');
+    if (!ok_fmt) {
+        PyBuffer_Release(&b);
+        return 0;
+    }
+    *rc = -1;
+    size_t m = (size_t)b.shape[0];
+    if (*n != (size_t)-1 && m != *n) {
+        PyErr_Format(PyExc_ValueError, "%s has %zu entries for %zu chunks", name, m, *n);
+    } else if (!(*dst = PyMem_Malloc((m ? m : 1) * sizeof **dst))) {
+        PyErr_NoMemory();
+    } else {
+        memcpy(*dst, b.buf, m * sizeof **dst);
+        *n = m;
+        *rc = 0;
+        for (size_t i = 0; is_signed && i < m; i++)
+            if ((int64_t)(*dst)[i] < 0) {
+                PyErr_Format(PyExc_ValueError, "%s[%zu] must be a non-negative int", name, i);
+                *rc = -1;
+                break;
+            }
+    }
+    PyBuffer_Release(&b);
+    return 1;
+}
+
 static int int_seq(PyObject *obj, const char *name, size_t *n, size_t **dst)
 {
+    int rc;
+    if (int_buffer(obj, name, n, dst, &rc))
+        return rc;
     PyObject *seq = PySequence_Fast(obj, name);
     if (!seq)
         return -1;
@@ -1409,14 +1457,16 @@ static int job_prepare_packed(oc_py_state *st, oc_py_codec *c, job *j, PyObject 
     j->n = n;
     j->single = 0;
     size_t m = n ? n : 1;
-    j->src = PyMem_Calloc(m, sizeof *j->src);
-    j->out = PyMem_Calloc(m, sizeof *j->out);
-    j->res = PyMem_Calloc(m, sizeof *j->res);
+    /* one view each of the two buffers, and no per-chunk result objects:
+     * nothing in this call grows with n but the pointer and size arrays */
+    j->nviews = 1;
+    j->src = PyMem_Calloc(1, sizeof *j->src);
+    j->out = PyMem_Calloc(1, sizeof *j->out);
     j->src_ptrs = PyMem_Calloc(m, sizeof *j->src_ptrs);
     j->dst_ptrs = PyMem_Calloc(m, sizeof *j->dst_ptrs);
     j->dst_sizes = PyMem_Calloc(m, sizeof *j->dst_sizes);
     j->st = PyMem_Calloc(m, sizeof *j->st);
-    if (!j->src || !j->out || !j->res || !j->src_ptrs || !j->dst_ptrs || !j->dst_sizes || !j->st) {
+    if (!j->src || !j->out || !j->src_ptrs || !j->dst_ptrs || !j->dst_sizes || !j->st) {
         PyErr_NoMemory();
         goto done;
     }
@@ -1727,6 +1777,7 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
             pend->got_st = dst_st;
             pend->st = j.st;
             pend->src = j.src;
+            pend->nsrc = j.nviews;
             pend->failed = -1;
             idx = NULL;
             dst_st = NULL;

@@ -200,14 +200,15 @@ typedef struct oc_py_pending {
     int device_id;
     uintptr_t stream; /* the stream the batch was enqueued on */
     int single, detect, packed, has_out;
-    size_t n, k;            /* chunks; chunks enqueued (packed at the front of the arrays below) */
-    size_t *idx;            /* k: batch index of enqueued chunk q */
-    size_t *got;            /* k: decoded sizes, written back by the stream */
-    oc_status *got_st;      /* k: statuses, written back by the stream */
-    size_t *known;          /* n: the sizes promised (uncomp_sizes=, headers) */
-    size_t *caps;           /* n: output capacities (messages) */
-    oc_status *st;          /* n: final statuses once settled */
-    oc_py_view *src;        /* n views of the inputs, kept until settled */
+    size_t n, k;       /* chunks; chunks enqueued (packed at the front of the arrays below) */
+    size_t *idx;       /* k: batch index of enqueued chunk q */
+    size_t *got;       /* k: decoded sizes, written back by the stream */
+    oc_status *got_st; /* k: statuses, written back by the stream */
+    size_t *known;     /* n: the sizes promised (uncomp_sizes=, headers) */
+    size_t *caps;      /* n: output capacities (messages) */
+    oc_status *st;     /* n: final statuses once settled */
+    oc_py_view *src;   /* nsrc views of the inputs (n, or 1 packed buffer), kept until settled */
+    size_t nsrc;
     PyObject *stream_owner; /* the owner of `stream` (its context's stream_owner), kept while in flight */
     Py_ssize_t failed;      /* first failed chunk once settled, else -1 */
 } oc_py_pending;

@@ -30,7 +30,7 @@
 static void release_inputs(oc_py_pending *p)
 {
     if (p->src) {
-        for (size_t i = 0; i < p->n; i++)
+        for (size_t i = 0; i < p->nsrc; i++)
             oc_py_view_release(&p->src[i]);
         PyMem_Free(p->src);
         p->src = NULL;
