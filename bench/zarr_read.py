@@ -5,7 +5,7 @@ stock zarr (CPU decode, then a copy to the GPU) vs opencomp.zarr (GPU decode).
 Runs only on a machine with a CUDA GPU, CuPy, zarr-python 3 and opencomp
 installed (the GPU machine: see docs/ZARR.md, "Benchmark").  Usage:
 
-    python3 bench/zarr_read.py [--size-gib 1] [--chunk-kib 1024] [--codec zstd]
+    python3 bench/zarr_read.py [--size-gib 1] [--chunk-kib 1024] [--shard-kib 0] [--codec zstd]
                                [--batch-size 256] [--repeat 5] [--store DIR] [--json FILE]
                                [--contenders a,b,...] [--breakdown]
 
@@ -152,6 +152,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="zarr read into GPU memory: stock vs opencomp")
     ap.add_argument("--size-gib", type=float, default=1.0)
     ap.add_argument("--chunk-kib", type=int, default=1024, help="uncompressed chunk size")
+    ap.add_argument("--shard-kib", type=int, default=0,
+                    help="store the chunks in zarr v3 shards of this many KiB (0: no sharding; implies "
+                         "--no-codec-only, the chunk files being shards)")
     ap.add_argument("--codec", default="zstd")
     ap.add_argument("--level", type=int, default=None)
     ap.add_argument("--batch-size", type=int, default=256, help="codec_pipeline.batch_size for opencomp")
@@ -201,12 +204,20 @@ def main(argv=None) -> int:
     chunk = max(1, args.chunk_kib * 1024 // 4)
     n -= n % chunk
     nbytes = n * 4
-    print(f"zarr_read: {nbytes / 2**30:.2f} GiB float32, {n // chunk} chunks of {args.chunk_kib} KiB, "
+    print(f"zarr_read: {nbytes / 2**30:.2f} GiB float32, {n // chunk} chunks of {args.chunk_kib} KiB"
+          f"{f' in shards of {args.shard_kib} KiB' if args.shard_kib else ''}, "
           f"codec {args.codec}, opencomp batch_size {args.batch_size}", flush=True)
     t0 = time.perf_counter()
     data = make_data(n)
     shutil.rmtree(args.store, ignore_errors=True)
-    z = zarr.create_array(args.store, shape=(n,), chunks=(chunk,), dtype=np.float32,
+    shards = None
+    if args.shard_kib:
+        shard = args.shard_kib * 1024 // 4
+        if shard % chunk or n % shard:
+            ap.error("--shard-kib must be a multiple of --chunk-kib and divide the array")
+        shards = (shard,)
+        args.no_codec_only = True
+    z = zarr.create_array(args.store, shape=(n,), chunks=(chunk,), shards=shards, dtype=np.float32,
                           compressors=[_codec(args.codec, args.level)], fill_value=0.0)
     z[:] = data
     stored = sum(e.stat().st_size for e in os.scandir(os.path.join(args.store, "c")))
@@ -325,6 +336,7 @@ def main(argv=None) -> int:
         "uncompressed_bytes": nbytes,
         "stored_bytes": stored,
         "chunk_bytes": chunk * 4,
+        "shard_bytes": args.shard_kib * 1024,
         "chunks": n // chunk,
         "batch_size": args.batch_size,
         "repeat": args.repeat,
