@@ -432,12 +432,22 @@ def _codec_label(algo, streams):
 
 
 def _ladder_groups(results, scopes=("kernel", "python")):
-    """{(file, algorithm, chunk, streams): [rows]} of the ladder rows, ordered by codec, streams, chunk."""
+    """{(file, algorithm, chunk, streams): [rows]} of the ladder rows, ordered by codec, streams, chunk.  Where
+    opencomp ran a codec at several levels (oc_gpu_bench --deflate-level 0,1), the rows of its lowest level
+    make the group and each other level a group of its own, "deflate L1", beside the same nvCOMP rows (nvCOMP
+    has no levels)."""
     groups = {}
     for r in results:
         if is_ladder(r) and r["scope"] in scopes:
             groups.setdefault((r["file"], r["algorithm"], r["chunk_size"], stream_label(r)), []).append(r)
-    order = sorted(groups, key=lambda g: (_algo_rank(g[1]), g[3], g[2], g[0]))
+    for g, rs in list(groups.items()):
+        levels = sorted({r["level"] for r in rs if r["contender"] == "opencomp-gpu"})
+        for lv in levels[1:]:
+            groups[(g[0], "%s L%d" % (g[1], lv), g[2], g[3])] = [
+                r for r in rs if (r["level"] == lv) == (r["contender"] == "opencomp-gpu")]
+        if len(levels) > 1:
+            groups[g] = [r for r in rs if r["contender"] != "opencomp-gpu" or r["level"] == levels[0]]
+    order = sorted(groups, key=lambda g: (_algo_rank(g[1].split(" ")[0]), g[1], g[3], g[2], g[0]))
     return [(g, groups[g]) for g in order]
 
 

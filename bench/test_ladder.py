@@ -260,6 +260,23 @@ def test_report(d):
     rc, _, err = call(report.main, [write(d, "bad.json", g)])
     check(rc == 2 and "skipped" in err, "refuses a skipped list that is not a list")
     os.remove(os.path.join(d, "bad.json"))
+    # opencomp at a second deflate level (oc_gpu_bench --deflate-level 0,1): a row "deflate L1" of its own,
+    # beside the same nvCOMP rows; the default level's row keeps its figures
+    g = copy.deepcopy(run)
+    for r in run["results"]:
+        if r["contender"] == "opencomp-gpu":
+            r1 = dict(copy.deepcopy(r), level=1, decompress_gbps=r["decompress_gbps"] * 2)
+            r1["decompress_s"] = r["decompress_s"] / 2
+            r1["decompress_roofline"] = report.roofline(r1, 3000.0)
+            g["results"].append(r1)
+    rc, out, err = call(report.main, ["--summary", write(d, "levels.json", g)])
+    rows = [ln for ln in out.splitlines() if ln.startswith("deflate") and "GiB," in ln]
+    check(rc == 0 and len(rows) == 2 and rows[0].startswith("deflate ") and rows[1].startswith("deflate L1 "),
+          "a full-scale row per opencomp level, default first (%r)" % rows)
+    if len(rows) == 2:
+        check("4.00†" in rows[0] and "8.00†" in rows[1] and all("100" in x for x in rows),
+              "each level's own decompress figure beside nvCOMP's (%r)" % rows)
+    os.remove(os.path.join(d, "levels.json"))
     # a ladder row and a per-file row of the same file do not replace each other
     per_file = copy.deepcopy(run["results"][8])
     for k in ("batch_plan", "batch_target", "decompress_roofline", "compress_s", "decompress_s"):

@@ -57,6 +57,8 @@ int ocb_codec_own_format(const char *codec);
  * an oc_data_type value; 0 = each codec's default).  A codec that does not
  * take the type's width (ANS: 1 and 2 bytes) keeps its default. */
 void ocb_opencomp_set_data_type(int oc_type);
+/* The level of opencomp's deflate, zlib, gzip and gdeflate rows (0 = default). */
+void ocb_opencomp_set_deflate_level(int level);
 void ocb_nvcomp_set_data_type(int oc_type);
 
 #ifdef __cplusplus

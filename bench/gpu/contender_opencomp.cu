@@ -21,6 +21,7 @@ static oc_context *g_ctx;
 static oc_algorithm g_algo;
 static int g_level;
 static int g_zstd_level = 3;
+static int g_deflate_level;  /* 0: the algorithm's default (6) */
 static int g_type;           /* the benchmark's --data-type (oc_data_type), 0 = defaults */
 static oc_data_type g_typed; /* the type the current codec compresses */
 
@@ -33,6 +34,13 @@ extern "C" void ocb_opencomp_set_data_type(int oc_type)
 extern "C" void ocb_opencomp_set_zstd_level(int level)
 {
     g_zstd_level = level;
+}
+
+/* The level of opencomp's deflate, zlib, gzip and gdeflate rows (the
+ * benchmark's --deflate-level; 0 = the default level, recorded as 0). */
+extern "C" void ocb_opencomp_set_deflate_level(int level)
+{
+    g_deflate_level = level;
 }
 
 static int oc_init(char *why, size_t cap)
@@ -97,9 +105,18 @@ extern "C" void ocb_opencomp_paths_json(char *buf, size_t cap)
     }
 }
 
+/* Deflate's family shares its levels (src/common/algo_table.c). */
+static int oc_deflate_family(const char *codec)
+{
+    return strcmp(codec, "deflate") == 0 || strcmp(codec, "zlib") == 0 || strcmp(codec, "gzip") == 0 ||
+           strcmp(codec, "gdeflate") == 0;
+}
+
 static int oc_level(const char *codec)
 {
-    return strcmp(codec, "zstd") == 0 ? g_zstd_level : 0;
+    if (strcmp(codec, "zstd") == 0)
+        return g_zstd_level;
+    return oc_deflate_family(codec) ? g_deflate_level : 0;
 }
 
 static size_t oc_bound(const char *codec, size_t chunk)

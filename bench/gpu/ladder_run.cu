@@ -194,8 +194,11 @@ static void cell_init(cell *k, const ocb_contender *c, const char *codec, uint64
 
 static const char *cell_name(const cell *k, char *buf, size_t cap)
 {
-    char cl[32];
-    snprintf(buf, cap, "%s %s %s%s%s", k->c->name, k->codec, chunk_label(k->chunk, cl, sizeof cl),
+    char cl[32], lv[16] = "";
+    int level = k->streams ? 0 : k->c->level(k->codec);
+    if (level != 0 && strcmp(k->codec, "zstd") != 0) /* zstd's level is the run's --zstd-level */
+        snprintf(lv, sizeof lv, " L%d", level);
+    snprintf(buf, cap, "%s %s%s %s%s%s", k->c->name, k->codec, lv, chunk_label(k->chunk, cl, sizeof cl),
              k->streams ? ", stock streams: " : "", k->streams ? k->streams : "");
     return buf;
 }
@@ -424,9 +427,10 @@ static void cell_rows(ocb_sink *sink, const stage *s, const cell *k)
             if (rf >= 0)
                 snprintf(roof, sizeof roof, " roofline %.1f%%", 100 * rf);
         }
-        char cl[32];
+        char cl[32], al[48];
+        snprintf(al, sizeof al, w->level ? "%s L%d" : "%s", w->algorithm, w->level);
         printf("  %-13s %-8s %-8s %-24s ratio %7.3f  compress %8s  decompress %8s GB/s%s%s%s\n", w->contender,
-               w->algorithm, chunk_label(k->chunk, cl, sizeof cl), rung_label(s, r, rl, sizeof rl),
+               al, chunk_label(k->chunk, cl, sizeof cl), rung_label(s, r, rl, sizeof rl),
                (double)w->uncompressed_bytes / (double)w->compressed_bytes, cg, dg, roof,
                w->path[0] && strcmp(w->path, "gpu-kernel") ? " (host-staged)" : "",
                w->verified ? "" : " UNVERIFIED");
@@ -524,6 +528,12 @@ static void run_stock_cells(ocb_sink *sink, const ocb_ladder_opts *o, stage *s, 
     }
 }
 
+static int is_deflate_family(const char *codec)
+{
+    return strcmp(codec, "deflate") == 0 || strcmp(codec, "zlib") == 0 || strcmp(codec, "gzip") == 0 ||
+           strcmp(codec, "gdeflate") == 0;
+}
+
 static int in_list(uint64_t v, const uint64_t *list, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -573,9 +583,17 @@ void ocb_ladder_mix(ocb_sink *sink, const ocb_ladder_opts *o, const ocb_mix *mix
                              chunk_label(chunk, cl, sizeof cl), s.top, slot);
                 continue;
             }
-            for (size_t i = 0; i < o->ncontenders; i++)
-                if (o->contenders[i]->supports(codec))
-                    run_cell(sink, o, &s, o->contenders[i], codec, chunk);
+            /* deflate's family once per --deflate-level: every contender at the first level, only
+             * opencomp at the others (nvCOMP has no levels) */
+            size_t nlev = is_deflate_family(codec) && o->ndeflate_levels ? o->ndeflate_levels : 1;
+            for (size_t li = 0; li < nlev; li++) {
+                if (nlev > 1 || (o->ndeflate_levels && is_deflate_family(codec)))
+                    ocb_opencomp_set_deflate_level(o->deflate_levels[li]);
+                for (size_t i = 0; i < o->ncontenders; i++)
+                    if (o->contenders[i]->supports(codec) &&
+                        (li == 0 || o->contenders[i] == &ocb_contender_opencomp))
+                        run_cell(sink, o, &s, o->contenders[i], codec, chunk);
+            }
             if (in_list(chunk, o->stock_chunks, o->nstock) && ocb_ref_stock_label(codec)[0])
                 run_stock_cells(sink, o, &s, codec, chunk);
             if (sink->flush)

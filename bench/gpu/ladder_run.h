@@ -42,8 +42,10 @@ typedef struct ocb_ladder_opts {
     size_t nstock;
     const ocb_contender *const *contenders;
     size_t ncontenders;
-    int threads;          /* CPU threads for the reference libraries */
-    uint64_t check_bytes; /* the rung the cross-decoding runs on */
+    const int *deflate_levels; /* opencomp's levels of deflate's family (--deflate-level), each its */
+    size_t ndeflate_levels;    /* own rows; 0 levels: the contender's current level */
+    int threads;               /* CPU threads for the reference libraries */
+    uint64_t check_bytes;      /* the rung the cross-decoding runs on */
 } ocb_ladder_opts;
 
 /* Where results go, and the clock they run against. */

@@ -62,6 +62,8 @@ typedef struct options {
     int blosc, blosc_clevel, chunks_given;
     int per_file, frames_only, zstd_level, threads, max_repeats, frame_levels[MAX_LIST];
     size_t nframe_levels;
+    int deflate_levels[MAX_LIST]; /* --deflate-level: opencomp's levels of deflate and gdeflate */
+    size_t ndeflate_levels;
     double budget_s, rung_cap_s, target_s, frame_budget_s;
     uint64_t check_bytes;
     const char **files;
@@ -159,6 +161,9 @@ static void usage(void)
         "  --max-repeats N     most timed calls per rung (default 15)\n"
         "  --check-size BYTES  the rung the cross-decoding runs on (default 32M)\n"
         "  --zstd-level N      opencomp's zstd level (default 3)\n"
+        "  --deflate-level L   opencomp's deflate/zlib/gzip/gdeflate levels, each its own rows (nvCOMP runs\n"
+        "                      once, with the first): 0 = the default level (6), 1 = fast, .. 12; e.g. 0,1\n"
+        "                      (default 0)\n"
         "  --threads N         CPU threads for the reference libraries (default: all)\n"
         "  --frames DIR        also decode DIR/<file>.l<level>.zst whole (zstd CLI single frames)\n"
         "  --frame-levels L    levels of those frames (default 3,19)\n"
@@ -194,6 +199,7 @@ static int parse_args(int argc, char **argv, options *o)
     parse_list("1M,4M", one_bytes, o->stock, &o->nstock);
     parse_list("opencomp,nvcomp", one_contender, (void *)o->contenders, &o->ncontenders);
     parse_list("3,19", one_int, o->frame_levels, &o->nframe_levels);
+    parse_list("0", one_int, o->deflate_levels, &o->ndeflate_levels);
     parse_list("lz4,zstd", one_cname, (void *)o->blosc_cnames, &o->nblosc_cnames);
     o->blosc_clevel = 5;
     o->files = (const char **)calloc((size_t)argc, sizeof *o->files);
@@ -239,6 +245,10 @@ static int parse_args(int argc, char **argv, options *o)
             oc_data_type t = OC_TYPE_DEFAULT;
             bad = oc_data_type_from_name(v, &t) != OC_OK;
             o->data_type = (int)t;
+        } else if (strcmp(a, "--deflate-level") == 0 && v) {
+            bad = parse_list(v, one_int, o->deflate_levels, &o->ndeflate_levels) != 0;
+            for (size_t k = 0; k < o->ndeflate_levels && !bad; k++)
+                bad = o->deflate_levels[k] < 0 || o->deflate_levels[k] > 12;
         } else if (strcmp(a, "--zstd-level") == 0 && v)
             bad = (o->zstd_level = atoi(v)) == 0;
         else if (strcmp(a, "--threads") == 0 && v)
@@ -489,12 +499,17 @@ int main(int argc, char **argv)
     printf("device-to-device copy: %.0f GB/s (read + write): the roofline of a decoder at ratio r is that x "
            "r/(1+r)\n",
            sink.copy_gbps);
-    printf("corpus: %zu files, %llu bytes; opencomp %s; zstd level %d for opencomp\n", o.nfiles,
-           (unsigned long long)distinct, oc_build_info(), o.zstd_level);
+    char dl[128] = "";
+    for (size_t i = 0, off = 0; i < o.ndeflate_levels && off < sizeof dl; i++)
+        off += (size_t)snprintf(dl + off, sizeof dl - off, "%s%d", i ? "," : "", o.deflate_levels[i]);
+    printf("corpus: %zu files, %llu bytes; opencomp %s; zstd level %d, deflate/gdeflate levels %s (0 = "
+           "default) for opencomp\n",
+           o.nfiles, (unsigned long long)distinct, oc_build_info(), o.zstd_level, dl);
     double t0 = ocb_budget_now();
     if (!o.frames_only) {
-        ocb_ladder_opts lo = {o.codecs, o.ncodecs, o.chunks, o.nchunks, o.rungs,   o.nrungs,
-                              o.stock,  o.nstock,  usable,   nusable,   o.threads, o.check_bytes};
+        ocb_ladder_opts lo = {o.codecs,         o.ncodecs,         o.chunks,  o.nchunks,    o.rungs,
+                              o.nrungs,         o.stock,           o.nstock,  usable,       nusable,
+                              o.deflate_levels, o.ndeflate_levels, o.threads, o.check_bytes};
         char label[200];
         if (o.per_file) {
             for (size_t i = 0; i < o.nfiles; i++) {
