@@ -244,9 +244,72 @@ def test_sharded_arrays_read_their_inner_chunks_directly(where):
                           compressors=[ZstdCodec()])[:] = data
     with ocz.enable(batch_size=64):
         b = zarr.open_array(store, mode="r")
-        assert _fastread.plan(b.async_array.codec_pipeline) is None  # the shards: zarr's path
+        assert isinstance(_fastread.plan(b.async_array.codec_pipeline), _fastread._Sharded)
         assert np.array_equal(b[:], data)
-    assert log["calls"] == ["packed"] * 2  # each shard's inner chunks: one direct read
+    assert log["calls"] == ["packed"]  # both shards' inner chunks: one direct read
+    assert log["batches"] == 0
+
+
+def _sharded(store, data, shards, chunks, comp, index_location="end", fill_value=0):
+    from zarr.codecs import BytesCodec, ShardingCodec
+
+    serializer = ShardingCodec(chunk_shape=chunks, codecs=[BytesCodec(), comp], index_location=index_location)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a = zarr.create_array(store, shape=data.shape, chunks=shards, serializer=serializer, compressors=None,
+                              dtype=data.dtype, fill_value=fill_value)
+        a[:] = data
+    return a
+
+
+@pytest.mark.parametrize("index_location", ["end", "start"])
+@pytest.mark.parametrize("codec", ["zstd", "blosc"])
+def test_sharded_selections_match_stock(where, tmp_path, index_location, codec):
+    """Every basic selection of a sharded array (index at either end, edge
+    shards, shards of fill that zarr never wrote, inner chunks never written)
+    reads what stock zarr reads, in one call a selection, never through
+    zarr's batches."""
+    kind, log = where
+    data = _data("<i4", (70, 90))
+    store = zarr.storage.LocalStore(str(tmp_path / "s.zarr"))
+    a = _sharded(store, data, (20, 45), (10, 15), CODECS[codec](), index_location, fill_value=7)
+    a[0:20, 0:45] = 7  # a whole shard of fill: no file
+    a[20:30, 45:60] = 7  # one inner chunk of fill: never written in its shard
+    sels = [np.s_[:], np.s_[5:63, 3:88], np.s_[33, :], np.s_[:, 44], np.s_[19:21, 44:46], np.s_[65:, 80:]]
+    stock = zarr.open_array(store, mode="r")
+    expected = [stock[sel] for sel in sels]  # before enable(): a shard's own pipeline would be ours
+    ref = data.copy()
+    ref[0:20, 0:45] = 7
+    ref[20:30, 45:60] = 7
+    assert np.array_equal(expected[0], ref)
+    del log["calls"][:]
+    with ocz.enable():
+        ours = zarr.open_array(store, mode="r")
+        assert isinstance(_fastread.plan(ours.async_array.codec_pipeline), _fastread._Sharded)
+        for sel, want in zip(sels, expected):
+            del log["calls"][:]
+            got = ours[sel]
+            assert np.array_equal(got, want), sel
+            assert log["calls"] == ["packed"], (sel, log["calls"])
+    assert log["batches"] == 0
+
+
+def test_sharded_damaged_index_takes_zarrs_path(tmp_path):
+    """A shard whose index checksum fails is not read here: zarr's path runs
+    and raises what zarr raises."""
+    data = _data("<i4", (40, 40))
+    path = tmp_path / "d.zarr"
+    _sharded(zarr.storage.LocalStore(str(path)), data, (20, 40), (10, 10), ZstdCodec())
+    shard = path / "c" / "1" / "0"
+    raw = bytearray(shard.read_bytes())
+    raw[-8] ^= 0x01  # an index entry (the CRC-32C no longer matches)
+    shard.write_bytes(bytes(raw))
+    with pytest.raises(Exception) as stock_err:
+        zarr.open_array(zarr.storage.LocalStore(str(path)), mode="r")[:]
+    with ocz.enable():
+        with pytest.raises(type(stock_err.value)):
+            zarr.open_array(zarr.storage.LocalStore(str(path)), mode="r")[:]
+        assert np.array_equal(zarr.open_array(zarr.storage.LocalStore(str(path)), mode="r")[:20], data[:20])
 
 
 @pytest.mark.gpu
@@ -273,6 +336,32 @@ def test_gpu_direct_read(cp, tmp_path, decode_calls, codec, case):
                     expect = expect.get()
                 assert np.array_equal(got, expect), sel
                 assert calls in ([], ["packed"]), (sel, calls)
+    finally:
+        ocz.disable()
+        zarr.config.reset()
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("codec", ["zstd", "blosc"])
+def test_gpu_sharded_direct_read(cp, tmp_path, decode_calls, codec):
+    """On a GPU: a sharded array (inner chunks never written, a shard of fill)
+    read into device memory in one packed call equals stock zarr's host read."""
+    data = _data("<i4", (70, 90))
+    store = zarr.storage.LocalStore(str(tmp_path / "g.zarr"))
+    a = _sharded(store, data, (20, 45), (10, 15), CODECS[codec](), fill_value=7)
+    a[0:20, 0:45] = 7
+    a[20:30, 45:60] = 7
+    sels = [np.s_[:], np.s_[5:63, 3:88], np.s_[33, :]]
+    expected = [zarr.open_array(store, mode="r")[sel] for sel in sels]
+    try:
+        with zarr.config.enable_gpu(), ocz.enable():
+            ours = zarr.open_array(store, mode="r")
+            for sel, want in zip(sels, expected):
+                del decode_calls[:]
+                got = ours[sel]
+                assert isinstance(got, cp.ndarray)
+                assert np.array_equal(got.get(), want), sel
+                assert decode_calls == ["packed"], (sel, decode_calls)
     finally:
         ocz.disable()
         zarr.config.reset()

@@ -6,7 +6,11 @@ per chunk a store call (an asyncio.to_thread and a bytes object), under
 decode, a copy into the output (bench/NOTES.md, "Where zarr's per-chunk time
 goes").  For arrays whose chunks are plain -- the ``bytes`` codec in native
 byte order, then ONE opencomp bytes-to-bytes codec (zstd, gzip, zlib,
-blosc), no sharding, no array-to-array codec -- this module reads instead:
+blosc), no array-to-array codec -- this module reads instead.  Sharded
+arrays whose inner chunks are plain (``sharding_indexed`` over those two
+codecs, its index ``bytes`` (+ ``crc32c``) at either end) are read the same
+way: the shard files whole, each index checked and read on the host, and
+the inner chunks of every shard take the place of the chunks below:
 
 ``read_selection`` (the pipeline's ``read``: every chunk of a selection at
 once), for a basic selection (slices of step 1, integers), host or device:
@@ -55,28 +59,75 @@ _FORMATS = ("zstd", "gzip", "zlib", "blosc")
 
 
 def plan(pipeline: Any) -> Optional[Any]:
-    """The opencomp codec of a pipeline that qualifies for the one-copy read, else None."""
-    from zarr.codecs import BytesCodec
+    """What a pipeline that qualifies for the direct read reads with, else
+    None: its opencomp codec for a plain array, a ``_Sharded`` for a sharded
+    array whose inner chunks are plain."""
+    from zarr.codecs.sharding import ShardingCodec
 
-    if pipeline.array_array_codecs or len(pipeline.bytes_bytes_codecs) != 1:
+    if pipeline.array_array_codecs:
         return None
     ab = pipeline.array_bytes_codec
-    if type(ab) is not BytesCodec:  # sharding, vlen strings, ...: zarr's path
+    if type(ab) is ShardingCodec:
+        return None if pipeline.bytes_bytes_codecs else _plan_sharded(ab)
+    if len(pipeline.bytes_bytes_codecs) != 1:
+        return None
+    return _plain_codec(ab, pipeline.bytes_bytes_codecs[0])
+
+
+def _plain_codec(ab: Any, bb: Any) -> Optional[Any]:
+    """bb when ``ab, bb`` are the ``bytes`` codec in native order and one
+    opencomp codec whose RAW streams the direct read decodes, else None."""
+    from zarr.codecs import BytesCodec
+
+    if type(ab) is not BytesCodec:  # vlen strings, ...: zarr's path
         return None
     endian = getattr(ab, "endian", None)
     if endian is not None and getattr(endian, "value", endian) != sys.byteorder:
         return None
-    bb = pipeline.bytes_bytes_codecs[0]
     batch = getattr(bb, "_oc_batch", None)  # an opencomp zarr codec
     if batch is None or batch.fmt not in _FORMATS or batch.zstd_checksum:
         return None
     return bb
 
 
+class _Sharded:
+    """plan()'s answer for a sharded array: the inner chunks' opencomp codec,
+    the sharding codec, and its index layout (little-endian uint64 pairs,
+    optionally followed by a CRC-32C, at the shard's end or start)."""
+
+    __slots__ = ("codec", "sharding", "crc", "at_end")
+
+    def __init__(self, codec: Any, sharding: Any, crc: bool, at_end: bool) -> None:
+        self.codec, self.sharding, self.crc, self.at_end = codec, sharding, crc, at_end
+
+
+def _plan_sharded(ab: Any) -> Optional[_Sharded]:
+    from zarr.codecs import BytesCodec, Crc32cCodec
+
+    inner = tuple(ab.codecs)
+    if len(inner) != 2:
+        return None
+    codec = _plain_codec(inner[0], inner[1])
+    index = tuple(ab.index_codecs)
+    if codec is None or not index or type(index[0]) is not BytesCodec or len(index) > 2:
+        return None
+    endian = getattr(index[0], "endian", None)
+    if endian is not None and getattr(endian, "value", endian) != "little":
+        return None
+    if len(index) == 2 and type(index[1]) is not Crc32cCodec:
+        return None
+    where = getattr(ab.index_location, "value", ab.index_location)
+    if where not in ("start", "end"):
+        return None
+    return _Sharded(codec, ab, len(index) == 2, where == "end")
+
+
 def _gpu_decodes(codec: Any) -> bool:
     """False when this build is known to have no GPU kernel for the codec's
     algorithm: zarr's path then, where the batch engine falls back to the CPU
     (a read here would copy everything to the device first, for nothing)."""
+    if isinstance(codec, _Sharded):
+        codec = codec.codec
     return gpu_kernel(codec._oc_batch.algorithm) is not False
 
 
@@ -89,7 +140,7 @@ def _device_output(out: Any) -> bool:
 
 async def read_batch(codec: Any, batch_info: List[Any], out: Any, drop_axes: Tuple[int, ...]) -> bool:
     """Read one batch into ``out`` (a device NDBuffer) as the module docstring says."""
-    if not batch_info or not _device_output(out) or not _gpu_decodes(codec):
+    if not batch_info or isinstance(codec, _Sharded) or not _device_output(out) or not _gpu_decodes(codec):
         return False
     import cupy  # type: ignore
     from zarr.core.buffer import default_buffer_prototype
@@ -325,6 +376,81 @@ def _pack(chunks: List[Any], host_buffer: Any) -> Tuple[Any, List[int], List[Opt
     return buf, offsets, sizes
 
 
+def _inner_entries(plan: _Sharded, shards: List[Any], shard_index: dict) -> Optional[List[Any]]:
+    """The inner chunks a selection of shards covers, as read entries:
+    ``((shard's index in the read's batch, that batch's length, its index in
+    ``shards``, inner chunk coords),
+    inner spec, selection in the inner chunk, selection in the output, True)``;
+    None for anything but slices of step 1 (zarr's path)."""
+    from zarr.core.chunk_grids import RegularChunkGrid
+    from zarr.core.indexing import BasicIndexer
+
+    inner_shape = tuple(int(c) for c in plan.sharding.chunk_shape)
+    grid = RegularChunkGrid(chunk_shape=inner_shape)
+    entries = []
+    for k, (getter, spec, csel, osel, *_rest) in enumerate(shards):
+        shard_shape = tuple(int(c) for c in spec.shape)
+        if len(shard_shape) != len(inner_shape) or any(s % c for s, c in zip(shard_shape, inner_shape)):
+            return None
+        inner_spec = plan.sharding._get_chunk_spec(spec)
+        for coords, isel, iosel, _complete in BasicIndexer(csel, shape=shard_shape, chunk_grid=grid):
+            if not isinstance(iosel, tuple) or len(iosel) != len(osel):
+                return None
+            out_sel = []
+            for o, i in zip(osel, iosel):
+                if not (isinstance(o, slice) and isinstance(i, slice) and o.step in (None, 1)
+                        and i.step in (None, 1) and isinstance(o.start, (int, np.integer))):
+                    return None
+                out_sel.append(slice(int(o.start) + int(i.start), int(o.start) + int(i.stop)))
+            entries.append(((shard_index[id(getter)], len(shard_index), k, tuple(int(c) for c in coords)),
+                            inner_spec, isel, tuple(out_sel), True))
+    return entries
+
+
+_EMPTY = (1 << 64) - 1  # an inner chunk that was never written: offset and length both
+
+
+def _shard_ranges(plan: _Sharded, shards: List[Any], inner: List[Any], buf: Any, offsets: List[int],
+                  sizes: List[Optional[int]]) -> Optional[Tuple[List[int], List[Optional[int]]]]:
+    """Each inner chunk's (offset in buf, size), None where absent (a missing
+    shard, or an inner chunk never written), from the shards' indexes; None
+    when an index is damaged or points outside its shard (zarr's path, which
+    raises what zarr raises)."""
+    inner_shape = tuple(int(c) for c in plan.sharding.chunk_shape)
+    tables: dict = {}
+    for k, (_getter, spec, *_rest) in enumerate(shards):
+        if sizes[k] is None:
+            tables[k] = None
+            continue
+        per_shard = tuple(int(s) // c for s, c in zip(spec.shape, inner_shape))
+        nbytes = 16 * int(np.prod(per_shard))
+        size = nbytes + (4 if plan.crc else 0)
+        if sizes[k] < size:
+            return None
+        at = offsets[k] + (sizes[k] - size if plan.at_end else 0)
+        raw = buf[at : at + size]
+        if plan.crc:
+            import google_crc32c  # zarr's own dependency for its crc32c codec
+
+            if np.uint32(google_crc32c.value(bytes(raw[:nbytes]))).tobytes() != bytes(raw[nbytes:]):
+                return None
+        tables[k] = np.frombuffer(bytes(raw[:nbytes]), dtype="<u8").reshape(per_shard + (2,))
+    src_offsets: List[int] = []
+    src_sizes: List[Optional[int]] = []
+    for (_shard, _batch_len, k, coords), *_rest in inner:
+        table = tables[k]
+        start, length = (int(v) for v in table[coords]) if table is not None else (_EMPTY, _EMPTY)
+        if (start, length) == (_EMPTY, _EMPTY):
+            src_offsets.append(0)
+            src_sizes.append(None)
+            continue
+        if start > sizes[k] or length > sizes[k] - start:
+            return None
+        src_offsets.append(offsets[k] + start)
+        src_sizes.append(length)
+    return src_offsets, src_sizes
+
+
 async def read_selection(codec: Any, batch_info: List[Any], out: Any, drop_axes: Tuple[int, ...]) -> bool:
     """Read a whole basic selection into ``out`` as the module docstring says;
     False (nothing written) when it must take zarr's path."""
@@ -342,8 +468,16 @@ async def read_selection(codec: Any, batch_info: List[Any], out: Any, drop_axes:
     else:
         xp = np
     host_buffer = _host_buffer_factory(xp, device)
+    sharded = isinstance(codec, _Sharded)
+    shard_index = {id(entry[0]): i for i, entry in enumerate(batch_info)} if sharded else None
     for part, part_arr in _slabs(batch_info, arr, geo):
         part_geo = geo if part is batch_info else _geometry(part, part_arr)
+        inner = None
+        if sharded and part_geo is not None:
+            # the slab's shards as their inner chunks: each lands where the
+            # shard's selection puts it, and the inner chunks make the geometry
+            inner = _inner_entries(codec, part, shard_index)
+            part_geo = None if inner is None else _geometry(inner, part_arr)
         if part_geo is None:
             return False  # cannot happen for a slab of a block; zarr's path rewrites it all
         paths = _local_paths(part)
@@ -359,7 +493,7 @@ async def read_selection(codec: Any, batch_info: List[Any], out: Any, drop_axes:
         # The rest blocks (file reads, copy, decode): a worker thread, so that
         # zarr's one event loop keeps serving other threads' reads meanwhile.
         if not await asyncio.to_thread(_read_in_thread, codec, part, part_arr, xp, device, part_geo, paths, chunks,
-                                       host_buffer):
+                                       host_buffer, inner):
             return False
     return True
 
@@ -430,8 +564,25 @@ def _to_device(xp: Any, buf: Any) -> Any:
     return dev
 
 
+def _chunk_failure(codec: Any, batch_info: List[Any], i: int, s: Any) -> Exception:
+    return codec._oc_error(ChunkFailure(i, s, describe(s)), i, len(batch_info))
+
+
+def _shard_failure(codec: Any, inner: List[Any], i: int, s: Any) -> Exception:
+    """The error of inner chunk i: the shard's index in the read's batch (the
+    pipeline names its key) and the inner chunk's coordinates."""
+    shard, shards, _k, coords = inner[i][0]
+    e = codec._oc_error(ChunkFailure(shard, s, describe(s)), shard, shards)
+    e.key = f"inner chunk {coords}"
+    return e
+
+
 def _read_sync(codec: Any, batch_info: List[Any], arr: Any, xp: Any, device: bool, geo: _Geometry,
-               paths: Optional[List[str]], chunks: Optional[List[Any]], host_buffer: Any) -> bool:
+               paths: Optional[List[str]], chunks: Optional[List[Any]], host_buffer: Any,
+               inner: Optional[List[Any]] = None) -> bool:
+    """Read the chunk files (or pack the fetched chunks), decode them in one
+    call and place them; with ``inner`` (a sharded array) the files are
+    shards and the inner chunks are what is decoded and placed."""
     from zarr.core.codec_pipeline import fill_value_or_default
 
     try:
@@ -441,6 +592,13 @@ def _read_sync(codec: Any, batch_info: List[Any], arr: Any, xp: Any, device: boo
             buf, src_offsets, src_sizes = _pack(chunks, host_buffer)
     except _Changed:
         return False
+    if inner is not None:
+        ranges = _shard_ranges(codec, batch_info, inner, buf, src_offsets, src_sizes)
+        if ranges is None:
+            return False
+        src_offsets, src_sizes = ranges
+        batch_info, codec = inner, codec.codec
+    fail = _shard_failure if inner is not None else _chunk_failure
     n = len(batch_info)
     fill = fill_value_or_default(batch_info[0][1])
     present = [i for i in range(n) if src_sizes[i] is not None]
@@ -505,7 +663,7 @@ def _read_sync(codec: Any, batch_info: List[Any], arr: Any, xp: Any, device: boo
             return False  # a chunk the kernel does not serve
         for k, s in enumerate(statuses):
             if s != opencomp.Status.OK:
-                raise codec._oc_error(ChunkFailure(idx[k], s, describe(s)), idx[k], n)
+                raise fail(codec, batch_info, idx[k], s)
     missing = [i for i in range(n) if src_sizes[i] is None]
     if geo.rows:
         for k, i in enumerate(staged):

@@ -325,8 +325,8 @@ class OpencompCodecPipeline(BatchedCodecPipeline):
     When an opencomp codec fails on a chunk, the ChunkDecodeError raised names
     the chunk's store key (``'arr/c/1/0' in file:///data.zarr``) and, for
     sharded arrays, the inner chunk of the shard (``..., inner chunk (0, 2)``).
-    Basic selections of plain arrays (``bytes`` + one opencomp codec) take
-    the direct read of _fastread.py: the chunk files in one buffer, one
+    Basic selections of plain arrays (``bytes`` + one opencomp codec, or
+    shards of such chunks) take the direct read of _fastread.py: the chunk files in one buffer, one
     decode call straight into the output, no per-chunk zarr work; other
     reads of them into device memory take one host-to-device copy and one
     decode call a batch.  Reading is otherwise the stock pipeline's, batch
@@ -376,8 +376,7 @@ class OpencompCodecPipeline(BatchedCodecPipeline):
         reason = getattr(e, "reason", "") or str(e)
         inner = getattr(e, "key", None)
         index = getattr(e, "chunk", None)
-        if not (isinstance(e, ChunkDecodeError) and index is not None and e.batch_len == len(batch_info)
-                and inner is None):
+        if not (isinstance(e, ChunkDecodeError) and index is not None and e.batch_len == len(batch_info)):
             index = 0 if len(batch_info) == 1 else await self._locate(batch_info)
         if index is None:
             return e
