@@ -14,7 +14,8 @@
  * trailers, random bytes) get exactly the host core's status, size and
  * bytes, and the CPU engine's status (where the CPU engine's libdeflate
  * accepts what zlib rejects, CORRUPT as zlib).  Compression on the GPU
- * (levels 1, 2, 6, 9, 12) writes exactly the bytes of the compressor's core
+ * (levels 1, 2, 6, 9, 12; level 1 also on chunks at every byte alignment)
+ * writes exactly the bytes of the compressor's core
  * compiled for the host, which zlib reads back; a capacity one byte short
  * is OUTPUT_TOO_SMALL with the guard bytes after it intact.
  *
@@ -527,6 +528,8 @@ int main(void)
         for (int li = 0; li < 5; li++)
             if (!g_small || levels[li] == 1 || levels[li] == 9)
                 compress_check(a, levels[li], data, g_small ? use / 2 : use, li & 1 ? 65536 : 40000);
+        /* chunks at every byte alignment (the greedy parser loads aligned words) */
+        compress_check(a, 1, data, use / 4, 30001);
         printf("  %-8s valid and hostile chunks decoded, chunks compressed on the GPU done\n",
                oc_algorithm_name(a));
     }

@@ -16,12 +16,15 @@
  * across segments, never before the chunk.
  *
  * Parsers (de_level_params):
- *   greedy (level 1): windows of 32 positions, one per lane: each hashes 4
- *     bytes into a 4096-entry table of 16-bit positions (shared memory) and
- *     checks its one candidate; the first lane that matches wins, the match
- *     is extended forwards 32 bytes per ballot and backwards over the
- *     pending literals; positions up to it are inserted (of lanes with the
- *     same hash the highest writes).
+ *   greedy (level 1): windows of 32 positions, one per lane: the window's
+ *     128 bytes are loaded once (a word a lane) and read by shuffles; each
+ *     lane hashes 4 bytes into a 4096-entry table of 16-bit positions
+ *     (shared memory) and checks its one candidate, measuring it 16 bytes
+ *     forwards and 4 back with the same loads; the first lane that matches
+ *     wins, the match is extended forwards 128 bytes per ballot and
+ *     backwards over the pending literals; positions up to it are inserted
+ *     (of lanes with the same hash the highest writes).  Two dependent
+ *     global round trips per window (bench/gpu/dev/DEFLATE_NOTES.md).
  *   lazy (levels >= 2): a hash of 4 bytes into buckets of the last 8 or 16
  *     positions (global scratch); windows of 4 positions x 8 candidates (a
  *     lane each) measure every candidate's length at once; the parse takes
@@ -236,52 +239,246 @@ OC_CORE_FN void de_put_match(uint32_t *items, uint32_t *ni, uint32_t len, uint32
     *ni += 1;
 }
 
+/* ---- greedy parse ------------------------------------------------------------------- */
+
+/* The chunk's bytes src[off..off+4) as a little-endian word, zeros outside
+ * [0, n).  On the GPU, src + off is 4-byte aligned: one 32-bit load, byte
+ * loads only for the words at the chunk's two ends. */
+OC_CORE_FN uint32_t de_word(const uint8_t *src, size_t n, int64_t off)
+{
+#if DE_GPU
+    if (off >= 0 && (uint64_t)off + 4 <= n)
+        return __ldg((const uint32_t *)(src + off));
+#endif
+    uint32_t v = 0;
+    for (int b = 0; b < 4; b++) {
+        int64_t x = off + b;
+        if (x >= 0 && (uint64_t)x < n)
+#if DE_GPU
+            v |= (uint32_t)__ldg(src + x) << (8 * b);
+#else
+            v |= (uint32_t)src[x] << (8 * b);
+#endif
+    }
+    return v;
+}
+
+/* The low 32 bits of hi:lo >> sh (sh < 32). */
+OC_CORE_FN uint32_t de_funnel(uint32_t lo, uint32_t hi, uint32_t sh)
+{
+#if DE_GPU
+    return __funnelshift_r(lo, hi, sh);
+#else
+    return (uint32_t)((((uint64_t)hi << 32) | lo) >> sh);
+#endif
+}
+
+/* Bytes src[x..x+4) (any alignment; zeros outside the chunk): two aligned words. */
+OC_CORE_FN uint32_t de_ld32u(const uint8_t *src, size_t n, int64_t x)
+{
+    uint32_t mis = (uint32_t)(((uintptr_t)src + (uintptr_t)x) & 3u);
+    uint32_t lo = de_word(src, n, x - mis);
+    uint32_t hi = mis ? de_word(src, n, x - mis + 4) : 0u;
+    return de_funnel(lo, hi, 8 * mis);
+}
+
+/* The greedy parser's window: lane j holds the aligned word at chunk offset
+ * wb + 4j (128 bytes: DE_WBACK bytes before the window's first position, its
+ * 32 positions, their next 16 bytes and more).  de_win32 returns the 4
+ * bytes at wb + rel (rel < 125) by two shuffles; every lane must call it. */
+#define DE_WBACK 36
+#if DE_GPU
+OC_CORE_FN uint32_t de_win32(uint32_t W, uint32_t rel)
+{
+    uint32_t lo = __shfl_sync(0xffffffffu, W, (rel >> 2) & 31u);
+    uint32_t hi = __shfl_sync(0xffffffffu, W, ((rel >> 2) + 1) & 31u);
+    return __funnelshift_r(lo, hi, 8 * (rel & 3));
+}
+#else
+OC_CORE_FN uint32_t de_win32(const uint32_t *W, uint32_t rel)
+{
+    return de_funnel(W[(rel >> 2) & 31u], W[((rel >> 2) + 1) & 31u], 8 * (rel & 3));
+}
+#endif
+
+/* Equal leading bytes of two little-endian words (4 when equal). */
+OC_CORE_FN uint32_t de_eq_lo(uint32_t a, uint32_t b)
+{
+    uint32_t d = a ^ b;
+    return d ? (uint32_t)oc_lowbit32(d) >> 3 : 4u;
+}
+
+/* Equal trailing bytes (from the high end) of two little-endian words. */
+OC_CORE_FN uint32_t de_eq_hi(uint32_t a, uint32_t b)
+{
+    uint32_t d = a ^ b;
+    return d ? (31u - (uint32_t)oc_highbit32(d)) >> 3 : 4u;
+}
+
 /* Length of the common run of src[a..] and src[b..] (b < a), from `have`
- * bytes known equal, up to `cap` bytes; 32 bytes per ballot on the GPU. */
-OC_CORE_FN uint32_t de_extend(const uint8_t *src, size_t a, size_t b, uint32_t have, uint32_t cap)
+ * bytes known equal, up to `cap` bytes; 128 bytes per ballot on the GPU
+ * (a word a lane). */
+OC_CORE_FN uint32_t de_extend_w(const uint8_t *src, size_t n, size_t a, size_t b, uint32_t have, uint32_t cap)
 {
     uint32_t len = have;
 #if DE_GPU
     for (;;) {
-        uint32_t k = len + OC_LANE();
-        int eq = k < cap && __ldg(src + a + k) == __ldg(src + b + k);
-        uint32_t ne = __ballot_sync(0xffffffffu, !eq);
-        if (ne)
-            return len + (uint32_t)oc_lowbit32(ne);
-        len += 32;
+        uint32_t k = len + 4 * OC_LANE(), e = 0;
+        if (k < cap) {
+            e = de_eq_lo(de_ld32u(src, n, (int64_t)(a + k)), de_ld32u(src, n, (int64_t)(b + k)));
+            if (e > cap - k)
+                e = cap - k;
+        }
+        uint32_t ne = __ballot_sync(0xffffffffu, e < 4);
+        if (ne) {
+            uint32_t l = (uint32_t)oc_lowbit32(ne);
+            return len + 4 * l + __shfl_sync(0xffffffffu, e, l);
+        }
+        len += 128;
     }
 #else
+    (void)n;
     while (len < cap && src[a + len] == src[b + len])
         len++;
     return len;
 #endif
 }
 
-/* Greedy parse of segment [s0, s1) of the chunk src[0..n). */
+/* Literals src[a..b) become items; bytes inside the window come from its
+ * registers, the others from the chunk. */
+#if DE_GPU
+OC_CORE_FN void de_put_literals_w(uint32_t *items, uint32_t *ni, const uint8_t *src, uint32_t W, int64_t wb,
+                                  size_t a, size_t b)
+{
+    uint32_t cnt = (uint32_t)(b - a);
+    for (uint32_t i0 = 0; i0 < cnt; i0 += 32) {
+        uint32_t i = i0 + OC_LANE();
+        int64_t rel = (int64_t)(a + i) - wb;
+        uint32_t wv = __shfl_sync(0xffffffffu, W, (uint32_t)(rel >> 2) & 31u);
+        if (i < cnt)
+            items[*ni + i] =
+                rel >= 0 && rel < 128 ? (wv >> (8 * (rel & 3))) & 0xFFu : (uint32_t)__ldg(src + a + i);
+    }
+    *ni += cnt;
+}
+#else
+OC_CORE_FN void de_put_literals_w(uint32_t *items, uint32_t *ni, const uint8_t *src, const uint32_t *W,
+                                  int64_t wb, size_t a, size_t b)
+{
+    uint32_t cnt = (uint32_t)(b - a);
+    for (uint32_t i = 0; i < cnt; i++) {
+        int64_t rel = (int64_t)(a + i) - wb;
+        items[*ni + i] = rel >= 0 && rel < 128 ? (W[rel >> 2] >> (8 * (rel & 3))) & 0xFFu : src[a + i];
+    }
+    *ni += cnt;
+}
+#endif
+
+/* Hashes g (0xFFFFFFFF: none) of positions base + lane go into the table;
+ * of equal hashes the highest lane writes (the serial order's last). */
+#if DE_GPU
+#define DE_TABLE_PUT(S, g, base)                                                                             \
+    do {                                                                                                     \
+        uint32_t same_ = __match_any_sync(0xffffffffu, (g));                                                 \
+        if ((g) != 0xFFFFFFFFu && OC_LANE() == (uint32_t)oc_highbit32(same_))                                \
+            (S)->table[(g)] = (uint16_t)((base) + OC_LANE());                                                \
+        __syncwarp();                                                                                        \
+    } while (0)
+#else
+#define DE_TABLE_PUT(S, g, base)                                                                             \
+    do {                                                                                                     \
+        for (uint32_t j_ = 0; j_ < 32; j_++)                                                                 \
+            if ((g)[j_] != 0xFFFFFFFFu)                                                                      \
+                (S)->table[(g)[j_]] = (uint16_t)((base) + j_);                                               \
+    } while (0)
+#endif
+
+/* Greedy parse of segment [s0, s1) of the chunk src[0..n).  Per window of
+ * 32 positions (a lane each): one coalesced 128-byte load of the window
+ * (registers, read by shuffles: the 4 bytes to hash, 4 before, 16 after),
+ * the hash table look-up, one load of 24 bytes around the candidate (6
+ * words) that measures the match up to 16 bytes forwards and 4 backwards
+ * at once; only matches longer than 16 (or extending back 4) go on to
+ * de_extend_w (128 bytes per ballot) or the byte loop.  The first lane that
+ * matches wins; forward to the longest run, backwards over the pending
+ * literals; the positions up to it go into the table, and after a match its
+ * last (up to 32) positions, at the next window (from its registers). */
 OC_CORE_BIGFN uint32_t de_parse_greedy(de_shared *S, const uint8_t *src, size_t n, size_t s0, size_t s1,
                                        uint32_t *items)
 {
     uint32_t ni = 0;
     size_t p = s0, anchor = s0;
     size_t last_start = s1 >= 3 ? s1 - 3 : 0; /* a match of 4 bytes must fit in the segment */
+    size_t tail = 0;                          /* > 0: positions [tail, p) still to insert */
+    int has_tail = 0;
     while (p < s1) {
+        uint32_t mis0 = (uint32_t)(((uintptr_t)src + p) & 3u);
+        int64_t wb = (int64_t)p - mis0 - DE_WBACK;
+        DE_LV(uint32_t, W);
+        DE_LANES(j)
+        {
+            DE_L(W, j) = de_word(src, n, wb + 4 * (int64_t)j);
+        }
+        if (has_tail) { /* the last match's tail, before this window looks anything up */
+            DE_LV(uint32_t, g);
+            DE_LANES(j)
+            {
+                size_t q = tail + j;
+                uint32_t v = de_win32(W, (uint32_t)((int64_t)q - wb) & 127u);
+                DE_L(g, j) = q < p && q + 4 <= n ? de_hash4(v, DE_HT_LOG) : 0xFFFFFFFFu;
+            }
+            DE_TABLE_PUT(S, g, tail);
+            has_tail = 0;
+        }
         DE_LV(uint32_t, h);
         DE_LV(size_t, cand);
         DE_LV(int, ok);
+        DE_LV(uint32_t, fwd);
+        DE_LV(uint32_t, back);
         DE_LANES(j)
         {
             size_t q = p + j;
+            uint32_t rel = mis0 + DE_WBACK + j;
+            uint32_t v = de_win32(W, rel), xb = de_win32(W, rel - 4);
+            uint32_t x1 = de_win32(W, rel + 4), x2 = de_win32(W, rel + 8), x3 = de_win32(W, rel + 12);
             DE_L(ok, j) = 0;
             DE_L(h, j) = 0xFFFFFFFFu;
             DE_L(cand, j) = 0;
+            DE_L(fwd, j) = 0;
+            DE_L(back, j) = 0;
             if (q < last_start && q + 4 <= n) {
-                uint32_t v = de_rd32(src + q);
                 uint32_t hh = de_hash4(v, DE_HT_LOG);
                 uint32_t dist = (uint16_t)(q - S->table[hh]);
                 DE_L(h, j) = hh;
                 if (dist != 0 && dist <= DE_WINDOW && dist <= q) {
+                    /* the 20 bytes [c - 4, c + 16) around the candidate c, from 6 aligned words */
+                    int64_t c4 = (int64_t)(q - dist) - 4;
+                    uint32_t mis = (uint32_t)(((uintptr_t)src + (uintptr_t)c4) & 3u), y[6];
+                    int64_t o = c4 - mis;
+                    if (o >= 0 && (uint64_t)o + 24 <= n) { /* inside the chunk: 6 loads in flight at once */
+                        for (int k = 0; k < 6; k++)
+#if DE_GPU
+                            y[k] = __ldg((const uint32_t *)(src + o) + k);
+#else
+                            y[k] = de_word(src, n, o + 4 * k);
+#endif
+                    } else {
+                        for (int k = 0; k < 6; k++)
+                            y[k] = de_word(src, n, o + 4 * k);
+                    }
+                    for (int k = 0; k < 5; k++)
+                        y[k] = de_funnel(y[k], y[k + 1], 8 * mis);
                     DE_L(cand, j) = q - dist;
-                    DE_L(ok, j) = de_rd32(src + q - dist) == v;
+                    if (y[1] == v) {
+                        uint32_t f = 4 + de_eq_lo(x1, y[2]);
+                        if (f == 8)
+                            f += de_eq_lo(x2, y[3]);
+                        if (f == 12)
+                            f += de_eq_lo(x3, y[4]);
+                        DE_L(ok, j) = 1;
+                        DE_L(fwd, j) = f;
+                        DE_L(back, j) = de_eq_hi(xb, y[0]);
+                    }
                 }
             }
         }
@@ -289,59 +486,64 @@ OC_CORE_BIGFN uint32_t de_parse_greedy(de_shared *S, const uint8_t *src, size_t 
         DE_BALLOT(mask, j, DE_L(ok, j));
         uint32_t first = mask ? (uint32_t)oc_lowbit32(mask) : 31;
         OC_WARP_SYNC();
-        /* insert positions up to the first match; of equal hashes the highest lane writes */
-#if DE_GPU
+        /* insert positions up to the first match */
         {
-            uint32_t j = OC_LANE();
-            int ins = DE_L(h, j) != 0xFFFFFFFFu && j <= first;
-            uint32_t same = __match_any_sync(0xffffffffu, ins ? DE_L(h, j) : 0xFFFFFFFFu);
-            if (ins && j == (uint32_t)oc_highbit32(same))
-                S->table[DE_L(h, j)] = (uint16_t)(p + j);
+            DE_LV(uint32_t, g);
+            DE_LANES(j)
+            {
+                DE_L(g, j) = j <= first ? DE_L(h, j) : 0xFFFFFFFFu;
+            }
+            DE_TABLE_PUT(S, g, p);
         }
-#else
-        for (uint32_t j = 0; j <= first; j++)
-            if (h[j] != 0xFFFFFFFFu)
-                S->table[h[j]] = (uint16_t)(p + j);
-#endif
         OC_WARP_SYNC();
         if (!mask) {
             p += 32;
             continue;
         }
         size_t mpos = p + first, mref = DE_FROM(cand, first);
+        uint32_t f = DE_FROM(fwd, first), b4 = DE_FROM(back, first);
         size_t room = s1 - mpos;
-        uint32_t len = de_extend(src, mpos, mref, 4, room < DE_MAXLEN ? (uint32_t)room : DE_MAXLEN);
-        while (mpos > anchor && mref > 0 && len < DE_MAXLEN && src[mpos - 1] == src[mref - 1]) {
-            mpos--;
-            mref--;
-            len++;
+        uint32_t cap = room < DE_MAXLEN ? (uint32_t)room : DE_MAXLEN;
+        uint32_t len = f < cap ? f : cap;
+        if (f == 16 && cap > 16)
+            len = de_extend_w(src, n, mpos, mref, 16, cap);
+        /* backwards over the pending literals: 4 bytes known, then byte by byte */
+        size_t bmax = mpos - anchor;
+        if (bmax > mref)
+            bmax = mref;
+        if (bmax > DE_MAXLEN - len)
+            bmax = DE_MAXLEN - len;
+        uint32_t b = b4 < bmax ? b4 : (uint32_t)bmax;
+        mpos -= b;
+        mref -= b;
+        len += b;
+        if (b == 4) {
+#if DE_GPU
+            while (mpos > anchor && mref > 0 && len < DE_MAXLEN &&
+                   __ldg(src + mpos - 1) == __ldg(src + mref - 1)) {
+#else
+            while (mpos > anchor && mref > 0 && len < DE_MAXLEN && src[mpos - 1] == src[mref - 1]) {
+#endif
+                mpos--;
+                mref--;
+                len++;
+            }
         }
-        de_put_literals(items, &ni, src, anchor, mpos);
+        de_put_literals_w(items, &ni, src, W, wb, anchor, mpos);
         de_put_match(items, &ni, len, (uint32_t)(mpos - mref));
         p = anchor = mpos + len;
-        /* the match's last (up to 32) positions go into the table too */
+        tail = p - (len > 32 ? 32 : len - 1);
+        has_tail = 1;
+    }
+    if (has_tail) { /* the segment's last match: its tail for the next segment */
+        DE_LV(uint32_t, g);
+        DE_LANES(j)
         {
-            size_t lo = p - (len > 32 ? 32 : len - 1);
-            DE_LV(uint32_t, g);
-            DE_LANES(j)
-            {
-                size_t q = lo + j;
-                DE_L(g, j) = q < p && q + 4 <= n ? de_hash4(de_rd32(src + q), DE_HT_LOG) : 0xFFFFFFFFu;
-            }
-#if DE_GPU
-            {
-                uint32_t j = OC_LANE();
-                uint32_t same = __match_any_sync(0xffffffffu, g);
-                if (g != 0xFFFFFFFFu && j == (uint32_t)oc_highbit32(same))
-                    S->table[g] = (uint16_t)(lo + j);
-            }
-#else
-            for (uint32_t j = 0; j < 32; j++)
-                if (g[j] != 0xFFFFFFFFu)
-                    S->table[g[j]] = (uint16_t)(lo + j);
-#endif
-            OC_WARP_SYNC();
+            size_t q = tail + j;
+            DE_L(g, j) =
+                q < p && q + 4 <= n ? de_hash4(de_ld32u(src, n, (int64_t)q), DE_HT_LOG) : 0xFFFFFFFFu;
         }
+        DE_TABLE_PUT(S, g, tail);
     }
     de_put_literals(items, &ni, src, anchor, s1);
     OC_WARP_SYNC();
