@@ -26,9 +26,10 @@
 #include <string.h>
 
 #include "helpers/blosc_zlib_cases.h"
+#include "helpers/dev_mem.h"
 #include "helpers/test_util.h"
 
-static oc_context *g_gpu, *g_cpu;
+static oc_context *g_cpu;
 
 static void fill(uint8_t *p, size_t n, uint64_t seed)
 {
@@ -45,15 +46,6 @@ typedef struct item {
     size_t n, cn;
     oc_status want;
 } item;
-
-static void *to_device(const void *p, size_t n)
-{
-    void *d = NULL;
-    CHECK_OK(oc_memory_alloc(g_gpu, OC_MEMORY_DEVICE, n ? n : 1, &d));
-    if (n && p) /* p NULL: an output, left unwritten */
-        CHECK_OK(oc_memory_copy(g_gpu, d, p, n));
-    return d;
-}
 
 /* Decodes the items in one GPU batch; checks statuses and bytes. */
 static void run_batch(item *it, size_t m, size_t short_by)
@@ -84,12 +76,11 @@ static void run_batch(item *it, size_t m, size_t short_by)
                   oc_status_name(want));
         if (want == OC_OK) {
             CHECK_SIZE_EQ(sizes[i], it[i].n);
-            CHECK_OK(oc_memory_copy(g_gpu, back, dp[i], it[i].n));
-            CHECK_OK(oc_context_synchronize(g_gpu));
+            copy(back, dp[i], it[i].n);
             CHECK_MEM_EQ(back, it[i].plain, it[i].n);
         }
-        oc_memory_free(g_gpu, OC_MEMORY_DEVICE, (void *)sp[i], cs[i] ? cs[i] : 1);
-        oc_memory_free(g_gpu, OC_MEMORY_DEVICE, dp[i], caps[i] ? caps[i] : 1);
+        dev_free((void *)sp[i], cs[i]);
+        dev_free(dp[i], caps[i]);
     }
     free(back), free(sp), free(dp), free(cs), free(caps), free(sizes), free(st);
 }
@@ -192,8 +183,8 @@ int main(void)
             int inner = c == OC_OK || (c == OC_ERR_CORRUPT && !(bad[i].chunk[2] & 0x02));
             CHECK_MSG(inner ? (st[i] == OC_OK || st[i] == OC_ERR_CORRUPT) : st[i] == c,
                       "damaged chunk %zu: GPU %s, CPU %s", i, oc_status_name(st[i]), oc_status_name(c));
-            oc_memory_free(g_gpu, OC_MEMORY_DEVICE, (void *)sp[i], cs[i] ? cs[i] : 1);
-            oc_memory_free(g_gpu, OC_MEMORY_DEVICE, dp[i], caps[i] ? caps[i] : 1);
+            dev_free((void *)sp[i], cs[i]);
+            dev_free(dp[i], caps[i]);
         }
         free(sp), free(dp), free(cs), free(caps), free(out), free(st);
         printf("GPU statuses of %zu damaged chunks agree with the CPU engine\n", nb);

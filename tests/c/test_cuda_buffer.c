@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "format/container.h"
+#include "helpers/dev_mem.h"
 #include "test_buffer_util.h"
 
 #define REQUIRE(cond)                                                                                        \
@@ -44,38 +45,14 @@
         }                                                                                                    \
     } while (0)
 
-static oc_context *g_gpu, *g_cpu;
-
-static void *dev(size_t n)
-{
-    void *p = NULL;
-    REQUIRE(oc_memory_alloc(g_gpu, OC_MEMORY_DEVICE, n ? n : 1, &p) == OC_OK);
-    return p;
-}
-static void dev_free(void *p, size_t n)
-{
-    oc_memory_free(g_gpu, OC_MEMORY_DEVICE, p, n ? n : 1);
-}
-static void copy(void *d, const void *s, size_t n)
-{
-    if (n == 0)
-        return;
-    REQUIRE(oc_memory_copy(g_gpu, d, s, n) == OC_OK);
-    REQUIRE(oc_context_synchronize(g_gpu) == OC_OK);
-}
-static void *to_dev(const void *h, size_t n)
-{
-    void *d = dev(n);
-    copy(d, h, n);
-    return d;
-}
+static oc_context *g_cpu; /* g_gpu: helpers/dev_mem.h */
 
 /* GPU decode of host bytes `c` (copied to the device); returns the status,
  * the decoded bytes in *out (host), *n_out and *failed. */
 static oc_status gpu_decode(const oc_buffer_options *hint, const unsigned char *c, size_t cn, size_t cap,
                             unsigned char *out, uint64_t *n_out, uint64_t *failed)
 {
-    void *dc = to_dev(c, cn), *dd = dev(cap);
+    void *dc = to_device(c, cn), *dd = dev_alloc(cap);
     *n_out = 0;
     *failed = ~(uint64_t)0;
     oc_status st = oc_buffer_decompress(g_gpu, hint, dc, cn, dd, cap, n_out, failed);
@@ -144,7 +121,7 @@ static void roundtrip(const tb_data *d, oc_algorithm a, oc_bitstream_kind k, siz
         tb_failures++;
         return;
     }
-    void *ds = to_dev(d->p, d->n), *dc = dev(bound);
+    void *ds = to_device(d->p, d->n), *dc = dev_alloc(bound);
     uint64_t cn = 0;
     oc_status st = oc_buffer_compress(g_gpu, &o, ds, d->n, dc, bound, &cn);
     if (st != OC_OK) {
@@ -266,7 +243,7 @@ static void same_status(const char *what, const oc_buffer_options *hint, const u
     g_mut_checked++;
     if (exact > 0) {
         /* the size query of the device buffer says what the CPU's says */
-        void *dc = to_dev(c, cn);
+        void *dc = to_device(c, cn);
         uint64_t gq = 0, cq = 0;
         oc_status gqs = oc_buffer_decompressed_size(g_gpu, hint, dc, cn, &gq);
         oc_status cqs = oc_buffer_decompressed_size(g_cpu, hint, c, cn, &cq);
@@ -364,14 +341,14 @@ static void timing(const tb_data *text)
     unsigned char *h = (unsigned char *)tb_xmalloc(n);
     for (size_t i = 0; i < n; i += text->n)
         memcpy(h + i, text->p, n - i < text->n ? n - i : text->n);
-    void *ds = to_dev(h, n), *dd = dev(n);
+    void *ds = to_device(h, n), *dd = dev_alloc(n);
     static const oc_algorithm algos[] = {OC_ALGO_LZ4, OC_ALGO_SNAPPY, OC_ALGO_ZSTD};
     for (size_t ai = 0; ai < 3; ai++)
         for (int pol = 0; pol < 2; pol++) {
             oc_buffer_options o =
                 tb_opts(algos[ai], OC_BITSTREAM_NATIVE, 65536, pol ? OC_CHECKSUM_VERIFY : OC_CHECKSUM_NONE);
             size_t bound = oc_buffer_compress_bound(&o, n);
-            void *dc = dev(bound);
+            void *dc = dev_alloc(bound);
             uint64_t cn = 0, got = 0;
             double best_c = 1e9, best_d = 1e9;
             int ok = 1;
@@ -585,7 +562,7 @@ int main(void)
     {
         oc_buffer_options o = tb_opts(OC_ALGO_LZ4, OC_BITSTREAM_NATIVE, 0, OC_CHECKSUM_VERIFY);
         size_t bound = oc_buffer_compress_bound(&o, sets[0].n);
-        void *ds = to_dev(sets[0].p, sets[0].n);
+        void *ds = to_device(sets[0].p, sets[0].n);
         unsigned char *hc = (unsigned char *)tb_xmalloc(bound), *ho = (unsigned char *)tb_xmalloc(sets[0].n);
         uint64_t cn = 0, on = 0, f = 0;
         CHECK_ST(oc_buffer_compress(g_gpu, &o, ds, sets[0].n, hc, bound, &cn), OC_OK);

@@ -33,12 +33,13 @@
 #include "cuda/codecs/deflate/deflate_enc_core.h"
 #include "cuda/codecs/deflate/inflate_chunk_core.h"
 
+#include "helpers/dev_mem.h"
 #include "helpers/soft_check.h"
 
 #define GUARD 64
 #define GUARD_BYTE 0xA5
 
-static oc_context *g_gpu, *g_cpu;
+static oc_context *g_cpu; /* g_gpu: helpers/dev_mem.h */
 static inf_tables g_tables;
 static uint32_t g_crct[256];
 static int g_small;
@@ -187,20 +188,6 @@ static uint8_t *gzip_all_fields(const uint8_t *src, size_t n, int members, size_
 
 /* ---- the GPU run of a list, and its checks ----------------------------------- */
 
-static void *dev(size_t n)
-{
-    void *p = NULL;
-    REQUIRE(oc_memory_alloc(g_gpu, OC_MEMORY_DEVICE, n ? n : 1, &p) == OC_OK);
-    return p;
-}
-
-static void copy(void *d, const void *s, size_t n)
-{
-    if (n)
-        REQUIRE(oc_memory_copy(g_gpu, d, s, n) == OC_OK);
-    REQUIRE(oc_context_synchronize(g_gpu) == OC_OK);
-}
-
 static void run_list(const char *what, oc_algorithm a, const list *l, int arrays_on_device)
 {
     size_t n = l->n, in_total = 0, out_total = 0;
@@ -208,7 +195,7 @@ static void run_list(const char *what, oc_algorithm a, const list *l, int arrays
         return;
     for (size_t i = 0; i < n; i++)
         in_total += l->v[i].clen + 1, out_total += l->v[i].cap + GUARD;
-    uint8_t *d_in = dev(in_total), *d_out = dev(out_total);
+    uint8_t *d_in = dev_alloc(in_total), *d_out = dev_alloc(out_total);
     uint8_t *h_in = malloc(in_total), *h_out = malloc(out_total);
     const void **src = malloc(n * sizeof(void *));
     void **dst = malloc(n * sizeof(void *));
@@ -234,11 +221,11 @@ static void run_list(const char *what, oc_algorithm a, const list *l, int arrays
     oc_codec_options o = OC_CODEC_OPTIONS_INIT;
     o.algorithm = a;
     if (arrays_on_device) {
-        const void **d_src = dev(n * sizeof(void *));
-        void **d_dst = dev(n * sizeof(void *));
-        size_t *d_ssz = dev(n * sizeof(size_t)), *d_caps = dev(n * sizeof(size_t)),
-               *d_got = dev(n * sizeof(size_t));
-        oc_status *d_st = dev(n * sizeof(oc_status));
+        const void **d_src = dev_alloc(n * sizeof(void *));
+        void **d_dst = dev_alloc(n * sizeof(void *));
+        size_t *d_ssz = dev_alloc(n * sizeof(size_t)), *d_caps = dev_alloc(n * sizeof(size_t)),
+               *d_got = dev_alloc(n * sizeof(size_t));
+        oc_status *d_st = dev_alloc(n * sizeof(oc_status));
         copy(d_src, src, n * sizeof(void *));
         copy(d_dst, dst, n * sizeof(void *));
         copy(d_ssz, ssz, n * sizeof(size_t));
@@ -247,12 +234,12 @@ static void run_list(const char *what, oc_algorithm a, const list *l, int arrays
               OC_OK);
         copy(got, d_got, n * sizeof(size_t));
         copy(st, d_st, n * sizeof(oc_status));
-        oc_memory_free(g_gpu, OC_MEMORY_DEVICE, (void *)d_src, n * sizeof(void *));
-        oc_memory_free(g_gpu, OC_MEMORY_DEVICE, d_dst, n * sizeof(void *));
-        oc_memory_free(g_gpu, OC_MEMORY_DEVICE, d_ssz, n * sizeof(size_t));
-        oc_memory_free(g_gpu, OC_MEMORY_DEVICE, d_caps, n * sizeof(size_t));
-        oc_memory_free(g_gpu, OC_MEMORY_DEVICE, d_got, n * sizeof(size_t));
-        oc_memory_free(g_gpu, OC_MEMORY_DEVICE, d_st, n * sizeof(oc_status));
+        dev_free((void *)d_src, n * sizeof(void *));
+        dev_free(d_dst, n * sizeof(void *));
+        dev_free(d_ssz, n * sizeof(size_t));
+        dev_free(d_caps, n * sizeof(size_t));
+        dev_free(d_got, n * sizeof(size_t));
+        dev_free(d_st, n * sizeof(oc_status));
     } else {
         CHECK(oc_batch_decompress(g_gpu, &o, n, src, ssz, dst, caps, got, st) == OC_OK);
         REQUIRE(oc_context_synchronize(g_gpu) == OC_OK);
@@ -305,8 +292,8 @@ static void run_list(const char *what, oc_algorithm a, const list *l, int arrays
         free(ref);
         oo += it->cap + GUARD;
     }
-    oc_memory_free(g_gpu, OC_MEMORY_DEVICE, d_in, in_total);
-    oc_memory_free(g_gpu, OC_MEMORY_DEVICE, d_out, out_total);
+    dev_free(d_in, in_total);
+    dev_free(d_out, out_total);
     free(h_in);
     free(h_out);
     free(src);
@@ -387,7 +374,7 @@ static void compress_check(oc_algorithm a, int level, const uint8_t *data, size_
         scratch = malloc(de_scratch_bytes(12));
     REQUIRE(scratch);
     size_t m = (n + chunk - 1) / chunk, bound = oc_compress_bound(a, chunk);
-    uint8_t *d_in = dev(n), *d_out = dev(m * (bound + GUARD));
+    uint8_t *d_in = dev_alloc(n), *d_out = dev_alloc(m * (bound + GUARD));
     uint8_t *h_out = malloc(m * (bound + GUARD)), *ref = malloc(bound), *back = malloc(chunk);
     const void **src = malloc(m * sizeof(void *));
     void **dst = malloc(m * sizeof(void *));
@@ -443,8 +430,8 @@ static void compress_check(oc_algorithm a, int level, const uint8_t *data, size_
                 CHECK(out[bound + g] == GUARD_BYTE);
         }
     }
-    oc_memory_free(g_gpu, OC_MEMORY_DEVICE, d_in, n);
-    oc_memory_free(g_gpu, OC_MEMORY_DEVICE, d_out, m * (bound + GUARD));
+    dev_free(d_in, n);
+    dev_free(d_out, m * (bound + GUARD));
     free(h_out);
     free(ref);
     free(back);

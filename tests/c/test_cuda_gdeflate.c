@@ -21,11 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "helpers/dev_mem.h"
 #include "helpers/gdeflate_vectors.h"
 #include "helpers/gdeflate_writer.h"
 #include "helpers/test_util.h"
 
-static oc_context *g_gpu, *g_cpu;
+static oc_context *g_cpu;
 
 typedef struct item {
     uint8_t *page;
@@ -99,15 +100,6 @@ static void add_page(const uint8_t *data, size_t n, int level, int damage, tu_rn
     }
 }
 
-static void *to_device(const void *p, size_t n)
-{
-    void *d = NULL;
-    CHECK_OK(oc_memory_alloc(g_gpu, OC_MEMORY_DEVICE, n ? n : 1, &d));
-    if (n && p)
-        CHECK_OK(oc_memory_copy(g_gpu, d, p, n));
-    return d;
-}
-
 /* Every item in one GPU batch: statuses, sizes, bytes; then the size query. */
 static void run_batch(void)
 {
@@ -137,8 +129,7 @@ static void run_batch(void)
         if (st[i] == OC_OK && x->want == OC_OK) {
             CHECK_SIZE_EQ(sizes[i], x->want_n);
             if (sizes[i] == x->want_n && x->want_n) {
-                CHECK_OK(oc_memory_copy(g_gpu, back, dp[i], x->want_n));
-                CHECK_OK(oc_context_synchronize(g_gpu));
+                copy(back, dp[i], x->want_n);
                 CHECK_MEM_EQ(back, x->want_bytes, x->want_n);
             }
         }
@@ -164,8 +155,8 @@ static void run_batch(void)
     }
     printf("GPU size query agrees with the CPU engine on %zu pages\n", m);
     for (size_t i = 0; i < m; i++) {
-        oc_memory_free(g_gpu, OC_MEMORY_DEVICE, (void *)sp[i], pn[i] ? pn[i] : 1);
-        oc_memory_free(g_gpu, OC_MEMORY_DEVICE, dp[i], caps[i] ? caps[i] : 1);
+        dev_free((void *)sp[i], pn[i]);
+        dev_free(dp[i], caps[i]);
     }
     free(back), free(sp), free(dp), free(pn), free(caps), free(sizes), free(st), free(csz), free(cst),
         free(hp);

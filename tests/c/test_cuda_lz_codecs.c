@@ -23,12 +23,13 @@
 
 #include "cuda/runtime/cuda_engine.h"
 
+#include "helpers/dev_mem.h"
 #include "helpers/soft_check.h"
 
 #define GUARD 64
 #define GUARD_BYTE 0xA5
 
-static oc_context g_ctx;
+static oc_context g_ctx; /* g_gpu (helpers/dev_mem.h) points here */
 static int g_small;
 
 static uint64_t g_rng = 0x9E3779B97F4A7C15ull;
@@ -50,24 +51,6 @@ static uint8_t *read_file(const char *path, size_t max, size_t *n)
     *n = fread(buf, 1, max, f);
     fclose(f);
     return buf;
-}
-
-/* ---- device helpers through the engine's memory helpers ---------------- */
-
-static void *dev_alloc(size_t n)
-{
-    void *p = NULL;
-    REQUIRE(oc_cuda_memory_alloc(&g_ctx, OC_MEMORY_DEVICE, n ? n : 1, &p) == OC_OK);
-    return p;
-}
-static void dev_free(void *p, size_t n)
-{
-    oc_cuda_memory_free(&g_ctx, OC_MEMORY_DEVICE, p, n ? n : 1);
-}
-static void copy(void *dst, const void *src, size_t n)
-{
-    REQUIRE(oc_cuda_memory_copy(&g_ctx, dst, src, n) == OC_OK);
-    REQUIRE(oc_cuda_synchronize(&g_ctx) == OC_OK);
 }
 
 /* A batch laid out in two device buffers: inputs packed, outputs in slots of
@@ -622,6 +605,7 @@ int main(void)
     g_small = getenv("OC_TEST_SMALL") != NULL;
     memset(&g_ctx, 0, sizeof(g_ctx));
     g_ctx.opts = (oc_context_options)OC_CONTEXT_OPTIONS_INIT;
+    g_gpu = &g_ctx;
     sample s[16];
     size_t ns = load_samples(s, 16);
     REQUIRE(ns >= 4);

@@ -20,24 +20,13 @@
 
 #include "opencomp.h"
 
+#include "helpers/dev_mem.h"
 #include "helpers/soft_check.h"
 
 #define N 24
 #define CHUNK 65536
 
-static oc_context *g_gpu, *g_cpu;
-
-static void *dev(size_t n)
-{
-    void *p = NULL;
-    REQUIRE(oc_memory_alloc(g_gpu, OC_MEMORY_DEVICE, n, &p) == OC_OK);
-    return p;
-}
-static void copy(void *d, const void *s, size_t n)
-{
-    REQUIRE(oc_memory_copy(g_gpu, d, s, n) == OC_OK);
-    REQUIRE(oc_context_synchronize(g_gpu) == OC_OK);
-}
+static oc_context *g_cpu; /* g_gpu: helpers/dev_mem.h */
 
 static uint8_t *make_data(size_t n)
 {
@@ -60,7 +49,8 @@ static void batch_roundtrip(oc_algorithm a, const uint8_t *data)
 {
     size_t bound = oc_compress_bound(a, CHUNK);
     REQUIRE(bound > 0);
-    uint8_t *d_in = dev((size_t)N * CHUNK), *d_comp = dev((size_t)N * bound), *d_out = dev((size_t)N * CHUNK);
+    uint8_t *d_in = dev_alloc((size_t)N * CHUNK), *d_comp = dev_alloc((size_t)N * bound),
+            *d_out = dev_alloc((size_t)N * CHUNK);
     copy(d_in, data, (size_t)N * CHUNK);
     const void *src[N];
     void *cdst[N], *odst[N];
@@ -104,9 +94,9 @@ static void batch_roundtrip(oc_algorithm a, const uint8_t *data)
         CHECK(st[i] == OC_OK && osz[i] == ssz[i] &&
               memcmp(hout + (size_t)i * CHUNK, data + (size_t)i * CHUNK, ssz[i]) == 0);
     free(hc), free(ho), free(hout);
-    oc_memory_free(g_gpu, OC_MEMORY_DEVICE, d_in, (size_t)N * CHUNK);
-    oc_memory_free(g_gpu, OC_MEMORY_DEVICE, d_comp, (size_t)N * bound);
-    oc_memory_free(g_gpu, OC_MEMORY_DEVICE, d_out, (size_t)N * CHUNK);
+    dev_free(d_in, (size_t)N * CHUNK);
+    dev_free(d_comp, (size_t)N * bound);
+    dev_free(d_out, (size_t)N * CHUNK);
 }
 
 static void buffer_roundtrip(oc_algorithm a, oc_bitstream_kind kind, const uint8_t *data, size_t n)
@@ -116,7 +106,7 @@ static void buffer_roundtrip(oc_algorithm a, oc_bitstream_kind kind, const uint8
     bo.kind = kind;
     size_t bound = oc_buffer_compress_bound(&bo, n);
     REQUIRE(bound > 0);
-    uint8_t *d_in = dev(n), *d_comp = dev(bound), *d_out = dev(n);
+    uint8_t *d_in = dev_alloc(n), *d_comp = dev_alloc(bound), *d_out = dev_alloc(n);
     copy(d_in, data, n);
     uint64_t csz = 0, dsz = 0, qsz = 0;
     CHECK(oc_buffer_compress(g_gpu, &bo, d_in, n, d_comp, bound, &csz) == OC_OK);
@@ -138,9 +128,9 @@ static void buffer_roundtrip(oc_algorithm a, oc_bitstream_kind kind, const uint8
     if (kind != OC_BITSTREAM_RAW)
         CHECK(oc_buffer_decompress(g_gpu, &bo, d_comp, csz, d_out, n - 1, &dsz, NULL) != OC_OK);
     free(hc), free(ho);
-    oc_memory_free(g_gpu, OC_MEMORY_DEVICE, d_in, n);
-    oc_memory_free(g_gpu, OC_MEMORY_DEVICE, d_comp, bound);
-    oc_memory_free(g_gpu, OC_MEMORY_DEVICE, d_out, n);
+    dev_free(d_in, n);
+    dev_free(d_comp, bound);
+    dev_free(d_out, n);
 }
 
 /* OC_CONTEXT_OWN_STREAM: a stream of its own, not the legacy one, used by
@@ -198,12 +188,12 @@ int main(void)
     CHECK(oc_algorithm_decode_available(OC_ENGINE_CUDA, OC_ALGO_BLOSC) == 1);
     CHECK(oc_algorithm_available(OC_ENGINE_CUDA, OC_ALGO_BLOSC) == 0);
     uint8_t *data = make_data((size_t)N * CHUNK);
-    void *probe = dev(16);
+    void *probe = dev_alloc(16);
     CHECK(oc_pointer_kind(probe) == OC_MEMORY_DEVICE);
     CHECK(oc_pointer_kind(data) == OC_MEMORY_HOST);
     CHECK(oc_pointer_device(probe) == co.device_id); /* the context's device (0) holds its allocations */
     CHECK(oc_pointer_device(data) == -1);
-    oc_memory_free(g_gpu, OC_MEMORY_DEVICE, probe, 16);
+    dev_free(probe, 16);
     for (int a = OC_ALGO_LZ4; a <= OC_ALGO_ZSTD; a++) {
         batch_roundtrip((oc_algorithm)a, data);
         for (int k = OC_BITSTREAM_NATIVE; k <= OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE; k++)

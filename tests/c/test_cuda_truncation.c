@@ -33,9 +33,10 @@
 
 #include "opencomp.h"
 
+#include "helpers/dev_mem.h"
 #include "helpers/soft_check.h"
 
-static oc_context *g_cpu, *g_gpu;
+static oc_context *g_cpu; /* g_gpu: helpers/dev_mem.h */
 
 /* ---- a list of cut inputs, each with the size of the whole stream ------- */
 
@@ -95,9 +96,7 @@ static void compare_engines(const cuts *c, oc_algorithm alg, const char *what)
     oc_status *h_qs = calloc(n, sizeof(oc_status)), *g_qs = calloc(n, sizeof(oc_status));
     REQUIRE(h_in && h_out && g_out && h_src && d_src && h_dst && d_dst && caps && h_sz && g_sz && h_q &&
             g_q && h_st && g_st && h_qs && g_qs);
-    void *d_in = NULL, *d_out = NULL;
-    REQUIRE(oc_memory_alloc(g_gpu, OC_MEMORY_DEVICE, in_total + 1, &d_in) == OC_OK);
-    REQUIRE(oc_memory_alloc(g_gpu, OC_MEMORY_DEVICE, out_total + 1, &d_out) == OC_OK);
+    void *d_in = dev_alloc(in_total + 1), *d_out = dev_alloc(out_total + 1);
     size_t io = 0, oo = 0;
     for (size_t i = 0; i < n; i++) {
         memcpy(h_in + io, c->data[i], c->size[i]);
@@ -109,8 +108,7 @@ static void compare_engines(const cuts *c, oc_algorithm alg, const char *what)
         io += c->size[i];
         oo += c->full[i] + 1;
     }
-    REQUIRE(oc_memory_copy(g_gpu, d_in, h_in, in_total) == OC_OK);
-    REQUIRE(oc_context_synchronize(g_gpu) == OC_OK);
+    copy(d_in, h_in, in_total);
     oc_codec_options o = OC_CODEC_OPTIONS_INIT;
     o.algorithm = alg;
     REQUIRE(oc_batch_decompress(g_cpu, &o, n, h_src, c->size, h_dst, caps, h_sz, h_st) == OC_OK);
@@ -118,8 +116,7 @@ static void compare_engines(const cuts *c, oc_algorithm alg, const char *what)
     REQUIRE(oc_batch_decompressed_sizes(g_cpu, &o, n, h_src, c->size, h_q, h_qs) == OC_OK);
     REQUIRE(oc_batch_decompressed_sizes(g_gpu, &o, n, d_src, c->size, g_q, g_qs) == OC_OK);
     REQUIRE(oc_context_synchronize(g_gpu) == OC_OK);
-    REQUIRE(oc_memory_copy(g_gpu, g_out, d_out, out_total) == OC_OK);
-    REQUIRE(oc_context_synchronize(g_gpu) == OC_OK);
+    copy(g_out, d_out, out_total);
     size_t ok = 0, bad = 0, shown = 0;
     oo = 0;
     for (size_t i = 0; i < n; i++, oo += c->full[i - 1] + 1) {
@@ -145,8 +142,8 @@ static void compare_engines(const cuts *c, oc_algorithm alg, const char *what)
     g_failures += (int)bad;
     printf("%s: %zu cuts, %zu decode OK, %zu disagreements between the GPU and the CPU engine\n", what, n, ok,
            bad);
-    oc_memory_free(g_gpu, OC_MEMORY_DEVICE, d_in, in_total + 1);
-    oc_memory_free(g_gpu, OC_MEMORY_DEVICE, d_out, out_total + 1);
+    dev_free(d_in, in_total + 1);
+    dev_free(d_out, out_total + 1);
     free(h_in), free(h_out), free(g_out), free(h_src), free(d_src), free(h_dst), free(d_dst);
     free(caps), free(h_sz), free(g_sz), free(h_q), free(g_q), free(h_st), free(g_st), free(h_qs), free(g_qs);
 }
@@ -303,9 +300,9 @@ static void vectors_on_gpu(void)
         size_t *caps = calloc(n, sizeof(size_t)), *g_sz = calloc(n, sizeof(size_t));
         oc_status *g_st = calloc(n, sizeof(oc_status));
         for (size_t i = 0; i < n; i++) {
-            REQUIRE(oc_memory_alloc(g_gpu, OC_MEMORY_DEVICE, c.size[i] + 1, (void **)&d_src[i]) == OC_OK);
-            REQUIRE(oc_memory_alloc(g_gpu, OC_MEMORY_DEVICE, c.full[i], &d_dst[i]) == OC_OK);
-            REQUIRE(oc_memory_copy(g_gpu, (void *)d_src[i], c.data[i], c.size[i]) == OC_OK);
+            d_src[i] = dev_alloc(c.size[i] + 1);
+            copy((void *)d_src[i], c.data[i], c.size[i]);
+            d_dst[i] = dev_alloc(c.full[i]);
             caps[i] = c.full[i];
         }
         oc_codec_options o = OC_CODEC_OPTIONS_INIT;
@@ -317,8 +314,8 @@ static void vectors_on_gpu(void)
                    c.name[i], oc_status_name(g_st[i]));
             printf("zstd vector %s/%s on the GPU: %s (%zu bytes)\n", subs[v], c.name[i],
                    oc_status_name(g_st[i]), g_sz[i]);
-            oc_memory_free(g_gpu, OC_MEMORY_DEVICE, (void *)d_src[i], c.size[i] + 1);
-            oc_memory_free(g_gpu, OC_MEMORY_DEVICE, d_dst[i], c.full[i]);
+            dev_free((void *)d_src[i], c.size[i] + 1);
+            dev_free(d_dst[i], c.full[i]);
         }
         compare_engines(&c, OC_ALGO_ZSTD, v == 0 ? "zstd valid vectors" : "zstd error vectors");
         free(h_src), free(d_src), free(d_dst), free(caps), free(g_sz), free(g_st);

@@ -30,6 +30,7 @@
 #include "common/le.h"
 #include "opencomp.h"
 
+#include "helpers/dev_mem.h"
 #include "helpers/soft_check.h"
 
 #define GUARD 64
@@ -37,29 +38,12 @@
 #define NCHUNK 7
 #define MAXV 24
 
-static oc_context *g_gpu, *g_cpu;
+static oc_context *g_cpu; /* g_gpu: helpers/dev_mem.h */
 
 static const size_t g_sizes[NCHUNK] = {4, 776, 4096, 65536, 64300, 131072, 262140};
 
 /* ---- memory ---------------------------------------------------------- */
 
-static void *dev(size_t n)
-{
-    void *p = NULL;
-    REQUIRE(oc_memory_alloc(g_gpu, OC_MEMORY_DEVICE, n ? n : 1, &p) == OC_OK);
-    return p;
-}
-static void dev_free(void *p, size_t n)
-{
-    oc_memory_free(g_gpu, OC_MEMORY_DEVICE, p, n ? n : 1);
-}
-static void copy(void *d, const void *s, size_t n)
-{
-    if (n == 0)
-        return;
-    REQUIRE(oc_memory_copy(g_gpu, d, s, n) == OC_OK);
-    REQUIRE(oc_context_synchronize(g_gpu) == OC_OK);
-}
 static void *xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
@@ -127,12 +111,12 @@ typedef struct dbatch {
     const void *ptrs[MAXV];
 } dbatch;
 
-static void to_device(dbatch *b, size_t n, const void *const *host, const size_t *sizes)
+static void batch_to_device(dbatch *b, size_t n, const void *const *host, const size_t *sizes)
 {
     b->total = 0;
     for (size_t i = 0; i < n; i++)
         b->total += sizes[i];
-    b->base = dev(b->total);
+    b->base = dev_alloc(b->total);
     size_t off = 0;
     for (size_t i = 0; i < n; i++) {
         b->ptrs[i] = host[i] ? b->base + off : NULL;
@@ -145,7 +129,7 @@ static void to_device(dbatch *b, size_t n, const void *const *host, const size_t
 /* The same pointer and size arrays in device memory (one allocation). */
 static void *arrays_on_device(size_t n, const void *a, const void *b, const void *c, const void *d)
 {
-    uint8_t *p = dev(4 * n * 8);
+    uint8_t *p = dev_alloc(4 * n * 8);
     const void *src[4] = {a, b, c, d};
     for (int k = 0; k < 4; k++)
         if (src[k])
@@ -169,7 +153,8 @@ static void round_trip(oc_algorithm a, const uint8_t *data)
         total_in += g_sizes[i];
         total_w += wcap[i];
     }
-    uint8_t *d_in = dev(total_in), *d_w = dev(total_w), *d_raw = dev(total_w), *d_out = dev(total_in + GUARD);
+    uint8_t *d_in = dev_alloc(total_in), *d_w = dev_alloc(total_w), *d_raw = dev_alloc(total_w),
+            *d_out = dev_alloc(total_in + GUARD);
     copy(d_in, data, total_in);
     const void *dsrc[NCHUNK];
     void *dw[NCHUNK], *draw[NCHUNK], *dout[NCHUNK];
@@ -242,7 +227,7 @@ static void round_trip(oc_algorithm a, const uint8_t *data)
     /* the GPU decodes the CPU's chunks and its own, arrays in host and in device memory */
     for (int pass = 0; pass < 2; pass++) {
         dbatch cb;
-        to_device(&cb, NCHUNK, (const void *const *)cw, csz);
+        batch_to_device(&cb, NCHUNK, (const void *const *)cw, csz);
         const void *const *sp = cb.ptrs;
         const size_t *ss = csz;
         void *const *dp = dout;
@@ -252,7 +237,7 @@ static void round_trip(oc_algorithm a, const uint8_t *data)
         uint8_t *arr = NULL, *res = NULL;
         if (pass == 1) { /* every array in device memory */
             arr = arrays_on_device(NCHUNK, cb.ptrs, csz, dout, g_sizes);
-            res = dev(3 * NCHUNK * 8);
+            res = dev_alloc(3 * NCHUNK * 8);
             sp = (const void *const *)arr;
             ss = (const size_t *)(arr + NCHUNK * 8);
             dp = (void *const *)(arr + 2 * NCHUNK * 8);
@@ -361,8 +346,8 @@ static void hostile(oc_algorithm a, const uint8_t *data)
 
     /* the GPU's, into guard bytes */
     dbatch vb;
-    to_device(&vb, nv, vp, vs);
-    uint8_t *d_out = dev(nv * (want + 64 + GUARD));
+    batch_to_device(&vb, nv, vp, vs);
+    uint8_t *d_out = dev_alloc(nv * (want + 64 + GUARD));
     memset(h_out, GUARD_BYTE, nv * (want + 64 + GUARD));
     copy(d_out, h_out, nv * (want + 64 + GUARD));
     for (size_t i = 0; i < nv; i++)
@@ -401,7 +386,7 @@ static void hostile(oc_algorithm a, const uint8_t *data)
     CHECK(gpu_st[15] == OC_OK && gpu_st[16] == OC_OK && gpu_got[15] == want && gpu_got[16] == want);
 
     /* (4) compression into 0..8 bytes */
-    uint8_t *d_small = dev(9 * (8 + GUARD));
+    uint8_t *d_small = dev_alloc(9 * (8 + GUARD));
     uint8_t h_small[9 * (8 + GUARD)];
     memset(h_small, GUARD_BYTE, sizeof h_small);
     copy(d_small, h_small, sizeof h_small);
@@ -409,7 +394,7 @@ static void hostile(oc_algorithm a, const uint8_t *data)
     void *sdst[9], *hsdst[9];
     size_t ssz[9], scap[9], gsz[9], csz2[9];
     oc_status gst[9], cst[9];
-    uint8_t *d_in = dev(want);
+    uint8_t *d_in = dev_alloc(want);
     copy(d_in, data, want);
     for (int c = 0; c < 9; c++) {
         ssrc[c] = d_in;

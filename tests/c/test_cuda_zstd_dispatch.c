@@ -19,25 +19,14 @@
 
 #include "cuda/runtime/cuda_engine.h"
 
+#include "helpers/dev_mem.h"
 #include "helpers/soft_check.h"
 
 #define CHUNK 65536
 #define MAXN 128
 #define GUARD 32
 
-static oc_context g_ctx;
-
-static void *dev_alloc(size_t n)
-{
-    void *p = NULL;
-    REQUIRE(oc_cuda_memory_alloc(&g_ctx, OC_MEMORY_DEVICE, n ? n : 1, &p) == OC_OK);
-    return p;
-}
-static void copy(void *dst, const void *src, size_t n)
-{
-    REQUIRE(oc_cuda_memory_copy(&g_ctx, dst, src, n) == OC_OK);
-    REQUIRE(oc_cuda_synchronize(&g_ctx) == OC_OK);
-}
+static oc_context g_ctx; /* g_gpu (helpers/dev_mem.h) points here */
 
 static uint8_t *load(size_t *n)
 {
@@ -103,7 +92,7 @@ static void gpu_decode(size_t n, uint8_t *const *comp, const size_t *clen, const
                                        (size_t *)(d + 4 * w), (oc_status *)(d + 5 * w)) == OC_OK);
         copy(sizes, d + 4 * w, w);
         copy(st, d + 5 * w, n * sizeof(oc_status));
-        oc_cuda_memory_free(&g_ctx, OC_MEMORY_DEVICE, d, 6 * w);
+        dev_free(d, 6 * w);
     }
     copy(out_host, d_out, out_total);
     oo = 0;
@@ -116,8 +105,8 @@ static void gpu_decode(size_t n, uint8_t *const *comp, const size_t *clen, const
             }
         oo += caps[i] + GUARD;
     }
-    oc_cuda_memory_free(&g_ctx, OC_MEMORY_DEVICE, d_in, in_total);
-    oc_cuda_memory_free(&g_ctx, OC_MEMORY_DEVICE, d_out, out_total);
+    dev_free(d_in, in_total);
+    dev_free(d_out, out_total);
 }
 
 int main(void)
@@ -130,6 +119,7 @@ int main(void)
     }
     memset(&g_ctx, 0, sizeof(g_ctx));
     g_ctx.opts = (oc_context_options)OC_CONTEXT_OPTIONS_INIT;
+    g_gpu = &g_ctx;
     size_t total;
     uint8_t *data = load(&total);
     size_t n = total / CHUNK;

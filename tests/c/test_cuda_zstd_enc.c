@@ -27,27 +27,14 @@
 #include "cuda/runtime/cuda_engine.h"
 #include "cuda/codecs/zstd/zstd_enc_core.h"
 
+#include "helpers/dev_mem.h"
 #include "helpers/soft_check.h"
 
 #define CHUNK 65536
 #define MAXN 64
 #define GUARD 32
 
-static oc_context g_ctx;
-
-static void *dev_alloc(size_t n)
-{
-    void *p = NULL;
-    REQUIRE(oc_cuda_memory_alloc(&g_ctx, OC_MEMORY_DEVICE, n ? n : 1, &p) == OC_OK);
-    return p;
-}
-static void copy(void *dst, const void *src, size_t n)
-{
-    if (n == 0)
-        return;
-    REQUIRE(oc_cuda_memory_copy(&g_ctx, dst, src, n) == OC_OK);
-    REQUIRE(oc_cuda_synchronize(&g_ctx) == OC_OK);
-}
+static oc_context g_ctx; /* g_gpu (helpers/dev_mem.h) points here */
 
 /* Compresses chunks (src[i], len[i]) on the GPU into capacities caps[i];
  * out_host gets each chunk's output region (caps[i] + GUARD bytes, in
@@ -91,7 +78,7 @@ static void gpu_compress(size_t n, const uint8_t *const *src, const size_t *len,
                                      (oc_status *)(a + 5 * w)) == OC_OK);
         copy(sizes, a + 4 * w, w);
         copy(st, a + 5 * w, n * sizeof(oc_status));
-        oc_cuda_memory_free(&g_ctx, OC_MEMORY_DEVICE, a, 6 * w);
+        dev_free(a, 6 * w);
     }
     copy(out_host, d_out, out_total);
     oo = 0;
@@ -104,8 +91,8 @@ static void gpu_compress(size_t n, const uint8_t *const *src, const size_t *len,
             }
         oo += caps[i] + GUARD;
     }
-    oc_cuda_memory_free(&g_ctx, OC_MEMORY_DEVICE, d_in, in_total);
-    oc_cuda_memory_free(&g_ctx, OC_MEMORY_DEVICE, d_out, out_total);
+    dev_free(d_in, in_total);
+    dev_free(d_out, out_total);
 }
 
 int main(void)
@@ -118,6 +105,7 @@ int main(void)
     }
     memset(&g_ctx, 0, sizeof(g_ctx));
     g_ctx.opts = (oc_context_options)OC_CONTEXT_OPTIONS_INIT;
+    g_gpu = &g_ctx;
 
     /* data: text, binary, a numeric column, random, one byte repeated */
     size_t total = 40 * (size_t)CHUNK + ((size_t)1 << 20), k = 0;
@@ -259,9 +247,9 @@ int main(void)
             printf("speed: level %d, %zu x 64 KiB: %.3f GB/s, ratio %.3f\n", o.level, nb,
                    (double)(nb * CHUNK) / best / 1e9, (double)(nb * CHUNK) / (double)tot);
         }
-        oc_cuda_memory_free(&g_ctx, OC_MEMORY_DEVICE, a, 6 * w);
-        oc_cuda_memory_free(&g_ctx, OC_MEMORY_DEVICE, d_in, nb * CHUNK);
-        oc_cuda_memory_free(&g_ctx, OC_MEMORY_DEVICE, d_out, nb * bound);
+        dev_free(a, 6 * w);
+        dev_free(d_in, nb * CHUNK);
+        dev_free(d_out, nb * bound);
         free(hp);
     }
 

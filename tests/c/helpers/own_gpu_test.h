@@ -1,7 +1,7 @@
 /*
  * own_gpu_test.h - what the GPU tests of our own formats
  * (test_cuda_cascaded.c, test_cuda_bitcomp.c, test_cuda_ans.c) share,
- * written once: device buffers through the public API, the data columns'
+ * written once: device buffers (helpers/dev_mem.h), the data columns'
  * type and generator, batches of chunks, compressing on either engine,
  * decoding on the GPU into capacities followed by guard bytes (checked),
  * the CPU's decode, the check that the GPU gives the CPU's status and
@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "dev_mem.h"
 #include "soft_check.h"
 #include "opencomp.h"
 
@@ -33,7 +34,7 @@
 #define GUARD_BYTE 0xA5
 #define MAXN 2048
 
-static oc_context *g_gpu, *g_cpu;
+static oc_context *g_cpu; /* g_gpu: dev_mem.h */
 static int g_small;
 
 /* The test's own: its options as the log lines name them. */
@@ -72,24 +73,6 @@ static double now(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static void *dev_alloc(size_t n)
-{
-    void *p = NULL;
-    REQUIRE(oc_memory_alloc(g_gpu, OC_MEMORY_DEVICE, n ? n : 1, &p) == OC_OK);
-    return p;
-}
-static void dev_free(void *p, size_t n)
-{
-    oc_memory_free(g_gpu, OC_MEMORY_DEVICE, p, n ? n : 1);
-}
-static void copy(void *dst, const void *src, size_t n)
-{
-    if (n) {
-        REQUIRE(oc_memory_copy(g_gpu, dst, src, n) == OC_OK);
-        REQUIRE(oc_context_synchronize(g_gpu) == OC_OK);
-    }
 }
 
 /* ---- data ----------------------------------------------------------------------- */
