@@ -4,7 +4,7 @@
 # parse; bench/NOTES.md "v9", dev_lz_fused.cuh), from the repository root,
 # carrying bench/corpus-sample-pack and .gpu/bench-deps/debs (snappy's
 # .debs, which lz_split links; liblz4 is the machine's):
-#   1. the corpus: bench/unpack --sample (else bench/corpus-sample or
+#   1. (with 2., lz-run-prologue.sh) the corpus: bench/unpack --sample (else bench/corpus-sample or
 #      bench/corpus-data if present, else bench/gpu/make-corpus.py);
 #   2. one nvcc line for this GPU (sm_90), the CPU references linked by path;
 #   3. lz_split, LZ4 only, with its copy of the library's pipe decoder, v8's
@@ -18,46 +18,9 @@
 # Aims to end within 4 minutes; the table comes first.  $OUT gets the logs.
 set -u
 cd "$(dirname "$0")/../../.."
-T0=$SECONDS
-OUT=${OUT:-/tmp/lz-fused-out}
-B=/tmp/lz-fused-build
-mkdir -p "$OUT" "$B"
-export PATH=/usr/local/cuda/bin:$PATH
-ARCH=${ARCH:-sm_90}
-
-# 1. corpus
-if [ -f bench/corpus-sample-pack/SAMPLE ] && ! ls bench/corpus-sample/* >/dev/null 2>&1; then
-  python3 bench/unpack --sample 2>&1 | tail -n 1
-fi
-if ls bench/corpus-sample/* >/dev/null 2>&1; then
-  CORPUS=bench/corpus-sample
-elif ls bench/corpus-data/* >/dev/null 2>&1; then
-  CORPUS=bench/corpus-data
-else
-  CORPUS=/tmp/lz-fused-corpus
-  python3 bench/gpu/make-corpus.py "$CORPUS" 8
-fi
-files=$(find "$CORPUS/" -maxdepth 1 -type f ! -name '*.md' ! -name '*.sha256' | sort)
-echo "run-lz-fused: corpus $CORPUS, $(echo $files | wc -w) files; $((SECONDS - T0)) s"
-
-# 2. build (CPU references by path: no -dev packages needed)
-P=/tmp/oc-prefix
-mkdir -p "$P"
-for d in .gpu/bench-deps/debs/libsnappy*.deb; do [ -f "$d" ] && dpkg -x "$d" "$P"; done
-lib() { for f in "$@"; do [ -e "$f" ] && { echo "$f"; return; }; done; }
-M=/usr/lib/x86_64-linux-gnu
-LZ4=$(lib $M/liblz4.so $M/liblz4.so.1 /usr/lib/liblz4.so /usr/local/lib/liblz4.so)
-SNAPPY=$(lib $P$M/libsnappy.so $P$M/libsnappy.so.1 $M/libsnappy.so $M/libsnappy.so.1)
-[ -n "$LZ4" ] && [ -n "$SNAPPY" ] || { echo "run-lz-fused: liblz4 ($LZ4) or libsnappy ($SNAPPY) not found"; exit 1; }
-export LD_LIBRARY_PATH=$P$M${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-if ! nvcc -std=c++17 -O3 -lineinfo -arch=$ARCH -Werror=all-warnings --expt-relaxed-constexpr \
-     -Xcompiler -Wall,-Wextra -Xptxas -v -Iinclude -Isrc bench/gpu/dev/lz_split.cu -o $B/lz_split \
-     "$LZ4" "$SNAPPY" >"$OUT/build.log" 2>&1; then
-  tail -n 30 "$OUT/build.log"; echo "run-lz-fused: build FAILED"; exit 1
-fi
-grep -E "Compiling entry|registers" "$OUT/build.log" | sed -E 's/.*(function|Used)/\1/' | paste - - |
-  grep -E "fused|smem_parse_kernelILb0ELj512|split_copy_kernelILj0" | cut -c1-140
-echo "run-lz-fused: built in $((SECONDS - T0)) s"
+NAME=lz-fused
+REGS='fused|smem_parse_kernelILb0ELj512|split_copy_kernelILj0' REGS_COLS=140
+. bench/gpu/dev/lz-run-prologue.sh
 
 # 3. the table
 timeout 200 $B/lz_split --algo lz4 --repeats 5 --chunks 65536,262144 --variants smem-w512-t2,fused-w512 $files 2>&1 |
