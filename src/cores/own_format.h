@@ -3,8 +3,8 @@
  * ANS; docs/FORMAT.md, "Our own formats") share: the 8-byte chunk header,
  * the data types and their widths, and the table of tile end offsets that
  * lets a large chunk be decoded by many thread blocks at once; for the
- * tiled chunks of Cascaded and Bitcomp, their layout checks and the CPU's
- * tile-after-tile decode.
+ * tiled chunks of Cascaded and Bitcomp, their layout checks, their
+ * compressor's tile loop and the CPU's tile-after-tile decode.
  *
  * Plain arithmetic on bytes, host and device (own_simt.h); the codec cores
  * include it.
@@ -105,6 +105,14 @@ OWN_HD uint32_t own_tile_count(uint64_t elems, uint32_t per_tile)
     return (uint32_t)((elems + per_tile - 1) / per_tile);
 }
 
+/* The elements of tile t of a chunk of elems elements: per_tile, or what
+ * is left for the last tile. */
+OWN_HD uint32_t own_tile_elems(uint64_t elems, uint32_t per_tile, uint32_t t)
+{
+    uint64_t first = (uint64_t)t * per_tile;
+    return (uint32_t)(elems - first < per_tile ? elems - first : per_tile);
+}
+
 /* Where tile t of a chunk lies (offsets from the chunk's first byte), once
  * the table is known to fit: CORRUPT when its ends decrease or pass
  * `limit` (the byte where the tiles must end). */
@@ -164,15 +172,76 @@ OWN_HD oc_status own_tiled_check(const uint8_t *src, size_t n, const own_header 
     return OC_OK;
 }
 
-/* A tiled codec's two functions, which the CPU's walk below and the GPU's
- * header and tile kernels (src/cuda/codecs/own_common/own_tiles.cuh) run:
- * check(src, n, cap, &k), its header and table checks (as
+/* A tiled codec's two decoding functions, which the CPU's walk below and
+ * the GPU's header and tile kernels (src/cuda/codecs/own_common/own_tiles.cuh)
+ * run: check(src, n, cap, &k), its header and table checks (as
  * own_tiled_check's statuses), and decode(ws, tile, tile_len, cnt, &k,
  * out, nw), one tile of cnt elements into out (NULL: checks only) by nw
  * warps. */
 typedef oc_status (*own_tiled_check_fn)(const uint8_t *src, size_t n, uint64_t cap, own_tiled *k);
 typedef oc_status (*own_tile_decode_fn)(void *ws, const uint8_t *tile, uint32_t len, uint32_t cnt,
                                         const own_tiled *k, uint8_t *out, uint32_t nw);
+
+/* Its three encoding functions, which own_tiled_compress runs in every
+ * thread of the CTA (once in C): encode(ws, opts, tile, cnt, dtype, nw)
+ * codes cnt elements of type dtype at tile (global memory) with the
+ * codec's options opts and returns the coded size, the coded tile left in
+ * the workspace's stage, or cnt * width when coding does not make the tile
+ * smaller (it is stored: the stage is not used); put(ws, size, dst, nw)
+ * writes the stage's first size bytes to dst; copy(src, n, dst, nw) copies
+ * n bytes from global src to global dst.  put and copy are whole phases
+ * (OWN_RUN, barrier included). */
+typedef uint32_t (*own_tile_encode_fn)(void *ws, const void *opts, const uint8_t *tile, uint32_t cnt,
+                                       uint32_t dtype, uint32_t nw);
+typedef void (*own_tile_put_fn)(void *ws, uint32_t size, uint8_t *dst, uint32_t nw);
+typedef void (*own_bytes_copy_fn)(const uint8_t *src, uint32_t n, uint8_t *dst, uint32_t nw);
+
+/* Compresses src[0..n) of type dtype (width w, checked by the caller) into
+ * dst[0..cap) as a tiled chunk of codec id with header flags `flags`:
+ * header, tile table, tiles of per_tile elements in order, trailing bytes.
+ * CHUNK_TOO_LARGE for n over OWN_MAX_CHUNK; OUTPUT_TOO_SMALL as soon as
+ * something does not fit (dst's content is then unspecified).  Runs in
+ * every thread of the CTA; the same bytes for any nw.  The codec's
+ * functions are constants the compiler inlines on the GPU. */
+OWN_DEV oc_status own_tiled_compress(void *ws, const void *opts, const uint8_t *src, uint64_t n, uint32_t id,
+                                     uint32_t dtype, uint32_t flags, uint32_t per_tile, uint8_t *dst,
+                                     uint64_t cap, uint64_t *out, uint32_t nw, own_tile_encode_fn encode,
+                                     own_tile_put_fn put, own_bytes_copy_fn copy)
+{
+    *out = 0;
+    if (n > OWN_MAX_CHUNK)
+        return OC_ERR_CHUNK_TOO_LARGE;
+    uint32_t w = own_type_width(dtype);
+    uint64_t elems = n / w;
+    uint32_t ntiles = own_tile_count(elems, per_tile);
+    uint32_t tail = (uint32_t)(n - elems * w);
+    uint64_t base = OWN_HEADER_SIZE + 4ull * ntiles;
+    if (base > cap)
+        return OC_ERR_OUTPUT_TOO_SMALL;
+    if (OWN_ONE_THREAD)
+        own_header_write(dst, id, dtype, flags, (uint32_t)n);
+    uint64_t pos = base;
+    for (uint32_t t = 0; t < ntiles; t++) {
+        uint32_t cnt = own_tile_elems(elems, per_tile, t);
+        const uint8_t *ts = src + (uint64_t)t * per_tile * w;
+        uint32_t size = encode(ws, opts, ts, cnt, dtype, nw);
+        if (pos + size > cap)
+            return OC_ERR_OUTPUT_TOO_SMALL;
+        if (size == cnt * w)
+            copy(ts, size, dst + pos, nw);
+        else
+            put(ws, size, dst + pos, nw);
+        pos += size;
+        if (OWN_ONE_THREAD)
+            oc_store_le32(dst + OWN_HEADER_SIZE + 4ull * t, (uint32_t)(pos - base));
+    }
+    if (pos + tail > cap)
+        return OC_ERR_OUTPUT_TOO_SMALL;
+    if (tail)
+        copy(src + elems * w, tail, dst + pos, nw);
+    *out = pos + tail;
+    return OC_OK;
+}
 
 #ifndef __CUDACC__
 /* The CPU's walk of a tiled chunk: check, then decode for every tile in
@@ -191,7 +260,7 @@ static inline oc_status own_tiled_decompress(void *ws, const uint8_t *src, size_
     uint64_t elems = k.size / k.w;
     for (uint32_t t = 0; t < k.ntiles; t++) {
         uint64_t a, b, first = (uint64_t)t * k.per_tile;
-        uint32_t cnt = (uint32_t)(elems - first < k.per_tile ? elems - first : k.per_tile);
+        uint32_t cnt = own_tile_elems(elems, k.per_tile, t);
         st = own_tile_span(src, k.table, k.ntiles, t, k.limit, &a, &b);
         if (st == OC_OK)
             st = decode(ws, src + a, (uint32_t)(b - a), cnt, &k, dst ? dst + first * k.w : NULL, nw);

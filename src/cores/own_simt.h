@@ -40,6 +40,28 @@
 
 #define OWN_FULL 0xffffffffu
 
+/* Phases: OWN_RUN(nw, fn, args...) runs fn(args..., warp, nw) on every
+ * warp of the CTA, then a barrier; in C the warps run one after the other.
+ * A core's driver functions run in every thread of the CTA on the GPU
+ * (their control flow reads only the workspace, after barriers: uniform)
+ * and once in C.  OWN_ONE_THREAD picks the one thread that stores what
+ * every thread computed (a header, a table entry). */
+#ifdef __CUDA_ARCH__
+#define OWN_RUN(nw, fn, ...)                                                                                 \
+    do {                                                                                                     \
+        fn(__VA_ARGS__, (uint32_t)(threadIdx.x >> 5), (nw));                                                 \
+        __syncthreads();                                                                                     \
+    } while (0)
+#define OWN_ONE_THREAD (threadIdx.x == 0)
+#else
+#define OWN_RUN(nw, fn, ...)                                                                                 \
+    do {                                                                                                     \
+        for (uint32_t own_w_ = 0; own_w_ < (nw); own_w_++)                                                   \
+            fn(__VA_ARGS__, own_w_, (nw));                                                                   \
+    } while (0)
+#define OWN_ONE_THREAD 1
+#endif
+
 /* ---- warp primitives --------------------------------------------------- */
 
 /* Inclusive prefix sum over the lanes. */
@@ -235,6 +257,32 @@ OWN_HD uint64_t own_bits_get(const uint32_t *wd, uint64_t p, uint32_t k)
     if (s + k > 64)
         v |= (uint64_t)wd[i + 2] << (64u - s);
     return v & own_mask64(k);
+}
+
+/* ORs `nbits` (<= 64) bits of v into the word stream S at bit position p
+ * (atomic on the GPU: lanes share words; the words start zeroed). */
+OWN_DEV void own_put_bits(uint32_t *S, uint64_t p, uint64_t v, uint32_t nbits)
+{
+    if (nbits == 0)
+        return;
+    uint64_t i = p >> 5;
+    uint32_t s = (uint32_t)(p & 31u);
+    uint32_t w0 = (uint32_t)(v << s);
+    uint32_t w1 = s ? (uint32_t)(v >> (32u - s)) : (uint32_t)(v >> 32);
+    uint32_t w2 = s ? (uint32_t)(v >> (64u - s)) : 0u;
+#ifdef __CUDA_ARCH__
+    atomicOr(&S[i], w0);
+    if (s + nbits > 32)
+        atomicOr(&S[i + 1], w1);
+    if (s + nbits > 64)
+        atomicOr(&S[i + 2], w2);
+#else
+    S[i] |= w0;
+    if (s + nbits > 32)
+        S[i + 1] |= w1;
+    if (s + nbits > 64)
+        S[i + 2] |= w2;
+#endif
 }
 
 /* The byte at byte offset i of a word buffer. */

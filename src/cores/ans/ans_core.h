@@ -447,7 +447,7 @@ static inline oc_status ans_compress_chunk(ans_ws *ws, const uint8_t *src, uint6
         coded = OWN_HEADER_SIZE + 1u + t.bytes + 4ull * sh.ntiles;
         for (uint32_t k = 0; k < sh.ntiles; k++) {
             uint64_t first = (uint64_t)k * ANS_TILE;
-            uint32_t cnt = (uint32_t)(sh.nsym - first < ANS_TILE ? sh.nsym - first : ANS_TILE);
+            uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, k);
             coded += ans_encode_tile(&t, src, sh.split, first, cnt, NULL);
         }
     }
@@ -465,7 +465,7 @@ static inline oc_status ans_compress_chunk(ans_ws *ws, const uint8_t *src, uint6
         pos = base;
         for (uint32_t k = 0; k < sh.ntiles; k++) {
             uint64_t first = (uint64_t)k * ANS_TILE;
-            uint32_t cnt = (uint32_t)(sh.nsym - first < ANS_TILE ? sh.nsym - first : ANS_TILE);
+            uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, k);
             pos += ans_encode_tile(&t, src, sh.split, first, cnt, dst + pos);
             oc_store_le32(dst + tab + 4ull * k, (uint32_t)(pos - base));
         }
@@ -499,7 +499,7 @@ static inline oc_status ans_decompress_chunk(ans_ws *ws, const uint8_t *src, siz
             ws->dt[slot] = ans_dentry(&t, slot);
         for (uint32_t tile = 0; tile < k.sh.ntiles; tile++) {
             uint64_t a, b, first = (uint64_t)tile * ANS_TILE;
-            uint32_t cnt = (uint32_t)(k.sh.nsym - first < ANS_TILE ? k.sh.nsym - first : ANS_TILE);
+            uint32_t cnt = own_tile_elems(k.sh.nsym, ANS_TILE, tile);
             st = own_tile_span(src, k.tile_tab, k.sh.ntiles, tile, k.limit, &a, &b);
             if (st == OC_OK) {
                 uint8_t *o = dst ? dst + (k.sh.split ? 2 * first + 1 : first) : NULL;

@@ -77,22 +77,6 @@ typedef struct bc_ws {
     int32_t status;
 } bc_ws;
 
-#ifdef __CUDA_ARCH__
-#define BC_RUN(nw, fn, ...)                                                                                  \
-    do {                                                                                                     \
-        fn(__VA_ARGS__, (uint32_t)(threadIdx.x >> 5), (nw));                                                 \
-        __syncthreads();                                                                                     \
-    } while (0)
-#define BC_ONE_THREAD (threadIdx.x == 0)
-#else
-#define BC_RUN(nw, fn, ...)                                                                                  \
-    do {                                                                                                     \
-        for (uint32_t bc_w_ = 0; bc_w_ < (nw); bc_w_++)                                                      \
-            fn(__VA_ARGS__, bc_w_, (nw));                                                                    \
-    } while (0)
-#define BC_ONE_THREAD 1
-#endif
-
 /* An element of w bytes at p (any alignment), and back. */
 OWN_HD uint64_t bc_load(const uint8_t *p, uint32_t w)
 {
@@ -528,15 +512,15 @@ OWN_DEV oc_status bc_decode_tile(bc_ws *ws, const uint8_t *src, uint32_t n, uint
         return OC_ERR_CORRUPT;
     if (n == raw) {
         if (dst)
-            BC_RUN(nw, bc_copy_bytes, src, n, dst);
+            OWN_RUN(nw, bc_copy_bytes, src, n, dst);
         return OC_OK;
     }
-    BC_RUN(nw, bc_set_tile, ws, dtype, cnt, 0u);
-    BC_RUN(nw, bc_stage_in, ws, src, n);
-    BC_RUN(nw, bc_dec_parse, ws, n);
+    OWN_RUN(nw, bc_set_tile, ws, dtype, cnt, 0u);
+    OWN_RUN(nw, bc_stage_in, ws, src, n);
+    OWN_RUN(nw, bc_dec_parse, ws, n);
     if (ws->status != OC_OK)
         return (oc_status)ws->status;
-    BC_RUN(nw, bc_dec_blocks, ws, dst);
+    OWN_RUN(nw, bc_dec_blocks, ws, dst);
     return OC_OK;
 }
 
@@ -789,30 +773,6 @@ OWN_DEV void bc_enc_layout(bc_ws *ws, uint32_t wp, uint32_t nw)
         ws->size = (uint32_t)((pcarry + 7) / 8);
 }
 
-OWN_DEV void bc_put_bits(uint32_t *S, uint64_t p, uint64_t v, uint32_t nbits)
-{
-    if (nbits == 0)
-        return;
-    uint64_t i = p >> 5;
-    uint32_t s = (uint32_t)(p & 31u);
-    uint32_t w0 = (uint32_t)(v << s);
-    uint32_t w1 = s ? (uint32_t)(v >> (32u - s)) : (uint32_t)(v >> 32);
-    uint32_t w2 = s ? (uint32_t)(v >> (64u - s)) : 0u;
-#ifdef __CUDA_ARCH__
-    atomicOr(&S[i], w0);
-    if (s + nbits > 32)
-        atomicOr(&S[i + 1], w1);
-    if (s + nbits > 64)
-        atomicOr(&S[i + 2], w2);
-#else
-    S[i] |= w0;
-    if (s + nbits > 32)
-        S[i + 1] |= w1;
-    if (s + nbits > 64)
-        S[i + 2] |= w2;
-#endif
-}
-
 OWN_DEV void bc_enc_zero(bc_ws *ws, uint32_t words, uint32_t wp, uint32_t nw)
 {
     uint32_t per = ((words + nw - 1) / nw + 31u) & ~31u;
@@ -831,34 +791,34 @@ OWN_DEV void bc_enc_write(bc_ws *ws, const uint8_t *src, uint32_t wp, uint32_t n
         const uint8_t *p = src + (uint64_t)b * BC_BLOCK * w;
         if (OWN_LANE() == 0) {
             uint64_t h = 8ull * bl->hoff;
-            bc_put_bits(S, 8ull * b, bl->wire, 8);
+            own_put_bits(S, 8ull * b, bl->wire, 8);
             switch (bl->kind) {
             case BC_CONST:
-                bc_put_bits(S, h, bl->a, bits);
+                own_put_bits(S, h, bl->a, bits);
                 break;
             case BC_FOR:
             case BC_DELTA: {
                 uint32_t sh = bl->wire == BC_FOR_S || bl->wire == BC_DELTA_S;
-                bc_put_bits(S, h, bl->k | (bl->s << 8), 8u + 8u * sh);
-                bc_put_bits(S, h + 8u + 8u * sh, bl->a, bits);
+                own_put_bits(S, h, bl->k | (bl->s << 8), 8u + 8u * sh);
+                own_put_bits(S, h + 8u + 8u * sh, bl->a, bits);
                 if (bl->kind == BC_DELTA)
-                    bc_put_bits(S, h + 8u + 8u * sh + bits, bl->b, bits);
+                    own_put_bits(S, h + 8u + 8u * sh + bits, bl->b, bits);
                 break;
             }
             case BC_PLANES:
-                bc_put_bits(S, h, bl->a, bits);
-                bc_put_bits(S, h + bits, bl->b, bits);
+                own_put_bits(S, h, bl->a, bits);
+                own_put_bits(S, h + bits, bl->b, bits);
                 break;
             case BC_DEC:
-                bc_put_bits(S, h, bl->s | (bl->k << 8), 16);
-                bc_put_bits(S, h + 16, bl->a, bits);
+                own_put_bits(S, h, bl->s | (bl->k << 8), 16);
+                own_put_bits(S, h + 16, bl->a, bits);
                 break;
             default: {
                 uint32_t bm = (bl->cnt + 7u) / 8u;
                 for (uint32_t q = 0; q < bm; q++)
-                    bc_put_bits(S, h + 8ull * q, (bl->bitmap[q / 4] >> (8 * (q % 4))) & 0xffu, 8);
-                bc_put_bits(S, h + 8ull * bm, bl->k | (bl->s << 8), 16);
-                bc_put_bits(S, h + 8ull * bm + 16, bl->a, bits);
+                    own_put_bits(S, h + 8ull * q, (bl->bitmap[q / 4] >> (8 * (q % 4))) & 0xffu, 8);
+                own_put_bits(S, h + 8ull * bm, bl->k | (bl->s << 8), 16);
+                own_put_bits(S, h + 8ull * bm + 16, bl->a, bits);
                 break;
             }
             }
@@ -873,20 +833,20 @@ OWN_DEV void bc_enc_write(bc_ws *ws, const uint8_t *src, uint32_t wp, uint32_t n
             uint64_t v = bc_load(p + (uint64_t)e * w, w);
             switch (bl->kind) {
             case BC_FOR:
-                bc_put_bits(S, bl->poff + (uint64_t)e * kb, ((v - bl->a) & m) >> bl->s, kb);
+                own_put_bits(S, bl->poff + (uint64_t)e * kb, ((v - bl->a) & m) >> bl->s, kb);
                 break;
             case BC_DELTA:
                 if (e > 0)
-                    bc_put_bits(S, bl->poff + (uint64_t)(e - 1) * kb,
-                                (((v - bc_load(p + (uint64_t)(e - 1) * w, w)) - bl->b) & m) >> bl->s, kb);
+                    own_put_bits(S, bl->poff + (uint64_t)(e - 1) * kb,
+                                 (((v - bc_load(p + (uint64_t)(e - 1) * w, w)) - bl->b) & m) >> bl->s, kb);
                 break;
             case BC_PLANES:
-                bc_put_bits(S, bl->poff + (uint64_t)e * kb, bc_pext(v, bl->a), kb);
+                own_put_bits(S, bl->poff + (uint64_t)e * kb, bc_pext(v, bl->a), kb);
                 break;
             case BC_DEC: {
                 int64_t d = 0;
                 (void)bc_dec_exact(v, bl->s, ws->flt, &d); /* exact: the choice checked it */
-                bc_put_bits(S, bl->poff + (uint64_t)e * kb, ((uint64_t)d - bl->a) & m, kb);
+                own_put_bits(S, bl->poff + (uint64_t)e * kb, ((uint64_t)d - bl->a) & m, kb);
                 break;
             }
             default:
@@ -895,7 +855,7 @@ OWN_DEV void bc_enc_write(bc_ws *ws, const uint8_t *src, uint32_t wp, uint32_t n
                     for (uint32_t q = 0; q < e / 32; q++)
                         rank += own_popc32(bl->bitmap[q]);
                     rank += own_popc32(bl->bitmap[e / 32] & ((1u << (e % 32)) - 1u));
-                    bc_put_bits(S, bl->poff + (uint64_t)rank * kb, ((v - bl->a) & m) >> bl->s, kb);
+                    own_put_bits(S, bl->poff + (uint64_t)rank * kb, ((v - bl->a) & m) >> bl->s, kb);
                 }
                 break;
             }
@@ -910,14 +870,14 @@ OWN_DEV uint32_t bc_encode_tile(bc_ws *ws, const uint8_t *src, uint32_t cnt, uin
                                 uint32_t nw)
 {
     uint32_t raw = cnt * own_type_width(dtype);
-    BC_RUN(nw, bc_set_tile, ws, dtype, cnt, algo);
-    BC_RUN(nw, bc_enc_choose, ws, src);
-    BC_RUN(nw, bc_enc_layout, ws);
+    OWN_RUN(nw, bc_set_tile, ws, dtype, cnt, algo);
+    OWN_RUN(nw, bc_enc_choose, ws, src);
+    OWN_RUN(nw, bc_enc_layout, ws);
     uint32_t size = ws->size;
     if (size >= raw)
         return raw;
-    BC_RUN(nw, bc_enc_zero, ws, (size + 3u) / 4u + 4u);
-    BC_RUN(nw, bc_enc_write, ws, src);
+    OWN_RUN(nw, bc_enc_zero, ws, (size + 3u) / 4u + 4u);
+    OWN_RUN(nw, bc_enc_write, ws, src);
     return size;
 }
 
@@ -953,47 +913,36 @@ OWN_HD oc_status bc_chunk_check(const uint8_t *src, size_t n, uint64_t cap, bc_c
     return own_tiled_check(src, n, &h, BC_TILE, cap, k);
 }
 
+/* own_tiled_compress's three functions (own_format.h) for Bitcomp, whose
+ * option is the algorithm_type (a uint32_t). */
+OWN_DEV uint32_t bc_tile_encode(void *ws, const void *opts, const uint8_t *tile, uint32_t cnt, uint32_t dtype,
+                                uint32_t nw)
+{
+    return bc_encode_tile((bc_ws *)ws, tile, cnt, dtype, *(const uint32_t *)opts, nw);
+}
+
+OWN_DEV void bc_tile_put(void *ws, uint32_t size, uint8_t *dst, uint32_t nw)
+{
+    OWN_RUN(nw, bc_stage_out, (const bc_ws *)ws, size, dst);
+}
+
+OWN_DEV void bc_bytes_copy(const uint8_t *src, uint32_t n, uint8_t *dst, uint32_t nw)
+{
+    OWN_RUN(nw, bc_copy_bytes, src, n, dst);
+}
+
 /* Compresses src[0..n) of type dtype into dst[0..cap) (algo: the
- * algorithm_type); every thread of the CTA; the same bytes for any nw. */
+ * algorithm_type, the header's flags): own_tiled_compress's chunk (its
+ * statuses; INVALID_ARGUMENT for an unknown type or algo).  Every thread
+ * of the CTA; the same bytes for any nw. */
 OWN_DEV oc_status bc_compress_chunk(bc_ws *ws, const uint8_t *src, uint64_t n, uint32_t dtype, uint32_t algo,
                                     uint8_t *dst, uint64_t cap, uint64_t *out, uint32_t nw)
 {
     *out = 0;
-    uint32_t w = own_type_width(dtype);
-    if (w == 0 || algo > 1)
+    if (own_type_width(dtype) == 0 || algo > 1)
         return OC_ERR_INVALID_ARGUMENT;
-    if (n > OWN_MAX_CHUNK)
-        return OC_ERR_CHUNK_TOO_LARGE;
-    uint64_t elems = n / w;
-    uint32_t ntiles = own_tile_count(elems, BC_TILE);
-    uint32_t tail = (uint32_t)(n - elems * w);
-    uint64_t base = OWN_HEADER_SIZE + 4ull * ntiles;
-    if (base > cap)
-        return OC_ERR_OUTPUT_TOO_SMALL;
-    if (BC_ONE_THREAD)
-        own_header_write(dst, OWN_ID_BITCOMP, dtype, algo, (uint32_t)n);
-    uint64_t pos = base;
-    for (uint32_t t = 0; t < ntiles; t++) {
-        uint64_t first = (uint64_t)t * BC_TILE;
-        uint32_t cnt = (uint32_t)(elems - first < BC_TILE ? elems - first : BC_TILE);
-        const uint8_t *ts = src + first * w;
-        uint32_t size = bc_encode_tile(ws, ts, cnt, dtype, algo, nw);
-        if (pos + size > cap)
-            return OC_ERR_OUTPUT_TOO_SMALL;
-        if (size == cnt * w)
-            BC_RUN(nw, bc_copy_bytes, ts, size, dst + pos);
-        else
-            BC_RUN(nw, bc_stage_out, ws, size, dst + pos);
-        pos += size;
-        if (BC_ONE_THREAD)
-            oc_store_le32(dst + OWN_HEADER_SIZE + 4ull * t, (uint32_t)(pos - base));
-    }
-    if (pos + tail > cap)
-        return OC_ERR_OUTPUT_TOO_SMALL;
-    if (tail)
-        BC_RUN(nw, bc_copy_bytes, src + elems * w, tail, dst + pos);
-    *out = pos + tail;
-    return OC_OK;
+    return own_tiled_compress(ws, &algo, src, n, OWN_ID_BITCOMP, dtype, algo, BC_TILE, dst, cap, out, nw,
+                              bc_tile_encode, bc_tile_put, bc_bytes_copy);
 }
 
 /* One tile, as own_format.h's tiled codecs decode it (own_tile_decode_fn). */

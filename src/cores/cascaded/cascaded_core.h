@@ -11,7 +11,7 @@
  * workspace (cz_ws, shared memory on the GPU) holds the compressed tile
  * (staged, word-aligned), two element buffers and the run starts.  Every
  * step is a PHASE run by all warps of the CTA, lane-consecutive, with a
- * barrier after it (CZ_RUN):
+ * barrier after it (OWN_RUN, own_simt.h):
  *   decode: stage the tile -> warp 0 parses the stream headers (warp scans
  *   of the block widths give every block's bit offset) -> unpack the last
  *   values -> undo the layers in reverse: delta = scan of the elements
@@ -111,24 +111,6 @@ typedef struct cz_ws {
     uint32_t runs;    /* encode: runs of the last run-length layer */
     int32_t status;
 } cz_ws;
-
-/* Phases: CZ_RUN(nw, fn, args...) runs fn(args..., warp, nw) on every warp,
- * then a barrier.  The driver functions below run in every thread of the
- * CTA on the GPU (control flow reads only the workspace, after barriers:
- * uniform) and once in C. */
-#ifdef __CUDA_ARCH__
-#define CZ_RUN(nw, fn, ...)                                                                                  \
-    do {                                                                                                     \
-        fn(__VA_ARGS__, (uint32_t)(threadIdx.x >> 5), (nw));                                                 \
-        __syncthreads();                                                                                     \
-    } while (0)
-#else
-#define CZ_RUN(nw, fn, ...)                                                                                  \
-    do {                                                                                                     \
-        for (uint32_t cz_w_ = 0; cz_w_ < (nw); cz_w_++)                                                      \
-            fn(__VA_ARGS__, cz_w_, (nw));                                                                    \
-    } while (0)
-#endif
 
 /* The segment [lo, hi) of n elements that warp `wp` of nw handles
  * (multiples of 32, so lanes stay aligned). */
@@ -546,10 +528,10 @@ OWN_DEV oc_status cz_decode_tile(cz_ws *ws, const uint8_t *src, uint32_t n, uint
         return OC_ERR_CORRUPT; /* coded tiles are smaller than their elements */
     if (n == raw) {            /* a tile whose coding did not pay is stored */
         if (dst)
-            CZ_RUN(nw, cz_copy_bytes, src, n, dst);
+            OWN_RUN(nw, cz_copy_bytes, src, n, dst);
         return OC_OK;
     }
-    CZ_RUN(nw, cz_stage_in, ws, src, n);
+    OWN_RUN(nw, cz_stage_in, ws, src, n);
 #ifdef __CUDA_ARCH__
     if (threadIdx.x == 0) {
         ws->w = w;
@@ -560,64 +542,38 @@ OWN_DEV oc_status cz_decode_tile(cz_ws *ws, const uint8_t *src, uint32_t n, uint
     ws->w = w;
     ws->cnt = cnt;
 #endif
-    CZ_RUN(nw, cz_dec_parse, ws, n);
+    OWN_RUN(nw, cz_dec_parse, ws, n);
     if (ws->status != OC_OK)
         return (oc_status)ws->status;
     uint32_t rles = ws->nstreams - 1u;
     uint32_t cur = 0, c = ws->st[rles].count;
-    CZ_RUN(nw, cz_dec_unpack, ws, rles, ws->buf[0], w);
+    OWN_RUN(nw, cz_dec_unpack, ws, rles, ws->buf[0], w);
     uint32_t s = rles, d = ws->nops - rles;
     for (uint32_t k = ws->nops; k-- > 0;) {
         if (ws->ops[k] == CZ_OP_DELTA) {
             d--;
-            CZ_RUN(nw, cz_scan_totals, ws, ws->buf[cur], c, w);
-            CZ_RUN(nw, cz_scan_apply, ws, ws->buf[cur], c, w, ws->seed[d]);
+            OWN_RUN(nw, cz_scan_totals, ws, ws->buf[cur], c, w);
+            OWN_RUN(nw, cz_scan_apply, ws, ws->buf[cur], c, w, ws->seed[d]);
         } else {
             s--;
             /* the count before this layer: the previous run stream's, or the tile's */
             uint32_t before = s ? ws->st[s - 1].count : cnt;
-            CZ_RUN(nw, cz_dec_unpack, ws, s, ws->starts, CZ_RUN_BYTES);
-            CZ_RUN(nw, cz_runs_totals, ws, c);
-            CZ_RUN(nw, cz_runs_starts, ws, c, before);
+            OWN_RUN(nw, cz_dec_unpack, ws, s, ws->starts, CZ_RUN_BYTES);
+            OWN_RUN(nw, cz_runs_totals, ws, c);
+            OWN_RUN(nw, cz_runs_starts, ws, c, before);
             if (ws->status != OC_OK)
                 return (oc_status)ws->status;
-            CZ_RUN(nw, cz_runs_expand, ws, ws->buf[cur], c, ws->buf[cur ^ 1u], before, w);
+            OWN_RUN(nw, cz_runs_expand, ws, ws->buf[cur], c, ws->buf[cur ^ 1u], before, w);
             cur ^= 1u;
             c = before;
         }
     }
     if (dst)
-        CZ_RUN(nw, cz_copy_out, ws->buf[cur], raw, dst);
+        OWN_RUN(nw, cz_copy_out, ws->buf[cur], raw, dst);
     return OC_OK;
 }
 
 /* ---- encoding ----------------------------------------------------------------- */
-
-/* ORs `nbits` (<= 64) bits of v into the stage at bit position p (atomic
- * on the GPU: lanes share words). */
-OWN_DEV void cz_put_bits(uint32_t *S, uint64_t p, uint64_t v, uint32_t nbits)
-{
-    if (nbits == 0)
-        return;
-    uint64_t i = p >> 5;
-    uint32_t s = (uint32_t)(p & 31u);
-    uint32_t w0 = (uint32_t)(v << s);
-    uint32_t w1 = s ? (uint32_t)(v >> (32u - s)) : (uint32_t)(v >> 32);
-    uint32_t w2 = s ? (uint32_t)(v >> (64u - s)) : 0u;
-#ifdef __CUDA_ARCH__
-    atomicOr(&S[i], w0);
-    if (s + nbits > 32)
-        atomicOr(&S[i + 1], w1);
-    if (s + nbits > 64)
-        atomicOr(&S[i + 2], w2);
-#else
-    S[i] |= w0;
-    if (s + nbits > 32)
-        S[i + 1] |= w1;
-    if (s + nbits > 64)
-        S[i + 2] |= w2;
-#endif
-}
 
 /* Loads the tile's cnt elements (raw bytes) into buf[0]. */
 OWN_DEV void cz_enc_load(cz_ws *ws, const uint8_t *src, uint32_t nbytes, uint32_t wp, uint32_t nw)
@@ -699,7 +655,7 @@ OWN_DEV void cz_delta_fwd(cz_ws *ws, uint32_t c, uint32_t k, int write, uint32_t
             cz_st(y, e, ws->w, (cz_ld(x, e, ws->w) - cz_ld(x, e ? e - 1u : 0u, ws->w)) & m);
     }
     if (write && wp == 0 && OWN_LANE() == 0)
-        cz_put_bits(ws->stage, 8ull * (1u + k * ws->w), cz_ld(x, 0, ws->w), 8u * ws->w);
+        own_put_bits(ws->stage, 8ull * (1u + k * ws->w), cz_ld(x, 0, ws->w), 8u * ws->w);
 }
 
 /* Frame of reference of a block from its minima and maxima in both
@@ -788,11 +744,11 @@ OWN_DEV void cz_enc_header(cz_ws *ws, int runs, uint32_t count, int write, uint3
     if (write) {
         uint32_t *S = ws->stage;
         if (OWN_LANE() == 0)
-            cz_put_bits(S, 8ull * pos, (uint64_t)count | ((uint64_t)mode << 16), 24);
+            own_put_bits(S, 8ull * pos, (uint64_t)count | ((uint64_t)mode << 16), 24);
         if (mode) {
             for (uint32_t b = OWN_LANE(); b < nb; b += OWN_NLANES) {
-                cz_put_bits(S, 8ull * (pos + 3u + b), ws->blk[0][b].width, 8);
-                cz_put_bits(S, 8ull * (pos + 3u + nb + b * ew), ws->blk[0][b].base, 8u * ew);
+                own_put_bits(S, 8ull * (pos + 3u + b), ws->blk[0][b].width, 8);
+                own_put_bits(S, 8ull * (pos + 3u + nb + b * ew), ws->blk[0][b].base, 8u * ew);
             }
         }
     }
@@ -816,10 +772,10 @@ OWN_DEV void cz_enc_pack(cz_ws *ws, int runs, uint32_t wp, uint32_t nw)
         uint64_t v = cz_stream_elem(ws, runs, x, e);
         if (st->mode) {
             const cz_block *b = &ws->blk[0][e / CZ_BLOCK];
-            cz_put_bits(ws->stage, 8ull * st->data + b->bit + (uint64_t)(e % CZ_BLOCK) * b->width,
-                        (v - b->base) & m, b->width);
+            own_put_bits(ws->stage, 8ull * st->data + b->bit + (uint64_t)(e % CZ_BLOCK) * b->width,
+                         (v - b->base) & m, b->width);
         } else {
-            cz_put_bits(ws->stage, 8ull * ((uint64_t)st->data + (uint64_t)e * st->ew), v, 8u * st->ew);
+            own_put_bits(ws->stage, 8ull * ((uint64_t)st->data + (uint64_t)e * st->ew), v, 8u * st->ew);
         }
     }
 }
@@ -848,10 +804,10 @@ OWN_DEV void cz_enc_set(cz_ws *ws, uint32_t cur, uint32_t reset, uint32_t wp, ui
 /* One stream: statistics, header, payload when writing. */
 OWN_DEV void cz_enc_stream(cz_ws *ws, int runs, uint32_t count, int write, uint32_t nw)
 {
-    CZ_RUN(nw, cz_enc_stats, ws, runs, count);
-    CZ_RUN(nw, cz_enc_header, ws, runs, count, write);
+    OWN_RUN(nw, cz_enc_stats, ws, runs, count);
+    OWN_RUN(nw, cz_enc_header, ws, runs, count, write);
     if (write)
-        CZ_RUN(nw, cz_enc_pack, ws, runs);
+        OWN_RUN(nw, cz_enc_pack, ws, runs);
 }
 
 /* Runs the layers (rles, deltas) over the tile's ws->cnt elements at src
@@ -864,30 +820,26 @@ OWN_DEV uint32_t cz_enc_layers(cz_ws *ws, const uint8_t *src, uint32_t rles, uin
     uint8_t ops[CZ_MAX_OPS];
     uint32_t nops = cz_ops(rles, deltas, ops);
     uint32_t c = ws->cnt, cur = 0;
-    CZ_RUN(nw, cz_enc_load, ws, src, c * ws->w);
+    OWN_RUN(nw, cz_enc_load, ws, src, c * ws->w);
     if (write) {
         uint32_t cfg = rles | (deltas << 2);
-#ifdef __CUDA_ARCH__
-        if (threadIdx.x == 0)
+        if (OWN_ONE_THREAD)
             ws->stage[0] |= cfg;
-#else
-        ws->stage[0] |= cfg;
-#endif
     }
-    CZ_RUN(nw, cz_enc_set, ws, 0u, 1u + deltas * ws->w);
+    OWN_RUN(nw, cz_enc_set, ws, 0u, 1u + deltas * ws->w);
     uint32_t kd = 0;
     for (uint32_t k = 0; k < nops; k++) {
         if (ops[k] == CZ_OP_RLE) {
-            CZ_RUN(nw, cz_rle_count, ws, c);
-            CZ_RUN(nw, cz_rle_compact, ws, c);
+            OWN_RUN(nw, cz_rle_count, ws, c);
+            OWN_RUN(nw, cz_rle_compact, ws, c);
             c = ws->runs;
             cur ^= 1u;
-            CZ_RUN(nw, cz_enc_set, ws, cur, 0u);
+            OWN_RUN(nw, cz_enc_set, ws, cur, 0u);
             cz_enc_stream(ws, 1, c, write, nw);
         } else {
-            CZ_RUN(nw, cz_delta_fwd, ws, c, kd++, write);
+            OWN_RUN(nw, cz_delta_fwd, ws, c, kd++, write);
             cur ^= 1u;
-            CZ_RUN(nw, cz_enc_set, ws, cur, 0u);
+            OWN_RUN(nw, cz_enc_set, ws, cur, 0u);
         }
     }
     cz_enc_stream(ws, 0, c, write, nw);
@@ -931,7 +883,7 @@ OWN_DEV uint32_t cz_encode_tile(cz_ws *ws, const uint8_t *src, uint32_t cnt, uin
     uint32_t size = cz_enc_layers(ws, src, rles, deltas, 0, nw);
     if (size >= raw)
         return raw;
-    CZ_RUN(nw, cz_enc_zero, ws, (size + 3u) / 4u + 4u);
+    OWN_RUN(nw, cz_enc_zero, ws, (size + 3u) / 4u + 4u);
     cz_enc_layers(ws, src, rles, deltas, 1, nw);
     return size;
 }
@@ -969,17 +921,29 @@ OWN_HD oc_status cz_chunk_check(const uint8_t *src, size_t n, uint64_t cap, cz_c
     return own_tiled_check(src, n, &h, cz_tile_elems(own_type_width(h.dtype)), cap, k);
 }
 
-/* Writes one byte from one thread (header and table bytes). */
-#ifdef __CUDA_ARCH__
-#define CZ_ONE_THREAD (threadIdx.x == 0)
-#else
-#define CZ_ONE_THREAD 1
-#endif
+/* own_tiled_compress's three functions (own_format.h) for Cascaded, whose
+ * options are the cz_layers. */
+OWN_DEV uint32_t cz_tile_encode(void *ws, const void *opts, const uint8_t *tile, uint32_t cnt, uint32_t dtype,
+                                uint32_t nw)
+{
+    const cz_layers *L = (const cz_layers *)opts;
+    return cz_encode_tile((cz_ws *)ws, tile, cnt, own_type_width(dtype), L->rles, L->deltas, L->bitpack, nw);
+}
 
-/* Compresses src[0..n) of type dtype into dst[0..cap): header, tile
- * table, tiles in order, trailing bytes.  OUTPUT_TOO_SMALL as soon as
- * something does not fit (dst's content is then unspecified).  Runs in
- * every thread of the CTA; the same bytes for any nw. */
+OWN_DEV void cz_tile_put(void *ws, uint32_t size, uint8_t *dst, uint32_t nw)
+{
+    OWN_RUN(nw, cz_copy_out, ((cz_ws *)ws)->stage, size, dst);
+}
+
+OWN_DEV void cz_bytes_copy(const uint8_t *src, uint32_t n, uint8_t *dst, uint32_t nw)
+{
+    OWN_RUN(nw, cz_copy_bytes, src, n, dst);
+}
+
+/* Compresses src[0..n) of type dtype into dst[0..cap) with the layers L:
+ * own_tiled_compress's chunk (its statuses; INVALID_ARGUMENT for an
+ * unknown type).  Runs in every thread of the CTA; the same bytes for any
+ * nw. */
 OWN_DEV oc_status cz_compress_chunk(cz_ws *ws, const uint8_t *src, uint64_t n, uint32_t dtype, cz_layers L,
                                     uint8_t *dst, uint64_t cap, uint64_t *out, uint32_t nw)
 {
@@ -987,39 +951,8 @@ OWN_DEV oc_status cz_compress_chunk(cz_ws *ws, const uint8_t *src, uint64_t n, u
     uint32_t w = own_type_width(dtype);
     if (w == 0)
         return OC_ERR_INVALID_ARGUMENT;
-    if (n > OWN_MAX_CHUNK)
-        return OC_ERR_CHUNK_TOO_LARGE;
-    uint32_t per = cz_tile_elems(w);
-    uint64_t elems = n / w;
-    uint32_t ntiles = own_tile_count(elems, per);
-    uint32_t tail = (uint32_t)(n - elems * w);
-    uint64_t base = OWN_HEADER_SIZE + 4ull * ntiles;
-    if (base > cap)
-        return OC_ERR_OUTPUT_TOO_SMALL;
-    if (CZ_ONE_THREAD)
-        own_header_write(dst, OWN_ID_CASCADED, dtype, 0, (uint32_t)n);
-    uint64_t pos = base;
-    for (uint32_t t = 0; t < ntiles; t++) {
-        uint64_t first = (uint64_t)t * per;
-        uint32_t cnt = (uint32_t)(elems - first < per ? elems - first : per);
-        const uint8_t *ts = src + first * w;
-        uint32_t size = cz_encode_tile(ws, ts, cnt, w, L.rles, L.deltas, L.bitpack, nw);
-        if (pos + size > cap)
-            return OC_ERR_OUTPUT_TOO_SMALL;
-        if (size == cnt * w)
-            CZ_RUN(nw, cz_copy_bytes, ts, size, dst + pos);
-        else
-            CZ_RUN(nw, cz_copy_out, ws->stage, size, dst + pos);
-        pos += size;
-        if (CZ_ONE_THREAD)
-            oc_store_le32(dst + OWN_HEADER_SIZE + 4ull * t, (uint32_t)(pos - base));
-    }
-    if (pos + tail > cap)
-        return OC_ERR_OUTPUT_TOO_SMALL;
-    if (tail)
-        CZ_RUN(nw, cz_copy_bytes, src + elems * w, tail, dst + pos);
-    *out = pos + tail;
-    return OC_OK;
+    return own_tiled_compress(ws, &L, src, n, OWN_ID_CASCADED, dtype, 0, cz_tile_elems(w), dst, cap, out, nw,
+                              cz_tile_encode, cz_tile_put, cz_bytes_copy);
 }
 
 /* One tile, as own_format.h's tiled codecs decode it (own_tile_decode_fn). */

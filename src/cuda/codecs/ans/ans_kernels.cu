@@ -267,7 +267,7 @@ static __global__ void __launch_bounds__(ANS_THREADS)
             if (sh.nsym) {
                 for (uint32_t tile = warp; tile < sh.ntiles; tile += ANS_WARPS) {
                     uint64_t first = (uint64_t)tile * ANS_TILE;
-                    uint32_t cnt = (uint32_t)(sh.nsym - first < ANS_TILE ? sh.nsym - first : ANS_TILE);
+                    uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, tile);
                     uint64_t size = ans_encode_tile(&t, p, sh.split, first, cnt, NULL);
                     if (lane == 0)
                         atomicAdd(&coded_words, (unsigned long long)size);
@@ -294,7 +294,7 @@ static __global__ void __launch_bounds__(ANS_THREADS)
                     /* pass 2: tile sizes into the tile table, then end offsets */
                     for (uint32_t tile = warp; tile < sh.ntiles; tile += ANS_WARPS) {
                         uint64_t first = (uint64_t)tile * ANS_TILE;
-                        uint32_t cnt = (uint32_t)(sh.nsym - first < ANS_TILE ? sh.nsym - first : ANS_TILE);
+                        uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, tile);
                         uint64_t size = ans_encode_tile(&t, p, sh.split, first, cnt, NULL);
                         if (lane == 0)
                             oc_store_le32(d + tab + 4ull * tile, (uint32_t)size);
@@ -316,7 +316,7 @@ static __global__ void __launch_bounds__(ANS_THREADS)
                     /* pass 3: the tiles at their places */
                     for (uint32_t tile = warp; tile < sh.ntiles; tile += ANS_WARPS) {
                         uint64_t first = (uint64_t)tile * ANS_TILE;
-                        uint32_t cnt = (uint32_t)(sh.nsym - first < ANS_TILE ? sh.nsym - first : ANS_TILE);
+                        uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, tile);
                         uint64_t at = base + (tile ? oc_load_le32(d + tab + 4ull * (tile - 1)) : 0u);
                         ans_encode_tile(&t, p, sh.split, first, cnt, d + at);
                     }

@@ -117,7 +117,7 @@ static __device__ __forceinline__ void own_tiled_tiles(size_t n, const void *con
         own_tiled k;
         oc_status st = check(p, src_sizes[i], UINT64_MAX, &k); /* OK: the header kernel said so */
         uint64_t elems = k.size / k.w, first = (uint64_t)tile * k.per_tile;
-        uint32_t cnt = (uint32_t)(elems - first < k.per_tile ? elems - first : k.per_tile);
+        uint32_t cnt = own_tile_elems(elems, k.per_tile, tile);
         uint64_t a = 0, b = 0;
         if (st == OC_OK)
             st = own_tile_span(p, k.table, k.ntiles, tile, k.limit, &a, &b);
@@ -135,7 +135,8 @@ static __device__ __forceinline__ void own_tiled_tiles(size_t n, const void *con
  * chunk's tiles go in order: a tile's place depends on the sizes before
  * it).  `compress(p, len, d, cap, &out)` is the kernel's lambda binding its
  * workspace, trailing arguments and warps to the core's compressor
- * (cz_compress_chunk, bc_compress_chunk), inlined as a constant is. */
+ * (cz_compress_chunk, bc_compress_chunk: own_format.h's own_tiled_compress),
+ * inlined as a constant is. */
 template <typename Compress>
 static __device__ __forceinline__ void
 own_tiled_encode(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
