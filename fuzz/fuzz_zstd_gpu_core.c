@@ -7,7 +7,9 @@
  * libzstd (window limit raised to 31) also accepts, both must give the same
  * bytes, and decoding twice must give the same status and size.  The
  * block-parallel path (zstd_dec_blocks.h) runs on the same input: where it
- * succeeds, the per-chunk core must give OK, the same size and bytes.
+ * succeeds, the per-chunk core must give OK, the same size and bytes.  The
+ * lane-parallel path (zstd_dec_lanes.h) decodes it as a group of one chunk:
+ * the same status, size and bytes as the per-chunk core, always.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include <zstd.h>
 
 #include "../bench/gpu/dev/zstd_dec_blocks.h"
+#include "../bench/gpu/dev/zstd_dec_lanes.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -50,6 +53,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (st != OC_OK || bgot != got || memcmp(bp, out, got) != 0))
         abort();
     free(bp);
+    {
+        static zl_lane L[ZL_MAX_GROUP];
+        static uint32_t sq[ZL_SQ_WORDS(1)];
+        static zd_fse_entry tabs[ZL_TAB_ENTRIES];
+        uint8_t *lp = (uint8_t *)malloc(cap ? cap : 1);
+        if (!lp)
+            abort();
+        const void *srcp[1] = {in};
+        void *dstp[1] = {lp};
+        size_t lgot = 0;
+        oc_status lst = OC_OK;
+        zl_group(&tables, L, sq, 0, 1, srcp, &size, dstp, &cap, &lgot, &lst, lit, sizeof lit, tabs);
+        if (lst != st || lgot != got || memcmp(lp, out, got) != 0)
+            abort();
+        free(lp);
+    }
     if (st == OC_OK) {
         if (!dctx) {
             dctx = ZSTD_createDCtx();

@@ -1,0 +1,473 @@
+/*
+ * zstd_dec_lanes.h - lane-parallel sequence decoding for batches of small
+ * Zstandard chunks ("v6", bench/gpu/zstd/NOTES.md "Run 6"), written once for
+ * nvcc and a C11 compiler like zstd_decode_core.h, whose pieces it reuses.
+ *
+ * Why: the per-chunk kernel runs the FSE sequence loop warp-uniformly, once
+ * for 32 lanes that compute the same values; the ncu profile after v4a put
+ * ~60% of its ~20.7 warp-instructions per output byte there, and one warp's
+ * chain of dependent loads (~600 cycles a sequence) leaves it latency-bound.
+ * Here a warp takes a group of G <= 32 chunks and decodes them together:
+ *   1. prepare (warp-uniform, chunk by chunk, the per-chunk core's code):
+ *      frame and block headers, literals into the chunk's literal slot,
+ *      the three FSE tables into the chunk's table slot (global scratch:
+ *      G x 5 KiB per warp do not fit shared memory; they are read from
+ *      L1/L2), the bit reader and first states.  Lane j keeps chunk j's
+ *      state in registers (zl_lane).
+ *   2. rounds: every lane decodes up to ZL_K sequences of ITS chunk (G
+ *      independent FSE chains in one warp: lane-parallel), into shared memory
+ *      (sq: 5 x G x (ZL_K + 1) words per warp, never DRAM: v5 lost by sending
+ *      sequences through DRAM); then the warp executes the G batches, one
+ *      chunk after another, with the per-chunk core's zd_exec_batch.
+ *   3. finish: trailing literals, content size and XXH64 per chunk.
+ * Only one shape takes this path: a chunk that is exactly one frame (no
+ * dictionary, checksum optional) of exactly one compressed block, which is
+ * what 64 KiB chunks written by libzstd or opencomp are.  Any other chunk,
+ * and any chunk that fails a check anywhere on the path, is decoded again
+ * from the start by zd_decode_chunk, which gives the exact status.  So the
+ * rule this file keeps is one-sided: it claims success only where
+ * zd_decode_chunk succeeds, with the same bytes (every check of zd_frame and
+ * zd_block on this shape is repeated here).
+ *
+ * On the host (tests/c/test_zstd_gpu_lanes.c, fuzz_zstd_gpu_core) the G
+ * lanes run one after another: ZL_EACH loops over them, and ZL_U32 / ZL_PTR
+ * read lane j's state directly instead of by a warp shuffle.
+ *
+ * Status: an experiment, not yet run on a GPU.  Kernel and harness:
+ * bench/gpu/dev/zstd_lanes.cu.
+ */
+#ifndef OC_ZSTD_DEC_LANES_H
+#define OC_ZSTD_DEC_LANES_H
+
+#include "../../../src/cuda/codecs/zstd/zstd_decode_core.h"
+
+#define ZL_MAX_GROUP 32u /* chunks per warp at most: one per lane */
+#define ZL_K 16u         /* sequences a lane decodes per round */
+#define ZL_KS (ZL_K + 1) /* sq row stride: odd, so lanes' stores hit distinct banks */
+#define ZL_TAB_OF 512u   /* table slot: LL at 0, OF at 512, ML at 768 (entries) */
+#define ZL_TAB_ML 768u
+#define ZL_TAB_ENTRIES 1280u
+
+/* sq words per warp for a group of g chunks: ll, ml, off, op, lp */
+#define ZL_SQ_WORDS(g) (5u * (g)*ZL_KS)
+
+/* ZL_PROFILE (nvcc, the zstd_lanes_prof harness only): lane 0 of each warp
+ * adds clock64 cycles per step into zl_prof[]: 0 prepare, 1 lane-parallel
+ * sequence decoding, 2 execution, 3 finish (with the chunks the path left). */
+#if defined(ZL_PROFILE) && defined(__CUDACC__)
+__device__ unsigned long long zl_prof[4];
+#define ZL_PROF_START(t) long long t = clock64()
+#define ZL_PROF_END(k, t)                                                                                    \
+    do {                                                                                                     \
+        if (OC_LANE() == 0)                                                                                  \
+            atomicAdd(&zl_prof[k], (unsigned long long)(clock64() - (t)));                                   \
+    } while (0)
+#else
+#define ZL_PROF_START(t) ((void)0)
+#define ZL_PROF_END(k, t) ((void)0)
+#endif
+
+enum { ZL_NONE = 0, ZL_RUN, ZL_DONE, ZL_FAIL, ZL_OK };
+
+/* One lane's chunk: the per-sequence state of zd_block's loop, plus what
+ * the finish step needs.  Registers on the GPU. */
+typedef struct zl_lane {
+    oc_bitrd r;
+    const zd_fse_entry *ll, *ml, *of;
+    const uint8_t *lit;
+    uint8_t *dst;
+    uint32_t lls, ofs, mls;
+    uint32_t r0, r1, r2;
+    uint32_t left;      /* sequences not yet decoded */
+    uint32_t bop, lp;   /* output and literal position (the block starts the output) */
+    uint32_t ls;        /* literal count */
+    uint32_t lim, bmax; /* min(cap, block max), block max */
+    uint32_t batch_bop; /* bop when this round's batch began */
+    uint32_t k;         /* sequences in this round's batch */
+    uint32_t state;     /* ZL_* */
+    uint32_t has_fcs, checksum, want;
+    uint64_t fcs;
+    uint64_t cap;
+} zl_lane;
+
+#ifdef __CUDACC__
+#define ZL_SLOT(l) 0u
+#define ZL_EACH(l, g) for (uint32_t l = OC_LANE(), l##_once = l < (g); l##_once; l##_once = 0)
+#define ZL_U32(L, f, j) __shfl_sync(0xFFFFFFFFu, (uint32_t)(L)[0].f, (int)(j))
+#define ZL_PTR(type, L, f, j)                                                                                \
+    ((type)(uintptr_t)__shfl_sync(0xFFFFFFFFu, (unsigned long long)(uintptr_t)(L)[0].f, (int)(j)))
+#else
+#define ZL_SLOT(l) (l)
+#define ZL_EACH(l, g) for (uint32_t l = 0; l < (g); l++)
+#define ZL_U32(L, f, j) ((uint32_t)(L)[j].f)
+#define ZL_PTR(type, L, f, j) ((type)(L)[j].f)
+#endif
+
+/* Step 1 for one chunk, by the whole warp (every lane computes the same
+ * *rec): 1 if the chunk has this path's shape and its literals, tables and
+ * first states are ready; 0 if zd_decode_chunk must decode it. */
+OC_CORE_BIGFN int zl_prepare(zd_tables *T, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+                             uint8_t *litbuf, size_t litcap, zd_fse_entry *tab, zl_lane *rec)
+{
+    /* zd_frame's header checks */
+    if (n < 6 || oc_load_le32(src) != 0xFD2FB528u)
+        return 0;
+    size_t ip = 4;
+    uint32_t fhd = src[ip];
+    uint32_t fcs_flag = fhd >> 6, single = (fhd >> 5) & 1, checksum = (fhd >> 2) & 1, did_flag = fhd & 3;
+    if ((fhd & 8) || did_flag != 0)
+        return 0;
+    size_t fcs_size = fcs_flag == 0 ? (single ? 1 : 0) : (fcs_flag == 1 ? 2 : (fcs_flag == 2 ? 4 : 8));
+    size_t hsize = 1 + (single ? 0 : 1) + fcs_size;
+    if (n - ip < hsize)
+        return 0;
+    const uint8_t *h = src + ip + 1;
+    uint64_t window = 0;
+    if (!single) {
+        uint32_t wd = *h++;
+        uint32_t wlog = 10 + (wd >> 3);
+        uint64_t base = 1ull << wlog;
+        window = base + (base >> 3) * (wd & 7);
+    }
+    uint64_t fcs = 0;
+    for (size_t i = 0; i < fcs_size; i++)
+        fcs |= (uint64_t)h[i] << (8 * i);
+    if (fcs_size == 2)
+        fcs += 256;
+    if (single)
+        window = fcs;
+    if (fcs_size > 0 && fcs > cap)
+        return 0;
+    ip += hsize;
+    zd_frame_state fs;
+    fs.huf_log = 0;
+    fs.ll_log = fs.ml_log = fs.of_log = -1;
+    fs.rep[0] = 1;
+    fs.rep[1] = 4;
+    fs.rep[2] = 8;
+    fs.block_max = window < ZD_BLOCK_MAX ? (size_t)window : ZD_BLOCK_MAX;
+    /* exactly one block, compressed and last, then the checksum, then the
+     * end of the chunk */
+    if (n - ip < 3)
+        return 0;
+    uint32_t bh = oc_load_le24(src + ip);
+    ip += 3;
+    size_t bsize = bh >> 3;
+    if ((bh & 7) != 5 || bsize > fs.block_max || bsize < 1 || n - ip < bsize)
+        return 0;
+    if (n - ip - bsize != (checksum ? 4u : 0u))
+        return 0;
+    const uint8_t *blk = src + ip;
+    /* zd_block up to its sequence loop */
+    const uint8_t *lit;
+    size_t lsize, used;
+    if (zd_literals(T, &fs, blk, bsize, litbuf, litcap, &lit, &lsize, &used) != OC_OK)
+        return 0;
+    OC_WARP_SYNC();
+    const uint8_t *sp = blk + used, *se = blk + bsize;
+    if (sp >= se)
+        return 0;
+    uint32_t nseq = *sp++;
+    if (nseq >= 128) {
+        if (nseq == 255) {
+            if (se - sp < 2)
+                return 0;
+            nseq = oc_load_le16(sp) + 0x7F00;
+            sp += 2;
+        } else {
+            if (se - sp < 1)
+                return 0;
+            nseq = ((nseq - 128) << 8) + *sp++;
+        }
+    }
+    if (nseq == 0 && sp != se)
+        return 0;
+    zl_lane z;
+    z.state = ZL_DONE;
+    if (nseq > 0) {
+        if (sp >= se)
+            return 0;
+        uint32_t modes = *sp++;
+        if (modes & 3)
+            return 0;
+        oc_status st = zd_seq_table(tab, &fs.ll_log, modes >> 6, oc_zstd_ll_default, 36, 6, ZD_LL_MAX_SYM,
+                                    ZD_LL_MAX_LOG, oc_zstd_ll_bits, &sp, se);
+        if (st == OC_OK)
+            st = zd_seq_table(tab + ZL_TAB_OF, &fs.of_log, (modes >> 4) & 3, oc_zstd_of_default, 29, 5,
+                              ZD_OF_MAX_SYM, ZD_OF_MAX_LOG, NULL, &sp, se);
+        if (st == OC_OK)
+            st = zd_seq_table(tab + ZL_TAB_ML, &fs.ml_log, (modes >> 2) & 3, oc_zstd_ml_default, 53, 6,
+                              ZD_ML_MAX_SYM, ZD_ML_MAX_LOG, oc_zstd_ml_bits, &sp, se);
+        OC_WARP_SYNC(); /* the tables are read by one lane from here on */
+        if (st != OC_OK || zd_brd_init(&z.r, sp, (size_t)(se - sp)) != OC_OK)
+            return 0;
+        oc_bitrd_refill(&z.r);
+        z.lls = oc_bitrd_read(&z.r, fs.ll_log);
+        z.ofs = oc_bitrd_read(&z.r, fs.of_log);
+        z.mls = oc_bitrd_read(&z.r, fs.ml_log);
+        z.state = ZL_RUN;
+    } else {
+        z.lls = z.ofs = z.mls = 0;
+    }
+    z.ll = tab;
+    z.of = tab + ZL_TAB_OF;
+    z.ml = tab + ZL_TAB_ML;
+    z.lit = lit;
+    z.dst = dst;
+    z.r0 = 1;
+    z.r1 = 4;
+    z.r2 = 8;
+    z.left = nseq;
+    z.bop = z.lp = 0;
+    z.ls = (uint32_t)lsize;
+    z.bmax = (uint32_t)fs.block_max;
+    z.lim = cap < fs.block_max ? (uint32_t)cap : z.bmax;
+    z.batch_bop = 0;
+    z.k = 0;
+    z.has_fcs = fcs_size > 0;
+    z.fcs = fcs;
+    z.checksum = checksum;
+    z.want = checksum ? oc_load_le32(src + n - 4) : 0;
+    z.cap = cap;
+    *rec = z;
+    return 1;
+}
+
+/* Entry i of a table slot as one 32-bit load (the slots are 4-aligned; a
+ * zd_fse_entry is 2-aligned, so a plain copy costs two 16-bit loads on the
+ * GPU, on the FSE chain's critical path). */
+OC_CORE_FN zd_fse_entry zl_entry(const zd_fse_entry *t, uint32_t i)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t w = *(const uint32_t *)(const void *)(t + i);
+    zd_fse_entry e;
+    e.base = (uint16_t)w;
+    e.nbits = (uint8_t)(w >> 16);
+    e.sym = (uint8_t)(w >> 24);
+    return e;
+#else
+    return t[i];
+#endif
+}
+
+/* Step 2 on one lane: up to ZL_K sequences of its chunk into its rows of sq
+ * (row f of lane l at sq + (f * g + l) * ZL_KS).  The per-sequence code and
+ * checks are zd_block's (the frame has one block: no history before it).
+ * A failed check makes the chunk ZL_FAIL (zd_decode_chunk redoes it). */
+OC_CORE_FN void zl_decode_batch(zl_lane *z, uint32_t *sq, uint32_t l, uint32_t g)
+{
+    uint32_t *s_ll = sq + (0 * g + l) * ZL_KS, *s_ml = sq + (1 * g + l) * ZL_KS;
+    uint32_t *s_off = sq + (2 * g + l) * ZL_KS, *s_op = sq + (3 * g + l) * ZL_KS;
+    uint32_t *s_lp = sq + (4 * g + l) * ZL_KS;
+    oc_bitrd r = z->r;
+    uint32_t lls = z->lls, ofs = z->ofs, mls = z->mls;
+    uint32_t r0 = z->r0, r1 = z->r1, r2 = z->r2;
+    uint32_t bop = z->bop, lp32 = z->lp, ls32 = z->ls, lim = z->lim;
+    uint32_t left = z->left;
+    uint32_t k = 0;
+    z->batch_bop = bop;
+    while (k < ZL_K && left > 0) {
+        zd_fse_entry le = zl_entry(z->ll, lls), me = zl_entry(z->ml, mls), oe = zl_entry(z->of, ofs);
+        uint32_t ofc = oe.sym;
+        oc_bitrd_refill(&r);
+        uint32_t ofv = (1u << ofc) + oc_bitrd_read(&r, (int)ofc);
+        uint32_t mlx = oc_bitrd_read(&r, me.base >> 11);
+        if (r.c + (le.base >> 11) + le.nbits + me.nbits + oe.nbits > 64)
+            oc_bitrd_refill(&r);
+        uint32_t llx = oc_bitrd_read(&r, le.base >> 11);
+        uint32_t ml = oc_zstd_ml_base[me.sym] + mlx;
+        uint32_t ll = oc_zstd_ll_base[le.sym] + llx;
+        uint32_t off;
+        if (ofv > 3) {
+            off = ofv - 3;
+            r2 = r1;
+            r1 = r0;
+            r0 = off;
+        } else {
+            uint32_t idx = ofv - 1 + (ll == 0 ? 1u : 0u);
+            if (idx == 0) {
+                off = r0;
+            } else if (idx == 1) {
+                off = r1;
+                r1 = r0;
+                r0 = off;
+            } else if (idx == 2) {
+                off = r2;
+                r2 = r1;
+                r1 = r0;
+                r0 = off;
+            } else {
+                off = r0 - 1;
+                r2 = r1;
+                r1 = r0;
+                r0 = off;
+            }
+        }
+        left--;
+        if (left > 0) {
+            lls = (le.base & 0x7FFu) + oc_bitrd_read(&r, le.nbits);
+            mls = (me.base & 0x7FFu) + oc_bitrd_read(&r, me.nbits);
+            ofs = oe.base + oc_bitrd_read(&r, oe.nbits);
+        }
+        uint32_t len = ll + ml;
+        if (oc_bitrd_pos(&r) < 0 || ll > ls32 - lp32 || off == 0 || (uint64_t)off > (uint64_t)bop + ll ||
+            len > lim - bop) {
+            z->state = ZL_FAIL;
+            z->k = 0;
+            return;
+        }
+        s_ll[k] = ll;
+        s_ml[k] = ml;
+        s_off[k] = off;
+        s_op[k] = bop;
+        s_lp[k] = lp32;
+        bop += len;
+        lp32 += ll;
+        k++;
+    }
+    if (left == 0) {
+        if (oc_bitrd_pos(&r) != 0) {
+            z->state = ZL_FAIL;
+            z->k = 0;
+            return;
+        }
+        z->state = ZL_DONE;
+    }
+    z->r = r;
+    z->lls = lls;
+    z->ofs = ofs;
+    z->mls = mls;
+    z->r0 = r0;
+    z->r1 = r1;
+    z->r2 = r2;
+    z->bop = bop;
+    z->lp = lp32;
+    z->left = left;
+    z->k = k;
+}
+
+/* Decodes chunks first .. first+g-1 (g <= 32) of a batch by one warp:
+ * steps 1-3 above, then zd_decode_chunk for every chunk the path left.
+ * L: ZL_SLOT-indexed lane states (one on the GPU, g on the host); sq: the
+ * warp's ZL_SQ_WORDS(g) words (shared memory on the GPU); lits: g literal
+ * slots of litcap bytes; tabs: g table slots of ZL_TAB_ENTRIES entries.
+ * Writes dst_sizes[c] and statuses[c] (each may be NULL).  Returns how many
+ * of the g chunks the path decoded (the rest went to zd_decode_chunk). */
+OC_CORE_BIGFN uint32_t zl_group(zd_tables *T, zl_lane *L, uint32_t *sq, size_t first, uint32_t g,
+                                const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
+                                const size_t *dst_caps, size_t *dst_sizes, oc_status *statuses, uint8_t *lits,
+                                size_t litcap, zd_fse_entry *tabs)
+{
+    /* 1. prepare, chunk by chunk */
+    ZL_PROF_START(t_prep);
+    ZL_EACH(l, ZL_MAX_GROUP)
+    {
+        L[ZL_SLOT(l)].state = ZL_NONE;
+    }
+    for (uint32_t j = 0; j < g; j++) {
+        size_t c = first + j;
+        zl_lane rec;
+        int ok = zl_prepare(T, (const uint8_t *)src_ptrs[c], src_sizes[c], (uint8_t *)dst_ptrs[c],
+                            dst_caps[c], lits + j * litcap, litcap, tabs + (size_t)j * ZL_TAB_ENTRIES, &rec);
+        ZL_EACH(l, g)
+        {
+            if (l == j) {
+                if (ok)
+                    L[ZL_SLOT(l)] = rec;
+                else
+                    L[ZL_SLOT(l)].state = ZL_FAIL;
+            }
+        }
+    }
+    ZL_PROF_END(0, t_prep);
+    /* 2. rounds: every lane decodes a batch of its chunk, the warp executes
+     * them chunk by chunk */
+    for (;;) {
+        int any = 0;
+        ZL_PROF_START(t_dec);
+        OC_WARP_SYNC(); /* the last round's batches were copied out of sq */
+        ZL_EACH(l, g)
+        {
+            zl_lane *z = &L[ZL_SLOT(l)];
+            z->k = 0;
+            if (z->state == ZL_RUN) {
+                zl_decode_batch(z, sq, l, g);
+                any |= z->k > 0;
+            }
+        }
+        int more = OC_WARP_ANY(any);
+        ZL_PROF_END(1, t_dec);
+        if (!more)
+            break;
+        ZL_PROF_START(t_ex);
+        OC_WARP_SYNC();
+        for (uint32_t j = 0; j < g; j++) {
+            uint32_t k = ZL_U32(L, k, j);
+            if (k == 0)
+                continue;
+            uint32_t bb = ZL_U32(L, batch_bop, j);
+            uint8_t *d = ZL_PTR(uint8_t *, L, dst, j);
+            const uint8_t *lit = ZL_PTR(const uint8_t *, L, lit, j);
+            for (uint32_t t = OC_LANE(); t < k; t += OC_NLANES) {
+                T->sq_ll[t] = sq[(0 * g + j) * ZL_KS + t];
+                T->sq_ml[t] = sq[(1 * g + j) * ZL_KS + t];
+                T->sq_off[t] = sq[(2 * g + j) * ZL_KS + t];
+                T->sq_op[t] = sq[(3 * g + j) * ZL_KS + t];
+                T->sq_lp[t] = sq[(4 * g + j) * ZL_KS + t];
+            }
+            OC_WARP_SYNC();
+            zd_exec_batch(T, d, lit, k, bb);
+        }
+        ZL_PROF_END(2, t_ex);
+    }
+    /* 3. finish: zd_block's trailing literals, zd_frame's content size */
+    ZL_PROF_START(t_fin);
+    ZL_EACH(l, g)
+    {
+        zl_lane *z = &L[ZL_SLOT(l)];
+        if (z->state == ZL_DONE) {
+            uint32_t tail = z->ls - z->lp;
+            uint64_t op = (uint64_t)z->bop + tail;
+            if (tail > z->bmax - z->bop || op > z->cap || (z->has_fcs && op != z->fcs))
+                z->state = ZL_FAIL;
+            else
+                z->state = ZL_OK;
+        }
+    }
+    uint32_t on_path = 0;
+    for (uint32_t j = 0; j < g; j++) {
+        size_t c = first + j;
+        uint32_t state = ZL_U32(L, state, j);
+        oc_status st = OC_OK;
+        size_t out = 0;
+        if (state == ZL_OK) {
+            uint8_t *d = ZL_PTR(uint8_t *, L, dst, j);
+            const uint8_t *lit = ZL_PTR(const uint8_t *, L, lit, j);
+            uint32_t bop = ZL_U32(L, bop, j), lp = ZL_U32(L, lp, j), ls = ZL_U32(L, ls, j);
+            OC_WARP_SYNC();
+            zd_copy(d + bop, lit + lp, ls - lp);
+            out = bop + (ls - lp);
+            OC_WARP_SYNC();
+            if (ZL_U32(L, checksum, j) && (uint32_t)zd_xxh64(T, d, out) != ZL_U32(L, want, j))
+                state = ZL_FAIL;
+        }
+        on_path += state == ZL_OK;
+        if (state != ZL_OK) {
+            /* 4. everything else: the per-chunk core, from the start */
+            OC_WARP_SYNC();
+            st = zd_decode_chunk(T, (const uint8_t *)src_ptrs[c], src_sizes[c], (uint8_t *)dst_ptrs[c],
+                                 dst_caps[c], &out, lits + j * litcap, litcap);
+        }
+        if (OC_LANE() == 0) {
+            if (dst_sizes)
+                dst_sizes[c] = out;
+            if (statuses)
+                statuses[c] = st;
+        }
+    }
+    OC_WARP_SYNC();
+    ZL_PROF_END(3, t_fin);
+    return on_path;
+}
+
+#endif /* OC_ZSTD_DEC_LANES_H */
