@@ -10,7 +10,7 @@ set_*_allocator), so code written for nvCOMP ports by changing the import::
     codec.decode(pages, out=slices_of_one_buffer, uncomp_sizes=sizes)
 
 Formats: LZ4 (block), Snappy (raw), Deflate (RFC 1951), Zlib, Gzip, Zstd,
-Blosc, GDeflate (DirectStorage's pages; decoded on the GPU, encoded on the CPU), and nvCOMP's Cascaded, ANS and Bitcomp schemes in formats of ours
+Blosc, GDeflate (DirectStorage's pages; decoded and encoded on the GPU or the CPU), and nvCOMP's Cascaded, ANS and Bitcomp schemes in formats of ours
 (specified in docs/FORMAT.md).
 Host data runs on the CPU engine, device data on the CUDA engine. Everything
 heavy lives in the C extension ``opencomp._opencomp``; this file only adds the

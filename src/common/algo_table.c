@@ -370,7 +370,7 @@ static const oc_algo_desc rows[OC_ALGO_COUNT] = {
             .container = &oc_container_own_gdeflate, /* DirectStorage's tile stream is not read yet */
             .native_chunks = OC_ALGO_GDEFLATE,
             .cpu = &oc_cpu_codec_gdeflate,
-            .gpu = GPU(gdeflate), /* decoding and size queries; compression host-staged */
+            .gpu = GPU(gdeflate), /* compression, decoding and size queries */
         },
 };
 

@@ -15,12 +15,23 @@
  * (prefixes, bit flips, garbage) and pages given one byte too little room,
  * each with the CPU engine's status (CORRUPT, TRUNCATED, OUTPUT_TOO_SMALL or
  * OK with the same bytes); the GPU size query agreeing with the CPU's; the
- * CUDA engine reporting GDeflate decode available, encode not.
+ * CUDA engine reporting GDeflate decode and encode available.
+ *
+ * GPU compression (gdeflate_kernels.cu) at levels 1, 6 and 9 of the same
+ * kinds of pages (real files, odd sizes, empty, random -> stored, runs ->
+ * length symbol 285), with source and destination pointers at every byte
+ * alignment, in one batch: exactly the bytes of the encoder's core compiled
+ * for the host (gdeflate_enc_core.h, checked against the decoders by
+ * test_gdeflate_gpu_enc_core), which the CPU engine decodes to the input;
+ * nothing written past a capacity (guard bytes); each page given one byte
+ * less than its size is OUTPUT_TOO_SMALL with its buffer untouched; a page
+ * over 64 KiB is CHUNK_TOO_LARGE.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda/codecs/gdeflate/gdeflate_enc_core.h"
 #include "helpers/dev_mem.h"
 #include "helpers/gdeflate_vectors.h"
 #include "helpers/gdeflate_writer.h"
@@ -162,6 +173,142 @@ static void run_batch(void)
         free(hp);
 }
 
+/* ---- compression ---------------------------------------------------------------- */
+
+#define GUARD 16
+#define MAX_ENC 600
+
+static gde_shared g_gde;
+
+/* Pages srcs[i] (ns[i] bytes) compressed on the GPU at `level` in one batch
+ * (at byte offset i % 4 on both sides), against the host build of the
+ * encoder's core; then every page again one byte short. */
+static void compress_batch(int level, const uint8_t *const *srcs, const size_t *ns, size_t m)
+{
+    static void *scratch;
+    if (!scratch)
+        scratch = tu_xmalloc(gde_scratch_bytes(9));
+    const void **sp = tu_xmalloc(m * sizeof *sp);
+    void **dp = tu_xmalloc(m * sizeof *dp);
+    size_t *caps = tu_xmalloc(m * sizeof *caps), *got = tu_xmalloc(m * sizeof *got),
+           *want = tu_xmalloc(m * sizeof *want), *nn = tu_xmalloc(m * sizeof *nn);
+    oc_status *st = tu_xmalloc(m * sizeof *st);
+    uint8_t **ref = tu_xmalloc(m * sizeof *ref), *back = tu_xmalloc(65536 + 1);
+    uint8_t **sbase = tu_xmalloc(m * sizeof *sbase), **dbase = tu_xmalloc(m * sizeof *dbase);
+    uint8_t *host = tu_xmalloc(70000 + 2 * GUARD);
+    for (size_t i = 0; i < m; i++) {
+        size_t a = i % 4, bound = oc_compress_bound(OC_ALGO_GDEFLATE, ns[i]);
+        nn[i] = ns[i];
+        sbase[i] = to_device(NULL, ns[i] + 4);
+        if (ns[i])
+            CHECK_OK(oc_memory_copy(g_gpu, sbase[i] + a, srcs[i], ns[i]));
+        sp[i] = sbase[i] + a;
+        caps[i] = ns[i] > GDE_MAX_PAGE ? 80000 : bound;
+        dbase[i] = to_device(NULL, caps[i] + GUARD + 4);
+        dp[i] = dbase[i] + a;
+        ref[i] = tu_xmalloc(caps[i] ? caps[i] : 1);
+        want[i] = 0;
+        oc_status rs = gde_compress_page(&g_gde, scratch, level, srcs[i], ns[i], ref[i], caps[i], &want[i]);
+        CHECK_STATUS(rs, ns[i] > GDE_MAX_PAGE ? OC_ERR_CHUNK_TOO_LARGE : OC_OK);
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < m; i++) { /* guard bytes over the whole buffer */
+            memset(host, 0xA5, caps[i] + GUARD);
+            CHECK_OK(oc_memory_copy(g_gpu, dp[i], host, caps[i] + GUARD));
+            if (pass == 1)
+                caps[i] = want[i] ? want[i] - 1 : 0;
+        }
+        oc_codec_options o = OC_CODEC_OPTIONS_INIT;
+        o.algorithm = OC_ALGO_GDEFLATE;
+        o.level = level;
+        CHECK_OK(oc_batch_compress(g_gpu, &o, m, sp, nn, dp, caps, got, st));
+        CHECK_OK(oc_context_synchronize(g_gpu));
+        for (size_t i = 0; i < m; i++) {
+            size_t full = pass == 0 ? caps[i] : want[i] + 0;
+            CHECK_OK(oc_memory_copy(g_gpu, host, dp[i], (pass == 0 ? caps[i] : full) + GUARD));
+            CHECK_OK(oc_context_synchronize(g_gpu));
+            if (ns[i] > GDE_MAX_PAGE) {
+                CHECK_MSG(st[i] == OC_ERR_CHUNK_TOO_LARGE, "page of %zu bytes: %s", ns[i],
+                          oc_status_name(st[i]));
+                continue;
+            }
+            if (pass == 1) {
+                CHECK_MSG(st[i] == OC_ERR_OUTPUT_TOO_SMALL,
+                          "level %d page %zu (%zu bytes) one byte short: %s", level, i, ns[i],
+                          oc_status_name(st[i]));
+                for (size_t k = 0; k < full + GUARD; k++)
+                    CHECK_MSG(host[k] == 0xA5, "level %d page %zu one byte short: byte %zu written", level, i,
+                              k);
+                continue;
+            }
+            CHECK_MSG(st[i] == OC_OK && got[i] == want[i],
+                      "level %d page %zu (%zu bytes at +%zu): GPU %s, %zu bytes; host core %zu", level, i,
+                      ns[i], i % 4, oc_status_name(st[i]), got[i], want[i]);
+            CHECK_MEM_EQ(host, ref[i], want[i]);
+            for (size_t k = want[i]; k < caps[i] + GUARD; k++)
+                CHECK_MSG(host[k] == 0xA5, "level %d page %zu: byte %zu past the page written", level, i, k);
+            size_t dn = 0;
+            CHECK_OK(cpu_decode(host, got[i], back, 65536, &dn));
+            CHECK_SIZE_EQ(dn, ns[i]);
+            if (dn == ns[i] && dn)
+                CHECK_MEM_EQ(back, srcs[i], dn);
+        }
+    }
+    for (size_t i = 0; i < m; i++) {
+        oc_memory_free(g_gpu, OC_MEMORY_DEVICE, sbase[i], ns[i] + 4);
+        oc_memory_free(g_gpu, OC_MEMORY_DEVICE, dbase[i],
+                       (ns[i] > GDE_MAX_PAGE ? 80000 : oc_compress_bound(OC_ALGO_GDEFLATE, ns[i])) + GUARD +
+                           4);
+        free(ref[i]);
+    }
+    printf("GPU compression, level %d: %zu pages as the host core writes them, decoded by the CPU engine\n",
+           level, m);
+    free(sp), free(dp), free(caps), free(got), free(want), free(nn), free(st), free(ref), free(back),
+        free(sbase), free(dbase), free(host);
+}
+
+static void compress_checks(int small)
+{
+    const uint8_t *srcs[MAX_ENC];
+    size_t ns[MAX_ENC], m = 0;
+    tu_buf bufs[TU_CORPUS_MAX + 8];
+    size_t nb = tu_corpus(bufs, TU_CORPUS_MAX, 65536);
+    static const size_t sizes[] = {0, 1, 31, 33, 1000, 32769, 65535, 65536};
+    for (size_t i = 0; i < nb; i++)
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+            srcs[m] = bufs[i].data;
+            ns[m++] = sizes[s] < bufs[i].size ? sizes[s] : bufs[i].size;
+        }
+    static const char *const files[] = {"text_linux_docs.txt",     "tpch_l_comment.txt",
+                                        "tpch_l_partkey.i32",      "sorted_partkey.i64",
+                                        "weights_minilm_l0-1.f32", "elf_gdb_cmake_libstdcxx.tar"};
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/bench/corpus-data/%s", OC_SOURCE_DIR, files[f]);
+        tu_buf *b = &bufs[nb];
+        if (tu_read_file(path, (small ? 4u : 24u) * 65536, b) != 0) {
+            tu_buf_free(b);
+            continue;
+        }
+        nb++;
+        for (size_t off = 0; off < b->size && m + 2 < MAX_ENC; off += 65536) {
+            srcs[m] = b->data + off;
+            ns[m++] = b->size - off < 65536 ? b->size - off : 65536;
+        }
+    }
+    uint8_t *runs = tu_xmalloc(65537);
+    memset(runs, 'z', 65537); /* matches of 258: symbol 285 */
+    srcs[m] = runs, ns[m++] = 65536;
+    srcs[m] = runs, ns[m++] = 65537; /* CHUNK_TOO_LARGE */
+    static const int levels[] = {1, 6, 9};
+    for (int l = 0; l < 3; l++)
+        if (!small || levels[l] != 9)
+            compress_batch(levels[l], srcs, ns, m);
+    for (size_t i = 0; i < nb; i++)
+        tu_buf_free(&bufs[i]);
+    free(runs);
+}
+
 int main(void)
 {
     if (!oc_engine_available(OC_ENGINE_CUDA)) {
@@ -175,7 +322,8 @@ int main(void)
     co.engine = OC_ENGINE_CPU;
     CHECK_OK(oc_context_create(&co, &g_cpu));
     CHECK_EQ(oc_algorithm_decode_available(OC_ENGINE_CUDA, OC_ALGO_GDEFLATE), 1);
-    CHECK_EQ(oc_algorithm_available(OC_ENGINE_CUDA, OC_ALGO_GDEFLATE), 0);
+    CHECK_EQ(oc_algorithm_available(OC_ENGINE_CUDA, OC_ALGO_GDEFLATE), 1);
+    compress_checks(small);
 
     tu_rng r;
     tu_rng_seed(&r, 2026);

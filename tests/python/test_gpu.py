@@ -12,7 +12,8 @@ from conftest import ALGORITHMS, CORPUS, KINDS
 pytestmark = pytest.mark.gpu
 
 DATA = [d for name, d in CORPUS if name != "empty"]
-GPU_ALGORITHMS = oc.algorithms("cuda")
+# GDeflate (pages of at most 64 KiB, not the corpus's chunks) has tests of its own below
+GPU_ALGORITHMS = [a for a in oc.algorithms("cuda") if a in ALGORITHMS]
 CPU_ONLY = [a for a in ALGORITHMS if a not in GPU_ALGORITHMS]
 
 
@@ -214,9 +215,25 @@ def test_device_data_of_algorithms_without_gpu_kernels(cp, alg, kind):
     assert bytes(codec.decode(comp).cpu()) == data
 
 
+def test_gdeflate_pages_encode_on_the_gpu(cp):
+    """GDeflate has GPU kernels both ways (it is among oc.algorithms("cuda")):
+    pages of device memory encode on the GPU into device pages that the CPU
+    engine and the GPU decode to the input, at the default level and at 1."""
+    assert "GDeflate" in oc.algorithms("cuda")
+    pages = [d[:65536] for d in DATA]
+    for level in (None, 1):
+        kw = {} if level is None else {"level": level}
+        codec = oc.Codec(algorithm="GDeflate", bitstream_kind=oc.BitstreamKind.RAW, **kw)
+        comp = codec.encode([cp.asarray(np.frombuffer(p, np.uint8)) for p in pages])
+        assert all(c.buffer_kind == oc.ArrayBufferKind.STRIDED_DEVICE for c in comp)
+        host = [cp.asarray(c).view(cp.uint8).reshape(-1).get().tobytes() for c in comp]
+        assert all(len(h) % 4 == 0 and len(h) >= 128 for h in host)
+        assert [bytes(x) for x in codec.decode(host)] == pages  # CPU engine
+        assert [bytes(x.cpu()) for x in codec.decode(comp)] == pages  # GPU
+
+
 def test_gdeflate_pages_decode_on_the_gpu(cp):
-    """GDeflate has a GPU decoder and no GPU encoder (so it is not among
-    oc.algorithms("cuda")): pages encoded on the host decode from device
+    """Pages encoded on the host decode from device
     memory to the same bytes, with the sizes found on the device, and a page
     cut in half gets the CPU engine's status (TRUNCATED)."""
     codec = oc.Codec(algorithm="GDeflate", bitstream_kind=oc.BitstreamKind.RAW)

@@ -37,6 +37,19 @@ def test_ours_decoded_by_nvcomp(nv, cp, alg):
     assert [cp.asarray(d).get().tobytes() for d in dec] == DATA
 
 
+@pytest.mark.parametrize("level", [None, 1])
+def test_gdeflate_gpu_pages_decoded_by_nvcomp(nv, cp, level):
+    """GDeflate pages our GPU encoder writes (64 KiB at most; the default
+    level and the fast one) decode with nvCOMP's GDeflate to the input."""
+    pages = [d[:65536] for d in DATA]
+    kw = {} if level is None else {"level": level}
+    codec = oc.Codec(algorithm="GDeflate", bitstream_kind=oc.BitstreamKind.RAW, **kw)
+    ours = codec.encode([to_dev(cp, p) for p in pages])  # the GPU encoder
+    theirs = nv.Codec(algorithm="GDeflate", bitstream_kind=nv.BitstreamKind.RAW, uncomp_chunk_size=65536)
+    dec = theirs.decode(nv.as_arrays([cp.asarray(c).view(cp.uint8).reshape(-1) for c in ours]))
+    assert [cp.asarray(d).get().tobytes() for d in dec] == pages
+
+
 @pytest.mark.parametrize("alg", ALGS)
 def test_nvcomp_decoded_by_ours(nv, cp, alg):
     theirs = nv.Codec(algorithm=alg, bitstream_kind=nv.BitstreamKind.RAW)

@@ -18,7 +18,8 @@ one) can be taken apart on them:
     -> per page: our status and, when it decodes, the first differing byte
 
 The other direction: `ours FILE...` (here) writes our pages of the same
-files, in the same format, to ours_gdeflate_pages.bin; `nvdecode PAGES.bin
+files, in the same format, to ours_gdeflate_pages.bin (`ours-gpu LEVEL
+FILE...` there: the GPU encoder's pages, LEVEL 0 = the default); `nvdecode PAGES.bin
 [SECONDS]` (there, same environment as `dump`) decodes each page alone with
 nvCOMP and prints, per page that fails, what nvCOMP gave, then a summary
 line (exit status 0 when every page decodes exactly).  A bad page can
@@ -79,15 +80,25 @@ def write_pages(path, raws, comps):
     open(path, "wb").write(b"".join(parts))
 
 
-def ours(files):
+def ours(files, gpu=False, level=None):
+    """Our pages of the files: the CPU engine's encoder, or (gpu) the GPU's
+    (device arrays in, one batch), at `level` (None: the default)."""
     import numpy as np
     import opencomp as oc
 
     raws = pages_of(files)
-    codec = oc.Codec(algorithm="GDeflate", bitstream_kind=oc.BitstreamKind.RAW)
-    comps = [bytes(np.asarray(codec.encode(np.frombuffer(r, np.uint8)))) for r in raws]
+    kw = {} if level is None else {"level": level}
+    codec = oc.Codec(algorithm="GDeflate", bitstream_kind=oc.BitstreamKind.RAW, **kw)
+    if gpu:
+        import cupy as cp
+
+        enc = codec.encode([cp.asarray(np.frombuffer(r, np.uint8)) for r in raws])
+        comps = [cp.asarray(c).view(cp.uint8).reshape(-1).get().tobytes() for c in enc]
+    else:
+        comps = [bytes(np.asarray(codec.encode(np.frombuffer(r, np.uint8)))) for r in raws]
     write_pages("ours_gdeflate_pages.bin", raws, comps)
-    print("%d pages from %d files -> ours_gdeflate_pages.bin" % (len(raws), len(files)))
+    print("%d pages from %d files (%s encoder%s) -> ours_gdeflate_pages.bin" % (
+        len(raws), len(files), "GPU" if gpu else "CPU", "" if level is None else ", level %d" % level))
 
 
 def nvdecode_child(path, start, stop):
@@ -229,6 +240,8 @@ if __name__ == "__main__":
         dump(sys.argv[2:])
     elif len(sys.argv) >= 3 and sys.argv[1] == "ours":
         ours(sys.argv[2:])
+    elif len(sys.argv) >= 4 and sys.argv[1] == "ours-gpu":
+        ours(sys.argv[3:], gpu=True, level=int(sys.argv[2]) or None)
     elif len(sys.argv) in (3, 4) and sys.argv[1] == "nvdecode":
         sys.exit(nvdecode(sys.argv[2], budget=int(sys.argv[3]) if len(sys.argv) == 4 else 480))
     elif len(sys.argv) == 5 and sys.argv[1] == "nvdecode-child":
