@@ -118,21 +118,29 @@ OC_INLINE de_params de_level_params(int level)
 DE_TUNE
 #endif
 
-/* The warp's shared workspace (about 13.3 KiB). */
+/* The warp's shared workspace (8 KiB). */
 typedef struct de_shared {
-    uint16_t table[1u << DE_HT_LOG]; /* greedy hash table: low 16 bits of positions */
-    uint32_t lfreq[288], dfreq[32], pfreq[19];
-    uint32_t lcode[288], dcode[32], pcode[19]; /* reversed code | length << 16 */
-    uint8_t lens[288 + 32];                    /* litlen then distance code lengths */
-    uint8_t plens[19];
-    uint16_t rle[288 + 32]; /* code-length sequence: symbol | extra << 5 */
-    uint32_t nrle;
-    uint32_t stage[DE_STAGE]; /* output bits being assembled */
-    uint32_t work[2 * 288];   /* Huffman construction */
+    /* The greedy parser's hash table and a block's entropy coding share the
+     * room (8 KiB a warp, not 15: 22 warps an SM instead of 14): the table
+     * lives in the scratch while a block is written (de_compress_chunk). */
+    union {
+        uint16_t table[1u << DE_HT_LOG]; /* greedy hash table: low 16 bits of positions */
+        struct {
+            uint32_t lfreq[288], dfreq[32], pfreq[19];
+            uint32_t lcode[288], dcode[32], pcode[19]; /* reversed code | length << 16 */
+            uint8_t lens[288 + 32];                    /* litlen then distance code lengths */
+            uint8_t plens[19];
+            uint16_t rle[288 + 32]; /* code-length sequence: symbol | extra << 5 */
+            uint32_t nrle;
+            uint32_t stage[DE_STAGE]; /* output bits being assembled */
+            uint32_t work[2 * 288];   /* Huffman construction */
+        };
+    };
 } de_shared;
 
 /* Global scratch of one warp: the items of a segment, and for the lazy
- * parser the bucket counters, the 3-byte table and the buckets. */
+ * parser the bucket counters, the 3-byte table and the buckets; for the
+ * greedy one the hash table while a block is written (where `count` is). */
 typedef struct de_scratch {
     uint32_t *items;   /* DE_SEG + 1 */
     uint32_t *count;   /* 1 << DE_BUCKET_LOG: positions ever put in each bucket */
@@ -152,6 +160,8 @@ OC_INLINE size_t de_scratch_bytes(int level)
     size_t b = (size_t)4 * (DE_SEG + 1);
     if (P.lazy)
         b += (size_t)4 * ((1u << DE_BUCKET_LOG) + (1u << DE_H3_LOG) + ((size_t)P.ways << DE_BUCKET_LOG));
+    else
+        b += sizeof(uint16_t) << DE_HT_LOG;
     return b;
 }
 
@@ -1230,8 +1240,6 @@ OC_CORE_BIGFN oc_status de_compress_chunk(de_shared *S, void *scratch, const uin
     w.cap = cap - tail;
     for (uint32_t k = lane; k < DE_STAGE; k += DE_GPU ? 32u : 1u)
         S->stage[k] = 0;
-    for (uint32_t k = lane; k < (1u << DE_HT_LOG); k += DE_GPU ? 32u : 1u)
-        S->table[k] = 0;
     if (P.lazy) {
         for (uint32_t k = lane; k < (1u << DE_BUCKET_LOG); k += DE_GPU ? 32u : 1u)
             X.count[k] = 0;
@@ -1252,10 +1260,28 @@ OC_CORE_BIGFN oc_status de_compress_chunk(de_shared *S, void *scratch, const uin
     }
     size_t inserted = 0;
     size_t s0 = 0;
+    uint16_t *tsave = (uint16_t *)(void *)X.count; /* greedy: the hash table while a block is written */
     do {
         size_t s1 = n - s0 > DE_SEG ? s0 + DE_SEG : n;
-        uint32_t ni = P.lazy ? de_parse_lazy(&P, &X, src, n, s0, s1, &inserted)
-                             : de_parse_greedy(S, src, n, s0, s1, X.items);
+        uint32_t ni;
+        if (P.lazy) {
+            ni = de_parse_lazy(&P, &X, src, n, s0, s1, &inserted);
+        } else { /* the table takes the block's room (de_shared): the stage goes out first */
+            de_bw_flush(S, &w, 0); /* the bytes below bp are final; the word bp is in stays */
+            uint32_t carry = S->stage[0];
+            OC_WARP_SYNC();
+            for (uint32_t k = lane; k < (1u << DE_HT_LOG); k += DE_GPU ? 32u : 1u)
+                S->table[k] = s0 == 0 ? (uint16_t)0 : tsave[k];
+            OC_WARP_SYNC();
+            ni = de_parse_greedy(S, src, n, s0, s1, X.items);
+            if (s1 < n)
+                for (uint32_t k = lane; k < (1u << DE_HT_LOG); k += DE_GPU ? 32u : 1u)
+                    tsave[k] = S->table[k];
+            OC_WARP_SYNC();
+            for (uint32_t k = lane; k < DE_STAGE; k += DE_GPU ? 32u : 1u)
+                S->stage[k] = k == 0 ? carry : 0u;
+            OC_WARP_SYNC();
+        }
         oc_status st = de_block(S, &w, src, s0, s1, X.items, ni, s1 == n);
         if (st != OC_OK)
             return st;

@@ -4,8 +4,9 @@
  *
  * A grid of W warps (W = min(n, scratch / per-warp scratch, DE_MAX_WARPS));
  * warp w compresses chunks w, w + W, ...  Each warp owns a de_shared in
- * shared memory (hash table of the greedy parser, histograms, codes,
- * output staging: ~15 KiB) and de_scratch_bytes(level) of the scratch (the
+ * shared memory (hash table of the greedy parser, or a block's histograms,
+ * codes and output staging: 8 KiB; 20 warps an SM, register bound) and
+ * de_scratch_bytes(level) of the scratch (the
  * segment's items; for the lazy parser its buckets).  The compressor is
  * deflate_enc_core.h, shared with the host build that CI tests, so the GPU
  * writes the bytes the tests checked.  Levels and ratios:
