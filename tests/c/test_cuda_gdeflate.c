@@ -177,6 +177,7 @@ static void run_batch(void)
 
 #define GUARD 16
 #define MAX_ENC 600
+#define BIG_CAP 80000 /* the capacity given to the page over 64 KiB (CHUNK_TOO_LARGE) */
 
 static gde_shared g_gde;
 
@@ -195,7 +196,7 @@ static void compress_batch(int level, const uint8_t *const *srcs, const size_t *
     oc_status *st = tu_xmalloc(m * sizeof *st);
     uint8_t **ref = tu_xmalloc(m * sizeof *ref), *back = tu_xmalloc(65536 + 1);
     uint8_t **sbase = tu_xmalloc(m * sizeof *sbase), **dbase = tu_xmalloc(m * sizeof *dbase);
-    uint8_t *host = tu_xmalloc(70000 + 2 * GUARD);
+    uint8_t *host = tu_xmalloc(BIG_CAP + 2 * GUARD); /* the largest capacity plus its guard */
     for (size_t i = 0; i < m; i++) {
         size_t a = i % 4, bound = oc_compress_bound(OC_ALGO_GDEFLATE, ns[i]);
         nn[i] = ns[i];
@@ -203,7 +204,11 @@ static void compress_batch(int level, const uint8_t *const *srcs, const size_t *
         if (ns[i])
             CHECK_OK(oc_memory_copy(g_gpu, sbase[i] + a, srcs[i], ns[i]));
         sp[i] = sbase[i] + a;
-        caps[i] = ns[i] > GDE_MAX_PAGE ? 80000 : bound;
+        caps[i] = ns[i] > GDE_MAX_PAGE ? BIG_CAP : bound;
+        if (caps[i] > BIG_CAP) { /* the guard pass below would write past `host` */
+            fprintf(stderr, "page %zu: bound %zu is past the test's buffers (%d)\n", i, caps[i], BIG_CAP);
+            exit(1);
+        }
         dbase[i] = to_device(NULL, caps[i] + GUARD + 4);
         dp[i] = dbase[i] + a;
         ref[i] = tu_xmalloc(caps[i] ? caps[i] : 1);
@@ -257,7 +262,7 @@ static void compress_batch(int level, const uint8_t *const *srcs, const size_t *
     for (size_t i = 0; i < m; i++) {
         oc_memory_free(g_gpu, OC_MEMORY_DEVICE, sbase[i], ns[i] + 4);
         oc_memory_free(g_gpu, OC_MEMORY_DEVICE, dbase[i],
-                       (ns[i] > GDE_MAX_PAGE ? 80000 : oc_compress_bound(OC_ALGO_GDEFLATE, ns[i])) + GUARD +
+                       (ns[i] > GDE_MAX_PAGE ? BIG_CAP : oc_compress_bound(OC_ALGO_GDEFLATE, ns[i])) + GUARD +
                            4);
         free(ref[i]);
     }
