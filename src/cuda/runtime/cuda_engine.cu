@@ -30,6 +30,7 @@
 #include "cuda_engine.h"
 #include "cuda_wus.h"
 #include "gpu_codec.h"
+#include "../codecs/lz4/lz4_gpu.h"
 
 #ifndef OC_CUDA_ARCH_STRING
 #define OC_CUDA_ARCH_STRING "unknown"
@@ -56,6 +57,8 @@ struct oc_cuda_state {
     oc_pinned_slot pinned[OC_PINNED_SLOTS];
     int next_slot;
     cudaEvent_t order_event; /* oc_context_wait_stream's, made on first use (NULL until then) */
+    oc_gpu_side side;        /* gpu_codec.h's second stream, made on first use (side_made) */
+    int side_made;
 };
 
 /* Host-side write-back of results for callers whose result arrays are
@@ -360,10 +363,47 @@ extern "C" void oc_cuda_context_release(oc_context *ctx)
     cudaEventDestroy(s->scratch_done);
     if (s->order_event)
         cudaEventDestroy(s->order_event);
+    if (s->side_made) { /* returns at once; CUDA frees the stream when its work is done */
+        cudaStreamDestroy(s->side.stream);
+        cudaEventDestroy(s->side.fork);
+        cudaEventDestroy(s->side.join);
+    }
     if (entered)
         oc_leave(ctx, prev);
     free(s);
     ctx->cuda_state = NULL;
+}
+
+/* The context's second stream and its two events (gpu_codec.h,
+ * oc_gpu_side), made once; NULL when CUDA cannot make them (the codec then
+ * runs on the caller's stream alone). */
+static const oc_gpu_side *oc_side_get(oc_cuda_state *s)
+{
+    if (s->side_made)
+        return &s->side;
+    oc_gpu_side d;
+    memset(&d, 0, sizeof(d));
+    int least = 0, greatest = 0;
+    if (cudaDeviceGetAttribute(&d.sm_count, cudaDevAttrMultiProcessorCount, s->device) != cudaSuccess ||
+        cudaDeviceGetStreamPriorityRange(&least, &greatest) != cudaSuccess ||
+        cudaStreamCreateWithPriority(&d.stream, cudaStreamNonBlocking, greatest) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return NULL;
+    }
+    if (cudaEventCreateWithFlags(&d.fork, cudaEventDisableTiming) != cudaSuccess) {
+        (void)cudaGetLastError();
+        cudaStreamDestroy(d.stream);
+        return NULL;
+    }
+    if (cudaEventCreateWithFlags(&d.join, cudaEventDisableTiming) != cudaSuccess) {
+        (void)cudaGetLastError();
+        cudaEventDestroy(d.fork);
+        cudaStreamDestroy(d.stream);
+        return NULL;
+    }
+    s->side = d;
+    s->side_made = 1;
+    return &s->side;
 }
 
 /* Device scratch of at least `size` bytes, ordered after its previous use
@@ -432,9 +472,12 @@ enum oc_batch_op { OC_OP_COMPRESS, OC_OP_DECOMPRESS, OC_OP_SIZES };
  * the codec's scratch. */
 #define OC_SLOT_HEADER 256
 
+/* forced: a launch to run instead of the codec's (its scratch and side as
+ * the codec's); NULL for every public call. */
 static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, oc_batch_op op, size_t n,
                               const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
-                              const size_t *dst_caps, size_t *out_sizes, oc_status *statuses)
+                              const size_t *dst_caps, size_t *out_sizes, oc_status *statuses,
+                              oc_gpu_launch_fn forced)
 {
     if (ctx == NULL || options == NULL || !OC_OPTIONS_SIZE_OK(options, oc_codec_options))
         return OC_ERR_INVALID_ARGUMENT;
@@ -461,6 +504,8 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
                               : op == OC_OP_COMPRESS   ? codec->compress
                               : op == OC_OP_DECOMPRESS ? codec->decompress
                                                        : codec->decompressed_sizes;
+    if (forced != NULL && codec != NULL)
+        launch = forced;
     if (launch == NULL && !wus_sizes) /* the API stages such work through the CPU engine (oc_cuda_has_op) */
         return OC_ERR_UNSUPPORTED;
     if (n > ((size_t)1 << 40))
@@ -471,6 +516,7 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
     cfg.max_capacity = (size_t)-1;
     cfg.typed = options->typed;
     cfg.sizes_only = op == OC_OP_SIZES;
+    cfg.side = NULL;
     if (op == OC_OP_COMPRESS)
         FORWARD_IF_ERROR(oc_resolve_level(options->algorithm, options->level, &cfg.level));
     oc_gpu_scratch_fn scratch_fn = codec == NULL          ? NULL
@@ -520,6 +566,8 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
     st = oc_state_get(ctx, &s);
     if (st != OC_OK)
         goto out;
+    if (op == OC_OP_DECOMPRESS && codec != NULL && codec->decompress_side)
+        cfg.side = oc_side_get(s);
     st = oc_scratch(ctx, s, dev_total, &dev);
     if (st != OC_OK)
         goto out;
@@ -606,7 +654,7 @@ extern "C" oc_status oc_cuda_batch_compress(oc_context *ctx, const oc_codec_opti
                                             size_t *dst_sizes, oc_status *statuses)
 {
     return oc_batch_run(ctx, options, OC_OP_COMPRESS, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
-                        dst_sizes, statuses);
+                        dst_sizes, statuses, NULL);
 }
 
 extern "C" oc_status oc_cuda_batch_decompress(oc_context *ctx, const oc_codec_options *options, size_t n,
@@ -615,7 +663,18 @@ extern "C" oc_status oc_cuda_batch_decompress(oc_context *ctx, const oc_codec_op
                                               size_t *dst_sizes, oc_status *statuses)
 {
     return oc_batch_run(ctx, options, OC_OP_DECOMPRESS, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
-                        dst_sizes, statuses);
+                        dst_sizes, statuses, NULL);
+}
+
+extern "C" oc_status oc_cuda_lz4_decompress_copy_only(oc_context *ctx, size_t n, const void *const *src_ptrs,
+                                                      const size_t *src_sizes, void *const *dst_ptrs,
+                                                      const size_t *dst_capacities, size_t *dst_sizes,
+                                                      oc_status *statuses)
+{
+    oc_codec_options o = OC_CODEC_OPTIONS_INIT;
+    o.algorithm = OC_ALGO_LZ4;
+    return oc_batch_run(ctx, &o, OC_OP_DECOMPRESS, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
+                        dst_sizes, statuses, oc_lz4_gpu_decompress_copy_only);
 }
 
 extern "C" oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *options,
@@ -623,7 +682,7 @@ extern "C" oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_
                                                       const size_t *src_sizes, size_t *sizes,
                                                       oc_status *statuses)
 {
-    return oc_batch_run(ctx, options, OC_OP_SIZES, n, src_ptrs, src_sizes, NULL, NULL, sizes, statuses);
+    return oc_batch_run(ctx, options, OC_OP_SIZES, n, src_ptrs, src_sizes, NULL, NULL, sizes, statuses, NULL);
 }
 
 /* ---- memory helpers ---------------------------------------------------- */

@@ -31,13 +31,32 @@
 extern "C" {
 #endif
 
+/* A second stream for a codec whose decoder runs two kernels at once
+ * (the LZ4 split decoder's parse and copy, lz4_kernels.cu): made by the
+ * engine once per context, on the first decompression by such a codec
+ * (oc_gpu_codec.decompress_side), with the device's greatest priority (the
+ * block scheduler starts its pending blocks first), and destroyed with the
+ * context.  A codec forks onto it and joins back within one launch, with
+ * the two events and no host sync:
+ *     cudaEventRecord(fork, stream); cudaStreamWaitEvent(side, fork, 0);
+ *     ... kernels on both streams ...
+ *     cudaEventRecord(join, side); cudaStreamWaitEvent(stream, join, 0);
+ * so every later use of `stream` (and of the scratch) follows its work. */
+typedef struct oc_gpu_side {
+    cudaStream_t stream;    /* non-blocking, greatest priority, on the context's device */
+    cudaEvent_t fork, join; /* timing disabled */
+    int sm_count;           /* the device's multiprocessors */
+} oc_gpu_side;
+
 /* What a launch needs besides the data. */
 typedef struct oc_gpu_config {
-    oc_algorithm algorithm; /* the row's algorithm (one codec may serve several rows) */
-    int level;              /* resolved (oc_resolve_level): never 0 for algorithms with levels */
-    size_t max_capacity;    /* largest dst capacity of the batch, SIZE_MAX when unknown (device arrays) */
-    oc_typed_options typed; /* compression: the typed formats' options (checked by the API layer) */
-    int sizes_only;         /* 1: the scratch is for decompressed_sizes, not decompress */
+    oc_algorithm algorithm;  /* the row's algorithm (one codec may serve several rows) */
+    int level;               /* resolved (oc_resolve_level): never 0 for algorithms with levels */
+    size_t max_capacity;     /* largest dst capacity of the batch, SIZE_MAX when unknown (device arrays) */
+    oc_typed_options typed;  /* compression: the typed formats' options (checked by the API layer) */
+    int sizes_only;          /* 1: the scratch is for decompressed_sizes, not decompress */
+    const oc_gpu_side *side; /* decompress of a codec with decompress_side: its second stream, NULL when
+                                there is none (the codec then runs everything on `stream`); else NULL */
 } oc_gpu_config;
 
 /* Launch of a batch of n chunks.  For decompressed_sizes, dst_dev and
@@ -58,6 +77,7 @@ typedef struct oc_gpu_codec {
     oc_gpu_scratch_fn decompress_scratch; /* NULL: no scratch; also serves decompressed_sizes */
     oc_gpu_launch_fn decompress;          /* NULL: no GPU decoder (the API host-stages) */
     oc_gpu_launch_fn decompressed_sizes;  /* NULL: no GPU size query (the API host-stages) */
+    int decompress_side;                  /* 1: decompress uses cfg->side (0 when left out) */
 } oc_gpu_codec;
 
 /* Each codec folder (src/cuda/codecs/<algo>/) defines its codec as

@@ -22,11 +22,14 @@
  * to the copier warp (lz_decode_pipe.cuh), which writes the output.  P: the
  * type of the lengths the warp exchanges (shuffles, prefix sum); uint32_t
  * halves those shuffles and is exact when srcn and cap are below 2^31 (the
- * caller's test, oc_pipe_narrow): see oc_sat.  (The one-warp decoder that
- * copies each round itself is kept in bench/gpu/dev/.) */
-template <typename P = uint64_t>
+ * caller's test, oc_pipe_narrow): see oc_sat.  S: where the rounds go,
+ * through an oc_pipe_push overload: the pipe's queue (oc_pipe_prod), or
+ * the split decoder's copy warp copying each round itself (oc_lzs_self,
+ * lz_common/lz_split_copy.cuh).  (The v4 one-warp decoder with its own
+ * copy is kept in bench/gpu/dev/.) */
+template <typename P = uint64_t, typename S = oc_pipe_prod>
 __device__ __noinline__ int oc_lz4_decode_rounds(const uint8_t *__restrict__ src, size_t srcn, size_t cap,
-                                                 size_t *outn, int lane, oc_pipe_prod *pp)
+                                                 size_t *outn, int lane, S *pp)
 {
     if (srcn == 0)
         return OC_D_TRUNCATED;
@@ -166,7 +169,7 @@ __device__ __noinline__ int oc_lz4_decode_rounds(const uint8_t *__restrict__ src
         if (fail)
             return __shfl_sync(OC_FULL_MASK, st, __ffs(fail) - 1);
 
-        /* 6. the round goes to the copier warp */
+        /* 6. the round goes to the copier warp (or to S's copy) */
         oc_pipe_push(pp, cnt, lane, e_op, ip + p + e_at, e_lit, e_has ? e_ml : 0, e_off);
         /* the last match of the round, for the end-of-block rules */
         unsigned with = __ballot_sync(OC_FULL_MASK, me && e_has);

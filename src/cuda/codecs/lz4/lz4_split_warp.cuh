@@ -16,7 +16,9 @@
  * smem-w512-t2: 512-byte windows, refill at half the lanes dry, the fastest
  * for LZ4 there).  The walk itself (~1,000 cycles a sequence, a dependent
  * chain) is what bounds it, which is why the split path serves small
- * chunks only.
+ * chunks only, and why the copy runs at the same time (bench/NOTES.md
+ * "v9"): each lane publishes its record count in its chunk's state word
+ * at every refill and at its end.
  */
 #ifndef OC_LZ4_SPLIT_WARP_CUH
 #define OC_LZ4_SPLIT_WARP_CUH
@@ -92,19 +94,32 @@ __device__ __forceinline__ void oc_lzs_refill(uint32_t dry, uintptr_t a, uintptr
  * OC_LZS_MAX_CAP) into recs (room for OC_LZS_MAX_RECS(cap) records), with
  * win the warp's 32 * OC_LZS_WIN bytes of shared memory (16-byte aligned).
  * All 32 lanes must call it.  Returns the status; *nrec and *outn are the
- * records and the decoded size when OK, else 0. */
+ * records and the decoded size when OK, else 0.
+ *
+ * Publication (pub: the chunk's state word, lz_split_rec.h, claimed by
+ * this lane; NULL when have is 0): at every refill of the warp and when
+ * the lane ends, a __threadfence (the records before the count) then
+ * CLAIM_PARSE | count, with DONE at the end (count 0 when the chunk
+ * failed), so that a copy warp can copy the records as they come. */
 __device__ __forceinline__ int oc_lz4s_parse_warp(int lane, int have, const uint8_t *src, uint32_t srcn,
                                                   uint32_t cap, oc_lzs_rec *recs, uint8_t *win,
-                                                  uint32_t *nrec, uint32_t *outn)
+                                                  volatile uint32_t *pub, uint32_t *nrec, uint32_t *outn)
 {
     oc_lz4s_st s;
     oc_lz4s_init(&s);
     int mode = !have ? 0 : srcn ? 2 : 1; /* 0 done, 1 parsing, 2 dry */
+    int told = !have;                    /* the end published */
+    uint32_t said = 0;                   /* the count published */
     uint32_t wshift = 0, whi = 0, refill_at = 0xffffffffu;
     uint8_t *mine = win + (uint32_t)lane * OC_LZS_WIN;
     for (;;) {
         uint32_t dry = __ballot_sync(OC_FULL_MASK, mode == 2);
         if (dry) {
+            __threadfence(); /* this lane's records before its count */
+            if (!told && s.nrec != said) {
+                *pub = OC_LZS_CLAIM_PARSE | s.nrec;
+                said = s.nrec;
+            }
             uintptr_t here = (uintptr_t)(src + (mode == 2 ? s.ip : 0));
             oc_lzs_refill(dry, here & ~(uintptr_t)15, (uintptr_t)src, (uintptr_t)(src + srcn), win, lane);
             if (mode == 2) {
@@ -125,6 +140,11 @@ __device__ __forceinline__ int oc_lz4s_parse_warp(int lane, int have, const uint
                     mode = 2;
                 else if (r == OC_LZS_END)
                     mode = 0;
+            }
+            if (mode == 0 && !told) { /* ended: the final count at once */
+                __threadfence();
+                *pub = OC_LZS_CLAIM_PARSE | OC_LZS_DONE | (s.status == OC_LZS_OK ? s.nrec : 0u);
+                told = 1;
             }
             uint32_t dr = __ballot_sync(OC_FULL_MASK, mode == 2),
                      live = __ballot_sync(OC_FULL_MASK, mode != 0);

@@ -14,6 +14,13 @@
  * Why: no parser warp and no barrier per round as in the pipe decoder
  * (lz_decode_pipe.cuh), 32-bit positions, and the whole warp copying.
  *
+ * The copy runs while the parse still runs (bench/NOTES.md "v9"): it
+ * copies a chunk's records as the parse publishes their count in the
+ * chunk's state word (oc_lzs_copy_published), and a copy warp that finds
+ * a chunk no parse lane has claimed decodes it alone, running the rounds
+ * parser with this copy as its sink (oc_lzs_self), so no copy warp ever
+ * waits for a parse that has not started.
+ *
  * Safety: the parse stored only records that passed every check, and a
  * chunk whose parse failed copies nothing (nrec 0), so the copies are
  * exactly the ranges the pipe decoder would copy.  The experiment this came
@@ -183,42 +190,118 @@ __device__ __forceinline__ void oc_lzs_copy_bytes(const oc_lzs_slot *q, int cnt,
     }
 }
 
-/* The copy half for one chunk: recs[0 .. nrec) in stream order, into dst.
- * All 32 lanes call it; q is the warp's slot. */
-__device__ __forceinline__ void oc_lzs_copy_chunk(const oc_lzs_rec *recs, uint32_t nrec,
-                                                  const uint8_t *__restrict__ src, uint8_t *dst,
-                                                  oc_lzs_slot *q, int lane)
+/* One group of up to 32 records (lane < cnt holds record `lane`: literal
+ * ll bytes from input offset ls, match ml bytes at distance mo) whose output
+ * starts at op; returns where it ends.  All 32 lanes call it; q is the
+ * warp's slot. */
+__device__ __forceinline__ uint32_t oc_lzs_copy_group(uint32_t op, int cnt, uint32_t ls, uint32_t ll,
+                                                      uint32_t mo, uint32_t ml,
+                                                      const uint8_t *__restrict__ src, uint8_t *dst,
+                                                      oc_lzs_slot *q, int lane)
 {
-    uint32_t op = 0;
-    for (uint32_t g = 0; g < nrec; g += 32) {
-        int cnt = nrec - g < 32 ? (int)(nrec - g) : 32;
+    if (lane >= cnt)
+        ls = 0, ll = 0, mo = 1, ml = 0;
+    uint32_t out = ll + ml, incl = out;
+    for (int d = 1; d < 32; d <<= 1) {
+        uint32_t t = __shfl_up_sync(OC_FULL_MASK, incl, d);
+        if (lane >= d)
+            incl += t;
+    }
+    uint32_t total = __shfl_sync(OC_FULL_MASK, incl, 31);
+    if (lane < cnt) {
+        q->lit_out[lane] = op + incl - out;
+        q->lit_src[lane] = ls;
+        q->lit_len[lane] = ll;
+        q->m_len[lane] = ml;
+        q->m_off[lane] = mo ? mo : 1;
+    }
+    __syncwarp();
+    uint32_t start = op, end = op + total;
+    if (total <= OC_LZS_BYTES_MAX && total <= 48u * (uint32_t)cnt)
+        oc_lzs_copy_bytes(q, cnt, start, end, src, dst, lane);
+    else
+        oc_lzs_copy_parallel(q, cnt, start, src, dst, lane);
+    __syncwarp();
+    return end;
+}
+
+/* Records [g0, g1) of one chunk in stream order (op: the output bytes
+ * before record g0), into dst; returns the output end.  The records are
+ * read through L2 (__ldcg): the parse that writes them may run at the same
+ * time on another SM (lz4_kernels.cu), whose lines this SM's L1 must not
+ * serve stale.  All 32 lanes call it; q is the warp's slot. */
+__device__ __forceinline__ uint32_t oc_lzs_copy_range(const oc_lzs_rec *recs, uint32_t g0, uint32_t g1,
+                                                      uint32_t op, const uint8_t *__restrict__ src,
+                                                      uint8_t *dst, oc_lzs_slot *q, int lane)
+{
+    for (uint32_t g = g0; g < g1; g += 32) {
+        int cnt = g1 - g < 32 ? (int)(g1 - g) : 32;
         uint32_t ls = 0, ll = 0, mo = 1, ml = 0;
         if (lane < cnt) {
-            uint4 r = __ldg((const uint4 *)(recs + g + lane));
+            uint4 r = __ldcg((const uint4 *)(recs + g + lane));
             ls = r.x, ll = r.y, mo = r.z, ml = r.w;
         }
-        uint32_t out = ll + ml, incl = out;
-        for (int d = 1; d < 32; d <<= 1) {
-            uint32_t t = __shfl_up_sync(OC_FULL_MASK, incl, d);
-            if (lane >= d)
-                incl += t;
+        op = oc_lzs_copy_group(op, cnt, ls, ll, mo, ml, src, dst, q, lane);
+    }
+    return op;
+}
+
+/* The sink that lets a warp run a rounds parser (lz4/lz4_decode_rounds.cuh,
+ * written for the pipe's queue) and copy each validated round itself with
+ * the copy above: the split decoder's copy warp decoding a whole chunk
+ * alone (lz4_kernels.cu, "self-decode").  Positions are 32-bit: the split
+ * path takes chunks of at most OC_LZS_MAX_CAP output bytes and inputs
+ * below 2^31. */
+struct oc_lzs_self {
+    oc_lzs_slot *q;
+    const uint8_t *src;
+    uint8_t *dst;
+    uint32_t op; /* output bytes copied so far */
+};
+
+/* The rounds parser's push (the overload of lz_decode_pipe.cuh's for the
+ * pipe's queue): one validated round, lane < cnt holding element `lane`
+ * (its lit_out is the running sum the copy recomputes). */
+__device__ __forceinline__ void oc_pipe_push(oc_lzs_self *s, int cnt, int lane, uint64_t lit_out,
+                                             uint64_t lit_src, uint64_t lit_len, uint64_t m_len,
+                                             uint32_t m_off)
+{
+    (void)lit_out;
+    s->op = oc_lzs_copy_group(s->op, cnt, (uint32_t)lit_src, (uint32_t)lit_len, m_off, (uint32_t)m_len,
+                              s->src, s->dst, s->q, lane);
+}
+
+/* The copy of a chunk that a parse lane claimed and may still be parsing
+ * (state: its state word, lz_split_rec.h): the records are copied as
+ * their count is published, 32 at a time until the parse says DONE, then
+ * the rest; in between the warp polls the word through L2 (volatile) with
+ * __nanosleep.  The lane that claimed the chunk is resident and waits for
+ * nothing, so the count always reaches DONE.  Every lane reads the word
+ * and the warp goes by the smallest value seen (counts only grow), so each
+ * lane has itself read a count at least as high as the records it reads
+ * after its __threadfence.  A chunk whose parse failed ends with count 0:
+ * what was copied stays (as the pipe decoder leaves the rounds before a
+ * failure), nothing more is copied. */
+__device__ __forceinline__ void oc_lzs_copy_published(const uint32_t *state, const oc_lzs_rec *recs,
+                                                      const uint8_t *__restrict__ src, uint8_t *dst,
+                                                      oc_lzs_slot *q, int lane)
+{
+    const volatile uint32_t *pub = state;
+    uint32_t done = 0, op = 0;
+    for (;;) {
+        uint32_t p = __reduce_min_sync(OC_FULL_MASK, *pub);
+        uint32_t avail = p & OC_LZS_COUNT_MASK;
+        int ended = (p & OC_LZS_DONE) != 0;
+        uint32_t upto = avail <= done ? done : ended ? avail : done + (avail - done) / 32 * 32;
+        if (upto > done) {
+            __threadfence(); /* the count before the records */
+            op = oc_lzs_copy_range(recs, done, upto, op, src, dst, q, lane);
+            done = upto;
+            continue;
         }
-        uint32_t total = __shfl_sync(OC_FULL_MASK, incl, 31);
-        if (lane < cnt) {
-            q->lit_out[lane] = op + incl - out;
-            q->lit_src[lane] = ls;
-            q->lit_len[lane] = ll;
-            q->m_len[lane] = ml;
-            q->m_off[lane] = mo ? mo : 1;
-        }
-        __syncwarp();
-        uint32_t start = op, end = op + total;
-        if (total <= OC_LZS_BYTES_MAX && total <= 48u * (uint32_t)cnt)
-            oc_lzs_copy_bytes(q, cnt, start, end, src, dst, lane);
-        else
-            oc_lzs_copy_parallel(q, cnt, start, src, dst, lane);
-        __syncwarp();
-        op = end;
+        if (ended)
+            return;
+        __nanosleep(256);
     }
 }
 

@@ -42,6 +42,18 @@
  * the record is stored), and only the last record has no match. */
 #define OC_LZS_MAX_RECS(cap) ((cap) / 4 + 1)
 
+/* Each chunk's state word in the scratch, which joins a parse running at
+ * the same time as the copy (lz4/lz4_kernels.cu): 0 until a side claims
+ * the chunk with a compare-and-swap; the parse lane that wins stores
+ * CLAIM_PARSE | records stored so far after each refill of its window,
+ * then CLAIM_PARSE | DONE | count at its end (count 0 when the chunk
+ * failed: nothing more to copy); a copy warp that wins stores CLAIM_COPY
+ * and decodes the chunk alone.  Counts only grow until DONE. */
+#define OC_LZS_CLAIM_PARSE 0x40000000u
+#define OC_LZS_CLAIM_COPY 0x20000000u
+#define OC_LZS_DONE 0x80000000u
+#define OC_LZS_COUNT_MASK 0x1fffffffu
+
 typedef struct oc_lzs_rec {
     uint32_t lit_src, lit_len, m_off, m_len;
 } oc_lzs_rec;
