@@ -23,10 +23,15 @@
  * smem-w256-t1 parse with a warp per 32 chunks reading through shared
  * memory (dev_lz_smem_warp.cuh; window bytes per lane, refill threshold
  * in quarters of the lanes still parsing), then copy as split-r0.
- * v9 (bench/NOTES.md "v9", LZ4 only: no Snappy rows): fused-w512 runs
- * smem-w512-t2's parse and split-r0's copy at once, on two streams, the
- * copy consuming the records as the parse publishes them
- * (dev_lz_fused.cuh); its "parse" share is when the parse kernel ended.
+ * v9 (bench/NOTES.md "v9" and "v9 in the library", LZ4 at 64 KiB and
+ * less only): library-split is the library's LZ4 GPU decoder itself
+ * (src/cuda/codecs/lz4/lz4_kernels.cu, included whole; called as the
+ * engine calls it, with a second stream of the greatest priority):
+ * smem-w512-t2's parse and split-r0's copy at once on two streams, the copy
+ * consuming the records as the parse publishes them, with the progress
+ * guarantee.  It replaced this harness's own v9 (fused-w512,
+ * dev_lz_fused.cuh, measured 141.7 GB/s at 64 KiB on an H100 at 9bf7836),
+ * which had a 2 s timeout instead; it has no "parse" share.
  *
  * Prints one line per chunk size, algorithm and variant: GB/s of
  * uncompressed bytes, the ratio to the library's decoder, and for the
@@ -41,7 +46,7 @@
 
 #include "../../../src/cuda/codecs/lz4/lz4_decode_rounds.cuh"
 #include "../../../src/cuda/codecs/snappy/snappy_decode_rounds.cuh"
-#include "dev_lz_fused.cuh"
+#include "../../../src/cuda/codecs/lz4/lz4_kernels.cu"
 #include "dev_lz_smem_warp.cuh"
 #include "dev_lz_split_copy.cuh"
 #include "dev_lz_split_pp.h"
@@ -233,57 +238,14 @@ static void smem_parse_launch(int snappy, const oc_cuda_batch &b, oc_split_rec *
         smem_parse_kernel<false, W, T4><<<blocks, 32 * SMEM_WARPS(W), 0, s>>>(b, recs, rec_base, nrecs);
 }
 
-/* ---- v9: parse and copy at once (dev_lz_fused.cuh) ---- */
+/* ---- v9: the library's decoder (lz4_kernels.cu) ---- */
 
-#define FUSED_W 512u
-/* copy blocks of 4 warps per SM: 9 x 5,120 registers beside the parse
- * kernel's 2 blocks of 2 warps at ~3,300 registers a warp, with a block's
- * worth to spare (65,536 a SM), so the parse blocks always find room */
-#define FUSED_COPY_BLOCKS_PER_SM 9
-
-struct fused_scratch {
-    uint32_t *pub;            /* per chunk: records published, | OC_FUSED_DONE at the end */
-    unsigned long long *next; /* the copy warps' next chunk */
-    int *hang;                /* a copy warp gave up waiting */
-    cudaStream_t s2;
-    cudaEvent_t fork, join;
-    int sms;
-    size_t bytes; /* of the allocation at pub, zeroed by each launch */
+struct lib_split {
+    void *scratch;
+    size_t bytes;
+    size_t max_cap; /* the host-known largest capacity (the engine's cfg.max_capacity) */
+    oc_gpu_side side;
 };
-
-__global__ void __launch_bounds__(32 * SMEM_WARPS(FUSED_W), 1)
-    fused_parse_kernel(oc_cuda_batch b, oc_split_rec *recs, const size_t *rec_base, uint32_t *nrecs,
-                       uint32_t *pub)
-{
-    __shared__ __align__(16) uint8_t win[SMEM_WARPS(FUSED_W)][32 * FUSED_W];
-    int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
-    size_t first = ((size_t)blockIdx.x * SMEM_WARPS(FUSED_W) + warp) * 32;
-    if (first >= b.n)
-        return;
-    size_t chunk = first + lane;
-    int have = chunk < b.n;
-    const uint8_t *src = have ? b.src[chunk] : NULL;
-    uint32_t srcn = have ? (uint32_t)b.src_sizes[chunk] : 0;
-    size_t capz = have ? b.dst_caps[chunk] : 0;
-    uint32_t cap = capz < 0xffffffffu ? (uint32_t)capz : 0xffffffffu;
-    uint32_t nrec = 0, outn = 0;
-    int st = oc_fused_parse_warp<FUSED_W, 2>(lane, have, src, srcn, cap, have ? recs + rec_base[chunk] : recs,
-                                             win[warp], have ? pub + chunk : NULL, &nrec, &outn);
-    if (have) {
-        nrecs[chunk] = nrec;
-        b.dst_sizes[chunk] = outn;
-        b.statuses[chunk] = st;
-    }
-}
-
-__global__ void __launch_bounds__(128)
-    fused_copy_kernel(oc_cuda_batch b, const oc_split_rec *recs, const size_t *rec_base, const uint32_t *pub,
-                      unsigned long long *next, int *hang)
-{
-    __shared__ oc_split_slot slots[4];
-    int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
-    oc_fused_copy_warp(b.n, b.src, b.dst, recs, rec_base, pub, next, hang, &slots[warp], lane);
-}
 
 /* ---- the split decoder with the parallel parse (v7b, dev_lz_split_pp.h) ---- */
 
@@ -365,18 +327,18 @@ enum {
     V_SMEM_W256_T2,
     V_SMEM_W512_T2,
     V_SMEM_W256_T1,
-    V_FUSED_W512,
+    V_LIB_SPLIT,
     V_COUNT
 };
 static const char *const vname[V_COUNT] = {"library-pipe", "split-r16k",   "split-r4k",
                                            "split-r0",     "split-pp-r4k", "smem-w256-t2",
-                                           "smem-w512-t2", "smem-w256-t1", "fused-w512"};
+                                           "smem-w512-t2", "smem-w256-t1", "library-split"};
 static int v_on[V_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1}; /* --variants */
 
 /* Whether variant v runs for this algorithm (v9 is LZ4 only). */
 static int v_runs(int v, int snappy)
 {
-    return v_on[v] && !(snappy && v == V_FUSED_W512);
+    return v_on[v] && !(snappy && v == V_LIB_SPLIT);
 }
 
 struct dev_batch {
@@ -385,7 +347,7 @@ struct dev_batch {
     size_t *rec_base;
     uint32_t *nrecs;
     pp_scratch pp;
-    fused_scratch fz;
+    lib_split ls;
 };
 
 /* Launches variant v; with events e[3] records parse/copy boundaries. */
@@ -413,20 +375,18 @@ static void launch(int snappy, int v, const dev_batch &d, cudaStream_t s, cudaEv
         if (mid)
             CUDA_OK(cudaEventRecord(mid, s));
         split_copy_kernel<4096, 4><<<(unsigned)((n + 3) / 4), 128, 0, s>>>(d.b, d.recs, d.rec_base, d.nrecs);
-    } else if (v == V_FUSED_W512) {
-        /* both kernels at once: the copy stream forks from s before the parse */
-        CUDA_OK(cudaMemsetAsync(d.fz.pub, 0, d.fz.bytes, s));
-        CUDA_OK(cudaEventRecord(d.fz.fork, s));
-        CUDA_OK(cudaStreamWaitEvent(d.fz.s2, d.fz.fork, 0));
-        size_t per_block = 32 * SMEM_WARPS(FUSED_W);
-        fused_parse_kernel<<<(unsigned)((n + per_block - 1) / per_block), (unsigned)per_block, 0, s>>>(
-            d.b, d.recs, d.rec_base, d.nrecs, d.fz.pub);
-        if (mid)
-            CUDA_OK(cudaEventRecord(mid, s));
-        fused_copy_kernel<<<(unsigned)(d.fz.sms * FUSED_COPY_BLOCKS_PER_SM), 128, 0, d.fz.s2>>>(
-            d.b, d.recs, d.rec_base, d.fz.pub, d.fz.next, d.fz.hang);
-        CUDA_OK(cudaEventRecord(d.fz.join, d.fz.s2));
-        CUDA_OK(cudaStreamWaitEvent(s, d.fz.join, 0));
+    } else if (v == V_LIB_SPLIT) {
+        oc_gpu_config cfg{};
+        cfg.algorithm = OC_ALGO_LZ4;
+        cfg.max_capacity = d.ls.max_cap;
+        cfg.side = &d.ls.side;
+        oc_status r = oc_gpu_codec_lz4.decompress(
+            d.ls.scratch, d.ls.bytes, &cfg, n, (const void *const *)d.b.src, d.b.src_sizes,
+            (void *const *)d.b.dst, d.b.dst_caps, d.b.dst_sizes, (oc_status *)d.b.statuses, s);
+        if (r != OC_OK) {
+            fprintf(stderr, "library-split: launch status %d\n", (int)r);
+            exit(1);
+        }
     } else if (v >= V_SMEM_W256_T2) {
         if (v == V_SMEM_W256_T2)
             smem_parse_launch<256, 2>(snappy, d.b, d.recs, d.rec_base, d.nrecs, s);
@@ -550,22 +510,22 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
     CUDA_OK(cudaMemcpy((void *)d.b.dst_caps, h_cap, n * sizeof(size_t), cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemcpy(d.rec_base, h_base, n * sizeof(size_t), cudaMemcpyHostToDevice));
     CUDA_OK(cudaMalloc(&d.recs, ro * sizeof(oc_split_rec)));
-    /* v9: counts, the next-chunk counter and the hang flag in one
-     * allocation, zeroed by each launch (the flag's last value is read after it) */
-    d.fz.bytes = n * sizeof(uint32_t) + 32;
-    CUDA_OK(cudaMalloc((void **)&d.fz.pub, d.fz.bytes));
-    d.fz.next = (unsigned long long *)(d.fz.pub + n + (n & 1));
-    d.fz.hang = (int *)(d.fz.next + 1);
-    CUDA_OK(cudaStreamCreateWithFlags(&d.fz.s2, cudaStreamNonBlocking));
-    CUDA_OK(cudaEventCreateWithFlags(&d.fz.fork, cudaEventDisableTiming));
-    CUDA_OK(cudaEventCreateWithFlags(&d.fz.join, cudaEventDisableTiming));
-    CUDA_OK(cudaDeviceGetAttribute(&d.fz.sms, cudaDevAttrMultiProcessorCount, 0));
-    /* the most shared memory on every SM, so that an SM running copy blocks
-     * need not be reconfigured before parse blocks fit beside them */
-    CUDA_OK(cudaFuncSetAttribute(fused_copy_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                 cudaSharedmemCarveoutMaxShared));
-    CUDA_OK(cudaFuncSetAttribute(fused_parse_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                 cudaSharedmemCarveoutMaxShared));
+    /* v9: the library's scratch and second stream, as the engine makes them (cuda_engine.cu) */
+    memset(&d.ls, 0, sizeof(d.ls));
+    if (v_runs(V_LIB_SPLIT, snappy) && chunk <= OC_LZS_MAX_CAP) {
+        oc_gpu_config cfg{};
+        cfg.algorithm = OC_ALGO_LZ4;
+        cfg.max_capacity = chunk;
+        d.ls.max_cap = chunk;
+        d.ls.bytes = oc_gpu_codec_lz4.decompress_scratch(&cfg, n);
+        CUDA_OK(cudaMalloc(&d.ls.scratch, d.ls.bytes));
+        int least = 0, greatest = 0;
+        CUDA_OK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+        CUDA_OK(cudaStreamCreateWithPriority(&d.ls.side.stream, cudaStreamNonBlocking, greatest));
+        CUDA_OK(cudaEventCreateWithFlags(&d.ls.side.fork, cudaEventDisableTiming));
+        CUDA_OK(cudaEventCreateWithFlags(&d.ls.side.join, cudaEventDisableTiming));
+        CUDA_OK(cudaDeviceGetAttribute(&d.ls.side.sm_count, cudaDevAttrMultiProcessorCount, 0));
+    }
     /* the parallel parse's segments (a library version would scan on the device) */
     size_t nsegs = 0;
     for (size_t i = 0; i < n; i++)
@@ -605,7 +565,7 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
     int bad = 0;
     for (int v = 0; v < V_COUNT; v++) {
         rate[v] = parse_share[v] = 0;
-        if (!v_runs(v, snappy))
+        if (!v_runs(v, snappy) || (v == V_LIB_SPLIT && !d.ls.scratch))
             continue;
         CUDA_OK(cudaMemset(d_out, 0, total_u));
         CUDA_OK(cudaMemset(d.b.statuses, 0xff, n * sizeof(int32_t)));
@@ -615,15 +575,6 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
         CUDA_OK(cudaMemcpy(st, d.b.statuses, n * sizeof(int32_t), cudaMemcpyDeviceToHost));
         CUDA_OK(cudaMemcpy(got, d.b.dst_sizes, n * sizeof(size_t), cudaMemcpyDeviceToHost));
         size_t wrong = 0, first = 0;
-        if (v == V_FUSED_W512) { /* a copy warp that gave up waiting is a failure, whatever the bytes */
-            int hang = 0;
-            CUDA_OK(cudaMemcpy(&hang, d.fz.hang, sizeof hang, cudaMemcpyDeviceToHost));
-            if (hang) {
-                fprintf(stderr, "%zu KiB %s %s: a copy warp waited > 2 s for records\n", chunk >> 10, alg,
-                        vname[v]);
-                bad = 1;
-            }
-        }
         for (size_t i = 0; i < n; i++) {
             size_t j = i % nu;
             if (st[i] != OC_D_OK || got[i] != u_size[j] || memcmp(out + h_uoff[i], u_data[j], u_size[j]) != 0)
@@ -642,12 +593,13 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
         launch(snappy, v, d, s, 0); /* warm-up */
         for (int r = 0; r < repeats; r++) {
             CUDA_OK(cudaEventRecord(t0, s));
-            launch(snappy, v, d, s, v == V_LIB ? (cudaEvent_t)0 : tm);
+            int mid = v != V_LIB && v != V_LIB_SPLIT; /* a parse end to time */
+            launch(snappy, v, d, s, mid ? tm : (cudaEvent_t)0);
             CUDA_OK(cudaEventRecord(t1, s));
             CUDA_OK(cudaEventSynchronize(t1));
             CUDA_OK(cudaEventElapsedTime(&ms[r], t0, t1));
             pms[r] = 0;
-            if (v != V_LIB)
+            if (mid)
                 CUDA_OK(cudaEventElapsedTime(&pms[r], t0, tm));
         }
         qsort(ms, (size_t)repeats, sizeof(float), cmp_float);
@@ -656,12 +608,12 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
         parse_share[v] = pms[repeats / 2] / ms[repeats / 2];
     }
     for (int v = 0; v < V_COUNT; v++) {
-        if (!v_runs(v, snappy))
+        if (!v_runs(v, snappy) || (v == V_LIB_SPLIT && !d.ls.scratch))
             continue;
         printf("%5zu KiB %-6s %6zu chunks %6.2f GiB ratio %5.2f  %-12s %8.1f GB/s  %5.2fx library",
                chunk >> 10, alg, n, (double)total_u / (1 << 30), (double)total_u / (double)total_c, vname[v],
                rate[v], rate[V_LIB] > 0 ? rate[v] / rate[V_LIB] : 0.0);
-        if (v != V_LIB)
+        if (v != V_LIB && v != V_LIB_SPLIT)
             printf("  (parse %2.0f%%)", 100.0 * parse_share[v]);
         printf("\n");
     }
@@ -692,7 +644,7 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
     size_t *got_lib = (size_t *)malloc(nd * sizeof(size_t));
     size_t mismatch = 0, failing = 0;
     for (int v = 0; v < V_COUNT; v++) {
-        if (!v_runs(v, snappy))
+        if (!v_runs(v, snappy) || (v == V_LIB_SPLIT && !d.ls.scratch))
             continue;
         launch(snappy, v, ds, s, 0);
         CUDA_OK(cudaStreamSynchronize(s));
@@ -721,10 +673,12 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
     CUDA_OK(cudaFree(d_comp));
     CUDA_OK(cudaFree(d_out));
     CUDA_OK(cudaFree(d.recs));
-    CUDA_OK(cudaFree(d.fz.pub));
-    CUDA_OK(cudaStreamDestroy(d.fz.s2));
-    CUDA_OK(cudaEventDestroy(d.fz.fork));
-    CUDA_OK(cudaEventDestroy(d.fz.join));
+    if (d.ls.scratch) {
+        CUDA_OK(cudaFree(d.ls.scratch));
+        CUDA_OK(cudaStreamDestroy(d.ls.side.stream));
+        CUDA_OK(cudaEventDestroy(d.ls.side.fork));
+        CUDA_OK(cudaEventDestroy(d.ls.side.join));
+    }
     CUDA_OK(cudaFree(d.pp.recs));
     CUDA_OK(cudaFree(d.pp.pos));
     CUDA_OK(cudaFree(d.pp.cum));
