@@ -33,6 +33,7 @@
 #include "cuda/codecs/deflate/deflate_enc_core.h"
 #include "cuda/codecs/deflate/inflate_chunk_core.h"
 
+#include "helpers/deflate_ref.h"
 #include "helpers/dev_mem.h"
 #include "helpers/soft_check.h"
 
@@ -92,67 +93,6 @@ static uint8_t *dup_bytes(const uint8_t *p, size_t n)
     if (n)
         memcpy(q, p, n);
     return q;
-}
-
-static uint8_t *zlib_comp(oc_algorithm a, const uint8_t *src, size_t n, int level, int strategy, int wbits,
-                          size_t *csize)
-{
-    z_stream z;
-    memset(&z, 0, sizeof z);
-    int wb = a == OC_ALGO_ZLIB ? wbits : a == OC_ALGO_GZIP ? wbits + 16 : -wbits;
-    REQUIRE(deflateInit2(&z, level, Z_DEFLATED, wb, 8, strategy) == Z_OK);
-    size_t cap = deflateBound(&z, (uLong)n) + 64;
-    uint8_t *out = malloc(cap);
-    z.next_in = (Bytef *)(uintptr_t)src;
-    z.avail_in = (uInt)n;
-    z.next_out = out;
-    z.avail_out = (uInt)cap;
-    REQUIRE(deflate(&z, Z_FINISH) == Z_STREAM_END);
-    *csize = z.total_out;
-    deflateEnd(&z);
-    return out;
-}
-
-static uint8_t *ld_comp(oc_algorithm a, const uint8_t *src, size_t n, int level, size_t *csize)
-{
-    struct libdeflate_compressor *c = libdeflate_alloc_compressor(level);
-    REQUIRE(c);
-    size_t cap = libdeflate_gzip_compress_bound(c, n) + 64;
-    uint8_t *out = malloc(cap);
-    *csize = a == OC_ALGO_ZLIB   ? libdeflate_zlib_compress(c, src, n, out, cap)
-             : a == OC_ALGO_GZIP ? libdeflate_gzip_compress(c, src, n, out, cap)
-                                 : libdeflate_deflate_compress(c, src, n, out, cap);
-    libdeflate_free_compressor(c);
-    REQUIRE(*csize > 0);
-    return out;
-}
-
-static uint8_t *mixed_comp(oc_algorithm a, const uint8_t *src, size_t n, size_t *csize)
-{
-    z_stream z;
-    memset(&z, 0, sizeof z);
-    int wb = a == OC_ALGO_ZLIB ? 15 : a == OC_ALGO_GZIP ? 31 : -15;
-    REQUIRE(deflateInit2(&z, 6, Z_DEFLATED, wb, 8, Z_DEFAULT_STRATEGY) == Z_OK);
-    size_t cap = 2 * n + 4096;
-    uint8_t *out = malloc(cap);
-    z.next_out = out;
-    z.avail_out = (uInt)cap;
-    size_t part = n / 7 + 1, pos = 0;
-    static const int levels[] = {0, 6, 1, 9, 0, 3};
-    static const int strategies[] = {Z_DEFAULT_STRATEGY, Z_FIXED, Z_DEFAULT_STRATEGY,
-                                     Z_HUFFMAN_ONLY,     Z_RLE,   Z_FIXED};
-    for (int i = 0; pos < n; i++) {
-        size_t m = n - pos < part ? n - pos : part;
-        z.next_in = (Bytef *)(uintptr_t)(src + pos);
-        z.avail_in = (uInt)m;
-        REQUIRE(deflate(&z, i % 2 ? Z_SYNC_FLUSH : Z_FULL_FLUSH) == Z_OK);
-        pos += m;
-        REQUIRE(deflateParams(&z, levels[i % 6], strategies[i % 6]) == Z_OK);
-    }
-    REQUIRE(deflate(&z, Z_FINISH) == Z_STREAM_END);
-    *csize = z.total_out;
-    deflateEnd(&z);
-    return out;
 }
 
 /* gzip: `members` members of src, each with FTEXT FHCRC FEXTRA FNAME FCOMMENT. */
@@ -315,7 +255,7 @@ static void valid_streams(list *l, oc_algorithm a, const uint8_t *src, size_t n,
         int v = (int)((off / chunk) % 8);
         uint8_t *c;
         if (v < 4)
-            c = ld_comp(a, p, m, ld_levels[v], &cs);
+            c = libdeflate_comp(a, p, m, ld_levels[v], &cs);
         else if (v == 4)
             c = zlib_comp(a, p, m, 1 + (int)(rnd() % 9), Z_DEFAULT_STRATEGY, 9 + (int)(rnd() % 7), &cs);
         else if (v == 5)
@@ -334,7 +274,7 @@ static void hostile_streams(list *l, oc_algorithm a, const uint8_t *src, size_t 
     for (size_t k = 0; k < count; k++) {
         size_t m = 1 + rnd() % (n < 65536 ? n : 65536);
         size_t off = rnd() % (n - m + 1), cs;
-        uint8_t *c = (k & 1) ? ld_comp(a, src + off, m, 1 + (int)(rnd() % 12), &cs)
+        uint8_t *c = (k & 1) ? libdeflate_comp(a, src + off, m, 1 + (int)(rnd() % 12), &cs)
                              : zlib_comp(a, src + off, m, 6, Z_DEFAULT_STRATEGY, 15, &cs);
         switch (k % 6) {
         case 0: /* a cut */
