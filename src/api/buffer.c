@@ -16,7 +16,13 @@
  * end in a "tail" that the codec decodes serially into the rest of dst;
  * LZ4 frames without our index go through liblz4's LZ4F decoder.
  *
- * Device buffers go to the CUDA engine's whole-buffer functions.
+ * Device buffers are driven from here too: RAW and WITH_UNCOMPRESSED_SIZE
+ * compression is the same code (the batched call on the GPU); the plan of
+ * a device buffer comes from its head and tail (src/format/sparse_plan.c,
+ * read through oc_memory_copy); this layer chooses GPU or staging and the
+ * CUDA engine's primitives (src/cuda/container/) assemble NATIVE
+ * containers, run a plan and check one.  What the GPU does not run is
+ * staged through the CPU engine (staging.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +39,7 @@
 #include "staging.h"
 #include "../format/lz4f_serial.h"
 #include "../format/parallel.h"
+#include "../format/sparse_plan.h"
 
 #define GROUP_BYTES ((uint64_t)64 << 20)
 /* Compression groups are smaller, so the scratch they reuse stays in cache
@@ -123,8 +130,12 @@ static void progress_report(progress *p, uint64_t done)
 
 /* ---- compression ----------------------------------------------------------- */
 
+/* RAW and WITH_UNCOMPRESSED_SIZE: one chunk straight into dst, after the
+ * 8-byte size for WITH_UNCOMPRESSED_SIZE; on host buffers, or on the GPU
+ * (on_device: src and dst in device memory, a codec the GPU compresses). */
 static oc_status compress_raw(oc_context *ctx, const oc_buffer_options *o, const uint8_t *src,
-                              uint64_t src_size, uint8_t *dst, uint64_t dst_capacity, uint64_t *dst_size)
+                              uint64_t src_size, uint8_t *dst, uint64_t dst_capacity, uint64_t *dst_size,
+                              int on_device)
 {
     uint64_t prefix = o->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE ? 8 : 0;
     RETURN_ERROR_IF(dst_capacity < prefix, OC_ERR_OUTPUT_TOO_SMALL);
@@ -143,9 +154,18 @@ static oc_status compress_raw(oc_context *ctx, const oc_buffer_options *o, const
     size_t out = 0;
     oc_status st = OC_ERR_INTERNAL;
     FORWARD_IF_ERROR(oc_batch_compress(ctx, &co, 1, &sp, &ss, &dp, &cap, &out, &st));
+    uint8_t size_le[8];
+    oc_store_le64(size_le, src_size);
+    if (on_device) {
+        /* The engine writes out and st back when the stream gets there; the
+         * size goes down the same stream, and one wait covers both. */
+        if (prefix)
+            FORWARD_IF_ERROR(oc_memory_copy(ctx, dst, size_le, 8));
+        FORWARD_IF_ERROR(oc_context_synchronize(ctx));
+    }
     FORWARD_IF_ERROR(st);
-    if (prefix)
-        oc_store_le64(dst, src_size);
+    if (prefix && !on_device)
+        memcpy(dst, size_le, 8);
     *dst_size = prefix + out;
     return OC_OK;
 }
@@ -293,17 +313,22 @@ oc_status oc_buffer_compress(oc_context *ctx, const oc_buffer_options *options, 
                     OC_ERR_INVALID_ARGUMENT);
     *dst_size = 0;
     if (src && ctx->opts.engine != OC_ENGINE_CPU && oc_pointer_kind(src) == OC_MEMORY_DEVICE) {
-        /* Device data: the GPU path, or host staging where it does not run. */
-        int handled = 0;
-        oc_status st =
-            oc_cuda_buffer_compress(ctx, options, src, src_size, dst, dst_capacity, dst_size, &handled);
-        return handled ? st
-                       : oc_staged_buffer_compress(ctx, options, src, src_size, dst, dst_capacity, dst_size);
+        /* Device data: on the GPU when the output is device memory too and
+         * the chunks have a GPU compressor (RAW and WITH_UNCOMPRESSED_SIZE
+         * below, NATIVE containers assembled by the CUDA engine); else the
+         * whole call is staged through the CPU engine. */
+        RETURN_ERROR_IF(src_size > SIZE_MAX / 2, OC_ERR_INVALID_ARGUMENT);
+        if (!dst || oc_pointer_kind(dst) != OC_MEMORY_DEVICE || !oc_cuda_has_op(chunk_algorithm(options), 0))
+            return oc_staged_buffer_compress(ctx, options, src, src_size, dst, dst_capacity, dst_size);
+        if (options->kind != OC_BITSTREAM_NATIVE)
+            return compress_raw(ctx, options, (const uint8_t *)src, src_size, (uint8_t *)dst, dst_capacity,
+                                dst_size, 1);
+        return oc_cuda_buffer_compress(ctx, options, src, src_size, dst, dst_capacity, dst_size);
     }
     uint8_t dummy[1];
     uint8_t *d = dst ? (uint8_t *)dst : dummy;
     if (options->kind != OC_BITSTREAM_NATIVE)
-        return compress_raw(ctx, options, (const uint8_t *)src, src_size, d, dst_capacity, dst_size);
+        return compress_raw(ctx, options, (const uint8_t *)src, src_size, d, dst_capacity, dst_size, 0);
     return compress_native(ctx, options, (const uint8_t *)src, src_size, d, dst_capacity, dst_size);
 }
 
@@ -639,6 +664,84 @@ static oc_status decode_tail(oc_context *ctx, const oc_container_plan *plan, con
     return st;
 }
 
+/* ---- device buffers: the plan from head and tail ------------------------------- */
+
+typedef struct device_reader {
+    oc_context *ctx;
+    const uint8_t *src;
+} device_reader;
+
+/* oc_range_reader over device memory: the copies, then one wait. */
+static oc_status read_device(void *opaque, const oc_range *r, size_t n)
+{
+    const device_reader *d = (const device_reader *)opaque;
+    for (size_t i = 0; i < n; i++)
+        if (r[i].len)
+            FORWARD_IF_ERROR(oc_memory_copy(d->ctx, r[i].to, d->src + r[i].off, (size_t)r[i].len));
+    return oc_context_synchronize(d->ctx);
+}
+
+/* A device buffer decoded on the GPU: src/format/sparse_plan.c's plan from
+ * its head and tail, run by the CUDA engine when the GPU runs it (its
+ * chunks indexed, their codecs decoded on the GPU, dst in device memory);
+ * *handled = 0 otherwise, and the caller stages the whole call. */
+static oc_status decompress_device(oc_context *ctx, const oc_buffer_options *hint, const void *src,
+                                   uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size,
+                                   uint64_t *failed_chunk, int *handled)
+{
+    *handled = 1;
+    RETURN_ERROR_IF(src_size > SIZE_MAX / 2 || dst_capacity > SIZE_MAX / 2, OC_ERR_INVALID_ARGUMENT);
+    if (dst_capacity && (dst == NULL || oc_pointer_kind(dst) != OC_MEMORY_DEVICE)) {
+        *handled = 0; /* a host output buffer */
+        return OC_OK;
+    }
+    int verify = !hint || hint->checksum == OC_CHECKSUM_VERIFY;
+    oc_sparse sh;
+    oc_container_plan plan;
+    int gpu = 0;
+    device_reader rd = {ctx, (const uint8_t *)src};
+    oc_status st = oc_sparse_plan(hint, src_size, read_device, &rd, &sh, &plan, &gpu);
+    if (st == OC_OK && (!gpu || !oc_cuda_has_op(plan.algorithm, 1) ||
+                        (plan.tail && !oc_cuda_has_op(plan.tail_algorithm, 1))))
+        *handled = 0;
+    else if (st == OC_OK)
+        st = oc_cuda_buffer_run_plan(ctx, &plan, &sh, verify, src, src_size, dst, dst_capacity, dst_size,
+                                     failed_chunk);
+    oc_plan_free(&plan);
+    oc_sparse_free(&sh);
+    return st;
+}
+
+/* The size query of a device buffer from its head and tail, when the plan
+ * records every size (after the GPU's checks of the plan: a container the
+ * CPU parser rejects is CORRUPT here too); *handled = 0 when it cannot
+ * (no index, a tail without a size), and the caller reads src whole. */
+static oc_status decompressed_size_device(oc_context *ctx, const oc_buffer_options *hint, const void *src,
+                                          uint64_t src_size, uint64_t *size, int *handled)
+{
+    *handled = 0;
+    if (src_size > SIZE_MAX / 2)
+        return OC_OK;
+    oc_sparse sh;
+    oc_container_plan plan;
+    int usable = 0;
+    device_reader rd = {ctx, (const uint8_t *)src};
+    oc_status st = oc_sparse_plan(hint, src_size, read_device, &rd, &sh, &plan, &usable);
+    if (!usable) {
+        st = OC_OK; /* *handled stays 0 */
+    } else if (st != OC_OK) {
+        *handled = 1;
+    } else if (!plan.tail && plan.size_known) {
+        st = oc_cuda_buffer_check_plan(ctx, &plan, &sh, src, src_size);
+        if (st == OC_OK)
+            *size = plan.total_size;
+        *handled = 1;
+    }
+    oc_plan_free(&plan);
+    oc_sparse_free(&sh);
+    return st;
+}
+
 oc_status oc_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, const void *src,
                                uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size,
                                uint64_t *failed_chunk)
@@ -652,8 +755,8 @@ oc_status oc_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, c
     *dst_size = 0;
     if (src && ctx->opts.engine != OC_ENGINE_CPU && oc_pointer_kind(src) == OC_MEMORY_DEVICE) {
         int handled = 0;
-        oc_status st = oc_cuda_buffer_decompress(ctx, hint, src, src_size, dst, dst_capacity, dst_size,
-                                                 failed_chunk, &handled);
+        oc_status st =
+            decompress_device(ctx, hint, src, src_size, dst, dst_capacity, dst_size, failed_chunk, &handled);
         return handled ? st
                        : oc_staged_buffer_decompress(ctx, hint, src, src_size, dst, dst_capacity, dst_size,
                                                      failed_chunk);
@@ -688,15 +791,11 @@ oc_status oc_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, c
             *dst_size = total;
         goto done;
     }
-    uint64_t known = plan.tail ? plan.chunks[plan.n - 1].dst_off : plan.total_size;
+    uint64_t known = oc_plan_known_size(&plan);
     if (known > dst_capacity) {
         st = OC_ERR_OUTPUT_TOO_SMALL;
-        if (failed_chunk) {
-            size_t i = 0;
-            while (i < plan.n && plan.chunks[i].dst_off + plan.chunks[i].dst_size <= dst_capacity)
-                i++;
-            *failed_chunk = i;
-        }
+        if (failed_chunk)
+            *failed_chunk = oc_plan_first_over(&plan, dst_capacity);
         goto done;
     }
     st = decode_chunks(ctx, &plan, s, d, verify, failed_chunk);
@@ -732,7 +831,7 @@ oc_status oc_buffer_decompressed_size(oc_context *ctx, const oc_buffer_options *
     if (src && src_size && oc_pointer_kind(src) == OC_MEMORY_DEVICE) {
         /* Indexed containers and sized streams: from head and tail only. */
         int handled = 0;
-        oc_status cs = oc_cuda_buffer_decompressed_size(ctx, hint, src, src_size, size, &handled);
+        oc_status cs = decompressed_size_device(ctx, hint, src, src_size, size, &handled);
         if (handled)
             return cs;
         /* Otherwise the container parser needs it all: parse a host copy. */

@@ -91,6 +91,23 @@ OC_HIDDEN void oc_plan_free(oc_container_plan *plan);
 OC_HIDDEN oc_status oc_plan_push(oc_container_plan *plan, uint64_t src_off, uint64_t src_size,
                                  uint64_t dst_size, uint32_t checksum, int stored);
 
+/* The decoded bytes the plan knows before decoding: all of them, or those
+ * before the tail chunk. */
+static inline uint64_t oc_plan_known_size(const oc_container_plan *plan)
+{
+    return plan->tail ? plan->chunks[plan->n - 1].dst_off : plan->total_size;
+}
+
+/* The first chunk whose decoded bytes do not fit in `capacity` (plan->n
+ * when all do): the failed chunk of OUTPUT_TOO_SMALL, on both engines. */
+static inline size_t oc_plan_first_over(const oc_container_plan *plan, uint64_t capacity)
+{
+    size_t i = 0;
+    while (i < plan->n && plan->chunks[i].dst_off + plan->chunks[i].dst_size <= capacity)
+        i++;
+    return i;
+}
+
 /* ---- writers ------------------------------------------------------------ */
 
 typedef struct oc_writer {

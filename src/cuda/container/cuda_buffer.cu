@@ -1,8 +1,9 @@
 /*
- * cuda_buffer.cu - oc_buffer_compress on device buffers, on the GPU: the
- * payload never goes through host memory.  Algorithms whose chunks have no
- * GPU compressor (deflate/zlib/gzip) and host output buffers are left to
- * the API layer (*handled = 0), which stages the whole call.
+ * cuda_buffer.cu - oc_buffer_compress of a NATIVE container on device
+ * buffers, on the GPU: the payload never goes through host memory.  The
+ * API layer (src/api/buffer.c) chooses this path (device output, chunks
+ * with a GPU compressor), compresses RAW and WITH_UNCOMPRESSED_SIZE itself
+ * and stages the rest.
  *
  * NATIVE: a kernel builds the chunk pointer arrays in device memory; ONE
  * batched compression writes every chunk into device scratch; one block
@@ -13,7 +14,7 @@
  * suffix and index entry into dst; one thread writes the header and the
  * trailer.  Nothing is written when the container does not fit in
  * dst_capacity (OUTPUT_TOO_SMALL).  The host synchronises once, at the end,
- * for *dst_size.  RAW and WITH_UNCOMPRESSED_SIZE compress straight into dst.
+ * for *dst_size.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,53 +36,6 @@ oc_status oc_cuda_buffer_err(cudaError_t e)
         return OC_OK;
     (void)cudaGetLastError();
     return OC_ERR_CUDA;
-}
-
-void *oc_cuda_buffer_alloc(oc_context *ctx, size_t size)
-{
-    const oc_allocator *a = &ctx->opts.device_alloc;
-    if (size == 0)
-        size = 1;
-    if (a->alloc)
-        return a->alloc(a->opaque, size, ctx->opts.cuda_stream);
-    void *p = NULL;
-    if (cudaMallocAsync(&p, size, (cudaStream_t)ctx->opts.cuda_stream) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return NULL;
-    }
-    return p;
-}
-
-void oc_cuda_buffer_free(oc_context *ctx, void *p, size_t size)
-{
-    if (p == NULL)
-        return;
-    const oc_allocator *a = &ctx->opts.device_alloc;
-    if (size == 0)
-        size = 1;
-    if (a->alloc)
-        a->free(a->opaque, p, size, ctx->opts.cuda_stream);
-    else
-        (void)cudaFreeAsync(p, (cudaStream_t)ctx->opts.cuda_stream);
-}
-
-oc_status oc_cuda_buffer_enter(oc_context *ctx, int *prev)
-{
-    if (!oc_cuda_available())
-        return OC_ERR_NO_DEVICE;
-    if (ctx->opts.device_id < 0 || ctx->opts.device_id >= oc_cuda_device_count())
-        return OC_ERR_NO_DEVICE;
-    if (cudaGetDevice(prev) != cudaSuccess)
-        *prev = -1;
-    if (*prev != ctx->opts.device_id && cudaSetDevice(ctx->opts.device_id) != cudaSuccess)
-        return oc_cuda_buffer_err(cudaErrorInvalidDevice);
-    return OC_OK;
-}
-
-void oc_cuda_buffer_leave(oc_context *ctx, int prev)
-{
-    if (prev >= 0 && prev != ctx->opts.device_id)
-        (void)cudaSetDevice(prev);
 }
 
 #define OC_XXH_TILE 16384
@@ -145,10 +99,6 @@ struct oc_cargs {
     uint64_t *off;
     oc_cres *res;
 };
-
-#define OC_GRID_STRIDE(i, n)                                                                                 \
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n);                              \
-         i += (uint64_t)gridDim.x * blockDim.x)
 
 static __global__ void oc_k_setup(oc_cargs a, const uint8_t *src, uint64_t src_size, uint64_t cs,
                                   uint8_t *scratch, uint64_t bound)
@@ -307,48 +257,6 @@ static __global__ void oc_k_trailer(oc_cargs a, uint8_t *dst, oc_header_bytes h,
 
 /* ---- host side ---------------------------------------------------------- */
 
-static unsigned oc_grid(uint64_t n, unsigned per_block)
-{
-    uint64_t g = (n + per_block - 1) / per_block;
-    if (g < 1)
-        g = 1;
-    return g > 65535u * 16 ? 65535u * 16 : (unsigned)g;
-}
-
-static oc_status oc_compress_raw_gpu(oc_context *ctx, const oc_buffer_options *o, const void *src,
-                                     uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size)
-{
-    uint64_t prefix = o->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE ? 8 : 0;
-    if (dst_capacity < prefix)
-        return OC_ERR_OUTPUT_TOO_SMALL;
-    if (oc_compress_bound(o->algorithm, (size_t)src_size) == 0)
-        return OC_ERR_CHUNK_TOO_LARGE;
-    oc_codec_options co = OC_CODEC_OPTIONS_INIT;
-    co.algorithm = o->algorithm;
-    co.level = o->level;
-    co.typed = o->typed;
-    const void *sp = src;
-    size_t ss = (size_t)src_size;
-    void *dp = (uint8_t *)dst + prefix;
-    uint64_t cap64 = dst_capacity - prefix;
-    size_t cap = cap64 > SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)cap64;
-    size_t out = 0;
-    oc_status st = OC_ERR_INTERNAL;
-    /* Host argument arrays: the engine stages them and writes the results
-     * back when the stream gets there; the synchronisation below waits. */
-    FORWARD_IF_ERROR(oc_cuda_batch_compress(ctx, &co, 1, &sp, &ss, &dp, &cap, &out, &st));
-    cudaStream_t stream = (cudaStream_t)ctx->opts.cuda_stream;
-    if (prefix) {
-        uint8_t b[8];
-        oc_store_le64(b, src_size);
-        FORWARD_IF_ERROR(oc_cuda_buffer_err(cudaMemcpyAsync(dst, b, 8, cudaMemcpyHostToDevice, stream)));
-    }
-    FORWARD_IF_ERROR(oc_cuda_buffer_err(cudaStreamSynchronize(stream)));
-    FORWARD_IF_ERROR(st);
-    *dst_size = prefix + out;
-    return OC_OK;
-}
-
 static oc_status oc_compress_native_gpu(oc_context *ctx, const oc_buffer_options *o, const uint8_t *src,
                                         uint64_t src_size, uint8_t *dst, uint64_t dst_capacity,
                                         uint64_t *dst_size)
@@ -385,7 +293,7 @@ static oc_status oc_compress_native_gpu(oc_context *ctx, const oc_buffer_options
     if (bound > (SIZE_MAX / 4) / words)
         return OC_ERR_INVALID_ARGUMENT;
     size_t total = arrays + (size_t)(words * bound);
-    uint8_t *mem = (uint8_t *)oc_cuda_buffer_alloc(ctx, total);
+    uint8_t *mem = (uint8_t *)oc_cuda_dev_alloc(ctx, total);
     if (mem == NULL)
         return OC_ERR_OUT_OF_MEMORY;
     cudaStream_t stream = (cudaStream_t)ctx->opts.cuda_stream;
@@ -408,7 +316,7 @@ static oc_status oc_compress_native_gpu(oc_context *ctx, const oc_buffer_options
     memset(&hr, 0, sizeof hr);
     oc_status st = OC_OK;
     if (n) {
-        oc_k_setup<<<oc_grid(n, 256), 256, 0, stream>>>(g, src, src_size, cs, scratch, bound);
+        oc_k_setup<<<oc_buffer_grid(n, 256), 256, 0, stream>>>(g, src, src_size, cs, scratch, bound);
         st = oc_cuda_buffer_err(cudaGetLastError());
         oc_codec_options co = OC_CODEC_OPTIONS_INIT;
         co.algorithm = ca;
@@ -422,11 +330,11 @@ static oc_status oc_compress_native_gpu(oc_context *ctx, const oc_buffer_options
         goto done;
     oc_k_scan<<<1, 1024, 0, stream>>>(g, h.len, trailer, dst_capacity);
     if (n && need_sums)
-        oc_k_sums<<<oc_grid(n, 128), 128, 0, stream>>>(g);
+        oc_k_sums<<<oc_buffer_grid(n, 128), 128, 0, stream>>>(g);
     if (nt.ops->content_checksum && checksums)
         oc_k_xxh32_whole<<<1, 256, 0, stream>>>(src, src_size, &g.res->content);
     if (n)
-        oc_k_write<<<oc_grid(n, 1), 256, 0, stream>>>(g, dst, trailer_head, esize);
+        oc_k_write<<<oc_buffer_grid(n, 1), 256, 0, stream>>>(g, dst, trailer_head, esize);
     oc_k_trailer<<<1, 1, 0, stream>>>(g, dst, h, has_trailer, esize);
     st = oc_cuda_buffer_err(cudaGetLastError());
     if (st == OC_OK)
@@ -438,40 +346,27 @@ static oc_status oc_compress_native_gpu(oc_context *ctx, const oc_buffer_options
     if (st == OC_OK)
         *dst_size = hr.total;
 done:
-    oc_cuda_buffer_free(ctx, mem, total);
+    oc_cuda_dev_free(ctx, mem, total);
     return st;
 }
 
 extern "C" oc_status oc_cuda_buffer_compress(oc_context *ctx, const oc_buffer_options *options,
                                              const void *src, uint64_t src_size, void *dst,
-                                             uint64_t dst_capacity, uint64_t *dst_size, int *handled)
+                                             uint64_t dst_capacity, uint64_t *dst_size)
 {
-    *handled = 1;
-    if (ctx == NULL || dst_size == NULL || options == NULL)
+    if (ctx == NULL || dst_size == NULL || options == NULL || options->kind != OC_BITSTREAM_NATIVE)
         return OC_ERR_INVALID_ARGUMENT;
     if (!oc_cuda_available())
         return OC_ERR_NO_DEVICE;
     if (src_size > SIZE_MAX / 2)
         return OC_ERR_INVALID_ARGUMENT;
     *dst_size = 0;
-    /* Output in host memory (the container is assembled on the host), or
-     * chunks without a GPU compressor: the API stages the whole call. */
-    const oc_algo_desc *d = oc_algo(options->algorithm);
-    oc_algorithm ca = options->kind == OC_BITSTREAM_NATIVE && d ? d->native_chunks : options->algorithm;
-    if (dst == NULL || oc_cuda_pointer_kind(dst) != OC_MEMORY_DEVICE || !oc_cuda_has_op(ca, 0)) {
-        *handled = 0;
-        return OC_OK;
-    }
     int prev = -1;
-    FORWARD_IF_ERROR(oc_cuda_buffer_enter(ctx, &prev));
-    oc_status st;
-    if (options->kind != OC_BITSTREAM_NATIVE)
-        st = oc_compress_raw_gpu(ctx, options, src, src_size, dst, dst_capacity, dst_size);
-    else
-        st = oc_compress_native_gpu(ctx, options, (const uint8_t *)src, src_size, (uint8_t *)dst,
-                                    dst_capacity, dst_size);
+    FORWARD_IF_ERROR(oc_cuda_enter(ctx, &prev));
+    oc_status st = oc_compress_native_gpu(ctx, options, (const uint8_t *)src, src_size, (uint8_t *)dst,
+                                          dst_capacity, dst_size);
     if (st != OC_OK)
         *dst_size = 0;
-    oc_cuda_buffer_leave(ctx, prev);
+    oc_cuda_leave(ctx, prev);
     return st;
 }

@@ -1,8 +1,9 @@
 /*
  * cuda_buffer.h - what the whole-buffer layer on device buffers
  * (cuda_buffer.cu: compression, cuda_buffer_decode.cu: decompression)
- * shares: device memory for one call and the device kernels both
- * directions use.  What these paths do not run (host output buffers,
+ * shares: a CUDA error as a status, grid sizes, and the device kernels
+ * both directions use (device memory and the current device are the
+ * engine's: cuda_engine.h).  What these paths do not run (host output buffers,
  * containers without an index, algorithms without GPU codecs) they leave
  * to the API layer, which stages it through the CPU engine.
  */
@@ -13,13 +14,23 @@
 
 #include "../runtime/cuda_engine.h"
 
-/* Device memory of one call through the context's allocator (stream-ordered). */
-void *oc_cuda_buffer_alloc(oc_context *ctx, size_t size);
-void oc_cuda_buffer_free(oc_context *ctx, void *p, size_t size);
-/* Makes the context's device current; *prev gets the caller's (-1: none). */
-oc_status oc_cuda_buffer_enter(oc_context *ctx, int *prev);
-void oc_cuda_buffer_leave(oc_context *ctx, int prev);
+/* OK, or OC_ERR_CUDA (the error cleared). */
 oc_status oc_cuda_buffer_err(cudaError_t e);
+
+/* Blocks of per_block threads for n items (at least 1, at most 65535 * 16:
+ * the kernels stride). */
+static inline unsigned oc_buffer_grid(uint64_t n, unsigned per_block)
+{
+    uint64_t g = (n + per_block - 1) / per_block;
+    if (g < 1)
+        g = 1;
+    return g > 65535u * 16 ? 65535u * 16 : (unsigned)g;
+}
+
+/* i over [0, n) across the whole grid. */
+#define OC_GRID_STRIDE(i, n)                                                                                 \
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n);                              \
+         i += (uint64_t)gridDim.x * blockDim.x)
 
 /* XXH32 (seed 0) of p[0..len) by one block of 256 threads into *out: the
  * LZ4 content checksum (sequential by nature: 4 lanes, tiles in shared memory). */

@@ -6,16 +6,19 @@
  * SIZE also of deflate/zlib/gzip, decoded by the GPU inflate kernel through
  * the batched call).  Everything else goes to the host-staged path.
  *
- * The host reads only the head (64 bytes) and the tail (the index) with
- * small device-to-host copies (one synchronisation; a second when an index
- * is longer than the first guess of 4 KiB), and src/format/sparse_plan.c
- * builds the CPU parser's own plan from them (statuses included), plus
- * probes: words the index implies that a kernel checks in the real bytes
- * (CORRUPT otherwise, as the CPU parser would say).  Then ONE batched GPU
+ * The API layer (src/api/buffer.c) reads only the head (64 bytes) and the
+ * tail (the index) with small device-to-host copies (one synchronisation;
+ * a second when an index is longer than the first guess of 4 KiB),
+ * src/format/sparse_plan.c builds the CPU parser's own plan from them
+ * (statuses included), plus probes: words the index implies that a kernel
+ * checks in the real bytes (CORRUPT otherwise, as the CPU parser would
+ * say), and the API chooses this path for the plans the GPU runs.  Here,
+ * oc_cuda_buffer_run_plan runs such a plan: ONE batched GPU
  * decode writes every chunk straight into its slice of dst, a block per
  * chunk copies stored chunks and verifies sizes and checksums on the
  * device, a reduction finds the first failing chunk, and one
- * synchronisation returns the result.
+ * synchronisation returns the result.  oc_cuda_buffer_check_plan runs the
+ * same device checks without decoding, for the size query.
  *
  * Zstd seek-table entries: each frame is walked on the device
  * (zstd_walk.h, the CPU reader's own walk), so statuses match the CPU path.
@@ -64,10 +67,6 @@ struct oc_dargs {
     int verify;
     oc_dres *res;
 };
-
-#define OC_GRID_STRIDE(i, n)                                                                                 \
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n);                              \
-         i += (uint64_t)gridDim.x * blockDim.x)
 
 static __global__ void oc_k_dprep(oc_dargs a)
 {
@@ -219,29 +218,37 @@ static __global__ void __launch_bounds__(1024) oc_k_dreduce(oc_dargs a)
 
 /* ---- host ---------------------------------------------------------------- */
 
-struct oc_dev_reader {
-    oc_context *ctx;
-    const uint8_t *src;
-};
-
-/* oc_range_reader over device memory: the copies, then one synchronisation. */
-static oc_status oc_read_device(void *opaque, const oc_range *r, size_t n)
+/* How decoding and the size query both start: the plan's chunks as the
+ * device sees them (hc: a host array of plan->n entries, filled here, then
+ * copied to a.c), the result zeroed, the probes (copied to dprobes) and
+ * the in-chunk checks the plan asks for launched: a container the CPU
+ * parser rejects sets a.res->probe_failed. */
+static oc_status oc_plan_checks(oc_dargs a, const oc_container_plan *plan, const oc_sparse *sh, oc_dchunk *hc,
+                                oc_probe *dprobes, uint64_t src_size, cudaStream_t stream)
 {
-    const oc_dev_reader *d = (const oc_dev_reader *)opaque;
-    cudaStream_t stream = (cudaStream_t)d->ctx->opts.cuda_stream;
-    for (size_t i = 0; i < n; i++)
-        if (r[i].len)
-            FORWARD_IF_ERROR(oc_cuda_buffer_err(cudaMemcpyAsync(r[i].to, d->src + r[i].off, (size_t)r[i].len,
-                                                                cudaMemcpyDeviceToHost, stream)));
-    return oc_cuda_buffer_err(cudaStreamSynchronize(stream));
-}
-
-static unsigned oc_dgrid(uint64_t n, unsigned per_block)
-{
-    uint64_t g = (n + per_block - 1) / per_block;
-    if (g < 1)
-        g = 1;
-    return g > 65535u * 16 ? 65535u * 16 : (unsigned)g;
+    for (uint64_t i = 0; i < plan->n; i++) {
+        const oc_chunk_ref *c = &plan->chunks[i];
+        hc[i].src_off = c->src_off;
+        hc[i].src_size = c->src_size;
+        hc[i].dst_off = c->dst_off;
+        hc[i].dst_size = c->dst_size;
+        hc[i].checksum = c->checksum;
+        hc[i].stored = c->stored;
+        hc[i].snappy_varint = sh->snappy_check && !c->stored;
+        hc[i].zstd_walk = (uint8_t)sh->zstd_check;
+    }
+    oc_status st = oc_cuda_buffer_err(cudaMemsetAsync(a.res, 0, 256, stream));
+    if (st == OC_OK && plan->n)
+        st = oc_cuda_buffer_err(
+            cudaMemcpyAsync((void *)a.c, hc, (size_t)(plan->n * sizeof *hc), cudaMemcpyHostToDevice, stream));
+    if (st == OC_OK && sh->np)
+        st = oc_cuda_buffer_err(cudaMemcpyAsync(dprobes, sh->probes, (size_t)(sh->np * sizeof(oc_probe)),
+                                                cudaMemcpyHostToDevice, stream));
+    if (st == OC_OK && sh->np)
+        oc_k_probe<<<oc_buffer_grid(sh->np, 256), 256, 0, stream>>>(dprobes, sh->np, a.src, src_size, a.res);
+    if (st == OC_OK && (sh->snappy_check || sh->zstd_check) && plan->n)
+        oc_k_dcheck<<<oc_buffer_grid(plan->n, 128), 128, 0, stream>>>(a, plan->n);
+    return st;
 }
 
 /* Runs a plan on the device.  Probes (may be none) are checked first in
@@ -256,7 +263,7 @@ static oc_status oc_run_plan(oc_context *ctx, const oc_container_plan *plan, con
     uint64_t np = sh ? sh->np : 0;
     size_t arrays =
         (size_t)(256 + words * (sizeof(oc_dchunk) + 8 * 5 + 8) + (np ? np : 1) * sizeof(oc_probe));
-    uint8_t *mem = (uint8_t *)oc_cuda_buffer_alloc(ctx, arrays);
+    uint8_t *mem = (uint8_t *)oc_cuda_dev_alloc(ctx, arrays);
     if (mem == NULL)
         return OC_ERR_OUT_OF_MEMORY;
     oc_dargs a;
@@ -281,30 +288,9 @@ static oc_status oc_run_plan(oc_context *ctx, const oc_container_plan *plan, con
     size_t tail_size = 0;
     oc_dchunk *hc = (oc_dchunk *)calloc((size_t)words, sizeof *hc);
     oc_status st = hc ? OC_OK : OC_ERR_OUT_OF_MEMORY;
-    uint64_t known = plan->tail ? plan->chunks[plan->n - 1].dst_off : plan->total_size;
-    for (uint64_t i = 0; st == OC_OK && i < plan->n; i++) {
-        const oc_chunk_ref *c = &plan->chunks[i];
-        hc[i].src_off = c->src_off;
-        hc[i].src_size = c->src_size;
-        hc[i].dst_off = c->dst_off;
-        hc[i].dst_size = c->dst_size;
-        hc[i].checksum = c->checksum;
-        hc[i].stored = c->stored;
-        hc[i].snappy_varint = sh->snappy_check && !c->stored;
-        hc[i].zstd_walk = (uint8_t)sh->zstd_check;
-    }
+    uint64_t known = oc_plan_known_size(plan);
     if (st == OC_OK)
-        st = oc_cuda_buffer_err(cudaMemsetAsync(mem, 0, 256, stream));
-    if (st == OC_OK)
-        st = oc_cuda_buffer_err(
-            cudaMemcpyAsync(dc, hc, (size_t)(plan->n * sizeof *hc), cudaMemcpyHostToDevice, stream));
-    if (st == OC_OK && np)
-        st = oc_cuda_buffer_err(cudaMemcpyAsync(dprobes, sh->probes, (size_t)(np * sizeof(oc_probe)),
-                                                cudaMemcpyHostToDevice, stream));
-    if (st == OC_OK && np)
-        oc_k_probe<<<oc_dgrid(np, 256), 256, 0, stream>>>(dprobes, np, src, src_size, a.res);
-    if (st == OC_OK && (sh->snappy_check || sh->zstd_check) && plan->n)
-        oc_k_dcheck<<<oc_dgrid(plan->n, 128), 128, 0, stream>>>(a, plan->n);
+        st = oc_plan_checks(a, plan, sh, hc, dprobes, src_size, stream);
     if (st == OC_OK && known > dst_capacity) {
         /* Too small, unless the container is corrupt (the CPU parser says so first). */
         st = oc_cuda_buffer_err(cudaMemcpyAsync(&hr, a.res, sizeof hr, cudaMemcpyDeviceToHost, stream));
@@ -314,17 +300,13 @@ static oc_status oc_run_plan(oc_context *ctx, const oc_container_plan *plan, con
             st = OC_ERR_CORRUPT;
         else if (st == OC_OK) {
             st = OC_ERR_OUTPUT_TOO_SMALL;
-            if (failed_chunk) {
-                size_t i = 0;
-                while (i < plan->n && plan->chunks[i].dst_off + plan->chunks[i].dst_size <= dst_capacity)
-                    i++;
-                *failed_chunk = i;
-            }
+            if (failed_chunk)
+                *failed_chunk = oc_plan_first_over(plan, dst_capacity);
         }
         goto done;
     }
     if (st == OC_OK && nd) {
-        oc_k_dprep<<<oc_dgrid(nd, 256), 256, 0, stream>>>(a);
+        oc_k_dprep<<<oc_buffer_grid(nd, 256), 256, 0, stream>>>(a);
         st = oc_cuda_buffer_err(cudaGetLastError());
         oc_codec_options co = OC_CODEC_OPTIONS_INIT;
         co.algorithm = plan->algorithm;
@@ -332,9 +314,9 @@ static oc_status oc_run_plan(oc_context *ctx, const oc_container_plan *plan, con
             st = oc_cuda_batch_decompress(ctx, &co, (size_t)nd, (const void *const *)a.sp, a.ss,
                                           (void *const *)a.dp, a.dc, a.ds, (oc_status *)a.st);
         if (st == OC_OK)
-            oc_k_dfinish<<<oc_dgrid(nd, 1), 256, 0, stream>>>(a);
+            oc_k_dfinish<<<oc_buffer_grid(nd, 1), 256, 0, stream>>>(a);
         if (st == OC_OK && verify && plan->check != OC_CHECK_NONE)
-            oc_k_dsums<<<oc_dgrid(nd, 128), 128, 0, stream>>>(a);
+            oc_k_dsums<<<oc_buffer_grid(nd, 128), 128, 0, stream>>>(a);
     }
     if (st == OC_OK)
         oc_k_dreduce<<<1, 1024, 0, stream>>>(a);
@@ -398,126 +380,55 @@ static oc_status oc_run_plan(oc_context *ctx, const oc_container_plan *plan, con
     *dst_size = known + (plan->tail ? tail_size : 0);
 done:
     free(hc);
-    oc_cuda_buffer_free(ctx, mem, arrays);
+    oc_cuda_dev_free(ctx, mem, arrays);
     return st;
 }
 
-extern "C" oc_status oc_cuda_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint,
-                                               const void *src, uint64_t src_size, void *dst,
-                                               uint64_t dst_capacity, uint64_t *dst_size,
-                                               uint64_t *failed_chunk, int *handled)
+extern "C" oc_status oc_cuda_buffer_run_plan(oc_context *ctx, const oc_container_plan *plan,
+                                             const oc_sparse *sh, int verify, const void *src,
+                                             uint64_t src_size, void *dst, uint64_t dst_capacity,
+                                             uint64_t *dst_size, uint64_t *failed_chunk)
 {
-    *handled = 1;
-    if (ctx == NULL || dst_size == NULL)
-        return OC_ERR_INVALID_ARGUMENT;
-    if (!oc_cuda_available())
-        return OC_ERR_NO_DEVICE;
-    if (src_size > SIZE_MAX / 2 || dst_capacity > SIZE_MAX / 2)
-        return OC_ERR_INVALID_ARGUMENT;
-    *dst_size = 0;
-    if (dst_capacity && (dst == NULL || oc_cuda_pointer_kind(dst) != OC_MEMORY_DEVICE)) {
-        *handled = 0; /* a host output buffer: the API stages the whole call */
-        return OC_OK;
-    }
     int prev = -1;
-    FORWARD_IF_ERROR(oc_cuda_buffer_enter(ctx, &prev));
-    int verify = !hint || hint->checksum == OC_CHECKSUM_VERIFY;
-    oc_sparse sh;
-    oc_container_plan plan;
-    int gpu = 0;
-    oc_dev_reader rd = {ctx, (const uint8_t *)src};
-    oc_status st = oc_sparse_plan(hint, src_size, oc_read_device, &rd, &sh, &plan, &gpu);
-    /* Not from head and tail, or chunks without a GPU decoder: the API
-     * stages the whole call. */
-    if (st == OC_OK && (!gpu || !oc_cuda_has_op(plan.algorithm, 1) ||
-                        (plan.tail && !oc_cuda_has_op(plan.tail_algorithm, 1))))
-        *handled = 0;
-    else if (st == OC_OK)
-        st = oc_run_plan(ctx, &plan, &sh, verify, (const uint8_t *)src, src_size, (uint8_t *)dst,
-                         dst_capacity, dst_size, failed_chunk);
+    FORWARD_IF_ERROR(oc_cuda_enter(ctx, &prev));
+    oc_status st = oc_run_plan(ctx, plan, sh, verify, (const uint8_t *)src, src_size, (uint8_t *)dst,
+                               dst_capacity, dst_size, failed_chunk);
     if (st != OC_OK)
         *dst_size = 0;
-    oc_plan_free(&plan);
-    oc_sparse_free(&sh);
-    oc_cuda_buffer_leave(ctx, prev);
+    oc_cuda_leave(ctx, prev);
     return st;
 }
 
-/* Size query on a device buffer: the plan's total when it records every
- * size, after the same device checks as decoding (a container the CPU
- * parser rejects is CORRUPT here too).  *handled = 0: not answerable from
- * head and tail (no index, a tail without a size): the caller falls back. */
-extern "C" oc_status oc_cuda_buffer_decompressed_size(oc_context *ctx, const oc_buffer_options *hint,
-                                                      const void *src, uint64_t src_size, uint64_t *size,
-                                                      int *handled)
+extern "C" oc_status oc_cuda_buffer_check_plan(oc_context *ctx, const oc_container_plan *plan,
+                                               const oc_sparse *sh, const void *src, uint64_t src_size)
 {
-    *handled = 0;
-    if (ctx == NULL || size == NULL || !oc_cuda_available() || src_size > SIZE_MAX / 2)
-        return OC_OK;
     int prev = -1;
-    if (oc_cuda_buffer_enter(ctx, &prev) != OC_OK)
-        return OC_OK;
-    oc_sparse sh;
-    oc_container_plan plan;
-    int usable = 0;
-    oc_dev_reader rd = {ctx, (const uint8_t *)src};
-    oc_status st = oc_sparse_plan(hint, src_size, oc_read_device, &rd, &sh, &plan, &usable);
+    FORWARD_IF_ERROR(oc_cuda_enter(ctx, &prev));
     cudaStream_t stream = (cudaStream_t)ctx->opts.cuda_stream;
-    if (!usable) {
-        st = OC_OK; /* *handled stays 0 */
-    } else if (st != OC_OK) {
-        *handled = 1;
-    } else if (!plan.tail && plan.size_known) {
-        uint64_t words = plan.n ? plan.n : 1, np = sh.np;
-        size_t bytes = (size_t)(256 + words * sizeof(oc_dchunk) + (np ? np : 1) * sizeof(oc_probe));
-        uint8_t *mem = (uint8_t *)oc_cuda_buffer_alloc(ctx, bytes);
-        oc_dchunk *hc = (oc_dchunk *)calloc((size_t)words, sizeof *hc);
-        oc_dres hr;
-        memset(&hr, 0, sizeof hr);
-        st = mem && hc ? OC_OK : OC_ERR_OUT_OF_MEMORY;
-        oc_dargs a;
-        memset(&a, 0, sizeof a);
-        if (st == OC_OK) {
-            a.res = (oc_dres *)mem;
-            a.c = (oc_dchunk *)(mem + 256);
-            a.src = (const uint8_t *)src;
-            for (uint64_t i = 0; i < plan.n; i++) {
-                hc[i].src_off = plan.chunks[i].src_off;
-                hc[i].src_size = plan.chunks[i].src_size;
-                hc[i].dst_size = plan.chunks[i].dst_size;
-                hc[i].stored = plan.chunks[i].stored;
-                hc[i].snappy_varint = sh.snappy_check && !plan.chunks[i].stored;
-                hc[i].zstd_walk = (uint8_t)sh.zstd_check;
-            }
-            st = oc_cuda_buffer_err(cudaMemsetAsync(mem, 0, 256, stream));
-        }
-        oc_probe *dprobes = (oc_probe *)(mem + 256 + words * sizeof(oc_dchunk));
-        if (st == OC_OK && plan.n)
-            st = oc_cuda_buffer_err(cudaMemcpyAsync((void *)a.c, hc, (size_t)(plan.n * sizeof *hc),
-                                                    cudaMemcpyHostToDevice, stream));
-        if (st == OC_OK && np)
-            st = oc_cuda_buffer_err(cudaMemcpyAsync(dprobes, sh.probes, (size_t)(np * sizeof(oc_probe)),
-                                                    cudaMemcpyHostToDevice, stream));
-        if (st == OC_OK && np)
-            oc_k_probe<<<oc_dgrid(np, 256), 256, 0, stream>>>(dprobes, np, (const uint8_t *)src, src_size,
-                                                              a.res);
-        if (st == OC_OK && (sh.snappy_check || sh.zstd_check) && plan.n)
-            oc_k_dcheck<<<oc_dgrid(plan.n, 128), 128, 0, stream>>>(a, plan.n);
-        if (st == OC_OK)
-            st = oc_cuda_buffer_err(cudaMemcpyAsync(&hr, a.res, sizeof hr, cudaMemcpyDeviceToHost, stream));
-        if (st == OC_OK)
-            st = oc_cuda_buffer_err(cudaStreamSynchronize(stream));
-        if (st == OC_OK && hr.probe_failed)
-            st = OC_ERR_CORRUPT;
-        if (st == OC_OK)
-            *size = plan.total_size;
-        *handled = 1;
-        free(hc);
-        if (mem)
-            oc_cuda_buffer_free(ctx, mem, bytes);
-    }
-    oc_plan_free(&plan);
-    oc_sparse_free(&sh);
-    oc_cuda_buffer_leave(ctx, prev);
+    uint64_t words = plan->n ? plan->n : 1, np = sh->np;
+    size_t bytes = (size_t)(256 + words * sizeof(oc_dchunk) + (np ? np : 1) * sizeof(oc_probe));
+    uint8_t *mem = (uint8_t *)oc_cuda_dev_alloc(ctx, bytes);
+    oc_dchunk *hc = (oc_dchunk *)calloc((size_t)words, sizeof *hc);
+    oc_dres hr;
+    memset(&hr, 0, sizeof hr);
+    oc_status st = mem && hc ? OC_OK : OC_ERR_OUT_OF_MEMORY;
+    oc_dargs a;
+    memset(&a, 0, sizeof a);
+    a.res = (oc_dres *)mem;
+    a.c = (oc_dchunk *)(mem + 256);
+    a.src = (const uint8_t *)src;
+    if (st == OC_OK)
+        st = oc_plan_checks(a, plan, sh, hc, (oc_probe *)(mem + 256 + words * sizeof(oc_dchunk)), src_size,
+                            stream);
+    if (st == OC_OK)
+        st = oc_cuda_buffer_err(cudaMemcpyAsync(&hr, a.res, sizeof hr, cudaMemcpyDeviceToHost, stream));
+    if (st == OC_OK)
+        st = oc_cuda_buffer_err(cudaStreamSynchronize(stream));
+    if (st == OC_OK && hr.probe_failed)
+        st = OC_ERR_CORRUPT;
+    free(hc);
+    if (mem)
+        oc_cuda_dev_free(ctx, mem, bytes);
+    oc_cuda_leave(ctx, prev);
     return st;
 }

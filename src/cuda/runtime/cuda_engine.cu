@@ -239,7 +239,7 @@ static cudaStream_t oc_stream(const oc_context *ctx)
 }
 
 /* Make the context's device current; *prev receives the caller's. */
-static oc_status oc_enter(oc_context *ctx, int *prev)
+extern "C" oc_status oc_cuda_enter(oc_context *ctx, int *prev)
 {
     if (oc_cuda_forked())
         return OC_ERR_FORKED;
@@ -256,13 +256,13 @@ static oc_status oc_enter(oc_context *ctx, int *prev)
     return OC_OK;
 }
 
-static void oc_leave(oc_context *ctx, int prev)
+extern "C" void oc_cuda_leave(oc_context *ctx, int prev)
 {
     if (prev >= 0 && prev != ctx->opts.device_id)
         (void)cudaSetDevice(prev);
 }
 
-static void *oc_dev_alloc(oc_context *ctx, size_t size)
+extern "C" void *oc_cuda_dev_alloc(oc_context *ctx, size_t size)
 {
     const oc_allocator *a = &ctx->opts.device_alloc;
     if (a->alloc)
@@ -275,7 +275,7 @@ static void *oc_dev_alloc(oc_context *ctx, size_t size)
     return p;
 }
 
-static void oc_dev_free(oc_context *ctx, void *p, size_t size)
+extern "C" void oc_cuda_dev_free(oc_context *ctx, void *p, size_t size)
 {
     if (p == NULL)
         return;
@@ -352,8 +352,8 @@ extern "C" void oc_cuda_context_release(oc_context *ctx)
         return;
     }
     int prev = -1;
-    int entered = oc_enter(ctx, &prev) == OC_OK;
-    oc_dev_free(ctx, s->dev_scratch, s->dev_scratch_size);
+    int entered = oc_cuda_enter(ctx, &prev) == OC_OK;
+    oc_cuda_dev_free(ctx, s->dev_scratch, s->dev_scratch_size);
     for (int i = 0; i < OC_PINNED_SLOTS; i++) {
         if (s->pinned[i].used)
             (void)cudaEventSynchronize(s->pinned[i].done);
@@ -369,7 +369,7 @@ extern "C" void oc_cuda_context_release(oc_context *ctx)
         cudaEventDestroy(s->side.join);
     }
     if (entered)
-        oc_leave(ctx, prev);
+        oc_cuda_leave(ctx, prev);
     free(s);
     ctx->cuda_state = NULL;
 }
@@ -415,9 +415,9 @@ static oc_status oc_scratch(oc_context *ctx, oc_cuda_state *s, size_t size, uint
         cudaStreamWaitEvent(stream, s->scratch_done, 0) != cudaSuccess)
         return OC_ERR_CUDA;
     if (s->dev_scratch_size < size) {
-        oc_dev_free(ctx, s->dev_scratch, s->dev_scratch_size);
+        oc_cuda_dev_free(ctx, s->dev_scratch, s->dev_scratch_size);
         size_t want = size + size / 2;
-        s->dev_scratch = (uint8_t *)oc_dev_alloc(ctx, want);
+        s->dev_scratch = (uint8_t *)oc_cuda_dev_alloc(ctx, want);
         s->dev_scratch_size = s->dev_scratch ? want : 0;
         if (s->dev_scratch == NULL)
             return OC_ERR_OUT_OF_MEMORY;
@@ -525,7 +525,7 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
     uint32_t ratio = oc_algo_expansion(options->algorithm);
 
     int prev = -1;
-    FORWARD_IF_ERROR(oc_enter(ctx, &prev));
+    FORWARD_IF_ERROR(oc_cuda_enter(ctx, &prev));
     oc_status st = OC_OK;
     oc_cuda_state *s = NULL;
     cudaStream_t stream = oc_stream(ctx);
@@ -644,7 +644,7 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
 out:
     if (st == OC_ERR_CUDA)
         (void)cudaGetLastError();
-    oc_leave(ctx, prev);
+    oc_cuda_leave(ctx, prev);
     return st;
 }
 
@@ -694,10 +694,10 @@ extern "C" oc_status oc_cuda_memory_alloc(oc_context *ctx, oc_memory_kind kind, 
     if (kind != OC_MEMORY_DEVICE && kind != OC_MEMORY_PINNED)
         return OC_ERR_INVALID_ARGUMENT;
     int prev = -1;
-    FORWARD_IF_ERROR(oc_enter(ctx, &prev));
-    void *p =
-        kind == OC_MEMORY_DEVICE ? oc_dev_alloc(ctx, size ? size : 1) : oc_pinned_alloc(ctx, size ? size : 1);
-    oc_leave(ctx, prev);
+    FORWARD_IF_ERROR(oc_cuda_enter(ctx, &prev));
+    void *p = kind == OC_MEMORY_DEVICE ? oc_cuda_dev_alloc(ctx, size ? size : 1)
+                                       : oc_pinned_alloc(ctx, size ? size : 1);
+    oc_cuda_leave(ctx, prev);
     if (p == NULL)
         return OC_ERR_OUT_OF_MEMORY;
     *out = p;
@@ -709,13 +709,13 @@ extern "C" void oc_cuda_memory_free(oc_context *ctx, oc_memory_kind kind, void *
     if (ctx == NULL || ptr == NULL)
         return;
     int prev = -1;
-    if (oc_enter(ctx, &prev) != OC_OK)
+    if (oc_cuda_enter(ctx, &prev) != OC_OK)
         return;
     if (kind == OC_MEMORY_DEVICE)
-        oc_dev_free(ctx, ptr, size ? size : 1);
+        oc_cuda_dev_free(ctx, ptr, size ? size : 1);
     else if (kind == OC_MEMORY_PINNED)
         oc_pinned_free(ctx, ptr, size ? size : 1);
-    oc_leave(ctx, prev);
+    oc_cuda_leave(ctx, prev);
 }
 
 extern "C" oc_status oc_cuda_memory_copy(oc_context *ctx, void *dst, const void *src, size_t n)
@@ -725,11 +725,11 @@ extern "C" oc_status oc_cuda_memory_copy(oc_context *ctx, void *dst, const void 
     if (n == 0)
         return OC_OK;
     int prev = -1;
-    FORWARD_IF_ERROR(oc_enter(ctx, &prev));
+    FORWARD_IF_ERROR(oc_cuda_enter(ctx, &prev));
     cudaError_t e = cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, oc_stream(ctx));
     if (e != cudaSuccess)
         (void)cudaGetLastError();
-    oc_leave(ctx, prev);
+    oc_cuda_leave(ctx, prev);
     return e == cudaSuccess ? OC_OK : OC_ERR_CUDA;
 }
 
@@ -740,11 +740,11 @@ extern "C" oc_status oc_cuda_synchronize(oc_context *ctx)
     if (!oc_cuda_available())
         return OC_OK;
     int prev = -1;
-    FORWARD_IF_ERROR(oc_enter(ctx, &prev));
+    FORWARD_IF_ERROR(oc_cuda_enter(ctx, &prev));
     cudaError_t e = cudaStreamSynchronize(oc_stream(ctx));
     if (e != cudaSuccess)
         (void)cudaGetLastError();
-    oc_leave(ctx, prev);
+    oc_cuda_leave(ctx, prev);
     return e == cudaSuccess ? OC_OK : OC_ERR_CUDA;
 }
 
@@ -753,12 +753,12 @@ extern "C" oc_status oc_cuda_synchronize(oc_context *ctx)
 extern "C" oc_status oc_cuda_stream_create(oc_context *ctx, void **out)
 {
     int prev = -1;
-    FORWARD_IF_ERROR(oc_enter(ctx, &prev));
+    FORWARD_IF_ERROR(oc_cuda_enter(ctx, &prev));
     cudaStream_t st = NULL;
     cudaError_t e = cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking);
     if (e != cudaSuccess)
         (void)cudaGetLastError();
-    oc_leave(ctx, prev);
+    oc_cuda_leave(ctx, prev);
     if (e != cudaSuccess)
         return OC_ERR_CUDA;
     *out = (void *)st;
@@ -768,18 +768,18 @@ extern "C" oc_status oc_cuda_stream_create(oc_context *ctx, void **out)
 extern "C" void oc_cuda_stream_destroy(oc_context *ctx, void *stream)
 {
     int prev = -1;
-    if (stream == NULL || oc_cuda_forked() || oc_enter(ctx, &prev) != OC_OK)
+    if (stream == NULL || oc_cuda_forked() || oc_cuda_enter(ctx, &prev) != OC_OK)
         return;
     /* returns at once; CUDA frees the stream when its work is done */
     if (cudaStreamDestroy((cudaStream_t)stream) != cudaSuccess)
         (void)cudaGetLastError();
-    oc_leave(ctx, prev);
+    oc_cuda_leave(ctx, prev);
 }
 
 extern "C" oc_status oc_cuda_wait_stream(oc_context *ctx, void *other)
 {
     int prev = -1;
-    FORWARD_IF_ERROR(oc_enter(ctx, &prev));
+    FORWARD_IF_ERROR(oc_cuda_enter(ctx, &prev));
     oc_cuda_state *s = NULL;
     oc_status st = oc_state_get(ctx, &s);
     if (st == OC_OK && s->order_event == NULL &&
@@ -792,6 +792,6 @@ extern "C" oc_status oc_cuda_wait_stream(oc_context *ctx, void *other)
         st = OC_ERR_CUDA;
     if (st == OC_ERR_CUDA)
         (void)cudaGetLastError();
-    oc_leave(ctx, prev);
+    oc_cuda_leave(ctx, prev);
     return st;
 }

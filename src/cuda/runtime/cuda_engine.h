@@ -55,22 +55,24 @@ OC_HIDDEN oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_c
                                                      const size_t *src_sizes, size_t *sizes,
                                                      oc_status *statuses);
 
-/* Whole-buffer layer on device buffers (src and dst in device memory).
- * *handled = 0 (status OK) when the device path does not run this buffer
- * (a host output buffer, a container without our index, an algorithm whose
- * GPU codec lacks the operation): the API layer then stages it. */
+/* The whole-buffer layer's primitives on device buffers (src and dst in
+ * device memory), which src/api/buffer.c drives.  Compression of a NATIVE
+ * container, when the chunks have a GPU compressor.  A plan of
+ * src/format/sparse_plan.c (from src's head and tail) that the GPU runs:
+ * run_plan decodes it into dst (statuses, failed chunk and checksums as
+ * the CPU path's), check_plan runs only its device checks (probes,
+ * in-chunk checks: CORRUPT where the CPU parser would reject src). */
+struct oc_container_plan;
+struct oc_sparse;
 OC_HIDDEN oc_status oc_cuda_buffer_compress(oc_context *ctx, const oc_buffer_options *options,
                                             const void *src, uint64_t src_size, void *dst,
-                                            uint64_t dst_capacity, uint64_t *dst_size, int *handled);
-OC_HIDDEN oc_status oc_cuda_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, const void *src,
-                                              uint64_t src_size, void *dst, uint64_t dst_capacity,
-                                              uint64_t *dst_size, uint64_t *failed_chunk, int *handled);
-/* oc_buffer_decompressed_size of a device buffer from its head and tail
- * (and device-side checks) when the container records every size;
- * *handled = 0 when it cannot (the caller then reads the buffer whole). */
-OC_HIDDEN oc_status oc_cuda_buffer_decompressed_size(oc_context *ctx, const oc_buffer_options *hint,
-                                                     const void *src, uint64_t src_size, uint64_t *size,
-                                                     int *handled);
+                                            uint64_t dst_capacity, uint64_t *dst_size);
+OC_HIDDEN oc_status oc_cuda_buffer_run_plan(oc_context *ctx, const struct oc_container_plan *plan,
+                                            const struct oc_sparse *sh, int verify, const void *src,
+                                            uint64_t src_size, void *dst, uint64_t dst_capacity,
+                                            uint64_t *dst_size, uint64_t *failed_chunk);
+OC_HIDDEN oc_status oc_cuda_buffer_check_plan(oc_context *ctx, const struct oc_container_plan *plan,
+                                              const struct oc_sparse *sh, const void *src, uint64_t src_size);
 
 /* Memory helpers behind oc_pointer_kind, oc_pointer_device, oc_memory_*, oc_context_synchronize.
  * (oc_cuda_device_count is public and defined by the engine or the stub.) */
@@ -80,6 +82,14 @@ OC_HIDDEN oc_status oc_cuda_memory_alloc(oc_context *ctx, oc_memory_kind kind, s
 OC_HIDDEN void oc_cuda_memory_free(oc_context *ctx, oc_memory_kind kind, void *ptr, size_t size);
 OC_HIDDEN oc_status oc_cuda_memory_copy(oc_context *ctx, void *dst, const void *src, size_t n);
 OC_HIDDEN oc_status oc_cuda_synchronize(oc_context *ctx);
+/* For the engine's own .cu files (the whole-buffer layer, src/cuda/container/):
+ * the context's device made current (*prev gets the caller's, -1 for none)
+ * and the caller's given back; device memory of one call through the
+ * context's allocator, stream-ordered (size > 0). */
+OC_HIDDEN oc_status oc_cuda_enter(oc_context *ctx, int *prev);
+OC_HIDDEN void oc_cuda_leave(oc_context *ctx, int prev);
+OC_HIDDEN void *oc_cuda_dev_alloc(oc_context *ctx, size_t size);
+OC_HIDDEN void oc_cuda_dev_free(oc_context *ctx, void *p, size_t size);
 /* OC_CONTEXT_OWN_STREAM: a non-blocking stream on the context's device, and its end. */
 OC_HIDDEN oc_status oc_cuda_stream_create(oc_context *ctx, void **out);
 OC_HIDDEN void oc_cuda_stream_destroy(oc_context *ctx, void *stream);

@@ -71,27 +71,24 @@ oc_status oc_cuda_lz4_decompress_copy_only(oc_context *ctx, size_t n, const void
     return OC_ERR_NO_DEVICE;
 }
 oc_status oc_cuda_buffer_compress(oc_context *ctx, const oc_buffer_options *options, const void *src,
-                                  uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size,
-                                  int *handled)
+                                  uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size)
 {
     (void)ctx, (void)options, (void)src, (void)src_size, (void)dst, (void)dst_capacity, (void)dst_size;
-    *handled = 1;
     return OC_ERR_NO_DEVICE;
 }
-oc_status oc_cuda_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, const void *src,
-                                    uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size,
-                                    uint64_t *failed_chunk, int *handled)
+oc_status oc_cuda_buffer_run_plan(oc_context *ctx, const struct oc_container_plan *plan,
+                                  const struct oc_sparse *sh, int verify, const void *src, uint64_t src_size,
+                                  void *dst, uint64_t dst_capacity, uint64_t *dst_size,
+                                  uint64_t *failed_chunk)
 {
-    (void)ctx, (void)hint, (void)src, (void)src_size, (void)dst, (void)dst_capacity, (void)dst_size;
-    (void)failed_chunk;
-    *handled = 1;
+    (void)ctx, (void)plan, (void)sh, (void)verify, (void)src, (void)src_size, (void)dst, (void)dst_capacity;
+    (void)dst_size, (void)failed_chunk;
     return OC_ERR_NO_DEVICE;
 }
-oc_status oc_cuda_buffer_decompressed_size(oc_context *ctx, const oc_buffer_options *hint, const void *src,
-                                           uint64_t src_size, uint64_t *size, int *handled)
+oc_status oc_cuda_buffer_check_plan(oc_context *ctx, const struct oc_container_plan *plan,
+                                    const struct oc_sparse *sh, const void *src, uint64_t src_size)
 {
-    (void)ctx, (void)hint, (void)src, (void)src_size, (void)size;
-    *handled = 0;
+    (void)ctx, (void)plan, (void)sh, (void)src, (void)src_size;
     return OC_ERR_NO_DEVICE;
 }
 
