@@ -10,12 +10,16 @@
  * bitshuffle, typesizes 1, 3, 4, 8, 16 and 32, clevels 1-9, automatic and
  * small block sizes, short last blocks,
  * memcpyed chunks, empty chunks, decoded in ONE batch (so streams of many
- * chunks run side by side) bit-identical; a batch mixing good chunks with
- * truncated and damaged ones gives each bad chunk the CPU engine's status
- * (layout errors) or CORRUPT (inner streams), and the good ones their
- * bytes; one byte too little room is OUTPUT_TOO_SMALL; format version 1 is
- * UNSUPPORTED and chunks with both shuffle flags decode to libblosc's bytes
- * (the byte shuffle wins unless typesize is 1); zlib streams edited field
+ * chunks run side by side) bit-identical, with host argument arrays and
+ * with device ones (capacities unknown to the host: the stream lists and
+ * slab sized without them; the chunks of 4 KiB blocks may hold more
+ * streams than the lists, and the fallback kernels take those); a batch
+ * mixing good chunks with truncated and damaged ones gives each bad chunk
+ * the CPU engine's status (layout errors) or CORRUPT (inner streams), and
+ * the good ones their bytes; one byte too little room is
+ * OUTPUT_TOO_SMALL; format version 1 is UNSUPPORTED and chunks with both
+ * shuffle flags decode to libblosc's bytes (the byte shuffle wins unless
+ * typesize is 1); zlib streams edited field
  * by field (helpers/blosc_zlib_cases.h: Adler-32 damaged or cut, bad
  * header fields, a preset dictionary, one byte more or less, bytes after
  * the Adler-32) get libblosc's verdict exactly, in one batch.
@@ -47,8 +51,11 @@ typedef struct item {
     oc_status want;
 } item;
 
-/* Decodes the items in one GPU batch; checks statuses and bytes. */
-static void run_batch(item *it, size_t m, size_t short_by)
+/* Decodes the items in one GPU batch; checks statuses and bytes.  With
+ * dev_arrays the pointer, size and status arrays are in device memory too,
+ * so the engine does not know the capacities on the host (the codec sizes
+ * its stream lists and slab without them, as for a GPU pipeline's batch). */
+static void run_batch_arrays(item *it, size_t m, size_t short_by, int dev_arrays)
 {
     const void **sp = tu_xmalloc(m * sizeof *sp);
     void **dp = tu_xmalloc(m * sizeof *dp);
@@ -63,7 +70,21 @@ static void run_batch(item *it, size_t m, size_t short_by)
     }
     oc_codec_options o = OC_CODEC_OPTIONS_INIT;
     o.algorithm = OC_ALGO_BLOSC;
-    CHECK_OK(oc_batch_decompress(g_gpu, &o, m, sp, cs, dp, caps, sizes, st));
+    if (dev_arrays) {
+        size_t an[6] = {m * sizeof *sp,   m * sizeof *cs,    m * sizeof *dp,
+                        m * sizeof *caps, m * sizeof *sizes, m * sizeof *st};
+        void *a[6] = {to_device(sp, an[0]),   to_device(cs, an[1]),   to_device(dp, an[2]),
+                      to_device(caps, an[3]), to_device(NULL, an[4]), to_device(NULL, an[5])};
+        CHECK_OK(oc_batch_decompress(g_gpu, &o, m, (const void *const *)a[0], (const size_t *)a[1],
+                                     (void *const *)a[2], (const size_t *)a[3], (size_t *)a[4],
+                                     (oc_status *)a[5]));
+        copy(sizes, a[4], an[4]);
+        copy(st, a[5], an[5]);
+        for (int k = 0; k < 6; k++)
+            dev_free(a[k], an[k]);
+    } else {
+        CHECK_OK(oc_batch_decompress(g_gpu, &o, m, sp, cs, dp, caps, sizes, st));
+    }
     CHECK_OK(oc_context_synchronize(g_gpu));
     uint8_t *back = tu_xmalloc(1 << 24);
     for (size_t i = 0; i < m; i++) {
@@ -83,6 +104,11 @@ static void run_batch(item *it, size_t m, size_t short_by)
         dev_free(dp[i], caps[i]);
     }
     free(back), free(sp), free(dp), free(cs), free(caps), free(sizes), free(st);
+}
+
+static void run_batch(item *it, size_t m, size_t short_by)
+{
+    run_batch_arrays(it, m, short_by, 0);
 }
 
 static oc_status cpu_status(const item *t)
@@ -137,7 +163,8 @@ int main(void)
                 }
     run_batch(items, m, 0);
     run_batch(items, m, 1);
-    printf("GPU decoded %zu libblosc chunks in one batch\n", m);
+    run_batch_arrays(items, m, 0, 1);
+    printf("GPU decoded %zu libblosc chunks in one batch (host and device argument arrays)\n", m);
 
     /* hostile chunks beside good ones: the CPU engine's statuses */
     size_t good = m;

@@ -1,35 +1,54 @@
 /*
  * blosc_kernels.cu - Blosc 1.x chunks decoded on the GPU (gpu_codec.h),
- * parallel inside each chunk: every split stream of every block of every
- * chunk of the batch is one work item, so a few MB-sized zarr chunks fill
- * the device (bench/gpu/blosc/NOTES.md has the napkin math and the design).
+ * parallel inside each chunk: the split streams of every block of every
+ * chunk of the batch become ONE plain batch for the inner codec's own
+ * library launch (LZ4's, Snappy's, Zstd's GPU codec, reached through the
+ * algorithm table), so a few MB-sized zarr chunks fill the device at the
+ * plain decoders' speed (bench/gpu/blosc/NOTES.md has the napkin math, the
+ * designs and the measurements).
  *
+ * Lists (the fast path, LZ4 / Snappy / Zstd chunks and memcpyed ones):
  *   1. plan: a thread per chunk reads the header (src/common/blosc_format.h,
- *      the CPU engine's own checks), counts its work items (memcpyed: one
- *      per 64 KiB; else every stream of every block) and sets its status;
- *   2. scan: one block turns the counts into a prefix table (n + 1);
- *   3. decode: persistent 2-warp blocks take items in turn; an item finds
- *      its chunk by binary search in the prefix table and its stream by
- *      walking at most 15 csize words from the block's start (every offset
- *      checked).  The stream decodes into dst at its place in the block
- *      (the shuffled layout when the block is shuffled): stored streams are
- *      copied, LZ4 and Snappy run the library's two-warp pipeline
- *      (lz4_decode_rounds.cuh, snappy_decode_rounds.cuh), Zstd the zstd
- *      core (zstd_decode_core.h) on warp 0, zlib the shared inflate core
- *      on warp 0 with c-blosc's rules (blosc_zlib_core.h), BloscLZ our
- *      decoder (src/common/blosclz.h) on lane 0.  Every inner codec c-blosc
- *      1.x writes decodes here; the zstd and inflate tables share one
- *      union in shared memory (an item uses one of them);
- *   4. unshuffle: for each shuffled block (item with stream 0), the block
- *      is copied into the block's slab of scratch and written back
- *      unshuffled (src/common/shuffle.h's rules, a thread per element or per
- *      8-element group); a block larger than the slab is CHUNK_TOO_LARGE;
- *   5. finish: statuses and sizes.
+ *      the CPU engine's own checks) and sets its status; a chunk the lists
+ *      can take reserves its entries with atomic counters: its stream
+ *      count in its codec's list and in the copy list, for a filtered
+ *      chunk (byte shuffle or bitshuffle) a block entry per block and its
+ *      decoded size in the output slab (memcpyed: a copy entry per 64 KiB);
+ *   2. list: a CTA per chunk, a thread per block, walks the csize words
+ *      (oc_blosc_find_stream's checks in its order) and writes an entry per
+ *      stream: (source, size, destination, exact decoded size, chunk) in
+ *      the codec's list, or, for a stored stream, a copy entry.  A stream
+ *      decodes into the output at its place, or into the chunk's part of
+ *      the slab when the chunk is filtered;
+ *   3. the codecs' launches, each over its whole list: `bound` entries (the
+ *      host cannot know the count without a sync), the ones nobody wrote
+ *      left zero, a NULL source of 0 bytes that every codec answers with a
+ *      status and no memory access;
+ *   4. copy (a CTA per stored stream or memcpyed piece), unfilter (a CTA
+ *      per block: slab -> output, the byte or bit unshuffle of shuffle.h,
+ *      trailing bytes and unfiltered blocks copied), merge (an entry that
+ *      did not decode to exactly its size fails its chunk).
+ * The bound: one entry per 32 KiB of the largest capacity plus 2, per
+ * chunk (2 MiB a chunk when the capacities are in device memory), at most
+ * 2^19 a list; the slab: every chunk's capacity (4 MiB a chunk when not
+ * known), at most 1 GiB.  A chunk whose entries or slab share do not fit,
+ * a BloscLZ or zlib chunk (no library GPU codec for BloscLZ; c-blosc's
+ * zlib streams follow rules of their own, blosc_zlib_core.h), and a
+ * filtered chunk with blocks over 8 MiB go to the fallback.
  *
- * A failing stream sets its chunk's status (first writer wins, atomicCAS):
- * CORRUPT for any inner stream that does not decode to its exact size, as
- * the CPU engine says when libblosc refuses one; the other chunks of the
- * batch decode as usual.  Nothing synchronises.
+ * Fallback (the design before the lists; the chunks the lists did not
+ * take): a scan of their stream counts, persistent 2-warp blocks taking a
+ * stream each (binary search for the chunk, a csize walk for the stream)
+ * and decoding it with the codec cores (lz4_decode_rounds.cuh,
+ * snappy_decode_rounds.cuh, zstd_decode_core.h, the inflate core with
+ * c-blosc's rules, our BloscLZ) in place, then an unshuffle through
+ * slabs of the scratch (a filtered block over 8 MiB is CHUNK_TOO_LARGE).
+ *
+ * Statuses, as the CPU engine gives them: the header's (plan); then a
+ * listed chunk gets its lowest bad block's layout status, else CORRUPT
+ * when an inner stream does not decode to its exact size (libblosc gives
+ * no reason); a fallback chunk its first failing item's.  The other chunks
+ * of the batch decode as usual.  Nothing synchronises.
  */
 #include "../../runtime/gpu_codec.h"
 #include "../lz4/lz4_decode_rounds.cuh"
@@ -40,17 +59,78 @@
 #include "../../../common/blosc_format.h"
 #include "../../../common/blosclz.h"
 #include "../../../common/shuffle.h"
+#include "../../../common/algo_table.h"
 
-#define BL_DECODE_BLOCKS 1024u           /* persistent 2-warp decode blocks */
-#define BL_MEMCPY_ITEM ((uint32_t)65536) /* bytes of a memcpyed chunk per item */
-#define BL_SLAB_MAX ((size_t)8 << 20)    /* largest shuffled block the unshuffle handles */
+#include <string.h>
+
+#define BL_DECODE_BLOCKS 1024u           /* fallback: persistent 2-warp decode blocks */
+#define BL_MEMCPY_ITEM ((uint32_t)65536) /* bytes of a memcpyed chunk per item (copy entry) */
+#define BL_SLAB_MAX ((size_t)8 << 20)    /* fallback: largest shuffled block its unshuffle handles */
 #define BL_SLAB_BUDGET ((size_t)256 << 20)
 #define BL_ZSTD_SLOT ((size_t)ZD_BLOCK_MAX)
 
+/* The stream lists (see the file comment, "Lists"). */
+#define BL_LIST_STREAM ((size_t)32 << 10)         /* entries per chunk: one per 32 KiB of capacity, + 2 */
+#define BL_LIST_UNKNOWN_CAP ((size_t)2 << 20)     /* the capacity assumed when the host does not know it */
+#define BL_LIST_MAX ((size_t)1 << 19)             /* entries per list at most */
+#define BL_OUT_SLAB_MAX ((size_t)1 << 30)         /* filtered chunks' decoded bytes, at most */
+#define BL_OUT_SLAB_UNKNOWN_CAP ((size_t)4 << 20) /* slab bytes a chunk, when the host does not know */
+#define BL_INNER_SCRATCH_MAX ((size_t)256 << 20)  /* given to an inner codec at most */
+#define BL_INNER_MIN_CAP ((size_t)65537)          /* above LZ4's split decoder's 64 KiB */
+#define BL_NCODECS 3                              /* the lists: LZ4, Snappy, Zstd */
+#define BL_KERNEL_GRID 2048u                      /* persistent grids of our own list kernels */
+
+/* Counters (device, zeroed per call): entries taken from each list, bytes
+ * of the output slab. */
+enum { BL_CTR_COPY = BL_NCODECS, BL_CTR_BLK, BL_CTR_SLAB, BL_NCTR };
+
+/* One inner codec's list, structure of arrays of `bound` entries (the
+ * codec's launch takes them as they are; an entry left zero is a no-op: a
+ * NULL source of 0 bytes, which every codec answers with a status and no
+ * memory access). */
+struct bl_list {
+    const void **src;
+    size_t *srcn;
+    void **dst;
+    size_t *cap;
+    size_t *got;
+    oc_status *st;
+    uint32_t *chunk;
+};
+
+/* A copy: a stored stream, or a 64 KiB piece of a memcpyed chunk (n 0: none). */
+struct bl_copy {
+    const uint8_t *src;
+    uint8_t *dst;
+    size_t n;
+};
+
+/* A block of a filtered chunk: its decoded (filtered) bytes in the slab,
+ * where it goes, its size, typesize and filter (oc_blosc_block_filter). */
+struct bl_blk {
+    const uint8_t *slab;
+    uint8_t *dst;
+    uint32_t bsz;
+    uint16_t t;
+    uint16_t filter; /* 0: none; also the padding */
+};
+
+/* Per chunk: taken by the plan, read by the list and status kernels. */
+struct bl_chunk {
+    unsigned long long code, copy, blk, slab; /* first entry of each list; slab offset */
+    unsigned long long layout;                /* (block << 32 | status) of the first bad block, or ~0 */
+    int listed;                               /* 1: the lists decode it; 0: the fallback kernels */
+    int fail;                                 /* a listed inner stream did not decode to its size */
+};
+
 /* Scratch layout (bytes, each part 256-aligned). */
 struct bl_layout {
-    size_t prefix, status, zstd, slab, total;
-    size_t slab_size, nslabs;
+    size_t prefix, status, chunks, ctr, lists, copies, blks, inner, slab, total;
+    size_t slab_size, nslabs; /* fallback's unshuffle slabs (inside the slab region) */
+    size_t bound;             /* entries per list */
+    size_t out_slab;          /* bytes of the slab the lists' filtered chunks take */
+    size_t inner_size;        /* the inner codecs' scratch (also the fallback's zstd buffers) */
+    oc_gpu_config icfg;       /* the inner codecs' launch config (algorithm set per launch) */
 };
 
 static size_t bl_align(size_t v)
@@ -58,21 +138,87 @@ static size_t bl_align(size_t v)
     return (v + 255) & ~(size_t)255;
 }
 
+/* The inner codecs (their rows of the algorithm table) by list. */
+static const oc_algorithm bl_codec_algo[BL_NCODECS] = {OC_ALGO_LZ4, OC_ALGO_SNAPPY, OC_ALGO_ZSTD};
+
+static const oc_gpu_codec *bl_codec(int l)
+{
+    const oc_algo_desc *d = oc_algo(bl_codec_algo[l]);
+    return d ? d->gpu : NULL;
+}
+
 static bl_layout bl_plan_layout(size_t n, size_t max_capacity)
 {
     bl_layout L;
+    int known = max_capacity != (size_t)-1;
     L.slab_size = bl_align(max_capacity < BL_SLAB_MAX ? (max_capacity ? max_capacity : 1) : BL_SLAB_MAX);
     L.nslabs = BL_SLAB_BUDGET / L.slab_size;
     if (L.nslabs > 1024)
         L.nslabs = 1024;
     if (L.nslabs == 0)
         L.nslabs = 1;
+    /* entries per list: a chunk's streams, if they average 32 KiB or more */
+    size_t cap = known ? max_capacity : BL_LIST_UNKNOWN_CAP;
+    size_t per = cap / BL_LIST_STREAM + 2;
+    L.bound = n > BL_LIST_MAX / per ? BL_LIST_MAX : n * per;
+    /* the slab: every chunk's capacity (4 MiB a chunk when not known), at most 1 GiB */
+    size_t scap = !known                  ? BL_OUT_SLAB_UNKNOWN_CAP
+                  : cap == 0              ? 1
+                  : cap < BL_OUT_SLAB_MAX ? cap
+                                          : BL_OUT_SLAB_MAX;
+    scap = bl_align(scap);
+    L.out_slab = n > BL_OUT_SLAB_MAX / scap ? BL_OUT_SLAB_MAX : n * scap;
+    /* the inner codecs' streams are at most a block of the largest chunk
+     * (of any chunk when the host does not know the capacities); told at
+     * least BL_INNER_MIN_CAP, so LZ4 takes its pipe decoder, with no scratch */
+    size_t icap = known && cap < OC_BLOSC_MAX_BLOCKSIZE ? cap : OC_BLOSC_MAX_BLOCKSIZE;
+    memset(&L.icfg, 0, sizeof L.icfg); /* no side stream: the inner launches run on `stream` alone */
+    L.icfg.algorithm = OC_ALGO_NONE;
+    L.icfg.max_capacity = icap > BL_INNER_MIN_CAP ? icap : BL_INNER_MIN_CAP;
+    L.inner_size = BL_DECODE_BLOCKS * BL_ZSTD_SLOT;
+    for (int l = 0; l < BL_NCODECS; l++) {
+        const oc_gpu_codec *c = bl_codec(l);
+        if (c == NULL || c->decompress_scratch == NULL)
+            continue;
+        oc_gpu_config ic = L.icfg;
+        ic.algorithm = bl_codec_algo[l];
+        size_t want = c->decompress_scratch(&ic, L.bound);
+        want = want < BL_INNER_SCRATCH_MAX ? want : BL_INNER_SCRATCH_MAX;
+        L.inner_size = want > L.inner_size ? want : L.inner_size;
+    }
     L.prefix = 0;
     L.status = L.prefix + bl_align((n + 1) * sizeof(unsigned long long));
-    L.zstd = L.status + bl_align(n * sizeof(int));
-    L.slab = L.zstd + BL_DECODE_BLOCKS * BL_ZSTD_SLOT;
-    L.total = L.slab + L.nslabs * L.slab_size;
+    L.chunks = L.status + bl_align(n * sizeof(int));
+    L.ctr = L.chunks + bl_align(n * sizeof(bl_chunk));
+    L.lists = L.ctr + 256;
+    L.copies = L.lists + BL_NCODECS * bl_align(L.bound * 52);
+    L.blks = L.copies + bl_align(L.bound * sizeof(bl_copy));
+    L.inner = L.blks + bl_align(L.bound * sizeof(bl_blk));
+    L.slab = L.inner + bl_align(L.inner_size);
+    size_t slab = L.out_slab > L.nslabs * L.slab_size ? L.out_slab : L.nslabs * L.slab_size;
+    L.total = L.slab + bl_align(slab);
     return L;
+}
+
+/* List l's arrays in the scratch (52 bytes an entry). */
+static bl_list bl_list_at(uint8_t *s, const bl_layout *L, int l)
+{
+    uint8_t *p = s + L->lists + (size_t)l * bl_align(L->bound * 52);
+    size_t B = L->bound;
+    bl_list r;
+    r.src = (const void **)p;
+    r.srcn = (size_t *)(p + 8 * B);
+    r.dst = (void **)(p + 16 * B);
+    r.cap = (size_t *)(p + 24 * B);
+    r.got = (size_t *)(p + 32 * B);
+    r.st = (oc_status *)(p + 40 * B);
+    r.chunk = (uint32_t *)(p + 48 * B);
+    return r;
+}
+
+__device__ static unsigned long long bl_align_d(unsigned long long v)
+{
+    return (v + 255) & ~255ull;
 }
 
 /* The chunk's items (header checked; 0 on a bad header or short output). */
@@ -85,8 +231,45 @@ __device__ static unsigned long long bl_items(const oc_blosc_header *h)
     return (unsigned long long)(h->nblocks - 1) * h->nsplits + oc_blosc_block_streams(h, h->nblocks - 1);
 }
 
+/* Whether the chunk's blocks pass through the output slab: some block has a
+ * filter to undo (the filter depends on the block's size only through
+ * bitshuffle's "at least one element"). */
+__device__ static int bl_filtered(const oc_blosc_header *h)
+{
+    return !(h->flags & OC_BLOSC_F_MEMCPYED) && h->nblocks > 0 &&
+           (oc_blosc_block_filter(h, h->blocksize) != 0 || oc_blosc_block_filter(h, h->last_size) != 0);
+}
+
+/* Takes k entries of a list (counter *ctr, `bound` entries): 1 when they
+ * fit; the counter keeps what it gave, so a list, once full, stays full. */
+__device__ static int bl_take(unsigned long long *ctr, unsigned long long k, unsigned long long bound,
+                              unsigned long long *base)
+{
+    *base = 0;
+    if (k == 0)
+        return 1;
+    *base = atomicAdd(ctr, k);
+    return *base + k <= bound;
+}
+
+/* The list an inner codec's streams go to, -1 for the fallback's codecs
+ * (BloscLZ: no library GPU codec; zlib: c-blosc's rules differ from a zlib
+ * chunk's, blosc_zlib_core.h). */
+__device__ static int bl_list_of(const oc_blosc_header *h)
+{
+    return h->format == OC_BLOSC_FMT_LZ4      ? 0
+           : h->format == OC_BLOSC_FMT_SNAPPY ? 1
+           : h->format == OC_BLOSC_FMT_ZSTD   ? 2
+                                              : -1;
+}
+
+/* Plan, a thread per chunk: the header (status), then the lists' entries
+ * for a chunk they can take; counts[i]: the fallback's items (0 for a
+ * listed chunk). */
 __global__ void bl_plan_kernel(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
-                               const size_t *dst_caps, unsigned long long *counts, int *status)
+                               const size_t *dst_caps, unsigned long long *counts, int *status,
+                               bl_chunk *chunks, unsigned long long *ctr, unsigned long long bound,
+                               unsigned long long out_slab)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
@@ -99,7 +282,31 @@ __global__ void bl_plan_kernel(size_t n, const void *const *src, const size_t *s
         st = oc_blosc_parse_header((const uint8_t *)src[i], src_sizes[i], &h);
     if (st == OC_OK && h.nbytes > dst_caps[i])
         st = OC_ERR_OUTPUT_TOO_SMALL;
-    counts[i] = st == OC_OK ? bl_items(&h) : 0;
+    bl_chunk C;
+    C.code = C.copy = C.blk = C.slab = 0;
+    C.layout = ~0ull;
+    C.listed = 0;
+    C.fail = 0;
+    unsigned long long items = st == OC_OK ? bl_items(&h) : 0;
+    if (st == OC_OK && i <= 0xFFFFFFFFu) {
+        int memcpyed = (h.flags & OC_BLOSC_F_MEMCPYED) != 0, filt = bl_filtered(&h);
+        int l = bl_list_of(&h);
+        if (memcpyed) {
+            C.listed = bl_take(ctr + BL_CTR_COPY, items, bound, &C.copy);
+        } else if (h.nblocks == 0) {
+            C.listed = 1;
+        } else if (l >= 0 && !(filt && h.blocksize > BL_SLAB_MAX)) {
+            /* (a filtered block over BL_SLAB_MAX stays with the fallback,
+             * which says CHUNK_TOO_LARGE, as it always has) */
+            C.listed =
+                bl_take(ctr + l, items, bound, &C.code) && bl_take(ctr + BL_CTR_COPY, items, bound, &C.copy);
+            if (C.listed && filt)
+                C.listed = bl_take(ctr + BL_CTR_BLK, h.nblocks, bound, &C.blk) &&
+                           bl_take(ctr + BL_CTR_SLAB, bl_align_d(h.nbytes), out_slab, &C.slab);
+        }
+    }
+    chunks[i] = C;
+    counts[i] = C.listed ? 0 : items;
     status[i] = (int)st;
 }
 
@@ -318,13 +525,251 @@ __global__ void __launch_bounds__(1024)
     }
 }
 
-__global__ void bl_finish_kernel(size_t n, const void *const *src_ptrs, const int *status, size_t *dst_sizes,
-                                 oc_status *statuses)
+/* ---- the lists' kernels ---------------------------------------------------- */
+
+/* List, a CTA per listed chunk (grid-stride): walks the csize words of its
+ * blocks (a thread per block, the checks of oc_blosc_find_stream in its
+ * order) and writes an entry per stream: a stored stream into the copy
+ * list, the others into the codec's list, each to decode into the output
+ * or, for a filtered chunk, into the chunk's part of the slab; a filtered
+ * chunk also gets a block entry per block.  A block whose walk fails
+ * records its status; the lowest such block's is the chunk's (what the CPU
+ * engine's layout check says first). */
+__global__ void __launch_bounds__(128)
+    bl_list_kernel(size_t n, const void *const *src_ptrs, void *const *dst_ptrs, const int *status,
+                   bl_chunk *chunks, bl_list l0, bl_list l1, bl_list l2, bl_copy *copies, bl_blk *blks,
+                   uint8_t *slab)
+{
+    for (size_t c = blockIdx.x; c < n; c += gridDim.x) {
+        bl_chunk *C = &chunks[c];
+        if (status[c] != OC_OK || !C->listed)
+            continue;
+        const uint8_t *src = (const uint8_t *)src_ptrs[c];
+        uint8_t *dst = (uint8_t *)dst_ptrs[c];
+        oc_blosc_header h;
+        oc_blosc_parse_header(src, ((size_t)oc_load_le32(src + 12)), &h); /* checked by the plan */
+        if (h.flags & OC_BLOSC_F_MEMCPYED) {
+            size_t pieces = (h.nbytes + BL_MEMCPY_ITEM - 1) / BL_MEMCPY_ITEM;
+            for (size_t k = threadIdx.x; k < pieces; k += blockDim.x) {
+                size_t off = k * BL_MEMCPY_ITEM;
+                bl_copy *e = &copies[C->copy + k];
+                e->src = src + OC_BLOSC_HEADER_SIZE + off;
+                e->dst = dst + off;
+                e->n = h.nbytes - off < BL_MEMCPY_ITEM ? h.nbytes - off : BL_MEMCPY_ITEM;
+            }
+            continue;
+        }
+        int filt = bl_filtered(&h), li = bl_list_of(&h);
+        bl_list L = li == 0 ? l0 : li == 1 ? l1 : l2;
+        uint8_t *out = filt ? slab + C->slab : dst;
+        uint32_t table_end = OC_BLOSC_HEADER_SIZE + 4u * h.nblocks;
+        for (uint32_t b = threadIdx.x; b < h.nblocks; b += blockDim.x) {
+            uint32_t bsz = oc_blosc_block_size(&h, b), ns = oc_blosc_block_streams(&h, b), dsize = bsz / ns;
+            if (filt) {
+                bl_blk *e = &blks[C->blk + b];
+                e->slab = out + (size_t)b * h.blocksize;
+                e->dst = dst + (size_t)b * h.blocksize;
+                e->bsz = bsz;
+                e->t = h.typesize;
+                e->filter = (uint16_t)oc_blosc_block_filter(&h, bsz);
+            }
+            uint32_t pos = oc_load_le32(src + OC_BLOSC_HEADER_SIZE + 4u * b);
+            oc_status bad = OC_OK;
+            if (pos < table_end || pos > h.cbytes)
+                bad = OC_ERR_CORRUPT;
+            for (uint32_t k = 0; bad == OC_OK && k < ns; k++) {
+                if (h.cbytes - pos < 4) {
+                    bad = OC_ERR_TRUNCATED;
+                    break;
+                }
+                uint32_t cs = oc_load_le32(src + pos);
+                pos += 4;
+                if (cs > 0x7FFFFFFFu || cs == 0)
+                    bad = OC_ERR_CORRUPT;
+                else if (cs > h.cbytes - pos)
+                    bad = OC_ERR_TRUNCATED;
+                if (bad != OC_OK)
+                    break;
+                size_t j = (size_t)b * h.nsplits + k, o = (size_t)b * h.blocksize + (size_t)k * dsize;
+                if (cs == dsize) {
+                    bl_copy *e = &copies[C->copy + j];
+                    e->src = src + pos;
+                    e->dst = out + o;
+                    e->n = dsize;
+                } else {
+                    j += C->code;
+                    L.src[j] = src + pos;
+                    L.srcn[j] = cs;
+                    L.dst[j] = out + o;
+                    L.cap[j] = dsize;
+                    L.chunk[j] = (uint32_t)c;
+                }
+                pos += cs;
+            }
+            if (bad != OC_OK)
+                atomicMin(&C->layout, ((unsigned long long)b << 32) | (unsigned)bad);
+        }
+    }
+}
+
+/* Copies n bytes with the CTA: 4-byte stores (16-byte ones when both are
+ * 16-aligned), the source's words joined by funnel shifts when the two are
+ * not aligned alike.  Reads only aligned words holding a byte of
+ * src[0..n) (so nothing outside its allocation). */
+__device__ static void bl_copy_cta(uint8_t *__restrict__ dst, const uint8_t *__restrict__ src, size_t n)
+{
+    size_t head = (4 - ((uintptr_t)dst & 3)) & 3;
+    head = head < n ? head : n;
+    for (size_t j = threadIdx.x; j < head; j += blockDim.x)
+        dst[j] = src[j];
+    dst += head, src += head, n -= head;
+    uint32_t *d = (uint32_t *)dst;
+    unsigned sh = (unsigned)((uintptr_t)src & 3);
+    size_t words = n / 4, fast = words;
+    if (sh == 0) {
+        const uint32_t *s = (const uint32_t *)src;
+        if (((uintptr_t)dst & 15) == 0 && ((uintptr_t)src & 15) == 0) {
+            const uint4 *s4 = (const uint4 *)src;
+            uint4 *d4 = (uint4 *)dst;
+            size_t q = n / 16;
+            for (size_t j = threadIdx.x; j < q; j += blockDim.x)
+                d4[j] = s4[j];
+            for (size_t j = 4 * q + threadIdx.x; j < words; j += blockDim.x)
+                d[j] = s[j];
+        } else {
+            for (size_t j = threadIdx.x; j < words; j += blockDim.x)
+                d[j] = s[j];
+        }
+    } else {
+        /* word j joins aligned words a[j] and a[j + 1] of a = src - sh;
+         * a[j + 1] ends at src byte 4j + 7 - sh, which must be < n */
+        const uint32_t *a = (const uint32_t *)(src - sh);
+        fast = n + sh >= 8 ? (n + sh - 8) / 4 + 1 : 0;
+        fast = fast < words ? fast : words;
+        for (size_t j = threadIdx.x; j < fast; j += blockDim.x)
+            d[j] = __funnelshift_r(a[j], a[j + 1], 8 * sh);
+    }
+    for (size_t j = 4 * fast + threadIdx.x; j < n; j += blockDim.x)
+        dst[j] = src[j];
+}
+
+/* Copy list: a CTA per entry (stored streams, memcpyed chunks' pieces). */
+__global__ void __launch_bounds__(256)
+    bl_copy_kernel(const bl_copy *copies, const unsigned long long *ctr, unsigned long long bound)
+{
+    unsigned long long m = ctr[BL_CTR_COPY] < bound ? ctr[BL_CTR_COPY] : bound;
+    for (unsigned long long i = blockIdx.x; i < m; i += gridDim.x) {
+        bl_copy e = copies[i];
+        if (e.n)
+            bl_copy_cta(e.dst, e.src, e.n);
+    }
+}
+
+/* Bit unshuffle of el elements of T bytes (shuffle.h's layout), a thread
+ * per group of 8 elements: the group's 8 elements built in registers
+ * (byte j of element r is bit row 8j..8j+7's column, transposed) and
+ * stored whole. */
+template <typename W, int T>
+__device__ static void bl_bitunshuffle_words(uint8_t *dst, const uint8_t *slab, size_t el)
+{
+    size_t row = el / 8;
+    for (size_t g = threadIdx.x; g < row; g += blockDim.x) {
+        W w[8];
+#pragma unroll
+        for (int r = 0; r < 8; r++)
+            w[r] = 0;
+#pragma unroll
+        for (int j = 0; j < T; j++) {
+            uint64_t x = 0;
+#pragma unroll
+            for (int b = 0; b < 8; b++)
+                x |= (uint64_t)slab[(8 * (size_t)j + b) * row + g] << (8 * b);
+            x = oc_transpose8x8(x);
+#pragma unroll
+            for (int r = 0; r < 8; r++)
+                w[r] |= (W)((x >> (8 * r)) & 0xFF) << (8 * j);
+        }
+#pragma unroll
+        for (int r = 0; r < 8; r++)
+            ((W *)dst)[g * 8 + r] = w[r];
+    }
+}
+
+/* Unfilter: a CTA per block entry, slab -> output (the filter undone, the
+ * trailing bytes and unfiltered blocks copied). */
+__global__ void __launch_bounds__(256)
+    bl_unfilter_kernel(const bl_blk *blks, const unsigned long long *ctr, unsigned long long bound)
+{
+    unsigned long long m = ctr[BL_CTR_BLK] < bound ? ctr[BL_CTR_BLK] : bound;
+    for (unsigned long long i = blockIdx.x; i < m; i += gridDim.x) {
+        bl_blk e = blks[i];
+        if (e.bsz == 0)
+            continue; /* an entry of a chunk that did not take the lists */
+        size_t t = e.t, el = e.bsz / t, done = 0;
+        if (e.filter == 1) {
+            if (t == 4 && ((uintptr_t)e.dst & 3) == 0) {
+                for (size_t k = threadIdx.x; k < el; k += blockDim.x)
+                    ((uint32_t *)e.dst)[k] = (uint32_t)e.slab[k] | (uint32_t)e.slab[el + k] << 8 |
+                                             (uint32_t)e.slab[2 * el + k] << 16 |
+                                             (uint32_t)e.slab[3 * el + k] << 24;
+            } else if (t == 8 && ((uintptr_t)e.dst & 7) == 0) {
+                for (size_t k = threadIdx.x; k < el; k += blockDim.x) {
+                    uint64_t v = 0;
+                    for (int j = 0; j < 8; j++)
+                        v |= (uint64_t)e.slab[j * el + k] << (8 * j);
+                    ((uint64_t *)e.dst)[k] = v;
+                }
+            } else {
+                for (size_t k = threadIdx.x; k < el; k += blockDim.x)
+                    oc_unshuffle_bytes(e.dst, e.slab, el, (uint32_t)t, k, k + 1);
+            }
+            done = el * t;
+        } else if (e.filter == 2 && el % 8 == 0 && el > 0) {
+            if (t == 4 && ((uintptr_t)e.dst & 3) == 0)
+                bl_bitunshuffle_words<uint32_t, 4>(e.dst, e.slab, el);
+            else if (t == 8 && ((uintptr_t)e.dst & 7) == 0)
+                bl_bitunshuffle_words<uint64_t, 8>(e.dst, e.slab, el);
+            else
+                for (size_t g = threadIdx.x; g < el / 8; g += blockDim.x)
+                    oc_bitunshuffle_groups(e.dst, e.slab, el, (uint32_t)t, g, g + 1);
+            done = el * t;
+        }
+        if (done < e.bsz)
+            bl_copy_cta(e.dst + done, e.slab + done, e.bsz - done);
+    }
+}
+
+/* Merge: a thread per entry of the codec lists; an entry that did not
+ * decode to exactly its stream's size fails its chunk. */
+__global__ void bl_merge_kernel(bl_list l0, bl_list l1, bl_list l2, bl_chunk *chunks,
+                                const unsigned long long *ctr, unsigned long long bound)
+{
+    for (int l = 0; l < BL_NCODECS; l++) {
+        bl_list L = l == 0 ? l0 : l == 1 ? l1 : l2;
+        unsigned long long m = ctr[l] < bound ? ctr[l] : bound;
+        for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < m;
+             i += (unsigned long long)gridDim.x * blockDim.x)
+            if (L.src[i] != nullptr && (L.st[i] != OC_OK || L.got[i] != L.cap[i]))
+                chunks[L.chunk[i]].fail = 1;
+    }
+}
+
+/* Finish, a thread per chunk: a listed chunk's status is its first bad
+ * block's, else CORRUPT when a stream failed; the fallback's chunks have
+ * theirs in status[]. */
+__global__ void bl_finish_kernel(size_t n, const void *const *src_ptrs, const int *status,
+                                 const bl_chunk *chunks, size_t *dst_sizes, oc_status *statuses)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
     int st = status[i];
+    if (st == OC_OK && chunks[i].listed) {
+        if (chunks[i].layout != ~0ull)
+            st = (int)(unsigned)(chunks[i].layout & 0xFFFFFFFFu);
+        else if (chunks[i].fail)
+            st = OC_ERR_CORRUPT;
+    }
     if (dst_sizes)
         dst_sizes[i] = st == OC_OK ? oc_load_le32((const uint8_t *)src_ptrs[i] + 4) : 0;
     if (statuses)
@@ -334,6 +779,11 @@ __global__ void bl_finish_kernel(size_t n, const void *const *src_ptrs, const in
 static size_t bl_decompress_scratch(const oc_gpu_config *cfg, size_t n)
 {
     return bl_plan_layout(n, cfg->max_capacity).total;
+}
+
+static unsigned bl_grid(unsigned long long items, unsigned max)
+{
+    return items == 0 ? 1u : items < max ? (unsigned)items : max;
 }
 
 static oc_status bl_decompress(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg, size_t n,
@@ -349,13 +799,46 @@ static oc_status bl_decompress(void *scratch_dev, size_t scratch_size, const oc_
     uint8_t *s = (uint8_t *)scratch_dev;
     unsigned long long *prefix = (unsigned long long *)(s + L.prefix);
     int *status = (int *)(s + L.status);
+    bl_chunk *chunks = (bl_chunk *)(s + L.chunks);
+    unsigned long long *ctr = (unsigned long long *)(s + L.ctr);
+    bl_copy *copies = (bl_copy *)(s + L.copies);
+    bl_blk *blks = (bl_blk *)(s + L.blks);
+    bl_list lists[BL_NCODECS];
+    for (int l = 0; l < BL_NCODECS; l++)
+        lists[l] = bl_list_at(s, &L, l);
+    unsigned long long B = L.bound;
     unsigned g = (unsigned)((n + 255) / 256);
-    bl_plan_kernel<<<g, 256, 0, stream>>>(n, src_dev, src_sizes_dev, dst_dev, dst_caps_dev, prefix, status);
+    /* counters and every list entry zero: an entry nobody writes is a no-op */
+    if (cudaMemsetAsync(s + L.ctr, 0, L.inner - L.ctr, stream) != cudaSuccess)
+        return OC_ERR_CUDA;
+    bl_plan_kernel<<<g, 256, 0, stream>>>(n, src_dev, src_sizes_dev, dst_dev, dst_caps_dev, prefix, status,
+                                          chunks, ctr, B, L.out_slab);
+    bl_list_kernel<<<bl_grid(n, 65535u), 128, 0, stream>>>(n, src_dev, dst_dev, status, chunks, lists[0],
+                                                           lists[1], lists[2], copies, blks, s + L.slab);
+    /* the inner codecs' library launches over their lists, `bound` entries each */
+    for (int l = 0; l < BL_NCODECS; l++) {
+        const oc_gpu_codec *c = bl_codec(l);
+        if (c == NULL || c->decompress == NULL)
+            return OC_ERR_INTERNAL;
+        oc_gpu_config ic = L.icfg;
+        ic.algorithm = bl_codec_algo[l];
+        size_t want = c->decompress_scratch ? c->decompress_scratch(&ic, B) : 0;
+        want = want < L.inner_size ? want : L.inner_size;
+        oc_status st = c->decompress(want ? s + L.inner : NULL, want, &ic, B, lists[l].src, lists[l].srcn,
+                                     lists[l].dst, lists[l].cap, lists[l].got, lists[l].st, stream);
+        if (st != OC_OK)
+            return st;
+    }
+    bl_copy_kernel<<<bl_grid(B, BL_KERNEL_GRID), 256, 0, stream>>>(copies, ctr, B);
+    bl_unfilter_kernel<<<bl_grid(B, BL_KERNEL_GRID), 256, 0, stream>>>(blks, ctr, B);
+    bl_merge_kernel<<<bl_grid((B + 255) / 256, BL_KERNEL_GRID), 256, 0, stream>>>(lists[0], lists[1],
+                                                                                  lists[2], chunks, ctr, B);
+    /* the fallback: the chunks the lists did not take */
     bl_scan_kernel<<<1, 1024, 0, stream>>>(n, prefix);
-    bl_decode_kernel<<<BL_DECODE_BLOCKS, 64, 0, stream>>>(n, src_dev, dst_dev, prefix, status, s + L.zstd);
+    bl_decode_kernel<<<BL_DECODE_BLOCKS, 64, 0, stream>>>(n, src_dev, dst_dev, prefix, status, s + L.inner);
     bl_unshuffle_kernel<<<(unsigned)L.nslabs, 1024, 0, stream>>>(n, src_dev, dst_dev, prefix, status,
                                                                  s + L.slab, L.slab_size);
-    bl_finish_kernel<<<g, 256, 0, stream>>>(n, src_dev, status, dst_sizes_dev, statuses_dev);
+    bl_finish_kernel<<<g, 256, 0, stream>>>(n, src_dev, status, chunks, dst_sizes_dev, statuses_dev);
     return cudaGetLastError() == cudaSuccess ? OC_OK : OC_ERR_CUDA;
 }
 
