@@ -17,7 +17,7 @@
 
 /* The chunk header:
  *   0  u8   codec id: 'C' Cascaded, 'A' ANS, 'B' Bitcomp
- *   1  u8   format version (1)
+ *   1  u8   format version (1; ANS also 2, docs/FORMAT.md)
  *   2  u8   data type (oc_data_type, never OC_TYPE_DEFAULT)
  *   3  u8   codec flags (reserved bits zero)
  *   4  u32  uncompressed size in bytes */
@@ -68,19 +68,26 @@ typedef struct own_header {
     uint32_t size; /* uncompressed bytes */
 } own_header;
 
-OWN_HD void own_header_write(uint8_t *p, uint32_t id, uint32_t dtype, uint32_t flags, uint32_t size)
+/* Writes a header of format version `version` (1 unless a codec says). */
+OWN_HD void own_header_write_v(uint8_t *p, uint32_t id, uint32_t version, uint32_t dtype, uint32_t flags,
+                               uint32_t size)
 {
     p[0] = (uint8_t)id;
-    p[1] = (uint8_t)OWN_VERSION;
+    p[1] = (uint8_t)version;
     p[2] = (uint8_t)dtype;
     p[3] = (uint8_t)flags;
     oc_store_le32(p + 4, size);
 }
 
+OWN_HD void own_header_write(uint8_t *p, uint32_t id, uint32_t dtype, uint32_t flags, uint32_t size)
+{
+    own_header_write_v(p, id, OWN_VERSION, dtype, flags, size);
+}
+
 /* Reads and checks the header of a chunk of `id`: TRUNCATED when fewer
- * than 8 bytes, CORRUPT for another codec's id, another version or an
- * unknown data type.  Flags are left to the codec. */
-OWN_HD oc_status own_header_read(const uint8_t *src, size_t n, uint32_t id, own_header *h)
+ * than 8 bytes, CORRUPT for another codec's id, a version outside
+ * 1..vmax or an unknown data type.  Flags are left to the codec. */
+OWN_HD oc_status own_header_read_v(const uint8_t *src, size_t n, uint32_t id, uint32_t vmax, own_header *h)
 {
     if (n < OWN_HEADER_SIZE)
         return OC_ERR_TRUNCATED;
@@ -89,9 +96,15 @@ OWN_HD oc_status own_header_read(const uint8_t *src, size_t n, uint32_t id, own_
     h->dtype = src[2];
     h->flags = src[3];
     h->size = oc_load_le32(src + 4);
-    if (h->id != id || h->version != OWN_VERSION || own_type_width(h->dtype) == 0)
+    if (h->id != id || h->version < 1 || h->version > vmax || own_type_width(h->dtype) == 0)
         return OC_ERR_CORRUPT;
     return OC_OK;
+}
+
+/* The same for codecs that have only version 1. */
+OWN_HD oc_status own_header_read(const uint8_t *src, size_t n, uint32_t id, own_header *h)
+{
+    return own_header_read_v(src, n, id, OWN_VERSION, h);
 }
 
 /* ---- tiles ----------------------------------------------------------------

@@ -15,6 +15,9 @@
  * give the CPU's status on the GPU, the CPU's bytes when OK, and never a
  * byte past the capacity (guard bytes); (4) the size query gives the CPU's
  * status and size; (5) one byte less output: OUTPUT_TOO_SMALL both ways.
+ * (6) format version 1 (data written before version 2, which the encoders
+ * write now): the core's v1 writer's chunks decode on the GPU to the data,
+ * and their byte flips give the CPU's statuses.
  * It prints, never checks, the decode and compress GB/s of a 1 GiB batch
  * of 64 KiB chunks (not with OC_TEST_SMALL, as under compute-sanitizer).
  *
@@ -23,6 +26,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #define OWN_GPU_TEST_ALGO OC_ALGO_ANS
+#include "cores/ans/ans_core.h"
 #include "helpers/own_gpu_test.h"
 
 /* The corpus column, or a generated one of the same shape. */
@@ -57,6 +61,50 @@ static column get_column(const char *file, oc_data_type type, size_t max)
         }
     }
     return c;
+}
+
+/* (6) version 1 chunks (the core's v1 writer) on the GPU: the data back,
+ * then byte flips give the CPU's statuses. */
+static void v1_chunks(const column *c)
+{
+    static ans_ws ws;
+    size_t chunk = 65536, slot = chunk + 64, n = 0;
+    const uint8_t *src[MAXN] = {NULL};
+    size_t len[MAXN] = {0}, cap[MAXN] = {0};
+    for (size_t off = 0; off < c->size && n < 16; off += chunk) {
+        size_t m = c->size - off < chunk ? c->size - off : chunk;
+        uint8_t *p = malloc(slot);
+        REQUIRE(p);
+        uint64_t got = 0;
+        REQUIRE(ans_compress_chunk_v(&ws, 1, c->data + off, m, (uint32_t)c->type, p, slot, &got) == OC_OK);
+        EXPECT(p[1] == 1, "%s: not a version 1 chunk", c->name);
+        src[n] = p, len[n] = (size_t)got, cap[n++] = m;
+    }
+    uint8_t *out[MAXN];
+    size_t gs[MAXN];
+    oc_status gst[MAXN];
+    gpu_decode(n, src, len, cap, out, gs, gst);
+    for (size_t i = 0; i < n; i++) {
+        EXPECT(gst[i] == OC_OK && gs[i] == cap[i] && !memcmp(out[i], c->data + i * chunk, cap[i]),
+               "%s: v1 chunk %zu: %s", c->name, i, oc_status_name(gst[i]));
+        free(out[i]);
+    }
+    same_status("v1", n, src, len, cap);
+    size_t nf = 0;
+    const uint8_t *fl[MAXN] = {NULL};
+    size_t fl_len[MAXN] = {0}, fl_cap[MAXN] = {0};
+    for (size_t k = 0; k < len[0] && nf < 400; k += 1 + len[0] / 400) {
+        uint8_t *p = malloc(len[0]);
+        REQUIRE(p);
+        memcpy(p, src[0], len[0]);
+        p[k] ^= (uint8_t)(1u << (k % 8));
+        fl[nf] = p, fl_len[nf] = len[0], fl_cap[nf++] = cap[0];
+    }
+    same_status("v1 flip", nf, fl, fl_len, fl_cap);
+    for (size_t i = 0; i < nf; i++)
+        free((void *)fl[i]);
+    for (size_t i = 0; i < n; i++)
+        free((void *)src[i]);
 }
 
 /* ANS's options in the log: the data type. */
@@ -110,6 +158,7 @@ int main(void)
         oc_typed_options ht = {cols[i].type, 0, 0, 0}, st = {cols[i].type, 0, 0, 0};
         hostile(&cols[i], &ht);
         sizes(&cols[i], &st);
+        v1_chunks(&cols[i]);
     }
     if (!g_small) {
         for (size_t i = 0; i < ncols; i++) {

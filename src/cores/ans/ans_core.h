@@ -9,18 +9,22 @@
  * they are (the exponent byte of a float16/bfloat16 carries the
  * redundancy; DietGPU's float codec does the same).  One normalised
  * frequency table per chunk (11 probability bits; a 256-bit presence map
- * and PB bits per present symbol); per tile, 32 final states and a stream
- * of 16-bit words that the decoder reads from the end.
+ * and PB bits per present symbol).
  *
- * Decoding a tile is 512 steps of the 32 states in lockstep (state l
- * decodes symbols l, l + 32, ...): table lookup, one multiply-add, and for
- * the states that fell below 2^16 one word each, taken in state order from
- * the top of the stream (ballot + popcount).  The tile coders are warp code
- * in own_simt.h's model: on the GPU a lane per state, in C a one-lane warp
- * holding the 32 states in turn; the same source either way
- * (ans_decode_tile, ans_encode_tile).  Everything read is checked: states in
- * range, no read past the stream's start, every state back to 2^16 and
- * every word used at the end; anything else is CORRUPT.
+ * Two tile formats.  Version 2 (written): 64-bit states in [2^31, 2^63)
+ * renormalised by 32-bit words, so a state takes a word every ~6 symbols
+ * of text; each of the 32 states (lanes) has its own run of words, listed
+ * by 32 u16 counts in the tile's head, so a lane decodes with no
+ * knowledge of the others (no ballot per step on the GPU) and a lane
+ * encodes with no knowledge of the others (the GPU writes a tile's words
+ * from its lanes at once, after one pass that counts them).  Version 1
+ * (read only, data written before): 32-bit states in [2^16, 2^32), 16-bit
+ * words shared by the lanes in lane order (ballot + popcount), warp code
+ * in own_simt.h's model (ans_decode_tile: on the GPU a lane per state, in
+ * C a one-lane warp holding the 32 states in turn).  Everything read is
+ * checked: states in range, no read past a lane's (v2) or the tile's (v1)
+ * words, every state back to its start and every word used at the end;
+ * anything else is CORRUPT.
  */
 #ifndef OC_ANS_CORE_H
 #define OC_ANS_CORE_H
@@ -34,6 +38,11 @@
 #define ANS_PB_MAX 12u  /* the most a stream may use */
 #define ANS_TILE_HEAD (4u * ANS_LANES)
 #define ANS_TABLE_MAX (1u + 32u + (256u * ANS_PB_MAX + 7u) / 8u) /* PB, presence map, frequencies */
+#define ANS_VERSION 2u /* the format version the encoder writes (1 is still read) */
+/* version 2 */
+#define ANS2_L 0x80000000ull                             /* states live in [ANS2_L, 2^63) */
+#define ANS2_TILE_HEAD (4u * ANS_LANES + 2u * ANS_LANES) /* 32 u32 stored states, 32 u16 word counts */
+#define ANS2_MAX_WORDS (ANS_TILE / ANS_LANES + 1u)       /* a lane's words: one per symbol and one */
 
 /* The symbols of a chunk of n bytes of a type of width w: split = the
  * high bytes of 16-bit values are coded, the low bytes stored. */
@@ -215,11 +224,13 @@ OWN_HD int ans_estep(uint32_t *x, uint32_t f, uint32_t c, uint32_t pb, uint32_t 
 /* Header, then:
  *   u8 mode: 0 the symbols stored, 1 rANS
  *   mode 0: nsym bytes
- *   mode 1: the table, ntiles u32 tile end offsets (from the byte after them),
- *           the tiles (32 u32 final states, then 16-bit words)
+ *   mode 1: the table, (version 2) zero bytes up to a multiple of 4, ntiles
+ *           u32 tile end offsets (from the byte after them), the tiles
+ *           (v1: 32 u32 final states, 16-bit words; v2: 32 u32 stored
+ *           states, 32 u16 word counts, each lane's 32-bit words)
  *   then, for 16-bit types, the low bytes and the odd last byte */
 typedef struct ans_chunk {
-    uint32_t w, mode;
+    uint32_t version, w, mode;
     uint64_t size; /* decoded bytes */
     ans_shape sh;
     uint32_t tables;   /* offset of the frequency table (mode 1) */
@@ -238,9 +249,10 @@ OWN_HD uint64_t ans_bound(uint64_t n)
 OWN_HD oc_status ans_chunk_check(const uint8_t *src, size_t n, uint64_t cap, ans_chunk *k, ans_table *t)
 {
     own_header h;
-    oc_status st = own_header_read(src, n, OWN_ID_ANS, &h);
+    oc_status st = own_header_read_v(src, n, OWN_ID_ANS, ANS_VERSION, &h);
     if (st != OC_OK)
         return st;
+    k->version = h.version;
     k->w = own_type_width(h.dtype);
     if (h.flags != 0 || k->w > 2)
         return OC_ERR_CORRUPT;
@@ -260,6 +272,15 @@ OWN_HD oc_status ans_chunk_check(const uint8_t *src, size_t n, uint64_t cap, ans
         if (st != OC_OK)
             return st;
         k->tile_tab = k->tables + t->bytes;
+        if (k->version >= 2) { /* zero bytes up to a multiple of 4 */
+            uint32_t pad = (4u - k->tile_tab % 4u) % 4u;
+            if ((uint64_t)k->tile_tab + pad > n)
+                return OC_ERR_TRUNCATED;
+            for (uint32_t i = 0; i < pad; i++)
+                if (src[k->tile_tab + i] != 0)
+                    return OC_ERR_CORRUPT;
+            k->tile_tab += pad;
+        }
         uint64_t base = (uint64_t)k->tile_tab + 4ull * k->sh.ntiles;
         if (base > n)
             return OC_ERR_TRUNCATED;
@@ -282,6 +303,7 @@ OWN_HD oc_status ans_chunk_check(const uint8_t *src, size_t n, uint64_t cap, ans
  * the frequencies again (the GPU's tile kernels: cheap). */
 OWN_HD void ans_chunk_geometry(const uint8_t *src, ans_chunk *k)
 {
+    k->version = src[1];
     k->w = own_type_width(src[2]);
     k->size = oc_load_le32(src + 4);
     ans_shape_of(k->size, k->w, &k->sh);
@@ -302,6 +324,8 @@ OWN_HD void ans_chunk_geometry(const uint8_t *src, ans_chunk *k)
 #endif
     }
     k->tile_tab = k->tables + 33u + (nsym * tab[0] + 7u) / 8u;
+    if (k->version >= 2)
+        k->tile_tab += (4u - k->tile_tab % 4u) % 4u;
     uint64_t last = k->sh.ntiles ? oc_load_le32(src + k->tile_tab + 4ull * (k->sh.ntiles - 1)) : 0;
     k->limit = (uint64_t)k->tile_tab + 4ull * k->sh.ntiles + last;
 }
@@ -414,6 +438,106 @@ OWN_DEV uint64_t ans_encode_tile(const ans_table *t, const uint8_t *data, uint32
     return ANS_TILE_HEAD + 2 * nw;
 }
 
+/* ---- version 2 tiles: a lane per state, each with its own words ------------------------ */
+
+/* The words of lane `lane` of a v2 tile at src (whose head was read):
+ * where they start (from the tile's first byte) and how many. */
+OWN_HD uint64_t ans2_lane_words(const uint8_t *src, uint32_t lane, uint32_t *count)
+{
+    uint64_t at = ANS2_TILE_HEAD;
+    for (uint32_t l = 0; l < lane; l++)
+        at += 4ull * oc_load_le16(src + 4 * ANS_LANES + 2 * l);
+    *count = oc_load_le16(src + 4 * ANS_LANES + 2 * lane);
+    return at;
+}
+
+/* Decodes lane `lane` of a v2 tile: stored state s, words w[0..nw) (u32,
+ * read upward), the symbols i = lane + 32 k < cnt to out[i * stride]
+ * (out NULL: checks only).  Returns 0, or 1 for CORRUPT: a stored state
+ * 0, a word needed when none is left, words left over, or a state other
+ * than 2^31 at the end. */
+OWN_HD int ans2_decode_lane(const uint32_t *dt, uint32_t pb, uint32_t s, const uint8_t *w, uint32_t nw,
+                            uint32_t lane, uint32_t cnt, uint8_t *out, uint32_t stride)
+{
+    if (s == 0)
+        return 1;
+    uint64_t x = s, mask = (1u << pb) - 1u;
+    uint32_t r = 0;
+    if (x < ANS2_L) {
+        if (r == nw)
+            return 1;
+        x = (x << 32) | oc_load_le32(w + 4ull * r++);
+    }
+    for (uint32_t i = lane; i < cnt; i += ANS_LANES) {
+        uint32_t e = dt[x & mask];
+        x = (uint64_t)(((e >> 8) & 0xfffu) + 1u) * (x >> pb) + (e >> 20);
+        if (out)
+            out[(uint64_t)i * stride] = (uint8_t)e;
+        if (x < ANS2_L) {
+            if (r == nw)
+                return 1;
+            x = (x << 32) | oc_load_le32(w + 4ull * r++);
+        }
+    }
+    return r != nw || x != ANS2_L;
+}
+
+/* Decodes a v2 tile (its bytes src[0..n)) of cnt symbols, as
+ * ans_decode_tile; the lanes are independent, so a warp's lanes take
+ * them in turn.  Every lane returns the same status: OK or CORRUPT (also
+ * a tile shorter than its head, or not exactly its head and its words). */
+OWN_DEV oc_status ans2_decode_tile(const uint32_t *dt, uint32_t pb, const uint8_t *src, uint64_t n,
+                                   uint32_t cnt, uint8_t *out, uint32_t stride)
+{
+    if (n < ANS2_TILE_HEAD)
+        return OC_ERR_CORRUPT;
+    uint32_t last = 0;
+    uint64_t at_last = ans2_lane_words(src, ANS_LANES - 1, &last);
+    if (at_last + 4ull * last != n)
+        return OC_ERR_CORRUPT;
+    int bad = 0;
+    for (uint32_t j = 0; j < ANS_SPL; j++) {
+        uint32_t lane = j * OWN_NLANES + OWN_LANE(), nw;
+        uint64_t at = ans2_lane_words(src, lane, &nw);
+        bad |= ans2_decode_lane(dt, pb, oc_load_le32(src + 4 * lane), src + at, nw, lane, cnt, out, stride);
+    }
+    return own_warp_any(bad) ? OC_ERR_CORRUPT : OC_OK;
+}
+
+/* Encodes lane `lane` of a tile of cnt symbols (symbol i = ans_sym(data,
+ * split, first + i), the lane's being i = lane + 32 k), from its last
+ * symbol back; returns its word count and its stored state in *s.  end
+ * non-NULL: the m-th word emitted goes to end - 4 (m + 1), so the lane's
+ * words end at `end` and the decoder reads them upward. */
+OWN_HD uint32_t ans2_encode_lane(const ans_table *t, const uint8_t *data, uint32_t split, uint64_t first,
+                                 uint32_t cnt, uint32_t lane, uint8_t *end, uint32_t *s)
+{
+    uint64_t x = ANS2_L;
+    uint32_t nw = 0, pb = t->pb;
+    if (lane < cnt) {
+        for (uint32_t i = lane + (cnt - 1 - lane) / ANS_LANES * ANS_LANES;; i -= ANS_LANES) {
+            uint32_t sym = ans_sym(data, split, first + i), f = t->f[sym];
+            if (x >= (uint64_t)f << (63u - pb)) {
+                if (end)
+                    oc_store_le32(end - 4ull * (nw + 1), (uint32_t)x);
+                nw++;
+                x >>= 32;
+            }
+            x = ((x / f) << pb) + x % f + t->c[sym];
+            if (i < ANS_LANES)
+                break;
+        }
+    }
+    if (x >> 32) { /* the stored state is 32 bits: its low half becomes the lane's first word */
+        if (end)
+            oc_store_le32(end - 4ull * (nw + 1), (uint32_t)x);
+        nw++;
+        x >>= 32;
+    }
+    *s = (uint32_t)x;
+    return nw;
+}
+
 #ifndef __CUDACC__
 /* ---- the C codec: a one-lane warp per tile, tiles in turn --------------------------- */
 
@@ -421,12 +545,47 @@ OWN_DEV uint64_t ans_encode_tile(const ans_table *t, const uint8_t *data, uint32
 typedef struct ans_ws {
     uint32_t dt[1u << ANS_PB_MAX];
     uint32_t counts[256];
+    uint8_t words[4u * ANS_LANES * ANS2_MAX_WORDS]; /* a v2 tile's words, written from the end */
 } ans_ws;
 
-/* Compresses src[0..n) of type dtype (1- or 2-byte types) into dst: the
- * table when coding is smaller than storing the symbols, else mode 0. */
-static inline oc_status ans_compress_chunk(ans_ws *ws, const uint8_t *src, uint64_t n, uint32_t dtype,
-                                           uint8_t *dst, uint64_t cap, uint64_t *out)
+/* A v2 tile: its size (out NULL), or written to out: the lanes from the
+ * last encode into ws->words downward, each ending where the next lane's
+ * words start, then the head and the words go to out. */
+static inline uint64_t ans2_encode_tile_c(ans_ws *ws, const ans_table *t, const uint8_t *data, uint32_t split,
+                                          uint64_t first, uint32_t cnt, uint8_t *out)
+{
+    uint8_t *end = ws->words + sizeof ws->words;
+    uint64_t words = 0;
+    for (uint32_t lane = ANS_LANES; lane-- > 0;) {
+        uint32_t st;
+        uint32_t nw = ans2_encode_lane(t, data, split, first, cnt, lane, out ? end - 4 * words : NULL, &st);
+        words += nw;
+        if (out) {
+            oc_store_le32(out + 4 * lane, st);
+            out[4 * ANS_LANES + 2 * lane] = (uint8_t)nw;
+            out[4 * ANS_LANES + 2 * lane + 1] = (uint8_t)(nw >> 8);
+        }
+    }
+    if (out)
+        memcpy(out + ANS2_TILE_HEAD, end - 4 * words, 4 * words);
+    return ANS2_TILE_HEAD + 4 * words;
+}
+
+/* One tile of either version: its size, or written to out. */
+static inline uint64_t ans_encode_tile_v(ans_ws *ws, uint32_t version, const ans_table *t,
+                                         const uint8_t *data, uint32_t split, uint64_t first, uint32_t cnt,
+                                         uint8_t *out)
+{
+    return version == 1 ? ans_encode_tile(t, data, split, first, cnt, out)
+                        : ans2_encode_tile_c(ws, t, data, split, first, cnt, out);
+}
+
+/* Compresses src[0..n) of type dtype (1- or 2-byte types) into dst in
+ * format version `version` (1 or 2; the codec writes ANS_VERSION, the
+ * tests and the fuzzer also 1): the table when coding is smaller than
+ * storing the symbols, else mode 0. */
+static inline oc_status ans_compress_chunk_v(ans_ws *ws, uint32_t version, const uint8_t *src, uint64_t n,
+                                             uint32_t dtype, uint8_t *dst, uint64_t cap, uint64_t *out)
 {
     *out = 0;
     uint32_t w = own_type_width(dtype);
@@ -445,10 +604,12 @@ static inline oc_status ans_compress_chunk(ans_ws *ws, const uint8_t *src, uint6
             ws->counts[ans_sym(src, sh.split, i)]++;
         ans_normalize(ws->counts, sh.nsym, ANS_PB, &t);
         coded = OWN_HEADER_SIZE + 1u + t.bytes + 4ull * sh.ntiles;
+        if (version >= 2)
+            coded += (4u - coded % 4u) % 4u;
         for (uint32_t k = 0; k < sh.ntiles; k++) {
             uint64_t first = (uint64_t)k * ANS_TILE;
             uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, k);
-            coded += ans_encode_tile(&t, src, sh.split, first, cnt, NULL);
+            coded += ans_encode_tile_v(ws, version, &t, src, sh.split, first, cnt, NULL);
         }
     }
     uint64_t stored = OWN_HEADER_SIZE + 1u + sh.nsym;
@@ -456,17 +617,19 @@ static inline oc_status ans_compress_chunk(ans_ws *ws, const uint8_t *src, uint6
     uint64_t total = (mode ? coded : stored) + sh.lo + sh.tail;
     if (total > cap)
         return OC_ERR_OUTPUT_TOO_SMALL;
-    own_header_write(dst, OWN_ID_ANS, dtype, 0, (uint32_t)n);
+    own_header_write_v(dst, OWN_ID_ANS, version, dtype, 0, (uint32_t)n);
     dst[OWN_HEADER_SIZE] = (uint8_t)mode;
     uint64_t pos = OWN_HEADER_SIZE + 1u;
     if (mode) {
         pos += ans_table_write(&t, dst + pos);
+        while (version >= 2 && pos % 4u)
+            dst[pos++] = 0;
         uint64_t tab = pos, base = pos + 4ull * sh.ntiles;
         pos = base;
         for (uint32_t k = 0; k < sh.ntiles; k++) {
             uint64_t first = (uint64_t)k * ANS_TILE;
             uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, k);
-            pos += ans_encode_tile(&t, src, sh.split, first, cnt, dst + pos);
+            pos += ans_encode_tile_v(ws, version, &t, src, sh.split, first, cnt, dst + pos);
             oc_store_le32(dst + tab + 4ull * k, (uint32_t)(pos - base));
         }
     } else {
@@ -481,6 +644,13 @@ static inline oc_status ans_compress_chunk(ans_ws *ws, const uint8_t *src, uint6
         dst[pos++] = src[n - 1];
     *out = pos;
     return OC_OK;
+}
+
+/* Compresses src[0..n) in the format version the codec writes. */
+static inline oc_status ans_compress_chunk(ans_ws *ws, const uint8_t *src, uint64_t n, uint32_t dtype,
+                                           uint8_t *dst, uint64_t cap, uint64_t *out)
+{
+    return ans_compress_chunk_v(ws, ANS_VERSION, src, n, dtype, dst, cap, out);
 }
 
 /* Decodes a chunk tile after tile (dst NULL: checks only, as the size
@@ -503,7 +673,9 @@ static inline oc_status ans_decompress_chunk(ans_ws *ws, const uint8_t *src, siz
             st = own_tile_span(src, k.tile_tab, k.sh.ntiles, tile, k.limit, &a, &b);
             if (st == OC_OK) {
                 uint8_t *o = dst ? dst + (k.sh.split ? 2 * first + 1 : first) : NULL;
-                st = ans_decode_tile(ws->dt, t.pb, src + a, b - a, cnt, o, k.sh.split ? 2u : 1u);
+                st = k.version == 1
+                         ? ans_decode_tile(ws->dt, t.pb, src + a, b - a, cnt, o, k.sh.split ? 2u : 1u)
+                         : ans2_decode_tile(ws->dt, t.pb, src + a, b - a, cnt, o, k.sh.split ? 2u : 1u);
             }
             if (st != OC_OK)
                 return st;

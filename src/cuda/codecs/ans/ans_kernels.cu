@@ -2,24 +2,31 @@
  * ans_kernels.cu - the GPU ANS codec (gpu_codec.h) over the format's core
  * (src/cores/ans/ans_core.h: table, normalisation, the per-state steps,
  * the chunk checks), so both engines write the same bytes and statuses.
+ * It writes format version 2 and reads versions 1 and 2.
  *
  * Decoding (own_tiles.cuh's flat list): the unit is a GROUP of 4 coding
  * tiles (65536 symbols) of one chunk, one CTA of 4 warps: warp 0 reads the
  * frequency table (a warp scan over the presence map gives each symbol's
  * bits), the CTA fills the decode table (2^PB u32 entries) in shared
- * memory, then each warp decodes one tile with its 32 lanes in lockstep
- * (ans_decode_tile_warp: the core's ans_decode_tile, which the CPU codec
- * runs as a one-lane warp, with the same reads, checks and results): per
- * step a table lookup and a multiply-add per lane, and the lanes whose
+ * memory, then each warp decodes one tile with its 32 lanes in lockstep.
+ * Version 2 (ans2_decode_tile_warp): lane L is the tile's state L with its
+ * own words (a warp scan of the 32 counts finds them), 64-bit state, per
+ * step a table lookup, one wide multiply-add, the byte, and on a state
+ * below 2^31 the lane's next word, prefetched one renormalisation ahead;
+ * no vote until the tile's end (~22 SASS instructions a step of 32
+ * symbols; bench/gpu/owncodecs/NOTES.md).  Version 1 (ans_decode_tile_warp,
+ * the core's ans_decode_tile cut down): 32-bit states, the lanes whose
  * state fell below 2^16 take one 16-bit word each from the top of the
- * stream, in lane order (ballot + popcount).  The stored bytes of 16-bit
- * data (low bytes) and of stored chunks are copied by the same CTA.
+ * shared stream in lane order (ballot + popcount).  The stored bytes of
+ * 16-bit data (low bytes) and of stored chunks are copied by the same CTA.
  *
- * Compressing: a CTA of 4 warps per chunk (a persistent grid over chunks):
- * histogram in shared memory, the core's normalisation on one thread, one
- * pass that counts each tile's words (the coded size decides coding or
- * storing, exactly as the CPU codec), one pass that writes the tile table,
- * one that writes the words at their final places.
+ * Compressing (version 2): a CTA of 4 warps per chunk (a persistent grid
+ * over chunks): histogram in shared memory, the core's normalisation on
+ * one thread, each symbol's reciprocal (a 64-bit division becomes a
+ * multiply-high); pass 1: each warp encodes tiles with a lane per state,
+ * counting each lane's words (kept in shared memory); the coded size
+ * decides coding or storing, exactly as the CPU codec; pass 2: each lane
+ * encodes again and writes its words down from where its run ends.
  *
  * Only the kernels are here: the launches, the scan of group counts, the
  * statuses and the scratch are the batch driver's (own_common/own_batch.cu),
@@ -157,6 +164,142 @@ static __device__ __forceinline__ oc_status ans_decode_tile_warp(const uint32_t 
     return __any_sync(OWN_FULL, c != 0 || x != ANS_L) ? OC_ERR_CORRUPT : OC_OK;
 }
 
+/* ---- version 2 tiles ------------------------------------------------------------- */
+
+/* A little-endian u32 at p: one load where p is 4-byte aligned (the
+ * format keeps tiles at multiples of 4 from the chunk's start), else four. */
+template <bool ALIGNED> static __device__ __forceinline__ uint32_t ans2_ld32(const uint8_t *p)
+{
+    if (ALIGNED)
+        return __ldg((const uint32_t *)p);
+    return (uint32_t)__ldg(p) | ((uint32_t)__ldg(p + 1) << 8) | ((uint32_t)__ldg(p + 2) << 16) |
+           ((uint32_t)__ldg(p + 3) << 24);
+}
+
+/* A v2 tile by a warp, lane L decoding the tile's lane L (the core's
+ * ans2_decode_tile and ans2_decode_lane: same reads, checks, bytes and
+ * status).  The lane's words start after the other lanes' (a warp scan of
+ * the counts, once); then per step a table lookup, a 64-bit multiply-add,
+ * the byte, and for a state below 2^31 the lane's next word, loaded one
+ * renormalisation ahead (nw) so its latency hides behind the ~6 steps
+ * before the lane needs it.  No vote per step, no check per step: r counts
+ * the words a lane took, a load happens only while r < K (never past the
+ * lane's words), and a lane that took more or fewer than K, or ended
+ * elsewhere than 2^31, fails the one vote at the end, which is the core's
+ * status.  STRIDE (1 for bytes, 2 for 16-bit values) is a constant so the
+ * unrolled steps store at immediate offsets; FAST: the table's entries
+ * hold f itself (PB <= 11), one instruction less per step. */
+template <bool FAST>
+static __device__ __forceinline__ uint64_t ans2_dstep(uint32_t e, uint32_t pb, uint64_t x)
+{
+    /* FAST: sym | (slot - c) << 8 | f << 20; else ans_dentry's sym | (f - 1) << 8 | (slot - c) << 20.
+     * x = f * floor(x / 2^pb) + (slot - c): one wide multiply-add whose addend pairs the bias
+     * with the high half's product */
+    uint32_t f = FAST ? e >> 20 : ((e >> 8) & 0xfffu) + 1u;
+    uint32_t bias = FAST ? (e >> 8) & 0xfffu : e >> 20;
+    uint64_t xs = x >> pb, add;
+    asm("mov.b64 %0, {%1, %2};" : "=l"(add) : "r"(bias), "r"((uint32_t)(xs >> 32) * f));
+    return (uint64_t)f * (uint32_t)xs + add;
+}
+
+/* The renormalisation of a v2 lane, on 32-bit halves with selects (no
+ * branch: with 32 lanes some lane renormalises in nearly every step):
+ * below 2^31, x takes the word nw and the lane's next word is loaded. */
+template <bool ALIGNED>
+static __device__ __forceinline__ void ans2_renorm(uint64_t &x, uint32_t &nw, uint32_t &r, uint32_t kw,
+                                                   const uint8_t *wb)
+{
+    uint32_t lo = (uint32_t)x, hi = (uint32_t)(x >> 32);
+    bool rn = hi == 0u && lo < 0x80000000u;
+    hi = rn ? lo : hi;
+    lo = rn ? nw : lo;
+    r += rn ? 1u : 0u;
+    if (rn && r < kw)
+        nw = ans2_ld32<ALIGNED>(wb + 4ull * r);
+    asm("mov.b64 %0, {%1, %2};" : "=l"(x) : "r"(lo), "r"(hi));
+}
+
+/* A byte to global memory (the low byte of v): no masking, no memory
+ * clobber (the stores of a tile never alias what it reads). */
+static __device__ __forceinline__ void ans2_st8(uint8_t *p, uint32_t v)
+{
+    asm volatile("st.global.u8 [%0], %1;" ::"l"(p), "r"(v));
+}
+
+template <bool WRITE, bool ALIGNED, uint32_t STRIDE, bool FAST>
+static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t *dt, uint32_t pb,
+                                                                  const uint8_t *src, uint64_t n,
+                                                                  uint32_t cnt, uint8_t *out)
+{
+    if (n < ANS2_TILE_HEAD)
+        return OC_ERR_CORRUPT;
+    uint32_t lane = threadIdx.x & 31u;
+    uint32_t s = ans2_ld32<ALIGNED>(src + 4 * lane);
+    uint32_t kw = (uint32_t)__ldg(src + 4 * ANS_LANES + 2 * lane) |
+                  ((uint32_t)__ldg(src + 4 * ANS_LANES + 2 * lane + 1) << 8);
+    uint32_t incl = own_warp_incl_add32(kw);
+    if (ANS2_TILE_HEAD + 4ull * __shfl_sync(OWN_FULL, incl, 31) != n)
+        return OC_ERR_CORRUPT;
+    const uint8_t *wb = src + ANS2_TILE_HEAD + 4ull * (incl - kw);
+    uint32_t r = 0;                                 /* words taken */
+    uint32_t nw = kw ? ans2_ld32<ALIGNED>(wb) : 0u; /* W[r] while r < K */
+    uint64_t x = s;
+    if (x < ANS2_L) {
+        x = (x << 32) | nw;
+        r++;
+        if (r < kw)
+            nw = ans2_ld32<ALIGNED>(wb + 4ull * r);
+    }
+    uint32_t mask = (1u << pb) - 1u;
+    uint32_t full = cnt / ANS_LANES;
+    uint8_t *o = WRITE ? out + (size_t)lane * STRIDE : NULL;
+#pragma unroll 4
+    for (uint32_t k = 0; k < full; k++) {
+        uint32_t e = dt[(uint32_t)x & mask];
+        x = ans2_dstep<FAST>(e, pb, x);
+        if (WRITE)
+            ans2_st8(o + (size_t)k * ANS_LANES * STRIDE, e);
+        ans2_renorm<ALIGNED>(x, nw, r, kw, wb);
+    }
+    if (full * ANS_LANES + lane < cnt) {
+        uint32_t e = dt[(uint32_t)x & mask];
+        x = ans2_dstep<FAST>(e, pb, x);
+        if (WRITE)
+            ans2_st8(o + (size_t)full * ANS_LANES * STRIDE, e);
+        if (x < ANS2_L) {
+            x = (x << 32) | nw;
+            r++;
+        }
+    }
+    int bad = s == 0 || r != kw || x != ANS2_L;
+    return __any_sync(OWN_FULL, bad) ? OC_ERR_CORRUPT : OC_OK;
+}
+
+/* A v2 tile on the path its table, alignment and stride call for. */
+template <bool WRITE, bool FAST>
+static __device__ __forceinline__ oc_status ans2_decode_pick(const uint32_t *dt, uint32_t pb,
+                                                             const uint8_t *src, uint64_t n, uint32_t cnt,
+                                                             uint8_t *out, uint32_t stride)
+{
+    if (((uintptr_t)src & 3u) == 0)
+        return stride == 1 ? ans2_decode_tile_warp<WRITE, true, 1, FAST>(dt, pb, src, n, cnt, out)
+                           : ans2_decode_tile_warp<WRITE, true, 2, FAST>(dt, pb, src, n, cnt, out);
+    return stride == 1 ? ans2_decode_tile_warp<WRITE, false, 1, FAST>(dt, pb, src, n, cnt, out)
+                       : ans2_decode_tile_warp<WRITE, false, 2, FAST>(dt, pb, src, n, cnt, out);
+}
+
+/* Either version's tile. */
+template <bool WRITE>
+static __device__ __forceinline__ oc_status ans_decode_any(uint32_t version, const uint32_t *dt, uint32_t pb,
+                                                           const uint8_t *src, uint64_t n, uint32_t cnt,
+                                                           uint8_t *out, uint32_t stride)
+{
+    if (version == 1)
+        return ans_decode_tile_warp<WRITE>(dt, pb, src, n, cnt, out, stride);
+    return pb <= 11u ? ans2_decode_pick<WRITE, true>(dt, pb, src, n, cnt, out, stride)
+                     : ans2_decode_pick<WRITE, false>(dt, pb, src, n, cnt, out, stride);
+}
+
 static __global__ void __launch_bounds__(ANS_THREADS)
     ans_k_groups(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                  own_batch_scratch s)
@@ -185,10 +328,14 @@ static __global__ void __launch_bounds__(ANS_THREADS)
             if (warp == 0)
                 ans_warp_table(p + k.tables, &pb, f, c);
             __syncthreads();
-            /* the decode table: a warp per symbol, its lanes over its slots */
+            /* the decode table: a warp per symbol, its lanes over its slots; version 2
+             * with PB <= 11 (what the encoder writes) keeps f itself in the top 12 bits
+             * (ANS2_FAST_ENTRY), else the core's entry (f - 1: PB 12 allows f = 4096) */
+            bool fast = k.version >= 2 && pb <= 11u;
             for (uint32_t sym = warp; sym < 256; sym += ANS_WARPS)
                 for (uint32_t j = threadIdx.x & 31u; j < f[sym]; j += 32)
-                    dt[c[sym] + j] = sym | ((uint32_t)(f[sym] - 1u) << 8) | (j << 20);
+                    dt[c[sym] + j] = fast ? sym | (j << 8) | ((uint32_t)f[sym] << 20)
+                                          : sym | ((uint32_t)(f[sym] - 1u) << 8) | (j << 20);
             __syncthreads();
             uint32_t tile = group * ANS_WARPS + warp;
             if (tile < k.sh.ntiles) {
@@ -197,8 +344,9 @@ static __global__ void __launch_bounds__(ANS_THREADS)
                 oc_status st = own_tile_span(p, k.tile_tab, k.sh.ntiles, tile, k.limit, &a, &b);
                 if (st == OC_OK) {
                     uint8_t *o = d ? d + (k.sh.split ? 2 * tfirst + 1 : tfirst) : NULL;
-                    st = o ? ans_decode_tile_warp<true>(dt, pb, p + a, b - a, cnt, o, k.sh.split ? 2u : 1u)
-                           : ans_decode_tile_warp<false>(dt, pb, p + a, b - a, cnt, o, 1u);
+                    st = o ? ans_decode_any<true>(k.version, dt, pb, p + a, b - a, cnt, o,
+                                                  k.sh.split ? 2u : 1u)
+                           : ans_decode_any<false>(k.version, dt, pb, p + a, b - a, cnt, o, 1u);
                 }
                 if (st != OC_OK && (threadIdx.x & 31u) == 0)
                     atomicMin(&s.keys[i], own_key((unsigned long long)tile + 1, st));
@@ -220,14 +368,85 @@ static __global__ void __launch_bounds__(ANS_THREADS)
     }
 }
 
-/* ---- compression -------------------------------------------------------------------- */
+/* ---- compression (version 2) --------------------------------------------------------- */
 
+#define ANS2_CACHE_TILES 64u /* tiles whose lanes' word counts pass 1 keeps for pass 2 */
+
+/* A symbol's encoding constants: f | c << 13 | sh << 25, and the reciprocal
+ * m = ceil(2^(63 + sh) / f) with sh = ceil(log2 f), so that for x < 2^63
+ * floor(x / f) = mulhi64(x, m) >> (sh - 1) exactly (f = 1: x itself): the
+ * error x (m - 2^(63+sh)/f) / 2^(63+sh) stays below 2^-sh <= 1/f. */
+typedef struct ans2_esym {
+    unsigned long long m;
+    uint32_t fc;
+} ans2_esym;
+
+static __device__ void ans2_esym_make(uint32_t f, uint32_t c, ans2_esym *e)
+{
+    uint32_t sh = f > 1 ? 32u - (uint32_t)__clz(f - 1u) : 0u;
+    e->fc = f | (c << 13) | (sh << 25);
+    e->m = 0;
+    if (f > 1) { /* long division of 2^(63 + sh) - 1 by f, base 2^32 */
+        unsigned long long hi = (1ull << (sh + 31u)) - 1ull;
+        unsigned long long qh = hi / f, rh = hi % f;
+        unsigned long long ql = ((rh << 32) | 0xffffffffull) / f;
+        e->m = (qh << 32) + ql + 1ull;
+    }
+}
+
+/* The core's ans2_encode_lane with the division by a reciprocal: the same
+ * words, counts and stored state (test_cuda_ans compares the bytes). */
+static __device__ __forceinline__ uint32_t ans2_encode_lane_gpu(const ans2_esym *es, uint32_t pb,
+                                                                const uint8_t *data, uint32_t split,
+                                                                uint64_t first, uint32_t cnt, uint32_t lane,
+                                                                uint8_t *end, uint32_t *st)
+{
+    uint64_t x = ANS2_L;
+    uint32_t nw = 0;
+    if (lane < cnt) {
+        const uint8_t *d = data + (split ? 2 * first + 1 : first);
+        uint32_t stride = split ? 2u : 1u;
+        for (uint32_t i = lane + (cnt - 1 - lane) / ANS_LANES * ANS_LANES;; i -= ANS_LANES) {
+            uint32_t sym = __ldg(d + (size_t)i * stride);
+            uint32_t fc = es[sym].fc, f = fc & 0x1fffu, sh = fc >> 25;
+            if ((uint32_t)(x >> 32) >= f << (31u - pb)) { /* x >= f 2^(63-PB), whose low half is 0 */
+                if (end)
+                    oc_store_le32(end - 4ull * (nw + 1), (uint32_t)x);
+                nw++;
+                x >>= 32;
+            }
+            uint64_t q = sh ? __umul64hi(x, es[sym].m) >> (sh - 1u) : x;
+            x = (q << pb) + (x - q * f) + ((fc >> 13) & 0xfffu);
+            if (i < ANS_LANES)
+                break;
+        }
+    }
+    if (x >> 32) {
+        if (end)
+            oc_store_le32(end - 4ull * (nw + 1), (uint32_t)x);
+        nw++;
+        x >>= 32;
+    }
+    *st = (uint32_t)x;
+    return nw;
+}
+
+/* A CTA of 4 warps per chunk (a persistent grid over chunks): histogram in
+ * shared memory, the core's normalisation on one thread, the symbols'
+ * reciprocals; pass 1: each warp encodes tiles with a lane per state,
+ * counting words (kept for the first 64 tiles); the coded size decides
+ * coding or storing, exactly as the CPU codec; the tile table (a warp
+ * scan of the tile sizes); pass 2: each lane encodes its state again and
+ * writes its words down from where its run ends (a warp scan of the
+ * counts), the stored states and counts beside them. */
 static __global__ void __launch_bounds__(ANS_THREADS)
     ans_k_encode(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                  const size_t *caps, size_t *dst_sizes, oc_status *statuses, uint32_t dtype)
 {
     __shared__ uint32_t counts[256];
     __shared__ ans_table t;
+    __shared__ ans2_esym es[256];
+    __shared__ uint16_t kcache[ANS2_CACHE_TILES][ANS_LANES];
     __shared__ unsigned long long coded_words;
     uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
     uint32_t w = own_type_width(dtype);
@@ -263,19 +482,30 @@ static __global__ void __launch_bounds__(ANS_THREADS)
             if (threadIdx.x == 0 && sh.nsym)
                 ans_normalize(counts, sh.nsym, ANS_PB, &t);
             __syncthreads();
+            if (sh.nsym)
+                for (uint32_t s = threadIdx.x; s < 256; s += ANS_THREADS)
+                    ans2_esym_make(t.f[s] ? t.f[s] : 1u, t.c[s], &es[s]);
+            __syncthreads();
+            uint32_t pb = t.pb;
             /* pass 1: every tile's words */
             if (sh.nsym) {
                 for (uint32_t tile = warp; tile < sh.ntiles; tile += ANS_WARPS) {
                     uint64_t first = (uint64_t)tile * ANS_TILE;
-                    uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, tile);
-                    uint64_t size = ans_encode_tile(&t, p, sh.split, first, cnt, NULL);
+                    uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, tile), x;
+                    uint32_t kw = ans2_encode_lane_gpu(es, pb, p, sh.split, first, cnt, lane, NULL, &x);
+                    if (tile < ANS2_CACHE_TILES)
+                        kcache[tile][lane] = (uint16_t)kw;
+                    uint32_t sum = own_warp_sum32(kw);
                     if (lane == 0)
-                        atomicAdd(&coded_words, (unsigned long long)size);
+                        atomicAdd(&coded_words, (unsigned long long)sum);
                 }
             }
             __syncthreads();
+            uint64_t head = OWN_HEADER_SIZE + 1u + t.bytes;
+            head += (4u - head % 4u) % 4u;
             uint64_t coded =
-                sh.nsym ? OWN_HEADER_SIZE + 1u + t.bytes + 4ull * sh.ntiles + coded_words : ~0ull;
+                sh.nsym ? head + 4ull * sh.ntiles + ANS2_TILE_HEAD * (uint64_t)sh.ntiles + 4ull * coded_words
+                        : ~0ull;
             uint64_t stored = OWN_HEADER_SIZE + 1u + sh.nsym;
             uint32_t mode = coded < stored;
             total = (mode ? coded : stored) + sh.lo + sh.tail;
@@ -284,20 +514,27 @@ static __global__ void __launch_bounds__(ANS_THREADS)
             } else {
                 uint64_t pos = OWN_HEADER_SIZE + 1u;
                 if (threadIdx.x == 0) {
-                    own_header_write(d, OWN_ID_ANS, dtype, 0, (uint32_t)len);
+                    own_header_write_v(d, OWN_ID_ANS, ANS_VERSION, dtype, 0, (uint32_t)len);
                     d[OWN_HEADER_SIZE] = (uint8_t)mode;
-                    if (mode)
-                        ans_table_write(&t, d + pos);
+                    if (mode) {
+                        uint64_t at = pos + ans_table_write(&t, d + pos);
+                        while (at < head)
+                            d[at++] = 0;
+                    }
                 }
                 if (mode) {
-                    uint64_t tab = pos + t.bytes, base = tab + 4ull * sh.ntiles;
-                    /* pass 2: tile sizes into the tile table, then end offsets */
+                    uint64_t tab = head, base = tab + 4ull * sh.ntiles;
+                    /* tile sizes into the tile table (recounted past the cache), then end offsets */
                     for (uint32_t tile = warp; tile < sh.ntiles; tile += ANS_WARPS) {
                         uint64_t first = (uint64_t)tile * ANS_TILE;
-                        uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, tile);
-                        uint64_t size = ans_encode_tile(&t, p, sh.split, first, cnt, NULL);
+                        uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, tile), x;
+                        uint32_t kw =
+                            tile < ANS2_CACHE_TILES
+                                ? kcache[tile][lane]
+                                : ans2_encode_lane_gpu(es, pb, p, sh.split, first, cnt, lane, NULL, &x);
+                        uint32_t sum = own_warp_sum32(kw);
                         if (lane == 0)
-                            oc_store_le32(d + tab + 4ull * tile, (uint32_t)size);
+                            oc_store_le32(d + tab + 4ull * tile, ANS2_TILE_HEAD + 4u * sum);
                     }
                     __syncthreads();
                     if (warp == 0) {
@@ -313,14 +550,23 @@ static __global__ void __launch_bounds__(ANS_THREADS)
                         }
                     }
                     __syncthreads();
-                    /* pass 3: the tiles at their places */
+                    /* pass 2: the tiles at their places */
                     for (uint32_t tile = warp; tile < sh.ntiles; tile += ANS_WARPS) {
                         uint64_t first = (uint64_t)tile * ANS_TILE;
-                        uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, tile);
-                        uint64_t at = base + (tile ? oc_load_le32(d + tab + 4ull * (tile - 1)) : 0u);
-                        ans_encode_tile(&t, p, sh.split, first, cnt, d + at);
+                        uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, tile), x;
+                        uint32_t kw =
+                            tile < ANS2_CACHE_TILES
+                                ? kcache[tile][lane]
+                                : ans2_encode_lane_gpu(es, pb, p, sh.split, first, cnt, lane, NULL, &x);
+                        uint32_t incl = own_warp_incl_add32(kw);
+                        uint8_t *at = d + base + (tile ? oc_load_le32(d + tab + 4ull * (tile - 1)) : 0u);
+                        ans2_encode_lane_gpu(es, pb, p, sh.split, first, cnt, lane,
+                                             at + ANS2_TILE_HEAD + 4ull * incl, &x);
+                        oc_store_le32(at + 4 * lane, x);
+                        at[4 * ANS_LANES + 2 * lane] = (uint8_t)kw;
+                        at[4 * ANS_LANES + 2 * lane + 1] = (uint8_t)(kw >> 8);
                     }
-                    pos = base + coded_words;
+                    pos = base + ANS2_TILE_HEAD * (uint64_t)sh.ntiles + 4ull * coded_words;
                 } else {
                     for (uint64_t j = threadIdx.x; j < sh.nsym; j += ANS_THREADS)
                         d[pos + j] = (uint8_t)ans_sym(p, sh.split, j);
