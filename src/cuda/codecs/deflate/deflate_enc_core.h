@@ -17,14 +17,16 @@
  *
  * Parsers (de_level_params):
  *   greedy (level 1): windows of 32 positions, one per lane: the window's
- *     128 bytes are loaded once (a word a lane) and read by shuffles; each
+ *     128 bytes (and the next 128) are in registers, a word a lane, read by
+ *     shuffles and passed on to the next window by shuffles; each
  *     lane hashes 4 bytes into a 4096-entry table of 16-bit positions
  *     (shared memory) and checks its one candidate, measuring it 16 bytes
  *     forwards and 4 back with the same loads; the first lane that matches
  *     wins, the match is extended forwards 128 bytes per ballot and
  *     backwards over the pending literals; positions up to it are inserted
- *     (of lanes with the same hash the highest writes).  Two dependent
- *     global round trips per window (bench/gpu/dev/DEFLATE_NOTES.md).
+ *     (of lanes with the same hash the highest writes).  One dependent
+ *     global round trip per window, the candidate's, in most windows
+ *     (bench/gpu/dev/DEFLATE_NOTES.md, "Level 1 v4").
  *   lazy (levels >= 2): a hash of 4 bytes into buckets of the last 8 or 16
  *     positions (global scratch); windows of 4 positions x 8 candidates (a
  *     lane each) measure every candidate's length at once; the parse takes
@@ -404,8 +406,10 @@ OC_CORE_FN void de_put_literals_w(uint32_t *items, uint32_t *ni, const uint8_t *
 #endif
 
 /* Greedy parse of segment [s0, s1) of the chunk src[0..n).  Per window of
- * 32 positions (a lane each): one coalesced 128-byte load of the window
- * (registers, read by shuffles: the 4 bytes to hash, 4 before, 16 after),
+ * 32 positions (a lane each): the window's 128 bytes in registers (read
+ * by shuffles: the 4 bytes to hash, 4 before, 16 after), taken by shuffles
+ * from the previous window's 256 when it started at most 128 bytes before,
+ * else one coalesced load,
  * the hash table look-up, one load of 24 bytes around the candidate (6
  * words) that measures the match up to 16 bytes forwards and 4 backwards
  * at once; only matches longer than 16 (or extending back 4) go on to
@@ -421,14 +425,43 @@ OC_CORE_BIGFN uint32_t de_parse_greedy(de_shared *S, const uint8_t *src, size_t 
     size_t last_start = s1 >= 3 ? s1 - 3 : 0; /* a match of 4 bytes must fit in the segment */
     size_t tail = 0;                          /* > 0: positions [tail, p) still to insert */
     int has_tail = 0;
+    /* The window's words: W holds words [wb, wb + 128), W1 the next 128
+     * bytes; a window that starts at most 128 bytes further takes its words
+     * from them by two shuffles (W1's new words are loaded off the critical
+     * path: only the literals beyond W would wait for them, and they read
+     * the chunk instead). */
+    DE_LV(uint32_t, W);
+    DE_LV(uint32_t, W1);
+    int64_t wb_old = 0;
+    int have_w = 0;
     while (p < s1) {
         uint32_t mis0 = (uint32_t)(((uintptr_t)src + p) & 3u);
         int64_t wb = (int64_t)p - mis0 - DE_WBACK;
-        DE_LV(uint32_t, W);
-        DE_LANES(j)
-        {
-            DE_L(W, j) = de_word(src, n, wb + 4 * (int64_t)j);
+        int64_t dw = (wb - wb_old) / 4; /* both 4-byte aligned in memory */
+        if (have_w && dw >= 0 && dw <= 32) {
+            uint32_t d = (uint32_t)dw;
+            DE_LV(uint32_t, a);
+            DE_LV(uint32_t, b);
+            DE_LANES(j)
+            {
+                DE_L(a, j) = DE_FROM(W, (j + d) & 31u);
+                DE_L(b, j) = DE_FROM(W1, (j + d) & 31u);
+            }
+            DE_LANES(j)
+            {
+                int lo = j + d < 32;
+                DE_L(W, j) = lo ? DE_L(a, j) : DE_L(b, j);
+                DE_L(W1, j) = lo ? DE_L(b, j) : de_word(src, n, wb + 4 * (int64_t)(j + 32));
+            }
+        } else {
+            DE_LANES(j)
+            {
+                DE_L(W, j) = de_word(src, n, wb + 4 * (int64_t)j);
+                DE_L(W1, j) = de_word(src, n, wb + 4 * (int64_t)(j + 32));
+            }
         }
+        wb_old = wb;
+        have_w = 1;
         if (has_tail) { /* the last match's tail, before this window looks anything up */
             DE_LV(uint32_t, g);
             DE_LANES(j)
