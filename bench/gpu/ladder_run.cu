@@ -578,7 +578,12 @@ void ocb_ladder_mix(ocb_sink *sink, const ocb_ladder_opts *o, const ocb_mix *mix
                              chunk_label(chunk, cl, sizeof cl));
                 continue;
             }
-            if (slot == 0 || ocb_dev_set_slot(&s.dev, slot) != 0) {
+            if (slot == 0) {
+                ocb_strs_add(&sink->skipped, "%s %s: chunks larger than the format takes", codec,
+                             chunk_label(chunk, cl, sizeof cl));
+                continue;
+            }
+            if (ocb_dev_set_slot(&s.dev, slot) != 0) {
                 ocb_strs_add(&sink->failures, "%s %s: no room for %zu compressed slots of %zu bytes", codec,
                              chunk_label(chunk, cl, sizeof cl), s.top, slot);
                 continue;
@@ -589,10 +594,20 @@ void ocb_ladder_mix(ocb_sink *sink, const ocb_ladder_opts *o, const ocb_mix *mix
             for (size_t li = 0; li < nlev; li++) {
                 if (nlev > 1 || (o->ndeflate_levels && is_deflate_family(codec)))
                     ocb_opencomp_set_deflate_level(o->deflate_levels[li]);
-                for (size_t i = 0; i < o->ncontenders; i++)
-                    if (o->contenders[i]->supports(codec) &&
-                        (li == 0 || o->contenders[i] == &ocb_contender_opencomp))
-                        run_cell(sink, o, &s, o->contenders[i], codec, chunk);
+                for (size_t i = 0; i < o->ncontenders; i++) {
+                    const ocb_contender *c = o->contenders[i];
+                    if (!c->supports(codec) || (li > 0 && c != &ocb_contender_opencomp))
+                        continue;
+                    if (c->bound(codec, (size_t)chunk) ==
+                        0) { /* chunks above the format's largest (GDeflate's
+                              * 64 KiB pages): a skip, not a failure */
+                        if (li == 0)
+                            ocb_strs_add(&sink->skipped, "%s %s %s: chunks larger than the format takes",
+                                         c->name, codec, chunk_label(chunk, cl, sizeof cl));
+                        continue;
+                    }
+                    run_cell(sink, o, &s, c, codec, chunk);
+                }
             }
             if (in_list(chunk, o->stock_chunks, o->nstock) && ocb_ref_stock_label(codec)[0])
                 run_stock_cells(sink, o, &s, codec, chunk);
