@@ -347,6 +347,16 @@ typedef struct oc_context_options {
  */
 #define OC_CONTEXT_OWN_STREAM ((uint64_t)1)
 
+/*
+ * A call may run part of its GPU work on a second stream that the context
+ * makes for itself on device_id (non-blocking, the device's greatest
+ * priority; made once, on the first LZ4 decompression of chunks of at most
+ * 64 KiB, and destroyed in oc_context_destroy): forked from the call's
+ * stream and joined back to it with events inside the call, so everything
+ * enqueued on the stream after the call still follows all of the call's
+ * work, and the pattern is legal inside CUDA graph capture.
+ */
+
 typedef struct oc_context oc_context;
 
 /*
