@@ -11,14 +11,16 @@
  * chunks of 64 KiB, 4 KiB and 1000 bytes, each also damaged (cut, bytes
  * flipped, a random tail) and decoded with its exact capacity, 64 KiB, one
  * byte less, or less still:
- *   - the normal path (parse and copy at once) gives every chunk exactly
+ *   - the split decoder (parse and copy at once; forced on batches of any
+ *     size, oc_cuda_lz4_decompress_forced) gives every chunk exactly
  *     the status and size of the pipe decoder (the same batch with one
  *     chunk of capacity above 64 KiB, which sends the whole batch to the
  *     pipe), its OK chunks the CPU engine's bytes, and OK exactly where the
  *     CPU engine says OK;
- *   - the copy kernel alone (oc_cuda_lz4_decompress_copy_only: the parse
- *     never runs, so every chunk takes the self-decode path) gives the
- *     same statuses, sizes and bytes;
+ *   - the copy kernel alone (the parse never runs, so every chunk takes
+ *     the self-decode path) gives the same statuses, sizes and bytes;
+ *   - the public call gives them too (the pipe alone on a batch of fewer
+ *     than OC_LZS_MIN_BATCH = 10,240 chunks, the split decoder on more);
  *   - both with the argument arrays in host memory (the largest capacity
  *     known: record slots sized for it) and in device memory (64 KiB
  *     slots); no write past any chunk's capacity (guard bytes);
@@ -114,7 +116,11 @@ typedef struct result {
     uint8_t *out; /* every chunk's slot: cap + GUARD bytes */
 } result;
 
-enum { RUN_CPU, RUN_GPU, RUN_COPY_ONLY };
+/* RUN_GPU: the public call (the split decoder from OC_LZS_MIN_BATCH chunks
+ * on, the pipe alone below); RUN_SPLIT: the split decoder whatever the
+ * batch's size; RUN_COPY_ONLY: its copy kernel alone. */
+enum { RUN_CPU, RUN_GPU, RUN_SPLIT, RUN_COPY_ONLY };
+static const char *const run_names[] = {"cpu", "public call", "parse+copy", "copy alone"};
 
 /* Runs the batch through one path; extra_pipe_chunk appends a chunk of
  * capacity CAP_PIPE (the pipe decoder then takes the whole batch). */
@@ -187,7 +193,8 @@ static void run(const batch *b, int how, int arrays_on_device, int extra_pipe_ch
         if (how == RUN_GPU)
             CHECK_OK(oc_batch_decompress(g_gpu, &o, n, a_src, a_len, a_dst, a_cap, a_size, a_st));
         else
-            CHECK_OK(oc_cuda_lz4_decompress_copy_only(g_gpu, n, a_src, a_len, a_dst, a_cap, a_size, a_st));
+            CHECK_OK(oc_cuda_lz4_decompress_forced(g_gpu, how == RUN_COPY_ONLY, n, a_src, a_len, a_dst, a_cap,
+                                                   a_size, a_st));
         if (arrays_on_device) {
             CHECK_OK(oc_memory_copy(g_gpu, res->size, d_arr + 4 * w, w));
             CHECK_OK(oc_memory_copy(g_gpu, res->st, d_arr + 5 * w, n * sizeof(oc_status)));
@@ -253,8 +260,7 @@ static void check_batch(const batch *b, const char *name, int dev_arrays)
         for (int dev = 0; dev <= dev_arrays; dev++) {
             result r;
             run(b, how, dev, 0, &r);
-            snprintf(what, sizeof(what), "%s %s%s", name, how == RUN_GPU ? "parse+copy" : "copy alone",
-                     dev ? " (dev arrays)" : "");
+            snprintf(what, sizeof(what), "%s %s%s", name, run_names[how], dev ? " (dev arrays)" : "");
             compare(b, &r, &pipe, &cpu, what);
             result_free(&r);
         }

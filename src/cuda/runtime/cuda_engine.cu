@@ -472,12 +472,12 @@ enum oc_batch_op { OC_OP_COMPRESS, OC_OP_DECOMPRESS, OC_OP_SIZES };
  * the codec's scratch. */
 #define OC_SLOT_HEADER 256
 
-/* forced: a launch to run instead of the codec's (its scratch and side as
- * the codec's); NULL for every public call. */
+/* forced: a codec to run instead of the table's (tests only: its scratch
+ * and launch for `op`); NULL for every public call. */
 static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, oc_batch_op op, size_t n,
                               const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
                               const size_t *dst_caps, size_t *out_sizes, oc_status *statuses,
-                              oc_gpu_launch_fn forced)
+                              const oc_gpu_codec *forced)
 {
     if (ctx == NULL || options == NULL || !OC_OPTIONS_SIZE_OK(options, oc_codec_options))
         return OC_ERR_INVALID_ARGUMENT;
@@ -499,13 +499,11 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
     int wus_sizes = wus && op == OC_OP_SIZES;
     if (wus && options->algorithm == OC_ALGO_NONE)
         return OC_ERR_UNSUPPORTED;
-    const oc_gpu_codec *codec = wus_sizes ? NULL : oc_gpu_codec_of(options->algorithm);
+    const oc_gpu_codec *codec = wus_sizes ? NULL : forced ? forced : oc_gpu_codec_of(options->algorithm);
     oc_gpu_launch_fn launch = codec == NULL            ? NULL
                               : op == OC_OP_COMPRESS   ? codec->compress
                               : op == OC_OP_DECOMPRESS ? codec->decompress
                                                        : codec->decompressed_sizes;
-    if (forced != NULL && codec != NULL)
-        launch = forced;
     if (launch == NULL && !wus_sizes) /* the API stages such work through the CPU engine (oc_cuda_has_op) */
         return OC_ERR_UNSUPPORTED;
     if (n > ((size_t)1 << 40))
@@ -666,15 +664,16 @@ extern "C" oc_status oc_cuda_batch_decompress(oc_context *ctx, const oc_codec_op
                         dst_sizes, statuses, NULL);
 }
 
-extern "C" oc_status oc_cuda_lz4_decompress_copy_only(oc_context *ctx, size_t n, const void *const *src_ptrs,
-                                                      const size_t *src_sizes, void *const *dst_ptrs,
-                                                      const size_t *dst_capacities, size_t *dst_sizes,
-                                                      oc_status *statuses)
+extern "C" oc_status oc_cuda_lz4_decompress_forced(oc_context *ctx, int copy_only, size_t n,
+                                                   const void *const *src_ptrs, const size_t *src_sizes,
+                                                   void *const *dst_ptrs, const size_t *dst_capacities,
+                                                   size_t *dst_sizes, oc_status *statuses)
 {
     oc_codec_options o = OC_CODEC_OPTIONS_INIT;
     o.algorithm = OC_ALGO_LZ4;
     return oc_batch_run(ctx, &o, OC_OP_DECOMPRESS, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
-                        dst_sizes, statuses, oc_lz4_gpu_decompress_copy_only);
+                        dst_sizes, statuses,
+                        copy_only ? &oc_gpu_codec_lz4_copy_only : &oc_gpu_codec_lz4_split);
 }
 
 extern "C" oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *options,

@@ -1,10 +1,12 @@
 /*
  * lz4_gpu.h - what the CUDA engine reaches of the LZ4 GPU codec besides its
- * table entry (oc_gpu_codec_lz4, gpu_codec.h): the launch that runs only the
- * split decoder's copy kernel, so that tests can drive its self-decode path
- * (a copy warp that finds a chunk no parse lane has claimed decodes it
- * alone) on every chunk, deterministically (cuda_engine.h,
- * oc_cuda_lz4_decompress_copy_only).  Not for anything but tests.
+ * table entry (oc_gpu_codec_lz4, gpu_codec.h): two codecs for tests only
+ * (cuda_engine.h, oc_cuda_lz4_decompress_forced), so that they drive the
+ * split decoder on batches of any size (the public codec gives batches of
+ * fewer than OC_LZS_MIN_BATCH chunks to the pipe alone), and its copy
+ * kernel alone, whose self-decode path (a copy warp that finds a chunk no
+ * parse lane has claimed decodes it alone) then runs on every chunk,
+ * deterministically.  Not for anything but tests.
  */
 #ifndef OC_LZ4_GPU_H
 #define OC_LZ4_GPU_H
@@ -15,13 +17,10 @@
 extern "C" {
 #endif
 
-/* As oc_gpu_codec_lz4.decompress (the same scratch), without the parse. */
-OC_HIDDEN oc_status oc_lz4_gpu_decompress_copy_only(void *scratch_dev, size_t scratch_size,
-                                                    const oc_gpu_config *cfg, size_t n,
-                                                    const void *const *src_dev, const size_t *src_sizes_dev,
-                                                    void *const *dst_dev, const size_t *dst_caps_dev,
-                                                    size_t *dst_sizes_dev, oc_status *statuses_dev,
-                                                    cudaStream_t stream);
+/* Decompression only: the split decoder (parse and copy) whatever the
+ * batch's size; the same without the parse. */
+OC_HIDDEN extern const oc_gpu_codec oc_gpu_codec_lz4_split;
+OC_HIDDEN extern const oc_gpu_codec oc_gpu_codec_lz4_copy_only;
 
 #ifdef __cplusplus
 }

@@ -425,10 +425,26 @@ static oc_status oc_launched(void)
  * chunks, v8's full-scale batch at 64 KiB) and more; waves are balanced. */
 #define OC_LZS_WAVE 24576u
 
+/* Batches of fewer chunks take the pipe alone: the split decoder's time
+ * has a floor, the longest chunk's walk by one lane (~5.5 ms at 64 KiB),
+ * while the pipe's grows with the batch.  Measured on the H100 at 64 KiB
+ * (2026-11-27, 3eddd6f, the full-scale ladder): split 5.2 GB/s at 512
+ * chunks and 38.8 at 4,096 against the pipe's ~22 and ~63 (Snappy's pipe
+ * on the same corpus), 126.5 at 16,384 against ~85: the two meet near
+ * 10,000 chunks. */
+#define OC_LZS_MIN_BATCH 10240u
+
+/* How a launch decodes: the public codec decides by the batch (split when
+ * it has OC_LZS_MIN_BATCH chunks or more); tests force the split decoder,
+ * or its copy kernel alone (lz4_gpu.h). */
+enum oc_lz4_mode { OC_LZ4_AUTO, OC_LZ4_SPLIT, OC_LZ4_COPY_ONLY };
+
 /* Whether the split decoder may take chunks of this batch, and the
  * capacity its record slots are sized for (*split_cap). */
-static int oc_lz4_split_plan(const oc_gpu_config *cfg, uint32_t *split_cap)
+static int oc_lz4_split_plan(const oc_gpu_config *cfg, size_t n, enum oc_lz4_mode mode, uint32_t *split_cap)
 {
+    if (mode == OC_LZ4_AUTO && n < OC_LZS_MIN_BATCH)
+        return 0;
     size_t m = cfg->max_capacity; /* SIZE_MAX: not known on the host */
     if (m != (size_t)-1 && m > OC_LZS_MAX_CAP)
         return 0;
@@ -445,15 +461,25 @@ static size_t oc_lz4_split_chunk_bytes(uint32_t split_cap)
 }
 
 /* Scratch: min(n, OC_LZS_WAVE) chunks' worth for the split decoder (none
- * when it takes no chunk, and none for the size query).  Less serves too
- * (smaller waves); too little for one chunk, and the pipe decodes the
- * whole batch. */
-static size_t oc_lz4_gpu_decompress_scratch(const oc_gpu_config *cfg, size_t n)
+ * when it takes no chunk, as for batches the pipe decodes alone, and none
+ * for the size query).  Less serves too (smaller waves); too little for
+ * one chunk, and the pipe decodes the whole batch. */
+static size_t oc_lz4_scratch(const oc_gpu_config *cfg, size_t n, enum oc_lz4_mode mode)
 {
     uint32_t split_cap;
-    if (cfg->sizes_only || !oc_lz4_split_plan(cfg, &split_cap))
+    if (cfg->sizes_only || !oc_lz4_split_plan(cfg, n, mode, &split_cap))
         return 0;
     return (n < OC_LZS_WAVE ? n : OC_LZS_WAVE) * oc_lz4_split_chunk_bytes(split_cap) + OC_LZS_FIXED;
+}
+
+static size_t oc_lz4_gpu_decompress_scratch(const oc_gpu_config *cfg, size_t n)
+{
+    return oc_lz4_scratch(cfg, n, OC_LZ4_AUTO);
+}
+
+static size_t oc_lz4_gpu_split_scratch(const oc_gpu_config *cfg, size_t n)
+{
+    return oc_lz4_scratch(cfg, n, OC_LZ4_SPLIT);
 }
 
 static oc_status oc_lz4_gpu_compress(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg,
@@ -506,20 +532,21 @@ static cudaError_t oc_lz4_split_carveout(void)
  * start, so that its lanes claim their chunks before copy warps look at
  * them (a copy warp that finds a chunk unclaimed decodes it alone, slower:
  * correct either way).  Without a second stream the copy runs after the
- * parse on `stream`.  parse = 0 (tests only) runs no parse: the copy warps
- * decode every chunk alone. */
+ * parse on `stream`.  OC_LZ4_COPY_ONLY (tests only) runs no parse: the
+ * copy warps decode every chunk alone. */
 static oc_status oc_lz4_decompress_run(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg,
                                        size_t n, const void *const *src_dev, const size_t *src_sizes_dev,
                                        void *const *dst_dev, const size_t *dst_caps_dev,
                                        size_t *dst_sizes_dev, oc_status *statuses_dev, cudaStream_t stream,
-                                       int parse)
+                                       enum oc_lz4_mode mode)
 {
+    int parse = mode != OC_LZ4_COPY_ONLY;
     oc_cuda_batch b =
         oc_cuda_batch_of(n, src_dev, src_sizes_dev, dst_dev, dst_caps_dev, dst_sizes_dev, statuses_dev);
     uint32_t split_cap = 0;
     size_t wave = 0, per = 0;
-    if (oc_lz4_split_plan(cfg, &split_cap) && scratch_dev != NULL && ((uintptr_t)scratch_dev & 15) == 0 &&
-        scratch_size > OC_LZS_FIXED) {
+    if (oc_lz4_split_plan(cfg, n, mode, &split_cap) && scratch_dev != NULL &&
+        ((uintptr_t)scratch_dev & 15) == 0 && scratch_size > OC_LZS_FIXED) {
         per = oc_lz4_split_chunk_bytes(split_cap);
         wave = (scratch_size - OC_LZS_FIXED) / per;
         wave = wave < n ? wave : n;
@@ -577,18 +604,28 @@ static oc_status oc_lz4_gpu_decompress(void *scratch_dev, size_t scratch_size, c
                                        size_t *dst_sizes_dev, oc_status *statuses_dev, cudaStream_t stream)
 {
     return oc_lz4_decompress_run(scratch_dev, scratch_size, cfg, n, src_dev, src_sizes_dev, dst_dev,
-                                 dst_caps_dev, dst_sizes_dev, statuses_dev, stream, 1);
+                                 dst_caps_dev, dst_sizes_dev, statuses_dev, stream, OC_LZ4_AUTO);
 }
 
-extern "C" oc_status oc_lz4_gpu_decompress_copy_only(void *scratch_dev, size_t scratch_size,
-                                                     const oc_gpu_config *cfg, size_t n,
-                                                     const void *const *src_dev, const size_t *src_sizes_dev,
-                                                     void *const *dst_dev, const size_t *dst_caps_dev,
-                                                     size_t *dst_sizes_dev, oc_status *statuses_dev,
-                                                     cudaStream_t stream)
+static oc_status oc_lz4_gpu_decompress_split(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg,
+                                             size_t n, const void *const *src_dev,
+                                             const size_t *src_sizes_dev, void *const *dst_dev,
+                                             const size_t *dst_caps_dev, size_t *dst_sizes_dev,
+                                             oc_status *statuses_dev, cudaStream_t stream)
 {
     return oc_lz4_decompress_run(scratch_dev, scratch_size, cfg, n, src_dev, src_sizes_dev, dst_dev,
-                                 dst_caps_dev, dst_sizes_dev, statuses_dev, stream, 0);
+                                 dst_caps_dev, dst_sizes_dev, statuses_dev, stream, OC_LZ4_SPLIT);
+}
+
+static oc_status oc_lz4_gpu_decompress_copy_only(void *scratch_dev, size_t scratch_size,
+                                                 const oc_gpu_config *cfg, size_t n,
+                                                 const void *const *src_dev, const size_t *src_sizes_dev,
+                                                 void *const *dst_dev, const size_t *dst_caps_dev,
+                                                 size_t *dst_sizes_dev, oc_status *statuses_dev,
+                                                 cudaStream_t stream)
+{
+    return oc_lz4_decompress_run(scratch_dev, scratch_size, cfg, n, src_dev, src_sizes_dev, dst_dev,
+                                 dst_caps_dev, dst_sizes_dev, statuses_dev, stream, OC_LZ4_COPY_ONLY);
 }
 
 static oc_status oc_lz4_gpu_sizes(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg, size_t n,
@@ -605,3 +642,10 @@ static oc_status oc_lz4_gpu_sizes(void *scratch_dev, size_t scratch_size, const 
 
 extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_lz4 = {
     NULL, oc_lz4_gpu_compress, oc_lz4_gpu_decompress_scratch, oc_lz4_gpu_decompress, oc_lz4_gpu_sizes, 1};
+
+/* Tests only (lz4_gpu.h): the split decoder whatever the batch's size, and
+ * its copy kernel alone; the scratch of a split decode. */
+extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_lz4_split = {
+    NULL, NULL, oc_lz4_gpu_split_scratch, oc_lz4_gpu_decompress_split, NULL, 1};
+extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_lz4_copy_only = {
+    NULL, NULL, oc_lz4_gpu_split_scratch, oc_lz4_gpu_decompress_copy_only, NULL, 1};
