@@ -16,7 +16,7 @@
  *      state in registers (zl_lane).
  *   2. rounds: every lane decodes up to ZL_K sequences of ITS chunk (G
  *      independent FSE chains in one warp: lane-parallel), into shared memory
- *      (sq: 5 x G x (ZL_K + 1) words per warp, never DRAM: v5 lost by sending
+ *      (sq: 3 x G x (ZL_K + 1) words per warp, never DRAM: v5 lost by sending
  *      sequences through DRAM); then the warp executes the G batches, one
  *      chunk after another, with the per-chunk core's zd_exec_batch.
  *   3. finish: trailing literals, content size and XXH64 per chunk.
@@ -42,14 +42,19 @@
 #include "../../../src/cuda/codecs/zstd/zstd_decode_core.h"
 
 #define ZL_MAX_GROUP 32u /* chunks per warp at most: one per lane */
-#define ZL_K 16u         /* sequences a lane decodes per round */
+#define ZL_K 32u         /* sequences a lane decodes per round (a full zd_exec_batch) */
 #define ZL_KS (ZL_K + 1) /* sq row stride: odd, so lanes' stores hit distinct banks */
 #define ZL_TAB_OF 512u   /* table slot: LL at 0, OF at 512, ML at 768 (entries) */
 #define ZL_TAB_ML 768u
 #define ZL_TAB_ENTRIES 1280u
 
-/* sq words per warp for a group of g chunks: ll, ml, off, op, lp */
-#define ZL_SQ_WORDS(g) (5u * (g)*ZL_KS)
+#if ZL_K > ZD_SEQ_BATCH
+#error "a round's batch must fit zd_tables' sequence batch"
+#endif
+
+/* sq words per warp for a group of g chunks: ll, ml, off (the output and
+ * literal positions are rebuilt when a batch is staged, zl_stage_batch) */
+#define ZL_SQ_WORDS(g) (3u * (g)*ZL_KS)
 
 /* ZL_PROFILE (nvcc, the zstd_lanes_prof harness only): lane 0 of each warp
  * adds clock64 cycles per step into zl_prof[]: 0 prepare, 1 lane-parallel
@@ -83,6 +88,7 @@ typedef struct zl_lane {
     uint32_t ls;        /* literal count */
     uint32_t lim, bmax; /* min(cap, block max), block max */
     uint32_t batch_bop; /* bop when this round's batch began */
+    uint32_t batch_lp;  /* lp when this round's batch began */
     uint32_t k;         /* sequences in this round's batch */
     uint32_t state;     /* ZL_* */
     uint32_t has_fcs, checksum, want;
@@ -223,6 +229,7 @@ OC_CORE_BIGFN int zl_prepare(zd_tables *T, const uint8_t *src, size_t n, uint8_t
     z.bmax = (uint32_t)fs.block_max;
     z.lim = cap < fs.block_max ? (uint32_t)cap : z.bmax;
     z.batch_bop = 0;
+    z.batch_lp = 0;
     z.k = 0;
     z.has_fcs = fcs_size > 0;
     z.fcs = fcs;
@@ -257,8 +264,7 @@ OC_CORE_FN zd_fse_entry zl_entry(const zd_fse_entry *t, uint32_t i)
 OC_CORE_FN void zl_decode_batch(zl_lane *z, uint32_t *sq, uint32_t l, uint32_t g)
 {
     uint32_t *s_ll = sq + (0 * g + l) * ZL_KS, *s_ml = sq + (1 * g + l) * ZL_KS;
-    uint32_t *s_off = sq + (2 * g + l) * ZL_KS, *s_op = sq + (3 * g + l) * ZL_KS;
-    uint32_t *s_lp = sq + (4 * g + l) * ZL_KS;
+    uint32_t *s_off = sq + (2 * g + l) * ZL_KS;
     oc_bitrd r = z->r;
     uint32_t lls = z->lls, ofs = z->ofs, mls = z->mls;
     uint32_t r0 = z->r0, r1 = z->r1, r2 = z->r2;
@@ -266,6 +272,7 @@ OC_CORE_FN void zl_decode_batch(zl_lane *z, uint32_t *sq, uint32_t l, uint32_t g
     uint32_t left = z->left;
     uint32_t k = 0;
     z->batch_bop = bop;
+    z->batch_lp = lp32;
     while (k < ZL_K && left > 0) {
         zd_fse_entry le = zl_entry(z->ll, lls), me = zl_entry(z->ml, mls), oe = zl_entry(z->of, ofs);
         uint32_t ofc = oe.sym;
@@ -319,8 +326,6 @@ OC_CORE_FN void zl_decode_batch(zl_lane *z, uint32_t *sq, uint32_t l, uint32_t g
         s_ll[k] = ll;
         s_ml[k] = ml;
         s_off[k] = off;
-        s_op[k] = bop;
-        s_lp[k] = lp32;
         bop += len;
         lp32 += ll;
         k++;
@@ -344,6 +349,47 @@ OC_CORE_FN void zl_decode_batch(zl_lane *z, uint32_t *sq, uint32_t l, uint32_t g
     z->lp = lp32;
     z->left = left;
     z->k = k;
+}
+
+/* Copies chunk j's batch of k sequences from its rows of sq into zd_tables'
+ * batch, with the output and literal positions (block-relative) rebuilt
+ * from bb and blp, the positions at the batch start: a warp prefix sum on
+ * the GPU (sequence t on lane t), a running sum on the host. */
+OC_CORE_FN void zl_stage_batch(zd_tables *T, const uint32_t *sq, uint32_t g, uint32_t j, uint32_t k,
+                               uint32_t bb, uint32_t blp)
+{
+    const uint32_t *r_ll = sq + (0 * g + j) * ZL_KS, *r_ml = sq + (1 * g + j) * ZL_KS;
+    const uint32_t *r_off = sq + (2 * g + j) * ZL_KS;
+#ifdef __CUDACC__
+    uint32_t t = OC_LANE();
+    uint32_t ll = t < k ? r_ll[t] : 0, ml = t < k ? r_ml[t] : 0;
+    uint32_t len = ll + ml, s_len = len, s_ll = ll; /* inclusive sums */
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        uint32_t a = __shfl_up_sync(0xFFFFFFFFu, s_len, d), b = __shfl_up_sync(0xFFFFFFFFu, s_ll, d);
+        if (t >= (uint32_t)d) {
+            s_len += a;
+            s_ll += b;
+        }
+    }
+    if (t < k) {
+        T->sq_ll[t] = ll;
+        T->sq_ml[t] = ml;
+        T->sq_off[t] = r_off[t];
+        T->sq_op[t] = bb + s_len - len;
+        T->sq_lp[t] = blp + s_ll - ll;
+    }
+#else
+    for (uint32_t t = 0; t < k; t++) {
+        T->sq_ll[t] = r_ll[t];
+        T->sq_ml[t] = r_ml[t];
+        T->sq_off[t] = r_off[t];
+        T->sq_op[t] = bb;
+        T->sq_lp[t] = blp;
+        bb += r_ll[t] + r_ml[t];
+        blp += r_ll[t];
+    }
+#endif
 }
 
 /* Decodes chunks first .. first+g-1 (g <= 32) of a batch by one warp:
@@ -405,16 +451,10 @@ OC_CORE_BIGFN uint32_t zl_group(zd_tables *T, zl_lane *L, uint32_t *sq, size_t f
             uint32_t k = ZL_U32(L, k, j);
             if (k == 0)
                 continue;
-            uint32_t bb = ZL_U32(L, batch_bop, j);
+            uint32_t bb = ZL_U32(L, batch_bop, j), blp = ZL_U32(L, batch_lp, j);
             uint8_t *d = ZL_PTR(uint8_t *, L, dst, j);
             const uint8_t *lit = ZL_PTR(const uint8_t *, L, lit, j);
-            for (uint32_t t = OC_LANE(); t < k; t += OC_NLANES) {
-                T->sq_ll[t] = sq[(0 * g + j) * ZL_KS + t];
-                T->sq_ml[t] = sq[(1 * g + j) * ZL_KS + t];
-                T->sq_off[t] = sq[(2 * g + j) * ZL_KS + t];
-                T->sq_op[t] = sq[(3 * g + j) * ZL_KS + t];
-                T->sq_lp[t] = sq[(4 * g + j) * ZL_KS + t];
-            }
+            zl_stage_batch(T, sq, g, j, k, bb, blp);
             OC_WARP_SYNC();
             zd_exec_batch(T, d, lit, k, bb);
         }
