@@ -1,9 +1,9 @@
 /*
  * cascaded_core.h - the Cascaded format (docs/FORMAT.md, "Cascaded"):
  * run-length, delta and bit-packing layers over typed integers, one source
- * for the CPU codec (src/cpu/codec_cascaded.c, C11) and the GPU kernels
- * (src/cuda/codecs/cascaded/, CUDA), so both engines write the same bytes
- * and report the same statuses.
+ * for the CPU codec (src/cpu/codecs/cascaded/codec_cascaded.c, C11) and
+ * the GPU kernels (src/cuda/codecs/cascaded/, CUDA), so both engines write
+ * the same bytes and report the same statuses.
  *
  * Layout of the work: a chunk is cut into tiles of 16 KiB of input, each
  * encoded and decoded independently by one cooperative thread array (one

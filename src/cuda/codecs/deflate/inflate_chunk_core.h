@@ -5,8 +5,8 @@
  * inflate_core.h, with the checksums of deflate_checksum_core.h verified
  * where the decoder runs.
  *
- * The statuses are the CPU engine's (src/cpu/codec_deflate.c), check for
- * check, so a chunk gets the same answer on either engine:
+ * The statuses are the CPU engine's (src/cpu/codecs/deflate/codec_deflate.c),
+ * check for check, so a chunk gets the same answer on either engine:
  *   raw:  bytes after the final block -> CORRUPT.
  *   zlib: empty -> TRUNCATED; method other than 8 or window over 32 KiB ->
  *         CORRUPT; 1 byte -> TRUNCATED; FCHECK -> CORRUPT; FDICT (a preset
