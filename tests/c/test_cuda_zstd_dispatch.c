@@ -19,12 +19,13 @@
 
 #include "cuda/runtime/cuda_engine.h"
 
+#include "helpers/dev_batch.h"
 #include "helpers/dev_mem.h"
 #include "helpers/soft_check.h"
 
 #define CHUNK 65536
 #define MAXN 128
-#define GUARD 32
+#define GUARD DEV_BATCH_GUARD
 
 static oc_context g_ctx; /* g_gpu (helpers/dev_mem.h) points here */
 
@@ -53,60 +54,14 @@ static uint8_t *load(size_t *n)
     return buf;
 }
 
-/* Decode n chunks (comp[i], clen[i]) into capacities caps[i] on the GPU. */
+/* Decode n chunks (comp[i], clen[i]) into capacities caps[i] on the GPU
+ * (out_host: every chunk's slot and its guard, in order). */
 static void gpu_decode(size_t n, uint8_t *const *comp, const size_t *clen, const size_t *caps,
                        int arrays_on_device, uint8_t *out_host, size_t *sizes, oc_status *st)
 {
-    size_t in_total = 0, out_total = 0;
-    for (size_t i = 0; i < n; i++)
-        in_total += clen[i], out_total += caps[i] + GUARD;
-    uint8_t *d_in = dev_alloc(in_total), *d_out = dev_alloc(out_total);
-    const void *src[MAXN];
-    void *dst[MAXN];
-    size_t io = 0, oo = 0;
-    uint8_t *fill = malloc(out_total);
-    memset(fill, 0xA5, out_total);
-    copy(d_out, fill, out_total);
-    free(fill);
-    for (size_t i = 0; i < n; i++) {
-        copy(d_in + io, comp[i], clen[i]);
-        src[i] = d_in + io;
-        dst[i] = d_out + oo;
-        io += clen[i];
-        oo += caps[i] + GUARD;
-    }
     oc_codec_options o = OC_CODEC_OPTIONS_INIT;
     o.algorithm = OC_ALGO_ZSTD;
-    if (!arrays_on_device) {
-        CHECK(oc_cuda_batch_decompress(&g_ctx, &o, n, src, clen, dst, caps, sizes, st) == OC_OK);
-        REQUIRE(oc_cuda_synchronize(&g_ctx) == OC_OK);
-    } else {
-        size_t w = n * 8;
-        uint8_t *d = dev_alloc(6 * w);
-        copy(d, src, w);
-        copy(d + w, clen, w);
-        copy(d + 2 * w, dst, w);
-        copy(d + 3 * w, caps, w);
-        CHECK(oc_cuda_batch_decompress(&g_ctx, &o, n, (const void *const *)d, (size_t *)(d + w),
-                                       (void *const *)(d + 2 * w), (size_t *)(d + 3 * w),
-                                       (size_t *)(d + 4 * w), (oc_status *)(d + 5 * w)) == OC_OK);
-        copy(sizes, d + 4 * w, w);
-        copy(st, d + 5 * w, n * sizeof(oc_status));
-        dev_free(d, 6 * w);
-    }
-    copy(out_host, d_out, out_total);
-    oo = 0;
-    for (size_t i = 0; i < n; i++) {
-        for (size_t g = 0; g < GUARD; g++)
-            if (out_host[oo + caps[i] + g] != 0xA5) {
-                fprintf(stderr, "chunk %zu: write past capacity\n", i);
-                g_failures++;
-                break;
-            }
-        oo += caps[i] + GUARD;
-    }
-    dev_free(d_in, in_total);
-    dev_free(d_out, out_total);
+    dev_batch_run(0, &o, n, (const uint8_t *const *)comp, clen, caps, arrays_on_device, out_host, sizes, st);
 }
 
 int main(void)

@@ -27,12 +27,13 @@
 #include "cuda/runtime/cuda_engine.h"
 #include "cuda/codecs/zstd/zstd_enc_core.h"
 
+#include "helpers/dev_batch.h"
 #include "helpers/dev_mem.h"
 #include "helpers/soft_check.h"
 
 #define CHUNK 65536
 #define MAXN 64
-#define GUARD 32
+#define GUARD DEV_BATCH_GUARD
 
 static oc_context g_ctx; /* g_gpu (helpers/dev_mem.h) points here */
 
@@ -42,57 +43,10 @@ static oc_context g_ctx; /* g_gpu (helpers/dev_mem.h) points here */
 static void gpu_compress(size_t n, const uint8_t *const *src, const size_t *len, const size_t *caps,
                          int level, int arrays_on_device, uint8_t *out_host, size_t *sizes, oc_status *st)
 {
-    size_t in_total = 0, out_total = 0;
-    for (size_t i = 0; i < n; i++)
-        in_total += len[i], out_total += caps[i] + GUARD;
-    uint8_t *d_in = dev_alloc(in_total), *d_out = dev_alloc(out_total);
-    const void *s[MAXN];
-    void *d[MAXN];
-    size_t io = 0, oo = 0;
-    uint8_t *fill = malloc(out_total);
-    memset(fill, 0xA5, out_total);
-    copy(d_out, fill, out_total);
-    free(fill);
-    for (size_t i = 0; i < n; i++) {
-        copy(d_in + io, src[i], len[i]);
-        s[i] = d_in + io;
-        d[i] = d_out + oo;
-        io += len[i];
-        oo += caps[i] + GUARD;
-    }
     oc_codec_options o = OC_CODEC_OPTIONS_INIT;
     o.algorithm = OC_ALGO_ZSTD;
     o.level = level;
-    if (!arrays_on_device) {
-        CHECK(oc_cuda_batch_compress(&g_ctx, &o, n, s, len, d, caps, sizes, st) == OC_OK);
-        REQUIRE(oc_cuda_synchronize(&g_ctx) == OC_OK);
-    } else {
-        size_t w = n * 8;
-        uint8_t *a = dev_alloc(6 * w);
-        copy(a, s, w);
-        copy(a + w, len, w);
-        copy(a + 2 * w, d, w);
-        copy(a + 3 * w, caps, w);
-        CHECK(oc_cuda_batch_compress(&g_ctx, &o, n, (const void *const *)a, (size_t *)(a + w),
-                                     (void *const *)(a + 2 * w), (size_t *)(a + 3 * w), (size_t *)(a + 4 * w),
-                                     (oc_status *)(a + 5 * w)) == OC_OK);
-        copy(sizes, a + 4 * w, w);
-        copy(st, a + 5 * w, n * sizeof(oc_status));
-        dev_free(a, 6 * w);
-    }
-    copy(out_host, d_out, out_total);
-    oo = 0;
-    for (size_t i = 0; i < n; i++) {
-        for (size_t g = 0; g < GUARD; g++)
-            if (out_host[oo + caps[i] + g] != 0xA5) {
-                fprintf(stderr, "chunk %zu: write past capacity\n", i);
-                g_failures++;
-                break;
-            }
-        oo += caps[i] + GUARD;
-    }
-    dev_free(d_in, in_total);
-    dev_free(d_out, out_total);
+    dev_batch_run(1, &o, n, src, len, caps, arrays_on_device, out_host, sizes, st);
 }
 
 int main(void)
