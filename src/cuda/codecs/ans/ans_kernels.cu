@@ -17,8 +17,10 @@
  * symbols; bench/gpu/owncodecs/NOTES.md).  Version 1 (ans_decode_tile_warp,
  * the core's ans_decode_tile cut down): 32-bit states, the lanes whose
  * state fell below 2^16 take one 16-bit word each from the top of the
- * shared stream in lane order (ballot + popcount).  The stored bytes of
- * 16-bit data (low bytes) and of stored chunks are copied by the same CTA.
+ * shared stream in lane order (ballot + popcount).  The stored low bytes
+ * of 16-bit data go out with their high bytes in v2 (each lane writes whole
+ * 16-bit values); in v1, and the bytes of stored chunks, a copy by the
+ * same CTA.
  *
  * Compressing (version 2): a CTA of 4 warps per chunk (a persistent grid
  * over chunks): histogram in shared memory, the core's normalisation on
@@ -176,19 +178,6 @@ template <bool ALIGNED> static __device__ __forceinline__ uint32_t ans2_ld32(con
            ((uint32_t)__ldg(p + 3) << 24);
 }
 
-/* A v2 tile by a warp, lane L decoding the tile's lane L (the core's
- * ans2_decode_tile and ans2_decode_lane: same reads, checks, bytes and
- * status).  The lane's words start after the other lanes' (a warp scan of
- * the counts, once); then per step a table lookup, a 64-bit multiply-add,
- * the byte, and for a state below 2^31 the lane's next word, loaded one
- * renormalisation ahead (nw) so its latency hides behind the ~6 steps
- * before the lane needs it.  No vote per step, no check per step: r counts
- * the words a lane took, a load happens only while r < K (never past the
- * lane's words), and a lane that took more or fewer than K, or ended
- * elsewhere than 2^31, fails the one vote at the end, which is the core's
- * status.  STRIDE (1 for bytes, 2 for 16-bit values) is a constant so the
- * unrolled steps store at immediate offsets; FAST: the table's entries
- * hold f itself (PB <= 11), one instruction less per step. */
 template <bool FAST>
 static __device__ __forceinline__ uint64_t ans2_dstep(uint32_t e, uint32_t pb, uint64_t x)
 {
@@ -226,10 +215,46 @@ static __device__ __forceinline__ void ans2_st8(uint8_t *p, uint32_t v)
     asm volatile("st.global.u8 [%0], %1;" ::"l"(p), "r"(v));
 }
 
+/* A v2 tile by a warp, lane L decoding the tile's lane L (the core's
+ * ans2_decode_tile and ans2_decode_lane: same reads, checks, bytes and
+ * status).  The lane's words start after the other lanes' (a warp scan of
+ * the counts, once); then per step a table lookup, a 64-bit multiply-add,
+ * the byte, and for a state below 2^31 the lane's next word, loaded one
+ * renormalisation ahead (nw) so its latency hides behind the ~6 steps
+ * before the lane needs it.  No vote per step, no check per step: r counts
+ * the words a lane took, a load happens only while r < K (never past the
+ * lane's words), and a lane that took more or fewer than K, or ended
+ * elsewhere than 2^31, fails the one vote at the end, which is the core's
+ * status.  STRIDE is a constant so the unrolled steps store at immediate
+ * offsets: 1 for bytes; for 16-bit values the lane also loads the value's
+ * stored low byte (lo: the tile's low bytes, coalesced) and writes the
+ * whole value, one 16-bit store (STRIDE 2) or two bytes where the output
+ * is odd (STRIDE 3), so no second pass over the output copies the low
+ * bytes.  FAST: the table's entries hold f itself (PB <= 11), one
+ * instruction less per step. */
+/* Symbol value e (its byte: bits 0-7) of a lane at output index j: the
+ * byte (STRIDE 1), or the 16-bit value e:lo[j] at out16 + 2 j. */
+template <uint32_t STRIDE>
+static __device__ __forceinline__ void ans2_put(uint8_t *o, const uint8_t *lo, size_t j, uint32_t e)
+{
+    if (STRIDE == 1) {
+        ans2_st8(o + j, e);
+    } else {
+        uint32_t v = (e << 8) | (uint32_t)__ldg(lo + j);
+        if (STRIDE == 2) {
+            asm volatile("st.global.u16 [%0], %1;" ::"l"(o + 2 * j), "h"((unsigned short)v));
+        } else {
+            ans2_st8(o + 2 * j, v);
+            ans2_st8(o + 2 * j + 1, e);
+        }
+    }
+}
+
 template <bool WRITE, bool ALIGNED, uint32_t STRIDE, bool FAST>
 static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t *dt, uint32_t pb,
                                                                   const uint8_t *src, uint64_t n,
-                                                                  uint32_t cnt, uint8_t *out)
+                                                                  uint32_t cnt, uint8_t *out,
+                                                                  const uint8_t *lo)
 {
     if (n < ANS2_TILE_HEAD)
         return OC_ERR_CORRUPT;
@@ -252,20 +277,22 @@ static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t
     }
     uint32_t mask = (1u << pb) - 1u;
     uint32_t full = cnt / ANS_LANES;
-    uint8_t *o = WRITE ? out + (size_t)lane * STRIDE : NULL;
+    /* out: where symbol 0's byte goes (bytes), or value 0 (16-bit) */
+    uint8_t *o = WRITE ? out + (size_t)lane * (STRIDE == 1 ? 1u : 2u) : NULL;
+    const uint8_t *l = STRIDE == 1 ? NULL : lo + lane;
 #pragma unroll 4
     for (uint32_t k = 0; k < full; k++) {
         uint32_t e = dt[(uint32_t)x & mask];
         x = ans2_dstep<FAST>(e, pb, x);
         if (WRITE)
-            ans2_st8(o + (size_t)k * ANS_LANES * STRIDE, e);
+            ans2_put<STRIDE>(o, l, (size_t)k * ANS_LANES, e);
         ans2_renorm<ALIGNED>(x, nw, r, kw, wb);
     }
     if (full * ANS_LANES + lane < cnt) {
         uint32_t e = dt[(uint32_t)x & mask];
         x = ans2_dstep<FAST>(e, pb, x);
         if (WRITE)
-            ans2_st8(o + (size_t)full * ANS_LANES * STRIDE, e);
+            ans2_put<STRIDE>(o, l, (size_t)full * ANS_LANES, e);
         if (x < ANS2_L) {
             x = (x << 32) | nw;
             r++;
@@ -275,29 +302,45 @@ static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t
     return __any_sync(OWN_FULL, bad) ? OC_ERR_CORRUPT : OC_OK;
 }
 
-/* A v2 tile on the path its table, alignment and stride call for. */
+/* A v2 tile on the path its table, alignment and output call for: out is
+ * where the tile's first byte (stride 1) or first 16-bit value (stride 2,
+ * the low bytes at lo) goes. */
+template <bool WRITE, bool FAST, bool ALIGNED>
+static __device__ __forceinline__ oc_status ans2_decode_pick2(const uint32_t *dt, uint32_t pb,
+                                                              const uint8_t *src, uint64_t n, uint32_t cnt,
+                                                              uint8_t *out, uint32_t stride,
+                                                              const uint8_t *lo)
+{
+    if (stride == 1)
+        return ans2_decode_tile_warp<WRITE, ALIGNED, 1, FAST>(dt, pb, src, n, cnt, out, lo);
+    if (((uintptr_t)out & 1u) == 0)
+        return ans2_decode_tile_warp<WRITE, ALIGNED, 2, FAST>(dt, pb, src, n, cnt, out, lo);
+    return ans2_decode_tile_warp<WRITE, ALIGNED, 3, FAST>(dt, pb, src, n, cnt, out, lo);
+}
+
 template <bool WRITE, bool FAST>
 static __device__ __forceinline__ oc_status ans2_decode_pick(const uint32_t *dt, uint32_t pb,
                                                              const uint8_t *src, uint64_t n, uint32_t cnt,
-                                                             uint8_t *out, uint32_t stride)
+                                                             uint8_t *out, uint32_t stride, const uint8_t *lo)
 {
     if (((uintptr_t)src & 3u) == 0)
-        return stride == 1 ? ans2_decode_tile_warp<WRITE, true, 1, FAST>(dt, pb, src, n, cnt, out)
-                           : ans2_decode_tile_warp<WRITE, true, 2, FAST>(dt, pb, src, n, cnt, out);
-    return stride == 1 ? ans2_decode_tile_warp<WRITE, false, 1, FAST>(dt, pb, src, n, cnt, out)
-                       : ans2_decode_tile_warp<WRITE, false, 2, FAST>(dt, pb, src, n, cnt, out);
+        return ans2_decode_pick2<WRITE, FAST, true>(dt, pb, src, n, cnt, out, stride, lo);
+    return ans2_decode_pick2<WRITE, FAST, false>(dt, pb, src, n, cnt, out, stride, lo);
 }
 
-/* Either version's tile. */
+/* Either version's tile: out is where the tile's first symbol byte goes
+ * (v1, and v2 bytes) or (v2, 16-bit values: out - 1) its first value. */
 template <bool WRITE>
 static __device__ __forceinline__ oc_status ans_decode_any(uint32_t version, const uint32_t *dt, uint32_t pb,
                                                            const uint8_t *src, uint64_t n, uint32_t cnt,
-                                                           uint8_t *out, uint32_t stride)
+                                                           uint8_t *out, uint32_t stride, const uint8_t *lo)
 {
     if (version == 1)
         return ans_decode_tile_warp<WRITE>(dt, pb, src, n, cnt, out, stride);
-    return pb <= 11u ? ans2_decode_pick<WRITE, true>(dt, pb, src, n, cnt, out, stride)
-                     : ans2_decode_pick<WRITE, false>(dt, pb, src, n, cnt, out, stride);
+    if (WRITE && stride == 2)
+        out -= 1;
+    return pb <= 11u ? ans2_decode_pick<WRITE, true>(dt, pb, src, n, cnt, out, stride, lo)
+                     : ans2_decode_pick<WRITE, false>(dt, pb, src, n, cnt, out, stride, lo);
 }
 
 static __global__ void __launch_bounds__(ANS_THREADS)
@@ -344,16 +387,18 @@ static __global__ void __launch_bounds__(ANS_THREADS)
                 oc_status st = own_tile_span(p, k.tile_tab, k.sh.ntiles, tile, k.limit, &a, &b);
                 if (st == OC_OK) {
                     uint8_t *o = d ? d + (k.sh.split ? 2 * tfirst + 1 : tfirst) : NULL;
+                    const uint8_t *lo = p + k.limit + tfirst; /* 16-bit data: the tile's low bytes */
                     st = o ? ans_decode_any<true>(k.version, dt, pb, p + a, b - a, cnt, o,
-                                                  k.sh.split ? 2u : 1u)
-                           : ans_decode_any<false>(k.version, dt, pb, p + a, b - a, cnt, o, 1u);
+                                                  k.sh.split ? 2u : 1u, lo)
+                           : ans_decode_any<false>(k.version, dt, pb, p + a, b - a, cnt, o, 1u, lo);
                 }
                 if (st != OC_OK && (threadIdx.x & 31u) == 0)
                     atomicMin(&s.keys[i], own_key((unsigned long long)tile + 1, st));
             }
         }
-        /* the stored bytes of this group's symbols */
-        if (d) {
+        /* the stored bytes of this group's symbols (a v2 tile decoder wrote the low
+         * bytes of 16-bit values with their high bytes; coded bytes have none) */
+        if (d && (k.mode == 0 || (k.sh.split && k.version == 1))) {
             for (uint64_t j = first + threadIdx.x; j < last; j += ANS_THREADS) {
                 if (k.sh.split) {
                     d[2 * j] = p[k.limit + j];
