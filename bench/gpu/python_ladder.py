@@ -229,6 +229,11 @@ class OpencompLib:
     def supports(self, codec):
         return codec in self.known
 
+    def supports_chunk(self, codec, chunk):
+        """GDeflate's RAW streams are pages of at most 64 KiB (docs/FORMAT.md): larger chunks are skipped and
+        named, as oc_gpu_bench skips them (compress bound 0)."""
+        return codec != "gdeflate" or chunk <= 65536
+
     def path(self, codec):
         return "gpu-kernel" if codec in self.kernels else "host-staged"
 
@@ -298,6 +303,9 @@ class NvcompLib:
 
     def supports(self, codec):
         return codec in API_NAMES
+
+    def supports_chunk(self, codec, chunk):
+        return True
 
     def path(self, codec):
         return ""
@@ -508,6 +516,10 @@ def gpu_run(args, datas, sizes):
             for lib in libs:
                 if not lib.supports(codec):
                     run.skipped.append("python: %s does not run %s" % (lib.name, codec))
+                    continue
+                if not lib.supports_chunk(codec, chunk):
+                    run.skipped.append("python: %s %s %s: the format takes no chunk of that size"
+                                       % (lib.name, codec, bp.human(chunk)))
                     continue
                 try:
                     run_cell(run, lib, codec, chunk, plan, batch, rungs, label, names)
