@@ -1127,14 +1127,22 @@ OC_CORE_FN uint32_t de_fixed_len(uint32_t s)
     return s < 144 ? 8 : s < 256 ? 9 : s < 280 ? 7 : 8;
 }
 
-/* Writes segment src[s0, s1) (its items) as the smallest of a dynamic,
- * fixed or stored block; OUTPUT_TOO_SMALL when it would pass the capacity. */
-OC_CORE_BIGFN oc_status de_block(de_shared *S, de_bw *w, const uint8_t *src, size_t s0, size_t s1,
-                                 const uint32_t *items, uint32_t ni, int final)
+/* A block's dynamic codes and the exact sizes in bits of its dynamic and
+ * fixed forms (header, code lengths, symbols and extra bits). */
+typedef struct de_block_sizes {
+    uint32_t hlit, hdist, hclen;
+    uint64_t dyn, fix;
+} de_block_sizes;
+
+/* The histogram of the items, the length-limited Huffman code lengths, the
+ * code-length RLE and its precode (in S), and the sizes; gdeflate: with
+ * GDeflate's extra bits (length symbol 285 takes 16), else RFC 1951's.
+ * Shared by this encoder and GDeflate's (gdeflate_enc_core.h). */
+OC_CORE_BIGFN de_block_sizes de_block_codes(de_shared *S, const uint32_t *items, uint32_t ni, int gdeflate)
 {
     uint32_t lane = OC_LANE();
+    de_block_sizes z;
     de_histogram(S, items, ni);
-    /* dynamic codes */
     de_huff_lengths(S->lfreq, 286, 15, S->lens, S->work);
     de_huff_lengths(S->dfreq, 30, 15, S->lens + 288, S->work);
     uint32_t hlit = 286, hdist = 30;
@@ -1149,27 +1157,41 @@ OC_CORE_BIGFN oc_status de_block(de_shared *S, de_bw *w, const uint8_t *src, siz
     uint32_t hclen = 19;
     while (hclen > 4 && S->plens[rfc1951_precode_order[hclen - 1]] == 0)
         hclen--;
-    /* exact sizes in bits */
     uint64_t extra = 0, dyn = 3 + 14 + 3 * (uint64_t)hclen, fix = 3;
     for (uint32_t s = 0; s < 286; s++) {
         uint64_t f = S->lfreq[s];
         dyn += f * S->lens[s];
         fix += f * de_fixed_len(s);
         if (s >= 257)
-            extra += f * rfc1951_len_extra[s - 257];
+            extra += f * (gdeflate ? gdeflate_len_extra[s - 257] : rfc1951_len_extra[s - 257]);
     }
     for (uint32_t s = 0; s < 30; s++) {
         uint64_t f = S->dfreq[s];
         dyn += f * S->lens[288 + s];
         fix += f * de_fixed_dist_len;
-        extra += f * rfc1951_dist_extra[s];
+        extra += f * (gdeflate ? gdeflate_dist_extra[s] : rfc1951_dist_extra[s]);
     }
-    dyn += extra;
-    fix += extra;
     for (uint32_t i = 0; i < S->nrle; i++) {
-        uint32_t r = S->rle[i], sym = r & 31;
+        uint32_t sym = S->rle[i] & 31;
         dyn += S->plens[sym] + (sym == 16 ? 2 : sym == 17 ? 3 : sym == 18 ? 7 : 0);
     }
+    z.hlit = hlit;
+    z.hdist = hdist;
+    z.hclen = hclen;
+    z.dyn = dyn + extra;
+    z.fix = fix + extra;
+    return z;
+}
+
+/* Writes segment src[s0, s1) (its items) as the smallest of a dynamic,
+ * fixed or stored block; OUTPUT_TOO_SMALL when it would pass the capacity. */
+OC_CORE_BIGFN oc_status de_block(de_shared *S, de_bw *w, const uint8_t *src, size_t s0, size_t s1,
+                                 const uint32_t *items, uint32_t ni, int final)
+{
+    uint32_t lane = OC_LANE();
+    de_block_sizes z = de_block_codes(S, items, ni, 0);
+    uint32_t hlit = z.hlit, hdist = z.hdist, hclen = z.hclen;
+    uint64_t dyn = z.dyn, fix = z.fix;
     size_t len = s1 - s0;
     size_t nstored = len ? (len + 65534) / 65535 : 1;
     /* stored: 3 header bits, padding to a byte, 4 bytes of LEN/NLEN per block, the data */

@@ -384,41 +384,9 @@ OC_CORE_BIGFN oc_status gde_compress_page(gde_shared *G, void *scratch, int leve
         s0 = s1;
     }
     /* the codes, and each block type's size in bits */
-    de_histogram(S, X.items, ni);
-    de_huff_lengths(S->lfreq, 286, 15, S->lens, S->work);
-    de_huff_lengths(S->dfreq, 30, 15, S->lens + 288, S->work);
-    uint32_t hlit = 286, hdist = 30;
-    while (hlit > 257 && S->lens[hlit - 1] == 0)
-        hlit--;
-    while (hdist > 1 && S->lens[288 + hdist - 1] == 0)
-        hdist--;
-    if (lane == 0)
-        de_rle(S, hlit, hdist);
-    OC_WARP_SYNC();
-    de_huff_lengths(S->pfreq, 19, 7, S->plens, S->work);
-    uint32_t hclen = 19;
-    while (hclen > 4 && S->plens[rfc1951_precode_order[hclen - 1]] == 0)
-        hclen--;
-    uint64_t extra = 0, dyn = 3 + 14 + 3 * (uint64_t)hclen, fix = 3;
-    for (uint32_t s = 0; s < 286; s++) {
-        uint64_t f = S->lfreq[s];
-        dyn += f * S->lens[s];
-        fix += f * de_fixed_len(s);
-        if (s >= 257)
-            extra += f * gdeflate_len_extra[s - 257];
-    }
-    for (uint32_t s = 0; s < 30; s++) {
-        uint64_t f = S->dfreq[s];
-        dyn += f * S->lens[288 + s];
-        fix += f * de_fixed_dist_len;
-        extra += f * gdeflate_dist_extra[s];
-    }
-    dyn += extra;
-    fix += extra;
-    for (uint32_t i = 0; i < S->nrle; i++) {
-        uint32_t sym = S->rle[i] & 31;
-        dyn += S->plens[sym] + (sym == 16 ? 2 : sym == 17 ? 3 : sym == 18 ? 7 : 0);
-    }
+    de_block_sizes z = de_block_codes(S, X.items, ni, 1);
+    uint32_t hlit = z.hlit, hdist = z.hdist, hclen = z.hclen;
+    uint64_t dyn = z.dyn, fix = z.fix;
     uint64_t sto = 19 * (uint64_t)(n ? (n + 65534) / 65535 : 1) + 8 * (uint64_t)n;
     int type = dyn <= fix ? 2 : 1;
     if (sto <= (type == 2 ? dyn : fix))
