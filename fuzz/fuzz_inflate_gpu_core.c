@@ -18,9 +18,9 @@
 #include "cuda/codecs/deflate/inflate_chunk_core.h"
 #include "fuzz_common.h"
 
-/* zlib's inflate of the whole chunk (gzip: every member, and zero bytes
- * after the last one are padding, as both engines read them: 626173e);
- * size or -1. */
+/* zlib's inflate of the whole chunk (gzip: every member; zero bytes after
+ * a member are padding, before the next member or at the end, as both
+ * engines and Python's gzip module read them: 626173e); size or -1. */
 static int all_zero(const Bytef *p, uInt n)
 {
     for (uInt i = 0; i < n; i++)
@@ -49,6 +49,10 @@ static long zlib_inflate_all(oc_algorithm a, const uint8_t *src, size_t n, uint8
         if (ret == Z_STREAM_END && a == OC_ALGO_GZIP && z.avail_in > 0) {
             uInt left = z.avail_in;
             Bytef *at = z.next_in;
+            while (*at == 0) { /* padding before the next member (not all zero: checked above) */
+                at++;
+                left--;
+            }
             inflateReset(&z);
             z.next_in = at;
             z.avail_in = left;
