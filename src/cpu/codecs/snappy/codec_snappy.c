@@ -3,10 +3,10 @@
  *
  * snappy_compress needs an output of snappy_max_compressed_length bytes;
  * a smaller capacity is served through the worker's buffer and a copy, so
- * a too-small output is OUTPUT_TOO_SMALL, never an overrun.  Decoding is
- * snappy_uncompress (which validates offsets and bounds itself) when the
- * preamble's length fits the capacity; on any failure the scanner
- * (snappy_scan.c) names it: TRUNCATED, CORRUPT or OUTPUT_TOO_SMALL.
+ * a too-small output is OUTPUT_TOO_SMALL, never an overrun.  Decoding
+ * scans the stream first (snappy_scan.c: TRUNCATED, CORRUPT or
+ * OUTPUT_TOO_SMALL, the size query's and the GPU's verdicts), then runs
+ * snappy_uncompress.
  */
 #include <snappy-c.h>
 #include <string.h>
@@ -47,22 +47,23 @@ static oc_status snappy_decompress_chunk(oc_cpu_worker *w, oc_algorithm algo, co
                                          uint8_t *dst, size_t cap, size_t *out)
 {
     (void)w, (void)algo;
-    /* snappy's own decoder validates everything (offsets, lengths, input
-     * and output bounds) and is the fast path; the scanner names failures. */
+    /* The scanner first: it names failures, and it is the verdict the size
+     * query and the GPU give.  snappy's own decoder alone is not: a literal
+     * whose 4-byte length field is 0xFFFFFFFF (2^32 bytes, never valid)
+     * wraps to 0 in libsnappy 1.1.9, which then calls the stream valid
+     * (a fuzz_size_agreement finding).  The scan reads tags only. */
     size_t size = 0, len = cap;
-    if (snappy_uncompressed_length((const char *)src, n, &size) == SNAPPY_OK && size <= cap) {
-        if (size == 0 && n == 1) { /* the empty stream; snappy wants a valid output pointer */
-            *out = 0;
-            return OC_OK;
-        }
-        if (dst && snappy_uncompress((const char *)src, n, (char *)dst, &len) == SNAPPY_OK && len == size) {
-            *out = size;
-            return OC_OK;
-        }
-    }
     FORWARD_IF_ERROR(oc_snappy_scan(src, n, &size));
     RETURN_ERROR_IF(size > cap, OC_ERR_OUTPUT_TOO_SMALL);
-    return OC_ERR_CORRUPT; /* the scanner accepts what snappy refused: should not happen */
+    if (size == 0) { /* nothing to write; snappy wants a valid output pointer */
+        *out = 0;
+        return OC_OK;
+    }
+    if (dst && snappy_uncompress((const char *)src, n, (char *)dst, &len) == SNAPPY_OK && len == size) {
+        *out = size;
+        return OC_OK;
+    }
+    return OC_ERR_CORRUPT; /* snappy refused what the scanner accepts: should not happen */
 }
 
 static void snappy_release(oc_cpu_worker *w)
