@@ -213,13 +213,18 @@ static void spec_put16(uint8_t *p, uint32_t v)
     p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8);
 }
 
-/* The chunk docs/FORMAT.md's "What the encoder does" describes, for type
- * |u1 (w 1) or <f2 (w 2).  Returns its size. */
-static size_t spec_encode(const uint8_t *d, size_t n, int w, uint8_t *out)
+/* The part of a chunk both versions share (docs/FORMAT.md): the symbols'
+ * counts normalised to 2^11 (f, with cumulative c), the chunk header of
+ * `version` and the coded form's table; returns the position after it and
+ * the mode byte's in *mode_at. */
+static size_t spec_head(const uint8_t *d, size_t n, int w, int version, uint8_t *out, uint32_t *f,
+                        uint32_t *c, size_t *mode_at)
 {
     size_t S = w == 2 ? n / 2 : n;
     const uint32_t PB = 11, M = 1u << PB;
-    uint32_t count[256] = {0}, f[256] = {0}, c[256] = {0};
+    uint32_t count[256] = {0};
+    memset(f, 0, 256 * sizeof *f);
+    memset(c, 0, 256 * sizeof *c);
     for (size_t i = 0; i < S; i++)
         count[w == 2 ? d[2 * i + 1] : d[i]]++;
     uint32_t sum = 0, present = 0;
@@ -251,10 +256,11 @@ static size_t spec_encode(const uint8_t *d, size_t n, int w, uint8_t *out)
     for (int s = 1; s < 256; s++)
         c[s] = c[s - 1] + f[s - 1];
     size_t pos = 0;
-    out[pos++] = 0x41, out[pos++] = 1, out[pos++] = w == 2 ? OC_TYPE_F16 : OC_TYPE_U8, out[pos++] = 0;
+    out[pos++] = 0x41, out[pos++] = (uint8_t)version, out[pos++] = w == 2 ? OC_TYPE_F16 : OC_TYPE_U8,
+    out[pos++] = 0;
     le32(out + pos, (uint32_t)n);
     pos += 4;
-    size_t mode_at = pos++;
+    *mode_at = pos++;
     /* coded form */
     out[pos++] = (uint8_t)PB;
     memset(out + pos, 0, 32);
@@ -267,7 +273,38 @@ static size_t spec_encode(const uint8_t *d, size_t n, int w, uint8_t *out)
     for (int s = 0; s < 256; s++)
         for (uint32_t b = 0; f[s] && b < PB; b++, bits++)
             out[bits_at + bits / 8] |= (uint8_t)((((f[s] - 1) >> b) & 1u) << (bits % 8));
-    pos += (bits + 7) / 8;
+    return pos + (bits + 7) / 8;
+}
+
+/* The end both versions share: the stored form instead when the coded one
+ * is not smaller than the S + 1 bytes of storing, then <f2's low bytes. */
+static size_t spec_tail(const uint8_t *d, size_t n, int w, uint8_t *out, size_t pos, size_t mode_at)
+{
+    size_t S = w == 2 ? n / 2 : n;
+    if (S == 0 || pos - mode_at - 1 >= S) {
+        out[mode_at] = 0;
+        pos = mode_at + 1;
+        for (size_t i = 0; i < S; i++)
+            out[pos++] = w == 2 ? d[2 * i + 1] : d[i];
+    } else {
+        out[mode_at] = 1;
+    }
+    for (size_t i = 0; w == 2 && i < S; i++)
+        out[pos++] = d[2 * i];
+    if (w == 2 && n % 2)
+        out[pos++] = d[n - 1];
+    return pos;
+}
+
+/* The chunk docs/FORMAT.md's "What the encoder does" describes, for type
+ * |u1 (w 1) or <f2 (w 2).  Returns its size. */
+static size_t spec_encode(const uint8_t *d, size_t n, int w, uint8_t *out)
+{
+    size_t S = w == 2 ? n / 2 : n;
+    const uint32_t PB = 11, M = 1u << PB;
+    uint32_t f[256], c[256];
+    size_t mode_at;
+    size_t pos = spec_head(d, n, w, 1, out, f, c, &mode_at);
     size_t T = (S + 16383) / 16384, table = pos;
     pos += 4 * T;
     size_t area = pos;
@@ -297,19 +334,7 @@ static size_t spec_encode(const uint8_t *d, size_t n, int w, uint8_t *out)
             spec_put16(out + pos, W[k]);
         le32(out + table + 4 * tile, (uint32_t)(pos - area));
     }
-    if (S == 0 || pos - mode_at - 1 >= S) { /* not smaller than the S + 1 bytes of storing */
-        out[mode_at] = 0;
-        pos = mode_at + 1;
-        for (size_t i = 0; i < S; i++)
-            out[pos++] = w == 2 ? d[2 * i + 1] : d[i];
-    } else {
-        out[mode_at] = 1;
-    }
-    for (size_t i = 0; w == 2 && i < S; i++)
-        out[pos++] = d[2 * i];
-    if (w == 2 && n % 2)
-        out[pos++] = d[n - 1];
-    return pos;
+    return spec_tail(d, n, w, out, pos, mode_at);
 }
 
 /* The core's version-1 writer (the codec writes version 2). */
@@ -329,54 +354,9 @@ static size_t spec_encode2(const uint8_t *d, size_t n, int w, uint8_t *out)
 {
     size_t S = w == 2 ? n / 2 : n;
     const uint32_t PB = 11, M = 1u << PB;
-    uint32_t count[256] = {0}, f[256] = {0}, c[256] = {0};
-    for (size_t i = 0; i < S; i++)
-        count[w == 2 ? d[2 * i + 1] : d[i]]++;
-    uint32_t sum = 0, present = 0;
-    for (int s = 0; s < 256; s++) {
-        if (count[s]) {
-            f[s] = (uint32_t)(((uint64_t)count[s] * M) / S);
-            if (f[s] == 0)
-                f[s] = 1;
-            present++;
-        }
-        sum += f[s];
-    }
-    if (sum < M) {
-        int top = 0;
-        for (int s = 1; s < 256; s++)
-            if (count[s] > count[top])
-                top = s;
-        f[top] += M - sum;
-    }
-    while (sum > M) {
-        int big = 0;
-        for (int s = 1; s < 256; s++)
-            if (f[s] > f[big])
-                big = s;
-        uint32_t take = sum - M < f[big] - 1 ? sum - M : f[big] - 1;
-        f[big] -= take;
-        sum -= take;
-    }
-    for (int s = 1; s < 256; s++)
-        c[s] = c[s - 1] + f[s - 1];
-    size_t pos = 0;
-    out[pos++] = 0x41, out[pos++] = 2, out[pos++] = w == 2 ? OC_TYPE_F16 : OC_TYPE_U8, out[pos++] = 0;
-    le32(out + pos, (uint32_t)n);
-    pos += 4;
-    size_t mode_at = pos++;
-    out[pos++] = (uint8_t)PB;
-    memset(out + pos, 0, 32);
-    for (int s = 0; s < 256; s++)
-        if (f[s])
-            out[pos + s / 8] |= (uint8_t)(1u << (s % 8));
-    pos += 32;
-    size_t bits = 0, bits_at = pos;
-    memset(out + bits_at, 0, (present * PB + 7) / 8);
-    for (int s = 0; s < 256; s++)
-        for (uint32_t b = 0; f[s] && b < PB; b++, bits++)
-            out[bits_at + bits / 8] |= (uint8_t)((((f[s] - 1) >> b) & 1u) << (bits % 8));
-    pos += (bits + 7) / 8;
+    uint32_t f[256], c[256];
+    size_t mode_at;
+    size_t pos = spec_head(d, n, w, 2, out, f, c, &mode_at);
     while (pos % 4) /* zero bytes up to a multiple of 4 */
         out[pos++] = 0;
     size_t T = (S + 16383) / 16384, table = pos;
@@ -416,19 +396,7 @@ static size_t spec_encode2(const uint8_t *d, size_t n, int w, uint8_t *out)
                 le32(out + pos, E[l][K[l] - 1 - r]); /* the last emitted first */
         le32(out + table + 4 * tile, (uint32_t)(pos - area));
     }
-    if (S == 0 || pos - mode_at - 1 >= S) {
-        out[mode_at] = 0;
-        pos = mode_at + 1;
-        for (size_t i = 0; i < S; i++)
-            out[pos++] = w == 2 ? d[2 * i + 1] : d[i];
-    } else {
-        out[mode_at] = 1;
-    }
-    for (size_t i = 0; w == 2 && i < S; i++)
-        out[pos++] = d[2 * i];
-    if (w == 2 && n % 2)
-        out[pos++] = d[n - 1];
-    return pos;
+    return spec_tail(d, n, w, out, pos, mode_at);
 }
 
 static void spec_encoder(void)
