@@ -28,6 +28,7 @@
 #include "../bench/gpu/dev/zstd_dec_blocks.h"
 
 #include "helpers/soft_check.h"
+#include "helpers/zstd_ref.h"
 
 static zd_tables g_tables;
 static uint8_t g_lit[ZD_BLOCK_MAX];
@@ -57,35 +58,6 @@ static uint8_t *read_file(const char *path, size_t max, size_t *size)
     fclose(f);
     *size = n;
     return buf;
-}
-
-/* libzstd at `level`; flush != 0: a block boundary every `flush` bytes. */
-static uint8_t *compress(const uint8_t *src, size_t n, int level, int checksum, size_t flush, size_t *csize)
-{
-    ZSTD_CCtx *c = ZSTD_createCCtx();
-    ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, level);
-    ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, checksum);
-    ZSTD_CCtx_setPledgedSrcSize(c, n);
-    size_t cap = ZSTD_compressBound(n) + n / 64 + 1024;
-    uint8_t *out = malloc(cap);
-    ZSTD_outBuffer o = {out, cap, 0};
-    size_t step = flush ? flush : n;
-    for (size_t at = 0;;) {
-        size_t m = n - at < step ? n - at : step;
-        ZSTD_inBuffer in = {src + at, m, 0};
-        int end = at + m == n;
-        size_t r;
-        do {
-            r = ZSTD_compressStream2(c, &o, &in, end ? ZSTD_e_end : ZSTD_e_flush);
-            REQUIRE(!ZSTD_isError(r));
-        } while (r != 0 || in.pos < in.size);
-        at += m;
-        if (end)
-            break;
-    }
-    ZSTD_freeCCtx(c);
-    *csize = o.pos;
-    return out;
 }
 
 /* Decodes frame z both ways: the path must succeed (want_path) and give the
@@ -193,7 +165,7 @@ int main(void)
                 if (m == 0)
                     continue;
                 size_t zn;
-                uint8_t *z = compress(data, m, levels[li], (int)(li & 1), 0, &zn);
+                uint8_t *z = zstd_ref_compress(data, m, levels[li], (int)(li & 1), 1, 0, &zn);
                 char what[300];
                 snprintf(what, sizeof what, "%s level %d %zu bytes", name, levels[li], m);
                 check_frame(what, z, zn, data, m, 1);
@@ -206,7 +178,7 @@ int main(void)
         size_t m = n < (600u << 10) ? n : (600u << 10);
         for (int lv = 3; lv <= 19; lv += 16) {
             size_t zn;
-            uint8_t *z = compress(data, m, lv, 1, 3000, &zn);
+            uint8_t *z = zstd_ref_compress(data, m, lv, 1, 1, 3000, &zn);
             char what[300];
             snprintf(what, sizeof what, "%s level %d, small blocks", name, lv);
             check_frame(what, z, zn, data, m, 1);
@@ -227,7 +199,7 @@ int main(void)
      * block, a skippable frame in front */
     {
         size_t zn;
-        uint8_t *z = compress(records, 300000, 3, 0, 0, &zn);
+        uint8_t *z = zstd_ref_compress(records, 300000, 3, 0, 1, 0, &zn);
         uint8_t *two = malloc(2 * zn + 16), *o = malloc(600000);
         memcpy(two, z, zn);
         memcpy(two + zn, z, zn);
@@ -238,7 +210,7 @@ int main(void)
         memcpy(two + 8, z, zn);
         CHECK(!bp_decode(two, zn + 8, o, 600000, &on));
         free(z);
-        z = compress(records, 100000, 3, 0, 0, &zn);
+        z = zstd_ref_compress(records, 100000, 3, 0, 1, 0, &zn);
         CHECK(!bp_decode(z, zn, o, 600000, &on));
         free(z);
         free(two);

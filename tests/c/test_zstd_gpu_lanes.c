@@ -28,6 +28,7 @@
 #include "../bench/gpu/dev/zstd_dec_lanes.h"
 
 #include "helpers/soft_check.h"
+#include "helpers/zstd_ref.h"
 
 #define CH (64u << 10)
 #define LITCAP CH /* the literal slot the kernel gives a 64 KiB chunk */
@@ -135,38 +136,6 @@ static size_t check_batch(const char *what, const batch *b, uint32_t g, const ui
     return on;
 }
 
-static uint8_t *zcompress(const uint8_t *src, size_t n, int level, int checksum, int pledge, size_t flush,
-                          size_t *zn)
-{
-    ZSTD_CCtx *c = ZSTD_createCCtx();
-    ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, level);
-    ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, checksum);
-    if (pledge)
-        ZSTD_CCtx_setPledgedSrcSize(c, n);
-    else
-        ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 0);
-    size_t cap = ZSTD_compressBound(n) + 1024;
-    uint8_t *out = malloc(cap);
-    ZSTD_outBuffer o = {out, cap, 0};
-    size_t step = flush ? flush : n;
-    for (size_t at = 0;;) {
-        size_t m = n - at < step ? n - at : step;
-        ZSTD_inBuffer in = {src + at, m, 0};
-        int end = at + m == n;
-        size_t r;
-        do {
-            r = ZSTD_compressStream2(c, &o, &in, end ? ZSTD_e_end : ZSTD_e_flush);
-            REQUIRE(!ZSTD_isError(r));
-        } while (r != 0 || in.pos < in.size);
-        at += m;
-        if (end)
-            break;
-    }
-    ZSTD_freeCCtx(c);
-    *zn = o.pos;
-    return out;
-}
-
 static uint8_t *read_file(const char *path, size_t max, size_t *size)
 {
     FILE *f = fopen(path, "rb");
@@ -194,7 +163,7 @@ static void make_batch(batch *b, const uint8_t *data, size_t nchunks, int level,
     batch_init(b, nchunks);
     for (size_t i = 0; i < nchunks; i++) {
         size_t zn;
-        uint8_t *z = zcompress(data + i * CH, CH, level, checksum, 1, 0, &zn);
+        uint8_t *z = zstd_ref_compress(data + i * CH, CH, level, checksum, 1, 0, &zn);
         batch_set(b, i, z, zn, CH);
         free(z);
     }
@@ -326,7 +295,7 @@ int main(void)
             size_t fewer = 0;
             for (size_t i = 0; i < b.n; i++) {
                 size_t zn;
-                uint8_t *z = zcompress(text + i * CH, CH, 3, 0, (int)(i & 1), 0, &zn);
+                uint8_t *z = zstd_ref_compress(text + i * CH, CH, 3, 0, (int)(i & 1), 0, &zn);
                 if (i & 1) {
                     z[5] += 1; /* single segment, 2-byte size 65536 - 256 */
                     batch_set(&b, i, z, zn, CH + 256);
@@ -351,7 +320,7 @@ int main(void)
         batch b;
         make_batch(&b, text, 12, 3, 0);
         size_t zn, zn2;
-        uint8_t *z = zcompress(text, CH, 3, 1, 1, 0, &zn);
+        uint8_t *z = zstd_ref_compress(text, CH, 3, 1, 1, 0, &zn);
         uint8_t *two = malloc(2 * zn + 8);
         memcpy(two, z, zn);
         memcpy(two + zn, z, zn);
@@ -364,24 +333,24 @@ int main(void)
         batch_set(&b, 3, z, zn, CH + 100); /* larger capacity: fine */
         batch_set(&b, 4, z, zn, 0);        /* no capacity */
         free(z);
-        z = zcompress(text, CH, 3, 0, 0, 0, &zn); /* no content size */
+        z = zstd_ref_compress(text, CH, 3, 0, 0, 0, &zn); /* no content size */
         batch_set(&b, 5, z, zn, CH);
         free(z);
-        z = zcompress(text, CH, 3, 1, 1, 4000, &zn); /* several blocks */
+        z = zstd_ref_compress(text, CH, 3, 1, 1, 4000, &zn); /* several blocks */
         batch_set(&b, 6, z, zn, CH);
         free(z);
         uint8_t *noise = malloc(CH);
         for (size_t i = 0; i < CH; i++)
             noise[i] = (uint8_t)rnd();
-        z = zcompress(noise, CH, 3, 0, 1, 0, &zn); /* a raw block */
+        z = zstd_ref_compress(noise, CH, 3, 0, 1, 0, &zn); /* a raw block */
         batch_set(&b, 7, z, zn, CH);
         free(z);
-        z = zcompress(text, 300, 3, 0, 1, 0, &zn2); /* a short frame */
+        z = zstd_ref_compress(text, 300, 3, 0, 1, 0, &zn2); /* a short frame */
         batch_set(&b, 8, z, zn2, CH);
         free(z);
         for (size_t i = 0; i < CH; i++)
             noise[i] = (uint8_t)('a' + rnd() % 16);
-        z = zcompress(noise, CH, 1, 0, 1, 0, &zn); /* literals mostly, few matches */
+        z = zstd_ref_compress(noise, CH, 1, 0, 1, 0, &zn); /* literals mostly, few matches */
         batch_set(&b, 9, z, zn, CH);
         free(z);
         size_t on = check_batch("shapes", &b, 32, NULL);
