@@ -174,6 +174,8 @@ static void own_stream(const uint8_t *data)
 
 int main(void)
 {
+    /* a line at a time: under compute-sanitizer (minutes) the log shows how far it got */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     if (oc_cuda_device_count() == 0) {
         printf("SKIP: test_cuda_public_api needs a CUDA GPU (%s); run scripts/gpu-check on a GPU machine\n",
                oc_build_info());
@@ -196,8 +198,11 @@ int main(void)
     dev_free(probe, 16);
     for (int a = OC_ALGO_LZ4; a <= OC_ALGO_ZSTD; a++) {
         batch_roundtrip((oc_algorithm)a, data);
-        for (int k = OC_BITSTREAM_NATIVE; k <= OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE; k++)
+        printf("  %-8s batch round trip done\n", oc_algorithm_name(a));
+        for (int k = OC_BITSTREAM_NATIVE; k <= OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE; k++) {
             buffer_roundtrip((oc_algorithm)a, (oc_bitstream_kind)k, data, (size_t)N * CHUNK - 1234);
+            printf("  %-8s whole-buffer round trip, bitstream kind %d, done\n", oc_algorithm_name(a), k);
+        }
         printf("  %-8s batch and whole-buffer round trips on device memory done\n", oc_algorithm_name(a));
     }
     /* GDeflate: a GPU decoder and a GPU encoder (gdeflate_kernels.cu), so
