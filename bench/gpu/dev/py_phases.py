@@ -67,7 +67,9 @@ def main():
     files = [f for p in a.files for f in (sorted(glob.glob(os.path.join(p, "*"))) if os.path.isdir(p) else [p])]
     inp, n = batch(files, a.chunk, a.total)
     nbytes = n * a.chunk
-    codec = oc.Codec(algorithm=NAMES[a.codec], bitstream_kind=oc.BitstreamKind.RAW, uncomp_chunk_size=a.chunk)
+    stream = cp.cuda.Stream(non_blocking=True)  # the codec's, so that events can be recorded on it
+    codec = oc.Codec(algorithm=NAMES[a.codec], bitstream_kind=oc.BitstreamKind.RAW, uncomp_chunk_size=a.chunk,
+                     cuda_stream=stream.ptr)
     views = [inp[i * a.chunk:(i + 1) * a.chunk] for i in range(n)]
     comp = codec.encode(views)
     cviews = [cp.asarray(c).view(cp.uint8).reshape(-1) for c in comp]
@@ -107,7 +109,6 @@ def main():
         syncs.append(e - m)
     line("return: the call alone (host)", statistics.median(rets) * 1e6)
     line("sync after return", statistics.median(syncs) * 1e6)
-    stream = cp.cuda.ExternalStream(codec.stream) if codec.stream else cp.cuda.get_current_stream()
     gpu = []
     for _ in range(a.repeats):
         e0, e1 = cp.cuda.Event(), cp.cuda.Event()
