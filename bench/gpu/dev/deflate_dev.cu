@@ -19,8 +19,15 @@
  * (deflate_host_core.c).  Run it under compute-sanitizer memcheck and
  * racecheck (bench/gpu/dev/run-device.sh).
  *
+ * --variant v1|v2|v3|v1,v2|all (default all): the library's kernel (v1,
+ * inflate_kernels.cu), decoder v2 (inflate_v2_kernels.cu, DEFLATE_NOTES.md
+ * "Decoder v2") and v3 (v2 with an 11-bit literal/length table), each
+ * checked and timed on the same batch; damaged inputs are held to v1's host
+ * core for every variant.
+ *
  * Usage: deflate_dev [--damage] [--quick] [--chunk N] [--level L] [--zlib]
  *                    [--strategy S] [--algo deflate|zlib|gzip|all]
+ *                    [--variant v1|v2|v3|v1,v2|all]
  *                    [--reps N] [--min-bytes B] [--max-bytes B] FILE...
  * Exit status 0 only if every check passed.
  */
@@ -39,6 +46,7 @@
 
 #include "cuda/codecs/deflate/inflate_gpu.h"
 #include "deflate_host_core.h"
+#include "inflate_v2_gpu.h"
 
 #define CUDA_OK(x)                                                                                           \
     do {                                                                                                     \
@@ -76,6 +84,7 @@ struct Opts {
     size_t min_bytes = (size_t)1 << 30;
     size_t max_bytes = (size_t)64 << 20;
     std::vector<oc_algorithm> algos = {OC_ALGO_DEFLATE, OC_ALGO_ZLIB, OC_ALGO_GZIP};
+    std::vector<int> variants = {1, 2, 3};
 };
 static Opts g;
 
@@ -211,11 +220,19 @@ static DevBatch dev_upload(const std::vector<bytes> &chunks, const std::vector<s
     return d;
 }
 
-static void dev_decode(const DevBatch &d, oc_algorithm a)
+static void dev_decode(const DevBatch &d, oc_algorithm a, int variant)
 {
-    oc_gpu_config cfg = {a, 0, SIZE_MAX};
-    oc_status st = oc_cuda_inflate(NULL, 0, &cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
-                                   (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, 0);
+    oc_gpu_config cfg;
+    memset(&cfg, 0, sizeof cfg); /* the fields it grew since (typed options, sizes_only, side) */
+    cfg.algorithm = a;
+    cfg.max_capacity = SIZE_MAX;
+    oc_status st =
+        variant == 2   ? dev_inflate_v2(&cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
+                                        (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, 0)
+        : variant == 3 ? dev_inflate_v3(&cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
+                                        (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, 0)
+                       : oc_cuda_inflate(NULL, 0, &cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
+                                         (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, 0);
     if (st != OC_OK) {
         fprintf(stderr, "launch failed: %d\n", (int)st);
         exit(2);
@@ -239,7 +256,7 @@ static void dev_results(const DevBatch &d, size_t m, const std::vector<size_t> &
 }
 
 /* Every chunk decoded on the GPU and checked; then timed at full scale. */
-static void run_file(const std::string &path, const bytes &data, oc_algorithm a)
+static void run_file(const std::string &path, const bytes &data, oc_algorithm a, int variant)
 {
     size_t m = (data.size() + g.chunk - 1) / g.chunk;
     std::vector<bytes> comp(m);
@@ -253,7 +270,7 @@ static void run_file(const std::string &path, const bytes &data, oc_algorithm a)
     for (auto &c : comp)
         csum += c.size();
     DevBatch d = dev_upload(comp, caps, 1);
-    dev_decode(d, a);
+    dev_decode(d, a, variant);
     CUDA_OK(cudaDeviceSynchronize());
     std::vector<oc_status> st;
     std::vector<size_t> sz;
@@ -265,8 +282,8 @@ static void run_file(const std::string &path, const bytes &data, oc_algorithm a)
         if (st[i] != OC_OK || sz[i] != caps[i] || memcmp(out[i].data(), want, caps[i]) != 0)
             bad++;
     }
-    CHECK(bad == 0, "%s %s: %zu of %zu chunks wrong (first status %d)", path.c_str(), algo_name(a), bad, m,
-          (int)st[0]);
+    CHECK(bad == 0, "%s %s v%d: %zu of %zu chunks wrong (first status %d)", path.c_str(), algo_name(a),
+          variant, bad, m, (int)st[0]);
     dev_free(d);
     if (g.reps <= 0)
         return;
@@ -275,11 +292,11 @@ static void run_file(const std::string &path, const bytes &data, oc_algorithm a)
     cudaEvent_t e0, e1;
     CUDA_OK(cudaEventCreate(&e0));
     CUDA_OK(cudaEventCreate(&e1));
-    dev_decode(d, a); /* warm-up */
+    dev_decode(d, a, variant); /* warm-up */
     std::vector<float> ms;
     for (int r = 0; r < g.reps; r++) {
         CUDA_OK(cudaEventRecord(e0));
-        dev_decode(d, a);
+        dev_decode(d, a, variant);
         CUDA_OK(cudaEventRecord(e1));
         CUDA_OK(cudaEventSynchronize(e1));
         float t;
@@ -288,8 +305,8 @@ static void run_file(const std::string &path, const bytes &data, oc_algorithm a)
     }
     std::sort(ms.begin(), ms.end());
     double total = (double)data.size() * copies;
-    printf("%-28s %-7s chunk %7zu lvl %2d%s ratio %6.3f  %6zu chunks  decode %8.2f GB/s  (%.3f ms)\n",
-           path.substr(path.find_last_of('/') + 1).c_str(), algo_name(a), g.chunk, g.level,
+    printf("%-28s %-7s v%d chunk %7zu lvl %2d%s ratio %6.3f  %6zu chunks  decode %8.2f GB/s  (%.3f ms)\n",
+           path.substr(path.find_last_of('/') + 1).c_str(), algo_name(a), variant, g.chunk, g.level,
            g.use_zlib ? "z" : " ", (double)data.size() / (double)csum, d.n,
            total / (ms[ms.size() / 2] * 1e-3) / 1e9, ms[ms.size() / 2]);
     cudaEventDestroy(e0);
@@ -308,7 +325,7 @@ static uint32_t rnd()
 
 /* Damaged variants of the first chunks: the GPU must agree with the host
  * build of the same core on status, size and bytes. */
-static void run_damage(const std::string &path, const bytes &data, oc_algorithm a)
+static void run_damage(const std::string &path, const bytes &data, oc_algorithm a, int variant)
 {
     std::vector<bytes> inputs;
     std::vector<size_t> caps;
@@ -346,7 +363,7 @@ static void run_damage(const std::string &path, const bytes &data, oc_algorithm 
         caps.push_back(len);
     }
     DevBatch d = dev_upload(inputs, caps, 1);
-    dev_decode(d, a);
+    dev_decode(d, a, variant);
     CUDA_OK(cudaDeviceSynchronize());
     std::vector<oc_status> st;
     std::vector<size_t> sz;
@@ -358,17 +375,17 @@ static void run_damage(const std::string &path, const bytes &data, oc_algorithm 
         size_t rsz = 0;
         oc_status rst = deflate_host_decode(a, inputs[i].data(), inputs[i].size(), ref.data(), caps[i], &rsz);
         counts[(unsigned)rst & 15]++;
-        CHECK(st[i] == rst, "%s %s damaged #%zu: GPU %d, host core %d", path.c_str(), algo_name(a), i,
-              (int)st[i], (int)rst);
+        CHECK(st[i] == rst, "%s %s v%d damaged #%zu: GPU %d, host core %d", path.c_str(), algo_name(a),
+              variant, i, (int)st[i], (int)rst);
         if (st[i] == OC_OK && rst == OC_OK)
             CHECK(sz[i] == rsz && memcmp(out[i].data(), ref.data(), rsz) == 0,
-                  "%s %s damaged #%zu: bytes differ", path.c_str(), algo_name(a), i);
+                  "%s %s v%d damaged #%zu: bytes differ", path.c_str(), algo_name(a), variant, i);
     }
-    printf(
-        "%-28s %-7s damage: %zu inputs, OK %zu CORRUPT %zu TRUNCATED %zu OUTPUT_TOO_SMALL %zu CHECKSUM %zu "
-        "SIZE %zu\n",
-        path.substr(path.find_last_of('/') + 1).c_str(), algo_name(a), inputs.size(), counts[0], counts[3],
-        counts[4], counts[5], counts[6], counts[7]);
+    printf("%-28s %-7s v%d damage: %zu inputs, OK %zu CORRUPT %zu TRUNCATED %zu OUTPUT_TOO_SMALL %zu "
+           "CHECKSUM %zu "
+           "SIZE %zu\n",
+           path.substr(path.find_last_of('/') + 1).c_str(), algo_name(a), variant, inputs.size(), counts[0],
+           counts[3], counts[4], counts[5], counts[6], counts[7]);
     dev_free(d);
 }
 
@@ -404,10 +421,21 @@ int main(int argc, char **argv)
                 g.algos.push_back(OC_ALGO_ZLIB);
             if (v == "gzip" || v == "all")
                 g.algos.push_back(OC_ALGO_GZIP);
+        } else if (s == "--variant" && i + 1 < argc) {
+            std::string v = argv[++i];
+            g.variants.clear();
+            if (v == "v1" || v == "all" || v.find("v1,") == 0)
+                g.variants.push_back(1);
+            if (v == "v2" || v == "all" || v.find("v2") != std::string::npos)
+                g.variants.push_back(2);
+            if (v == "v3" || v == "all" || v.find("v3") != std::string::npos)
+                g.variants.push_back(3);
         } else if (s[0] == '-') {
-            fprintf(stderr, "usage: deflate_dev [--damage] [--quick] [--chunk N] [--level L] [--zlib] "
-                            "[--strategy S] [--algo deflate|zlib|gzip|all] [--reps N] [--min-bytes B] "
-                            "[--max-bytes B] FILE...\n");
+            fprintf(stderr,
+                    "usage: deflate_dev [--damage] [--quick] [--chunk N] [--level L] [--zlib] "
+                    "[--strategy S] [--algo deflate|zlib|gzip|all] [--variant v1|v2|v3|v1,v2|all] [--reps N] "
+                    "[--min-bytes B] "
+                    "[--max-bytes B] FILE...\n");
             return 2;
         } else
             files.push_back(s);
@@ -419,11 +447,12 @@ int main(int argc, char **argv)
     printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
     for (auto &f : files) {
         bytes data = read_file(f, g.max_bytes);
-        for (oc_algorithm a : g.algos) {
-            if (g.damage)
-                run_damage(f, data, a);
-            run_file(f, data, a);
-        }
+        for (oc_algorithm a : g.algos)
+            for (int v : g.variants) {
+                if (g.damage)
+                    run_damage(f, data, a, v);
+                run_file(f, data, a, v);
+            }
     }
     printf("%ld checks, %d failures\n", g_checks, g_fail);
     return g_fail != 0;

@@ -1,0 +1,76 @@
+/*
+ * inflate_v2_kernels.cu - the kernel and launcher of decoder v2
+ * (inflate_v2_core.h, DEFLATE_NOTES.md "Decoder v2"), a copy of the
+ * library's inflate_kernels.cu around the v2 core, so that deflate_dev.cu
+ * times v1 and v2 side by side on one GPU.  Same launch shape as v1: a
+ * block of 4 warps, a warp per chunk, 24 warps per SM.
+ */
+#include "inflate_v2_core.h" /* first: inflate_chunk_core.h then wraps v2 */
+
+#include "cuda/codecs/deflate/inflate_chunk_core.h"
+#include "inflate_v2_gpu.h"
+
+#ifndef DEV_INFLATE_LAUNCH
+#define DEV_INFLATE_LAUNCH dev_inflate_v2
+#endif
+
+/* v2: blocks of 4 warps, 6 a SM (v1's shape); v3 (13 KiB of shared memory
+ * a warp; a block's static shared memory must stay under 48 KiB): blocks
+ * of 2 warps, 8 a SM. */
+#if INF_LTB > 10
+#define INF_WARPS 2
+#define INF_MIN_BLOCKS 8
+#else
+#define INF_WARPS 4
+#define INF_MIN_BLOCKS 6
+#endif
+
+static __global__ void __launch_bounds__(INF_WARPS * 32, INF_MIN_BLOCKS)
+    inf_v2_decode_kernel(oc_algorithm algo, size_t n, const void *const *src_ptrs, const size_t *src_sizes,
+                         void *const *dst_ptrs, const size_t *dst_caps, size_t *dst_sizes,
+                         oc_status *statuses)
+{
+    __shared__ inf_tables tables[INF_WARPS];
+    __shared__ uint32_t crct[256];
+    dck_crc_table_fill(crct, threadIdx.x, blockDim.x);
+    __syncthreads();
+    size_t warp = (size_t)blockIdx.x * INF_WARPS + (threadIdx.x >> 5);
+    if (warp >= n)
+        return;
+    const uint8_t *src = (const uint8_t *)src_ptrs[warp];
+    size_t srcn = src_sizes[warp];
+    uint8_t *dst = (uint8_t *)dst_ptrs[warp];
+    size_t cap = dst_caps[warp];
+    size_t out = 0;
+    oc_status st;
+    if ((src == nullptr && srcn != 0) || (dst == nullptr && cap != 0))
+        st = OC_ERR_INVALID_ARGUMENT;
+    else
+        st = inf_decode_chunk(&tables[threadIdx.x >> 5], crct, algo, src, srcn, dst, cap, &out);
+    if ((threadIdx.x & 31) == 0) {
+        if (dst_sizes)
+            dst_sizes[warp] = st == OC_OK ? out : 0;
+        if (statuses)
+            statuses[warp] = st;
+    }
+}
+
+extern "C" oc_status DEV_INFLATE_LAUNCH(const oc_gpu_config *cfg, size_t n, const void *const *src_dev,
+                                        const size_t *src_sizes_dev, void *const *dst_dev,
+                                        const size_t *dst_caps_dev, size_t *dst_sizes_dev,
+                                        oc_status *statuses_dev, cudaStream_t stream)
+{
+    if (cfg == NULL)
+        return OC_ERR_INVALID_ARGUMENT;
+    oc_algorithm algo = cfg->algorithm;
+    if (algo != OC_ALGO_DEFLATE && algo != OC_ALGO_ZLIB && algo != OC_ALGO_GZIP)
+        return OC_ERR_INVALID_ARGUMENT;
+    if (n == 0)
+        return OC_OK;
+    size_t blocks = (n + INF_WARPS - 1) / INF_WARPS;
+    if (blocks > 0x7FFFFFFFu)
+        return OC_ERR_INVALID_ARGUMENT;
+    inf_v2_decode_kernel<<<(unsigned)blocks, INF_WARPS * 32, 0, stream>>>(
+        algo, n, src_dev, src_sizes_dev, dst_dev, dst_caps_dev, dst_sizes_dev, statuses_dev);
+    return cudaGetLastError() == cudaSuccess ? OC_OK : OC_ERR_CUDA;
+}
