@@ -1,21 +1,21 @@
 /*
  * test_batch_threads.c - the thread pool under churn: hundreds of batches
  * of random sizes (0, 1 - run inline - up to more chunks than threads) on
- * contexts of 1, 2 and 7 threads, mixing algorithms so every worker's codec
+ * contexts of 1, 2 and 7 threads, mixing the algorithms of the table so every worker's codec
  * state is created, reused and switched; several contexts alive at once.
  * Every batch is checked byte for byte.  Guards against lost items, items
  * run twice, workers sharing state, and hangs at the end of a run.
  */
 #include <string.h>
 
+#include "helpers/algo_list.h"
 #include "helpers/batch_util.h"
 
 int main(void)
 {
     static const int threads[] = {1, 2, 7};
-    static const oc_algorithm algos[] = {OC_ALGO_LZ4,      OC_ALGO_SNAPPY, OC_ALGO_DEFLATE,
-                                         OC_ALGO_ZLIB,     OC_ALGO_GZIP,   OC_ALGO_ZSTD,
-                                         OC_ALGO_CASCADED, OC_ALGO_ANS,    OC_ALGO_BITCOMP};
+    ta_list algos;
+    ta_algorithms(&algos);
     oc_context *ctx[3];
     for (int t = 0; t < 3; t++) {
         oc_context_options o = OC_CONTEXT_OPTIONS_INIT;
@@ -29,7 +29,7 @@ int main(void)
     int batches = 0;
     for (int round = 0; round < 300; round++, batches++) {
         oc_context *cx = ctx[tu_rng_below(&rng, 3)];
-        oc_algorithm algo = algos[tu_rng_below(&rng, 6)];
+        oc_algorithm algo = algos.info[tu_rng_below(&rng, algos.n)].algorithm;
         size_t chunk = 1 + tu_rng_below(&rng, 700);
         size_t nchunks = tu_rng_below(&rng, 40);
         size_t len = chunk * nchunks;
