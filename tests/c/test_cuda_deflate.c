@@ -34,11 +34,7 @@
 #include "cuda/codecs/deflate/inflate_chunk_core.h"
 
 #include "helpers/deflate_ref.h"
-#include "helpers/dev_mem.h"
-#include "helpers/soft_check.h"
-
-#define GUARD 64
-#define GUARD_BYTE 0xA5
+#include "helpers/dev_batch.h"
 
 static oc_context *g_cpu; /* g_gpu: helpers/dev_mem.h */
 static inf_tables g_tables;
@@ -130,66 +126,31 @@ static uint8_t *gzip_all_fields(const uint8_t *src, size_t n, int members, size_
 
 static void run_list(const char *what, oc_algorithm a, const list *l, int arrays_on_device)
 {
-    size_t n = l->n, in_total = 0, out_total = 0;
+    size_t n = l->n;
     if (n == 0)
         return;
-    for (size_t i = 0; i < n; i++)
-        in_total += l->v[i].clen + 1, out_total += l->v[i].cap + GUARD;
-    uint8_t *d_in = dev_alloc(in_total), *d_out = dev_alloc(out_total);
-    uint8_t *h_in = malloc(in_total), *h_out = malloc(out_total);
-    const void **src = malloc(n * sizeof(void *));
-    void **dst = malloc(n * sizeof(void *));
+    const uint8_t **in = malloc(n * sizeof *in);
     size_t *ssz = malloc(n * sizeof(size_t)), *caps = malloc(n * sizeof(size_t)),
-           *got = malloc(n * sizeof(size_t));
+           *got = malloc(n * sizeof(size_t)), *off = malloc(n * sizeof(size_t));
     oc_status *st = malloc(n * sizeof(oc_status));
-    REQUIRE(h_in && h_out && src && dst && ssz && caps && got && st);
-    size_t io = 0, oo = 0;
+    REQUIRE(in && ssz && caps && got && off && st);
     for (size_t i = 0; i < n; i++) {
-        io += (i & 1); /* odd input addresses too */
-        if (l->v[i].clen)
-            memcpy(h_in + io, l->v[i].comp, l->v[i].clen);
-        src[i] = d_in + io;
+        in[i] = l->v[i].comp;
         ssz[i] = l->v[i].clen;
-        dst[i] = d_out + oo;
         caps[i] = l->v[i].cap;
-        io += l->v[i].clen;
-        oo += l->v[i].cap + GUARD;
     }
-    memset(h_out, GUARD_BYTE, out_total);
-    copy(d_in, h_in, io);
-    copy(d_out, h_out, out_total);
+    uint8_t *h_out = malloc(dev_batch_slots(n, caps, off));
+    REQUIRE(h_out);
     oc_codec_options o = OC_CODEC_OPTIONS_INIT;
     o.algorithm = a;
-    if (arrays_on_device) {
-        const void **d_src = dev_alloc(n * sizeof(void *));
-        void **d_dst = dev_alloc(n * sizeof(void *));
-        size_t *d_ssz = dev_alloc(n * sizeof(size_t)), *d_caps = dev_alloc(n * sizeof(size_t)),
-               *d_got = dev_alloc(n * sizeof(size_t));
-        oc_status *d_st = dev_alloc(n * sizeof(oc_status));
-        copy(d_src, src, n * sizeof(void *));
-        copy(d_dst, dst, n * sizeof(void *));
-        copy(d_ssz, ssz, n * sizeof(size_t));
-        copy(d_caps, caps, n * sizeof(size_t));
-        CHECK(oc_batch_decompress(g_gpu, &o, n, d_src, d_ssz, (void *const *)d_dst, d_caps, d_got, d_st) ==
-              OC_OK);
-        copy(got, d_got, n * sizeof(size_t));
-        copy(st, d_st, n * sizeof(oc_status));
-        dev_free((void *)d_src, n * sizeof(void *));
-        dev_free(d_dst, n * sizeof(void *));
-        dev_free(d_ssz, n * sizeof(size_t));
-        dev_free(d_caps, n * sizeof(size_t));
-        dev_free(d_got, n * sizeof(size_t));
-        dev_free(d_st, n * sizeof(oc_status));
-    } else {
-        CHECK(oc_batch_decompress(g_gpu, &o, n, src, ssz, dst, caps, got, st) == OC_OK);
-        REQUIRE(oc_context_synchronize(g_gpu) == OC_OK);
-    }
-    copy(h_out, d_out, out_total);
+    /* the public call, odd input addresses too; the guards checked there */
+    dev_batch_run(DEV_BATCH_DECOMPRESS, &o, n, in, ssz, caps,
+                  DEV_BATCH_PUBLIC | DEV_BATCH_ODD_INPUTS | (arrays_on_device ? DEV_BATCH_DEVICE_ARRAYS : 0),
+                  h_out, got, st);
     int shown = 0;
-    oo = 0;
     for (size_t i = 0; i < n; i++) {
         const item *it = &l->v[i];
-        uint8_t *out = h_out + oo;
+        uint8_t *out = h_out + off[i];
         /* the host build of the same core */
         uint8_t *ref = malloc(it->cap ? it->cap : 1);
         size_t rgot = 0;
@@ -199,8 +160,6 @@ static void run_list(const char *what, oc_algorithm a, const list *l, int arrays
             ok = got[i] == rgot && memcmp(out, ref, rgot) == 0;
         if (ok && it->want)
             ok = st[i] == OC_OK && got[i] == it->want_len && memcmp(out, it->want, it->want_len) == 0;
-        for (size_t g = 0; g < GUARD && ok; g++)
-            ok = out[it->cap + g] == GUARD_BYTE;
         if (!ok && shown++ < 10)
             fprintf(stderr, "%s %s #%zu: GPU status %d size %zu, host core %d size %zu%s\n", what,
                     oc_algorithm_name(a), i, (int)st[i], got[i], (int)rst, rgot,
@@ -230,17 +189,13 @@ static void run_list(const char *what, oc_algorithm a, const list *l, int arrays
             }
         }
         free(ref);
-        oo += it->cap + GUARD;
     }
-    dev_free(d_in, in_total);
-    dev_free(d_out, out_total);
-    free(h_in);
     free(h_out);
-    free(src);
-    free(dst);
+    free(in);
     free(ssz);
     free(caps);
     free(got);
+    free(off);
     free(st);
 }
 
@@ -314,37 +269,30 @@ static void compress_check(oc_algorithm a, int level, const uint8_t *data, size_
         scratch = malloc(de_scratch_bytes(12));
     REQUIRE(scratch);
     size_t m = (n + chunk - 1) / chunk, bound = oc_compress_bound(a, chunk);
-    uint8_t *d_in = dev_alloc(n), *d_out = dev_alloc(m * (bound + GUARD));
-    uint8_t *h_out = malloc(m * (bound + GUARD)), *ref = malloc(bound), *back = malloc(chunk);
-    const void **src = malloc(m * sizeof(void *));
-    void **dst = malloc(m * sizeof(void *));
+    uint8_t *h_out = malloc(m * (bound + DEV_BATCH_GUARD)), *ref = malloc(bound), *back = malloc(chunk);
+    const uint8_t **in = malloc(m * sizeof *in);
     size_t *ssz = malloc(m * sizeof(size_t)), *caps = malloc(m * sizeof(size_t)),
-           *got = malloc(m * sizeof(size_t));
+           *got = malloc(m * sizeof(size_t)), *off = malloc(m * sizeof(size_t));
     oc_status *st = malloc(m * sizeof(oc_status));
-    REQUIRE(h_out && ref && back && src && dst && ssz && caps && got && st);
-    copy(d_in, data, n);
-    /* first pass: room for every stream; second: each one byte short of its size */
+    REQUIRE(h_out && ref && back && in && ssz && caps && got && off && st);
+    /* first pass: room for every stream; second: each one byte short of its
+     * size (the guards after each slot checked by dev_batch_run) */
     for (int pass = 0; pass < 2; pass++) {
-        memset(h_out, GUARD_BYTE, m * (bound + GUARD));
-        copy(d_out, h_out, m * (bound + GUARD));
         for (size_t i = 0; i < m; i++) {
-            src[i] = d_in + i * chunk;
+            in[i] = data + i * chunk; /* packed: chunk i at i * chunk, every alignment */
             ssz[i] = n - i * chunk < chunk ? n - i * chunk : chunk;
-            dst[i] = d_out + i * (bound + GUARD);
             caps[i] = pass == 0 ? bound : got[i] ? got[i] - 1 : 0;
         }
+        dev_batch_slots(m, caps, off);
         oc_codec_options o = OC_CODEC_OPTIONS_INIT;
         o.algorithm = a;
         o.level = level;
-        CHECK(oc_batch_compress(g_gpu, &o, m, src, ssz, dst, caps, got, st) == OC_OK);
-        REQUIRE(oc_context_synchronize(g_gpu) == OC_OK);
-        copy(h_out, d_out, m * (bound + GUARD));
+        dev_batch_run(DEV_BATCH_COMPRESS, &o, m, in, ssz, caps, DEV_BATCH_PUBLIC, h_out, got, st);
         for (size_t i = 0; i < m; i++) {
-            uint8_t *out = h_out + i * (bound + GUARD);
+            uint8_t *out = h_out + off[i];
             if (pass == 1) {
-                EXPECT(st[i] == OC_ERR_OUTPUT_TOO_SMALL && out[caps[i]] == GUARD_BYTE,
-                       "%s level %d chunk %zu one byte short: status %d", oc_algorithm_name(a), level, i,
-                       (int)st[i]);
+                EXPECT(st[i] == OC_ERR_OUTPUT_TOO_SMALL, "%s level %d chunk %zu one byte short: status %d",
+                       oc_algorithm_name(a), level, i, (int)st[i]);
                 continue;
             }
             size_t rlen = 0;
@@ -366,20 +314,16 @@ static void compress_check(oc_algorithm a, int level, const uint8_t *data, size_
                    "%s level %d chunk %zu: zlib cannot read the GPU's stream", oc_algorithm_name(a), level,
                    i);
             inflateEnd(&z);
-            for (size_t g = 0; g < GUARD; g++)
-                CHECK(out[bound + g] == GUARD_BYTE);
         }
     }
-    dev_free(d_in, n);
-    dev_free(d_out, m * (bound + GUARD));
     free(h_out);
     free(ref);
     free(back);
-    free(src);
-    free(dst);
+    free(in);
     free(ssz);
     free(caps);
     free(got);
+    free(off);
     free(st);
 }
 

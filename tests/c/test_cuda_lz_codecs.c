@@ -23,11 +23,7 @@
 
 #include "cuda/runtime/cuda_engine.h"
 
-#include "helpers/dev_mem.h"
-#include "helpers/soft_check.h"
-
-#define GUARD 64
-#define GUARD_BYTE 0xA5
+#include "helpers/dev_batch.h"
 
 static oc_context g_ctx; /* g_gpu (helpers/dev_mem.h) points here */
 static int g_small;
@@ -53,129 +49,19 @@ static uint8_t *read_file(const char *path, size_t max, size_t *n)
     return buf;
 }
 
-/* A batch laid out in two device buffers: inputs packed, outputs in slots of
- * capacity caps[i] followed by GUARD bytes. */
-typedef struct batch {
-    size_t n;
-    uint8_t *d_in, *d_out;
-    size_t in_total, out_total;
-    const void **src; /* device addresses */
-    size_t *src_sizes;
-    void **dst;
-    size_t *caps;
-    size_t *out_off;
-    size_t *sizes;
-    oc_status *st;
-} batch;
-
-static void batch_make(batch *b, size_t n, const uint8_t *const *inputs, const size_t *in_sizes,
-                       const size_t *caps)
-{
-    memset(b, 0, sizeof(*b));
-    b->n = n;
-    b->src = calloc(n + 1, sizeof(void *));
-    b->src_sizes = calloc(n + 1, sizeof(size_t));
-    b->dst = calloc(n + 1, sizeof(void *));
-    b->caps = calloc(n + 1, sizeof(size_t));
-    b->out_off = calloc(n + 1, sizeof(size_t));
-    b->sizes = calloc(n + 1, sizeof(size_t));
-    b->st = calloc(n + 1, sizeof(oc_status));
-    for (size_t i = 0; i < n; i++) {
-        b->in_total += in_sizes[i];
-        b->out_off[i] = b->out_total;
-        b->out_total += caps[i] + GUARD;
-    }
-    b->d_in = dev_alloc(b->in_total);
-    b->d_out = dev_alloc(b->out_total);
-    uint8_t *pack = malloc(b->in_total + 1);
-    size_t off = 0;
-    for (size_t i = 0; i < n; i++) {
-        memcpy(pack + off, inputs[i], in_sizes[i]);
-        b->src[i] = b->d_in + off;
-        b->src_sizes[i] = in_sizes[i];
-        b->dst[i] = b->d_out + b->out_off[i];
-        b->caps[i] = caps[i];
-        off += in_sizes[i];
-    }
-    copy(b->d_in, pack, b->in_total);
-    memset(pack, 0, 1);
-    free(pack);
-    uint8_t *guard = malloc(b->out_total);
-    memset(guard, GUARD_BYTE, b->out_total);
-    copy(b->d_out, guard, b->out_total);
-    free(guard);
-}
-
-/* Download the outputs; checks the guard bytes after every slot. */
-static uint8_t *batch_outputs(batch *b)
-{
-    uint8_t *h = malloc(b->out_total);
-    copy(h, b->d_out, b->out_total);
-    for (size_t i = 0; i < b->n; i++)
-        for (size_t g = 0; g < GUARD; g++)
-            if (h[b->out_off[i] + b->caps[i] + g] != GUARD_BYTE) {
-                fprintf(stderr, "chunk %zu: write past capacity %zu\n", i, b->caps[i]);
-                g_failures++;
-                break;
-            }
-    return h;
-}
-
-static void batch_free(batch *b)
-{
-    dev_free(b->d_in, b->in_total);
-    dev_free(b->d_out, b->out_total);
-    free(b->src), free(b->src_sizes), free(b->dst), free(b->caps), free(b->out_off), free(b->sizes),
-        free(b->st);
-}
-
-/* Run one call; arrays_on_device copies the argument arrays to the GPU first. */
-enum { OP_COMPRESS, OP_DECOMPRESS, OP_SIZES };
-/* Compression level of batch_run (0: the default, greedy; LZ4 >= 2: lazy matching). */
+/* Compression level of run (0: the default, greedy; LZ4 >= 2: lazy matching). */
 static int g_level;
 
-static void batch_run(batch *b, oc_algorithm algo, int op, int arrays_on_device)
+/* One batch on the GPU (helpers/dev_batch.h): op over in[i] (len[i]
+ * bytes) into caps[i], out holding the slots (dev_batch_slots) and their
+ * guards, which it checks. */
+static void run(oc_algorithm algo, int op, size_t n, const uint8_t *const *in, const size_t *len,
+                const size_t *caps, int arrays_on_device, uint8_t *out, size_t *sizes, oc_status *st)
 {
     oc_codec_options o = OC_CODEC_OPTIONS_INIT;
     o.algorithm = algo;
-    o.level = op == OP_COMPRESS ? g_level : 0;
-    for (size_t i = 0; i < b->n; i++)
-        b->sizes[i] = 12345, b->st[i] = OC_ERR_INTERNAL;
-    oc_status r;
-    if (!arrays_on_device) {
-        if (op == OP_COMPRESS)
-            r = oc_cuda_batch_compress(&g_ctx, &o, b->n, b->src, b->src_sizes, b->dst, b->caps, b->sizes,
-                                       b->st);
-        else if (op == OP_DECOMPRESS)
-            r = oc_cuda_batch_decompress(&g_ctx, &o, b->n, b->src, b->src_sizes, b->dst, b->caps, b->sizes,
-                                         b->st);
-        else
-            r = oc_cuda_batch_decompressed_sizes(&g_ctx, &o, b->n, b->src, b->src_sizes, b->sizes, b->st);
-        CHECK(r == OC_OK);
-        REQUIRE(oc_cuda_synchronize(&g_ctx) == OC_OK);
-        return;
-    }
-    size_t w = b->n * 8;
-    uint8_t *d = dev_alloc(6 * w);
-    copy(d, b->src, w);
-    copy(d + w, b->src_sizes, w);
-    copy(d + 2 * w, b->dst, w);
-    copy(d + 3 * w, b->caps, w);
-    if (op == OP_COMPRESS)
-        r = oc_cuda_batch_compress(&g_ctx, &o, b->n, (const void *const *)d, (size_t *)(d + w),
-                                   (void *const *)(d + 2 * w), (size_t *)(d + 3 * w), (size_t *)(d + 4 * w),
-                                   (oc_status *)(d + 5 * w));
-    else if (op == OP_DECOMPRESS)
-        r = oc_cuda_batch_decompress(&g_ctx, &o, b->n, (const void *const *)d, (size_t *)(d + w),
-                                     (void *const *)(d + 2 * w), (size_t *)(d + 3 * w), (size_t *)(d + 4 * w),
-                                     (oc_status *)(d + 5 * w));
-    else
-        r = oc_cuda_batch_decompressed_sizes(&g_ctx, &o, b->n, (const void *const *)d, (size_t *)(d + w),
-                                             (size_t *)(d + 4 * w), (oc_status *)(d + 5 * w));
-    CHECK(r == OC_OK);
-    copy(b->sizes, d + 4 * w, w);
-    copy(b->st, d + 5 * w, b->n * sizeof(oc_status));
-    dev_free(d, 6 * w);
+    o.level = op == DEV_BATCH_COMPRESS ? g_level : 0;
+    dev_batch_run(op, &o, n, in, len, caps, arrays_on_device ? DEV_BATCH_DEVICE_ARRAYS : 0, out, sizes, st);
 }
 
 /* ---- reference codecs ---------------------------------------------------- */
@@ -292,10 +178,10 @@ static void test_roundtrips(const sample *s, oc_algorithm a, size_t chunk, int a
         caps[i] = bound(a, len[i]);
 
     /* 1. GPU compress, liblz4/snappy decode */
-    batch b;
-    batch_make(&b, n, ptr, len, caps);
-    batch_run(&b, a, OP_COMPRESS, arrays_on_device);
-    uint8_t *h = batch_outputs(&b);
+    size_t off[MAXCH], sizes[MAXCH];
+    oc_status st[MAXCH];
+    uint8_t *h = malloc(dev_batch_slots(n, caps, off));
+    run(a, DEV_BATCH_COMPRESS, n, ptr, len, caps, arrays_on_device, h, sizes, st);
     uint8_t *tmp = malloc(chunk + 64);
     size_t gpu_total = 0, ref_total = 0;
     const uint8_t *cptr[MAXCH];
@@ -303,17 +189,17 @@ static void test_roundtrips(const sample *s, oc_algorithm a, size_t chunk, int a
     uint8_t *ref_pack = malloc(bound(a, chunk) * n + 16);
     size_t ref_off = 0;
     for (size_t i = 0; i < n; i++) {
-        CHECK(b.st[i] == OC_OK);
-        if (b.st[i] != OC_OK) {
-            fprintf(stderr, "  %s chunk %zu (%zu bytes): status %d\n", s->name, i, len[i], b.st[i]);
+        CHECK(st[i] == OC_OK);
+        if (st[i] != OC_OK) {
+            fprintf(stderr, "  %s chunk %zu (%zu bytes): status %d\n", s->name, i, len[i], st[i]);
             continue;
         }
-        CHECK(b.sizes[i] > 0 && b.sizes[i] <= caps[i]);
-        size_t d = ref_decompress(a, h + b.out_off[i], b.sizes[i], tmp, chunk + 64);
+        CHECK(sizes[i] > 0 && sizes[i] <= caps[i]);
+        size_t d = ref_decompress(a, h + off[i], sizes[i], tmp, chunk + 64);
         CHECK(d == len[i] && memcmp(tmp, ptr[i], len[i]) == 0);
         if (d != len[i])
             fprintf(stderr, "  %s chunk %zu: reference decoder gives %zu of %zu\n", s->name, i, d, len[i]);
-        gpu_total += b.sizes[i];
+        gpu_total += sizes[i];
         /* reference compression of the same chunk (alternating fast / HC for LZ4) */
         size_t c = ref_compress(a, (int)(i & 1), ptr[i], len[i], ref_pack + ref_off, bound(a, len[i]));
         REQUIRE(c > 0);
@@ -323,37 +209,33 @@ static void test_roundtrips(const sample *s, oc_algorithm a, size_t chunk, int a
         ref_total += c;
     }
     free(h);
-    batch_free(&b);
 
     /* 2. reference streams decoded on the GPU, exact capacity */
-    batch_make(&b, n, cptr, clen, len);
-    batch_run(&b, a, OP_DECOMPRESS, arrays_on_device);
-    h = batch_outputs(&b);
+    h = malloc(dev_batch_slots(n, len, off));
+    run(a, DEV_BATCH_DECOMPRESS, n, cptr, clen, len, arrays_on_device, h, sizes, st);
     for (size_t i = 0; i < n; i++) {
-        CHECK(b.st[i] == OC_OK && b.sizes[i] == len[i]);
-        if (b.st[i] != OC_OK || b.sizes[i] != len[i])
-            fprintf(stderr, "  %s chunk %zu: GPU decode status %d size %zu of %zu\n", s->name, i, b.st[i],
-                    b.sizes[i], len[i]);
+        CHECK(st[i] == OC_OK && sizes[i] == len[i]);
+        if (st[i] != OC_OK || sizes[i] != len[i])
+            fprintf(stderr, "  %s chunk %zu: GPU decode status %d size %zu of %zu\n", s->name, i, st[i],
+                    sizes[i], len[i]);
         else
-            CHECK(memcmp(h + b.out_off[i], ptr[i], len[i]) == 0);
+            CHECK(memcmp(h + off[i], ptr[i], len[i]) == 0);
     }
     free(h);
     /* 3. size query */
-    batch_run(&b, a, OP_SIZES, arrays_on_device);
+    run(a, DEV_BATCH_SIZES, n, cptr, clen, NULL, arrays_on_device, NULL, sizes, st);
     for (size_t i = 0; i < n; i++)
-        CHECK(b.st[i] == OC_OK && b.sizes[i] == len[i]);
+        CHECK(st[i] == OC_OK && sizes[i] == len[i]);
     /* 4. one byte too little room: OUTPUT_TOO_SMALL, nothing past it */
-    batch_free(&b);
     size_t small_caps[MAXCH];
     for (size_t i = 0; i < n; i++)
         small_caps[i] = len[i] ? len[i] - 1 : 0;
-    batch_make(&b, n, cptr, clen, small_caps);
-    batch_run(&b, a, OP_DECOMPRESS, arrays_on_device);
-    free(batch_outputs(&b));
+    h = malloc(dev_batch_slots(n, small_caps, NULL));
+    run(a, DEV_BATCH_DECOMPRESS, n, cptr, clen, small_caps, arrays_on_device, h, sizes, st);
+    free(h);
     for (size_t i = 0; i < n; i++)
         if (len[i] > 0)
-            CHECK(b.st[i] == OC_ERR_OUTPUT_TOO_SMALL);
-    batch_free(&b);
+            CHECK(st[i] == OC_ERR_OUTPUT_TOO_SMALL);
 
     size_t total = 0;
     for (size_t i = 0; i < n; i++)
@@ -482,21 +364,20 @@ static void test_hand_built(void)
                 caps[k] = cases[i].cap;
                 idx[k++] = i;
             }
-        batch b;
-        batch_make(&b, k, ptr, len, caps);
-        batch_run(&b, (oc_algorithm)a, OP_DECOMPRESS, 0);
-        uint8_t *h = batch_outputs(&b);
+        size_t sizes[64];
+        oc_status st[64];
+        uint8_t *h = malloc(dev_batch_slots(k, caps, NULL));
+        run((oc_algorithm)a, DEV_BATCH_DECOMPRESS, k, ptr, len, caps, 0, h, sizes, st);
         for (size_t j = 0; j < k; j++) {
             const stream_case *c = &cases[idx[j]];
-            int ok = b.st[j] == c->want && (c->want != OC_OK || b.sizes[j] == c->want_size);
+            int ok = st[j] == c->want && (c->want != OC_OK || sizes[j] == c->want_size);
             if (!ok) {
-                fprintf(stderr, "  %s: status %d size %zu, want %d size %zu\n", c->what, b.st[j], b.sizes[j],
+                fprintf(stderr, "  %s: status %d size %zu, want %d size %zu\n", c->what, st[j], sizes[j],
                         c->want, c->want_size);
                 g_failures++;
             }
         }
         free(h);
-        batch_free(&b);
     }
     printf("  %zu hand-built streams\n", n);
 }
@@ -544,31 +425,30 @@ static void test_hostile(const sample *s, oc_algorithm a)
         caps[k] = (i & 8) ? n : rng() % (n + 1);
         k++;
     }
-    batch b;
-    batch_make(&b, k, ptr, len, caps);
-    batch_run(&b, a, OP_DECOMPRESS, 0);
-    uint8_t *h = batch_outputs(&b); /* checks the guards */
+    size_t off[MAXCH], sizes[MAXCH];
+    oc_status st[MAXCH];
+    uint8_t *h = malloc(dev_batch_slots(k, caps, off));
+    run(a, DEV_BATCH_DECOMPRESS, k, ptr, len, caps, 0, h, sizes, st); /* checks the guards */
     size_t ok = 0;
     for (size_t i = 0; i < k; i++) {
-        CHECK(b.st[i] == OC_OK || b.st[i] == OC_ERR_CORRUPT || b.st[i] == OC_ERR_TRUNCATED ||
-              b.st[i] == OC_ERR_OUTPUT_TOO_SMALL);
-        if (b.st[i] == OC_OK) {
+        CHECK(st[i] == OC_OK || st[i] == OC_ERR_CORRUPT || st[i] == OC_ERR_TRUNCATED ||
+              st[i] == OC_ERR_OUTPUT_TOO_SMALL);
+        if (st[i] == OC_OK) {
             ok++;
-            CHECK(b.sizes[i] <= caps[i]);
+            CHECK(sizes[i] <= caps[i]);
             /* a decode that succeeds must agree with the reference decoder */
             uint8_t *ref = malloc(caps[i] + 1);
             size_t d = ref_decompress(a, ptr[i], len[i], ref, caps[i]);
             if (d != (size_t)-1) {
-                CHECK(d == b.sizes[i] && memcmp(ref, h + b.out_off[i], d) == 0);
+                CHECK(d == sizes[i] && memcmp(ref, h + off[i], d) == 0);
             }
             free(ref);
         }
         /* truncated valid streams never decode to the full original */
-        if (i % 4 == 0 && b.st[i] == OC_OK)
-            CHECK(b.sizes[i] < n);
+        if (i % 4 == 0 && st[i] == OC_OK)
+            CHECK(sizes[i] < n);
     }
     free(h);
-    batch_free(&b);
     printf("  %-6s hostile: %zu streams, %zu decoded OK, guards intact\n", algo_name(a), k, ok);
     free(valid);
     free(pool);
@@ -585,13 +465,13 @@ static void test_compress_small(const sample *s, oc_algorithm a)
         len[i] = n;
         caps[i] = i; /* 0 .. 63 bytes */
     }
-    batch b;
-    batch_make(&b, 64, ptr, len, caps);
-    batch_run(&b, a, OP_COMPRESS, 0);
-    free(batch_outputs(&b));
+    size_t sizes[64];
+    oc_status st[64];
+    uint8_t *h = malloc(dev_batch_slots(64, caps, NULL));
+    run(a, DEV_BATCH_COMPRESS, 64, ptr, len, caps, 0, h, sizes, st);
+    free(h);
     for (size_t i = 0; i < 64; i++)
-        CHECK(b.st[i] == OC_ERR_OUTPUT_TOO_SMALL);
-    batch_free(&b);
+        CHECK(st[i] == OC_ERR_OUTPUT_TOO_SMALL);
 }
 
 int main(void)
