@@ -2,7 +2,7 @@
  * test_lz4_split_core.c - the parse half of the GPU LZ4 split decoder
  * (src/cuda/codecs/lz4/lz4_split_parse.h, the decoder of chunks of at most
  * 64 KiB) compiled for the host, one lane driven as the GPU's warp drives
- * it (lz4_split_warp.cuh): through windows of the input of many sizes and
+ * it (lz_common/lz_split_warp.cuh): through windows of the input of many sizes and
  * alignments, refilled at the step's ip when it says NEED, and run on the
  * whole input when a phase is longer than a window.  CI has no GPU: this
  * is where the logic the kernel runs is checked on every commit

@@ -18,8 +18,8 @@
 # codecs of issue 18 beside nvCOMP's), and there is no ncu step.
 # With --codecs (e.g. lz4,snappy), those codecs instead of zstd, 1 GiB per
 # call at --chunks (default 64K,256K,1M), no stock streams; the ncu step
-# profiles the first codec's main decode kernel (zstd: zd_decode, lz4: the
-# split decoder's parse, snappy: the pipe) at 64 KiB.
+# profiles the first codec's main decode kernel (zstd: zd_decode, lz4 and
+# snappy: the split decoder's parse) at 64 KiB.
 # Why: timings compare only within one device, so the baseline is re-run here
 # rather than taken from an earlier run.
 # $OUT: new.json, base.json, ncu.txt, logs.tgz.
@@ -50,8 +50,7 @@ else
 fi
 case "${CODECS%%,*}" in
   zstd) KERNEL=zd_decode ;;
-  lz4) KERNEL=oc_lz4_split_parse ;;
-  snappy) KERNEL=oc_snappy_decompress ;;
+  lz4 | snappy) KERNEL=oc_lzs_parse_kernel ;;
   *) KERNEL="" ;;
 esac
 

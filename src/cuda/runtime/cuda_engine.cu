@@ -31,6 +31,7 @@
 #include "cuda_wus.h"
 #include "gpu_codec.h"
 #include "../codecs/lz4/lz4_gpu.h"
+#include "../codecs/snappy/snappy_gpu.h"
 
 #ifndef OC_CUDA_ARCH_STRING
 #define OC_CUDA_ARCH_STRING "unknown"
@@ -664,16 +665,22 @@ extern "C" oc_status oc_cuda_batch_decompress(oc_context *ctx, const oc_codec_op
                         dst_sizes, statuses, NULL);
 }
 
-extern "C" oc_status oc_cuda_lz4_decompress_forced(oc_context *ctx, int copy_only, size_t n,
-                                                   const void *const *src_ptrs, const size_t *src_sizes,
-                                                   void *const *dst_ptrs, const size_t *dst_capacities,
-                                                   size_t *dst_sizes, oc_status *statuses)
+extern "C" oc_status oc_cuda_lz_decompress_forced(oc_context *ctx, oc_algorithm algo, int copy_only, size_t n,
+                                                  const void *const *src_ptrs, const size_t *src_sizes,
+                                                  void *const *dst_ptrs, const size_t *dst_capacities,
+                                                  size_t *dst_sizes, oc_status *statuses)
 {
+    const oc_gpu_codec *codec;
+    if (algo == OC_ALGO_LZ4)
+        codec = copy_only ? &oc_gpu_codec_lz4_copy_only : &oc_gpu_codec_lz4_split;
+    else if (algo == OC_ALGO_SNAPPY)
+        codec = copy_only ? &oc_gpu_codec_snappy_copy_only : &oc_gpu_codec_snappy_split;
+    else
+        return OC_ERR_INVALID_ARGUMENT;
     oc_codec_options o = OC_CODEC_OPTIONS_INIT;
-    o.algorithm = OC_ALGO_LZ4;
+    o.algorithm = algo;
     return oc_batch_run(ctx, &o, OC_OP_DECOMPRESS, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
-                        dst_sizes, statuses,
-                        copy_only ? &oc_gpu_codec_lz4_copy_only : &oc_gpu_codec_lz4_split);
+                        dst_sizes, statuses, codec);
 }
 
 extern "C" oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *options,

@@ -42,16 +42,18 @@ OC_HIDDEN oc_status oc_cuda_batch_decompress(oc_context *ctx, const oc_codec_opt
                                              const void *const *src_ptrs, const size_t *src_sizes,
                                              void *const *dst_ptrs, const size_t *dst_capacities,
                                              size_t *dst_sizes, oc_status *statuses);
-/* Tests only (tests/c/test_cuda_lz4_split.c): LZ4 decompression, options
- * at their defaults, as oc_cuda_batch_decompress but with the split
- * decoder for every chunk of at most 64 KiB whatever the batch's size
- * (the public path gives small batches to the pipe alone); copy_only: with
- * its parse never run, so that its copy kernel decodes every such chunk
- * alone (the self-decode path, lz4_kernels.cu). */
-OC_HIDDEN oc_status oc_cuda_lz4_decompress_forced(oc_context *ctx, int copy_only, size_t n,
-                                                  const void *const *src_ptrs, const size_t *src_sizes,
-                                                  void *const *dst_ptrs, const size_t *dst_capacities,
-                                                  size_t *dst_sizes, oc_status *statuses);
+/* Tests only (tests/c/test_cuda_lz4_split.c, test_cuda_snappy_split.c):
+ * LZ4 or Snappy decompression (algo OC_ALGO_LZ4 or OC_ALGO_SNAPPY, else
+ * INVALID_ARGUMENT), options at their defaults, as oc_cuda_batch_decompress
+ * but with the split decoder for every chunk of at most 64 KiB whatever
+ * the batch's size (the public path gives small batches to the pipe
+ * alone); copy_only: with its parse never run, so that its copy kernel
+ * decodes every such chunk alone (the self-decode path,
+ * lz_common/lz_split_launch.cuh). */
+OC_HIDDEN oc_status oc_cuda_lz_decompress_forced(oc_context *ctx, oc_algorithm algo, int copy_only, size_t n,
+                                                 const void *const *src_ptrs, const size_t *src_sizes,
+                                                 void *const *dst_ptrs, const size_t *dst_capacities,
+                                                 size_t *dst_sizes, oc_status *statuses);
 OC_HIDDEN oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *options,
                                                      size_t n, const void *const *src_ptrs,
                                                      const size_t *src_sizes, size_t *sizes,

@@ -61,11 +61,12 @@ oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_codec_optio
     (void)ctx, (void)options, (void)n, (void)src_ptrs, (void)src_sizes, (void)sizes, (void)statuses;
     return OC_ERR_NO_DEVICE;
 }
-oc_status oc_cuda_lz4_decompress_forced(oc_context *ctx, int copy_only, size_t n, const void *const *src_ptrs,
-                                        const size_t *src_sizes, void *const *dst_ptrs,
-                                        const size_t *dst_capacities, size_t *dst_sizes, oc_status *statuses)
+oc_status oc_cuda_lz_decompress_forced(oc_context *ctx, oc_algorithm algo, int copy_only, size_t n,
+                                       const void *const *src_ptrs, const size_t *src_sizes,
+                                       void *const *dst_ptrs, const size_t *dst_capacities, size_t *dst_sizes,
+                                       oc_status *statuses)
 {
-    (void)ctx, (void)copy_only, (void)n, (void)src_ptrs, (void)src_sizes, (void)dst_ptrs,
+    (void)ctx, (void)algo, (void)copy_only, (void)n, (void)src_ptrs, (void)src_sizes, (void)dst_ptrs,
         (void)dst_capacities, (void)dst_sizes, (void)statuses;
     return OC_ERR_NO_DEVICE;
 }

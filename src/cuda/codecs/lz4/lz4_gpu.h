@@ -1,7 +1,7 @@
 /*
  * lz4_gpu.h - what the CUDA engine reaches of the LZ4 GPU codec besides its
  * table entry (oc_gpu_codec_lz4, gpu_codec.h): two codecs for tests only
- * (cuda_engine.h, oc_cuda_lz4_decompress_forced), so that they drive the
+ * (cuda_engine.h, oc_cuda_lz_decompress_forced), so that they drive the
  * split decoder on batches of any size (the public codec gives batches of
  * fewer than OC_LZS_MIN_BATCH chunks to the pipe alone), and its copy
  * kernel alone, whose self-decode path (a copy warp that finds a chunk no

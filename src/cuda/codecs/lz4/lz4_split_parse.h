@@ -10,7 +10,7 @@
  * whose walk ended OK.
  *
  * Resumable, so that the input can come through a small window in shared
- * memory (lz4_split_warp.cuh): every byte the step reads must lie in the
+ * memory (lz_common/lz_split_warp.cuh): every byte the step reads must lie in the
  * lane's window [.., whi) (byte p at wp[p - wshift], 32-bit arithmetic).
  * When a byte is missing the step returns OC_LZS_NEED with the state at
  * the start of the phase that missed (phase 0: token, literal length and
@@ -31,10 +31,6 @@
 #define OC_LZ4_SPLIT_PARSE_H
 
 #include "../lz_common/lz_split_rec.h"
-
-#define OC_LZS_STEP 0 /* a sequence parsed */
-#define OC_LZS_NEED 1 /* a byte at or after s->ip is not in the window */
-#define OC_LZS_END 2  /* finished: s->status (and s->op, s->nrec) final */
 
 /* One lane's parse state (registers on the GPU). */
 typedef struct oc_lz4s_st {

@@ -281,10 +281,11 @@ __device__ __forceinline__ void oc_pipe_push(oc_lzs_self *s, int cnt, int lane, 
  * lane has itself read a count at least as high as the records it reads
  * after its __threadfence.  A chunk whose parse failed ends with count 0:
  * what was copied stays (as the pipe decoder leaves the rounds before a
- * failure), nothing more is copied. */
-__device__ __forceinline__ void oc_lzs_copy_published(const uint32_t *state, const oc_lzs_rec *recs,
-                                                      const uint8_t *__restrict__ src, uint8_t *dst,
-                                                      oc_lzs_slot *q, int lane)
+ * failure), nothing more is copied.  Returns 1 when the parse gave the
+ * chunk back (REDO: the caller decodes it alone), else 0. */
+__device__ __forceinline__ int oc_lzs_copy_published(const uint32_t *state, const oc_lzs_rec *recs,
+                                                     const uint8_t *__restrict__ src, uint8_t *dst,
+                                                     oc_lzs_slot *q, int lane)
 {
     const volatile uint32_t *pub = state;
     uint32_t done = 0, op = 0;
@@ -300,7 +301,7 @@ __device__ __forceinline__ void oc_lzs_copy_published(const uint32_t *state, con
             continue;
         }
         if (ended)
-            return;
+            return (p & OC_LZS_REDO_BIT) != 0;
         __nanosleep(256);
     }
 }

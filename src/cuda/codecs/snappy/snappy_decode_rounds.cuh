@@ -15,7 +15,9 @@
  * Safety is the serial decoder's: every element is checked against the
  * input end (TRUNCATED), the declared length and the output start
  * (CORRUPT) before any byte of the round is written; the declared length
- * was checked against the capacity (OUTPUT_TOO_SMALL).
+ * was checked against the capacity (OUTPUT_TOO_SMALL).  The checks run in
+ * the CPU scanner's order (src/cpu/codecs/snappy/snappy_scan.c): a
+ * literal past the declared length is CORRUPT before it is TRUNCATED.
  */
 #ifndef OC_SNAPPY_DECODE_ROUNDS_CUH
 #define OC_SNAPPY_DECODE_ROUNDS_CUH
@@ -23,15 +25,31 @@
 #include "../lz_common/lz_decode_pipe.cuh"
 #include "../lz_common/lz_device.cuh"
 
+/* A sink that copies nothing (the rounds parser's push, as
+ * lz_decode_pipe.cuh's for the pipe's queue): the walk of a stream whose
+ * declared length exceeds the capacity, which must still pass whole before
+ * it is called OUTPUT_TOO_SMALL (the CPU scanner's verdict first). */
+struct oc_pipe_null {
+    int unused;
+};
+__device__ __forceinline__ void oc_pipe_push(oc_pipe_null *s, int cnt, int lane, uint64_t lit_out,
+                                             uint64_t lit_src, uint64_t lit_len, uint64_t m_len,
+                                             uint32_t m_off)
+{
+    (void)s, (void)cnt, (void)lane, (void)lit_out, (void)lit_src, (void)lit_len, (void)m_len, (void)m_off;
+}
+
 /* The parser warp of the two-warp decoder: decodes the elements after the
- * preamble (ulen <= cap already checked) and queues each validated round to
- * the copier warp (lz_decode_pipe.cuh).  P: the type of the lengths the
+ * preamble (ulen <= cap already checked, or nothing is copied) and queues
+ * each validated round to the copier warp (lz_decode_pipe.cuh), or to
+ * another sink S with an oc_pipe_push (the split decoder's self-decode,
+ * lz_split_copy.cuh's oc_lzs_self; oc_pipe_null).  P: the type of the lengths the
  * warp exchanges; uint32_t when srcn < 2^31 (oc_pipe_narrow; positions are
  * below ulen < 2^32 anyway), see oc_sat.  (The one-warp decoder that copies
  * each round itself is kept in bench/gpu/dev/.) */
-template <typename P = uint64_t>
+template <typename P = uint64_t, typename S = oc_pipe_prod>
 __device__ __noinline__ int oc_snappy_decode_rounds(const uint8_t *__restrict__ src, size_t srcn, size_t ip,
-                                                    uint32_t ulen, int lane, oc_pipe_prod *pp)
+                                                    uint32_t ulen, int lane, S *pp)
 {
     size_t op = 0, mark = 0;
     while (ip < srcn) {
@@ -57,6 +75,8 @@ __device__ __noinline__ int oc_snappy_decode_rounds(const uint8_t *__restrict__ 
                     for (uint32_t j = 0; j < nb; j++)
                         v |= (uint32_t)__ldg(src + s + 1 + j) << (8 * j);
                     lit = (uint64_t)v + 1;
+                    if (v == 0xffffffffu) /* 2^32 bytes: past any declared length, in every P */
+                        bad = OC_D_CORRUPT;
                 }
             }
         } else {
@@ -138,10 +158,10 @@ __device__ __noinline__ int oc_snappy_decode_rounds(const uint8_t *__restrict__ 
         if (me) {
             if (e_bad != OC_D_OK)
                 st = e_bad;
-            else if (e_kind == 0)
-                st = (uint64_t)(ip + p + e_hdr) + e_lit > srcn ? OC_D_TRUNCATED
-                     : e_op + e_lit > ulen                     ? OC_D_CORRUPT
-                                                               : OC_D_OK;
+            else if (e_kind == 0) /* the CPU scanner's order: past the declared length first */
+                st = e_op + e_lit > ulen                         ? OC_D_CORRUPT
+                     : (uint64_t)(ip + p + e_hdr) + e_lit > srcn ? OC_D_TRUNCATED
+                                                                 : OC_D_OK;
             else
                 st = (e_off == 0 || e_off > e_op || e_op + e_olen > ulen) ? OC_D_CORRUPT : OC_D_OK;
         }

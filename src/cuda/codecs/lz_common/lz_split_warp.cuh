@@ -1,9 +1,11 @@
 /*
- * lz4_split_warp.cuh - the parse half of the LZ4 split decoder on the GPU:
- * a warp parses 32 chunks, a lane each (lz4_split_parse.h's resumable
- * steps), every lane reading its block from its own OC_LZS_WIN-byte window
- * in shared memory.  A lane whose next phase is not in its window goes
- * dry; once at least half of the lanes still parsing are dry, the warp
+ * lz_split_warp.cuh - the parse half of the split LZ decoder on the GPU,
+ * for every format with a resumable parse step (lz4/lz4_split_parse.h,
+ * snappy/snappy_split_parse.h): a warp parses 32 chunks, a lane each,
+ * every lane reading its stream from its own OC_LZS_WIN-byte window in
+ * shared memory.  A lane whose next phase is not in its window goes
+ * dry; once at least a share of the lanes still parsing are dry (half
+ * for LZ4, a quarter for Snappy: the parser's refill_quarters), the warp
  * refills every dry lane's window at once: the windows' 16-byte blocks are
  * spread over the 32 lanes, OC_LZS_U loads in flight per lane, each lane's
  * loads coalesced with its neighbours', then stored to shared memory.  A
@@ -18,13 +20,14 @@
  * chain) is what bounds it, which is why the split path serves small
  * chunks only, and why the copy runs at the same time (bench/NOTES.md
  * "v9"): each lane publishes its record count in its chunk's state word
- * at every refill and at its end.
+ * at every refill and at its end.  The format comes in as a parser type
+ * (lz_split_launch.cuh describes it): its state and its step.
  */
-#ifndef OC_LZ4_SPLIT_WARP_CUH
-#define OC_LZ4_SPLIT_WARP_CUH
+#ifndef OC_LZ_SPLIT_WARP_CUH
+#define OC_LZ_SPLIT_WARP_CUH
 
-#include "../lz_common/lz_device.cuh"
-#include "lz4_split_parse.h"
+#include "lz_device.cuh"
+#include "lz_split_rec.h"
 
 #define OC_LZS_WIN 512u /* window bytes per lane */
 #define OC_LZS_U 8      /* 16-byte loads in flight per lane during a refill */
@@ -89,24 +92,28 @@ __device__ __forceinline__ void oc_lzs_refill(uint32_t dry, uintptr_t a, uintptr
     __syncwarp();
 }
 
-/* The parse of up to 32 chunks by one warp: lane `lane` parses its chunk
- * (have != 0) src[0 .. srcn) (srcn < 2^31) with output capacity cap (<=
- * OC_LZS_MAX_CAP) into recs (room for OC_LZS_MAX_RECS(cap) records), with
- * win the warp's 32 * OC_LZS_WIN bytes of shared memory (16-byte aligned).
- * All 32 lanes must call it.  Returns the status; *nrec and *outn are the
- * records and the decoded size when OK, else 0.
+/* The parse of up to 32 chunks by one warp, with parser C (C::st its
+ * state, C::init, C::step, C::refill_quarters: lz_split_launch.cuh): lane `lane` parses its
+ * chunk (have != 0) src[0 .. srcn) (srcn < 2^31) with output capacity cap
+ * (<= OC_LZS_MAX_CAP) into recs (room for OC_LZS_MAX_RECS(cap) records),
+ * with win the warp's 32 * OC_LZS_WIN bytes of shared memory (16-byte
+ * aligned).  All 32 lanes must call it.  Returns the status (OC_LZS_REDO:
+ * the chunk given back to the copy warp); *nrec and *outn are the records
+ * and the decoded size when OK, else 0.
  *
  * Publication (pub: the chunk's state word, lz_split_rec.h, claimed by
  * this lane; NULL when have is 0): at every refill of the warp and when
  * the lane ends, a __threadfence (the records before the count) then
  * CLAIM_PARSE | count, with DONE at the end (count 0 when the chunk
- * failed), so that a copy warp can copy the records as they come. */
-__device__ __forceinline__ int oc_lz4s_parse_warp(int lane, int have, const uint8_t *src, uint32_t srcn,
-                                                  uint32_t cap, oc_lzs_rec *recs, uint8_t *win,
-                                                  volatile uint32_t *pub, uint32_t *nrec, uint32_t *outn)
+ * failed, REDO_BIT when given back), so that a copy warp can copy the
+ * records as they come. */
+template <class C>
+__device__ __forceinline__ int oc_lzs_parse_warp(int lane, int have, const uint8_t *src, uint32_t srcn,
+                                                 uint32_t cap, oc_lzs_rec *recs, uint8_t *win,
+                                                 volatile uint32_t *pub, uint32_t *nrec, uint32_t *outn)
 {
-    oc_lz4s_st s;
-    oc_lz4s_init(&s);
+    typename C::st s;
+    C::init(&s);
     int mode = !have ? 0 : srcn ? 2 : 1; /* 0 done, 1 parsing, 2 dry */
     int told = !have;                    /* the end published */
     uint32_t said = 0;                   /* the count published */
@@ -133,9 +140,9 @@ __device__ __forceinline__ int oc_lz4s_parse_warp(int lane, int have, const uint
         }
         for (;;) {
             if (mode == 1) {
-                int r = oc_lz4s_step(&s, mine, wshift, whi, srcn, cap, recs);
+                int r = C::step(&s, mine, wshift, whi, srcn, cap, recs);
                 if (r == OC_LZS_NEED && s.ip == refill_at) /* a phase longer than a window */
-                    r = oc_lz4s_step(&s, src, 0, srcn, srcn, cap, recs);
+                    r = C::step(&s, src, 0, srcn, srcn, cap, recs);
                 if (r == OC_LZS_NEED)
                     mode = 2;
                 else if (r == OC_LZS_END)
@@ -143,7 +150,10 @@ __device__ __forceinline__ int oc_lz4s_parse_warp(int lane, int have, const uint
             }
             if (mode == 0 && !told) { /* ended: the final count at once */
                 __threadfence();
-                *pub = OC_LZS_CLAIM_PARSE | OC_LZS_DONE | (s.status == OC_LZS_OK ? s.nrec : 0u);
+                *pub = OC_LZS_CLAIM_PARSE | OC_LZS_DONE |
+                       (s.status == OC_LZS_OK     ? s.nrec
+                        : s.status == OC_LZS_REDO ? OC_LZS_REDO_BIT
+                                                  : 0u);
                 told = 1;
             }
             uint32_t dr = __ballot_sync(OC_FULL_MASK, mode == 2),
@@ -154,10 +164,10 @@ __device__ __forceinline__ int oc_lz4s_parse_warp(int lane, int have, const uint
                 *outn = ok ? s.op : 0;
                 return have ? s.status : OC_LZS_OK;
             }
-            if (__popc(dr) * 2 >= __popc(live))
+            if (__popc(dr) * 4 >= __popc(live) * C::refill_quarters)
                 break;
         }
     }
 }
 
-#endif /* OC_LZ4_SPLIT_WARP_CUH */
+#endif /* OC_LZ_SPLIT_WARP_CUH */

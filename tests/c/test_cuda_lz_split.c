@@ -1,22 +1,29 @@
 /*
- * test_cuda_lz4_split.c - the GPU LZ4 split decoder (chunks of at most 64
- * KiB; src/cuda/codecs/lz4/lz4_kernels.cu) whose copy kernel runs beside its
- * parse kernel on a second stream, with a copy warp decoding alone any
- * chunk that no parse lane has claimed (its "self-decode" path, which keeps
- * progress guaranteed whatever the scheduling).  Runs on a GPU machine
- * (scripts/gpu-check); without a GPU it says SKIP and passes.
+ * test_cuda_lz_split.c - the GPU LZ4 and Snappy split decoders (chunks of
+ * at most 64 KiB; src/cuda/codecs/lz_common/lz_split_launch.cuh with the
+ * formats' parse steps, lz4_kernels.cu, snappy_kernels.cu) whose copy
+ * kernel runs beside its parse kernel on a second stream, with a copy warp
+ * decoding alone any chunk that no parse lane has claimed (its
+ * "self-decode" path, which keeps progress guaranteed whatever the
+ * scheduling) or that the parse gave back (a Snappy chunk needing more
+ * records than its slot holds).  Runs on a GPU machine (scripts/gpu-check);
+ * without a GPU it says SKIP and passes.
  *
- * Guards, on real data (tu_corpus: text, an ELF binary, source, a numeric
- * column, random bytes, zeros) compressed by liblz4 (fast and HC) in
- * chunks of 64 KiB, 4 KiB and 1000 bytes, each also damaged (cut, bytes
- * flipped, a random tail) and decoded with its exact capacity, 64 KiB, one
- * byte less, or less still:
+ * Guards, per format, on real data (tu_corpus: text, an ELF binary,
+ * source, a numeric column, random bytes, zeros) compressed by liblz4
+ * (fast and HC) or libsnappy in chunks of 64 KiB, 4 KiB and 1000 bytes,
+ * each also damaged (cut, bytes flipped, a random tail) and decoded with
+ * its exact capacity, 64 KiB, one byte less, or less still, plus (Snappy)
+ * hand-built hostile streams (preamble cut, too long, above 2^32 - 1; a
+ * literal of 2^32 bytes; offsets 0 and before the start; past the
+ * declared length; a declared length above the capacity with a corrupt
+ * body; a stream of 1-byte copies that overflows the record slots):
  *   - the split decoder (parse and copy at once; forced on batches of any
- *     size, oc_cuda_lz4_decompress_forced) gives every chunk exactly
+ *     size, oc_cuda_lz_decompress_forced) gives every chunk exactly
  *     the status and size of the pipe decoder (the same batch with one
  *     chunk of capacity above 64 KiB, which sends the whole batch to the
  *     pipe), its OK chunks the CPU engine's bytes, and OK exactly where the
- *     CPU engine says OK;
+ *     CPU engine says OK; for Snappy, every status is the CPU engine's;
  *   - the copy kernel alone (the parse never runs, so every chunk takes
  *     the self-decode path) gives the same statuses, sizes and bytes;
  *   - the public call gives them too (the pipe alone on a batch of fewer
@@ -31,6 +38,7 @@
  */
 #include <lz4.h>
 #include <lz4hc.h>
+#include <snappy-c.h>
 #include <string.h>
 
 #include "cuda/runtime/cuda_engine.h"
@@ -41,7 +49,8 @@
 
 static oc_context *g_cpu, *g_gpu;
 static int g_small;
-static size_t g_seen[8]; /* statuses seen (OK, CORRUPT, TRUNCATED, OUTPUT_TOO_SMALL) */
+static size_t g_seen[8];    /* statuses seen (OK, CORRUPT, TRUNCATED, OUTPUT_TOO_SMALL) */
+static oc_algorithm g_algo; /* the format under test */
 
 typedef struct batch {
     size_t n, cap_n; /* chunks; allocated entries */
@@ -74,15 +83,30 @@ static void batch_free(batch *b)
     memset(b, 0, sizeof(*b));
 }
 
+/* raw[0..n) compressed in the format under test into c (room for
+ * compress_bound(n)); returns the size. */
+static size_t compress_bound(size_t n)
+{
+    return g_algo == OC_ALGO_LZ4 ? (size_t)LZ4_compressBound((int)n) : snappy_max_compressed_length(n);
+}
+static size_t compress(const uint8_t *raw, size_t n, uint8_t *c, int hc)
+{
+    size_t bound = compress_bound(n);
+    if (g_algo == OC_ALGO_SNAPPY) {
+        CHECK(snappy_compress((const char *)raw, n, (char *)c, &bound) == SNAPPY_OK);
+        return bound;
+    }
+    int m = hc ? LZ4_compress_HC((const char *)raw, (char *)c, (int)n, (int)bound, 9)
+               : LZ4_compress_default((const char *)raw, (char *)c, (int)n, (int)bound);
+    CHECK(m > 0);
+    return (size_t)m;
+}
+
 /* One chunk of raw bytes, compressed, then added as is and damaged. */
 static void add_chunk(batch *b, tu_rng *r, const uint8_t *raw, size_t n, int hc)
 {
-    int bound = LZ4_compressBound((int)n);
-    uint8_t *c = tu_xmalloc((size_t)bound + 300);
-    int m = hc ? LZ4_compress_HC((const char *)raw, (char *)c, (int)n, bound, 9)
-               : LZ4_compress_default((const char *)raw, (char *)c, (int)n, bound);
-    CHECK(m > 0);
-    size_t cn = (size_t)m;
+    uint8_t *c = tu_xmalloc(compress_bound(n) + 300);
+    size_t cn = compress(raw, n, c, hc);
     /* valid, at its exact capacity and at 64 KiB */
     batch_add(b, c, cn, n);
     batch_add(b, c, cn, 65536);
@@ -144,14 +168,14 @@ static void run(const batch *b, int how, int arrays_on_device, int extra_pipe_ch
         if (i < b->n)
             memcpy(h_in + o, b->data[i], lens[i]);
         else
-            h_in[o] = 0; /* the empty block: token 0 */
+            h_in[o] = 0; /* the empty block (LZ4 token 0) or stream (Snappy preamble 0) */
         o += lens[i];
     }
     memset(h_out, TU_GUARD_BYTE, out_total);
     res->size = tu_xmalloc(n * sizeof(size_t));
     res->st = tu_xmalloc(n * sizeof(oc_status));
     oc_codec_options o = OC_CODEC_OPTIONS_INIT;
-    o.algorithm = OC_ALGO_LZ4;
+    o.algorithm = g_algo;
     if (how == RUN_CPU) {
         for (size_t i = 0, p = 0; i < n; i++) {
             h_src[i] = h_in + p;
@@ -193,8 +217,8 @@ static void run(const batch *b, int how, int arrays_on_device, int extra_pipe_ch
         if (how == RUN_GPU)
             CHECK_OK(oc_batch_decompress(g_gpu, &o, n, a_src, a_len, a_dst, a_cap, a_size, a_st));
         else
-            CHECK_OK(oc_cuda_lz4_decompress_forced(g_gpu, how == RUN_COPY_ONLY, n, a_src, a_len, a_dst, a_cap,
-                                                   a_size, a_st));
+            CHECK_OK(oc_cuda_lz_decompress_forced(g_gpu, g_algo, how == RUN_COPY_ONLY, n, a_src, a_len, a_dst,
+                                                  a_cap, a_size, a_st));
         if (arrays_on_device) {
             CHECK_OK(oc_memory_copy(g_gpu, res->size, d_arr + 4 * w, w));
             CHECK_OK(oc_memory_copy(g_gpu, res->st, d_arr + 5 * w, n * sizeof(oc_status)));
@@ -231,6 +255,10 @@ static void compare(const batch *b, const result *got, const result *pipe, const
                     oc_status_name(pipe->st[i]), pipe->size[i]);
         CHECK_MSG((got->st[i] == OC_OK) == (cpu->st[i] == OC_OK), "%s: chunk %zu: GPU %s, CPU engine %s",
                   what, i, oc_status_name(got->st[i]), oc_status_name(cpu->st[i]));
+        if (g_algo == OC_ALGO_SNAPPY) /* Snappy's GPU decoders keep the CPU scanner's order of checks */
+            CHECK_MSG(got->st[i] == cpu->st[i],
+                      "%s: chunk %zu (%zu bytes, capacity %zu): GPU %s, CPU engine %s", what, i, b->len[i],
+                      b->cap[i], oc_status_name(got->st[i]), oc_status_name(cpu->st[i]));
         same_cpu += got->st[i] == cpu->st[i];
         if (got->st[i] == OC_OK) {
             ok++;
@@ -260,7 +288,8 @@ static void check_batch(const batch *b, const char *name, int dev_arrays)
         for (int dev = 0; dev <= dev_arrays; dev++) {
             result r;
             run(b, how, dev, 0, &r);
-            snprintf(what, sizeof(what), "%s %s%s", name, run_names[how], dev ? " (dev arrays)" : "");
+            snprintf(what, sizeof(what), "%s %s %s%s", g_algo == OC_ALGO_LZ4 ? "lz4" : "snappy", name,
+                     run_names[how], dev ? " (dev arrays)" : "");
             compare(b, &r, &pipe, &cpu, what);
             result_free(&r);
         }
@@ -268,10 +297,97 @@ static void check_batch(const batch *b, const char *name, int dev_arrays)
     result_free(&pipe);
 }
 
+/* Snappy streams built by hand (snappy's format_description.txt), each
+ * at a roomy capacity and, where it would decode, one byte short. */
+static void add_snappy_hostile(batch *b)
+{
+    static const struct {
+        const char *bytes;
+        size_t len, cap;
+    } h[] = {
+        /* 'a' is \x61, 'b' \x62, 'c' \x63 */
+        {"\x80", 1, 64},                                      /* preamble cut: TRUNCATED */
+        {"\x80\x80\x80\x80\x80", 5, 64},                      /* five continued bytes, the end: TRUNCATED */
+        {"\x80\x80\x80\x80\x80\x01", 6, 64},                  /* a sixth preamble byte: CORRUPT */
+        {"\xFF\xFF\xFF\xFF\x1F", 5, 64},                      /* above 2^32 - 1: CORRUPT */
+        {"\x05\xFC\xFF\xFF\xFF\xFF\x61", 7, 64},              /* a literal of 2^32 bytes: CORRUPT */
+        {"\xFF\xFF\xFF\xFF\x0F\xFC\xFF\xFF\xFF\xFF", 10, 64}, /* the same, declared 2^32 - 1: CORRUPT */
+        {"\x02\x08\x61", 3, 64},                     /* literal past the length and the input: CORRUPT */
+        {"\x40\xF0", 2, 64},                         /* literal length byte cut: TRUNCATED */
+        {"\x05\x00\x61\x01\x00", 5, 64},             /* offset 0: CORRUPT */
+        {"\x05\x00\x61\x0E\x02\x00", 6, 64},         /* offset before the start: CORRUPT */
+        {"\x04\x00\x61\x01\x01", 5, 64},             /* copy past the declared length: CORRUPT */
+        {"\x06\x00\x61\x01\x01", 5, 64},             /* short of the declared length: TRUNCATED */
+        {"\x05\x00\x61\x0F\x01\x00", 6, 64},         /* copy-4 cut: TRUNCATED */
+        {"\x05\x00\x61\x0F\x01\x00\x00\x00", 8, 64}, /* copy-4 at offset 1: OK */
+        {"\x05\x00\x61\x0F\x01\x00\x00\x00", 8, 4},  /* the same one byte short */
+        {"\x64\x00\x61\x01\x00", 5, 8},              /* declared 100 > 8, offset 0: CORRUPT */
+        {"\x08\x04\x61\x62\x00\x63\x05\x03", 8, 8},  /* two literals, then a copy: OK */
+    };
+    for (size_t i = 0; i < sizeof h / sizeof h[0]; i++)
+        batch_add(b, (const uint8_t *)h[i].bytes, h[i].len, h[i].cap);
+    /* 1-byte copies (copy-2, length 1, offset 1): 65,535 records for 65,536
+     * bytes, more than a slot's 16,385: the parse gives the chunk back */
+    size_t count = 65535, n = 5 + 3 * count;
+    uint8_t *s = tu_xmalloc(n);
+    s[0] = 0x80, s[1] = 0x80, s[2] = 0x04, s[3] = 0x00, s[4] = 'z';
+    for (size_t i = 0; i < count; i++)
+        s[5 + 3 * i] = 0x02, s[6 + 3 * i] = 0x01, s[7 + 3 * i] = 0x00;
+    batch_add(b, s, n, 65536);
+    batch_add(b, s, n, 65535); /* OUTPUT_TOO_SMALL */
+    s[7 + 3 * 40000] = 0x01;   /* the 40,001st copy's offset 257 (fine) */
+    s[6 + 3 * 50000] = 0x00;   /* the 50,001st copy's offset 0: CORRUPT after the slot is full */
+    batch_add(b, s, n, 65536);
+    free(s);
+}
+
+/* Every check of the header for one format. */
+static void check_format(oc_algorithm algo, const tu_buf *corpus, size_t nc, tu_rng *r)
+{
+    g_algo = algo;
+    memset(g_seen, 0, sizeof g_seen);
+    batch b = {0};
+    static const size_t sizes[] = {65536, 4096, 1000};
+    for (size_t k = 0; k < nc; k++)
+        for (size_t s = 0; s < 3; s++) {
+            size_t chunk = sizes[s], span = s == 0 ? corpus[k].size : s == 1 ? 524288 : 65536;
+            span = span < corpus[k].size ? span : corpus[k].size;
+            if (g_small)
+                span = span < 4 * chunk ? span : 4 * chunk;
+            for (size_t o = 0; o < span; o += chunk)
+                add_chunk(&b, r, corpus[k].data + o, span - o < chunk ? span - o : chunk,
+                          (int)((o / chunk) & 1));
+        }
+    if (algo == OC_ALGO_SNAPPY)
+        add_snappy_hostile(&b);
+    check_batch(&b, "corpus", 1);
+    batch_free(&b);
+
+    if (!g_small) { /* more than one wave (OC_LZS_WAVE = 24,576 chunks), capacities of 512 bytes */
+        tu_buf big;
+        size_t piece = 512, count = 26000;
+        tu_big_real(piece * count, &big);
+        for (size_t i = 0; i < count; i++) {
+            uint8_t c[700]; /* above both formats' bound for 512 bytes */
+            size_t cn = compress(big.data + i * piece, piece, c, 0);
+            if (i % 16 == 5) /* cut */
+                cn = tu_rng_below(r, cn);
+            if (i % 16 == 9) /* a byte flipped */
+                c[tu_rng_below(r, cn)] ^= (uint8_t)(1 + tu_rng_below(r, 255));
+            batch_add(&b, c, cn, i % 16 == 13 ? piece - 1 : piece);
+        }
+        tu_buf_free(&big);
+        check_batch(&b, "two waves", 0);
+        batch_free(&b);
+    }
+    CHECK(g_seen[OC_OK] > 0 && g_seen[OC_ERR_CORRUPT] > 0 && g_seen[OC_ERR_TRUNCATED] > 0 &&
+          g_seen[OC_ERR_OUTPUT_TOO_SMALL] > 0);
+}
+
 int main(void)
 {
     if (!oc_engine_available(OC_ENGINE_CUDA)) {
-        printf("SKIP: test_cuda_lz4_split needs a CUDA GPU (engine: %s); run scripts/gpu-check on a GPU "
+        printf("SKIP: test_cuda_lz_split needs a CUDA GPU (engine: %s); run scripts/gpu-check on a GPU "
                "machine\n",
                oc_cuda_build_info());
         return 0;
@@ -289,47 +405,12 @@ int main(void)
     tu_buf corpus[TU_CORPUS_MAX];
     size_t nc = tu_corpus(corpus, TU_CORPUS_MAX, g_small ? 262144 : 2097152);
     CHECK(nc >= 4);
-    batch b = {0};
-    static const size_t sizes[] = {65536, 4096, 1000};
-    for (size_t k = 0; k < nc; k++)
-        for (size_t s = 0; s < 3; s++) {
-            size_t chunk = sizes[s], span = s == 0 ? corpus[k].size : s == 1 ? 524288 : 65536;
-            span = span < corpus[k].size ? span : corpus[k].size;
-            if (g_small)
-                span = span < 4 * chunk ? span : 4 * chunk;
-            for (size_t o = 0; o < span; o += chunk)
-                add_chunk(&b, &r, corpus[k].data + o, span - o < chunk ? span - o : chunk,
-                          (int)((o / chunk) & 1));
-        }
-    check_batch(&b, "corpus", 1);
-    batch_free(&b);
-
-    if (!g_small) { /* more than one wave (OC_LZS_WAVE = 24,576 chunks), capacities of 512 bytes */
-        tu_buf big;
-        size_t piece = 512, count = 26000;
-        tu_big_real(piece * count, &big);
-        for (size_t i = 0; i < count; i++) {
-            uint8_t c[600];
-            int m = LZ4_compress_default((const char *)big.data + i * piece, (char *)c, (int)piece,
-                                         (int)sizeof(c));
-            CHECK(m > 0);
-            size_t cn = (size_t)m;
-            if (i % 16 == 5) /* cut */
-                cn = tu_rng_below(&r, cn);
-            if (i % 16 == 9) /* a byte flipped */
-                c[tu_rng_below(&r, cn)] ^= (uint8_t)(1 + tu_rng_below(&r, 255));
-            batch_add(&b, c, cn, i % 16 == 13 ? piece - 1 : piece);
-        }
-        tu_buf_free(&big);
-        check_batch(&b, "two waves", 0);
-        batch_free(&b);
-    }
+    check_format(OC_ALGO_LZ4, corpus, nc, &r);
+    check_format(OC_ALGO_SNAPPY, corpus, nc, &r);
     for (size_t k = 0; k < nc; k++)
         tu_buf_free(&corpus[k]);
-    CHECK(g_seen[OC_OK] > 0 && g_seen[OC_ERR_CORRUPT] > 0 && g_seen[OC_ERR_TRUNCATED] > 0 &&
-          g_seen[OC_ERR_OUTPUT_TOO_SMALL] > 0);
     oc_context_destroy(g_gpu);
     oc_context_destroy(g_cpu);
-    printf("test_cuda_lz4_split: all checks passed\n");
+    printf("test_cuda_lz_split: all checks passed\n");
     return 0;
 }

@@ -1,0 +1,27 @@
+/*
+ * snappy_gpu.h - what the CUDA engine reaches of the Snappy GPU codec
+ * besides its table entry (oc_gpu_codec_snappy, gpu_codec.h): two codecs
+ * for tests only (cuda_engine.h, oc_cuda_lz_decompress_forced), as LZ4's
+ * (lz4_gpu.h): the split decoder on batches of any size (the public codec
+ * gives batches of fewer than OC_LZS_MIN_BATCH chunks to the pipe alone),
+ * and its copy kernel alone, whose self-decode path then runs on every
+ * chunk, deterministically.  Not for anything but tests.
+ */
+#ifndef OC_SNAPPY_GPU_H
+#define OC_SNAPPY_GPU_H
+
+#include "../../runtime/gpu_codec.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Decompression only: the split decoder (parse and copy) whatever the
+ * batch's size; the same without the parse. */
+OC_HIDDEN extern const oc_gpu_codec oc_gpu_codec_snappy_split;
+OC_HIDDEN extern const oc_gpu_codec oc_gpu_codec_snappy_copy_only;
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* OC_SNAPPY_GPU_H */

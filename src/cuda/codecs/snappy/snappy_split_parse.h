@@ -1,0 +1,188 @@
+/*
+ * snappy_split_parse.h - the parse half of the Snappy split decoder: one
+ * lane walks one Snappy raw stream front to back with the CPU scanner's
+ * checks in its order (src/cpu/codecs/snappy/snappy_scan.c), which the
+ * pipe decoder keeps too (snappy_kernels.cu, snappy_decode_rounds.cuh):
+ *   - the preamble: TRUNCATED when the input ends inside it, CORRUPT when
+ *     a sixth byte would be needed or the length exceeds 2^32 - 1;
+ *   - a literal: its length bytes TRUNCATED, then past the declared length
+ *     CORRUPT (so a length of 2^32 is CORRUPT), then past the input
+ *     TRUNCATED;
+ *   - a copy: its offset bytes TRUNCATED, then offset 0, an offset before
+ *     the output start or past the declared length CORRUPT;
+ *   - at the end, short of the declared length TRUNCATED; a declared length
+ *     above the capacity is OUTPUT_TOO_SMALL once the whole stream has
+ *     passed (the walk goes on storing no record).
+ * It stores one record per copy (lz_common/lz_split_rec.h) with the
+ * literal before it folded in (a literal followed by a literal, or ending
+ * the stream, is a record of its own), so the copy half
+ * (lz_common/lz_split_copy.cuh) sees the LZ4 shape.  Snappy's copies may
+ * be 1 to 3 bytes long, so a hostile stream may need more records than
+ * the slot holds (OC_LZS_MAX_RECS); the walk then ends with OC_LZS_REDO
+ * and the copy warp decodes the chunk alone (the pipe's statuses either
+ * way).
+ *
+ * Resumable, as lz4_split_parse.h: every byte the step reads must lie in
+ * the lane's window [.., whi) (byte p at wp[p - wshift]); a missing byte
+ * returns OC_LZS_NEED with the state at the start of the element (or of
+ * the preamble), which reads at most 5 bytes, all at or after s->ip and
+ * below srcn, so a miss always means "refill at s->ip".  Literal bytes are
+ * never read here.  Host C as well (tests/c/test_snappy_split_core.c).
+ */
+#ifndef OC_SNAPPY_SPLIT_PARSE_H
+#define OC_SNAPPY_SPLIT_PARSE_H
+
+#include "../lz_common/lz_split_rec.h"
+
+/* One lane's parse state (registers on the GPU). */
+typedef struct oc_snaps_st {
+    uint32_t ip;       /* start of the element to parse next (0: the preamble) */
+    uint32_t op;       /* output bytes so far */
+    uint32_t nrec;     /* records stored */
+    uint32_t ulen;     /* the declared length */
+    uint32_t pend_src; /* a literal waiting for the copy after it */
+    uint32_t pend_len; /* (0: none; literals are at least 1 byte) */
+    int over;          /* the declared length exceeds the capacity: no records */
+    int phase;         /* 0: preamble, 1: elements */
+    int status;
+} oc_snaps_st;
+
+OC_LZS_HD void oc_snaps_init(oc_snaps_st *s)
+{
+    s->ip = s->op = s->nrec = s->ulen = s->pend_src = s->pend_len = 0;
+    s->over = s->phase = 0;
+    s->status = OC_LZS_OK;
+}
+
+/* Stores a record unless the stream outgrew the capacity; 0 when the slot
+ * is full (the chunk then goes back to the copy warp). */
+OC_LZS_HD int oc_snaps_put(oc_lzs_rec *recs, oc_snaps_st *s, uint32_t cap, uint32_t lit_src, uint32_t lit_len,
+                           uint32_t m_off, uint32_t m_len)
+{
+    if (s->over)
+        return 1;
+    if (s->nrec >= OC_LZS_MAX_RECS(cap))
+        return 0;
+#ifdef __CUDA_ARCH__
+    *(uint4 *)(recs + s->nrec) = make_uint4(lit_src, lit_len, m_off, m_len);
+#else
+    oc_lzs_rec r = {lit_src, lit_len, m_off, m_len};
+    recs[s->nrec] = r;
+#endif
+    s->nrec++;
+    return 1;
+}
+
+#define OC_SNAPS_END_WITH(st_)                                                                               \
+    do {                                                                                                     \
+        s->status = (st_);                                                                                   \
+        return OC_LZS_END;                                                                                   \
+    } while (0)
+/* read byte p (p < srcn is checked before, as in the serial walk) */
+#define OC_SNAPS_GET(v_, p_)                                                                                 \
+    do {                                                                                                     \
+        if ((p_) >= whi)                                                                                     \
+            return OC_LZS_NEED;                                                                              \
+        (v_) = wp[(uint32_t)((p_)-wshift)];                                                                  \
+    } while (0)
+
+/* The preamble, or one element, or the end.  srcn < 2^31, cap <=
+ * OC_LZS_MAX_CAP; recs has room for OC_LZS_MAX_RECS(cap) records. */
+OC_LZS_HD int oc_snaps_step(oc_snaps_st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi, uint32_t srcn,
+                            uint32_t cap, oc_lzs_rec *recs)
+{
+    uint32_t ip = s->ip;
+    if (s->phase == 0) {
+        uint64_t v = 0;
+        for (uint32_t i = 0;; i++) {
+            if (i >= srcn)
+                OC_SNAPS_END_WITH(OC_LZS_TRUNCATED);
+            if (i == 5) /* a sixth byte: more than 32 bits */
+                OC_SNAPS_END_WITH(OC_LZS_CORRUPT);
+            uint32_t c;
+            OC_SNAPS_GET(c, i);
+            v |= (uint64_t)(c & 0x7f) << (7 * i);
+            if (!(c & 0x80)) {
+                ip = i + 1;
+                break;
+            }
+        }
+        if (v > 0xffffffffu)
+            OC_SNAPS_END_WITH(OC_LZS_CORRUPT);
+        s->ulen = (uint32_t)v;
+        s->over = v > cap;
+        s->phase = 1;
+        s->ip = ip;
+    }
+    if (ip >= srcn) { /* the end */
+        if (s->op != s->ulen)
+            OC_SNAPS_END_WITH(OC_LZS_TRUNCATED);
+        if (s->over)
+            OC_SNAPS_END_WITH(OC_LZS_OUTPUT_TOO_SMALL);
+        if (s->pend_len && !oc_snaps_put(recs, s, cap, s->pend_src, s->pend_len, 0, 0))
+            OC_SNAPS_END_WITH(OC_LZS_REDO);
+        OC_SNAPS_END_WITH(OC_LZS_OK);
+    }
+    uint32_t tag;
+    OC_SNAPS_GET(tag, ip);
+    uint32_t kind = tag & 3;
+    if (kind == 0) {
+        uint64_t lit = (tag >> 2) + 1;
+        uint32_t hdr = 1;
+        if (lit > 60) {
+            uint32_t nb = (uint32_t)lit - 60;
+            hdr = 1 + nb;
+            if (srcn - ip < hdr)
+                OC_SNAPS_END_WITH(OC_LZS_TRUNCATED);
+            uint32_t w = 0;
+            for (uint32_t j = 0; j < nb; j++) {
+                uint32_t c;
+                OC_SNAPS_GET(c, ip + 1 + j);
+                w |= c << (8 * j);
+            }
+            lit = (uint64_t)w + 1;
+        }
+        if (s->op + lit > s->ulen)
+            OC_SNAPS_END_WITH(OC_LZS_CORRUPT);
+        if (lit > srcn - ip - hdr)
+            OC_SNAPS_END_WITH(OC_LZS_TRUNCATED);
+        if (s->pend_len && !oc_snaps_put(recs, s, cap, s->pend_src, s->pend_len, 0, 0))
+            OC_SNAPS_END_WITH(OC_LZS_REDO);
+        s->pend_src = ip + hdr;
+        s->pend_len = (uint32_t)lit;
+        s->op += (uint32_t)lit;
+        s->ip = ip + hdr + (uint32_t)lit;
+        return OC_LZS_STEP;
+    }
+    uint32_t hdr = kind == 1 ? 2 : kind == 2 ? 3 : 5;
+    if (srcn - ip < hdr)
+        OC_SNAPS_END_WITH(OC_LZS_TRUNCATED);
+    uint32_t len, off, b1, b2, b3, b4;
+    OC_SNAPS_GET(b1, ip + 1);
+    if (kind == 1) {
+        len = ((tag >> 2) & 7) + 4;
+        off = ((tag >> 5) << 8) | b1;
+    } else {
+        OC_SNAPS_GET(b2, ip + 2);
+        len = (tag >> 2) + 1;
+        off = b1 | (b2 << 8);
+        if (kind == 3) {
+            OC_SNAPS_GET(b3, ip + 3);
+            OC_SNAPS_GET(b4, ip + 4);
+            off |= (b3 << 16) | (b4 << 24);
+        }
+    }
+    if (off == 0 || off > s->op || (uint64_t)s->op + len > s->ulen)
+        OC_SNAPS_END_WITH(OC_LZS_CORRUPT);
+    if (!oc_snaps_put(recs, s, cap, s->pend_src, s->pend_len, off, len))
+        OC_SNAPS_END_WITH(OC_LZS_REDO);
+    s->pend_src = s->pend_len = 0;
+    s->op += len;
+    s->ip = ip + hdr;
+    return OC_LZS_STEP;
+}
+
+#undef OC_SNAPS_GET
+#undef OC_SNAPS_END_WITH
+
+#endif /* OC_SNAPPY_SPLIT_PARSE_H */
