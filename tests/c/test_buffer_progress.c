@@ -44,8 +44,8 @@ int main(void)
     ta_algorithms(&algos);
     for (size_t i = 0; i < algos.n; i++) {
         const oc_algorithm_info *info = &algos.info[i];
-        if (!ta_has_native(info->algorithm))
-            continue; /* the whole-buffer layer's containers only */
+        if (ta_native_as(info->algorithm) != info->algorithm)
+            continue; /* the containers, once each: not Blosc (none), nor deflate and zlib (gzip's) */
         /* 1 MiB chunks (snappy's container clamps them to 64 KiB), at most
          * the format's largest; the fastest positive level */
         oc_buffer_options o = tb_opts(info->algorithm, OC_BITSTREAM_NATIVE,

@@ -16,6 +16,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "opencomp.h"
 
@@ -79,6 +80,32 @@ static inline int ta_has_native(oc_algorithm a)
     o.algorithm = a;
     o.kind = OC_BITSTREAM_NATIVE;
     return oc_buffer_compress_bound(&o, 1) != 0;
+}
+
+/* The algorithm a's NATIVE container reads back as (oc_buffer_inspect of
+ * a small one): a itself, or the algorithm whose container it writes
+ * (deflate and zlib write gzip's); OC_ALGO_NONE without a container. */
+static inline oc_algorithm ta_native_as(oc_algorithm a)
+{
+    if (!ta_has_native(a))
+        return OC_ALGO_NONE;
+    static const unsigned char in[16] = "0123456789abcdef";
+    unsigned char out[4096];
+    oc_buffer_options o = OC_BUFFER_OPTIONS_INIT;
+    o.algorithm = a;
+    oc_context *ctx = NULL;
+    uint64_t n = 0;
+    oc_frame_info fi;
+    memset(&fi, 0, sizeof fi);
+    fi.struct_size = sizeof fi;
+    if (oc_context_create(NULL, &ctx) != OC_OK ||
+        oc_buffer_compress(ctx, &o, in, sizeof in, out, sizeof out, &n) != OC_OK ||
+        oc_buffer_inspect(out, n, NULL, &fi) != OC_OK) {
+        fprintf(stderr, "algo_list.h: %s: no NATIVE container to inspect\n", oc_algorithm_name(a));
+        exit(1);
+    }
+    oc_context_destroy(ctx);
+    return fi.algorithm;
 }
 
 #endif /* OC_TEST_ALGO_LIST_H */
