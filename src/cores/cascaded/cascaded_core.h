@@ -26,6 +26,10 @@
  *   the tile, or the raw tile when coding does not make it smaller.
  * Everything read from a compressed tile is checked: a hostile tile ends
  * in CORRUPT, never in an access outside the workspace or the tile.
+ * The GPU's tile kernel decodes with src/cuda/codecs/cascaded/
+ * cascaded_tile_decode.cuh instead of cz_decode_tile (the same parse,
+ * cz_dec_parse, and checks; fewer instructions an element): cz_decode_tile
+ * is the CPU's decoder and the definition of the statuses.
  */
 #ifndef OC_CASCADED_CORE_H
 #define OC_CASCADED_CORE_H

@@ -7,7 +7,10 @@
  *
  * Decoding: the tile list of own_tiles.cuh (headers -> scan of tile
  * counts -> a persistent grid over every tile of the batch -> statuses),
- * so a single large chunk decodes on every SM.  Compressing: a persistent
+ * so a single large chunk decodes on every SM; a tile is decoded by
+ * cascaded_tile_decode.cuh (the core's parse and checks, then layers undone
+ * with a thread's consecutive elements in registers), not by the core's
+ * cz_decode_tile, which stays the CPU's decoder.  Compressing: a persistent
  * grid over chunks, a CTA writes its chunk's tiles in order (a tile's
  * place depends on the sizes of the tiles before it).  The header, tile
  * and encode kernels' bodies are own_tiles.cuh's, shared with Bitcomp,
@@ -18,9 +21,11 @@
 #include "../../../common/typed_options.h"
 #include "../../../cores/cascaded/cascaded_core.h"
 #include "../own_common/own_tiles.cuh"
+#include "cascaded_tile_decode.cuh"
 
 #define CZ_WARPS 8u
 #define CZ_THREADS (CZ_WARPS * 32u)
+static_assert(CZ_THREADS == CZG_THREADS, "the tile decoder's CTA is the tile kernel's");
 
 /* ---- decoding ------------------------------------------------------------- */
 
@@ -32,13 +37,15 @@ static __global__ void cz_k_headers(size_t n, const void *const *src, const size
     own_tiled_headers(n, src, src_sizes, dst, caps, s, cz_chunk_check);
 }
 
-/* A persistent grid over the batch's tiles. */
-static __global__ void __launch_bounds__(CZ_THREADS)
+/* A persistent grid over the batch's tiles, 3 CTAs an SM (the workspace
+ * is ~68 KiB), decoded by the GPU's tile decoder (cascaded_tile_decode.cuh:
+ * the core's bytes and statuses, not its one-lane-per-element phases). */
+static __global__ void __launch_bounds__(CZ_THREADS, 3)
     cz_k_tiles(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                own_batch_scratch s)
 {
     extern __shared__ __align__(16) unsigned char cz_smem[];
-    own_tiled_tiles(n, src, src_sizes, dst, s, cz_smem, cz_chunk_check, cz_tile_decode, CZ_WARPS);
+    own_tiled_tiles(n, src, src_sizes, dst, s, cz_smem, cz_chunk_check, czg_tile_decode, CZ_WARPS);
 }
 
 /* ---- compression ------------------------------------------------------------ */
