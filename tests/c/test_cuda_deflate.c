@@ -270,7 +270,7 @@ static void compress_check(oc_algorithm a, int level, const uint8_t *data, size_
     REQUIRE(scratch);
     size_t m = (n + chunk - 1) / chunk, bound = oc_compress_bound(a, chunk);
     uint8_t *h_out = malloc(m * (bound + DEV_BATCH_GUARD)), *ref = malloc(bound), *back = malloc(chunk);
-    const uint8_t **in = malloc(m * sizeof *in);
+    const uint8_t **in = calloc(m ? m : 1, sizeof *in); /* calloc: gcc 13 -O3 sees m == 0 as uninitialised */
     size_t *ssz = malloc(m * sizeof(size_t)), *caps = malloc(m * sizeof(size_t)),
            *got = malloc(m * sizeof(size_t)), *off = malloc(m * sizeof(size_t));
     oc_status *st = malloc(m * sizeof(oc_status));
