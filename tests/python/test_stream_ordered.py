@@ -169,6 +169,31 @@ def test_dropping_an_unread_batch_waits_for_it(deferred):
     assert _opencomp._pending_waits() == waits + 2
 
 
+def test_unread_batches_are_bounded_without_waiting_for_the_new_one(deferred):
+    # 32 unread batches in flight at most: the 33rd call waits once, before
+    # its own batch is enqueued, and that wait settles all 32 (same stream),
+    # so the next calls do not wait again.  (Before: past 32, every call
+    # waited for one batch after enqueuing its own, which on a GPU made each
+    # call wait for its own decode.)
+    codec = oc.Codec(algorithm="LZ4", bitstream_kind=RAW)
+    _, comp = _batch(codec, n=2, corrupt=1)
+    src = np.concatenate(comp)
+    args = dict(src_offsets=[0, comp[0].size], src_sizes=[c.size for c in comp], out_offsets=[0, CHUNK],
+                uncomp_sizes=[CHUNK] * 2)
+    out = np.zeros(2 * CHUNK, np.uint8)
+    waits = _opencomp._pending_waits()
+    for _ in range(32):
+        codec.decode(src, out=out, **args)
+    assert _opencomp._pending_waits() == waits
+    for _ in range(8):
+        codec.decode(src, out=out, **args)
+    assert _opencomp._pending_waits() == waits + 1  # one wait, at the 33rd call
+    with pytest.raises(oc.Error) as e:  # the settled batches' failure is still raised, once per batch
+        codec.synchronize()
+    assert e.value.chunk == 1
+    assert out[:CHUNK].tobytes() == DATA[:CHUNK]
+
+
 def test_calls_that_must_synchronise_still_raise_in_the_call(deferred):
     codec = oc.Codec(algorithm="LZ4", bitstream_kind=RAW)
     _, bad = _batch(codec, corrupt=1)

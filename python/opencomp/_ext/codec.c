@@ -132,22 +132,18 @@ static void pool_put(oc_py_codec *c, oc_py_context *ctx)
 #define OC_PY_MAX_IN_FLIGHT 32
 
 /* Keep a stream-ordered batch for Codec.synchronize(): batches already read
- * and either fine or reported are dropped; past OC_PY_MAX_IN_FLIGHT batches
- * in flight the oldest is waited for (its failure, if any, is still raised
- * by Codec.synchronize() or its results), so that a caller who never
- * synchronises does not keep every input alive. */
+ * and either fine or reported are dropped (limit_in_flight bounds the
+ * others). */
 static int remember_pending(oc_py_codec *c, PyObject *p)
 {
     PyObject *keep = PyList_New(0);
     if (!keep)
         return -1;
-    Py_ssize_t in_flight = 0;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(c->pendings); i++) {
         PyObject *q = PyList_GET_ITEM(c->pendings, i);
         oc_py_pending *pq = (oc_py_pending *)q;
         if (pq->settled && (pq->failed < 0 || pq->reported))
             continue;
-        in_flight += !pq->settled;
         if (PyList_Append(keep, q) != 0) {
             Py_DECREF(keep);
             return -1;
@@ -158,16 +154,41 @@ static int remember_pending(oc_py_codec *c, PyObject *p)
         return -1;
     }
     Py_SETREF(c->pendings, keep);
-    for (Py_ssize_t i = 0; in_flight >= OC_PY_MAX_IN_FLIGHT && i < PyList_GET_SIZE(c->pendings); i++) {
-        PyObject *q = PyList_GET_ITEM(c->pendings, i);
-        if (oc_py_pending_in_flight(q)) {
-            Py_INCREF(q);
-            int rc = oc_py_pending_wait(q, 0);
-            Py_DECREF(q);
-            return rc;
-        }
-    }
     return 0;
+}
+
+/* Before a stream-ordered batch is enqueued: with OC_PY_MAX_IN_FLIGHT
+ * batches of this Codec unread, wait for the oldest one's stream, so that
+ * a caller who never synchronises does not keep every input alive (a
+ * failure is still raised by Codec.synchronize() or the batch's results).
+ * The wait comes before this call's work joins the stream, so a call never
+ * waits for its own decode; and every unread batch enqueued on that stream
+ * before the wait is settled with it, so the next calls do not wait again.
+ * (Waiting after the enqueue, for one batch at a time, made every call
+ * past the 32nd synchronous: the stream wait included the call's own
+ * decode.) */
+static int limit_in_flight(oc_py_codec *c)
+{
+    Py_ssize_t in_flight = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(c->pendings); i++)
+        in_flight += oc_py_pending_in_flight(PyList_GET_ITEM(c->pendings, i));
+    if (in_flight < OC_PY_MAX_IN_FLIGHT)
+        return 0;
+    PyObject *snap = PySequence_List(c->pendings); /* the wait releases the GIL: the list may change */
+    if (!snap)
+        return -1;
+    int rc = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(snap); i++) {
+        PyObject *q = PyList_GET_ITEM(snap, i);
+        if (!oc_py_pending_in_flight(q))
+            continue;
+        rc = oc_py_pending_wait(q, 0);
+        for (Py_ssize_t k = i + 1; rc == 0 && k < PyList_GET_SIZE(snap); k++)
+            oc_py_pending_settle_with(PyList_GET_ITEM(snap, k), q);
+        break;
+    }
+    Py_DECREF(snap);
+    return rc;
 }
 
 /* Codec.synchronize(): wait for every stream-ordered batch of this Codec
@@ -1713,6 +1734,11 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
         if (!idx) {
             PyMem_Free(dst_st);
             PyErr_NoMemory();
+            goto done;
+        }
+        if (defer && limit_in_flight(c) != 0) {
+            PyMem_Free(dst_st);
+            PyMem_Free(idx);
             goto done;
         }
         if (defer) {

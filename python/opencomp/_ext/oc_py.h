@@ -220,6 +220,10 @@ OC_PY_HIDDEN extern PyType_Spec oc_py_pending_spec;
 OC_PY_HIDDEN int oc_py_pending_wait(PyObject *pending, int check);
 /* 1 while the batch's statuses have not been settled. */
 OC_PY_HIDDEN int oc_py_pending_in_flight(PyObject *pending);
+/* After `waited` was waited for: settle `pending` too if it is in flight on
+ * the same stream of the same device, where it was enqueued earlier (the
+ * caller's ordering), so that its work is done; no wait of its own. */
+OC_PY_HIDDEN void oc_py_pending_settle_with(PyObject *pending, PyObject *waited);
 /* 1 for a batch that was settled and failed (no wait). */
 OC_PY_HIDDEN int oc_py_pending_failed(PyObject *pending);
 

@@ -37,7 +37,7 @@ static void release_inputs(oc_py_pending *p)
     }
 }
 
-static void settle(oc_py_state *st, oc_py_pending *p)
+static void settle(oc_py_pending *p)
 {
     for (size_t q = 0; q < p->k; q++) {
         size_t i = p->idx[q];
@@ -53,7 +53,6 @@ static void settle(oc_py_state *st, oc_py_pending *p)
     release_inputs(p);
     Py_CLEAR(p->stream_owner);
     p->settled = 1;
-    st->pending_waits++;
 }
 
 static void raise_failure(oc_py_state *st, oc_py_pending *p)
@@ -87,8 +86,10 @@ int oc_py_pending_wait(PyObject *o, int check)
     if (!p->settled) {
         if (p->on_device && oc_py_sync_stream(st, p->device_id, p->stream) != 0)
             return -1;
-        if (!p->settled) /* another thread may have settled it while this one waited */
-            settle(st, p);
+        if (!p->settled) { /* another thread may have settled it while this one waited */
+            settle(p);
+            st->pending_waits++;
+        }
     }
     if (check && p->failed >= 0) {
         raise_failure(st, p);
@@ -100,6 +101,15 @@ int oc_py_pending_wait(PyObject *o, int check)
 int oc_py_pending_in_flight(PyObject *o)
 {
     return o && !((oc_py_pending *)o)->settled;
+}
+
+void oc_py_pending_settle_with(PyObject *o, PyObject *waited)
+{
+    oc_py_pending *p = (oc_py_pending *)o, *w = (oc_py_pending *)waited;
+    if (o == waited || p->settled || !w->settled || p->on_device != w->on_device ||
+        (p->on_device && (p->device_id != w->device_id || p->stream != w->stream)))
+        return;
+    settle(p);
 }
 
 int oc_py_pending_failed(PyObject *o)
