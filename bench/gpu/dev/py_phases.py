@@ -131,6 +131,7 @@ def main():
         hosts.append(time.perf_counter() - s)
         cp.cuda.runtime.deviceSynchronize()
     line("host part with the GPU busy", statistics.median(hosts) * 1e6)
+    codec.synchronize()  # read every batch while its stream (ours) still exists
 
 
 if __name__ == "__main__":
