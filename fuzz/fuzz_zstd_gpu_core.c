@@ -9,7 +9,9 @@
  * block-parallel path (zstd_dec_blocks.h) runs on the same input: where it
  * succeeds, the per-chunk core must give OK, the same size and bytes.  The
  * lane-parallel path (zstd_dec_lanes.h) decodes it as a group of one chunk:
- * the same status, size and bytes as the per-chunk core, always.
+ * the same status, size and bytes as the per-chunk core, always, and where
+ * it says OK no byte written past that size (its literals go into the
+ * output's tail first).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,7 +20,7 @@
 #include <zstd.h>
 
 #include "../bench/gpu/dev/zstd_dec_blocks.h"
-#include "../bench/gpu/dev/zstd_dec_lanes.h"
+#include "cuda/codecs/zstd/zstd_dec_lanes.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -60,6 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint8_t *lp = (uint8_t *)malloc(cap ? cap : 1);
         if (!lp)
             abort();
+        memset(lp, 0xA5, cap);
         const void *srcp[1] = {in};
         void *dstp[1] = {lp};
         size_t lgot = 0;
@@ -67,6 +70,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         zl_group(&tables, L, sq, 0, 1, srcp, &size, dstp, &cap, &lgot, &lst, lit, sizeof lit, tabs);
         if (lst != st || lgot != got || memcmp(lp, out, got) != 0)
             abort();
+        for (size_t i = got; lst == OC_OK && i < cap; i++)
+            if (lp[i] != 0xA5)
+                abort();
         free(lp);
     }
     if (st == OC_OK) {

@@ -9,20 +9,25 @@
  * (atomicAdd on the first 256 bytes of its scratch) and runs zl_group.  A
  * warp owns zd_tables in shared memory (the Huffman table, the per-chunk
  * core's state for the chunks the path leaves), its sequence rows sq
- * (ZL_SQ_WORDS(G) words of dynamic shared memory) and, in the scratch, G
- * literal slots (as the library sizes one: min(max capacity, 128 KiB)) and
- * G FSE table slots of 5 KiB.
+ * (ZL_SQ_WORDS(G) words of dynamic shared memory) and, in the scratch, one
+ * literal slot (as the library sizes one: min(max capacity, 128 KiB); for
+ * the chunks the path leaves, since v6c decodes the others' literals into
+ * their own outputs) and G FSE table slots of 5 KiB.
  *
  * Harness: zstd_lanes [--groups 4,8,16,32] [--levels 1,3] [--min-bytes B] [--scratch-cap B]
  *                     [--reps N] [--damage] [--small] FILE...
  * Each FILE is cut into 64 KiB chunks (the first 16 MiB), compressed by
  * libzstd at each level, replicated in distinct device buffers to at least
  * --min-bytes (default 1 GiB); every output of every variant is compared
- * with the input before timing; then the library kernel and v6 at each G
- * are timed (CUDA events, median of --reps, default 5; GB/s of output).
+ * with the input before timing; then the library's per-chunk kernel
+ * ("library"), the library's automatic choice ("library-auto": the lane
+ * kernel for batches that fill the GPU) and v6 at each G are timed (CUDA
+ * events, median of --reps, default 5; GB/s of output).
  * --damage: damaged chunks (flips, truncations, random bytes, capacity one
  * short, bad checksums) among intact ones: v6 must give the library
- * kernel's status and size for every chunk, and its bytes up to that size.
+ * kernel's status and size for every chunk, and its bytes up to that size;
+ * so must the library with its lane kernel forced (the "library-lanes"
+ * lines, oc_cuda_zstd_decompress_with(OC_ZSTD_DEC_LANES)).
  * --small: 2 MiB per file and per batch (for compute-sanitizer).
  * --scratch-cap B: v6 gets at most B bytes of scratch (fewer warps), as the
  * library's engine caps the zstd decoder's scratch (256 MiB today).
@@ -42,7 +47,7 @@
 
 #include <zstd.h>
 
-#include "zstd_dec_lanes.h"
+#include "cuda/codecs/zstd/zstd_dec_lanes.h"
 #include "cuda/codecs/zstd/zstd_gpu.h"
 
 #define ZLK_WARPS 4 /* warps per block */
@@ -62,9 +67,9 @@
 extern __shared__ uint32_t zl_sq_dyn[];
 
 __global__ void __launch_bounds__(ZLK_WARPS * 32, 4)
-    zl_decode_kernel(size_t n, const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
-                     const size_t *dst_caps, size_t *dst_sizes, oc_status *statuses, uint8_t *scratch,
-                     size_t litcap, uint32_t g, size_t nwarps)
+    zl_dev_kernel(size_t n, const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
+                  const size_t *dst_caps, size_t *dst_sizes, oc_status *statuses, uint8_t *scratch,
+                  size_t litcap, uint32_t g, size_t nwarps)
 {
     __shared__ zd_tables tables[ZLK_WARPS];
     size_t wib = threadIdx.x >> 5;
@@ -73,9 +78,9 @@ __global__ void __launch_bounds__(ZLK_WARPS * 32, 4)
         return;
     zd_tables *T = &tables[wib];
     uint32_t *sq = zl_sq_dyn + wib * ZL_SQ_WORDS(g);
-    size_t per_warp = (size_t)g * (litcap + ZL_TAB_ENTRIES * sizeof(zd_fse_entry));
-    uint8_t *lits = scratch + ZLK_COUNTER + warp * per_warp;
-    zd_fse_entry *tabs = (zd_fse_entry *)(lits + (size_t)g * litcap);
+    size_t per_warp = litcap + (size_t)g * ZL_TAB_ENTRIES * sizeof(zd_fse_entry);
+    uint8_t *lits = scratch + ZLK_COUNTER + warp * per_warp; /* one literal slot, g table slots */
+    zd_fse_entry *tabs = (zd_fse_entry *)(lits + litcap);
     unsigned long long *next = (unsigned long long *)scratch;
     zl_lane L[1];
     for (;;) {
@@ -111,15 +116,15 @@ static ZlPlan zl_plan(size_t n, size_t max_cap, uint32_t g)
 {
     ZlPlan p;
     p.smem = ZLK_WARPS * ZL_SQ_WORDS(g) * 4;
-    CUDA_OK(cudaFuncSetAttribute(zl_decode_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p.smem));
+    CUDA_OK(cudaFuncSetAttribute(zl_dev_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p.smem));
     int dev = 0, sms = 0, per_sm = 0;
     CUDA_OK(cudaGetDevice(&dev));
     CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, zl_decode_kernel, ZLK_WARPS * 32, p.smem));
+    CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, zl_dev_kernel, ZLK_WARPS * 32, p.smem));
     size_t groups = (n + g - 1) / g;
     size_t resident = (size_t)sms * (size_t)std::max(per_sm, 1) * ZLK_WARPS;
     p.warps = std::min(groups, resident);
-    size_t per_warp = g * (zl_litcap(max_cap) + ZL_TAB_ENTRIES * sizeof(zd_fse_entry));
+    size_t per_warp = zl_litcap(max_cap) + g * ZL_TAB_ENTRIES * sizeof(zd_fse_entry);
     if (g_scratch_cap > ZLK_COUNTER + per_warp)
         p.warps = std::min(p.warps, (g_scratch_cap - ZLK_COUNTER) / per_warp);
     p.blocks = (unsigned)((p.warps + ZLK_WARPS - 1) / ZLK_WARPS);
@@ -132,7 +137,7 @@ static void zl_launch(const ZlPlan &p, void *scratch, size_t n, size_t max_cap, 
                       size_t *dsz, oc_status *st, cudaStream_t s)
 {
     CUDA_OK(cudaMemsetAsync(scratch, 0, sizeof(unsigned long long), s));
-    zl_decode_kernel<<<p.blocks, ZLK_WARPS * 32, p.smem, s>>>(
+    zl_dev_kernel<<<p.blocks, ZLK_WARPS * 32, p.smem, s>>>(
         n, src, ssz, dst, caps, dsz, st, (uint8_t *)scratch, zl_litcap(max_cap), g, p.warps);
     CUDA_OK(cudaGetLastError());
 }
@@ -247,7 +252,11 @@ static void dev_free(Dev &d)
     d = Dev();
 }
 
-/* Decoder 0: the library kernel; g > 0: v6 with groups of g. */
+/* Decoder 0: the library's per-chunk kernel; ZL_AUTO: the library as it
+ * chooses (lane-parallel kernel for batches it fills); else this file's v6
+ * kernel with groups of g. */
+#define ZL_AUTO 0xFFFFFFFFu
+static int g_auto_mode = OC_ZSTD_DEC_AUTO; /* the library's kernel for ZL_AUTO (--damage: LANES, forced) */
 struct Runner {
     uint32_t g = 0;
     void *scratch = nullptr;
@@ -259,7 +268,7 @@ static Runner runner(const Dev &d, uint32_t g)
 {
     Runner r;
     r.g = g;
-    if (g == 0) {
+    if (g == 0 || g == ZL_AUTO) {
         r.scratch_size = oc_cuda_zstd_decompress_scratch_size(d.n, d.max_cap);
     } else {
         r.plan = zl_plan(d.n, d.max_cap, g);
@@ -271,13 +280,13 @@ static Runner runner(const Dev &d, uint32_t g)
 
 static void run(Runner &r, Dev &d, cudaStream_t s)
 {
-    if (r.g == 0) {
+    if (r.g == 0 || r.g == ZL_AUTO) {
         oc_gpu_config cfg{};
         cfg.algorithm = OC_ALGO_ZSTD;
         cfg.max_capacity = d.max_cap;
-        oc_status st =
-            oc_cuda_zstd_decompress(r.scratch, r.scratch_size, &cfg, d.n, (const void *const *)d.src, d.ssz,
-                                    (void *const *)d.dst, d.caps, d.dsz, d.st, s);
+        oc_status st = oc_cuda_zstd_decompress_with(
+            r.scratch, r.scratch_size, &cfg, r.g == 0 ? OC_ZSTD_DEC_PER_CHUNK : g_auto_mode, d.n,
+            (const void *const *)d.src, d.ssz, (void *const *)d.dst, d.caps, d.dsz, d.st, s);
         if (st != OC_OK) {
             fprintf(stderr, "library launch failed: %d\n", (int)st);
             exit(2);
@@ -408,7 +417,7 @@ int main(int argc, char **argv)
             std::vector<oc_status> st;
             std::vector<size_t> sz;
             bytes out;
-            std::vector<uint32_t> dec = {0};
+            std::vector<uint32_t> dec = {0, ZL_AUTO};
             dec.insert(dec.end(), groups.begin(), groups.end());
             std::vector<double> gbs;
             for (uint32_t g : dec) {
@@ -439,8 +448,12 @@ int main(int argc, char **argv)
 #endif
             printf("%-28s L%-3d ratio %5.2f  %zu chunks (%.2f GiB)  library %7.2f GB/s", base, level,
                    (double)(m * CH) / comp, d.n, (double)d.n * CH / (1 << 30), gbs[0]);
-            for (size_t k = 1; k < gbs.size(); k++)
-                printf("  v6 G=%u %7.2f (%.2fx)", dec[k], gbs[k], gbs[0] > 0 ? gbs[k] / gbs[0] : 0);
+            for (size_t k = 1; k < gbs.size(); k++) {
+                if (dec[k] == ZL_AUTO)
+                    printf("  library-auto %7.2f (%.2fx)", gbs[k], gbs[0] > 0 ? gbs[k] / gbs[0] : 0);
+                else
+                    printf("  v6 G=%u %7.2f (%.2fx)", dec[k], gbs[k], gbs[0] > 0 ? gbs[k] / gbs[0] : 0);
+            }
             printf("\n");
             fflush(stdout);
             dev_free(d);
@@ -487,9 +500,13 @@ int main(int argc, char **argv)
                 Runner r0 = runner(d, 0);
                 results(r0, d, st0, sz0, o0);
                 cudaFree(r0.scratch);
-                for (uint32_t g : groups) {
+                std::vector<uint32_t> dg = groups;
+                dg.push_back(ZL_AUTO); /* the library with the lane kernel forced below */
+                for (uint32_t g : dg) {
                     Runner r1 = runner(d, g);
+                    g_auto_mode = OC_ZSTD_DEC_LANES;
                     results(r1, d, st1, sz1, o1);
+                    g_auto_mode = OC_ZSTD_DEC_AUTO;
                     cudaFree(r1.scratch);
                     size_t diff = 0, rejected = 0;
                     for (size_t i = 0; i < d.n; i++) {
@@ -500,8 +517,12 @@ int main(int argc, char **argv)
                         CHECK(same, "damage round %d G=%u chunk %zu: library %d/%zu, v6 %d/%zu", round, g, i,
                               (int)st0[i], sz0[i], (int)st1[i], sz1[i]);
                     }
-                    printf("damage %s round %d G=%u: %zu chunks, %zu rejected, %zu differ\n", path, round, g,
-                           d.n, rejected, diff);
+                    if (g == ZL_AUTO)
+                        printf("damage %s round %d library-lanes (forced): %zu chunks, %zu rejected, %zu differ\n",
+                               path, round, d.n, rejected, diff);
+                    else
+                        printf("damage %s round %d G=%u: %zu chunks, %zu rejected, %zu differ\n", path, round, g,
+                               d.n, rejected, diff);
                 }
                 dev_free(d);
             }

@@ -32,6 +32,7 @@
 #include "gpu_codec.h"
 #include "../codecs/lz4/lz4_gpu.h"
 #include "../codecs/snappy/snappy_gpu.h"
+#include "../codecs/zstd/zstd_gpu.h"
 
 #ifndef OC_CUDA_ARCH_STRING
 #define OC_CUDA_ARCH_STRING "unknown"
@@ -681,6 +682,17 @@ extern "C" oc_status oc_cuda_lz_decompress_forced(oc_context *ctx, oc_algorithm 
     o.algorithm = algo;
     return oc_batch_run(ctx, &o, OC_OP_DECOMPRESS, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
                         dst_sizes, statuses, codec);
+}
+
+extern "C" oc_status oc_cuda_zstd_decompress_forced(oc_context *ctx, int lanes, size_t n,
+                                                    const void *const *src_ptrs, const size_t *src_sizes,
+                                                    void *const *dst_ptrs, const size_t *dst_capacities,
+                                                    size_t *dst_sizes, oc_status *statuses)
+{
+    oc_codec_options o = OC_CODEC_OPTIONS_INIT;
+    o.algorithm = OC_ALGO_ZSTD;
+    return oc_batch_run(ctx, &o, OC_OP_DECOMPRESS, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
+                        dst_sizes, statuses, lanes ? &oc_gpu_codec_zstd_lanes : &oc_gpu_codec_zstd_per_chunk);
 }
 
 extern "C" oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *options,

@@ -54,6 +54,15 @@ OC_HIDDEN oc_status oc_cuda_lz_decompress_forced(oc_context *ctx, oc_algorithm a
                                                  const void *const *src_ptrs, const size_t *src_sizes,
                                                  void *const *dst_ptrs, const size_t *dst_capacities,
                                                  size_t *dst_sizes, oc_status *statuses);
+/* Tests only (tests/c/test_cuda_zstd_lanes.c): Zstandard decompression,
+ * options at their defaults, as oc_cuda_batch_decompress but with the GPU
+ * decoder's kernel named: lanes != 0 the lane-parallel kernel (groups of 8)
+ * whatever the batch's size, where the capacities and scratch allow it;
+ * lanes == 0 the per-chunk kernel (zstd_gpu.h, oc_cuda_zstd_decompress_with). */
+OC_HIDDEN oc_status oc_cuda_zstd_decompress_forced(oc_context *ctx, int lanes, size_t n,
+                                                   const void *const *src_ptrs, const size_t *src_sizes,
+                                                   void *const *dst_ptrs, const size_t *dst_capacities,
+                                                   size_t *dst_sizes, oc_status *statuses);
 OC_HIDDEN oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *options,
                                                      size_t n, const void *const *src_ptrs,
                                                      const size_t *src_sizes, size_t *sizes,

@@ -70,6 +70,14 @@ oc_status oc_cuda_lz_decompress_forced(oc_context *ctx, oc_algorithm algo, int c
         (void)dst_capacities, (void)dst_sizes, (void)statuses;
     return OC_ERR_NO_DEVICE;
 }
+oc_status oc_cuda_zstd_decompress_forced(oc_context *ctx, int lanes, size_t n, const void *const *src_ptrs,
+                                         const size_t *src_sizes, void *const *dst_ptrs,
+                                         const size_t *dst_capacities, size_t *dst_sizes, oc_status *statuses)
+{
+    (void)ctx, (void)lanes, (void)n, (void)src_ptrs, (void)src_sizes, (void)dst_ptrs, (void)dst_capacities,
+        (void)dst_sizes, (void)statuses;
+    return OC_ERR_NO_DEVICE;
+}
 oc_status oc_cuda_buffer_compress(oc_context *ctx, const oc_buffer_options *options, const void *src,
                                   uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size)
 {

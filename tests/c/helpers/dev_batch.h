@@ -1,7 +1,7 @@
 /*
  * dev_batch.h - one batch through the CUDA engine as the GPU tests run it
- * (test_cuda_zstd_dispatch.c, test_cuda_zstd_enc.c, test_cuda_lz_codecs.c,
- * test_cuda_deflate.c), written once: the inputs copied into one device
+ * (test_cuda_zstd_dispatch.c, test_cuda_zstd_enc.c, test_cuda_zstd_lanes.c,
+ * test_cuda_lz_codecs.c, test_cuda_deflate.c), written once: the inputs copied into one device
  * buffer, the outputs in slots of caps[i] bytes each followed by
  * DEV_BATCH_GUARD guard bytes (0xA5), the argument arrays in host or in
  * device memory, the slots copied back to out_host (every slot with its
@@ -29,6 +29,9 @@
 
 /* What dev_batch_run calls. */
 enum { DEV_BATCH_DECOMPRESS = 0, DEV_BATCH_COMPRESS = 1, DEV_BATCH_SIZES = 2 };
+/* Zstandard decompression with the GPU decoder's kernel named
+ * (oc_cuda_zstd_decompress_forced; not with DEV_BATCH_PUBLIC). */
+enum { DEV_BATCH_ZSTD_PER_CHUNK = 3, DEV_BATCH_ZSTD_LANES = 4 };
 
 /* dev_batch_run's flags. */
 #define DEV_BATCH_DEVICE_ARRAYS 1 /* pointer, size and status arrays in device memory */
@@ -112,6 +115,9 @@ static inline void dev_batch_run(int op, const oc_codec_options *o, size_t n, co
     if (op == DEV_BATCH_COMPRESS)
         r = pub ? oc_batch_compress(g_gpu, o, n, a_src, a_len, a_dst, a_caps, a_sizes, a_st)
                 : oc_cuda_batch_compress(g_gpu, o, n, a_src, a_len, a_dst, a_caps, a_sizes, a_st);
+    else if (op == DEV_BATCH_ZSTD_PER_CHUNK || op == DEV_BATCH_ZSTD_LANES)
+        r = oc_cuda_zstd_decompress_forced(g_gpu, op == DEV_BATCH_ZSTD_LANES, n, a_src, a_len, a_dst, a_caps,
+                                           a_sizes, a_st);
     else if (op == DEV_BATCH_DECOMPRESS)
         r = pub ? oc_batch_decompress(g_gpu, o, n, a_src, a_len, a_dst, a_caps, a_sizes, a_st)
                 : oc_cuda_batch_decompress(g_gpu, o, n, a_src, a_len, a_dst, a_caps, a_sizes, a_st);

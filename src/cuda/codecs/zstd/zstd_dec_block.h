@@ -214,7 +214,10 @@ OC_CORE_FN int zd_match_indep(uint32_t mpos, uint32_t off, uint32_t ml, uint32_t
     return ml <= ZD_SHORT && off >= ml && (size_t)mpos + ml <= (size_t)bop + off;
 }
 
-OC_CORE_BIGFN void zd_exec_batch(zd_tables *T, uint8_t *out, const uint8_t *lit, uint32_t cnt, uint32_t bop)
+/* The two halves of zd_exec_batch: every literal copy of the batch, then
+ * every match (the lane-parallel path, zstd_dec_lanes.h, runs the literal
+ * half in order when its literals sit in the output). */
+OC_CORE_FN void zd_exec_literals(zd_tables *T, uint8_t *out, const uint8_t *lit, uint32_t cnt)
 {
     uint32_t lane = OC_LANE();
     for (uint32_t j = lane; j < cnt; j += OC_NLANES) {
@@ -227,6 +230,11 @@ OC_CORE_BIGFN void zd_exec_batch(zd_tables *T, uint8_t *out, const uint8_t *lit,
         if (ll > ZD_SHORT)
             zd_copy(out + T->sq_op[j], lit + T->sq_lp[j], ll);
     }
+}
+
+OC_CORE_FN void zd_exec_matches(zd_tables *T, uint8_t *out, uint32_t cnt, uint32_t bop)
+{
+    uint32_t lane = OC_LANE();
     OC_WARP_SYNC();
     for (uint32_t j = lane; j < cnt; j += OC_NLANES) {
         uint32_t mpos = T->sq_op[j] + T->sq_ll[j], off = T->sq_off[j], ml = T->sq_ml[j];
@@ -242,6 +250,12 @@ OC_CORE_BIGFN void zd_exec_batch(zd_tables *T, uint8_t *out, const uint8_t *lit,
         }
     }
     OC_WARP_SYNC(); /* the next batch overwrites T->sq_* */
+}
+
+OC_CORE_BIGFN void zd_exec_batch(zd_tables *T, uint8_t *out, const uint8_t *lit, uint32_t cnt, uint32_t bop)
+{
+    zd_exec_literals(T, out, lit, cnt);
+    zd_exec_matches(T, out, cnt, bop);
 }
 
 OC_CORE_BIGFN oc_status zd_block(zd_tables *T, zd_frame_state *fs, const uint8_t *blk, size_t bsize,

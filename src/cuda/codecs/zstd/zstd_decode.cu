@@ -9,6 +9,18 @@
  * shared memory (zd_tables, ~9.3 KiB) and one literal buffer (`slot` bytes)
  * in the scratch.  The decoder itself is zstd_decode_core.h, shared with the
  * CPU-side checks, so what CI tests on the host is what runs here.
+ *
+ * Batches of many small chunks take the lane-parallel kernel instead
+ * (zstd_dec_lanes.h, "v6b": a warp decodes a group of G chunks, each lane
+ * the FSE sequences of its own chunk, the literals decoded into the tail of
+ * the chunk's own output; a chunk of another shape, or one the header rule
+ * sends away, is decoded by the per-chunk core inside the same warp,
+ * statuses unchanged).  The choice per batch (zl_pick): host-known
+ * capacities <= OC_ZSTD_GPU_LANE_MAX_CAPACITY, groups of 8 (else 4) for at
+ * least 7/8 of the warp slots the GPU holds, and scratch for every such
+ * warp; the choice per chunk is zstd_dec_lanes.h's, from the frame, block,
+ * literal and sequence headers.  bench/gpu/zstd/NOTES.md "Run 6" has the
+ * design, the measurements and the prediction for this version.
  */
 #include "zstd_gpu.h"
 
@@ -16,7 +28,7 @@
 __device__ unsigned long long zd_prof[8]; /* per-phase cycles, see zstd_decode_core.h */
 #endif
 
-#include "zstd_decode_core.h"
+#include "zstd_dec_lanes.h"
 
 #define ZD_WARPS_PER_BLOCK 4
 #define ZD_COUNTER_BYTES 256 /* the next-chunk counter, keeping the slots aligned */
@@ -41,12 +53,31 @@ static size_t zd_slot_bytes(size_t max_dst_capacity)
     return (s + 255) & ~(size_t)255;
 }
 
+/* The lane-parallel kernel's scratch per warp: a literal slot (for the
+ * chunks the per-chunk core decodes) and ZL_GROUP_MAX table slots (the
+ * literals of the chunks on the path go into their own outputs). */
+#define ZL_GROUP_MAX 8u /* the largest group zl_pick takes (G = 16, 32 lost on the H100: NOTES.md) */
+static size_t zl_warp_bytes(size_t max_dst_capacity)
+{
+    return zd_slot_bytes(max_dst_capacity) + ZL_GROUP_MAX * ZL_TAB_ENTRIES * sizeof(zd_fse_entry);
+}
+
 extern "C" size_t oc_cuda_zstd_decompress_scratch_size(size_t n, size_t max_dst_capacity)
 {
     size_t w = n < OC_ZSTD_GPU_MAX_WARPS ? n : OC_ZSTD_GPU_MAX_WARPS;
     if (w == 0)
         w = 1;
-    return ZD_COUNTER_BYTES + w * zd_slot_bytes(max_dst_capacity);
+    size_t b = ZD_COUNTER_BYTES + w * zd_slot_bytes(max_dst_capacity);
+    if (max_dst_capacity <= OC_ZSTD_GPU_LANE_MAX_CAPACITY) {
+        /* the lane-parallel kernel: a warp per group of at least 4 chunks,
+         * at most OC_ZSTD_GPU_LANE_WARPS warps */
+        size_t lw = (n + 3) / 4;
+        if (lw > OC_ZSTD_GPU_LANE_WARPS)
+            lw = OC_ZSTD_GPU_LANE_WARPS;
+        size_t bl = ZD_COUNTER_BYTES + (lw ? lw : 1) * zl_warp_bytes(max_dst_capacity);
+        b = bl > b ? bl : b;
+    }
+    return b;
 }
 
 /* MINB: blocks per SM the register budget is cut for (3: ~165 registers, no
@@ -87,6 +118,96 @@ __global__ void __launch_bounds__(ZD_WARPS_PER_BLOCK * 32, MINB)
     }
 }
 
+/* The lane-parallel kernel (zstd_dec_lanes.h): a warp takes the next group
+ * of g chunks from the counter and decodes it with zl_group.  Its sequence
+ * rows are dynamic shared memory (ZL_SQ_WORDS(g) words a warp); its literal
+ * slot (litcap bytes) and g <= ZL_GROUP_MAX table slots are its
+ * zl_warp_bytes of the scratch after the counter. */
+extern __shared__ uint32_t zl_sq_rows[];
+
+__global__ void __launch_bounds__(ZD_WARPS_PER_BLOCK * 32, 4)
+    zl_decode_kernel(size_t n, const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
+                     const size_t *dst_caps, size_t *dst_sizes, oc_status *statuses, uint8_t *scratch,
+                     size_t litcap, uint32_t g, size_t nwarps)
+{
+    __shared__ zd_tables tables[ZD_WARPS_PER_BLOCK];
+    size_t wib = threadIdx.x >> 5;
+    size_t warp = (size_t)blockIdx.x * ZD_WARPS_PER_BLOCK + wib;
+    if (warp >= nwarps)
+        return;
+    uint32_t *sq = zl_sq_rows + wib * ZL_SQ_WORDS(g);
+    size_t per_warp = litcap + ZL_GROUP_MAX * ZL_TAB_ENTRIES * sizeof(zd_fse_entry);
+    uint8_t *lits = scratch + ZD_COUNTER_BYTES + warp * per_warp;
+    zd_fse_entry *tabs = (zd_fse_entry *)(lits + litcap);
+    unsigned long long *next = (unsigned long long *)scratch;
+    zl_lane L[1];
+    for (;;) {
+        unsigned long long grp = 0;
+        if ((threadIdx.x & 31) == 0)
+            grp = atomicAdd(next, 1ull);
+        grp = __shfl_sync(0xFFFFFFFFu, grp, 0);
+        size_t first = (size_t)grp * g;
+        if (first >= n)
+            break;
+        uint32_t m = n - first < g ? (uint32_t)(n - first) : g;
+        zl_group(&tables[wib], L, sq, first, m, src_ptrs, src_sizes, dst_ptrs, dst_caps, dst_sizes, statuses,
+                 lits, litcap, tabs);
+    }
+}
+
+/* Picks the lane-parallel kernel's group size for a batch: 8, else 4, if
+ * its groups fill at least 7/8 of the warp slots the GPU holds and the
+ * scratch holds a zl_warp_bytes slice for each of those warps; 0 (the
+ * per-chunk kernel) otherwise, or when a capacity may exceed
+ * OC_ZSTD_GPU_LANE_MAX_CAPACITY or is not known on the host.  forced
+ * (OC_ZSTD_DEC_LANES, tests and harness): groups of 8 whatever the batch's
+ * size, as far as the scratch goes.  Why 7/8: a group is G chunks of one
+ * warp, so a batch too small to give every warp slot a group leaves SMs
+ * idle that the per-chunk kernel (one chunk a warp) would fill; G = 8 was
+ * the best group on the H100 and G = 4 the next (NOTES.md "Run 6").
+ * *warps and *smem: the launch. */
+static uint32_t zl_pick(size_t n, size_t max_cap, size_t scratch_size, int forced, size_t *warps,
+                        unsigned *smem)
+{
+    if (max_cap > OC_ZSTD_GPU_LANE_MAX_CAPACITY || scratch_size < ZD_COUNTER_BYTES + zl_warp_bytes(max_cap))
+        return 0;
+    int dev = 0, sms = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    /* the largest rows any launch takes, set for every launch (always the
+     * same value, so concurrent callers agree) */
+    if (cudaFuncSetAttribute(zl_decode_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             (int)(ZD_WARPS_PER_BLOCK * ZL_SQ_WORDS(ZL_GROUP_MAX) * 4)) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    size_t fit = (scratch_size - ZD_COUNTER_BYTES) / zl_warp_bytes(max_cap);
+    static const uint32_t gs[2] = {ZL_GROUP_MAX, 4};
+    for (int i = 0; i < 2; i++) {
+        uint32_t g = gs[i];
+        unsigned sm = ZD_WARPS_PER_BLOCK * ZL_SQ_WORDS(g) * 4;
+        int per_sm = 0;
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, zl_decode_kernel, ZD_WARPS_PER_BLOCK * 32,
+                                                          sm) != cudaSuccess ||
+            per_sm < 1) {
+            cudaGetLastError(); /* a failed query is no launch error */
+            continue;
+        }
+        size_t resident = (size_t)sms * (size_t)per_sm * ZD_WARPS_PER_BLOCK;
+        size_t groups = (n + g - 1) / g;
+        size_t w = groups < resident ? groups : resident;
+        if (forced || (8 * w >= 7 * resident && fit >= w)) {
+            *warps = w < fit ? w : fit;
+            *smem = sm;
+            return g;
+        }
+    }
+    return 0;
+}
+
 static int g_zd_min_blocks = 4; /* best in run 2 (NOTES.md) */
 
 extern "C" void oc_cuda_zstd_debug_set_min_blocks(int min_blocks)
@@ -94,11 +215,11 @@ extern "C" void oc_cuda_zstd_debug_set_min_blocks(int min_blocks)
     g_zd_min_blocks = min_blocks;
 }
 
-extern "C" oc_status oc_cuda_zstd_decompress(void *scratch, size_t scratch_size, const oc_gpu_config *cfg,
-                                             size_t n, const void *const *src_ptrs_dev,
-                                             const size_t *src_sizes_dev, void *const *dst_ptrs_dev,
-                                             const size_t *dst_caps_dev, size_t *dst_sizes_dev,
-                                             oc_status *statuses_dev, cudaStream_t stream)
+extern "C" oc_status oc_cuda_zstd_decompress_with(void *scratch, size_t scratch_size, const oc_gpu_config *cfg,
+                                                  int kernel, size_t n, const void *const *src_ptrs_dev,
+                                                  const size_t *src_sizes_dev, void *const *dst_ptrs_dev,
+                                                  const size_t *dst_caps_dev, size_t *dst_sizes_dev,
+                                                  oc_status *statuses_dev, cudaStream_t stream)
 {
     size_t max_dst_capacity = cfg->max_capacity;
     if (n == 0)
@@ -118,6 +239,18 @@ extern "C" oc_status oc_cuda_zstd_decompress(void *scratch, size_t scratch_size,
     unsigned blocks = (unsigned)((w + ZD_WARPS_PER_BLOCK - 1) / ZD_WARPS_PER_BLOCK);
     if (cudaMemsetAsync(scratch, 0, sizeof(unsigned long long), stream) != cudaSuccess)
         return OC_ERR_CUDA;
+    size_t lw = 0;
+    unsigned lsmem = 0;
+    uint32_t g = kernel == OC_ZSTD_DEC_PER_CHUNK
+                     ? 0
+                     : zl_pick(n, max_dst_capacity, scratch_size, kernel == OC_ZSTD_DEC_LANES, &lw, &lsmem);
+    if (g) {
+        zl_decode_kernel<<<(unsigned)((lw + ZD_WARPS_PER_BLOCK - 1) / ZD_WARPS_PER_BLOCK),
+                           ZD_WARPS_PER_BLOCK * 32, lsmem, stream>>>(
+            n, src_ptrs_dev, src_sizes_dev, dst_ptrs_dev, dst_caps_dev, dst_sizes_dev, statuses_dev,
+            (uint8_t *)scratch, slot, g, lw);
+        return cudaGetLastError() == cudaSuccess ? OC_OK : OC_ERR_CUDA;
+    }
 #define ZD_LAUNCH(M)                                                                                         \
     zd_decode_kernel<M><<<blocks, ZD_WARPS_PER_BLOCK * 32, 0, stream>>>(                                     \
         n, src_ptrs_dev, src_sizes_dev, dst_ptrs_dev, dst_caps_dev, dst_sizes_dev, statuses_dev,             \
@@ -130,4 +263,15 @@ extern "C" oc_status oc_cuda_zstd_decompress(void *scratch, size_t scratch_size,
         ZD_LAUNCH(4);
 #undef ZD_LAUNCH
     return cudaGetLastError() == cudaSuccess ? OC_OK : OC_ERR_CUDA;
+}
+
+extern "C" oc_status oc_cuda_zstd_decompress(void *scratch, size_t scratch_size, const oc_gpu_config *cfg,
+                                             size_t n, const void *const *src_ptrs_dev,
+                                             const size_t *src_sizes_dev, void *const *dst_ptrs_dev,
+                                             const size_t *dst_caps_dev, size_t *dst_sizes_dev,
+                                             oc_status *statuses_dev, cudaStream_t stream)
+{
+    return oc_cuda_zstd_decompress_with(scratch, scratch_size, cfg, OC_ZSTD_DEC_AUTO, n, src_ptrs_dev,
+                                        src_sizes_dev, dst_ptrs_dev, dst_caps_dev, dst_sizes_dev, statuses_dev,
+                                        stream);
 }

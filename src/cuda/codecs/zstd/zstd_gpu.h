@@ -34,9 +34,17 @@ extern "C" {
  * resident warp (min(max_dst_capacity, 128 KiB) bytes, 256-aligned) for at
  * most OC_ZSTD_GPU_MAX_WARPS warps, after 256 bytes holding the counter the
  * warps take chunks from.  Less scratch also works (fewer warps, each
- * decoding more chunks), down to one warp's buffer.
+ * decoding more chunks), down to one warp's buffer.  With max_dst_capacity
+ * <= OC_ZSTD_GPU_LANE_MAX_CAPACITY (128 KiB) it is at least what the
+ * lane-parallel kernel takes (zstd_decode.cu): per warp, a literal buffer
+ * as above and 8 FSE table slots of 5 KiB, for min(ceil(n / 4),
+ * OC_ZSTD_GPU_LANE_WARPS) warps (~221 MiB for 64 KiB chunks at full scale,
+ * below the per-chunk kernel's 256 MiB); given less than the warps the GPU
+ * holds, the decoder uses the per-chunk kernel.
  */
 #define OC_ZSTD_GPU_MAX_WARPS 4096
+#define OC_ZSTD_GPU_LANE_WARPS 2176           /* 16 warps on each of 136 SMs */
+#define OC_ZSTD_GPU_LANE_MAX_CAPACITY 131072u /* larger capacities: the per-chunk kernel */
 OC_HIDDEN size_t oc_cuda_zstd_decompress_scratch_size(size_t n, size_t max_dst_capacity);
 
 /*
@@ -57,6 +65,30 @@ OC_HIDDEN oc_status oc_cuda_zstd_decompress(void *scratch_dev, size_t scratch_si
                                             void *const *dst_dev, const size_t *dst_caps_dev,
                                             size_t *dst_sizes_dev, oc_status *statuses_dev,
                                             cudaStream_t stream);
+
+/*
+ * oc_cuda_zstd_decompress_with is oc_cuda_zstd_decompress with the kernel
+ * named by `kernel`: OC_ZSTD_DEC_AUTO (what oc_cuda_zstd_decompress does:
+ * the lane-parallel kernel for batches that fill the GPU, see
+ * zstd_decode.cu), OC_ZSTD_DEC_PER_CHUNK (always the per-chunk kernel), or
+ * OC_ZSTD_DEC_LANES (the lane-parallel kernel in groups of 8 whatever the
+ * batch's size, wherever the capacities and the scratch allow it; else the
+ * per-chunk kernel).  Results are the same in all three, chunk by chunk;
+ * the tests (test_cuda_zstd_lanes.c) and the harness
+ * (bench/gpu/dev/zstd_lanes.cu) compare them.  An OK chunk's output is
+ * written up to its size only; a chunk that fails may have bytes written
+ * anywhere below its content size (and capacity).
+ */
+enum { OC_ZSTD_DEC_AUTO = 0, OC_ZSTD_DEC_PER_CHUNK = 1, OC_ZSTD_DEC_LANES = 2 };
+/* The codec with the kernel named (oc_cuda_zstd_decompress_forced's). */
+OC_HIDDEN extern const oc_gpu_codec oc_gpu_codec_zstd_per_chunk;
+OC_HIDDEN extern const oc_gpu_codec oc_gpu_codec_zstd_lanes;
+OC_HIDDEN oc_status oc_cuda_zstd_decompress_with(void *scratch_dev, size_t scratch_size,
+                                                 const oc_gpu_config *cfg, int kernel, size_t n,
+                                                 const void *const *src_dev, const size_t *src_sizes_dev,
+                                                 void *const *dst_dev, const size_t *dst_caps_dev,
+                                                 size_t *dst_sizes_dev, oc_status *statuses_dev,
+                                                 cudaStream_t stream);
 
 /*
  * oc_cuda_zstd_compress_scratch_size returns the bytes of DEVICE scratch that

@@ -9,7 +9,10 @@
 
 /* A literal buffer per warp: sized by the largest capacity when the engine
  * knows it (host capacities), else for 128 KiB blocks; at most 256 MiB
- * (fewer warps then loop over more chunks). */
+ * (fewer warps then loop over more chunks).  The lane-parallel kernel's
+ * need (zstd_gpu.h) fits that cap for chunks of up to 64 KiB at full scale
+ * (~221 MiB); for larger capacities the cap leaves it too few warps and
+ * the per-chunk kernel runs. */
 static size_t zstd_decompress_scratch(const oc_gpu_config *cfg, size_t n)
 {
     size_t b = oc_cuda_zstd_decompress_scratch_size(n, cfg->max_capacity);
@@ -29,3 +32,28 @@ static size_t zstd_compress_scratch(const oc_gpu_config *cfg, size_t n)
 
 extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_zstd = {
     zstd_compress_scratch, oc_cuda_zstd_compress, zstd_decompress_scratch, oc_cuda_zstd_decompress, NULL};
+
+/* Tests only (oc_cuda_zstd_decompress_forced): the decoder with its kernel
+ * named, the per-chunk one or the lane-parallel one. */
+static oc_status zstd_decompress_per_chunk(void *scratch, size_t scratch_size, const oc_gpu_config *cfg,
+                                           size_t n, const void *const *src, const size_t *src_sizes,
+                                           void *const *dst, const size_t *dst_caps, size_t *dst_sizes,
+                                           oc_status *statuses, cudaStream_t stream)
+{
+    return oc_cuda_zstd_decompress_with(scratch, scratch_size, cfg, OC_ZSTD_DEC_PER_CHUNK, n, src, src_sizes,
+                                        dst, dst_caps, dst_sizes, statuses, stream);
+}
+
+static oc_status zstd_decompress_lanes(void *scratch, size_t scratch_size, const oc_gpu_config *cfg, size_t n,
+                                       const void *const *src, const size_t *src_sizes, void *const *dst,
+                                       const size_t *dst_caps, size_t *dst_sizes, oc_status *statuses,
+                                       cudaStream_t stream)
+{
+    return oc_cuda_zstd_decompress_with(scratch, scratch_size, cfg, OC_ZSTD_DEC_LANES, n, src, src_sizes, dst,
+                                        dst_caps, dst_sizes, statuses, stream);
+}
+
+extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_zstd_per_chunk = {
+    zstd_compress_scratch, oc_cuda_zstd_compress, zstd_decompress_scratch, zstd_decompress_per_chunk, NULL};
+extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_zstd_lanes = {
+    zstd_compress_scratch, oc_cuda_zstd_compress, zstd_decompress_scratch, zstd_decompress_lanes, NULL};

@@ -9,11 +9,11 @@
  * chain of dependent loads (~600 cycles a sequence) leaves it latency-bound.
  * Here a warp takes a group of G <= 32 chunks and decodes them together:
  *   1. prepare (warp-uniform, chunk by chunk, the per-chunk core's code):
- *      frame and block headers, literals into the chunk's literal slot,
- *      the three FSE tables into the chunk's table slot (global scratch:
- *      G x 5 KiB per warp do not fit shared memory; they are read from
- *      L1/L2), the bit reader and first states.  Lane j keeps chunk j's
- *      state in registers (zl_lane).
+ *      frame and block headers, literals into the TAIL OF THE CHUNK'S OWN
+ *      OUTPUT (below), the three FSE tables into the chunk's table slot
+ *      (global scratch: G x 5 KiB per warp do not fit shared memory; they
+ *      are read from L1/L2), the bit reader and first states.  Lane j
+ *      keeps chunk j's state in registers (zl_lane).
  *   2. rounds: every lane decodes up to ZL_K sequences of ITS chunk (G
  *      independent FSE chains in one warp: lane-parallel), into shared memory
  *      (sq: 3 x G x (ZL_K + 1) words per warp, never DRAM: v5 lost by sending
@@ -21,25 +21,62 @@
  *      chunk after another, with the per-chunk core's zd_exec_batch.
  *   3. finish: trailing literals, content size and XXH64 per chunk.
  * Only one shape takes this path: a chunk that is exactly one frame (no
- * dictionary, checksum optional) of exactly one compressed block, which is
- * what 64 KiB chunks written by libzstd or opencomp are.  Any other chunk,
+ * dictionary, checksum optional, content size present and within the
+ * capacity) of exactly one compressed block, which is what 64 KiB chunks
+ * written by libzstd's one-shot calls or by opencomp are; and of those,
+ * only chunks the rule below chooses.  Any other chunk,
  * and any chunk that fails a check anywhere on the path, is decoded again
  * from the start by zd_decode_chunk, which gives the exact status.  So the
  * rule this file keeps is one-sided: it claims success only where
  * zd_decode_chunk succeeds, with the same bytes (every check of zd_frame and
  * zd_block on this shape is repeated here).
  *
+ * Literals in the output (no literal slot per chunk in flight): a chunk of
+ * content size F whose literal section regenerates S bytes (Huffman or
+ * RLE) gets them decoded to dst[F - S, F).  Sequence t writes
+ * dst[op_t, op_t + ll_t + ml_t) and reads literals from F - S + lp_t on.
+ * Since op_t + ll_t + ml_t = lp_(t+1) + (match bytes of sequences <= t)
+ * and the frame is F = S + (all match bytes) bytes, no write ever passes
+ * the first unread literal byte, F - S + lp_(t+1), and the trailing
+ * literals end up in place (no copy).  A stream whose sizes disagree
+ * (F != S + match bytes) may overwrite its own literals, but then the
+ * content-size check fails and zd_decode_chunk redoes the chunk, so this
+ * costs nothing in correctness.  Within one batch the literal copies run
+ * at once (zd_exec_literals); that is safe when the batch's last write
+ * ends at or below its first literal, F - S + (lp at the batch's start); a
+ * batch that is not (near the end of a chunk, where few match bytes
+ * remain) copies its literals one sequence after another, each with a
+ * forward copy that loads before it stores (zl_copy_down).  The scratch
+ * per warp is then G table slots and one literal slot for zd_decode_chunk,
+ * not G literal slots: ~220 MiB at full scale for 64 KiB chunks where v6b
+ * needed ~1.1 GB.  Raw literals are read from the input as before.  An OK
+ * chunk writes nothing past its content size; a chunk that fails may leave
+ * literal bytes anywhere below its content size (zd_decode_chunk then
+ * writes what it writes).
+ *
+ * Which chunks (the per-chunk choice, from the headers alone, before any
+ * entropy decoding): the path's gain is in the FSE sequence loop, G chains
+ * per warp instead of one; a chunk with no sequences (all literals, as
+ * float weights at ratio ~1.1 are) still gains, because its literals are
+ * decoded in place instead of into a slot and copied out.  A chunk whose
+ * Huffman/RLE literals are more than half its content AND that has
+ * sequences goes to zd_decode_chunk directly (ZL_LIT_HEAVY): its literal
+ * region overlaps the output for most of its length, so most of its
+ * batches would copy their literals in order, and it has few sequences to
+ * gain on.
+ *
  * On the host (tests/c/test_zstd_gpu_lanes.c, fuzz_zstd_gpu_core) the G
  * lanes run one after another: ZL_EACH loops over them, and ZL_U32 / ZL_PTR
  * read lane j's state directly instead of by a warp shuffle.
  *
- * Status: an experiment, not yet run on a GPU.  Kernel and harness:
- * bench/gpu/dev/zstd_lanes.cu.
+ * Kernel: zl_decode_kernel in zstd_decode.cu, for batches that give every
+ * resident warp a group (zl_pick); bench/gpu/dev/zstd_lanes.cu is its
+ * harness (a copy of the kernel sweeping G, against the per-chunk kernel).
  */
 #ifndef OC_ZSTD_DEC_LANES_H
 #define OC_ZSTD_DEC_LANES_H
 
-#include "../../../src/cuda/codecs/zstd/zstd_decode_core.h"
+#include "zstd_decode_core.h"
 
 #define ZL_MAX_GROUP 32u /* chunks per warp at most: one per lane */
 #define ZL_K 32u         /* sequences a lane decodes per round (a full zd_exec_batch) */
@@ -47,6 +84,9 @@
 #define ZL_TAB_OF 512u   /* table slot: LL at 0, OF at 512, ML at 768 (entries) */
 #define ZL_TAB_ML 768u
 #define ZL_TAB_ENTRIES 1280u
+/* The per-chunk choice (top of the file): Huffman/RLE literals that are
+ * more than half the content, in a chunk with sequences, leave the path. */
+#define ZL_LIT_HEAVY(ls, fcs) (2 * (uint64_t)(ls) > (uint64_t)(fcs))
 
 #if ZL_K > ZD_SEQ_BATCH
 #error "a round's batch must fit zd_tables' sequence batch"
@@ -91,6 +131,9 @@ typedef struct zl_lane {
     uint32_t batch_lp;  /* lp when this round's batch began */
     uint32_t k;         /* sequences in this round's batch */
     uint32_t state;     /* ZL_* */
+    uint32_t lit_out;   /* the literals are in dst, from lbase on (not raw) */
+    uint32_t lbase;     /* content size - literal count, when lit_out */
+    uint32_t ordered;   /* this round's literal copies must run in order */
     uint32_t has_fcs, checksum, want;
     uint64_t fcs;
     uint64_t cap;
@@ -109,11 +152,41 @@ typedef struct zl_lane {
 #define ZL_PTR(type, L, f, j) ((type)(L)[j].f)
 #endif
 
+/* The literal section header at blk (bsize bytes): *type, *ls the
+ * regenerated size, *used the section's size.  0 where zd_literals would
+ * fail on the header alone. */
+OC_CORE_FN int zl_lit_header(const uint8_t *blk, size_t bsize, uint32_t *type, size_t *ls, size_t *used)
+{
+    uint32_t b0 = blk[0], sf = (b0 >> 2) & 3;
+    *type = b0 & 3;
+    if (*type < 2) {
+        size_t lh = (sf == 0 || sf == 2) ? 1 : (sf == 1 ? 2 : 3);
+        if (bsize < lh)
+            return 0;
+        *ls = lh == 1 ? b0 >> 3
+                      : (lh == 2 ? (b0 >> 4) + ((size_t)blk[1] << 4)
+                                 : (b0 >> 4) + ((size_t)blk[1] << 4) + ((size_t)blk[2] << 12));
+        *used = lh + (*type == 0 ? *ls : 1);
+    } else {
+        size_t lh = sf < 2 ? 3 : (sf == 2 ? 4 : 5);
+        int bits = sf < 2 ? 10 : (sf == 2 ? 14 : 18);
+        if (bsize < lh)
+            return 0;
+        uint64_t h = 0;
+        for (size_t i = 0; i < lh; i++)
+            h |= (uint64_t)blk[i] << (8 * i);
+        *ls = (size_t)((h >> 4) & ((1u << bits) - 1));
+        *used = lh + (size_t)((h >> (4 + bits)) & ((1u << bits) - 1));
+    }
+    return *used <= bsize;
+}
+
 /* Step 1 for one chunk, by the whole warp (every lane computes the same
- * *rec): 1 if the chunk has this path's shape and its literals, tables and
- * first states are ready; 0 if zd_decode_chunk must decode it. */
+ * *rec): 1 if the chunk has this path's shape, the rule takes it, and its
+ * literals, tables and first states are ready; 0 if zd_decode_chunk must
+ * decode it. */
 OC_CORE_BIGFN int zl_prepare(zd_tables *T, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
-                             uint8_t *litbuf, size_t litcap, zd_fse_entry *tab, zl_lane *rec)
+                             zd_fse_entry *tab, zl_lane *rec)
 {
     /* zd_frame's header checks */
     if (n < 6 || oc_load_le32(src) != 0xFD2FB528u)
@@ -142,8 +215,8 @@ OC_CORE_BIGFN int zl_prepare(zd_tables *T, const uint8_t *src, size_t n, uint8_t
         fcs += 256;
     if (single)
         window = fcs;
-    if (fcs_size > 0 && fcs > cap)
-        return 0;
+    if (fcs_size == 0 || fcs > cap)
+        return 0; /* the literals' place in dst needs the content size */
     ip += hsize;
     zd_frame_state fs;
     fs.huf_log = 0;
@@ -152,6 +225,8 @@ OC_CORE_BIGFN int zl_prepare(zd_tables *T, const uint8_t *src, size_t n, uint8_t
     fs.rep[1] = 4;
     fs.rep[2] = 8;
     fs.block_max = window < ZD_BLOCK_MAX ? (size_t)window : ZD_BLOCK_MAX;
+    if (fcs > fs.block_max)
+        return 0; /* one block cannot hold it (and positions stay 32-bit) */
     /* exactly one block, compressed and last, then the checksum, then the
      * end of the chunk */
     if (n - ip < 3)
@@ -164,16 +239,25 @@ OC_CORE_BIGFN int zl_prepare(zd_tables *T, const uint8_t *src, size_t n, uint8_t
     if (n - ip - bsize != (checksum ? 4u : 0u))
         return 0;
     const uint8_t *blk = src + ip;
-    /* zd_block up to its sequence loop */
+    /* the choice, from the literal and sequence section headers */
+    uint32_t ltype;
+    size_t ls, lused;
+    if (!zl_lit_header(blk, bsize, &ltype, &ls, &lused) || lused >= bsize || ls > fcs)
+        return 0;
+    uint32_t nseq = blk[lused];
+    if (ltype != 0 && nseq != 0 && ZL_LIT_HEAVY(ls, fcs))
+        return 0; /* see the top of the file */
+    /* zd_block up to its sequence loop, the literals into dst[fcs - ls, fcs) */
     const uint8_t *lit;
     size_t lsize, used;
-    if (zd_literals(T, &fs, blk, bsize, litbuf, litcap, &lit, &lsize, &used) != OC_OK)
+    if (zd_literals(T, &fs, blk, bsize, dst + (fcs - ls), ls, &lit, &lsize, &used) != OC_OK || lsize != ls ||
+        used != lused)
         return 0;
     OC_WARP_SYNC();
     const uint8_t *sp = blk + used, *se = blk + bsize;
     if (sp >= se)
         return 0;
-    uint32_t nseq = *sp++;
+    nseq = *sp++;
     if (nseq >= 128) {
         if (nseq == 255) {
             if (se - sp < 2)
@@ -231,6 +315,9 @@ OC_CORE_BIGFN int zl_prepare(zd_tables *T, const uint8_t *src, size_t n, uint8_t
     z.batch_bop = 0;
     z.batch_lp = 0;
     z.k = 0;
+    z.lit_out = ltype != 0;
+    z.lbase = (uint32_t)(fcs - ls);
+    z.ordered = 0;
     z.has_fcs = fcs_size > 0;
     z.fcs = fcs;
     z.checksum = checksum;
@@ -349,6 +436,9 @@ OC_CORE_FN void zl_decode_batch(zl_lane *z, uint32_t *sq, uint32_t l, uint32_t g
     z->lp = lp32;
     z->left = left;
     z->k = k;
+    /* the batch's literals may be read only after its writes when its last
+     * write passes its first literal (literals in dst) */
+    z->ordered = z->lit_out && bop > z->lbase + z->batch_lp;
 }
 
 /* Copies chunk j's batch of k sequences from its rows of sq into zd_tables'
@@ -392,16 +482,39 @@ OC_CORE_FN void zl_stage_batch(zd_tables *T, const uint32_t *sq, uint32_t g, uin
 #endif
 }
 
+/* Copies len bytes from src down to d <= src, which may overlap (a
+ * sequence's literals in dst moving to their place): each step loads one
+ * byte a lane, then stores, so no store lands on a byte not yet loaded. */
+OC_CORE_FN void zl_copy_down(uint8_t *d, const uint8_t *src, uint32_t len)
+{
+    for (uint32_t i0 = 0; i0 < len; i0 += OC_NLANES) {
+        uint32_t i = i0 + OC_LANE();
+        uint8_t b = i < len ? src[i] : 0;
+        OC_WARP_SYNC();
+        if (i < len)
+            d[i] = b;
+        OC_WARP_SYNC();
+    }
+}
+
+/* The literal half of a batch whose literal copies must run in order. */
+OC_CORE_FN void zl_exec_literals_ordered(zd_tables *T, uint8_t *out, const uint8_t *lit, uint32_t cnt)
+{
+    for (uint32_t j = 0; j < cnt; j++)
+        zl_copy_down(out + T->sq_op[j], lit + T->sq_lp[j], T->sq_ll[j]);
+}
+
 /* Decodes chunks first .. first+g-1 (g <= 32) of a batch by one warp:
  * steps 1-3 above, then zd_decode_chunk for every chunk the path left.
  * L: ZL_SLOT-indexed lane states (one on the GPU, g on the host); sq: the
- * warp's ZL_SQ_WORDS(g) words (shared memory on the GPU); lits: g literal
- * slots of litcap bytes; tabs: g table slots of ZL_TAB_ENTRIES entries.
+ * warp's ZL_SQ_WORDS(g) words (shared memory on the GPU); slot: the warp's
+ * literal buffer of litcap bytes, for zd_decode_chunk; tabs: g table slots
+ * of ZL_TAB_ENTRIES entries.
  * Writes dst_sizes[c] and statuses[c] (each may be NULL).  Returns how many
  * of the g chunks the path decoded (the rest went to zd_decode_chunk). */
 OC_CORE_BIGFN uint32_t zl_group(zd_tables *T, zl_lane *L, uint32_t *sq, size_t first, uint32_t g,
                                 const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
-                                const size_t *dst_caps, size_t *dst_sizes, oc_status *statuses, uint8_t *lits,
+                                const size_t *dst_caps, size_t *dst_sizes, oc_status *statuses, uint8_t *slot,
                                 size_t litcap, zd_fse_entry *tabs)
 {
     /* 1. prepare, chunk by chunk */
@@ -414,7 +527,7 @@ OC_CORE_BIGFN uint32_t zl_group(zd_tables *T, zl_lane *L, uint32_t *sq, size_t f
         size_t c = first + j;
         zl_lane rec;
         int ok = zl_prepare(T, (const uint8_t *)src_ptrs[c], src_sizes[c], (uint8_t *)dst_ptrs[c],
-                            dst_caps[c], lits + j * litcap, litcap, tabs + (size_t)j * ZL_TAB_ENTRIES, &rec);
+                            dst_caps[c], tabs + (size_t)j * ZL_TAB_ENTRIES, &rec);
         ZL_EACH(l, g)
         {
             if (l == j) {
@@ -452,11 +565,16 @@ OC_CORE_BIGFN uint32_t zl_group(zd_tables *T, zl_lane *L, uint32_t *sq, size_t f
             if (k == 0)
                 continue;
             uint32_t bb = ZL_U32(L, batch_bop, j), blp = ZL_U32(L, batch_lp, j);
+            uint32_t ordered = ZL_U32(L, ordered, j);
             uint8_t *d = ZL_PTR(uint8_t *, L, dst, j);
             const uint8_t *lit = ZL_PTR(const uint8_t *, L, lit, j);
             zl_stage_batch(T, sq, g, j, k, bb, blp);
             OC_WARP_SYNC();
-            zd_exec_batch(T, d, lit, k, bb);
+            if (ordered)
+                zl_exec_literals_ordered(T, d, lit, k);
+            else
+                zd_exec_literals(T, d, lit, k);
+            zd_exec_matches(T, d, k, bb);
         }
         ZL_PROF_END(2, t_ex);
     }
@@ -485,7 +603,10 @@ OC_CORE_BIGFN uint32_t zl_group(zd_tables *T, zl_lane *L, uint32_t *sq, size_t f
             const uint8_t *lit = ZL_PTR(const uint8_t *, L, lit, j);
             uint32_t bop = ZL_U32(L, bop, j), lp = ZL_U32(L, lp, j), ls = ZL_U32(L, ls, j);
             OC_WARP_SYNC();
-            zd_copy(d + bop, lit + lp, ls - lp);
+            /* literals in dst: the trailing ones are in place already
+             * (bop + ls - lp == content size, checked above) */
+            if (!ZL_U32(L, lit_out, j))
+                zd_copy(d + bop, lit + lp, ls - lp);
             out = bop + (ls - lp);
             OC_WARP_SYNC();
             if (ZL_U32(L, checksum, j) && (uint32_t)zd_xxh64(T, d, out) != ZL_U32(L, want, j))
@@ -496,7 +617,7 @@ OC_CORE_BIGFN uint32_t zl_group(zd_tables *T, zl_lane *L, uint32_t *sq, size_t f
             /* 4. everything else: the per-chunk core, from the start */
             OC_WARP_SYNC();
             st = zd_decode_chunk(T, (const uint8_t *)src_ptrs[c], src_sizes[c], (uint8_t *)dst_ptrs[c],
-                                 dst_caps[c], &out, lits + j * litcap, litcap);
+                                 dst_caps[c], &out, slot, litcap);
         }
         if (OC_LANE() == 0) {
             if (dst_sizes)
