@@ -1,8 +1,9 @@
 /*
- * fuzz_sparse_plan.c - the plan that device-buffer decoding builds from the
- * head and tail of src (src/format/sparse_plan.c, with the checks the GPU
- * runs, in their host reference) must give the CPU parser's status, and on
- * success the parser's chunks, for any input.  The first byte picks the
+ * fuzz_sparse_plan.c - the plan that the whole-buffer layer builds from the
+ * head and tail of src, for host and device buffers (src/format/
+ * sparse_plan.c, with its probe checks: the host's, the GPU's reference),
+ * must give the CPU parser's status, and on success the parser's plan -
+ * every field the layer reads - for any input.  The first byte picks the
  * hint (algorithm x kind); the rest is the buffer.
  */
 #include <stdio.h>
@@ -53,13 +54,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         }
         if (ss == OC_OK) {
+            /* every field the whole-buffer layer reads (src/api/buffer.c
+             * plans host buffers this way too) */
             if (sp.n != real.n || sp.total_size != real.total_size || sp.tail != real.tail ||
-                sp.algorithm != real.algorithm || sp.check != real.check)
+                sp.algorithm != real.algorithm || sp.check != real.check || sp.kind != real.kind ||
+                sp.reported != real.reported || sp.name != real.name || sp.size_known != real.size_known ||
+                sp.tail_algorithm != real.tail_algorithm || sp.indexed != real.indexed ||
+                sp.lz4f_serial != real.lz4f_serial || sp.lz4_legacy != real.lz4_legacy ||
+                sp.lz4_content_checksum != real.lz4_content_checksum ||
+                (sp.lz4_content_checksum && sp.content_checksum != real.content_checksum) ||
+                sp.container_size != real.container_size || sp.max_chunk != real.max_chunk ||
+                sp.window_size != real.window_size) {
+                fprintf(stderr, "sparse plan and parser differ\n");
                 abort();
+            }
+            /* the checksums a plan holds; LZ4's and snappy's are read
+             * where the chunk lies, on both engines */
+            int held = sp.check != OC_CHECK_XXH32_STORED && sp.check != OC_CHECK_CRC32C_MASKED;
             for (size_t i = 0; i < sp.n; i++) {
                 const oc_chunk_ref *a = &sp.chunks[i], *b = &real.chunks[i];
                 if (a->src_off != b->src_off || a->src_size != b->src_size || a->dst_off != b->dst_off ||
-                    a->dst_size != b->dst_size || a->stored != b->stored)
+                    a->dst_size != b->dst_size || a->stored != b->stored ||
+                    (held && a->checksum != b->checksum))
                     abort();
             }
         }

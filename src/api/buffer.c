@@ -8,8 +8,11 @@
  * never an overrun).  RAW and WITH_UNCOMPRESSED_SIZE compress straight
  * into dst.
  *
- * Decompression: the container reader (src/format/) builds a plan from
- * headers and indexes; every compressed chunk of a group is decoded by ONE
+ * Decompression: plan_src builds the plan of host and device buffers
+ * alike through one range reader - from head and tail wherever an index or
+ * a size header suffices (src/format/sparse_plan.c), from the whole buffer
+ * otherwise (src/format/ container readers); every compressed chunk of a
+ * group is decoded by ONE
  * oc_batch_decompress call straight into its slice of the caller's dst (no
  * extra copy); stored chunks are copied; sizes and checksums are checked per
  * chunk and the first bad chunk is reported.  Containers without an index
@@ -18,8 +21,9 @@
  *
  * Device buffers are driven from here too: RAW and WITH_UNCOMPRESSED_SIZE
  * compression is the same code (the batched call on the GPU); the plan of
- * a device buffer comes from its head and tail (src/format/sparse_plan.c,
- * read through oc_memory_copy); this layer chooses GPU or staging and the
+ * a device buffer is plan_src's, its ranges read through oc_memory_copy
+ * and its probe words checked by the GPU; this layer chooses GPU or
+ * staging and the
  * CUDA engine's primitives (src/cuda/container/) assemble NATIVE
  * containers, run a plan and check one.  What the GPU does not run is
  * staged through the CPU engine (staging.c).
@@ -332,6 +336,68 @@ oc_status oc_buffer_compress(oc_context *ctx, const oc_buffer_options *options, 
     return compress_native(ctx, options, (const uint8_t *)src, src_size, d, dst_capacity, dst_size);
 }
 
+/* ---- planning: one range reader for host and device buffers ------------------ */
+
+typedef struct src_reader {
+    oc_context *ctx; /* the device buffer's context; NULL: src is host memory */
+    const uint8_t *src;
+} src_reader;
+
+/* oc_range_reader over src: host copies, or device copies and one wait. */
+static oc_status read_src(void *opaque, const oc_range *r, size_t n)
+{
+    const src_reader *d = (const src_reader *)opaque;
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].len == 0)
+            continue;
+        if (d->ctx)
+            FORWARD_IF_ERROR(oc_memory_copy(d->ctx, r[i].to, d->src + r[i].off, (size_t)r[i].len));
+        else
+            memcpy(r[i].to, d->src + r[i].off, (size_t)r[i].len);
+    }
+    return d->ctx ? oc_context_synchronize(d->ctx) : OC_OK;
+}
+
+/* A buffer's plan: from head and tail (sh holds what was read and the
+ * probe words), or from the whole buffer. */
+typedef struct src_plan {
+    oc_container_plan plan;
+    oc_sparse sh;
+    int sparse; /* the plan came from head and tail */
+} src_plan;
+
+static void src_plan_free(src_plan *p)
+{
+    oc_plan_free(&p->plan);
+    oc_sparse_free(&p->sh);
+}
+
+/* The plan of src[0..src_size), host or device memory (device_ctx: its
+ * context, NULL for host memory), through one range reader: the plan from
+ * head and tail (src/format/sparse_plan.c) wherever it suffices - the
+ * indexed containers and sized streams - its probe words checked here in a
+ * host buffer (CORRUPT, the parser's own status, when one fails) and by
+ * the GPU in a device buffer; the parser over the whole buffer otherwise,
+ * in place for host memory.  A device buffer that needs that gets
+ * p->sparse = 0 and an empty plan: the caller reads it whole or stages.
+ * The plan and its statuses are the parser's (fuzz/fuzz_sparse_plan.c). */
+static oc_status plan_src(const oc_buffer_options *hint, const void *src, uint64_t src_size,
+                          oc_context *device_ctx, src_plan *p)
+{
+    src_reader rd = {device_ctx, (const uint8_t *)src};
+    oc_status st = oc_sparse_plan(hint, src_size, read_src, &rd, &p->sh, &p->plan, &p->sparse);
+    if (p->sparse) {
+        if (st == OC_OK && !device_ctx && !oc_sparse_probes_hold(&p->sh, &p->plan, rd.src, src_size))
+            st = OC_ERR_CORRUPT;
+        return st;
+    }
+    oc_sparse_free(&p->sh);
+    if (device_ctx || st != OC_OK)
+        return st;
+    static const uint8_t empty[1] = {0};
+    return oc_container_parse(src ? rd.src : empty, src_size, hint, &p->plan);
+}
+
 /* ---- inspection ------------------------------------------------------------ */
 
 static oc_status check_hint(const oc_buffer_options *hint)
@@ -369,9 +435,9 @@ oc_status oc_buffer_inspect(const void *src, uint64_t src_size, const oc_buffer_
     RETURN_ERROR_IF(!info || info->struct_size != sizeof(oc_frame_info), OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF(!src && src_size, OC_ERR_INVALID_ARGUMENT);
     FORWARD_IF_ERROR(check_hint(hint));
-    static const uint8_t empty[1] = {0};
-    oc_container_plan plan;
-    oc_status st = oc_container_parse(src ? (const uint8_t *)src : empty, src_size, hint, &plan);
+    src_plan pl;
+    oc_status st = plan_src(hint, src, src_size, NULL, &pl);
+    const oc_container_plan plan = pl.plan;
     if (st == OC_OK && plan.lz4f_serial)
         st = plan.walk_status;
     if (st == OC_OK) {
@@ -392,7 +458,7 @@ oc_status oc_buffer_inspect(const void *src, uint64_t src_size, const oc_buffer_
         if (plan.tail && plan.tail_algorithm == OC_ALGO_GZIP)
             st = gzip_tail_info(src, &plan, info);
     }
-    oc_plan_free(&plan);
+    src_plan_free(&pl);
     return st;
 }
 
@@ -412,14 +478,17 @@ typedef struct dgroup {
 static int chunk_checksum_ok(const dgroup *g, size_t i)
 {
     const oc_chunk_ref *c = &g->chunks[i];
-    const uint8_t *d = g->dst + c->dst_off;
+    const uint8_t *s = g->src + c->src_off, *d = g->dst + c->dst_off;
     switch (g->plan->check) {
+    /* LZ4's block checksum follows the block's data and snappy's masked
+     * CRC precedes it: read there, as the GPU does, since a plan made from
+     * head and tail (plan_src) holds neither. */
     case OC_CHECK_XXH32_STORED:
-        return oc_xxh32(g->src + c->src_off, (size_t)c->src_size, 0) == c->checksum;
+        return oc_xxh32(s, (size_t)c->src_size, 0) == oc_load_le32(s + c->src_size);
     case OC_CHECK_XXH64_LOW:
         return (uint32_t)oc_xxh64(d, (size_t)c->dst_size, 0) == c->checksum;
     case OC_CHECK_CRC32C_MASKED:
-        return oc_crc32c_mask(oc_crc32c(0, d, (size_t)c->dst_size)) == c->checksum;
+        return oc_crc32c_mask(oc_crc32c(0, d, (size_t)c->dst_size)) == oc_load_le32(s - 4);
     case OC_CHECK_CRC32:
         return oc_crc32(0, d, (size_t)c->dst_size) == c->checksum;
     case OC_CHECK_XXH32_CONTENT:
@@ -664,22 +733,7 @@ static oc_status decode_tail(oc_context *ctx, const oc_container_plan *plan, con
     return st;
 }
 
-/* ---- device buffers: the plan from head and tail ------------------------------- */
-
-typedef struct device_reader {
-    oc_context *ctx;
-    const uint8_t *src;
-} device_reader;
-
-/* oc_range_reader over device memory: the copies, then one wait. */
-static oc_status read_device(void *opaque, const oc_range *r, size_t n)
-{
-    const device_reader *d = (const device_reader *)opaque;
-    for (size_t i = 0; i < n; i++)
-        if (r[i].len)
-            FORWARD_IF_ERROR(oc_memory_copy(d->ctx, r[i].to, d->src + r[i].off, (size_t)r[i].len));
-    return oc_context_synchronize(d->ctx);
-}
+/* ---- device buffers ------------------------------------------------------------ */
 
 /* A device buffer decoded on the GPU: src/format/sparse_plan.c's plan from
  * its head and tail, run by the CUDA engine when the GPU runs it (its
@@ -696,19 +750,16 @@ static oc_status decompress_device(oc_context *ctx, const oc_buffer_options *hin
         return OC_OK;
     }
     int verify = !hint || hint->checksum == OC_CHECKSUM_VERIFY;
-    oc_sparse sh;
-    oc_container_plan plan;
-    int gpu = 0;
-    device_reader rd = {ctx, (const uint8_t *)src};
-    oc_status st = oc_sparse_plan(hint, src_size, read_device, &rd, &sh, &plan, &gpu);
-    if (st == OC_OK && (!gpu || !oc_cuda_has_op(plan.algorithm, 1) ||
-                        (plan.tail && !oc_cuda_has_op(plan.tail_algorithm, 1))))
+    src_plan pl;
+    oc_status st = plan_src(hint, src, src_size, ctx, &pl);
+    const oc_container_plan *plan = &pl.plan;
+    if (st == OC_OK && (!pl.sparse || !oc_cuda_has_op(plan->algorithm, 1) ||
+                        (plan->tail && !oc_cuda_has_op(plan->tail_algorithm, 1))))
         *handled = 0;
     else if (st == OC_OK)
-        st = oc_cuda_buffer_run_plan(ctx, &plan, &sh, verify, src, src_size, dst, dst_capacity, dst_size,
+        st = oc_cuda_buffer_run_plan(ctx, plan, &pl.sh, verify, src, src_size, dst, dst_capacity, dst_size,
                                      failed_chunk);
-    oc_plan_free(&plan);
-    oc_sparse_free(&sh);
+    src_plan_free(&pl);
     return st;
 }
 
@@ -722,23 +773,19 @@ static oc_status decompressed_size_device(oc_context *ctx, const oc_buffer_optio
     *handled = 0;
     if (src_size > SIZE_MAX / 2)
         return OC_OK;
-    oc_sparse sh;
-    oc_container_plan plan;
-    int usable = 0;
-    device_reader rd = {ctx, (const uint8_t *)src};
-    oc_status st = oc_sparse_plan(hint, src_size, read_device, &rd, &sh, &plan, &usable);
-    if (!usable) {
+    src_plan pl;
+    oc_status st = plan_src(hint, src, src_size, ctx, &pl);
+    if (!pl.sparse) {
         st = OC_OK; /* *handled stays 0 */
     } else if (st != OC_OK) {
         *handled = 1;
-    } else if (!plan.tail && plan.size_known) {
-        st = oc_cuda_buffer_check_plan(ctx, &plan, &sh, src, src_size);
+    } else if (!pl.plan.tail && pl.plan.size_known) {
+        st = oc_cuda_buffer_check_plan(ctx, &pl.plan, &pl.sh, src, src_size);
         if (st == OC_OK)
-            *size = plan.total_size;
+            *size = pl.plan.total_size;
         *handled = 1;
     }
-    oc_plan_free(&plan);
-    oc_sparse_free(&sh);
+    src_plan_free(&pl);
     return st;
 }
 
@@ -768,8 +815,9 @@ oc_status oc_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, c
     const uint8_t *s = src ? (const uint8_t *)src : empty_in;
     uint8_t *d = dst ? (uint8_t *)dst : dummy;
 
-    oc_container_plan plan;
-    oc_status st = oc_container_parse(s, src_size, hint, &plan);
+    src_plan pl;
+    oc_status st = plan_src(hint, src, src_size, NULL, &pl);
+    const oc_container_plan plan = pl.plan;
     if (st != OC_OK)
         goto done;
     if (plan.lz4f_serial) {
@@ -818,7 +866,7 @@ oc_status oc_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, c
     }
     *dst_size = total;
 done:
-    oc_plan_free(&plan);
+    src_plan_free(&pl);
     return st;
 }
 
@@ -848,8 +896,9 @@ oc_status oc_buffer_decompressed_size(oc_context *ctx, const oc_buffer_options *
     }
     static const uint8_t empty_in[1];
     const uint8_t *s = src ? (const uint8_t *)src : empty_in;
-    oc_container_plan plan;
-    oc_status st = oc_container_parse(s, src_size, hint, &plan);
+    src_plan pl;
+    oc_status st = plan_src(hint, src, src_size, NULL, &pl);
+    const oc_container_plan plan = pl.plan;
     if (st != OC_OK)
         goto done;
     if (plan.size_known && (!plan.lz4f_serial || plan.walk_status == OC_OK)) {
@@ -883,6 +932,6 @@ oc_status oc_buffer_decompressed_size(oc_context *ctx, const oc_buffer_options *
     if (st == OC_OK)
         *size = c->dst_off + tail;
 done:
-    oc_plan_free(&plan);
+    src_plan_free(&pl);
     return st;
 }

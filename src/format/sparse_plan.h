@@ -1,9 +1,10 @@
 /*
- * sparse_plan.h - container plans for a buffer the host cannot read whole
- * (device memory): the whole-buffer layer on device buffers
- * (src/cuda/container/cuda_buffer_decode.cu) reads only the head and the tail of
- * src through a callback, and this builds the same plan (and statuses) as
- * oc_container_parse would on the whole buffer.
+ * sparse_plan.h - container plans from the head and the tail of a buffer:
+ * the whole-buffer layer (src/api/buffer.c, plan_src) plans every buffer,
+ * host or device memory, through a range reader (a callback that copies
+ * byte ranges of src), and this builds the same plan (and statuses) as
+ * oc_container_parse would on the whole buffer, reading only head and
+ * tail where an index or a size header says the rest.
  *
  * How: the bytes read go into a "shadow" of src (calloc'd: pages never
  * written cost no memory); for the indexed containers (LZ4 frame with our
@@ -11,7 +12,9 @@
  * that the index implies are synthesised into the shadow from the layout,
  * and oc_container_parse runs on the shadow.  Every synthesised word is a
  * *probe*: the caller must check that src really holds it (any difference:
- * CORRUPT, which is what the parser says on the real bytes).  Snappy
+ * CORRUPT, which is what the parser says on the real bytes): the GPU's
+ * kernels where src is device memory (src/cuda/container/
+ * cuda_buffer_decode.cu), oc_sparse_probes_hold where it is host memory.  Snappy
  * chunks' varint preambles are checked by the caller too (equal to the
  * chunk's dst_size).  Zstd frames are synthesised as raw blocks of the
  * entry's size with their magic as a probe; the caller then walks each real
@@ -57,11 +60,12 @@ OC_HIDDEN void oc_sparse_free(oc_sparse *sh);
 OC_HIDDEN void oc_sparse_probe(oc_sparse *s, uint64_t pos, uint32_t word);
 OC_HIDDEN oc_status oc_sparse_read_tail(oc_sparse *s, oc_range_reader rd, void *opaque, uint64_t len);
 
-/* The host reference of the checks the caller runs where src is (the GPU
- * kernels of cuda_buffer_decode.cu do the same): 1 when every probe word
- * is in src, every compressed snappy chunk's preamble equals its size, and
- * every zstd chunk is one whole frame of its entry's sizes; 0 means
- * CORRUPT.  For tests and fuzzing (src readable on the host). */
+/* The checks of a plan's probes in a host buffer (the GPU kernels of
+ * cuda_buffer_decode.cu do the same in device memory): 1 when every probe
+ * word is in src, every compressed snappy chunk's preamble equals its
+ * size, and every zstd chunk is one whole frame of its entry's sizes; 0
+ * means CORRUPT.  The whole-buffer layer runs it on host buffers; tests
+ * and fuzzing run it as the GPU's reference. */
 OC_HIDDEN int oc_sparse_probes_hold(const oc_sparse *sh, const oc_container_plan *plan, const uint8_t *src,
                                     uint64_t src_size);
 
