@@ -11,7 +11,8 @@
  * Huffman-only/RLE blocks), window sizes 2^9..2^15, streams that mix the
  * three block types and empty flush blocks, on real files and generated
  * columns; exact statuses: OUTPUT_TOO_SMALL one byte short (with the size
- * needed), TRUNCATED for every proper prefix (sampled for long streams),
+ * needed) and at every capacity below the size of a 4 KiB stream (the
+ * symbol loop's fast-path bound), TRUNCATED for every proper prefix (sampled for long streams),
  * CHECKSUM_MISMATCH for a damaged Adler-32 / CRC-32 / FHCRC, SIZE_MISMATCH
  * for a damaged ISIZE, NEEDS_DICTIONARY for a zlib preset dictionary, and
  * CORRUPT for the hand-built bad streams below (each commented field by
@@ -436,6 +437,37 @@ static void check_hand_built(void)
     expect_raw("dynamic, repeat with nothing before", &w, OC_ERR_CORRUPT, NULL, 0);
 }
 
+/* Every capacity from 0 to the size and one past it, for the first 4 KiB of
+ * src as raw deflate (dynamic, fixed and Huffman-only blocks): the symbol
+ * loop's fast paths test one 32-bit bound (room left in the capacity and the
+ * 2 KiB batch) and leave the rest to a slow path, so the capacity is passed
+ * by a literal, a literal pair and a match at every offset, before, at and
+ * after a batch flush.  Each must be OUTPUT_TOO_SMALL with the size needed,
+ * and a capacity that fits must decode zlib's bytes. */
+static void check_capacity_sweep(const uint8_t *src, size_t n)
+{
+    if (n > 4096)
+        n = 4096;
+    static const int strategies[3] = {Z_DEFAULT_STRATEGY, Z_FIXED, Z_HUFFMAN_ONLY};
+    uint8_t *out = malloc(n + 1);
+    for (int k = 0; k < 3; k++) {
+        size_t cs;
+        uint8_t *comp = zlib_comp(OC_ALGO_DEFLATE, src, n, 6, strategies[k], 15, &cs);
+        long bad = 0;
+        for (size_t cap = 0; cap <= n + 1; cap++) {
+            size_t got = 0;
+            oc_status st = inf_decode_chunk(&g_tables, g_crct, OC_ALGO_DEFLATE, comp, cs, out, cap, &got);
+            int ok = cap >= n ? st == OC_OK && got == n && memcmp(out, src, n) == 0
+                              : st == OC_ERR_OUTPUT_TOO_SMALL && got == n;
+            if (!ok && bad++ == 0)
+                EXPECT(0, "capacity sweep, strategy %d: capacity %zu of %zu: status %d, size %zu",
+                       strategies[k], cap, n, (int)st, got);
+        }
+        free(comp);
+    }
+    free(out);
+}
+
 static void check_wrappers(const uint8_t *src, size_t n)
 {
     size_t got;
@@ -590,6 +622,7 @@ int main(void)
             continue;
         check_input(files[f], data, n, f == 0);
         if (f == 0) {
+            check_capacity_sweep(data, n);
             check_wrappers(data, n);
             check_checksums(data, n);
         }

@@ -19,11 +19,12 @@
  * (deflate_host_core.c).  Run it under compute-sanitizer memcheck and
  * racecheck (bench/gpu/dev/run-device.sh).
  *
- * --variant v1|v2|v3|v1,v2|all (default all): the library's kernel (v1,
- * inflate_kernels.cu), decoder v2 (inflate_v2_kernels.cu, DEFLATE_NOTES.md
- * "Decoder v2") and v3 (v2 with an 11-bit literal/length table), each
- * checked and timed on the same batch; damaged inputs are held to v1's host
- * core for every variant.
+ * --variant v1|v2|v3|v1,v2|all (default all): decoder v1 (inflate_v1_core.h,
+ * the library's until v2), the library's kernel (v2, inflate_kernels.cu)
+ * and v3 (v2 with an 11-bit literal/length table; inflate_var_kernels.cu
+ * builds v1 and v3, DEFLATE_NOTES.md "Decoder v1: result, and decoders v2 /
+ * v3"), each checked and timed on the same batch; damaged inputs are held
+ * to the library's host core for every variant.
  *
  * Usage: deflate_dev [--damage] [--quick] [--chunk N] [--level L] [--zlib]
  *                    [--strategy S] [--algo deflate|zlib|gzip|all]
@@ -46,7 +47,7 @@
 
 #include "cuda/codecs/deflate/inflate_gpu.h"
 #include "deflate_host_core.h"
-#include "inflate_v2_gpu.h"
+#include "inflate_var_gpu.h"
 
 #define CUDA_OK(x)                                                                                           \
     do {                                                                                                     \
@@ -227,7 +228,7 @@ static void dev_decode(const DevBatch &d, oc_algorithm a, int variant)
     cfg.algorithm = a;
     cfg.max_capacity = SIZE_MAX;
     oc_status st =
-        variant == 2   ? dev_inflate_v2(&cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
+        variant == 1   ? dev_inflate_v1(&cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
                                         (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, 0)
         : variant == 3 ? dev_inflate_v3(&cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
                                         (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, 0)

@@ -44,7 +44,20 @@
  * a single one-bit code are allowed, as zlib does), an unused codeword, too
  * many symbols, a repeat with nothing to repeat, literal/length symbols
  * 286-287, distance symbols 30-31 and distances beyond the output.
+ *
+ * The symbol loop is lean (decoder v2 of DEFLATE_NOTES.md; v1 is kept in
+ * bench/gpu/dev/inflate_v1_core.h), because the warp issues each of its
+ * instructions for 32 lanes: the batch lives in 32-bit registers (p, the
+ * bytes of the batch so far; plim, the room from its start), so one compare
+ * per literal covers the capacity, counting and flush tests, and whatever
+ * fails it takes a slow path with the full tests; a literal pair is stored
+ * by lanes 0 and 1 with one predicated store; the next input word is loaded
+ * ahead (nw), so a refill waits on no load, and the TRUNCATED test runs only
+ * where a refill passes the chunk's whole words.  INF_LTB, the
+ * literal/length table's bits (10), is a parameter only for
+ * bench/gpu/dev's v3 build (11).
  */
+
 #ifndef OC_INFLATE_CORE_H
 #define OC_INFLATE_CORE_H
 
@@ -57,13 +70,17 @@
 #include "../../../common/portable.h"
 #include "inflate_huff_core.h"
 
+/* Literal/length table bits (bench/gpu/dev builds its v3 with 11). */
+#ifndef INF_LTB
+#define INF_LTB INF_TB
+#endif
 #define INF_RING 2048u  /* per-warp ring of recent output bytes (power of 2) */
 #define INF_QMAX 64u    /* matches queued per batch */
 #define INF_MAXLEN 258u /* longest match */
 
 /* The warp's tables and buffers in shared memory (about 9.9 KiB). */
 typedef struct inf_tables {
-    uint32_t lit[1u << INF_TB];
+    uint32_t lit[1u << INF_LTB];
     uint32_t dist[1u << INF_DTB]; /* the precode table lives here while lengths are read */
     inf_canon lcan, dcan;
     uint16_t lsyms[INF_NLIT];
@@ -89,9 +106,11 @@ typedef struct inf_br {
     size_t k;    /* next word to load */
     size_t k_lo; /* words k_lo .. k_hi-1 lie wholly in the chunk */
     size_t k_hi;
+    size_t span; /* k_hi - k_lo, or 0: word k is whole iff k - k_lo < span */
     uint64_t bb;
     uint32_t bl;
-    int over; /* a zero bit past the end was consumed: TRUNCATED */
+    uint32_t nw; /* word k, already loaded */
+    int over;    /* a zero bit past the end was consumed: TRUNCATED */
 } inf_br;
 
 OC_CORE_FN uint32_t inf_word_slow(const inf_br *r, size_t k)
@@ -107,7 +126,7 @@ OC_CORE_FN uint32_t inf_word_slow(const inf_br *r, size_t k)
 
 OC_CORE_FN uint32_t inf_word(const inf_br *r, size_t k)
 {
-    if (k >= r->k_lo && k < r->k_hi) {
+    if (k - r->k_lo < r->span) {
 #ifdef __CUDACC__
         return __ldg((const unsigned int *)r->base + k); /* the input is read-only during the kernel */
 #else
@@ -134,14 +153,12 @@ OC_CORE_FN void inf_br_check_over(inf_br *r)
 OC_CORE_FN void inf_refill(inf_br *r)
 {
     if (r->bl <= 32) {
-        if (r->k >= r->k_lo && r->k < r->k_hi) {
-            r->bb |= (uint64_t)inf_word(r, r->k) << r->bl;
-        } else {
+        if (r->k - r->k_lo >= r->span)
             inf_br_check_over(r);
-            r->bb |= (uint64_t)inf_word_slow(r, r->k) << r->bl;
-        }
+        r->bb |= (uint64_t)r->nw << r->bl;
         r->k++;
         r->bl += 32;
+        r->nw = inf_word(r, r->k);
     }
 }
 
@@ -154,6 +171,7 @@ OC_CORE_FN void inf_br_seek(inf_br *r, size_t pos)
     r->bb = (uint64_t)inf_word(r, r->k) >> skip;
     r->bl = 32 - skip;
     r->k++;
+    r->nw = inf_word(r, r->k);
     inf_refill(r);
 }
 
@@ -164,6 +182,7 @@ OC_CORE_FN void inf_br_init(inf_br *r, const uint8_t *src, size_t n)
     r->n = n;
     r->k_lo = (r->o + 3) >> 2;
     r->k_hi = (r->o + n) >> 2;
+    r->span = r->k_hi > r->k_lo ? r->k_hi - r->k_lo : 0;
     r->over = 0;
     inf_br_seek(r, 0);
 }
@@ -194,7 +213,7 @@ OC_CORE_BIGFN oc_status inf_fixed_tables(inf_tables *T)
     for (uint32_t s = lane; s < INF_NLIT + INF_NDIST; s += OC_NLANES)
         T->lens[s] = (uint8_t)(s < 144 ? 8 : s < 256 ? 9 : s < 280 ? 7 : s < 288 ? 8 : 5);
     OC_WARP_SYNC();
-    oc_status st = inf_build(T->lens, INF_NLIT, INF_TABLE_LIT, T->lit, INF_TB, &T->lcan, T->lsyms);
+    oc_status st = inf_build(T->lens, INF_NLIT, INF_TABLE_LIT, T->lit, INF_LTB, &T->lcan, T->lsyms);
     if (st == OC_OK)
         st = inf_build(T->lens + INF_NLIT, INF_NDIST, INF_TABLE_DIST, T->dist, INF_DTB, &T->dcan, T->dsyms);
     return st;
@@ -269,7 +288,7 @@ OC_CORE_BIGFN oc_status inf_dynamic_tables(inf_tables *T, inf_br *r)
     OC_WARP_SYNC();
     if (T->lens[256] == 0)
         return inf_fail(r, INF_ERR(OC_ERR_CORRUPT)); /* no end-of-block code */
-    st = inf_build(T->lens, INF_NLIT, INF_TABLE_LIT, T->lit, INF_TB, &T->lcan, T->lsyms);
+    st = inf_build(T->lens, INF_NLIT, INF_TABLE_LIT, T->lit, INF_LTB, &T->lcan, T->lsyms);
     if (st == OC_OK)
         st = inf_build(T->lens + INF_NLIT, INF_NDIST, INF_TABLE_DIST, T->dist, INF_DTB, &T->dcan, T->dsyms);
     return st == OC_OK ? OC_OK : inf_fail(r, st);
@@ -359,35 +378,91 @@ OC_CORE_FN void inf_out_flush(inf_tables *T, inf_out *o)
 
 /* ---- one stream ------------------------------------------------------------------ */
 
+/* The batch's registers (the file comment): the output so far is
+ * o.bstart + p in every mode.  plim_l bounds p for a literal's fast path,
+ * plim_m for a match's: min(capacity left, RING - MAXLEN) from the batch
+ * start; once counting, nothing is written or queued (plim_m = 0) and
+ * literals only count (plim_l = 2^30; the ring they are stored in is no
+ * longer read).  rb is the ring slot of the batch start; hist = min(bstart,
+ * 65536), all that a distance (<= 32768) needs of the output before it. */
+OC_CORE_FN void inf_batch_regs(const inf_out *o, uint32_t *plim_l, uint32_t *plim_m, uint32_t *rb,
+                               uint32_t *hist)
+{
+    size_t room = o->cap - o->bstart; /* bstart <= cap unless counting */
+    uint32_t lim = room < INF_RING - INF_MAXLEN ? (uint32_t)room : INF_RING - INF_MAXLEN;
+    *plim_l = o->counting ? 1u << 30 : lim;
+    *plim_m = o->counting ? 0 : lim;
+    *rb = (uint32_t)o->bstart & (INF_RING - 1);
+    *hist = o->bstart < 65536 ? (uint32_t)o->bstart : 65536u;
+}
+
+/* The refill of the symbol loop: TRUNCATED (break) as soon as a refill
+ * finds that padding was consumed. */
+#define INF_LOOP_REFILL()                                                                                    \
+    if (r.bl <= 32) {                                                                                        \
+        if (r.k - r.k_lo >= r.span) {                                                                        \
+            inf_br_check_over(&r);                                                                           \
+            if (r.over) {                                                                                    \
+                st = OC_ERR_TRUNCATED;                                                                       \
+                break;                                                                                       \
+            }                                                                                                \
+        }                                                                                                    \
+        r.bb |= (uint64_t)r.nw << r.bl;                                                                      \
+        r.k++;                                                                                               \
+        r.bl += 32;                                                                                          \
+        r.nw = inf_word(&r, r.k);                                                                            \
+    }
+
 /* Decodes the Huffman-coded data of one block with the tables in T.  The
  * reader and the output state are copied into locals (registers) for the
- * loop and written back at the end. */
+ * loop and written back at the end.  Fast paths: a literal (pair) or a
+ * match that fits the batch; everything else is v1's code on o.op. */
 OC_CORE_BIGFN oc_status inf_huffman_block(inf_tables *T, inf_br *rp, inf_out *outp)
 {
     uint32_t lane = OC_LANE();
     inf_br r = *rp;
     inf_out o = *outp;
     oc_status st = OC_OK;
-    for (;;) {
-        inf_refill(&r);
-        if (r.over) {
-            st = OC_ERR_TRUNCATED;
-            break;
-        }
-        uint32_t e = T->lit[(uint32_t)r.bb & ((1u << INF_TB) - 1)];
-        uint32_t kind = INF_KIND(e);
-        if (kind == INF_K_SLOW) {
+    uint32_t p = (uint32_t)(o.op - o.bstart), plim_l = 0, plim_m = 0, rb = 0, hist = 0;
+    if (o.counting) {
+        o.bstart = o.op;
+        p = 0;
+    }
+    inf_batch_regs(&o, &plim_l, &plim_m, &rb, &hist);
+    if (r.over)
+        st = OC_ERR_TRUNCATED; /* v1 tested the flag before the first symbol */
+    while (st == OC_OK) {
+        INF_LOOP_REFILL();
+        uint32_t e = T->lit[(uint32_t)r.bb & ((1u << INF_LTB) - 1)];
+        if (INF_KIND(e) == INF_K_SLOW) {
             INF_COUNT(slow, 1);
-            e = inf_slow(&T->lcan, T->lsyms, INF_TABLE_LIT, INF_TB, r.bb);
-            kind = INF_KIND(e);
+            e = inf_slow(&T->lcan, T->lsyms, INF_TABLE_LIT, INF_LTB, r.bb);
         }
-        if (kind <= INF_K_LIT2) { /* one or two literals */
+        if (e < (INF_K_LEN << 29)) { /* one or two literals */
+            uint32_t kind = INF_KIND(e), cnt = 1 + kind, nb = INF_TOTAL(e);
             INF_COUNT(lookups, 1);
-            INF_COUNT(literals, 1 + kind);
-            uint32_t nb = INF_TOTAL(e);
+            INF_COUNT(literals, cnt);
             r.bb >>= nb;
             r.bl -= nb;
-            uint32_t cnt = 1 + kind;
+            if (p + cnt <= plim_l) {
+#ifdef __CUDACC__
+                /* lane 1 stores a LIT2's second literal: one predicated
+                 * store (written in PTX: nvcc makes `if` a divergent branch) */
+                uint32_t at = (uint32_t)__cvta_generic_to_shared(&T->ring[(rb + p + lane) & (INF_RING - 1)]);
+                asm volatile("{\n\t.reg .pred q;\n\tsetp.le.u32 q, %0, %1;\n\t@q st.shared.u8 [%2], %3;\n\t}"
+                             :
+                             : "r"(lane), "r"(kind), "r"(at), "r"(e >> (8 * (lane & 1)))
+                             : "memory");
+#else
+                T->ring[(rb + p) & (INF_RING - 1)] = (uint8_t)e;
+                if (kind)
+                    T->ring[(rb + p + 1) & (INF_RING - 1)] = (uint8_t)(e >> 8);
+#endif
+                p += cnt;
+                continue;
+            }
+            /* v1's path: the capacity, the batch's end, or counting */
+            o.op = o.bstart + p;
             if (!o.counting && o.cap - o.op < cnt) {
                 if (o.op > o.bstart)
                     inf_out_flush(T, &o);
@@ -404,14 +479,18 @@ OC_CORE_BIGFN oc_status inf_huffman_block(inf_tables *T, inf_br *rp, inf_out *ou
                     inf_out_flush(T, &o);
             } else {
                 o.op += cnt;
+                o.bstart = o.op;
             }
+            p = (uint32_t)(o.op - o.bstart);
+            inf_batch_regs(&o, &plim_l, &plim_m, &rb, &hist);
             continue;
         }
-        if (kind == INF_K_EOB) {
-            inf_bits(&r, INF_TOTAL(e));
+        if (INF_KIND(e) == INF_K_EOB) {
+            r.bb >>= INF_TOTAL(e);
+            r.bl -= INF_TOTAL(e);
             break;
         }
-        if (kind != INF_K_LEN) {
+        if (INF_KIND(e) != INF_K_LEN) {
             st = inf_fail(&r, INF_ERR(OC_ERR_CORRUPT));
             break;
         }
@@ -419,7 +498,7 @@ OC_CORE_BIGFN oc_status inf_huffman_block(inf_tables *T, inf_br *rp, inf_out *ou
         uint32_t len = (e & 0x1FFu) + (((uint32_t)r.bb >> clen) & ((1u << INF_EXTRA(e)) - 1u));
         r.bb >>= nb;
         r.bl -= nb;
-        inf_refill(&r);
+        INF_LOOP_REFILL();
         uint32_t d = T->dist[(uint32_t)r.bb & ((1u << INF_DTB) - 1)];
         if (INF_KIND(d) == INF_K_SLOW)
             d = inf_slow(&T->dcan, T->dsyms, INF_TABLE_DIST, INF_DTB, r.bb);
@@ -433,10 +512,26 @@ OC_CORE_BIGFN oc_status inf_huffman_block(inf_tables *T, inf_br *rp, inf_out *ou
         r.bl -= dnb;
         INF_COUNT(matches, 1);
         INF_COUNT(match_bytes, len);
-        if (dist > o.op) {
+        if (dist > hist + p) { /* beyond the output so far */
             st = inf_fail(&r, INF_ERR(OC_ERR_CORRUPT));
             break;
         }
+        if (p + len <= plim_m) {
+            if (lane == 0) {
+                T->q_pl[o.nq] = p | (len << 16);
+                T->q_dist[o.nq] = dist;
+            }
+            p += len;
+            if (++o.nq == INF_QMAX) {
+                o.op = o.bstart + p;
+                inf_out_flush(T, &o);
+                p = 0;
+                inf_batch_regs(&o, &plim_l, &plim_m, &rb, &hist);
+            }
+            continue;
+        }
+        /* v1's path */
+        o.op = o.bstart + p;
         if (!o.counting && o.cap - o.op < len) {
             if (o.op > o.bstart)
                 inf_out_flush(T, &o);
@@ -453,8 +548,12 @@ OC_CORE_BIGFN oc_status inf_huffman_block(inf_tables *T, inf_br *rp, inf_out *ou
                 inf_out_flush(T, &o);
         } else {
             o.op += len;
+            o.bstart = o.op;
         }
+        p = (uint32_t)(o.op - o.bstart);
+        inf_batch_regs(&o, &plim_l, &plim_m, &rb, &hist);
     }
+    o.op = o.bstart + p;
     *rp = r;
     *outp = o;
     return st;

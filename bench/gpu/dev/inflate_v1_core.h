@@ -1,32 +1,57 @@
 /*
- * inflate_v2_core.h - decoder v2 of DEFLATE_NOTES.md ("Decoder v2: a lean
- * symbol loop"), a development variant of src/cuda/codecs/deflate/
- * inflate_core.h kept beside v1 so that deflate_dev.cu can run both on the
- * same GPU and deflate_v2_cpu_check.c can hold v2 to v1 (and zlib) here.
- *
- * Same design as v1 (one warp per stream, warp-uniform symbol decoding, the
- * same tables, ring, queue and flush; see inflate_core.h's comment), same
- * outputs and statuses; what changes is the instruction count of the symbol
- * loop, which v1 spends mostly on bookkeeping (~55 SASS instructions per
- * literal look-up, counted from its PTX):
- *   - the loop keeps the batch in 32-bit registers: p = bytes of the batch
- *     so far, plim = min(capacity left, RING - MAXLEN) from the batch start,
- *     so one compare (p + count <= plim) replaces v1's capacity test, its
- *     "counting" test and its flush test; anything else (batch full,
- *     capacity reached, counting) takes a slow path that is v1's code;
- *   - the two literals of a LIT2 entry are stored by lanes 0 and 1 with one
- *     predicated store (no branch around lane 0's stores);
- *   - the bit reader keeps the next input word already loaded (nw), so a
- *     refill ORs a register instead of waiting on a global load, and the
- *     next word's load overlaps the following symbols; the TRUNCATED test
- *     runs only where a refill passes the chunk's whole words (v1 tested a
- *     flag every symbol).
- * Built with -DINF_LTB=11u it is decoder v3: the same with an 11-bit
- * literal/length table (more two-literal entries and fewer SLOW codes, for
- * 13 KiB of shared memory a warp: 16 warps an SM instead of 24).
+ * inflate_v1_core.h - decoder v1 of DEFLATE_NOTES.md, the library's inflate
+ * core until decoder v2 replaced it (src/cuda/codecs/deflate/
+ * inflate_core.h), kept so that deflate_dev.cu can time v1 beside the
+ * library on one GPU and deflate_v2_cpu_check.c can hold the library to it.
  * It defines inflate_core.h's guard and names, so inflate_chunk_core.h
- * included after it wraps v2 instead of v1 (one translation unit per
- * version: inflate_v2_kernels.cu, deflate_host_core_v2.c).
+ * included after it wraps v1 (one translation unit per version).  Its
+ * comment as it was in the library:
+ *
+ * inflate_core.h - a raw Deflate (RFC 1951) decoder written once for two
+ * compilers: nvcc, where one WARP decodes one stream, and a C11 compiler,
+ * where one thread does (the same code with a "warp" of one lane).
+ *
+ * Why one source: CI has no GPU.  Compiled for the host, this file is tested
+ * against zlib and libdeflate on real data, under ASan/UBSan and libFuzzer
+ * (tests/c/test_inflate_gpu_core.c, fuzz/fuzz_inflate_gpu_core.c); compiled
+ * by nvcc it is the body of the GPU kernel (inflate_kernels.cu).  The design
+ * and its napkin math are in bench/gpu/dev/DEFLATE_NOTES.md.
+ *
+ * How a warp shares the work:
+ *   - Huffman tables are built by all lanes together in shared memory: the
+ *     counts per code length come from ballots, each lane fills every 32nd
+ *     entry of the table by a search over the (at most 10) left-justified
+ *     length limits, and a second pass merges two short literal codes into
+ *     one "two literals" entry.  Codes longer than the table (rare) are
+ *     marked SLOW and decoded canonically from per-length first codes.
+ *   - the symbols are decoded warp-uniformly: every lane runs the same
+ *     bit-reader and table look-ups on the same values (one instruction for
+ *     the warp, broadcast shared loads), so nothing is handed between lanes.
+ *     Literals go to a per-warp ring in shared memory (lane 0 stores them);
+ *     matches go to a queue of (start, length, distance).
+ *   - when the queue is full or the ring nearly so, the batch is flushed:
+ *     32 output bytes per step, a lane per byte.  A lane finds the match
+ *     that owns its byte from a ballot of the match starts in the step, maps
+ *     a match byte to its source (start - distance + (k mod distance), so a
+ *     run of distance 1 resolves at once), follows sources that fall in the
+ *     same step through the queue (each hop goes to an earlier match), and
+ *     reads the byte from the ring (recent bytes) or the output (older
+ *     ones).  Each step ends with one __syncwarp and writes its 32 bytes
+ *     with one coalesced store.
+ *
+ * Safety: input words are read only when they lie inside [src, src+n);
+ * near the ends the bytes are assembled one by one and the stream is padded
+ * with zero bits.  Reading a zero bit that is not in the stream is
+ * TRUNCATED (checked at every slow refill, block header, flush and end, and
+ * before any other error is reported).  Writes stay below the capacity:
+ * when the output would pass it, decoding continues without writing
+ * ("counting") so that a damaged or cut stream is still CORRUPT or
+ * TRUNCATED, and only a stream that is whole is OUTPUT_TOO_SMALL.  Other
+ * statuses: CORRUPT for block type 3, a stored length whose complement
+ * disagrees, over-subscribed or incomplete codes (an empty distance code and
+ * a single one-bit code are allowed, as zlib does), an unused codeword, too
+ * many symbols, a repeat with nothing to repeat, literal/length symbols
+ * 286-287, distance symbols 30-31 and distances beyond the output.
  */
 #ifndef OC_INFLATE_CORE_H
 #define OC_INFLATE_CORE_H
@@ -40,17 +65,13 @@
 #include "common/portable.h"
 #include "cuda/codecs/deflate/inflate_huff_core.h"
 
-/* Literal/length table bits: 10 as v1 (v2), or 11 (v3: -DINF_LTB=11u). */
-#ifndef INF_LTB
-#define INF_LTB INF_TB
-#endif
 #define INF_RING 2048u  /* per-warp ring of recent output bytes (power of 2) */
 #define INF_QMAX 64u    /* matches queued per batch */
 #define INF_MAXLEN 258u /* longest match */
 
 /* The warp's tables and buffers in shared memory (about 9.9 KiB). */
 typedef struct inf_tables {
-    uint32_t lit[1u << INF_LTB];
+    uint32_t lit[1u << INF_TB];
     uint32_t dist[1u << INF_DTB]; /* the precode table lives here while lengths are read */
     inf_canon lcan, dcan;
     uint16_t lsyms[INF_NLIT];
@@ -76,11 +97,9 @@ typedef struct inf_br {
     size_t k;    /* next word to load */
     size_t k_lo; /* words k_lo .. k_hi-1 lie wholly in the chunk */
     size_t k_hi;
-    size_t span; /* k_hi - k_lo, or 0: word k is whole iff k - k_lo < span */
     uint64_t bb;
     uint32_t bl;
-    uint32_t nw; /* word k, already loaded */
-    int over;    /* a zero bit past the end was consumed: TRUNCATED */
+    int over; /* a zero bit past the end was consumed: TRUNCATED */
 } inf_br;
 
 OC_CORE_FN uint32_t inf_word_slow(const inf_br *r, size_t k)
@@ -96,7 +115,7 @@ OC_CORE_FN uint32_t inf_word_slow(const inf_br *r, size_t k)
 
 OC_CORE_FN uint32_t inf_word(const inf_br *r, size_t k)
 {
-    if (k - r->k_lo < r->span) {
+    if (k >= r->k_lo && k < r->k_hi) {
 #ifdef __CUDACC__
         return __ldg((const unsigned int *)r->base + k); /* the input is read-only during the kernel */
 #else
@@ -123,12 +142,14 @@ OC_CORE_FN void inf_br_check_over(inf_br *r)
 OC_CORE_FN void inf_refill(inf_br *r)
 {
     if (r->bl <= 32) {
-        if (r->k - r->k_lo >= r->span)
+        if (r->k >= r->k_lo && r->k < r->k_hi) {
+            r->bb |= (uint64_t)inf_word(r, r->k) << r->bl;
+        } else {
             inf_br_check_over(r);
-        r->bb |= (uint64_t)r->nw << r->bl;
+            r->bb |= (uint64_t)inf_word_slow(r, r->k) << r->bl;
+        }
         r->k++;
         r->bl += 32;
-        r->nw = inf_word(r, r->k);
     }
 }
 
@@ -141,7 +162,6 @@ OC_CORE_FN void inf_br_seek(inf_br *r, size_t pos)
     r->bb = (uint64_t)inf_word(r, r->k) >> skip;
     r->bl = 32 - skip;
     r->k++;
-    r->nw = inf_word(r, r->k);
     inf_refill(r);
 }
 
@@ -152,7 +172,6 @@ OC_CORE_FN void inf_br_init(inf_br *r, const uint8_t *src, size_t n)
     r->n = n;
     r->k_lo = (r->o + 3) >> 2;
     r->k_hi = (r->o + n) >> 2;
-    r->span = r->k_hi > r->k_lo ? r->k_hi - r->k_lo : 0;
     r->over = 0;
     inf_br_seek(r, 0);
 }
@@ -183,7 +202,7 @@ OC_CORE_BIGFN oc_status inf_fixed_tables(inf_tables *T)
     for (uint32_t s = lane; s < INF_NLIT + INF_NDIST; s += OC_NLANES)
         T->lens[s] = (uint8_t)(s < 144 ? 8 : s < 256 ? 9 : s < 280 ? 7 : s < 288 ? 8 : 5);
     OC_WARP_SYNC();
-    oc_status st = inf_build(T->lens, INF_NLIT, INF_TABLE_LIT, T->lit, INF_LTB, &T->lcan, T->lsyms);
+    oc_status st = inf_build(T->lens, INF_NLIT, INF_TABLE_LIT, T->lit, INF_TB, &T->lcan, T->lsyms);
     if (st == OC_OK)
         st = inf_build(T->lens + INF_NLIT, INF_NDIST, INF_TABLE_DIST, T->dist, INF_DTB, &T->dcan, T->dsyms);
     return st;
@@ -258,7 +277,7 @@ OC_CORE_BIGFN oc_status inf_dynamic_tables(inf_tables *T, inf_br *r)
     OC_WARP_SYNC();
     if (T->lens[256] == 0)
         return inf_fail(r, INF_ERR(OC_ERR_CORRUPT)); /* no end-of-block code */
-    st = inf_build(T->lens, INF_NLIT, INF_TABLE_LIT, T->lit, INF_LTB, &T->lcan, T->lsyms);
+    st = inf_build(T->lens, INF_NLIT, INF_TABLE_LIT, T->lit, INF_TB, &T->lcan, T->lsyms);
     if (st == OC_OK)
         st = inf_build(T->lens + INF_NLIT, INF_NDIST, INF_TABLE_DIST, T->dist, INF_DTB, &T->dcan, T->dsyms);
     return st == OC_OK ? OC_OK : inf_fail(r, st);
@@ -348,91 +367,35 @@ OC_CORE_FN void inf_out_flush(inf_tables *T, inf_out *o)
 
 /* ---- one stream ------------------------------------------------------------------ */
 
-/* The batch's registers (the file comment): the output so far is
- * o.bstart + p in every mode.  plim_l bounds p for a literal's fast path,
- * plim_m for a match's: min(capacity left, RING - MAXLEN) from the batch
- * start; once counting, nothing is written or queued (plim_m = 0) and
- * literals only count (plim_l = 2^30; the ring they are stored in is no
- * longer read).  rb is the ring slot of the batch start; hist = min(bstart,
- * 65536), all that a distance (<= 32768) needs of the output before it. */
-OC_CORE_FN void inf_batch_regs(const inf_out *o, uint32_t *plim_l, uint32_t *plim_m, uint32_t *rb,
-                               uint32_t *hist)
-{
-    size_t room = o->cap - o->bstart; /* bstart <= cap unless counting */
-    uint32_t lim = room < INF_RING - INF_MAXLEN ? (uint32_t)room : INF_RING - INF_MAXLEN;
-    *plim_l = o->counting ? 1u << 30 : lim;
-    *plim_m = o->counting ? 0 : lim;
-    *rb = (uint32_t)o->bstart & (INF_RING - 1);
-    *hist = o->bstart < 65536 ? (uint32_t)o->bstart : 65536u;
-}
-
-/* The refill of the symbol loop: TRUNCATED (break) as soon as a refill
- * finds that padding was consumed. */
-#define INF_LOOP_REFILL()                                                                                    \
-    if (r.bl <= 32) {                                                                                        \
-        if (r.k - r.k_lo >= r.span) {                                                                        \
-            inf_br_check_over(&r);                                                                           \
-            if (r.over) {                                                                                    \
-                st = OC_ERR_TRUNCATED;                                                                       \
-                break;                                                                                       \
-            }                                                                                                \
-        }                                                                                                    \
-        r.bb |= (uint64_t)r.nw << r.bl;                                                                      \
-        r.k++;                                                                                               \
-        r.bl += 32;                                                                                          \
-        r.nw = inf_word(&r, r.k);                                                                            \
-    }
-
 /* Decodes the Huffman-coded data of one block with the tables in T.  The
  * reader and the output state are copied into locals (registers) for the
- * loop and written back at the end.  Fast paths: a literal (pair) or a
- * match that fits the batch; everything else is v1's code on o.op. */
+ * loop and written back at the end. */
 OC_CORE_BIGFN oc_status inf_huffman_block(inf_tables *T, inf_br *rp, inf_out *outp)
 {
     uint32_t lane = OC_LANE();
     inf_br r = *rp;
     inf_out o = *outp;
     oc_status st = OC_OK;
-    uint32_t p = (uint32_t)(o.op - o.bstart), plim_l, plim_m, rb, hist;
-    if (o.counting) {
-        o.bstart = o.op;
-        p = 0;
-    }
-    inf_batch_regs(&o, &plim_l, &plim_m, &rb, &hist);
-    if (r.over)
-        st = OC_ERR_TRUNCATED; /* v1 tested the flag before the first symbol */
-    while (st == OC_OK) {
-        INF_LOOP_REFILL();
-        uint32_t e = T->lit[(uint32_t)r.bb & ((1u << INF_LTB) - 1)];
-        if (INF_KIND(e) == INF_K_SLOW) {
-            INF_COUNT(slow, 1);
-            e = inf_slow(&T->lcan, T->lsyms, INF_TABLE_LIT, INF_LTB, r.bb);
+    for (;;) {
+        inf_refill(&r);
+        if (r.over) {
+            st = OC_ERR_TRUNCATED;
+            break;
         }
-        if (e < (INF_K_LEN << 29)) { /* one or two literals */
-            uint32_t kind = INF_KIND(e), cnt = 1 + kind, nb = INF_TOTAL(e);
+        uint32_t e = T->lit[(uint32_t)r.bb & ((1u << INF_TB) - 1)];
+        uint32_t kind = INF_KIND(e);
+        if (kind == INF_K_SLOW) {
+            INF_COUNT(slow, 1);
+            e = inf_slow(&T->lcan, T->lsyms, INF_TABLE_LIT, INF_TB, r.bb);
+            kind = INF_KIND(e);
+        }
+        if (kind <= INF_K_LIT2) { /* one or two literals */
             INF_COUNT(lookups, 1);
-            INF_COUNT(literals, cnt);
+            INF_COUNT(literals, 1 + kind);
+            uint32_t nb = INF_TOTAL(e);
             r.bb >>= nb;
             r.bl -= nb;
-            if (p + cnt <= plim_l) {
-#ifdef __CUDACC__
-                /* lane 1 stores a LIT2's second literal: one predicated
-                 * store (written in PTX: nvcc makes `if` a divergent branch) */
-                uint32_t at = (uint32_t)__cvta_generic_to_shared(&T->ring[(rb + p + lane) & (INF_RING - 1)]);
-                asm volatile("{\n\t.reg .pred q;\n\tsetp.le.u32 q, %0, %1;\n\t@q st.shared.u8 [%2], %3;\n\t}"
-                             :
-                             : "r"(lane), "r"(kind), "r"(at), "r"(e >> (8 * (lane & 1)))
-                             : "memory");
-#else
-                T->ring[(rb + p) & (INF_RING - 1)] = (uint8_t)e;
-                if (kind)
-                    T->ring[(rb + p + 1) & (INF_RING - 1)] = (uint8_t)(e >> 8);
-#endif
-                p += cnt;
-                continue;
-            }
-            /* v1's path: the capacity, the batch's end, or counting */
-            o.op = o.bstart + p;
+            uint32_t cnt = 1 + kind;
             if (!o.counting && o.cap - o.op < cnt) {
                 if (o.op > o.bstart)
                     inf_out_flush(T, &o);
@@ -449,18 +412,14 @@ OC_CORE_BIGFN oc_status inf_huffman_block(inf_tables *T, inf_br *rp, inf_out *ou
                     inf_out_flush(T, &o);
             } else {
                 o.op += cnt;
-                o.bstart = o.op;
             }
-            p = (uint32_t)(o.op - o.bstart);
-            inf_batch_regs(&o, &plim_l, &plim_m, &rb, &hist);
             continue;
         }
-        if (INF_KIND(e) == INF_K_EOB) {
-            r.bb >>= INF_TOTAL(e);
-            r.bl -= INF_TOTAL(e);
+        if (kind == INF_K_EOB) {
+            inf_bits(&r, INF_TOTAL(e));
             break;
         }
-        if (INF_KIND(e) != INF_K_LEN) {
+        if (kind != INF_K_LEN) {
             st = inf_fail(&r, INF_ERR(OC_ERR_CORRUPT));
             break;
         }
@@ -468,7 +427,7 @@ OC_CORE_BIGFN oc_status inf_huffman_block(inf_tables *T, inf_br *rp, inf_out *ou
         uint32_t len = (e & 0x1FFu) + (((uint32_t)r.bb >> clen) & ((1u << INF_EXTRA(e)) - 1u));
         r.bb >>= nb;
         r.bl -= nb;
-        INF_LOOP_REFILL();
+        inf_refill(&r);
         uint32_t d = T->dist[(uint32_t)r.bb & ((1u << INF_DTB) - 1)];
         if (INF_KIND(d) == INF_K_SLOW)
             d = inf_slow(&T->dcan, T->dsyms, INF_TABLE_DIST, INF_DTB, r.bb);
@@ -482,26 +441,10 @@ OC_CORE_BIGFN oc_status inf_huffman_block(inf_tables *T, inf_br *rp, inf_out *ou
         r.bl -= dnb;
         INF_COUNT(matches, 1);
         INF_COUNT(match_bytes, len);
-        if (dist > hist + p) { /* beyond the output so far */
+        if (dist > o.op) {
             st = inf_fail(&r, INF_ERR(OC_ERR_CORRUPT));
             break;
         }
-        if (p + len <= plim_m) {
-            if (lane == 0) {
-                T->q_pl[o.nq] = p | (len << 16);
-                T->q_dist[o.nq] = dist;
-            }
-            p += len;
-            if (++o.nq == INF_QMAX) {
-                o.op = o.bstart + p;
-                inf_out_flush(T, &o);
-                p = 0;
-                inf_batch_regs(&o, &plim_l, &plim_m, &rb, &hist);
-            }
-            continue;
-        }
-        /* v1's path */
-        o.op = o.bstart + p;
         if (!o.counting && o.cap - o.op < len) {
             if (o.op > o.bstart)
                 inf_out_flush(T, &o);
@@ -518,12 +461,8 @@ OC_CORE_BIGFN oc_status inf_huffman_block(inf_tables *T, inf_br *rp, inf_out *ou
                 inf_out_flush(T, &o);
         } else {
             o.op += len;
-            o.bstart = o.op;
         }
-        p = (uint32_t)(o.op - o.bstart);
-        inf_batch_regs(&o, &plim_l, &plim_m, &rb, &hist);
     }
-    o.op = o.bstart + p;
     *rp = r;
     *outp = o;
     return st;

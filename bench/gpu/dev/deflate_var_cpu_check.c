@@ -1,7 +1,8 @@
 /*
- * deflate_v2_cpu_check.c - decoders v2 and v3 (inflate_v2_core.h, v3 with
- * an 11-bit literal/length table) held to zlib and to v1 on the host, no
- * GPU needed (DEFLATE_NOTES.md "Decoder v2"):
+ * deflate_var_cpu_check.c - the library's inflate core (decoder v2) and v3
+ * (the same with an 11-bit literal/length table) held to zlib and to decoder
+ * v1 (inflate_v1_core.h) on the host, no GPU needed (DEFLATE_NOTES.md
+ * "Decoder v1: result, and decoders v2 / v3"):
  *   1. every chunk of each file (64 KiB, then 1 MiB chunks), compressed by
  *      libdeflate (levels 1, 6, 12) and zlib (levels 1, 6, 9, and the
  *      Huffman-only, RLE and fixed-code strategies at 6) as raw deflate,
@@ -9,7 +10,7 @@
  *   2. damaged variants of the first chunks (cuts, bit flips, a damaged
  *      trailer, random bytes, capacities from 0 to one byte short, and
  *      larger ones) must get v1's status and size, and v1's bytes when OK.
- * Usage: deflate_v2_cpu_check [--max-bytes B] FILE...   (exit 0 only if all
+ * Usage: deflate_var_cpu_check [--max-bytes B] FILE...   (exit 0 only if all
  * agree)
  */
 #include <stdio.h>
@@ -60,13 +61,13 @@ static long g_cases, g_fail;
 static uint8_t *g_o1, *g_o2;
 
 typedef oc_status (*decode_fn)(oc_algorithm, const uint8_t *, size_t, uint8_t *, size_t, size_t *);
-static const decode_fn g_new[2] = {deflate_host_decode_v2, deflate_host_decode_v3};
+static const decode_fn g_new[2] = {deflate_host_decode, deflate_host_decode_v3}; /* v2 (library), v3 */
 
 /* v2 and v3 against v1 on one input and capacity. */
 static void agree(const char *name, oc_algorithm a, const uint8_t *in, size_t n, size_t cap, const char *what)
 {
     size_t s1 = 7;
-    oc_status r1 = deflate_host_decode(a, in, n, g_o1, cap, &s1);
+    oc_status r1 = deflate_host_decode_v1(a, in, n, g_o1, cap, &s1);
     for (int v = 0; v < 2; v++) {
         size_t s2 = 7;
         oc_status r2 = g_new[v](a, in, n, g_o2, cap, &s2);

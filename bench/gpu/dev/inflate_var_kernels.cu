@@ -1,24 +1,27 @@
 /*
- * inflate_v2_kernels.cu - the kernel and launcher of decoder v2
- * (inflate_v2_core.h, DEFLATE_NOTES.md "Decoder v2"), a copy of the
- * library's inflate_kernels.cu around the v2 core, so that deflate_dev.cu
- * times v1 and v2 side by side on one GPU.  Same launch shape as v1: a
- * block of 4 warps, a warp per chunk, 24 warps per SM.
+ * inflate_var_kernels.cu - the kernels and launchers of the inflate variants
+ * that are not the library's, so that deflate_dev.cu times them beside the
+ * library's kernel (src/cuda/codecs/deflate/inflate_kernels.cu, decoder v2)
+ * on one GPU (DEFLATE_NOTES.md "Decoder v1: result, and decoders v2 / v3"):
+ *   -DDEV_V1 -DDEV_INFLATE_LAUNCH=dev_inflate_v1      decoder v1
+ *       (inflate_v1_core.h; blocks of 4 warps, 24 warps per SM);
+ *   -DINF_LTB=11u -DDEV_INFLATE_LAUNCH=dev_inflate_v3 decoder v3, the
+ *       library's core with an 11-bit literal/length table (13 KiB of
+ *       shared memory a warp: blocks of 2 warps, 16 warps per SM).
  */
-#include "inflate_v2_core.h" /* first: inflate_chunk_core.h then wraps v2 */
-
-#include "cuda/codecs/deflate/inflate_chunk_core.h"
-#include "inflate_v2_gpu.h"
-
-#ifndef DEV_INFLATE_LAUNCH
-#define DEV_INFLATE_LAUNCH dev_inflate_v2
+#ifdef DEV_V1
+#include "inflate_v1_core.h" /* first: inflate_chunk_core.h then wraps v1 */
 #endif
 
-/* v2: blocks of 4 warps, 6 a SM (v1's shape); v3 (13 KiB of shared memory
- * a warp; a block's static shared memory must stay under 48 KiB): blocks
- * of 2 warps, 8 a SM. */
-#if INF_LTB > 10
-#define INF_WARPS 2
+#include "cuda/codecs/deflate/inflate_chunk_core.h"
+#include "inflate_var_gpu.h"
+
+#ifndef DEV_INFLATE_LAUNCH
+#error "build with -DDEV_INFLATE_LAUNCH=dev_inflate_v1 or dev_inflate_v3 (see the Makefile)"
+#endif
+
+#if defined(INF_LTB) && INF_LTB > 10
+#define INF_WARPS 2 /* a block's static shared memory must stay under 48 KiB */
 #define INF_MIN_BLOCKS 8
 #else
 #define INF_WARPS 4
@@ -26,9 +29,9 @@
 #endif
 
 static __global__ void __launch_bounds__(INF_WARPS * 32, INF_MIN_BLOCKS)
-    inf_v2_decode_kernel(oc_algorithm algo, size_t n, const void *const *src_ptrs, const size_t *src_sizes,
-                         void *const *dst_ptrs, const size_t *dst_caps, size_t *dst_sizes,
-                         oc_status *statuses)
+    inf_var_decode_kernel(oc_algorithm algo, size_t n, const void *const *src_ptrs, const size_t *src_sizes,
+                          void *const *dst_ptrs, const size_t *dst_caps, size_t *dst_sizes,
+                          oc_status *statuses)
 {
     __shared__ inf_tables tables[INF_WARPS];
     __shared__ uint32_t crct[256];
@@ -70,7 +73,7 @@ extern "C" oc_status DEV_INFLATE_LAUNCH(const oc_gpu_config *cfg, size_t n, cons
     size_t blocks = (n + INF_WARPS - 1) / INF_WARPS;
     if (blocks > 0x7FFFFFFFu)
         return OC_ERR_INVALID_ARGUMENT;
-    inf_v2_decode_kernel<<<(unsigned)blocks, INF_WARPS * 32, 0, stream>>>(
+    inf_var_decode_kernel<<<(unsigned)blocks, INF_WARPS * 32, 0, stream>>>(
         algo, n, src_dev, src_sizes_dev, dst_dev, dst_caps_dev, dst_sizes_dev, statuses_dev);
     return cudaGetLastError() == cudaSuccess ? OC_OK : OC_ERR_CUDA;
 }
