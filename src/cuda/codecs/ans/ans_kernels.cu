@@ -191,14 +191,23 @@ template <bool ALIGNED> static __device__ __forceinline__ uint32_t ans2_ld32(con
 #define WSRC_BYTES 1
 #define WSRC_SHARED 2
 
+/* The u32 at shared-window address a: the decode table's entry (a v2 step
+ * addresses the table by its shared address, computed once a tile: from
+ * the dynamic array's pointer, ptxas recomputed the window's base from the
+ * CTA's cluster id in every step, an S2UR the step then waited for) or a
+ * staged word. */
+static __device__ __forceinline__ uint32_t ans2_lds32(uint32_t a)
+{
+    uint32_t v;
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(a));
+    return v;
+}
+
 template <int WSRC>
 static __device__ __forceinline__ uint32_t ans2_word(const uint8_t *wb, uint32_t sh, uint32_t r)
 {
-    if (WSRC == WSRC_SHARED) {
-        uint32_t v;
-        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(sh + 4u * r));
-        return v;
-    }
+    if (WSRC == WSRC_SHARED)
+        return ans2_lds32(sh + 4u * r);
     return ans2_ld32<WSRC == WSRC_GLOBAL>(wb + 4ull * r);
 }
 
@@ -314,6 +323,9 @@ static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t
             nw = ans2_word<WSRC>(wb, sh, r);
     }
     uint32_t mask = (1u << pb) - 1u;
+    /* the table's shared address, through a shuffle so that ptxas keeps it in a register
+     * instead of recomputing it (an S2UR of the cluster id and 5 instructions) every step */
+    uint32_t dsh = __shfl_sync(OWN_FULL, (uint32_t)__cvta_generic_to_shared(dt), 0);
     uint32_t full = cnt / ANS_LANES;
     /* out: where symbol 0's byte goes (bytes), or value 0 (16-bit) */
     uint8_t *o = WRITE ? out + (size_t)lane * (STRIDE == 1 ? 1u : 2u) : NULL;
@@ -337,7 +349,7 @@ static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t
         }
 #pragma unroll
         for (uint32_t i = 0; i < ANS2_BLOCK; i++) {
-            uint32_t e = dt[(uint32_t)x & mask];
+            uint32_t e = ans2_lds32(dsh + 4u * ((uint32_t)x & mask));
             x = ans2_dstep<FAST>(e, pb, x);
             if (WRITE)
                 ans2_put<STRIDE>(o, (size_t)(k + i) * ANS_LANES, e, q[i]);
@@ -352,7 +364,7 @@ static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t
 #pragma unroll
     for (uint32_t i = 0; i + 1 < ANS2_BLOCK; i++) {
         if (k + i < full) {
-            uint32_t e = dt[(uint32_t)x & mask];
+            uint32_t e = ans2_lds32(dsh + 4u * ((uint32_t)x & mask));
             x = ans2_dstep<FAST>(e, pb, x);
             if (WRITE)
                 ans2_put<STRIDE>(o, (size_t)(k + i) * ANS_LANES, e, q[i]);
@@ -360,7 +372,7 @@ static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t
         }
     }
     if (full * ANS_LANES + lane < cnt) {
-        uint32_t e = dt[(uint32_t)x & mask];
+        uint32_t e = ans2_lds32(dsh + 4u * ((uint32_t)x & mask));
         x = ans2_dstep<FAST>(e, pb, x);
         if (WRITE)
             ans2_put<STRIDE>(o, (size_t)full * ANS_LANES, e,
