@@ -489,30 +489,8 @@ static __device__ __forceinline__ int64_t ans_pool_place(const uint8_t *p, const
     return (int64_t)off;
 }
 
-/* own_find_chunk (the last i with first[i] <= t) by a warp: each round
- * probes 31 places of the interval at once, so 16384 chunks take 3
- * dependent loads instead of 14 (thread 0's binary search, ~4000 cycles of
- * L2 latency that the whole CTA waited for in every group).  Every lane
- * returns the same i. */
-static __device__ size_t ans_find_chunk_warp(const unsigned long long *first, size_t n, unsigned long long t)
-{
-    uint32_t lane = threadIdx.x & 31u;
-    size_t lo = 0, hi = n; /* first[lo] <= t < first[hi] (first[n] = total > t) */
-    while (hi - lo > 1) {
-        size_t pos = lo + (hi - lo) * (lane + 1) / 32; /* nondecreasing over the lanes, < hi */
-        bool le = lane < 31 && (pos <= lo || first[pos] <= t);
-        uint32_t m = __ballot_sync(OWN_FULL, le);
-        int top = m ? 31 - __clz((int)m) : -1; /* the last lane whose place is <= t (they come first) */
-        size_t nlo = __shfl_sync(OWN_FULL, pos, top < 0 ? 0 : top);
-        size_t nhi = __shfl_sync(OWN_FULL, pos, top + 1 <= 30 ? top + 1 : 0);
-        lo = top < 0 ? lo : nlo;
-        hi = top + 1 <= 30 ? nhi : hi;
-    }
-    return lo;
-}
-
 /* A group of 2 tiles of one chunk by a CTA of 2 warps: warp 0 finds the
- * chunk (ans_find_chunk_warp); each warp finds its tile and (version 2,
+ * chunk (own_find_chunk_warp); each warp finds its tile and (version 2,
  * PB <= 11, aligned, room in the pool) starts copying the tile's words
  * into the pool; warp 0 reads the frequency table and the CTA builds the
  * decode table while the copies fly; each warp then decodes its tile, its
@@ -533,7 +511,7 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
     uint32_t pool = (uint32_t)__cvta_generic_to_shared(ans_sm + ANS_DT_FAST);
     for (unsigned long long g = blockIdx.x; g < total; g += gridDim.x) {
         if (warp == 0) {
-            size_t ci = ans_find_chunk_warp(s.first, n, g);
+            size_t ci = own_find_chunk_warp(s.first, n, g);
             if (lane == 0) {
                 chunk = ci;
                 /* the header kernel checked it whole; the layout is enough here */
