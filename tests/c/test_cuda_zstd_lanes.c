@@ -25,8 +25,8 @@
  *     batch this small; bench/gpu/dev/zstd_lanes times and checks it at
  *     full scale, where it takes the lane kernel) gives the same results;
  *   - argument arrays in host memory and in device memory (with device
- *     arrays the capacities are unknown on the host, so the forced call
- *     falls back to the per-chunk kernel: that fallback is checked too);
+ *     arrays the capacities are unknown on the host: the lane kernel then
+ *     runs with 128 KiB literal buffers, as oc_gpu_bench's batches take it);
  *   - OK and at least two kinds of error occur, so no comparison passes
  *     vacuously.
  * OC_TEST_SMALL=1 shrinks the data (for compute-sanitizer runs).

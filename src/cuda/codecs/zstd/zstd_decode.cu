@@ -15,8 +15,8 @@
  * the FSE sequences of its own chunk, the literals decoded into the tail of
  * the chunk's own output; a chunk of another shape, or one the header rule
  * sends away, is decoded by the per-chunk core inside the same warp,
- * statuses unchanged).  The choice per batch (zl_pick): host-known
- * capacities <= OC_ZSTD_GPU_LANE_MAX_CAPACITY, groups of 8 (else 4) for at
+ * statuses unchanged).  The choice per batch (zl_pick): capacities <=
+ * OC_ZSTD_GPU_LANE_MAX_CAPACITY or unknown on the host, groups of 8 (else 4) for at
  * least 7/8 of the warp slots the GPU holds, and scratch for every such
  * warp; the choice per chunk is zstd_dec_lanes.h's, from the frame, block,
  * literal and sequence headers.  bench/gpu/zstd/NOTES.md "Run 6" has the
@@ -68,7 +68,7 @@ extern "C" size_t oc_cuda_zstd_decompress_scratch_size(size_t n, size_t max_dst_
     if (w == 0)
         w = 1;
     size_t b = ZD_COUNTER_BYTES + w * zd_slot_bytes(max_dst_capacity);
-    if (max_dst_capacity <= OC_ZSTD_GPU_LANE_MAX_CAPACITY) {
+    if (max_dst_capacity <= OC_ZSTD_GPU_LANE_MAX_CAPACITY || max_dst_capacity == SIZE_MAX) {
         /* the lane-parallel kernel: a warp per group of at least 4 chunks,
          * at most OC_ZSTD_GPU_LANE_WARPS warps */
         size_t lw = (n + 3) / 4;
@@ -158,8 +158,8 @@ __global__ void __launch_bounds__(ZD_WARPS_PER_BLOCK * 32, 4)
 /* Picks the lane-parallel kernel's group size for a batch: 8, else 4, if
  * its groups fill at least 7/8 of the warp slots the GPU holds and the
  * scratch holds a zl_warp_bytes slice for each of those warps; 0 (the
- * per-chunk kernel) otherwise, or when a capacity may exceed
- * OC_ZSTD_GPU_LANE_MAX_CAPACITY or is not known on the host.  forced
+ * per-chunk kernel) otherwise, or when the largest capacity is known on
+ * the host and exceeds OC_ZSTD_GPU_LANE_MAX_CAPACITY.  forced
  * (OC_ZSTD_DEC_LANES, tests and harness): groups of 8 whatever the batch's
  * size, as far as the scratch goes.  Why 7/8: a group is G chunks of one
  * warp, so a batch too small to give every warp slot a group leaves SMs
@@ -169,7 +169,15 @@ __global__ void __launch_bounds__(ZD_WARPS_PER_BLOCK * 32, 4)
 static uint32_t zl_pick(size_t n, size_t max_cap, size_t scratch_size, int forced, size_t *warps,
                         unsigned *smem)
 {
-    if (max_cap > OC_ZSTD_GPU_LANE_MAX_CAPACITY || scratch_size < ZD_COUNTER_BYTES + zl_warp_bytes(max_cap))
+    /* SIZE_MAX: capacities in device memory, unknown here.  The batch is
+     * then judged by its count alone: a batch that gives groups of >= 4
+     * chunks to 7/8 of the warp slots has >= ~7400 chunks, i.e. chunks of
+     * ~145 KiB at most in a 1 GiB call; larger or multi-block chunks are
+     * decoded by the per-chunk core inside the lane kernel, each by its
+     * warp (bench/gpu/zstd/NOTES.md, "V1": the full-scale instrument passes
+     * device arrays, as nvCOMP's API does). */
+    if ((max_cap > OC_ZSTD_GPU_LANE_MAX_CAPACITY && max_cap != SIZE_MAX) ||
+        scratch_size < ZD_COUNTER_BYTES + zl_warp_bytes(max_cap))
         return 0;
     int dev = 0, sms = 0;
     if (cudaGetDevice(&dev) != cudaSuccess ||

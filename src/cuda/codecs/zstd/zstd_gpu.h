@@ -35,11 +35,12 @@ extern "C" {
  * most OC_ZSTD_GPU_MAX_WARPS warps, after 256 bytes holding the counter the
  * warps take chunks from.  Less scratch also works (fewer warps, each
  * decoding more chunks), down to one warp's buffer.  With max_dst_capacity
- * <= OC_ZSTD_GPU_LANE_MAX_CAPACITY (128 KiB) it is at least what the
+ * <= OC_ZSTD_GPU_LANE_MAX_CAPACITY (128 KiB), or SIZE_MAX (capacities
+ * unknown on the host: 128 KiB literal buffers), it is at least what the
  * lane-parallel kernel takes (zstd_decode.cu): per warp, a literal buffer
  * as above and 8 FSE table slots of 5 KiB, for min(ceil(n / 4),
  * OC_ZSTD_GPU_LANE_WARPS) warps (~221 MiB for 64 KiB chunks at full scale,
- * below the per-chunk kernel's 256 MiB); given less than the warps the GPU
+ * ~357 MiB with 128 KiB buffers); given less than the warps the GPU
  * holds, the decoder uses the per-chunk kernel.
  */
 #define OC_ZSTD_GPU_MAX_WARPS 4096

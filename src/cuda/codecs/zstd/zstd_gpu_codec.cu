@@ -9,14 +9,18 @@
 
 /* A literal buffer per warp: sized by the largest capacity when the engine
  * knows it (host capacities), else for 128 KiB blocks; at most 256 MiB
- * (fewer warps then loop over more chunks).  The lane-parallel kernel's
- * need (zstd_gpu.h) fits that cap for chunks of up to 64 KiB at full scale
- * (~221 MiB); for larger capacities the cap leaves it too few warps and
- * the per-chunk kernel runs. */
+ * (fewer warps then loop over more chunks), or 384 MiB where the
+ * lane-parallel kernel may run with 128 KiB literal buffers (capacities
+ * over 64 KiB and up to 128 KiB, or unknown: device arrays): its need
+ * (zstd_gpu.h) is then ~357 MiB at full scale, ~221 MiB for 64 KiB chunks
+ * with host capacities. */
 static size_t zstd_decompress_scratch(const oc_gpu_config *cfg, size_t n)
 {
     size_t b = oc_cuda_zstd_decompress_scratch_size(n, cfg->max_capacity);
-    return b < ((size_t)256 << 20) ? b : ((size_t)256 << 20);
+    size_t cap = cfg->max_capacity <= OC_ZSTD_GPU_LANE_MAX_CAPACITY || cfg->max_capacity == SIZE_MAX
+                     ? ((size_t)384 << 20)
+                     : ((size_t)256 << 20);
+    return b < cap ? b : cap;
 }
 
 /* A worker slice (~0.9 MiB) per chunk, at most 2 GiB (~2200 warps, 16
