@@ -188,8 +188,9 @@ OC_API oc_status oc_algorithm_from_name(const char *name, oc_algorithm *out);
 /* oc_engine_available returns 1 if `engine` is compiled in and usable now
  * (for OC_ENGINE_CUDA: a driver and at least one GPU are present), else 0.
  * oc_algorithm_available returns 1 if `engine` can run `algorithm` in both
- * directions; oc_algorithm_decode_available if it can decode it (Blosc
- * decodes on the GPU but encodes on the CPU only).  All are cheap after the
+ * directions; oc_algorithm_decode_available if it can decode it.  (Blosc
+ * runs both ways on the GPU; its blosclz and zlib inner codecs are encoded
+ * by the CPU engine, device data host-staged.)  All are cheap after the
  * first call and thread-safe. */
 OC_API int oc_engine_available(oc_engine engine);
 OC_API int oc_algorithm_available(oc_engine engine, oc_algorithm algorithm);
@@ -213,7 +214,17 @@ OC_API int oc_algorithm_decode_available(oc_engine engine, oc_algorithm algorith
  *   blosc:   1..9, c-blosc's clevel (5 default, numcodecs' default); -1 is
  *            c-blosc's clevel 0 (the data stored uncompressed).  The inner codec, shuffle and block
  *            size are oc_codec_options fields (blosc_codec, filter, typesize,
- *            blosc_blocksize).
+ *            blosc_blocksize).  CUDA engine (GPU encoder; lz4, lz4hc, snappy,
+ *            zstd inner codecs, blosclz and zlib host-staged): c-blosc's block
+ *            size, splits and flags; inner streams by the GPU LZ4 compressor
+ *            (lz4: greedy, lz4hc: lazy matching), Snappy's, and the GPU Zstd
+ *            encoder at c-blosc's zstd level (2 clevel - 1; 22 at 9).  It
+ *            writes at most nbytes + 16 bytes (a chunk whose streams do not
+ *            fit is stored, memcpyed); its scratch holds about twice the
+ *            batch (sizes on the host), or 4 MiB a chunk when the size array
+ *            is in device memory, and a chunk whose share of it does not fit
+ *            (batches above ~4 GiB, or chunks over 4 MiB with device-only
+ *            sizes) is CHUNK_TOO_LARGE.
  *   cascaded: no levels (the layers are options: oc_typed_options).
  *   gdeflate: 1..9 (6 default): the match finder's effort (hash-chain depth
  *            4 at 1 to 4096 at 9, lazy matching from 4); every level picks

@@ -7,13 +7,15 @@
  * device is NO_DEVICE); with AUTO, the CUDA engine when it is usable and the
  * data (src_ptrs, or src_ptrs[0]'s buffer) is in device or managed memory,
  * else the CPU engine.  Device data whose algorithm has no GPU codec for
- * the operation is staged through the CPU engine here (staging.c): the
+ * the operation (or, for Blosc compression, whose inner codec has none:
+ * blosclz, zlib) is staged through the CPU engine here (staging.c): the
  * choice is this layer's, never the CUDA engine's.  The
  * WITH_UNCOMPRESSED_SIZE kind (a size header per chunk) runs on both
  * engines with the same header check (src/common/wus.h); on the CUDA
  * engine its size query reads the headers alone (no codec size query is
  * needed), and detection (OC_ALGO_NONE) is staged as for RAW chunks.
  */
+#include "../common/blosc_encode.h"
 #include "../common/oc_internal.h"
 #include "../common/typed_options.h"
 #include "../cpu/cpu_engine.h"
@@ -54,6 +56,8 @@ static int cuda_runs(const oc_codec_options *o, int op)
 {
     if (op == 2 && o->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE && o->algorithm != OC_ALGO_NONE)
         return 1;
+    if (op == 0 && o->algorithm == OC_ALGO_BLOSC && !oc_blosc_gpu_encodes(o->blosc_codec))
+        return 0; /* blosclz and zlib chunks: libblosc on the CPU engine */
     return oc_cuda_has_op(o->algorithm, op) && (op == 2 || !outer_filter(o));
 }
 

@@ -284,7 +284,7 @@ static const oc_algo_desc rows[OC_ALGO_COUNT] = {
             .container = NULL,
             .native_chunks = OC_ALGO_BLOSC,
             .cpu = &oc_cpu_codec_blosc,
-            .gpu = GPU(blosc), /* decoding; compression and size queries host-staged */
+            .gpu = GPU(blosc), /* decoding and compression (blosclz, zlib and size queries host-staged) */
         },
     [OC_ALGO_CASCADED] =
         {

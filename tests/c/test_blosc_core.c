@@ -37,9 +37,19 @@
  *     (TRUNCATED), too little room (OUTPUT_TOO_SMALL);
  *   - the encoder's rules (src/common/blosc_encode.h): the block size and
  *     the flags libblosc writes for every codec, level 0-9, typesize,
- *     filter, forced block size and buffer size of a grid; and chunks
+ *     filter, forced block size and buffer size of a grid, and the stream
+ *     count of the GPU encoder's plan (oc_blosc_enc_plan_chunk); chunks
  *     assembled by those rules (filtered blocks, every stream stored)
- *     decode with libblosc to the input.
+ *     decode with libblosc to the input;
+ *   - the GPU encoder's host-run half: chunks put together stream by
+ *     stream as blosc_enc_kernels.cu does (plan, each stream's filtered
+ *     bytes on its own, inner streams by liblz4 / libzstd / snappy into
+ *     room of the stream's size and stored when they do not shrink, the
+ *     tables, memcpyed when the streams do not fit in nbytes + 16)
+ *     decode with libblosc and with the reference decoder, for lz4, lz4hc,
+ *     snappy and zstd x no filter / byte shuffle / bitshuffle x typesizes
+ *     1, 2, 3, 4, 8, 16, 17 x sizes with short last blocks, elements cut
+ *     at the end, incompressible data and forced small blocks.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -542,6 +552,22 @@ static void encode_rules(void)
                             if (clevel == 0 || n < OC_BLOSC_MIN_BUFFER)
                                 CHECK_MSG(c[2] & OC_BLOSC_F_MEMCPYED,
                                           "level 0 and tiny buffers are memcpyed");
+                            oc_blosc_enc_plan plan;
+                            CHECK_OK(oc_blosc_enc_plan_chunk(codec, clevel ? clevel : -1, filter, ts, n,
+                                                             forced[f], &plan));
+                            CHECK(plan.blocksize == bs && (plan.flags & ~OC_BLOSC_F_MEMCPYED) == fl);
+                            CHECK(!(plan.flags & OC_BLOSC_F_MEMCPYED) ==
+                                  (clevel != 0 && n >= OC_BLOSC_MIN_BUFFER));
+                            if (!(c[2] & OC_BLOSC_F_MEMCPYED)) { /* the streams libblosc wrote */
+                                oc_blosc_header h;
+                                CHECK_OK(oc_blosc_parse_header(c, (size_t)r, &h));
+                                uint32_t ns = 0;
+                                for (uint32_t b = 0; b < h.nblocks; b++)
+                                    ns += oc_blosc_block_streams(&h, b);
+                                CHECK_MSG(plan.nstreams == ns && plan.nblocks == h.nblocks,
+                                          "%s typesize %u size %u: %u streams, plan %u", enc_cnames[codec],
+                                          ts, n, ns, plan.nstreams);
+                            }
                             checked++;
                         }
     CHECK_MSG(checked > 10000, "%zu encoder cases", checked);
@@ -597,6 +623,108 @@ static void encode_assembled(int codec, int filter, uint32_t ts, uint32_t n, int
     free(c);
 }
 
+/* One inner stream by its library into room of its own size, as the GPU
+ * encoder gives it: the compressed size, or 0 when it does not fit. */
+static uint32_t host_inner(int codec, const uint8_t *s, uint32_t n, uint8_t *d)
+{
+    switch (codec) {
+    case OC_BLOSC_LZ4:
+    case OC_BLOSC_LZ4HC:
+        return (uint32_t)LZ4_compress_default((const char *)s, (char *)d, (int)n, (int)n);
+    case OC_BLOSC_SNAPPY: {
+        size_t room = snappy_max_compressed_length(n);
+        char *tmp = tu_xmalloc(room);
+        uint32_t r = 0;
+        if (snappy_compress((const char *)s, n, tmp, &room) == SNAPPY_OK && room <= n) {
+            memcpy(d, tmp, room);
+            r = (uint32_t)room;
+        }
+        free(tmp);
+        return r;
+    }
+    default: {
+        size_t r = ZSTD_compress(d, n, s, n, 3);
+        return ZSTD_isError(r) ? 0 : (uint32_t)r;
+    }
+    }
+}
+
+/* A chunk put together as blosc_enc_kernels.cu does, its inner streams by
+ * the libraries; decoded by libblosc and the reference decoder. */
+static void encode_planned(int codec, int filter, uint32_t ts, uint32_t n, int kind, uint32_t forced)
+{
+    uint8_t *src = tu_xmalloc(n + 1), *out = tu_xmalloc(n + 1);
+    if (kind == 3)
+        tu_fill_random(src, n, n + ts);
+    else
+        tpch_like(src, n, kind, 11);
+    oc_blosc_enc_plan p;
+    CHECK_OK(oc_blosc_enc_plan_chunk(codec, 5, filter, ts, n, forced, &p));
+    uint8_t *slab = tu_xmalloc(n + 1), *slots = tu_xmalloc(oc_blosc_enc_slot_bytes(&p) + 1);
+    uint32_t *fin = tu_xmalloc((p.nstreams + 1) * sizeof *fin),
+             *off = tu_xmalloc((p.nstreams + 1) * sizeof *off);
+    uint64_t *slot = tu_xmalloc((p.nstreams + 1) * sizeof *slot), at = 0;
+    for (uint32_t j = 0; j < p.nstreams; j++) { /* each stream on its own, as a CTA does */
+        oc_blosc_enc_stream s;
+        oc_blosc_enc_stream_at(&p, j, &s);
+        const uint8_t *in = src + s.in_off;
+        if (p.filtered) {
+            oc_blosc_enc_filter_stream(&p, &s, src + (size_t)s.block * p.blocksize, slab + s.in_off, 0, 1);
+            in = slab + s.in_off;
+        }
+        slot[j] = at;
+        CHECK(oc_blosc_enc_slot_at(&p, j) == at);
+        at += oc_blosc_enc_slot(s.len);
+        uint32_t r = p.flags & OC_BLOSC_F_MEMCPYED ? 0 : host_inner(codec, in, s.len, slots + slot[j]);
+        fin[j] = r == 0 || r >= s.len ? s.len : r;
+        if (fin[j] == s.len)
+            memcpy(slots + slot[j], in, s.len);
+    }
+    CHECK(at == oc_blosc_enc_slot_bytes(&p));
+    uint64_t total = oc_blosc_enc_total(&p, fin);
+    size_t cap = (size_t)n + OC_BLOSC_HEADER_SIZE;
+    uint8_t *c = tu_xmalloc(cap);
+    uint8_t flags = p.flags;
+    if (!(flags & OC_BLOSC_F_MEMCPYED) && total <= cap) {
+        oc_blosc_enc_write_tables(&p, fin, c, off);
+        for (uint32_t j = 0; j < p.nstreams; j++)
+            memcpy(c + off[j], slots + slot[j], fin[j]);
+    } else {
+        flags |= OC_BLOSC_F_MEMCPYED;
+        total = cap;
+        memcpy(c + OC_BLOSC_HEADER_SIZE, src, n);
+    }
+    oc_blosc_put_header(c, flags, (uint8_t)ts, n, p.blocksize, (uint32_t)total);
+    memset(out, 0xA5, n + 1);
+    int r = blosc_decompress_ctx(c, out, n, 1);
+    CHECK_MSG(r == (int)n && memcmp(out, src, n) == 0,
+              "libblosc decodes the planned %s chunk (filter %d, ts %u, n %u, kind %d)", enc_cnames[codec],
+              filter, ts, n, kind);
+    check_chunk(src, n, c, (size_t)total, "planned chunk");
+    if (kind == 1 && n > 100000)
+        CHECK_MSG(!(flags & OC_BLOSC_F_MEMCPYED), "compressible data compresses (%s, ts %u)",
+                  enc_cnames[codec], ts);
+    free(src), free(out), free(slab), free(slots), free(fin), free(off), free(slot), free(c);
+}
+
+static void encode_planned_grid(void)
+{
+    static const int codecs[] = {OC_BLOSC_LZ4, OC_BLOSC_LZ4HC, OC_BLOSC_SNAPPY, OC_BLOSC_ZSTD};
+    static const uint32_t typesizes[] = {1, 2, 3, 4, 8, 16, 17};
+    static const uint32_t sizes[] = {(1u << 20) + 12, 300001, 5000, 100, 0};
+    for (int c = 0; c < 4; c++)
+        for (int filter = 0; filter <= 2; filter++)
+            for (size_t t = 0; t < sizeof typesizes / sizeof typesizes[0]; t++)
+                for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+                    encode_planned(codecs[c], filter, typesizes[t], sizes[z], (int)(z + t) % 3, 0);
+    for (int c = 0; c < 4; c++)
+        for (int filter = 0; filter <= 2; filter++) {
+            encode_planned(codecs[c], filter, 4, 200000, 3, 0);    /* incompressible: memcpyed */
+            encode_planned(codecs[c], filter, 8, 100003, 2, 1000); /* forced small blocks */
+            encode_planned(codecs[c], filter, 2, 4096 + 3, 0, 128);
+        }
+}
+
 static void encode_layouts(void)
 {
     for (int codec = 0; codec < 6; codec++)
@@ -611,6 +739,7 @@ int main(void)
     CHECK_OK(oc_context_create(NULL, &g_ctx));
     encode_rules();
     encode_layouts();
+    encode_planned_grid();
     blosclz_streams();
     zlib_streams();
     filters();

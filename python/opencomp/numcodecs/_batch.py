@@ -146,7 +146,8 @@ def _result_array(r: Any, device: bool) -> Any:
 
 # Per-process memory of which algorithms have a usable GPU engine here, per
 # direction: "Zstd" (decoding) or "Zstd:encode" -> True/False, learned on the
-# first device batch.  (Blosc decodes on the GPU but encodes on the CPU.)
+# first device batch.  (Blosc runs both ways on the GPU; its blosclz and zlib
+# chunks are encoded on the CPU by the library itself, host-staged.)
 _gpu_ok: dict = {}
 _gpu_warned: set = set()
 _gpu_lock = threading.Lock()

@@ -517,6 +517,11 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
     cfg.typed = options->typed;
     cfg.sizes_only = op == OC_OP_SIZES;
     cfg.side = NULL;
+    cfg.options = op == OC_OP_COMPRESS ? options : NULL;
+    cfg.src_sizes_host = NULL;
+    if (op == OC_OP_COMPRESS &&
+        (oc_gpu_address(src_sizes) == NULL || oc_cuda_pointer_kind(src_sizes) == OC_MEMORY_PINNED))
+        cfg.src_sizes_host = src_sizes;
     if (op == OC_OP_COMPRESS)
         FORWARD_IF_ERROR(oc_resolve_level(options->algorithm, options->level, &cfg.level));
     oc_gpu_scratch_fn scratch_fn = codec == NULL          ? NULL

@@ -57,6 +57,11 @@ typedef struct oc_gpu_config {
     int sizes_only;          /* 1: the scratch is for decompressed_sizes, not decompress */
     const oc_gpu_side *side; /* decompress of a codec with decompress_side: its second stream, NULL when
                                 there is none (the codec then runs everything on `stream`); else NULL */
+    const oc_codec_options *options; /* compression: the caller's options (HOST memory, read during the
+                                        scratch and launch calls only: Blosc's inner codec, filter,
+                                        typesize, block size); else NULL */
+    const size_t *src_sizes_host;    /* compression: the chunks' sizes when the host can read them (so
+                                        the scratch fits the batch), NULL when they are device-only */
 } oc_gpu_config;
 
 /* Launch of a batch of n chunks.  For decompressed_sizes, dst_dev and
