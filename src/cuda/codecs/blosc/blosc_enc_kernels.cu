@@ -426,10 +426,12 @@ extern "C" oc_status oc_blosc_gpu_compress(void *scratch_dev, size_t scratch_siz
     be_entry_kernel<<<be_grid(n, 65535u), 128, 0, stream>>>(n, src_dev, chunks, list, s + L.slots,
                                                             s + L.slab);
     be_filter_kernel<<<be_grid(B, BE_GRID), 256, 0, stream>>>(src_dev, chunks, list, ctr, B, s + L.slab);
-    oc_status st = L.codec->compress(L.inner_size ? s + L.inner : NULL, L.inner_size, &L.icfg, B, list.src,
-                                     list.srcn, list.dst, list.cap, list.got, list.st, stream);
-    if (st != OC_OK)
-        return st;
+    if (o.level >= 0) { /* (level -1: every chunk memcpyed, no stream to compress) */
+        oc_status st = L.codec->compress(L.inner_size ? s + L.inner : NULL, L.inner_size, &L.icfg, B,
+                                         list.src, list.srcn, list.dst, list.cap, list.got, list.st, stream);
+        if (st != OC_OK)
+            return st;
+    }
     be_finalize_kernel<<<g, 256, 0, stream>>>(n, dst_dev, dst_caps_dev, chunks, list);
     be_gather_kernel<<<be_grid(B, BE_GRID), 256, 0, stream>>>(src_dev, dst_dev, chunks, list, ctr, B,
                                                               s + L.slab);
