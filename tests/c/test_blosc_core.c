@@ -553,6 +553,7 @@ static void encode_rules(void)
                                 CHECK_MSG(c[2] & OC_BLOSC_F_MEMCPYED,
                                           "level 0 and tiny buffers are memcpyed");
                             oc_blosc_enc_plan plan;
+                            memset(&plan, 0, sizeof plan);
                             CHECK_OK(oc_blosc_enc_plan_chunk(codec, clevel ? clevel : -1, filter, ts, n,
                                                              forced[f], &plan));
                             CHECK(plan.blocksize == bs && (plan.flags & ~OC_BLOSC_F_MEMCPYED) == fl);
@@ -659,6 +660,7 @@ static void encode_planned(int codec, int filter, uint32_t ts, uint32_t n, int k
     else
         tpch_like(src, n, kind, 11);
     oc_blosc_enc_plan p;
+    memset(&p, 0, sizeof p);
     CHECK_OK(oc_blosc_enc_plan_chunk(codec, 5, filter, ts, n, forced, &p));
     uint8_t *slab = tu_xmalloc(n + 1), *slots = tu_xmalloc(oc_blosc_enc_slot_bytes(&p) + 1);
     uint32_t *fin = tu_xmalloc((p.nstreams + 1) * sizeof *fin),

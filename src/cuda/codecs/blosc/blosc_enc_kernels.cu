@@ -151,6 +151,7 @@ static be_layout be_plan_layout(const oc_gpu_config *cfg, size_t n)
     if (cfg->src_sizes_host) {
         for (size_t i = 0; i < n; i++) {
             oc_blosc_enc_plan p;
+            memset(&p, 0, sizeof p);
             if (oc_blosc_enc_plan_chunk(o.codec, o.level, o.filter, o.typesize, cfg->src_sizes_host[i],
                                         o.blocksize, &p) != OC_OK)
                 continue;
@@ -162,6 +163,7 @@ static be_layout be_plan_layout(const oc_gpu_config *cfg, size_t n)
         }
     } else {
         oc_blosc_enc_plan p;
+        memset(&p, 0, sizeof p);
         oc_blosc_enc_plan_chunk(o.codec, o.level, o.filter, o.typesize, BE_UNKNOWN_BYTES, o.blocksize, &p);
         L.entries = (uint64_t)n * (p.nstreams + 2);
         L.slot_bytes = (p.flags & OC_BLOSC_F_MEMCPYED) ? 0 : (uint64_t)n * oc_blosc_enc_slot_bytes(&p);
