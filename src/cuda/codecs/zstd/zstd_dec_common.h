@@ -51,6 +51,36 @@
 #define ZD_ML_MAX_SYM 52
 #define ZD_OF_MAX_SYM 31
 
+/* A sequence's offset from its offset value (RFC 8878 3.1.1.5): above 3 a
+ * new offset; else a repeat offset (shifted by one when the literal length
+ * is 0), the three repeat offsets updated in place.  Shared by the
+ * per-chunk block decoder and the lane-parallel one. */
+OC_CORE_FN uint32_t zd_offset(uint32_t ofv, uint32_t ll, uint32_t *r0, uint32_t *r1, uint32_t *r2)
+{
+    uint32_t off;
+    if (ofv > 3) {
+        off = ofv - 3;
+        *r2 = *r1;
+        *r1 = *r0;
+        *r0 = off;
+        return off;
+    }
+    uint32_t idx = ofv - 1 + (ll == 0 ? 1u : 0u);
+    if (idx == 0)
+        return *r0;
+    if (idx == 1) {
+        off = *r1;
+        *r1 = *r0;
+        *r0 = off;
+        return off;
+    }
+    off = idx == 2 ? *r2 : *r0 - 1;
+    *r2 = *r1;
+    *r1 = *r0;
+    *r0 = off;
+    return off;
+}
+
 /* One FSE decoding cell: next state = base + read(nbits). */
 typedef struct zd_fse_entry {
     uint16_t base;

@@ -371,32 +371,7 @@ OC_CORE_FN void zl_decode_batch(zl_lane *z, uint32_t *sq, uint32_t l, uint32_t g
         uint32_t llx = oc_bitrd_read(&r, le.base >> 11);
         uint32_t ml = oc_zstd_ml_base[me.sym] + mlx;
         uint32_t ll = oc_zstd_ll_base[le.sym] + llx;
-        uint32_t off;
-        if (ofv > 3) {
-            off = ofv - 3;
-            r2 = r1;
-            r1 = r0;
-            r0 = off;
-        } else {
-            uint32_t idx = ofv - 1 + (ll == 0 ? 1u : 0u);
-            if (idx == 0) {
-                off = r0;
-            } else if (idx == 1) {
-                off = r1;
-                r1 = r0;
-                r0 = off;
-            } else if (idx == 2) {
-                off = r2;
-                r2 = r1;
-                r1 = r0;
-                r0 = off;
-            } else {
-                off = r0 - 1;
-                r2 = r1;
-                r1 = r0;
-                r0 = off;
-            }
-        }
+        uint32_t off = zd_offset(ofv, ll, &r0, &r1, &r2);
         left--;
         if (left > 0) {
             lls = (le.base & 0x7FFu) + oc_bitrd_read(&r, le.nbits);
