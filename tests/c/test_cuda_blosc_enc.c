@@ -22,10 +22,9 @@
  *
  * `test_cuda_blosc_enc --speed [MiB]`: GPU Blosc compression of ~1 GiB
  * (4 MiB chunks of the TPC-H columns of bench/corpus-sample or
- * bench/corpus-data when present, repeated; else a big ELF binary) for lz4 and zstd x shuffle and bitshuffle x typesizes 4
- * and 8 at clevel 5, timed (best of 2 after a warm-up), beside the CPU
- * engine (libblosc on every core); checked by the GPU decoder.  Prints
- * only; tests never assert timings.
+ * bench/corpus-data when present, repeated; else a big ELF binary) for lz4 and zstd x shuffle and bitshuffle
+ * x typesizes 4 and 8 at clevel 5, timed (best of 2 after a warm-up), beside the CPU engine (libblosc on
+ * every core); checked by the GPU decoder.  Prints only; tests never assert timings.
  */
 #include <blosc.h>
 #include <stdio.h>

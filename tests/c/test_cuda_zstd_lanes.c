@@ -158,8 +158,8 @@ int main(void)
                ZSTD_getErrorName(r));
         stricter += lib_ok && st_ref[i] != OC_OK;
         if (lib_ok && st_ref[i] == OC_OK)
-            EXPECT(r == sz_ref[i] && memcmp(o_ref + off, ref, r) == 0, "chunk %zu: bytes differ from libzstd\n",
-                   i);
+            EXPECT(r == sz_ref[i] && memcmp(o_ref + off, ref, r) == 0,
+                   "chunk %zu: bytes differ from libzstd\n", i);
         ok += st_ref[i] == OC_OK;
         corrupt += st_ref[i] == OC_ERR_CORRUPT || st_ref[i] == OC_ERR_CHECKSUM_MISMATCH;
         small_out += st_ref[i] == OC_ERR_OUTPUT_TOO_SMALL;
@@ -177,8 +177,9 @@ int main(void)
      * host and device argument arrays */
     for (int run = 0; run < 4; run++) {
         int lanes = run < 2, dev_arrays = run & 1;
-        dev_batch_run(lanes ? DEV_BATCH_ZSTD_LANES : DEV_BATCH_DECOMPRESS, &o, n, (const uint8_t *const *)comp,
-                      clen, caps, dev_arrays ? DEV_BATCH_DEVICE_ARRAYS : 0, o_run, sz_run, st_run);
+        dev_batch_run(lanes ? DEV_BATCH_ZSTD_LANES : DEV_BATCH_DECOMPRESS, &o, n,
+                      (const uint8_t *const *)comp, clen, caps, dev_arrays ? DEV_BATCH_DEVICE_ARRAYS : 0,
+                      o_run, sz_run, st_run);
         const char *what = lanes ? "lane-parallel kernel" : "public call";
         size_t differ = 0;
         off = 0;
@@ -194,10 +195,12 @@ int main(void)
                    oc_status_name(st_run[i]));
             if (st_run[i] == OC_OK) {
                 if (intact[i])
-                    EXPECT(sz_run[i] == CH && memcmp(o_run + off, orig[i], CH) == 0, "%s chunk %zu: not the input\n", what, i);
+                    EXPECT(sz_run[i] == CH && memcmp(o_run + off, orig[i], CH) == 0,
+                           "%s chunk %zu: not the input\n", what, i);
                 for (size_t k = sz_run[i]; k < caps[i]; k++)
                     if (o_run[off + k] != DEV_BATCH_GUARD_BYTE) {
-                        EXPECT(0, "%s chunk %zu: byte %zu past its size %zu written\n", what, i, k, sz_run[i]);
+                        EXPECT(0, "%s chunk %zu: byte %zu past its size %zu written\n", what, i, k,
+                               sz_run[i]);
                         break;
                     }
             }
@@ -218,8 +221,9 @@ int main(void)
         printf("test_cuda_zstd_lanes: %d failures\n", g_failures);
         return 1;
     }
-    printf("test_cuda_zstd_lanes: %zu chunks, lane-parallel kernel and public call as the per-chunk kernel and "
-           "libzstd, all checks passed\n",
-           n);
+    printf(
+        "test_cuda_zstd_lanes: %zu chunks, lane-parallel kernel and public call as the per-chunk kernel and "
+        "libzstd, all checks passed\n",
+        n);
     return 0;
 }

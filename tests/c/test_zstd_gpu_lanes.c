@@ -36,12 +36,12 @@
 #include "helpers/zstd_ref.h"
 
 #define CH (64u << 10)
-#define LITCAP CH /* the literal slot the kernel gives a warp of 64 KiB chunks */
+#define LITCAP CH   /* the literal slot the kernel gives a warp of 64 KiB chunks */
 #define POISON 0xA5 /* every output starts as this: bytes past an OK size must keep it */
 
 static zd_tables g_tables;
-static size_t g_not_ok;    /* chunks the core rejected: damage must show */
-static size_t g_stricter;  /* chunks libzstd accepts and the core rejects */
+static size_t g_not_ok;   /* chunks the core rejected: damage must show */
+static size_t g_stricter; /* chunks libzstd accepts and the core rejects */
 
 typedef struct batch {
     size_t n;
@@ -436,8 +436,9 @@ int main(void)
         batch_free(&b);
         free(text);
     }
-    printf("%zu of %zu chunks on the lane-parallel path; %zu damaged chunks that libzstd accepts and the core "
-           "rejects\n",
-           on_total, total, g_stricter);
+    printf(
+        "%zu of %zu chunks on the lane-parallel path; %zu damaged chunks that libzstd accepts and the core "
+        "rejects\n",
+        on_total, total, g_stricter);
     return g_failures != 0;
 }

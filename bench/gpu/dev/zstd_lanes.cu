@@ -518,11 +518,12 @@ int main(int argc, char **argv)
                               (int)st0[i], sz0[i], (int)st1[i], sz1[i]);
                     }
                     if (g == ZL_AUTO)
-                        printf("damage %s round %d library-lanes (forced): %zu chunks, %zu rejected, %zu differ\n",
+                        printf("damage %s round %d library-lanes (forced): %zu chunks, %zu rejected, %zu "
+                               "differ\n",
                                path, round, d.n, rejected, diff);
                     else
-                        printf("damage %s round %d G=%u: %zu chunks, %zu rejected, %zu differ\n", path, round, g,
-                               d.n, rejected, diff);
+                        printf("damage %s round %d G=%u: %zu chunks, %zu rejected, %zu differ\n", path, round,
+                               g, d.n, rejected, diff);
                 }
                 dev_free(d);
             }

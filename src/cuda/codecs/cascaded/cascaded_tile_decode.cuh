@@ -201,7 +201,8 @@ static __device__ __forceinline__ void czg_unpack(const cz_ws *ws, uint32_t s, u
     if (nv == 0 || st->mode == 0) {
 #pragma unroll
         for (uint32_t i = 0; i < K; i++)
-            x[i] = i < nv ? (V)own_bytes_get(ws->stage, (uint64_t)st->data + (uint64_t)(e0 + i) * ew, ew) : (V)0;
+            x[i] =
+                i < nv ? (V)own_bytes_get(ws->stage, (uint64_t)st->data + (uint64_t)(e0 + i) * ew, ew) : (V)0;
         return;
     }
     const cz_block *bk = &ws->blk[s][e0 / CZ_BLOCK];
@@ -223,8 +224,7 @@ static __device__ __forceinline__ void czg_unpack(const cz_ws *ws, uint32_t s, u
 }
 
 /* Undoes a delta layer with seed `seed` on the thread's elements. */
-template <typename V, uint32_t K>
-static __device__ __forceinline__ void czg_delta(V *x, V seed, uint32_t *q)
+template <typename V, uint32_t K> static __device__ __forceinline__ void czg_delta(V *x, V seed, uint32_t *q)
 {
     V acc = 0;
 #pragma unroll
@@ -244,8 +244,8 @@ static __device__ __forceinline__ void czg_delta(V *x, V seed, uint32_t *q)
  * every thread alike) when they do not: CORRUPT, as the core's
  * cz_runs_starts. */
 template <uint32_t K>
-static __device__ __forceinline__ int czg_runs(cz_ws *ws, uint32_t s, uint32_t c, uint32_t before, uint32_t e0,
-                                               uint32_t *q)
+static __device__ __forceinline__ int czg_runs(cz_ws *ws, uint32_t s, uint32_t c, uint32_t before,
+                                               uint32_t e0, uint32_t *q)
 {
     uint8_t *starts = (uint8_t *)ws->starts;
     uint32_t nv = c > e0 ? (c - e0 < K ? c - e0 : K) : 0u;

@@ -223,8 +223,9 @@ extern "C" void oc_cuda_zstd_debug_set_min_blocks(int min_blocks)
     g_zd_min_blocks = min_blocks;
 }
 
-extern "C" oc_status oc_cuda_zstd_decompress_with(void *scratch, size_t scratch_size, const oc_gpu_config *cfg,
-                                                  int kernel, size_t n, const void *const *src_ptrs_dev,
+extern "C" oc_status oc_cuda_zstd_decompress_with(void *scratch, size_t scratch_size,
+                                                  const oc_gpu_config *cfg, int kernel, size_t n,
+                                                  const void *const *src_ptrs_dev,
                                                   const size_t *src_sizes_dev, void *const *dst_ptrs_dev,
                                                   const size_t *dst_caps_dev, size_t *dst_sizes_dev,
                                                   oc_status *statuses_dev, cudaStream_t stream)
@@ -280,6 +281,6 @@ extern "C" oc_status oc_cuda_zstd_decompress(void *scratch, size_t scratch_size,
                                              oc_status *statuses_dev, cudaStream_t stream)
 {
     return oc_cuda_zstd_decompress_with(scratch, scratch_size, cfg, OC_ZSTD_DEC_AUTO, n, src_ptrs_dev,
-                                        src_sizes_dev, dst_ptrs_dev, dst_caps_dev, dst_sizes_dev, statuses_dev,
-                                        stream);
+                                        src_sizes_dev, dst_ptrs_dev, dst_caps_dev, dst_sizes_dev,
+                                        statuses_dev, stream);
 }
