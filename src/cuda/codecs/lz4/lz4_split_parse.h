@@ -66,19 +66,6 @@ OC_LZS_HD void oc_lz4s_put(oc_lzs_rec *recs, oc_lz4s_st *s, uint32_t lit_src, ui
     s->nrec++;
 }
 
-#define OC_LZS_END_WITH(st_)                                                                                 \
-    do {                                                                                                     \
-        s->status = (st_);                                                                                   \
-        return OC_LZS_END;                                                                                   \
-    } while (0)
-/* read byte p (p < srcn is checked before, as in the serial walk) */
-#define OC_LZS_GET(v_, p_)                                                                                   \
-    do {                                                                                                     \
-        if ((p_) >= whi)                                                                                     \
-            return OC_LZS_NEED;                                                                              \
-        (v_) = wp[(uint32_t)((p_)-wshift)];                                                                  \
-    } while (0)
-
 /* Length runs saturate here (the serial walk sums in 64 bits): a saturated
  * length exceeds both srcn - ip (srcn < 2^31) and the capacity, so it
  * fails the same check the exact one fails, and the run is still read to

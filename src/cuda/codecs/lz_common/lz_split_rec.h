@@ -73,4 +73,20 @@ typedef struct oc_lzs_rec {
     uint32_t lit_src, lit_len, m_off, m_len;
 } oc_lzs_rec;
 
+/* The parse steps' two exits (lz4_split_parse.h, snappy_split_parse.h):
+ * end the walk with a status, and read byte p of the input window or ask
+ * for the next window (p < srcn is checked before, as in the serial walk).
+ * They name the step's state `s` and its window `wp`, `wshift`, `whi`. */
+#define OC_LZS_END_WITH(st_)                                                                                 \
+    do {                                                                                                     \
+        s->status = (st_);                                                                                   \
+        return OC_LZS_END;                                                                                   \
+    } while (0)
+#define OC_LZS_GET(v_, p_)                                                                                   \
+    do {                                                                                                     \
+        if ((p_) >= whi)                                                                                     \
+            return OC_LZS_NEED;                                                                              \
+        (v_) = wp[(uint32_t)((p_)-wshift)];                                                                  \
+    } while (0)
+
 #endif /* OC_LZ_SPLIT_REC_H */

@@ -73,19 +73,6 @@ OC_LZS_HD int oc_snaps_put(oc_lzs_rec *recs, oc_snaps_st *s, uint32_t cap, uint3
     return 1;
 }
 
-#define OC_SNAPS_END_WITH(st_)                                                                               \
-    do {                                                                                                     \
-        s->status = (st_);                                                                                   \
-        return OC_LZS_END;                                                                                   \
-    } while (0)
-/* read byte p (p < srcn is checked before, as in the serial walk) */
-#define OC_SNAPS_GET(v_, p_)                                                                                 \
-    do {                                                                                                     \
-        if ((p_) >= whi)                                                                                     \
-            return OC_LZS_NEED;                                                                              \
-        (v_) = wp[(uint32_t)((p_)-wshift)];                                                                  \
-    } while (0)
-
 /* The preamble, or one element, or the end.  srcn < 2^31, cap <=
  * OC_LZS_MAX_CAP; recs has room for OC_LZS_MAX_RECS(cap) records. */
 OC_LZS_HD int oc_snaps_step(oc_snaps_st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi, uint32_t srcn,
@@ -96,11 +83,11 @@ OC_LZS_HD int oc_snaps_step(oc_snaps_st *s, const uint8_t *wp, uint32_t wshift, 
         uint64_t v = 0;
         for (uint32_t i = 0;; i++) {
             if (i >= srcn)
-                OC_SNAPS_END_WITH(OC_LZS_TRUNCATED);
+                OC_LZS_END_WITH(OC_LZS_TRUNCATED);
             if (i == 5) /* a sixth byte: more than 32 bits */
-                OC_SNAPS_END_WITH(OC_LZS_CORRUPT);
+                OC_LZS_END_WITH(OC_LZS_CORRUPT);
             uint32_t c;
-            OC_SNAPS_GET(c, i);
+            OC_LZS_GET(c, i);
             v |= (uint64_t)(c & 0x7f) << (7 * i);
             if (!(c & 0x80)) {
                 ip = i + 1;
@@ -108,7 +95,7 @@ OC_LZS_HD int oc_snaps_step(oc_snaps_st *s, const uint8_t *wp, uint32_t wshift, 
             }
         }
         if (v > 0xffffffffu)
-            OC_SNAPS_END_WITH(OC_LZS_CORRUPT);
+            OC_LZS_END_WITH(OC_LZS_CORRUPT);
         s->ulen = (uint32_t)v;
         s->over = v > cap;
         s->phase = 1;
@@ -116,15 +103,15 @@ OC_LZS_HD int oc_snaps_step(oc_snaps_st *s, const uint8_t *wp, uint32_t wshift, 
     }
     if (ip >= srcn) { /* the end */
         if (s->op != s->ulen)
-            OC_SNAPS_END_WITH(OC_LZS_TRUNCATED);
+            OC_LZS_END_WITH(OC_LZS_TRUNCATED);
         if (s->over)
-            OC_SNAPS_END_WITH(OC_LZS_OUTPUT_TOO_SMALL);
+            OC_LZS_END_WITH(OC_LZS_OUTPUT_TOO_SMALL);
         if (s->pend_len && !oc_snaps_put(recs, s, cap, s->pend_src, s->pend_len, 0, 0))
-            OC_SNAPS_END_WITH(OC_LZS_REDO);
-        OC_SNAPS_END_WITH(OC_LZS_OK);
+            OC_LZS_END_WITH(OC_LZS_REDO);
+        OC_LZS_END_WITH(OC_LZS_OK);
     }
     uint32_t tag;
-    OC_SNAPS_GET(tag, ip);
+    OC_LZS_GET(tag, ip);
     uint32_t kind = tag & 3;
     if (kind == 0) {
         uint64_t lit = (tag >> 2) + 1;
@@ -133,21 +120,21 @@ OC_LZS_HD int oc_snaps_step(oc_snaps_st *s, const uint8_t *wp, uint32_t wshift, 
             uint32_t nb = (uint32_t)lit - 60;
             hdr = 1 + nb;
             if (srcn - ip < hdr)
-                OC_SNAPS_END_WITH(OC_LZS_TRUNCATED);
+                OC_LZS_END_WITH(OC_LZS_TRUNCATED);
             uint32_t w = 0;
             for (uint32_t j = 0; j < nb; j++) {
                 uint32_t c;
-                OC_SNAPS_GET(c, ip + 1 + j);
+                OC_LZS_GET(c, ip + 1 + j);
                 w |= c << (8 * j);
             }
             lit = (uint64_t)w + 1;
         }
         if (s->op + lit > s->ulen)
-            OC_SNAPS_END_WITH(OC_LZS_CORRUPT);
+            OC_LZS_END_WITH(OC_LZS_CORRUPT);
         if (lit > srcn - ip - hdr)
-            OC_SNAPS_END_WITH(OC_LZS_TRUNCATED);
+            OC_LZS_END_WITH(OC_LZS_TRUNCATED);
         if (s->pend_len && !oc_snaps_put(recs, s, cap, s->pend_src, s->pend_len, 0, 0))
-            OC_SNAPS_END_WITH(OC_LZS_REDO);
+            OC_LZS_END_WITH(OC_LZS_REDO);
         s->pend_src = ip + hdr;
         s->pend_len = (uint32_t)lit;
         s->op += (uint32_t)lit;
@@ -156,33 +143,31 @@ OC_LZS_HD int oc_snaps_step(oc_snaps_st *s, const uint8_t *wp, uint32_t wshift, 
     }
     uint32_t hdr = kind == 1 ? 2 : kind == 2 ? 3 : 5;
     if (srcn - ip < hdr)
-        OC_SNAPS_END_WITH(OC_LZS_TRUNCATED);
+        OC_LZS_END_WITH(OC_LZS_TRUNCATED);
     uint32_t len, off, b1, b2, b3, b4;
-    OC_SNAPS_GET(b1, ip + 1);
+    OC_LZS_GET(b1, ip + 1);
     if (kind == 1) {
         len = ((tag >> 2) & 7) + 4;
         off = ((tag >> 5) << 8) | b1;
     } else {
-        OC_SNAPS_GET(b2, ip + 2);
+        OC_LZS_GET(b2, ip + 2);
         len = (tag >> 2) + 1;
         off = b1 | (b2 << 8);
         if (kind == 3) {
-            OC_SNAPS_GET(b3, ip + 3);
-            OC_SNAPS_GET(b4, ip + 4);
+            OC_LZS_GET(b3, ip + 3);
+            OC_LZS_GET(b4, ip + 4);
             off |= (b3 << 16) | (b4 << 24);
         }
     }
     if (off == 0 || off > s->op || (uint64_t)s->op + len > s->ulen)
-        OC_SNAPS_END_WITH(OC_LZS_CORRUPT);
+        OC_LZS_END_WITH(OC_LZS_CORRUPT);
     if (!oc_snaps_put(recs, s, cap, s->pend_src, s->pend_len, off, len))
-        OC_SNAPS_END_WITH(OC_LZS_REDO);
+        OC_LZS_END_WITH(OC_LZS_REDO);
     s->pend_src = s->pend_len = 0;
     s->op += len;
     s->ip = ip + hdr;
     return OC_LZS_STEP;
 }
 
-#undef OC_SNAPS_GET
-#undef OC_SNAPS_END_WITH
 
 #endif /* OC_SNAPPY_SPLIT_PARSE_H */
