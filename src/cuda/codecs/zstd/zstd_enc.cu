@@ -8,7 +8,7 @@
  * up serves any batch.  The warp clears the hash table together and runs
  * the chunk together: the fast variant's match finder and the byte copies
  * use every lane; the lazy match finder and the entropy coding run on lane
- * 0 (zstd_enc_core.h).
+ * 0, all but the literals' histogram (zstd_enc_core.h).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -81,6 +81,22 @@ OC_CORE_FN ze_params ze_params_for_level(int level)
     return p;
 }
 
+/* Profiling hook: ZE_PHASE(k) marks the start of phase k of a block (0
+ * match finding, 1 literals section, 2 sequences section, 3 the block's
+ * output and the rest).  Nothing in the library; the dev harness
+ * bench/gpu/dev/zstd_enc_phases.cu defines it to count lane 0's cycles per
+ * phase (bench/gpu/zstd/ENC_NOTES.md, "Where the time goes"). */
+#ifndef ZE_PHASE
+#define ZE_PHASE(k) ((void)0)
+#endif
+
+/* Lanes that count the literals' histogram on the GPU (ze_lit_hist): the
+ * warp; the dev harness's zstd_enc_phases_serial sets 1 (lane 0 alone, the
+ * encoder before the histogram was shared) for its A/B. */
+#ifndef ZE_HIST_LANES
+#define ZE_HIST_LANES 32
+#endif
+
 /* ---- helpers ---------------------------------------------------------------- */
 
 /* Hash of the `hb` (4-8) bytes at p (p + 8 <= the block end): 6 for the

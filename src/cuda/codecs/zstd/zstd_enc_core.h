@@ -27,9 +27,10 @@
  *   or an FSE table built from the block's statistics.
  *
  * On the GPU the whole warp calls ze_compress_chunk: every lane computes the
- * same control values; the window match finders, byte copies and table
- * reset use all lanes; the level >= 6 match finder and all entropy coding
- * run on lane 0 and their results are broadcast (OC_WARP_BCAST).  Output is byte-identical
+ * same control values; the window match finders, byte copies, the
+ * literals' histogram and table reset use all lanes; the level >= 6 match
+ * finder and the rest of the entropy coding run on lane 0 and their results
+ * are broadcast (OC_WARP_BCAST).  Output is byte-identical
  * between the C build and the GPU (the windows are emulated in C).
  *
  * Safety: every write is checked against the capacity; OUTPUT_TOO_SMALL
@@ -135,6 +136,7 @@ OC_CORE_BIGFN oc_status ze_compress_chunk(const ze_work *W, ze_tables *T, const 
         } else {
             uint32_t saved[3] = {rep[0], rep[1], rep[2]};
             uint32_t nlit = 0, nseq = 0;
+            ZE_PHASE(0);
             if (P.lazy == 2) {
                 nseq = ze_block_wlazy(W, src, bs, be, maxdist, rep, &P, &ins, &nlit);
             } else if (P.lazy) { /* lane 0 finds the matches, the others get the results */
@@ -150,16 +152,21 @@ OC_CORE_BIGFN oc_status ze_compress_chunk(const ze_work *W, ze_tables *T, const 
                 nseq = ze_block_fast(W, src, bs, be, maxdist, rep, &nlit);
             }
             OC_WARP_SYNC();
+            ZE_PHASE(1);
             /* compressed only if smaller than raw; never past the capacity;
-             * entropy coding on lane 0 */
+             * the literals' histogram by the warp, the rest of the entropy
+             * coding on lane 0 */
             size_t lim = pos + 3 + (rem - 3 < bsz - 1 ? rem - 3 : bsz - 1);
             size_t e = lim + 1;
+            ze_lit_hist(T->huf.cnt, W->lit, nlit);
             if (lane == 0 && rem >= 3) {
                 e = ze_literals(&T->huf, &T->ll, T->norm, T->spread, W->lit, nlit, dst, pos + 3, lim);
+                ZE_PHASE(2);
                 if (e <= lim)
                     e = ze_sequences(T, W->seq, nseq, P.fse_built, dst, e, lim);
             }
             e = OC_WARP_BCAST(e);
+            ZE_PHASE(3);
             if (e <= lim) {
                 type = 2;
                 body = (uint32_t)(e - pos - 3);

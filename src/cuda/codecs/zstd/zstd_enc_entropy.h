@@ -293,8 +293,6 @@ OC_CORE_FN size_t ze_lit_header_raw(uint8_t *h, uint32_t type, size_t n)
     return 3;
 }
 
-/* Writes the literals section at dst[pos..lim); returns the new position
- * (> lim when it does not fit). */
 /* Tree description with FSE-compressed weights (RFC 8878 4.2.1.2: two
  * interleaved states over one table of accuracy <= 6) into H->tree; returns
  * its size, 0 when it cannot be written (fewer than two distinct weights,
@@ -336,15 +334,50 @@ OC_CORE_BIGFN size_t ze_huf_weights_fse(ze_huf *H, int nw, ze_fse *t, int16_t *n
     return w.pos;
 }
 
+/* The histogram of lit[0..n) into cnt[256], by the whole warp (every lane
+ * calls it; ZE_HIST_LANES of them count, 4 literals a word, with atomic
+ * adds; lit 4-byte aligned); lane 0 alone in C.  cnt is complete for every
+ * lane on return. */
+OC_CORE_FN void ze_lit_hist(uint32_t *cnt, const uint8_t *lit, size_t n)
+{
+    uint32_t lane = OC_LANE();
+#ifdef __CUDACC__
+    if (ZE_HIST_LANES > 1) {
+        for (uint32_t s = lane; s < 256; s += 32)
+            cnt[s] = 0;
+        __syncwarp();
+        const uint32_t *w = (const uint32_t *)lit;
+        size_t nw = n / 4;
+        for (size_t i = lane; i < nw; i += 32) {
+            uint32_t v = w[i];
+            atomicAdd(&cnt[v & 255u], 1u);
+            atomicAdd(&cnt[(v >> 8) & 255u], 1u);
+            atomicAdd(&cnt[(v >> 16) & 255u], 1u);
+            atomicAdd(&cnt[v >> 24], 1u);
+        }
+        if (lane < (uint32_t)(n & 3))
+            atomicAdd(&cnt[lit[4 * nw + lane]], 1u);
+        __syncwarp();
+        return;
+    }
+#endif
+    if (lane == 0) {
+        for (int s = 0; s < 256; s++)
+            cnt[s] = 0;
+        for (size_t i = 0; i < n; i++)
+            cnt[lit[i]]++;
+    }
+    OC_WARP_SYNC();
+}
+
+/* Writes the literals section of lit[0..n) at dst[pos..lim); H->cnt must
+ * hold their histogram (ze_lit_hist).  Returns the new position (> lim when
+ * it does not fit). */
 OC_CORE_BIGFN size_t ze_literals(ze_huf *H, ze_fse *tmp_fse, int16_t *norm, uint8_t *spread,
                                  const uint8_t *lit, size_t n, uint8_t *dst, size_t pos, size_t lim)
 {
     uint8_t h[5];
-    uint32_t *cnt = H->cnt;
-    for (int s = 0; s < 256; s++)
-        cnt[s] = 0;
-    for (size_t i = 0; i < n; i++)
-        cnt[lit[i]]++;
+    const uint32_t *cnt = H->cnt;
     int distinct = 0, last = 0;
     for (int s = 0; s < 256; s++)
         if (cnt[s]) {

@@ -1,0 +1,251 @@
+/*
+ * zstd_enc_phases.cu - where the GPU zstd compressor's time goes: the
+ * library's encoder core (zstd_enc_core.h) in a copy of the library's kernel
+ * (zstd_enc.cu: one warp per chunk, workers loop over chunks, the same
+ * scratch slice) whose ZE_PHASE hook counts lane 0's clock64 cycles in each
+ * phase of a block: match finding, the literals section, the sequences
+ * section, the block's output and the rest, and the hash table's reset per
+ * chunk (bench/gpu/zstd/ENC_NOTES.md, "Where the time goes").  It exists
+ * because the library's kernel has no such counters and ncu's stall
+ * sampling does not split the time by phase.
+ *
+ * Usage: zstd_enc_phases [--levels 1,2,3] [--chunks 65536,1048576]
+ *                        [--bytes B] [--scratch-cap B] [--reps N] FILE...
+ * The files (concatenated, repeated to --bytes, default 256 MiB) are cut
+ * into chunks; per level and chunk size it prints the speed (CUDA events,
+ * median of --reps, default 3; GB/s of input, phases counted too), the
+ * ratio, and each phase's share of the summed cycles; every chunk's frame
+ * is decoded with libzstd and compared (exit 1 on any mismatch).
+ * --scratch-cap (default 2 GiB, as the engine gives) bounds the workers.
+ * Built twice: zstd_enc_phases (the library's core as it is) and
+ * zstd_enc_phases_serial (ZE_HIST_LANES=1: the literals' histogram on lane
+ * 0 alone, the core before it was shared), so the A/B runs in one call.
+ */
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <zstd.h>
+
+#define ZE_NPH 5 /* match, literals, sequences, output/other, reset */
+#define ZEP_WARPS 2
+__shared__ unsigned long long zep_acc[ZEP_WARPS][ZE_NPH];
+__shared__ unsigned long long zep_t0[ZEP_WARPS];
+__shared__ int zep_cur[ZEP_WARPS];
+#define ZE_PHASE(k)                                                                                          \
+    do {                                                                                                     \
+        if ((threadIdx.x & 31u) == 0) {                                                                      \
+            unsigned w_ = threadIdx.x >> 5;                                                                  \
+            unsigned long long t_ = clock64();                                                               \
+            zep_acc[w_][zep_cur[w_]] += t_ - zep_t0[w_];                                                     \
+            zep_t0[w_] = t_;                                                                                 \
+            zep_cur[w_] = (k);                                                                               \
+        }                                                                                                    \
+    } while (0)
+
+#include "cuda/codecs/zstd/zstd_enc_core.h"
+#include "cuda/codecs/zstd/zstd_gpu.h"
+
+#define CUDA_OK(x)                                                                                           \
+    do {                                                                                                     \
+        cudaError_t e_ = (x);                                                                                \
+        if (e_ != cudaSuccess) {                                                                             \
+            fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__);         \
+            exit(2);                                                                                         \
+        }                                                                                                    \
+    } while (0)
+
+static size_t zep_slice(void)
+{
+    return (ZE_SCRATCH_BYTES + sizeof(ze_tables) + 255) & ~(size_t)255;
+}
+
+/* The library's kernel (zstd_enc.cu) with the phase counters. */
+__global__ void __launch_bounds__(ZEP_WARPS * 32)
+    zep_kernel(size_t n, const uint8_t *in, size_t chunk, size_t total, uint8_t *out, size_t bound,
+               size_t *sizes, int *status, int level, uint8_t *scratch, size_t slice, size_t nwarps,
+               unsigned long long *phases)
+{
+    size_t warp = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    uint32_t lane = threadIdx.x & 31u, wi = threadIdx.x >> 5;
+    if (lane == 0) {
+        for (int k = 0; k < ZE_NPH; k++)
+            zep_acc[wi][k] = 0;
+        zep_cur[wi] = 4;
+        zep_t0[wi] = clock64();
+    }
+    __syncwarp();
+    if (warp < nwarps) {
+        uint8_t *mem = scratch + warp * slice;
+        ze_work W = ze_work_from(mem);
+        ze_tables *T = (ze_tables *)(mem + ZE_SCRATCH_BYTES);
+        if (lane == 0)
+            ze_tables_init(T);
+        __syncwarp();
+        for (size_t c = warp; c < n; c += nwarps) {
+            ZE_PHASE(4);
+            ze_reset(&W, lane, 32);
+            __syncwarp();
+            size_t off = c * chunk, sn = total - off < chunk ? total - off : chunk, o = 0;
+            oc_status st = ze_compress_chunk(&W, T, in + off, sn, out + c * bound, bound, &o, level);
+            ZE_PHASE(3);
+            if (lane == 0) {
+                sizes[c] = st == OC_OK ? o : 0;
+                status[c] = (int)st;
+            }
+            __syncwarp();
+        }
+    }
+    ZE_PHASE(3);
+    if (lane == 0)
+        for (int k = 0; k < ZE_NPH; k++)
+            atomicAdd(&phases[k], zep_acc[wi][k]);
+}
+
+static std::vector<size_t> parse_list(const char *s)
+{
+    std::vector<size_t> v;
+    while (*s) {
+        v.push_back(strtoull(s, (char **)&s, 10));
+        if (*s == ',')
+            s++;
+        else
+            break;
+    }
+    return v;
+}
+
+int main(int argc, char **argv)
+{
+    std::vector<size_t> levels = {1, 2, 3}, chunks = {65536, 1048576};
+    size_t bytes = (size_t)256 << 20, cap = (size_t)2 << 30;
+    int reps = 3;
+    std::vector<std::string> files;
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        if (a == "--levels" && i + 1 < argc)
+            levels = parse_list(argv[++i]);
+        else if (a == "--chunks" && i + 1 < argc)
+            chunks = parse_list(argv[++i]);
+        else if (a == "--bytes" && i + 1 < argc)
+            bytes = strtoull(argv[++i], nullptr, 10);
+        else if (a == "--scratch-cap" && i + 1 < argc)
+            cap = strtoull(argv[++i], nullptr, 10);
+        else if (a == "--reps" && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else
+            files.push_back(a);
+    }
+    std::vector<uint8_t> data;
+    for (auto &f : files) {
+        FILE *fp = fopen(f.c_str(), "rb");
+        if (!fp) {
+            fprintf(stderr, "cannot open %s\n", f.c_str());
+            return 2;
+        }
+        uint8_t buf[1 << 16];
+        size_t r;
+        while ((r = fread(buf, 1, sizeof buf, fp)) > 0 && data.size() < bytes)
+            data.insert(data.end(), buf, buf + r);
+        fclose(fp);
+    }
+    if (data.empty()) {
+        fprintf(stderr, "usage: zstd_enc_phases [options] FILE...\n");
+        return 2;
+    }
+    size_t base = data.size();
+    while (data.size() < bytes)
+        data.insert(data.end(), data.begin(), data.begin() + std::min(base, bytes - data.size()));
+    data.resize(bytes);
+    uint8_t *d_in;
+    CUDA_OK(cudaMalloc(&d_in, bytes));
+    CUDA_OK(cudaMemcpy(d_in, data.data(), bytes, cudaMemcpyHostToDevice));
+    cudaFuncAttributes fa;
+    CUDA_OK(cudaFuncGetAttributes(&fa, zep_kernel));
+    int bps = 0, sms = 0;
+    CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, zep_kernel, ZEP_WARPS * 32, 0));
+    CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    printf("kernel: %d registers, %zu B local, %d warps/SM resident at most, %d SMs; hist lanes %d\n",
+           fa.numRegs, (size_t)fa.localSizeBytes, bps * ZEP_WARPS, sms, ZE_HIST_LANES);
+    int bad = 0;
+    const char *names[ZE_NPH] = {"match", "literals", "sequences", "output+other", "reset"};
+    for (size_t chunk : chunks) {
+        size_t n = (bytes + chunk - 1) / chunk, bound = ZSTD_compressBound(chunk); /* >= ze_bound */
+        size_t slice = zep_slice(), w = std::min(n, std::min(cap / slice, (size_t)OC_ZSTD_ENC_MAX_WARPS));
+        uint8_t *d_out, *d_scr;
+        size_t *d_sizes;
+        int *d_st;
+        unsigned long long *d_ph;
+        CUDA_OK(cudaMalloc(&d_out, n * bound));
+        CUDA_OK(cudaMalloc(&d_scr, w * slice));
+        CUDA_OK(cudaMalloc(&d_sizes, n * sizeof(size_t)));
+        CUDA_OK(cudaMalloc(&d_st, n * sizeof(int)));
+        CUDA_OK(cudaMalloc(&d_ph, ZE_NPH * sizeof(unsigned long long)));
+        unsigned blocks = (unsigned)((w + ZEP_WARPS - 1) / ZEP_WARPS);
+        for (size_t level : levels) {
+            std::vector<float> ms;
+            unsigned long long ph[ZE_NPH] = {0};
+            cudaEvent_t e0, e1;
+            CUDA_OK(cudaEventCreate(&e0));
+            CUDA_OK(cudaEventCreate(&e1));
+            for (int r = 0; r <= reps; r++) { /* the first run warms up */
+                CUDA_OK(cudaMemset(d_ph, 0, ZE_NPH * sizeof(unsigned long long)));
+                CUDA_OK(cudaEventRecord(e0));
+                zep_kernel<<<blocks, ZEP_WARPS * 32>>>(n, d_in, chunk, bytes, d_out, bound, d_sizes, d_st,
+                                                       (int)level, d_scr, slice, w, d_ph);
+                CUDA_OK(cudaEventRecord(e1));
+                CUDA_OK(cudaEventSynchronize(e1));
+                CUDA_OK(cudaGetLastError());
+                float t;
+                CUDA_OK(cudaEventElapsedTime(&t, e0, e1));
+                if (r > 0)
+                    ms.push_back(t);
+                CUDA_OK(cudaMemcpy(ph, d_ph, sizeof ph, cudaMemcpyDeviceToHost));
+            }
+            std::sort(ms.begin(), ms.end());
+            float med = ms[ms.size() / 2];
+            /* check every frame with libzstd */
+            std::vector<uint8_t> out(n * bound), back(chunk);
+            std::vector<size_t> sizes(n);
+            std::vector<int> st(n);
+            CUDA_OK(cudaMemcpy(out.data(), d_out, n * bound, cudaMemcpyDeviceToHost));
+            CUDA_OK(cudaMemcpy(sizes.data(), d_sizes, n * sizeof(size_t), cudaMemcpyDeviceToHost));
+            CUDA_OK(cudaMemcpy(st.data(), d_st, n * sizeof(int), cudaMemcpyDeviceToHost));
+            size_t comp = 0, badhere = 0;
+            for (size_t c = 0; c < n; c++) {
+                size_t sn = std::min(chunk, bytes - c * chunk);
+                size_t r = st[c] == 0 ? ZSTD_decompress(back.data(), chunk, out.data() + c * bound, sizes[c])
+                                      : (size_t)-1;
+                if (st[c] != 0 || ZSTD_isError(r) || r != sn || memcmp(back.data(), data.data() + c * chunk, sn))
+                    badhere++;
+                comp += sizes[c];
+            }
+            bad += badhere != 0;
+            unsigned long long sum = 0;
+            for (int k = 0; k < ZE_NPH; k++)
+                sum += ph[k];
+            printf("level %zu, chunk %zu, %zu chunks, %zu workers: %.3f GB/s (median of %d), ratio %.3f, %s",
+                   level, chunk, n, w, bytes / (med * 1e6), reps, (double)bytes / comp,
+                   badhere ? "MISMATCH" : "all frames decode");
+            printf("; cycles:");
+            for (int k = 0; k < ZE_NPH; k++)
+                printf(" %s %.1f%%", names[k], sum ? 100.0 * ph[k] / sum : 0.0);
+            printf(" (%.2f Gcycles over all warps)\n", sum / 1e9);
+            fflush(stdout);
+            cudaEventDestroy(e0);
+            cudaEventDestroy(e1);
+        }
+        cudaFree(d_out);
+        cudaFree(d_scr);
+        cudaFree(d_sizes);
+        cudaFree(d_st);
+        cudaFree(d_ph);
+    }
+    cudaFree(d_in);
+    return bad ? 1 : 0;
+}
