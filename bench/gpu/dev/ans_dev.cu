@@ -1,0 +1,470 @@
+/*
+ * ans_dev.cu - why this exists: the ANS GPU decoder (issue 18) runs at
+ * 0.36-0.46x nVCOMP and nothing so far says where a group's ~100k cycles go
+ * (bench/gpu/owncodecs/NOTES.md: the staged step chain is ~75 cycles, the
+ * measured step ~200).  This harness runs the library's own kernels
+ * (src/cuda/codecs/ans/ans_kernels.cu, included whole, its codec table
+ * renamed so the library's is not pulled in) on 1 GiB of 64 KiB chunks of
+ * one file (--mib: M MiB instead), checks every output, and times, in one process on one device:
+ *
+ *   library     the library's decoder (ans_k_groups), as the engine runs it;
+ *   sizes-only  the same kernel without output (the size query's path:
+ *               every step but its store), to price the byte stores;
+ *   occ-N       the library's kernel with extra dynamic shared memory so
+ *               that only N CTAs fit an SM (N below the library's 7): how
+ *               the rate scales with resident warps (latency- or
+ *               throughput-bound?);
+ *   fill        a copy of the kernel whose decode table fill skips absent
+ *               symbols by ballot (the library's loop visits all 256 per
+ *               group, a dependent shared load each);
+ *   prof        a copy with clock64() probes: cycles per group in the
+ *               chunk search, the tile spans and table read, the table
+ *               fill, the staging wait, the tile decode (staged tiles and
+ *               tiles read from global memory apart, cycles per step of
+ *               32 symbols), and the wait for the sibling warp.
+ *
+ *   ans_dev [--dtype u1|bf16] [--reps N] [--mib M] [--small] FILE
+ *
+ * Compression is the library's encoder (ans_k_encode through the batch
+ * driver).  --small: 16 MiB instead of 1 GiB (compute-sanitizer).  Exit
+ * status 0 only if every output matched the input.
+ */
+#define oc_gpu_codec_ans oc_gpu_codec_ans_dev_copy
+#include "cuda/codecs/ans/ans_kernels.cu"
+#undef oc_gpu_codec_ans
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#define CUDA_OK(x)                                                                                           \
+    do {                                                                                                     \
+        cudaError_t e_ = (x);                                                                                \
+        if (e_ != cudaSuccess) {                                                                             \
+            fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__);         \
+            exit(2);                                                                                         \
+        }                                                                                                    \
+    } while (0)
+
+/* ---- the probed copy of ans_k_groups --------------------------------------------- */
+
+#define NPROF 16
+__device__ unsigned long long g_prof[NPROF];
+enum {
+    P_GROUPS,
+    P_FIND,
+    P_SPAN_TABLE,
+    P_FILL,
+    P_WAIT,
+    P_DEC_ST,
+    P_N_ST,
+    P_DEC_GL,
+    P_N_GL,
+    P_TAIL,
+    P_TOTAL,
+    P_STEPS_ST,
+    P_STEPS_GL
+};
+
+static __device__ __forceinline__ unsigned long long dev_clock(void)
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
+    return t;
+}
+
+/* The library's ans_k_groups (ans_kernels.cu) line for line, plus: PROF,
+ * the probes; FILL, the decode table fill over the present symbols only
+ * (a ballot over 32 symbols at a time, then the warp's lanes over each
+ * present symbol's slots). */
+template <bool PROF, bool FILL>
+static __global__ void __launch_bounds__(ANS_DTHREADS)
+    ans_k_groups_dev(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                     own_batch_scratch s)
+{
+    extern __shared__ uint32_t ans_sm[];
+    __shared__ uint16_t f[256], c[256];
+    __shared__ uint32_t pb;
+    __shared__ size_t chunk;
+    __shared__ ans_chunk k;
+    uint32_t *dt = ans_sm;
+    unsigned long long total = s.first[n];
+    uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
+    uint32_t pool = (uint32_t)__cvta_generic_to_shared(ans_sm + ANS_DT_FAST);
+    (void)src_sizes;
+    for (unsigned long long g = blockIdx.x; g < total; g += gridDim.x) {
+        unsigned long long t0 = PROF ? dev_clock() : 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5 = 0;
+        if (warp == 0) {
+            size_t ci = own_find_chunk_warp(s.first, n, g);
+            if (lane == 0) {
+                chunk = ci;
+                ans_chunk_geometry((const uint8_t *)src[ci], &k);
+            }
+        }
+        __syncthreads();
+        if (PROF)
+            t1 = dev_clock();
+        size_t i = chunk;
+        const uint8_t *p = (const uint8_t *)src[i];
+        uint8_t *d = dst ? (uint8_t *)dst[i] : NULL;
+        uint32_t group = (uint32_t)(g - s.first[i]);
+        uint64_t first = (uint64_t)group * ANS_GROUP;
+        uint64_t last = first + ANS_GROUP < k.sh.nsym ? first + ANS_GROUP : k.sh.nsym;
+        bool staged = false, has = false;
+        uint32_t cnt = 0;
+        if (k.mode == 1) {
+            uint32_t tile = group * ANS_DWARPS + warp, stage = 0;
+            has = tile < k.sh.ntiles;
+            uint64_t a = 0, b = 0, tfirst = (uint64_t)tile * ANS_TILE;
+            oc_status st = OC_OK;
+            if (has) {
+                st = own_tile_span(p, k.tile_tab, k.sh.ntiles, tile, k.limit, &a, &b);
+                int64_t off = -1;
+                if (st == OC_OK && k.version >= 2 && __ldg(p + k.tables) <= ANS_PB &&
+                    ((uintptr_t)(p + a) & 3u) == 0 && b - a >= ANS2_TILE_HEAD)
+                    off = ans_pool_place(p, &k, group * ANS_DWARPS, tile, a, b);
+                staged = off >= 0;
+                if (staged) {
+                    const uint8_t *w = p + a + ANS2_TILE_HEAD;
+                    uint32_t nwords = (uint32_t)((b - a - ANS2_TILE_HEAD) / 4u);
+                    stage = pool + (uint32_t)off;
+                    for (uint32_t j = lane; j < nwords; j += 32)
+                        ans_stage_word(stage + 4u * j, w + 4ull * j);
+                    asm volatile("cp.async.commit_group;" ::: "memory");
+                }
+            }
+            if (warp == 0)
+                ans_warp_table(p + k.tables, &pb, f, c);
+            __syncthreads();
+            if (PROF)
+                t2 = dev_clock();
+            bool fast = k.version >= 2 && pb <= 11u;
+            if (FILL) {
+                for (uint32_t s0 = warp * 32u; s0 < 256; s0 += 32u * ANS_DWARPS) {
+                    uint32_t fl = f[s0 + lane], cl = c[s0 + lane];
+                    uint32_t m = __ballot_sync(OWN_FULL, fl != 0);
+                    while (m) {
+                        uint32_t b0 = (uint32_t)__ffs((int)m) - 1u;
+                        m &= m - 1u;
+                        uint32_t fs = __shfl_sync(OWN_FULL, fl, b0), cs = __shfl_sync(OWN_FULL, cl, b0);
+                        uint32_t sym = s0 + b0;
+                        for (uint32_t j = lane; j < fs; j += 32)
+                            dt[cs + j] =
+                                fast ? sym | (j << 8) | (fs << 20) : sym | ((fs - 1u) << 8) | (j << 20);
+                    }
+                }
+            } else {
+                for (uint32_t sym = warp; sym < 256; sym += ANS_DWARPS)
+                    for (uint32_t j = lane; j < f[sym]; j += 32)
+                        dt[c[sym] + j] = fast ? sym | (j << 8) | ((uint32_t)f[sym] << 20)
+                                              : sym | ((uint32_t)(f[sym] - 1u) << 8) | (j << 20);
+            }
+            __syncthreads();
+            if (PROF)
+                t3 = dev_clock();
+            if (has) {
+                if (staged)
+                    ans_stage_wait();
+                if (PROF)
+                    t4 = dev_clock();
+                if (st == OC_OK) {
+                    cnt = (uint32_t)(k.sh.nsym - tfirst < ANS_TILE ? k.sh.nsym - tfirst : ANS_TILE);
+                    uint8_t *o = d ? d + (k.sh.split ? 2 * tfirst + 1 : tfirst) : NULL;
+                    const uint8_t *lo = p + k.limit + tfirst;
+                    st = o ? ans_decode_any<true>(k.version, dt, pb, p + a, b - a, cnt, o,
+                                                  k.sh.split ? 2u : 1u, lo, staged, stage)
+                           : ans_decode_any<false>(k.version, dt, pb, p + a, b - a, cnt, o, 1u, lo, staged,
+                                                   stage);
+                }
+                if (PROF)
+                    t5 = dev_clock();
+                if (st != OC_OK && lane == 0)
+                    atomicMin(&s.keys[i], own_key((unsigned long long)tile + 1, st));
+            }
+        }
+        if (d && (k.mode == 0 || (k.sh.split && k.version == 1))) {
+            for (uint64_t j = first + threadIdx.x; j < last; j += ANS_DTHREADS) {
+                if (k.sh.split) {
+                    d[2 * j] = p[k.limit + j];
+                    if (k.mode == 0)
+                        d[2 * j + 1] = p[k.raw + j];
+                } else if (k.mode == 0) {
+                    d[j] = p[k.raw + j];
+                }
+            }
+        }
+        __syncthreads();
+        if (PROF && lane == 0) {
+            unsigned long long t6 = dev_clock();
+            if (warp == 0) {
+                atomicAdd(&g_prof[P_GROUPS], 1ull);
+                atomicAdd(&g_prof[P_FIND], t1 - t0);
+                atomicAdd(&g_prof[P_SPAN_TABLE], t2 - t1);
+                atomicAdd(&g_prof[P_FILL], t3 - t2);
+                atomicAdd(&g_prof[P_TOTAL], t6 - t0);
+            }
+            if (has && k.mode == 1) {
+                atomicAdd(&g_prof[P_WAIT], t4 - t3);
+                atomicAdd(&g_prof[staged ? P_DEC_ST : P_DEC_GL], t5 - t4);
+                atomicAdd(&g_prof[staged ? P_N_ST : P_N_GL], 1ull);
+                atomicAdd(&g_prof[staged ? P_STEPS_ST : P_STEPS_GL], (unsigned long long)(cnt + 31u) / 32u);
+                atomicAdd(&g_prof[P_TAIL], t6 - t5);
+            }
+        }
+    }
+}
+
+/* ---- harness ---------------------------------------------------------------------- */
+
+static __global__ void k_count_diff(const uint8_t *a, const uint8_t *b, size_t n, unsigned long long *bad)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x, stride = (size_t)gridDim.x * blockDim.x;
+    unsigned long long c = 0;
+    for (; i < n / 16; i += stride) {
+        uint4 x = ((const uint4 *)a)[i], y = ((const uint4 *)b)[i];
+        c += (x.x != y.x) + (x.y != y.y) + (x.z != y.z) + (x.w != y.w);
+    }
+    if (c)
+        atomicAdd(bad, c);
+}
+
+/* smem for `kern` at `threads` so that at most `per` CTAs fit an SM (0: none found) */
+static size_t smem_for_occupancy(const void *kern, int threads, size_t base, int per)
+{
+    for (size_t sm = base; sm <= 227 * 1024; sm += 256) {
+        int got = 0;
+        cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm);
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&got, kern, threads, sm) != cudaSuccess)
+            return 0;
+        if (got <= per)
+            return got == per ? sm : 0;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *file = NULL;
+    int reps = 5, small = 0, mib = 1024;
+    oc_data_type dtype = OC_TYPE_U8;
+    for (int a = 1; a < argc; a++) {
+        if (!strcmp(argv[a], "--dtype") && a + 1 < argc) {
+            a++;
+            dtype = !strcmp(argv[a], "bf16") ? OC_TYPE_BF16 : OC_TYPE_U8;
+        } else if (!strcmp(argv[a], "--reps") && a + 1 < argc) {
+            reps = atoi(argv[++a]);
+        } else if (!strcmp(argv[a], "--mib") && a + 1 < argc) {
+            mib = atoi(argv[++a]);
+        } else if (!strcmp(argv[a], "--small")) {
+            small = 1;
+        } else {
+            file = argv[a];
+        }
+    }
+    if (!file) {
+        fprintf(stderr, "usage: ans_dev [--dtype u1|bf16] [--reps N] [--mib M] [--small] FILE\n");
+        return 2;
+    }
+    FILE *fp = fopen(file, "rb");
+    if (!fp) {
+        perror(file);
+        return 2;
+    }
+    const size_t CH = 65536, total = small ? (16u << 20) : (size_t)(mib > 0 ? mib : 1024) << 20,
+                 n = total / CH;
+    std::vector<uint8_t> host(64u << 20);
+    size_t got = fread(host.data(), 1, host.size(), fp);
+    fclose(fp);
+    got -= got % CH;
+    if (got == 0) {
+        fprintf(stderr, "%s: under 64 KiB\n", file);
+        return 2;
+    }
+    uint8_t *in, *comp, *out, *fdev;
+    CUDA_OK(cudaMalloc(&fdev, got));
+    CUDA_OK(cudaMemcpy(fdev, host.data(), got, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMalloc(&in, total));
+    for (size_t at = 0; at < total; at += got)
+        CUDA_OK(cudaMemcpy(in + at, fdev, std::min(got, total - at), cudaMemcpyDeviceToDevice));
+    const size_t CAP = CH + 4096;
+    CUDA_OK(cudaMalloc(&comp, n * CAP));
+    CUDA_OK(cudaMalloc(&out, total));
+    std::vector<const void *> hin(n), hcomp(n);
+    std::vector<void *> hcompw(n), hout(n);
+    std::vector<size_t> hsz(n, CH), hcap(n, CAP), hocap(n, CH);
+    for (size_t i = 0; i < n; i++) {
+        hin[i] = in + i * CH;
+        hcompw[i] = comp + i * CAP;
+        hout[i] = out + i * CH;
+    }
+    void **d_in, **d_comp, **d_out;
+    size_t *d_sz, *d_cap, *d_csz, *d_ocap, *d_osz;
+    oc_status *d_st;
+    CUDA_OK(cudaMalloc(&d_in, n * sizeof(void *)));
+    CUDA_OK(cudaMalloc(&d_comp, n * sizeof(void *)));
+    CUDA_OK(cudaMalloc(&d_out, n * sizeof(void *)));
+    CUDA_OK(cudaMalloc(&d_sz, n * sizeof(size_t)));
+    CUDA_OK(cudaMalloc(&d_cap, n * sizeof(size_t)));
+    CUDA_OK(cudaMalloc(&d_csz, n * sizeof(size_t)));
+    CUDA_OK(cudaMalloc(&d_ocap, n * sizeof(size_t)));
+    CUDA_OK(cudaMalloc(&d_osz, n * sizeof(size_t)));
+    CUDA_OK(cudaMalloc(&d_st, n * sizeof(oc_status)));
+    CUDA_OK(cudaMemcpy(d_in, hin.data(), n * sizeof(void *), cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(d_comp, hcompw.data(), n * sizeof(void *), cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(d_out, hout.data(), n * sizeof(void *), cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(d_sz, hsz.data(), n * sizeof(size_t), cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(d_cap, hcap.data(), n * sizeof(size_t), cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(d_ocap, hocap.data(), n * sizeof(size_t), cudaMemcpyHostToDevice));
+
+    oc_gpu_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.typed.data_type = dtype;
+    cudaEvent_t e0, e1;
+    CUDA_OK(cudaEventCreate(&e0));
+    CUDA_OK(cudaEventCreate(&e1));
+    std::vector<oc_status> hst(n);
+    std::vector<size_t> hcsz(n);
+
+    /* compress (timed once after a warm-up) */
+    float ms = 0;
+    for (int r = 0; r < 2; r++) {
+        CUDA_OK(cudaEventRecord(e0));
+        if (oc_own_gpu_compress(&ans_kernels, &cfg, n, (const void *const *)d_in, d_sz, d_comp, d_cap, d_csz,
+                                d_st, 0) != OC_OK) {
+            fprintf(stderr, "compress launch failed\n");
+            return 2;
+        }
+        CUDA_OK(cudaEventRecord(e1));
+        CUDA_OK(cudaEventSynchronize(e1));
+        CUDA_OK(cudaEventElapsedTime(&ms, e0, e1));
+    }
+    CUDA_OK(cudaMemcpy(hst.data(), d_st, n * sizeof(oc_status), cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(hcsz.data(), d_csz, n * sizeof(size_t), cudaMemcpyDeviceToHost));
+    size_t csum = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (hst[i] != OC_OK) {
+            fprintf(stderr, "chunk %zu: compress status %d\n", i, (int)hst[i]);
+            return 1;
+        }
+        csum += hcsz[i];
+    }
+    CUDA_OK(cudaMemcpy(d_csz, hcsz.data(), n * sizeof(size_t), cudaMemcpyHostToDevice));
+    printf("%s %s: %zu chunks of 64 KiB, ratio %.4f, compress %.1f GB/s\n", file,
+           dtype == OC_TYPE_BF16 ? "bf16" : "|u1", n, (double)total / (double)csum, total / (ms * 1e6));
+
+    size_t scr_size = oc_own_gpu_decompress_scratch(&cfg, n);
+    void *scr;
+    CUDA_OK(cudaMalloc(&scr, scr_size));
+    unsigned long long *d_bad;
+    CUDA_OK(cudaMalloc(&d_bad, sizeof *d_bad));
+
+    struct variant {
+        const char *name;
+        own_gpu_kernels k;
+        int sizes_only, prof;
+    };
+    std::vector<variant> vs;
+    vs.push_back({"library", ans_kernels, 0, 0});
+    vs.push_back({"sizes-only", ans_kernels, 1, 0});
+    int per = 0;
+    CUDA_OK(cudaFuncSetAttribute(ans_kernels.tiles, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 (int)ans_kernels.tile_smem));
+    CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per, ans_kernels.tiles, (int)ans_kernels.tile_threads, ans_kernels.tile_smem));
+    printf("library: %d CTAs of %u threads an SM, %zu bytes of dynamic shared memory\n", per,
+           ans_kernels.tile_threads, ans_kernels.tile_smem);
+    static char names[8][16];
+    for (int occ = per - 1, j = 0; occ >= 3 && j < 4; occ--, j++) {
+        size_t sm =
+            smem_for_occupancy(ans_kernels.tiles, (int)ans_kernels.tile_threads, ans_kernels.tile_smem, occ);
+        if (!sm)
+            continue;
+        own_gpu_kernels k2 = ans_kernels;
+        k2.tile_smem = sm;
+        snprintf(names[j], sizeof names[j], "occ-%d", occ);
+        vs.push_back({names[j], k2, 0, 0});
+    }
+    own_gpu_kernels kf = ans_kernels;
+    kf.tiles = (const void *)ans_k_groups_dev<false, true>;
+    vs.push_back({"fill", kf, 0, 0});
+    own_gpu_kernels kp = ans_kernels;
+    kp.tiles = (const void *)ans_k_groups_dev<true, false>;
+    vs.push_back({"prof", kp, 0, 1});
+
+    int fails = 0;
+    double base = 0;
+    for (const variant &v : vs) {
+        auto launch = [&]() {
+            return v.sizes_only ? oc_own_gpu_sizes(&v.k, scr, scr_size, n, (const void *const *)d_comp, d_csz,
+                                                   d_osz, d_st, 0)
+                                : oc_own_gpu_decompress(&v.k, scr, scr_size, n, (const void *const *)d_comp,
+                                                        d_csz, d_out, d_ocap, d_osz, d_st, 0);
+        };
+        /* check */
+        CUDA_OK(cudaMemset(out, 0, total));
+        CUDA_OK(cudaMemset(d_st, 0xff, n * sizeof(oc_status)));
+        if (launch() != OC_OK) {
+            printf("%-12s launch failed\n", v.name);
+            fails++;
+            continue;
+        }
+        CUDA_OK(cudaDeviceSynchronize());
+        CUDA_OK(cudaMemcpy(hst.data(), d_st, n * sizeof(oc_status), cudaMemcpyDeviceToHost));
+        std::vector<size_t> hosz(n);
+        CUDA_OK(cudaMemcpy(hosz.data(), d_osz, n * sizeof(size_t), cudaMemcpyDeviceToHost));
+        size_t badst = 0;
+        for (size_t i = 0; i < n; i++)
+            badst += hst[i] != OC_OK || hosz[i] != CH;
+        unsigned long long bad = 0;
+        if (!v.sizes_only) {
+            CUDA_OK(cudaMemset(d_bad, 0, sizeof *d_bad));
+            k_count_diff<<<1024, 256>>>(in, out, total, d_bad);
+            CUDA_OK(cudaMemcpy(&bad, d_bad, sizeof bad, cudaMemcpyDeviceToHost));
+        }
+        if (badst || bad) {
+            printf("%-12s FAILED: %zu chunks with a bad status or size, %llu words differ\n", v.name, badst,
+                   bad);
+            fails++;
+            continue;
+        }
+        /* time */
+        std::vector<float> t;
+        unsigned long long zero[NPROF] = {0};
+        for (int r = 0; r < reps; r++) {
+            if (v.prof)
+                CUDA_OK(cudaMemcpyToSymbol(g_prof, zero, sizeof zero));
+            CUDA_OK(cudaEventRecord(e0));
+            launch();
+            CUDA_OK(cudaEventRecord(e1));
+            CUDA_OK(cudaEventSynchronize(e1));
+            CUDA_OK(cudaEventElapsedTime(&ms, e0, e1));
+            t.push_back(ms);
+        }
+        std::sort(t.begin(), t.end());
+        double gbs = total / (t[t.size() / 2] * 1e6);
+        if (!strcmp(v.name, "library"))
+            base = gbs;
+        printf("%-12s %8.1f GB/s  %.2fx library\n", v.name, gbs, base ? gbs / base : 0.0);
+        if (v.prof) {
+            unsigned long long h[NPROF];
+            CUDA_OK(cudaMemcpyFromSymbol(h, g_prof, sizeof h));
+            double G = (double)(h[P_GROUPS] ? h[P_GROUPS] : 1), NT = (double)(h[P_N_ST] + h[P_N_GL]);
+            printf(
+                "  per group (cycles, %llu groups, last run): total %.0f = find+geometry %.0f, spans+stage "
+                "issue+table read %.0f, fill %.0f, then per tile: staging wait %.0f, tail %.0f\n",
+                h[P_GROUPS], h[P_TOTAL] / G, h[P_FIND] / G, h[P_SPAN_TABLE] / G, h[P_FILL] / G,
+                NT ? h[P_WAIT] / NT : 0.0, NT ? h[P_TAIL] / NT : 0.0);
+            printf("  tile decode: staged %llu tiles, %.0f cycles a tile, %.1f a step; global %llu tiles, "
+                   "%.0f a "
+                   "tile, %.1f a step\n",
+                   h[P_N_ST], h[P_N_ST] ? (double)h[P_DEC_ST] / h[P_N_ST] : 0.0,
+                   h[P_STEPS_ST] ? (double)h[P_DEC_ST] / h[P_STEPS_ST] : 0.0, h[P_N_GL],
+                   h[P_N_GL] ? (double)h[P_DEC_GL] / h[P_N_GL] : 0.0,
+                   h[P_STEPS_GL] ? (double)h[P_DEC_GL] / h[P_STEPS_GL] : 0.0);
+        }
+    }
+    printf("%s\n", fails ? "FAILED" : "all outputs checked");
+    return fails ? 1 : 0;
+}
