@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# run-snappy-fast.sh - v10's GPU run (issue 13, bench/NOTES.md "v10"): the
+# library's Snappy split decoder against the same with the fast parse step
+# (snappy_fast.cu), from the repository root on the GPU machine.
+#   run-snappy-fast.sh check   memcheck and racecheck of every variant on a
+#                              small batch with the split decoder forced
+#                              (damaged chunks included; ~1-2 min)
+#   run-snappy-fast.sh time    the A/B at 1 GiB per call (median of 5), then
+#                              ncu of the library's and fast1's parse kernels
+#                              (warp states, instructions, scheduler, source
+#                              hot spots; ~1.5 min)
+# Uses $B/bench/gpu/dev/snappy_fast (the lead's CMake build) when present,
+# else builds it with nvcc; S is the corpus (bench/corpus-sample by
+# default); logs go to $OUT/snappy/.
+set -u
+cd "$(dirname "$0")/../../.."
+export PATH=/usr/local/cuda/bin:$PATH
+S=${S:-bench/corpus-sample}
+O=${OUT:-/tmp/snappy-fast-out}/snappy
+mkdir -p "$O"
+X=${B:-/tmp/build-gpu}/bench/gpu/dev/snappy_fast
+if [ ! -x "$X" ]; then
+  X=/tmp/snappy-fast-build/snappy_fast
+  mkdir -p "$(dirname "$X")"
+  nvcc -std=c++17 -O3 -lineinfo -arch=sm_90 -Werror=all-warnings --expt-relaxed-constexpr -Xptxas -v \
+    -Iinclude -Isrc bench/gpu/dev/snappy_fast.cu -o "$X" -lsnappy >"$O/build.log" 2>&1 ||
+    { tail -n 30 "$O/build.log"; echo "run-snappy-fast: build FAILED"; exit 1; }
+fi
+T0=$SECONDS
+case "${1:-time}" in
+check)
+  F=$S/text_linux_docs.txt
+  for tool in memcheck racecheck; do
+    timeout 140 compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 5 "$X" --split \
+      --min-bytes 4194304 --repeats 1 "$F" "$S/tpch_l_extendedprice.f64" >"$O/$tool.log" 2>&1
+    echo "$tool rc $? (0 = clean, 124 = out of time) after $((SECONDS - T0)) s"; tail -n 4 "$O/$tool.log"
+  done
+  ;;
+time)
+  timeout 120 "$X" --repeats 5 $S/* 2>&1 | tee "$O/ab.log"
+  echo "run-snappy-fast: A/B exit ${PIPESTATUS[0]} after $((SECONDS - T0)) s"
+  for v in library fast1; do
+    timeout 100 ncu --kernel-name regex:oc_lzs_parse_kernel --launch-count 1 --section SpeedOfLight \
+      --section Occupancy --section WarpStateStats --section InstructionStats --section SchedulerStats \
+      --section SourceCounters "$X" --only $v $S/* >"$O/ncu-parse-$v.txt" 2>&1
+    echo "ncu $v rc $? after $((SECONDS - T0)) s"
+    grep -E "Duration|Warp Cycles Per Issued|Issued Warp|Executed Ipc A|No Eligible|Stall|Achieved Occ|Executed Instructions  " \
+      "$O/ncu-parse-$v.txt" | head -n 16
+  done
+  ;;
+esac
+echo "run-snappy-fast: done in $((SECONDS - T0)) s"
