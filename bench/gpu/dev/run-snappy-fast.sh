@@ -8,7 +8,7 @@
 #   run-snappy-fast.sh time    the A/B at 1 GiB per call (median of 5), then
 #                              ncu of the library's and fast1's parse kernels
 #                              (warp states, instructions, scheduler, source
-#                              hot spots; ~1.5 min)
+#                              hot spots) and of the copy kernel alone (~2 min)
 # Uses $B/bench/gpu/dev/snappy_fast (the lead's CMake build) when present,
 # else builds it with nvcc; S is the corpus (bench/corpus-sample by
 # default); logs go to $OUT/snappy/.
@@ -47,6 +47,13 @@ time)
     grep -E "Duration|Warp Cycles Per Issued|Issued Warp|Executed Ipc A|No Eligible|Stall|Achieved Occ|Executed Instructions  " \
       "$O/ncu-parse-$v.txt" | head -n 16
   done
+  # the copy kernel alone (ncu serialises: it runs after the parse, every record published)
+  timeout 100 ncu --kernel-name regex:oc_lzs_copy_kernel --launch-count 1 --section SpeedOfLight \
+    --section Occupancy --section WarpStateStats --section InstructionStats --section SchedulerStats \
+    --section MemoryWorkloadAnalysis --section SourceCounters "$X" --only fast1 $S/* >"$O/ncu-copy-fast1.txt" 2>&1
+  echo "ncu copy rc $? after $((SECONDS - T0)) s"
+  grep -E "Duration|Warp Cycles Per Issued|Issued Warp|No Eligible|Achieved Occ|Memory Throughput|DRAM Throughput" \
+    "$O/ncu-copy-fast1.txt" | head -n 10
   ;;
 esac
 echo "run-snappy-fast: done in $((SECONDS - T0)) s"
