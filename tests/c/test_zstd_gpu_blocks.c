@@ -18,6 +18,11 @@
  *   - damaged frames (byte flips, truncations): where the path succeeds,
  *     zd_decode_chunk gives OK and the same bytes (ASan suite: no access
  *     outside the buffers).
+ * Every decode also runs v7 (bench/gpu/dev/zstd_dec_bigframe.h: the same
+ * steps, but execution a block at a time, last block first, with matches
+ * into unfinished output deferred to an in-order pass): it must succeed
+ * exactly where v5 does, with the same bytes.  The test prints the share of
+ * sequences v7 defers (what its in-order pass must still execute).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +30,7 @@
 
 #include <zstd.h>
 
-#include "../bench/gpu/dev/zstd_dec_blocks.h"
+#include "../bench/gpu/dev/zstd_dec_bigframe.h"
 
 #include "helpers/soft_check.h"
 #include "helpers/zstd_ref.h"
@@ -43,9 +48,18 @@ static oc_status legacy(const uint8_t *src, size_t n, uint8_t *dst, size_t cap, 
 
 /* The block-parallel path alone: 1 and *out the size on success, 0 when it
  * gives up. */
+static size_t g_ndef, g_nseq;
 static int bp_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap, size_t *out)
 {
-    return zd_bp_decode_host(&g_tables, src, n, dst, cap, out, &g_stats);
+    int ok = zd_bp_decode_host(&g_tables, src, n, dst, cap, out, &g_stats);
+    uint8_t *v7 = malloc(cap + 1);
+    size_t n7 = 0;
+    int ok7 = zd_bf_decode_host(&g_tables, src, n, v7, cap, &n7, &g_ndef, &g_nseq);
+    EXPECT(ok7 == ok, "v7 %s where v5 %s", ok7 ? "succeeded" : "gave up", ok ? "succeeded" : "gave up");
+    if (ok && ok7)
+        EXPECT(n7 == *out && memcmp(v7, dst, n7) == 0, "v7 output differs from v5's (%zu bytes)", n7);
+    free(v7);
+    return ok;
 }
 
 static uint8_t *read_file(const char *path, size_t max, size_t *size)
@@ -168,7 +182,11 @@ int main(void)
                 uint8_t *z = zstd_ref_compress(data, m, levels[li], (int)(li & 1), 1, 0, &zn);
                 char what[300];
                 snprintf(what, sizeof what, "%s level %d %zu bytes", name, levels[li], m);
+                size_t d0 = g_ndef, s0 = g_nseq;
                 check_frame(what, z, zn, data, m, 1);
+                if (levels[li] == 3)
+                    printf("  %s: v7 deferred %zu of %zu sequences (%.1f%%)\n", what, g_ndef - d0, g_nseq - s0,
+                           100.0 * (double)(g_ndef - d0) / (double)(g_nseq - s0 + (g_nseq == s0)));
                 if (li == 2 && si == 0)
                     check_damaged(z, zn, m, fi == 0 ? 150 : 40);
                 free(z);
@@ -221,6 +239,8 @@ int main(void)
     CHECK(g_stats.treeless > 0);
     CHECK(g_stats.repeat_mode > 0);
     CHECK(g_stats.sym_offsets > 0);
+    printf("v7: %zu of %zu sequences deferred to the in-order pass\n", g_ndef, g_nseq);
+    CHECK(g_ndef > 0); /* the in-order pass ran */
     free(records);
     return g_failures != 0;
 }

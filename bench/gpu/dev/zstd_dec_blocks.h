@@ -66,6 +66,8 @@ typedef struct zd_bp_block {
     /* zd_bp_resolve */
     uint32_t out;     /* first output byte of the block */
     uint32_t init[3]; /* concrete repeat offsets before the block */
+    /* zstd_dec_bigframe.h (v7): matches deferred to the in-order pass */
+    uint32_t ndef;
 } zd_bp_block;
 
 /* One decoded sequence. */
@@ -162,7 +164,7 @@ OC_CORE_BIGFN int zd_bp_scan(const uint8_t *src, size_t n, size_t cap, zd_bp_fra
         b.lit_src = 0;
         b.lit = b.lsize = b.nseq = b.bits = 0;
         b.seq = (uint32_t)f->nseq_total;
-        b.dsize = b.ok = b.out = 0;
+        b.dsize = b.ok = b.out = b.ndef = 0;
         for (int k = 0; k < 3; k++) {
             b.tab[k] = b.tab_end[k] = 0;
             b.tab_mode[k] = 0;
