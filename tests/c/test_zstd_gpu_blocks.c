@@ -185,7 +185,8 @@ int main(void)
                 size_t d0 = g_ndef, s0 = g_nseq;
                 check_frame(what, z, zn, data, m, 1);
                 if (levels[li] == 3)
-                    printf("  %s: v7 deferred %zu of %zu sequences (%.1f%%)\n", what, g_ndef - d0, g_nseq - s0,
+                    printf("  %s: v7 deferred %zu of %zu sequences (%.1f%%)\n", what, g_ndef - d0,
+                           g_nseq - s0,
                            100.0 * (double)(g_ndef - d0) / (double)(g_nseq - s0 + (g_nseq == s0)));
                 if (li == 2 && si == 0)
                     check_damaged(z, zn, m, fi == 0 ? 150 : 40);

@@ -39,7 +39,7 @@
 
 #include "zstd_dec_blocks.h"
 
-#define ZD_BF_GLOG 4u                                  /* dirty granule: 16 bytes */
+#define ZD_BF_GLOG 4u                                 /* dirty granule: 16 bytes */
 #define ZD_BF_WORDS (ZD_BLOCK_MAX >> ZD_BF_GLOG >> 5) /* bitmap of a block: 256 words */
 
 /* 1 when a granule of block bytes [a, e) (a < e) is marked dirty. */
@@ -84,8 +84,8 @@ typedef struct zd_bf_one {
 
 /* Fills x for sequence (ll, ml, sym) at block position op, literal position
  * lp, in a batch starting at batch_bop; bitmap as it was before the batch. */
-OC_CORE_FN void zd_bf_classify(zd_bf_one *x, const zd_bp_block *b, const uint32_t *bm, uint32_t ll, uint32_t ml,
-                               uint32_t sym, uint32_t op, uint32_t lp, uint32_t batch_bop)
+OC_CORE_FN void zd_bf_classify(zd_bf_one *x, const zd_bp_block *b, const uint32_t *bm, uint32_t ll,
+                               uint32_t ml, uint32_t sym, uint32_t op, uint32_t lp, uint32_t batch_bop)
 {
     uint32_t off = zd_bp_rep(sym, b->init);
     x->ll = ll;

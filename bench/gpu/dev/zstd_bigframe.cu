@@ -1,0 +1,486 @@
+/*
+ * zstd_bigframe.cu - issue 14's MB-sized frames on the GPU: the library's
+ * zstd decoder beside v5 (block-parallel entropy, a warp per frame
+ * executing, zstd_dec_blocks.h) and v7 (the same entropy, then execution a
+ * warp per block with matches into unfinished output deferred to an
+ * in-order pass per frame, zstd_dec_bigframe.h), each step timed alone.
+ *
+ * Why: v5 lost its full-scale run without a profile (NOTES.md "Run 5"), so
+ * nobody knew which step lost; v7 asks whether executing blocks in parallel
+ * helps.  This harness times every step (CUDA events around each kernel),
+ * so the next design starts from measured step times.
+ *
+ *   zstd_bigframe [--chunks 1M,4M] [--total BYTES] [--reps N] [--level L] FILE...
+ *
+ * Each FILE is cut into chunks, each compressed by libzstd (ZSTD_compress2,
+ * level 3 unless --level, content size and checksum: what numcodecs/zarr
+ * write), the chunks repeated in distinct memory up to --total decompressed
+ * bytes (1 GiB).  The host plans the scratch (a dev shortcut: v5's plan
+ * kernel did it on the device; the host scan it replaces is not timed), one
+ * wave (the whole region at once).  Every output is compared with the
+ * original; a frame the path gives up on is counted as a failure (clean
+ * input: there must be none).  Prints GB/s of decompressed bytes (median of
+ * --reps), per-step milliseconds and v7's deferred share.  Exit 0 only if
+ * every output matched.
+ */
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <zstd.h>
+
+#include "cuda/codecs/zstd/zstd_gpu.h"
+#include "zstd_dec_bigframe.h"
+
+#define CUDA_OK(x)                                                                                           \
+    do {                                                                                                     \
+        cudaError_t e_ = (x);                                                                                \
+        if (e_ != cudaSuccess) {                                                                             \
+            fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__);         \
+            exit(2);                                                                                         \
+        }                                                                                                    \
+    } while (0)
+
+#define BF_WARPS 4
+
+typedef std::vector<uint8_t> bytes;
+
+/* One chunk of the batch on the path. */
+struct BfChunk {
+    zd_bp_frame f;
+    unsigned long long off;  /* its area in the region */
+    unsigned long long need; /* its bytes there */
+    uint32_t ok;             /* 0: the path gave up */
+};
+
+static __device__ void bf_area(uint8_t *region, const BfChunk *x, zd_bp_block **blk, uint8_t **lits,
+                               zd_bp_seq **seqs)
+{
+    uint8_t *a = region + x->off;
+    *blk = (zd_bp_block *)a;
+    *lits = a + zd_bp_blocks_bytes(&x->f);
+    *seqs = (zd_bp_seq *)(*lits + ((x->f.lit_total + 15) & ~15ull));
+}
+
+/* a thread per chunk: the frame's counts (the host plans the region from them) */
+__global__ void bf_scan(size_t n, const void *const *src, const size_t *ssz, const size_t *caps, BfChunk *ch)
+{
+    size_t c = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (c >= n)
+        return;
+    ch[c].off = 0;
+    ch[c].ok = zd_bp_scan((const uint8_t *)src[c], ssz[c], caps[c], &ch[c].f, NULL);
+    ch[c].need = ch[c].ok ? zd_bp_need(&ch[c].f) : 0;
+}
+
+__global__ void bf_layout(size_t n, const void *const *src, const size_t *ssz, const size_t *caps,
+                          BfChunk *ch, uint8_t *region)
+{
+    size_t c = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (c >= n)
+        return;
+    zd_bp_block *blk;
+    uint8_t *lits;
+    zd_bp_seq *seqs;
+    bf_area(region, &ch[c], &blk, &lits, &seqs);
+    zd_bp_frame f;
+    ch[c].ok = zd_bp_scan((const uint8_t *)src[c], ssz[c], caps[c], &f, blk) && f.nb == ch[c].f.nb;
+}
+
+/* a warp per block of the flat list (chunk << 12 | block) */
+__global__ void __launch_bounds__(BF_WARPS * 32)
+    bf_entropy(size_t nblk, const uint32_t *list, const void *const *src, BfChunk *ch, uint8_t *region)
+{
+    __shared__ zd_tables tables[BF_WARPS];
+    zd_tables *T = &tables[threadIdx.x >> 5];
+    size_t w = (size_t)blockIdx.x * BF_WARPS + (threadIdx.x >> 5);
+    if (w >= nblk)
+        return;
+    uint32_t c = list[w] >> 12, i = list[w] & 0xFFF;
+    if (!ch[c].ok)
+        return;
+    zd_bp_block *blk;
+    uint8_t *lits;
+    zd_bp_seq *seqs;
+    bf_area(region, &ch[c], &blk, &lits, &seqs);
+    if (blk[i].type == 2)
+        zd_bp_entropy(T, (const uint8_t *)src[c], &ch[c].f, &blk[i], lits, seqs);
+}
+
+__global__ void bf_resolve(size_t n, const size_t *caps, BfChunk *ch, uint8_t *region)
+{
+    size_t c = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (c >= n || !ch[c].ok)
+        return;
+    zd_bp_block *blk;
+    uint8_t *lits;
+    zd_bp_seq *seqs;
+    bf_area(region, &ch[c], &blk, &lits, &seqs);
+    ch[c].ok = zd_bp_resolve(&ch[c].f, blk, caps[c]);
+}
+
+/* v5's execution: a warp per frame */
+__global__ void __launch_bounds__(BF_WARPS * 32)
+    bf_exec5(size_t n, const void *const *src, void *const *dst, BfChunk *ch, uint8_t *region)
+{
+    __shared__ zd_tables tables[BF_WARPS];
+    zd_tables *T = &tables[threadIdx.x >> 5];
+    size_t c = (size_t)blockIdx.x * BF_WARPS + (threadIdx.x >> 5);
+    if (c >= n || !ch[c].ok)
+        return;
+    zd_bp_block *blk;
+    uint8_t *lits;
+    zd_bp_seq *seqs;
+    bf_area(region, &ch[c], &blk, &lits, &seqs);
+    int ok = zd_bp_execute(T, (const uint8_t *)src[c], &ch[c].f, blk, lits, seqs, (uint8_t *)dst[c]);
+    __syncwarp();
+    if ((threadIdx.x & 31) == 0 && !ok)
+        ch[c].ok = 0;
+}
+
+/* v7 pass 1: a warp per block */
+__global__ void __launch_bounds__(BF_WARPS * 32)
+    bf_pass1(size_t nblk, const uint32_t *list, const void *const *src, void *const *dst, BfChunk *ch,
+             uint8_t *region)
+{
+    __shared__ zd_tables tables[BF_WARPS];
+    __shared__ uint32_t bms[BF_WARPS][ZD_BF_WORDS];
+    zd_tables *T = &tables[threadIdx.x >> 5];
+    size_t w = (size_t)blockIdx.x * BF_WARPS + (threadIdx.x >> 5);
+    if (w >= nblk)
+        return;
+    uint32_t c = list[w] >> 12, i = list[w] & 0xFFF;
+    if (!ch[c].ok)
+        return;
+    zd_bp_block *blk;
+    uint8_t *lits;
+    zd_bp_seq *seqs;
+    bf_area(region, &ch[c], &blk, &lits, &seqs);
+    int ok = zd_bf_exec_block(T, bms[threadIdx.x >> 5], (const uint8_t *)src[c], &blk[i], lits, seqs,
+                              (uint8_t *)dst[c]);
+    __syncwarp();
+    if ((threadIdx.x & 31) == 0 && !ok)
+        ch[c].ok = 0;
+}
+
+/* v7 pass 2: a warp per frame */
+__global__ void __launch_bounds__(BF_WARPS * 32)
+    bf_pass2(size_t n, const void *const *src, void *const *dst, BfChunk *ch, uint8_t *region)
+{
+    __shared__ zd_tables tables[BF_WARPS];
+    zd_tables *T = &tables[threadIdx.x >> 5];
+    size_t c = (size_t)blockIdx.x * BF_WARPS + (threadIdx.x >> 5);
+    if (c >= n || !ch[c].ok)
+        return;
+    zd_bp_block *blk;
+    uint8_t *lits;
+    zd_bp_seq *seqs;
+    bf_area(region, &ch[c], &blk, &lits, &seqs);
+    int ok = zd_bf_finish(T, (const uint8_t *)src[c], &ch[c].f, blk, seqs, (uint8_t *)dst[c]);
+    __syncwarp();
+    if ((threadIdx.x & 31) == 0 && !ok)
+        ch[c].ok = 0;
+}
+
+/* ---- host ------------------------------------------------------------------ */
+
+static bytes read_file(const char *path, size_t max)
+{
+    bytes b(max);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "cannot read %s\n", path);
+        exit(2);
+    }
+    b.resize(fread(b.data(), 1, max, f));
+    fclose(f);
+    return b;
+}
+
+static bytes zcompress(const uint8_t *p, size_t n, int level)
+{
+    ZSTD_CCtx *c = ZSTD_createCCtx();
+    ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, level);
+    ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
+    bytes out(ZSTD_compressBound(n));
+    size_t r = ZSTD_compress2(c, out.data(), out.size(), p, n);
+    ZSTD_freeCCtx(c);
+    if (ZSTD_isError(r))
+        exit(2);
+    out.resize(r);
+    return out;
+}
+
+static size_t parse_size(const char *s)
+{
+    char *e;
+    double v = strtod(s, &e);
+    if (*e == 'K' || *e == 'k')
+        v *= 1024;
+    else if (*e == 'M' || *e == 'm')
+        v *= 1024 * 1024;
+    else if (*e == 'G' || *e == 'g')
+        v *= 1024.0 * 1024 * 1024;
+    return (size_t)v;
+}
+
+static double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+static int g_fail = 0;
+
+int main(int argc, char **argv)
+{
+    std::vector<size_t> chunks = {1u << 20, 4u << 20};
+    size_t total = (size_t)1 << 30;
+    int reps = 5, level = 3;
+    std::vector<const char *> files;
+    for (int a = 1; a < argc; a++) {
+        if (!strcmp(argv[a], "--chunks") && a + 1 < argc) {
+            chunks.clear();
+            std::string s = argv[++a];
+            size_t p = 0;
+            while (p < s.size()) {
+                size_t q = s.find(',', p);
+                if (q == std::string::npos)
+                    q = s.size();
+                chunks.push_back(parse_size(s.substr(p, q - p).c_str()));
+                p = q + 1;
+            }
+        } else if (!strcmp(argv[a], "--total") && a + 1 < argc) {
+            total = parse_size(argv[++a]);
+        } else if (!strcmp(argv[a], "--reps") && a + 1 < argc) {
+            reps = atoi(argv[++a]);
+        } else if (!strcmp(argv[a], "--level") && a + 1 < argc) {
+            level = atoi(argv[++a]);
+        } else {
+            files.push_back(argv[a]);
+        }
+    }
+    if (files.empty()) {
+        fprintf(stderr, "usage: zstd_bigframe [--chunks 1M,4M] [--total B] [--reps N] [--level L] FILE...\n");
+        return 2;
+    }
+    cudaStream_t s = 0;
+    cudaEvent_t ev[8];
+    for (auto &e : ev)
+        CUDA_OK(cudaEventCreate(&e));
+    for (size_t cs : chunks) {
+        for (const char *path : files) {
+            bytes data = read_file(path, (size_t)64 << 20);
+            std::vector<bytes> z;
+            std::vector<size_t> rawoff, rawlen;
+            for (size_t p = 0; p + cs <= data.size() || (p == 0 && data.size() > 0); p += cs) {
+                size_t m = std::min(cs, data.size() - p);
+                z.push_back(zcompress(data.data() + p, m, level));
+                rawoff.push_back(p);
+                rawlen.push_back(m);
+                if (m < cs)
+                    break;
+            }
+            size_t m = z.size(), per = 0;
+            for (size_t i = 0; i < m; i++)
+                per += rawlen[i];
+            size_t copies = std::max<size_t>(1, total / per), n = m * copies;
+            /* upload: compressed chunks and outputs in distinct memory */
+            std::vector<size_t> coff(n), ooff(n), ssz(n), cap(n);
+            size_t ct = 0, ot = 0;
+            for (size_t i = 0; i < n; i++) {
+                coff[i] = ct;
+                ssz[i] = z[i % m].size();
+                ct += (ssz[i] + 255) & ~(size_t)255;
+                ooff[i] = ot;
+                cap[i] = rawlen[i % m];
+                ot += (cap[i] + 255) & ~(size_t)255;
+            }
+            uint8_t *dcomp, *dout;
+            CUDA_OK(cudaMalloc(&dcomp, ct));
+            CUDA_OK(cudaMalloc(&dout, ot));
+            {
+                bytes hc(ct);
+                for (size_t i = 0; i < n; i++)
+                    memcpy(hc.data() + coff[i], z[i % m].data(), ssz[i]);
+                CUDA_OK(cudaMemcpy(dcomp, hc.data(), ct, cudaMemcpyHostToDevice));
+            }
+            std::vector<void *> sp(n), dp(n);
+            for (size_t i = 0; i < n; i++) {
+                sp[i] = dcomp + coff[i];
+                dp[i] = dout + ooff[i];
+            }
+            void **dsrc, **ddst;
+            size_t *dssz, *dcap, *ddsz;
+            oc_status *dst_st;
+            CUDA_OK(cudaMalloc(&dsrc, n * sizeof(void *)));
+            CUDA_OK(cudaMalloc(&ddst, n * sizeof(void *)));
+            CUDA_OK(cudaMalloc(&dssz, n * sizeof(size_t)));
+            CUDA_OK(cudaMalloc(&dcap, n * sizeof(size_t)));
+            CUDA_OK(cudaMalloc(&ddsz, n * sizeof(size_t)));
+            CUDA_OK(cudaMalloc(&dst_st, n * sizeof(oc_status)));
+            CUDA_OK(cudaMemcpy(dsrc, sp.data(), n * sizeof(void *), cudaMemcpyHostToDevice));
+            CUDA_OK(cudaMemcpy(ddst, dp.data(), n * sizeof(void *), cudaMemcpyHostToDevice));
+            CUDA_OK(cudaMemcpy(dssz, ssz.data(), n * sizeof(size_t), cudaMemcpyHostToDevice));
+            CUDA_OK(cudaMemcpy(dcap, cap.data(), n * sizeof(size_t), cudaMemcpyHostToDevice));
+            double gb = (double)(per * copies) / 1e9;
+            bytes host(ot);
+            auto verify = [&](const char *what) {
+                CUDA_OK(cudaMemcpy(host.data(), dout, ot, cudaMemcpyDeviceToHost));
+                size_t bad = 0;
+                for (size_t i = 0; i < n; i++)
+                    bad += memcmp(host.data() + ooff[i], data.data() + rawoff[i % m], cap[i]) != 0;
+                if (bad) {
+                    g_fail++;
+                    fprintf(stderr, "FAIL %s %s chunk %zu: %zu of %zu outputs differ\n", what, path, cs, bad,
+                            n);
+                }
+            };
+            /* the library (as oc_gpu_bench calls it: device arrays, capacity unknown) */
+            {
+                oc_gpu_config cfg{};
+                cfg.algorithm = OC_ALGO_ZSTD;
+                cfg.max_capacity = (size_t)-1;
+                size_t scr = oc_cuda_zstd_decompress_scratch_size(n, cfg.max_capacity);
+                void *scratch;
+                CUDA_OK(cudaMalloc(&scratch, scr));
+                std::vector<double> t;
+                for (int r = 0; r <= reps; r++) {
+                    CUDA_OK(cudaMemset(dout, 0, ot));
+                    CUDA_OK(cudaEventRecord(ev[0], s));
+                    oc_status st = oc_cuda_zstd_decompress(scratch, scr, &cfg, n, (const void *const *)dsrc,
+                                                           dssz, (void *const *)ddst, dcap, ddsz, dst_st, s);
+                    CUDA_OK(cudaEventRecord(ev[1], s));
+                    CUDA_OK(cudaEventSynchronize(ev[1]));
+                    if (st != OC_OK)
+                        exit(2);
+                    float ms;
+                    CUDA_OK(cudaEventElapsedTime(&ms, ev[0], ev[1]));
+                    if (r > 0)
+                        t.push_back(ms);
+                }
+                verify("library");
+                printf("%s chunk %zu KiB x %zu: library %.2f GB/s (%.2f ms)\n", path, cs >> 10, n,
+                       gb / (median(t) / 1e3), median(t));
+                cudaFree(scratch);
+            }
+            /* v5 / v7: host plan (one wave) */
+            std::vector<BfChunk> hch(n);
+            std::vector<uint32_t> list;
+            size_t region = 0, nseq = 0;
+            BfChunk *dch;
+            CUDA_OK(cudaMalloc(&dch, n * sizeof(BfChunk)));
+            bf_scan<<<(unsigned)((n + 127) / 128), 128>>>(n, (const void *const *)dsrc, dssz, dcap, dch);
+            CUDA_OK(cudaMemcpy(hch.data(), dch, n * sizeof(BfChunk), cudaMemcpyDeviceToHost));
+            for (size_t i = 0; i < n; i++) {
+                BfChunk &x = hch[i];
+                if (!x.ok) {
+                    fprintf(stderr, "FAIL: chunk %zu not on the path\n", i);
+                    g_fail++;
+                    continue;
+                }
+                x.off = region;
+                region += (x.need + 255) & ~(size_t)255;
+                nseq += x.f.nseq_total;
+                for (uint32_t b = 0; b < x.f.nb; b++)
+                    list.push_back((uint32_t)i << 12 | b);
+            }
+            uint8_t *dregion;
+            uint32_t *dlist;
+            CUDA_OK(cudaMalloc(&dregion, region + 256));
+            CUDA_OK(cudaMalloc(&dlist, list.size() * sizeof(uint32_t)));
+            CUDA_OK(cudaMemcpy(dlist, list.data(), list.size() * sizeof(uint32_t), cudaMemcpyHostToDevice));
+            size_t nb = list.size();
+            unsigned tg = (unsigned)((n + 127) / 128), bg = (unsigned)((nb + BF_WARPS - 1) / BF_WARPS),
+                     fg = (unsigned)((n + BF_WARPS - 1) / BF_WARPS);
+            for (int v = 5; v <= 7; v += 2) {
+                std::vector<double> step[5], tot;
+                for (int r = 0; r <= reps; r++) {
+                    CUDA_OK(cudaMemcpy(dch, hch.data(), n * sizeof(BfChunk), cudaMemcpyHostToDevice));
+                    CUDA_OK(cudaMemset(dout, 0, ot));
+                    CUDA_OK(cudaEventRecord(ev[0], s));
+                    bf_layout<<<tg, 128, 0, s>>>(n, (const void *const *)dsrc, dssz, dcap, dch, dregion);
+                    CUDA_OK(cudaEventRecord(ev[1], s));
+                    bf_entropy<<<bg, BF_WARPS * 32, 0, s>>>(nb, dlist, (const void *const *)dsrc, dch,
+                                                            dregion);
+                    CUDA_OK(cudaEventRecord(ev[2], s));
+                    bf_resolve<<<tg, 128, 0, s>>>(n, dcap, dch, dregion);
+                    CUDA_OK(cudaEventRecord(ev[3], s));
+                    if (v == 5) {
+                        bf_exec5<<<fg, BF_WARPS * 32, 0, s>>>(n, (const void *const *)dsrc,
+                                                              (void *const *)ddst, dch, dregion);
+                        CUDA_OK(cudaEventRecord(ev[4], s));
+                    } else {
+                        bf_pass1<<<bg, BF_WARPS * 32, 0, s>>>(nb, dlist, (const void *const *)dsrc,
+                                                              (void *const *)ddst, dch, dregion);
+                        CUDA_OK(cudaEventRecord(ev[4], s));
+                        bf_pass2<<<fg, BF_WARPS * 32, 0, s>>>(n, (const void *const *)dsrc,
+                                                              (void *const *)ddst, dch, dregion);
+                    }
+                    CUDA_OK(cudaEventRecord(ev[5], s));
+                    CUDA_OK(cudaEventSynchronize(ev[5]));
+                    CUDA_OK(cudaGetLastError());
+                    if (r == 0)
+                        continue;
+                    for (int k = 0; k < 5; k++) {
+                        float ms;
+                        CUDA_OK(cudaEventElapsedTime(&ms, ev[k], ev[k + 1]));
+                        step[k].push_back(ms);
+                    }
+                    float ms;
+                    CUDA_OK(cudaEventElapsedTime(&ms, ev[0], ev[5]));
+                    tot.push_back(ms);
+                }
+                std::vector<BfChunk> back(n);
+                CUDA_OK(cudaMemcpy(back.data(), dch, n * sizeof(BfChunk), cudaMemcpyDeviceToHost));
+                size_t gaveup = 0;
+                for (auto &x : back)
+                    gaveup += !x.ok;
+                if (gaveup) {
+                    g_fail++;
+                    fprintf(stderr, "FAIL v%d: %zu frames gave up\n", v, gaveup);
+                }
+                verify(v == 5 ? "v5" : "v7");
+                printf("  v%d %.2f GB/s (%.2f ms): layout %.2f, entropy %.2f, resolve %.2f, %s %.2f, %s %.2f "
+                       "ms\n",
+                       v, gb / (median(tot) / 1e3), median(tot), median(step[0]), median(step[1]),
+                       median(step[2]), v == 5 ? "execute" : "pass1", median(step[3]), v == 5 ? "-" : "pass2",
+                       median(step[4]));
+                if (v == 7) {
+                    /* deferred share: the block records of the first copy */
+                    size_t ndef = 0, ns = 0;
+                    for (size_t i = 0; i < m; i++) {
+                        std::vector<zd_bp_block> blk(hch[i].f.nb);
+                        CUDA_OK(cudaMemcpy(blk.data(), dregion + hch[i].off, blk.size() * sizeof(zd_bp_block),
+                                           cudaMemcpyDeviceToHost));
+                        for (auto &b : blk) {
+                            ndef += b.ndef;
+                            ns += b.nseq;
+                        }
+                    }
+                    printf("  v7 deferred %zu of %zu sequences (%.1f%%); region %.0f MiB, %zu blocks\n", ndef,
+                           ns, 100.0 * ndef / (ns ? ns : 1), region / 1048576.0, nb);
+                }
+            }
+            (void)nseq;
+            cudaFree(dch);
+            cudaFree(dregion);
+            cudaFree(dlist);
+            cudaFree(dcomp);
+            cudaFree(dout);
+            cudaFree(dsrc);
+            cudaFree(ddst);
+            cudaFree(dssz);
+            cudaFree(dcap);
+            cudaFree(ddsz);
+            cudaFree(dst_st);
+        }
+    }
+    printf(g_fail ? "FAILED (%d)\n" : "all outputs verified\n", g_fail);
+    return g_fail != 0;
+}
