@@ -172,7 +172,8 @@ int main(void)
     size_t ntext, nexe, nsrc;
     uint8_t *text = read_file("/usr/share/common-licenses/GPL-3", (size_t)1 << 20, &ntext);
     uint8_t *exe = read_file("/proc/self/exe", (size_t)1 << 20, &nexe);
-    uint8_t *srcf = read_file(OC_SOURCE_DIR "/src/cuda/codecs/zstd/zstd_decode_core.h", (size_t)1 << 20, &nsrc);
+    uint8_t *srcf =
+        read_file(OC_SOURCE_DIR "/src/cuda/codecs/zstd/zstd_decode_core.h", (size_t)1 << 20, &nsrc);
     if (!text || ntext < 4096 || !exe || nexe < 65536 || !srcf || nsrc < 4096) {
         fprintf(stderr, "test data missing\n");
         return 1;
@@ -218,6 +219,16 @@ int main(void)
     EXPECT(r <= big + 9 + 3 * 8, "random 1 MiB: %zu bytes", r);
     check_one("random 64K", rnd_buf, 65536, 3);
     check_one("random 100", rnd_buf, 100, 3);
+
+    /* a repeat farther than the chains reach (64 Ki links): 80 KiB of
+     * random bytes, then its first 48 KiB again.  The lazy variants take
+     * the hash head however far it is (bitshuffled f64 prices repeat 20
+     * bit planes = 80 KiB apart: Blosc zstd bitshuffle ratio 1.17 -> 1.45) */
+    memcpy(rnd_buf + 80 * 1024, rnd_buf, 48 * 1024);
+    for (int lv = 1; lv <= 9; lv += 2) {
+        r = check_one("far repeat", rnd_buf, 128 * 1024, lv);
+        EXPECT(r < 90 * 1024, "far repeat level %d: %zu bytes of 128 KiB", lv, r);
+    }
 
     /* one byte repeated (RLE blocks), and runs */
     memset(rnd_buf, 'a', big);

@@ -87,7 +87,7 @@ OC_CORE_FN ze_match ze_find(const ze_work *W, const uint8_t *src, uint32_t ip, u
         return m;
     const uint32_t cmask = (1u << ZE_CHAIN_LOG) - 1;
     for (int d = 0; d < depth; d++) {
-        if (cand == ZE_EMPTY || cand >= ip || ip - cand > maxdist || ip - cand > cmask)
+        if (cand == ZE_EMPTY || cand >= ip || ip - cand > maxdist)
             break;
         if (src[cand + m.len] == src[ip + m.len] && oc_load_le32(src + cand) == v) {
             ze_match t;
@@ -101,6 +101,10 @@ OC_CORE_FN ze_match ze_find(const ze_work *W, const uint8_t *src, uint32_t ip, u
                     break;
             }
         }
+        /* a candidate past the chain's reach is still tried (bytes are
+         * compared), but its link slot may belong to a later position */
+        if (ip - cand > cmask)
+            break;
         uint32_t nx = W->chain[cand & cmask];
         if (nx >= cand)
             break;
