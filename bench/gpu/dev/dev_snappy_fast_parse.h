@@ -20,8 +20,9 @@
  * reaches past the window, a failed check, a full slot, a declared length
  * above the capacity) goes to the library's step, which then does exactly
  * what it always did: statuses, records and REDO are the library step's.
- * oc_snapf_step2 (the variant fast2) tries a second element on the fast
- * path in the same call, halving the warp driver's per-element ballots.
+ * oc_snapf_step2 and oc_snapf_step4 (the variants fast2, fast4) take up
+ * to 2 or 4 elements on the fast path in one call, so the warp driver's
+ * ballots and bookkeeping come once per 2 or 4 elements.
  *
  * Host C as well: snappy_fast_cpu_check.c runs the library's host test
  * (tests/c/test_snappy_split_core.c) with this step, and compares its
@@ -75,25 +76,33 @@ OC_LZS_HD int oc_snapf_fast(oc_snaps_st *s, const uint8_t *wp, uint32_t wshift, 
     return 1;
 }
 
-/* The step: the fast path, else the library's step (same contract as
- * oc_snaps_step). */
+/* The step: up to n elements on the fast path, else (when the first is
+ * not taken) the library's step; the same contract as oc_snaps_step. */
+OC_LZS_HD int oc_snapf_stepn(oc_snaps_st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi, uint32_t srcn,
+                             uint32_t cap, oc_lzs_rec *recs, int n)
+{
+    if (!oc_snapf_fast(s, wp, wshift, whi, srcn, cap, recs))
+        return oc_snaps_step(s, wp, wshift, whi, srcn, cap, recs);
+    for (int k = 1; k < n && oc_snapf_fast(s, wp, wshift, whi, srcn, cap, recs); k++)
+        ;
+    return OC_LZS_STEP;
+}
+
+/* The variants fast1, fast2, fast4: elements on the fast path per call. */
 OC_LZS_HD int oc_snapf_step(oc_snaps_st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi, uint32_t srcn,
                             uint32_t cap, oc_lzs_rec *recs)
 {
-    if (oc_snapf_fast(s, wp, wshift, whi, srcn, cap, recs))
-        return OC_LZS_STEP;
-    return oc_snaps_step(s, wp, wshift, whi, srcn, cap, recs);
+    return oc_snapf_stepn(s, wp, wshift, whi, srcn, cap, recs, 1);
 }
-
-/* The same, up to two elements on the fast path per call (variant fast2). */
 OC_LZS_HD int oc_snapf_step2(oc_snaps_st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi, uint32_t srcn,
                              uint32_t cap, oc_lzs_rec *recs)
 {
-    if (oc_snapf_fast(s, wp, wshift, whi, srcn, cap, recs)) {
-        (void)oc_snapf_fast(s, wp, wshift, whi, srcn, cap, recs);
-        return OC_LZS_STEP;
-    }
-    return oc_snaps_step(s, wp, wshift, whi, srcn, cap, recs);
+    return oc_snapf_stepn(s, wp, wshift, whi, srcn, cap, recs, 2);
+}
+OC_LZS_HD int oc_snapf_step4(oc_snaps_st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi, uint32_t srcn,
+                             uint32_t cap, oc_lzs_rec *recs)
+{
+    return oc_snapf_stepn(s, wp, wshift, whi, srcn, cap, recs, 4);
 }
 
 #endif /* DEV_SNAPPY_FAST_PARSE_H */

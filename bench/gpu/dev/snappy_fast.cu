@@ -4,7 +4,8 @@
  * snappy_kernels.cu, included whole, called as the engine calls it, with
  * a second stream of the greatest priority) against the same decoder with
  * v10's parse step (dev_snappy_fast_parse.h): `fast1` (one element a call,
- * branch-free for the common element) and `fast2` (up to two).  Only the
+ * branch-free for the common element), `fast2` and `fast4` (up to two or
+ * four elements a call).  Only the
  * parser type of the split decoder's template differs
  * (lz_common/lz_split_launch.cuh's oc_lzs_run<C>): the windows, the
  * copy, the waves and the streams are the library's.
@@ -24,7 +25,7 @@
  * batch too (the library gives batches of fewer than 10,240 chunks to
  * the pipe: small sanitizer runs need it).
  *
- *   snappy_fast [--min-bytes N] [--repeats N] [--only library|fast1|fast2] [--split] FILE...
+ *   snappy_fast [--min-bytes N] [--repeats N] [--only library|fast1|fast2|fast4] [--split] FILE...
  *
  * Exits 1 if anything differs.
  */
@@ -68,6 +69,13 @@ struct dev_snappy_fast2 : oc_snappy_split_codec {
         return oc_snapf_step2(s, wp, wshift, whi, srcn, cap, recs);
     }
 };
+struct dev_snappy_fast4 : oc_snappy_split_codec {
+    static __device__ __forceinline__ int step(st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi,
+                                               uint32_t srcn, uint32_t cap, oc_lzs_rec *recs)
+    {
+        return oc_snapf_step4(s, wp, wshift, whi, srcn, cap, recs);
+    }
+};
 
 /* oc_snappy_decompress_run with parser C: the pipe (which leaves the split
  * decoder's chunks alone), then the split decoder. */
@@ -83,8 +91,8 @@ static oc_status dev_run(void *scratch, size_t scratch_size, const oc_gpu_config
     return oc_lzs_run<C>(scratch, cfg->side, 1, b, split_cap, wave, stream);
 }
 
-enum { V_LIB, V_FAST1, V_FAST2, V_COUNT };
-static const char *const vname[V_COUNT] = {"library", "fast1", "fast2"};
+enum { V_LIB, V_FAST1, V_FAST2, V_FAST4, V_COUNT };
+static const char *const vname[V_COUNT] = {"library", "fast1", "fast2", "fast4"};
 
 struct ctx {
     oc_cuda_batch b;
@@ -109,8 +117,10 @@ static void launch(int v, const ctx &c, size_t max_cap, int forced, cudaStream_t
                             s);
     else if (v == V_FAST1)
         r = dev_run<dev_snappy_fast1>(c.scratch, c.bytes, &cfg, c.b, mode, s);
-    else
+    else if (v == V_FAST2)
         r = dev_run<dev_snappy_fast2>(c.scratch, c.bytes, &cfg, c.b, mode, s);
+    else
+        r = dev_run<dev_snappy_fast4>(c.scratch, c.bytes, &cfg, c.b, mode, s);
     if (r != OC_OK) {
         fprintf(stderr, "%s: launch status %d\n", vname[v], (int)r);
         exit(1);

@@ -6,7 +6,7 @@
  *
  *   1. the library's own host test, tests/c/test_snappy_split_core.c, run
  *      whole with the fast step in place of oc_snaps_step (DEV_STEP:
- *      oc_snapf_step or oc_snapf_step2): every status equal to the CPU
+ *      oc_snapf_step, oc_snapf_step2 or oc_snapf_step4): every status equal to the CPU
  *      engine's on real, damaged and hand-built streams, records that
  *      rebuild the input, REDO, windows of 16-512 bytes, ASan-sized
  *      buffers;
