@@ -23,6 +23,9 @@
  * into unfinished output deferred to an in-order pass): it must succeed
  * exactly where v5 does, with the same bytes.  The test prints the share of
  * sequences v7 defers (what its in-order pass must still execute).
+ * And v8 (bench/gpu/dev/zstd_dec_pipe.h: each block's entropy decoded into
+ * one of two reused slots just before the block is executed in order, the
+ * resolve done on the way): the same result and bytes as v5 again.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +34,7 @@
 #include <zstd.h>
 
 #include "../bench/gpu/dev/zstd_dec_bigframe.h"
+#include "../bench/gpu/dev/zstd_dec_pipe.h"
 
 #include "helpers/soft_check.h"
 #include "helpers/zstd_ref.h"
@@ -58,6 +62,12 @@ static int bp_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap, siz
     EXPECT(ok7 == ok, "v7 %s where v5 %s", ok7 ? "succeeded" : "gave up", ok ? "succeeded" : "gave up");
     if (ok && ok7)
         EXPECT(n7 == *out && memcmp(v7, dst, n7) == 0, "v7 output differs from v5's (%zu bytes)", n7);
+    size_t n8 = 0;
+    memset(v7, 0x5A, cap + 1);
+    int ok8 = zd_pf_decode_host(&g_tables, src, n, v7, cap, &n8, (uint64_t)1 << 20);
+    EXPECT(ok8 == ok, "v8 %s where v5 %s", ok8 ? "succeeded" : "gave up", ok ? "succeeded" : "gave up");
+    if (ok && ok8)
+        EXPECT(n8 == *out && memcmp(v7, dst, n8) == 0, "v8 output differs from v5's (%zu bytes)", n8);
     free(v7);
     return ok;
 }

@@ -1,9 +1,12 @@
 /*
  * zstd_bigframe.cu - issue 14's MB-sized frames on the GPU: the library's
  * zstd decoder beside v5 (block-parallel entropy, a warp per frame
- * executing, zstd_dec_blocks.h) and v7 (the same entropy, then execution a
+ * executing, zstd_dec_blocks.h), v7 (the same entropy, then execution a
  * warp per block with matches into unfinished output deferred to an
- * in-order pass per frame, zstd_dec_bigframe.h), each step timed alone.
+ * in-order pass per frame, zstd_dec_bigframe.h) and v8 (a CTA per frame:
+ * three warps decode blocks' entropy into a ring of slots while the fourth
+ * executes the decoded blocks in order, zstd_dec_pipe.h), each step timed
+ * alone.
  *
  * Why: v5 lost its full-scale run without a profile (NOTES.md "Run 5"), so
  * nobody knew which step lost; v7 asks whether executing blocks in parallel
@@ -20,7 +23,8 @@
  * wave (the whole region at once).  Every output is compared with the
  * original; a frame the path gives up on is counted as a failure (clean
  * input: there must be none).  Prints GB/s of decompressed bytes (median of
- * --reps), per-step milliseconds and v7's deferred share.  Exit 0 only if
+ * --reps), per-step milliseconds and v7's deferred share.  v8's slots
+ * (3 x 640 KiB per frame, any block fits) are allocated for every frame.  Exit 0 only if
  * every output matched.
  */
 #include <cuda_runtime.h>
@@ -36,6 +40,7 @@
 
 #include "cuda/codecs/zstd/zstd_gpu.h"
 #include "zstd_dec_bigframe.h"
+#include "zstd_dec_pipe.h"
 
 #define CUDA_OK(x)                                                                                           \
     do {                                                                                                     \
@@ -187,6 +192,103 @@ __global__ void __launch_bounds__(BF_WARPS * 32)
         ch[c].ok = 0;
 }
 
+/* v8: a CTA per frame; warp 0 executes the blocks in order, warps 1.. decode
+ * their entropy into a ring of PF_R slots (zstd_dec_pipe.h).  The hand-over
+ * flags live in global memory (per frame), read with volatile loads. */
+#define PF_WARPS 4
+#define PF_R 3
+#define PF_SLOT ((uint64_t)640 << 10) /* 128 KiB of literals + 43690 sequences: any block fits */
+
+struct PfSync {
+    unsigned int next, done, fail, pad;
+    int ready[PF_R];
+};
+
+static __device__ __forceinline__ unsigned int pf_load(const unsigned int *p)
+{
+    return *(const volatile unsigned int *)p;
+}
+
+__global__ void __launch_bounds__(PF_WARPS * 32)
+    bf_pipe(size_t n, const void *const *srcs, void *const *dsts, const size_t *caps, BfChunk *ch,
+            uint8_t *region, uint8_t *slots, PfSync *syncs)
+{
+    __shared__ zd_tables tables[PF_WARPS];
+    size_t c = blockIdx.x;
+    if (c >= n || !ch[c].ok)
+        return;
+    uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    zd_tables *T = &tables[warp];
+    PfSync *sy = &syncs[c];
+    if (threadIdx.x == 0) {
+        sy->next = sy->done = sy->fail = 0;
+        for (int r = 0; r < PF_R; r++)
+            sy->ready[r] = -1;
+    }
+    __syncthreads();
+    zd_bp_block *blk;
+    uint8_t *lits;
+    zd_bp_seq *seqs;
+    bf_area(region, &ch[c], &blk, &lits, &seqs);
+    const zd_bp_frame *f = &ch[c].f;
+    uint32_t nb = f->nb;
+    uint8_t *ring = slots + c * PF_R * PF_SLOT;
+    const uint8_t *src = (const uint8_t *)srcs[c];
+    uint8_t *out = (uint8_t *)dsts[c];
+    if (warp == 0) {
+        uint32_t rep[3] = {1, 4, 8};
+        uint64_t pos = 0;
+        int ok = 1;
+        for (uint32_t b = 0; b < nb && ok; b++) {
+            if (blk[b].type == 2) {
+                while ((int)pf_load((const unsigned int *)&sy->ready[b % PF_R]) != (int)b &&
+                       !pf_load(&sy->fail))
+                    __nanosleep(64);
+                __syncwarp();
+                __threadfence_block();
+                if (pf_load(&sy->fail)) {
+                    ok = 0;
+                    break;
+                }
+            }
+            ok = zd_pf_block(T, src, &blk[b], rep, &pos, ring + (b % PF_R) * PF_SLOT, out, caps[c]);
+            __syncwarp();
+            __threadfence_block();
+            if (lane == 0)
+                *(volatile unsigned int *)&sy->done = b + 1;
+        }
+        if (ok)
+            ok = zd_pf_end(T, src, f, out, pos);
+        __syncwarp();
+        if (lane == 0) {
+            if (!ok)
+                *(volatile unsigned int *)&sy->fail = 1;
+            ch[c].ok = ok;
+        }
+    } else {
+        for (;;) {
+            unsigned int b = 0;
+            if (lane == 0)
+                b = atomicAdd(&sy->next, 1u);
+            b = __shfl_sync(0xFFFFFFFFu, b, 0);
+            if (b >= nb)
+                break;
+            if (blk[b].type != 2)
+                continue;
+            while (b >= PF_R && pf_load(&sy->done) < b - PF_R + 1 && !pf_load(&sy->fail))
+                __nanosleep(64);
+            __syncwarp();
+            if (pf_load(&sy->fail))
+                break;
+            zd_pf_entropy(T, src, f, &blk[b], ring + (b % PF_R) * PF_SLOT, PF_SLOT, &blk[b]);
+            __syncwarp();
+            __threadfence_block();
+            if (lane == 0)
+                *(volatile int *)&sy->ready[b % PF_R] = (int)b;
+        }
+    }
+}
+
 /* ---- host ------------------------------------------------------------------ */
 
 static bytes read_file(const char *path, size_t max)
@@ -239,6 +341,7 @@ static int g_fail = 0;
 
 int main(int argc, char **argv)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a timeout keeps the lines already printed */
     std::vector<size_t> chunks = {1u << 20, 4u << 20};
     size_t total = (size_t)1 << 30;
     int reps = 5, level = 3;
@@ -466,6 +569,51 @@ int main(int argc, char **argv)
                     printf("  v7 deferred %zu of %zu sequences (%.1f%%); region %.0f MiB, %zu blocks\n", ndef,
                            ns, 100.0 * ndef / (ns ? ns : 1), region / 1048576.0, nb);
                 }
+            }
+            /* v8: layout, then the pipeline (a CTA per frame) */
+            {
+                uint8_t *dslots;
+                PfSync *dsync;
+                CUDA_OK(cudaMalloc(&dslots, n * PF_R * PF_SLOT));
+                CUDA_OK(cudaMalloc(&dsync, n * sizeof(PfSync)));
+                std::vector<double> step[2], tot;
+                for (int r = 0; r <= reps; r++) {
+                    CUDA_OK(cudaMemcpy(dch, hch.data(), n * sizeof(BfChunk), cudaMemcpyHostToDevice));
+                    CUDA_OK(cudaMemset(dout, 0, ot));
+                    CUDA_OK(cudaEventRecord(ev[0], s));
+                    bf_layout<<<tg, 128, 0, s>>>(n, (const void *const *)dsrc, dssz, dcap, dch, dregion);
+                    CUDA_OK(cudaEventRecord(ev[1], s));
+                    bf_pipe<<<(unsigned)n, PF_WARPS * 32, 0, s>>>(
+                        n, (const void *const *)dsrc, (void *const *)ddst, dcap, dch, dregion, dslots, dsync);
+                    CUDA_OK(cudaEventRecord(ev[2], s));
+                    CUDA_OK(cudaEventSynchronize(ev[2]));
+                    CUDA_OK(cudaGetLastError());
+                    if (r == 0)
+                        continue;
+                    for (int k = 0; k < 2; k++) {
+                        float ms;
+                        CUDA_OK(cudaEventElapsedTime(&ms, ev[k], ev[k + 1]));
+                        step[k].push_back(ms);
+                    }
+                    float ms;
+                    CUDA_OK(cudaEventElapsedTime(&ms, ev[0], ev[2]));
+                    tot.push_back(ms);
+                }
+                std::vector<BfChunk> back(n);
+                CUDA_OK(cudaMemcpy(back.data(), dch, n * sizeof(BfChunk), cudaMemcpyDeviceToHost));
+                size_t gaveup = 0;
+                for (auto &x : back)
+                    gaveup += !x.ok;
+                if (gaveup) {
+                    g_fail++;
+                    fprintf(stderr, "FAIL v8: %zu frames gave up\n", gaveup);
+                }
+                verify("v8");
+                printf(
+                    "  v8 %.2f GB/s (%.2f ms): layout %.2f, pipeline %.2f ms (%d warps a frame, %d slots)\n",
+                    gb / (median(tot) / 1e3), median(tot), median(step[0]), median(step[1]), PF_WARPS, PF_R);
+                cudaFree(dslots);
+                cudaFree(dsync);
             }
             (void)nseq;
             cudaFree(dch);
