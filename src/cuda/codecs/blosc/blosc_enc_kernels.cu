@@ -46,6 +46,7 @@
 #include "../../runtime/gpu_codec.h"
 #include "blosc_copy.cuh"
 #include "blosc_enc_gpu.h"
+#include "blosc_list.cuh"
 
 #include "../../../common/algo_table.h"
 #include "../../../common/blosc_encode.h"
@@ -66,19 +67,6 @@ struct be_chunk {
     unsigned long long ent, slot, slab; /* first entry; offsets in the slot pool and the filter slab */
     int status;
     int memcpyed; /* finalize: the chunk is written memcpyed */
-};
-
-/* The codec's list (structure of arrays, the codec's launch takes them as
- * they are), and per entry its chunk, its stream, its stored size and
- * where it goes. */
-struct be_list {
-    const void **src;
-    size_t *srcn;
-    void **dst;
-    size_t *cap;
-    size_t *got;
-    oc_status *st;
-    uint32_t *chunk, *j, *fin, *off;
 };
 
 struct be_layout {
@@ -185,30 +173,11 @@ static be_layout be_plan_layout(const oc_gpu_config *cfg, size_t n)
     L.chunks = 0;
     L.ctr = L.chunks + be_align(n * sizeof(be_chunk));
     L.list = L.ctr + 256;
-    L.slots = L.list + be_align(L.entries * 64);
+    L.slots = L.list + be_align(bl_list_bytes(L.entries, 1));
     L.slab = L.slots + be_align(L.slot_bytes);
     L.inner = L.slab + be_align(L.slab_bytes);
     L.total = L.inner + be_align(L.inner_size);
     return L;
-}
-
-/* The list's arrays in the scratch (64 bytes an entry). */
-static be_list be_list_at(uint8_t *s, const be_layout *L)
-{
-    uint8_t *p = s + L->list;
-    size_t B = L->entries;
-    be_list r;
-    r.src = (const void **)p;
-    r.srcn = (size_t *)(p + 8 * B);
-    r.dst = (void **)(p + 16 * B);
-    r.cap = (size_t *)(p + 24 * B);
-    r.got = (size_t *)(p + 32 * B);
-    r.st = (oc_status *)(p + 40 * B);
-    r.chunk = (uint32_t *)(p + 44 * B);
-    r.j = (uint32_t *)(p + 48 * B);
-    r.fin = (uint32_t *)(p + 52 * B);
-    r.off = (uint32_t *)(p + 56 * B);
-    return r;
 }
 
 /* Takes k units of a pool (counter *ctr of `bound`): 1 when they fit. */
@@ -259,7 +228,7 @@ __global__ void be_plan_kernel(size_t n, const void *const *src, const size_t *s
 
 /* 2. Entries, a CTA per chunk, a thread per stream. */
 __global__ void __launch_bounds__(128)
-    be_entry_kernel(size_t n, const void *const *src_ptrs, const be_chunk *chunks, be_list L, uint8_t *slots,
+    be_entry_kernel(size_t n, const void *const *src_ptrs, const be_chunk *chunks, bl_list L, uint8_t *slots,
                     uint8_t *slab)
 {
     for (size_t c = blockIdx.x; c < n; c += gridDim.x) {
@@ -287,7 +256,7 @@ __global__ void __launch_bounds__(128)
 
 /* 3. Filter, a CTA per stream of a filtered chunk. */
 __global__ void __launch_bounds__(256)
-    be_filter_kernel(const void *const *src_ptrs, const be_chunk *chunks, be_list L,
+    be_filter_kernel(const void *const *src_ptrs, const be_chunk *chunks, bl_list L,
                      const unsigned long long *ctr, unsigned long long entries, uint8_t *slab)
 {
     unsigned long long m = ctr[BE_CTR_ENT] < entries ? ctr[BE_CTR_ENT] : entries;
@@ -308,7 +277,7 @@ __global__ void __launch_bounds__(256)
 /* 5. Finalize, a thread per chunk: stored streams, the chunk's form, its
  * header and tables. */
 __global__ void be_finalize_kernel(size_t n, void *const *dst_ptrs, const size_t *dst_caps, be_chunk *chunks,
-                                   be_list L)
+                                   bl_list L)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
@@ -348,7 +317,7 @@ __global__ void be_finalize_kernel(size_t n, void *const *dst_ptrs, const size_t
 /* 6. Gather, a CTA per stream: compressed bytes from the slot, stored ones
  * from the (filtered) input, a memcpyed chunk's from the plain input. */
 __global__ void __launch_bounds__(256)
-    be_gather_kernel(const void *const *src_ptrs, void *const *dst_ptrs, const be_chunk *chunks, be_list L,
+    be_gather_kernel(const void *const *src_ptrs, void *const *dst_ptrs, const be_chunk *chunks, bl_list L,
                      const unsigned long long *ctr, unsigned long long entries, const uint8_t *slab)
 {
     unsigned long long m = ctr[BE_CTR_ENT] < entries ? ctr[BE_CTR_ENT] : entries;
@@ -415,7 +384,7 @@ extern "C" oc_status oc_blosc_gpu_compress(void *scratch_dev, size_t scratch_siz
     uint8_t *s = (uint8_t *)scratch_dev;
     be_chunk *chunks = (be_chunk *)(s + L.chunks);
     unsigned long long *ctr = (unsigned long long *)(s + L.ctr);
-    be_list list = be_list_at(s, &L);
+    bl_list list = bl_list_carve(s + L.list, L.entries, 1);
     unsigned long long B = L.entries;
     unsigned g = (unsigned)((n + 255) / 256);
     /* counters and list zero (an entry nobody writes is a no-op for the

@@ -56,6 +56,7 @@
 #include "../snappy/snappy_decode_rounds.cuh"
 #include "../zstd/zstd_decode_core.h"
 #include "blosc_copy.cuh"
+#include "blosc_list.cuh"
 #include "blosc_zlib_core.h"
 
 #include "../../../common/blosc_format.h"
@@ -85,20 +86,6 @@
 /* Counters (device, zeroed per call): entries taken from each list, bytes
  * of the output slab. */
 enum { BL_CTR_COPY = BL_NCODECS, BL_CTR_BLK, BL_CTR_SLAB, BL_NCTR };
-
-/* One inner codec's list, structure of arrays of `bound` entries (the
- * codec's launch takes them as they are; an entry left zero is a no-op: a
- * NULL source of 0 bytes, which every codec answers with a status and no
- * memory access). */
-struct bl_list {
-    const void **src;
-    size_t *srcn;
-    void **dst;
-    size_t *cap;
-    size_t *got;
-    oc_status *st;
-    uint32_t *chunk;
-};
 
 /* A copy: a stored stream, or a 64 KiB piece of a memcpyed chunk (n 0: none). */
 struct bl_copy {
@@ -193,7 +180,7 @@ static bl_layout bl_plan_layout(size_t n, size_t max_capacity)
     L.chunks = L.status + bl_align(n * sizeof(int));
     L.ctr = L.chunks + bl_align(n * sizeof(bl_chunk));
     L.lists = L.ctr + 256;
-    L.copies = L.lists + BL_NCODECS * bl_align(L.bound * 52);
+    L.copies = L.lists + BL_NCODECS * bl_align(bl_list_bytes(L.bound, 0));
     L.blks = L.copies + bl_align(L.bound * sizeof(bl_copy));
     L.inner = L.blks + bl_align(L.bound * sizeof(bl_blk));
     L.slab = L.inner + bl_align(L.inner_size);
@@ -202,20 +189,10 @@ static bl_layout bl_plan_layout(size_t n, size_t max_capacity)
     return L;
 }
 
-/* List l's arrays in the scratch (52 bytes an entry). */
+/* List l's arrays in the scratch (blosc_list.cuh). */
 static bl_list bl_list_at(uint8_t *s, const bl_layout *L, int l)
 {
-    uint8_t *p = s + L->lists + (size_t)l * bl_align(L->bound * 52);
-    size_t B = L->bound;
-    bl_list r;
-    r.src = (const void **)p;
-    r.srcn = (size_t *)(p + 8 * B);
-    r.dst = (void **)(p + 16 * B);
-    r.cap = (size_t *)(p + 24 * B);
-    r.got = (size_t *)(p + 32 * B);
-    r.st = (oc_status *)(p + 40 * B);
-    r.chunk = (uint32_t *)(p + 48 * B);
-    return r;
+    return bl_list_carve(s + L->lists + (size_t)l * bl_align(bl_list_bytes(L->bound, 0)), L->bound, 0);
 }
 
 __device__ static unsigned long long bl_align_d(unsigned long long v)
