@@ -5,8 +5,8 @@
  * warp per block with matches into unfinished output deferred to an
  * in-order pass per frame, zstd_dec_bigframe.h) and v8 (a CTA per frame:
  * three warps decode blocks' entropy into a ring of slots while the fourth
- * executes the decoded blocks in order, zstd_dec_pipe.h), each step timed
- * alone.
+ * executes the decoded blocks in order, zstd_dec_pipe.h; also 8 warps and
+ * 8 slots), each step timed alone.
  *
  * Why: v5 lost its full-scale run without a profile (NOTES.md "Run 5"), so
  * nobody knew which step lost; v7 asks whether executing blocks in parallel
@@ -24,7 +24,7 @@
  * original; a frame the path gives up on is counted as a failure (clean
  * input: there must be none).  Prints GB/s of decompressed bytes (median of
  * --reps), per-step milliseconds and v7's deferred share.  v8's slots
- * (3 x 640 KiB per frame, any block fits) are allocated for every frame.  Exit 0 only if
+ * (R x 640 KiB per frame, any block fits) are allocated for every frame.  Exit 0 only if
  * every output matched.
  */
 #include <cuda_runtime.h>
@@ -192,16 +192,17 @@ __global__ void __launch_bounds__(BF_WARPS * 32)
         ch[c].ok = 0;
 }
 
-/* v8: a CTA per frame; warp 0 executes the blocks in order, warps 1.. decode
- * their entropy into a ring of PF_R slots (zstd_dec_pipe.h).  The hand-over
- * flags live in global memory (per frame), read with volatile loads. */
-#define PF_WARPS 4
-#define PF_R 3
+/* v8: a CTA of NW warps per frame; warp 0 executes the blocks in order,
+ * warps 1.. decode their entropy into a ring of R slots (zstd_dec_pipe.h).
+ * With R slots at most R - 1 blocks are decoded ahead of the one executing.
+ * The hand-over flags live in global memory (per frame), read with volatile
+ * loads; the warps' tables are dynamic shared memory (NW x ~10 KiB). */
 #define PF_SLOT ((uint64_t)640 << 10) /* 128 KiB of literals + 43690 sequences: any block fits */
+#define PF_RMAX 8
 
 struct PfSync {
     unsigned int next, done, fail, pad;
-    int ready[PF_R];
+    int ready[PF_RMAX];
 };
 
 static __device__ __forceinline__ unsigned int pf_load(const unsigned int *p)
@@ -209,20 +210,22 @@ static __device__ __forceinline__ unsigned int pf_load(const unsigned int *p)
     return *(const volatile unsigned int *)p;
 }
 
-__global__ void __launch_bounds__(PF_WARPS * 32)
+extern __shared__ zd_tables pf_tables[];
+
+template <int NW, int R>
+__global__ void __launch_bounds__(NW * 32)
     bf_pipe(size_t n, const void *const *srcs, void *const *dsts, const size_t *caps, BfChunk *ch,
             uint8_t *region, uint8_t *slots, PfSync *syncs)
 {
-    __shared__ zd_tables tables[PF_WARPS];
     size_t c = blockIdx.x;
     if (c >= n || !ch[c].ok)
         return;
     uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    zd_tables *T = &tables[warp];
+    zd_tables *T = &pf_tables[warp];
     PfSync *sy = &syncs[c];
     if (threadIdx.x == 0) {
         sy->next = sy->done = sy->fail = 0;
-        for (int r = 0; r < PF_R; r++)
+        for (int r = 0; r < R; r++)
             sy->ready[r] = -1;
     }
     __syncthreads();
@@ -232,7 +235,7 @@ __global__ void __launch_bounds__(PF_WARPS * 32)
     bf_area(region, &ch[c], &blk, &lits, &seqs);
     const zd_bp_frame *f = &ch[c].f;
     uint32_t nb = f->nb;
-    uint8_t *ring = slots + c * PF_R * PF_SLOT;
+    uint8_t *ring = slots + c * R * PF_SLOT;
     const uint8_t *src = (const uint8_t *)srcs[c];
     uint8_t *out = (uint8_t *)dsts[c];
     if (warp == 0) {
@@ -241,8 +244,7 @@ __global__ void __launch_bounds__(PF_WARPS * 32)
         int ok = 1;
         for (uint32_t b = 0; b < nb && ok; b++) {
             if (blk[b].type == 2) {
-                while ((int)pf_load((const unsigned int *)&sy->ready[b % PF_R]) != (int)b &&
-                       !pf_load(&sy->fail))
+                while ((int)pf_load((const unsigned int *)&sy->ready[b % R]) != (int)b && !pf_load(&sy->fail))
                     __nanosleep(64);
                 __syncwarp();
                 __threadfence_block();
@@ -251,7 +253,7 @@ __global__ void __launch_bounds__(PF_WARPS * 32)
                     break;
                 }
             }
-            ok = zd_pf_block(T, src, &blk[b], rep, &pos, ring + (b % PF_R) * PF_SLOT, out, caps[c]);
+            ok = zd_pf_block(T, src, &blk[b], rep, &pos, ring + (b % R) * PF_SLOT, out, caps[c]);
             __syncwarp();
             __threadfence_block();
             if (lane == 0)
@@ -271,20 +273,20 @@ __global__ void __launch_bounds__(PF_WARPS * 32)
             if (lane == 0)
                 b = atomicAdd(&sy->next, 1u);
             b = __shfl_sync(0xFFFFFFFFu, b, 0);
-            if (b >= nb)
+            if (b >= nb || pf_load(&sy->fail))
                 break;
             if (blk[b].type != 2)
                 continue;
-            while (b >= PF_R && pf_load(&sy->done) < b - PF_R + 1 && !pf_load(&sy->fail))
+            while (b >= R && pf_load(&sy->done) < b - R + 1 && !pf_load(&sy->fail))
                 __nanosleep(64);
             __syncwarp();
             if (pf_load(&sy->fail))
                 break;
-            zd_pf_entropy(T, src, f, &blk[b], ring + (b % PF_R) * PF_SLOT, PF_SLOT, &blk[b]);
+            zd_pf_entropy(T, src, f, &blk[b], ring + (b % R) * PF_SLOT, PF_SLOT, &blk[b]);
             __syncwarp();
             __threadfence_block();
             if (lane == 0)
-                *(volatile int *)&sy->ready[b % PF_R] = (int)b;
+                *(volatile int *)&sy->ready[b % R] = (int)b;
         }
     }
 }
@@ -570,11 +572,16 @@ int main(int argc, char **argv)
                            ns, 100.0 * ndef / (ns ? ns : 1), region / 1048576.0, nb);
                 }
             }
-            /* v8: layout, then the pipeline (a CTA per frame) */
-            {
+            /* v8: layout, then the pipeline (a CTA per frame), two shapes */
+            for (int cfgi = 0; cfgi < 2; cfgi++) {
+                int nw = cfgi == 0 ? 4 : 8, rr = nw;
+                void (*kern)(size_t, const void *const *, void *const *, const size_t *, BfChunk *, uint8_t *,
+                             uint8_t *, PfSync *) = cfgi == 0 ? bf_pipe<4, 4> : bf_pipe<8, 8>;
+                unsigned smem = (unsigned)(nw * sizeof(zd_tables));
+                CUDA_OK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
                 uint8_t *dslots;
                 PfSync *dsync;
-                CUDA_OK(cudaMalloc(&dslots, n * PF_R * PF_SLOT));
+                CUDA_OK(cudaMalloc(&dslots, n * rr * PF_SLOT));
                 CUDA_OK(cudaMalloc(&dsync, n * sizeof(PfSync)));
                 std::vector<double> step[2], tot;
                 for (int r = 0; r <= reps; r++) {
@@ -583,8 +590,8 @@ int main(int argc, char **argv)
                     CUDA_OK(cudaEventRecord(ev[0], s));
                     bf_layout<<<tg, 128, 0, s>>>(n, (const void *const *)dsrc, dssz, dcap, dch, dregion);
                     CUDA_OK(cudaEventRecord(ev[1], s));
-                    bf_pipe<<<(unsigned)n, PF_WARPS * 32, 0, s>>>(
-                        n, (const void *const *)dsrc, (void *const *)ddst, dcap, dch, dregion, dslots, dsync);
+                    kern<<<(unsigned)n, nw * 32, smem, s>>>(n, (const void *const *)dsrc, (void *const *)ddst,
+                                                            dcap, dch, dregion, dslots, dsync);
                     CUDA_OK(cudaEventRecord(ev[2], s));
                     CUDA_OK(cudaEventSynchronize(ev[2]));
                     CUDA_OK(cudaGetLastError());
@@ -611,7 +618,7 @@ int main(int argc, char **argv)
                 verify("v8");
                 printf(
                     "  v8 %.2f GB/s (%.2f ms): layout %.2f, pipeline %.2f ms (%d warps a frame, %d slots)\n",
-                    gb / (median(tot) / 1e3), median(tot), median(step[0]), median(step[1]), PF_WARPS, PF_R);
+                    gb / (median(tot) / 1e3), median(tot), median(step[0]), median(step[1]), nw, rr);
                 cudaFree(dslots);
                 cudaFree(dsync);
             }
