@@ -28,6 +28,13 @@ in device memory as a CuPy array:
                       copy and one call (the one-copy path of 450a340)
   opencomp-host+copy  opencomp.zarr.enable(batch_size), host buffers (the
                       direct read on the CPU engine), then one copy
+  opencomp-gpu-kvikio   opencomp-gpu with the chunk files read straight into
+                      device memory by kvikio's CuFile (needs kvikio; the
+                      library does this itself only when GPUDirect Storage is
+                      live, not in kvikio's compatibility mode, which this
+                      contender forces)
+  kvikio-gdsstore     stock codecs under enable_gpu() on kvikio's GDSStore
+                      (kvikio's zarr store: each chunk read into a device buffer)
 
 A second table isolates the codec (``--codec-only``, on by default): the
 chunks' compressed bytes already sit in memory as zarr Buffers, and the
@@ -278,7 +285,30 @@ def main(argv=None) -> int:
 
         _batch.BatchCodec.codec = property(lambda self: _Timed(real_codec.fget(self)))
 
+    real_gds = _fastread._gds
+
+    def read_oc_gpu_kvikio():
+        """The direct read through kvikio's CuFile even in its compatibility
+        mode (the library takes it only with GPUDirect Storage live)."""
+        import kvikio
+
+        _fastread._gds = lambda: kvikio  # a bench experiment, not a library switch
+        try:
+            return read_oc_gpu()
+        finally:
+            _fastread._gds = real_gds
+
+    def read_kvikio_gdsstore():
+        """kvikio's own zarr store (GDSStore: each chunk read by kvikio into a
+        device buffer), stock codecs under enable_gpu()."""
+        from kvikio.zarr import GDSStore
+
+        with zarr.config.enable_gpu():
+            return zarr.open_array(GDSStore(args.store), mode="r")[:]
+
     contenders = {
+        "opencomp-gpu-kvikio": read_oc_gpu_kvikio,
+        "kvikio-gdsstore": read_kvikio_gdsstore,
         "stock-host+copy": read_stock_host,
         "stock-gpu-buffers": read_stock_gpu,
         "opencomp-gpu": read_oc_gpu,
@@ -323,8 +353,15 @@ def main(argv=None) -> int:
     except OSError:
         commit = ""
     props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
+    try:
+        import kvikio.defaults
+
+        kvikio_compat = bool(kvikio.defaults.is_compat_mode_preferred())
+    except Exception:  # noqa: BLE001 - not installed
+        kvikio_compat = None
     report = {
         "benchmark": "zarr_read",
+        "kvikio_compat_mode": kvikio_compat,
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "commit": os.environ.get("OC_COMMIT", commit),
         "device": props["name"].decode() if isinstance(props["name"], bytes) else str(props["name"]),

@@ -10,6 +10,7 @@ stand-in device (a fake CuPy, numpy underneath); it must actually be taken
 (decode calls counted, zarr's batches and LocalStore.get never entered);
 and what it does not take must still read right through zarr's path."""
 
+import types
 import warnings
 
 import numpy as np
@@ -423,3 +424,106 @@ def test_a_forked_child_reads_too(tmp_path):
     finally:
         ocz.disable()
         zarr.config.reset()
+
+
+class _FakeKvikio:
+    """kvikio as _fastread sees it: CuFile.pread copies the file's bytes into
+    the (numpy) device buffer; compat mode as asked.  Logs the files read."""
+
+    def __init__(self, compat):
+        self.read = []
+        fake = self
+
+        class CuFile:
+            def __init__(self, path, flags="r"):
+                assert flags == "r"
+                self.path, self.closed = path, False
+
+            def pread(self, buf):
+                data = np.fromfile(self.path, np.uint8)
+                buf[: data.size] = data[: buf.size]
+                fake.read.append(self.path)
+                return types.SimpleNamespace(get=lambda: min(data.size, buf.size))
+
+            def close(self):
+                self.closed = True
+
+        self.CuFile = CuFile
+        self.defaults = types.SimpleNamespace(is_compat_mode_preferred=lambda: compat)
+
+
+@pytest.mark.parametrize("compat", [False, True])
+def test_kvikio_gds_reads_the_files_straight_to_the_device(tmp_path, monkeypatch, fake_cupy, decode_calls, compat):
+    """With kvikio installed and GPUDirect Storage live, a device read of a
+    plain array takes the chunk files straight into device memory with
+    CuFile.pread: no host-to-device copy.  In kvikio's compatibility mode
+    (host bounce buffers) the pinned buffer and one copy are kept."""
+    import sys
+
+    kv = _FakeKvikio(compat)
+    monkeypatch.setitem(sys.modules, "kvikio", kv)
+    monkeypatch.setitem(sys.modules, "kvikio.defaults", kv.defaults)
+    # kvikio's reads are not ordered on CuPy's stream: the read waits for it once
+    monkeypatch.setattr(sys.modules["cupy"].cuda, "get_current_stream",
+                        lambda: types.SimpleNamespace(synchronize=lambda: None))
+    path = str(tmp_path / "a.zarr")
+    data = _write(zarr.storage.LocalStore(path), "<f4", (300, 70), (64, 32), "zstd")
+    expect = zarr.open_array(path, mode="r")[:]
+    try:
+        with ocz.enable():
+            got = zarr.open_array(path, mode="r")[:]
+    finally:
+        ocz.disable()
+    assert np.array_equal(got, expect) and not np.array_equal(expect, data)
+    assert decode_calls == ["packed"]
+    n_files = sum(1 for _ in (tmp_path / "a.zarr").rglob("c/*/*"))
+    if compat:
+        assert kv.read == [] and len(fake_cupy) == 1
+    else:
+        assert len(kv.read) == n_files and fake_cupy == []
+
+
+def test_kvikio_gdsstore_is_read_as_a_local_store(tmp_path, monkeypatch, decode_calls):
+    """kvikio's GDSStore (a LocalStore) takes the direct read too: its files
+    are read by the pipeline, its per-chunk get is not called."""
+    Gds = type("GDSStore", (zarr.storage.LocalStore,), {"__module__": "kvikio.zarr._zarr_python_3"})
+    gets = []
+    real = zarr.storage.LocalStore.get
+
+    async def get(self, key, *a, **kw):
+        if "/c/" in f"/{key}":
+            gets.append(key)
+        return await real(self, key, *a, **kw)
+
+    monkeypatch.setattr(Gds, "get", get)
+    path = str(tmp_path / "a.zarr")
+    _write(zarr.storage.LocalStore(path), "<i8", (1000,), (128,), "zstd")
+    expect = zarr.open_array(path, mode="r")[:]
+    try:
+        with ocz.enable():
+            got = zarr.open_array(Gds(path), mode="r")[:]
+    finally:
+        ocz.disable()
+    assert np.array_equal(got, expect) and gets == [] and set(decode_calls) == {"packed"}
+
+
+@pytest.mark.gpu
+def test_gpu_read_through_real_kvikio(cp, tmp_path, decode_calls):
+    """On a GPU with kvikio installed: the CuFile path reads what stock zarr
+    reads (forced here even in kvikio's compatibility mode, where the library
+    keeps its pinned path), sharded arrays keep the host path."""
+    kvikio = pytest.importorskip("kvikio")
+    store = zarr.storage.LocalStore(str(tmp_path / "a.zarr"))
+    _write(store, "<f4", (300, 70), (64, 32), "zstd")
+    expect = zarr.open_array(store, mode="r")[:]
+    real = _fastread._gds
+    try:
+        _fastread._gds = lambda: kvikio
+        with zarr.config.enable_gpu(), ocz.enable():
+            got = zarr.open_array(store, mode="r")[:]
+    finally:
+        _fastread._gds = real
+        ocz.disable()
+        zarr.config.reset()
+    assert isinstance(got, cp.ndarray) and np.array_equal(got.get(), expect)
+    assert decode_calls == ["packed"]

@@ -15,10 +15,14 @@ the inner chunks of every shard take the place of the chunks below:
 ``read_selection`` (the pipeline's ``read``: every chunk of a selection at
 once), for a basic selection (slices of step 1, integers), host or device:
 
-1. the chunk files of a LocalStore straight into one host buffer (pinned for
-   a device read) from a thread pool; other stores through their ``get``;
+1. the chunk files of a LocalStore (or kvikio's GDSStore) straight into one
+   host buffer (pinned for a device read) from a thread pool; other stores
+   through their ``get``;
 2. device output: ONE copy to the device, ordered before the decode by an
-   event (the arrays' CAI streams), not by a host wait;
+   event (the arrays' CAI streams), not by a host wait; or, where kvikio is
+   installed with GPUDirect Storage live (not its compatibility mode), the
+   files of a plain array read straight into one device buffer by kvikio's
+   ``CuFile.pread`` (no host buffer, no copy);
 3. ONE packed opencomp call decodes every chunk, at its exact size
    (``uncomp_sizes=``: a stream of another size is ``SIZE_MISMATCH``),
    straight into the output where chunks are row blocks of it, else into a
@@ -302,12 +306,69 @@ class _Changed(Exception):
     """A chunk file changed size while it was read: the read takes zarr's path."""
 
 
+def _plain_local_store(store: Any, LocalStore: type) -> bool:
+    """A LocalStore, or kvikio's GDSStore (a LocalStore whose get reads with
+    kvikio): both are files under a root, which this module reads itself.
+    Other subclasses may change what a key's bytes are, so they keep zarr's path."""
+    t = type(store)
+    return t is LocalStore or (t.__name__ == "GDSStore" and t.__module__.startswith("kvikio.")
+                               and issubclass(t, LocalStore))
+
+
+def _gds() -> Any:
+    """kvikio when it is installed and reads straight into device memory
+    (GPUDirect Storage live, not its compatibility mode), else None.  In
+    compatibility mode kvikio reads through host bounce buffers, which is what
+    _read_files and the one copy do already, so the pinned path is kept."""
+    try:
+        import kvikio  # type: ignore
+        import kvikio.defaults  # type: ignore
+
+        return None if kvikio.defaults.is_compat_mode_preferred() else kvikio
+    except Exception:  # noqa: BLE001 - kvikio is optional; a broken install is no install
+        return None
+
+
+def _read_files_to_device(kvikio: Any, paths: List[str], xp: Any) -> Tuple[Any, List[int], List[Optional[int]]]:
+    """Every chunk file straight into one device buffer with kvikio's CuFile
+    (GPUDirect Storage): (device buffer, offsets, sizes or None where absent).
+
+    The reads run in kvikio's thread pool, all at once; the buffer is only
+    written by them, so the current stream is synchronised first (CuPy's pool
+    may hand out memory that queued work on that stream still reads)."""
+    sizes = _file_sizes(paths)
+    offsets, total = _offsets(sizes)
+    dev = xp.empty(max(1, total), dtype=xp.uint8)[:total]
+    xp.cuda.get_current_stream().synchronize()
+    pending = []
+    got = {}
+    try:
+        for i, p in enumerate(paths):
+            if sizes[i]:
+                f = kvikio.CuFile(p, "r")
+                pending.append((i, f, f.pread(dev[offsets[i] : offsets[i] + sizes[i]])))
+        for i, _f, fut in pending:
+            got[i] = fut.get()
+    finally:
+        for i, f, fut in pending:  # no file closed, nor buffer freed, under a read still running
+            if i not in got:
+                try:
+                    fut.get()
+                except Exception:  # noqa: BLE001 - the first error is the one raised
+                    pass
+            f.close()
+    for i, n in got.items():
+        if n != sizes[i] or os.stat(paths[i]).st_size != sizes[i]:
+            raise _Changed(paths[i])
+    return dev, offsets, sizes
+
+
 def _local_paths(batch_info: List[Any]) -> Optional[List[str]]:
     """The chunk files of a batch whose getters are keys of one open LocalStore, else None."""
     from zarr.storage import LocalStore
 
     store = getattr(batch_info[0][0], "store", None)
-    if type(store) is not LocalStore or not getattr(store, "_is_open", False):
+    if not _plain_local_store(store, LocalStore) or not getattr(store, "_is_open", False):
         return None
     root = str(store.root)
     paths = []
@@ -318,12 +379,8 @@ def _local_paths(batch_info: List[Any]) -> Optional[List[str]]:
     return paths
 
 
-def _read_files(paths: List[str], host_buffer: Any) -> Tuple[Any, List[int], List[Optional[int]]]:
-    """Every chunk file into one host buffer: (buffer, offsets, sizes or None where absent).
-
-    The files' sizes first, then one buffer, then the reads straight into it
-    from a thread pool (the reads release the GIL): no bytes object a chunk
-    and no concatenation."""
+def _file_sizes(paths: List[str]) -> List[Optional[int]]:
+    """Each chunk file's size, None where it is absent (a chunk at the fill value)."""
     sizes: List[Optional[int]] = []
     for p in paths:
         try:
@@ -331,10 +388,26 @@ def _read_files(paths: List[str], host_buffer: Any) -> Tuple[Any, List[int], Lis
             sizes.append(st.st_size if stat.S_ISREG(st.st_mode) else None)
         except (FileNotFoundError, NotADirectoryError):
             sizes.append(None)
+    return sizes
+
+
+def _offsets(sizes: List[Optional[int]]) -> Tuple[List[int], int]:
+    """Where each chunk starts in one buffer of them all, and its total size."""
     offsets, total = [], 0
     for s in sizes:
         offsets.append(total)
         total += s or 0
+    return offsets, total
+
+
+def _read_files(paths: List[str], host_buffer: Any) -> Tuple[Any, List[int], List[Optional[int]]]:
+    """Every chunk file into one host buffer: (buffer, offsets, sizes or None where absent).
+
+    The files' sizes first, then one buffer, then the reads straight into it
+    from a thread pool (the reads release the GIL): no bytes object a chunk
+    and no concatenation."""
+    sizes = _file_sizes(paths)
+    offsets, total = _offsets(sizes)
     buf = host_buffer(total)
     mv = memoryview(buf)
 
@@ -585,8 +658,11 @@ def _read_sync(codec: Any, batch_info: List[Any], arr: Any, xp: Any, device: boo
     shards and the inner chunks are what is decoded and placed."""
     from zarr.core.codec_pipeline import fill_value_or_default
 
+    gds = _gds() if device and paths is not None and inner is None else None
     try:
-        if paths is not None:
+        if gds is not None:  # no host buffer and no copy: the files land in device memory
+            buf, src_offsets, src_sizes = _read_files_to_device(gds, paths, xp)
+        elif paths is not None:
             buf, src_offsets, src_sizes = _read_files(paths, host_buffer)
         else:
             buf, src_offsets, src_sizes = _pack(chunks, host_buffer)
@@ -640,7 +716,7 @@ def _read_sync(codec: Any, batch_info: List[Any], arr: Any, xp: Any, device: boo
     # __cuda_array_interface__, whose "stream" (CuPy's current stream) the
     # Codec's stream waits for with an event, and that stream in turn waits
     # for the decode, so CuPy's later work on it sees the decoded bytes.
-    src = _to_device(xp, buf) if device else buf
+    src = _to_device(xp, buf) if device and gds is None else buf
     if geo.rows:
         staging = xp.empty(max(1, len(staged) * chunk_nbytes), dtype=xp.uint8) if staged else None
     else:
