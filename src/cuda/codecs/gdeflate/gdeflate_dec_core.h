@@ -20,9 +20,10 @@
  * (lanes after it are not visited: their reads are dropped); the lanes that
  * need words take the next words of the page in visit order (a ballot and
  * a population count).  Matches are copied when their lane reads the
- * distance, one match at a time in lane order, by the whole warp (32 bytes
- * a step; a source that overlaps its destination repeats with period
- * `distance`).  Dynamic code lengths go the same way (a round of 32 code
+ * distance: the short ones whose source lies before the round's first
+ * match by their own lanes, all at once; the others one match at a time in
+ * lane order, by the whole warp (32 bytes a step; a source that overlaps
+ * its destination repeats with period `distance`).  Dynamic code lengths go the same way (a round of 32 code
  * length symbols, repeats resolved from the nearest earlier lane).
  *
  * Statuses are the CPU decoder's, check for check and in its order (the
@@ -266,8 +267,32 @@ OC_CORE_FN void gdd_copy(uint8_t *dst, size_t at, uint32_t len, uint32_t dist)
     OC_WARP_SYNC();
 }
 
+/* A lane copies its own match, GDD_SHORT bytes at most, whose source lies
+ * wholly before `a0`: GDD_UNROLL loads in flight, then their stores. */
+#define GDD_SHORT 32u
+#define GDD_UNROLL 8u
+OC_CORE_FN void gdd_copy_own(uint8_t *dst, size_t at, uint32_t len, uint32_t dist)
+{
+    uint8_t *o = dst + at;
+    const uint8_t *s = o - dist;
+    for (uint32_t k = 0; k < len; k += GDD_UNROLL) {
+        uint8_t v[GDD_UNROLL];
+        for (uint32_t i = 0; i < GDD_UNROLL; i++)
+            v[i] = k + i < len ? s[k + i] : 0;
+        for (uint32_t i = 0; i < GDD_UNROLL; i++)
+            if (k + i < len)
+                o[k + i] = v[i];
+    }
+}
+
 /* Copies the matches of the lanes in `m`, in the visit order of a round
- * started at r0 (which is their order in the output), and clears them. */
+ * started at r0 (which is their order in the output), and clears them.
+ * First every match of GDD_SHORT bytes or fewer whose source ends at or
+ * before the round's first match (a0) is copied by its own lane, all at
+ * once: such a source reads nothing this call writes.  Then the others
+ * (sources reaching into this call's ranges, overlaps, long matches) are
+ * copied one at a time by the warp, in output order, each after the ones
+ * before it (GDEFLATE_NOTES.md, "v2: a round's short matches at once"). */
 OC_CORE_FN void gdd_copies(gdd_lane *L, uint8_t *dst, uint32_t m, uint32_t r0, const uint32_t *dist)
 {
     size_t at[GDD_PER];
@@ -277,6 +302,23 @@ OC_CORE_FN void gdd_copies(gdd_lane *L, uint8_t *dst, uint32_t m, uint32_t r0, c
         len[j] = L[j].pend;
     }
     OC_WARP_SYNC(); /* the bytes written before, by every thread */
+    if (!m)
+        return;
+    size_t a0 = gdd_getsz(at, gdd_first(m, r0));
+    int own[GDD_PER];
+    for (uint32_t j = 0; j < GDD_PER; j++) {
+        uint32_t g = GDD_G(j);
+        own[j] = ((m >> g) & 1u) && len[j] <= GDD_SHORT && at[j] + len[j] <= a0 + dist[j];
+        if (own[j]) {
+            if (dst)
+                gdd_copy_own(dst, at[j], len[j], dist[j]);
+            L[j].pend = 0;
+        }
+    }
+    m &= ~gdd_ballot(own);
+    if (!m)
+        return;
+    OC_WARP_SYNC(); /* the lanes' own copies, read by the matches after them */
     while (m) {
         uint32_t g = gdd_first(m, r0);
         m &= ~(1u << g);
