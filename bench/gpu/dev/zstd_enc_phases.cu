@@ -18,7 +18,7 @@
  * is decoded with libzstd and compared (exit 1 on any mismatch).
  * --scratch-cap (default 2 GiB, as the engine gives) bounds the workers.
  * Built twice: zstd_enc_phases (the library's core as it is) and
- * zstd_enc_phases_serial (ZE_HIST_LANES=1: the literals' histogram on lane
+ * zstd_enc_phases_serial (ZE_ENTROPY_LANES=1: the literals' histogram and Huffman streams on lane
  * 0 alone, the core before it was shared), so the A/B runs in one call.
  */
 #include <cuda_runtime.h>
@@ -66,7 +66,7 @@ static size_t zep_slice(void)
 }
 
 /* The library's kernel (zstd_enc.cu) with the phase counters. */
-__global__ void __launch_bounds__(ZEP_WARPS * 32)
+__global__ void __launch_bounds__(ZEP_WARPS * 32, 10) /* as zstd_enc.cu */
     zep_kernel(size_t n, const uint8_t *in, size_t chunk, size_t total, uint8_t *out, size_t bound,
                size_t *sizes, int *status, int level, uint8_t *scratch, size_t slice, size_t nwarps,
                unsigned long long *phases)
@@ -170,8 +170,8 @@ int main(int argc, char **argv)
     int bps = 0, sms = 0;
     CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, zep_kernel, ZEP_WARPS * 32, 0));
     CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-    printf("kernel: %d registers, %zu B local, %d warps/SM resident at most, %d SMs; hist lanes %d\n",
-           fa.numRegs, (size_t)fa.localSizeBytes, bps * ZEP_WARPS, sms, ZE_HIST_LANES);
+    printf("kernel: %d registers, %zu B local, %d warps/SM resident at most, %d SMs; entropy lanes %d\n",
+           fa.numRegs, (size_t)fa.localSizeBytes, bps * ZEP_WARPS, sms, ZE_ENTROPY_LANES);
     int bad = 0;
     const char *names[ZE_NPH] = {"match", "literals", "sequences", "output+other", "reset"};
     for (size_t chunk : chunks) {
@@ -221,7 +221,8 @@ int main(int argc, char **argv)
                 size_t sn = std::min(chunk, bytes - c * chunk);
                 size_t r = st[c] == 0 ? ZSTD_decompress(back.data(), chunk, out.data() + c * bound, sizes[c])
                                       : (size_t)-1;
-                if (st[c] != 0 || ZSTD_isError(r) || r != sn || memcmp(back.data(), data.data() + c * chunk, sn))
+                if (st[c] != 0 || ZSTD_isError(r) || r != sn ||
+                    memcmp(back.data(), data.data() + c * chunk, sn))
                     badhere++;
                 comp += sizes[c];
             }

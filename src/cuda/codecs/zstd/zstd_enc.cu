@@ -18,6 +18,9 @@
 #include "zstd_enc_core.h"
 
 #define ZE_WARPS_PER_BLOCK 2
+/* 20 warps an SM resident: 96 registers (the engine's scratch gives ~17 workers an SM;
+ * without the bound ptxas takes 128, 16 an SM, and the last workers would wait) */
+#define ZE_MIN_BLOCKS 10
 
 static size_t ze_slice_bytes(void)
 {
@@ -33,7 +36,7 @@ extern "C" size_t oc_cuda_zstd_compress_scratch_size(size_t n)
     return w * ze_slice_bytes();
 }
 
-__global__ void __launch_bounds__(ZE_WARPS_PER_BLOCK * 32)
+__global__ void __launch_bounds__(ZE_WARPS_PER_BLOCK * 32, ZE_MIN_BLOCKS)
     ze_compress_kernel(size_t n, const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
                        const size_t *dst_caps, size_t *dst_sizes, oc_status *statuses, int level,
                        uint8_t *scratch, size_t slice, size_t nwarps)

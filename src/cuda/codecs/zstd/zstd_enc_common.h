@@ -90,11 +90,12 @@ OC_CORE_FN ze_params ze_params_for_level(int level)
 #define ZE_PHASE(k) ((void)0)
 #endif
 
-/* Lanes that count the literals' histogram on the GPU (ze_lit_hist): the
- * warp; the dev harness's zstd_enc_phases_serial sets 1 (lane 0 alone, the
- * encoder before the histogram was shared) for its A/B. */
-#ifndef ZE_HIST_LANES
-#define ZE_HIST_LANES 32
+/* Lanes that count the literals' histogram and write the Huffman streams
+ * on the GPU (ze_lit_hist, ze_huf_stream_warp): the warp; the dev harness's
+ * zstd_enc_phases_serial sets 1 (lane 0 alone, as the encoder before
+ * session 6) for its A/B.  Same bytes either way. */
+#ifndef ZE_ENTROPY_LANES
+#define ZE_ENTROPY_LANES 32
 #endif
 
 /* ---- helpers ---------------------------------------------------------------- */

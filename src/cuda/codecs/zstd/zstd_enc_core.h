@@ -28,9 +28,9 @@
  *
  * On the GPU the whole warp calls ze_compress_chunk: every lane computes the
  * same control values; the window match finders, byte copies, the
- * literals' histogram and table reset use all lanes; the level >= 6 match
- * finder and the rest of the entropy coding run on lane 0 and their results
- * are broadcast (OC_WARP_BCAST).  Output is byte-identical
+ * literals' histogram and Huffman streams and the table reset use all
+ * lanes; the level >= 6 match finder, the Huffman tree and the sequences
+ * section run on lane 0 and their results are broadcast (OC_WARP_BCAST).  Output is byte-identical
  * between the C build and the GPU (the windows are emulated in C).
  *
  * Safety: every write is checked against the capacity; OUTPUT_TOO_SMALL
@@ -154,15 +154,14 @@ OC_CORE_BIGFN oc_status ze_compress_chunk(const ze_work *W, ze_tables *T, const 
             OC_WARP_SYNC();
             ZE_PHASE(1);
             /* compressed only if smaller than raw; never past the capacity;
-             * the literals' histogram by the warp, the rest of the entropy
-             * coding on lane 0 */
+             * the literals section by the warp (histogram and Huffman
+             * streams by the lanes), the sequences section on lane 0 */
             size_t lim = pos + 3 + (rem - 3 < bsz - 1 ? rem - 3 : bsz - 1);
             size_t e = lim + 1;
-            ze_lit_hist(T->huf.cnt, W->lit, nlit);
-            if (lane == 0 && rem >= 3) {
-                e = ze_literals(&T->huf, &T->ll, T->norm, T->spread, W->lit, nlit, dst, pos + 3, lim);
+            if (rem >= 3) {
+                e = ze_literals(T, W->lit, nlit, dst, pos + 3, lim);
                 ZE_PHASE(2);
-                if (e <= lim)
+                if (lane == 0 && e <= lim)
                     e = ze_sequences(T, W->seq, nseq, P.fse_built, dst, e, lim);
             }
             e = OC_WARP_BCAST(e);

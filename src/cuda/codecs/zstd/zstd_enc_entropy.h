@@ -165,6 +165,7 @@ typedef struct {
     uint8_t len[256];
     uint8_t wts[256];  /* weights of symbols 0..last-1 */
     uint8_t tree[160]; /* FSE-compressed tree description */
+    uint32_t edge[2];  /* a stream's partial first and last words (ze_huf_stream_warp) */
 } ze_huf;
 
 /* Code lengths (<= 11) of a complete prefix code for cnt[0..255] (at least
@@ -265,14 +266,159 @@ OC_CORE_FN void ze_huf_codes(const uint8_t *len, int maxl, uint16_t *code)
             code[s] = (uint16_t)start[len[s]]++;
 }
 
-/* Encodes literals lit[0..n) as a Huffman stream into w (last literal
- * first, so the decoder's first symbol is lit[0]). */
-OC_CORE_FN void ze_huf_stream(ze_bw *w, const uint8_t *lit, size_t n, const uint8_t *len,
-                              const uint16_t *code)
+/* ---- Huffman streams written by the warp ------------------------------------
+ * A stream holds lit[n-1] first (bit 0), so lit[i]'s code starts at the
+ * summed lengths of lit[i+1..n).  The stream is cut into ZE_PARTS parts (a
+ * lane each on the GPU, a loop in C): each part's bit count, their suffix
+ * sums, then each part ORs its codes into the output, a 32-bit word at a
+ * time (aligned to the output's address; atomic on the GPU, since words
+ * straddle parts), into bytes zeroed first.  The first and last words, when
+ * they hold bytes outside the stream, are assembled in edge[2] and copied
+ * byte by byte.  The bytes are those of a serial bit writer (lowest bit
+ * first, then the end mark, then zeros to a byte boundary). */
+#define ZE_PARTS 32u
+
+/* Where a stream's words are: the stream is dst[at..at+size); word w holds
+ * bytes dst[base + 4w ..+4); word 0 and word wl may be partial. */
+typedef struct {
+    uint8_t *dst;
+    size_t at, size, base;
+    size_t wl;
+    int hp, tp; /* word 0 / word wl hold bytes outside the stream */
+    uint32_t *edge;
+} ze_sw;
+
+OC_CORE_FN void ze_sw_or(const ze_sw *s, size_t w, uint32_t v)
 {
-    for (size_t i = n; i-- > 0;)
-        ze_bw_put(w, code[lit[i]], len[lit[i]]);
-    ze_bw_close(w);
+    if (v == 0)
+        return;
+    uint32_t *e = NULL;
+    if (w == 0 && s->hp)
+        e = &s->edge[0];
+    else if (w == s->wl && s->tp)
+        e = &s->edge[1];
+#ifdef __CUDACC__
+    atomicOr(e ? e : (uint32_t *)(void *)(s->dst + s->base) + w, v);
+#else
+    if (e) {
+        *e |= v;
+    } else {
+        for (int k = 0; k < 4; k++)
+            s->dst[s->base + 4 * w + (size_t)k] |= (uint8_t)(v >> (8 * k));
+    }
+#endif
+}
+
+/* Part lit[a..b) of a stream, its first bit at bit q0 of word 0. */
+OC_CORE_FN void ze_huf_part(const ze_sw *s, uint64_t q0, const uint8_t *lit, size_t a, size_t b,
+                            const uint8_t *len, const uint16_t *code)
+{
+    size_t w = (size_t)(q0 >> 5);
+    uint32_t fill = (uint32_t)(q0 & 31u);
+    uint64_t acc = 0;
+    for (size_t i = b; i-- > a;) {
+        uint32_t c = lit[i];
+        acc |= (uint64_t)code[c] << fill;
+        fill += len[c];
+        if (fill >= 32) {
+            ze_sw_or(s, w, (uint32_t)acc);
+            acc >>= 32;
+            fill -= 32;
+            w++;
+        }
+    }
+    if (fill > 0)
+        ze_sw_or(s, w, (uint32_t)acc);
+}
+
+/* Bits of lit[a..b) */
+OC_CORE_FN uint32_t ze_huf_bits(const uint8_t *lit, size_t a, size_t b, const uint8_t *len)
+{
+    uint32_t t = 0;
+    for (size_t i = a; i < b; i++)
+        t += len[lit[i]];
+    return t;
+}
+
+/* The Huffman stream of lit[0..n) at dst[at..), by the whole warp (every
+ * lane calls it, with the same arguments); returns its size in bytes and
+ * writes nothing when at + size > lim. */
+OC_CORE_BIGFN size_t ze_huf_stream_warp(uint8_t *dst, size_t at, size_t lim, const uint8_t *lit, size_t n,
+                                        const uint8_t *len, const uint16_t *code, uint32_t *edge)
+{
+    size_t L = (n + ZE_PARTS - 1) / ZE_PARTS;
+#if defined(__CUDACC__) && ZE_ENTROPY_LANES > 1
+    uint32_t j = OC_LANE();
+    size_t a = (size_t)j * L < n ? (size_t)j * L : n, b = a + L < n ? a + L : n;
+    uint32_t t = ze_huf_bits(lit, a, b, len), x = t;
+    for (int d = 1; d < 32; d <<= 1) {
+        uint32_t y = __shfl_down_sync(0xffffffffu, x, d);
+        if (j + (uint32_t)d < 32)
+            x += y;
+    }
+    uint32_t tot = __shfl_sync(0xffffffffu, x, 0), sfx = x - t;
+#else
+    uint32_t sfxs[ZE_PARTS], tot = 0; /* lane 0's loop over the parts (every lane computes tot) */
+    for (uint32_t j = ZE_PARTS; j-- > 0;) {
+        size_t a = (size_t)j * L < n ? (size_t)j * L : n, b = a + L < n ? a + L : n;
+        sfxs[j] = tot;
+        tot += ze_huf_bits(lit, a, b, len);
+    }
+#endif
+    size_t size = ((size_t)tot + 1 + 7) / 8;
+    if (at > lim || size > lim - at)
+        return size;
+    ze_sw s;
+    s.dst = dst;
+    s.at = at;
+    s.size = size;
+    s.base = at - (size_t)((uintptr_t)(dst + at) & 3u);
+    s.wl = (at + size - 1 - s.base) / 4;
+    s.hp = s.base < at;
+    s.tp = ((at + size - s.base) & 3u) != 0;
+    s.edge = edge;
+    uint64_t q = 8 * (uint64_t)(at - s.base);
+    /* zero the stream's whole words (and the edges) */
+    for (size_t w = OC_LANE(); w <= s.wl; w += OC_NLANES)
+        if (!((w == 0 && s.hp) || (w == s.wl && s.tp))) {
+#ifdef __CUDACC__
+            ((uint32_t *)(void *)(dst + s.base))[w] = 0;
+#else
+            for (int k = 0; k < 4; k++)
+                dst[s.base + 4 * w + (size_t)k] = 0;
+#endif
+        }
+    if (OC_LANE() == 0)
+        edge[0] = edge[1] = 0;
+    OC_WARP_SYNC();
+#if defined(__CUDACC__) && ZE_ENTROPY_LANES > 1
+    ze_huf_part(&s, q + sfx, lit, a, b, len, code);
+#else
+    if (OC_LANE() == 0)
+        for (uint32_t j = 0; j < ZE_PARTS; j++) {
+            size_t a = (size_t)j * L < n ? (size_t)j * L : n, b = a + L < n ? a + L : n;
+            ze_huf_part(&s, q + sfxs[j], lit, a, b, len, code);
+        }
+#endif
+    if (OC_LANE() == 0) /* the end mark */
+        ze_sw_or(&s, (size_t)((q + tot) >> 5), 1u << ((q + tot) & 31u));
+    OC_WARP_SYNC();
+    if (OC_LANE() == 0) { /* the partial words, byte by byte */
+#ifdef __CUDACC__
+        uint32_t e0 = atomicOr(&edge[0], 0u), e1 = atomicOr(&edge[1], 0u);
+#else
+        uint32_t e0 = edge[0], e1 = edge[1];
+#endif
+        for (size_t k = 0; k < 4; k++) {
+            size_t p0 = s.base + k, p1 = s.base + 4 * s.wl + k;
+            if (s.hp && p0 >= at && p0 < at + size)
+                dst[p0] = (uint8_t)(e0 >> (8 * k));
+            if (s.tp && !(s.wl == 0 && s.hp) && p1 >= at && p1 < at + size)
+                dst[p1] = (uint8_t)(e1 >> (8 * k));
+        }
+    }
+    OC_WARP_SYNC();
+    return size;
 }
 
 /* Literals section header of a Raw (type 0) or RLE (type 1) section. */
@@ -335,14 +481,14 @@ OC_CORE_BIGFN size_t ze_huf_weights_fse(ze_huf *H, int nw, ze_fse *t, int16_t *n
 }
 
 /* The histogram of lit[0..n) into cnt[256], by the whole warp (every lane
- * calls it; ZE_HIST_LANES of them count, 4 literals a word, with atomic
+ * calls it; ZE_ENTROPY_LANES of them count, 4 literals a word, with atomic
  * adds; lit 4-byte aligned); lane 0 alone in C.  cnt is complete for every
  * lane on return. */
 OC_CORE_FN void ze_lit_hist(uint32_t *cnt, const uint8_t *lit, size_t n)
 {
     uint32_t lane = OC_LANE();
 #ifdef __CUDACC__
-    if (ZE_HIST_LANES > 1) {
+    if (ZE_ENTROPY_LANES > 1) {
         for (uint32_t s = lane; s < 256; s += 32)
             cnt[s] = 0;
         __syncwarp();
@@ -370,11 +516,15 @@ OC_CORE_FN void ze_lit_hist(uint32_t *cnt, const uint8_t *lit, size_t n)
     OC_WARP_SYNC();
 }
 
-/* Writes the literals section of lit[0..n) at dst[pos..lim); H->cnt must
- * hold their histogram (ze_lit_hist).  Returns the new position (> lim when
- * it does not fit). */
-OC_CORE_BIGFN size_t ze_literals(ze_huf *H, ze_fse *tmp_fse, int16_t *norm, uint8_t *spread,
-                                 const uint8_t *lit, size_t n, uint8_t *dst, size_t pos, size_t lim)
+/* Lane 0's part of the literals section of lit[0..n) at dst[pos..lim)
+ * (H->cnt holds their histogram): 0 when it wrote an RLE section (*e: the
+ * new position, > lim when it does not fit); 2 when Huffman coding is
+ * worth trying: H->len and H->code set, the tree description written, the
+ * streams to go at *sp (ze_literals writes them and the header); 1 for a
+ * Raw section. */
+OC_CORE_BIGFN uint32_t ze_lit_plan(ze_huf *H, ze_fse *tmp_fse, int16_t *norm, uint8_t *spread,
+                                   const uint8_t *lit, size_t n, uint8_t *dst, size_t pos, size_t lim,
+                                   size_t *e, size_t *sp)
 {
     uint8_t h[5];
     const uint32_t *cnt = H->cnt;
@@ -386,12 +536,15 @@ OC_CORE_BIGFN size_t ze_literals(ze_huf *H, ze_fse *tmp_fse, int16_t *norm, uint
         }
     if (distinct == 1 && n > 2) { /* RLE literals */
         size_t hl = ze_lit_header_raw(h, 1, n);
-        if (pos + hl + 1 > lim)
-            return lim + 1;
+        if (pos + hl + 1 > lim) {
+            *e = lim + 1;
+            return 0;
+        }
         for (size_t i = 0; i < hl; i++)
             dst[pos + i] = h[i];
         dst[pos + hl] = lit[0];
-        return pos + hl + 1;
+        *e = pos + hl + 1;
+        return 0;
     }
     size_t rawsz = ze_lit_header_raw(h, 0, n) + n;
     /* Huffman: worth trying from 64 literals */
@@ -415,7 +568,7 @@ OC_CORE_BIGFN size_t ze_literals(ze_huf *H, ze_fse *tmp_fse, int16_t *norm, uint
         if (est < rawsz && tree < 1000) {
             size_t body = pos + hl;
             if (body + tree > lim)
-                goto raw;
+                return 1;
             if (use_fse) {
                 for (size_t i = 0; i < tree; i++)
                     dst[body + i] = H->tree[i];
@@ -426,56 +579,11 @@ OC_CORE_BIGFN size_t ze_literals(ze_huf *H, ze_fse *tmp_fse, int16_t *norm, uint
                     dst[body + 1 + (size_t)s / 2] = (uint8_t)(((uint32_t)H->wts[s] << 4) | w1);
                 }
             }
-            size_t sp = body + tree;
-            ze_bw w;
-            if (single) {
-                ze_bw_init(&w, dst, sp, lim);
-                ze_huf_stream(&w, lit, n, len, code);
-            } else {
-                size_t seg = (n + 3) / 4, at = sp + 6;
-                uint32_t ssz[4];
-                for (int k = 0; k < 4; k++) {
-                    size_t cnt_k = k < 3 ? seg : n - 3 * seg;
-                    ze_bw_init(&w, dst, at, lim);
-                    ze_huf_stream(&w, lit + (size_t)k * seg, cnt_k, len, code);
-                    if (w.ovf)
-                        goto raw;
-                    ssz[k] = (uint32_t)(w.pos - at);
-                    at = w.pos;
-                }
-                if (ssz[0] > 65535 || ssz[1] > 65535 || ssz[2] > 65535 || sp + 6 > lim)
-                    goto raw;
-                for (int k = 0; k < 3; k++) {
-                    dst[sp + 2 * (size_t)k] = (uint8_t)ssz[k];
-                    dst[sp + 2 * (size_t)k + 1] = (uint8_t)(ssz[k] >> 8);
-                }
-            }
-            if (w.ovf)
-                goto raw;
-            size_t csize = w.pos - body;
-            if (hl + csize < rawsz) {
-                int b = hl == 3 ? 10 : hl == 4 ? 14 : 18;
-                uint64_t hv = 2u |
-                              ((uint64_t)(hl == 3   ? 0
-                                          : hl == 4 ? 2
-                                                    : 3)
-                               << 2) |
-                              ((uint64_t)n << 4) | ((uint64_t)csize << (4 + b));
-                for (size_t i = 0; i < hl; i++)
-                    dst[pos + i] = (uint8_t)(hv >> (8 * i));
-                return w.pos;
-            }
+            *sp = body + tree;
+            return 2;
         }
     }
-raw:;
-    size_t hl = ze_lit_header_raw(h, 0, n);
-    if (pos + hl + n > lim)
-        return lim + 1;
-    for (size_t i = 0; i < hl; i++)
-        dst[pos + i] = h[i];
-    for (size_t i = 0; i < n; i++)
-        dst[pos + hl + i] = lit[i];
-    return pos + hl + n;
+    return 1;
 }
 
 /* ---- sequences section (RFC 8878 3.1.1.3.2, 3.1.1.4) ----------------------- */
@@ -495,6 +603,83 @@ OC_CORE_BIGFN void ze_tables_init(ze_tables *T)
     ze_fse_build(&T->pre_ll, oc_zstd_ll_default, 36, 6, T->spread);
     ze_fse_build(&T->pre_ml, oc_zstd_ml_default, 53, 6, T->spread);
     ze_fse_build(&T->pre_of, oc_zstd_of_default, 29, 5, T->spread);
+}
+
+/* Writes the literals section of lit[0..n) (4-byte aligned) at
+ * dst[pos..lim), by the whole warp (every lane calls it): the histogram
+ * and the streams by the lanes (ze_lit_hist, ze_huf_stream_warp), the
+ * choice and the tree on lane 0 (ze_lit_plan).  Huffman when smaller than
+ * Raw (1 stream up to 1023 literals, else 4), RLE for one repeated byte.
+ * Returns the new position (> lim when it does not fit), on every lane. */
+OC_CORE_BIGFN size_t ze_literals(ze_tables *T, const uint8_t *lit, size_t n, uint8_t *dst, size_t pos,
+                                 size_t lim)
+{
+    ze_huf *H = &T->huf;
+    uint32_t lane = OC_LANE();
+    ze_lit_hist(H->cnt, lit, n);
+    uint32_t mode = 1;
+    size_t e = 0, sp = 0;
+    if (lane == 0)
+        mode = ze_lit_plan(H, &T->ll, T->norm, T->spread, lit, n, dst, pos, lim, &e, &sp);
+    mode = OC_WARP_BCAST(mode);
+    e = OC_WARP_BCAST(e);
+    sp = OC_WARP_BCAST(sp);
+    if (mode == 0)
+        return e;
+    uint8_t h[5];
+    size_t rawsz = ze_lit_header_raw(h, 0, n) + n;
+    if (mode == 2) {
+        int single = n <= 1023, ok = 1;
+        size_t hl = single ? 3 : n <= 16383 ? 4 : 5, end;
+        if (single) {
+            size_t sz = ze_huf_stream_warp(dst, sp, lim, lit, n, H->len, H->code, H->edge);
+            ok = sp <= lim && sz <= lim - sp;
+            end = sp + sz;
+        } else {
+            size_t seg = (n + 3) / 4, at = sp + 6, ssz[4] = {0, 0, 0, 0};
+            for (int k = 0; k < 4 && ok; k++) {
+                size_t cnt_k = k < 3 ? seg : n - 3 * seg;
+                ssz[k] =
+                    ze_huf_stream_warp(dst, at, lim, lit + (size_t)k * seg, cnt_k, H->len, H->code, H->edge);
+                ok = at <= lim && ssz[k] <= lim - at;
+                at += ssz[k];
+            }
+            ok = ok && ssz[0] <= 65535 && ssz[1] <= 65535 && ssz[2] <= 65535;
+            if (ok && lane == 0)
+                for (int k = 0; k < 3; k++) {
+                    dst[sp + 2 * (size_t)k] = (uint8_t)ssz[k];
+                    dst[sp + 2 * (size_t)k + 1] = (uint8_t)(ssz[k] >> 8);
+                }
+            end = at;
+        }
+        size_t csize = end - (pos + hl);
+        if (ok && hl + csize < rawsz) {
+            if (lane == 0) {
+                int b = hl == 3 ? 10 : hl == 4 ? 14 : 18;
+                uint64_t hv = 2u |
+                              ((uint64_t)(hl == 3   ? 0
+                                          : hl == 4 ? 2
+                                                    : 3)
+                               << 2) |
+                              ((uint64_t)n << 4) | ((uint64_t)csize << (4 + b));
+                for (size_t i = 0; i < hl; i++)
+                    dst[pos + i] = (uint8_t)(hv >> (8 * i));
+            }
+            OC_WARP_SYNC();
+            return end;
+        }
+    }
+    /* Raw */
+    size_t hl = ze_lit_header_raw(h, 0, n);
+    if (pos + hl + n > lim)
+        return lim + 1;
+    if (lane == 0)
+        for (size_t i = 0; i < hl; i++)
+            dst[pos + i] = h[i];
+    for (size_t i = lane; i < n; i += OC_NLANES)
+        dst[pos + hl + i] = lit[i];
+    OC_WARP_SYNC();
+    return pos + hl + n;
 }
 
 /* Chooses the mode of one code stream (0 predefined, 1 RLE, 2 compressed);
