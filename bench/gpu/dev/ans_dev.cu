@@ -1,32 +1,31 @@
 /*
- * ans_dev.cu - why this exists: the ANS GPU decoder (issue 18) runs at
- * 0.36-0.46x nVCOMP and nothing so far says where a group's ~100k cycles go
- * (bench/gpu/owncodecs/NOTES.md: the staged step chain is ~75 cycles, the
+ * ans_dev.cu - why this exists: the ANS GPU decoder (issue 18) ran at
+ * 0.36-0.46x nVCOMP and nothing said where a group's ~100k cycles went
+ * (bench/gpu/owncodecs/NOTES.md: the staged step's chain is ~75 cycles, the
  * measured step ~200).  This harness runs the library's own kernels
  * (src/cuda/codecs/ans/ans_kernels.cu, included whole, its codec table
- * renamed so the library's is not pulled in) on 1 GiB of 64 KiB chunks of
- * one file (--mib: M MiB instead), checks every output, and times, in one process on one device:
+ * renamed so the library's is not pulled in) and the decoder they
+ * replaced (ans_staged_kernels.cuh, in namespace staged) on 1 GiB of 64
+ * KiB chunks of one file (--mib: M MiB instead), checks every output, and
+ * times, in one process on one device:
  *
- *   library     the library's decoder (ans_k_groups), as the engine runs it;
- *   sizes-only  the same kernel without output (the size query's path:
- *               every step but its store), to price the byte stores;
- *   occ-N       the library's kernel with extra dynamic shared memory so
- *               that only N CTAs fit an SM (N below the library's 7): how
- *               the rate scales with resident warps (latency- or
- *               throughput-bound?);
- *   fill        a copy of the kernel whose decode table fill skips absent
- *               symbols by ballot (the library's loop visits all 256 per
- *               group, a dependent shared load each);
- *   ring        a decoder whose lanes read their words through a 16-word
- *               ring each in shared memory, refilled by cp.async (2 KiB a
- *               warp instead of a whole tile's ~11 KiB: 16 CTAs an SM
- *               instead of 7), with fill's table fill; ring-sizes: the
- *               same without output;
- *   prof        a copy with clock64() probes: cycles per group in the
- *               chunk search, the tile spans and table read, the table
- *               fill, the staging wait, the tile decode (staged tiles and
- *               tiles read from global memory apart, cycles per step of
- *               32 symbols), and the wait for the sibling warp.
+ *   library       the library's decoder (ans_k_groups: each lane's words
+ *                 through a 16-word ring in shared memory, 16 CTAs an SM);
+ *   sizes-only    the same kernel without output (the size query's path:
+ *                 every step but its store), to price the byte stores;
+ *   occ-N         the library's kernel with extra dynamic shared memory so
+ *                 that only N CTAs fit an SM (3/4, 1/2, 1/4 of its own):
+ *                 how the rate scales with resident warps (latency- or
+ *                 throughput-bound?);
+ *   staged        the decoder before the rings (each warp stages its
+ *                 tile's words whole, 7 CTAs an SM), and staged-sizes;
+ *   staged-fill   staged with the table fill over present symbols only
+ *                 (a ballot: the rings' kernel fills so);
+ *   staged-prof   staged with clock64() probes: cycles per group in the
+ *                 chunk search, the tile spans and table read, the table
+ *                 fill, the staging wait, the tile decode (staged tiles and
+ *                 tiles read from global memory apart, cycles per step of
+ *                 32 symbols), and the wait for the sibling warp.
  *
  *   ans_dev [--dtype u1|bf16] [--reps N] [--mib M] [--small] FILE
  *
@@ -37,6 +36,10 @@
 #define oc_gpu_codec_ans oc_gpu_codec_ans_dev_copy
 #include "cuda/codecs/ans/ans_kernels.cu"
 #undef oc_gpu_codec_ans
+namespace staged
+{
+#include "ans_staged_kernels.cuh"
+}
 
 #include <algorithm>
 #include <cstdio>
@@ -80,7 +83,9 @@ static __device__ __forceinline__ unsigned long long dev_clock(void)
     return t;
 }
 
-/* The library's ans_k_groups (ans_kernels.cu) line for line, plus: PROF,
+namespace staged
+{
+/* The staged ans_k_groups (ans_staged_kernels.cuh) line for line, plus: PROF,
  * the probes; FILL, the decode table fill over the present symbols only
  * (a ballot over 32 symbols at a time, then the warp's lanes over each
  * present symbol's slots). */
@@ -220,252 +225,7 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
         }
     }
 }
-
-/* ---- ring: each lane's words through a 16-word ring in shared memory --------------- */
-
-/* Why: the library stages a tile's words whole (~10 KiB for text, 22.25 KiB
- * a CTA of 2 tiles), which leaves 7 CTAs (14 warps) an SM; text groups
- * whose two tiles hold more than the pool read from global memory (12.5%
- * of them).  Here each lane keeps only its next 16 words, in a ring of
- * its own column (word j of lane L at slot (j mod 16) * 32 + L: the lanes'
- * reads never share a bank), refilled by cp.async every block of 4 steps
- * so that it holds the 16 words from the lane's current one (a lane takes
- * at most one word a step, so at most 4 a block).  Block b waits for the
- * refills of blocks b-2 and earlier (cp.async.wait_group 2, 8-12 steps of
- * latency cover), and reads words below r_(b-2) + 12 < r_(b-2) + 16,
- * which they fetched; a refill writes word j < r + 16 over word j - 16 <
- * r, already taken.  2 KiB a warp instead of ~11: table 8 KiB + 2 rings
- * = 12 KiB a CTA of 2 warps, 16 CTAs (32 warps) an SM.  Same reads,
- * checks, bytes and statuses as the library's v2 tile decoder; a lane
- * copies words only below its count K, inside its run. */
-#define RING_WORDS 16u
-#define RING_SMEM (4u * (ANS_DT_FAST + ANS_DWARPS * RING_WORDS * 32u))
-
-static __device__ __forceinline__ void ring_copy(uint32_t sa, const uint8_t *g)
-{
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(sa), "l"(g));
-}
-
-/* The lane's ring slot of word j (rs: the lane's column, as a shared address). */
-static __device__ __forceinline__ uint32_t ring_at(uint32_t rs, uint32_t j)
-{
-    return rs + ((j & (RING_WORDS - 1u)) << 7);
-}
-
-/* A v2 tile by a warp (the library's ans2_decode_tile_warp with the words
- * from the ring rs; the tile at src is 4-aligned, PB <= 11). */
-template <bool WRITE, uint32_t STRIDE>
-static __device__ __forceinline__ oc_status ring_decode_tile(const uint32_t *dt, uint32_t pb,
-                                                             const uint8_t *src, uint64_t n, uint32_t cnt,
-                                                             uint8_t *out, const uint8_t *lo, uint32_t rs)
-{
-    if (n < ANS2_TILE_HEAD)
-        return OC_ERR_CORRUPT;
-    uint32_t lane = threadIdx.x & 31u;
-    uint32_t s = ans2_ld32<true>(src + 4 * lane);
-    uint32_t kw = (uint32_t)__ldg(src + 4 * ANS_LANES + 2 * lane) |
-                  ((uint32_t)__ldg(src + 4 * ANS_LANES + 2 * lane + 1) << 8);
-    uint32_t incl = own_warp_incl_add32(kw);
-    if (ANS2_TILE_HEAD + 4ull * __shfl_sync(OWN_FULL, incl, 31) != n)
-        return OC_ERR_CORRUPT;
-    const uint8_t *wb = src + ANS2_TILE_HEAD + 4ull * (incl - kw);
-    rs += 4u * lane;
-    uint32_t fe = kw < RING_WORDS ? kw : RING_WORDS; /* words fetched */
-#pragma unroll
-    for (uint32_t j = 0; j < RING_WORDS; j++)
-        if (j < fe)
-            ring_copy(ring_at(rs, j), wb + 4u * j);
-    asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 0;" ::: "memory");
-    uint32_t r = 0;
-    uint32_t nw = kw ? ans2_lds32(rs) : 0u;
-    uint64_t x = s;
-    if (x < ANS2_L) {
-        x = (x << 32) | nw;
-        r++;
-        if (r < kw)
-            nw = ans2_lds32(ring_at(rs, r));
-    }
-    uint32_t mask = (1u << pb) - 1u;
-    uint32_t dsh = __shfl_sync(OWN_FULL, (uint32_t)__cvta_generic_to_shared(dt), 0);
-    uint32_t full = cnt / ANS_LANES;
-    uint8_t *o = WRITE ? out + (size_t)lane * (STRIDE == 1 ? 1u : 2u) : NULL;
-    const bool LO = WRITE && STRIDE != 1;
-    const uint8_t *l = LO ? lo + lane : NULL;
-    uint32_t q[ANS2_BLOCK];
-#pragma unroll
-    for (uint32_t i = 0; i < ANS2_BLOCK; i++)
-        q[i] = LO && i < full ? (uint32_t)__ldg(l + (size_t)i * ANS_LANES) : 0u;
-    uint32_t k = 0;
-    for (; k + ANS2_BLOCK <= full; k += ANS2_BLOCK) {
-        /* refill to the 16 words from r: at most 4 (the last block took at most 4) */
-        uint32_t want = r + RING_WORDS < kw ? r + RING_WORDS : kw;
-        const uint8_t *gw = wb + 4u * fe;
-#pragma unroll
-        for (uint32_t i = 0; i < 4; i++)
-            if (fe + i < want)
-                ring_copy(ring_at(rs, fe + i), gw + 4u * i);
-        fe = want;
-        asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 2;" ::: "memory");
-        uint32_t nq[ANS2_BLOCK];
-        if (LO) {
-#pragma unroll
-            for (uint32_t i = 0; i < ANS2_BLOCK; i++)
-                nq[i] = k + ANS2_BLOCK + i < full
-                            ? (uint32_t)__ldg(l + (size_t)(k + ANS2_BLOCK + i) * ANS_LANES)
-                            : 0u;
-            if (k + ANS2_PF_STEPS < full)
-                asm volatile("prefetch.global.L2 [%0];" ::"l"(l + (size_t)(k + ANS2_PF_STEPS) * ANS_LANES));
-        }
-#pragma unroll
-        for (uint32_t i = 0; i < ANS2_BLOCK; i++) {
-            uint32_t e = ans2_lds32(dsh + 4u * ((uint32_t)x & mask));
-            x = ans2_dstep<true>(e, pb, x);
-            if (WRITE)
-                ans2_put<STRIDE>(o, (size_t)(k + i) * ANS_LANES, e, q[i]);
-            uint32_t xl = (uint32_t)x, xh = (uint32_t)(x >> 32);
-            bool rn = xh == 0u && xl < 0x80000000u;
-            xh = rn ? xl : xh;
-            xl = rn ? nw : xl;
-            r += rn ? 1u : 0u;
-            if (rn && r < kw)
-                nw = ans2_lds32(ring_at(rs, r));
-            asm("mov.b64 %0, {%1, %2};" : "=l"(x) : "r"(xl), "r"(xh));
-        }
-        if (LO) {
-#pragma unroll
-            for (uint32_t i = 0; i < ANS2_BLOCK; i++)
-                q[i] = nq[i];
-        }
-    }
-    /* the last steps: their words were fetched (fe >= min(r + 12, kw)); wait for them */
-    asm volatile("cp.async.wait_group 0;" ::: "memory");
-#pragma unroll
-    for (uint32_t i = 0; i + 1 < ANS2_BLOCK; i++) {
-        if (k + i < full) {
-            uint32_t e = ans2_lds32(dsh + 4u * ((uint32_t)x & mask));
-            x = ans2_dstep<true>(e, pb, x);
-            if (WRITE)
-                ans2_put<STRIDE>(o, (size_t)(k + i) * ANS_LANES, e, q[i]);
-            uint32_t xl = (uint32_t)x, xh = (uint32_t)(x >> 32);
-            bool rn = xh == 0u && xl < 0x80000000u;
-            xh = rn ? xl : xh;
-            xl = rn ? nw : xl;
-            r += rn ? 1u : 0u;
-            if (rn && r < kw)
-                nw = ans2_lds32(ring_at(rs, r));
-            asm("mov.b64 %0, {%1, %2};" : "=l"(x) : "r"(xl), "r"(xh));
-        }
-    }
-    if (full * ANS_LANES + lane < cnt) {
-        uint32_t e = ans2_lds32(dsh + 4u * ((uint32_t)x & mask));
-        x = ans2_dstep<true>(e, pb, x);
-        if (WRITE)
-            ans2_put<STRIDE>(o, (size_t)full * ANS_LANES, e,
-                             LO ? (uint32_t)__ldg(l + (size_t)full * ANS_LANES) : 0u);
-        if (x < ANS2_L) {
-            x = (x << 32) | nw;
-            r++;
-        }
-    }
-    int bad = s == 0 || r != kw || x != ANS2_L;
-    return __any_sync(OWN_FULL, bad) ? OC_ERR_CORRUPT : OC_OK;
-}
-
-/* A group of 2 tiles by a CTA of 2 warps, as the library's ans_k_groups,
- * with the ring decoder for v2 tiles of PB <= 11 at 4-aligned places
- * (else the library's tile decoder reading global memory). */
-static __global__ void __launch_bounds__(ANS_DTHREADS)
-    ans_k_groups_ring(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
-                      own_batch_scratch s)
-{
-    extern __shared__ uint32_t ans_sm[];
-    __shared__ uint16_t f[256], c[256];
-    __shared__ uint32_t pb;
-    __shared__ size_t chunk;
-    __shared__ ans_chunk k;
-    uint32_t *dt = ans_sm;
-    unsigned long long total = s.first[n];
-    uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
-    uint32_t rings = (uint32_t)__cvta_generic_to_shared(ans_sm + ANS_DT_FAST);
-    (void)src_sizes;
-    for (unsigned long long g = blockIdx.x; g < total; g += gridDim.x) {
-        if (warp == 0) {
-            size_t ci = own_find_chunk_warp(s.first, n, g);
-            if (lane == 0) {
-                chunk = ci;
-                ans_chunk_geometry((const uint8_t *)src[ci], &k);
-            }
-        }
-        __syncthreads();
-        size_t i = chunk;
-        const uint8_t *p = (const uint8_t *)src[i];
-        uint8_t *d = dst ? (uint8_t *)dst[i] : NULL;
-        uint32_t group = (uint32_t)(g - s.first[i]);
-        uint64_t first = (uint64_t)group * ANS_GROUP;
-        uint64_t last = first + ANS_GROUP < k.sh.nsym ? first + ANS_GROUP : k.sh.nsym;
-        if (k.mode == 1) {
-            uint32_t tile = group * ANS_DWARPS + warp;
-            bool has = tile < k.sh.ntiles;
-            uint64_t a = 0, b = 0, tfirst = (uint64_t)tile * ANS_TILE;
-            oc_status st = OC_OK;
-            if (has)
-                st = own_tile_span(p, k.tile_tab, k.sh.ntiles, tile, k.limit, &a, &b);
-            if (warp == 0)
-                ans_warp_table(p + k.tables, &pb, f, c);
-            __syncthreads();
-            bool fast = k.version >= 2 && pb <= 11u;
-            for (uint32_t s0 = warp * 32u; s0 < 256; s0 += 32u * ANS_DWARPS) {
-                uint32_t fl = f[s0 + lane], cl = c[s0 + lane];
-                uint32_t m = __ballot_sync(OWN_FULL, fl != 0);
-                while (m) {
-                    uint32_t b0 = (uint32_t)__ffs((int)m) - 1u;
-                    m &= m - 1u;
-                    uint32_t fs = __shfl_sync(OWN_FULL, fl, b0), cs = __shfl_sync(OWN_FULL, cl, b0);
-                    uint32_t sym = s0 + b0;
-                    for (uint32_t j = lane; j < fs; j += 32)
-                        dt[cs + j] = fast ? sym | (j << 8) | (fs << 20) : sym | ((fs - 1u) << 8) | (j << 20);
-                }
-            }
-            __syncthreads();
-            if (has) {
-                if (st == OC_OK) {
-                    uint32_t cnt = (uint32_t)(k.sh.nsym - tfirst < ANS_TILE ? k.sh.nsym - tfirst : ANS_TILE);
-                    uint8_t *o = d ? d + (k.sh.split ? 2 * tfirst + 1 : tfirst) : NULL;
-                    const uint8_t *lo = p + k.limit + tfirst;
-                    bool ring = fast && ((uintptr_t)(p + a) & 3u) == 0;
-                    uint32_t rs = rings + warp * (RING_WORDS * 32u * 4u);
-                    if (ring && !o)
-                        st = ring_decode_tile<false, 1>(dt, pb, p + a, b - a, cnt, o, lo, rs);
-                    else if (ring && !k.sh.split)
-                        st = ring_decode_tile<true, 1>(dt, pb, p + a, b - a, cnt, o, lo, rs);
-                    else if (ring && ((uintptr_t)(o - 1) & 1u) == 0)
-                        st = ring_decode_tile<true, 2>(dt, pb, p + a, b - a, cnt, o - 1, lo, rs);
-                    else if (ring)
-                        st = ring_decode_tile<true, 3>(dt, pb, p + a, b - a, cnt, o - 1, lo, rs);
-                    else
-                        st = o ? ans_decode_any<true>(k.version, dt, pb, p + a, b - a, cnt, o,
-                                                      k.sh.split ? 2u : 1u, lo, false, 0u)
-                               : ans_decode_any<false>(k.version, dt, pb, p + a, b - a, cnt, o, 1u, lo, false,
-                                                       0u);
-                }
-                if (st != OC_OK && lane == 0)
-                    atomicMin(&s.keys[i], own_key((unsigned long long)tile + 1, st));
-            }
-        }
-        if (d && (k.mode == 0 || (k.sh.split && k.version == 1))) {
-            for (uint64_t j = first + threadIdx.x; j < last; j += ANS_DTHREADS) {
-                if (k.sh.split) {
-                    d[2 * j] = p[k.limit + j];
-                    if (k.mode == 0)
-                        d[2 * j + 1] = p[k.raw + j];
-                } else if (k.mode == 0) {
-                    d[j] = p[k.raw + j];
-                }
-            }
-        }
-        __syncthreads();
-    }
-}
+} // namespace staged
 
 /* ---- harness ---------------------------------------------------------------------- */
 
@@ -626,8 +386,12 @@ int main(int argc, char **argv)
         &per, ans_kernels.tiles, (int)ans_kernels.tile_threads, ans_kernels.tile_smem));
     printf("library: %d CTAs of %u threads an SM, %zu bytes of dynamic shared memory\n", per,
            ans_kernels.tile_threads, ans_kernels.tile_smem);
-    static char names[8][16];
-    for (int occ = per - 1, j = 0; occ >= 3 && j < 4; occ--, j++) {
+    static char names[3][16];
+    int targets[3] = {per * 3 / 4, per / 2, per / 4};
+    for (int j = 0; j < 3; j++) {
+        int occ = targets[j];
+        if (occ < 1 || occ >= per)
+            continue;
         size_t sm =
             smem_for_occupancy(ans_kernels.tiles, (int)ans_kernels.tile_threads, ans_kernels.tile_smem, occ);
         if (!sm)
@@ -637,17 +401,17 @@ int main(int argc, char **argv)
         snprintf(names[j], sizeof names[j], "occ-%d", occ);
         vs.push_back({names[j], k2, 0, 0});
     }
-    own_gpu_kernels kf = ans_kernels;
-    kf.tiles = (const void *)ans_k_groups_dev<false, true>;
-    vs.push_back({"fill", kf, 0, 0});
-    own_gpu_kernels kr = ans_kernels;
-    kr.tiles = (const void *)ans_k_groups_ring;
-    kr.tile_smem = RING_SMEM;
-    vs.push_back({"ring", kr, 0, 0});
-    vs.push_back({"ring-sizes", kr, 1, 0});
-    own_gpu_kernels kp = ans_kernels;
-    kp.tiles = (const void *)ans_k_groups_dev<true, false>;
-    vs.push_back({"prof", kp, 0, 1});
+    own_gpu_kernels ks = ans_kernels; /* the decoder before the rings */
+    ks.tiles = (const void *)staged::ans_k_groups;
+    ks.tile_smem = STAGED_SMEM;
+    vs.push_back({"staged", ks, 0, 0});
+    vs.push_back({"staged-sizes", ks, 1, 0});
+    own_gpu_kernels kf = ks;
+    kf.tiles = (const void *)staged::ans_k_groups_dev<false, true>;
+    vs.push_back({"staged-fill", kf, 0, 0});
+    own_gpu_kernels kp = ks;
+    kp.tiles = (const void *)staged::ans_k_groups_dev<true, false>;
+    vs.push_back({"staged-prof", kp, 0, 1});
 
     int fails = 0;
     double base = 0;
