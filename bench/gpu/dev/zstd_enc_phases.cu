@@ -18,7 +18,7 @@
  * is decoded with libzstd and compared (exit 1 on any mismatch).
  * --scratch-cap (default 2 GiB, as the engine gives) bounds the workers.
  * Built twice: zstd_enc_phases (the library's core as it is) and
- * zstd_enc_phases_serial (ZE_ENTROPY_LANES=1: the literals' histogram and Huffman streams on lane
+ * zstd_enc_phases_serial (ZE_ENTROPY_LANES=1, ZE_COUNT_STEP=1: the literals' histogram and Huffman streams on lane
  * 0 alone, the core before it was shared), so the A/B runs in one call.
  */
 #include <cuda_runtime.h>

@@ -35,9 +35,28 @@ OC_CORE_FN uint32_t ze_offset_value(uint32_t off, uint32_t ll, uint32_t *rep)
     return ofv;
 }
 
+/* Bytes a and b (b < a) have in common, up to end: ZE_COUNT_STEP (8) bytes
+ * a step, compared as two 32-bit words whose byte loads are independent (one
+ * memory latency a step on the GPU, not one a byte), then byte by byte.  The
+ * dev harness's baseline sets ZE_COUNT_STEP 1 (byte by byte, as before
+ * session 6).  Same result either way. */
+#ifndef ZE_COUNT_STEP
+#define ZE_COUNT_STEP 8
+#endif
 OC_CORE_FN uint32_t ze_count(const uint8_t *a, const uint8_t *b, const uint8_t *end)
 {
     const uint8_t *s = a;
+#if ZE_COUNT_STEP == 8
+    while (end - a >= 8) {
+        uint32_t x0 = oc_load_le32(a) ^ oc_load_le32(b);
+        uint32_t x1 = oc_load_le32(a + 4) ^ oc_load_le32(b + 4);
+        if (x0 | x1)
+            return (uint32_t)(a - s) +
+                   (x0 ? (uint32_t)oc_lowbit32(x0) >> 3 : 4u + ((uint32_t)oc_lowbit32(x1) >> 3));
+        a += 8;
+        b += 8;
+    }
+#endif
     while (a < end && *a == *b) {
         a++;
         b++;
