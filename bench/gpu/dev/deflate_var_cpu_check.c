@@ -1,6 +1,7 @@
 /*
- * deflate_var_cpu_check.c - the library's inflate core (decoder v2) and v3
- * (the same with an 11-bit literal/length table) held to zlib and to decoder
+ * deflate_var_cpu_check.c - the library's inflate core (decoder v2), v3
+ * (the same with an 11-bit literal/length table) and v4 (inflate_v4_core.h,
+ * a lane per bit offset) held to zlib and to decoder
  * v1 (inflate_v1_core.h) on the host, no GPU needed (DEFLATE_NOTES.md
  * "Decoder v1: result, and decoders v2 / v3"):
  *   1. every chunk of each file (64 KiB, then 1 MiB chunks), compressed by
@@ -61,14 +62,16 @@ static long g_cases, g_fail;
 static uint8_t *g_o1, *g_o2;
 
 typedef oc_status (*decode_fn)(oc_algorithm, const uint8_t *, size_t, uint8_t *, size_t, size_t *);
-static const decode_fn g_new[2] = {deflate_host_decode, deflate_host_decode_v3}; /* v2 (library), v3 */
+#define NNEW 3
+static const decode_fn g_new[NNEW] = {deflate_host_decode, deflate_host_decode_v3,
+                                      deflate_host_decode_v4}; /* v2 (library), v3, v4 */
 
-/* v2 and v3 against v1 on one input and capacity. */
+/* v2, v3 and v4 against v1 on one input and capacity. */
 static void agree(const char *name, oc_algorithm a, const uint8_t *in, size_t n, size_t cap, const char *what)
 {
     size_t s1 = 7;
     oc_status r1 = deflate_host_decode_v1(a, in, n, g_o1, cap, &s1);
-    for (int v = 0; v < 2; v++) {
+    for (int v = 0; v < NNEW; v++) {
         size_t s2 = 7;
         oc_status r2 = g_new[v](a, in, n, g_o2, cap, &s2);
         g_cases++;
@@ -117,7 +120,7 @@ int main(int argc, char **argv)
                     for (size_t off = 0; off < n; off += CH) {
                         size_t m = n - off < CH ? n - off : CH;
                         size_t cs = compress_one(lib, level, strat, a, data + off, m, comp, 2 * maxch + 4096);
-                        for (int nv = 0; nv < 2; nv++) {
+                        for (int nv = 0; nv < NNEW; nv++) {
                             size_t got = 0;
                             oc_status st = g_new[nv](a, comp, cs, g_o2, m, &got);
                             decoded++;
@@ -161,12 +164,12 @@ int main(int argc, char **argv)
                 }
             }
         }
-        printf("%-28s %ld chunk decodes by v2 and v3, %ld wrong\n", name, decoded, bad);
+        printf("%-28s %ld chunk decodes by v2, v3 and v4, %ld wrong\n", name, decoded, bad);
         bad_total += bad;
         free(data);
     }
-    printf("v2, v3 vs v1 on damaged input: %ld cases, %ld differ\n", g_cases, g_fail);
-    printf("%s\n", bad_total || g_fail ? "FAILURES" : "v2 and v3 decode every chunk and agree with v1");
+    printf("v2, v3, v4 vs v1 on damaged input: %ld cases, %ld differ\n", g_cases, g_fail);
+    printf("%s\n", bad_total || g_fail ? "FAILURES" : "v2, v3 and v4 decode every chunk and agree with v1");
     free(comp);
     free(tmp);
     free(g_o1);

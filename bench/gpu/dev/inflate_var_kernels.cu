@@ -7,17 +7,23 @@
  *       (inflate_v1_core.h; blocks of 4 warps, 24 warps per SM);
  *   -DINF_LTB=11u -DDEV_INFLATE_LAUNCH=dev_inflate_v3 decoder v3, the
  *       library's core with an 11-bit literal/length table (13 KiB of
- *       shared memory a warp: blocks of 2 warps, 16 warps per SM).
+ *       shared memory a warp: blocks of 2 warps, 16 warps per SM);
+ *   -DDEV_V4 -DDEV_INFLATE_LAUNCH=dev_inflate_v4      decoder v4
+ *       (inflate_v4_core.h: lanes decode at every bit offset; blocks of 4
+ *       warps, 24 warps per SM as v2).
  */
 #ifdef DEV_V1
 #include "inflate_v1_core.h" /* first: inflate_chunk_core.h then wraps v1 */
+#endif
+#ifdef DEV_V4
+#include "inflate_v4_core.h" /* likewise for v4 */
 #endif
 
 #include "cuda/codecs/deflate/inflate_chunk_core.h"
 #include "inflate_var_gpu.h"
 
 #ifndef DEV_INFLATE_LAUNCH
-#error "build with -DDEV_INFLATE_LAUNCH=dev_inflate_v1 or dev_inflate_v3 (see the Makefile)"
+#error "build with -DDEV_INFLATE_LAUNCH=dev_inflate_v1, _v3 or _v4 (see the Makefile)"
 #endif
 
 #if defined(INF_LTB) && INF_LTB > 10
