@@ -16,10 +16,12 @@
  * median of --reps, default 3; GB/s of input, phases counted too), the
  * ratio, and each phase's share of the summed cycles; every chunk's frame
  * is decoded with libzstd and compared (exit 1 on any mismatch).
- * --scratch-cap (default 2 GiB, as the engine gives) bounds the workers.
+ * --scratch-cap (default 2 GiB, as the engine gives) bounds the workers;
+ * workers take chunks from a counter as the library's do, or with --static
+ * the fixed chunk = worker + k workers (the library before session 6).
  * Built twice: zstd_enc_phases (the library's core as it is) and
- * zstd_enc_phases_serial (ZE_ENTROPY_LANES=1, ZE_COUNT_STEP=1: the literals' histogram and Huffman streams on lane
- * 0 alone, the core before it was shared), so the A/B runs in one call.
+ * zstd_enc_phases_serial (ZE_ENTROPY_LANES=1, ZE_COUNT_STEP=1: the literals' histogram and Huffman streams on
+ * lane 0 alone, the core before it was shared), so the A/B runs in one call.
  */
 #include <cuda_runtime.h>
 
@@ -69,7 +71,7 @@ static size_t zep_slice(void)
 __global__ void __launch_bounds__(ZEP_WARPS * 32, 10) /* as zstd_enc.cu */
     zep_kernel(size_t n, const uint8_t *in, size_t chunk, size_t total, uint8_t *out, size_t bound,
                size_t *sizes, int *status, int level, uint8_t *scratch, size_t slice, size_t nwarps,
-               unsigned long long *phases)
+               unsigned long long *phases, unsigned long long *next, int fixed)
 {
     size_t warp = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     uint32_t lane = threadIdx.x & 31u, wi = threadIdx.x >> 5;
@@ -87,7 +89,15 @@ __global__ void __launch_bounds__(ZEP_WARPS * 32, 10) /* as zstd_enc.cu */
         if (lane == 0)
             ze_tables_init(T);
         __syncwarp();
-        for (size_t c = warp; c < n; c += nwarps) {
+        for (size_t k = 0;; k++) { /* the library's counter, or (--static) chunk = warp + k nwarps */
+            unsigned long long c = warp + k * nwarps;
+            if (!fixed) {
+                if (lane == 0)
+                    c = atomicAdd(next, 1ull);
+                c = __shfl_sync(0xffffffffu, c, 0);
+            }
+            if (c >= n)
+                break;
             ZE_PHASE(4);
             ze_reset(&W, lane, 32);
             __syncwarp();
@@ -124,7 +134,7 @@ int main(int argc, char **argv)
 {
     std::vector<size_t> levels = {1, 2, 3}, chunks = {65536, 1048576};
     size_t bytes = (size_t)256 << 20, cap = (size_t)2 << 30;
-    int reps = 3;
+    int reps = 3, fixed = 0;
     std::vector<std::string> files;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
@@ -136,6 +146,8 @@ int main(int argc, char **argv)
             bytes = strtoull(argv[++i], nullptr, 10);
         else if (a == "--scratch-cap" && i + 1 < argc)
             cap = strtoull(argv[++i], nullptr, 10);
+        else if (a == "--static")
+            fixed = 1;
         else if (a == "--reps" && i + 1 < argc)
             reps = atoi(argv[++i]);
         else
@@ -180,12 +192,13 @@ int main(int argc, char **argv)
         uint8_t *d_out, *d_scr;
         size_t *d_sizes;
         int *d_st;
-        unsigned long long *d_ph;
+        unsigned long long *d_ph, *d_next;
         CUDA_OK(cudaMalloc(&d_out, n * bound));
         CUDA_OK(cudaMalloc(&d_scr, w * slice));
         CUDA_OK(cudaMalloc(&d_sizes, n * sizeof(size_t)));
         CUDA_OK(cudaMalloc(&d_st, n * sizeof(int)));
         CUDA_OK(cudaMalloc(&d_ph, ZE_NPH * sizeof(unsigned long long)));
+        CUDA_OK(cudaMalloc(&d_next, sizeof(unsigned long long)));
         unsigned blocks = (unsigned)((w + ZEP_WARPS - 1) / ZEP_WARPS);
         for (size_t level : levels) {
             std::vector<float> ms;
@@ -195,9 +208,10 @@ int main(int argc, char **argv)
             CUDA_OK(cudaEventCreate(&e1));
             for (int r = 0; r <= reps; r++) { /* the first run warms up */
                 CUDA_OK(cudaMemset(d_ph, 0, ZE_NPH * sizeof(unsigned long long)));
+                CUDA_OK(cudaMemset(d_next, 0, sizeof(unsigned long long)));
                 CUDA_OK(cudaEventRecord(e0));
                 zep_kernel<<<blocks, ZEP_WARPS * 32>>>(n, d_in, chunk, bytes, d_out, bound, d_sizes, d_st,
-                                                       (int)level, d_scr, slice, w, d_ph);
+                                                       (int)level, d_scr, slice, w, d_ph, d_next, fixed);
                 CUDA_OK(cudaEventRecord(e1));
                 CUDA_OK(cudaEventSynchronize(e1));
                 CUDA_OK(cudaGetLastError());
@@ -230,9 +244,10 @@ int main(int argc, char **argv)
             unsigned long long sum = 0;
             for (int k = 0; k < ZE_NPH; k++)
                 sum += ph[k];
-            printf("level %zu, chunk %zu, %zu chunks, %zu workers: %.3f GB/s (median of %d), ratio %.3f, %s",
-                   level, chunk, n, w, bytes / (med * 1e6), reps, (double)bytes / comp,
-                   badhere ? "MISMATCH" : "all frames decode");
+            printf(
+                "level %zu, chunk %zu, %zu chunks, %zu workers%s: %.3f GB/s (median of %d), ratio %.3f, %s",
+                level, chunk, n, w, fixed ? " (static)" : "", bytes / (med * 1e6), reps, (double)bytes / comp,
+                badhere ? "MISMATCH" : "all frames decode");
             printf("; cycles:");
             for (int k = 0; k < ZE_NPH; k++)
                 printf(" %s %.1f%%", names[k], sum ? 100.0 * ph[k] / sum : 0.0);
@@ -246,6 +261,7 @@ int main(int argc, char **argv)
         cudaFree(d_sizes);
         cudaFree(d_st);
         cudaFree(d_ph);
+        cudaFree(d_next);
     }
     cudaFree(d_in);
     return bad ? 1 : 0;

@@ -3,9 +3,12 @@
  * zstd_enc_core.h (one warp per chunk) and its launcher (zstd_gpu.h).
  *
  * Each warp is a worker with its own slice of device scratch (match tables,
- * sequences, literals, entropy tables); workers loop over chunks
- * (chunk = worker, worker + workers, ...), so any scratch size from one slice
- * up serves any batch.  The warp clears the hash table together and runs
+ * sequences, literals, entropy tables); workers take the next chunk from a
+ * counter at the scratch's start (atomicAdd; zeroed by the launcher), so any
+ * scratch size from one slice up serves any batch, and a worker that drew
+ * quick chunks (raw, runs) takes more (a fixed chunk = worker, worker +
+ * workers, ... left the last workers with up to ~2x the mean work on mixed
+ * data: ENC_NOTES.md "Where the time goes").  The warp clears the hash table together and runs
  * the chunk together: the fast variant's match finder and the byte copies
  * use every lane; the lazy match finder and the entropy coding run on lane
  * 0, all but the literals' histogram (zstd_enc_core.h).
@@ -22,6 +25,8 @@
  * without the bound ptxas takes 128, 16 an SM, and the last workers would wait) */
 #define ZE_MIN_BLOCKS 10
 
+#define ZE_COUNTER_BYTES 256 /* the next chunk to take (unsigned long long), before the slices */
+
 static size_t ze_slice_bytes(void)
 {
     size_t s = ZE_SCRATCH_BYTES + sizeof(ze_tables);
@@ -33,7 +38,7 @@ extern "C" size_t oc_cuda_zstd_compress_scratch_size(size_t n)
     size_t w = n < OC_ZSTD_ENC_MAX_WARPS ? n : OC_ZSTD_ENC_MAX_WARPS;
     if (w == 0)
         w = 1;
-    return w * ze_slice_bytes();
+    return ZE_COUNTER_BYTES + w * ze_slice_bytes();
 }
 
 __global__ void __launch_bounds__(ZE_WARPS_PER_BLOCK * 32, ZE_MIN_BLOCKS)
@@ -45,13 +50,20 @@ __global__ void __launch_bounds__(ZE_WARPS_PER_BLOCK * 32, ZE_MIN_BLOCKS)
     uint32_t lane = threadIdx.x & 31u;
     if (warp >= nwarps)
         return;
-    uint8_t *mem = scratch + warp * slice;
+    unsigned long long *next = (unsigned long long *)(void *)scratch;
+    uint8_t *mem = scratch + ZE_COUNTER_BYTES + warp * slice;
     ze_work W = ze_work_from(mem);
     ze_tables *T = (ze_tables *)(mem + ZE_SCRATCH_BYTES);
     if (lane == 0)
         ze_tables_init(T);
     __syncwarp();
-    for (size_t c = warp; c < n; c += nwarps) {
+    for (;;) {
+        unsigned long long c = 0;
+        if (lane == 0)
+            c = atomicAdd(next, 1ull);
+        c = __shfl_sync(0xffffffffu, c, 0);
+        if (c >= n)
+            break;
         ze_reset(&W, lane, 32);
         __syncwarp();
         const uint8_t *src = (const uint8_t *)src_ptrs[c];
@@ -86,13 +98,15 @@ extern "C" oc_status oc_cuda_zstd_compress(void *scratch, size_t scratch_size, c
     if (!src_ptrs_dev || !src_sizes_dev || !dst_ptrs_dev || !dst_caps_dev || !scratch)
         return OC_ERR_INVALID_ARGUMENT;
     size_t slice = ze_slice_bytes();
-    size_t w = scratch_size / slice;
+    size_t w = scratch_size > ZE_COUNTER_BYTES ? (scratch_size - ZE_COUNTER_BYTES) / slice : 0;
     if (w > n)
         w = n;
     if (w > OC_ZSTD_ENC_MAX_WARPS)
         w = OC_ZSTD_ENC_MAX_WARPS;
     if (w == 0)
         return OC_ERR_INVALID_ARGUMENT;
+    if (cudaMemsetAsync(scratch, 0, sizeof(unsigned long long), stream) != cudaSuccess)
+        return OC_ERR_CUDA;
     unsigned blocks = (unsigned)((w + ZE_WARPS_PER_BLOCK - 1) / ZE_WARPS_PER_BLOCK);
     ze_compress_kernel<<<blocks, ZE_WARPS_PER_BLOCK * 32, 0, stream>>>(
         n, src_ptrs_dev, src_sizes_dev, dst_ptrs_dev, dst_caps_dev, dst_sizes_dev, statuses_dev, level,
