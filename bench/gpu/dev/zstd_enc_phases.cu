@@ -20,8 +20,10 @@
  * workers take chunks from a counter as the library's do, or with --static
  * the fixed chunk = worker + k workers (the library before session 6).
  * Built twice: zstd_enc_phases (the library's core as it is) and
- * zstd_enc_phases_serial (ZE_ENTROPY_LANES=1, ZE_COUNT_STEP=1: the literals' histogram and Huffman streams on
- * lane 0 alone, the core before it was shared), so the A/B runs in one call.
+ * zstd_enc_phases_serial (ZE_ENTROPY_LANES=1, ZE_COUNT_STEP=1,
+ * ZE_LINK_EARLY=0: the literals' histogram and Huffman streams on lane 0,
+ * match lengths byte by byte, chain links loaded after the compare: the
+ * core before session 6, same bytes), so the A/B runs in one call.
  */
 #include <cuda_runtime.h>
 

@@ -78,6 +78,13 @@ OC_CORE_FN int ze_gain(ze_match m, const uint32_t *rep)
     return (int)m.len * 4 - oc;
 }
 
+/* 1: ze_find loads a chain link before comparing the candidate it
+ * follows; the dev harness's baseline sets 0 (after, as before session 6).
+ * Same result either way. */
+#ifndef ZE_LINK_EARLY
+#define ZE_LINK_EARLY 1
+#endif
+
 /* Best match at ip (lazy variants): the three repeat offsets, then the
  * chain from `cand` (the latest earlier position with ip's hash); the best
  * by ze_gain. */
@@ -108,6 +115,14 @@ OC_CORE_FN ze_match ze_find(const ze_work *W, const uint8_t *src, uint32_t ip, u
     for (int d = 0; d < depth; d++) {
         if (cand == ZE_EMPTY || cand >= ip || ip - cand > maxdist)
             break;
+            /* the next link is loaded first, so that its latency (a DRAM round
+             * trip on the GPU) overlaps the candidate's compare; a candidate
+             * past the chain's reach is still tried (bytes are compared), but
+             * its link slot may belong to a later position: nx = cand ends the
+             * walk */
+#if ZE_LINK_EARLY
+        uint32_t nx = ip - cand <= cmask ? W->chain[cand & cmask] : cand;
+#endif
         if (src[cand + m.len] == src[ip + m.len] && oc_load_le32(src + cand) == v) {
             ze_match t;
             t.len = 4 + ze_count(src + ip + 4, src + cand + 4, src + end);
@@ -120,11 +135,9 @@ OC_CORE_FN ze_match ze_find(const ze_work *W, const uint8_t *src, uint32_t ip, u
                     break;
             }
         }
-        /* a candidate past the chain's reach is still tried (bytes are
-         * compared), but its link slot may belong to a later position */
-        if (ip - cand > cmask)
-            break;
-        uint32_t nx = W->chain[cand & cmask];
+#if !ZE_LINK_EARLY
+        uint32_t nx = ip - cand <= cmask ? W->chain[cand & cmask] : cand;
+#endif
         if (nx >= cand)
             break;
         cand = nx;
