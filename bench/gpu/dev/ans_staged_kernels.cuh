@@ -1,12 +1,13 @@
 /*
- * ans_staged_kernels.cuh - why this exists: the ANS GPU decoder as the
- * library had it until the rings replaced it (commit 0820c53's
- * src/cuda/codecs/ans/ans_kernels.cu, decoding part, unchanged but for the
- * name of its shared-memory size): each warp stages its tile's words whole
- * into a 22.25 KiB pool (cp.async), 7 CTAs an SM.  bench/gpu/dev/ans_dev.cu
- * includes it in namespace `staged`, after the library's codec, as the
- * baseline of the A/B (bench/gpu/owncodecs/NOTES.md).  Its macros that the
- * library's file also defines keep the same values.
+ * ans_staged_kernels.cuh - why this exists: the ANS GPU codec's kernels as
+ * the library had them before session 6 (commit 0820c53's
+ * src/cuda/codecs/ans/ans_kernels.cu, unchanged but for the name of its
+ * shared-memory size and the codec table left out): the decoder that
+ * stages each tile's words whole into a 22.25 KiB pool (cp.async), 7 CTAs
+ * an SM, and the encoder that loads each symbol in the step that codes it.
+ * bench/gpu/dev/ans_dev.cu includes it in namespace `staged`, after the
+ * library's codec, as the baseline of its A/B (bench/gpu/owncodecs/NOTES.md).
+ * Its macros that the library's file also defines keep the same values.
  */
 /* ---- decoding -------------------------------------------------------------------- */
 
@@ -549,4 +550,231 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
         }
         __syncthreads();
     }
+}
+
+/* ---- compression (version 2) --------------------------------------------------------- */
+
+#define ANS2_CACHE_TILES 64u /* tiles whose lanes' word counts pass 1 keeps for pass 2 */
+
+/* A symbol's encoding constants: f | c << 13 | sh << 25, and the reciprocal
+ * m = ceil(2^(63 + sh) / f) with sh = ceil(log2 f), so that for x < 2^63
+ * floor(x / f) = mulhi64(x, m) >> (sh - 1) exactly (f = 1: x itself): the
+ * error x (m - 2^(63+sh)/f) / 2^(63+sh) stays below 2^-sh <= 1/f. */
+typedef struct ans2_esym {
+    unsigned long long m;
+    uint32_t fc;
+} ans2_esym;
+
+static __device__ void ans2_esym_make(uint32_t f, uint32_t c, ans2_esym *e)
+{
+    uint32_t sh = f > 1 ? 32u - (uint32_t)__clz(f - 1u) : 0u;
+    e->fc = f | (c << 13) | (sh << 25);
+    e->m = 0;
+    if (f > 1) { /* long division of 2^(63 + sh) - 1 by f, base 2^32 */
+        unsigned long long hi = (1ull << (sh + 31u)) - 1ull;
+        unsigned long long qh = hi / f, rh = hi % f;
+        unsigned long long ql = ((rh << 32) | 0xffffffffull) / f;
+        e->m = (qh << 32) + ql + 1ull;
+    }
+}
+
+/* The core's ans2_encode_lane with the division by a reciprocal: the same
+ * words, counts and stored state (test_cuda_ans compares the bytes). */
+static __device__ __forceinline__ uint32_t ans2_encode_lane_gpu(const ans2_esym *es, uint32_t pb,
+                                                                const uint8_t *data, uint32_t split,
+                                                                uint64_t first, uint32_t cnt, uint32_t lane,
+                                                                uint8_t *end, uint32_t *st)
+{
+    uint64_t x = ANS2_L;
+    uint32_t nw = 0;
+    if (lane < cnt) {
+        const uint8_t *d = data + (split ? 2 * first + 1 : first);
+        uint32_t stride = split ? 2u : 1u;
+        for (uint32_t i = lane + (cnt - 1 - lane) / ANS_LANES * ANS_LANES;; i -= ANS_LANES) {
+            uint32_t sym = __ldg(d + (size_t)i * stride);
+            uint32_t fc = es[sym].fc, f = fc & 0x1fffu, sh = fc >> 25;
+            if ((uint32_t)(x >> 32) >= f << (31u - pb)) { /* x >= f 2^(63-PB), whose low half is 0 */
+                if (end)
+                    oc_store_le32(end - 4ull * (nw + 1), (uint32_t)x);
+                nw++;
+                x >>= 32;
+            }
+            uint64_t q = sh ? __umul64hi(x, es[sym].m) >> (sh - 1u) : x;
+            x = (q << pb) + (x - q * f) + ((fc >> 13) & 0xfffu);
+            if (i < ANS_LANES)
+                break;
+        }
+    }
+    if (x >> 32) {
+        if (end)
+            oc_store_le32(end - 4ull * (nw + 1), (uint32_t)x);
+        nw++;
+        x >>= 32;
+    }
+    *st = (uint32_t)x;
+    return nw;
+}
+
+/* A CTA of 4 warps per chunk (a persistent grid over chunks): histogram in
+ * shared memory, the core's normalisation on one thread, the symbols'
+ * reciprocals; pass 1: each warp encodes tiles with a lane per state,
+ * counting words (kept for the first 64 tiles); the coded size decides
+ * coding or storing, exactly as the CPU codec; the tile table (a warp
+ * scan of the tile sizes); pass 2: each lane encodes its state again and
+ * writes its words down from where its run ends (a warp scan of the
+ * counts), the stored states and counts beside them. */
+static __global__ void __launch_bounds__(ANS_THREADS)
+    ans_k_encode(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                 const size_t *caps, size_t *dst_sizes, oc_status *statuses, uint32_t dtype)
+{
+    __shared__ uint32_t counts[256];
+    __shared__ ans_table t;
+    __shared__ ans2_esym es[256];
+    __shared__ uint16_t kcache[ANS2_CACHE_TILES][ANS_LANES];
+    __shared__ unsigned long long coded_words;
+    uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
+    uint32_t w = own_type_width(dtype);
+    for (size_t ci = blockIdx.x; ci < n; ci += gridDim.x) {
+        const uint8_t *p = (const uint8_t *)src[ci];
+        uint64_t len = src_sizes[ci];
+        uint8_t *d = (uint8_t *)dst[ci];
+        uint64_t cap = caps[ci];
+        oc_status st = OC_OK;
+        if ((p == NULL && len) || (d == NULL && cap))
+            st = OC_ERR_INVALID_ARGUMENT;
+        else if (w == 0 || w > 2)
+            st = OC_ERR_INVALID_ARGUMENT;
+        else if (len > OWN_MAX_CHUNK)
+            st = OC_ERR_CHUNK_TOO_LARGE;
+        ans_shape sh;
+        ans_shape_of(len, w ? w : 1u, &sh);
+        uint64_t total = 0;
+        if (st == OC_OK) {
+            for (uint32_t s = threadIdx.x; s < 256; s += ANS_THREADS)
+                counts[s] = 0;
+            if (threadIdx.x == 0)
+                coded_words = 0;
+            __syncthreads();
+            for (uint64_t j = threadIdx.x; j < sh.nsym; j += ANS_THREADS) {
+                /* lanes with the same symbol add once (few distinct exponent bytes) */
+                uint32_t sym = ans_sym(p, sh.split, j);
+                uint32_t peers = __match_any_sync(__activemask(), sym);
+                if ((int)lane == __ffs((int)peers) - 1)
+                    atomicAdd(&counts[sym], (uint32_t)__popc(peers));
+            }
+            __syncthreads();
+            if (threadIdx.x == 0 && sh.nsym)
+                ans_normalize(counts, sh.nsym, ANS_PB, &t);
+            __syncthreads();
+            if (sh.nsym)
+                for (uint32_t s = threadIdx.x; s < 256; s += ANS_THREADS)
+                    ans2_esym_make(t.f[s] ? t.f[s] : 1u, t.c[s], &es[s]);
+            __syncthreads();
+            uint32_t pb = t.pb;
+            /* pass 1: every tile's words */
+            if (sh.nsym) {
+                for (uint32_t tile = warp; tile < sh.ntiles; tile += ANS_WARPS) {
+                    uint64_t first = (uint64_t)tile * ANS_TILE;
+                    uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, tile), x;
+                    uint32_t kw = ans2_encode_lane_gpu(es, pb, p, sh.split, first, cnt, lane, NULL, &x);
+                    if (tile < ANS2_CACHE_TILES)
+                        kcache[tile][lane] = (uint16_t)kw;
+                    uint32_t sum = own_warp_sum32(kw);
+                    if (lane == 0)
+                        atomicAdd(&coded_words, (unsigned long long)sum);
+                }
+            }
+            __syncthreads();
+            uint64_t head = OWN_HEADER_SIZE + 1u + t.bytes;
+            head += (4u - head % 4u) % 4u;
+            uint64_t coded =
+                sh.nsym ? head + 4ull * sh.ntiles + ANS2_TILE_HEAD * (uint64_t)sh.ntiles + 4ull * coded_words
+                        : ~0ull;
+            uint64_t stored = OWN_HEADER_SIZE + 1u + sh.nsym;
+            uint32_t mode = coded < stored;
+            total = (mode ? coded : stored) + sh.lo + sh.tail;
+            if (total > cap) {
+                st = OC_ERR_OUTPUT_TOO_SMALL;
+            } else {
+                uint64_t pos = OWN_HEADER_SIZE + 1u;
+                if (threadIdx.x == 0) {
+                    own_header_write_v(d, OWN_ID_ANS, ANS_VERSION, dtype, 0, (uint32_t)len);
+                    d[OWN_HEADER_SIZE] = (uint8_t)mode;
+                    if (mode) {
+                        uint64_t at = pos + ans_table_write(&t, d + pos);
+                        while (at < head)
+                            d[at++] = 0;
+                    }
+                }
+                if (mode) {
+                    uint64_t tab = head, base = tab + 4ull * sh.ntiles;
+                    /* tile sizes into the tile table (recounted past the cache), then end offsets */
+                    for (uint32_t tile = warp; tile < sh.ntiles; tile += ANS_WARPS) {
+                        uint64_t first = (uint64_t)tile * ANS_TILE;
+                        uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, tile), x;
+                        uint32_t kw =
+                            tile < ANS2_CACHE_TILES
+                                ? kcache[tile][lane]
+                                : ans2_encode_lane_gpu(es, pb, p, sh.split, first, cnt, lane, NULL, &x);
+                        uint32_t sum = own_warp_sum32(kw);
+                        if (lane == 0)
+                            oc_store_le32(d + tab + 4ull * tile, ANS2_TILE_HEAD + 4u * sum);
+                    }
+                    __syncthreads();
+                    if (warp == 0) {
+                        uint32_t carry = 0;
+                        for (uint32_t b0 = 0; b0 < sh.ntiles; b0 += 32) {
+                            uint32_t tile = b0 + lane;
+                            uint32_t size = tile < sh.ntiles ? oc_load_le32(d + tab + 4ull * tile) : 0u;
+                            uint32_t incl = own_warp_incl_add32(size);
+                            if (tile < sh.ntiles)
+                                oc_store_le32(d + tab + 4ull * tile, carry + incl);
+                            carry += own_warp_last32(incl);
+                            __syncwarp();
+                        }
+                    }
+                    __syncthreads();
+                    /* pass 2: the tiles at their places */
+                    for (uint32_t tile = warp; tile < sh.ntiles; tile += ANS_WARPS) {
+                        uint64_t first = (uint64_t)tile * ANS_TILE;
+                        uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, tile), x;
+                        uint32_t kw =
+                            tile < ANS2_CACHE_TILES
+                                ? kcache[tile][lane]
+                                : ans2_encode_lane_gpu(es, pb, p, sh.split, first, cnt, lane, NULL, &x);
+                        uint32_t incl = own_warp_incl_add32(kw);
+                        uint8_t *at = d + base + (tile ? oc_load_le32(d + tab + 4ull * (tile - 1)) : 0u);
+                        ans2_encode_lane_gpu(es, pb, p, sh.split, first, cnt, lane,
+                                             at + ANS2_TILE_HEAD + 4ull * incl, &x);
+                        oc_store_le32(at + 4 * lane, x);
+                        at[4 * ANS_LANES + 2 * lane] = (uint8_t)kw;
+                        at[4 * ANS_LANES + 2 * lane + 1] = (uint8_t)(kw >> 8);
+                    }
+                    pos = base + ANS2_TILE_HEAD * (uint64_t)sh.ntiles + 4ull * coded_words;
+                } else {
+                    for (uint64_t j = threadIdx.x; j < sh.nsym; j += ANS_THREADS)
+                        d[pos + j] = (uint8_t)ans_sym(p, sh.split, j);
+                    pos += sh.nsym;
+                }
+                for (uint64_t j = threadIdx.x; j < sh.lo; j += ANS_THREADS)
+                    d[pos + j] = p[2 * j];
+                if (sh.tail && threadIdx.x == 0)
+                    d[pos + sh.lo] = p[len - 1];
+            }
+        }
+        if (threadIdx.x == 0) {
+            if (dst_sizes)
+                dst_sizes[ci] = st == OC_OK ? (size_t)total : 0;
+            if (statuses)
+                statuses[ci] = st;
+        }
+        __syncthreads();
+    }
+}
+
+/* The encoder's trailing argument: the data type. */
+static void ans_encode_args(const oc_gpu_config *cfg, own_encode_args *a)
+{
+    uint32_t dtype = (uint32_t)oc_typed_data_type(&cfg->typed);
+    own_encode_arg(a, &dtype, sizeof dtype);
 }
