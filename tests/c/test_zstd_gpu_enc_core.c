@@ -13,7 +13,10 @@
  * larger than ZSTD_compressBound; incompressible input costs only headers;
  * capacity one byte short (and smaller) is OUTPUT_TOO_SMALL with no byte
  * written past the capacity (exact-size heap buffers under ASan, guard
- * bytes), capacity exactly the frame size gives the same frame.
+ * bytes), capacity exactly the frame size gives the same frame; a
+ * worker's chunks with stale heads (W.base moved past the chunk before, as
+ * the kernel runs them, base also started near 2^32) give the frames made
+ * after a clear.
  *
  * With OC_ZE_RATIO_FILES="f1 f2 ..." it also prints, per file at 64 KiB
  * chunks, this encoder's ratio at levels 1 and 3 beside libzstd -1 and -3
@@ -114,6 +117,45 @@ static void check_all_levels(const char *what, const uint8_t *src, size_t n)
         check_one(what, src, n, g_levels[i]);
 }
 
+/* A worker's sequence of chunks as the kernel runs it: the heads cleared
+ * once, then W.base moved past each chunk (ze_next_chunk) instead of a
+ * clear; every frame must equal the one made after a clear, including
+ * with base started near 2^32 (the clear that ze_next_chunk then asks
+ * for, and heads of base + position close to ZE_EMPTY). */
+static void check_stale_heads(const uint8_t *a, size_t na, const uint8_t *b, size_t nb)
+{
+    const uint8_t *src[6] = {a, b, a + na / 3, b, a, b + nb / 2};
+    size_t len[6] = {na, nb, na / 2, nb / 3, 65536 < na ? 65536 : na, nb - nb / 2};
+    /* from 0; chunks 0 and 1 with heads up to ZE_EMPTY - 1, then a clear;
+     * chunk 0 up to ZE_EMPTY - 5 then a clear */
+    const uint32_t starts[] = {0, (uint32_t)(ZE_EMPTY - 1 - len[0] - len[1]),
+                               (uint32_t)(ZE_EMPTY - 5 - len[0])};
+    for (size_t si = 0; si < sizeof starts / sizeof starts[0]; si++)
+        for (size_t li = 0; li < sizeof g_levels / sizeof g_levels[0]; li++) {
+            static uint8_t scratch2[ZE_SCRATCH_BYTES] __attribute__((aligned(16)));
+            ze_work W = ze_work_from(scratch2);
+            ze_reset(&W, 0, 1);
+            W.base = starts[si];
+            int clears = 0;
+            for (int c = 0; c < 6; c++) {
+                if (ze_next_chunk(&W, c > 0 ? len[c - 1] : 0, len[c])) {
+                    ze_reset(&W, 0, 1);
+                    clears++;
+                }
+                size_t bound = ze_bound(len[c]), o1 = 0, o2 = 0;
+                uint8_t *f1 = malloc(bound), *f2 = malloc(bound);
+                oc_status s1 = ze_compress_chunk(&W, &g_tables, src[c], len[c], f1, bound, &o1, g_levels[li]);
+                oc_status s2 = enc(src[c], len[c], f2, bound, &o2, g_levels[li]);
+                EXPECT(s1 == OC_OK && s2 == OC_OK && o1 == o2 && memcmp(f1, f2, o1) == 0,
+                       "stale heads: base start %u, level %d, chunk %d: %zu vs %zu bytes", starts[si],
+                       g_levels[li], c, o1, o2);
+                free(f1), free(f2);
+            }
+            EXPECT(si == 0 ? clears == 0 : clears >= 1, "stale heads: base start %u: %d clears", starts[si],
+                   clears);
+        }
+}
+
 static uint64_t g_rng = 0x9E3779B97F4A7C15ull;
 static uint64_t rnd(void)
 {
@@ -197,6 +239,7 @@ int main(void)
         memcpy(mix + k, &v, 4);
     }
     check_all_levels("1 MiB mix", mix, big);
+    check_stale_heads(mix, big, exe, nexe);
 
     /* sizes, around block and header boundaries */
     static const size_t sizes[] = {0,   1,   2,    3,    7,    8,     9,     31,    32,    63,     64,

@@ -18,7 +18,9 @@
  * is decoded with libzstd and compared (exit 1 on any mismatch).
  * --scratch-cap (default 2 GiB, as the engine gives) bounds the workers;
  * workers take chunks from a counter as the library's do, or with --static
- * the fixed chunk = worker + k workers (the library before session 6).
+ * the fixed chunk = worker + k workers (the library before session 6);
+ * --reset-each clears the hash heads before every chunk (the library before
+ * session 6) instead of moving W.base past the chunk before.
  * Built twice: zstd_enc_phases (the library's core as it is) and
  * zstd_enc_phases_serial (ZE_ENTROPY_LANES=1, ZE_COUNT_STEP=1,
  * ZE_LINK_EARLY=0: the literals' histogram and Huffman streams on lane 0,
@@ -73,7 +75,7 @@ static size_t zep_slice(void)
 __global__ void __launch_bounds__(ZEP_WARPS * 32, 10) /* as zstd_enc.cu */
     zep_kernel(size_t n, const uint8_t *in, size_t chunk, size_t total, uint8_t *out, size_t bound,
                size_t *sizes, int *status, int level, uint8_t *scratch, size_t slice, size_t nwarps,
-               unsigned long long *phases, unsigned long long *next, int fixed)
+               unsigned long long *phases, unsigned long long *next, int fixed, int reset_each)
 {
     size_t warp = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     uint32_t lane = threadIdx.x & 31u, wi = threadIdx.x >> 5;
@@ -91,6 +93,8 @@ __global__ void __launch_bounds__(ZEP_WARPS * 32, 10) /* as zstd_enc.cu */
         if (lane == 0)
             ze_tables_init(T);
         __syncwarp();
+        size_t done = 0;
+        int clear = 1;
         for (size_t k = 0;; k++) { /* the library's counter, or (--static) chunk = warp + k nwarps */
             unsigned long long c = warp + k * nwarps;
             if (!fixed) {
@@ -101,9 +105,16 @@ __global__ void __launch_bounds__(ZEP_WARPS * 32, 10) /* as zstd_enc.cu */
             if (c >= n)
                 break;
             ZE_PHASE(4);
-            ze_reset(&W, lane, 32);
-            __syncwarp();
             size_t off = c * chunk, sn = total - off < chunk ? total - off : chunk, o = 0;
+            if (!clear) /* as the library: heads go stale by W.base; --reset-each: cleared per chunk */
+                clear = reset_each || ze_next_chunk(&W, done, sn);
+            if (clear) {
+                W.base = 0;
+                ze_reset(&W, lane, 32);
+                __syncwarp();
+                clear = 0;
+            }
+            done = sn;
             oc_status st = ze_compress_chunk(&W, T, in + off, sn, out + c * bound, bound, &o, level);
             ZE_PHASE(3);
             if (lane == 0) {
@@ -136,7 +147,7 @@ int main(int argc, char **argv)
 {
     std::vector<size_t> levels = {1, 2, 3}, chunks = {65536, 1048576};
     size_t bytes = (size_t)256 << 20, cap = (size_t)2 << 30;
-    int reps = 3, fixed = 0;
+    int reps = 3, fixed = 0, reset_each = 0;
     std::vector<std::string> files;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
@@ -150,6 +161,8 @@ int main(int argc, char **argv)
             cap = strtoull(argv[++i], nullptr, 10);
         else if (a == "--static")
             fixed = 1;
+        else if (a == "--reset-each")
+            reset_each = 1;
         else if (a == "--reps" && i + 1 < argc)
             reps = atoi(argv[++i]);
         else
@@ -213,7 +226,8 @@ int main(int argc, char **argv)
                 CUDA_OK(cudaMemset(d_next, 0, sizeof(unsigned long long)));
                 CUDA_OK(cudaEventRecord(e0));
                 zep_kernel<<<blocks, ZEP_WARPS * 32>>>(n, d_in, chunk, bytes, d_out, bound, d_sizes, d_st,
-                                                       (int)level, d_scr, slice, w, d_ph, d_next, fixed);
+                                                       (int)level, d_scr, slice, w, d_ph, d_next, fixed,
+                                                       reset_each);
                 CUDA_OK(cudaEventRecord(e1));
                 CUDA_OK(cudaEventSynchronize(e1));
                 CUDA_OK(cudaGetLastError());
@@ -248,8 +262,11 @@ int main(int argc, char **argv)
                 sum += ph[k];
             printf(
                 "level %zu, chunk %zu, %zu chunks, %zu workers%s: %.3f GB/s (median of %d), ratio %.3f, %s",
-                level, chunk, n, w, fixed ? " (static)" : "", bytes / (med * 1e6), reps, (double)bytes / comp,
-                badhere ? "MISMATCH" : "all frames decode");
+                level, chunk, n, w,
+                fixed        ? " (static)"
+                : reset_each ? " (reset each)"
+                             : "",
+                bytes / (med * 1e6), reps, (double)bytes / comp, badhere ? "MISMATCH" : "all frames decode");
             printf("; cycles:");
             for (int k = 0; k < ZE_NPH; k++)
                 printf(" %s %.1f%%", names[k], sum ? 100.0 * ph[k] / sum : 0.0);

@@ -57,6 +57,8 @@ __global__ void __launch_bounds__(ZE_WARPS_PER_BLOCK * 32, ZE_MIN_BLOCKS)
     if (lane == 0)
         ze_tables_init(T);
     __syncwarp();
+    size_t done = 0; /* the worker's chunk before: its heads go stale by W.base, not by clearing */
+    int clear = 1;
     for (;;) {
         unsigned long long c = 0;
         if (lane == 0)
@@ -64,10 +66,16 @@ __global__ void __launch_bounds__(ZE_WARPS_PER_BLOCK * 32, ZE_MIN_BLOCKS)
         c = __shfl_sync(0xffffffffu, c, 0);
         if (c >= n)
             break;
-        ze_reset(&W, lane, 32);
-        __syncwarp();
         const uint8_t *src = (const uint8_t *)src_ptrs[c];
         size_t sn = src_sizes[c];
+        if (!clear)
+            clear = ze_next_chunk(&W, done, sn);
+        if (clear) {
+            ze_reset(&W, lane, 32);
+            __syncwarp();
+            clear = 0;
+        }
+        done = sn;
         uint8_t *dst = (uint8_t *)dst_ptrs[c];
         size_t out = 0;
         oc_status st;

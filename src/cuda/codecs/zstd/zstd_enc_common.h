@@ -31,12 +31,18 @@ typedef struct {
     uint32_t ll, ml, ofv;
 } ze_seq;
 
-/* Scratch memory of one worker (global memory on the GPU). */
+/* Scratch memory of one worker (global memory on the GPU).  The hash
+ * heads hold base + position: a head below base is a position of an
+ * earlier chunk and reads as empty (ze_head), so a worker moves base past
+ * a chunk (ze_next_chunk) instead of clearing 128 KiB of heads before
+ * every chunk (at 64 KiB chunks that was twice the input's bytes written
+ * to DRAM); ze_reset clears them and sets base 0. */
 typedef struct {
     uint32_t *hash;  /* 1 << ZE_HASH_LOG */
     uint32_t *chain; /* 1 << ZE_CHAIN_LOG */
     ze_seq *seq;     /* ZE_MAX_SEQ */
     uint8_t *lit;    /* ZE_BLOCK */
+    uint32_t base;   /* heads below it are empty */
 } ze_work;
 
 #define ZE_SCRATCH_BYTES                                                                                     \
@@ -55,7 +61,33 @@ OC_CORE_FN ze_work ze_work_from(void *mem)
     w.seq = (ze_seq *)p;
     p += sizeof(ze_seq) * ZE_MAX_SEQ;
     w.lit = p;
+    w.base = 0;
     return w;
+}
+
+/* The head of hash h: a position of this chunk, or ZE_EMPTY. */
+OC_CORE_FN uint32_t ze_head(const ze_work *W, uint32_t h)
+{
+    uint32_t r = W->hash[h];
+    return r != ZE_EMPTY && r >= W->base ? r - W->base : ZE_EMPTY;
+}
+
+OC_CORE_FN void ze_set_head(const ze_work *W, uint32_t h, uint32_t p)
+{
+    W->hash[h] = W->base + p;
+}
+
+/* After a chunk of `done` bytes, before one of `next` bytes: moves base
+ * past the chunk's positions; returns 1 (base 0) when base + next could
+ * reach ZE_EMPTY, and the caller must then clear the heads (ze_reset). */
+OC_CORE_FN int ze_next_chunk(ze_work *W, size_t done, size_t next)
+{
+    if ((uint64_t)W->base + done + next >= (uint64_t)ZE_EMPTY) {
+        W->base = 0;
+        return 1;
+    }
+    W->base += (uint32_t)done;
+    return 0;
 }
 
 #ifndef ZE_WLAZY_MAX_LEVEL

@@ -54,16 +54,18 @@ OC_CORE_FN size_t ze_bound(size_t n)
     return 18 + n + 3 * (n / ZE_BLOCK + 1);
 }
 
-/* Resets the tables of W for a new chunk; lanes [lane, lane+nlanes...) share
- * the work (call ZE sync after, on the GPU). */
+/* Clears the heads of W (W->base must be 0: ze_work_from, ze_next_chunk);
+ * lanes [lane, lane+nlanes...) share the work (sync after, on the GPU).
+ * Before a worker's first chunk, and when ze_next_chunk says so. */
 OC_CORE_FN void ze_reset(const ze_work *W, uint32_t lane, uint32_t nlanes)
 {
     for (uint32_t i = lane; i < (1u << ZE_HASH_LOG); i += nlanes)
         W->hash[i] = ZE_EMPTY;
 }
 
-/* Compresses src[0..n) into one frame at dst (capacity cap).  W must have
- * been reset (ze_reset) for this chunk; T initialised by ze_tables_init.
+/* Compresses src[0..n) into one frame at dst (capacity cap).  W's heads
+ * must hold no position at or above W->base (ze_reset, or ze_next_chunk
+ * after the chunk before); T initialised by ze_tables_init.
  * Chunks must be < 4 GiB. */
 OC_CORE_BIGFN oc_status ze_compress_chunk(const ze_work *W, ze_tables *T, const uint8_t *src, size_t n,
                                           uint8_t *dst, size_t cap, size_t *out, int level)

@@ -148,8 +148,8 @@ OC_CORE_FN ze_match ze_find(const ze_work *W, const uint8_t *src, uint32_t ip, u
 OC_CORE_FN void ze_insert(const ze_work *W, const uint8_t *src, uint32_t p)
 {
     uint32_t h = ze_hash(src + p, ZE_HASH_LAZY);
-    W->chain[p & ((1u << ZE_CHAIN_LOG) - 1)] = W->hash[h];
-    W->hash[h] = p;
+    W->chain[p & ((1u << ZE_CHAIN_LOG) - 1)] = ze_head(W, h);
+    ze_set_head(W, h, p);
 }
 
 OC_CORE_FN void ze_emit(const ze_work *W, const uint8_t *src, uint32_t *nseq, uint32_t *nlit, uint32_t anchor,
@@ -199,7 +199,7 @@ OC_CORE_BIGFN uint32_t ze_block_lazy(const ze_work *W, const uint8_t *src, uint3
         while (*ins < ip)
             ze_insert(W, src, (*ins)++);
         ze_match m =
-            ze_find(W, src, ip, be, maxdist, rep, P->depth, W->hash[ze_hash(src + ip, ZE_HASH_LAZY)]);
+            ze_find(W, src, ip, be, maxdist, rep, P->depth, ze_head(W, ze_hash(src + ip, ZE_HASH_LAZY)));
         if (m.len < ZE_MINMATCH) {
             ip += 1 + ((ip - anchor) >> 7);
             continue;
@@ -209,7 +209,7 @@ OC_CORE_BIGFN uint32_t ze_block_lazy(const ze_work *W, const uint8_t *src, uint3
             while (*ins < ip + 1)
                 ze_insert(W, src, (*ins)++);
             ze_match m2 = ze_find(W, src, ip + 1, be, maxdist, rep, P->depth,
-                                  W->hash[ze_hash(src + ip + 1, ZE_HASH_LAZY)]);
+                                  ze_head(W, ze_hash(src + ip + 1, ZE_HASH_LAZY)));
             int g1 = ze_gain(m, rep) + 4;
             int g2 = ze_gain(m2, rep);
             if (m2.len >= ZE_MINMATCH && g2 > g1) {
@@ -249,12 +249,12 @@ OC_CORE_FN void ze_insert_window(const ze_work *W, const uint8_t *src, uint32_t 
     uint32_t h = act ? ze_hash(src + p, ZE_HASH_LAZY) : (0x80000000u | lane);
     uint32_t peers = __match_any_sync(0xffffffffu, h);
     uint32_t lower = peers & ((1u << lane) - 1u);
-    uint32_t head = act ? W->hash[h] : 0u;
+    uint32_t head = act ? ze_head(W, h) : 0u;
     __syncwarp();
     if (act) {
         W->chain[p & cmask] = lower ? from + (uint32_t)(31 - __clz(lower)) : head;
         if ((peers >> lane >> 1) == 0)
-            W->hash[h] = p;
+            ze_set_head(W, h, p);
     }
     __syncwarp();
 #else
@@ -380,7 +380,7 @@ OC_CORE_FN uint32_t ze_probe(const ze_work *W, const uint8_t *src, uint32_t p, u
 {
     uint32_t v = oc_load_le32(src + p), r = 0;
     *h = ze_hash(src + p, ZE_HASH_FAST);
-    uint32_t cand = W->hash[*h];
+    uint32_t cand = ze_head(W, *h);
     if (cand != ZE_EMPTY && cand < p && p - cand <= maxdist && oc_load_le32(src + cand) == v) {
         *c = cand;
         r = 2;
@@ -433,7 +433,7 @@ OC_CORE_BIGFN uint32_t ze_block_fast(const ze_work *W, const uint8_t *src, uint3
         uint32_t key = ins ? mh : (0x80000000u | lane);
         uint32_t peers = __match_any_sync(0xffffffffu, key);
         if (ins && (peers >> lane >> 1) == 0)
-            W->hash[mh] = ip + lane;
+            ze_set_head(W, mh, ip + lane);
         OC_WARP_SYNC();
 #else
         uint32_t hs[ZE_WINDOW], cs[ZE_WINDOW], mrep = 0, mhash = 0;
@@ -447,7 +447,7 @@ OC_CORE_BIGFN uint32_t ze_block_fast(const ze_work *W, const uint8_t *src, uint3
             c = cs[f];
         uint32_t last = f < nvalid ? f : nvalid - 1;
         for (uint32_t l = 0; l <= last; l++)
-            W->hash[hs[l]] = ip + l;
+            ze_set_head(W, hs[l], ip + l);
 #endif
         if (f >= nvalid) {
             ip += nvalid;
@@ -466,7 +466,7 @@ OC_CORE_BIGFN uint32_t ze_block_fast(const ze_work *W, const uint8_t *src, uint3
         ip = p + mt.len;
         anchor = ip;
         if (lane == 0 && ip - 2 < ilimit && ip - 2 > bs)
-            W->hash[ze_hash(src + ip - 2, ZE_HASH_FAST)] = ip - 2;
+            ze_set_head(W, ze_hash(src + ip - 2, ZE_HASH_FAST), ip - 2);
         OC_WARP_SYNC();
     }
     for (uint32_t i = anchor + lane; i < be; i += OC_NLANES)
