@@ -10,12 +10,15 @@
  * sampling does not split the time by phase.
  *
  * Usage: zstd_enc_phases [--levels 1,2,3] [--chunks 65536,1048576]
- *                        [--bytes B] [--scratch-cap B] [--reps N] FILE...
+ *                        [--bytes B] [--scratch-cap B] [--reps N] [--libzstd L]
+ *                        [--static] [--reset-each] FILE...
  * The files (concatenated, repeated to --bytes, default 256 MiB) are cut
  * into chunks; per level and chunk size it prints the speed (CUDA events,
  * median of --reps, default 3; GB/s of input, phases counted too), the
  * ratio, and each phase's share of the summed cycles; every chunk's frame
  * is decoded with libzstd and compared (exit 1 on any mismatch).
+ * --libzstd LIST: also libzstd (ZSTD_compressCCtx per chunk, a thread
+ * per host core) at those levels on the same chunks: GB/s and ratio.
  * --scratch-cap (default 2 GiB, as the engine gives) bounds the workers;
  * workers take chunks from a counter as the library's do, or with --static
  * the fixed chunk = worker + k workers (the library before session 6);
@@ -33,7 +36,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <zstd.h>
@@ -145,7 +150,7 @@ static std::vector<size_t> parse_list(const char *s)
 
 int main(int argc, char **argv)
 {
-    std::vector<size_t> levels = {1, 2, 3}, chunks = {65536, 1048576};
+    std::vector<size_t> levels = {1, 2, 3}, chunks = {65536, 1048576}, zlevels;
     size_t bytes = (size_t)256 << 20, cap = (size_t)2 << 30;
     int reps = 3, fixed = 0, reset_each = 0;
     std::vector<std::string> files;
@@ -159,6 +164,8 @@ int main(int argc, char **argv)
             bytes = strtoull(argv[++i], nullptr, 10);
         else if (a == "--scratch-cap" && i + 1 < argc)
             cap = strtoull(argv[++i], nullptr, 10);
+        else if (a == "--libzstd" && i + 1 < argc)
+            zlevels = parse_list(argv[++i]);
         else if (a == "--static")
             fixed = 1;
         else if (a == "--reset-each")
@@ -274,6 +281,34 @@ int main(int argc, char **argv)
             fflush(stdout);
             cudaEventDestroy(e0);
             cudaEventDestroy(e1);
+        }
+        /* libzstd on the host's cores, same chunks (ZSTD_compress per chunk, a thread per core) */
+        unsigned nt = std::max(1u, std::thread::hardware_concurrency());
+        for (size_t zl : zlevels) {
+            std::vector<size_t> tot(nt, 0);
+            std::vector<std::thread> th;
+            auto t0 = std::chrono::steady_clock::now();
+            for (unsigned t = 0; t < nt; t++)
+                th.emplace_back([&, t]() {
+                    std::vector<uint8_t> o(ZSTD_compressBound(chunk));
+                    ZSTD_CCtx *cc = ZSTD_createCCtx();
+                    for (size_t c = t; c < n; c += nt) {
+                        size_t sn = std::min(chunk, bytes - c * chunk);
+                        size_t r =
+                            ZSTD_compressCCtx(cc, o.data(), o.size(), data.data() + c * chunk, sn, (int)zl);
+                        tot[t] += ZSTD_isError(r) ? sn : r;
+                    }
+                    ZSTD_freeCCtx(cc);
+                });
+            for (auto &x : th)
+                x.join();
+            double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            size_t comp = 0;
+            for (size_t v : tot)
+                comp += v;
+            printf("libzstd level %zu, chunk %zu, %u threads: %.3f GB/s, ratio %.3f\n", zl, chunk, nt,
+                   bytes / sec / 1e9, (double)bytes / comp);
+            fflush(stdout);
         }
         cudaFree(d_out);
         cudaFree(d_scr);
