@@ -7,7 +7,9 @@
  * libzstd (window limit raised to 31) also accepts, both must give the same
  * bytes, and decoding twice must give the same status and size.  The
  * block-parallel path (zstd_dec_blocks.h) runs on the same input: where it
- * succeeds, the per-chunk core must give OK, the same size and bytes.  The
+ * succeeds, the per-chunk core must give OK, the same size and bytes; so
+ * must the multi-block frame path of the library (v8, zstd_dec_frame.h,
+ * with slots of the kernel's size) where it succeeds.  The
  * lane-parallel path (zstd_dec_lanes.h) decodes it as a group of one chunk:
  * the same status, size and bytes as the per-chunk core, always, and where
  * it says OK no byte written past that size (its literals go into the
@@ -52,6 +54,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!bp)
         abort();
     if (zd_bp_decode_host(&tables, in, size, bp, cap, &bgot, NULL) &&
+        (st != OC_OK || bgot != got || memcmp(bp, out, got) != 0))
+        abort();
+    /* v8 (zstd_dec_frame.h, the library's kernel for multi-block frames):
+     * the same one-sided rule, with slots as small as the kernel's */
+    if (zd_pf_decode_host(&tables, in, size, bp, cap, &bgot, (uint64_t)320 << 10) &&
         (st != OC_OK || bgot != got || memcmp(bp, out, got) != 0))
         abort();
     free(bp);

@@ -23,7 +23,7 @@
  * into unfinished output deferred to an in-order pass): it must succeed
  * exactly where v5 does, with the same bytes.  The test prints the share of
  * sequences v7 defers (what its in-order pass must still execute).
- * And v8 (bench/gpu/dev/zstd_dec_pipe.h: each block's entropy decoded into
+ * And v8 (src/cuda/codecs/zstd/zstd_dec_frame.h: each block's entropy decoded into
  * one of two reused slots just before the block is executed in order, the
  * resolve done on the way): the same result and bytes as v5 again.
  */
@@ -34,7 +34,6 @@
 #include <zstd.h>
 
 #include "../bench/gpu/dev/zstd_dec_bigframe.h"
-#include "../bench/gpu/dev/zstd_dec_pipe.h"
 
 #include "helpers/soft_check.h"
 #include "helpers/zstd_ref.h"

@@ -5,7 +5,7 @@
  * warp per block with matches into unfinished output deferred to an
  * in-order pass per frame, zstd_dec_bigframe.h) and v8 (a CTA per frame:
  * three warps decode blocks' entropy into a ring of slots while the fourth
- * executes the decoded blocks in order, zstd_dec_pipe.h; also 8 warps and
+ * executes the decoded blocks in order, src/cuda/codecs/zstd/zstd_dec_frame.h; also 8 warps and
  * 8 slots), each step timed alone.
  *
  * Why: v5 lost its full-scale run without a profile (NOTES.md "Run 5"), so
@@ -40,7 +40,6 @@
 
 #include "cuda/codecs/zstd/zstd_gpu.h"
 #include "zstd_dec_bigframe.h"
-#include "zstd_dec_pipe.h"
 
 #define CUDA_OK(x)                                                                                           \
     do {                                                                                                     \
@@ -193,7 +192,7 @@ __global__ void __launch_bounds__(BF_WARPS * 32)
 }
 
 /* v8: a CTA of NW warps per frame; warp 0 executes the blocks in order,
- * warps 1.. decode their entropy into a ring of R slots (zstd_dec_pipe.h).
+ * warps 1.. decode their entropy into a ring of R slots (src/cuda/codecs/zstd/zstd_dec_frame.h).
  * With R slots at most R - 1 blocks are decoded ahead of the one executing.
  * The hand-over flags live in global memory (per frame), read with volatile
  * loads; the warps' tables are dynamic shared memory (NW x ~10 KiB). */
@@ -472,6 +471,37 @@ int main(int argc, char **argv)
                 verify("library");
                 printf("%s chunk %zu KiB x %zu: library %.2f GB/s (%.2f ms)\n", path, cs >> 10, n,
                        gb / (median(t) / 1e3), median(t));
+                /* the library's frame kernel (v8 in the library), named */
+                t.clear();
+                for (int r = 0; r <= reps; r++) {
+                    CUDA_OK(cudaMemset(dout, 0, ot));
+                    CUDA_OK(cudaMemset(dst_st, 0xFF, n * sizeof(oc_status)));
+                    CUDA_OK(cudaEventRecord(ev[0], s));
+                    oc_status st = oc_cuda_zstd_decompress_with(scratch, scr, &cfg, OC_ZSTD_DEC_FRAMES, n,
+                                                                (const void *const *)dsrc, dssz,
+                                                                (void *const *)ddst, dcap, ddsz, dst_st, s);
+                    CUDA_OK(cudaEventRecord(ev[1], s));
+                    CUDA_OK(cudaEventSynchronize(ev[1]));
+                    if (st != OC_OK)
+                        exit(2);
+                    float ms;
+                    CUDA_OK(cudaEventElapsedTime(&ms, ev[0], ev[1]));
+                    if (r > 0)
+                        t.push_back(ms);
+                }
+                {
+                    std::vector<oc_status> hs(n);
+                    CUDA_OK(cudaMemcpy(hs.data(), dst_st, n * sizeof(oc_status), cudaMemcpyDeviceToHost));
+                    size_t notok = 0;
+                    for (auto x : hs)
+                        notok += x != OC_OK;
+                    if (notok) {
+                        g_fail++;
+                        fprintf(stderr, "FAIL library-frames: %zu chunks not OK\n", notok);
+                    }
+                }
+                verify("library-frames");
+                printf("  library frame kernel %.2f GB/s (%.2f ms)\n", gb / (median(t) / 1e3), median(t));
                 cudaFree(scratch);
             }
             /* v5 / v7: host plan (one wave) */

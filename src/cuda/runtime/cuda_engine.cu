@@ -697,7 +697,10 @@ extern "C" oc_status oc_cuda_zstd_decompress_forced(oc_context *ctx, int lanes, 
     oc_codec_options o = OC_CODEC_OPTIONS_INIT;
     o.algorithm = OC_ALGO_ZSTD;
     return oc_batch_run(ctx, &o, OC_OP_DECOMPRESS, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
-                        dst_sizes, statuses, lanes ? &oc_gpu_codec_zstd_lanes : &oc_gpu_codec_zstd_per_chunk);
+                        dst_sizes, statuses,
+                        lanes == 2   ? &oc_gpu_codec_zstd_frames
+                        : lanes != 0 ? &oc_gpu_codec_zstd_lanes
+                                     : &oc_gpu_codec_zstd_per_chunk);
 }
 
 extern "C" oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *options,

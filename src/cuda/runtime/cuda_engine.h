@@ -54,11 +54,13 @@ OC_HIDDEN oc_status oc_cuda_lz_decompress_forced(oc_context *ctx, oc_algorithm a
                                                  const void *const *src_ptrs, const size_t *src_sizes,
                                                  void *const *dst_ptrs, const size_t *dst_capacities,
                                                  size_t *dst_sizes, oc_status *statuses);
-/* Tests only (tests/c/test_cuda_zstd_lanes.c): Zstandard decompression,
+/* Tests only (test_cuda_zstd_lanes.c, test_cuda_zstd_frames.c): Zstandard decompression,
  * options at their defaults, as oc_cuda_batch_decompress but with the GPU
- * decoder's kernel named: lanes != 0 the lane-parallel kernel (groups of 8)
+ * decoder's kernel named: lanes == 1 the lane-parallel kernel (groups of 8)
  * whatever the batch's size, where the capacities and scratch allow it;
- * lanes == 0 the per-chunk kernel (zstd_gpu.h, oc_cuda_zstd_decompress_with). */
+ * lanes == 2 the frame kernel for multi-block frames, then the per-chunk
+ * kernel for the rest (tests/c/test_cuda_zstd_frames.c); lanes == 0 the
+ * per-chunk kernel (zstd_gpu.h, oc_cuda_zstd_decompress_with). */
 OC_HIDDEN oc_status oc_cuda_zstd_decompress_forced(oc_context *ctx, int lanes, size_t n,
                                                    const void *const *src_ptrs, const size_t *src_sizes,
                                                    void *const *dst_ptrs, const size_t *dst_capacities,

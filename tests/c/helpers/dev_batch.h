@@ -31,7 +31,7 @@
 enum { DEV_BATCH_DECOMPRESS = 0, DEV_BATCH_COMPRESS = 1, DEV_BATCH_SIZES = 2 };
 /* Zstandard decompression with the GPU decoder's kernel named
  * (oc_cuda_zstd_decompress_forced; not with DEV_BATCH_PUBLIC). */
-enum { DEV_BATCH_ZSTD_PER_CHUNK = 3, DEV_BATCH_ZSTD_LANES = 4 };
+enum { DEV_BATCH_ZSTD_PER_CHUNK = 3, DEV_BATCH_ZSTD_LANES = 4, DEV_BATCH_ZSTD_FRAMES = 5 };
 
 /* dev_batch_run's flags. */
 #define DEV_BATCH_DEVICE_ARRAYS 1 /* pointer, size and status arrays in device memory */
@@ -115,9 +115,9 @@ static inline void dev_batch_run(int op, const oc_codec_options *o, size_t n, co
     if (op == DEV_BATCH_COMPRESS)
         r = pub ? oc_batch_compress(g_gpu, o, n, a_src, a_len, a_dst, a_caps, a_sizes, a_st)
                 : oc_cuda_batch_compress(g_gpu, o, n, a_src, a_len, a_dst, a_caps, a_sizes, a_st);
-    else if (op == DEV_BATCH_ZSTD_PER_CHUNK || op == DEV_BATCH_ZSTD_LANES)
-        r = oc_cuda_zstd_decompress_forced(g_gpu, op == DEV_BATCH_ZSTD_LANES, n, a_src, a_len, a_dst, a_caps,
-                                           a_sizes, a_st);
+    else if (op == DEV_BATCH_ZSTD_PER_CHUNK || op == DEV_BATCH_ZSTD_LANES || op == DEV_BATCH_ZSTD_FRAMES)
+        r = oc_cuda_zstd_decompress_forced(g_gpu, op - DEV_BATCH_ZSTD_PER_CHUNK, n, a_src, a_len, a_dst,
+                                           a_caps, a_sizes, a_st);
     else if (op == DEV_BATCH_DECOMPRESS)
         r = pub ? oc_batch_decompress(g_gpu, o, n, a_src, a_len, a_dst, a_caps, a_sizes, a_st)
                 : oc_cuda_batch_decompress(g_gpu, o, n, a_src, a_len, a_dst, a_caps, a_sizes, a_st);

@@ -28,10 +28,21 @@
 __device__ unsigned long long zd_prof[8]; /* per-phase cycles, see zstd_decode_core.h */
 #endif
 
+#include "zstd_dec_frame.h"
 #include "zstd_dec_lanes.h"
 
 #define ZD_WARPS_PER_BLOCK 4
 #define ZD_COUNTER_BYTES 256 /* the next-chunk counter, keeping the slots aligned */
+
+/* the frame kernel (zf_decode_kernel below) */
+#define ZF_WARPS 4
+#define ZF_R 4                      /* slots: ZF_R - 1 blocks decoded ahead of the one executing */
+#define ZF_SLOT ((size_t)320 << 10) /* a block's literals + sequences: <= 281 KiB on the corpus at -5..19 */
+#define ZF_MAXB 128u                /* blocks of a frame on this path (16 MiB of 128 KiB blocks) */
+#define ZF_SYNC 256                 /* the CTA's flags */
+#define ZF_BLK ((((size_t)ZF_MAXB * sizeof(zd_bp_block)) + 255) & ~(size_t)255)
+#define ZF_CTA_BYTES (ZF_SYNC + ZF_BLK + ZF_R * ZF_SLOT)
+#define ZF_HEAD(n) ((256 + (size_t)(n) + 255) & ~(size_t)255) /* counter, done[n] */
 
 #ifdef ZD_PROFILE
 
@@ -62,6 +73,10 @@ static size_t zl_warp_bytes(size_t max_dst_capacity)
     return zd_slot_bytes(max_dst_capacity) + ZL_GROUP_MAX * ZL_TAB_ENTRIES * sizeof(zd_fse_entry);
 }
 
+/* The frame kernel's CTAs a scratch is sized for (2 an SM of a 132-SM
+ * GPU: every 4 MiB frame of a 1 GiB call at once). */
+#define ZF_CTAS_MAX 264
+
 extern "C" size_t oc_cuda_zstd_decompress_scratch_size(size_t n, size_t max_dst_capacity)
 {
     size_t w = n < OC_ZSTD_GPU_MAX_WARPS ? n : OC_ZSTD_GPU_MAX_WARPS;
@@ -77,6 +92,13 @@ extern "C" size_t oc_cuda_zstd_decompress_scratch_size(size_t n, size_t max_dst_
         size_t bl = ZD_COUNTER_BYTES + (lw ? lw : 1) * zl_warp_bytes(max_dst_capacity);
         b = bl > b ? bl : b;
     }
+    if (max_dst_capacity > ZD_BLOCK_MAX) {
+        /* the frame kernel: its head, then its CTAs' areas over the same
+         * bytes as the per-chunk kernel's slots (it runs first) */
+        size_t ctas = n < ZF_CTAS_MAX ? n : ZF_CTAS_MAX;
+        size_t bf = ctas * ZF_CTA_BYTES;
+        b = ZF_HEAD(n) + (bf > b ? bf : b);
+    }
     return b;
 }
 
@@ -87,7 +109,7 @@ template <int MINB>
 __global__ void __launch_bounds__(ZD_WARPS_PER_BLOCK * 32, MINB)
     zd_decode_kernel(size_t n, const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
                      const size_t *dst_caps, size_t *dst_sizes, oc_status *statuses, uint8_t *scratch,
-                     size_t slot, size_t nwarps)
+                     size_t slot, size_t nwarps, const uint8_t *done)
 {
     __shared__ zd_tables tables[ZD_WARPS_PER_BLOCK];
     size_t warp_in_block = threadIdx.x >> 5;
@@ -104,6 +126,8 @@ __global__ void __launch_bounds__(ZD_WARPS_PER_BLOCK * 32, MINB)
         c = __shfl_sync(0xFFFFFFFFu, c, 0);
         if (c >= n)
             break;
+        if (done && done[c])
+            continue; /* decoded by the frame kernel */
         size_t out = 0;
         ZD_PROF_START(t_chunk);
         oc_status st = zd_decode_chunk(T, (const uint8_t *)src_ptrs[c], src_sizes[c], (uint8_t *)dst_ptrs[c],
@@ -115,6 +139,127 @@ __global__ void __launch_bounds__(ZD_WARPS_PER_BLOCK * 32, MINB)
             if (statuses)
                 statuses[c] = st;
         }
+    }
+}
+
+/* ---- the frame kernel (v8) for chunks that are one frame of several blocks
+ * (zstd_dec_frame.h): a CTA of ZF_WARPS warps per frame, CTAs taking frames
+ * from a counter.  Thread 0 scans the frame (block records into the CTA's
+ * area); warps 1.. take blocks in order and decode each into slot b mod ZF_R
+ * of the CTA's ring once warp 0 has executed block b - ZF_R; warp 0 executes
+ * the blocks in order as their slots fill, then checks content size and
+ * checksum.  A frame it decodes gets OK, its size and done[c] = 1; any other
+ * chunk (and any frame that fails here) is left to the per-chunk kernel,
+ * which runs after it and gives the exact status.  The hand-over flags are in
+ * the CTA's area in global memory (volatile loads after fences). */
+typedef struct zf_sync {
+    unsigned int next, done, fail, pad;
+    int ready[ZF_R];
+} zf_sync;
+
+static __device__ __forceinline__ unsigned int zf_load(const unsigned int *p)
+{
+    return *(const volatile unsigned int *)p;
+}
+
+extern __shared__ zd_tables zf_tables[];
+
+__global__ void __launch_bounds__(ZF_WARPS * 32)
+    zf_decode_kernel(size_t n, const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
+                     const size_t *dst_caps, size_t *dst_sizes, oc_status *statuses, uint8_t *head,
+                     uint8_t *area)
+{
+    __shared__ zd_bp_frame sf;
+    __shared__ unsigned long long s_c;
+    __shared__ int s_take;
+    uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    zd_tables *T = &zf_tables[warp];
+    uint8_t *my = area + (size_t)blockIdx.x * ZF_CTA_BYTES;
+    zf_sync *sy = (zf_sync *)my;
+    zd_bp_block *blk = (zd_bp_block *)(my + ZF_SYNC);
+    uint8_t *ring = my + ZF_SYNC + ZF_BLK;
+    uint8_t *done = head + 256;
+    for (;;) {
+        if (threadIdx.x == 0) {
+            unsigned long long c = atomicAdd((unsigned long long *)head, 1ull);
+            int take = 0;
+            if (c < n && src_ptrs[c] && dst_ptrs[c]) {
+                const uint8_t *src = (const uint8_t *)src_ptrs[c];
+                zd_bp_frame f;
+                take = zd_bp_scan(src, src_sizes[c], dst_caps[c], &f, NULL) && f.nb <= ZF_MAXB &&
+                       zd_bp_scan(src, src_sizes[c], dst_caps[c], &f, blk);
+                sf = f;
+            }
+            sy->next = sy->done = sy->fail = 0;
+            for (int r = 0; r < ZF_R; r++)
+                sy->ready[r] = -1;
+            s_c = c;
+            s_take = take;
+        }
+        __syncthreads();
+        unsigned long long c = s_c;
+        if (c >= n)
+            break;
+        if (s_take) {
+            const uint8_t *src = (const uint8_t *)src_ptrs[c];
+            uint8_t *out = (uint8_t *)dst_ptrs[c];
+            uint32_t nb = sf.nb;
+            if (warp == 0) {
+                uint32_t rep[3] = {1, 4, 8};
+                uint64_t pos = 0;
+                int ok = 1;
+                for (uint32_t b = 0; b < nb && ok; b++) {
+                    if (blk[b].type == 2) {
+                        while ((int)zf_load((const unsigned int *)&sy->ready[b % ZF_R]) != (int)b)
+                            __nanosleep(64);
+                        __syncwarp();
+                        __threadfence_block();
+                    }
+                    ok = zd_pf_block(T, src, &blk[b], rep, &pos, ring + (b % ZF_R) * ZF_SLOT, out,
+                                     dst_caps[c]);
+                    __syncwarp();
+                    __threadfence_block();
+                    if (lane == 0)
+                        *(volatile unsigned int *)&sy->done = b + 1;
+                }
+                if (ok)
+                    ok = zd_pf_end(T, src, &sf, out, pos);
+                __syncwarp();
+                if (lane == 0) {
+                    if (ok) {
+                        if (dst_sizes)
+                            dst_sizes[c] = (size_t)pos;
+                        if (statuses)
+                            statuses[c] = OC_OK;
+                        done[c] = 1;
+                    } else {
+                        *(volatile unsigned int *)&sy->fail = 1;
+                    }
+                }
+            } else {
+                for (;;) {
+                    unsigned int b = 0;
+                    if (lane == 0)
+                        b = atomicAdd(&sy->next, 1u);
+                    b = __shfl_sync(0xFFFFFFFFu, b, 0);
+                    if (b >= nb || zf_load(&sy->fail))
+                        break;
+                    if (blk[b].type != 2)
+                        continue;
+                    while (b >= ZF_R && zf_load(&sy->done) < b - ZF_R + 1 && !zf_load(&sy->fail))
+                        __nanosleep(64);
+                    __syncwarp();
+                    if (zf_load(&sy->fail))
+                        break;
+                    zd_pf_entropy(T, src, &sf, &blk[b], ring + (b % ZF_R) * ZF_SLOT, ZF_SLOT, &blk[b]);
+                    __syncwarp();
+                    __threadfence_block();
+                    if (lane == 0)
+                        *(volatile int *)&sy->ready[b % ZF_R] = (int)b;
+                }
+            }
+        }
+        __syncthreads(); /* the CTA's records, ring and flags are free again */
     }
 }
 
@@ -216,6 +361,38 @@ static uint32_t zl_pick(size_t n, size_t max_cap, size_t scratch_size, int force
     return 0;
 }
 
+/* The frame kernel's CTAs for a batch (0: not this batch): capacities
+ * larger than a block or unknown (device arrays), and room in the scratch
+ * for its head, at least one CTA's area, and after the head the per-chunk
+ * kernel's counter and one slot.  At most the CTAs the GPU holds at once
+ * (they loop over the frames) and ZF_CTAS_MAX. */
+static size_t zf_pick(size_t n, size_t max_cap, size_t scratch_size, size_t slot)
+{
+    if (max_cap <= ZD_BLOCK_MAX || n >= ((size_t)1 << 31))
+        return 0;
+    size_t hb = ZF_HEAD(n);
+    if (scratch_size < hb + ZF_CTA_BYTES || scratch_size < hb + ZD_COUNTER_BYTES + slot)
+        return 0;
+    int dev = 0, sms = 0, per_sm = 0;
+    unsigned smem = ZF_WARPS * sizeof(zd_tables);
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+        cudaFuncSetAttribute(zf_decode_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) !=
+            cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, zf_decode_kernel, ZF_WARPS * 32, smem) !=
+            cudaSuccess ||
+        per_sm < 1) {
+        cudaGetLastError(); /* a failed query is no launch error */
+        return 0;
+    }
+    size_t ctas = (scratch_size - hb) / ZF_CTA_BYTES, resident = (size_t)sms * (size_t)per_sm;
+    if (ctas > resident)
+        ctas = resident;
+    if (ctas > n)
+        ctas = n;
+    return ctas;
+}
+
 static int g_zd_min_blocks = 4; /* best in run 2 (NOTES.md) */
 
 extern "C" void oc_cuda_zstd_debug_set_min_blocks(int min_blocks)
@@ -238,6 +415,40 @@ extern "C" oc_status oc_cuda_zstd_decompress_with(void *scratch, size_t scratch_
     size_t slot = zd_slot_bytes(max_dst_capacity);
     if (scratch_size < ZD_COUNTER_BYTES + slot)
         return OC_ERR_INVALID_ARGUMENT;
+    size_t lw = 0;
+    unsigned lsmem = 0;
+    uint32_t g = kernel == OC_ZSTD_DEC_PER_CHUNK || kernel == OC_ZSTD_DEC_FRAMES
+                     ? 0
+                     : zl_pick(n, max_dst_capacity, scratch_size, kernel == OC_ZSTD_DEC_LANES, &lw, &lsmem);
+    if (g) {
+        if (cudaMemsetAsync(scratch, 0, sizeof(unsigned long long), stream) != cudaSuccess)
+            return OC_ERR_CUDA;
+        zl_decode_kernel<<<(unsigned)((lw + ZD_WARPS_PER_BLOCK - 1) / ZD_WARPS_PER_BLOCK),
+                           ZD_WARPS_PER_BLOCK * 32, lsmem, stream>>>(
+            n, src_ptrs_dev, src_sizes_dev, dst_ptrs_dev, dst_caps_dev, dst_sizes_dev, statuses_dev,
+            (uint8_t *)scratch, slot, g, lw);
+        return cudaGetLastError() == cudaSuccess ? OC_OK : OC_ERR_CUDA;
+    }
+    /* chunks of several blocks: the frame kernel first, where capacities
+     * may exceed a block (or are unknown), then the per-chunk kernel for
+     * everything it left.  Named only (OC_ZSTD_DEC_FRAMES) until its first
+     * GPU run has measured it (bench/gpu/zstd/NOTES.md "Run 7"). */
+    const uint8_t *done = NULL;
+    size_t fctas = kernel == OC_ZSTD_DEC_FRAMES ? zf_pick(n, max_dst_capacity, scratch_size, slot) : 0;
+    if (fctas) {
+        uint8_t *head = (uint8_t *)scratch;
+        size_t hb = ZF_HEAD(n);
+        if (cudaMemsetAsync(head, 0, 256 + n, stream) != cudaSuccess)
+            return OC_ERR_CUDA;
+        zf_decode_kernel<<<(unsigned)fctas, ZF_WARPS * 32, ZF_WARPS * sizeof(zd_tables), stream>>>(
+            n, src_ptrs_dev, src_sizes_dev, dst_ptrs_dev, dst_caps_dev, dst_sizes_dev, statuses_dev, head,
+            head + hb);
+        if (cudaGetLastError() != cudaSuccess)
+            return OC_ERR_CUDA;
+        done = head + 256;
+        scratch = head + hb;
+        scratch_size -= hb;
+    }
     size_t w = (scratch_size - ZD_COUNTER_BYTES) / slot;
     if (w > n)
         w = n;
@@ -248,22 +459,10 @@ extern "C" oc_status oc_cuda_zstd_decompress_with(void *scratch, size_t scratch_
     unsigned blocks = (unsigned)((w + ZD_WARPS_PER_BLOCK - 1) / ZD_WARPS_PER_BLOCK);
     if (cudaMemsetAsync(scratch, 0, sizeof(unsigned long long), stream) != cudaSuccess)
         return OC_ERR_CUDA;
-    size_t lw = 0;
-    unsigned lsmem = 0;
-    uint32_t g = kernel == OC_ZSTD_DEC_PER_CHUNK
-                     ? 0
-                     : zl_pick(n, max_dst_capacity, scratch_size, kernel == OC_ZSTD_DEC_LANES, &lw, &lsmem);
-    if (g) {
-        zl_decode_kernel<<<(unsigned)((lw + ZD_WARPS_PER_BLOCK - 1) / ZD_WARPS_PER_BLOCK),
-                           ZD_WARPS_PER_BLOCK * 32, lsmem, stream>>>(
-            n, src_ptrs_dev, src_sizes_dev, dst_ptrs_dev, dst_caps_dev, dst_sizes_dev, statuses_dev,
-            (uint8_t *)scratch, slot, g, lw);
-        return cudaGetLastError() == cudaSuccess ? OC_OK : OC_ERR_CUDA;
-    }
 #define ZD_LAUNCH(M)                                                                                         \
     zd_decode_kernel<M><<<blocks, ZD_WARPS_PER_BLOCK * 32, 0, stream>>>(                                     \
         n, src_ptrs_dev, src_sizes_dev, dst_ptrs_dev, dst_caps_dev, dst_sizes_dev, statuses_dev,             \
-        (uint8_t *)scratch, slot, w)
+        (uint8_t *)scratch, slot, w, done)
     if (g_zd_min_blocks == 3)
         ZD_LAUNCH(3);
     else if (g_zd_min_blocks == 5)

@@ -41,7 +41,13 @@ extern "C" {
  * as above and 8 FSE table slots of 5 KiB, for min(ceil(n / 4),
  * OC_ZSTD_GPU_LANE_WARPS) warps (~221 MiB for 64 KiB chunks at full scale,
  * ~357 MiB with 128 KiB buffers); given less than the warps the GPU
- * holds, the decoder uses the per-chunk kernel.
+ * holds, the decoder uses the per-chunk kernel.  With max_dst_capacity
+ * above 128 KiB (or SIZE_MAX) it also holds the frame kernel's (chunks that
+ * are one frame of several blocks, zstd_dec_frame.h): a 256-byte counter and
+ * a byte per chunk, then min(n, 264) CTA areas of ~1.3 MiB (block records
+ * and 4 slots of 320 KiB) over the same bytes as the per-chunk kernel's
+ * buffers, which run after it (~340 MiB at full scale); given less, fewer
+ * CTAs loop over the frames.
  */
 #define OC_ZSTD_GPU_MAX_WARPS 4096
 #define OC_ZSTD_GPU_LANE_WARPS 2176           /* 16 warps on each of 136 SMs */
@@ -70,20 +76,26 @@ OC_HIDDEN oc_status oc_cuda_zstd_decompress(void *scratch_dev, size_t scratch_si
 /*
  * oc_cuda_zstd_decompress_with is oc_cuda_zstd_decompress with the kernel
  * named by `kernel`: OC_ZSTD_DEC_AUTO (what oc_cuda_zstd_decompress does:
- * the lane-parallel kernel for batches that fill the GPU, see
- * zstd_decode.cu), OC_ZSTD_DEC_PER_CHUNK (always the per-chunk kernel), or
- * OC_ZSTD_DEC_LANES (the lane-parallel kernel in groups of 8 whatever the
- * batch's size, wherever the capacities and the scratch allow it; else the
- * per-chunk kernel).  Results are the same in all three, chunk by chunk;
+ * the lane-parallel kernel for batches that fill the GPU, else the
+ * per-chunk kernel; see zstd_decode.cu),
+ * OC_ZSTD_DEC_PER_CHUNK (always the per-chunk kernel), OC_ZSTD_DEC_LANES
+ * (the lane-parallel kernel in groups of 8 whatever the batch's size,
+ * wherever the capacities and the scratch allow it; else the per-chunk
+ * kernel) or OC_ZSTD_DEC_FRAMES (the frame kernel for multi-block frames
+ * where capacities exceed a block or are unknown, then the per-chunk
+ * kernel for what it left; not yet an automatic choice: its first GPU
+ * measurement comes first).  Results are the same in
+ * all four, chunk by chunk;
  * the tests (test_cuda_zstd_lanes.c) and the harness
  * (bench/gpu/dev/zstd_lanes.cu) compare them.  An OK chunk's output is
  * written up to its size only; a chunk that fails may have bytes written
  * anywhere below its content size (and capacity).
  */
-enum { OC_ZSTD_DEC_AUTO = 0, OC_ZSTD_DEC_PER_CHUNK = 1, OC_ZSTD_DEC_LANES = 2 };
+enum { OC_ZSTD_DEC_AUTO = 0, OC_ZSTD_DEC_PER_CHUNK = 1, OC_ZSTD_DEC_LANES = 2, OC_ZSTD_DEC_FRAMES = 3 };
 /* The codec with the kernel named (oc_cuda_zstd_decompress_forced's). */
 OC_HIDDEN extern const oc_gpu_codec oc_gpu_codec_zstd_per_chunk;
 OC_HIDDEN extern const oc_gpu_codec oc_gpu_codec_zstd_lanes;
+OC_HIDDEN extern const oc_gpu_codec oc_gpu_codec_zstd_frames;
 OC_HIDDEN oc_status oc_cuda_zstd_decompress_with(void *scratch_dev, size_t scratch_size,
                                                  const oc_gpu_config *cfg, int kernel, size_t n,
                                                  const void *const *src_dev, const size_t *src_sizes_dev,

@@ -8,18 +8,16 @@
 #include "zstd_gpu.h"
 
 /* A literal buffer per warp: sized by the largest capacity when the engine
- * knows it (host capacities), else for 128 KiB blocks; at most 256 MiB
- * (fewer warps then loop over more chunks), or 384 MiB where the
- * lane-parallel kernel may run with 128 KiB literal buffers (capacities
- * over 64 KiB and up to 128 KiB, or unknown: device arrays): its need
- * (zstd_gpu.h) is then ~357 MiB at full scale, ~221 MiB for 64 KiB chunks
- * with host capacities. */
+ * knows it (host capacities), else for 128 KiB blocks; at most 384 MiB
+ * (fewer warps then loop over more chunks): the lane-parallel kernel with
+ * 128 KiB literal buffers (capacities over 64 KiB and up to 128 KiB, or
+ * unknown: device arrays) needs ~357 MiB at full scale (~221 MiB for 64 KiB
+ * chunks with host capacities), the frame kernel (capacities over 128 KiB
+ * or unknown) ~340 MiB for 264 CTAs (zstd_gpu.h). */
 static size_t zstd_decompress_scratch(const oc_gpu_config *cfg, size_t n)
 {
     size_t b = oc_cuda_zstd_decompress_scratch_size(n, cfg->max_capacity);
-    size_t cap = cfg->max_capacity <= OC_ZSTD_GPU_LANE_MAX_CAPACITY || cfg->max_capacity == SIZE_MAX
-                     ? ((size_t)384 << 20)
-                     : ((size_t)256 << 20);
+    size_t cap = (size_t)384 << 20;
     return b < cap ? b : cap;
 }
 
@@ -38,7 +36,7 @@ extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_zstd = {
     zstd_compress_scratch, oc_cuda_zstd_compress, zstd_decompress_scratch, oc_cuda_zstd_decompress, NULL};
 
 /* Tests only (oc_cuda_zstd_decompress_forced): the decoder with its kernel
- * named, the per-chunk one or the lane-parallel one. */
+ * named, the per-chunk one, the lane-parallel one or the frame kernel. */
 static oc_status zstd_decompress_per_chunk(void *scratch, size_t scratch_size, const oc_gpu_config *cfg,
                                            size_t n, const void *const *src, const size_t *src_sizes,
                                            void *const *dst, const size_t *dst_caps, size_t *dst_sizes,
@@ -57,7 +55,18 @@ static oc_status zstd_decompress_lanes(void *scratch, size_t scratch_size, const
                                         dst_caps, dst_sizes, statuses, stream);
 }
 
+static oc_status zstd_decompress_frames(void *scratch, size_t scratch_size, const oc_gpu_config *cfg,
+                                        size_t n, const void *const *src, const size_t *src_sizes,
+                                        void *const *dst, const size_t *dst_caps, size_t *dst_sizes,
+                                        oc_status *statuses, cudaStream_t stream)
+{
+    return oc_cuda_zstd_decompress_with(scratch, scratch_size, cfg, OC_ZSTD_DEC_FRAMES, n, src, src_sizes,
+                                        dst, dst_caps, dst_sizes, statuses, stream);
+}
+
 extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_zstd_per_chunk = {
     zstd_compress_scratch, oc_cuda_zstd_compress, zstd_decompress_scratch, zstd_decompress_per_chunk, NULL};
 extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_zstd_lanes = {
     zstd_compress_scratch, oc_cuda_zstd_compress, zstd_decompress_scratch, zstd_decompress_lanes, NULL};
+extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_zstd_frames = {
+    zstd_compress_scratch, oc_cuda_zstd_compress, zstd_decompress_scratch, zstd_decompress_frames, NULL};
