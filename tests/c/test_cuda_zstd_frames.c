@@ -73,7 +73,7 @@ int main(void)
     /* per file: frames of FR bytes (128 KiB blocks), one of small blocks,
      * one single-block chunk */
     size_t fr = small ? ((size_t)300 << 10) : ((size_t)1 << 20);
-    size_t per_file = small ? 3 : 6, nf = sizeof files / sizeof files[0];
+    size_t per_file = small ? 2 : 6, nf = sizeof files / sizeof files[0];
     size_t maxn = (per_file + 2) * nf;
     uint8_t **comp = calloc(maxn, sizeof *comp);
     const uint8_t **orig = calloc(maxn, sizeof *orig);
