@@ -163,6 +163,8 @@ OC_CORE_BIGFN oc_status ze_compress_chunk(const ze_work *W, ze_tables *T, const 
             if (rem >= 3) {
                 e = ze_literals(T, W->lit, nlit, dst, pos + 3, lim);
                 ZE_PHASE(2);
+                if (e <= lim)
+                    ze_seq_codes(T, W->seq, nseq);
                 if (lane == 0 && e <= lim)
                     e = ze_sequences(T, W->seq, nseq, P.fse_built, dst, e, lim);
             }

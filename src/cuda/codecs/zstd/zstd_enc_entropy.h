@@ -596,6 +596,7 @@ typedef struct {
     int16_t norm[64];
     uint8_t spread[512];
     uint8_t desc[3][128];
+    uint32_t cll[36], cof[32], cml[53]; /* the block's code histograms (ze_seq_codes) */
 } ze_tables;
 
 OC_CORE_BIGFN void ze_tables_init(ze_tables *T)
@@ -721,8 +722,49 @@ OC_CORE_BIGFN size_t ze_choose_table(ze_tables *T, const uint32_t *cnt, int nsym
     return 0;
 }
 
-/* Writes the sequences section at dst[pos..lim); returns the new position
- * (> lim when it does not fit). */
+/* A sequence's literal-length and match-length codes ride in the top
+ * bits of its ll and ml (both < 2^18: a block is 128 KiB) from
+ * ze_seq_codes to ze_sequences. */
+#define ZE_CODE_SHIFT 24
+#define ZE_VAL_MASK ((1u << ZE_CODE_SHIFT) - 1)
+
+/* The block's code histograms into T->cll/cof/cml and each sequence's
+ * codes into its top bits, by the whole warp (every lane calls it; atomic
+ * adds on the GPU).  Before ze_sequences. */
+OC_CORE_BIGFN void ze_seq_codes(ze_tables *T, ze_seq *seq, uint32_t nseq)
+{
+    uint32_t lane = OC_LANE();
+    for (uint32_t s = lane; s < 53; s += OC_NLANES) {
+        if (s < 36)
+            T->cll[s] = 0;
+        if (s < 32)
+            T->cof[s] = 0;
+        T->cml[s] = 0;
+    }
+    OC_WARP_SYNC();
+    /* ZE_ENTROPY_LANES 1 (the dev baseline): lane 0 alone */
+    uint32_t first = ZE_ENTROPY_LANES > 1 ? lane : lane == 0 ? 0 : nseq;
+    uint32_t step = ZE_ENTROPY_LANES > 1 ? OC_NLANES : 1;
+    for (uint32_t i = first; i < nseq; i += step) {
+        uint32_t ll = seq[i].ll, ml = seq[i].ml;
+        uint32_t llc = ze_ll_code(ll), mlc = ze_ml_code(ml), ofc = (uint32_t)oc_highbit32(seq[i].ofv);
+        seq[i].ll = ll | (llc << ZE_CODE_SHIFT);
+        seq[i].ml = ml | (mlc << ZE_CODE_SHIFT);
+#ifdef __CUDACC__
+        atomicAdd(&T->cll[llc], 1u);
+        atomicAdd(&T->cml[mlc], 1u);
+        atomicAdd(&T->cof[ofc], 1u);
+#else
+        T->cll[llc]++;
+        T->cml[mlc]++;
+        T->cof[ofc]++;
+#endif
+    }
+    OC_WARP_SYNC();
+}
+
+/* Writes the sequences section at dst[pos..lim) (after ze_seq_codes);
+ * returns the new position (> lim when it does not fit). */
 OC_CORE_BIGFN size_t ze_sequences(ze_tables *T, const ze_seq *seq, uint32_t nseq, int allow_built,
                                   uint8_t *dst, size_t pos, size_t lim)
 {
@@ -740,18 +782,7 @@ OC_CORE_BIGFN size_t ze_sequences(ze_tables *T, const ze_seq *seq, uint32_t nseq
     }
     if (nseq == 0)
         return pos;
-    uint32_t cll[36], cof[32], cml[53];
-    for (int s = 0; s < 36; s++)
-        cll[s] = 0;
-    for (int s = 0; s < 32; s++)
-        cof[s] = 0;
-    for (int s = 0; s < 53; s++)
-        cml[s] = 0;
-    for (uint32_t i = 0; i < nseq; i++) {
-        cll[ze_ll_code(seq[i].ll)]++;
-        cml[ze_ml_code(seq[i].ml)]++;
-        cof[oc_highbit32(seq[i].ofv)]++;
-    }
+    const uint32_t *cll = T->cll, *cof = T->cof, *cml = T->cml;
     uint8_t(*desc)[128] = T->desc;
     size_t dsz[3];
     uint32_t mode[3];
@@ -773,20 +804,23 @@ OC_CORE_BIGFN size_t ze_sequences(ze_tables *T, const ze_seq *seq, uint32_t nseq
     ze_bw_init(&w, dst, pos, lim);
     uint32_t sll = 0, sof = 0, sml = 0;
     const ze_seq *q = &seq[nseq - 1];
-    uint32_t llc = ze_ll_code(q->ll), mlc = ze_ml_code(q->ml), ofc = (uint32_t)oc_highbit32(q->ofv);
+    uint32_t llc = q->ll >> ZE_CODE_SHIFT, mlc = q->ml >> ZE_CODE_SHIFT, ofc = (uint32_t)oc_highbit32(q->ofv);
+    uint32_t llv = q->ll & ZE_VAL_MASK, mlv = q->ml & ZE_VAL_MASK;
     if (tab[0])
         sll = tab[0]->states[tab[0]->start[llc]];
     if (tab[1])
         sof = tab[1]->states[tab[1]->start[ofc]];
     if (tab[2])
         sml = tab[2]->states[tab[2]->start[mlc]];
-    ze_bw_put(&w, q->ll - oc_zstd_ll_base[llc], oc_zstd_ll_bits[llc]);
-    ze_bw_put(&w, q->ml - oc_zstd_ml_base[mlc], oc_zstd_ml_bits[mlc]);
+    ze_bw_put(&w, llv - oc_zstd_ll_base[llc], oc_zstd_ll_bits[llc]);
+    ze_bw_put(&w, mlv - oc_zstd_ml_base[mlc], oc_zstd_ml_bits[mlc]);
     ze_bw_put(&w, q->ofv - (1u << ofc), (int)ofc);
     for (uint32_t i = nseq - 1; i-- > 0;) {
         q = &seq[i];
-        llc = ze_ll_code(q->ll);
-        mlc = ze_ml_code(q->ml);
+        llc = q->ll >> ZE_CODE_SHIFT;
+        mlc = q->ml >> ZE_CODE_SHIFT;
+        llv = q->ll & ZE_VAL_MASK;
+        mlv = q->ml & ZE_VAL_MASK;
         ofc = (uint32_t)oc_highbit32(q->ofv);
         if (tab[1])
             ze_fse_step(tab[1], &sof, ofc, &w);
@@ -794,8 +828,8 @@ OC_CORE_BIGFN size_t ze_sequences(ze_tables *T, const ze_seq *seq, uint32_t nseq
             ze_fse_step(tab[2], &sml, mlc, &w);
         if (tab[0])
             ze_fse_step(tab[0], &sll, llc, &w);
-        ze_bw_put(&w, q->ll - oc_zstd_ll_base[llc], oc_zstd_ll_bits[llc]);
-        ze_bw_put(&w, q->ml - oc_zstd_ml_base[mlc], oc_zstd_ml_bits[mlc]);
+        ze_bw_put(&w, llv - oc_zstd_ll_base[llc], oc_zstd_ll_bits[llc]);
+        ze_bw_put(&w, mlv - oc_zstd_ml_base[mlc], oc_zstd_ml_bits[mlc]);
         ze_bw_put(&w, q->ofv - (1u << ofc), (int)ofc);
     }
     if (tab[2])
