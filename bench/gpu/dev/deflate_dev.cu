@@ -23,14 +23,15 @@
  * (inflate_v1_core.h, the library's until v2), the library's kernel (v2,
  * inflate_kernels.cu), v3 (v2 with an 11-bit literal/length table;
  * DEFLATE_NOTES.md "Decoder v1: result, and decoders v2 / v3") and v4
- * (inflate_v4_core.h, a lane per bit offset: "Decoder v4");
- * inflate_var_kernels.cu builds v1, v3 and v4.  Each is checked and timed
+ * (inflate_v4_core.h, a lane per bit offset: "Decoder v4") and v5 (two
+ * offsets a lane: "Decoder v5"); inflate_var_kernels.cu builds v1, v3, v4
+ * and v5.  Each is checked and timed
  * on the same batch; damaged inputs are held to the library's host core
  * for every variant.
  *
  * Usage: deflate_dev [--damage] [--quick] [--chunk N] [--level L] [--zlib]
  *                    [--strategy S] [--algo deflate|zlib|gzip|all]
- *                    [--variant v1|v2|v3|v4|v2,v4|all]
+ *                    [--variant v1|v2|v3|v4|v5|v2,v4,v5|all]
  *                    [--reps N] [--min-bytes B] [--max-bytes B] FILE...
  * Exit status 0 only if every check passed.
  */
@@ -87,7 +88,7 @@ struct Opts {
     size_t min_bytes = (size_t)1 << 30;
     size_t max_bytes = (size_t)64 << 20;
     std::vector<oc_algorithm> algos = {OC_ALGO_DEFLATE, OC_ALGO_ZLIB, OC_ALGO_GZIP};
-    std::vector<int> variants = {1, 2, 3, 4};
+    std::vector<int> variants = {1, 2, 3, 4, 5};
 };
 static Opts g;
 
@@ -235,6 +236,8 @@ static void dev_decode(const DevBatch &d, oc_algorithm a, int variant)
         : variant == 3 ? dev_inflate_v3(&cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
                                         (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, 0)
         : variant == 4 ? dev_inflate_v4(&cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
+                                        (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, 0)
+        : variant == 5 ? dev_inflate_v5(&cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
                                         (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, 0)
                        : oc_cuda_inflate(NULL, 0, &cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
                                          (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, 0);
@@ -437,13 +440,14 @@ int main(int argc, char **argv)
                 g.variants.push_back(3);
             if (v == "v4" || v == "all" || v.find("v4") != std::string::npos)
                 g.variants.push_back(4);
+            if (v == "v5" || v == "all" || v.find("v5") != std::string::npos)
+                g.variants.push_back(5);
         } else if (s[0] == '-') {
-            fprintf(
-                stderr,
-                "usage: deflate_dev [--damage] [--quick] [--chunk N] [--level L] [--zlib] "
-                "[--strategy S] [--algo deflate|zlib|gzip|all] [--variant v1|v2|v3|v4|v2,v4|all] [--reps N] "
-                "[--min-bytes B] "
-                "[--max-bytes B] FILE...\n");
+            fprintf(stderr, "usage: deflate_dev [--damage] [--quick] [--chunk N] [--level L] [--zlib] "
+                            "[--strategy S] [--algo deflate|zlib|gzip|all] [--variant "
+                            "v1|v2|v3|v4|v5|v2,v4,v5|all] [--reps N] "
+                            "[--min-bytes B] "
+                            "[--max-bytes B] FILE...\n");
             return 2;
         } else
             files.push_back(s);

@@ -29,6 +29,9 @@ oc_status deflate_host_decode_v3(oc_algorithm algo, const uint8_t *src, size_t n
 /* Decoder v4's core (inflate_v4_core.h: a round of items a lane each). */
 oc_status deflate_host_decode_v4(oc_algorithm algo, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
                                  size_t *out_size);
+/* Decoder v5's core (inflate_v5_core.h: v4 with two bit offsets a lane). */
+oc_status deflate_host_decode_v5(oc_algorithm algo, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+                                 size_t *out_size);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,7 @@
 /*
  * deflate_var_cpu_check.c - the library's inflate core (decoder v2), v3
- * (the same with an 11-bit literal/length table) and v4 (inflate_v4_core.h,
- * a lane per bit offset) held to zlib and to decoder
+ * (the same with an 11-bit literal/length table), v4 (inflate_v4_core.h,
+ * a lane per bit offset) and v5 (two offsets a lane) held to zlib and to decoder
  * v1 (inflate_v1_core.h) on the host, no GPU needed (DEFLATE_NOTES.md
  * "Decoder v1: result, and decoders v2 / v3"):
  *   1. every chunk of each file (64 KiB, then 1 MiB chunks), compressed by
@@ -62,11 +62,11 @@ static long g_cases, g_fail;
 static uint8_t *g_o1, *g_o2;
 
 typedef oc_status (*decode_fn)(oc_algorithm, const uint8_t *, size_t, uint8_t *, size_t, size_t *);
-#define NNEW 3
-static const decode_fn g_new[NNEW] = {deflate_host_decode, deflate_host_decode_v3,
-                                      deflate_host_decode_v4}; /* v2 (library), v3, v4 */
+#define NNEW 4
+static const decode_fn g_new[NNEW] = {deflate_host_decode, deflate_host_decode_v3, deflate_host_decode_v4,
+                                      deflate_host_decode_v5}; /* v2 (library), v3, v4, v5 */
 
-/* v2, v3 and v4 against v1 on one input and capacity. */
+/* v2, v3, v4 and v5 against v1 on one input and capacity. */
 static void agree(const char *name, oc_algorithm a, const uint8_t *in, size_t n, size_t cap, const char *what)
 {
     size_t s1 = 7;
@@ -164,12 +164,13 @@ int main(int argc, char **argv)
                 }
             }
         }
-        printf("%-28s %ld chunk decodes by v2, v3 and v4, %ld wrong\n", name, decoded, bad);
+        printf("%-28s %ld chunk decodes by v2, v3, v4 and v5, %ld wrong\n", name, decoded, bad);
         bad_total += bad;
         free(data);
     }
-    printf("v2, v3, v4 vs v1 on damaged input: %ld cases, %ld differ\n", g_cases, g_fail);
-    printf("%s\n", bad_total || g_fail ? "FAILURES" : "v2, v3 and v4 decode every chunk and agree with v1");
+    printf("v2, v3, v4, v5 vs v1 on damaged input: %ld cases, %ld differ\n", g_cases, g_fail);
+    printf("%s\n",
+           bad_total || g_fail ? "FAILURES" : "v2, v3, v4 and v5 decode every chunk and agree with v1");
     free(comp);
     free(tmp);
     free(g_o1);

@@ -32,6 +32,11 @@ oc_status dev_inflate_v4(const oc_gpu_config *cfg, size_t n, const void *const *
                          const size_t *src_sizes_dev, void *const *dst_dev, const size_t *dst_caps_dev,
                          size_t *dst_sizes_dev, oc_status *statuses_dev, cudaStream_t stream);
 
+/* Decoder v5 (inflate_v5_core.h): v4 with two bit offsets a lane. */
+oc_status dev_inflate_v5(const oc_gpu_config *cfg, size_t n, const void *const *src_dev,
+                         const size_t *src_sizes_dev, void *const *dst_dev, const size_t *dst_caps_dev,
+                         size_t *dst_sizes_dev, oc_status *statuses_dev, cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,7 +10,9 @@
  *       shared memory a warp: blocks of 2 warps, 16 warps per SM);
  *   -DDEV_V4 -DDEV_INFLATE_LAUNCH=dev_inflate_v4      decoder v4
  *       (inflate_v4_core.h: lanes decode at every bit offset; blocks of 4
- *       warps, 24 warps per SM as v2).
+ *       warps, 24 warps per SM as v2);
+ *   -DDEV_V5 -DDEV_INFLATE_LAUNCH=dev_inflate_v5      decoder v5
+ *       (inflate_v5_core.h: v4 with two bit offsets a lane).
  */
 #ifdef DEV_V1
 #include "inflate_v1_core.h" /* first: inflate_chunk_core.h then wraps v1 */
@@ -18,12 +20,15 @@
 #ifdef DEV_V4
 #include "inflate_v4_core.h" /* likewise for v4 */
 #endif
+#ifdef DEV_V5
+#include "inflate_v5_core.h" /* and v5 */
+#endif
 
 #include "cuda/codecs/deflate/inflate_chunk_core.h"
 #include "inflate_var_gpu.h"
 
 #ifndef DEV_INFLATE_LAUNCH
-#error "build with -DDEV_INFLATE_LAUNCH=dev_inflate_v1, _v3 or _v4 (see the Makefile)"
+#error "build with -DDEV_INFLATE_LAUNCH=dev_inflate_v1, _v3, _v4 or _v5 (see the Makefile)"
 #endif
 
 #if defined(INF_LTB) && INF_LTB > 10
