@@ -170,7 +170,32 @@ typedef struct {
 
 /* Code lengths (<= 11) of a complete prefix code for cnt[0..255] (at least
  * two symbols present); returns the longest length. */
-OC_CORE_BIGFN int ze_huf_lengths(ze_huf *H)
+/* H->sym[0..n): the present symbols by ascending count, ties by symbol
+ * value (the order of ze_huf_lengths' insertion sort), and H->len zeroed;
+ * by the whole warp, each lane ranking its symbols against all 256 counts
+ * (lane 0's insertion sort over global memory took up to ~16 K dependent
+ * steps a block on binary data). */
+OC_CORE_FN void ze_huf_sort_warp(ze_huf *H)
+{
+    const uint32_t *cnt = H->cnt;
+    for (uint32_t s = OC_LANE(); s < 256; s += OC_NLANES) {
+        H->len[s] = 0;
+        uint32_t c = cnt[s];
+        if (c) {
+            uint32_t r = 0;
+            for (uint32_t t = 0; t < 256; t++) {
+                uint32_t ct = cnt[t];
+                r += ct != 0 && (ct < c || (ct == c && t < s));
+            }
+            H->sym[r] = (uint16_t)s;
+        }
+    }
+    OC_WARP_SYNC();
+}
+
+/* presorted: H->sym and H->len come from ze_huf_sort_warp; else sorted
+ * here (lane 0, insertion sort: the dev baseline's ZE_ENTROPY_LANES 1). */
+OC_CORE_BIGFN int ze_huf_lengths(ze_huf *H, int presorted)
 {
     const uint32_t *cnt = H->cnt;
     uint8_t *len = H->len;
@@ -179,15 +204,20 @@ OC_CORE_BIGFN int ze_huf_lengths(ze_huf *H)
     uint16_t *parent = H->parent;
     uint8_t *depth = H->depth;
     int n = 0;
-    for (int s = 0; s < 256; s++) {
-        len[s] = 0;
-        if (cnt[s]) {
-            int i = n++;
-            while (i > 0 && cnt[sym[i - 1]] > cnt[s]) { /* ascending counts */
-                sym[i] = sym[i - 1];
-                i--;
+    if (presorted) {
+        for (int s = 0; s < 256; s++)
+            n += cnt[s] != 0;
+    } else {
+        for (int s = 0; s < 256; s++) {
+            len[s] = 0;
+            if (cnt[s]) {
+                int i = n++;
+                while (i > 0 && cnt[sym[i - 1]] > cnt[s]) { /* ascending counts */
+                    sym[i] = sym[i - 1];
+                    i--;
+                }
+                sym[i] = (uint16_t)s;
             }
-            sym[i] = (uint16_t)s;
         }
     }
     for (int i = 0; i < n; i++)
@@ -551,7 +581,7 @@ OC_CORE_BIGFN uint32_t ze_lit_plan(ze_huf *H, ze_fse *tmp_fse, int16_t *norm, ui
     if (n >= 64 && distinct >= 2) {
         uint8_t *len = H->len;
         uint16_t *code = H->code;
-        int maxl = ze_huf_lengths(H);
+        int maxl = ze_huf_lengths(H, ZE_ENTROPY_LANES > 1);
         ze_huf_codes(len, maxl, code);
         uint64_t bits = 0;
         for (int s = 0; s < 256; s++)
@@ -618,6 +648,8 @@ OC_CORE_BIGFN size_t ze_literals(ze_tables *T, const uint8_t *lit, size_t n, uin
     ze_huf *H = &T->huf;
     uint32_t lane = OC_LANE();
     ze_lit_hist(H->cnt, lit, n);
+    if (ZE_ENTROPY_LANES > 1 && n >= 64) /* the symbols' order for ze_huf_lengths */
+        ze_huf_sort_warp(H);
     uint32_t mode = 1;
     size_t e = 0, sp = 0;
     if (lane == 0)
