@@ -79,8 +79,10 @@ OC_CORE_FN int ze_gain(ze_match m, const uint32_t *rep)
 }
 
 /* 1: ze_find loads a chain link before comparing the candidate it
- * follows; the dev harness's baseline sets 0 (after, as before session 6).
- * Same result either way. */
+ * follows, and the windows take their positions' first links from the
+ * insertion's registers; the dev harness's baseline sets 0 (links loaded
+ * after the compare and read back, as before session 6).  Same result
+ * either way. */
 #ifndef ZE_LINK_EARLY
 #define ZE_LINK_EARLY 1
 #endif
@@ -240,7 +242,7 @@ OC_CORE_BIGFN uint32_t ze_block_lazy(const ze_work *W, const uint8_t *src, uint3
  * per lane on the GPU: a position's link is the highest lower lane with its
  * hash, else the head; the highest lane becomes the head.  Same tables as
  * ze_insert in order. */
-OC_CORE_FN void ze_insert_window(const ze_work *W, const uint8_t *src, uint32_t from, uint32_t to)
+OC_CORE_FN uint32_t ze_insert_window(const ze_work *W, const uint8_t *src, uint32_t from, uint32_t to)
 {
 #ifdef __CUDACC__
     const uint32_t cmask = (1u << ZE_CHAIN_LOG) - 1;
@@ -250,16 +252,19 @@ OC_CORE_FN void ze_insert_window(const ze_work *W, const uint8_t *src, uint32_t 
     uint32_t peers = __match_any_sync(0xffffffffu, h);
     uint32_t lower = peers & ((1u << lane) - 1u);
     uint32_t head = act ? ze_head(W, h) : 0u;
+    uint32_t link = lower ? from + (uint32_t)(31 - __clz(lower)) : head;
     __syncwarp();
     if (act) {
-        W->chain[p & cmask] = lower ? from + (uint32_t)(31 - __clz(lower)) : head;
+        W->chain[p & cmask] = link;
         if ((peers >> lane >> 1) == 0)
             ze_set_head(W, h, p);
     }
     __syncwarp();
+    return link; /* position from + lane's link (the GPU's windows take it from here) */
 #else
     for (uint32_t p = from; p < to; p++)
         ze_insert(W, src, p);
+    return 0;
 #endif
 }
 
@@ -296,17 +301,29 @@ OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint
         *ins = bs;
     while (ip < ilimit) {
         uint32_t nwin = ilimit - ip < ZE_WINDOW ? ilimit - ip : ZE_WINDOW;
+        /* the last insertion's links stay in registers: a position it
+         * inserted starts its search without reading its link back */
+        uint32_t lfrom = 0, lto = 0, link = 0;
         while (*ins < ip + nwin) {
             uint32_t to = ip + nwin - *ins < ZE_WINDOW ? ip + nwin : *ins + ZE_WINDOW;
-            ze_insert_window(W, src, *ins, to);
+            link = ze_insert_window(W, src, *ins, to);
+            lfrom = *ins;
+            lto = to;
             *ins = to;
         }
 #ifdef __CUDACC__
+        uint32_t q = ip + lane;
+        uint32_t mylink = __shfl_sync(0xffffffffu, link, (int)((q - lfrom) & 31u));
         ze_match mine;
         mine.len = 0;
         mine.off = 0;
         if (lane < nwin)
-            mine = ze_find(W, src, ip + lane, be, maxdist, rep, P->depth, W->chain[(ip + lane) & cmask]);
+            mine = ze_find(W, src, q, be, maxdist, rep, P->depth,
+                           ZE_LINK_EARLY && q >= lfrom && q < lto ? mylink : W->chain[q & cmask]);
+#else
+        (void)link;
+        (void)lfrom;
+        (void)lto;
 #endif
         uint32_t r = 0;
         ze_match m;
