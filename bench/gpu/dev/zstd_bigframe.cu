@@ -6,7 +6,8 @@
  * in-order pass per frame, zstd_dec_bigframe.h) and v8 (a CTA per frame:
  * three warps decode blocks' entropy into a ring of slots while the fourth
  * executes the decoded blocks in order, src/cuda/codecs/zstd/zstd_dec_frame.h; also 8 warps and
- * 8 slots), each step timed alone.
+ * 8 slots; without the library's shared-memory window), each step timed
+ * alone.
  *
  * Why: v5 lost its full-scale run without a profile (NOTES.md "Run 5"), so
  * nobody knew which step lost; v7 asks whether executing blocks in parallel
@@ -239,7 +240,7 @@ __global__ void __launch_bounds__(NW * 32)
     uint8_t *out = (uint8_t *)dsts[c];
     if (warp == 0) {
         uint32_t rep[3] = {1, 4, 8};
-        uint64_t pos = 0;
+        uint64_t pos = 0, wvalid = 0;
         int ok = 1;
         for (uint32_t b = 0; b < nb && ok; b++) {
             if (blk[b].type == 2) {
@@ -252,7 +253,8 @@ __global__ void __launch_bounds__(NW * 32)
                     break;
                 }
             }
-            ok = zd_pf_block(T, src, &blk[b], rep, &pos, ring + (b % R) * PF_SLOT, out, caps[c]);
+            ok = zd_pf_block(T, src, &blk[b], rep, &pos, ring + (b % R) * PF_SLOT, out, caps[c], NULL,
+                             &wvalid);
             __syncwarp();
             __threadfence_block();
             if (lane == 0)

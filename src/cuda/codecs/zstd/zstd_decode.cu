@@ -147,8 +147,9 @@ __global__ void __launch_bounds__(ZD_WARPS_PER_BLOCK * 32, MINB)
  * from a counter.  Thread 0 scans the frame (block records into the CTA's
  * area); warps 1.. take blocks in order and decode each into slot b mod ZF_R
  * of the CTA's ring once warp 0 has executed block b - ZF_R; warp 0 executes
- * the blocks in order as their slots fill, then checks content size and
- * checksum.  A frame it decodes gets OK, its size and done[c] = 1; any other
+ * the blocks in order as their slots fill (recent output mirrored in a
+ * 16 KiB shared-memory window, where most matches find their source), then
+ * checks content size and checksum.  A frame it decodes gets OK, its size and done[c] = 1; any other
  * chunk (and any frame that fails here) is left to the per-chunk kernel,
  * which runs after it and gives the exact status.  The hand-over flags are in
  * the CTA's area in global memory (volatile loads after fences). */
@@ -172,6 +173,7 @@ __global__ void __launch_bounds__(ZF_WARPS * 32)
     __shared__ zd_bp_frame sf;
     __shared__ unsigned long long s_c;
     __shared__ int s_take;
+    __shared__ uint8_t win[ZD_PF_WIN]; /* the executor's window of recent output */
     uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     zd_tables *T = &zf_tables[warp];
     uint8_t *my = area + (size_t)blockIdx.x * ZF_CTA_BYTES;
@@ -206,7 +208,7 @@ __global__ void __launch_bounds__(ZF_WARPS * 32)
             uint32_t nb = sf.nb;
             if (warp == 0) {
                 uint32_t rep[3] = {1, 4, 8};
-                uint64_t pos = 0;
+                uint64_t pos = 0, wvalid = 0;
                 int ok = 1;
                 for (uint32_t b = 0; b < nb && ok; b++) {
                     if (blk[b].type == 2) {
@@ -216,7 +218,7 @@ __global__ void __launch_bounds__(ZF_WARPS * 32)
                         __threadfence_block();
                     }
                     ok = zd_pf_block(T, src, &blk[b], rep, &pos, ring + (b % ZF_R) * ZF_SLOT, out,
-                                     dst_caps[c]);
+                                     dst_caps[c], win, &wvalid);
                     __syncwarp();
                     __threadfence_block();
                     if (lane == 0)
