@@ -21,6 +21,14 @@
  * warp; the choice per chunk is zstd_dec_lanes.h's, from the frame, block,
  * literal and sequence headers.  bench/gpu/zstd/NOTES.md "Run 6" has the
  * design, the measurements and the prediction for this version.
+ *
+ * Chunks that are one frame of several blocks (zarr's MB-sized chunks) can
+ * take the frame kernel (zf_decode_kernel, zstd_dec_frame.h, "v8"): a CTA
+ * per frame, its warps 1..3 decoding the blocks' entropy into a ring of
+ * slots while warp 0 executes the blocks in order; the per-chunk kernel
+ * runs after it and decodes every chunk it did not finish, so statuses stay
+ * the per-chunk kernel's.  NOTES.md "Run 7" has why execution stays in
+ * order (measured on real frames) and the prediction.
  */
 #include "zstd_gpu.h"
 
