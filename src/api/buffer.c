@@ -11,22 +11,24 @@
  * Decompression: plan_src builds the plan of host and device buffers
  * alike through one range reader - from head and tail wherever an index or
  * a size header suffices (src/format/sparse_plan.c), from the whole buffer
- * otherwise (src/format/ container readers); every compressed chunk of a
- * group is decoded by ONE
- * oc_batch_decompress call straight into its slice of the caller's dst (no
- * extra copy); stored chunks are copied; sizes and checksums are checked per
- * chunk and the first bad chunk is reported.  Containers without an index
- * end in a "tail" that the codec decodes serially into the rest of dst;
- * LZ4 frames without our index go through liblz4's LZ4F decoder.
+ * otherwise (src/format/ container readers); run_plan, the one decode loop
+ * of both engines, drives an engine's steps (src/format/plan.h): every
+ * compressed chunk of a group is decoded by ONE batched call straight into
+ * its slice of the caller's dst (no extra copy); stored chunks are copied;
+ * sizes and checksums are checked per chunk and the first bad chunk is
+ * reported; then the tail and the LZ4 content checksum.  Containers
+ * without an index end in a "tail" that the codec decodes serially into
+ * the rest of dst; LZ4 frames without our index go through liblz4's LZ4F
+ * decoder.
  *
  * Device buffers are driven from here too: RAW and WITH_UNCOMPRESSED_SIZE
  * compression is the same code (the batched call on the GPU); the plan of
  * a device buffer is plan_src's, its ranges read through oc_memory_copy
  * and its probe words checked by the GPU; this layer chooses GPU or
- * staging and the
- * CUDA engine's primitives (src/cuda/container/) assemble NATIVE
- * containers, run a plan and check one.  What the GPU does not run is
- * staged through the CPU engine (staging.c).
+ * staging, runs a device plan through run_plan with the GPU's steps
+ * (src/cuda/container/cuda_buffer_decode.cu), and the CUDA engine
+ * assembles NATIVE containers (cuda_buffer.cu).  What the GPU does not run
+ * is staged through the CPU engine (staging.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -464,18 +466,27 @@ oc_status oc_buffer_inspect(const void *src, uint64_t src_size, const oc_buffer_
 
 /* ---- decompression ----------------------------------------------------------- */
 
-/* Per-group state of decompression, shared with the checksum workers. */
-typedef struct dgroup {
+/* The host's steps of running a plan (src/format/plan.h's oc_plan_steps):
+ * groups of chunks decoded by one batched call each, finished and
+ * checksummed over the thread pool, the first failure found at once. */
+typedef struct host_plan {
+    oc_context *ctx;
+    const oc_container_plan *plan;
     const uint8_t *src;
     uint8_t *dst;
-    const oc_container_plan *plan;
-    const oc_chunk_ref *chunks; /* this group's first chunk */
+    uint64_t dst_capacity;
     int verify;
-    oc_status *st; /* per chunk of the group */
-    size_t *got;   /* decoded bytes per chunk */
-} dgroup;
+    const oc_chunk_ref *chunks; /* the group's first chunk */
+    uint64_t bytes;             /* the group's decoded bytes */
+    /* Per codec call (k entries), per chunk of the group (map, st, got). */
+    void *mem;
+    const void **sp;
+    void **dp;
+    size_t *ss, *dc, *ds, *map, *got;
+    oc_status *cst, *st;
+} host_plan;
 
-static int chunk_checksum_ok(const dgroup *g, size_t i)
+static int chunk_checksum_ok(const host_plan *g, size_t i)
 {
     const oc_chunk_ref *c = &g->chunks[i];
     const uint8_t *s = g->src + c->src_off, *d = g->dst + c->dst_off;
@@ -501,7 +512,7 @@ static int chunk_checksum_ok(const dgroup *g, size_t i)
 /* After decoding: sizes against the plan, checksums per policy. */
 static void finish_chunk(void *arg, size_t i)
 {
-    dgroup *g = (dgroup *)arg;
+    host_plan *g = (host_plan *)arg;
     const oc_chunk_ref *c = &g->chunks[i];
     oc_status st = g->st[i];
     if (c->stored && st == OC_OK)
@@ -518,83 +529,218 @@ static void finish_chunk(void *arg, size_t i)
     g->st[i] = st;
 }
 
-static oc_status decode_chunks(oc_context *ctx, const oc_container_plan *plan, const uint8_t *src,
-                               uint8_t *dst, int verify, uint64_t *failed_chunk)
+/* Decodes the tail chunk into dst[off..capacity); returns its size. */
+static oc_status decode_tail(oc_context *ctx, const oc_container_plan *plan, const uint8_t *src, uint8_t *dst,
+                             uint64_t dst_capacity, uint64_t *tail_size)
 {
-    size_t n = plan->n - (plan->tail ? 1 : 0);
-    if (n == 0)
-        return OC_OK;
-    oc_status st = OC_OK;
-    /* Group by decoded bytes so progress moves and arrays stay bounded. */
-    size_t cap = n < 65536 ? n : 65536;
-    const void **sp = (const void **)calloc(cap, sizeof *sp);
-    size_t *ss = (size_t *)calloc(cap, sizeof *ss);
-    void **dp = (void **)calloc(cap, sizeof *dp);
-    size_t *dc = (size_t *)calloc(cap, sizeof *dc);
-    size_t *ds = (size_t *)calloc(cap, sizeof *ds);
-    oc_status *cst = (oc_status *)calloc(cap, sizeof *cst);
-    size_t *map = (size_t *)calloc(cap, sizeof *map);
-    oc_status *gst = (oc_status *)calloc(cap, sizeof *gst);
-    size_t *got = (size_t *)calloc(cap, sizeof *got);
-    if (!sp || !ss || !dp || !dc || !ds || !cst || !map || !gst || !got) {
-        st = OC_ERR_OUT_OF_MEMORY;
-        goto cleanup;
-    }
-    oc_codec_options co = OC_CODEC_OPTIONS_INIT;
-    co.algorithm = plan->algorithm;
-    progress pr = {ctx, plan->total_size, 0};
+    const oc_chunk_ref *c = &plan->chunks[plan->n - 1];
     static uint8_t empty_out[1];
-    for (size_t first = 0; first < n;) {
-        size_t m = 0, k = 0;
-        uint64_t bytes = 0;
-        while (first + m < n && m < cap && (m == 0 || bytes < GROUP_BYTES)) {
-            const oc_chunk_ref *c = &plan->chunks[first + m];
-            gst[m] = OC_OK;
-            got[m] = (size_t)c->dst_size;
-            if (!c->stored) {
-                sp[k] = src + c->src_off;
-                ss[k] = (size_t)c->src_size;
-                dp[k] = c->dst_size ? (void *)(dst + c->dst_off) : (void *)empty_out;
-                dc[k] = (size_t)c->dst_size;
-                map[k] = m;
-                k++;
-            }
-            bytes += c->dst_size;
-            m++;
+    oc_codec_options co = OC_CODEC_OPTIONS_INIT;
+    co.algorithm = plan->tail_algorithm;
+    const void *sp = src + c->src_off;
+    size_t ss = (size_t)c->src_size;
+    uint64_t room = dst_capacity - c->dst_off;
+    void *dp = room ? (void *)(dst + c->dst_off) : (void *)empty_out;
+    size_t dc = room > SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)room;
+    size_t ds = 0;
+    oc_status st = OC_ERR_INTERNAL;
+    FORWARD_IF_ERROR(oc_batch_decompress(ctx, &co, 1, &sp, &ss, &dp, &dc, &ds, &st));
+    if (st == OC_ERR_CORRUPT && plan->tail_algorithm == OC_ALGO_GZIP) {
+        /* Bytes after the last member that do not begin another: gzip -d
+         * decodes the members and ignores them (issue 11 item 9); so do we
+         * (inspect's compressed_size says where the gzip data ends). */
+        size_t end = 0, out = 0;
+        oc_status lenient = oc_cpu_gzip_extent(ctx, (const uint8_t *)sp, ss, dp, dc, &end, &out);
+        if (lenient == OC_OK && end > 0) {
+            st = OC_OK;
+            ds = out;
         }
-        if (k) {
-            st = oc_batch_decompress(ctx, &co, k, sp, ss, dp, dc, ds, cst);
-            if (st != OC_OK)
-                goto cleanup;
-            for (size_t j = 0; j < k; j++) {
-                gst[map[j]] = cst[j];
-                got[map[j]] = ds[j];
-            }
-        }
-        dgroup g = {src, dst, plan, plan->chunks + first, verify, gst, got};
-        oc_parallel_for(oc_context_num_threads(ctx), m, bytes, finish_chunk, &g);
-        for (size_t i = 0; i < m; i++) {
-            if (gst[i] != OC_OK) {
-                if (failed_chunk)
-                    *failed_chunk = first + i;
-                st = gst[i];
-                goto cleanup;
-            }
-        }
-        first += m;
-        progress_report(&pr, plan->chunks[first - 1].dst_off + plan->chunks[first - 1].dst_size);
     }
-cleanup:
-    free(sp);
-    free(ss);
-    free(dp);
-    free(dc);
-    free(ds);
-    free(cst);
-    free(map);
-    free(gst);
-    free(got);
+    *tail_size = ds;
     return st;
+}
+
+#define HOST_GROUP_CHUNKS ((size_t)65536)
+
+static oc_status host_plan_end(void *self, oc_plan_result *r)
+{
+    (void)r; /* every step filled it at once */
+    free(((host_plan *)self)->mem);
+    return OC_OK;
+}
+
+static oc_status host_plan_begin(host_plan *h, oc_context *ctx, const oc_container_plan *plan,
+                                 const uint8_t *src, uint8_t *dst, uint64_t dst_capacity, int verify)
+{
+    memset(h, 0, sizeof *h);
+    h->ctx = ctx;
+    h->plan = plan;
+    h->src = src;
+    h->dst = dst;
+    h->dst_capacity = dst_capacity;
+    h->verify = verify;
+    size_t cap = plan->n < HOST_GROUP_CHUNKS ? (plan->n ? plan->n : 1) : HOST_GROUP_CHUNKS;
+    h->mem = calloc(cap, 2 * sizeof(void *) + 5 * sizeof(size_t) + 2 * sizeof(oc_status));
+    RETURN_ERROR_IF(!h->mem, OC_ERR_OUT_OF_MEMORY);
+    h->sp = (const void **)h->mem;
+    h->dp = (void **)(h->sp + cap);
+    h->ss = (size_t *)(h->dp + cap);
+    h->dc = h->ss + cap;
+    h->ds = h->dc + cap;
+    h->map = h->ds + cap;
+    h->got = h->map + cap;
+    h->cst = (oc_status *)(h->got + cap);
+    h->st = h->cst + cap;
+    return OC_OK;
+}
+
+static oc_status host_plan_corrupt(void *self, int *corrupt)
+{
+    (void)self; /* plan_src checked the probes of a host buffer */
+    *corrupt = 0;
+    return OC_OK;
+}
+
+static oc_status host_plan_decode(void *self, size_t first, size_t m)
+{
+    host_plan *h = (host_plan *)self;
+    static uint8_t empty_out[1];
+    size_t k = 0;
+    h->bytes = 0;
+    for (size_t i = 0; i < m; i++) {
+        const oc_chunk_ref *c = &h->plan->chunks[first + i];
+        h->st[i] = OC_OK;
+        h->got[i] = (size_t)c->dst_size;
+        if (!c->stored) {
+            h->sp[k] = h->src + c->src_off;
+            h->ss[k] = (size_t)c->src_size;
+            h->dp[k] = c->dst_size ? (void *)(h->dst + c->dst_off) : (void *)empty_out;
+            h->dc[k] = (size_t)c->dst_size;
+            h->map[k] = i;
+            k++;
+        }
+        h->bytes += c->dst_size;
+    }
+    if (k == 0)
+        return OC_OK;
+    oc_codec_options co = OC_CODEC_OPTIONS_INIT;
+    co.algorithm = h->plan->algorithm;
+    FORWARD_IF_ERROR(oc_batch_decompress(h->ctx, &co, k, h->sp, h->ss, h->dp, h->dc, h->ds, h->cst));
+    for (size_t j = 0; j < k; j++) {
+        h->st[h->map[j]] = h->cst[j];
+        h->got[h->map[j]] = h->ds[j];
+    }
+    return OC_OK;
+}
+
+static oc_status host_plan_finish(void *self, size_t first, size_t m)
+{
+    host_plan *h = (host_plan *)self;
+    h->chunks = h->plan->chunks + first;
+    oc_parallel_for(oc_context_num_threads(h->ctx), m, h->bytes, finish_chunk, h);
+    return OC_OK;
+}
+
+static oc_status host_plan_first_failure(void *self, size_t first, size_t m, oc_plan_result *r)
+{
+    host_plan *h = (host_plan *)self;
+    for (size_t i = 0; i < m && r->status == OC_OK; i++) {
+        if (h->st[i] != OC_OK) {
+            r->status = h->st[i];
+            r->failed = first + i;
+        }
+    }
+    return OC_OK;
+}
+
+static oc_status host_plan_tail(void *self, oc_plan_result *r)
+{
+    host_plan *h = (host_plan *)self;
+    r->tail_status = decode_tail(h->ctx, h->plan, h->src, h->dst, h->dst_capacity, &r->tail_size);
+    return OC_OK;
+}
+
+static oc_status host_plan_content(void *self, uint64_t len, oc_plan_result *r)
+{
+    host_plan *h = (host_plan *)self;
+    r->content = oc_xxh32(h->dst, (size_t)len, 0);
+    return OC_OK;
+}
+
+static const oc_plan_steps host_plan_steps = {
+    GROUP_BYTES,
+    HOST_GROUP_CHUNKS,
+    1,
+    host_plan_corrupt,
+    host_plan_decode,
+    host_plan_finish,
+    host_plan_first_failure,
+    host_plan_tail,
+    host_plan_content,
+    host_plan_end,
+};
+
+/* Runs a plan through one engine's steps (self: its state, from its begin
+ * call; ended here): the one decode loop of both engines.  Probes first:
+ * a container the parser rejects is CORRUPT whatever the chunks say; then
+ * OUTPUT_TOO_SMALL before anything is decoded; groups of chunks, each one
+ * batched decode, finished and checked, stopping at the first failure (an
+ * engine may report it only at the end); the tail; the LZ4 content
+ * checksum over everything decoded. */
+static oc_status run_plan(oc_context *ctx, const oc_plan_steps *e, void *self, const oc_container_plan *plan,
+                          int verify, uint64_t dst_capacity, uint64_t *dst_size, uint64_t *failed_chunk)
+{
+    oc_plan_result r = {OC_OK, UINT64_MAX, OC_OK, 0, 0};
+    uint64_t known = oc_plan_known_size(plan);
+    oc_status st = OC_OK;
+    if (known > dst_capacity) {
+        int corrupt = 0;
+        st = e->corrupt(self, &corrupt);
+        e->end(self, NULL);
+        FORWARD_IF_ERROR(st);
+        RETURN_ERROR_IF(corrupt, OC_ERR_CORRUPT);
+        if (failed_chunk)
+            *failed_chunk = oc_plan_first_over(plan, dst_capacity);
+        return OC_ERR_OUTPUT_TOO_SMALL;
+    }
+    size_t n = plan->n - (plan->tail ? 1 : 0);
+    progress pr = {ctx, plan->total_size, 0};
+    for (size_t first = 0; first < n && st == OC_OK && r.status == OC_OK;) {
+        /* Group by decoded bytes so progress moves and arrays stay bounded. */
+        size_t m = 0;
+        uint64_t bytes = 0;
+        while (first + m < n && m < e->group_chunks && (m == 0 || bytes < e->group_bytes))
+            bytes += plan->chunks[first + m++].dst_size;
+        st = e->decode(self, first, m);
+        if (st == OC_OK)
+            st = e->finish(self, first, m);
+        if (st == OC_OK)
+            st = e->first_failure(self, first, m, &r);
+        first += m;
+        if (st == OC_OK && r.status == OC_OK && e->progress)
+            progress_report(&pr, plan->chunks[first - 1].dst_off + plan->chunks[first - 1].dst_size);
+    }
+    if (st == OC_OK && r.status == OC_OK && plan->tail)
+        st = e->tail(self, &r);
+    int content = verify && plan->lz4_content_checksum;
+    if (st == OC_OK && r.status == OC_OK && r.tail_status == OC_OK && content)
+        st = e->content(self, known + r.tail_size, &r);
+    oc_status end = e->end(self, st == OC_OK ? &r : NULL);
+    FORWARD_IF_ERROR(st);
+    FORWARD_IF_ERROR(end);
+    if (r.status != OC_OK) {
+        if (failed_chunk && r.failed != UINT64_MAX)
+            *failed_chunk = r.failed;
+        return r.status;
+    }
+    if (r.tail_status != OC_OK) {
+        if (failed_chunk)
+            *failed_chunk = plan->n - 1;
+        return r.tail_status;
+    }
+    RETURN_ERROR_IF(content && r.content != plan->content_checksum, OC_ERR_CHECKSUM_MISMATCH);
+    *dst_size = known + r.tail_size;
+    return OC_OK;
 }
 
 /* LZ4 legacy frames (src/format/lz4legacy.c): blocks of at most 8 MiB, all
@@ -702,37 +848,6 @@ static oc_status legacy_size(oc_context *ctx, const oc_container_plan *plan, con
     return st;
 }
 
-/* Decodes the tail chunk into dst[off..capacity); returns its size. */
-static oc_status decode_tail(oc_context *ctx, const oc_container_plan *plan, const uint8_t *src, uint8_t *dst,
-                             uint64_t dst_capacity, uint64_t *tail_size)
-{
-    const oc_chunk_ref *c = &plan->chunks[plan->n - 1];
-    static uint8_t empty_out[1];
-    oc_codec_options co = OC_CODEC_OPTIONS_INIT;
-    co.algorithm = plan->tail_algorithm;
-    const void *sp = src + c->src_off;
-    size_t ss = (size_t)c->src_size;
-    uint64_t room = dst_capacity - c->dst_off;
-    void *dp = room ? (void *)(dst + c->dst_off) : (void *)empty_out;
-    size_t dc = room > SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)room;
-    size_t ds = 0;
-    oc_status st = OC_ERR_INTERNAL;
-    FORWARD_IF_ERROR(oc_batch_decompress(ctx, &co, 1, &sp, &ss, &dp, &dc, &ds, &st));
-    if (st == OC_ERR_CORRUPT && plan->tail_algorithm == OC_ALGO_GZIP) {
-        /* Bytes after the last member that do not begin another: gzip -d
-         * decodes the members and ignores them (issue 11 item 9); so do we
-         * (inspect's compressed_size says where the gzip data ends). */
-        size_t end = 0, out = 0;
-        oc_status lenient = oc_cpu_gzip_extent(ctx, (const uint8_t *)sp, ss, dp, dc, &end, &out);
-        if (lenient == OC_OK && end > 0) {
-            st = OC_OK;
-            ds = out;
-        }
-    }
-    *tail_size = ds;
-    return st;
-}
-
 /* ---- device buffers ------------------------------------------------------------ */
 
 /* A device buffer decoded on the GPU: src/format/sparse_plan.c's plan from
@@ -756,9 +871,12 @@ static oc_status decompress_device(oc_context *ctx, const oc_buffer_options *hin
     if (st == OC_OK && (!pl.sparse || !oc_cuda_has_op(plan->algorithm, 1) ||
                         (plan->tail && !oc_cuda_has_op(plan->tail_algorithm, 1))))
         *handled = 0;
-    else if (st == OC_OK)
-        st = oc_cuda_buffer_run_plan(ctx, plan, &pl.sh, verify, src, src_size, dst, dst_capacity, dst_size,
-                                     failed_chunk);
+    else if (st == OC_OK) {
+        void *self = NULL;
+        st = oc_cuda_plan_begin(ctx, plan, &pl.sh, verify, src, src_size, dst, dst_capacity, &self);
+        if (st == OC_OK)
+            st = run_plan(ctx, &oc_cuda_plan_steps, self, plan, verify, dst_capacity, dst_size, failed_chunk);
+    }
     src_plan_free(&pl);
     return st;
 }
@@ -780,7 +898,16 @@ static oc_status decompressed_size_device(oc_context *ctx, const oc_buffer_optio
     } else if (st != OC_OK) {
         *handled = 1;
     } else if (!pl.plan.tail && pl.plan.size_known) {
-        st = oc_cuda_buffer_check_plan(ctx, &pl.plan, &pl.sh, src, src_size);
+        /* The device checks alone: begin, and the corrupt step's one wait. */
+        void *self = NULL;
+        int corrupt = 0;
+        st = oc_cuda_plan_begin(ctx, &pl.plan, &pl.sh, 1, src, src_size, NULL, 0, &self);
+        if (st == OC_OK) {
+            st = oc_cuda_plan_steps.corrupt(self, &corrupt);
+            oc_cuda_plan_steps.end(self, NULL);
+        }
+        if (st == OC_OK && corrupt)
+            st = OC_ERR_CORRUPT;
         if (st == OC_OK)
             *size = pl.plan.total_size;
         *handled = 1;
@@ -839,32 +966,10 @@ oc_status oc_buffer_decompress(oc_context *ctx, const oc_buffer_options *hint, c
             *dst_size = total;
         goto done;
     }
-    uint64_t known = oc_plan_known_size(&plan);
-    if (known > dst_capacity) {
-        st = OC_ERR_OUTPUT_TOO_SMALL;
-        if (failed_chunk)
-            *failed_chunk = oc_plan_first_over(&plan, dst_capacity);
-        goto done;
-    }
-    st = decode_chunks(ctx, &plan, s, d, verify, failed_chunk);
-    if (st != OC_OK)
-        goto done;
-    uint64_t total = known;
-    if (plan.tail) {
-        uint64_t tail = 0;
-        st = decode_tail(ctx, &plan, s, d, dst_capacity, &tail);
-        if (st != OC_OK) {
-            if (failed_chunk)
-                *failed_chunk = plan.n - 1;
-            goto done;
-        }
-        total += tail;
-    }
-    if (verify && plan.lz4_content_checksum && oc_xxh32(d, (size_t)total, 0) != plan.content_checksum) {
-        st = OC_ERR_CHECKSUM_MISMATCH;
-        goto done;
-    }
-    *dst_size = total;
+    host_plan h;
+    st = host_plan_begin(&h, ctx, &plan, s, d, dst_capacity, verify);
+    if (st == OC_OK)
+        st = run_plan(ctx, &host_plan_steps, &h, &plan, verify, dst_capacity, dst_size, failed_chunk);
 done:
     src_plan_free(&pl);
     return st;

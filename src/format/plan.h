@@ -108,6 +108,43 @@ static inline size_t oc_plan_first_over(const oc_container_plan *plan, uint64_t 
     return i;
 }
 
+/* ---- running a plan ------------------------------------------------------ */
+
+/* What running a plan found (src/api/buffer.c's run_plan). */
+typedef struct oc_plan_result {
+    oc_status status;      /* the first failing chunk's status (CORRUPT: a failed probe) */
+    uint64_t failed;       /* that chunk, or UINT64_MAX (none, or a probe) */
+    oc_status tail_status; /* the tail chunk's */
+    uint64_t tail_size;    /* the tail's decoded bytes */
+    uint32_t content;      /* XXH32 of dst[0..len), when the content step ran */
+} oc_plan_result;
+
+/* One engine's steps of running a plan, which src/api/buffer.c's run_plan
+ * drives in this order: (corrupt, only when dst is too small) | per group
+ * of chunks: decode, finish, first_failure (stopping at a failure) | tail |
+ * content | end.  self is the engine's state of one plan (its begin call:
+ * buffer.c's host_plan_begin, oc_cuda_plan_begin).  A step may only
+ * enqueue work and fill *r at end (the GPU: nothing synchronises but
+ * corrupt and end); end frees self, r == NULL when the run is abandoned. */
+typedef struct oc_plan_steps {
+    uint64_t group_bytes; /* decoded bytes per group (at least one chunk) */
+    size_t group_chunks;  /* chunks per group */
+    int progress;         /* report progress after each group (the host's steps) */
+    /* Whether the container is corrupt (a failed probe), before anything ran. */
+    oc_status (*corrupt)(void *self, int *corrupt);
+    /* ONE batched decode of the group's compressed chunks into their slices of dst. */
+    oc_status (*decode)(void *self, size_t first, size_t m);
+    /* Stored chunks copied, sizes against the plan, checksums per policy. */
+    oc_status (*finish)(void *self, size_t first, size_t m);
+    /* The group's first failing chunk into r->status / r->failed (unless set). */
+    oc_status (*first_failure)(void *self, size_t first, size_t m, oc_plan_result *r);
+    /* The tail chunk decoded into the rest of dst: r->tail_status, r->tail_size. */
+    oc_status (*tail)(void *self, oc_plan_result *r);
+    /* XXH32 of dst[0..len) into r->content (the LZ4 content checksum). */
+    oc_status (*content)(void *self, uint64_t len, oc_plan_result *r);
+    oc_status (*end)(void *self, oc_plan_result *r);
+} oc_plan_steps;
+
 /* ---- writers ------------------------------------------------------------ */
 
 typedef struct oc_writer {

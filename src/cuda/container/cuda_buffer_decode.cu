@@ -13,12 +13,16 @@
  * (statuses included), plus probes: words the index implies that a kernel
  * checks in the real bytes (CORRUPT otherwise, as the CPU parser would
  * say), and the API chooses this path for the plans the GPU runs.  Here,
- * oc_cuda_buffer_run_plan runs such a plan: ONE batched GPU
- * decode writes every chunk straight into its slice of dst, a block per
- * chunk copies stored chunks and verifies sizes and checksums on the
- * device, a reduction finds the first failing chunk, and one
- * synchronisation returns the result.  oc_cuda_buffer_check_plan runs the
- * same device checks without decoding, for the size query.
+ * oc_cuda_plan_begin and oc_cuda_plan_steps are the GPU's steps of running
+ * such a plan, which buffer.c's run_plan drives as it drives the host's:
+ * the whole plan is one group, so ONE batched GPU decode writes every
+ * chunk straight into its slice of dst, a block per chunk copies stored
+ * chunks and checks sizes (oc_k_dfinish), a thread per chunk checksums
+ * (oc_k_dsums), a block finds the first failing chunk (oc_k_dreduce), the
+ * tail and the LZ4 content checksum follow, and the end step's one
+ * synchronisation returns the result; nothing else synchronises but the
+ * corrupt step (asked only when dst is too small, and by the size query,
+ * which runs the device checks alone).
  *
  * Zstd seek-table entries: each frame is walked on the device
  * (zstd_walk.h, the CPU reader's own walk), so statuses match the CPU path.
@@ -54,6 +58,7 @@ struct oc_dres {
 
 struct oc_dargs {
     uint64_t n;
+    uint64_t first; /* the group's first chunk in the plan (oc_k_dreduce's answer) */
     const oc_dchunk *c;
     const uint8_t *src;
     uint8_t *dst;
@@ -188,7 +193,8 @@ static __global__ void __launch_bounds__(128) oc_k_dsums(oc_dargs a)
     }
 }
 
-/* One block: the first failing chunk (in stream order). */
+/* One block: the group's first failing chunk, unless an earlier group's
+ * is already there (groups run in stream order). */
 static __global__ void __launch_bounds__(1024) oc_k_dreduce(oc_dargs a)
 {
     __shared__ uint64_t first[1024];
@@ -203,15 +209,9 @@ static __global__ void __launch_bounds__(1024) oc_k_dreduce(oc_dargs a)
             f = first[k] < f ? first[k] : f;
         f = first[0] < f ? first[0] : f;
         oc_dres *r = a.res;
-        if (r->probe_failed) {
-            r->status = OC_ERR_CORRUPT; /* the CPU parser rejects the container */
-            r->failed = ~(uint64_t)0;
-        } else if (f != ~(uint64_t)0) {
+        if (f != ~(uint64_t)0 && r->status == OC_OK) {
             r->status = a.st[f];
-            r->failed = f;
-        } else {
-            r->status = OC_OK;
-            r->failed = ~(uint64_t)0;
+            r->failed = a.first + f;
         }
     }
 }
@@ -251,184 +251,233 @@ static oc_status oc_plan_checks(oc_dargs a, const oc_container_plan *plan, const
     return st;
 }
 
-/* Runs a plan on the device.  Probes (may be none) are checked first in
- * effect: a failed probe is CORRUPT whatever the chunks say. */
-static oc_status oc_run_plan(oc_context *ctx, const oc_container_plan *plan, const oc_sparse *sh, int verify,
-                             const uint8_t *src, uint64_t src_size, uint8_t *dst, uint64_t dst_capacity,
-                             uint64_t *dst_size, uint64_t *failed_chunk)
-{
-    cudaStream_t stream = (cudaStream_t)ctx->opts.cuda_stream;
-    uint64_t nd = plan->n - (plan->tail ? 1 : 0);
-    uint64_t words = plan->n ? plan->n : 1;
-    uint64_t np = sh ? sh->np : 0;
-    size_t arrays =
-        (size_t)(256 + words * (sizeof(oc_dchunk) + 8 * 5 + 8) + (np ? np : 1) * sizeof(oc_probe));
-    uint8_t *mem = (uint8_t *)oc_cuda_dev_alloc(ctx, arrays);
-    if (mem == NULL)
-        return OC_ERR_OUT_OF_MEMORY;
-    oc_dargs a;
-    a.n = nd;
-    a.res = (oc_dres *)mem;
-    oc_dchunk *dc = (oc_dchunk *)(mem + 256);
-    a.c = dc;
-    a.sp = (const uint8_t **)(dc + words);
-    a.ss = (size_t *)(a.sp + words);
-    a.dp = (uint8_t **)(a.ss + words);
-    a.dc = (size_t *)(a.dp + words);
-    a.ds = (size_t *)(a.dc + words);
-    a.st = (int32_t *)(a.ds + words);
-    oc_probe *dprobes = (oc_probe *)(a.st + 2 * words);
-    a.src = src;
-    a.dst = dst;
-    a.check = plan->check;
-    a.verify = verify;
+/* One plan run on the device (oc_cuda_plan_begin .. the end step):
+ * arrays of every chunk in one device allocation, the result read back at
+ * the end with one synchronisation. */
+struct oc_cuda_plan {
+    oc_context *ctx;
+    cudaStream_t stream;
+    int prev; /* the caller's device, given back at the end */
+    const oc_container_plan *plan;
+    int verify;
+    uint64_t dst_capacity;
+    oc_dargs a; /* every chunk's arrays (words entries each) */
+    uint8_t *mem;
+    size_t bytes;
+    oc_dchunk *hc; /* the chunk list's host copy */
+    /* The tail's arguments (copied to the device from here) and results. */
+    const void *tail_sp;
+    size_t tail_ss;
+    void *tail_dp;
+    size_t tail_dc;
+    int tail_ran;
     oc_dres hr;
-    memset(&hr, 0, sizeof hr);
-    int32_t tail_st = OC_OK;
-    size_t tail_size = 0;
-    oc_dchunk *hc = (oc_dchunk *)calloc((size_t)words, sizeof *hc);
-    oc_status st = hc ? OC_OK : OC_ERR_OUT_OF_MEMORY;
-    uint64_t known = oc_plan_known_size(plan);
-    if (st == OC_OK)
-        st = oc_plan_checks(a, plan, sh, hc, dprobes, src_size, stream);
-    if (st == OC_OK && known > dst_capacity) {
-        /* Too small, unless the container is corrupt (the CPU parser says so first). */
-        st = oc_cuda_buffer_err(cudaMemcpyAsync(&hr, a.res, sizeof hr, cudaMemcpyDeviceToHost, stream));
-        if (st == OC_OK)
-            st = oc_cuda_buffer_err(cudaStreamSynchronize(stream));
-        if (st == OC_OK && hr.probe_failed)
-            st = OC_ERR_CORRUPT;
-        else if (st == OC_OK) {
-            st = OC_ERR_OUTPUT_TOO_SMALL;
-            if (failed_chunk)
-                *failed_chunk = oc_plan_first_over(plan, dst_capacity);
-        }
-        goto done;
-    }
-    if (st == OC_OK && nd) {
-        oc_k_dprep<<<oc_buffer_grid(nd, 256), 256, 0, stream>>>(a);
-        st = oc_cuda_buffer_err(cudaGetLastError());
-        oc_codec_options co = OC_CODEC_OPTIONS_INIT;
-        co.algorithm = plan->algorithm;
-        if (st == OC_OK)
-            st = oc_cuda_batch_decompress(ctx, &co, (size_t)nd, (const void *const *)a.sp, a.ss,
-                                          (void *const *)a.dp, a.dc, a.ds, (oc_status *)a.st);
-        if (st == OC_OK)
-            oc_k_dfinish<<<oc_buffer_grid(nd, 1), 256, 0, stream>>>(a);
-        if (st == OC_OK && verify && plan->check != OC_CHECK_NONE)
-            oc_k_dsums<<<oc_buffer_grid(nd, 128), 128, 0, stream>>>(a);
-    }
-    if (st == OC_OK)
-        oc_k_dreduce<<<1, 1024, 0, stream>>>(a);
-    if (st == OC_OK && plan->tail) {
-        /* The tail (RAW LZ4 and the like): decodes into the rest of dst. */
-        const oc_chunk_ref *c = &plan->chunks[plan->n - 1];
-        oc_codec_options co = OC_CODEC_OPTIONS_INIT;
-        co.algorithm = plan->tail_algorithm;
-        const void *sp = src + c->src_off;
-        size_t ss = (size_t)c->src_size;
-        uint64_t room = dst_capacity - c->dst_off;
-        void *dp = room ? (void *)(dst + c->dst_off) : (void *)a.res;
-        size_t cap = room > SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)room;
-        size_t *d_size = &a.ds[plan->n - 1];
-        oc_status *d_st = (oc_status *)&a.st[plan->n - 1];
-        const void **d_sp = (const void **)&a.sp[plan->n - 1];
-        size_t *d_ss = &a.ss[plan->n - 1];
-        void **d_dp = (void **)&a.dp[plan->n - 1];
-        size_t *d_dc = &a.dc[plan->n - 1];
-        st = oc_cuda_buffer_err(cudaMemcpyAsync(d_sp, &sp, sizeof sp, cudaMemcpyHostToDevice, stream));
-        if (st == OC_OK)
-            st = oc_cuda_buffer_err(cudaMemcpyAsync(d_ss, &ss, sizeof ss, cudaMemcpyHostToDevice, stream));
-        if (st == OC_OK)
-            st = oc_cuda_buffer_err(cudaMemcpyAsync(d_dp, &dp, sizeof dp, cudaMemcpyHostToDevice, stream));
-        if (st == OC_OK)
-            st = oc_cuda_buffer_err(cudaMemcpyAsync(d_dc, &cap, sizeof cap, cudaMemcpyHostToDevice, stream));
-        if (st == OC_OK)
-            st = oc_cuda_batch_decompress(ctx, &co, 1, d_sp, d_ss, d_dp, d_dc, d_size, d_st);
-    }
-    if (st == OC_OK && verify && plan->lz4_content_checksum)
-        st = oc_cuda_buffer_err(oc_cuda_xxh32_whole_launch(dst, known, &a.res->content, stream));
-    if (st == OC_OK)
-        st = oc_cuda_buffer_err(cudaMemcpyAsync(&hr, a.res, sizeof hr, cudaMemcpyDeviceToHost, stream));
-    if (st == OC_OK && plan->tail) {
+    int32_t tail_st;
+    size_t tail_size;
+};
+
+/* The arrays of chunks [first, first + m). */
+static oc_dargs oc_plan_group(const oc_cuda_plan *p, size_t first, size_t m)
+{
+    oc_dargs g = p->a;
+    g.n = m;
+    g.first = first;
+    g.c += first;
+    g.sp += first;
+    g.ss += first;
+    g.dp += first;
+    g.dc += first;
+    g.ds += first;
+    g.st += first;
+    return g;
+}
+
+static oc_status oc_plan_end(void *self, oc_plan_result *r)
+{
+    oc_cuda_plan *p = (oc_cuda_plan *)self;
+    oc_status st = OC_OK;
+    if (r) {
         st = oc_cuda_buffer_err(
-            cudaMemcpyAsync(&tail_st, &a.st[plan->n - 1], sizeof tail_st, cudaMemcpyDeviceToHost, stream));
+            cudaMemcpyAsync(&p->hr, p->a.res, sizeof p->hr, cudaMemcpyDeviceToHost, p->stream));
+        if (st == OC_OK && p->tail_ran) {
+            uint64_t t = p->plan->n - 1;
+            st = oc_cuda_buffer_err(cudaMemcpyAsync(&p->tail_st, &p->a.st[t], sizeof p->tail_st,
+                                                    cudaMemcpyDeviceToHost, p->stream));
+            if (st == OC_OK)
+                st = oc_cuda_buffer_err(cudaMemcpyAsync(&p->tail_size, &p->a.ds[t], sizeof p->tail_size,
+                                                        cudaMemcpyDeviceToHost, p->stream));
+        }
         if (st == OC_OK)
-            st = oc_cuda_buffer_err(cudaMemcpyAsync(&tail_size, &a.ds[plan->n - 1], sizeof tail_size,
-                                                    cudaMemcpyDeviceToHost, stream));
+            st = oc_cuda_buffer_err(cudaStreamSynchronize(p->stream));
+        if (st == OC_OK) {
+            /* A failed probe: the CPU parser rejects the container, whatever the chunks say. */
+            r->status = p->hr.probe_failed ? OC_ERR_CORRUPT : (oc_status)p->hr.status;
+            r->failed = p->hr.probe_failed || p->hr.status == OC_OK ? UINT64_MAX : p->hr.failed;
+            if (p->tail_ran) {
+                r->tail_status = (oc_status)p->tail_st;
+                r->tail_size = p->tail_size;
+            }
+            r->content = p->hr.content;
+        }
     }
-    if (st == OC_OK)
-        st = oc_cuda_buffer_err(cudaStreamSynchronize(stream));
-    if (st != OC_OK)
-        goto done;
-    if (hr.status != OC_OK) {
-        st = (oc_status)hr.status;
-        if (failed_chunk && hr.failed != ~(uint64_t)0)
-            *failed_chunk = hr.failed;
-        goto done;
-    }
-    if (plan->tail && tail_st != OC_OK) {
-        st = (oc_status)tail_st;
-        if (failed_chunk)
-            *failed_chunk = plan->n - 1;
-        goto done;
-    }
-    if (verify && plan->lz4_content_checksum && hr.content != plan->content_checksum) {
-        st = OC_ERR_CHECKSUM_MISMATCH;
-        goto done;
-    }
-    *dst_size = known + (plan->tail ? tail_size : 0);
-done:
-    free(hc);
-    oc_cuda_dev_free(ctx, mem, arrays);
+    free(p->hc);
+    if (p->mem)
+        oc_cuda_dev_free(p->ctx, p->mem, p->bytes);
+    oc_cuda_leave(p->ctx, p->prev);
+    free(p);
     return st;
 }
 
-extern "C" oc_status oc_cuda_buffer_run_plan(oc_context *ctx, const oc_container_plan *plan,
-                                             const oc_sparse *sh, int verify, const void *src,
-                                             uint64_t src_size, void *dst, uint64_t dst_capacity,
-                                             uint64_t *dst_size, uint64_t *failed_chunk)
+/* The plan's chunk list to the device, the result zeroed, its probes and
+ * in-chunk checks launched (oc_plan_checks). */
+extern "C" oc_status oc_cuda_plan_begin(oc_context *ctx, const oc_container_plan *plan, const oc_sparse *sh,
+                                        int verify, const void *src, uint64_t src_size, void *dst,
+                                        uint64_t dst_capacity, void **self)
 {
-    int prev = -1;
-    FORWARD_IF_ERROR(oc_cuda_enter(ctx, &prev));
-    oc_status st = oc_run_plan(ctx, plan, sh, verify, (const uint8_t *)src, src_size, (uint8_t *)dst,
-                               dst_capacity, dst_size, failed_chunk);
-    if (st != OC_OK)
-        *dst_size = 0;
-    oc_cuda_leave(ctx, prev);
+    *self = NULL;
+    oc_cuda_plan *p = (oc_cuda_plan *)calloc(1, sizeof *p);
+    RETURN_ERROR_IF(!p, OC_ERR_OUT_OF_MEMORY);
+    oc_status st = oc_cuda_enter(ctx, &p->prev);
+    if (st != OC_OK) {
+        free(p);
+        return st;
+    }
+    p->ctx = ctx;
+    p->stream = (cudaStream_t)ctx->opts.cuda_stream;
+    p->plan = plan;
+    p->verify = verify;
+    p->dst_capacity = dst_capacity;
+    uint64_t words = plan->n ? plan->n : 1;
+    uint64_t np = sh->np;
+    p->bytes = (size_t)(256 + words * (sizeof(oc_dchunk) + 8 * 5 + 8) + (np ? np : 1) * sizeof(oc_probe));
+    p->mem = (uint8_t *)oc_cuda_dev_alloc(ctx, p->bytes);
+    p->hc = (oc_dchunk *)calloc((size_t)words, sizeof *p->hc);
+    if (!p->mem || !p->hc) {
+        oc_plan_end(p, NULL);
+        return OC_ERR_OUT_OF_MEMORY;
+    }
+    oc_dargs *a = &p->a;
+    a->n = plan->n - (plan->tail ? 1 : 0);
+    a->res = (oc_dres *)p->mem;
+    oc_dchunk *dc = (oc_dchunk *)(p->mem + 256);
+    a->c = dc;
+    a->sp = (const uint8_t **)(dc + words);
+    a->ss = (size_t *)(a->sp + words);
+    a->dp = (uint8_t **)(a->ss + words);
+    a->dc = (size_t *)(a->dp + words);
+    a->ds = (size_t *)(a->dc + words);
+    a->st = (int32_t *)(a->ds + words);
+    oc_probe *dprobes = (oc_probe *)(a->st + 2 * words);
+    a->src = (const uint8_t *)src;
+    a->dst = (uint8_t *)dst;
+    a->check = plan->check;
+    a->verify = verify;
+    st = oc_plan_checks(*a, plan, sh, p->hc, dprobes, src_size, p->stream);
+    if (st != OC_OK) {
+        oc_plan_end(p, NULL);
+        return st;
+    }
+    *self = p;
+    return OC_OK;
+}
+
+static oc_status oc_plan_corrupt(void *self, int *corrupt)
+{
+    oc_cuda_plan *p = (oc_cuda_plan *)self;
+    oc_status st = oc_cuda_buffer_err(
+        cudaMemcpyAsync(&p->hr, p->a.res, sizeof p->hr, cudaMemcpyDeviceToHost, p->stream));
+    if (st == OC_OK)
+        st = oc_cuda_buffer_err(cudaStreamSynchronize(p->stream));
+    *corrupt = st == OC_OK && p->hr.probe_failed;
     return st;
 }
 
-extern "C" oc_status oc_cuda_buffer_check_plan(oc_context *ctx, const oc_container_plan *plan,
-                                               const oc_sparse *sh, const void *src, uint64_t src_size)
+/* The group's argument arrays built on the device (stored chunks get
+ * nothing to decode), then ONE batched decode into dst's slices. */
+static oc_status oc_plan_decode(void *self, size_t first, size_t m)
 {
-    int prev = -1;
-    FORWARD_IF_ERROR(oc_cuda_enter(ctx, &prev));
-    cudaStream_t stream = (cudaStream_t)ctx->opts.cuda_stream;
-    uint64_t words = plan->n ? plan->n : 1, np = sh->np;
-    size_t bytes = (size_t)(256 + words * sizeof(oc_dchunk) + (np ? np : 1) * sizeof(oc_probe));
-    uint8_t *mem = (uint8_t *)oc_cuda_dev_alloc(ctx, bytes);
-    oc_dchunk *hc = (oc_dchunk *)calloc((size_t)words, sizeof *hc);
-    oc_dres hr;
-    memset(&hr, 0, sizeof hr);
-    oc_status st = mem && hc ? OC_OK : OC_ERR_OUT_OF_MEMORY;
-    oc_dargs a;
-    memset(&a, 0, sizeof a);
-    a.res = (oc_dres *)mem;
-    a.c = (oc_dchunk *)(mem + 256);
-    a.src = (const uint8_t *)src;
+    oc_cuda_plan *p = (oc_cuda_plan *)self;
+    oc_dargs g = oc_plan_group(p, first, m);
+    oc_k_dprep<<<oc_buffer_grid(m, 256), 256, 0, p->stream>>>(g);
+    FORWARD_IF_ERROR(oc_cuda_buffer_err(cudaGetLastError()));
+    oc_codec_options co = OC_CODEC_OPTIONS_INIT;
+    co.algorithm = p->plan->algorithm;
+    return oc_cuda_batch_decompress(p->ctx, &co, m, (const void *const *)g.sp, g.ss, (void *const *)g.dp,
+                                    g.dc, g.ds, (oc_status *)g.st);
+}
+
+static oc_status oc_plan_finish(void *self, size_t first, size_t m)
+{
+    oc_cuda_plan *p = (oc_cuda_plan *)self;
+    oc_dargs g = oc_plan_group(p, first, m);
+    oc_k_dfinish<<<oc_buffer_grid(m, 1), 256, 0, p->stream>>>(g);
+    if (p->verify && p->plan->check != OC_CHECK_NONE)
+        oc_k_dsums<<<oc_buffer_grid(m, 128), 128, 0, p->stream>>>(g);
+    return oc_cuda_buffer_err(cudaGetLastError());
+}
+
+static oc_status oc_plan_first_failure(void *self, size_t first, size_t m, oc_plan_result *r)
+{
+    (void)r; /* read back by the end step */
+    oc_cuda_plan *p = (oc_cuda_plan *)self;
+    oc_k_dreduce<<<1, 1024, 0, p->stream>>>(oc_plan_group(p, first, m));
+    return oc_cuda_buffer_err(cudaGetLastError());
+}
+
+/* The tail (RAW LZ4 and the like): decodes into the rest of dst, its
+ * arguments and results in the last chunk's words. */
+static oc_status oc_plan_tail(void *self, oc_plan_result *r)
+{
+    (void)r; /* read back by the end step */
+    oc_cuda_plan *p = (oc_cuda_plan *)self;
+    const oc_container_plan *plan = p->plan;
+    uint64_t t = plan->n - 1;
+    const oc_chunk_ref *c = &plan->chunks[t];
+    oc_codec_options co = OC_CODEC_OPTIONS_INIT;
+    co.algorithm = plan->tail_algorithm;
+    uint64_t room = p->dst_capacity - c->dst_off;
+    p->tail_sp = p->a.src + c->src_off;
+    p->tail_ss = (size_t)c->src_size;
+    p->tail_dp = room ? (void *)(p->a.dst + c->dst_off) : (void *)p->a.res;
+    p->tail_dc = room > SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)room;
+    const void **d_sp = (const void **)&p->a.sp[t];
+    void **d_dp = (void **)&p->a.dp[t];
+    cudaStream_t s = p->stream;
+    oc_status st =
+        oc_cuda_buffer_err(cudaMemcpyAsync(d_sp, &p->tail_sp, sizeof p->tail_sp, cudaMemcpyHostToDevice, s));
     if (st == OC_OK)
-        st = oc_plan_checks(a, plan, sh, hc, (oc_probe *)(mem + 256 + words * sizeof(oc_dchunk)), src_size,
-                            stream);
+        st = oc_cuda_buffer_err(
+            cudaMemcpyAsync(&p->a.ss[t], &p->tail_ss, sizeof p->tail_ss, cudaMemcpyHostToDevice, s));
     if (st == OC_OK)
-        st = oc_cuda_buffer_err(cudaMemcpyAsync(&hr, a.res, sizeof hr, cudaMemcpyDeviceToHost, stream));
+        st = oc_cuda_buffer_err(
+            cudaMemcpyAsync(d_dp, &p->tail_dp, sizeof p->tail_dp, cudaMemcpyHostToDevice, s));
     if (st == OC_OK)
-        st = oc_cuda_buffer_err(cudaStreamSynchronize(stream));
-    if (st == OC_OK && hr.probe_failed)
-        st = OC_ERR_CORRUPT;
-    free(hc);
-    if (mem)
-        oc_cuda_dev_free(ctx, mem, bytes);
-    oc_cuda_leave(ctx, prev);
+        st = oc_cuda_buffer_err(
+            cudaMemcpyAsync(&p->a.dc[t], &p->tail_dc, sizeof p->tail_dc, cudaMemcpyHostToDevice, s));
+    if (st == OC_OK)
+        st = oc_cuda_batch_decompress(p->ctx, &co, 1, d_sp, &p->a.ss[t], d_dp, &p->a.dc[t], &p->a.ds[t],
+                                      (oc_status *)&p->a.st[t]);
+    p->tail_ran = st == OC_OK;
     return st;
 }
+
+static oc_status oc_plan_content(void *self, uint64_t len, oc_plan_result *r)
+{
+    (void)r; /* read back by the end step */
+    oc_cuda_plan *p = (oc_cuda_plan *)self;
+    return oc_cuda_buffer_err(oc_cuda_xxh32_whole_launch(p->a.dst, len, &p->a.res->content, p->stream));
+}
+
+/* One group: the GPU decodes the whole plan with one batched call. */
+extern "C" const oc_plan_steps oc_cuda_plan_steps = {
+    UINT64_MAX,
+    SIZE_MAX,
+    0,
+    oc_plan_corrupt,
+    oc_plan_decode,
+    oc_plan_finish,
+    oc_plan_first_failure,
+    oc_plan_tail,
+    oc_plan_content,
+    oc_plan_end,
+};

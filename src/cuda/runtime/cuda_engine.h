@@ -74,20 +74,21 @@ OC_HIDDEN oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_c
  * device memory), which src/api/buffer.c drives.  Compression of a NATIVE
  * container, when the chunks have a GPU compressor.  A plan of
  * src/format/sparse_plan.c (from src's head and tail) that the GPU runs:
- * run_plan decodes it into dst (statuses, failed chunk and checksums as
- * the CPU path's), check_plan runs only its device checks (probes,
- * in-chunk checks: CORRUPT where the CPU parser would reject src). */
+ * oc_cuda_plan_begin copies its chunk list to the device and launches its
+ * device checks (probes, in-chunk checks: CORRUPT where the CPU parser
+ * would reject src) and gives the state that buffer.c's run_plan hands to
+ * the steps of oc_cuda_plan_steps (src/format/plan.h; statuses, failed
+ * chunk and checksums as the host's steps'). */
 struct oc_container_plan;
 struct oc_sparse;
+struct oc_plan_steps;
 OC_HIDDEN oc_status oc_cuda_buffer_compress(oc_context *ctx, const oc_buffer_options *options,
                                             const void *src, uint64_t src_size, void *dst,
                                             uint64_t dst_capacity, uint64_t *dst_size);
-OC_HIDDEN oc_status oc_cuda_buffer_run_plan(oc_context *ctx, const struct oc_container_plan *plan,
-                                            const struct oc_sparse *sh, int verify, const void *src,
-                                            uint64_t src_size, void *dst, uint64_t dst_capacity,
-                                            uint64_t *dst_size, uint64_t *failed_chunk);
-OC_HIDDEN oc_status oc_cuda_buffer_check_plan(oc_context *ctx, const struct oc_container_plan *plan,
-                                              const struct oc_sparse *sh, const void *src, uint64_t src_size);
+OC_HIDDEN oc_status oc_cuda_plan_begin(oc_context *ctx, const struct oc_container_plan *plan,
+                                       const struct oc_sparse *sh, int verify, const void *src,
+                                       uint64_t src_size, void *dst, uint64_t dst_capacity, void **self);
+OC_HIDDEN extern const struct oc_plan_steps oc_cuda_plan_steps;
 
 /* Memory helpers behind oc_pointer_kind, oc_pointer_device, oc_memory_*, oc_context_synchronize.
  * (oc_cuda_device_count is public and defined by the engine or the stub.) */

@@ -4,6 +4,7 @@
  * no #ifdefs.
  */
 #include "cuda_engine.h"
+#include "../../format/plan.h"
 
 int oc_cuda_forked(void)
 {
@@ -84,21 +85,15 @@ oc_status oc_cuda_buffer_compress(oc_context *ctx, const oc_buffer_options *opti
     (void)ctx, (void)options, (void)src, (void)src_size, (void)dst, (void)dst_capacity, (void)dst_size;
     return OC_ERR_NO_DEVICE;
 }
-oc_status oc_cuda_buffer_run_plan(oc_context *ctx, const struct oc_container_plan *plan,
-                                  const struct oc_sparse *sh, int verify, const void *src, uint64_t src_size,
-                                  void *dst, uint64_t dst_capacity, uint64_t *dst_size,
-                                  uint64_t *failed_chunk)
+oc_status oc_cuda_plan_begin(oc_context *ctx, const struct oc_container_plan *plan,
+                             const struct oc_sparse *sh, int verify, const void *src, uint64_t src_size,
+                             void *dst, uint64_t dst_capacity, void **self)
 {
     (void)ctx, (void)plan, (void)sh, (void)verify, (void)src, (void)src_size, (void)dst, (void)dst_capacity;
-    (void)dst_size, (void)failed_chunk;
+    *self = NULL;
     return OC_ERR_NO_DEVICE;
 }
-oc_status oc_cuda_buffer_check_plan(oc_context *ctx, const struct oc_container_plan *plan,
-                                    const struct oc_sparse *sh, const void *src, uint64_t src_size)
-{
-    (void)ctx, (void)plan, (void)sh, (void)src, (void)src_size;
-    return OC_ERR_NO_DEVICE;
-}
+const oc_plan_steps oc_cuda_plan_steps = {0}; /* never used: no plan begins */
 
 int oc_cuda_device_count(void)
 {
