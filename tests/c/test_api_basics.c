@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "helpers/algo_list.h"
 #include "helpers/test_util.h"
 
 static void statuses(void)
@@ -440,11 +441,11 @@ static void batch_arguments(void)
 
     /* NULL buffers with zero sizes: an empty chunk compresses (into a real
      * buffer) and decodes into (NULL, 0); encoding into (NULL, 0) is too small */
-    static const oc_algorithm all[] = {OC_ALGO_LZ4,  OC_ALGO_SNAPPY, OC_ALGO_DEFLATE,
-                                       OC_ALGO_ZLIB, OC_ALGO_GZIP,   OC_ALGO_ZSTD};
-    for (size_t a = 0; a < 6; a++) {
+    ta_list all;
+    ta_algorithms(&all);
+    for (size_t a = 0; a < all.n; a++) {
         oc_codec_options e = OC_CODEC_OPTIONS_INIT;
-        e.algorithm = all[a];
+        e.algorithm = all.info[a].algorithm;
         const void *nsrc = NULL;
         void *ndst = NULL;
         size_t zero = 0, csize = 0;

@@ -20,6 +20,7 @@
  *     is passed through; pledged sizes that differ are SIZE_MISMATCH.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "helpers/algo_list.h"
 #include "test_shell_util.h"
 #include "test_stream_util.h"
 
@@ -161,6 +162,17 @@ static void stock_to_stream(const tb_data *d, const char *cmd)
     free(comp);
 }
 
+/* The stock command that decodes a's NATIVE container, or NULL (snappy
+ * framing, our own formats' container). */
+static const char *stock_tool(oc_algorithm a)
+{
+    oc_algorithm as = ta_native_as(a);
+    return as == OC_ALGO_LZ4    ? "lz4 -q -d -c"
+           : as == OC_ALGO_ZSTD ? "zstd -q -d -c"
+           : as == OC_ALGO_GZIP ? "gzip -d -c"
+                                : NULL;
+}
+
 static void stream_to_stock(const tb_data *d, oc_algorithm a, size_t chunk, oc_checksum_policy pol)
 {
     oc_buffer_options o = tb_opts(a, OC_BITSTREAM_NATIVE, chunk, pol);
@@ -168,7 +180,7 @@ static void stream_to_stock(const tb_data *d, oc_algorithm a, size_t chunk, oc_c
     CHECK_ST(stream_compress(&o, d->p, d->n, OC_SIZE_UNKNOWN, &c), OC_OK);
     write_file("ours.bin", c.p, c.n);
     free(c.p);
-    const char *tool = a == OC_ALGO_LZ4 ? "lz4 -q -d -c" : a == OC_ALGO_ZSTD ? "zstd -q -d -c" : "gzip -d -c";
+    const char *tool = stock_tool(a);
     CHECK(run("%s < %s/ours.bin > %s/out.bin", tool, dir, dir) == 0);
     size_t on;
     unsigned char *out = read_file("out.bin", &on);
@@ -318,10 +330,12 @@ int main(void)
     for (size_t off = 0; off < big.n; off += bin.n)
         memcpy(big.p + off, bin.p, big.n - off < bin.n ? big.n - off : bin.n);
 
-    static const oc_algorithm algos[] = {OC_ALGO_LZ4,  OC_ALGO_SNAPPY, OC_ALGO_DEFLATE,
-                                         OC_ALGO_ZLIB, OC_ALGO_GZIP,   OC_ALGO_ZSTD};
-    for (size_t ai = 0; ai < sizeof algos / sizeof algos[0]; ai++) {
-        oc_algorithm a = algos[ai];
+    ta_list algos; /* the table, through the public API */
+    ta_algorithms(&algos);
+    for (size_t ai = 0; ai < algos.n; ai++) {
+        oc_algorithm a = algos.info[ai].algorithm;
+        if (!ta_streams(a))
+            continue; /* our own formats' container, Blosc: oc_buffer_* only */
         round_trip(&text, text.n, a, 65536, OC_CHECKSUM_VERIFY);
         round_trip(&text, text.n, a, 100000, OC_CHECKSUM_NONE);
         round_trip(&bin, bin.n, a, 1 << 20, OC_CHECKSUM_VERIFY);
@@ -353,10 +367,10 @@ int main(void)
         stock_to_stream(d, "head -c 1000 in.bin > a && tail -c +1001 in.bin > b && gzip -f a b && "
                            "cat a.gz b.gz > stock.bin");
         stock_to_stream(d, "gzip -c in.bin > stock.bin && head -c 1000 /dev/zero >> stock.bin # trailing");
-        for (size_t ai = 0; ai < sizeof algos / sizeof algos[0]; ai++)
-            if (algos[ai] != OC_ALGO_SNAPPY) {
-                stream_to_stock(d, algos[ai], 65536, OC_CHECKSUM_VERIFY);
-                stream_to_stock(d, algos[ai], 1 << 20, OC_CHECKSUM_NONE);
+        for (size_t ai = 0; ai < algos.n; ai++)
+            if (stock_tool(algos.info[ai].algorithm)) {
+                stream_to_stock(d, algos.info[ai].algorithm, 65536, OC_CHECKSUM_VERIFY);
+                stream_to_stock(d, algos.info[ai].algorithm, 1 << 20, OC_CHECKSUM_NONE);
             }
     }
     /* a stock stream larger than a group, through the serial decoders */

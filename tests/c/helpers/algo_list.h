@@ -82,6 +82,35 @@ static inline int ta_has_native(oc_algorithm a)
     return oc_buffer_compress_bound(&o, 1) != 0;
 }
 
+static inline oc_status ta_discard(void *opaque, const void *data, size_t size)
+{
+    (void)opaque, (void)data, (void)size;
+    return OC_OK;
+}
+
+/* 1 if the streaming layer writes a's NATIVE container (the standard
+ * containers: ours records the content size up front, Blosc has none);
+ * asked of the library, whose stream writer is UNSUPPORTED otherwise. */
+static inline int ta_streams(oc_algorithm a)
+{
+    oc_buffer_options o = OC_BUFFER_OPTIONS_INIT;
+    o.algorithm = a;
+    oc_context *ctx = NULL;
+    oc_stream_writer *w = NULL;
+    if (oc_context_create(NULL, &ctx) != OC_OK) {
+        fprintf(stderr, "algo_list.h: no context\n");
+        exit(1);
+    }
+    oc_status st = oc_stream_writer_create(ctx, &o, OC_SIZE_UNKNOWN, ta_discard, NULL, &w);
+    oc_stream_writer_destroy(w);
+    oc_context_destroy(ctx);
+    if (st != OC_OK && st != OC_ERR_UNSUPPORTED) {
+        fprintf(stderr, "algo_list.h: %s: stream writer: %s\n", oc_algorithm_name(a), oc_status_name(st));
+        exit(1);
+    }
+    return st == OC_OK;
+}
+
 /* The algorithm a's NATIVE container reads back as (oc_buffer_inspect of
  * a small one): a itself, or the algorithm whose container it writes
  * (deflate and zlib write gzip's); OC_ALGO_NONE without a container. */
