@@ -670,7 +670,10 @@ OC_API oc_status oc_batch_decompress(oc_context *ctx, const oc_codec_options *op
  * records the size (snappy preamble, zstd content size) it is read; where it
  * does not (lz4 block, deflate, zlib, gzip, zstd frames without content
  * size) the stream is scanned or decoded into scratch to count it, which
- * costs about as much as decoding.  statuses[i] as for decompression.
+ * costs about as much as decoding.  statuses[i] as for decompression; a
+ * size more than the chunk can decode to (src_sizes[i] *
+ * oc_algorithm_info.max_expansion + 65536) is CORRUPT, on either engine,
+ * so the sizes are safe to allocate.
  */
 OC_API oc_status oc_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *options, size_t n,
                                              const void *const *src_ptrs, const size_t *src_sizes,
@@ -784,7 +787,10 @@ OC_API oc_status oc_buffer_inspect(const void *src, uint64_t src_size, const oc_
 /*
  * oc_buffer_decompressed_size returns in *size the decompressed size of src:
  * from the container or header if recorded, otherwise by decoding into
- * scratch (as costly as decompression).
+ * scratch (as costly as decompression).  A size more than src_size bytes
+ * can decode to (src_size * oc_algorithm_info.max_expansion + 65536, of
+ * hint->algorithm, or the largest of all without one) is CORRUPT, so the
+ * size is safe to allocate.
  */
 OC_API oc_status oc_buffer_decompressed_size(oc_context *ctx, const oc_buffer_options *hint, const void *src,
                                              uint64_t src_size, uint64_t *size);

@@ -975,8 +975,27 @@ done:
     return st;
 }
 
+static oc_status buffer_size(oc_context *ctx, const oc_buffer_options *hint, const void *src,
+                             uint64_t src_size, uint64_t *size);
+
+/* The size the container states, unless it is more than src could decode
+ * to at the hint's algorithm's max_expansion (any algorithm's without a
+ * hint): a hostile size field, CORRUPT, as the batched size query says of
+ * a RAW chunk, so a caller may allocate what this returns. */
 oc_status oc_buffer_decompressed_size(oc_context *ctx, const oc_buffer_options *hint, const void *src,
                                       uint64_t src_size, uint64_t *size)
+{
+    RETURN_ERROR_IF(!ctx || !size, OC_ERR_INVALID_ARGUMENT);
+    FORWARD_IF_ERROR(buffer_size(ctx, hint, src, src_size, size));
+    if (*size > oc_algo_max_decoded(hint ? hint->algorithm : OC_ALGO_NONE, src_size)) {
+        *size = 0;
+        return OC_ERR_CORRUPT;
+    }
+    return OC_OK;
+}
+
+static oc_status buffer_size(oc_context *ctx, const oc_buffer_options *hint, const void *src,
+                             uint64_t src_size, uint64_t *size)
 {
     RETURN_ERROR_IF(!ctx || !size, OC_ERR_INVALID_ARGUMENT);
     RETURN_ERROR_IF(!src && src_size, OC_ERR_INVALID_ARGUMENT);
@@ -995,7 +1014,7 @@ oc_status oc_buffer_decompressed_size(oc_context *ctx, const oc_buffer_options *
         if (hs == OC_OK)
             hs = oc_context_synchronize(ctx);
         if (hs == OC_OK)
-            hs = oc_buffer_decompressed_size(ctx, hint, h, src_size, size);
+            hs = buffer_size(ctx, hint, h, src_size, size);
         free(h);
         return hs;
     }

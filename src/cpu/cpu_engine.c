@@ -279,6 +279,10 @@ static void size_one(void *arg, size_t i, int worker)
         else {
             w->memory_limit = job->memory_limit;
             st = oc_cpu_codec_for(algo)->decompressed_size(w, algo, src, n, &size);
+            /* A size more than the stream can decode to (a snappy preamble,
+             * a zstd content size): hostile, as the CUDA engine says too. */
+            if (st == OC_OK && size > oc_algo_max_decoded(job->algo, n))
+                st = OC_ERR_CORRUPT;
         }
     }
     finish(job, i, st, size);

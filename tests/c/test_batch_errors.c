@@ -8,6 +8,7 @@
  *   - flipped checksum bytes: CHECKSUM_MISMATCH (zlib Adler-32, gzip CRC-32
  *     and header CRC, zstd content checksum); gzip ISIZE: SIZE_MISMATCH;
  *   - dictionaries: zlib FDICT, zstd dictionary ID: NEEDS_DICTIONARY;
+ *   - size fields above the table's max_expansion: the size query's CORRUPT;
  *   - random bytes: never a crash, never a write past the capacity; non-OK
  *     for every format with a header or an end to check;
  *   - one corrupt chunk among good ones: the others decode.
@@ -200,6 +201,28 @@ static void dictionaries(void)
     CHECK_MEM_EQ(out, "hello", 5);
 }
 
+/* Size fields that claim more than the stream can decode to: the size
+ * query says CORRUPT (the table's max_expansion, + 64 KiB), exactly at
+ * the bound's edge, so callers may allocate the sizes it reports. */
+static void hostile_sizes(void)
+{
+    /* zstd: FHD 0xE0 (single segment, 8-byte content size), one raw last
+     * block of 1 byte; the query reads the content size alone (snappy's
+     * CPU query scans the stream, so its preamble cannot lie). */
+    uint8_t zs[] = {0x28, 0xB5, 0x2F, 0xFD, 0xE0, 0, 0, 0, 0, 0, 0, 0, 0, 0x09, 0x00, 0x00, 'x'};
+    uint64_t edge = sizeof zs * ta_info(OC_ALGO_ZSTD).max_expansion + 65536;
+    for (int k = 0; k < 3; k++) {
+        uint64_t v = k == 2 ? (uint64_t)1 << 40 : edge + (uint64_t)k;
+        for (int i = 0; i < 8; i++)
+            zs[5 + i] = (uint8_t)(v >> (8 * i));
+        size_t size = 1;
+        CHECK_STATUS(size1(OC_ALGO_ZSTD, zs, sizeof zs, &size), k ? OC_ERR_CORRUPT : OC_OK);
+        CHECK_SIZE_EQ(size, k ? 0 : edge);
+        /* detection: the largest ratio of all, zstd's */
+        CHECK_STATUS(size1(OC_ALGO_NONE, zs, sizeof zs, &size), k ? OC_ERR_CORRUPT : OC_OK);
+    }
+}
+
 /* Random bytes may decode OK only in formats with neither a header nor a
  * checksum: a bare LZ4 block, Snappy buffer, deflate stream or GDeflate
  * page.  Every other format, a new one included, must refuse them. */
@@ -297,6 +320,7 @@ int main(void)
     checksums(text.data, text.size);
     checksums(elf.data, elf.size);
     dictionaries();
+    hostile_sizes();
     random_input();
     one_bad_chunk(elf.data, 100000);
     tu_buf_free(&text);

@@ -1276,27 +1276,6 @@ done:
 
 /* ---- decode -------------------------------------------------------------- */
 
-/* The most a stream of n bytes of `alg` can decode to, by the library's
- * algorithm table (oc_algorithm_info.max_expansion; OC_ALGO_NONE: the
- * largest of all).  A size header claiming more is corrupt: checking it
- * first keeps hostile headers from allocating gigabytes.  The library
- * guards WITH_UNCOMPRESSED_SIZE headers itself, on both engines; this check
- * remains for what it cannot check on the host: the sizes an engine's RAW
- * size query reports (snappy preambles, zstd content sizes; a GPU query
- * writes them asynchronously). */
-static size_t max_expansion(oc_algorithm alg, size_t n)
-{
-    uint64_t ratio = 0;
-    oc_algorithm_info info = OC_ALGORITHM_INFO_INIT;
-    for (oc_algorithm a = (oc_algorithm)1; oc_algorithm_get_info(a, &info) == OC_OK;
-         a = (oc_algorithm)(a + 1))
-        if (alg == OC_ALGO_NONE ? info.max_expansion > ratio : a == alg)
-            ratio = info.max_expansion;
-    if (ratio == 0 || n > (SIZE_MAX - 65536) / ratio)
-        return SIZE_MAX;
-    return n * ratio + 65536;
-}
-
 static int parse_sizes(PyObject *obj, job *j)
 {
     if (obj == NULL || obj == Py_None)
@@ -1669,10 +1648,10 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
         for (size_t i = 0; i < j.n; i++) {
             if (j.st[i] != OC_OK || j.known[i] != (size_t)-1)
                 continue;
+            /* The library guards the sizes against hostile headers
+             * (CORRUPT above the table's max_expansion), on both engines. */
             if (qst[i] != OC_OK)
                 j.st[i] = qst[i];
-            else if (qs[i] > max_expansion(c->algorithm, j.src_sizes[i]))
-                j.st[i] = OC_ERR_CORRUPT; /* a hostile size header */
             else
                 j.known[i] = qs[i];
         }

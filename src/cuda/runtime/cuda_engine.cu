@@ -617,6 +617,8 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
             st = launch(codec_scratch, codec_bytes, &cfg, n, (const void *const *)g_in[0],
                         (const size_t *)g_in[1], (void *const *)g_in[2], (const size_t *)g_in[3], res_sizes,
                         res_status, stream);
+            if (st == OC_OK && op == OC_OP_SIZES) /* the hostile-size guard (cuda_wus.h) */
+                st = oc_size_guard_launch(ratio, n, (const size_t *)g_in[1], res_sizes, res_status, stream);
         }
     }
     if (st != OC_OK)

@@ -172,3 +172,26 @@ extern "C" oc_status oc_wus_launch_sizes(uint32_t ratio, size_t n, const void *c
                                                                   statuses_dev);
     return oc_wus_launched();
 }
+
+static __global__ void oc_k_size_guard(uint32_t ratio, size_t n, const size_t *src_sizes_dev,
+                                       size_t *sizes_dev, oc_status *statuses_dev)
+{
+    OC_WUS_FOR(i, n)
+    {
+        if (sizes_dev[i] > oc_max_decoded_at(ratio, src_sizes_dev[i])) {
+            sizes_dev[i] = 0;
+            if (statuses_dev)
+                statuses_dev[i] = OC_ERR_CORRUPT;
+        }
+    }
+}
+
+extern "C" oc_status oc_size_guard_launch(uint32_t ratio, size_t n, const size_t *src_sizes_dev,
+                                          size_t *sizes_dev, oc_status *statuses_dev, cudaStream_t stream)
+{
+    if (sizes_dev == NULL || n == 0)
+        return OC_ERR_INVALID_ARGUMENT;
+    oc_k_size_guard<<<oc_wus_grid(n), OC_WUS_THREADS, 0, stream>>>(ratio, n, src_sizes_dev, sizes_dev,
+                                                                   statuses_dev);
+    return oc_wus_launched();
+}

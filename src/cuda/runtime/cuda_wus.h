@@ -12,6 +12,10 @@
  *                  another size than its header's);
  *   sizes:         one kernel reading the headers; no codec.
  *
+ * And for RAW chunks, one kernel after a codec's size query: the same
+ * hostile-size guard on the sizes the codec read (snappy preambles, zstd
+ * content sizes), so no engine reports a size its stream cannot reach.
+ *
  * Statuses are the CPU engine's (src/cpu/cpu_engine.c), in its order: a
  * NULL pointer with a nonzero size INVALID_ARGUMENT; compression into less
  * than 8 bytes OUTPUT_TOO_SMALL; decoding: TRUNCATED below 8 bytes,
@@ -69,6 +73,12 @@ OC_HIDDEN oc_status oc_wus_launch_after(void *scratch_dev, int decode, size_t n,
 OC_HIDDEN oc_status oc_wus_launch_sizes(uint32_t ratio, size_t n, const void *const *src_dev,
                                         const size_t *src_sizes_dev, size_t *sizes_dev,
                                         oc_status *statuses_dev, cudaStream_t stream);
+
+/* Enqueues the hostile-size guard after a codec's size query of n RAW
+ * chunks (the CPU engine's check): a size above oc_max_decoded_at(ratio,
+ * src_sizes_dev[i]) becomes 0 and CORRUPT.  statuses_dev may be NULL. */
+OC_HIDDEN oc_status oc_size_guard_launch(uint32_t ratio, size_t n, const size_t *src_sizes_dev,
+                                         size_t *sizes_dev, oc_status *statuses_dev, cudaStream_t stream);
 
 #ifdef __cplusplus
 }
