@@ -1180,6 +1180,10 @@ OC_CORE_BIGFN de_block_sizes de_block_codes(de_shared *S, const uint32_t *items,
     z.hclen = hclen;
     z.dyn = dyn + extra;
     z.fix = fix + extra;
+    /* Every lane has read the lengths before the caller's lane 0 may write
+     * the fixed ones over them (racecheck of the GDeflate encoder found the
+     * write racing these reads: lanes could choose different block types). */
+    OC_WARP_SYNC();
     return z;
 }
 
