@@ -176,136 +176,226 @@ static oc_status compress_raw(oc_context *ctx, const oc_buffer_options *o, const
     return OC_OK;
 }
 
-/* Per-group state of NATIVE compression, shared with the checksum workers. */
-typedef struct cgroup {
+/* The host's steps of NATIVE compression (src/format/plan.h's
+ * oc_native_steps): groups of about 4 MiB a thread, compressed by one
+ * batched call into scratch, checksummed over the thread pool, written
+ * through the bounds-checked writer. */
+typedef struct host_native {
+    oc_context *ctx;
     const oc_native *nt;
+    const uint8_t *src;
+    uint64_t src_size;
+    oc_codec_options co;
+    oc_writer w;
+    oc_index_entry *entries;
+    uint8_t *scratch;
+    size_t bound, per_group;
+    /* the group's, shared with the checksum workers */
+    void *mem;
     const void **sp;
-    size_t *ss;
     void **dp;
-    size_t *dc;
-    size_t *ds;
-    oc_status *st;
+    size_t *ss, *dc, *ds;
     uint32_t *sum;
-    size_t m;                /* chunks in this group */
-    uint64_t group_bytes;    /* their uncompressed bytes (contiguous from sp[0]) */
-    oc_xxh32_state *content; /* LZ4 content checksum, or NULL */
-} cgroup;
+    oc_status *st;
+    size_t m;               /* chunks in this group */
+    uint64_t group_bytes;   /* their uncompressed bytes (contiguous from sp[0]) */
+    oc_xxh32_state content; /* the LZ4 content checksum, when the container has one */
+    int with_content;
+} host_native;
 
-static void compress_checksum(void *arg, size_t i)
+static oc_status host_native_end(void *self, oc_native_result *r)
 {
-    cgroup *g = (cgroup *)arg;
-    if (i == g->m) {
-        /* The extra item: the serial content checksum, beside the others. */
-        oc_xxh32_update(g->content, g->sp[0], (size_t)g->group_bytes);
-        return;
-    }
-    if (g->nt->sums)
-        g->sum[i] = oc_chunk_sum(g->nt->ops->check, (const uint8_t *)g->sp[i], g->ss[i],
-                                 (const uint8_t *)g->dp[i], g->ds[i]);
+    (void)r; /* every step filled it at once */
+    host_native *h = (host_native *)self;
+    if (h->scratch)
+        oc_host_free(h->ctx, h->scratch, h->per_group * h->bound);
+    free(h->entries);
+    free(h->mem);
+    return OC_OK;
 }
 
-static oc_status compress_native(oc_context *ctx, const oc_buffer_options *o, const uint8_t *src,
-                                 uint64_t src_size, uint8_t *dst, uint64_t dst_capacity, uint64_t *dst_size)
+static oc_status host_native_begin(host_native *h, oc_context *ctx, const oc_buffer_options *o,
+                                   const oc_native *nt, const uint8_t *src, uint64_t src_size, uint8_t *dst,
+                                   uint64_t dst_capacity)
 {
-    RETURN_ERROR_IF(src_size > SIZE_MAX / 2, OC_ERR_INVALID_ARGUMENT);
-    oc_native nt;
-    FORWARD_IF_ERROR(oc_native_resolve(o, src_size, &nt));
-    size_t cs = nt.chunk_size;
-    uint64_t n = nt.n;
-    size_t bound = oc_compress_bound(nt.chunk_algorithm, cs);
-    RETURN_ERROR_IF(bound == 0, OC_ERR_CHUNK_TOO_LARGE);
+    memset(h, 0, sizeof *h);
+    h->ctx = ctx;
+    h->nt = nt;
+    h->src = src;
+    h->src_size = src_size;
+    h->bound = oc_compress_bound(nt->chunk_algorithm, nt->chunk_size);
+    RETURN_ERROR_IF(h->bound == 0, OC_ERR_CHUNK_TOO_LARGE);
     uint64_t group_bytes_max = COMPRESS_GROUP_PER_THREAD * (uint64_t)oc_context_num_threads(ctx);
     if (group_bytes_max < COMPRESS_GROUP_MIN)
         group_bytes_max = COMPRESS_GROUP_MIN;
     if (group_bytes_max > GROUP_BYTES)
         group_bytes_max = GROUP_BYTES;
-    uint64_t per_group = group_bytes_max / cs;
+    uint64_t per_group = group_bytes_max / nt->chunk_size;
     if (per_group == 0)
         per_group = 1;
-    if (per_group > n)
-        per_group = n ? n : 1;
-    size_t g_n = (size_t)per_group;
-
-    oc_status st = OC_OK;
-    oc_writer w = {dst, dst_capacity, 0};
-    oc_index_entry *entries = (oc_index_entry *)calloc(n ? (size_t)n : 1, sizeof *entries);
-    uint8_t *scratch = (uint8_t *)oc_host_alloc(ctx, g_n * bound);
-    cgroup g;
-    g.nt = &nt;
-    g.sp = (const void **)calloc(g_n, sizeof *g.sp);
-    g.ss = (size_t *)calloc(g_n, sizeof *g.ss);
-    g.dp = (void **)calloc(g_n, sizeof *g.dp);
-    g.dc = (size_t *)calloc(g_n, sizeof *g.dc);
-    g.ds = (size_t *)calloc(g_n, sizeof *g.ds);
-    g.st = (oc_status *)calloc(g_n, sizeof *g.st);
-    g.sum = (uint32_t *)calloc(g_n, sizeof *g.sum);
-    if (!entries || !scratch || !g.sp || !g.ss || !g.dp || !g.dc || !g.ds || !g.st || !g.sum) {
-        st = OC_ERR_OUT_OF_MEMORY;
-        goto cleanup;
+    if (per_group > nt->n)
+        per_group = nt->n ? nt->n : 1;
+    h->per_group = (size_t)per_group;
+    h->co = (oc_codec_options)OC_CODEC_OPTIONS_INIT;
+    h->co.algorithm = nt->chunk_algorithm;
+    h->co.level = o->level;
+    h->co.typed = o->typed;
+    h->w = (oc_writer){dst, dst_capacity, 0};
+    h->with_content = nt->ops->content_checksum && nt->checksums;
+    oc_xxh32_init(&h->content, 0);
+    size_t g = h->per_group;
+    h->entries = (oc_index_entry *)calloc(nt->n ? (size_t)nt->n : 1, sizeof *h->entries);
+    h->scratch = (uint8_t *)oc_host_alloc(ctx, g * h->bound);
+    h->mem = calloc(g, 2 * sizeof(void *) + 3 * sizeof(size_t) + sizeof(uint32_t) + sizeof(oc_status));
+    if (!h->entries || !h->scratch || !h->mem) {
+        host_native_end(h, NULL);
+        return OC_ERR_OUT_OF_MEMORY;
     }
-
-    st = oc_container_write_header(&w, &nt, src_size);
+    h->sp = (const void **)h->mem;
+    h->dp = (void **)(h->sp + g);
+    h->ss = (size_t *)(h->dp + g);
+    h->dc = h->ss + g;
+    h->ds = h->dc + g;
+    h->sum = (uint32_t *)(h->ds + g);
+    h->st = (oc_status *)(h->sum + g);
+    oc_status st = oc_container_write_header(&h->w, nt, src_size);
     if (st != OC_OK)
-        goto cleanup;
-
-    static const uint8_t empty[1] = {0};
-    progress pr = {ctx, src_size, 0};
-    oc_xxh32_state content;
-    oc_xxh32_init(&content, 0);
-    oc_codec_options co = OC_CODEC_OPTIONS_INIT;
-    co.algorithm = nt.chunk_algorithm;
-    co.level = o->level;
-    co.typed = o->typed;
-    for (uint64_t first = 0; first < n; first += per_group) {
-        size_t m = (size_t)(n - first < per_group ? n - first : per_group);
-        uint64_t group_bytes = 0;
-        for (size_t i = 0; i < m; i++) {
-            uint64_t off = (first + i) * cs;
-            g.sp[i] = src ? (const void *)(src + off) : (const void *)empty;
-            g.ss[i] = (size_t)(src_size - off < cs ? src_size - off : cs);
-            g.dp[i] = scratch + i * bound;
-            g.dc[i] = bound;
-            group_bytes += g.ss[i];
-        }
-        st = oc_batch_compress(ctx, &co, m, g.sp, g.ss, g.dp, g.dc, g.ds, g.st);
-        if (st != OC_OK)
-            goto cleanup;
-        for (size_t i = 0; i < m; i++) {
-            if (g.st[i] != OC_OK) {
-                st = g.st[i] == OC_ERR_OUTPUT_TOO_SMALL ? OC_ERR_INTERNAL : g.st[i];
-                goto cleanup;
-            }
-        }
-        g.m = m;
-        g.group_bytes = group_bytes;
-        g.content = nt.ops->content_checksum && nt.checksums ? &content : NULL;
-        oc_parallel_for(oc_context_num_threads(ctx), m + (g.content ? 1 : 0), group_bytes, compress_checksum,
-                        &g);
-        for (size_t i = 0; i < m; i++) {
-            oc_index_entry *e = &entries[first + i];
-            st = oc_container_write_chunk(&w, &nt, (const uint8_t *)g.sp[i], g.ss[i],
-                                          (const uint8_t *)g.dp[i], g.ds[i], g.sum[i], e);
-            if (st != OC_OK)
-                goto cleanup;
-        }
-        progress_report(&pr, (first + m) * cs < src_size ? (first + m) * cs : src_size);
-    }
-    st = oc_container_write_trailer(&w, &nt, entries, n, oc_xxh32_digest(&content));
-    if (st == OC_OK)
-        *dst_size = w.pos;
-
-cleanup:
-    if (scratch)
-        oc_host_free(ctx, scratch, g_n * bound);
-    free(entries);
-    free(g.sp);
-    free(g.ss);
-    free(g.dp);
-    free(g.dc);
-    free(g.ds);
-    free(g.st);
-    free(g.sum);
+        host_native_end(h, NULL);
     return st;
+}
+
+static oc_status host_native_compress(void *self, uint64_t first, size_t m)
+{
+    host_native *h = (host_native *)self;
+    static const uint8_t empty[1] = {0};
+    size_t cs = h->nt->chunk_size;
+    h->m = m;
+    h->group_bytes = 0;
+    for (size_t i = 0; i < m; i++) {
+        uint64_t off = (first + i) * cs;
+        h->sp[i] = h->src ? (const void *)(h->src + off) : (const void *)empty;
+        h->ss[i] = (size_t)(h->src_size - off < cs ? h->src_size - off : cs);
+        h->dp[i] = h->scratch + i * h->bound;
+        h->dc[i] = h->bound;
+        h->group_bytes += h->ss[i];
+    }
+    return oc_batch_compress(h->ctx, &h->co, m, h->sp, h->ss, h->dp, h->dc, h->ds, h->st);
+}
+
+static oc_status host_native_first_failure(void *self, uint64_t first, size_t m, oc_native_result *r)
+{
+    (void)first;
+    host_native *h = (host_native *)self;
+    for (size_t i = 0; i < m && r->status == OC_OK; i++)
+        if (h->st[i] != OC_OK) /* a capacity of the compress bound always suffices */
+            r->status = h->st[i] == OC_ERR_OUTPUT_TOO_SMALL ? OC_ERR_INTERNAL : h->st[i];
+    return OC_OK;
+}
+
+static void compress_checksum(void *arg, size_t i)
+{
+    host_native *h = (host_native *)arg;
+    if (i == h->m) {
+        /* The extra item: the serial content checksum, beside the others. */
+        oc_xxh32_update(&h->content, h->sp[0], (size_t)h->group_bytes);
+        return;
+    }
+    if (h->nt->sums)
+        h->sum[i] = oc_chunk_sum(h->nt->ops->check, (const uint8_t *)h->sp[i], h->ss[i],
+                                 (const uint8_t *)h->dp[i], h->ds[i]);
+}
+
+static oc_status host_native_sums(void *self, uint64_t first, size_t m)
+{
+    (void)first;
+    host_native *h = (host_native *)self;
+    oc_parallel_for(oc_context_num_threads(h->ctx), m + (h->with_content ? 1 : 0), h->group_bytes,
+                    compress_checksum, h);
+    return OC_OK;
+}
+
+static oc_status host_native_assemble(void *self, uint64_t first, size_t m, oc_native_result *r)
+{
+    host_native *h = (host_native *)self;
+    for (size_t i = 0; i < m && r->status == OC_OK; i++)
+        r->status =
+            oc_container_write_chunk(&h->w, h->nt, (const uint8_t *)h->sp[i], h->ss[i],
+                                     (const uint8_t *)h->dp[i], h->ds[i], h->sum[i], &h->entries[first + i]);
+    return OC_OK;
+}
+
+static oc_status host_native_trailer(void *self, oc_native_result *r)
+{
+    host_native *h = (host_native *)self;
+    r->status = oc_container_write_trailer(&h->w, h->nt, h->entries, h->nt->n, oc_xxh32_digest(&h->content));
+    r->total = h->w.pos;
+    return OC_OK;
+}
+
+static const oc_native_steps host_native_steps = {
+    1,
+    host_native_compress,
+    host_native_first_failure,
+    host_native_sums,
+    host_native_assemble,
+    host_native_trailer,
+    host_native_end,
+};
+
+/* NATIVE compression through one engine's steps (self: its state, from its
+ * begin call; ended here): the one loop of both engines.  Groups of
+ * per_group chunks, each compressed by one batched call, checked (a
+ * chunk's failure stops it), checksummed and assembled into dst; then the
+ * header and trailer; OUTPUT_TOO_SMALL when the container does not fit. */
+static oc_status compress_native(oc_context *ctx, const oc_native_steps *e, void *self, const oc_native *nt,
+                                 size_t per_group, uint64_t src_size, uint64_t *dst_size)
+{
+    oc_native_result r = {OC_OK, 0};
+    progress pr = {ctx, src_size, 0};
+    oc_status st = OC_OK;
+    uint64_t n = nt->n, cs = nt->chunk_size;
+    for (uint64_t first = 0; first < n && st == OC_OK && r.status == OC_OK;) {
+        size_t m = (size_t)(n - first < per_group ? n - first : per_group);
+        st = e->compress(self, first, m);
+        if (st == OC_OK)
+            st = e->first_failure(self, first, m, &r);
+        if (st == OC_OK && r.status == OC_OK)
+            st = e->sums(self, first, m);
+        if (st == OC_OK && r.status == OC_OK)
+            st = e->assemble(self, first, m, &r);
+        first += m;
+        if (st == OC_OK && r.status == OC_OK && e->progress)
+            progress_report(&pr, first * cs < src_size ? first * cs : src_size);
+    }
+    if (st == OC_OK && r.status == OC_OK)
+        st = e->trailer(self, &r);
+    oc_status end = e->end(self, st == OC_OK ? &r : NULL);
+    FORWARD_IF_ERROR(st);
+    FORWARD_IF_ERROR(end);
+    FORWARD_IF_ERROR(r.status);
+    *dst_size = r.total;
+    return OC_OK;
+}
+
+/* NATIVE compression of host buffers (on_device 0) or device buffers
+ * whose chunks the GPU compresses (on_device 1). */
+static oc_status compress_container(oc_context *ctx, const oc_buffer_options *o, const uint8_t *src,
+                                    uint64_t src_size, uint8_t *dst, uint64_t dst_capacity,
+                                    uint64_t *dst_size, int on_device)
+{
+    RETURN_ERROR_IF(src_size > SIZE_MAX / 2, OC_ERR_INVALID_ARGUMENT);
+    oc_native nt;
+    FORWARD_IF_ERROR(oc_native_resolve(o, src_size, &nt));
+    if (on_device) {
+        void *self = NULL;
+        size_t per_group = 0;
+        FORWARD_IF_ERROR(
+            oc_cuda_native_begin(ctx, o, &nt, src, src_size, dst, dst_capacity, &self, &per_group));
+        return compress_native(ctx, &oc_cuda_native_steps, self, &nt, per_group, src_size, dst_size);
+    }
+    host_native h;
+    FORWARD_IF_ERROR(host_native_begin(&h, ctx, o, &nt, src, src_size, dst, dst_capacity));
+    return compress_native(ctx, &host_native_steps, &h, &nt, h.per_group, src_size, dst_size);
 }
 
 oc_status oc_buffer_compress(oc_context *ctx, const oc_buffer_options *options, const void *src,
@@ -329,13 +419,14 @@ oc_status oc_buffer_compress(oc_context *ctx, const oc_buffer_options *options, 
         if (options->kind != OC_BITSTREAM_NATIVE)
             return compress_raw(ctx, options, (const uint8_t *)src, src_size, (uint8_t *)dst, dst_capacity,
                                 dst_size, 1);
-        return oc_cuda_buffer_compress(ctx, options, src, src_size, dst, dst_capacity, dst_size);
+        return compress_container(ctx, options, (const uint8_t *)src, src_size, (uint8_t *)dst, dst_capacity,
+                                  dst_size, 1);
     }
     uint8_t dummy[1];
     uint8_t *d = dst ? (uint8_t *)dst : dummy;
     if (options->kind != OC_BITSTREAM_NATIVE)
         return compress_raw(ctx, options, (const uint8_t *)src, src_size, d, dst_capacity, dst_size, 0);
-    return compress_native(ctx, options, (const uint8_t *)src, src_size, d, dst_capacity, dst_size);
+    return compress_container(ctx, options, (const uint8_t *)src, src_size, d, dst_capacity, dst_size, 0);
 }
 
 /* ---- planning: one range reader for host and device buffers ------------------ */

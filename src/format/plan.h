@@ -145,6 +145,32 @@ typedef struct oc_plan_steps {
     oc_status (*end)(void *self, oc_plan_result *r);
 } oc_plan_steps;
 
+/* What NATIVE compression found (src/api/buffer.c's compress_native). */
+typedef struct oc_native_result {
+    oc_status status; /* a chunk's failure (never OUTPUT_TOO_SMALL: INTERNAL), or dst too small */
+    uint64_t total;   /* the container's bytes */
+} oc_native_result;
+
+/* One engine's steps of NATIVE compression (src/format/container.h's
+ * oc_native), which buffer.c's compress_native drives in this order: per
+ * group of chunks [first, first + m): compress (ONE batched call into the
+ * engine's scratch), first_failure (stopping at one), sums (the stored
+ * per-chunk checksums, and the LZ4 content checksum), assemble (prefix,
+ * payload, suffix and index entry of each chunk into dst); then trailer
+ * (the header and trailer are in dst, r->total set) and end (frees self;
+ * r == NULL when the run is abandoned).  As for oc_plan_steps, a step may
+ * only enqueue work and fill *r at end (the GPU: its one synchronisation);
+ * nothing is written past dst_capacity. */
+typedef struct oc_native_steps {
+    int progress; /* report progress after each group (the host's steps) */
+    oc_status (*compress)(void *self, uint64_t first, size_t m);
+    oc_status (*first_failure)(void *self, uint64_t first, size_t m, oc_native_result *r);
+    oc_status (*sums)(void *self, uint64_t first, size_t m);
+    oc_status (*assemble)(void *self, uint64_t first, size_t m, oc_native_result *r);
+    oc_status (*trailer)(void *self, oc_native_result *r);
+    oc_status (*end)(void *self, oc_native_result *r);
+} oc_native_steps;
+
 /* ---- writers ------------------------------------------------------------ */
 
 typedef struct oc_writer {

@@ -5,7 +5,9 @@
  * with a GPU compressor), compresses RAW and WITH_UNCOMPRESSED_SIZE itself
  * and stages the rest.
  *
- * NATIVE: a kernel builds the chunk pointer arrays in device memory; ONE
+ * NATIVE, as the GPU's steps of src/api/buffer.c's compress_native (the
+ * loop that drives the host's steps too; the whole input is one group):
+ * a kernel builds the chunk pointer arrays in device memory; ONE
  * batched compression writes every chunk into device scratch; one block
  * computes the container length of every chunk (src/format/layout.h) and
  * their prefix sum, the first failed chunk and the total; one thread per
@@ -255,118 +257,199 @@ static __global__ void oc_k_trailer(oc_cargs a, uint8_t *dst, oc_header_bytes h,
         dst[foot + k] = b[k];
 }
 
-/* ---- host side ---------------------------------------------------------- */
+/* ---- host side: the GPU's steps of NATIVE compression ---------------------- */
 
-static oc_status oc_compress_native_gpu(oc_context *ctx, const oc_buffer_options *o, const uint8_t *src,
-                                        uint64_t src_size, uint8_t *dst, uint64_t dst_capacity,
-                                        uint64_t *dst_size)
-{
-    oc_native nt; /* the container, as the host writer resolves it (src/format/container.h) */
-    FORWARD_IF_ERROR(oc_native_resolve(o, src_size, &nt));
-    size_t cs = nt.chunk_size;
-    uint64_t n = nt.n;
-    uint32_t a = nt.ops->layout;
-    oc_algorithm ca = nt.chunk_algorithm;
-    int checksums = nt.checksums;
-    size_t bound = oc_compress_bound(ca, cs);
-    if (bound == 0)
-        return OC_ERR_CHUNK_TOO_LARGE;
-    uint32_t esize = oc_layout_entry_size(a, checksums);
-    if (esize && n * esize + OC_LAYOUT_INDEX_FOOTER > 0xffffffffu)
-        return OC_ERR_INVALID_ARGUMENT;
-    uint64_t trailer = oc_layout_trailer_size(a, checksums, n);
-    uint8_t tb[16];
-    uint32_t trailer_head = oc_layout_trailer_head(a, checksums, n, 0, tb);
-    int has_trailer = trailer != 0;
-    if (!has_trailer)
-        esize = 0;
-
-    oc_header_bytes h;
-    memset(&h, 0, sizeof h);
-    oc_writer w = {h.b, sizeof h.b, 0};
-    FORWARD_IF_ERROR(oc_container_write_header(&w, &nt, src_size));
-    h.len = (uint32_t)w.pos;
-
-    int need_sums = nt.sums;
-    uint64_t words = n ? n : 1;
-    size_t arrays = (size_t)(words * (8 * 6 + 4 + 4) + 256);
-    if (bound > (SIZE_MAX / 4) / words)
-        return OC_ERR_INVALID_ARGUMENT;
-    size_t total = arrays + (size_t)(words * bound);
-    uint8_t *mem = (uint8_t *)oc_cuda_dev_alloc(ctx, total);
-    if (mem == NULL)
-        return OC_ERR_OUT_OF_MEMORY;
-    cudaStream_t stream = (cudaStream_t)ctx->opts.cuda_stream;
+/* One compression on the device (oc_cuda_native_begin .. the end step):
+ * the arrays of every chunk and the scratch in one device allocation, the
+ * result read back by the end step's one synchronisation. */
+struct oc_cuda_native {
+    oc_context *ctx;
+    cudaStream_t stream;
+    int prev; /* the caller's device, given back at the end */
+    const oc_native *nt;
+    oc_codec_options co;
+    const uint8_t *src;
+    uint64_t src_size;
+    uint8_t *dst;
+    uint64_t dst_capacity;
     oc_cargs g;
-    g.layout = a;
-    g.check = nt.ops->check;
-    g.checksums = checksums;
-    g.n = n;
-    g.res = (oc_cres *)mem;
-    g.sp = (const uint8_t **)(mem + 256);
-    g.ss = (size_t *)(g.sp + words);
-    g.dp = (uint8_t **)(g.ss + words);
-    g.dc = (size_t *)(g.dp + words);
-    g.ds = (size_t *)(g.dc + words);
-    g.off = (uint64_t *)(g.ds + words);
-    g.st = (int32_t *)(g.off + words);
-    g.sum = need_sums ? (uint32_t *)(g.st + words) : NULL;
-    uint8_t *scratch = mem + arrays;
+    uint8_t *scratch;
+    uint64_t bound;
+    uint64_t trailer;
+    uint32_t trailer_head, esize;
+    int has_trailer;
+    oc_header_bytes h;
+    int scanned; /* oc_k_scan ran (a group did) */
+    uint8_t *mem;
+    size_t total;
     oc_cres hr;
-    memset(&hr, 0, sizeof hr);
+};
+
+static oc_status oc_native_end(void *self, oc_native_result *r)
+{
+    oc_cuda_native *p = (oc_cuda_native *)self;
     oc_status st = OC_OK;
-    if (n) {
-        oc_k_setup<<<oc_buffer_grid(n, 256), 256, 0, stream>>>(g, src, src_size, cs, scratch, bound);
-        st = oc_cuda_buffer_err(cudaGetLastError());
-        oc_codec_options co = OC_CODEC_OPTIONS_INIT;
-        co.algorithm = ca;
-        co.level = o->level;
-        co.typed = o->typed;
+    if (r) {
+        st = oc_cuda_buffer_err(
+            cudaMemcpyAsync(&p->hr, p->g.res, sizeof p->hr, cudaMemcpyDeviceToHost, p->stream));
         if (st == OC_OK)
-            st = oc_cuda_batch_compress(ctx, &co, (size_t)n, (const void *const *)g.sp, g.ss,
-                                        (void *const *)g.dp, g.dc, g.ds, (oc_status *)g.st);
+            st = oc_cuda_buffer_err(cudaStreamSynchronize(p->stream));
+        if (st == OC_OK) {
+            r->status = (oc_status)p->hr.status;
+            r->total = p->hr.total;
+        }
     }
-    if (st != OC_OK)
-        goto done;
-    oc_k_scan<<<1, 1024, 0, stream>>>(g, h.len, trailer, dst_capacity);
-    if (n && need_sums)
-        oc_k_sums<<<oc_buffer_grid(n, 128), 128, 0, stream>>>(g);
-    if (nt.ops->content_checksum && checksums)
-        oc_k_xxh32_whole<<<1, 256, 0, stream>>>(src, src_size, &g.res->content);
-    if (n)
-        oc_k_write<<<oc_buffer_grid(n, 1), 256, 0, stream>>>(g, dst, trailer_head, esize);
-    oc_k_trailer<<<1, 1, 0, stream>>>(g, dst, h, has_trailer, esize);
-    st = oc_cuda_buffer_err(cudaGetLastError());
-    if (st == OC_OK)
-        st = oc_cuda_buffer_err(cudaMemcpyAsync(&hr, g.res, sizeof hr, cudaMemcpyDeviceToHost, stream));
-    if (st == OC_OK)
-        st = oc_cuda_buffer_err(cudaStreamSynchronize(stream));
-    if (st == OC_OK)
-        st = (oc_status)hr.status;
-    if (st == OC_OK)
-        *dst_size = hr.total;
-done:
-    oc_cuda_dev_free(ctx, mem, total);
+    if (p->mem)
+        oc_cuda_dev_free(p->ctx, p->mem, p->total);
+    oc_cuda_leave(p->ctx, p->prev);
+    free(p);
     return st;
 }
 
-extern "C" oc_status oc_cuda_buffer_compress(oc_context *ctx, const oc_buffer_options *options,
-                                             const void *src, uint64_t src_size, void *dst,
-                                             uint64_t dst_capacity, uint64_t *dst_size)
+/* The layout's sizes, the header's bytes (the host writer's), one device
+ * allocation: argument arrays, then a bound of scratch per chunk. */
+extern "C" oc_status oc_cuda_native_begin(oc_context *ctx, const oc_buffer_options *o, const oc_native *nt,
+                                          const void *src, uint64_t src_size, void *dst,
+                                          uint64_t dst_capacity, void **self, size_t *per_group)
 {
-    if (ctx == NULL || dst_size == NULL || options == NULL || options->kind != OC_BITSTREAM_NATIVE)
-        return OC_ERR_INVALID_ARGUMENT;
-    if (!oc_cuda_available())
-        return OC_ERR_NO_DEVICE;
-    if (src_size > SIZE_MAX / 2)
-        return OC_ERR_INVALID_ARGUMENT;
-    *dst_size = 0;
-    int prev = -1;
-    FORWARD_IF_ERROR(oc_cuda_enter(ctx, &prev));
-    oc_status st = oc_compress_native_gpu(ctx, options, (const uint8_t *)src, src_size, (uint8_t *)dst,
-                                          dst_capacity, dst_size);
-    if (st != OC_OK)
-        *dst_size = 0;
-    oc_cuda_leave(ctx, prev);
-    return st;
+    *self = NULL;
+    *per_group = (size_t)(nt->n ? nt->n : 1); /* one group */
+    RETURN_ERROR_IF(!oc_cuda_available(), OC_ERR_NO_DEVICE);
+    uint64_t n = nt->n;
+    uint32_t a = nt->ops->layout;
+    int checksums = nt->checksums;
+    size_t bound = oc_compress_bound(nt->chunk_algorithm, nt->chunk_size);
+    RETURN_ERROR_IF(bound == 0, OC_ERR_CHUNK_TOO_LARGE);
+    uint32_t esize = oc_layout_entry_size(a, checksums);
+    RETURN_ERROR_IF(esize && n * esize + OC_LAYOUT_INDEX_FOOTER > 0xffffffffu, OC_ERR_INVALID_ARGUMENT);
+    uint64_t words = n ? n : 1;
+    RETURN_ERROR_IF(bound > (SIZE_MAX / 4) / words, OC_ERR_INVALID_ARGUMENT);
+    oc_cuda_native *p = (oc_cuda_native *)calloc(1, sizeof *p);
+    RETURN_ERROR_IF(!p, OC_ERR_OUT_OF_MEMORY);
+    p->ctx = ctx;
+    p->nt = nt;
+    p->src = (const uint8_t *)src;
+    p->src_size = src_size;
+    p->dst = (uint8_t *)dst;
+    p->dst_capacity = dst_capacity;
+    p->bound = bound;
+    p->trailer = oc_layout_trailer_size(a, checksums, n);
+    uint8_t tb[16];
+    p->trailer_head = oc_layout_trailer_head(a, checksums, n, 0, tb);
+    p->has_trailer = p->trailer != 0;
+    p->esize = p->has_trailer ? esize : 0;
+    oc_writer w = {p->h.b, sizeof p->h.b, 0};
+    oc_status st = oc_container_write_header(&w, nt, src_size);
+    p->h.len = (uint32_t)w.pos;
+    p->co = (oc_codec_options)OC_CODEC_OPTIONS_INIT;
+    p->co.algorithm = nt->chunk_algorithm;
+    p->co.level = o->level;
+    p->co.typed = o->typed;
+    if (st != OC_OK) {
+        free(p);
+        return st;
+    }
+    st = oc_cuda_enter(ctx, &p->prev);
+    if (st != OC_OK) {
+        free(p);
+        return st;
+    }
+    p->stream = (cudaStream_t)ctx->opts.cuda_stream;
+    size_t arrays = (size_t)(words * (8 * 6 + 4 + 4) + 256);
+    p->total = arrays + (size_t)(words * bound);
+    p->mem = (uint8_t *)oc_cuda_dev_alloc(ctx, p->total);
+    if (p->mem == NULL) {
+        oc_native_end(p, NULL);
+        return OC_ERR_OUT_OF_MEMORY;
+    }
+    oc_cargs *g = &p->g;
+    g->layout = a;
+    g->check = nt->ops->check;
+    g->checksums = checksums;
+    g->n = n;
+    g->res = (oc_cres *)p->mem;
+    g->sp = (const uint8_t **)(p->mem + 256);
+    g->ss = (size_t *)(g->sp + words);
+    g->dp = (uint8_t **)(g->ss + words);
+    g->dc = (size_t *)(g->dp + words);
+    g->ds = (size_t *)(g->dc + words);
+    g->off = (uint64_t *)(g->ds + words);
+    g->st = (int32_t *)(g->off + words);
+    g->sum = nt->sums ? (uint32_t *)(g->st + words) : NULL;
+    p->scratch = p->mem + arrays;
+    *self = p;
+    return OC_OK;
 }
+
+/* The chunk pointer arrays built on the device, then ONE batched
+ * compression into scratch (the whole input is one group). */
+static oc_status oc_native_compress(void *self, uint64_t first, size_t m)
+{
+    (void)first; /* 0, and m the whole of n */
+    oc_cuda_native *p = (oc_cuda_native *)self;
+    oc_k_setup<<<oc_buffer_grid(m, 256), 256, 0, p->stream>>>(p->g, p->src, p->src_size, p->nt->chunk_size,
+                                                              p->scratch, p->bound);
+    FORWARD_IF_ERROR(oc_cuda_buffer_err(cudaGetLastError()));
+    return oc_cuda_batch_compress(p->ctx, &p->co, m, (const void *const *)p->g.sp, p->g.ss,
+                                  (void *const *)p->g.dp, p->g.dc, p->g.ds, (oc_status *)p->g.st);
+}
+
+/* One block: the first failed chunk, every chunk's offset, the total
+ * (OUTPUT_TOO_SMALL above dst_capacity); read back by the end step. */
+static oc_status oc_native_scan(oc_cuda_native *p)
+{
+    p->scanned = 1;
+    oc_k_scan<<<1, 1024, 0, p->stream>>>(p->g, p->h.len, p->trailer, p->dst_capacity);
+    return oc_cuda_buffer_err(cudaGetLastError());
+}
+
+static oc_status oc_native_first_failure(void *self, uint64_t first, size_t m, oc_native_result *r)
+{
+    (void)first, (void)m, (void)r;
+    return oc_native_scan((oc_cuda_native *)self);
+}
+
+/* A thread per chunk: its stored checksum; one block: the LZ4 content checksum. */
+static oc_status oc_native_sums(void *self, uint64_t first, size_t m)
+{
+    (void)first;
+    oc_cuda_native *p = (oc_cuda_native *)self;
+    if (p->nt->sums)
+        oc_k_sums<<<oc_buffer_grid(m, 128), 128, 0, p->stream>>>(p->g);
+    if (p->nt->ops->content_checksum && p->nt->checksums)
+        oc_k_xxh32_whole<<<1, 256, 0, p->stream>>>(p->src, p->src_size, &p->g.res->content);
+    return oc_cuda_buffer_err(cudaGetLastError());
+}
+
+/* A block per chunk: prefix, payload, suffix and index entry into dst. */
+static oc_status oc_native_assemble(void *self, uint64_t first, size_t m, oc_native_result *r)
+{
+    (void)first, (void)r;
+    oc_cuda_native *p = (oc_cuda_native *)self;
+    oc_k_write<<<oc_buffer_grid(m, 1), 256, 0, p->stream>>>(p->g, p->dst, p->trailer_head, p->esize);
+    return oc_cuda_buffer_err(cudaGetLastError());
+}
+
+/* One thread: the header and the trailer (no chunk: the scan and the
+ * content checksum first). */
+static oc_status oc_native_trailer(void *self, oc_native_result *r)
+{
+    (void)r;
+    oc_cuda_native *p = (oc_cuda_native *)self;
+    if (!p->scanned) {
+        FORWARD_IF_ERROR(oc_native_scan(p));
+        FORWARD_IF_ERROR(oc_native_sums(p, 0, 0));
+    }
+    oc_k_trailer<<<1, 1, 0, p->stream>>>(p->g, p->dst, p->h, p->has_trailer, p->esize);
+    return oc_cuda_buffer_err(cudaGetLastError());
+}
+
+extern "C" const oc_native_steps oc_cuda_native_steps = {
+    0,
+    oc_native_compress,
+    oc_native_first_failure,
+    oc_native_sums,
+    oc_native_assemble,
+    oc_native_trailer,
+    oc_native_end,
+};

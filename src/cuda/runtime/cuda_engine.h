@@ -72,7 +72,10 @@ OC_HIDDEN oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_c
 
 /* The whole-buffer layer's primitives on device buffers (src and dst in
  * device memory), which src/api/buffer.c drives.  Compression of a NATIVE
- * container, when the chunks have a GPU compressor.  A plan of
+ * container (src/format/container.h's oc_native), when the chunks have a
+ * GPU compressor: oc_cuda_native_begin gives the state that buffer.c's
+ * compress_native hands to the steps of oc_cuda_native_steps (one group
+ * of *per_group chunks: all of them).  A plan of
  * src/format/sparse_plan.c (from src's head and tail) that the GPU runs:
  * oc_cuda_plan_begin copies its chunk list to the device and launches its
  * device checks (probes, in-chunk checks: CORRUPT where the CPU parser
@@ -82,9 +85,12 @@ OC_HIDDEN oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_c
 struct oc_container_plan;
 struct oc_sparse;
 struct oc_plan_steps;
-OC_HIDDEN oc_status oc_cuda_buffer_compress(oc_context *ctx, const oc_buffer_options *options,
-                                            const void *src, uint64_t src_size, void *dst,
-                                            uint64_t dst_capacity, uint64_t *dst_size);
+struct oc_native;
+struct oc_native_steps;
+OC_HIDDEN oc_status oc_cuda_native_begin(oc_context *ctx, const oc_buffer_options *options,
+                                         const struct oc_native *nt, const void *src, uint64_t src_size,
+                                         void *dst, uint64_t dst_capacity, void **self, size_t *per_group);
+OC_HIDDEN extern const struct oc_native_steps oc_cuda_native_steps;
 OC_HIDDEN oc_status oc_cuda_plan_begin(oc_context *ctx, const struct oc_container_plan *plan,
                                        const struct oc_sparse *sh, int verify, const void *src,
                                        uint64_t src_size, void *dst, uint64_t dst_capacity, void **self);

@@ -79,12 +79,16 @@ oc_status oc_cuda_zstd_decompress_forced(oc_context *ctx, int lanes, size_t n, c
         (void)dst_sizes, (void)statuses;
     return OC_ERR_NO_DEVICE;
 }
-oc_status oc_cuda_buffer_compress(oc_context *ctx, const oc_buffer_options *options, const void *src,
-                                  uint64_t src_size, void *dst, uint64_t dst_capacity, uint64_t *dst_size)
+oc_status oc_cuda_native_begin(oc_context *ctx, const oc_buffer_options *options, const struct oc_native *nt,
+                               const void *src, uint64_t src_size, void *dst, uint64_t dst_capacity,
+                               void **self, size_t *per_group)
 {
-    (void)ctx, (void)options, (void)src, (void)src_size, (void)dst, (void)dst_capacity, (void)dst_size;
+    (void)ctx, (void)options, (void)nt, (void)src, (void)src_size, (void)dst, (void)dst_capacity;
+    *self = NULL;
+    *per_group = 0;
     return OC_ERR_NO_DEVICE;
 }
+const oc_native_steps oc_cuda_native_steps = {0}; /* never used: no compression begins */
 oc_status oc_cuda_plan_begin(oc_context *ctx, const struct oc_container_plan *plan,
                              const struct oc_sparse *sh, int verify, const void *src, uint64_t src_size,
                              void *dst, uint64_t dst_capacity, void **self)
