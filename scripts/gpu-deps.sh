@@ -21,4 +21,8 @@ if ls "$DEPS"/whl/*.whl >/dev/null 2>&1; then
     "$DEPS"/whl/*.whl 2>&1 | tail -n 3
 fi
 export PYTHONPATH=$SITE${PYTHONPATH:+:$PYTHONPATH}
+# kvikio's wheels (fetch-gpu-deps --zarr) keep their libraries beside their packages
+for d in "$SITE"/libkvikio/lib64 "$SITE"/rapids_logger/lib64; do
+  [ -d "$d" ] && export LD_LIBRARY_PATH=$d:$LD_LIBRARY_PATH
+done
 OC_DEPS_SKBUILD_ARGS="-DCMAKE_PREFIX_PATH=$PREFIX/usr;-DCMAKE_INCLUDE_PATH=$PREFIX/usr/include;-DCMAKE_LIBRARY_PATH=$LIBDIR"
