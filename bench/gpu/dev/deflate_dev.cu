@@ -19,15 +19,15 @@
  * (deflate_host_core.c).  Run it under compute-sanitizer memcheck and
  * racecheck (bench/gpu/dev/run-device.sh).
  *
- * --variant v1|v2|v3|v4|v2,v4|all (default all): decoder v1
- * (inflate_v1_core.h, the library's until v2), the library's kernel (v2,
- * inflate_kernels.cu), v3 (v2 with an 11-bit literal/length table;
- * DEFLATE_NOTES.md "Decoder v1: result, and decoders v2 / v3") and v4
- * (inflate_v4_core.h, a lane per bit offset: "Decoder v4") and v5 (two
- * offsets a lane: "Decoder v5"); inflate_var_kernels.cu builds v1, v3, v4
- * and v5.  Each is checked and timed
- * on the same batch; damaged inputs are held to the library's host core
- * for every variant.
+ * --variant v1|v2|v3|v4|v5|v2,v4,v5|all (default all): decoder v1
+ * (inflate_v1_core.h, the library's until v2), v2 (inflate_v2_core.h, the
+ * library's until v4), v3 (the library's core with an 11-bit
+ * literal/length table; DEFLATE_NOTES.md "Decoder v1: result, and decoders
+ * v2 / v3"), the library's kernel (v4, inflate_kernels.cu: a lane per bit
+ * offset, "Decoder v4") and v5 (two offsets a lane: "Decoder v5");
+ * inflate_var_kernels.cu builds v1, v2, v3 and v5.  Each is checked and
+ * timed on the same batch; damaged inputs are held to the library's host
+ * core for every variant.
  *
  * Usage: deflate_dev [--damage] [--quick] [--chunk N] [--level L] [--zlib]
  *                    [--strategy S] [--algo deflate|zlib|gzip|all]
@@ -235,7 +235,7 @@ static void dev_decode(const DevBatch &d, oc_algorithm a, int variant)
                                         (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, 0)
         : variant == 3 ? dev_inflate_v3(&cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
                                         (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, 0)
-        : variant == 4 ? dev_inflate_v4(&cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
+        : variant == 2 ? dev_inflate_v2(&cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
                                         (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, 0)
         : variant == 5 ? dev_inflate_v5(&cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
                                         (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, 0)

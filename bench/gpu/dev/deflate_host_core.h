@@ -26,8 +26,8 @@ oc_status deflate_host_decode_v1(oc_algorithm algo, const uint8_t *src, size_t n
                                  size_t *out_size);
 oc_status deflate_host_decode_v3(oc_algorithm algo, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
                                  size_t *out_size);
-/* Decoder v4's core (inflate_v4_core.h: a round of items a lane each). */
-oc_status deflate_host_decode_v4(oc_algorithm algo, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+/* Decoder v2's core (inflate_v2_core.h, the library's until v4). */
+oc_status deflate_host_decode_v2(oc_algorithm algo, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
                                  size_t *out_size);
 /* Decoder v5's core (inflate_v5_core.h: v4 with two bit offsets a lane). */
 oc_status deflate_host_decode_v5(oc_algorithm algo, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,

@@ -1,7 +1,8 @@
 /*
- * deflate_var_cpu_check.c - the library's inflate core (decoder v2), v3
- * (the same with an 11-bit literal/length table), v4 (inflate_v4_core.h,
- * a lane per bit offset) and v5 (two offsets a lane) held to zlib and to decoder
+ * deflate_var_cpu_check.c - decoder v2 (inflate_v2_core.h), v3 (the
+ * library's core with an 11-bit literal/length table), the library's core
+ * (decoder v4: a lane per bit offset) and v5 (two offsets a lane) held to
+ * zlib and to decoder
  * v1 (inflate_v1_core.h) on the host, no GPU needed (DEFLATE_NOTES.md
  * "Decoder v1: result, and decoders v2 / v3"):
  *   1. every chunk of each file (64 KiB, then 1 MiB chunks), compressed by
@@ -63,8 +64,8 @@ static uint8_t *g_o1, *g_o2;
 
 typedef oc_status (*decode_fn)(oc_algorithm, const uint8_t *, size_t, uint8_t *, size_t, size_t *);
 #define NNEW 4
-static const decode_fn g_new[NNEW] = {deflate_host_decode, deflate_host_decode_v3, deflate_host_decode_v4,
-                                      deflate_host_decode_v5}; /* v2 (library), v3, v4, v5 */
+static const decode_fn g_new[NNEW] = {deflate_host_decode_v2, deflate_host_decode_v3, deflate_host_decode,
+                                      deflate_host_decode_v5}; /* v2, v3, v4 (the library's), v5 */
 
 /* v2, v3, v4 and v5 against v1 on one input and capacity. */
 static void agree(const char *name, oc_algorithm a, const uint8_t *in, size_t n, size_t cap, const char *what)

@@ -1,11 +1,11 @@
 /*
  * inflate_v5_core.h - decoder v5 of DEFLATE_NOTES.md ("Decoder v5: two bit
- * offsets a lane"): decoder v4 (inflate_v4_core.h) with 64 offsets a round,
+ * offsets a lane"): decoder v4 (the library's core since) with 64 offsets a round,
  * lane j decoding at bits j and j + 32 (one more input word, w2, read at
  * the start of a round), so a round places about twice the items.  v4's
  * comment follows, all of it true of v5 but the offsets' count.
  *
- * inflate_v4_core.h - decoder v4 of DEFLATE_NOTES.md ("Decoder v4: lanes
+ * (v4 was bench/gpu/dev/inflate_v4_core.h, DEFLATE_NOTES.md "Decoder v4: lanes
  * that decode at every bit offset"), an experiment beside the library's
  * decoder v2 (src/cuda/codecs/deflate/inflate_core.h), so that deflate_dev.cu
  * times it beside v2 on one GPU and deflate_var_cpu_check.c holds it to v1,

@@ -27,8 +27,8 @@ oc_status dev_inflate_v3(const oc_gpu_config *cfg, size_t n, const void *const *
                          const size_t *src_sizes_dev, void *const *dst_dev, const size_t *dst_caps_dev,
                          size_t *dst_sizes_dev, oc_status *statuses_dev, cudaStream_t stream);
 
-/* Decoder v4 (inflate_v4_core.h): lanes decode items at every bit offset. */
-oc_status dev_inflate_v4(const oc_gpu_config *cfg, size_t n, const void *const *src_dev,
+/* Decoder v2 (inflate_v2_core.h), the library's until decoder v4. */
+oc_status dev_inflate_v2(const oc_gpu_config *cfg, size_t n, const void *const *src_dev,
                          const size_t *src_sizes_dev, void *const *dst_dev, const size_t *dst_caps_dev,
                          size_t *dst_sizes_dev, oc_status *statuses_dev, cudaStream_t stream);
 

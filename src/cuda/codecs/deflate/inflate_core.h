@@ -16,11 +16,17 @@
  *     length limits, and a second pass merges two short literal codes into
  *     one "two literals" entry.  Codes longer than the table (rare) are
  *     marked SLOW and decoded canonically from per-length first codes.
- *   - the symbols are decoded warp-uniformly: every lane runs the same
- *     bit-reader and table look-ups on the same values (one instruction for
- *     the warp, broadcast shared loads), so nothing is handed between lanes.
- *     Literals go to a per-warp ring in shared memory (lane 0 stores them);
- *     matches go to a queue of (start, length, distance).
+ *   - the symbols are decoded in rounds (decoder v4 of DEFLATE_NOTES.md):
+ *     after each refill, lane j decodes the whole item (a literal, a
+ *     literal pair, or a length with its distance) that would start at bit
+ *     j, and the warp follows the chain of item ends from bit 0, one
+ *     shuffle an item, up to bit 32 or the first item that is not complete
+ *     or does not fit the batch.  The lanes on the chain store their
+ *     literals into a per-warp ring in shared memory and their matches into
+ *     a queue of (start, length, distance), all at once.  A round that
+ *     places nothing (end of block, a code longer than the table, an error,
+ *     a full batch, counting) decodes one symbol warp-uniformly instead:
+ *     every lane runs the same bit reader and look-ups on the same values.
  *   - when the queue is full or the ring nearly so, the batch is flushed:
  *     32 output bytes per step, a lane per byte.  A lane finds the match
  *     that owns its byte from a ballot of the match starts in the step, maps
@@ -45,9 +51,10 @@
  * many symbols, a repeat with nothing to repeat, literal/length symbols
  * 286-287, distance symbols 30-31 and distances beyond the output.
  *
- * The symbol loop is lean (decoder v2 of DEFLATE_NOTES.md; v1 is kept in
- * bench/gpu/dev/inflate_v1_core.h), because the warp issues each of its
- * instructions for 32 lanes: the batch lives in 32-bit registers (p, the
+ * The one-symbol code is lean (decoder v2 of DEFLATE_NOTES.md, the
+ * library's until v4; v1 is kept in bench/gpu/dev/inflate_v1_core.h),
+ * because the warp issues each of its instructions for 32 lanes: the batch
+ * lives in 32-bit registers (p, the
  * bytes of the batch so far; plim, the room from its start), so one compare
  * per literal covers the capacity, counting and flush tests, and whatever
  * fails it takes a slow path with the full tests; a literal pair is stored
@@ -69,6 +76,12 @@
 
 #include "../../../common/portable.h"
 #include "inflate_huff_core.h"
+
+#ifdef __CUDACC__
+#define INF_SHFL(v, x) __shfl_sync(0xffffffffu, (v), (x)) /* lane x's v */
+#else
+#define INF_SHFL(v, x) ((void)(x), (v)) /* one lane: x is 0 */
+#endif
 
 /* Literal/length table bits (bench/gpu/dev builds its v3 with 11). */
 #ifndef INF_LTB
@@ -433,6 +446,94 @@ OC_CORE_BIGFN oc_status inf_huffman_block(inf_tables *T, inf_br *rp, inf_out *ou
         st = OC_ERR_TRUNCATED; /* v1 tested the flag before the first symbol */
     while (st == OC_OK) {
         INF_LOOP_REFILL();
+        /* a round: the items starting at bits 0 .. OC_NLANES-1, a lane each */
+        {
+            uint64_t v = r.bb >> lane; /* bits lane .. lane+63 of the stream: bl + 32 - lane of them real */
+            uint32_t sh = r.bl - lane; /* bl >= 33 > lane */
+            if (sh < 64)
+                v |= (uint64_t)r.nw << sh;
+            uint32_t e = T->lit[(uint32_t)v & ((1u << INF_LTB) - 1)];
+            uint32_t kind = INF_KIND(e), nbits = INF_TOTAL(e), osz = 1 + kind, ism = 0, dist = 0;
+            uint32_t ok = kind <= INF_K_LIT2;
+            if (kind == INF_K_LEN) {
+                osz = (e & 0x1FFu) + (((uint32_t)v >> INF_CLEN(e)) & ((1u << INF_EXTRA(e)) - 1u));
+                uint32_t dv = (uint32_t)(v >> nbits);
+                uint32_t d = T->dist[dv & ((1u << INF_DTB) - 1)];
+                ok = INF_KIND(d) == INF_K_LEN;
+                dist = (d & 0xFFFFu) + ((dv >> INF_CLEN(d)) & ((1u << INF_EXTRA(d)) - 1u));
+                nbits += INF_TOTAL(d);
+                ism = 1;
+            }
+            ok = ok && nbits <= r.bl + 32 - lane;
+            uint32_t info = (lane + nbits) | (osz << 8) | (ism << 17) | (ok << 18);
+            /* the chain from bit 0: x the item's bit, run the bytes and nm the matches before it */
+            uint32_t lim = plim_m > p ? plim_m - p : 0, qroom = INF_QMAX - o.nq;
+            uint32_t x = 0, run = 0, nm = 0, on = 0, myoff = 0, myq = 0;
+            while (x < OC_NLANES) {
+                uint32_t in = INF_SHFL(info, x);
+                uint32_t isz = (in >> 8) & 0x1FFu, im = (in >> 17) & 1u;
+                if (!(in >> 18) || run + isz > lim || nm + im > qroom)
+                    break;
+                if (lane == x) {
+                    on = 1;
+                    myoff = run;
+                    myq = nm;
+                }
+                run += isz;
+                nm += im;
+                x = in & 0xFFu;
+            }
+            /* a distance beyond the output so far ends the round before its item (the one-symbol code reports
+             * it) */
+            uint32_t bad = OC_WARP_BALLOT(on && ism && dist > hist + p + myoff);
+            if (bad) {
+                uint32_t f = (uint32_t)oc_lowbit32(bad);
+                on = on && lane < f;
+                run = INF_SHFL(myoff, f);
+                nm = INF_SHFL(myq, f);
+                x = f;
+            }
+            if (x > 0) {
+                if (on) {
+                    uint32_t at = p + myoff;
+                    if (ism) {
+                        T->q_pl[o.nq + myq] = at | (osz << 16);
+                        T->q_dist[o.nq + myq] = dist;
+                    } else {
+                        T->ring[(rb + at) & (INF_RING - 1)] = (uint8_t)e;
+                        if (kind)
+                            T->ring[(rb + at + 1) & (INF_RING - 1)] = (uint8_t)(e >> 8);
+                    }
+                }
+                p += run;
+                o.nq += nm;
+                if (x < r.bl) {
+                    r.bb >>= x;
+                    r.bl -= x;
+                } else { /* into the loaded word */
+                    uint32_t y = x - r.bl;
+                    r.bb = y < 32 ? (uint64_t)(r.nw >> y) : 0;
+                    r.bl = 32 - y;
+                    r.k++;
+                    r.nw = inf_word(&r, r.k);
+                    if (r.k - 1 - r.k_lo >= r.span) {
+                        inf_br_check_over(&r);
+                        if (r.over) {
+                            st = OC_ERR_TRUNCATED;
+                            break;
+                        }
+                    }
+                }
+                if (o.nq == INF_QMAX) {
+                    o.op = o.bstart + p;
+                    inf_out_flush(T, &o);
+                    p = 0;
+                    inf_batch_regs(&o, &plim_l, &plim_m, &rb, &hist);
+                }
+                continue;
+            }
+        }
+        /* one symbol, where the round placed nothing */
         uint32_t e = T->lit[(uint32_t)r.bb & ((1u << INF_LTB) - 1)];
         if (INF_KIND(e) == INF_K_SLOW) {
             INF_COUNT(slow, 1);

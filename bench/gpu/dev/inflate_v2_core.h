@@ -1,19 +1,11 @@
 /*
- * inflate_v4_core.h - decoder v4 of DEFLATE_NOTES.md ("Decoder v4: lanes
- * that decode at every bit offset"), an experiment beside the library's
- * decoder v2 (src/cuda/codecs/deflate/inflate_core.h), so that deflate_dev.cu
- * times it beside v2 on one GPU and deflate_var_cpu_check.c holds it to v1,
- * v2 and zlib here.  It is the library's file with one change in
- * inf_huffman_block: before each symbol, every lane j decodes a whole item
- * (a literal, a literal pair, or a length with its distance) starting at bit
- * j of the reader, the warp follows the chain of item ends from bit 0 with
- * one shuffle an item, and the items on it that fit the batch are stored at
- * once (literals by their lanes into the ring, matches into the queue); a
- * round that cannot place its first item (end of block, a code longer than
- * the table, an error, a full batch) runs v2's code for that one symbol.
- * On the host (one lane) a round is one item: the same bookkeeping, checked
- * by the same tests.  It defines inflate_core.h's guard and names, so
- * inflate_chunk_core.h included after it wraps v4.  The library's comment:
+ * inflate_v2_core.h - decoder v2 of DEFLATE_NOTES.md, the library's inflate
+ * core until decoder v4 replaced it (src/cuda/codecs/deflate/
+ * inflate_core.h), kept so that deflate_dev.cu can time v2 beside the
+ * library on one GPU and deflate_var_cpu_check.c can hold the library to
+ * it.  It defines inflate_core.h's guard and names, so inflate_chunk_core.h
+ * included after it wraps v2 (one translation unit per version).  Its
+ * comment as it was in the library:
  *
 inflate_core.h - a raw Deflate (RFC 1951) decoder written once for two
  * compilers: nvcc, where one WARP decodes one stream, and a C11 compiler,
@@ -85,12 +77,6 @@ inflate_core.h - a raw Deflate (RFC 1951) decoder written once for two
 
 #include "common/portable.h"
 #include "cuda/codecs/deflate/inflate_huff_core.h"
-
-#ifdef __CUDACC__
-#define INF4_SHFL(v, x) __shfl_sync(0xffffffffu, (v), (x))
-#else
-#define INF4_SHFL(v, x) (v) /* one lane: x is 0 */
-#endif
 
 /* Literal/length table bits (bench/gpu/dev builds its v3 with 11). */
 #ifndef INF_LTB
@@ -455,93 +441,6 @@ OC_CORE_BIGFN oc_status inf_huffman_block(inf_tables *T, inf_br *rp, inf_out *ou
         st = OC_ERR_TRUNCATED; /* v1 tested the flag before the first symbol */
     while (st == OC_OK) {
         INF_LOOP_REFILL();
-        /* v4: the items starting at bits 0 .. OC_NLANES-1, a lane each */
-        {
-            uint64_t v = r.bb >> lane; /* bits lane .. lane+63 of the stream: bl + 32 - lane of them real */
-            uint32_t sh = r.bl - lane; /* bl >= 33 > lane */
-            if (sh < 64)
-                v |= (uint64_t)r.nw << sh;
-            uint32_t e = T->lit[(uint32_t)v & ((1u << INF_LTB) - 1)];
-            uint32_t kind = INF_KIND(e), nbits = INF_TOTAL(e), osz = 1 + kind, ism = 0, dist = 0;
-            uint32_t ok = kind <= INF_K_LIT2;
-            if (kind == INF_K_LEN) {
-                osz = (e & 0x1FFu) + (((uint32_t)v >> INF_CLEN(e)) & ((1u << INF_EXTRA(e)) - 1u));
-                uint32_t dv = (uint32_t)(v >> nbits);
-                uint32_t d = T->dist[dv & ((1u << INF_DTB) - 1)];
-                ok = INF_KIND(d) == INF_K_LEN;
-                dist = (d & 0xFFFFu) + ((dv >> INF_CLEN(d)) & ((1u << INF_EXTRA(d)) - 1u));
-                nbits += INF_TOTAL(d);
-                ism = 1;
-            }
-            ok = ok && nbits <= r.bl + 32 - lane;
-            uint32_t info = (lane + nbits) | (osz << 8) | (ism << 17) | (ok << 18);
-            /* the chain from bit 0: x the item's bit, run the bytes and nm the matches before it */
-            uint32_t lim = plim_m > p ? plim_m - p : 0, qroom = INF_QMAX - o.nq;
-            uint32_t x = 0, run = 0, nm = 0, on = 0, myoff = 0, myq = 0;
-            while (x < OC_NLANES) {
-                uint32_t in = INF4_SHFL(info, x);
-                uint32_t isz = (in >> 8) & 0x1FFu, im = (in >> 17) & 1u;
-                if (!(in >> 18) || run + isz > lim || nm + im > qroom)
-                    break;
-                if (lane == x) {
-                    on = 1;
-                    myoff = run;
-                    myq = nm;
-                }
-                run += isz;
-                nm += im;
-                x = in & 0xFFu;
-            }
-            /* a distance beyond the output so far ends the round before its item (v2's code reports it) */
-            uint32_t bad = OC_WARP_BALLOT(on && ism && dist > hist + p + myoff);
-            if (bad) {
-                uint32_t f = (uint32_t)oc_lowbit32(bad);
-                on = on && lane < f;
-                run = INF4_SHFL(myoff, f);
-                nm = INF4_SHFL(myq, f);
-                x = f;
-            }
-            if (x > 0) {
-                if (on) {
-                    uint32_t at = p + myoff;
-                    if (ism) {
-                        T->q_pl[o.nq + myq] = at | (osz << 16);
-                        T->q_dist[o.nq + myq] = dist;
-                    } else {
-                        T->ring[(rb + at) & (INF_RING - 1)] = (uint8_t)e;
-                        if (kind)
-                            T->ring[(rb + at + 1) & (INF_RING - 1)] = (uint8_t)(e >> 8);
-                    }
-                }
-                p += run;
-                o.nq += nm;
-                if (x < r.bl) {
-                    r.bb >>= x;
-                    r.bl -= x;
-                } else { /* into the loaded word */
-                    uint32_t y = x - r.bl;
-                    r.bb = y < 32 ? (uint64_t)(r.nw >> y) : 0;
-                    r.bl = 32 - y;
-                    r.k++;
-                    r.nw = inf_word(&r, r.k);
-                    if (r.k - 1 - r.k_lo >= r.span) {
-                        inf_br_check_over(&r);
-                        if (r.over) {
-                            st = OC_ERR_TRUNCATED;
-                            break;
-                        }
-                    }
-                }
-                if (o.nq == INF_QMAX) {
-                    o.op = o.bstart + p;
-                    inf_out_flush(T, &o);
-                    p = 0;
-                    inf_batch_regs(&o, &plim_l, &plim_m, &rb, &hist);
-                }
-                continue;
-            }
-        }
-        /* v2's code for one symbol */
         uint32_t e = T->lit[(uint32_t)r.bb & ((1u << INF_LTB) - 1)];
         if (INF_KIND(e) == INF_K_SLOW) {
             INF_COUNT(slow, 1);
