@@ -72,8 +72,8 @@ int main(void)
                                   OC_SOURCE_DIR "/bench/corpus-sample/elf_gdb_cmake_libstdcxx.tar"};
     /* per file: frames of FR bytes (128 KiB blocks), one of small blocks,
      * one single-block chunk */
-    size_t fr = small ? ((size_t)300 << 10) : ((size_t)1 << 20);
-    size_t per_file = small ? 2 : 6, nf = sizeof files / sizeof files[0];
+    size_t fr = small ? ((size_t)200 << 10) : ((size_t)1 << 20);
+    size_t per_file = small ? 1 : 6, nf = sizeof files / sizeof files[0];
     size_t maxn = (per_file + 2) * nf;
     uint8_t **comp = calloc(maxn, sizeof *comp);
     const uint8_t **orig = calloc(maxn, sizeof *orig);
@@ -87,19 +87,19 @@ int main(void)
         FILE *fp = fopen(files[f], "rb");
         if (!fp)
             continue;
-        data[f] = malloc(per_file * fr);
+        data[f] = malloc(per_file * fr + 65536);
         REQUIRE(data[f]);
-        size_t got = fread(data[f], 1, per_file * fr, fp);
+        size_t got = fread(data[f], 1, per_file * fr + 65536, fp);
         fclose(fp);
         static const int levels[] = {1, 3, 3, 19};
-        for (size_t i = 0; i + 1 <= got / fr; i++) {
+        for (size_t i = 0; i < per_file && (i + 1) * fr <= got; i++) {
             int level = levels[i % 4];
             comp[n] = zstd_ref_compress(data[f] + i * fr, fr, level, (int)(i & 1), 1, 0, &clen[n]);
             orig[n] = data[f] + i * fr;
             olen[n] = caps[n] = fr;
             n++;
         }
-        if (got < 2 * fr)
+        if (got < fr + 65536)
             continue;
         /* small blocks (Treeless literals, Repeat_Mode, repeat offsets across
          * blocks), and a single-block chunk */

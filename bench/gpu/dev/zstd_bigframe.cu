@@ -6,15 +6,19 @@
  * in-order pass per frame, zstd_dec_bigframe.h) and v8 (a CTA per frame:
  * three warps decode blocks' entropy into a ring of slots while the fourth
  * executes the decoded blocks in order, src/cuda/codecs/zstd/zstd_dec_frame.h; also 8 warps and
- * 8 slots; without the library's shared-memory window), each step timed
- * alone.
+ * 8 slots), each step timed alone.
  *
  * Why: v5 lost its full-scale run without a profile (NOTES.md "Run 5"), so
  * nobody knew which step lost; v7 asks whether executing blocks in parallel
  * helps.  This harness times every step (CUDA events around each kernel),
  * so the next design starts from measured step times.
  *
- *   zstd_bigframe [--chunks 1M,4M] [--total BYTES] [--reps N] [--level L] FILE...
+ *   zstd_bigframe [--chunks 1M,4M] [--total BYTES] [--reps N] [--level L] [--quick] FILE...
+ *
+ * The library runs three ways: its per-chunk kernel, its automatic choice
+ * and its frame kernel named (oc_cuda_zstd_decompress_with).  v8b is the
+ * dev v8 with L2 prefetches in the executor.  --quick: the library's three,
+ * v8 and v8b only.
  *
  * Each FILE is cut into chunks, each compressed by libzstd (ZSTD_compress2,
  * level 3 unless --level, content size and checksum: what numcodecs/zarr
@@ -192,6 +196,96 @@ __global__ void __launch_bounds__(BF_WARPS * 32)
         ch[c].ok = 0;
 }
 
+/* v8b (dev only): the library's executor step (zd_pf_block) with L2
+ * prefetches of the next batches' sequences and of the literals ahead: the
+ * executor's loads come from slots that, with 256 frames in flight, are
+ * mostly in DRAM, and each batch waited on them in turn. */
+static __device__ __noinline__ int zd_pf_block_pf(zd_tables *T, const uint8_t *src, const zd_bp_block *b,
+                                                  uint32_t *rep, uint64_t *pos, const uint8_t *slot,
+                                                  uint8_t *dst, size_t cap)
+{
+    uint32_t lane = OC_LANE();
+    uint64_t p0 = *pos;
+    uint8_t *out = dst + p0;
+    OC_WARP_SYNC(); /* the previous block's copies are done with T */
+    if (b->type != 2) {
+        if (b->bsize > cap - p0)
+            return 0;
+        if (b->type == 1) {
+            uint8_t v = src[b->src];
+            for (size_t j = lane; j < b->bsize; j += OC_NLANES)
+                out[j] = v;
+        } else {
+            zd_copy(out, src + b->src, b->bsize);
+        }
+        *pos = p0 + b->bsize;
+        return 1;
+    }
+    if (!b->ok || b->dsize > cap - p0)
+        return 0;
+    uint32_t init[3], nr[3];
+    for (int k = 0; k < 3; k++) {
+        init[k] = rep[k];
+        nr[k] = zd_bp_rep(b->rep[k], rep);
+        if (nr[k] == 0)
+            return 0;
+    }
+    const uint8_t *lit = b->lit_src ? src + b->lit_src - 1 : slot;
+    const zd_bp_seq *sq = (const zd_bp_seq *)(slot + ((b->lsize + 15) & ~15u));
+    uint32_t bop = 0, lp = 0;
+    for (uint32_t base = 0; base < b->nseq; base += ZD_SEQ_BATCH) {
+        uint32_t cnt = b->nseq - base < ZD_SEQ_BATCH ? b->nseq - base : ZD_SEQ_BATCH;
+        uint32_t batch_bop = bop;
+        uint32_t ll = 0, ml = 0, sym = 1;
+        if (lane < cnt) {
+            zd_bp_seq s = sq[base + lane];
+            ll = s.ll;
+            ml = s.ml;
+            sym = s.off;
+        }
+        /* L2 prefetch: the sequences of the next two batches (6 lines), the
+         * literals 256-767 bytes ahead (4 lines) */
+        if (lane < 6) {
+            const uint8_t *p = (const uint8_t *)(sq + base + 32) + lane * 128;
+            if (p < (const uint8_t *)(sq + b->nseq))
+                asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+        } else if (lane < 10) {
+            const uint8_t *p = lit + lp + 256 + (lane - 6) * 128;
+            if (p < lit + b->lsize)
+                asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+        }
+        uint32_t len = ll + ml, ex = len, exl = ll;
+        for (uint32_t d = 1; d < 32; d <<= 1) {
+            uint32_t a = __shfl_up_sync(0xFFFFFFFFu, ex, d), c = __shfl_up_sync(0xFFFFFFFFu, exl, d);
+            if (lane >= d) {
+                ex += a;
+                exl += c;
+            }
+        }
+        uint32_t op = bop + ex - len, off = zd_bp_rep(sym, init);
+        int bad = lane < cnt && (off == 0 || (uint64_t)off > p0 + op + ll);
+        if (__ballot_sync(0xFFFFFFFFu, bad))
+            return 0;
+        if (lane < cnt) {
+            T->sq_ll[lane] = ll;
+            T->sq_ml[lane] = ml;
+            T->sq_off[lane] = off;
+            T->sq_op[lane] = op;
+            T->sq_lp[lane] = lp + exl - ll;
+        }
+        bop += __shfl_sync(0xFFFFFFFFu, ex, 31);
+        lp += __shfl_sync(0xFFFFFFFFu, exl, 31);
+        OC_WARP_SYNC();
+        zd_exec_batch(T, out, lit, cnt, batch_bop);
+    }
+    zd_copy(out + bop, lit + lp, b->lsize - lp);
+    OC_WARP_SYNC();
+    for (int k = 0; k < 3; k++)
+        rep[k] = nr[k];
+    *pos = p0 + b->dsize;
+    return 1;
+}
+
 /* v8: a CTA of NW warps per frame; warp 0 executes the blocks in order,
  * warps 1.. decode their entropy into a ring of R slots (src/cuda/codecs/zstd/zstd_dec_frame.h).
  * With R slots at most R - 1 blocks are decoded ahead of the one executing.
@@ -212,7 +306,7 @@ static __device__ __forceinline__ unsigned int pf_load(const unsigned int *p)
 
 extern __shared__ zd_tables pf_tables[];
 
-template <int NW, int R>
+template <int NW, int R, bool PF>
 __global__ void __launch_bounds__(NW * 32)
     bf_pipe(size_t n, const void *const *srcs, void *const *dsts, const size_t *caps, BfChunk *ch,
             uint8_t *region, uint8_t *slots, PfSync *syncs)
@@ -240,7 +334,7 @@ __global__ void __launch_bounds__(NW * 32)
     uint8_t *out = (uint8_t *)dsts[c];
     if (warp == 0) {
         uint32_t rep[3] = {1, 4, 8};
-        uint64_t pos = 0, wvalid = 0;
+        uint64_t pos = 0;
         int ok = 1;
         for (uint32_t b = 0; b < nb && ok; b++) {
             if (blk[b].type == 2) {
@@ -253,8 +347,8 @@ __global__ void __launch_bounds__(NW * 32)
                     break;
                 }
             }
-            ok = zd_pf_block(T, src, &blk[b], rep, &pos, ring + (b % R) * PF_SLOT, out, caps[c], NULL,
-                             &wvalid);
+            ok = PF ? zd_pf_block_pf(T, src, &blk[b], rep, &pos, ring + (b % R) * PF_SLOT, out, caps[c])
+                    : zd_pf_block(T, src, &blk[b], rep, &pos, ring + (b % R) * PF_SLOT, out, caps[c]);
             __syncwarp();
             __threadfence_block();
             if (lane == 0)
@@ -341,6 +435,7 @@ static double median(std::vector<double> v)
 }
 
 static int g_fail = 0;
+static int g_quick = 0; /* --quick: no v5, v7 or 8-warp v8 */
 
 int main(int argc, char **argv)
 {
@@ -365,6 +460,8 @@ int main(int argc, char **argv)
             total = parse_size(argv[++a]);
         } else if (!strcmp(argv[a], "--reps") && a + 1 < argc) {
             reps = atoi(argv[++a]);
+        } else if (!strcmp(argv[a], "--quick")) {
+            g_quick = 1;
         } else if (!strcmp(argv[a], "--level") && a + 1 < argc) {
             level = atoi(argv[++a]);
         } else {
@@ -455,43 +552,28 @@ int main(int argc, char **argv)
                 size_t scr = oc_cuda_zstd_decompress_scratch_size(n, cfg.max_capacity);
                 void *scratch;
                 CUDA_OK(cudaMalloc(&scratch, scr));
-                std::vector<double> t;
-                for (int r = 0; r <= reps; r++) {
-                    CUDA_OK(cudaMemset(dout, 0, ot));
-                    CUDA_OK(cudaEventRecord(ev[0], s));
-                    oc_status st = oc_cuda_zstd_decompress(scratch, scr, &cfg, n, (const void *const *)dsrc,
-                                                           dssz, (void *const *)ddst, dcap, ddsz, dst_st, s);
-                    CUDA_OK(cudaEventRecord(ev[1], s));
-                    CUDA_OK(cudaEventSynchronize(ev[1]));
-                    if (st != OC_OK)
-                        exit(2);
-                    float ms;
-                    CUDA_OK(cudaEventElapsedTime(&ms, ev[0], ev[1]));
-                    if (r > 0)
-                        t.push_back(ms);
-                }
-                verify("library");
-                printf("%s chunk %zu KiB x %zu: library %.2f GB/s (%.2f ms)\n", path, cs >> 10, n,
-                       gb / (median(t) / 1e3), median(t));
-                /* the library's frame kernel (v8 in the library), named */
-                t.clear();
-                for (int r = 0; r <= reps; r++) {
-                    CUDA_OK(cudaMemset(dout, 0, ot));
-                    CUDA_OK(cudaMemset(dst_st, 0xFF, n * sizeof(oc_status)));
-                    CUDA_OK(cudaEventRecord(ev[0], s));
-                    oc_status st = oc_cuda_zstd_decompress_with(scratch, scr, &cfg, OC_ZSTD_DEC_FRAMES, n,
-                                                                (const void *const *)dsrc, dssz,
-                                                                (void *const *)ddst, dcap, ddsz, dst_st, s);
-                    CUDA_OK(cudaEventRecord(ev[1], s));
-                    CUDA_OK(cudaEventSynchronize(ev[1]));
-                    if (st != OC_OK)
-                        exit(2);
-                    float ms;
-                    CUDA_OK(cudaEventElapsedTime(&ms, ev[0], ev[1]));
-                    if (r > 0)
-                        t.push_back(ms);
-                }
-                {
+                /* the per-chunk kernel, the automatic choice, the frame kernel named */
+                static const int kinds[3] = {OC_ZSTD_DEC_PER_CHUNK, OC_ZSTD_DEC_AUTO, OC_ZSTD_DEC_FRAMES};
+                static const char *names[3] = {"library per-chunk kernel", "library auto",
+                                               "library frame kernel"};
+                for (int k = 0; k < 3; k++) {
+                    std::vector<double> t;
+                    for (int r = 0; r <= reps; r++) {
+                        CUDA_OK(cudaMemset(dout, 0, ot));
+                        CUDA_OK(cudaMemset(dst_st, 0xFF, n * sizeof(oc_status)));
+                        CUDA_OK(cudaEventRecord(ev[0], s));
+                        oc_status st = oc_cuda_zstd_decompress_with(
+                            scratch, scr, &cfg, kinds[k], n, (const void *const *)dsrc, dssz,
+                            (void *const *)ddst, dcap, ddsz, dst_st, s);
+                        CUDA_OK(cudaEventRecord(ev[1], s));
+                        CUDA_OK(cudaEventSynchronize(ev[1]));
+                        if (st != OC_OK)
+                            exit(2);
+                        float ms;
+                        CUDA_OK(cudaEventElapsedTime(&ms, ev[0], ev[1]));
+                        if (r > 0)
+                            t.push_back(ms);
+                    }
                     std::vector<oc_status> hs(n);
                     CUDA_OK(cudaMemcpy(hs.data(), dst_st, n * sizeof(oc_status), cudaMemcpyDeviceToHost));
                     size_t notok = 0;
@@ -499,11 +581,13 @@ int main(int argc, char **argv)
                         notok += x != OC_OK;
                     if (notok) {
                         g_fail++;
-                        fprintf(stderr, "FAIL library-frames: %zu chunks not OK\n", notok);
+                        fprintf(stderr, "FAIL %s: %zu chunks not OK\n", names[k], notok);
                     }
+                    verify(names[k]);
+                    if (k == 0)
+                        printf("%s chunk %zu KiB x %zu:\n", path, cs >> 10, n);
+                    printf("  %s %.2f GB/s (%.2f ms)\n", names[k], gb / (median(t) / 1e3), median(t));
                 }
-                verify("library-frames");
-                printf("  library frame kernel %.2f GB/s (%.2f ms)\n", gb / (median(t) / 1e3), median(t));
                 cudaFree(scratch);
             }
             /* v5 / v7: host plan (one wave) */
@@ -535,7 +619,7 @@ int main(int argc, char **argv)
             size_t nb = list.size();
             unsigned tg = (unsigned)((n + 127) / 128), bg = (unsigned)((nb + BF_WARPS - 1) / BF_WARPS),
                      fg = (unsigned)((n + BF_WARPS - 1) / BF_WARPS);
-            for (int v = 5; v <= 7; v += 2) {
+            for (int v = 5; v <= 7 && !g_quick; v += 2) {
                 std::vector<double> step[5], tot;
                 for (int r = 0; r <= reps; r++) {
                     CUDA_OK(cudaMemcpy(dch, hch.data(), n * sizeof(BfChunk), cudaMemcpyHostToDevice));
@@ -605,10 +689,14 @@ int main(int argc, char **argv)
                 }
             }
             /* v8: layout, then the pipeline (a CTA per frame), two shapes */
-            for (int cfgi = 0; cfgi < 2; cfgi++) {
-                int nw = cfgi == 0 ? 4 : 8, rr = nw;
+            for (int cfgi = 0; cfgi < 3; cfgi++) {
+                if (g_quick && cfgi == 1)
+                    continue;
+                int nw = cfgi == 1 ? 8 : 4, rr = nw;
                 void (*kern)(size_t, const void *const *, void *const *, const size_t *, BfChunk *, uint8_t *,
-                             uint8_t *, PfSync *) = cfgi == 0 ? bf_pipe<4, 4> : bf_pipe<8, 8>;
+                             uint8_t *, PfSync *) = cfgi == 0   ? bf_pipe<4, 4, false>
+                                                    : cfgi == 1 ? bf_pipe<8, 8, false>
+                                                                : bf_pipe<4, 4, true>;
                 unsigned smem = (unsigned)(nw * sizeof(zd_tables));
                 CUDA_OK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
                 uint8_t *dslots;
@@ -648,9 +736,10 @@ int main(int argc, char **argv)
                     fprintf(stderr, "FAIL v8: %zu frames gave up\n", gaveup);
                 }
                 verify("v8");
-                printf(
-                    "  v8 %.2f GB/s (%.2f ms): layout %.2f, pipeline %.2f ms (%d warps a frame, %d slots)\n",
-                    gb / (median(tot) / 1e3), median(tot), median(step[0]), median(step[1]), nw, rr);
+                printf("  v8%s %.2f GB/s (%.2f ms): layout %.2f, pipeline %.2f ms (%d warps a frame, %d "
+                       "slots%s)\n",
+                       cfgi == 2 ? "b" : "", gb / (median(tot) / 1e3), median(tot), median(step[0]),
+                       median(step[1]), nw, rr, cfgi == 2 ? ", L2 prefetch" : "");
                 cudaFree(dslots);
                 cudaFree(dsync);
             }

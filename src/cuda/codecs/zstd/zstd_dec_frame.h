@@ -485,133 +485,12 @@ OC_CORE_BIGFN void zd_pf_entropy(zd_tables *T, const uint8_t *src, const zd_bp_f
     OC_WARP_SYNC();
 }
 
-/* The executor's window: the last ZD_PF_WIN output bytes of the frame in
- * shared memory (byte p of the frame at win[p & (ZD_PF_WIN - 1)]), so that
- * matches reading recent output, most of them and every one a batch must run
- * in order, load from shared memory (~30 cycles) instead of L2 (~300).
- * Every byte the executor writes goes to both. */
-#define ZD_PF_WIN 16384u
-
-/* dst[0..len) = src[0..len) (no overlap), mirrored into the window at
- * frame position wp; one lane. */
-OC_CORE_FN void zd_pf_copy_lane(uint8_t *d, const uint8_t *src, uint32_t len, uint8_t *win, uint64_t wp)
-{
-    for (uint32_t t = 0; t < len; t += 8) {
-        uint8_t b[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-        uint32_t m = len - t < 8 ? len - t : 8;
-#ifdef __CUDACC__
-#pragma unroll
-#endif
-        for (uint32_t q = 0; q < 8; q++)
-            if (q < m)
-                b[q] = src[t + q];
-#ifdef __CUDACC__
-#pragma unroll
-#endif
-        for (uint32_t q = 0; q < 8; q++)
-            if (q < m) {
-                d[t + q] = b[q];
-                win[(wp + t + q) & (ZD_PF_WIN - 1)] = b[q];
-            }
-    }
-}
-
-/* A match of len bytes at distance off ending before frame position wp
- * (dst = the frame's output), its source read from the window when it is
- * still there (from >= lo: no byte of [lo, hi) is overwritten before the
- * batch ends), else from dst; by the whole warp, byte i from byte
- * i mod off of the source, as zd_match. */
-OC_CORE_FN void zd_pf_match(uint8_t *dst, uint64_t wp, uint32_t off, uint32_t len, uint8_t *win, uint64_t lo)
-{
-    uint32_t lane = OC_LANE();
-    uint64_t s0 = wp - off;
-    int from_win = s0 >= lo;
-    uint32_t r, step;
-    if (off >= OC_NLANES) {
-        r = lane;
-        step = OC_NLANES;
-    } else {
-        r = lane % off;
-        step = OC_NLANES % off;
-    }
-    for (uint32_t i = lane; i < len; i += OC_NLANES) {
-        uint8_t v = from_win ? win[(s0 + r) & (ZD_PF_WIN - 1)] : dst[s0 + r];
-        dst[wp + i] = v;
-        win[(wp + i) & (ZD_PF_WIN - 1)] = v;
-        r += step;
-        if (r >= off)
-            r -= off;
-    }
-}
-
-/* zd_exec_batch with the window: the batch recorded in T (positions from
- * the block start p0 of the frame's output dst) starting at block position
- * bop and ending at bend.  Literal copies all at once (long ones by the
- * warp), then the independent matches (zd_match_indep) one a lane, then the
- * others in order by the warp.  A source byte at frame position >= p0 +
- * bend - ZD_PF_WIN is still in the window (the batch writes below bend),
- * if it is also >= wvalid (below it, bytes were written to dst only).  The
- * batch must span at most ZD_PF_WIN bytes (its writes never share a window
- * byte). */
-OC_CORE_BIGFN void zd_pf_exec_batch(zd_tables *T, uint8_t *dst, uint64_t p0, const uint8_t *lit, uint32_t cnt,
-                                    uint32_t bop, uint32_t bend, uint8_t *win, uint64_t wvalid)
-{
-    uint32_t lane = OC_LANE();
-    uint64_t lo = p0 + bend >= ZD_PF_WIN ? p0 + bend - ZD_PF_WIN : 0;
-    if (lo < wvalid)
-        lo = wvalid;
-    for (uint32_t j = lane; j < cnt; j += OC_NLANES) {
-        uint32_t ll = T->sq_ll[j];
-        if (ll <= ZD_SHORT)
-            zd_pf_copy_lane(dst + p0 + T->sq_op[j], lit + T->sq_lp[j], ll, win, p0 + T->sq_op[j]);
-    }
-    for (uint32_t j = 0; j < cnt; j++) {
-        uint32_t ll = T->sq_ll[j];
-        if (ll > ZD_SHORT) {
-            uint64_t wp = p0 + T->sq_op[j];
-            const uint8_t *ls = lit + T->sq_lp[j];
-            for (uint32_t i = lane; i < ll; i += OC_NLANES) {
-                uint8_t v = ls[i];
-                dst[wp + i] = v;
-                win[(wp + i) & (ZD_PF_WIN - 1)] = v;
-            }
-        }
-    }
-    OC_WARP_SYNC();
-    for (uint32_t j = lane; j < cnt; j += OC_NLANES) {
-        uint32_t mpos = T->sq_op[j] + T->sq_ll[j], off = T->sq_off[j], ml = T->sq_ml[j];
-        if (zd_match_indep(mpos, off, ml, bop)) {
-            uint64_t wp = p0 + mpos, s0 = wp - off;
-            int from_win = s0 >= lo;
-            for (uint32_t i = 0; i < ml; i++) {
-                uint8_t v = from_win ? win[(s0 + i) & (ZD_PF_WIN - 1)] : dst[s0 + i];
-                dst[wp + i] = v;
-                win[(wp + i) & (ZD_PF_WIN - 1)] = v;
-            }
-        }
-    }
-    OC_WARP_SYNC();
-    for (uint32_t j = 0; j < cnt; j++) {
-        uint32_t mpos = T->sq_op[j] + T->sq_ll[j], off = T->sq_off[j], ml = T->sq_ml[j];
-        if (!zd_match_indep(mpos, off, ml, bop)) {
-            zd_pf_match(dst, p0 + mpos, off, ml, win, lo);
-            OC_WARP_SYNC();
-        }
-    }
-    OC_WARP_SYNC(); /* the next batch overwrites T->sq_* */
-}
-
 /* Executes block b (its entropy results in b, its slot decoded) at output
  * position *pos of dst (capacity cap), with the repeat offsets rep (updated).
  * 1 on success and *pos advanced; 0 where zd_decode_chunk must decode the
- * frame.  win: the warp's window (ZD_PF_WIN bytes) or NULL; *wvalid: the
- * first frame position the window holds (0 at the frame's start; moved up
- * past whatever is written to dst alone: raw and RLE blocks, batches and
- * literal runs longer than the window).  A warp; every lane keeps the same
- * *pos, rep and *wvalid. */
+ * frame.  A warp; every lane keeps the same *pos and rep. */
 OC_CORE_BIGFN int zd_pf_block(zd_tables *T, const uint8_t *src, const zd_bp_block *b, uint32_t *rep,
-                              uint64_t *pos, const uint8_t *slot, uint8_t *dst, size_t cap, uint8_t *win,
-                              uint64_t *wvalid)
+                              uint64_t *pos, const uint8_t *slot, uint8_t *dst, size_t cap)
 {
     uint32_t lane = OC_LANE();
     uint64_t p0 = *pos;
@@ -628,7 +507,6 @@ OC_CORE_BIGFN int zd_pf_block(zd_tables *T, const uint8_t *src, const zd_bp_bloc
             zd_copy(out, src + b->src, b->bsize);
         }
         *pos = p0 + b->bsize;
-        *wvalid = *pos;
         return 1;
     }
     if (!b->ok || b->dsize > cap - p0)
@@ -691,24 +569,9 @@ OC_CORE_BIGFN int zd_pf_block(zd_tables *T, const uint8_t *src, const zd_bp_bloc
         }
 #endif
         OC_WARP_SYNC();
-        if (win && bop - batch_bop <= ZD_PF_WIN) {
-            zd_pf_exec_batch(T, dst, p0, lit, cnt, batch_bop, bop, win, *wvalid);
-        } else {
-            zd_exec_batch(T, out, lit, cnt, batch_bop);
-            *wvalid = p0 + bop;
-        }
+        zd_exec_batch(T, out, lit, cnt, batch_bop);
     }
-    uint32_t tail = b->lsize - lp;
-    if (win && tail <= ZD_PF_WIN) {
-        for (uint32_t i = lane; i < tail; i += OC_NLANES) {
-            uint8_t v = lit[lp + i];
-            out[bop + i] = v;
-            win[(p0 + bop + i) & (ZD_PF_WIN - 1)] = v;
-        }
-    } else {
-        zd_copy(out + bop, lit + lp, tail);
-        *wvalid = p0 + bop + tail;
-    }
+    zd_copy(out + bop, lit + lp, b->lsize - lp);
     OC_WARP_SYNC();
     for (int k = 0; k < 3; k++)
         rep[k] = nr[k];
@@ -737,11 +600,9 @@ OC_CORE_BIGFN int zd_pf_end(zd_tables *T, const uint8_t *src, const zd_bp_frame 
 
 /* zd_pf_decode_host: v8 on one thread with R = 2 slots (block b's entropy
  * decoded into slot b mod 2 just before it is executed, so a slot is
- * reused as the kernel reuses it), with the executor's window or without.
- * 1 and *out_size on success. */
+ * reused as the kernel reuses it).  1 and *out_size on success. */
 static __attribute__((unused)) int zd_pf_decode_host(zd_tables *T, const uint8_t *src, size_t n, uint8_t *dst,
-                                                     size_t cap, size_t *out_size, uint64_t slot_bytes,
-                                                     int window)
+                                                     size_t cap, size_t *out_size, uint64_t slot_bytes)
 {
     zd_bp_frame f, f2;
     if (!zd_bp_scan(src, n, cap, &f, NULL))
@@ -750,13 +611,12 @@ static __attribute__((unused)) int zd_pf_decode_host(zd_tables *T, const uint8_t
     uint8_t *slots = (uint8_t *)malloc(2 * slot_bytes);
     int ok = blk && slots && zd_bp_scan(src, n, cap, &f2, blk) && f2.nb == f.nb;
     uint32_t rep[3] = {1, 4, 8};
-    uint64_t pos = 0, wvalid = 0;
-    static uint8_t win[ZD_PF_WIN];
+    uint64_t pos = 0;
     for (uint32_t i = 0; ok && i < f.nb; i++) {
         uint8_t *slot = slots + (i & 1) * slot_bytes;
         if (blk[i].type == 2)
             zd_pf_entropy(T, src, &f, &blk[i], slot, slot_bytes, &blk[i]);
-        ok = zd_pf_block(T, src, &blk[i], rep, &pos, slot, dst, cap, window ? win : NULL, &wvalid);
+        ok = zd_pf_block(T, src, &blk[i], rep, &pos, slot, dst, cap);
     }
     ok = ok && zd_pf_end(T, src, &f, dst, pos);
     if (ok)

@@ -155,9 +155,8 @@ __global__ void __launch_bounds__(ZD_WARPS_PER_BLOCK * 32, MINB)
  * from a counter.  Thread 0 scans the frame (block records into the CTA's
  * area); warps 1.. take blocks in order and decode each into slot b mod ZF_R
  * of the CTA's ring once warp 0 has executed block b - ZF_R; warp 0 executes
- * the blocks in order as their slots fill (recent output mirrored in a
- * 16 KiB shared-memory window, where most matches find their source), then
- * checks content size and checksum.  A frame it decodes gets OK, its size and done[c] = 1; any other
+ * the blocks in order as their slots fill, then checks content size and
+ * checksum.  A frame it decodes gets OK, its size and done[c] = 1; any other
  * chunk (and any frame that fails here) is left to the per-chunk kernel,
  * which runs after it and gives the exact status.  The hand-over flags are in
  * the CTA's area in global memory (volatile loads after fences). */
@@ -181,7 +180,6 @@ __global__ void __launch_bounds__(ZF_WARPS * 32)
     __shared__ zd_bp_frame sf;
     __shared__ unsigned long long s_c;
     __shared__ int s_take;
-    __shared__ uint8_t win[ZD_PF_WIN]; /* the executor's window of recent output */
     uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     zd_tables *T = &zf_tables[warp];
     uint8_t *my = area + (size_t)blockIdx.x * ZF_CTA_BYTES;
@@ -216,7 +214,7 @@ __global__ void __launch_bounds__(ZF_WARPS * 32)
             uint32_t nb = sf.nb;
             if (warp == 0) {
                 uint32_t rep[3] = {1, 4, 8};
-                uint64_t pos = 0, wvalid = 0;
+                uint64_t pos = 0;
                 int ok = 1;
                 for (uint32_t b = 0; b < nb && ok; b++) {
                     if (blk[b].type == 2) {
@@ -226,7 +224,7 @@ __global__ void __launch_bounds__(ZF_WARPS * 32)
                         __threadfence_block();
                     }
                     ok = zd_pf_block(T, src, &blk[b], rep, &pos, ring + (b % ZF_R) * ZF_SLOT, out,
-                                     dst_caps[c], win, &wvalid);
+                                     dst_caps[c]);
                     __syncwarp();
                     __threadfence_block();
                     if (lane == 0)
@@ -441,10 +439,17 @@ extern "C" oc_status oc_cuda_zstd_decompress_with(void *scratch, size_t scratch_
     }
     /* chunks of several blocks: the frame kernel first, where capacities
      * may exceed a block (or are unknown), then the per-chunk kernel for
-     * everything it left.  Named only (OC_ZSTD_DEC_FRAMES) until its first
-     * GPU run has measured it (bench/gpu/zstd/NOTES.md "Run 7"). */
+     * everything it left.  Chosen automatically when every chunk gets a CTA
+     * at once: a frame's execution is serial on one warp, so each round of
+     * CTAs costs about one frame's time (H100, 1 GiB of libzstd -3 frames:
+     * 4 MiB x 256 in one round 2.0-2.4x the per-chunk kernel, 1 MiB x 1024
+     * in four rounds 0.53x; bench/gpu/zstd/NOTES.md "Run 7"). */
     const uint8_t *done = NULL;
-    size_t fctas = kernel == OC_ZSTD_DEC_FRAMES ? zf_pick(n, max_dst_capacity, scratch_size, slot) : 0;
+    size_t fctas = kernel == OC_ZSTD_DEC_PER_CHUNK || kernel == OC_ZSTD_DEC_LANES
+                       ? 0
+                       : zf_pick(n, max_dst_capacity, scratch_size, slot);
+    if (kernel == OC_ZSTD_DEC_AUTO && n > fctas)
+        fctas = 0;
     if (fctas) {
         uint8_t *head = (uint8_t *)scratch;
         size_t hb = ZF_HEAD(n);

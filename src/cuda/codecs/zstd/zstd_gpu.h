@@ -76,15 +76,17 @@ OC_HIDDEN oc_status oc_cuda_zstd_decompress(void *scratch_dev, size_t scratch_si
 /*
  * oc_cuda_zstd_decompress_with is oc_cuda_zstd_decompress with the kernel
  * named by `kernel`: OC_ZSTD_DEC_AUTO (what oc_cuda_zstd_decompress does:
- * the lane-parallel kernel for batches that fill the GPU, else the
- * per-chunk kernel; see zstd_decode.cu),
+ * the lane-parallel kernel for batches that fill the GPU; else, for
+ * batches whose capacities exceed a block or are unknown and that get a
+ * frame-kernel CTA per chunk at once (up to 264: e.g. 1 GiB of 4 MiB
+ * frames), the frame kernel for the multi-block frames and the per-chunk
+ * kernel for the rest; else the per-chunk kernel; see zstd_decode.cu),
  * OC_ZSTD_DEC_PER_CHUNK (always the per-chunk kernel), OC_ZSTD_DEC_LANES
  * (the lane-parallel kernel in groups of 8 whatever the batch's size,
  * wherever the capacities and the scratch allow it; else the per-chunk
  * kernel) or OC_ZSTD_DEC_FRAMES (the frame kernel for multi-block frames
- * where capacities exceed a block or are unknown, then the per-chunk
- * kernel for what it left; not yet an automatic choice: its first GPU
- * measurement comes first).  Results are the same in
+ * where capacities exceed a block or are unknown, whatever the batch's
+ * size, then the per-chunk kernel for what it left; never the lane kernel).  Results are the same in
  * all four, chunk by chunk;
  * the tests (test_cuda_zstd_lanes.c) and the harness
  * (bench/gpu/dev/zstd_lanes.cu) compare them.  An OK chunk's output is
