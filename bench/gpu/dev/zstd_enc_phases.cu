@@ -24,11 +24,12 @@
  * the fixed chunk = worker + k workers (the library before session 6);
  * --reset-each clears the hash heads before every chunk (the library before
  * session 6) instead of moving W.base past the chunk before.
- * Built twice: zstd_enc_phases (the library's core as it is) and
+ * Built three times: zstd_enc_phases (the library's core as it is),
  * zstd_enc_phases_serial (ZE_ENTROPY_LANES=1, ZE_COUNT_STEP=1,
- * ZE_LINK_EARLY=0: the literals' histogram and Huffman streams on lane 0,
- * match lengths byte by byte, chain links loaded after the compare: the
- * core before session 6, same bytes), so the A/B runs in one call.
+ * ZE_LINK_EARLY=0, ZE_WIN_MULTI=0: the entropy coding on lane 0, match
+ * lengths byte by byte, chain links loaded after the compare, one sequence
+ * a lazy window: the core before session 6) and zstd_enc_phases_win1
+ * (ZE_WIN_MULTI=0 only), so the A/Bs run in one call.
  */
 #include <cuda_runtime.h>
 
@@ -192,9 +193,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: zstd_enc_phases [options] FILE...\n");
         return 2;
     }
-    size_t base = data.size();
+    const std::vector<uint8_t> once(data); /* (inserting a vector's own range into it is undefined) */
     while (data.size() < bytes)
-        data.insert(data.end(), data.begin(), data.begin() + std::min(base, bytes - data.size()));
+        data.insert(data.end(), once.begin(), once.begin() + std::min(once.size(), bytes - data.size()));
     data.resize(bytes);
     uint8_t *d_in;
     CUDA_OK(cudaMalloc(&d_in, bytes));

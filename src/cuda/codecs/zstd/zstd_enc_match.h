@@ -279,16 +279,23 @@ OC_CORE_FN ze_match ze_match_of_lane(ze_match mine, uint32_t r)
 }
 #define ZE_WIN_MATCH(r) ze_match_of_lane(mine, (r))
 #else /* searches are read-only once the window is inserted: search on demand */
-#define ZE_WIN_MATCH(r) ze_find(W, src, ip + (r), be, maxdist, rep, P->depth, W->chain[(ip + (r)) & cmask])
+#define ZE_WIN_MATCH(r) ze_find(W, src, ip + (r), be, maxdist, rs, P->depth, W->chain[(ip + (r)) & cmask])
 #endif
 
 /* Lazy variant by windows, whole warp: the ZE_WINDOW positions from ip are
  * inserted into the chains, each searched (one per lane on the GPU, with the
  * repeat offsets as they are at ip), then parsed in order: the first match
  * is taken unless the next position's match gains more (lazy steps inside
- * the window); the next window starts at the match's end (a window without
- * a match moves on by ZE_WINDOW).  Defined by windows, so the C build gives
- * the GPU's sequences; every lane returns the same values. */
+ * the window), then the same from the match's end while it is inside the
+ * window (several sequences a window: a window costs the warp one search
+ * pass, so fewer windows is fewer passes); the next window starts at the
+ * last match's end or the window's end, whichever is later.  Defined by
+ * windows, so the C build gives the GPU's sequences; every lane returns the
+ * same values.  ZE_WIN_MULTI 0 (the dev baseline): one sequence a window,
+ * the next window at its end. */
+#ifndef ZE_WIN_MULTI
+#define ZE_WIN_MULTI 1
+#endif
 OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint32_t bs, uint32_t be,
                                       uint32_t maxdist, uint32_t *rep, const ze_params *P, uint32_t *ins,
                                       uint32_t *nlit_out)
@@ -311,6 +318,9 @@ OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint
             lto = to;
             *ins = to;
         }
+        /* the searches use the repeat offsets as they are at the window's
+         * start (rs), also for the window's later sequences */
+        uint32_t rs[3] = {rep[0], rep[1], rep[2]};
 #ifdef __CUDACC__
         uint32_t q = ip + lane;
         uint32_t mylink = __shfl_sync(0xffffffffu, link, (int)((q - lfrom) & 31u));
@@ -318,7 +328,7 @@ OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint
         mine.len = 0;
         mine.off = 0;
         if (lane < nwin)
-            mine = ze_find(W, src, q, be, maxdist, rep, P->depth,
+            mine = ze_find(W, src, q, be, maxdist, rs, P->depth,
                            ZE_LINK_EARLY && q >= lfrom && q < lto ? mylink : W->chain[q & cmask]);
 #else
         (void)link;
@@ -326,37 +336,42 @@ OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint
         (void)lto;
 #endif
         uint32_t r = 0;
-        ze_match m;
-        m.len = 0;
-        m.off = 0;
-        while (r < nwin) {
-            m = ZE_WIN_MATCH(r);
-            if (m.len >= ZE_MINMATCH)
-                break;
-            r++;
-        }
-        if (r >= nwin) {
-            ip += nwin;
-            continue;
-        }
-        while (r + 1 < nwin) {
-            ze_match m2 = ZE_WIN_MATCH(r + 1);
-            if (m2.len >= ZE_MINMATCH && ze_gain(m2, rep) > ze_gain(m, rep) + 4) {
+        for (;;) { /* the window's sequences (ZE_WIN_MULTI 0: its first only) */
+            ze_match m;
+            m.len = 0;
+            m.off = 0;
+            while (r < nwin) {
+                m = ZE_WIN_MATCH(r);
+                if (m.len >= ZE_MINMATCH)
+                    break;
                 r++;
-                m = m2;
-            } else {
+            }
+            if (r >= nwin)
+                break;
+            while (r + 1 < nwin) {
+                ze_match m2 = ZE_WIN_MATCH(r + 1);
+                if (m2.len >= ZE_MINMATCH && ze_gain(m2, rep) > ze_gain(m, rep) + 4) {
+                    r++;
+                    m = m2;
+                } else {
+                    break;
+                }
+            }
+            uint32_t p = ip + r;
+            while (p > anchor && p - m.off > 0 && src[p - 1] == src[p - m.off - 1]) {
+                p--;
+                m.len++;
+            }
+            ze_emit_warp(W, src, &nseq, &nlit, anchor, p, m, rep, lane);
+            anchor = p + m.len;
+            r = anchor - ip;
+            OC_WARP_SYNC();
+            if (!ZE_WIN_MULTI && r < nwin) { /* the next window starts at the match's end */
+                nwin = r;
                 break;
             }
         }
-        uint32_t p = ip + r;
-        while (p > anchor && p - m.off > 0 && src[p - 1] == src[p - m.off - 1]) {
-            p--;
-            m.len++;
-        }
-        ze_emit_warp(W, src, &nseq, &nlit, anchor, p, m, rep, lane);
-        ip = p + m.len;
-        anchor = ip;
-        OC_WARP_SYNC();
+        ip = anchor > ip + nwin ? anchor : ip + nwin;
     }
     while (*ins < ilimit) { /* later blocks see this block's positions */
         uint32_t to = ilimit - *ins < ZE_WINDOW ? ilimit : *ins + ZE_WINDOW;
