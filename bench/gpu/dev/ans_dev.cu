@@ -1,37 +1,40 @@
 /*
  * ans_dev.cu - why this exists: the ANS GPU decoder (issue 18) ran at
- * 0.36-0.46x nVCOMP and nothing said where a group's ~100k cycles went
- * (bench/gpu/owncodecs/NOTES.md: the staged step's chain is ~75 cycles, the
- * measured step ~200).  This harness runs the library's own kernels
+ * 0.36-0.46x nVCOMP and nothing said where a group's ~100k cycles went.
+ * This harness runs the library's own kernels
  * (src/cuda/codecs/ans/ans_kernels.cu, included whole, its codec table
- * renamed so the library's is not pulled in) and the decoder they
- * replaced (ans_staged_kernels.cuh, in namespace staged) on 1 GiB of 64
- * KiB chunks of one file (--mib: M MiB instead), checks every output, and
- * times, in one process on one device:
+ * renamed so the library's is not pulled in) beside the variants it was
+ * measured against: the kernels before session 6
+ * (ans_staged_kernels.cuh, namespace staged) and the ring decoder that
+ * lost (ans_ring_kernels.cuh, namespace ring), on 1 GiB of 64 KiB chunks
+ * of one file (--mib: M MiB instead), checks every output, and times, in
+ * one process on one device (bench/gpu/owncodecs/NOTES.md has the numbers):
  *
- *   library       the library's decoder (ans_k_groups: each lane's words
- *                 through a 16-word ring in shared memory, 16 CTAs an SM);
+ *   library       the library's decoder (ans_k_groups: each warp stages its
+ *                 tile's words whole in shared memory, 7 CTAs an SM; the
+ *                 decode table filled slot-parallel, ans_fill_table);
  *   sizes-only    the same kernel without output (the size query's path:
  *                 every step but its store), to price the byte stores;
  *   occ-N         the library's kernel with extra dynamic shared memory so
  *                 that only N CTAs fit an SM (3/4, 1/2, 1/4 of its own):
- *                 how the rate scales with resident warps (latency- or
- *                 throughput-bound?);
- *   staged        the decoder before the rings (each warp stages its
- *                 tile's words whole, 7 CTAs an SM), and staged-sizes;
- *   staged-fill   staged with the table fill over present symbols only
- *                 (a ballot: the rings' kernel fills so);
- *   staged-prof   staged with clock64() probes: cycles per group in the
- *                 chunk search, the tile spans and table read, the table
- *                 fill, the staging wait, the tile decode (staged tiles and
- *                 tiles read from global memory apart, cycles per step of
- *                 32 symbols), and the wait for the sibling warp.
+ *                 how the rate scales with resident warps;
+ *   staged        the decoder before session 6 (the table filled by a warp
+ *                 per symbol over all 256);
+ *   staged-fill   staged with the fill over present symbols only (ballot);
+ *   ring          each lane's words through a 16-word ring refilled by
+ *                 cp.async, 16 CTAs an SM (lost on bytes);
+ *   prof          the library's decoder with clock64() probes: cycles per
+ *                 group in the chunk search, the tile spans and table read,
+ *                 the table fill, the staging wait, the tile decode (staged
+ *                 tiles and tiles read from global memory apart, cycles per
+ *                 step of 32 symbols), and the wait for the sibling warp.
  *
  *   ans_dev [--dtype u1|bf16] [--reps N] [--mib M] [--small] FILE
  *
  * Compression: the library's encoder (ans_k_encode through the batch
- * driver) and the staged one are timed and must write the same bytes.  --small: 16 MiB instead of 1 GiB
- * (compute-sanitizer).  Exit status 0 only if every output matched the input.
+ * driver) and the staged one are timed and must write the same bytes.
+ * --small: 16 MiB instead of 1 GiB (compute-sanitizer).  Exit status 0
+ * only if every output matched the input.
  */
 #define oc_gpu_codec_ans oc_gpu_codec_ans_dev_copy
 #include "cuda/codecs/ans/ans_kernels.cu"
@@ -39,6 +42,10 @@
 namespace staged
 {
 #include "ans_staged_kernels.cuh"
+}
+namespace ring
+{
+#include "ans_ring_kernels.cuh"
 }
 
 #include <algorithm>
@@ -86,10 +93,11 @@ static __device__ __forceinline__ unsigned long long dev_clock(void)
 namespace staged
 {
 /* The staged ans_k_groups (ans_staged_kernels.cuh) line for line, plus: PROF,
- * the probes; FILL, the decode table fill over the present symbols only
- * (a ballot over 32 symbols at a time, then the warp's lanes over each
- * present symbol's slots). */
-template <bool PROF, bool FILL>
+ * the probes; FILL, the decode table fill: 0 the staged one (a warp per
+ * symbol), 1 over the present symbols only (a ballot over 32 symbols at a
+ * time, then the warp's lanes over each present symbol's slots), 2 the
+ * library's ans_fill_table (with 2 this is the library's decoder). */
+template <bool PROF, int FILL>
 static __global__ void __launch_bounds__(ANS_DTHREADS)
     ans_k_groups_dev(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                      own_batch_scratch s)
@@ -134,7 +142,7 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
                 int64_t off = -1;
                 if (st == OC_OK && k.version >= 2 && __ldg(p + k.tables) <= ANS_PB &&
                     ((uintptr_t)(p + a) & 3u) == 0 && b - a >= ANS2_TILE_HEAD)
-                    off = ans_pool_place(p, &k, group * ANS_DWARPS, tile, a, b);
+                    off = (ans_pool_place)(p, &k, group * ANS_DWARPS, tile, a, b);
                 staged = off >= 0;
                 if (staged) {
                     const uint8_t *w = p + a + ANS2_TILE_HEAD;
@@ -151,7 +159,9 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
             if (PROF)
                 t2 = dev_clock();
             bool fast = k.version >= 2 && pb <= 11u;
-            if (FILL) {
+            if (FILL == 2) {
+                ::ans_fill_table(dt, f, c, pb, fast);
+            } else if (FILL == 1) {
                 for (uint32_t s0 = warp * 32u; s0 < 256; s0 += 32u * ANS_DWARPS) {
                     uint32_t fl = f[s0 + lane], cl = c[s0 + lane];
                     uint32_t m = __ballot_sync(OWN_FULL, fl != 0);
@@ -440,17 +450,20 @@ int main(int argc, char **argv)
         snprintf(names[j], sizeof names[j], "occ-%d", occ);
         vs.push_back({names[j], k2, 0, 0});
     }
-    own_gpu_kernels ks = ans_kernels; /* the decoder before the rings */
+    own_gpu_kernels ks = ans_kernels; /* the decoder before session 6 */
     ks.tiles = (const void *)staged::ans_k_groups;
     ks.tile_smem = STAGED_SMEM;
     vs.push_back({"staged", ks, 0, 0});
-    vs.push_back({"staged-sizes", ks, 1, 0});
     own_gpu_kernels kf = ks;
-    kf.tiles = (const void *)staged::ans_k_groups_dev<false, true>;
+    kf.tiles = (const void *)staged::ans_k_groups_dev<false, 1>;
     vs.push_back({"staged-fill", kf, 0, 0});
+    own_gpu_kernels kr = ans_kernels;
+    kr.tiles = (const void *)ring::ans_k_groups;
+    kr.tile_smem = RING_SMEM;
+    vs.push_back({"ring", kr, 0, 0});
     own_gpu_kernels kp = ks;
-    kp.tiles = (const void *)staged::ans_k_groups_dev<true, false>;
-    vs.push_back({"staged-prof", kp, 0, 1});
+    kp.tiles = (const void *)staged::ans_k_groups_dev<true, 2>;
+    vs.push_back({"prof", kp, 0, 1});
 
     int fails = 0;
     double base = 0;

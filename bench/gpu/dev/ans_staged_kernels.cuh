@@ -2,7 +2,9 @@
  * ans_staged_kernels.cuh - why this exists: the ANS GPU codec's kernels as
  * the library had them before session 6 (commit 0820c53's
  * src/cuda/codecs/ans/ans_kernels.cu, unchanged but for the name of its
- * shared-memory size and the codec table left out): the decoder that
+ * shared-memory size, the codec table left out, and the call of
+ * ans_pool_place parenthesised so that argument-dependent lookup does not
+ * also find the library's function of that name): the decoder that
  * stages each tile's words whole into a 22.25 KiB pool (cp.async), 7 CTAs
  * an SM, and the encoder that loads each symbol in the step that codes it.
  * bench/gpu/dev/ans_dev.cu includes it in namespace `staged`, after the
@@ -496,7 +498,7 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
                 int64_t off = -1;
                 if (st == OC_OK && k.version >= 2 && __ldg(p + k.tables) <= ANS_PB &&
                     ((uintptr_t)(p + a) & 3u) == 0 && b - a >= ANS2_TILE_HEAD)
-                    off = ans_pool_place(p, &k, group * ANS_DWARPS, tile, a, b);
+                    off = (ans_pool_place)(p, &k, group * ANS_DWARPS, tile, a, b);
                 staged = off >= 0;
                 if (staged) {
                     const uint8_t *w = p + a + ANS2_TILE_HEAD;

@@ -5,19 +5,18 @@
  * It writes format version 2 and reads versions 1 and 2.
  *
  * Decoding (own_tiles.cuh's flat list): the unit is a GROUP of 2 coding
- * tiles (32768 symbols) of one chunk, one CTA of 2 warps: warp 0 reads
- * the frequency table (a warp scan over the presence map gives each
- * symbol's bits), the CTA fills the decode table (2^PB u32 entries) in
- * shared memory, then each warp decodes one tile with its 32 lanes in
- * lockstep.  Version 2 (ans2_decode_tile_warp): lane L is the tile's state
- * L with its own words (a warp scan of the 32 counts finds them), 64-bit
- * state, per step a table lookup, one wide multiply-add, the byte, and on
- * a state below 2^31 the lane's next word, read one renormalisation ahead
- * from the lane's ring of 16 words in shared memory, which cp.async
- * refills a few steps ahead (a global load there made every step wait for
- * an L1 miss: ans2_renorm; a ring instead of the whole tile staged leaves
- * room for 16 CTAs an SM instead of 7); no vote until the tile's end
- * (~30 SASS instructions a step of 32 symbols with the refills;
+ * tiles (32768 symbols) of one chunk, one CTA of 2 warps: each warp starts
+ * copying its tile's words into its own shared-memory buffer (cp.async),
+ * warp 0 reads the frequency table (a warp scan over the presence map
+ * gives each symbol's bits), the CTA fills the decode table (2^PB u32
+ * entries) in shared memory, then each warp decodes one tile with its 32
+ * lanes in lockstep.  Version 2 (ans2_decode_tile_warp): lane L is the
+ * tile's state L with its own words (a warp scan of the 32 counts finds
+ * them), 64-bit state, per step a table lookup, one wide multiply-add, the
+ * byte, and on a state below 2^31 the lane's next word, read one
+ * renormalisation ahead from the staged copy (a global load there made
+ * every step wait for an L1 miss: ans2_renorm); no vote until the tile's
+ * end (~22 SASS instructions a step of 32 symbols;
  * bench/gpu/owncodecs/NOTES.md).  Version 1 (ans_decode_tile_warp,
  * the core's ans_decode_tile cut down): 32-bit states, the lanes whose
  * state fell below 2^16 take one 16-bit word each from the top of the
@@ -105,28 +104,17 @@ static __device__ void ans_warp_table(const uint8_t *tab, uint32_t *pb_out, uint
         *pb_out = pb;
 }
 
-/* The decode table of a PB 12 stream (which our encoder never writes) is
- * kept small so that the rings fit beside a PB 11 table: a byte per slot,
- * its symbol, then at u32 1024 (byte 4096) per symbol (f - 1) | c << 12.
- * The core's entry for slot (sym | (f - 1) << 8 | (slot - c) << 20) from
- * it: two dependent shared loads instead of one, for foreign streams only. */
-static __device__ __forceinline__ uint32_t ans_entry12(const uint32_t *dt, uint32_t slot)
-{
-    uint32_t sym = ((const uint8_t *)dt)[slot], fc = dt[1024 + sym];
-    return sym | (fc & 0xfffu) << 8 | (slot - (fc >> 12)) << 20;
-}
-
 /* One step of the warp: decodes symbol 32k + lane if `active` (writing it
  * through *o when WRITE), then renormalises.  Returns 0, or 1 when the
  * stream has fewer words left than the step needs (CORRUPT). */
-template <bool WRITE, bool PB12>
+template <bool WRITE>
 static __device__ __forceinline__ int ans_warp_step(const uint32_t *dt, uint32_t pb, uint32_t mask,
                                                     uint32_t below, const uint8_t *words, uint32_t &x,
                                                     uint32_t &c, uint8_t *o, bool active)
 {
     int need = 0;
     if (active) {
-        uint32_t e = PB12 ? ans_entry12(dt, x & mask) : dt[x & mask];
+        uint32_t e = dt[x & mask];
         x = (((e >> 8) & 0xfffu) + 1u) * (x >> pb) + (e >> 20);
         if (WRITE)
             *o = (uint8_t)e;
@@ -152,7 +140,7 @@ static __device__ __forceinline__ int ans_warp_step(const uint32_t *dt, uint32_t
  * 32k..32k+31; the lanes whose state fell below 2^16 take one word each
  * from the top of the stream in lane order.  test_cuda_ans compares it with
  * the CPU codec (the core) on real and damaged data. */
-template <bool WRITE, bool PB12>
+template <bool WRITE>
 static __device__ __forceinline__ oc_status ans_decode_tile_warp(const uint32_t *dt, uint32_t pb,
                                                                  const uint8_t *src, uint64_t n, uint32_t cnt,
                                                                  uint8_t *out, uint32_t stride)
@@ -172,13 +160,13 @@ static __device__ __forceinline__ oc_status ans_decode_tile_warp(const uint32_t 
     uint8_t *o = WRITE ? out + (size_t)lane * stride : NULL;
     size_t ostep = (size_t)ANS_LANES * stride;
     for (uint32_t k = 0; k < full; k++) {
-        if (ans_warp_step<WRITE, PB12>(dt, pb, mask, below, words, x, c, o, true))
+        if (ans_warp_step<WRITE>(dt, pb, mask, below, words, x, c, o, true))
             return OC_ERR_CORRUPT;
         if (WRITE)
             o += ostep;
     }
     if (full * ANS_LANES < cnt &&
-        ans_warp_step<WRITE, PB12>(dt, pb, mask, below, words, x, c, o, full * ANS_LANES + lane < cnt))
+        ans_warp_step<WRITE>(dt, pb, mask, below, words, x, c, o, full * ANS_LANES + lane < cnt))
         return OC_ERR_CORRUPT;
     return __any_sync(OWN_FULL, c != 0 || x != ANS_L) ? OC_ERR_CORRUPT : OC_OK;
 }
@@ -196,31 +184,12 @@ template <bool ALIGNED> static __device__ __forceinline__ uint32_t ans2_ld32(con
 }
 
 /* Where a v2 lane reads its words: WSRC_GLOBAL (aligned), WSRC_BYTES
- * (global, unaligned: four byte loads) or WSRC_RING (the lane's ring in
- * shared memory, refilled from global memory by cp.async; sh is the
- * lane's column of the warp's rings, as a shared-window address). */
+ * (global, unaligned: four byte loads) or WSRC_SHARED (the tile's words
+ * staged in the warp's shared-memory buffer; sh is the lane's first word
+ * there, as a shared-window address). */
 #define WSRC_GLOBAL 0
 #define WSRC_BYTES 1
-#define WSRC_RING 2
-
-/* A lane's ring: its next ANS_RING words; word j of lane L at slot
- * (j mod ANS_RING) * 32 + L of its warp's rings (a warp's reads never
- * share a bank: each lane has its own column). */
-#define ANS_RING 16u
-
-/* The shared address of word j in the lane's ring (sh: its column). */
-static __device__ __forceinline__ uint32_t ans_ring_at(uint32_t sh, uint32_t j)
-{
-    return sh + ((j & (ANS_RING - 1u)) << 7);
-}
-
-/* One u32 from global memory into shared memory (shared address sa),
- * without passing through registers (cp.async: nothing waits for it until
- * a cp.async.wait_group). */
-static __device__ __forceinline__ void ans_ring_copy(uint32_t sa, const uint8_t *g)
-{
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(sa), "l"(g));
-}
+#define WSRC_SHARED 2
 
 /* The u32 at shared-window address a: the decode table's entry (a v2 step
  * addresses the table by its shared address, computed once a tile: from
@@ -237,22 +206,9 @@ static __device__ __forceinline__ uint32_t ans2_lds32(uint32_t a)
 template <int WSRC>
 static __device__ __forceinline__ uint32_t ans2_word(const uint8_t *wb, uint32_t sh, uint32_t r)
 {
-    if (WSRC == WSRC_RING)
-        return ans2_lds32(ans_ring_at(sh, r));
+    if (WSRC == WSRC_SHARED)
+        return ans2_lds32(sh + 4u * r);
     return ans2_ld32<WSRC == WSRC_GLOBAL>(wb + 4ull * r);
-}
-
-/* The table entry of slot (dsh: the table's shared address): FAST (PB <=
- * 11), the u32 entry; else (PB 12) the core's entry from the byte table
- * (ans_entry12). */
-template <bool FAST> static __device__ __forceinline__ uint32_t ans2_entry(uint32_t dsh, uint32_t slot)
-{
-    if (FAST)
-        return ans2_lds32(dsh + 4u * slot);
-    uint32_t sym, fc;
-    asm volatile("ld.shared.u8 %0, [%1];" : "=r"(sym) : "r"(dsh + slot));
-    fc = ans2_lds32(dsh + 4096u + 4u * sym);
-    return sym | (fc & 0xfffu) << 8 | (slot - (fc >> 12)) << 20;
 }
 
 template <bool FAST>
@@ -272,10 +228,10 @@ static __device__ __forceinline__ uint64_t ans2_dstep(uint32_t e, uint32_t pb, u
  * branch: with 32 lanes some lane renormalises in nearly every step):
  * below 2^31, x takes the word nw and the lane's next word is loaded.
  * The next step's select reads nw, so it waits for that load whichever
- * lane issued it (the scoreboard is the warp's): from the ring in shared
- * memory that is ~30 cycles, from global memory an L1 miss (~300-800
- * cycles) in nearly every step (ncu: L1 hit rate 25%, 13 CTAs of 17.5
- * KiB leave L1 22 KiB for 52 warps' 1664 streams of words). */
+ * lane issued it (the scoreboard is the warp's): from shared memory that
+ * is ~30 cycles, from global memory an L1 miss (~300-800 cycles) in
+ * nearly every step (ncu: L1 hit rate 25%, 13 CTAs of 17.5 KiB leave L1
+ * 22 KiB for 52 warps' 1664 streams of words). */
 template <int WSRC>
 static __device__ __forceinline__ void ans2_renorm(uint64_t &x, uint32_t &nw, uint32_t &r, uint32_t kw,
                                                    const uint8_t *wb, uint32_t sh)
@@ -303,18 +259,8 @@ static __device__ __forceinline__ void ans2_st8(uint8_t *p, uint32_t v)
  * the counts, once); then per step a table lookup, a 64-bit multiply-add,
  * the byte, and for a state below 2^31 the lane's next word, loaded one
  * renormalisation ahead (nw).  WSRC says where the words are read: from
- * the lane's ring in shared memory (WSRC_RING: rings, the warp's rings'
- * shared address), else from global memory.  The ring holds the lane's
- * next ANS_RING = 16 words; the tile starts by copying the first 16 in
- * (cp.async) and waiting for them; every block of 4 steps then requests
- * the words up to 16 past the lane's current one (at most 4: a lane takes
- * at most a word a step) and waits only for the requests of two blocks
- * before (cp.async.wait_group 2), whose words cover every read of this
- * block (below r(b-2) + 12 < r(b-2) + 16); a request writes word j < r +
- * 16 over word j - 16 < r, already taken; the last steps wait for all.  A
- * lane copies words only below its count K, inside its run.  So a tile
- * needs 2 KiB of shared memory (the library staged whole tiles, ~11 KiB
- * of text words, which left 7 CTAs an SM; bench/gpu/owncodecs/NOTES.md).  No
+ * the warp's shared-memory buffer where the kernel staged the tile's
+ * words (sh: the buffer's shared address), else from global memory.  No
  * vote per step, no check per step: r counts the words a lane took, a
  * load happens only while r < K (never past the lane's words), and a lane
  * that took more or fewer than K, or ended elsewhere than 2^31, fails the
@@ -354,7 +300,7 @@ template <bool WRITE, int WSRC, uint32_t STRIDE, bool FAST>
 static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t *dt, uint32_t pb,
                                                                   const uint8_t *src, uint64_t n,
                                                                   uint32_t cnt, uint8_t *out,
-                                                                  const uint8_t *lo, uint32_t rings)
+                                                                  const uint8_t *lo, uint32_t stage)
 {
     if (n < ANS2_TILE_HEAD)
         return OC_ERR_CORRUPT;
@@ -366,16 +312,7 @@ static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t
     if (ANS2_TILE_HEAD + 4ull * __shfl_sync(OWN_FULL, incl, 31) != n)
         return OC_ERR_CORRUPT;
     const uint8_t *wb = src + ANS2_TILE_HEAD + 4ull * (incl - kw);
-    uint32_t sh = rings + 4u * lane; /* WSRC_RING: the lane's column */
-    uint32_t fe = 0;                 /* WSRC_RING: words requested */
-    if (WSRC == WSRC_RING) {
-        fe = kw < ANS_RING ? kw : ANS_RING;
-#pragma unroll
-        for (uint32_t j = 0; j < ANS_RING; j++)
-            if (j < fe)
-                ans_ring_copy(ans_ring_at(sh, j), wb + 4u * j);
-        asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 0;" ::: "memory");
-    }
+    uint32_t sh = stage + 4u * (incl - kw);             /* WSRC_SHARED: the same words, staged */
     uint32_t r = 0;                                     /* words taken */
     uint32_t nw = kw ? ans2_word<WSRC>(wb, sh, 0) : 0u; /* W[r] while r < K */
     uint64_t x = s;
@@ -400,16 +337,6 @@ static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t
         q[i] = LO && i < full ? (uint32_t)__ldg(l + (size_t)i * ANS_LANES) : 0u;
     uint32_t k = 0;
     for (; k + ANS2_BLOCK <= full; k += ANS2_BLOCK) {
-        if (WSRC == WSRC_RING) {
-            uint32_t want = r + ANS_RING < kw ? r + ANS_RING : kw;
-            const uint8_t *gw = wb + 4u * fe;
-#pragma unroll
-            for (uint32_t i = 0; i < ANS2_BLOCK; i++)
-                if (fe + i < want)
-                    ans_ring_copy(ans_ring_at(sh, fe + i), gw + 4u * i);
-            fe = want;
-            asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 2;" ::: "memory");
-        }
         uint32_t nq[ANS2_BLOCK];
         if (LO) {
 #pragma unroll
@@ -422,7 +349,7 @@ static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t
         }
 #pragma unroll
         for (uint32_t i = 0; i < ANS2_BLOCK; i++) {
-            uint32_t e = ans2_entry<FAST>(dsh, (uint32_t)x & mask);
+            uint32_t e = ans2_lds32(dsh + 4u * ((uint32_t)x & mask));
             x = ans2_dstep<FAST>(e, pb, x);
             if (WRITE)
                 ans2_put<STRIDE>(o, (size_t)(k + i) * ANS_LANES, e, q[i]);
@@ -434,12 +361,10 @@ static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t
                 q[i] = nq[i];
         }
     }
-    if (WSRC == WSRC_RING) /* the last steps' words were requested (fe >= min(r + 12, K)) */
-        asm volatile("cp.async.wait_group 0;" ::: "memory");
 #pragma unroll
     for (uint32_t i = 0; i + 1 < ANS2_BLOCK; i++) {
         if (k + i < full) {
-            uint32_t e = ans2_entry<FAST>(dsh, (uint32_t)x & mask);
+            uint32_t e = ans2_lds32(dsh + 4u * ((uint32_t)x & mask));
             x = ans2_dstep<FAST>(e, pb, x);
             if (WRITE)
                 ans2_put<STRIDE>(o, (size_t)(k + i) * ANS_LANES, e, q[i]);
@@ -447,7 +372,7 @@ static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t
         }
     }
     if (full * ANS_LANES + lane < cnt) {
-        uint32_t e = ans2_entry<FAST>(dsh, (uint32_t)x & mask);
+        uint32_t e = ans2_lds32(dsh + 4u * ((uint32_t)x & mask));
         x = ans2_dstep<FAST>(e, pb, x);
         if (WRITE)
             ans2_put<STRIDE>(o, (size_t)full * ANS_LANES, e,
@@ -468,26 +393,25 @@ template <bool WRITE, bool FAST, int WSRC>
 static __device__ __forceinline__ oc_status ans2_decode_pick2(const uint32_t *dt, uint32_t pb,
                                                               const uint8_t *src, uint64_t n, uint32_t cnt,
                                                               uint8_t *out, uint32_t stride,
-                                                              const uint8_t *lo, uint32_t rings)
+                                                              const uint8_t *lo, uint32_t stage)
 {
     if (stride == 1)
-        return ans2_decode_tile_warp<WRITE, WSRC, 1, FAST>(dt, pb, src, n, cnt, out, lo, rings);
+        return ans2_decode_tile_warp<WRITE, WSRC, 1, FAST>(dt, pb, src, n, cnt, out, lo, stage);
     if (((uintptr_t)out & 1u) == 0)
-        return ans2_decode_tile_warp<WRITE, WSRC, 2, FAST>(dt, pb, src, n, cnt, out, lo, rings);
-    return ans2_decode_tile_warp<WRITE, WSRC, 3, FAST>(dt, pb, src, n, cnt, out, lo, rings);
+        return ans2_decode_tile_warp<WRITE, WSRC, 2, FAST>(dt, pb, src, n, cnt, out, lo, stage);
+    return ans2_decode_tile_warp<WRITE, WSRC, 3, FAST>(dt, pb, src, n, cnt, out, lo, stage);
 }
 
-/* ring: the words go through the warp's rings at the shared address rings
- * (the tile 4-aligned, PB <= 11: the table leaves the rings alone), else
- * they are read from global memory. */
+/* staged: the tile's words are in shared memory at the shared address
+ * stage, else read from global memory. */
 template <bool WRITE, bool FAST>
 static __device__ __forceinline__ oc_status ans2_decode_pick(const uint32_t *dt, uint32_t pb,
                                                              const uint8_t *src, uint64_t n, uint32_t cnt,
                                                              uint8_t *out, uint32_t stride, const uint8_t *lo,
-                                                             bool ring, uint32_t rings)
+                                                             bool staged, uint32_t stage)
 {
-    if (FAST && ring)
-        return ans2_decode_pick2<WRITE, FAST, WSRC_RING>(dt, pb, src, n, cnt, out, stride, lo, rings);
+    if (staged)
+        return ans2_decode_pick2<WRITE, FAST, WSRC_SHARED>(dt, pb, src, n, cnt, out, stride, lo, stage);
     if (((uintptr_t)src & 3u) == 0)
         return ans2_decode_pick2<WRITE, FAST, WSRC_GLOBAL>(dt, pb, src, n, cnt, out, stride, lo, 0u);
     return ans2_decode_pick2<WRITE, FAST, WSRC_BYTES>(dt, pb, src, n, cnt, out, stride, lo, 0u);
@@ -499,37 +423,139 @@ template <bool WRITE>
 static __device__ __forceinline__ oc_status ans_decode_any(uint32_t version, const uint32_t *dt, uint32_t pb,
                                                            const uint8_t *src, uint64_t n, uint32_t cnt,
                                                            uint8_t *out, uint32_t stride, const uint8_t *lo,
-                                                           bool ring, uint32_t rings)
+                                                           bool staged, uint32_t stage)
 {
     if (version == 1)
-        return pb == 12u ? ans_decode_tile_warp<WRITE, true>(dt, pb, src, n, cnt, out, stride)
-                         : ans_decode_tile_warp<WRITE, false>(dt, pb, src, n, cnt, out, stride);
+        return ans_decode_tile_warp<WRITE>(dt, pb, src, n, cnt, out, stride);
     if (WRITE && stride == 2)
         out -= 1;
-    return pb <= 11u ? ans2_decode_pick<WRITE, true>(dt, pb, src, n, cnt, out, stride, lo, ring, rings)
-                     : ans2_decode_pick<WRITE, false>(dt, pb, src, n, cnt, out, stride, lo, ring, rings);
+    return pb <= 11u ? ans2_decode_pick<WRITE, true>(dt, pb, src, n, cnt, out, stride, lo, staged, stage)
+                     : ans2_decode_pick<WRITE, false>(dt, pb, src, n, cnt, out, stride, lo, staged, stage);
 }
 
 /* Shared memory of ans_k_groups (dynamic): the decode table of PB <= 11
- * (2^11 u32; PB 12's byte table, ans_entry12, takes 5 KiB of it), then the
- * rings of the 2 warps (ANS_RING words x 32 lanes each, 2 KiB).  14.1 KiB a
- * CTA with the static part and the 1 KiB the driver keeps: 16 CTAs (32
- * warps) an SM.  A tile of PB 12, of version 1, or at an unaligned place
- * (a NATIVE container's chunks) reads its words from global memory. */
+ * (2^11 u32), then a pool of 22.25 KiB for the words of the group's 2
+ * tiles, the second's after the first's.  32.3 KiB a CTA with the static
+ * part and the 1 KiB the driver keeps: 7 CTAs (14 warps) an SM, for text
+ * (4 tiles a 64 KiB chunk) and 16-bit data (2) alike; with groups of 4
+ * tiles, a bf16 chunk left half of a CTA's warps waiting (ncu: 49% of the
+ * stalls at the barrier).  Two text tiles of 16384 bytes fit at ratio 1.45
+ * or more (ratio 1.6: ~10 KiB a tile; text_linux_docs: 8.5% of the tiles
+ * hold more than 11.1 KiB of words), two bf16 tiles always; a tile past the
+ * pool's end, or a chunk of PB 12 (whose table runs over the pool's first
+ * 8 KiB), reads its words from global memory as before. */
 #define ANS_DT_FAST (1u << ANS_PB)
-#define ANS_GROUPS_SMEM (4u * (ANS_DT_FAST + ANS_DWARPS * ANS_RING * 32u))
+#define ANS_POOL_WORDS (ANS_DWARPS * 2848u) /* 22.25 KiB */
+#define ANS_GROUPS_SMEM (4u * (ANS_DT_FAST + ANS_POOL_WORDS))
+
+/* One u32 from global memory into shared memory (shared address sa),
+ * without passing through registers (cp.async: nothing waits for it until
+ * ans_stage_wait). */
+static __device__ __forceinline__ void ans_stage_word(uint32_t sa, const uint8_t *g)
+{
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(sa), "l"(g) : "memory");
+}
+
+/* The warp's staged words are in its buffer, visible to all its lanes. */
+static __device__ __forceinline__ void ans_stage_wait(void)
+{
+    asm volatile("cp.async.wait_all;" ::: "memory");
+    __syncwarp();
+}
+
+/* Where a warp's tile (of a v2 chunk at p, PB <= 11, starting 4-aligned at
+ * offset a, ending at b) puts its words in the pool: the bytes of words of
+ * the group's tiles before it, if the tiles from the group's first (t0)
+ * to this one each hold at least a tile's head (their ends ascend by 192
+ * or more: then the warps' places never overlap, whatever the table says)
+ * and the words fit; else -1 (read from global memory). */
+static __device__ __forceinline__ int64_t ans_pool_place(const uint8_t *p, const ans_chunk *k, uint32_t t0,
+                                                         uint32_t tile, uint64_t a, uint64_t b)
+{
+    uint32_t lane = threadIdx.x & 31u;
+    bool good = true;
+    if (lane <= tile - t0) {
+        uint32_t t = t0 + lane;
+        uint64_t e0 = t ? oc_load_le32(p + k->tile_tab + 4ull * (t - 1)) : 0;
+        good = e0 + ANS2_TILE_HEAD <= oc_load_le32(p + k->tile_tab + 4ull * t);
+    }
+    if (!__all_sync(OWN_FULL, good))
+        return -1;
+    uint64_t base = (uint64_t)k->tile_tab + 4ull * k->sh.ntiles;
+    uint64_t g0 = t0 ? oc_load_le32(p + k->tile_tab + 4ull * (t0 - 1)) : 0;
+    uint64_t off = (a - base - g0) - (uint64_t)ANS2_TILE_HEAD * (tile - t0), words = b - a - ANS2_TILE_HEAD;
+    if (off % 4u || words % 4u || off + words > 4ull * ANS_POOL_WORDS)
+        return -1;
+    return (int64_t)off;
+}
+
+/* The last symbol whose cumulative frequency c is <= slot: the slot's
+ * symbol (c of a validated table: f > 0 for it, since sum f = 2^PB). */
+static __device__ __forceinline__ uint32_t ans_slot_sym(const uint16_t *c, uint32_t slot)
+{
+    uint32_t lo = 0, hi = 255;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi + 1u) >> 1;
+        if (c[mid] <= slot)
+            lo = mid;
+        else
+            hi = mid - 1u;
+    }
+    return lo;
+}
+
+/* The decode table of 2^PB slots from f and c (shared) by the CTA's
+ * threads: each takes 2^PB / ANS_DTHREADS consecutive slots (a slot each
+ * when the table is smaller than the CTA), finds the symbols of two of
+ * them by binary searches over c and walks its slots, stepping to the next
+ * symbol at a symbol's end; lane L starts L slots into its range and
+ * wraps, so the lanes' stores fall in different banks.  Version 2 with PB
+ * <= 11 (fast, what the encoder writes) keeps f itself in the top 12 bits,
+ * else the core's entry (f - 1: PB 12 allows f = 4096).  The loop it
+ * replaces (a warp per symbol, a dependent shared load per symbol, all 256
+ * visited) took ~23k cycles of a ~100k-cycle group (ans_dev's prof, H100). */
+static __device__ __forceinline__ void ans_fill_table(uint32_t *dt, const uint16_t *f, const uint16_t *c,
+                                                      uint32_t pb, bool fast)
+{
+    uint32_t m = 1u << pb, t = threadIdx.x, per = m / ANS_DTHREADS, base = t * per;
+    if (per == 0) { /* PB < 6 */
+        per = t < m ? 1u : 0u;
+        base = t;
+    }
+    if (per == 0)
+        return;
+    uint32_t r = (t & 31u) & (per - 1u); /* per is a power of 2 */
+    uint32_t sym1 = ans_slot_sym(c, base), sym = ans_slot_sym(c, base + r);
+    uint32_t fs = f[sym], cs = c[sym];
+    for (uint32_t k = 0; k < per; k++) {
+        uint32_t slot = base + ((r + k) & (per - 1u));
+        if (k && slot == base) { /* wrapped: the range's first slot */
+            sym = sym1;
+            fs = f[sym];
+            cs = c[sym];
+        }
+        while (slot >= cs + fs && sym < 255u) {
+            sym++;
+            fs = f[sym];
+            cs = c[sym];
+        }
+        uint32_t j = slot - cs;
+        dt[slot] = fast ? sym | (j << 8) | (fs << 20) : sym | ((fs - 1u) << 8) | (j << 20);
+    }
+}
 
 /* A group of 2 tiles of one chunk by a CTA of 2 warps: warp 0 finds the
- * chunk (own_find_chunk_warp) and reads the frequency table; the CTA
- * builds the decode table (each warp over the present symbols of its 32s,
- * found by a ballot: the slots of a symbol by the warp's lanes); each warp
- * then decodes its tile, its words through its rings (ans2_decode_tile_warp
- * says how) or from global memory. */
+ * chunk (own_find_chunk_warp); each warp finds its tile and (version 2,
+ * PB <= 11, aligned, room in the pool) starts copying the tile's words
+ * into the pool; warp 0 reads the frequency table and the CTA builds the
+ * decode table (ans_fill_table) while the copies fly; each warp then decodes its tile, its
+ * words read from shared memory (ans2_renorm says why that matters) or
+ * global memory. */
 static __global__ void __launch_bounds__(ANS_DTHREADS)
     ans_k_groups(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                  own_batch_scratch s)
 {
-    extern __shared__ uint32_t ans_sm[]; /* ANS_GROUPS_SMEM bytes: the table, the rings */
+    extern __shared__ uint32_t ans_sm[]; /* ANS_GROUPS_SMEM bytes: the table, the pool */
     __shared__ uint16_t f[256], c[256];
     __shared__ uint32_t pb;
     __shared__ size_t chunk;
@@ -537,8 +563,7 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
     uint32_t *dt = ans_sm;
     unsigned long long total = s.first[n];
     uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
-    uint32_t rings = (uint32_t)__cvta_generic_to_shared(ans_sm + ANS_DT_FAST) + warp * (4u * ANS_RING * 32u);
-    (void)src_sizes;
+    uint32_t pool = (uint32_t)__cvta_generic_to_shared(ans_sm + ANS_DT_FAST);
     for (unsigned long long g = blockIdx.x; g < total; g += gridDim.x) {
         if (warp == 0) {
             size_t ci = own_find_chunk_warp(s.first, n, g);
@@ -556,48 +581,42 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
         uint64_t first = (uint64_t)group * ANS_GROUP;
         uint64_t last = first + ANS_GROUP < k.sh.nsym ? first + ANS_GROUP : k.sh.nsym;
         if (k.mode == 1) {
-            uint32_t tile = group * ANS_DWARPS + warp;
-            bool has = tile < k.sh.ntiles;
+            uint32_t tile = group * ANS_DWARPS + warp, stage = 0;
+            bool has = tile < k.sh.ntiles, staged = false;
             uint64_t a = 0, b = 0, tfirst = (uint64_t)tile * ANS_TILE;
             oc_status st = OC_OK;
-            if (has)
+            if (has) {
                 st = own_tile_span(p, k.tile_tab, k.sh.ntiles, tile, k.limit, &a, &b);
+                int64_t off = -1;
+                if (st == OC_OK && k.version >= 2 && __ldg(p + k.tables) <= ANS_PB &&
+                    ((uintptr_t)(p + a) & 3u) == 0 && b - a >= ANS2_TILE_HEAD)
+                    off = ans_pool_place(p, &k, group * ANS_DWARPS, tile, a, b);
+                staged = off >= 0;
+                if (staged) {
+                    const uint8_t *w = p + a + ANS2_TILE_HEAD;
+                    uint32_t nwords = (uint32_t)((b - a - ANS2_TILE_HEAD) / 4u);
+                    stage = pool + (uint32_t)off;
+                    for (uint32_t j = lane; j < nwords; j += 32)
+                        ans_stage_word(stage + 4u * j, w + 4ull * j);
+                    asm volatile("cp.async.commit_group;" ::: "memory");
+                }
+            }
             if (warp == 0)
                 ans_warp_table(p + k.tables, &pb, f, c);
             __syncthreads();
-            /* the decode table: version 2 with PB <= 11 (what the encoder writes) keeps f
-             * itself in the top 12 bits (ANS2_FAST_ENTRY), version 1 the core's entry (f -
-             * 1: PB 12 allows f = 4096), PB 12 the byte table of ans_entry12 (5 KiB) */
-            bool fast = k.version >= 2 && pb <= 11u, pb12 = pb == 12u;
-            for (uint32_t s0 = warp * 32u; s0 < 256; s0 += 32u * ANS_DWARPS) {
-                uint32_t fl = f[s0 + lane], cl = c[s0 + lane];
-                if (pb12)
-                    dt[1024 + s0 + lane] = (fl ? fl - 1u : 0u) | cl << 12;
-                uint32_t m = __ballot_sync(OWN_FULL, fl != 0);
-                while (m) {
-                    uint32_t b0 = (uint32_t)__ffs((int)m) - 1u, sym = s0 + b0;
-                    m &= m - 1u;
-                    uint32_t fs = __shfl_sync(OWN_FULL, fl, b0), cs = __shfl_sync(OWN_FULL, cl, b0);
-                    for (uint32_t j = lane; j < fs; j += 32) {
-                        if (pb12)
-                            ((uint8_t *)dt)[cs + j] = (uint8_t)sym;
-                        else
-                            dt[cs + j] =
-                                fast ? sym | (j << 8) | (fs << 20) : sym | ((fs - 1u) << 8) | (j << 20);
-                    }
-                }
-            }
+            ans_fill_table(dt, f, c, pb, k.version >= 2 && pb <= 11u);
             __syncthreads();
             if (has) {
+                if (staged)
+                    ans_stage_wait();
                 if (st == OC_OK) {
                     uint32_t cnt = (uint32_t)(k.sh.nsym - tfirst < ANS_TILE ? k.sh.nsym - tfirst : ANS_TILE);
                     uint8_t *o = d ? d + (k.sh.split ? 2 * tfirst + 1 : tfirst) : NULL;
                     const uint8_t *lo = p + k.limit + tfirst; /* 16-bit data: the tile's low bytes */
-                    bool ring = fast && ((uintptr_t)(p + a) & 3u) == 0;
                     st = o ? ans_decode_any<true>(k.version, dt, pb, p + a, b - a, cnt, o,
-                                                  k.sh.split ? 2u : 1u, lo, ring, rings)
-                           : ans_decode_any<false>(k.version, dt, pb, p + a, b - a, cnt, o, 1u, lo, ring,
-                                                   rings);
+                                                  k.sh.split ? 2u : 1u, lo, staged, stage)
+                           : ans_decode_any<false>(k.version, dt, pb, p + a, b - a, cnt, o, 1u, lo, staged,
+                                                   stage);
                 }
                 if (st != OC_OK && lane == 0)
                     atomicMin(&s.keys[i], own_key((unsigned long long)tile + 1, st));
@@ -714,6 +733,57 @@ static __device__ __forceinline__ uint32_t ans2_encode_lane_gpu(const ans2_esym 
     return nw;
 }
 
+#define ANS_HIST_AHEAD 8u /* the histogram's symbols a thread loads at once */
+
+/* The core's ans_normalize (the same table: the bytes must be the CPU's)
+ * with its 256 64-bit divisions, f = max(1, count 2^PB / total), spread
+ * over the CTA instead of thread 0's serial loop (ncu: the other 127
+ * threads waited at the barrier after it, 13% of the encoder's stalls);
+ * thread 0 then does the rest as the core does: the sum, the most frequent
+ * symbol (the smallest on ties), the shortfall or excess, c. */
+static __device__ void ans_normalize_gpu(const uint32_t *counts, uint64_t total, uint32_t pb, ans_table *t)
+{
+    for (uint32_t s = threadIdx.x; s < 256; s += ANS_THREADS) {
+        uint32_t f = 0;
+        if (counts[s]) {
+            f = (uint32_t)(((uint64_t)counts[s] << pb) / total);
+            f = f ? f : 1u;
+        }
+        t->f[s] = (uint16_t)f;
+    }
+    __syncthreads();
+    if (threadIdx.x != 0)
+        return;
+    uint32_t m = 1u << pb, sum = 0, top = 0, nsym = 0;
+    for (uint32_t s = 0; s < 256; s++) {
+        if (counts[s]) {
+            nsym++;
+            if (counts[s] > counts[top])
+                top = s;
+        }
+        sum += t->f[s];
+    }
+    if (sum < m)
+        t->f[top] = (uint16_t)(t->f[top] + (m - sum));
+    while (sum > m) {
+        uint32_t big = 0;
+        for (uint32_t s = 1; s < 256; s++)
+            if (t->f[s] > t->f[big])
+                big = s;
+        uint32_t take = sum - m < t->f[big] - 1u ? sum - m : t->f[big] - 1u;
+        t->f[big] = (uint16_t)(t->f[big] - take);
+        sum -= take;
+    }
+    uint32_t cum = 0;
+    for (uint32_t s = 0; s < 256; s++) {
+        t->c[s] = (uint16_t)cum;
+        cum += t->f[s];
+    }
+    t->pb = pb;
+    t->nsym = nsym;
+    t->bytes = 33u + (nsym * pb + 7u) / 8u;
+}
+
 /* A CTA of 4 warps per chunk (a persistent grid over chunks): histogram in
  * shared memory, the core's normalisation on one thread, the symbols'
  * reciprocals; pass 1: each warp encodes tiles with a lane per state,
@@ -754,16 +824,26 @@ static __global__ void __launch_bounds__(ANS_THREADS)
             if (threadIdx.x == 0)
                 coded_words = 0;
             __syncthreads();
-            for (uint64_t j = threadIdx.x; j < sh.nsym; j += ANS_THREADS) {
-                /* lanes with the same symbol add once (few distinct exponent bytes) */
-                uint32_t sym = ans_sym(p, sh.split, j);
-                uint32_t peers = __match_any_sync(__activemask(), sym);
-                if ((int)lane == __ffs((int)peers) - 1)
-                    atomicAdd(&counts[sym], (uint32_t)__popc(peers));
+            /* the histogram: ANS_HIST_AHEAD symbols a thread loaded at once (one DRAM round
+             * trip for them: ncu found the loop waiting on each byte's load), then lanes
+             * with the same symbol add once (few distinct exponent bytes) */
+            for (uint64_t j0 = 0; j0 < sh.nsym; j0 += ANS_THREADS * ANS_HIST_AHEAD) { /* CTA-uniform */
+                uint32_t sy[ANS_HIST_AHEAD];
+#pragma unroll
+                for (uint32_t u = 0; u < ANS_HIST_AHEAD; u++) {
+                    uint64_t j = j0 + (uint64_t)u * ANS_THREADS + threadIdx.x;
+                    sy[u] = j < sh.nsym ? ans_sym(p, sh.split, j) : 256u;
+                }
+#pragma unroll
+                for (uint32_t u = 0; u < ANS_HIST_AHEAD; u++) {
+                    uint32_t peers = __match_any_sync(OWN_FULL, sy[u]);
+                    if (sy[u] < 256u && (int)lane == __ffs((int)peers) - 1)
+                        atomicAdd(&counts[sy[u]], (uint32_t)__popc(peers));
+                }
             }
             __syncthreads();
-            if (threadIdx.x == 0 && sh.nsym)
-                ans_normalize(counts, sh.nsym, ANS_PB, &t);
+            if (sh.nsym)
+                ans_normalize_gpu(counts, sh.nsym, ANS_PB, &t);
             __syncthreads();
             if (sh.nsym)
                 for (uint32_t s = threadIdx.x; s < 256; s += ANS_THREADS)
