@@ -21,15 +21,17 @@ static size_t zstd_decompress_scratch(const oc_gpu_config *cfg, size_t n)
     return b < cap ? b : cap;
 }
 
-/* A worker slice (~0.9 MiB) per chunk, at most 2 GiB (~2200 warps, 16
- * per SM of an H100: the match finder waits on dependent global loads, and
- * ~550 warps left the SMs idle; bench/gpu/zstd/ENC_NOTES.md "Workers");
- * workers then loop. */
+/* A worker slice (~0.9 MiB) per chunk, at most 2.5 GiB (~2800 warps:
+ * the kernel's 20 resident warps an SM of an H100's 132, ~2640, all busy;
+ * the match finder issues an instruction every ~7 cycles a warp, so each
+ * warp more is throughput; ~550 warps left the SMs idle, 2 GiB gave ~17 an
+ * SM; bench/gpu/zstd/ENC_NOTES.md "Workers", "Where the time goes");
+ * workers then take chunks from a counter. */
 static size_t zstd_compress_scratch(const oc_gpu_config *cfg, size_t n)
 {
     (void)cfg;
-    size_t b = oc_cuda_zstd_compress_scratch_size(n);
-    return b < ((size_t)2 << 30) ? b : ((size_t)2 << 30);
+    size_t b = oc_cuda_zstd_compress_scratch_size(n), cap = (size_t)5 << 29;
+    return b < cap ? b : cap;
 }
 
 extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_zstd = {
