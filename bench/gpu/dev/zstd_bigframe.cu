@@ -17,8 +17,9 @@
  *
  * The library runs three ways: its per-chunk kernel, its automatic choice
  * and its frame kernel named (oc_cuda_zstd_decompress_with).  v8b is the
- * dev v8 with L2 prefetches in the executor.  --quick: the library's three,
- * v8 and v8b only.
+ * dev v8 with L2 prefetches in the executor, v8c the dev v8 with the
+ * literal copies done by the entropy warps (the executor runs the matches
+ * only).  --quick: the library's three, v8, v8b and v8c only.
  *
  * Each FILE is cut into chunks, each compressed by libzstd (ZSTD_compress2,
  * level 3 unless --level, content size and checksum: what numcodecs/zarr
@@ -286,6 +287,113 @@ static __device__ __noinline__ int zd_pf_block_pf(zd_tables *T, const uint8_t *s
     return 1;
 }
 
+static __device__ __noinline__ int zd_pf_block_m(zd_tables *T, const uint8_t *src, const zd_bp_block *b,
+                                                 uint32_t *rep, uint64_t *pos, const uint8_t *slot,
+                                                 uint8_t *dst, size_t cap)
+{
+    uint32_t lane = OC_LANE();
+    uint64_t p0 = *pos;
+    uint8_t *out = dst + p0;
+    OC_WARP_SYNC(); /* the previous block's copies are done with T */
+    if (b->type != 2) {
+        if (b->bsize > cap - p0)
+            return 0;
+        if (b->type == 1) {
+            uint8_t v = src[b->src];
+            for (size_t j = lane; j < b->bsize; j += OC_NLANES)
+                out[j] = v;
+        } else {
+            zd_copy(out, src + b->src, b->bsize);
+        }
+        *pos = p0 + b->bsize;
+        return 1;
+    }
+    if (!b->ok || b->dsize > cap - p0)
+        return 0;
+    uint32_t init[3], nr[3];
+    for (int k = 0; k < 3; k++) {
+        init[k] = rep[k];
+        nr[k] = zd_bp_rep(b->rep[k], rep);
+        if (nr[k] == 0)
+            return 0;
+    }
+    const zd_bp_seq *sq = (const zd_bp_seq *)(slot + ((b->lsize + 15) & ~15u));
+    uint32_t bop = 0;
+    for (uint32_t base = 0; base < b->nseq; base += ZD_SEQ_BATCH) {
+        uint32_t cnt = b->nseq - base < ZD_SEQ_BATCH ? b->nseq - base : ZD_SEQ_BATCH;
+        uint32_t batch_bop = bop;
+        uint32_t ll = 0, ml = 0, sym = 1;
+        if (lane < cnt) {
+            zd_bp_seq s = sq[base + lane];
+            ll = s.ll;
+            ml = s.ml;
+            sym = s.off;
+        }
+        uint32_t len = ll + ml, ex = len, exl = ll;
+        for (uint32_t d = 1; d < 32; d <<= 1) {
+            uint32_t a = __shfl_up_sync(0xFFFFFFFFu, ex, d), c = __shfl_up_sync(0xFFFFFFFFu, exl, d);
+            if (lane >= d) {
+                ex += a;
+                exl += c;
+            }
+        }
+        uint32_t op = bop + ex - len, off = zd_bp_rep(sym, init);
+        int bad = lane < cnt && (off == 0 || (uint64_t)off > p0 + op + ll);
+        if (__ballot_sync(0xFFFFFFFFu, bad))
+            return 0;
+        if (lane < cnt) {
+            T->sq_ll[lane] = ll;
+            T->sq_ml[lane] = ml;
+            T->sq_off[lane] = off;
+            T->sq_op[lane] = op;
+        }
+        bop += __shfl_sync(0xFFFFFFFFu, ex, 31);
+        OC_WARP_SYNC();
+        zd_exec_matches(T, out, cnt, batch_bop); /* the literals are in place */
+    }
+    OC_WARP_SYNC();
+    for (int k = 0; k < 3; k++)
+        rep[k] = nr[k];
+    *pos = p0 + b->dsize;
+    return 1;
+}
+
+/* v8c (dev only): the entropy warp that decoded block b also copies its
+ * literals into the output, once the block's output offset is known (a
+ * chain over the blocks: each claimer publishes the next block's offset), so
+ * the in-order executor runs only the matches (zd_pf_block_m).  v7 showed
+ * the literal copies are half of in-order execution. */
+static __device__ void bf_lits(const zd_bp_block *b, const uint8_t *slot, const uint8_t *src, uint8_t *dst)
+{
+    uint32_t lane = threadIdx.x & 31;
+    const uint8_t *lit = b->lit_src ? src + b->lit_src - 1 : slot;
+    const zd_bp_seq *sq = (const zd_bp_seq *)(slot + ((b->lsize + 15) & ~15u));
+    uint32_t bop = 0, lp = 0;
+    for (uint32_t base = 0; base < b->nseq; base += 32) {
+        uint32_t cnt = b->nseq - base < 32 ? b->nseq - base : 32;
+        uint32_t ll = 0, ml = 0;
+        if (lane < cnt) {
+            zd_bp_seq q = sq[base + lane];
+            ll = q.ll;
+            ml = q.ml;
+        }
+        uint32_t len = ll + ml, ex = len, exl = ll;
+        for (uint32_t d = 1; d < 32; d <<= 1) {
+            uint32_t x = __shfl_up_sync(0xFFFFFFFFu, ex, d), y = __shfl_up_sync(0xFFFFFFFFu, exl, d);
+            if (lane >= d) {
+                ex += x;
+                exl += y;
+            }
+        }
+        if (lane < cnt)
+            zd_copy_lane(dst + bop + ex - len, lit + lp + exl - ll, ll);
+        bop += __shfl_sync(0xFFFFFFFFu, ex, 31);
+        lp += __shfl_sync(0xFFFFFFFFu, exl, 31);
+    }
+    for (uint32_t i = lane; i < b->lsize - lp; i += 32)
+        dst[bop + i] = lit[lp + i];
+}
+
 /* v8: a CTA of NW warps per frame; warp 0 executes the blocks in order,
  * warps 1.. decode their entropy into a ring of R slots (src/cuda/codecs/zstd/zstd_dec_frame.h).
  * With R slots at most R - 1 blocks are decoded ahead of the one executing.
@@ -306,7 +414,7 @@ static __device__ __forceinline__ unsigned int pf_load(const unsigned int *p)
 
 extern __shared__ zd_tables pf_tables[];
 
-template <int NW, int R, bool PF>
+template <int NW, int R, int MODE> /* MODE 0: v8, 1: v8b (prefetch), 2: v8c (literals by the entropy warps) */
 __global__ void __launch_bounds__(NW * 32)
     bf_pipe(size_t n, const void *const *srcs, void *const *dsts, const size_t *caps, BfChunk *ch,
             uint8_t *region, uint8_t *slots, PfSync *syncs)
@@ -317,16 +425,17 @@ __global__ void __launch_bounds__(NW * 32)
     uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     zd_tables *T = &pf_tables[warp];
     PfSync *sy = &syncs[c];
-    if (threadIdx.x == 0) {
-        sy->next = sy->done = sy->fail = 0;
-        for (int r = 0; r < R; r++)
-            sy->ready[r] = -1;
-    }
-    __syncthreads();
     zd_bp_block *blk;
     uint8_t *lits;
     zd_bp_seq *seqs;
     bf_area(region, &ch[c], &blk, &lits, &seqs);
+    if (threadIdx.x == 0) {
+        sy->next = sy->done = sy->fail = sy->pad = 0; /* pad: v8c's offset chain */
+        for (int r = 0; r < R; r++)
+            sy->ready[r] = -1;
+        blk[0].out = 0;
+    }
+    __syncthreads();
     const zd_bp_frame *f = &ch[c].f;
     uint32_t nb = f->nb;
     uint8_t *ring = slots + c * R * PF_SLOT;
@@ -347,8 +456,10 @@ __global__ void __launch_bounds__(NW * 32)
                     break;
                 }
             }
-            ok = PF ? zd_pf_block_pf(T, src, &blk[b], rep, &pos, ring + (b % R) * PF_SLOT, out, caps[c])
-                    : zd_pf_block(T, src, &blk[b], rep, &pos, ring + (b % R) * PF_SLOT, out, caps[c]);
+            uint8_t *slot = ring + (b % R) * PF_SLOT;
+            ok = MODE == 1   ? zd_pf_block_pf(T, src, &blk[b], rep, &pos, slot, out, caps[c])
+                 : MODE == 2 ? zd_pf_block_m(T, src, &blk[b], rep, &pos, slot, out, caps[c])
+                             : zd_pf_block(T, src, &blk[b], rep, &pos, slot, out, caps[c]);
             __syncwarp();
             __threadfence_block();
             if (lane == 0)
@@ -370,8 +481,21 @@ __global__ void __launch_bounds__(NW * 32)
             b = __shfl_sync(0xFFFFFFFFu, b, 0);
             if (b >= nb || pf_load(&sy->fail))
                 break;
-            if (blk[b].type != 2)
+            if (blk[b].type != 2) {
+                if (MODE == 2) { /* the offset chain: wait for this block's, publish the next one's */
+                    while (pf_load(&sy->pad) != b && !pf_load(&sy->fail))
+                        __nanosleep(32);
+                    __syncwarp();
+                    __threadfence_block();
+                    if (lane == 0) {
+                        if (b + 1 < nb)
+                            blk[b + 1].out = blk[b].out + blk[b].bsize;
+                        __threadfence_block();
+                        *(volatile unsigned int *)&sy->pad = b + 1;
+                    }
+                }
                 continue;
+            }
             while (b >= R && pf_load(&sy->done) < b - R + 1 && !pf_load(&sy->fail))
                 __nanosleep(64);
             __syncwarp();
@@ -380,6 +504,24 @@ __global__ void __launch_bounds__(NW * 32)
             zd_pf_entropy(T, src, f, &blk[b], ring + (b % R) * PF_SLOT, PF_SLOT, &blk[b]);
             __syncwarp();
             __threadfence_block();
+            if (MODE == 2) {
+                while (pf_load(&sy->pad) != b && !pf_load(&sy->fail))
+                    __nanosleep(32);
+                __syncwarp();
+                __threadfence_block();
+                uint32_t base = blk[b].out, size = blk[b].ok ? blk[b].dsize : 0;
+                __syncwarp();
+                if (lane == 0) {
+                    if (b + 1 < nb)
+                        blk[b + 1].out = base + size;
+                    __threadfence_block();
+                    *(volatile unsigned int *)&sy->pad = b + 1;
+                }
+                if (blk[b].ok && (uint64_t)base + size <= caps[c])
+                    bf_lits(&blk[b], ring + (b % R) * PF_SLOT, src, out + base);
+                __syncwarp();
+                __threadfence_block();
+            }
             if (lane == 0)
                 *(volatile int *)&sy->ready[b % R] = (int)b;
         }
@@ -689,14 +831,15 @@ int main(int argc, char **argv)
                 }
             }
             /* v8: layout, then the pipeline (a CTA per frame), two shapes */
-            for (int cfgi = 0; cfgi < 3; cfgi++) {
+            for (int cfgi = 0; cfgi < 4; cfgi++) {
                 if (g_quick && cfgi == 1)
                     continue;
                 int nw = cfgi == 1 ? 8 : 4, rr = nw;
                 void (*kern)(size_t, const void *const *, void *const *, const size_t *, BfChunk *, uint8_t *,
-                             uint8_t *, PfSync *) = cfgi == 0   ? bf_pipe<4, 4, false>
-                                                    : cfgi == 1 ? bf_pipe<8, 8, false>
-                                                                : bf_pipe<4, 4, true>;
+                             uint8_t *, PfSync *) = cfgi == 0   ? bf_pipe<4, 4, 0>
+                                                    : cfgi == 1 ? bf_pipe<8, 8, 0>
+                                                    : cfgi == 2 ? bf_pipe<4, 4, 1>
+                                                                : bf_pipe<4, 4, 2>;
                 unsigned smem = (unsigned)(nw * sizeof(zd_tables));
                 CUDA_OK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
                 uint8_t *dslots;
@@ -738,8 +881,13 @@ int main(int argc, char **argv)
                 verify("v8");
                 printf("  v8%s %.2f GB/s (%.2f ms): layout %.2f, pipeline %.2f ms (%d warps a frame, %d "
                        "slots%s)\n",
-                       cfgi == 2 ? "b" : "", gb / (median(tot) / 1e3), median(tot), median(step[0]),
-                       median(step[1]), nw, rr, cfgi == 2 ? ", L2 prefetch" : "");
+                       cfgi == 2   ? "b"
+                       : cfgi == 3 ? "c"
+                                   : "",
+                       gb / (median(tot) / 1e3), median(tot), median(step[0]), median(step[1]), nw, rr,
+                       cfgi == 2   ? ", L2 prefetch"
+                       : cfgi == 3 ? ", literals by the entropy warps"
+                                   : "");
                 cudaFree(dslots);
                 cudaFree(dsync);
             }
