@@ -441,7 +441,10 @@ OC_CORE_FN uint32_t ze_pick(uint32_t mrep, uint32_t mhash)
  * the first position that matches wins; the positions up to it enter the
  * hash table (a later position wins a shared slot); the match is extended
  * forwards (32 bytes per step on the GPU) and backwards over pending
- * literals.  A window without a match inserts all its positions and moves
+ * literals; then the same from the match's end while it is inside the
+ * window, with the window's probes (several sequences a window: the probe
+ * pass is the window's cost; ZE_WIN_MULTI 0: one, the next window at its
+ * end).  A window without a match inserts all its positions and moves
  * on by ZE_WINDOW.  Defined by windows, not lanes, so the C build (one lane
  * looping over the window) gives the same sequences as the GPU.  Every lane
  * returns the same values. */
@@ -453,53 +456,63 @@ OC_CORE_BIGFN uint32_t ze_block_fast(const ze_work *W, const uint8_t *src, uint3
     uint32_t ilimit = be - bs > 8 ? be - 8 : bs; /* last positions stay literals */
     while (ip < ilimit) {
         uint32_t nvalid = ilimit - ip < ZE_WINDOW ? ilimit - ip : ZE_WINDOW;
-        uint32_t f = ZE_WINDOW, c = 0;
+        uint32_t mrep = 0, mhash = 0;
 #ifdef __CUDACC__
         uint32_t mc = 0, mh = 0;
         uint32_t ok = lane < nvalid ? ze_probe(W, src, ip + lane, maxdist, rep[0], &mc, &mh) : 0;
-        f = ze_pick(__ballot_sync(0xffffffffu, ok & 1), __ballot_sync(0xffffffffu, ok & 2));
-        c = __shfl_sync(0xffffffffu, mc, (int)(f & 31));
-        /* positions ip .. ip+min(f, nvalid-1) enter the table, the highest lane of a slot wins */
-        uint32_t last = f < nvalid ? f : nvalid - 1;
-        int ins = lane <= last;
-        uint32_t key = ins ? mh : (0x80000000u | lane);
-        uint32_t peers = __match_any_sync(0xffffffffu, key);
-        if (ins && (peers >> lane >> 1) == 0)
-            ze_set_head(W, mh, ip + lane);
-        OC_WARP_SYNC();
+        mrep = __ballot_sync(0xffffffffu, ok & 1);
+        mhash = __ballot_sync(0xffffffffu, ok & 2);
 #else
-        uint32_t hs[ZE_WINDOW], cs[ZE_WINDOW], mrep = 0, mhash = 0;
+        uint32_t hs[ZE_WINDOW], cs[ZE_WINDOW];
         for (uint32_t l = 0; l < nvalid; l++) {
             uint32_t ok = ze_probe(W, src, ip + l, maxdist, rep[0], &cs[l], &hs[l]);
             mrep |= (ok & 1u) << l;
             mhash |= ((ok >> 1) & 1u) << l;
         }
-        f = ze_pick(mrep, mhash);
-        if (f < nvalid)
-            c = cs[f];
-        uint32_t last = f < nvalid ? f : nvalid - 1;
-        for (uint32_t l = 0; l <= last; l++)
-            ze_set_head(W, hs[l], ip + l);
 #endif
-        if (f >= nvalid) {
-            ip += nvalid;
-            continue;
+        uint32_t r = 0, next = ip + nvalid;  /* the first position not parsed; the next window */
+        for (;;) {                           /* the window's sequences (ZE_WIN_MULTI 0: its first only) */
+            uint32_t below = (1u << r) - 1u; /* r < nvalid <= 32 */
+            uint32_t f = ze_pick(mrep & ~below, mhash & ~below), c = 0;
+            /* positions r .. min(f, nvalid-1) enter the table (of a slot, the highest lane) */
+            uint32_t last = f < nvalid ? f : nvalid - 1;
+#ifdef __CUDACC__
+            c = __shfl_sync(0xffffffffu, mc, (int)(f & 31));
+            int ins = lane >= r && lane <= last;
+            uint32_t key = ins ? mh : (0x80000000u | lane);
+            uint32_t peers = __match_any_sync(0xffffffffu, key);
+            if (ins && (peers >> lane >> 1) == 0)
+                ze_set_head(W, mh, ip + lane);
+            OC_WARP_SYNC();
+#else
+            if (f < nvalid)
+                c = cs[f];
+            for (uint32_t l = r; l <= last; l++)
+                ze_set_head(W, hs[l], ip + l);
+#endif
+            if (f >= nvalid)
+                break;
+            uint32_t p = ip + f;
+            ze_match mt;
+            mt.off = p - c;
+            mt.len = 4 + ze_count_warp(src + p + 4, src + c + 4, src + be);
+            while (p > anchor && c > 0 && src[p - 1] == src[c - 1]) {
+                p--;
+                c--;
+                mt.len++;
+            }
+            ze_emit_warp(W, src, &nseq, &nlit, anchor, p, mt, rep, lane);
+            anchor = p + mt.len;
+            if (lane == 0 && anchor - 2 < ilimit && anchor - 2 > bs)
+                ze_set_head(W, ze_hash(src + anchor - 2, ZE_HASH_FAST), anchor - 2);
+            OC_WARP_SYNC();
+            if (!ZE_WIN_MULTI || anchor - ip >= nvalid) {
+                next = anchor;
+                break;
+            }
+            r = anchor - ip;
         }
-        uint32_t p = ip + f;
-        ze_match mt;
-        mt.off = p - c;
-        mt.len = 4 + ze_count_warp(src + p + 4, src + c + 4, src + be);
-        while (p > anchor && c > 0 && src[p - 1] == src[c - 1]) {
-            p--;
-            c--;
-            mt.len++;
-        }
-        ze_emit_warp(W, src, &nseq, &nlit, anchor, p, mt, rep, lane);
-        ip = p + mt.len;
-        anchor = ip;
-        if (lane == 0 && ip - 2 < ilimit && ip - 2 > bs)
-            ze_set_head(W, ze_hash(src + ip - 2, ZE_HASH_FAST), ip - 2);
-        OC_WARP_SYNC();
+        ip = next;
     }
     for (uint32_t i = anchor + lane; i < be; i += OC_NLANES)
         W->lit[nlit + i - anchor] = src[i];
