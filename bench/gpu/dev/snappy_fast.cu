@@ -3,9 +3,9 @@
  * the library's Snappy split decoder (src/cuda/codecs/snappy/
  * snappy_kernels.cu, included whole, called as the engine calls it, with
  * a second stream of the greatest priority) against the same decoder with
- * v10's parse step (dev_snappy_fast_parse.h): `fast1` (one element a call,
- * branch-free for the common element), `fast2` and `fast4` (up to two or
- * four elements a call).  Only the
+ * the parse steps of dev_snappy_fast_parse.h: `v9` (the step before v10, a
+ * branch per kind), `fast1` (one element a call on v10's fast path),
+ * `fast2` and `fast4` (up to two or four elements a call).  Only the
  * parser type of the split decoder's template differs
  * (lz_common/lz_split_launch.cuh's oc_lzs_run<C>): the windows, the
  * copy, the waves and the streams are the library's.
@@ -25,7 +25,7 @@
  * batch too (the library gives batches of fewer than 10,240 chunks to
  * the pipe: small sanitizer runs need it).
  *
- *   snappy_fast [--min-bytes N] [--repeats N] [--only library|fast1|fast2|fast4] [--split] FILE...
+ *   snappy_fast [--min-bytes N] [--repeats N] [--only library|v9|fast1|fast2|fast4] [--split] FILE...
  *
  * Exits 1 if anything differs.
  */
@@ -55,6 +55,13 @@ size_t snappy_max_compressed_length(size_t source_length);
     } while (0)
 
 /* v10's parsers: the library's Snappy parser type with another step. */
+struct dev_snappy_v9 : oc_snappy_split_codec {
+    static __device__ __forceinline__ int step(st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi,
+                                               uint32_t srcn, uint32_t cap, oc_lzs_rec *recs)
+    {
+        return oc_snapf_v9(s, wp, wshift, whi, srcn, cap, recs);
+    }
+};
 struct dev_snappy_fast1 : oc_snappy_split_codec {
     static __device__ __forceinline__ int step(st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi,
                                                uint32_t srcn, uint32_t cap, oc_lzs_rec *recs)
@@ -91,8 +98,8 @@ static oc_status dev_run(void *scratch, size_t scratch_size, const oc_gpu_config
     return oc_lzs_run<C>(scratch, cfg->side, 1, b, split_cap, wave, stream);
 }
 
-enum { V_LIB, V_FAST1, V_FAST2, V_FAST4, V_COUNT };
-static const char *const vname[V_COUNT] = {"library", "fast1", "fast2", "fast4"};
+enum { V_LIB, V_V9, V_FAST1, V_FAST2, V_FAST4, V_COUNT };
+static const char *const vname[V_COUNT] = {"library", "v9", "fast1", "fast2", "fast4"};
 
 struct ctx {
     oc_cuda_batch b;
@@ -115,6 +122,8 @@ static void launch(int v, const ctx &c, size_t max_cap, int forced, cudaStream_t
                 .decompress(c.scratch, c.bytes, &cfg, c.b.n, (const void *const *)c.b.src, c.b.src_sizes,
                             (void *const *)c.b.dst, c.b.dst_caps, c.b.dst_sizes, (oc_status *)c.b.statuses,
                             s);
+    else if (v == V_V9)
+        r = dev_run<dev_snappy_v9>(c.scratch, c.bytes, &cfg, c.b, mode, s);
     else if (v == V_FAST1)
         r = dev_run<dev_snappy_fast1>(c.scratch, c.bytes, &cfg, c.b, mode, s);
     else if (v == V_FAST2)

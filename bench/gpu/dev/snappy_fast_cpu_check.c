@@ -1,8 +1,9 @@
 /*
  * snappy_fast_cpu_check.c - the host check of v10's Snappy parse step
- * (dev_snappy_fast_parse.h; bench/NOTES.md "v10"), no GPU needed: the fast
- * step must be the library's step (snappy_split_parse.h) in everything but
- * speed.
+ * (oc_snaps_fast in snappy_split_parse.h, with the run lengths of
+ * dev_snappy_fast_parse.h; bench/NOTES.md "v10"), no GPU needed: the fast
+ * step must be the general step (oc_snaps_elem, the whole step before v10)
+ * in everything but speed.
  *
  *   1. the library's own host test, tests/c/test_snappy_split_core.c, run
  *      whole with the fast step in place of oc_snaps_step (DEV_STEP:
@@ -12,7 +13,8 @@
  *      buffers;
  *   2. each FILE given, cut into 64 KiB chunks compressed by libsnappy, as
  *      they are and damaged (cut, a byte changed, a short capacity), parsed
- *      through 512-byte windows (the GPU's) by both steps: status, size,
+ *      through 512-byte windows (the GPU's) by the general step and the
+ *      fast one: status, size,
  *      record count and every record equal, and the status OK exactly
  *      when libsnappy decodes the chunk within the capacity; the share of
  *      the valid chunks' elements that took the fast path is printed (and
@@ -45,12 +47,12 @@ static int g_count; /* count this parse (the chunks as they are) */
 static int counting_step(oc_snaps_st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi, uint32_t srcn,
                          uint32_t cap, oc_lzs_rec *recs)
 {
-    if (oc_snapf_fast(s, wp, wshift, whi, srcn, cap, recs)) {
+    if (oc_snaps_fast(s, wp, wshift, whi, srcn, cap, recs)) {
         g_fast += g_count;
         return OC_LZS_STEP;
     }
     g_slow += g_count;
-    return oc_snaps_step(s, wp, wshift, whi, srcn, cap, recs);
+    return oc_snaps_elem(s, wp, wshift, whi, srcn, cap, recs);
 }
 
 typedef int (*step_fn)(oc_snaps_st *, const uint8_t *, uint32_t, uint32_t, uint32_t, uint32_t, oc_lzs_rec *);
@@ -130,7 +132,7 @@ int main(int argc, char **argv)
                 uint8_t *in = malloc(sn ? sn : 1); /* exactly sized: ASan sees any read past it */
                 memcpy(in, dmg, sn);
                 uint32_t oa = 0, na = 0, ob = 0, nb = 0;
-                int sa = lane(oc_snaps_step, in, sn, cap, ra, &oa, &na, &steps_lib);
+                int sa = lane(oc_snaps_elem, in, sn, cap, ra, &oa, &na, &steps_lib);
                 int sb = lane(DEV_STEP, in, sn, cap, rb, &ob, &nb, &steps_fast);
                 uint32_t oc = 0, nc = 0;
                 size_t ignored = 0;
@@ -156,7 +158,7 @@ int main(int argc, char **argv)
         free(data);
     }
     printf("snappy_fast_cpu_check: %zu parses of 64 KiB chunks (OK %zu, CORRUPT %zu, TRUNCATED %zu, "
-           "OUTPUT_TOO_SMALL %zu), loop turns library %zu, " DEV_NAME
+           "OUTPUT_TOO_SMALL %zu), loop turns general step %zu, " DEV_NAME
            " %zu; %.1f%% of the valid chunks' steps on the fast path: %s\n",
            parses, seen[OC_LZS_OK], seen[OC_LZS_CORRUPT], seen[OC_LZS_TRUNCATED],
            seen[OC_LZS_OUTPUT_TOO_SMALL], steps_lib, steps_fast,

@@ -22,6 +22,17 @@
  * and the copy warp decodes the chunk alone (the pipe's statuses either
  * way).
  *
+ * The common element takes a fast path (oc_snaps_fast, bench/NOTES.md
+ * "v10"): when its 5 header bytes lie in the window, the five bytes are
+ * read at once, every kind's header size, length and offset computed and
+ * the element's selected, its kind's checks evaluated as one predicate,
+ * and one record store serves both kinds; a warp whose lanes sit on
+ * different kinds then runs one path, not the three of oc_snaps_elem
+ * (measured ~950 cycles an element that way).  Everything else (the
+ * preamble, the end, a header past the window, a failed check, a full
+ * slot, a declared length above the capacity) goes to oc_snaps_elem, which
+ * does what it always did, so statuses, records and REDO are its own.
+ *
  * Resumable, as lz4_split_parse.h: every byte the step reads must lie in
  * the lane's window [.., whi) (byte p at wp[p - wshift]); a missing byte
  * returns OC_LZS_NEED with the state at the start of the element (or of
@@ -73,9 +84,10 @@ OC_LZS_HD int oc_snaps_put(oc_lzs_rec *recs, oc_snaps_st *s, uint32_t cap, uint3
     return 1;
 }
 
-/* The preamble, or one element, or the end.  srcn < 2^31, cap <=
- * OC_LZS_MAX_CAP; recs has room for OC_LZS_MAX_RECS(cap) records. */
-OC_LZS_HD int oc_snaps_step(oc_snaps_st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi, uint32_t srcn,
+/* The general step: the preamble, or one element, or the end.  srcn <
+ * 2^31, cap <= OC_LZS_MAX_CAP; recs has room for OC_LZS_MAX_RECS(cap)
+ * records. */
+OC_LZS_HD int oc_snaps_elem(oc_snaps_st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi, uint32_t srcn,
                             uint32_t cap, oc_lzs_rec *recs)
 {
     uint32_t ip = s->ip;
@@ -169,5 +181,72 @@ OC_LZS_HD int oc_snaps_step(oc_snaps_st *s, const uint8_t *wp, uint32_t wshift, 
     return OC_LZS_STEP;
 }
 
+/* One element on the fast path: 1 when taken (state advanced, record
+ * stored), 0 when not (state untouched; oc_snaps_elem then parses it). */
+OC_LZS_HD int oc_snaps_fast(oc_snaps_st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi, uint32_t srcn,
+                            uint32_t cap, oc_lzs_rec *recs)
+{
+    uint32_t ip = s->ip;
+    if (!s->phase || s->over || whi < 5u || ip > whi - 5u || s->nrec >= OC_LZS_MAX_RECS(cap))
+        return 0;
+    const uint8_t *p = wp + (uint32_t)(ip - wshift);
+    uint32_t tag = p[0], b1 = p[1], b2 = p[2], b3 = p[3], b4 = p[4];
+    uint32_t kind = tag & 3, t6 = tag >> 2;
+    uint32_t w = b1 | (b2 << 8) | (b3 << 16) | (b4 << 24); /* the four bytes after the tag */
+    /* literal: 1 + nb header bytes (nb 1..4 length bytes when t6 >= 60) */
+    uint32_t nb = t6 >= 60 ? t6 - 59 : 0;
+    uint32_t lm1 = nb == 0 ? t6 : nb == 4 ? w : w & ((1u << (8 * nb)) - 1); /* its length - 1 */
+    uint32_t lhdr = 1 + nb;
+    /* copy: 2, 3 or 5 header bytes */
+    uint32_t chdr = kind == 1 ? 2 : kind == 2 ? 3 : 5;
+    uint32_t clen = kind == 1 ? (t6 & 7) + 4 : t6 + 1;
+    uint32_t off = kind == 1 ? ((tag >> 5) << 8) | b1 : kind == 2 ? (w & 0xffffu) : w;
+    uint32_t room = s->ulen - s->op; /* op <= ulen: every element checked so */
+    int lit = kind == 0;
+    /* oc_snaps_elem's checks (its header-bytes check passes: srcn - ip >= whi - ip >= 5) */
+    int ok = lit ? lm1 < room && lm1 < srcn - ip - lhdr : off != 0 && off <= s->op && clen <= room;
+    if (!ok)
+        return 0;
+    uint32_t m_off = lit ? 0 : off, m_len = lit ? 0 : clen;
+    if (!lit || s->pend_len) { /* a copy takes the literal before it; a literal flushes one */
+#ifdef __CUDA_ARCH__
+        *(uint4 *)(recs + s->nrec) = make_uint4(s->pend_src, s->pend_len, m_off, m_len);
+#else
+        oc_lzs_rec r = {s->pend_src, s->pend_len, m_off, m_len};
+        recs[s->nrec] = r;
+#endif
+        s->nrec++;
+    }
+    s->pend_src = lit ? ip + lhdr : 0;
+    s->pend_len = lit ? lm1 + 1 : 0;
+    s->op += lit ? lm1 + 1 : clen;
+    s->ip = ip + (lit ? lhdr + lm1 + 1 : chdr);
+    return 1;
+}
+
+/* Elements on the fast path per call of oc_snaps_step at most, so that the
+ * warp driver's ballots come once per so many elements (bench/NOTES.md
+ * "v10": fast1, fast2, fast4). */
+#define OC_SNAPS_RUN 1
+
+/* Up to n elements on the fast path, else (the first not taken) the
+ * general step. */
+OC_LZS_HD int oc_snaps_run(oc_snaps_st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi, uint32_t srcn,
+                           uint32_t cap, oc_lzs_rec *recs, int n)
+{
+    if (!oc_snaps_fast(s, wp, wshift, whi, srcn, cap, recs))
+        return oc_snaps_elem(s, wp, wshift, whi, srcn, cap, recs);
+    for (int k = 1; k < n && oc_snaps_fast(s, wp, wshift, whi, srcn, cap, recs); k++)
+        ;
+    return OC_LZS_STEP;
+}
+
+/* The step the warp driver calls (lz_split_warp.cuh; the contract of the
+ * header above): the preamble, or one or more elements, or the end. */
+OC_LZS_HD int oc_snaps_step(oc_snaps_st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi, uint32_t srcn,
+                            uint32_t cap, oc_lzs_rec *recs)
+{
+    return oc_snaps_run(s, wp, wshift, whi, srcn, cap, recs, OC_SNAPS_RUN);
+}
 
 #endif /* OC_SNAPPY_SPLIT_PARSE_H */
