@@ -6,9 +6,10 @@
 #                              small batch with the split decoder forced
 #                              (damaged chunks included; ~1-2 min)
 #   run-snappy-fast.sh time    the A/B at 1 GiB per call (median of 5), then
-#                              ncu of the library's and fast1's parse kernels
-#                              (warp states, instructions, scheduler, source
-#                              hot spots) and of the copy kernel alone (~2 min)
+#                              ncu of the parse kernels of v9 (the step before
+#                              v10) and of the library (NCU_PARSE: others) (warp
+#                              states, instructions, scheduler, source hot
+#                              spots) and of the copy kernel alone (~2 min)
 # Uses $B/bench/gpu/dev/snappy_fast (the lead's CMake build) when present,
 # else builds it with nvcc; S is the corpus (bench/corpus-sample by
 # default); logs go to $OUT/snappy/.
@@ -39,7 +40,7 @@ check)
 time)
   timeout 120 "$X" --repeats 5 $S/* 2>&1 | tee "$O/ab.log"
   echo "run-snappy-fast: A/B exit ${PIPESTATUS[0]} after $((SECONDS - T0)) s"
-  for v in library fast1; do
+  for v in ${NCU_PARSE:-v9 library}; do
     timeout 100 ncu --kernel-name regex:oc_lzs_parse_kernel --launch-count 1 --section SpeedOfLight \
       --section Occupancy --section WarpStateStats --section InstructionStats --section SchedulerStats \
       --section SourceCounters "$X" --only $v $S/* >"$O/ncu-parse-$v.txt" 2>&1
@@ -50,10 +51,10 @@ time)
   # the copy kernel alone (ncu serialises: it runs after the parse, every record published)
   timeout 100 ncu --kernel-name regex:oc_lzs_copy_kernel --launch-count 1 --section SpeedOfLight \
     --section Occupancy --section WarpStateStats --section InstructionStats --section SchedulerStats \
-    --section MemoryWorkloadAnalysis --section SourceCounters "$X" --only fast1 $S/* >"$O/ncu-copy-fast1.txt" 2>&1
+    --section MemoryWorkloadAnalysis --section SourceCounters "$X" --only library $S/* >"$O/ncu-copy.txt" 2>&1
   echo "ncu copy rc $? after $((SECONDS - T0)) s"
   grep -E "Duration|Warp Cycles Per Issued|Issued Warp|No Eligible|Achieved Occ|Memory Throughput|DRAM Throughput" \
-    "$O/ncu-copy-fast1.txt" | head -n 10
+    "$O/ncu-copy.txt" | head -n 10
   ;;
 esac
 echo "run-snappy-fast: done in $((SECONDS - T0)) s"
