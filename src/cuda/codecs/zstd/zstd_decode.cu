@@ -81,8 +81,8 @@ static size_t zl_warp_bytes(size_t max_dst_capacity)
     return zd_slot_bytes(max_dst_capacity) + ZL_GROUP_MAX * ZL_TAB_ENTRIES * sizeof(zd_fse_entry);
 }
 
-/* The frame kernel's CTAs a scratch is sized for (2 an SM of a 132-SM
- * GPU: every 4 MiB frame of a 1 GiB call at once). */
+/* The largest batch the scratch query sizes a frame-kernel CTA per chunk
+ * for (2 an SM of a 132-SM GPU: every 4 MiB frame of a 1 GiB call at once). */
 #define ZF_CTAS_MAX 264
 
 extern "C" size_t oc_cuda_zstd_decompress_scratch_size(size_t n, size_t max_dst_capacity)
@@ -102,9 +102,11 @@ extern "C" size_t oc_cuda_zstd_decompress_scratch_size(size_t n, size_t max_dst_
     }
     if (max_dst_capacity > ZD_BLOCK_MAX) {
         /* the frame kernel: its head, then its CTAs' areas over the same
-         * bytes as the per-chunk kernel's slots (it runs first) */
-        size_t ctas = n < ZF_CTAS_MAX ? n : ZF_CTAS_MAX;
-        size_t bf = ctas * ZF_CTA_BYTES;
+         * bytes as the per-chunk kernel's slots (it runs first); a CTA per
+         * chunk for batches it can hold at once, the only ones the automatic
+         * choice gives it (larger batches: the per-chunk kernel's bytes,
+         * which the named kernel then shares among fewer CTAs) */
+        size_t bf = n <= ZF_CTAS_MAX ? n * ZF_CTA_BYTES : 0;
         b = ZF_HEAD(n) + (bf > b ? bf : b);
     }
     return b;
@@ -372,8 +374,8 @@ static uint32_t zl_pick(size_t n, size_t max_cap, size_t scratch_size, int force
 /* The frame kernel's CTAs for a batch (0: not this batch): capacities
  * larger than a block or unknown (device arrays), and room in the scratch
  * for its head, at least one CTA's area, and after the head the per-chunk
- * kernel's counter and one slot.  At most the CTAs the GPU holds at once
- * (they loop over the frames) and ZF_CTAS_MAX. */
+ * kernel's counter and one slot.  At most n, the CTAs the GPU holds at
+ * once and the CTA areas the scratch holds (the CTAs loop over the frames). */
 static size_t zf_pick(size_t n, size_t max_cap, size_t scratch_size, size_t slot)
 {
     if (max_cap <= ZD_BLOCK_MAX || n >= ((size_t)1 << 31))

@@ -44,10 +44,10 @@ extern "C" {
  * holds, the decoder uses the per-chunk kernel.  With max_dst_capacity
  * above 128 KiB (or SIZE_MAX) it also holds the frame kernel's (chunks that
  * are one frame of several blocks, zstd_dec_frame.h): a 256-byte counter and
- * a byte per chunk, then min(n, 264) CTA areas of ~1.3 MiB (block records
- * and 4 slots of 320 KiB) over the same bytes as the per-chunk kernel's
- * buffers, which run after it (~340 MiB at full scale); given less, fewer
- * CTAs loop over the frames.
+ * a byte per chunk, then, for n <= 264, n CTA areas of ~1.3 MiB (block
+ * records and 4 slots of 320 KiB) over the same bytes as the per-chunk
+ * kernel's buffers, which run after it (~324 MiB for 256 frames of 4 MiB);
+ * given less, fewer CTAs loop over the frames.
  */
 #define OC_ZSTD_GPU_MAX_WARPS 4096
 #define OC_ZSTD_GPU_LANE_WARPS 2176           /* 16 warps on each of 136 SMs */

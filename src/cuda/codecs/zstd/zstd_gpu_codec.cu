@@ -13,7 +13,8 @@
  * 128 KiB literal buffers (capacities over 64 KiB and up to 128 KiB, or
  * unknown: device arrays) needs ~357 MiB at full scale (~221 MiB for 64 KiB
  * chunks with host capacities), the frame kernel (capacities over 128 KiB
- * or unknown) ~340 MiB for 264 CTAs (zstd_gpu.h). */
+ * or unknown, batches of at most 264 chunks) ~1.3 MiB a chunk, ~324 MiB for
+ * 256 frames of 4 MiB (zstd_gpu.h). */
 static size_t zstd_decompress_scratch(const oc_gpu_config *cfg, size_t n)
 {
     size_t b = oc_cuda_zstd_decompress_scratch_size(n, cfg->max_capacity);
