@@ -165,8 +165,12 @@ OC_CORE_BIGFN oc_status ze_compress_chunk(const ze_work *W, ze_tables *T, const 
                 ZE_PHASE(2);
                 if (e <= lim)
                     ze_seq_codes(T, W->seq, nseq);
-                if (lane == 0 && e <= lim)
-                    e = ze_sequences(T, W->seq, nseq, P.fse_built, dst, e, lim);
+                if (lane == 0 && e <= lim) /* header, tables, FSE states */
+                    e = ze_sequences(T, W->seq, nseq, P.fse_built, dst, e, lim, (uint32_t *)(void *)W->lit);
+                e = OC_WARP_BCAST(e);
+                if (e <= lim && nseq > 0) /* the bitstream by the lanes (the literals are written) */
+                    e = ze_seq_stream_warp(T, W->seq, (const uint32_t *)(const void *)W->lit, nseq, dst, e,
+                                           lim, T->huf.edge);
             }
             e = OC_WARP_BCAST(e);
             ZE_PHASE(3);

@@ -59,6 +59,17 @@ OC_CORE_FN void ze_fse_step(const ze_fse *t, uint32_t *state, uint32_t s, ze_bw 
     *state = t->states[t->start[s] + (v >> nb) - c];
 }
 
+/* ze_fse_step's bits as a mark, (1 << nb) | value (nb <= 9: 10 bits). */
+OC_CORE_FN uint32_t ze_fse_mark(const ze_fse *t, uint32_t *state, uint32_t s)
+{
+    uint32_t v = *state + (1u << t->log), c = t->cnt[s];
+    int nb = oc_highbit32(v) - oc_highbit32(c);
+    if ((v >> nb) < c)
+        nb--;
+    *state = t->states[t->start[s] + (v >> nb) - c];
+    return (1u << nb) | (v & ((1u << nb) - 1));
+}
+
 /* Normalizes counts to 2^log (log chosen here in [5, max_log]); every
  * present symbol gets at least 1. */
 OC_CORE_BIGFN int ze_fse_normalize(const uint32_t *cnt, int nsym, uint32_t total, int max_log, int16_t *norm)
@@ -627,6 +638,7 @@ typedef struct {
     uint8_t spread[512];
     uint8_t desc[3][128];
     uint32_t cll[36], cof[32], cml[53]; /* the block's code histograms (ze_seq_codes) */
+    uint32_t fin[3], flog[3];           /* final FSE states and accuracies (ll, of, ml; log 0: RLE) */
 } ze_tables;
 
 OC_CORE_BIGFN void ze_tables_init(ze_tables *T)
@@ -798,7 +810,7 @@ OC_CORE_BIGFN void ze_seq_codes(ze_tables *T, ze_seq *seq, uint32_t nseq)
 /* Writes the sequences section at dst[pos..lim) (after ze_seq_codes);
  * returns the new position (> lim when it does not fit). */
 OC_CORE_BIGFN size_t ze_sequences(ze_tables *T, const ze_seq *seq, uint32_t nseq, int allow_built,
-                                  uint8_t *dst, size_t pos, size_t lim)
+                                  uint8_t *dst, size_t pos, size_t lim, uint32_t *marks)
 {
     if (pos + (nseq < 128 ? 1u : nseq < 0x7F00 ? 2u : 3u) > lim)
         return lim + 1;
@@ -831,47 +843,185 @@ OC_CORE_BIGFN size_t ze_sequences(ze_tables *T, const ze_seq *seq, uint32_t nseq
     for (int k = 0; k < 3; k++)
         for (size_t i = 0; i < dsz[k]; i++)
             dst[pos++] = desc[k][i];
-    /* the bitstream, last sequence first */
-    ze_bw w;
-    ze_bw_init(&w, dst, pos, lim);
+    /* the FSE states, last sequence first (lane 0): each step's bits as a
+     * mark (1 << nb | value, 10 bits) into marks[i] (three a sequence);
+     * ze_seq_stream_warp places them with the extra bits */
     uint32_t sll = 0, sof = 0, sml = 0;
     const ze_seq *q = &seq[nseq - 1];
-    uint32_t llc = q->ll >> ZE_CODE_SHIFT, mlc = q->ml >> ZE_CODE_SHIFT, ofc = (uint32_t)oc_highbit32(q->ofv);
-    uint32_t llv = q->ll & ZE_VAL_MASK, mlv = q->ml & ZE_VAL_MASK;
     if (tab[0])
-        sll = tab[0]->states[tab[0]->start[llc]];
+        sll = tab[0]->states[tab[0]->start[q->ll >> ZE_CODE_SHIFT]];
     if (tab[1])
-        sof = tab[1]->states[tab[1]->start[ofc]];
+        sof = tab[1]->states[tab[1]->start[oc_highbit32(q->ofv)]];
     if (tab[2])
-        sml = tab[2]->states[tab[2]->start[mlc]];
-    ze_bw_put(&w, llv - oc_zstd_ll_base[llc], oc_zstd_ll_bits[llc]);
-    ze_bw_put(&w, mlv - oc_zstd_ml_base[mlc], oc_zstd_ml_bits[mlc]);
-    ze_bw_put(&w, q->ofv - (1u << ofc), (int)ofc);
+        sml = tab[2]->states[tab[2]->start[q->ml >> ZE_CODE_SHIFT]];
     for (uint32_t i = nseq - 1; i-- > 0;) {
         q = &seq[i];
-        llc = q->ll >> ZE_CODE_SHIFT;
-        mlc = q->ml >> ZE_CODE_SHIFT;
-        llv = q->ll & ZE_VAL_MASK;
-        mlv = q->ml & ZE_VAL_MASK;
-        ofc = (uint32_t)oc_highbit32(q->ofv);
-        if (tab[1])
-            ze_fse_step(tab[1], &sof, ofc, &w);
-        if (tab[2])
-            ze_fse_step(tab[2], &sml, mlc, &w);
-        if (tab[0])
-            ze_fse_step(tab[0], &sll, llc, &w);
-        ze_bw_put(&w, llv - oc_zstd_ll_base[llc], oc_zstd_ll_bits[llc]);
-        ze_bw_put(&w, mlv - oc_zstd_ml_base[mlc], oc_zstd_ml_bits[mlc]);
-        ze_bw_put(&w, q->ofv - (1u << ofc), (int)ofc);
+        uint32_t mo = tab[1] ? ze_fse_mark(tab[1], &sof, (uint32_t)oc_highbit32(q->ofv)) : 1u;
+        uint32_t mm = tab[2] ? ze_fse_mark(tab[2], &sml, q->ml >> ZE_CODE_SHIFT) : 1u;
+        uint32_t ml = tab[0] ? ze_fse_mark(tab[0], &sll, q->ll >> ZE_CODE_SHIFT) : 1u;
+        marks[i] = mo | (mm << 10) | (ml << 20);
     }
-    if (tab[2])
-        ze_bw_put(&w, sml, tab[2]->log);
-    if (tab[1])
-        ze_bw_put(&w, sof, tab[1]->log);
-    if (tab[0])
-        ze_bw_put(&w, sll, tab[0]->log);
-    ze_bw_close(&w);
-    return w.ovf ? lim + 1 : w.pos;
+    T->fin[0] = sll;
+    T->fin[1] = sof;
+    T->fin[2] = sml;
+    for (int k = 0; k < 3; k++)
+        T->flog[k] = tab[k] ? (uint32_t)tab[k]->log : 0u;
+    return pos;
+}
+
+/* The bits of sequence i (ze_sequences' marks; the last sequence has no
+ * FSE step): the of, ml and ll steps, then the ll, ml and of extra bits. */
+OC_CORE_FN uint32_t ze_seq_bits(const ze_seq *seq, const uint32_t *marks, uint32_t i, uint32_t nseq)
+{
+    const ze_seq *q = &seq[i];
+    uint32_t llc = q->ll >> ZE_CODE_SHIFT, mlc = q->ml >> ZE_CODE_SHIFT;
+    uint32_t b = oc_zstd_ll_bits[llc] + oc_zstd_ml_bits[mlc] + (uint32_t)oc_highbit32(q->ofv);
+    if (i + 1 < nseq) {
+        uint32_t m = marks[i];
+        b += (uint32_t)oc_highbit32(m & 1023u) + (uint32_t)oc_highbit32((m >> 10) & 1023u) +
+             (uint32_t)oc_highbit32(m >> 20);
+    }
+    return b;
+}
+
+/* ORs v (nb <= 32 bits) at the writer's position, flushing whole words. */
+OC_CORE_FN void ze_sw_put(const ze_sw *s, uint64_t *acc, uint32_t *fill, size_t *w, uint32_t v, uint32_t nb)
+{
+    if (nb == 0)
+        return;
+    *acc |= ((uint64_t)v & ((1ull << nb) - 1)) << *fill;
+    *fill += nb;
+    if (*fill >= 32) {
+        ze_sw_or(s, *w, (uint32_t)*acc);
+        *acc >>= 32;
+        *fill -= 32;
+        (*w)++;
+    }
+}
+
+/* Sequences [a, b) of the stream, the first bit of b - 1's at bit q0. */
+OC_CORE_FN void ze_seq_part(const ze_sw *s, uint64_t q0, const ze_seq *seq, const uint32_t *marks, uint32_t a,
+                            uint32_t b, uint32_t nseq)
+{
+    size_t w = (size_t)(q0 >> 5);
+    uint32_t fill = (uint32_t)(q0 & 31u);
+    uint64_t acc = 0;
+    for (uint32_t i = b; i-- > a;) {
+        const ze_seq *q = &seq[i];
+        uint32_t llc = q->ll >> ZE_CODE_SHIFT, mlc = q->ml >> ZE_CODE_SHIFT,
+                 ofc = (uint32_t)oc_highbit32(q->ofv);
+        if (i + 1 < nseq) {
+            uint32_t m = marks[i];
+            for (int k = 0; k < 3; k++) { /* of, ml, ll */
+                uint32_t mk = (m >> (10 * k)) & 1023u;
+                uint32_t nb = (uint32_t)oc_highbit32(mk);
+                ze_sw_put(s, &acc, &fill, &w, mk, nb);
+            }
+        }
+        ze_sw_put(s, &acc, &fill, &w, (q->ll & ZE_VAL_MASK) - oc_zstd_ll_base[llc], oc_zstd_ll_bits[llc]);
+        ze_sw_put(s, &acc, &fill, &w, (q->ml & ZE_VAL_MASK) - oc_zstd_ml_base[mlc], oc_zstd_ml_bits[mlc]);
+        ze_sw_put(s, &acc, &fill, &w, q->ofv - (1u << ofc), ofc);
+    }
+    if (fill > 0)
+        ze_sw_or(s, w, (uint32_t)acc);
+}
+
+/* The sequences' bitstream at dst[pos..lim) by the whole warp (every lane
+ * calls it), after ze_sequences (lane 0) wrote the section's header and
+ * tables and returned pos: the sequences cut into ZE_PARTS parts, placed
+ * by a suffix sum of their bits as the Huffman streams are
+ * (ze_huf_stream_warp), then the final states and the end mark (lane 0).
+ * Returns the new position, > lim when it does not fit. */
+OC_CORE_BIGFN size_t ze_seq_stream_warp(ze_tables *T, const ze_seq *seq, const uint32_t *marks, uint32_t nseq,
+                                        uint8_t *dst, size_t pos, size_t lim, uint32_t *edge)
+{
+    uint32_t L = (nseq + ZE_PARTS - 1) / ZE_PARTS;
+#if defined(__CUDACC__) && ZE_ENTROPY_LANES > 1
+    uint32_t j = OC_LANE();
+    uint32_t a = j * L < nseq ? j * L : nseq, b = a + L < nseq ? a + L : nseq;
+    uint32_t t = 0;
+    for (uint32_t i = a; i < b; i++)
+        t += ze_seq_bits(seq, marks, i, nseq);
+    uint32_t x = t;
+    for (int d = 1; d < 32; d <<= 1) {
+        uint32_t y = __shfl_down_sync(0xffffffffu, x, d);
+        if (j + (uint32_t)d < 32)
+            x += y;
+    }
+    uint32_t tot = __shfl_sync(0xffffffffu, x, 0), sfx = x - t;
+#else
+    uint32_t sfxs[ZE_PARTS], tot = 0;
+    for (uint32_t j = ZE_PARTS; j-- > 0;) {
+        uint32_t a = j * L < nseq ? j * L : nseq, b = a + L < nseq ? a + L : nseq;
+        sfxs[j] = tot;
+        for (uint32_t i = a; i < b; i++)
+            tot += ze_seq_bits(seq, marks, i, nseq);
+    }
+#endif
+    uint32_t trailer = T->flog[0] + T->flog[1] + T->flog[2];
+    size_t size = ((size_t)tot + trailer + 1 + 7) / 8;
+    if (pos > lim || size > lim - pos)
+        return lim + 1;
+    ze_sw s;
+    s.dst = dst;
+    s.at = pos;
+    s.size = size;
+    s.base = pos - (size_t)((uintptr_t)(dst + pos) & 3u);
+    s.wl = (pos + size - 1 - s.base) / 4;
+    s.hp = s.base < pos;
+    s.tp = ((pos + size - s.base) & 3u) != 0;
+    s.edge = edge;
+    uint64_t q = 8 * (uint64_t)(pos - s.base);
+    for (size_t w = OC_LANE(); w <= s.wl; w += OC_NLANES)
+        if (!((w == 0 && s.hp) || (w == s.wl && s.tp))) {
+#ifdef __CUDACC__
+            ((uint32_t *)(void *)(dst + s.base))[w] = 0;
+#else
+            for (int k = 0; k < 4; k++)
+                dst[s.base + 4 * w + (size_t)k] = 0;
+#endif
+        }
+    if (OC_LANE() == 0)
+        edge[0] = edge[1] = 0;
+    OC_WARP_SYNC();
+#if defined(__CUDACC__) && ZE_ENTROPY_LANES > 1
+    ze_seq_part(&s, q + sfx, seq, marks, a, b, nseq);
+#else
+    if (OC_LANE() == 0)
+        for (uint32_t j = 0; j < ZE_PARTS; j++) {
+            uint32_t a = j * L < nseq ? j * L : nseq, b = a + L < nseq ? a + L : nseq;
+            ze_seq_part(&s, q + sfxs[j], seq, marks, a, b, nseq);
+        }
+#endif
+    if (OC_LANE() == 0) { /* final states (ml, of, ll), then the end mark */
+        uint64_t at = q + tot;
+        size_t w = (size_t)(at >> 5);
+        uint32_t fill = (uint32_t)(at & 31u);
+        uint64_t acc = 0;
+        ze_sw_put(&s, &acc, &fill, &w, T->fin[2], T->flog[2]);
+        ze_sw_put(&s, &acc, &fill, &w, T->fin[1], T->flog[1]);
+        ze_sw_put(&s, &acc, &fill, &w, T->fin[0], T->flog[0]);
+        ze_sw_put(&s, &acc, &fill, &w, 1u, 1u);
+        if (fill > 0)
+            ze_sw_or(&s, w, (uint32_t)acc);
+    }
+    OC_WARP_SYNC();
+    if (OC_LANE() == 0) {
+#ifdef __CUDACC__
+        uint32_t e0 = atomicOr(&edge[0], 0u), e1 = atomicOr(&edge[1], 0u);
+#else
+        uint32_t e0 = edge[0], e1 = edge[1];
+#endif
+        for (size_t k = 0; k < 4; k++) {
+            size_t p0 = s.base + k, p1 = s.base + 4 * s.wl + k;
+            if (s.hp && p0 >= pos && p0 < pos + size)
+                dst[p0] = (uint8_t)(e0 >> (8 * k));
+            if (s.tp && !(s.wl == 0 && s.hp) && p1 >= pos && p1 < pos + size)
+                dst[p1] = (uint8_t)(e1 >> (8 * k));
+        }
+    }
+    OC_WARP_SYNC();
+    return pos + size;
 }
 
 #endif /* OC_ZSTD_ENC_ENTROPY_H */
