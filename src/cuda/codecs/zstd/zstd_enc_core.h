@@ -168,6 +168,7 @@ OC_CORE_BIGFN oc_status ze_compress_chunk(const ze_work *W, ze_tables *T, const 
                 if (lane == 0 && e <= lim) /* header, tables, FSE states */
                     e = ze_sequences(T, W->seq, nseq, P.fse_built, dst, e, lim, (uint32_t *)(void *)W->lit);
                 e = OC_WARP_BCAST(e);
+                OC_WARP_SYNC();           /* lane 0's marks and final states, seen by every lane */
                 if (e <= lim && nseq > 0) /* the bitstream by the lanes (the literals are written) */
                     e = ze_seq_stream_warp(T, W->seq, (const uint32_t *)(const void *)W->lit, nseq, dst, e,
                                            lim, T->huf.edge);

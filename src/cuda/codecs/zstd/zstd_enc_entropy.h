@@ -669,6 +669,7 @@ OC_CORE_BIGFN size_t ze_literals(ze_tables *T, const uint8_t *lit, size_t n, uin
     mode = OC_WARP_BCAST(mode);
     e = OC_WARP_BCAST(e);
     sp = OC_WARP_BCAST(sp);
+    OC_WARP_SYNC(); /* lane 0's H->len and H->code, seen by every lane (a shuffle orders no memory) */
     if (mode == 0)
         return e;
     uint8_t h[5];
