@@ -10,8 +10,9 @@
  * workers, ... left the last workers with up to ~2x the mean work on mixed
  * data: ENC_NOTES.md "Where the time goes").  The warp clears the hash table together and runs
  * the chunk together: the fast variant's match finder and the byte copies
- * use every lane; the lazy match finder and the entropy coding run on lane
- * 0, all but the literals' histogram (zstd_enc_core.h).
+ * use every lane; the level >= 6 match finder and the entropy coding's
+ * serial parts (Huffman tree, FSE tables and state chain) run on lane 0
+ * (zstd_enc_core.h).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -28,9 +28,11 @@
  *
  * On the GPU the whole warp calls ze_compress_chunk: every lane computes the
  * same control values; the window match finders, byte copies, the
- * literals' histogram and Huffman streams and the table reset use all
- * lanes; the level >= 6 match finder, the Huffman tree and the sequences
- * section run on lane 0 and their results are broadcast (OC_WARP_BCAST).  Output is byte-identical
+ * literals' histogram, symbol order and Huffman streams, the sequences'
+ * codes and bitstream and the table reset use all lanes; the level >= 6
+ * match finder, the Huffman tree, the FSE tables and state chain run on
+ * lane 0 and their results are broadcast (OC_WARP_BCAST, then a warp sync
+ * where the lanes read what lane 0 wrote).  Output is byte-identical
  * between the C build and the GPU (the windows are emulated in C).
  *
  * Safety: every write is checked against the capacity; OUTPUT_TOO_SMALL

@@ -1,7 +1,9 @@
 /*
  * zstd_enc_entropy.h - the entropy stage of the GPU zstd encoder core: FSE tables
  * (RFC 8878 4.1), Huffman-coded literals (4.2) and the sequences section
- * with its table choice (3.1.1.3.2, 3.1.1.4); lane 0 of the warp runs it.
+ * with its table choice (3.1.1.3.2, 3.1.1.4): histograms, symbol order,
+ * codes and bitstreams by the warp's lanes, tables and the FSE state chain
+ * on lane 0.
  */
 #ifndef OC_ZSTD_ENC_ENTROPY_H
 #define OC_ZSTD_ENC_ENTROPY_H
