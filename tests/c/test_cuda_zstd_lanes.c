@@ -41,6 +41,7 @@
 #include "helpers/dev_batch.h"
 #include "helpers/dev_mem.h"
 #include "helpers/soft_check.h"
+#include "helpers/tu_rng.h"
 #include "helpers/zstd_ref.h"
 
 #define CH 65536
@@ -48,13 +49,10 @@
 
 static oc_context g_ctx; /* g_gpu (helpers/dev_mem.h) points here */
 
-static uint32_t g_rng = 0x2545F491u;
+static tu_rng g_rng = {0x2545F491u}; /* helpers/tu_rng.h */
 static uint32_t rnd(void)
 {
-    g_rng ^= g_rng << 13;
-    g_rng ^= g_rng >> 17;
-    g_rng ^= g_rng << 5;
-    return g_rng;
+    return (uint32_t)tu_rng_next(&g_rng);
 }
 
 int main(void)

@@ -32,6 +32,7 @@
 #include "helpers/deflate_fixed_code.h"
 #include "helpers/deflate_ref.h"
 #include "helpers/soft_check.h"
+#include "helpers/tu_rng.h"
 
 static inf_tables g_tables;
 static uint32_t g_crct[256];
@@ -121,13 +122,10 @@ static int lenient_cpu(oc_algorithm a, oc_status core, oc_status cpu, const uint
     return zr < 0;
 }
 
-static uint32_t g_rng = 0x2545F491u;
+static tu_rng g_rng = {0x2545F491u}; /* helpers/tu_rng.h */
 static uint32_t rnd(void)
 {
-    g_rng ^= g_rng << 13;
-    g_rng ^= g_rng >> 17;
-    g_rng ^= g_rng << 5;
-    return g_rng;
+    return (uint32_t)tu_rng_next(&g_rng);
 }
 
 /* ---- checks of one stream (built by helpers/deflate_ref.h) ---------------------- */

@@ -36,6 +36,7 @@
 #include "../bench/gpu/dev/zstd_dec_bigframe.h"
 
 #include "helpers/soft_check.h"
+#include "helpers/tu_rng.h"
 #include "helpers/zstd_ref.h"
 
 static zd_tables g_tables;
@@ -105,13 +106,10 @@ static void check_frame(const char *what, const uint8_t *z, size_t zn, const uin
     free(b);
 }
 
-static uint32_t g_rng = 0x2545F491u;
+static tu_rng g_rng = {0x2545F491u}; /* helpers/tu_rng.h */
 static uint32_t rnd(void)
 {
-    g_rng ^= g_rng << 13;
-    g_rng ^= g_rng >> 17;
-    g_rng ^= g_rng << 5;
-    return g_rng;
+    return (uint32_t)tu_rng_next(&g_rng);
 }
 
 /* Damaged copies of z: wherever the path succeeds the core gives OK and

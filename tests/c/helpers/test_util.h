@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "opencomp.h"
+#include "tu_rng.h"
 
 /* ---- checks: print file:line and exit(1) on failure -------------------- */
 
@@ -90,14 +91,7 @@ void tu_check_guard(const char *file, int line, const void *p, size_t n);
 
 /* ---- deterministic PRNG (xorshift64*) and data generators -------------- */
 
-typedef struct tu_rng {
-    uint64_t state;
-} tu_rng;
-
-void tu_rng_seed(tu_rng *r, uint64_t seed);
-uint64_t tu_rng_next(tu_rng *r);
-/* Uniform in [0, bound) (bound > 0). */
-uint64_t tu_rng_below(tu_rng *r, uint64_t bound);
+/* tu_rng, tu_rng_seed, tu_rng_next, tu_rng_below: helpers/tu_rng.h */
 
 /* Incompressible bytes. */
 void tu_fill_random(void *p, size_t n, uint64_t seed);
