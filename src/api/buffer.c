@@ -593,8 +593,8 @@ static int chunk_checksum_ok(const host_plan *g, size_t i)
         return oc_crc32c_mask(oc_crc32c(0, d, (size_t)c->dst_size)) == oc_load_le32(s - 4);
     case OC_CHECK_CRC32:
         return oc_crc32(0, d, (size_t)c->dst_size) == c->checksum;
-    case OC_CHECK_XXH32_CONTENT:
-        return oc_xxh32(d, (size_t)c->dst_size, 0) == c->checksum;
+    case OC_CHECK_XXH32_CONTENT: /* our own container: after the payload */
+        return oc_xxh32(d, (size_t)c->dst_size, 0) == oc_load_le32(s + c->src_size);
     default:
         return 1;
     }

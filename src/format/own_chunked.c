@@ -99,11 +99,35 @@ static oc_status own_parse(const uint8_t *src, uint64_t src_size, oc_container_p
         SAFETY_CHECK(usize <= OC_NATIVE_MAX_CHUNK && (!stored || payload == usize), OC_ERR_CORRUPT);
         /* a size no chunk of that many bytes can decode to is hostile */
         SAFETY_CHECK(stored || usize <= oc_algo_max_decoded(a, payload), OC_ERR_CORRUPT);
-        uint32_t sum = checksums ? oc_load_le32(src + pos + 4 + payload) : 0;
-        FORWARD_IF_ERROR(oc_plan_push(plan, pos + 4, payload, usize, sum, stored));
+        /* the XXH32 after the payload is read there by the checks (plan.h) */
+        FORWARD_IF_ERROR(oc_plan_push(plan, pos + 4, payload, usize, 0, stored));
         pos += 4 + payload + suffix;
     }
     SAFETY_CHECK(pos == index && plan->total_size == total, OC_ERR_CORRUPT);
+    return OC_OK;
+}
+
+/* ---- the sparse plan (sparse_plan.h): each chunk's size word from its
+ * index entry, as a probe (the header is in the head, the index in the
+ * tail). */
+static oc_status own_sparse(oc_sparse *s, oc_range_reader rd, void *opaque, int *indexed)
+{
+    uint64_t n = s->n;
+    if (n < OWN_HEADER + OC_LAYOUT_INDEX_FOOTER || oc_load_le32(s->b) != OWN_MAGIC ||
+        oc_load_le32(s->b + n - 4) != OC_INDEX_FOOTER_MAGIC)
+        return OC_OK; /* the parser reports it */
+    uint64_t count = oc_load_le32(s->b + n - OC_LAYOUT_INDEX_FOOTER);
+    if (count > (n - OWN_HEADER - OC_LAYOUT_INDEX_FOOTER) / 8)
+        return OC_OK; /* inconsistent: the parser reports it from the tail */
+    FORWARD_IF_ERROR(oc_sparse_read_tail(s, rd, opaque, count * 8 + OC_LAYOUT_INDEX_FOOTER));
+    uint64_t index = n - OC_LAYOUT_INDEX_FOOTER - 8 * count;
+    uint64_t pos = OWN_HEADER, suffix = (s->b[6] & 1) ? 4 : 0;
+    for (uint64_t i = 0; i < count && pos < index; i++) {
+        uint32_t field = oc_load_le32(s->b + index + 8 * i);
+        oc_sparse_probe(s, pos, field);
+        pos += 4 + (uint64_t)(field & ~OWN_STORED) + suffix;
+    }
+    *indexed = 1;
     return OC_OK;
 }
 
@@ -139,7 +163,7 @@ static int own_sniff(oc_algorithm a, const uint8_t *src, uint64_t src_size)
         .header = own_header_##x,                                                                            \
         .sniff = own_sniff_##x,                                                                              \
         .parse = own_parse,                                                                                  \
-        .sparse = NULL,                                                                                      \
+        .sparse = own_sparse,                                                                                \
         .family = &oc_container_own_##x,                                                                     \
     };
 

@@ -48,7 +48,8 @@ typedef enum oc_chunk_check {
     OC_CHECK_XXH64_LOW,     /* zstd seek table: low 32 bits of XXH64 of the decoded chunk */
     OC_CHECK_CRC32C_MASKED, /* snappy framing: masked CRC-32C of the decoded chunk */
     OC_CHECK_CRC32,         /* gzip trailer: CRC-32 of the decoded chunk */
-    OC_CHECK_XXH32_CONTENT  /* our own formats' container: XXH32 of the decoded chunk */
+    OC_CHECK_XXH32_CONTENT  /* our own formats' container: XXH32 of the decoded chunk, stored after the
+                               payload (read there, not held in the plan, as LZ4's and snappy's) */
 } oc_chunk_check;
 
 typedef struct oc_chunk_ref {

@@ -1,7 +1,8 @@
 /*
  * cuda_buffer_decode.cu - oc_buffer_decompress on device buffers, on the
  * GPU, for the containers whose chunks an index describes (LZ4 frame with
- * our index, snappy framing with our index, zstd seekable) and for RAW /
+ * our index, snappy framing with our index, zstd seekable, our own formats'
+ * container: Cascaded, ANS, Bitcomp, GDeflate pages) and for RAW /
  * WITH_UNCOMPRESSED_SIZE streams of LZ4, snappy and zstd (WITH_UNCOMPRESSED_
  * SIZE also of deflate/zlib/gzip, decoded by the GPU inflate kernel through
  * the batched call).  Everything else goes to the host-staged path.
@@ -180,6 +181,7 @@ static __global__ void __launch_bounds__(128) oc_k_dsums(oc_dargs a)
                 have = (uint32_t)oc_xxh64(d, c.dst_size, 0);
             } else if (a.check == OC_CHECK_XXH32_CONTENT) {
                 have = oc_xxh32(d, c.dst_size, 0);
+                want = oc_load_le32(s + c.src_size); /* our own container: after the payload */
             } else if (a.check == OC_CHECK_CRC32C_MASKED) {
                 have = oc_crc32c_mask(oc_crc_update(table, 0, d, c.dst_size));
                 want = oc_load_le32(s - 4); /* snappy: the masked CRC before the data */
