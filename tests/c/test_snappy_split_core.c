@@ -39,63 +39,12 @@
 #include "cpu/codecs/snappy/snappy_scan.h"
 #include "cuda/codecs/snappy/snappy_split_parse.h"
 #include "helpers/test_util.h"
+#include "helpers/lz_split_test.h"
 
 static size_t g_seen[6]; /* statuses seen, by value (OK, CORRUPT, TRUNCATED, OUTPUT_TOO_SMALL) */
 static size_t g_redo;
 
-/* One lane's parse of src[0..n) with capacity cap through windows of
- * `win` bytes, the window's start `align` (0..15) bytes before the refill
- * point where the input allows (as lz_split_warp.cuh: an empty input
- * parses at once, a phase longer than a window runs on the whole input).
- * Returns the status; *outn, *nrec. */
-static int parse_lane(const uint8_t *src, uint32_t n, uint32_t cap, uint32_t win, uint32_t align,
-                      oc_lzs_rec *recs, uint32_t *outn, uint32_t *nrec)
-{
-    oc_snaps_st s;
-    oc_snaps_init(&s);
-    uint8_t *w = NULL;
-    uint32_t wshift = 0, whi = 0, refill_at = 0xffffffffu;
-    int r = OC_LZS_NEED;
-    if (n == 0)
-        r = oc_snaps_step(&s, w, 0, 0, n, cap, recs);
-    while (r != OC_LZS_END) {
-        if (r == OC_LZS_NEED) {
-            free(w);
-            uint32_t back = align < s.ip ? align : s.ip;
-            wshift = s.ip - back;
-            whi = wshift + win < n ? wshift + win : n;
-            w = (uint8_t *)tu_xmalloc(whi - wshift);
-            memcpy(w, src + wshift, whi - wshift);
-            refill_at = s.ip;
-        }
-        r = oc_snaps_step(&s, w, wshift, whi, n, cap, recs);
-        if (r == OC_LZS_NEED && s.ip == refill_at) /* a window too small for an element (as the warp) */
-            r = oc_snaps_step(&s, src, 0, n, n, cap, recs);
-    }
-    free(w);
-    CHECK(s.nrec <= OC_LZS_MAX_RECS(cap));
-    *outn = s.status == OC_LZS_OK ? s.op : 0;
-    *nrec = s.status == OC_LZS_OK ? s.nrec : 0;
-    return s.status;
-}
-
-/* The copy half's meaning of the records, on the host. */
-static void run_records(const uint8_t *src, size_t n, const oc_lzs_rec *recs, uint32_t nrec, uint8_t *out,
-                        uint32_t outn)
-{
-    uint32_t op = 0;
-    for (uint32_t i = 0; i < nrec; i++) {
-        CHECK(recs[i].lit_len <= outn - op);
-        CHECK(recs[i].lit_src <= n && recs[i].lit_len <= n - recs[i].lit_src);
-        memcpy(out + op, src + recs[i].lit_src, recs[i].lit_len);
-        op += recs[i].lit_len;
-        CHECK(recs[i].m_len <= outn - op);
-        CHECK(recs[i].m_len == 0 || (recs[i].m_off >= 1 && recs[i].m_off <= op));
-        for (uint32_t j = 0; j < recs[i].m_len; j++, op++)
-            out[op] = out[op - recs[i].m_off];
-    }
-    CHECK_SIZE_EQ(op, outn);
-}
+LZS_TEST_PARSE_LANE(oc_snaps_st, oc_snaps_init, oc_snaps_step)
 
 /* One stream (exactly-sized copy) at capacity cap, `windows` windows: the
  * CPU engine's status and size; `orig` (n_orig bytes) when the stream is
@@ -128,7 +77,7 @@ static int check_stream(const uint8_t *blk, size_t n, uint32_t cap, const uint8_
                   oc_status_name((oc_status)want), n, cap);
         CHECK_SIZE_EQ(outn, want_size);
         if (st == OC_LZS_OK) {
-            run_records(src, n, recs, nrec, out, outn);
+            lzs_test_run_records(src, n, recs, nrec, out, outn);
             if (orig) {
                 CHECK_SIZE_EQ(outn, n_orig);
                 CHECK_MEM_EQ(out, orig, n_orig);
@@ -148,34 +97,14 @@ static int check_stream(const uint8_t *blk, size_t n, uint32_t cap, const uint8_
 static void check_real(const uint8_t *data, size_t n, tu_rng *rng)
 {
     size_t bound = snappy_max_compressed_length(n), cn = bound;
-    uint8_t *blk = (uint8_t *)tu_xmalloc(bound), *bad = (uint8_t *)tu_xmalloc(bound + 64);
+    uint8_t *blk = (uint8_t *)tu_xmalloc(bound);
     CHECK(snappy_compress((const char *)data, n, (char *)blk, &cn) == SNAPPY_OK);
     CHECK_EQ(check_stream(blk, cn, (uint32_t)n, data, n, 7), OC_LZS_OK);
     CHECK_EQ(check_stream(blk, cn, OC_LZS_MAX_CAP, data, n, 2), OC_LZS_OK);
     if (n > 0)
         CHECK_EQ(check_stream(blk, cn, (uint32_t)n - 1, NULL, 0, 2), OC_LZS_OUTPUT_TOO_SMALL);
-    size_t step = cn <= 300 ? 1 : cn / 97 + 1;
-    for (size_t p = 0; p < cn; p += step)
-        check_stream(blk, p, OC_LZS_MAX_CAP, NULL, 0, 2);
-    for (int k = 0; k < 60; k++) {
-        memcpy(bad, blk, cn);
-        size_t m = cn;
-        int kind = k % 4;
-        if (kind == 0 || kind == 3) { /* one or a few bytes changed */
-            for (int j = 0; j < (kind ? 3 : 1); j++)
-                bad[tu_rng_below(rng, cn)] ^= (uint8_t)(1 + tu_rng_below(rng, 255));
-        } else if (kind == 1) { /* the first 32 bytes (preamble, tags, offsets) */
-            bad[tu_rng_below(rng, cn < 32 ? cn : 32)] = (uint8_t)tu_rng_next(rng);
-        } else { /* a random tail */
-            size_t at = tu_rng_below(rng, cn);
-            m = at + tu_rng_below(rng, 64);
-            for (size_t j = at; j < m; j++)
-                bad[j] = (uint8_t)tu_rng_next(rng);
-        }
-        uint32_t caps[3] = {OC_LZS_MAX_CAP, (uint32_t)n, (uint32_t)tu_rng_below(rng, n + 1)};
-        check_stream(bad, m, caps[k % 3], NULL, 0, 2);
-    }
-    free(blk), free(bad);
+    lzs_test_damaged(blk, cn, n, rng, check_stream);
+    free(blk);
 }
 
 /* Hand-built streams, field by field (snappy's format_description.txt; the
