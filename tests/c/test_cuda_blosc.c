@@ -49,6 +49,9 @@ typedef struct item {
     uint8_t *plain, *chunk;
     size_t n, cn;
     oc_status want;
+    const char *cname; /* what libblosc was asked for, named when a chunk decodes wrong */
+    int shuffle;
+    size_t typesize, blocksize;
 } item;
 
 /* Decodes the items in one GPU batch; checks statuses and bytes.  With
@@ -98,6 +101,10 @@ static void run_batch_arrays(item *it, size_t m, size_t short_by, int dev_arrays
         if (want == OC_OK) {
             CHECK_SIZE_EQ(sizes[i], it[i].n);
             copy(back, dp[i], it[i].n);
+            if (memcmp(back, it[i].plain, it[i].n) != 0)
+                printf("chunk %zu of %zu decodes wrong: %zu bytes, %s, shuffle %d, typesize %zu, blocksize %zu\n",
+                       i, m, it[i].n, it[i].cname ? it[i].cname : "-", it[i].shuffle, it[i].typesize,
+                       it[i].blocksize);
             CHECK_MEM_EQ(back, it[i].plain, it[i].n);
         }
         dev_free((void *)sp[i], cs[i]);
@@ -144,7 +151,7 @@ int main(void)
     size_t sizes[] = {(size_t)4 << 20, (size_t)1000003, 4096 + 5, 100, 0};
     if (small)
         sizes[0] = (size_t)1 << 20;
-    item items[600];
+    item items[600] = {{0}};
     size_t m = 0;
     for (int c = 0; c < 6; c++)
         for (int sh = 0; sh <= 2; sh++)
@@ -160,6 +167,7 @@ int main(void)
                     CHECK(r > 0);
                     x->cn = (size_t)r;
                     x->want = OC_OK;
+                    x->cname = cnames[c], x->shuffle = sh, x->typesize = typesizes[t], x->blocksize = blocksizes[b];
                 }
     run_batch(items, m, 0);
     run_batch(items, m, 1);
@@ -227,7 +235,7 @@ int main(void)
             int version1;
         } v[] = {
             {BLOSC_BITSHUFFLE, 1, 0}, {BLOSC_SHUFFLE, 4, 0}, {BLOSC_BITSHUFFLE, 8, 0}, {BLOSC_SHUFFLE, 4, 1}};
-        item w[4];
+        item w[4] = {{0}};
         size_t n = 65536;
         for (size_t k = 0; k < 4; k++) {
             uint8_t *plain = tu_xmalloc(n);
@@ -261,7 +269,7 @@ int main(void)
         bzc_plain(plain);
         bzc_case cases[BZC_MAX];
         size_t nz = bzc_make(plain, cases);
-        item z[BZC_MAX];
+        item z[BZC_MAX] = {{0}};
         for (size_t k = 0; k < nz; k++) {
             z[k].plain = plain;
             z[k].chunk = cases[k].chunk;
