@@ -158,13 +158,8 @@ def test_zero_dimensional_array(where):
         assert zarr.open_array(store, mode="r")[()] == 42
 
 
-def test_local_store_files_are_read_without_its_get(where, tmp_path, monkeypatch):
-    """The chunk files of a LocalStore go straight into one buffer: the store's
-    per-chunk get (an asyncio.to_thread and a bytes object each) is not used."""
-    kind, log = where
-    store = zarr.storage.LocalStore(str(tmp_path / "a.zarr"))
-    data = _write(store, "<f4", (300, 70), (64, 32), "zstd")
-    expect = zarr.open_array(store, mode="r")[:]
+def _count_chunk_gets(monkeypatch, store_class):
+    """The chunk keys store_class.get is asked for from now on (a list that fills)."""
     gets = []
     real = zarr.storage.LocalStore.get
 
@@ -173,7 +168,18 @@ def test_local_store_files_are_read_without_its_get(where, tmp_path, monkeypatch
             gets.append(key)
         return await real(self, key, *a, **kw)
 
-    monkeypatch.setattr(zarr.storage.LocalStore, "get", get)
+    monkeypatch.setattr(store_class, "get", get)
+    return gets
+
+
+def test_local_store_files_are_read_without_its_get(where, tmp_path, monkeypatch):
+    """The chunk files of a LocalStore go straight into one buffer: the store's
+    per-chunk get (an asyncio.to_thread and a bytes object each) is not used."""
+    kind, log = where
+    store = zarr.storage.LocalStore(str(tmp_path / "a.zarr"))
+    data = _write(store, "<f4", (300, 70), (64, 32), "zstd")
+    expect = zarr.open_array(store, mode="r")[:]
+    gets = _count_chunk_gets(monkeypatch, zarr.storage.LocalStore)
     with ocz.enable():
         assert np.array_equal(zarr.open_array(str(tmp_path / "a.zarr"), mode="r")[:], expect)
     assert gets == [] and log["calls"] == ["packed"]
@@ -487,15 +493,7 @@ def test_kvikio_gdsstore_is_read_as_a_local_store(tmp_path, monkeypatch, decode_
     """kvikio's GDSStore (a LocalStore) takes the direct read too: its files
     are read by the pipeline, its per-chunk get is not called."""
     Gds = type("GDSStore", (zarr.storage.LocalStore,), {"__module__": "kvikio.zarr._zarr_python_3"})
-    gets = []
-    real = zarr.storage.LocalStore.get
-
-    async def get(self, key, *a, **kw):
-        if "/c/" in f"/{key}":
-            gets.append(key)
-        return await real(self, key, *a, **kw)
-
-    monkeypatch.setattr(Gds, "get", get)
+    gets = _count_chunk_gets(monkeypatch, Gds)
     path = str(tmp_path / "a.zarr")
     _write(zarr.storage.LocalStore(path), "<i8", (1000,), (128,), "zstd")
     expect = zarr.open_array(path, mode="r")[:]
