@@ -102,7 +102,8 @@ static void run_batch_arrays(item *it, size_t m, size_t short_by, int dev_arrays
             CHECK_SIZE_EQ(sizes[i], it[i].n);
             copy(back, dp[i], it[i].n);
             if (memcmp(back, it[i].plain, it[i].n) != 0)
-                printf("chunk %zu of %zu decodes wrong: %zu bytes, %s, shuffle %d, typesize %zu, blocksize %zu\n",
+                printf("chunk %zu of %zu decodes wrong: %zu bytes, %s, shuffle %d, typesize %zu, blocksize "
+                       "%zu\n",
                        i, m, it[i].n, it[i].cname ? it[i].cname : "-", it[i].shuffle, it[i].typesize,
                        it[i].blocksize);
             CHECK_MEM_EQ(back, it[i].plain, it[i].n);
@@ -167,7 +168,8 @@ int main(void)
                     CHECK(r > 0);
                     x->cn = (size_t)r;
                     x->want = OC_OK;
-                    x->cname = cnames[c], x->shuffle = sh, x->typesize = typesizes[t], x->blocksize = blocksizes[b];
+                    x->cname = cnames[c], x->shuffle = sh, x->typesize = typesizes[t],
+                    x->blocksize = blocksizes[b];
                 }
     run_batch(items, m, 0);
     run_batch(items, m, 1);
