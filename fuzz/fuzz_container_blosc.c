@@ -20,7 +20,8 @@
  *
  * Must hold, else abort():
  *   - the size query gives the layout's status (header, then every
- *     stream's csize word and extent) and, when OK, the header's nbytes;
+ *     stream's csize word and extent) and, when OK, the header's nbytes,
+ *     or CORRUPT for an nbytes above the table's bound (max_expansion);
  *     any OK decode had an OK size query of the same size;
  *   - an OK decode wrote nbytes <= capacity bytes; with the capacity one
  *     byte short of nbytes it is OUTPUT_TOO_SMALL;
@@ -112,10 +113,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         layout = oc_blosc_find_stream(in, &h, b, oc_blosc_block_streams(&h, b) - 1, &s);
     }
     size_t nbytes = layout == OC_OK ? h.nbytes : 0;
+    /* a size more than `size` bytes can decode to (the table's max_expansion
+     * + 64 KiB, opencomp.h) is CORRUPT whatever the layout says */
+    oc_algorithm_info info = OC_ALGORITHM_INFO_INIT;
+    if (oc_algorithm_get_info(OC_ALGO_BLOSC, &info) != OC_OK)
+        abort();
+    oc_status want_q = layout;
+    if (layout == OC_OK && (uint64_t)nbytes > (uint64_t)size * info.max_expansion + 65536)
+        want_q = OC_ERR_CORRUPT;
     size_t qsize = 0;
     oc_status qst = cpu_size(in, size, &qsize);
-    if (qst != layout || (qst == OC_OK && qsize != nbytes))
-        fail("size query against the layout", in, size, qst, layout);
+    if (qst != want_q || (qst == OC_OK && qsize != nbytes))
+        fail("size query against the layout", in, size, qst, want_q);
 
     /* a 64 KiB chunk of zstd streams can claim and fill 2 GiB: 16 MiB at most */
     size_t big = (size_t)16 << 20, want = nbytes < big ? nbytes : big;
