@@ -268,7 +268,8 @@ def test_internal_stream_does_not_wait_for_the_legacy_stream(cp):
     with side:
         out = cp.zeros(len(chunks) * CHUNK, cp.uint8)
         outs = [out[i * CHUNK:(i + 1) * CHUNK] for i in range(len(chunks))]
-    codec.decode(comp, out=outs, uncomp_sizes=[CHUNK] * len(chunks))  # warm: scratch, pinned slots
+    with side:  # the inputs' producer: CuPy names its current stream in CAI v3
+        codec.decode(comp, out=outs, uncomp_sizes=[CHUNK] * len(chunks))  # warm: scratch, pinned slots
     codec.synchronize()
     side.synchronize()
     spin = cp.RawKernel(r'''extern "C" __global__ void spin(long long cycles)
@@ -295,9 +296,12 @@ def test_internal_stream_does_not_wait_for_the_legacy_stream(cp):
 def test_device_decode_is_stream_ordered(cp, on_user_stream):
     s = cp.cuda.Stream(non_blocking=True)
     codec = oc.Codec(algorithm="LZ4", bitstream_kind=RAW, **({"cuda_stream": s} if on_user_stream else {}))
-    chunks, comp = _device_batch(cp, codec, stream=s)  # produced on s: the decode waits for s by event
+    chunks, comp = _device_batch(cp, codec, stream=s)
     waits = _opencomp._pending_waits()
-    res = codec.decode(comp, uncomp_sizes=[CHUNK] * len(chunks))
+    # CuPy's CAI v3 names its *current* stream, not the one that produced an
+    # array: the producer s must be current, and the decode waits for it by event
+    with s:
+        res = codec.decode(comp, uncomp_sizes=[CHUNK] * len(chunks))
     assert _opencomp._pending_waits() == waits, "the call read its statuses: it synchronised"
     stream = res[0].__cuda_array_interface__["stream"]
     assert stream == (s.ptr if on_user_stream else _opencomp._internal_stream(0))
