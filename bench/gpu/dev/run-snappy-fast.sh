@@ -2,14 +2,16 @@
 # run-snappy-fast.sh - v10's GPU run (issue 13, bench/NOTES.md "v10"): the
 # library's Snappy split decoder against the same with the fast parse step
 # (snappy_fast.cu), from the repository root on the GPU machine.
-#   run-snappy-fast.sh check   memcheck and racecheck of every variant on a
-#                              small batch with the split decoder forced
-#                              (damaged chunks included; ~1-2 min)
-#   run-snappy-fast.sh time    the A/B at 1 GiB per call (median of 5), then
-#                              ncu of the parse kernels of v9 (the step before
-#                              v10) and of the library (NCU_PARSE: others) (warp
-#                              states, instructions, scheduler, source hot
-#                              spots) and of the copy kernel alone (~2 min)
+#   run-snappy-fast.sh check   memcheck and racecheck on a small batch with the
+#                              split decoder forced (damaged chunks included),
+#                              variants CHECK_VARIANTS (default library,spec,spec9:
+#                              v11's two lanes a chunk; ~1-2 min)
+#   run-snappy-fast.sh time    the A/B at 1 GiB per call (median of 5; every
+#                              variant: library = v10b, v9, fast1/2/4, spec,
+#                              spec9), then ncu of the parse kernels of NCU_PARSE
+#                              (default: library spec) (warp states,
+#                              instructions, scheduler, source hot spots) and of
+#                              the library's copy kernel alone (~1 min)
 # Uses $B/bench/gpu/dev/snappy_fast (the lead's CMake build) when present,
 # else builds it with nvcc; S is the corpus (bench/corpus-sample by
 # default); logs go to $OUT/snappy/.
@@ -33,6 +35,7 @@ check)
   F=$S/text_linux_docs.txt
   for tool in memcheck racecheck; do
     timeout 140 compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 5 "$X" --split \
+      --variants "${CHECK_VARIANTS:-library,spec,spec9}" \
       --min-bytes 4194304 --repeats 1 "$F" "$S/tpch_l_extendedprice.f64" >"$O/$tool.log" 2>&1
     echo "$tool rc $? (0 = clean, 124 = out of time) after $((SECONDS - T0)) s"; tail -n 4 "$O/$tool.log"
   done
@@ -40,8 +43,10 @@ check)
 time)
   timeout 120 "$X" --repeats 5 $S/* 2>&1 | tee "$O/ab.log"
   echo "run-snappy-fast: A/B exit ${PIPESTATUS[0]} after $((SECONDS - T0)) s"
-  for v in ${NCU_PARSE:-v9 library}; do
-    timeout 100 ncu --kernel-name regex:oc_lzs_parse_kernel --launch-count 1 --section SpeedOfLight \
+  for v in ${NCU_PARSE:-library spec}; do
+    k=oc_lzs_parse_kernel
+    case $v in spec*) k=spec_parse_kernel ;; esac
+    timeout 100 ncu --kernel-name regex:$k --launch-count 1 --section SpeedOfLight \
       --section Occupancy --section WarpStateStats --section InstructionStats --section SchedulerStats \
       --section SourceCounters "$X" --only $v $S/* >"$O/ncu-parse-$v.txt" 2>&1
     echo "ncu $v rc $? after $((SECONDS - T0)) s"

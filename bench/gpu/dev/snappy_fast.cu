@@ -25,7 +25,11 @@
  * batch too (the library gives batches of fewer than 10,240 chunks to
  * the pipe: small sanitizer runs need it).
  *
- *   snappy_fast [--min-bytes N] [--repeats N] [--only library|v9|fast1|fast2|fast4] [--split] FILE...
+ * `spec` and `spec9` are v11 (bench/NOTES.md "v11", dev_snappy_spec.cuh:
+ * two lanes a chunk, the copy kernel at 6 or 9 blocks an SM).  --variants
+ * LIST (comma-separated, library among them) runs only those.
+ *
+ *   snappy_fast [--min-bytes N] [--repeats N] [--only NAME] [--variants LIST] [--split] FILE...
  *
  * Exits 1 if anything differs.
  */
@@ -37,6 +41,7 @@
 
 #include "../../../src/cuda/codecs/snappy/snappy_kernels.cu"
 #include "dev_snappy_fast_parse.h"
+#include "dev_snappy_spec.cuh"
 
 extern "C" {
 int snappy_compress(const char *input, size_t input_length, char *compressed, size_t *compressed_length);
@@ -98,13 +103,15 @@ static oc_status dev_run(void *scratch, size_t scratch_size, const oc_gpu_config
     return oc_lzs_run<C>(scratch, cfg->side, 1, b, split_cap, wave, stream);
 }
 
-enum { V_LIB, V_V9, V_FAST1, V_FAST2, V_FAST4, V_COUNT };
-static const char *const vname[V_COUNT] = {"library", "v9", "fast1", "fast2", "fast4"};
+enum { V_LIB, V_V9, V_FAST1, V_FAST2, V_FAST4, V_SPEC, V_SPEC9, V_COUNT };
+static const char *const vname[V_COUNT] = {"library", "v9", "fast1", "fast2", "fast4", "spec", "spec9"};
 
 struct ctx {
     oc_cuda_batch b;
     void *scratch;
     size_t bytes;
+    void *spec_scratch; /* v11's: two record regions a chunk */
+    size_t spec_bytes;
     oc_gpu_side side;
 };
 
@@ -128,6 +135,10 @@ static void launch(int v, const ctx &c, size_t max_cap, int forced, cudaStream_t
         r = dev_run<dev_snappy_fast1>(c.scratch, c.bytes, &cfg, c.b, mode, s);
     else if (v == V_FAST2)
         r = dev_run<dev_snappy_fast2>(c.scratch, c.bytes, &cfg, c.b, mode, s);
+    else if (v == V_SPEC)
+        r = spec_run<6>(c.spec_scratch, c.spec_bytes, &cfg, c.b, mode, s);
+    else if (v == V_SPEC9)
+        r = spec_run<9>(c.spec_scratch, c.spec_bytes, &cfg, c.b, mode, s);
     else
         r = dev_run<dev_snappy_fast4>(c.scratch, c.bytes, &cfg, c.b, mode, s);
     if (r != OC_OK) {
@@ -161,7 +172,7 @@ int main(int argc, char **argv)
 {
     const size_t CH = 65536;
     size_t min_bytes = (size_t)1 << 30;
-    int repeats = 5, only = -1, forced = 0;
+    int repeats = 5, only = -1, forced = 0, skip[V_COUNT] = {0};
     const uint8_t *u_file[64];
     size_t u_fsize[64];
     int nfiles = 0;
@@ -172,6 +183,19 @@ int main(int argc, char **argv)
             repeats = atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--split")) {
             forced = 1;
+        } else if (!strcmp(argv[i], "--variants") && i + 1 < argc) {
+            i++;
+            for (int v = 0; v < V_COUNT; v++) { /* a comma-separated list of names */
+                const char *p = strstr(argv[i], vname[v]);
+                size_t l = strlen(vname[v]);
+                while (p && !((p == argv[i] || p[-1] == ',') && (p[l] == 0 || p[l] == ',')))
+                    p = strstr(p + 1, vname[v]);
+                skip[v] = p == NULL;
+            }
+            if (skip[V_LIB]) {
+                fprintf(stderr, "--variants: the list must hold library (the reference)\n");
+                return 2;
+            }
         } else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
             i++;
             for (int v = 0; v < V_COUNT; v++)
@@ -191,7 +215,9 @@ int main(int argc, char **argv)
         }
     }
     if (nfiles == 0 || repeats < 1) {
-        fprintf(stderr, "usage: snappy_fast [--min-bytes N] [--repeats N] [--only NAME] [--split] FILE...\n");
+        fprintf(stderr,
+                "usage: snappy_fast [--min-bytes N] [--repeats N] [--only NAME] [--variants LIST] [--split] "
+                "FILE...\n");
         return 2;
     }
     /* the unique chunks, compressed by the reference and read back */
@@ -263,6 +289,8 @@ int main(int argc, char **argv)
     cfg.max_capacity = CH;
     c.bytes = oc_gpu_codec_snappy_split.decompress_scratch(&cfg, n);
     CUDA_OK(cudaMalloc(&c.scratch, c.bytes));
+    c.spec_bytes = spec_scratch(n, (uint32_t)CH);
+    CUDA_OK(cudaMalloc(&c.spec_scratch, c.spec_bytes));
     int least = 0, greatest = 0;
     CUDA_OK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
     CUDA_OK(cudaStreamCreateWithPriority(&c.side.stream, cudaStreamNonBlocking, greatest));
@@ -288,7 +316,7 @@ int main(int argc, char **argv)
     float rate[V_COUNT] = {0};
     int bad = 0;
     for (int v = 0; v < V_COUNT; v++) {
-        if (only >= 0 && v != only)
+        if ((only >= 0 && v != only) || skip[v])
             continue;
         CUDA_OK(cudaMemset(d_out, 0, total_u));
         CUDA_OK(cudaMemset(c.b.statuses, 0xff, n * sizeof(int32_t)));
@@ -357,6 +385,8 @@ int main(int argc, char **argv)
     size_t *got_lib = (size_t *)malloc(nd * sizeof(size_t));
     size_t mismatch = 0, failing = 0, refdiff = 0;
     for (int v = 0; v < V_COUNT; v++) {
+        if (skip[v])
+            continue;
         launch(v, cd, CH, 1, s);
         CUDA_OK(cudaStreamSynchronize(s));
         CUDA_OK(
