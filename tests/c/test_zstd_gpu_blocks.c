@@ -25,7 +25,10 @@
  * sequences v7 defers (what its in-order pass must still execute).
  * And v8 (src/cuda/codecs/zstd/zstd_dec_frame.h: each block's entropy decoded into
  * one of two reused slots just before the block is executed in order, the
- * resolve done on the way): the same result and bytes as v5 again.
+ * resolve done on the way): the same result and bytes as v5 again, both
+ * with the executor copying the literals (v8) and with the literals copied
+ * first at the offset chain's position and only the matches executed (v8c,
+ * the library kernel's split); neither writes past the capacity.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,12 +65,17 @@ static int bp_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap, siz
     EXPECT(ok7 == ok, "v7 %s where v5 %s", ok7 ? "succeeded" : "gave up", ok ? "succeeded" : "gave up");
     if (ok && ok7)
         EXPECT(n7 == *out && memcmp(v7, dst, n7) == 0, "v7 output differs from v5's (%zu bytes)", n7);
-    size_t n8 = 0;
-    memset(v7, 0x5A, cap + 1);
-    int ok8 = zd_pf_decode_host(&g_tables, src, n, v7, cap, &n8, (uint64_t)1 << 20);
-    EXPECT(ok8 == ok, "v8 %s where v5 %s", ok8 ? "succeeded" : "gave up", ok ? "succeeded" : "gave up");
-    if (ok && ok8)
-        EXPECT(n8 == *out && memcmp(v7, dst, n8) == 0, "v8 output differs from v5's (%zu bytes)", n8);
+    for (int placed = 0; placed < 2; placed++) {
+        size_t n8 = 0;
+        memset(v7, 0x5A, cap + 1);
+        int ok8 = zd_pf_decode_host(&g_tables, src, n, v7, cap, &n8, (uint64_t)1 << 20, placed);
+        EXPECT(ok8 == ok, "v8%s %s where v5 %s", placed ? "c" : "", ok8 ? "succeeded" : "gave up",
+               ok ? "succeeded" : "gave up");
+        if (ok && ok8)
+            EXPECT(n8 == *out && memcmp(v7, dst, n8) == 0, "v8%s output differs from v5's (%zu bytes)",
+                   placed ? "c" : "", n8);
+        EXPECT(v7[cap] == 0x5A, "v8%s wrote past the capacity", placed ? "c" : "");
+    }
     free(v7);
     return ok;
 }
