@@ -203,6 +203,50 @@ OC_CORE_FN void zd_copy_lane(uint8_t *d, const uint8_t *src, uint32_t len)
     }
 }
 
+/* Stages sequence t of a batch of cnt <= ZD_SEQ_BATCH into T's rows (ll,
+ * ml, off) with its output and literal positions, block-relative: *bop and
+ * *lp are the positions at the batch's start and advance past it.  Returns
+ * sequence t's output position.  The executors whose sequences were
+ * decoded earlier (zstd_dec_frame.h, zstd_dec_lanes.h) share it.  GPU: one
+ * call by the whole warp, lane t holding sequence t (ll = ml = 0 on the
+ * lanes >= cnt): a warp prefix sum.  Host: a call per sequence, t = 0 ..
+ * cnt - 1 in order.  ZD_EACH_SEQ(t, cnt) is that loop on either side. */
+#ifdef __CUDACC__
+#define ZD_EACH_SEQ(t, cnt) for (uint32_t t = OC_LANE(), t##_once = 1; t##_once; t##_once = 0)
+#else
+#define ZD_EACH_SEQ(t, cnt) for (uint32_t t = 0; t < (cnt); t++)
+#endif
+OC_CORE_FN uint32_t zd_stage_seq(zd_tables *T, uint32_t t, uint32_t cnt, uint32_t ll, uint32_t ml,
+                                 uint32_t off, uint32_t *bop, uint32_t *lp)
+{
+#ifdef __CUDACC__
+    uint32_t len = ll + ml, ex = len, exl = ll; /* inclusive sums */
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        uint32_t a = __shfl_up_sync(0xFFFFFFFFu, ex, d), c = __shfl_up_sync(0xFFFFFFFFu, exl, d);
+        if (t >= (uint32_t)d) {
+            ex += a;
+            exl += c;
+        }
+    }
+    uint32_t op = *bop + ex - len, lpt = *lp + exl - ll;
+    *bop += __shfl_sync(0xFFFFFFFFu, ex, 31);
+    *lp += __shfl_sync(0xFFFFFFFFu, exl, 31);
+#else
+    uint32_t op = *bop, lpt = *lp;
+    *bop += ll + ml;
+    *lp += ll;
+#endif
+    if (t < cnt) {
+        T->sq_ll[t] = ll;
+        T->sq_ml[t] = ml;
+        T->sq_off[t] = off;
+        T->sq_op[t] = op;
+        T->sq_lp[t] = lpt;
+    }
+    return op;
+}
+
 /* Executes the batch of cnt sequences recorded in T (positions relative to
  * out = the block's first output byte; the batch starts at out + bop).
  * Literal copies never depend on each other: all run at once, one sequence

@@ -508,38 +508,16 @@ OC_CORE_BIGFN void zd_pf_lits(zd_tables *T, const uint8_t *src, const zd_bp_bloc
     OC_WARP_SYNC(); /* T's rows are free */
     for (uint32_t base = 0; base < b->nseq; base += ZD_SEQ_BATCH) {
         uint32_t cnt = b->nseq - base < ZD_SEQ_BATCH ? b->nseq - base : ZD_SEQ_BATCH;
-#ifdef __CUDACC__
-        uint32_t lane = OC_LANE(), ll = 0, ml = 0;
-        if (lane < cnt) {
-            zd_bp_seq s = sq[base + lane];
-            ll = s.ll;
-            ml = s.ml;
-        }
-        uint32_t len = ll + ml, ex = len, exl = ll;
-        for (uint32_t d = 1; d < 32; d <<= 1) {
-            uint32_t a = __shfl_up_sync(0xFFFFFFFFu, ex, d), c = __shfl_up_sync(0xFFFFFFFFu, exl, d);
-            if (lane >= d) {
-                ex += a;
-                exl += c;
+        ZD_EACH_SEQ(t, cnt)
+        {
+            uint32_t ll = 0, ml = 0;
+            if (t < cnt) {
+                zd_bp_seq s = sq[base + t];
+                ll = s.ll;
+                ml = s.ml;
             }
+            zd_stage_seq(T, t, cnt, ll, ml, 0, &bop, &lp);
         }
-        if (lane < cnt) {
-            T->sq_ll[lane] = ll;
-            T->sq_op[lane] = bop + ex - len;
-            T->sq_lp[lane] = lp + exl - ll;
-        }
-        bop += __shfl_sync(0xFFFFFFFFu, ex, 31);
-        lp += __shfl_sync(0xFFFFFFFFu, exl, 31);
-#else
-        for (uint32_t j = 0; j < cnt; j++) {
-            zd_bp_seq s = sq[base + j];
-            T->sq_ll[j] = s.ll;
-            T->sq_op[j] = bop;
-            T->sq_lp[j] = lp;
-            bop += s.ll + s.ml;
-            lp += s.ll;
-        }
-#endif
         OC_WARP_SYNC();
         zd_exec_literals(T, out, lit, cnt);
         OC_WARP_SYNC(); /* the next batch overwrites T's rows */
@@ -590,50 +568,22 @@ OC_CORE_BIGFN int zd_pf_block(zd_tables *T, const uint8_t *src, const zd_bp_bloc
     for (uint32_t base = 0; base < b->nseq; base += ZD_SEQ_BATCH) {
         uint32_t cnt = b->nseq - base < ZD_SEQ_BATCH ? b->nseq - base : ZD_SEQ_BATCH;
         uint32_t batch_bop = bop;
-#ifdef __CUDACC__
-        uint32_t ll = 0, ml = 0, sym = 1;
-        if (lane < cnt) {
-            zd_bp_seq s = sq[base + lane];
-            ll = s.ll;
-            ml = s.ml;
-            sym = s.off;
-        }
-        uint32_t len = ll + ml, ex = len, exl = ll;
-        for (uint32_t d = 1; d < 32; d <<= 1) {
-            uint32_t a = __shfl_up_sync(0xFFFFFFFFu, ex, d), c = __shfl_up_sync(0xFFFFFFFFu, exl, d);
-            if (lane >= d) {
-                ex += a;
-                exl += c;
+        int bad = 0;
+        ZD_EACH_SEQ(t, cnt)
+        {
+            uint32_t ll = 0, ml = 0, sym = 1;
+            if (t < cnt) {
+                zd_bp_seq s = sq[base + t];
+                ll = s.ll;
+                ml = s.ml;
+                sym = s.off;
             }
+            uint32_t off = zd_bp_rep(sym, init);
+            uint32_t op = zd_stage_seq(T, t, cnt, ll, ml, off, &bop, &lp);
+            bad |= t < cnt && (off == 0 || (uint64_t)off > p0 + op + ll);
         }
-        uint32_t op = bop + ex - len, off = zd_bp_rep(sym, init);
-        int bad = lane < cnt && (off == 0 || (uint64_t)off > p0 + op + ll);
-        if (__ballot_sync(0xFFFFFFFFu, bad))
+        if (OC_WARP_ANY(bad))
             return 0;
-        if (lane < cnt) {
-            T->sq_ll[lane] = ll;
-            T->sq_ml[lane] = ml;
-            T->sq_off[lane] = off;
-            T->sq_op[lane] = op;
-            T->sq_lp[lane] = lp + exl - ll;
-        }
-        bop += __shfl_sync(0xFFFFFFFFu, ex, 31);
-        lp += __shfl_sync(0xFFFFFFFFu, exl, 31);
-#else
-        for (uint32_t j = 0; j < cnt; j++) {
-            zd_bp_seq s = sq[base + j];
-            uint32_t off = zd_bp_rep(s.off, init);
-            if (off == 0 || (uint64_t)off > p0 + bop + s.ll)
-                return 0;
-            T->sq_ll[j] = s.ll;
-            T->sq_ml[j] = s.ml;
-            T->sq_off[j] = off;
-            T->sq_op[j] = bop;
-            T->sq_lp[j] = lp;
-            bop += s.ll + s.ml;
-            lp += s.ll;
-        }
-#endif
         OC_WARP_SYNC();
         if (lits_placed)
             zd_exec_matches(T, out, cnt, batch_bop);

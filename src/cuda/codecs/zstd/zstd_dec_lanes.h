@@ -425,36 +425,11 @@ OC_CORE_FN void zl_stage_batch(zd_tables *T, const uint32_t *sq, uint32_t g, uin
 {
     const uint32_t *r_ll = sq + (0 * g + j) * ZL_KS, *r_ml = sq + (1 * g + j) * ZL_KS;
     const uint32_t *r_off = sq + (2 * g + j) * ZL_KS;
-#ifdef __CUDACC__
-    uint32_t t = OC_LANE();
-    uint32_t ll = t < k ? r_ll[t] : 0, ml = t < k ? r_ml[t] : 0;
-    uint32_t len = ll + ml, s_len = len, s_ll = ll; /* inclusive sums */
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-        uint32_t a = __shfl_up_sync(0xFFFFFFFFu, s_len, d), b = __shfl_up_sync(0xFFFFFFFFu, s_ll, d);
-        if (t >= (uint32_t)d) {
-            s_len += a;
-            s_ll += b;
-        }
+    ZD_EACH_SEQ(t, k)
+    {
+        uint32_t ll = t < k ? r_ll[t] : 0, ml = t < k ? r_ml[t] : 0, off = t < k ? r_off[t] : 0;
+        zd_stage_seq(T, t, k, ll, ml, off, &bb, &blp);
     }
-    if (t < k) {
-        T->sq_ll[t] = ll;
-        T->sq_ml[t] = ml;
-        T->sq_off[t] = r_off[t];
-        T->sq_op[t] = bb + s_len - len;
-        T->sq_lp[t] = blp + s_ll - ll;
-    }
-#else
-    for (uint32_t t = 0; t < k; t++) {
-        T->sq_ll[t] = r_ll[t];
-        T->sq_ml[t] = r_ml[t];
-        T->sq_off[t] = r_off[t];
-        T->sq_op[t] = bb;
-        T->sq_lp[t] = blp;
-        bb += r_ll[t] + r_ml[t];
-        blp += r_ll[t];
-    }
-#endif
 }
 
 /* Copies len bytes from src down to d <= src, which may overlap (a
