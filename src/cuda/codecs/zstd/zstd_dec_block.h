@@ -260,10 +260,32 @@ OC_CORE_FN int zd_match_indep(uint32_t mpos, uint32_t off, uint32_t ml, uint32_t
 
 /* The two halves of zd_exec_batch: every literal copy of the batch, then
  * every match (the lane-parallel path, zstd_dec_lanes.h, runs the literal
- * half in order when its literals sit in the output). */
+ * half in order when its literals sit in the output).  ZD_EXEC_BALLOT
+ * (defined only by bench/gpu/dev's *_ballot targets, for an A/B before it
+ * goes in or out of the library: bench/gpu/zstd/NOTES.md "Run 8"): the
+ * long literal runs and the dependent matches are found by a ballot over
+ * the lanes' own rows instead of a serial scan of all 32. */
 OC_CORE_FN void zd_exec_literals(zd_tables *T, uint8_t *out, const uint8_t *lit, uint32_t cnt)
 {
     uint32_t lane = OC_LANE();
+#if defined(ZD_EXEC_BALLOT) && defined(__CUDACC__)
+    /* the long runs found by a ballot and taken from their lanes' registers
+     * (shuffles), not by a serial scan of T's 32 rows */
+    uint32_t ll = 0, op = 0, lp = 0;
+    if (lane < cnt) {
+        ll = T->sq_ll[lane];
+        op = T->sq_op[lane];
+        lp = T->sq_lp[lane];
+    }
+    if (ll <= ZD_SHORT)
+        zd_copy_lane(out + op, lit + lp, ll);
+    for (uint32_t longs = __ballot_sync(0xFFFFFFFFu, ll > ZD_SHORT); longs; longs &= longs - 1) {
+        int j = __ffs(longs) - 1;
+        uint32_t lj = __shfl_sync(0xFFFFFFFFu, ll, j), oj = __shfl_sync(0xFFFFFFFFu, op, j);
+        uint32_t pj = __shfl_sync(0xFFFFFFFFu, lp, j);
+        zd_copy(out + oj, lit + pj, lj);
+    }
+#else
     for (uint32_t j = lane; j < cnt; j += OC_NLANES) {
         uint32_t ll = T->sq_ll[j];
         if (ll <= ZD_SHORT)
@@ -274,12 +296,36 @@ OC_CORE_FN void zd_exec_literals(zd_tables *T, uint8_t *out, const uint8_t *lit,
         if (ll > ZD_SHORT)
             zd_copy(out + T->sq_op[j], lit + T->sq_lp[j], ll);
     }
+#endif
 }
 
 OC_CORE_FN void zd_exec_matches(zd_tables *T, uint8_t *out, uint32_t cnt, uint32_t bop)
 {
     uint32_t lane = OC_LANE();
     OC_WARP_SYNC();
+#if defined(ZD_EXEC_BALLOT) && defined(__CUDACC__)
+    /* the dependent matches found by a ballot and taken from their lanes'
+     * registers, in order (the independent ones first, as below) */
+    uint32_t mpos = 0, off = 0, ml = 0;
+    if (lane < cnt) {
+        mpos = T->sq_op[lane] + T->sq_ll[lane];
+        off = T->sq_off[lane];
+        ml = T->sq_ml[lane];
+    }
+    int indep = zd_match_indep(mpos, off, ml, bop);
+    if (indep)
+        zd_copy_lane(out + mpos, out + mpos - off, ml);
+    uint32_t dep = __ballot_sync(0xFFFFFFFFu, !indep);
+    OC_WARP_SYNC();
+    for (; dep; dep &= dep - 1) {
+        int j = __ffs(dep) - 1;
+        uint32_t mj = __shfl_sync(0xFFFFFFFFu, mpos, j), oj = __shfl_sync(0xFFFFFFFFu, off, j);
+        uint32_t lj = __shfl_sync(0xFFFFFFFFu, ml, j);
+        zd_match(out + mj, oj, lj);
+        OC_WARP_SYNC();
+    }
+    OC_WARP_SYNC(); /* the next batch overwrites T->sq_* */
+#else
     for (uint32_t j = lane; j < cnt; j += OC_NLANES) {
         uint32_t mpos = T->sq_op[j] + T->sq_ll[j], off = T->sq_off[j], ml = T->sq_ml[j];
         if (zd_match_indep(mpos, off, ml, bop))
@@ -294,6 +340,7 @@ OC_CORE_FN void zd_exec_matches(zd_tables *T, uint8_t *out, uint32_t cnt, uint32
         }
     }
     OC_WARP_SYNC(); /* the next batch overwrites T->sq_* */
+#endif
 }
 
 OC_CORE_BIGFN void zd_exec_batch(zd_tables *T, uint8_t *out, const uint8_t *lit, uint32_t cnt, uint32_t bop)
