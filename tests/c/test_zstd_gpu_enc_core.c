@@ -16,7 +16,8 @@
  * bytes), capacity exactly the frame size gives the same frame; a
  * worker's chunks with stale heads (W.base moved past the chunk before, as
  * the kernel runs them, base also started near 2^32) give the frames made
- * after a clear.
+ * after a clear; the hash buckets of levels 2-3 give each position the
+ * latest 8 earlier positions with its hash (a brute-force scan).
  *
  * With OC_ZE_RATIO_FILES="f1 f2 ..." it also prints, per file at 64 KiB
  * chunks, this encoder's ratio at levels 1 and 3 beside libzstd -1 and -3
@@ -163,6 +164,49 @@ static uint64_t rnd(void)
     return g_rng;
 }
 
+/* The hash buckets of levels 2-3 (ze_bucket_window): positions entered by
+ * windows of 1-32 give each position the latest ZE_WAYS earlier positions
+ * with its bucket hash, latest first, then ZE_EMPTY; the positions of the
+ * chunk before (W.base moved past it) read as empty.  Checked against a
+ * brute-force scan, on data from `a` (n bytes) with many shared hashes. */
+static void check_buckets(const uint8_t *a, size_t n)
+{
+    static uint8_t scratch3[ZE_SCRATCH_BYTES] __attribute__((aligned(16)));
+    ze_work W = ze_work_from(scratch3);
+    ze_reset(&W, 0, 1);
+    uint32_t lim = (uint32_t)(n > 20008 ? 20000 : n - 8);
+    uint32_t *hs = malloc(sizeof(uint32_t) * lim);
+    uint32_t c[ZE_WINDOW * ZE_WAYS];
+    int bad = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        const uint8_t *src = a + pass * 7;
+        if (pass == 1)
+            EXPECT(ze_next_chunk(&W, lim + 8, lim + 8) == 0, "buckets: next chunk");
+        for (uint32_t p = 0; p < lim; p++)
+            hs[p] = ze_bhash(src + p);
+        for (uint32_t from = 0; from < lim;) {
+            uint32_t to = from + 1 + (uint32_t)(rnd() % ZE_WINDOW);
+            to = to < lim ? to : lim;
+            ze_bucket_window(&W, src, from, to, c);
+            for (uint32_t p = from; p < to && bad < 5; p++) {
+                uint32_t want[ZE_WAYS], k = 0;
+                for (uint32_t q = p; q-- > 0 && k < ZE_WAYS;)
+                    if (hs[q] == hs[p])
+                        want[k++] = q;
+                while (k < ZE_WAYS)
+                    want[k++] = ZE_EMPTY;
+                if (memcmp(want, c + (p - from) * ZE_WAYS, sizeof want) != 0) {
+                    EXPECT(0, "buckets: pass %d position %u: candidates %u %u .. vs %u %u ..", pass, p,
+                           c[(p - from) * ZE_WAYS], c[(p - from) * ZE_WAYS + 1], want[0], want[1]);
+                    bad++;
+                }
+            }
+            from = to;
+        }
+    }
+    free(hs);
+}
+
 static void ratios(const char *files)
 {
     size_t fl = strlen(files) + 1;
@@ -240,6 +284,8 @@ int main(void)
     }
     check_all_levels("1 MiB mix", mix, big);
     check_stale_heads(mix, big, exe, nexe);
+    check_buckets(mix + big / 2 - 10000, 30000); /* text, then the column */
+    check_buckets(exe, nexe);
 
     /* sizes, around block and header boundaries */
     static const size_t sizes[] = {0,   1,   2,    3,    7,    8,     9,     31,    32,    63,     64,

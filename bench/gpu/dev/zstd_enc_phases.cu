@@ -24,12 +24,17 @@
  * the fixed chunk = worker + k workers (the library before session 6);
  * --reset-each clears the hash heads before every chunk (the library before
  * session 6) instead of moving W.base past the chunk before.
- * Built three times: zstd_enc_phases (the library's core as it is),
+ * Built several times: zstd_enc_phases (the library's core as it is),
  * zstd_enc_phases_serial (ZE_ENTROPY_LANES=1, ZE_COUNT_STEP=1,
- * ZE_LINK_EARLY=0, ZE_WIN_MULTI=0: the entropy coding on lane 0, match
- * lengths byte by byte, chain links loaded after the compare, one sequence
- * a lazy window: the core before session 6) and zstd_enc_phases_win1
- * (ZE_WIN_MULTI=0 only), so the A/Bs run in one call.
+ * ZE_LINK_EARLY=0, ZE_WIN_MULTI=0, ZE_BUCKET_MAX_LEVEL=1, ZE_WORD_LOADS=0:
+ * the entropy coding on lane 0, match lengths byte by byte, chain links
+ * loaded after the compare, one sequence a lazy window: the core before
+ * session 6),
+ * zstd_enc_phases_win1 (ZE_WIN_MULTI=0 only) and zstd_enc_phases_chain
+ * (ZE_BUCKET_MAX_LEVEL=1 only: hash chains at levels 2-3, the core before
+ * session 7's buckets), zstd_enc_phases_bytes (ZE_WORD_LOADS=0: the
+ * bucket search reads bytes) and zstd_enc_phases_l1b1/_l1b2 (ZE_L1_DEPTH:
+ * level 1 by bucket windows of depth 1/2), so the A/Bs run in one call.
  */
 #include <cuda_runtime.h>
 

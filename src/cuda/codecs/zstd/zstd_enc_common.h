@@ -23,6 +23,9 @@
 #define ZE_MAX_SEQ (ZE_BLOCK / 4 + 1)
 #define ZE_MINMATCH 4u
 #define ZE_EMPTY 0xFFFFFFFFu
+/* hash buckets (levels 2-3): 8 Ki rows of ZE_WAYS positions, in the chain links' memory */
+#define ZE_BUCKET_LOG 13
+#define ZE_WAYS 8
 #define ZE_BIG_WINDOW_LOG 27 /* frames of chunks over 128 MiB: window 2^27 */
 
 /* One sequence: literal length, match length, Offset_Value (RFC 8878
@@ -93,23 +96,42 @@ OC_CORE_FN int ze_next_chunk(ze_work *W, size_t done, size_t next)
 #ifndef ZE_WLAZY_MAX_LEVEL
 #define ZE_WLAZY_MAX_LEVEL 5 /* levels 2..5: lazy by windows; >= 6: lazy on one lane */
 #endif
+/* Levels 2..ZE_BUCKET_MAX_LEVEL (lazy by windows, depth <= ZE_WAYS) take
+ * their candidates from hash buckets (zstd_enc_match.h, ze_bucket_window)
+ * instead of walking chains; the dev harness's zstd_enc_phases_chain sets 1
+ * (chains at every level, the encoder before session 7) for its A/B. */
+#ifndef ZE_BUCKET_MAX_LEVEL
+#define ZE_BUCKET_MAX_LEVEL 3
+#endif
 typedef struct {
     int lazy;      /* 0 fast (windows), 1 lazy with chains (lane 0), 2 lazy by windows */
-    int depth;     /* chain candidates per position (lazy) */
+    int depth;     /* chain or bucket candidates per position (lazy) */
+    int bucket;    /* 1: candidates from hash buckets (lazy by windows), 0: chains */
     int fse_built; /* 1: FSE tables from statistics when cheaper */
 } ze_params;
 
 /* Public level -> variant: <= 1 fast; 2 lazy depth 4; 3 (default) lazy depth
- * 8; 4-5 depth 16 (2-5 by windows); >= 6 depth 32 on one lane.  Every level
+ * 8 (2-3: hash buckets); 4-5 depth 16 (2-5 by windows); >= 6 depth 32 on
+ * one lane (4 and up: chains).  Every level
  * may build FSE tables. */
 OC_CORE_FN ze_params ze_params_for_level(int level)
 {
     ze_params p;
     if (level == 0)
         level = 3;
+#ifdef ZE_L1_DEPTH /* dev harness only (zstd_enc_phases_l1b*): level 1 by bucket windows of this depth */
+    if (level == 1) {
+        p.lazy = 2;
+        p.fse_built = 1;
+        p.depth = ZE_L1_DEPTH;
+        p.bucket = 1;
+        return p;
+    }
+#endif
     p.lazy = level <= 1 ? 0 : level <= ZE_WLAZY_MAX_LEVEL ? 2 : 1;
     p.fse_built = 1;
     p.depth = level <= 1 ? 1 : level == 2 ? 4 : level == 3 ? 8 : level <= 5 ? 16 : 32;
+    p.bucket = p.lazy == 2 && level <= ZE_BUCKET_MAX_LEVEL;
     return p;
 }
 

@@ -15,12 +15,14 @@
  *   fast (level <= 1): greedy matching by windows of 32 positions (one per
  *     lane on the GPU; ze_block_fast), repeat offset then one hash table
  *     (6-byte hash).
- *   lazy (level >= 2, default 3): hash chains (4-byte hash, depth 4..32 by
- *     level), lazy evaluation (a match one position later wins if it gains
- *     more).  Levels 2-5 run it by windows of 32 positions (ze_block_wlazy:
- *     insertion and chain searches one position per lane, then the parse);
- *     levels >= 6 on lane 0 (ze_block_lazy).  Both give near-identical
- *     parses (same ratio to 3 decimals on the corpus).
+ *   lazy (level >= 2, default 3): candidates from hash buckets of the 8
+ *     latest positions per hash (levels 2-3, depth 4 and 8) or hash chains
+ *     (levels >= 4, depth 16..32), 4-byte hash; lazy evaluation (a match one
+ *     position later wins if it gains more).  Levels 2-5 run it by windows
+ *     of 32 positions (ze_block_wlazy: insertion and searches one position
+ *     per lane, then the parse); levels >= 6 on lane 0 (ze_block_lazy).
+ *     Both give near-identical parses (same ratio to 3 decimals on the
+ *     corpus).
  *   Both: literals Huffman-coded when smaller than raw (tree weights direct
  *   or FSE-compressed, whichever is smaller; 1 or 4 streams), RLE literals
  *   for one repeated byte; per code stream the cheapest of predefined, RLE
@@ -56,13 +58,17 @@ OC_CORE_FN size_t ze_bound(size_t n)
     return 18 + n + 3 * (n / ZE_BLOCK + 1);
 }
 
-/* Clears the heads of W (W->base must be 0: ze_work_from, ze_next_chunk);
- * lanes [lane, lane+nlanes...) share the work (sync after, on the GPU).
- * Before a worker's first chunk, and when ze_next_chunk says so. */
+/* Clears the heads and the buckets of W (W->base must be 0: ze_work_from,
+ * ze_next_chunk; the buckets live in the chain links' memory, which the
+ * chains never read before writing); lanes [lane, lane+nlanes...) share the
+ * work (sync after, on the GPU).  Before a worker's first chunk, and when
+ * ze_next_chunk says so. */
 OC_CORE_FN void ze_reset(const ze_work *W, uint32_t lane, uint32_t nlanes)
 {
     for (uint32_t i = lane; i < (1u << ZE_HASH_LOG); i += nlanes)
         W->hash[i] = ZE_EMPTY;
+    for (uint32_t i = lane; i < (ZE_WAYS << ZE_BUCKET_LOG); i += nlanes)
+        W->chain[i] = ZE_EMPTY;
 }
 
 /* Compresses src[0..n) into one frame at dst (capacity cap).  W's heads

@@ -268,6 +268,193 @@ OC_CORE_FN uint32_t ze_insert_window(const ze_work *W, const uint8_t *src, uint3
 #endif
 }
 
+/* ---- hash buckets (levels 2-3) ---------------------------------------------------- */
+
+#if (ZE_WAYS << ZE_BUCKET_LOG) > (1 << ZE_CHAIN_LOG) || ZE_WAYS != 8
+#error "the buckets fill the chain links' memory, 8 ways (two 16-byte loads a row)"
+#endif
+
+/* A bucket holds the ZE_WAYS latest positions with its hash (4 bytes, as
+ * the chains), latest first, each stored as base + position (below base:
+ * an earlier chunk's, empty).  A position's candidates are the bucket as it
+ * was before the position entered it: no link to follow, so the ZE_WAYS
+ * candidates are independent loads (the chain walk's were dependent, each
+ * a round trip). */
+OC_CORE_FN uint32_t ze_bhash(const uint8_t *p)
+{
+    return ze_hash(p, ZE_HASH_LAZY) >> (ZE_HASH_LOG - ZE_BUCKET_LOG);
+}
+
+OC_CORE_FN uint32_t ze_bucket_rel(const ze_work *W, uint32_t v)
+{
+    return v != ZE_EMPTY && v >= W->base ? v - W->base : ZE_EMPTY;
+}
+
+OC_CORE_FN uint32_t ze_bucket_abs(const ze_work *W, uint32_t p)
+{
+    return p == ZE_EMPTY ? ZE_EMPTY : W->base + p;
+}
+
+/* Enters positions [from, to) (at most ZE_WINDOW) into their buckets, in
+ * order; c (ZE_WAYS a position of the window, or NULL) receives each
+ * position's candidates.  On the GPU a lane a position: the lanes of one
+ * bucket (__match_any_sync) read its row before the window, a lane's
+ * candidates are its lower peers (latest first) then that row, and the
+ * highest peer writes the row back with itself in front (two 16-byte
+ * stores); c is then the lane's own ZE_WAYS candidates (registers). */
+OC_CORE_FN void ze_bucket_window(const ze_work *W, const uint8_t *src, uint32_t from, uint32_t to,
+                                 uint32_t *c)
+{
+#ifdef __CUDACC__
+    uint32_t lane = OC_LANE(), p = from + lane;
+    int act = p < to;
+    uint32_t h = act ? ze_bhash(src + p) : (0x80000000u | lane);
+    uint32_t peers = __match_any_sync(0xffffffffu, h);
+    uint4 r0 = make_uint4(ZE_EMPTY, ZE_EMPTY, ZE_EMPTY, ZE_EMPTY), r1 = r0;
+    if (act) {
+        const uint4 *row = (const uint4 *)(const void *)(W->chain + (size_t)h * ZE_WAYS);
+        r0 = row[0];
+        r1 = row[1];
+    }
+    c[0] = ze_bucket_rel(W, r0.x);
+    c[1] = ze_bucket_rel(W, r0.y);
+    c[2] = ze_bucket_rel(W, r0.z);
+    c[3] = ze_bucket_rel(W, r0.w);
+    c[4] = ze_bucket_rel(W, r1.x);
+    c[5] = ze_bucket_rel(W, r1.y);
+    c[6] = ze_bucket_rel(W, r1.z);
+    c[7] = ze_bucket_rel(W, r1.w);
+    uint32_t lower = peers & ((1u << lane) - 1u);
+    while (lower) { /* lowest first, so the latest ends in front */
+        uint32_t b = (uint32_t)(__ffs(lower) - 1);
+        lower &= lower - 1u;
+#pragma unroll
+        for (int k = ZE_WAYS - 1; k > 0; k--)
+            c[k] = c[k - 1];
+        c[0] = from + b;
+    }
+    __syncwarp();
+    if (act && (peers >> lane >> 1) == 0) {
+        uint4 *row = (uint4 *)(void *)(W->chain + (size_t)h * ZE_WAYS);
+        row[0] =
+            make_uint4(W->base + p, ze_bucket_abs(W, c[0]), ze_bucket_abs(W, c[1]), ze_bucket_abs(W, c[2]));
+        row[1] = make_uint4(ze_bucket_abs(W, c[3]), ze_bucket_abs(W, c[4]), ze_bucket_abs(W, c[5]),
+                            ze_bucket_abs(W, c[6]));
+    }
+    __syncwarp();
+#else
+    for (uint32_t p = from; p < to; p++) {
+        uint32_t *row = W->chain + (size_t)ze_bhash(src + p) * ZE_WAYS;
+        for (uint32_t k = 0; c && k < ZE_WAYS; k++)
+            c[(p - from) * ZE_WAYS + k] = ze_bucket_rel(W, row[k]);
+        for (uint32_t k = ZE_WAYS - 1; k > 0; k--)
+            row[k] = row[k - 1];
+        row[0] = W->base + p;
+    }
+#endif
+}
+
+/* 1: on the GPU the bucket search reads 4 and 8 bytes as aligned 32-bit
+ * words joined by a funnel shift (ze_ld32, ze_count_w), where the words lie
+ * inside [lo, hi) (the chunk up to the block's end), instead of a load a
+ * byte: the candidates are scattered, so every byte load of a warp is up to
+ * 32 L1 wavefronts, and a word covers four.  The dev harness's
+ * zstd_enc_phases_bytes sets 0.  Same values either way; the C build reads
+ * bytes. */
+#ifndef ZE_WORD_LOADS
+#define ZE_WORD_LOADS 1
+#endif
+
+/* The 4 bytes at p, little-endian (p + 4 <= hi). */
+OC_CORE_FN uint32_t ze_ld32(const uint8_t *p, const uint8_t *lo, const uint8_t *hi)
+{
+#if defined(__CUDACC__) && ZE_WORD_LOADS
+    const uint32_t *w = (const uint32_t *)(const void *)((uintptr_t)p & ~(uintptr_t)3);
+    if ((const uint8_t *)w >= lo && (const uint8_t *)(w + 2) <= hi)
+        return __funnelshift_r(w[0], w[1], (uint32_t)((uintptr_t)p & 3u) * 8u);
+#endif
+    (void)lo;
+    (void)hi;
+    return oc_load_le32(p);
+}
+
+/* ze_count (a, b inside [lo, end)) with ze_ld32's words on the GPU: 8
+ * bytes a step as three aligned words a side where they lie inside. */
+OC_CORE_FN uint32_t ze_count_w(const uint8_t *a, const uint8_t *b, const uint8_t *end, const uint8_t *lo)
+{
+#if defined(__CUDACC__) && ZE_WORD_LOADS
+    const uint8_t *s = a;
+    while (end - a >= 8) {
+        const uint32_t *wa = (const uint32_t *)(const void *)((uintptr_t)a & ~(uintptr_t)3);
+        const uint32_t *wb = (const uint32_t *)(const void *)((uintptr_t)b & ~(uintptr_t)3);
+        if ((const uint8_t *)wb < lo || (const uint8_t *)(wa + 3) > end)
+            break; /* the bytes that remain, one at a time */
+        uint32_t sa = (uint32_t)((uintptr_t)a & 3u) * 8u, sb = (uint32_t)((uintptr_t)b & 3u) * 8u;
+        uint32_t a1 = wa[1], b1 = wb[1];
+        uint32_t x0 = __funnelshift_r(wa[0], a1, sa) ^ __funnelshift_r(wb[0], b1, sb);
+        uint32_t x1 = __funnelshift_r(a1, wa[2], sa) ^ __funnelshift_r(b1, wb[2], sb);
+        if (x0 | x1)
+            return (uint32_t)(a - s) +
+                   (x0 ? (uint32_t)(__ffs(x0) - 1) >> 3 : 4u + ((uint32_t)(__ffs(x1) - 1) >> 3));
+        a += 8;
+        b += 8;
+    }
+    return (uint32_t)(a - s) + ze_count(a, b, end);
+#else
+    (void)lo;
+    return ze_count(a, b, end);
+#endif
+}
+
+/* Best match at ip from the repeat offsets and the first `depth` of ip's
+ * bucket candidates c (latest first); the same rule as ze_find. */
+OC_CORE_FN ze_match ze_find_bucket(const uint8_t *src, uint32_t ip, uint32_t end, uint32_t maxdist,
+                                   const uint32_t *rep, int depth, const uint32_t *c)
+{
+    ze_match m;
+    m.len = 0;
+    m.off = 0;
+    int best = 0;
+    const uint8_t *hi = src + end;
+    uint32_t v = ze_ld32(src + ip, src, hi);
+    for (int r = 0; r < 3; r++) {
+        uint32_t o = rep[r];
+        if (o <= ip && o <= maxdist && ze_ld32(src + ip - o, src, hi) == v) {
+            ze_match t;
+            t.len = 4 + ze_count_w(src + ip + 4, src + ip - o + 4, hi, src);
+            t.off = o;
+            int g = ze_gain(t, rep);
+            if (g > best) {
+                best = g;
+                m = t;
+            }
+        }
+    }
+    if (ip + m.len >= end)
+        return m;
+#ifdef __CUDACC__
+#pragma unroll
+#endif
+    for (int d = 0; d < (int)ZE_WAYS; d++) {
+        uint32_t cand = c[d];
+        if (d >= depth || cand == ZE_EMPTY || ip - cand > maxdist) /* latest first: the rest are farther */
+            break;
+        if (src[cand + m.len] == src[ip + m.len] && ze_ld32(src + cand, src, hi) == v) {
+            ze_match t;
+            t.len = 4 + ze_count_w(src + ip + 4, src + cand + 4, hi, src);
+            t.off = ip - cand;
+            int g = ze_gain(t, rep);
+            if (g > best) {
+                best = g;
+                m = t;
+                if (ip + t.len >= end)
+                    break;
+            }
+        }
+    }
+    return m;
+}
+
 #ifdef __CUDACC__
 /* Lane r's match, to every lane (r uniform). */
 OC_CORE_FN ze_match ze_match_of_lane(ze_match mine, uint32_t r)
@@ -279,7 +466,9 @@ OC_CORE_FN ze_match ze_match_of_lane(ze_match mine, uint32_t r)
 }
 #define ZE_WIN_MATCH(r) ze_match_of_lane(mine, (r))
 #else /* searches are read-only once the window is inserted: search on demand */
-#define ZE_WIN_MATCH(r) ze_find(W, src, ip + (r), be, maxdist, rs, P->depth, W->chain[(ip + (r)) & cmask])
+#define ZE_WIN_MATCH(r)                                                                                      \
+    (P->bucket ? ze_find_bucket(src, ip + (r), be, maxdist, rs, P->depth, bc + (r)*ZE_WAYS)                  \
+               : ze_find(W, src, ip + (r), be, maxdist, rs, P->depth, W->chain[(ip + (r)) & cmask]))
 #endif
 
 /* Lazy variant by windows, whole warp: the ZE_WINDOW positions from ip are
@@ -306,11 +495,40 @@ OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint
     uint32_t ilimit = be - bs > 8 ? be - 8 : bs; /* last positions stay literals */
     if (*ins < bs)
         *ins = bs;
+#ifndef __CUDACC__
+    uint32_t bc[ZE_WINDOW * ZE_WAYS]; /* the window's bucket candidates, a position's ZE_WAYS in a row */
+#endif
     while (ip < ilimit) {
         uint32_t nwin = ilimit - ip < ZE_WINDOW ? ilimit - ip : ZE_WINDOW;
         /* the last insertion's links stay in registers: a position it
          * inserted starts its search without reading its link back */
         uint32_t lfrom = 0, lto = 0, link = 0;
+        if (P->bucket) {
+            /* positions a match skipped enter their buckets, then the
+             * window, which gives each position its candidates */
+            while (*ins < ip) {
+                uint32_t to = ip - *ins < ZE_WINDOW ? ip : *ins + ZE_WINDOW;
+#ifdef __CUDACC__
+                uint32_t skip[ZE_WAYS];
+                ze_bucket_window(W, src, *ins, to, skip);
+#else
+                ze_bucket_window(W, src, *ins, to, NULL);
+#endif
+                *ins = to;
+            }
+        }
+#ifdef __CUDACC__
+        uint32_t bcand[ZE_WAYS];
+        if (P->bucket) {
+            ze_bucket_window(W, src, ip, ip + nwin, bcand);
+            *ins = ip + nwin;
+        }
+#else
+        if (P->bucket) {
+            ze_bucket_window(W, src, ip, ip + nwin, bc);
+            *ins = ip + nwin;
+        }
+#endif
         while (*ins < ip + nwin) {
             uint32_t to = ip + nwin - *ins < ZE_WINDOW ? ip + nwin : *ins + ZE_WINDOW;
             link = ze_insert_window(W, src, *ins, to);
@@ -328,8 +546,9 @@ OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint
         mine.len = 0;
         mine.off = 0;
         if (lane < nwin)
-            mine = ze_find(W, src, q, be, maxdist, rs, P->depth,
-                           ZE_LINK_EARLY && q >= lfrom && q < lto ? mylink : W->chain[q & cmask]);
+            mine = P->bucket ? ze_find_bucket(src, q, be, maxdist, rs, P->depth, bcand)
+                             : ze_find(W, src, q, be, maxdist, rs, P->depth,
+                                       ZE_LINK_EARLY && q >= lfrom && q < lto ? mylink : W->chain[q & cmask]);
 #else
         (void)link;
         (void)lfrom;
@@ -375,7 +594,16 @@ OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint
     }
     while (*ins < ilimit) { /* later blocks see this block's positions */
         uint32_t to = ilimit - *ins < ZE_WINDOW ? ilimit : *ins + ZE_WINDOW;
-        ze_insert_window(W, src, *ins, to);
+        if (P->bucket) {
+#ifdef __CUDACC__
+            uint32_t skip[ZE_WAYS];
+            ze_bucket_window(W, src, *ins, to, skip);
+#else
+            ze_bucket_window(W, src, *ins, to, NULL);
+#endif
+        } else {
+            ze_insert_window(W, src, *ins, to);
+        }
         *ins = to;
     }
     for (uint32_t i = anchor + lane; i < be; i += OC_NLANES)
