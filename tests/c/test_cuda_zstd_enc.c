@@ -9,13 +9,11 @@
  * (one per variant: fast, buckets of 4 and 8, chains on lane 0) and 0
  * (default) decode with ZSTD_decompress to the input and are byte-identical
  * to the C model's frames (with OC_TEST_SMALL, as under compute-sanitizer:
- * levels 1, 2 and 3 only, since level 6 runs the 1 MiB chunk on one
- * lane); argument arrays in host and in device memory; a capacity one
- * byte short gives OUTPUT_TOO_SMALL and no byte past it
- * (guard bytes); level 3 is not larger than level 1 on text.  It also
- * prints (never checks) the GPU compression speed on 32 MiB of 64 KiB
- * chunks at levels 1, 2 and 3, for bench/gpu/zstd/ENC_NOTES.md (not with
- * OC_TEST_SMALL set, as scripts/gpu-check does under compute-sanitizer).
+ * levels 1, 2 and 3 only, and the 1 MiB chunk cut to 160 KiB); argument arrays in host and in device memory;
+ * a capacity one byte short gives OUTPUT_TOO_SMALL and no byte past it (guard bytes); level 3 is not larger
+ * than level 1 on text.  It also prints (never checks) the GPU compression speed on 32 MiB of 64 KiB chunks
+ * at levels 1, 2 and 3, for bench/gpu/zstd/ENC_NOTES.md (not with OC_TEST_SMALL set, as scripts/gpu-check
+ * does under compute-sanitizer).
  *
  * Without a GPU (CI) the test says so and passes; scripts/gpu-check runs it
  * on a GPU machine.
@@ -88,14 +86,17 @@ int main(void)
     }
     memset(data + k, 'z', total - k);
 
-    /* chunks: 64 KiB pieces, one of 1 MiB (text + column), sizes 0, 1, 100 */
+    /* chunks: 64 KiB pieces, one of 1 MiB (text + column; 160 KiB, two
+     * blocks, with OC_TEST_SMALL: one warp runs it, slowly under
+     * compute-sanitizer), sizes 0, 1, 100 */
+    int small = getenv("OC_TEST_SMALL") != NULL;
     const uint8_t *src[MAXN];
     size_t len[MAXN], caps[MAXN], sizes[MAXN];
     oc_status st[MAXN];
     size_t n = 0;
     for (size_t off = 0; off + CHUNK <= 40 * (size_t)CHUNK && n < 40; off += CHUNK, n++)
         src[n] = data + off, len[n] = CHUNK;
-    src[n] = data + 4 * (size_t)CHUNK, len[n++] = (size_t)1 << 20;
+    src[n] = data + 4 * (size_t)CHUNK, len[n++] = small ? (size_t)160 << 10 : (size_t)1 << 20;
     src[n] = data, len[n++] = 0;
     src[n] = data + 7, len[n++] = 1;
     src[n] = data + 3 * (size_t)CHUNK + 5, len[n++] = 100;
@@ -116,7 +117,7 @@ int main(void)
 
     static const int levels[] = {1, 3, 2, 0, 6};
     int model_default = 3; /* level 0: the algorithm table's default zstd level */
-    int nlevels = getenv("OC_TEST_SMALL") ? 3 : 5;
+    int nlevels = small ? 3 : 5;
     for (int li = 0; li < nlevels; li++) {
         for (int dev_arrays = 0; dev_arrays <= 1; dev_arrays++) {
             gpu_compress(n, src, len, caps, levels[li], dev_arrays, out, sizes, st);
@@ -164,7 +165,7 @@ int main(void)
 
     /* speed (printed only): 512 chunks of 64 KiB, arrays on the device;
      * skipped under compute-sanitizer (OC_TEST_SMALL) */
-    if (getenv("OC_TEST_SMALL") == NULL) {
+    if (!small) {
         size_t nb = 512, bound = ZSTD_compressBound(CHUNK);
         uint8_t *d_in = dev_alloc(nb * CHUNK), *d_out = dev_alloc(nb * bound);
         for (size_t i = 0; i < nb; i++)
