@@ -4,9 +4,11 @@
  * with src and dst in device memory, which assemble and parse containers
  * on the GPU.
  *
- * For every algorithm x bitstream kind x a few chunk sizes x checksum
- * policies, on real data (this repo's sources, a system library, a numeric
- * column, random bytes, tiny and empty inputs):
+ * For every algorithm of the table that the GPU engine has (read through
+ * tests/c/helpers/algo_list.h, so a new row is covered without an edit here)
+ * x bitstream kind x a few chunk sizes x checksum policies, on real data
+ * (this repo's sources, a system library, a numeric column, random bytes,
+ * tiny and empty inputs):
  *   - the GPU's output, copied to the host, decodes with the CPU engine
  *     (checksums verified, so the GPU's XXH32 / CRC-32C / XXH64 / CRC-32
  *     are checked) and inspects like the CPU's own container;
@@ -14,7 +16,7 @@
  *   - the GPU decodes its own output and the CPU's, byte for byte, and the
  *     size query of a device buffer gives the right size;
  *   - too-small outputs give the CPU path's statuses;
- *   - corrupt containers (mutated headers, index entries, footers,
+ *   - corrupt LZ4, Snappy and zstd containers (mutated headers, index entries, footers,
  *     payloads, truncations) give the CPU path's exact status and failed
  *     chunk, and the same size-query status (payload damage that only a
  *     decoder sees: both fail).
@@ -34,6 +36,7 @@
 #include <unistd.h>
 
 #include "format/container.h"
+#include "helpers/algo_list.h"
 #include "helpers/dev_mem.h"
 #include "test_buffer_util.h"
 
@@ -165,11 +168,18 @@ static void roundtrip(const tb_data *d, oc_algorithm a, oc_bitstream_kind k, siz
     }
 
     /* 2b. The size query on the device buffer (head and tail only, for
-     * indexed containers and sized streams). */
-    uint64_t q = 0;
-    if (k != OC_BITSTREAM_RAW || a == OC_ALGO_SNAPPY || a == OC_ALGO_LZ4) {
-        CHECK_ST(oc_buffer_decompressed_size(g_gpu, &hint, dc, cn, &q), OC_OK);
-        CHECK(q == d->n);
+     * indexed containers and sized streams): the size; for a RAW stream,
+     * whatever the CPU engine answers of the same bytes (a codec without a
+     * size field counts the output, or cannot say). */
+    uint64_t q = 0, cq = 0;
+    oc_status qs = oc_buffer_decompressed_size(g_gpu, &hint, dc, cn, &q);
+    oc_status cqs = k == OC_BITSTREAM_RAW ? oc_buffer_decompressed_size(g_cpu, &hint, c, cn, &cq) : OC_OK;
+    int sized = cqs == OC_OK;
+    if (qs != cqs || (qs == OC_OK && q != d->n)) {
+        fprintf(stderr, "%s %s %s chunk %zu: size query GPU %s (%llu), CPU %s, size %zu\n", d->name,
+                oc_algorithm_name(a), kind_name(k), chunk, oc_status_name(qs), (unsigned long long)q,
+                oc_status_name(cqs), d->n);
+        tb_failures++;
     }
 
     /* 3. The GPU decodes its own output and the CPU's. */
@@ -187,8 +197,8 @@ static void roundtrip(const tb_data *d, oc_algorithm a, oc_bitstream_kind k, siz
                 oc_algorithm_name(a), kind_name(k), chunk, (int)pol, oc_status_name(st));
         tb_failures++;
     }
-    /* ... into the exact size, and with more room than needed */
-    if (k != OC_BITSTREAM_RAW || a == OC_ALGO_LZ4 || a == OC_ALGO_SNAPPY) {
+    /* ... with more room than needed, where the size is known */
+    if (sized) {
         st = gpu_decode(&hint, c, (size_t)cn, d->n + 16, NULL, &n_out, &failed);
         CHECK(st == OC_OK && n_out == d->n);
     }
@@ -199,8 +209,8 @@ static void roundtrip(const tb_data *d, oc_algorithm a, oc_bitstream_kind k, siz
         oc_status gs = gpu_decode(&hint, c, (size_t)cn, d->n - 1, NULL, &gn, &gf);
         oc_status cs = cpu_decode(&hint, c, (size_t)cn, d->n - 1, NULL, &cnn, &cf);
         CHECK(gs != OC_OK);
-        /* RAW streams without a size: each engine's decoder says how it failed. */
-        int exact = k != OC_BITSTREAM_RAW || a == OC_ALGO_SNAPPY;
+        /* RAW streams: each engine's decoder says how it failed. */
+        int exact = k != OC_BITSTREAM_RAW;
         if (exact ? gs != cs || gf != cf : cs == OC_OK) {
             fprintf(stderr, "%s %s %s: short output: GPU %s (chunk %llu), CPU %s (chunk %llu)\n", d->name,
                     oc_algorithm_name(a), kind_name(k), oc_status_name(gs), (unsigned long long)gf,
@@ -477,19 +487,24 @@ static void sparse_container(const tb_data *d, oc_algorithm a, oc_bitstream_kind
     free(c);
 }
 
-static void host_half(const tb_data *sets, size_t nsets)
+static void host_half(const ta_list *algos, const tb_data *sets, size_t nsets)
 {
-    static const oc_algorithm algos[] = {OC_ALGO_LZ4, OC_ALGO_SNAPPY, OC_ALGO_ZSTD, OC_ALGO_GZIP};
-    for (size_t ai = 0; ai < 4; ai++)
+    /* Every algorithm of the table with a NATIVE container of its own
+     * (deflate and zlib write gzip's, which gzip's row covers). */
+    for (size_t ai = 0; ai < algos->n; ai++) {
+        oc_algorithm a = algos->info[ai].algorithm;
+        if (!ta_has_native(a) || ta_native_as(a) != a)
+            continue;
+        uint64_t max_chunk = algos->info[ai].max_chunk_size;
         for (size_t si = 0; si < nsets; si++) {
-            sparse_container(&sets[si], algos[ai], OC_BITSTREAM_NATIVE, 16384, OC_CHECKSUM_VERIFY);
-            sparse_container(&sets[si], algos[ai], OC_BITSTREAM_NATIVE, 65536, OC_CHECKSUM_NONE);
-            if (sets[si].n) {
-                sparse_container(&sets[si], algos[ai], OC_BITSTREAM_RAW, 0, OC_CHECKSUM_VERIFY);
-                sparse_container(&sets[si], algos[ai], OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE, 0,
-                                 OC_CHECKSUM_VERIFY);
+            sparse_container(&sets[si], a, OC_BITSTREAM_NATIVE, ta_clamp_chunk(a, 16384), OC_CHECKSUM_VERIFY);
+            sparse_container(&sets[si], a, OC_BITSTREAM_NATIVE, ta_clamp_chunk(a, 65536), OC_CHECKSUM_NONE);
+            if (sets[si].n && (max_chunk == 0 || sets[si].n <= max_chunk)) {
+                sparse_container(&sets[si], a, OC_BITSTREAM_RAW, 0, OC_CHECKSUM_VERIFY);
+                sparse_container(&sets[si], a, OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE, 0, OC_CHECKSUM_VERIFY);
             }
         }
+    }
     printf(
         "  sparse plans: %d buffers compared with the CPU parser (%d planned without reading them whole)\n",
         g_sparse_checked, g_sparse_gpu);
@@ -512,7 +527,9 @@ int main(void)
     sets[4].name = "tiny";
     sets[5] = tb_random(0, 1);
     sets[5].name = "empty";
-    host_half(sets, 6);
+    ta_list algos; /* the table, through the public API */
+    ta_algorithms(&algos);
+    host_half(&algos, sets, 6);
     if (oc_cuda_device_count() == 0) {
         printf("SKIP: the GPU half of test_cuda_buffer needs a CUDA GPU (%s); run scripts/gpu-check on a GPU "
                "machine\n",
@@ -524,32 +541,40 @@ int main(void)
     }
     co.engine = OC_ENGINE_AUTO;
     REQUIRE(oc_context_create(&co, &g_gpu) == OC_OK);
-    static const oc_algorithm algos[] = {OC_ALGO_LZ4,     OC_ALGO_SNAPPY, OC_ALGO_ZSTD,
-                                         OC_ALGO_DEFLATE, OC_ALGO_ZLIB,   OC_ALGO_GZIP};
+    /* Every algorithm of the table that the GPU engine encodes and decodes:
+     * NATIVE containers where it has one, and one RAW / WITH_UNCOMPRESSED_SIZE
+     * stream where the data fits one chunk. */
     static const size_t chunks[] = {65536, 12293, 1 << 20};
-    for (size_t ai = 0; ai < sizeof algos / sizeof algos[0]; ai++) {
-        oc_algorithm a = algos[ai];
+    for (size_t ai = 0; ai < algos.n; ai++) {
+        oc_algorithm a = algos.info[ai].algorithm;
+        if (!oc_algorithm_available(OC_ENGINE_CUDA, a))
+            continue;
+        uint64_t max_chunk = algos.info[ai].max_chunk_size;
         for (size_t si = 0; si < 6; si++) {
             const tb_data *d = &sets[si];
-            if (d->n == 0 && a != OC_ALGO_LZ4 && a != OC_ALGO_SNAPPY)
-                continue; /* empty device input: the staged path (test_cuda_public_api) */
-            for (size_t ci = 0; ci < (small ? 2u : 3u); ci++) {
-                roundtrip(d, a, OC_BITSTREAM_NATIVE, chunks[ci], OC_CHECKSUM_VERIFY);
+            for (size_t ci = 0; ta_has_native(a) && ci < (small ? 2u : 3u); ci++) {
+                size_t chunk = ta_clamp_chunk(a, chunks[ci]);
+                if (ci > 0 && chunk != chunks[ci])
+                    continue; /* clamped: the same container as a smaller rung */
+                roundtrip(d, a, OC_BITSTREAM_NATIVE, chunk, OC_CHECKSUM_VERIFY);
                 if (ci == 1)
-                    roundtrip(d, a, OC_BITSTREAM_NATIVE, chunks[ci], OC_CHECKSUM_NONE);
+                    roundtrip(d, a, OC_BITSTREAM_NATIVE, chunk, OC_CHECKSUM_NONE);
             }
-            if (d->n > 0) {
+            if (d->n > 0 && (max_chunk == 0 || d->n <= max_chunk)) {
                 roundtrip(d, a, OC_BITSTREAM_RAW, 0, OC_CHECKSUM_VERIFY);
                 roundtrip(d, a, OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE, 0, OC_CHECKSUM_VERIFY);
             }
         }
         printf("  %-8s whole-buffer on device memory: round trips done\n", oc_algorithm_name(a));
     }
+    /* Damaged containers of the three codecs whose structure offsets
+     * corrupt() knows (LZ4 frame, Snappy framing, zstd frame). */
+    static const oc_algorithm damaged[] = {OC_ALGO_LZ4, OC_ALGO_SNAPPY, OC_ALGO_ZSTD};
     for (size_t ai = 0; ai < 3; ai++) {
-        corrupt(&sets[0], algos[ai], OC_CHECKSUM_VERIFY);
-        corrupt(&sets[3], algos[ai], OC_CHECKSUM_VERIFY);
+        corrupt(&sets[0], damaged[ai], OC_CHECKSUM_VERIFY);
+        corrupt(&sets[3], damaged[ai], OC_CHECKSUM_VERIFY);
         if (!small)
-            corrupt(&sets[2], algos[ai], OC_CHECKSUM_NONE);
+            corrupt(&sets[2], damaged[ai], OC_CHECKSUM_NONE);
     }
     printf("  corrupt containers: %d statuses compared with the CPU path (%d payload-only damages judged "
            "differently by the GPU and CPU decoders)\n",

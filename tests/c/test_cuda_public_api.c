@@ -21,6 +21,7 @@
 
 #include "opencomp.h"
 
+#include "helpers/algo_list.h"
 #include "helpers/dev_mem.h"
 #include "helpers/soft_check.h"
 
@@ -260,33 +261,37 @@ int main(int argc, char **argv)
     CHECK(oc_pointer_device(probe) == co.device_id); /* the context's device (0) holds its allocations */
     CHECK(oc_pointer_device(data) == -1);
     dev_free(probe, 16);
-    for (int a = OC_ALGO_LZ4; a <= OC_ALGO_ZSTD; a++) {
-        if (!wanted(oc_algorithm_name(a)))
-            continue;
-        batch_roundtrip((oc_algorithm)a, data);
-        printf("  %-8s batch round trip done\n", oc_algorithm_name(a));
-        for (int k = OC_BITSTREAM_NATIVE; k <= OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE; k++) {
-            buffer_roundtrip((oc_algorithm)a, (oc_bitstream_kind)k, data, (size_t)N * CHUNK - 1234);
-            printf("  %-8s whole-buffer round trip, bitstream kind %d, done\n", oc_algorithm_name(a), k);
-        }
-        printf("  %-8s batch and whole-buffer round trips on device memory done\n", oc_algorithm_name(a));
-    }
     /* GDeflate: a GPU decoder and a GPU encoder (gdeflate_kernels.cu), so
-     * "available" (both directions) is 1; pages of 64 KiB */
+     * "available" (both directions) is 1 */
     CHECK(oc_algorithm_available(OC_ENGINE_CUDA, OC_ALGO_GDEFLATE) == 1);
     CHECK(oc_algorithm_decode_available(OC_ENGINE_CUDA, OC_ALGO_GDEFLATE) == 1);
-    if (wanted("gdeflate")) {
-        batch_roundtrip(OC_ALGO_GDEFLATE, data);
-        buffer_roundtrip(OC_ALGO_GDEFLATE, OC_BITSTREAM_NATIVE, data, (size_t)N * CHUNK - 1234);
-        printf("  gdeflate batch and NATIVE round trips on device memory done\n");
-    }
-    if (wanted("own")) {
-        static const oc_algorithm own[] = {OC_ALGO_CASCADED, OC_ALGO_ANS, OC_ALGO_BITCOMP};
-        for (size_t i = 0; i < 3; i++)
-            own_native(own[i], data, (size_t)N * CHUNK - 1234);
-        printf("  cascaded, ans, bitcomp NATIVE on device memory done (%d damaged copies judged "
-               "differently by the GPU and CPU decoders)\n",
-               g_own_differs);
+    /* Every algorithm of the table that the GPU engine encodes and decodes:
+     * a batch of 64 KiB chunks; the standard containers (those the
+     * streaming layer writes) in every bitstream kind; our own NATIVE
+     * container (Blosc has none) with damaged copies.  A part named on the
+     * command line is an algorithm's name, or "own" for every algorithm of
+     * our own container. */
+    ta_list algos;
+    ta_algorithms(&algos);
+    for (size_t ai = 0; ai < algos.n; ai++) {
+        oc_algorithm a = algos.info[ai].algorithm;
+        const char *name = oc_algorithm_name(a);
+        int standard = ta_streams(a), own = !standard && ta_has_native(a);
+        if (!oc_algorithm_available(OC_ENGINE_CUDA, a) || !(wanted(name) || (own && wanted("own"))))
+            continue;
+        batch_roundtrip(a, data);
+        printf("  %-8s batch round trip done\n", name);
+        for (int k = OC_BITSTREAM_NATIVE; standard && k <= OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE; k++) {
+            buffer_roundtrip(a, (oc_bitstream_kind)k, data, (size_t)N * CHUNK - 1234);
+            printf("  %-8s whole-buffer round trip, bitstream kind %d, done\n", name, k);
+        }
+        if (own) {
+            own_native(a, data, (size_t)N * CHUNK - 1234);
+            printf("  %-8s NATIVE on device memory done (%d damaged copies so far judged differently by the "
+                   "GPU and CPU decoders)\n",
+                   name, g_own_differs);
+        }
+        printf("  %-8s batch and whole-buffer round trips on device memory done\n", name);
     }
     /* the special streams (default, legacy, per-thread) belong to the
      * current device, 0 in a process that never chose another */
