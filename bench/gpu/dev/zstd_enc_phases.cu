@@ -11,7 +11,7 @@
  *
  * Usage: zstd_enc_phases [--levels 1,2,3] [--chunks 65536,1048576]
  *                        [--bytes B] [--scratch-cap B] [--reps N] [--libzstd L]
- *                        [--static] [--reset-each] FILE...
+ *                        [--static] [--reset-each] [--split] FILE...
  * The files (concatenated, repeated to --bytes, default 256 MiB) are cut
  * into chunks; per level and chunk size it prints the speed (CUDA events,
  * median of --reps, default 3; GB/s of input, phases counted too), the
@@ -23,7 +23,9 @@
  * workers take chunks from a counter as the library's do, or with --static
  * the fixed chunk = worker + k workers (the library before session 6);
  * --reset-each clears the hash heads before every chunk (the library before
- * session 6) instead of moving W.base past the chunk before.
+ * session 6) instead of moving W.base past the chunk before; --split runs
+ * a warp a 128 KiB block instead of a warp a chunk (blocks compressed
+ * alone, then gathered: see zep_block; an experiment, not the library).
  * Built several times: zstd_enc_phases (the library's core as it is),
  * zstd_enc_phases_serial (ZE_ENTROPY_LANES=1, ZE_COUNT_STEP=1,
  * ZE_LINK_EARLY=0, ZE_WIN_MULTI=0, ZE_BUCKET_MAX_LEVEL=1, ZE_WORD_LOADS=0:
@@ -141,6 +143,196 @@ __global__ void __launch_bounds__(ZEP_WARPS * 32, 10) /* as zstd_enc.cu */
             atomicAdd(&phases[k], zep_acc[wi][k]);
 }
 
+/* --split (issue 14, several warps a chunk): a task per 128 KiB block of
+ * a chunk, taken from the counter by any worker, so a 1 MiB chunk runs on 8
+ * warps at once.  A block is compressed alone: its matches stay inside it
+ * (its tables hold no other block's positions: W.base moves past the
+ * chunk before every task) and it starts with repeat offsets no offset can
+ * equal, so its first offsets are written as new ones and its Offset_Values
+ * do not depend on the blocks before (after three new offsets the decoder's
+ * history is the block's own).  The block goes to a staging slot (its
+ * 3-byte header, last flag set on the chunk's last block); then a second
+ * kernel, a warp a chunk, writes the frame header and copies the chunk's
+ * blocks in order.  Measured for the ratio it gives up (the sample at 1 MiB,
+ * C build of the core on 128 KiB chunks: level 3 2.838 -> ~2.784) against
+ * the 8x the warps a 1 MiB batch gets. */
+#define ZEP_NOREP 0xF0000000u /* no offset (< 2^27) is this, or this - 1 */
+#define ZEP_STAGE (ZE_BLOCK + 64)
+
+__device__ uint32_t zep_block(const ze_work *W, ze_tables *T, const uint8_t *src, uint32_t n, uint32_t bs,
+                              int level, uint8_t *stage)
+{
+    ze_params P = ze_params_for_level(level);
+    uint32_t lane = OC_LANE();
+    uint32_t bsz = n - bs < ZE_BLOCK ? n - bs : ZE_BLOCK, be = bs + bsz, last = be == n;
+    uint32_t maxdist = n;
+    uint32_t same = 1, type, body;
+    for (uint32_t i = bs + 1; i < be && same; i++)
+        same = src[i] == src[bs];
+    if (same && bsz > 1) {
+        type = 1;
+        body = 1;
+        if (lane == 0)
+            stage[3] = src[bs];
+    } else {
+        uint32_t rep[3] = {ZEP_NOREP, ZEP_NOREP + 16u, ZEP_NOREP + 32u};
+        uint32_t nlit = 0, nseq = 0, ins = bs;
+        ZE_PHASE(0);
+        if (P.lazy == 2) {
+            nseq = ze_block_wlazy(W, src, bs, be, maxdist, rep, &P, &ins, &nlit);
+        } else if (P.lazy) {
+            if (lane == 0)
+                nseq = ze_block_lazy(W, src, bs, be, maxdist, rep, &P, &ins, &nlit);
+            nseq = OC_WARP_BCAST(nseq);
+            nlit = OC_WARP_BCAST(nlit);
+        } else {
+            nseq = ze_block_fast(W, src, bs, be, maxdist, rep, &nlit);
+        }
+        OC_WARP_SYNC();
+        ZE_PHASE(1);
+        size_t lim = 3 + (size_t)bsz - 1;
+        size_t e = ze_literals(T, W->lit, nlit, stage, 3, lim);
+        ZE_PHASE(2);
+        if (e <= lim)
+            ze_seq_codes(T, W->seq, nseq);
+        if (lane == 0 && e <= lim)
+            e = ze_sequences(T, W->seq, nseq, P.fse_built, stage, e, lim, (uint32_t *)(void *)W->lit);
+        e = OC_WARP_BCAST(e);
+        OC_WARP_SYNC();
+        if (e <= lim && nseq > 0)
+            e = ze_seq_stream_warp(T, W->seq, (const uint32_t *)(const void *)W->lit, nseq, stage, e, lim,
+                                   T->huf.edge);
+        e = OC_WARP_BCAST(e);
+        ZE_PHASE(3);
+        if (e <= lim) {
+            type = 2;
+            body = (uint32_t)(e - 3);
+        } else {
+            type = 0;
+            body = bsz;
+            for (uint32_t i = lane; i < bsz; i += 32)
+                stage[3 + i] = src[bs + i];
+        }
+    }
+    uint32_t bh = last | (type << 1) | ((type == 1 ? bsz : body) << 3);
+    if (lane == 0) {
+        stage[0] = (uint8_t)bh;
+        stage[1] = (uint8_t)(bh >> 8);
+        stage[2] = (uint8_t)(bh >> 16);
+    }
+    __syncwarp();
+    return 3 + body;
+}
+
+__global__ void __launch_bounds__(ZEP_WARPS * 32, 10)
+    zep_split_kernel(size_t ntasks, const uint8_t *in, size_t chunk, size_t total, uint8_t *stage,
+                     uint32_t *stage_sizes, int level, uint8_t *scratch, size_t slice, size_t nwarps,
+                     unsigned long long *phases, unsigned long long *next)
+{
+    size_t warp = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    uint32_t lane = threadIdx.x & 31u, wi = threadIdx.x >> 5;
+    if (lane == 0) {
+        for (int k = 0; k < ZE_NPH; k++)
+            zep_acc[wi][k] = 0;
+        zep_cur[wi] = 4;
+        zep_t0[wi] = clock64();
+    }
+    __syncwarp();
+    size_t bpc = (chunk + ZE_BLOCK - 1) / ZE_BLOCK; /* tasks of a whole chunk */
+    if (warp < nwarps) {
+        uint8_t *mem = scratch + warp * slice;
+        ze_work W = ze_work_from(mem);
+        ze_tables *T = (ze_tables *)(mem + ZE_SCRATCH_BYTES);
+        if (lane == 0)
+            ze_tables_init(T);
+        __syncwarp();
+        size_t done = 0;
+        int clear = 1;
+        for (;;) {
+            unsigned long long t = 0;
+            if (lane == 0)
+                t = atomicAdd(next, 1ull);
+            t = __shfl_sync(0xffffffffu, t, 0);
+            if (t >= ntasks)
+                break;
+            ZE_PHASE(4);
+            size_t c = t / bpc, off = c * chunk, sn = total - off < chunk ? total - off : chunk;
+            uint32_t bs = (uint32_t)((t % bpc) * ZE_BLOCK);
+            if (!clear)
+                clear = ze_next_chunk(&W, done, sn);
+            if (clear) {
+                W.base = 0;
+                ze_reset(&W, lane, 32);
+                __syncwarp();
+                clear = 0;
+            }
+            done = sn;
+            uint32_t sz =
+                bs < sn ? zep_block(&W, T, in + off, (uint32_t)sn, bs, level, stage + t * ZEP_STAGE) : 0;
+            ZE_PHASE(3);
+            if (lane == 0)
+                stage_sizes[t] = sz;
+            __syncwarp();
+        }
+    }
+    ZE_PHASE(3);
+    if (lane == 0)
+        for (int k = 0; k < ZE_NPH; k++)
+            atomicAdd(&phases[k], zep_acc[wi][k]);
+}
+
+/* A warp a chunk: the frame header (as ze_compress_chunk writes it), then
+ * the chunk's staged blocks in order. */
+__global__ void zep_gather_kernel(size_t n, size_t chunk, size_t total, const uint8_t *stage,
+                                  const uint32_t *stage_sizes, uint8_t *out, size_t bound, size_t *sizes,
+                                  int *status)
+{
+    size_t c = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    uint32_t lane = threadIdx.x & 31u;
+    if (c >= n)
+        return;
+    size_t bpc = (chunk + ZE_BLOCK - 1) / ZE_BLOCK;
+    size_t sn = total - c * chunk < chunk ? total - c * chunk : chunk;
+    uint8_t h[18];
+    size_t hl = 0;
+    h[hl++] = 0x28;
+    h[hl++] = 0xB5;
+    h[hl++] = 0x2F;
+    h[hl++] = 0xFD;
+    if (sn < 256) {
+        h[hl++] = 0x20;
+        h[hl++] = (uint8_t)sn;
+    } else if (sn < 65536 + 256) {
+        h[hl++] = 0x60;
+        h[hl++] = (uint8_t)(sn - 256);
+        h[hl++] = (uint8_t)((sn - 256) >> 8);
+    } else {
+        h[hl++] = 0xA0;
+        for (int i = 0; i < 4; i++)
+            h[hl++] = (uint8_t)(sn >> (8 * i));
+    }
+    uint8_t *dst = out + c * bound;
+    for (size_t i = lane; i < hl; i += 32)
+        dst[i] = h[i];
+    size_t pos = hl;
+    int st = 0;
+    for (size_t k = 0; k * ZE_BLOCK < sn; k++) {
+        size_t t = c * bpc + k, sz = stage_sizes[t];
+        if (pos + sz > bound) {
+            st = (int)OC_ERR_OUTPUT_TOO_SMALL;
+            break;
+        }
+        const uint8_t *s = stage + t * ZEP_STAGE;
+        for (size_t i = lane; i < sz; i += 32)
+            dst[pos + i] = s[i];
+        pos += sz;
+    }
+    if (lane == 0) {
+        sizes[c] = st ? 0 : pos;
+        status[c] = st;
+    }
+}
+
 static std::vector<size_t> parse_list(const char *s)
 {
     std::vector<size_t> v;
@@ -158,7 +350,7 @@ int main(int argc, char **argv)
 {
     std::vector<size_t> levels = {1, 2, 3}, chunks = {65536, 1048576}, zlevels;
     size_t bytes = (size_t)256 << 20, cap = (size_t)2 << 30;
-    int reps = 3, fixed = 0, reset_each = 0;
+    int reps = 3, fixed = 0, reset_each = 0, split = 0;
     std::vector<std::string> files;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
@@ -176,6 +368,8 @@ int main(int argc, char **argv)
             fixed = 1;
         else if (a == "--reset-each")
             reset_each = 1;
+        else if (a == "--split")
+            split = 1;
         else if (a == "--reps" && i + 1 < argc)
             reps = atoi(argv[++i]);
         else
@@ -216,7 +410,15 @@ int main(int argc, char **argv)
     const char *names[ZE_NPH] = {"match", "literals", "sequences", "output+other", "reset"};
     for (size_t chunk : chunks) {
         size_t n = (bytes + chunk - 1) / chunk, bound = ZSTD_compressBound(chunk); /* >= ze_bound */
-        size_t slice = zep_slice(), w = std::min(n, std::min(cap / slice, (size_t)OC_ZSTD_ENC_MAX_WARPS));
+        size_t bpc = (chunk + ZE_BLOCK - 1) / ZE_BLOCK, ntasks = n * bpc; /* --split: a task a block */
+        size_t slice = zep_slice(),
+               w = std::min(split ? ntasks : n, std::min(cap / slice, (size_t)OC_ZSTD_ENC_MAX_WARPS));
+        uint8_t *d_stage = nullptr;
+        uint32_t *d_stsz = nullptr;
+        if (split) {
+            CUDA_OK(cudaMalloc(&d_stage, ntasks * ZEP_STAGE));
+            CUDA_OK(cudaMalloc(&d_stsz, ntasks * sizeof(uint32_t)));
+        }
         uint8_t *d_out, *d_scr;
         size_t *d_sizes;
         int *d_st;
@@ -238,9 +440,16 @@ int main(int argc, char **argv)
                 CUDA_OK(cudaMemset(d_ph, 0, ZE_NPH * sizeof(unsigned long long)));
                 CUDA_OK(cudaMemset(d_next, 0, sizeof(unsigned long long)));
                 CUDA_OK(cudaEventRecord(e0));
-                zep_kernel<<<blocks, ZEP_WARPS * 32>>>(n, d_in, chunk, bytes, d_out, bound, d_sizes, d_st,
-                                                       (int)level, d_scr, slice, w, d_ph, d_next, fixed,
-                                                       reset_each);
+                if (split) {
+                    zep_split_kernel<<<blocks, ZEP_WARPS * 32>>>(ntasks, d_in, chunk, bytes, d_stage, d_stsz,
+                                                                 (int)level, d_scr, slice, w, d_ph, d_next);
+                    zep_gather_kernel<<<(unsigned)((n + 3) / 4), 128>>>(n, chunk, bytes, d_stage, d_stsz,
+                                                                        d_out, bound, d_sizes, d_st);
+                } else {
+                    zep_kernel<<<blocks, ZEP_WARPS * 32>>>(n, d_in, chunk, bytes, d_out, bound, d_sizes, d_st,
+                                                           (int)level, d_scr, slice, w, d_ph, d_next, fixed,
+                                                           reset_each);
+                }
                 CUDA_OK(cudaEventRecord(e1));
                 CUDA_OK(cudaEventSynchronize(e1));
                 CUDA_OK(cudaGetLastError());
@@ -278,6 +487,7 @@ int main(int argc, char **argv)
                 level, chunk, n, w,
                 fixed        ? " (static)"
                 : reset_each ? " (reset each)"
+                : split      ? " (split: a warp a block)"
                              : "",
                 bytes / (med * 1e6), reps, (double)bytes / comp, badhere ? "MISMATCH" : "all frames decode");
             printf("; cycles:");
@@ -316,6 +526,8 @@ int main(int argc, char **argv)
                    bytes / sec / 1e9, (double)bytes / comp);
             fflush(stdout);
         }
+        cudaFree(d_stage);
+        cudaFree(d_stsz);
         cudaFree(d_out);
         cudaFree(d_scr);
         cudaFree(d_sizes);
