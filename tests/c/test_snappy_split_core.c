@@ -30,6 +30,12 @@
  *     the slot holds (the GPU's copy warp then decodes it alone);
  *   - the result does not depend on the window (sizes 16 to 512, every
  *     alignment);
+ *   - the two-lane walk (snappy_split_parse.h, "Two lanes a chunk": A from
+ *     the start, B speculatively from the middle, joined where their walks
+ *     meet) gives the one-lane walk's status, size and every record on
+ *     every stream above and every window, or gives the chunk back (A's
+ *     record bound while B stores into the slot's top); some chunks join
+ *     and some do not, so both ends run;
  *   - windows, inputs and record arrays are exactly-sized heap buffers: the
  *     ASan suite faults on any read or write out of bounds.
  */
@@ -45,6 +51,99 @@ static size_t g_seen[6]; /* statuses seen, by value (OK, CORRUPT, TRUNCATED, OUT
 static size_t g_redo;
 
 LZS_TEST_PARSE_LANE(oc_snaps_st, oc_snaps_init, oc_snaps_step)
+
+static size_t g_split, g_joined, g_pair_redo; /* two-lane walks; joined; given back by A's record bound */
+
+/* A window of `win` bytes starting `align` bytes (at most) before ip, in
+ * an exactly-sized heap copy (freed by the caller; NULL for n == 0). */
+static uint8_t *pair_window(const uint8_t *src, uint32_t n, uint32_t ip, uint32_t win, uint32_t align,
+                            uint32_t *wshift, uint32_t *whi)
+{
+    uint32_t back = align < ip ? align : ip;
+    *wshift = ip - back;
+    *whi = *wshift + win < n ? *wshift + win : n;
+    uint8_t *w = (uint8_t *)tu_xmalloc(*whi - *wshift ? *whi - *wshift : 1);
+    memcpy(w, src + *wshift, *whi - *wshift);
+    return w;
+}
+
+/* The two-lane walk of a chunk (snappy_split_parse.h, "Two lanes a
+ * chunk"), each lane through its own windows as the GPU's driver
+ * (oc_lzs_parse_pair) gives them: B first to its end, then A (on the GPU
+ * they run together and A waits for B's log and end; A's record bound
+ * stays at the slot's middle until A knows B has ended, which on the GPU
+ * may come later than here, so A is held to it until it decides).  The
+ * records, A's then B's from the joining entry, are copied into recs.
+ * Returns A's status (OC_LZS_REDO when A gave the chunk back). */
+static int pair_lanes(const uint8_t *src, uint32_t n, uint32_t cap, uint32_t win, uint32_t align,
+                      oc_lzs_rec *recs, uint32_t *outn, uint32_t *nrec)
+{
+    oc_lzs_rec *slot = (oc_lzs_rec *)tu_xmalloc(OC_LZS_MAX_RECS(cap) * sizeof(oc_lzs_rec));
+    oc_snaps_log log[OC_SNAPS_K];
+    oc_snaps_b b;
+    oc_snaps_b_init(&b, n / 2);
+    int split = OC_SNAPS_SPLITS(n, cap);
+    uint8_t *w = NULL;
+    uint32_t wshift = 0, whi = 0, refill_at = 0xffffffffu;
+    if (split) {
+        g_split++;
+        int r = OC_LZS_NEED;
+        while (r != OC_LZS_END) {
+            if (r == OC_LZS_NEED) {
+                free(w);
+                w = pair_window(src, n, b.ip, win, align, &wshift, &whi);
+                refill_at = b.ip;
+            }
+            r = oc_snaps_b_step(&b, log, w, wshift, whi, n, cap, slot + OC_SNAPS_BASE(cap));
+            if (r == OC_LZS_NEED && b.ip == refill_at)
+                r = oc_snaps_b_step(&b, log, src, 0, n, n, cap, slot + OC_SNAPS_BASE(cap));
+        }
+        CHECK(b.nlog <= OC_SNAPS_K && b.nrec <= OC_LZS_MAX_RECS(cap) - OC_SNAPS_BASE(cap));
+    }
+    oc_snaps_st s;
+    oc_snaps_init(&s);
+    if (split)
+        s.rmax = OC_SNAPS_BASE(cap);
+    uint32_t lim = split ? n / 2 : 0xffffffffu, j = 0;
+    int joined = 0, r = OC_LZS_NEED;
+    refill_at = 0xffffffffu;
+    if (n == 0)
+        r = oc_snaps_a_step(&s, w, 0, 0, n, cap, slot, lim);
+    while (r != OC_LZS_END) {
+        if (r == OC_LZS_STOP) {
+            int f = b.state == 2 ? -1 : oc_snaps_find(&s, log, b.nlog, &j, &lim);
+            if (f == 1 && oc_snaps_join(&s, log, b.nlog, j, b.op, b.nrec, cap)) {
+                joined = 1;
+                break;
+            }
+            if (f != 0) { /* A alone from here, B having ended */
+                lim = 0xffffffffu;
+                s.rmax = 0xffffffffu;
+            }
+        }
+        if (r == OC_LZS_NEED) {
+            free(w);
+            w = pair_window(src, n, s.ip, win, align, &wshift, &whi);
+            refill_at = s.ip;
+        }
+        r = oc_snaps_a_step(&s, w, wshift, whi, n, cap, slot, lim);
+        if (r == OC_LZS_NEED && s.ip == refill_at)
+            r = oc_snaps_a_step(&s, src, 0, n, n, cap, slot, lim);
+    }
+    free(w);
+    CHECK(s.nrec <= OC_LZS_MAX_RECS(cap));
+    g_joined += joined;
+    if (s.status == OC_LZS_OK) {
+        uint32_t nb = joined ? b.nrec - log[j].nrec : 0, na = s.nrec - nb;
+        CHECK(na <= (joined ? OC_SNAPS_BASE(cap) : OC_LZS_MAX_RECS(cap)));
+        memcpy(recs, slot, (size_t)na * sizeof *recs);
+        memcpy(recs + na, slot + OC_SNAPS_BASE(cap) + (joined ? log[j].nrec : 0), (size_t)nb * sizeof *recs);
+    }
+    free(slot);
+    *outn = s.status == OC_LZS_OK ? s.op : 0;
+    *nrec = s.status == OC_LZS_OK ? s.nrec : 0;
+    return s.status;
+}
 
 /* One stream (exactly-sized copy) at capacity cap, `windows` windows: the
  * CPU engine's status and size; `orig` (n_orig bytes) when the stream is
@@ -63,14 +162,28 @@ static int check_stream(const uint8_t *blk, size_t n, uint32_t cap, const uint8_
     if (want != OC_OK)
         want_size = 0;
     oc_lzs_rec *recs = (oc_lzs_rec *)tu_xmalloc(OC_LZS_MAX_RECS(cap) * sizeof(oc_lzs_rec));
+    oc_lzs_rec *recs2 = (oc_lzs_rec *)tu_xmalloc(OC_LZS_MAX_RECS(cap) * sizeof(oc_lzs_rec));
     uint8_t *out = (uint8_t *)tu_xmalloc(cap ? cap : 1);
     int first = -1;
     for (int k = 0; k < windows; k++) {
-        uint32_t outn = 0, nrec = 0;
+        uint32_t outn = 0, nrec = 0, outn2 = 0, nrec2 = 0;
         int st = parse_lane(src, (uint32_t)n, cap, wins[k % 7], (uint32_t)(k * 5) & 15, recs, &outn, &nrec);
         if (first < 0)
             first = st;
         CHECK_EQ(st, first); /* the window never matters */
+        /* two lanes: the one lane's status, size and records, or given back by A's record bound */
+        int st2 =
+            pair_lanes(src, (uint32_t)n, cap, wins[k % 7], (uint32_t)(k * 3) & 15, recs2, &outn2, &nrec2);
+        if (st2 == OC_LZS_REDO && st != OC_LZS_REDO) {
+            g_pair_redo++;
+        } else {
+            CHECK_MSG(st2 == st, "two lanes: status %d where one lane says %d (%zu bytes, capacity %u)", st2,
+                      st, n, cap);
+            CHECK_SIZE_EQ(outn2, outn);
+            CHECK_SIZE_EQ(nrec2, nrec);
+            if (st == OC_LZS_OK)
+                CHECK_MEM_EQ(recs2, recs, (size_t)nrec * sizeof *recs);
+        }
         if (st == OC_LZS_REDO)
             continue;
         CHECK_MSG(st == want, "status %d where the CPU engine says %s (%zu bytes, capacity %u)", st,
@@ -88,7 +201,7 @@ static int check_stream(const uint8_t *blk, size_t n, uint32_t cap, const uint8_
         g_redo++;
     else
         g_seen[first]++;
-    free(src), free(recs), free(out);
+    free(src), free(recs), free(recs2), free(out);
     return first;
 }
 
@@ -227,5 +340,9 @@ int main(void)
            g_seen[OC_LZS_OUTPUT_TOO_SMALL], g_redo);
     CHECK(g_seen[OC_LZS_OK] && g_seen[OC_LZS_CORRUPT] && g_seen[OC_LZS_TRUNCATED] &&
           g_seen[OC_LZS_OUTPUT_TOO_SMALL] && g_redo);
+    printf("test_snappy_split_core: two lanes: %zu walks split, %zu joined, %zu given back by the first "
+           "lane's record bound\n",
+           g_split, g_joined, g_pair_redo);
+    CHECK(g_joined > 0 && g_joined < g_split); /* both ends of the join run */
     return 0;
 }

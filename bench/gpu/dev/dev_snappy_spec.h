@@ -61,7 +61,6 @@
  * few long literals: A's walk is short, and B would search for element
  * starts inside a literal). */
 #define OC_SPEC_SPLITS(srcn, cap) ((srcn) >= OC_SPEC_MIN && (srcn) <= (cap) - (cap) / 8)
-#define OC_LZS_STOP 3 /* A's step: the next element starts at or after lim */
 #define OC_SPEC_NONE (-0x40000000)
 
 typedef struct oc_spec_log {

@@ -4,12 +4,13 @@
 # (snappy_fast.cu), from the repository root on the GPU machine.
 #   run-snappy-fast.sh check   memcheck and racecheck on a small batch with the
 #                              split decoder forced (damaged chunks included),
-#                              variants CHECK_VARIANTS (default library,spec,spec9:
-#                              v11's two lanes a chunk; ~1-2 min)
+#                              variants CHECK_VARIANTS (default library,spec,pairs:
+#                              v11's two lanes a chunk, dev kernels and the
+#                              library's machinery; ~1-2 min)
 #   run-snappy-fast.sh time    the A/B at 1 GiB per call (median of 5; every
-#                              variant: library = v10b, v9, fast1/2/4, spec,
-#                              spec9), then ncu of the parse kernels of NCU_PARSE
-#                              (default: library spec) (warp states,
+#                              variant: library, v10b, v9, fast1/2/4, spec,
+#                              spec9, pairs, pairs9), then ncu of the parse
+#                              kernels of NCU_PARSE (default: library pairs) (warp states,
 #                              instructions, scheduler, source hot spots) and of
 #                              the library's copy kernel alone (~1 min)
 # Uses $B/bench/gpu/dev/snappy_fast (the lead's CMake build) when present,
@@ -35,7 +36,7 @@ check)
   F=$S/text_linux_docs.txt
   for tool in memcheck racecheck; do
     timeout 140 compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 5 "$X" --split \
-      --variants "${CHECK_VARIANTS:-library,spec,spec9}" \
+      --variants "${CHECK_VARIANTS:-library,spec,pairs}" \
       --min-bytes 4194304 --repeats 1 "$F" "$S/tpch_l_extendedprice.f64" >"$O/$tool.log" 2>&1
     echo "$tool rc $? (0 = clean, 124 = out of time) after $((SECONDS - T0)) s"; tail -n 4 "$O/$tool.log"
   done
@@ -43,9 +44,9 @@ check)
 time)
   timeout 120 "$X" --repeats 5 $S/* 2>&1 | tee "$O/ab.log"
   echo "run-snappy-fast: A/B exit ${PIPESTATUS[0]} after $((SECONDS - T0)) s"
-  for v in ${NCU_PARSE:-library spec}; do
+  for v in ${NCU_PARSE:-library pairs}; do
     k=oc_lzs_parse_kernel
-    case $v in spec*) k=spec_parse_kernel ;; esac
+    case $v in spec*) k=spec_parse_kernel ;; pairs*) k=oc_lzs_pair_kernel ;; esac
     timeout 100 ncu --kernel-name regex:$k --launch-count 1 --section SpeedOfLight \
       --section Occupancy --section WarpStateStats --section InstructionStats --section SchedulerStats \
       --section SourceCounters "$X" --only $v $S/* >"$O/ncu-parse-$v.txt" 2>&1

@@ -26,7 +26,10 @@
  * the pipe: small sanitizer runs need it).
  *
  * `spec` and `spec9` are v11 (bench/NOTES.md "v11", dev_snappy_spec.cuh:
- * two lanes a chunk, the copy kernel at 6 or 9 blocks an SM).  --variants
+ * two lanes a chunk, the copy kernel at 6 or 9 blocks an SM); `pairs` and
+ * `pairs9` the same design through the library's machinery
+ * (oc_lzs_parse_pair; the second lane's records in the top of the slot);
+ * `v10b` the library's one-lane walk, whatever the library's codec is.  --variants
  * LIST (comma-separated, library among them) runs only those.
  *
  *   snappy_fast [--min-bytes N] [--repeats N] [--only NAME] [--variants LIST] [--split] FILE...
@@ -61,6 +64,7 @@ size_t snappy_max_compressed_length(size_t source_length);
 
 /* v10's parsers: the library's Snappy parser type with another step. */
 struct dev_snappy_v9 : oc_snappy_split_codec {
+    enum { pairs = 0, copy_blocks = OC_LZS_COPY_BLOCKS_PER_SM }; /* a lane a chunk, as measured */
     static __device__ __forceinline__ int step(st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi,
                                                uint32_t srcn, uint32_t cap, oc_lzs_rec *recs)
     {
@@ -68,6 +72,7 @@ struct dev_snappy_v9 : oc_snappy_split_codec {
     }
 };
 struct dev_snappy_fast1 : oc_snappy_split_codec {
+    enum { pairs = 0, copy_blocks = OC_LZS_COPY_BLOCKS_PER_SM }; /* a lane a chunk, as measured */
     static __device__ __forceinline__ int step(st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi,
                                                uint32_t srcn, uint32_t cap, oc_lzs_rec *recs)
     {
@@ -75,6 +80,7 @@ struct dev_snappy_fast1 : oc_snappy_split_codec {
     }
 };
 struct dev_snappy_fast2 : oc_snappy_split_codec {
+    enum { pairs = 0, copy_blocks = OC_LZS_COPY_BLOCKS_PER_SM }; /* a lane a chunk, as measured */
     static __device__ __forceinline__ int step(st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi,
                                                uint32_t srcn, uint32_t cap, oc_lzs_rec *recs)
     {
@@ -82,11 +88,27 @@ struct dev_snappy_fast2 : oc_snappy_split_codec {
     }
 };
 struct dev_snappy_fast4 : oc_snappy_split_codec {
+    enum { pairs = 0, copy_blocks = OC_LZS_COPY_BLOCKS_PER_SM }; /* a lane a chunk, as measured */
     static __device__ __forceinline__ int step(st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi,
                                                uint32_t srcn, uint32_t cap, oc_lzs_rec *recs)
     {
         return oc_snapf_step4(s, wp, wshift, whi, srcn, cap, recs);
     }
+};
+
+/* v10b: the library's one-lane walk (oc_snaps_step, a lane a chunk), whatever the codec picks. */
+struct dev_snappy_v10b : oc_snappy_split_codec {
+    enum { pairs = 0, copy_blocks = OC_LZS_COPY_BLOCKS_PER_SM };
+};
+
+/* v11 through the library's machinery (lz_split_warp.cuh's
+ * oc_lzs_parse_pair, lz_split_launch.cuh's oc_lzs_pair_kernel): two lanes
+ * a chunk, the copy at 6 or 9 blocks an SM. */
+struct dev_snappy_pairs : oc_snappy_split_codec {
+    enum { pairs = 1, copy_blocks = 6 };
+};
+struct dev_snappy_pairs9 : oc_snappy_split_codec {
+    enum { pairs = 1, copy_blocks = 9 };
 };
 
 /* oc_snappy_decompress_run with parser C: the pipe (which leaves the split
@@ -103,8 +125,9 @@ static oc_status dev_run(void *scratch, size_t scratch_size, const oc_gpu_config
     return oc_lzs_run<C>(scratch, cfg->side, 1, b, split_cap, wave, stream);
 }
 
-enum { V_LIB, V_V9, V_FAST1, V_FAST2, V_FAST4, V_SPEC, V_SPEC9, V_COUNT };
-static const char *const vname[V_COUNT] = {"library", "v9", "fast1", "fast2", "fast4", "spec", "spec9"};
+enum { V_LIB, V_V10B, V_V9, V_FAST1, V_FAST2, V_FAST4, V_SPEC, V_SPEC9, V_PAIRS, V_PAIRS9, V_COUNT };
+static const char *const vname[V_COUNT] = {"library", "v10b", "v9",    "fast1", "fast2",
+                                           "fast4",   "spec", "spec9", "pairs", "pairs9"};
 
 struct ctx {
     oc_cuda_batch b;
@@ -131,6 +154,12 @@ static void launch(int v, const ctx &c, size_t max_cap, int forced, cudaStream_t
                             s);
     else if (v == V_V9)
         r = dev_run<dev_snappy_v9>(c.scratch, c.bytes, &cfg, c.b, mode, s);
+    else if (v == V_V10B)
+        r = dev_run<dev_snappy_v10b>(c.scratch, c.bytes, &cfg, c.b, mode, s);
+    else if (v == V_PAIRS)
+        r = dev_run<dev_snappy_pairs>(c.scratch, c.bytes, &cfg, c.b, mode, s);
+    else if (v == V_PAIRS9)
+        r = dev_run<dev_snappy_pairs9>(c.scratch, c.bytes, &cfg, c.b, mode, s);
     else if (v == V_FAST1)
         r = dev_run<dev_snappy_fast1>(c.scratch, c.bytes, &cfg, c.b, mode, s);
     else if (v == V_FAST2)

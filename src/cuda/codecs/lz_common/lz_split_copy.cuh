@@ -226,19 +226,24 @@ __device__ __forceinline__ uint32_t oc_lzs_copy_group(uint32_t op, int cnt, uint
 }
 
 /* Records [g0, g1) of one chunk in stream order (op: the output bytes
- * before record g0), into dst; returns the output end.  The records are
- * read through L2 (__ldcg): the parse that writes them may run at the same
- * time on another SM (lz4_kernels.cu), whose lines this SM's L1 must not
- * serve stale.  All 32 lanes call it; q is the warp's slot. */
+ * before record g0), into dst; returns the output end.  Record i is at
+ * recs[i] below na and at recs[i + shift] from na on (a chunk walked by
+ * two lanes, lz_split_warp.cuh's oc_lzs_parse_pair; na 0xffffffff: one
+ * run).  The records are read through L2 (__ldcg): the parse that writes
+ * them may run at the same time on another SM (lz4_kernels.cu), whose
+ * lines this SM's L1 must not serve stale.  All 32 lanes call it; q is
+ * the warp's slot. */
 __device__ __forceinline__ uint32_t oc_lzs_copy_range(const oc_lzs_rec *recs, uint32_t g0, uint32_t g1,
-                                                      uint32_t op, const uint8_t *__restrict__ src,
-                                                      uint8_t *dst, oc_lzs_slot *q, int lane)
+                                                      uint32_t op, uint32_t na, uint32_t shift,
+                                                      const uint8_t *__restrict__ src, uint8_t *dst,
+                                                      oc_lzs_slot *q, int lane)
 {
     for (uint32_t g = g0; g < g1; g += 32) {
         int cnt = g1 - g < 32 ? (int)(g1 - g) : 32;
         uint32_t ls = 0, ll = 0, mo = 1, ml = 0;
         if (lane < cnt) {
-            uint4 r = __ldcg((const uint4 *)(recs + g + lane));
+            uint32_t i = g + (uint32_t)lane;
+            uint4 r = __ldcg((const uint4 *)(recs + (i < na ? i : i + shift)));
             ls = r.x, ll = r.y, mo = r.z, ml = r.w;
         }
         op = oc_lzs_copy_group(op, cnt, ls, ll, mo, ml, src, dst, q, lane);
@@ -281,14 +286,16 @@ __device__ __forceinline__ void oc_pipe_push(oc_lzs_self *s, int cnt, int lane, 
  * lane has itself read a count at least as high as the records it reads
  * after its __threadfence.  A chunk whose parse failed ends with count 0:
  * what was copied stays (as the pipe decoder leaves the rounds before a
- * failure), nothing more is copied.  Returns 1 when the parse gave the
- * chunk back (REDO: the caller decodes it alone), else 0. */
-__device__ __forceinline__ int oc_lzs_copy_published(const uint32_t *state, const oc_lzs_rec *recs,
-                                                     const uint8_t *__restrict__ src, uint8_t *dst,
-                                                     oc_lzs_slot *q, int lane)
+ * failure), nothing more is copied.  seg (a chunk walked by two lanes;
+ * NULL for one): where the records of the second lane start, read once
+ * the count is final (the parse writes it before).  Returns 1 when the
+ * parse gave the chunk back (REDO: the caller decodes it alone), else 0. */
+__device__ __forceinline__ int oc_lzs_copy_published(const uint32_t *state, const uint2 *seg,
+                                                     const oc_lzs_rec *recs, const uint8_t *__restrict__ src,
+                                                     uint8_t *dst, oc_lzs_slot *q, int lane)
 {
     const volatile uint32_t *pub = state;
-    uint32_t done = 0, op = 0;
+    uint32_t done = 0, op = 0, na = 0xffffffffu, shift = 0;
     for (;;) {
         uint32_t p = __reduce_min_sync(OC_FULL_MASK, *pub);
         uint32_t avail = p & OC_LZS_COUNT_MASK;
@@ -296,7 +303,11 @@ __device__ __forceinline__ int oc_lzs_copy_published(const uint32_t *state, cons
         uint32_t upto = avail <= done ? done : ended ? avail : done + (avail - done) / 32 * 32;
         if (upto > done) {
             __threadfence(); /* the count before the records */
-            op = oc_lzs_copy_range(recs, done, upto, op, src, dst, q, lane);
+            if (ended && seg) {
+                uint2 sg = __ldcg(seg);
+                na = sg.x, shift = sg.y;
+            }
+            op = oc_lzs_copy_range(recs, done, upto, op, na, shift, src, dst, q, lane);
             done = upto;
             continue;
         }

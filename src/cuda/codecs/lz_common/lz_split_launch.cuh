@@ -20,7 +20,14 @@
  *                                int32_t *status_out, oc_lzs_slot *q, int lane);
  * (st has ip, op, nrec and status; self_decode is the pipe's rounds parser
  * with the split copy as its sink, all 32 lanes, size and status written
- * by lane 0, each pointer possibly NULL).  Which chunks the split decoder
+ * by lane 0, each pointer possibly NULL), and
+ *     enum { pairs = 0 or 1, copy_blocks = b };  two lanes a chunk
+ *                                                (oc_lzs_parse_pair); copy
+ *                                                blocks an SM
+ * with, when pairs is 1, the second lane's state b_st, its log entry
+ * log_t, K entries a chunk, and base, splits, b_init, b_step, a_step,
+ * find and join (lz_split_warp.cuh's oc_lzs_parse_pair calls them;
+ * snappy/snappy_kernels.cu has the one such format).  Which chunks the split decoder
  * takes is the same for every format (oc_lzs_takes); the codec launches
  * its pipe kernel first, which leaves those chunks alone, then
  * oc_lzs_run (see there for the waves and the streams).
@@ -118,6 +125,43 @@ __global__ void __launch_bounds__(OC_LZS_PARSE_WARPS * 32, 1)
     }
 }
 
+/* Split decoder, parse half with two lanes a chunk (C::pairs;
+ * oc_lzs_parse_pair): as oc_lzs_parse_kernel, 16 chunks a warp, lane 2c
+ * claiming and owning chunk k0 + c, lane 2c + 1 walking its second half
+ * when C::splits; the pair's log in shared memory; segs[k]: where the
+ * second lane's records start in chunk k's slot (read by the copy). */
+template <class C>
+__global__ void __launch_bounds__(OC_LZS_PARSE_WARPS * 32, C::parse_blocks)
+    oc_lzs_pair_kernel(oc_cuda_batch b, size_t first, size_t count, uint32_t split_cap, oc_lzs_rec *recs,
+                       size_t stride, uint32_t *state, uint2 *segs)
+{
+    __shared__ __align__(16) uint8_t win[OC_LZS_PARSE_WARPS][32 * OC_LZS_WIN];
+    __shared__ typename C::log_t logs[OC_LZS_PARSE_WARPS][16][C::K];
+    int warp = threadIdx.x / 32, lane = threadIdx.x & 31, second = lane & 1;
+    size_t k0 = ((size_t)blockIdx.x * OC_LZS_PARSE_WARPS + warp) * 16;
+    if (k0 >= count) /* the whole warp */
+        return;
+    size_t k = k0 + (lane >> 1);
+    int in = k < count;
+    int mine = !second && in && atomicCAS(state + k, 0u, OC_LZS_CLAIM_PARSE) == 0u;
+    mine = __shfl_sync(OC_FULL_MASK, mine, lane & ~1); /* the pair goes by the first lane's claim */
+    size_t chunk = first + k;
+    const uint8_t *src = in ? b.src[chunk] : nullptr;
+    size_t srcn = in ? b.src_sizes[chunk] : 0, cap = in ? b.dst_caps[chunk] : 0;
+    int have = mine && oc_lzs_takes(src, srcn, b.dst[chunk], cap, split_cap);
+    int split = have && C::splits((uint32_t)srcn, (uint32_t)cap);
+    uint32_t nrec = 0, outn = 0;
+    int st = oc_lzs_parse_pair<C>(lane, have, split, src, have ? (uint32_t)srcn : 0, have ? (uint32_t)cap : 0,
+                                  recs + (have ? k * stride : 0), win[warp], logs[warp][lane >> 1],
+                                  have ? state + k : nullptr, segs + (in ? k : 0), &nrec, &outn);
+    if (have && !second && st != OC_LZS_REDO) {
+        if (b.dst_sizes)
+            b.dst_sizes[chunk] = outn;
+        if (b.statuses)
+            b.statuses[chunk] = st;
+    }
+}
+
 /* Split decoder, copy half: persistent warps, each taking the wave's next
  * chunk from *next.  A chunk the split decoder takes is claimed (state
  * word 0 -> CLAIM_COPY) and decoded alone when no parse lane has claimed
@@ -130,7 +174,8 @@ __global__ void __launch_bounds__(OC_LZS_PARSE_WARPS * 32, 1)
 template <class C>
 __global__ void __launch_bounds__(OC_LZS_COPY_WARPS * 32, OC_LZS_COPY_MIN_BLOCKS)
     oc_lzs_copy_kernel(oc_cuda_batch b, size_t first, size_t count, uint32_t split_cap,
-                       const oc_lzs_rec *recs, size_t stride, uint32_t *state, unsigned long long *next)
+                       const oc_lzs_rec *recs, size_t stride, uint32_t *state, const uint2 *segs,
+                       unsigned long long *next)
 {
     __shared__ oc_lzs_slot slots[OC_LZS_COPY_WARPS];
     int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
@@ -152,7 +197,8 @@ __global__ void __launch_bounds__(OC_LZS_COPY_WARPS * 32, OC_LZS_COPY_MIN_BLOCKS
         if (lane == 0)
             w = atomicCAS(state + c, 0u, OC_LZS_CLAIM_COPY);
         w = __shfl_sync(OC_FULL_MASK, w, 0);
-        if (w != 0 && !oc_lzs_copy_published(state + c, recs + c * stride, src, dst, q, lane))
+        if (w != 0 && !oc_lzs_copy_published(state + c, C::pairs ? segs + c : nullptr, recs + c * stride, src,
+                                             dst, q, lane))
             continue;
         C::self_decode(src, (uint32_t)srcn, dst, (uint32_t)cap, b.dst_sizes ? b.dst_sizes + chunk : nullptr,
                        b.statuses ? b.statuses + chunk : nullptr, q, lane);
@@ -172,12 +218,14 @@ static inline int oc_lzs_plan(const oc_gpu_config *cfg, size_t n, enum oc_lzs_mo
     return 1;
 }
 
-/* Scratch bytes per chunk of a wave: its record slots, then its state
- * word; the wave adds OC_LZS_FIXED (the copy warps' counter, alignment). */
+/* Scratch bytes per chunk of a wave: its record slots, its seg word (a
+ * chunk walked by two lanes: where the second lane's records start), then
+ * its state word; the wave adds OC_LZS_FIXED (the copy warps' counter,
+ * alignment). */
 #define OC_LZS_FIXED 16u
 static inline size_t oc_lzs_chunk_bytes(uint32_t split_cap)
 {
-    return OC_LZS_MAX_RECS((size_t)split_cap) * sizeof(oc_lzs_rec) + sizeof(uint32_t);
+    return OC_LZS_MAX_RECS((size_t)split_cap) * sizeof(oc_lzs_rec) + sizeof(uint2) + sizeof(uint32_t);
 }
 
 /* Scratch: min(n, OC_LZS_WAVE) chunks' worth for the split decoder (none
@@ -222,9 +270,14 @@ template <class C> static cudaError_t oc_lzs_carveout(void)
         return cudaSuccess;
     e = cudaFuncSetAttribute(oc_lzs_copy_kernel<C>, cudaFuncAttributePreferredSharedMemoryCarveout,
                              cudaSharedmemCarveoutMaxShared);
-    if (e == cudaSuccess)
+    if constexpr (C::pairs) {
+        if (e == cudaSuccess)
+            e = cudaFuncSetAttribute(oc_lzs_pair_kernel<C>, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                     cudaSharedmemCarveoutMaxShared);
+    } else if (e == cudaSuccess) {
         e = cudaFuncSetAttribute(oc_lzs_parse_kernel<C>, cudaFuncAttributePreferredSharedMemoryCarveout,
                                  cudaSharedmemCarveoutMaxShared);
+    }
     if (e == cudaSuccess)
         __atomic_fetch_or(&done, bit, __ATOMIC_RELAXED);
     return e;
@@ -251,7 +304,8 @@ static oc_status oc_lzs_run(void *scratch_dev, const oc_gpu_side *side, int pars
     wave = (n + waves - 1) / waves;                     /* balanced: no small last wave */
     size_t stride = OC_LZS_MAX_RECS((size_t)split_cap); /* records per chunk */
     oc_lzs_rec *recs = (oc_lzs_rec *)scratch_dev;
-    uint32_t *state = (uint32_t *)(recs + wave * stride);
+    uint2 *segs = (uint2 *)(recs + wave * stride);
+    uint32_t *state = (uint32_t *)(segs + wave);
     size_t state_bytes = (wave + (wave & 1)) * sizeof(uint32_t); /* the counter 8-byte aligned after it */
     unsigned long long *next = (unsigned long long *)((uint8_t *)state + state_bytes);
     if (!parse)
@@ -267,21 +321,27 @@ static oc_status oc_lzs_run(void *scratch_dev, const oc_gpu_side *side, int pars
         return OC_ERR_CUDA;
     for (size_t first = 0; first < n; first += wave) {
         size_t count = n - first < wave ? n - first : wave;
-        size_t pw = 32 * OC_LZS_PARSE_WARPS;
+        size_t pw = (C::pairs ? 16 : 32) * OC_LZS_PARSE_WARPS; /* chunks a parse block */
         size_t cblocks = (count + OC_LZS_COPY_WARPS - 1) / OC_LZS_COPY_WARPS;
-        size_t most = (size_t)sms * OC_LZS_COPY_BLOCKS_PER_SM;
+        size_t most = (size_t)sms * C::copy_blocks;
         cudaStream_t ps = side ? side->stream : stream; /* the parse's stream */
         if (cudaMemsetAsync(state, 0, state_bytes + sizeof(*next), stream) != cudaSuccess)
             break;
         if (side && (cudaEventRecord(side->fork, stream) != cudaSuccess ||
                      cudaStreamWaitEvent(ps, side->fork, 0) != cudaSuccess))
             break;
-        if (parse)
-            oc_lzs_parse_kernel<C><<<(unsigned)((count + pw - 1) / pw), (unsigned)pw, 0, ps>>>(
-                b, first, count, split_cap, recs, stride, state);
+        unsigned pblocks = (unsigned)((count + pw - 1) / pw);
+        if constexpr (C::pairs) {
+            if (parse)
+                oc_lzs_pair_kernel<C><<<pblocks, OC_LZS_PARSE_WARPS * 32, 0, ps>>>(b, first, count, split_cap,
+                                                                                   recs, stride, state, segs);
+        } else if (parse) {
+            oc_lzs_parse_kernel<C><<<pblocks, OC_LZS_PARSE_WARPS * 32, 0, ps>>>(b, first, count, split_cap,
+                                                                                recs, stride, state);
+        }
         oc_lzs_copy_kernel<C>
             <<<(unsigned)(cblocks < most ? cblocks : most), OC_LZS_COPY_WARPS * 32, 0, stream>>>(
-                b, first, count, split_cap, recs, stride, state, next);
+                b, first, count, split_cap, recs, stride, state, segs, next);
         if (side && (cudaEventRecord(side->join, ps) != cudaSuccess ||
                      cudaStreamWaitEvent(stream, side->join, 0) != cudaSuccess))
             break;

@@ -170,4 +170,139 @@ __device__ __forceinline__ int oc_lzs_parse_warp(int lane, int have, const uint8
     }
 }
 
+/* The parse of up to 16 chunks by one warp, two lanes a chunk, for a
+ * format whose parser type C has a two-lane walk (C::pairs;
+ * snappy/snappy_split_parse.h, "Two lanes a chunk", says how the lanes
+ * walk and join): lane 2c (A) owns chunk c as oc_lzs_parse_warp's lane
+ * does (claims, publishes, returns the status), lane 2c + 1 (B) walks the
+ * chunk's second half when split is set.  Each lane has its own window;
+ * B's records go to recs + C::base(cap), its log to `log` (the pair's
+ * C::K entries of shared memory).  Every loop turn the pair swap their
+ * news with shuffles (B: log final, ended at the stream's end, stopped;
+ * A: walking alone or ended), and a __syncwarp orders B's log entries
+ * before A reads them.  A that joins writes seg (records [0, na) are A's,
+ * record i >= na is at recs[i + shift]) before its final count; a chunk
+ * not joined gets na = 0xffffffff.  While B may still store records, A
+ * stores at most C::base(cap) (more: it gives the chunk back, REDO).
+ * Waiting lanes (A for B's log or end) count neither as dry nor as
+ * parsing for the refill threshold. */
+template <class C>
+__device__ __forceinline__ int oc_lzs_parse_pair(int lane, int have, int split, const uint8_t *src,
+                                                 uint32_t srcn, uint32_t cap, oc_lzs_rec *recs, uint8_t *win,
+                                                 typename C::log_t *log, volatile uint32_t *pub, uint2 *seg,
+                                                 uint32_t *nrec, uint32_t *outn)
+{
+    const int isB = lane & 1;
+    typename C::st s;
+    C::init(&s);
+    typename C::b_st b;
+    C::b_init(&b, srcn / 2);
+    if (split)
+        s.rmax = C::base(cap);
+    int mode = isB ? (split ? 2 : 0) : !have ? 0 : srcn ? 2 : 1; /* 0 done, 1 parsing, 2 dry, 3 waiting */
+    int told = isB || !have;
+    uint32_t said = 0, lim = split ? srcn / 2 : 0xffffffffu, j = 0;
+    int synced = 0, joined = 0;
+    uint32_t wshift = 0, whi = 0, refill_at = 0xffffffffu;
+    uint8_t *mine = win + (uint32_t)lane * OC_LZS_WIN;
+    oc_lzs_rec *brecs = recs + C::base(cap);
+    for (;;) {
+        uint32_t dry = __ballot_sync(OC_FULL_MASK, mode == 2);
+        if (dry) {
+            __threadfence(); /* this lane's records before its count */
+            if (!told && s.nrec != said) {
+                *pub = OC_LZS_CLAIM_PARSE | s.nrec;
+                said = s.nrec;
+            }
+            uint32_t ip = isB ? b.ip : s.ip;
+            uintptr_t here = (uintptr_t)(src + (mode == 2 ? ip : 0));
+            oc_lzs_refill(dry, here & ~(uintptr_t)15, (uintptr_t)src, (uintptr_t)(src + srcn), win, lane);
+            if (mode == 2) {
+                uint32_t off = (uint32_t)(here & 15);
+                uint64_t end = (uint64_t)ip - off + OC_LZS_WIN;
+                wshift = ip - off;
+                whi = end < srcn ? (uint32_t)end : srcn;
+                refill_at = ip;
+                mode = 1;
+            }
+        }
+        for (;;) {
+            if (mode == 1) {
+                int r;
+                if (isB) {
+                    r = C::b_step(&b, log, mine, wshift, whi, srcn, cap, brecs);
+                    if (r == OC_LZS_NEED && b.ip == refill_at)
+                        r = C::b_step(&b, log, src, 0, srcn, srcn, cap, brecs);
+                } else {
+                    r = C::a_step(&s, mine, wshift, whi, srcn, cap, recs, lim);
+                    if (r == OC_LZS_NEED && s.ip == refill_at)
+                        r = C::a_step(&s, src, 0, srcn, srcn, cap, recs, lim);
+                }
+                mode = r == OC_LZS_NEED ? 2 : r == OC_LZS_END ? 0 : r == OC_LZS_STOP ? 3 : 1;
+            }
+            /* B's news: 0 walking, 1 walking with its log final, 2 ended at the stream's end,
+               3 stopped (failed, told to, or never split); A's: 1 when B's walk is of no use */
+            int bnews = mode != 0 ? (b.logged ? 1 : 0) : b.state == 1 ? 2 : 3;
+            int anews = mode == 0 || lim == 0xffffffffu;
+            int pst = __shfl_xor_sync(OC_FULL_MASK, isB ? bnews : anews, 1);
+            uint32_t pnlog = __shfl_xor_sync(OC_FULL_MASK, b.nlog, 1);
+            uint32_t pop = __shfl_xor_sync(OC_FULL_MASK, b.op, 1);
+            uint32_t pnrec = __shfl_xor_sync(OC_FULL_MASK, b.nrec, 1);
+            __syncwarp(); /* B's log entries (and records) before A reads (or overwrites) them */
+            if (isB) {
+                if (pst && mode != 0)
+                    mode = 0;
+            } else if (split && !joined) {
+                if (pst == 3 || (pst == 2 && lim == 0xffffffffu))
+                    s.rmax = 0xffffffffu; /* B has ended and its records are of no use: the slot is A's */
+                if (mode == 3 && pst != 0) {
+                    if (!synced) {
+                        int f = pst == 3 ? -1 : C::find(&s, log, pnlog, &j, &lim);
+                        if (f == 1)
+                            synced = 1;
+                        else if (f == 0)
+                            mode = 1;
+                        else
+                            lim = 0xffffffffu, mode = 1;
+                    }
+                    if (synced && pst >= 2) {
+                        uint32_t na = s.nrec, from = log[j].nrec;
+                        if (pst == 2 && C::join(&s, log, pnlog, j, pop, pnrec, cap)) {
+                            joined = 1;
+                            mode = 0;
+                            *seg = make_uint2(na, C::base(cap) + from - na);
+                        } else {
+                            synced = 0;
+                            lim = 0xffffffffu;
+                            s.rmax = 0xffffffffu;
+                            mode = 1;
+                        }
+                    }
+                }
+            }
+            if (mode == 0 && !told) { /* ended: the final count at once */
+                if (!joined)
+                    *seg = make_uint2(0xffffffffu, 0u);
+                __threadfence();
+                *pub = OC_LZS_CLAIM_PARSE | OC_LZS_DONE |
+                       (s.status == OC_LZS_OK     ? s.nrec
+                        : s.status == OC_LZS_REDO ? OC_LZS_REDO_BIT
+                                                  : 0u);
+                told = 1;
+            }
+            uint32_t dr = __ballot_sync(OC_FULL_MASK, mode == 2),
+                     act = __ballot_sync(OC_FULL_MASK, mode == 1 || mode == 2),
+                     live = __ballot_sync(OC_FULL_MASK, mode != 0);
+            if (!live) {
+                int ok = have && !isB && s.status == OC_LZS_OK;
+                *nrec = ok ? s.nrec : 0;
+                *outn = ok ? s.op : 0;
+                return have && !isB ? s.status : OC_LZS_OK;
+            }
+            if (dr && __popc(dr) * 4 >= __popc(act) * C::refill_quarters)
+                break;
+        }
+    }
+}
+
 #endif /* OC_LZ_SPLIT_WARP_CUH */
