@@ -19,7 +19,9 @@
  * first lane in visit order that fails or ends the block stops the round
  * (lanes after it are not visited: their reads are dropped); the lanes that
  * need words take the next words of the page in visit order (a ballot and
- * a population count).  Matches are copied when their lane reads the
+ * a population count; bench/gpu/dev builds a variant, GDD_WIN 1, that reads
+ * them from a window of words in registers: GDEFLATE_NOTES.md "Decoder v3").
+ * Matches are copied when their lane reads the
  * distance: the short ones whose source lies before the round's first
  * match by their own lanes, all at once; the others one match at a time in
  * lane order, by the whole warp (32 bytes a step; a source that overlaps
@@ -172,10 +174,104 @@ OC_CORE_FN uint32_t gdd_word(const uint8_t *src, size_t n, uint64_t k, uint32_t 
     return w;
 }
 
+/* The page's word stream: the next word to hand out.  With GDD_WIN
+ * (GDEFLATE_NOTES.md, "Decoder v3") the warp also holds the 64 words from
+ * `base` in registers, lane g words base + g (w0) and base + 32 + g (w1),
+ * so a refill is a shuffle instead of a load on the round's critical path;
+ * the window moves 32 words when the next word passes base + 32, loading
+ * the words a window ahead (a refill takes at most 32 words, so the words
+ * it takes lie below base + 64).  base itself is not kept: src and n move
+ * with it. */
+#ifndef GDD_WIN
+#define GDD_WIN 0
+#endif
+typedef struct gdd_in {
+#if GDD_WIN
+    const uint8_t *src; /* word `base` (src and n move with the window) */
+    size_t n;           /* the page's bytes from src on (0 past its end) */
+    uint32_t off;       /* the next word is base + off, off < 32 between refills */
+    uint32_t w0[GDD_PER], w1[GDD_PER];
+#else
+    const uint8_t *src;
+    size_t n;
+    uint64_t wk; /* the next word */
+#endif
+} gdd_in;
+
+#if GDD_WIN
+/* The real bits of word k (< 64) from src when n bytes are left there. */
+OC_CORE_FN uint32_t gdd_have(size_t n, uint32_t k)
+{
+    uint32_t b = 4 * k;
+    return b >= n ? 0 : n - b >= 4 ? 32 : (uint32_t)(n - b) * 8;
+}
+
+/* Words first + g from src into w of lane g (one window). */
+OC_CORE_FN void gdd_win_load(gdd_in *in, uint32_t *w, uint32_t first)
+{
+    for (uint32_t j = 0; j < GDD_PER; j++) {
+        uint32_t have;
+        w[j] = gdd_word(in->src, in->n, first + GDD_G(j), &have);
+    }
+}
+
+OC_CORE_FN void gdd_in_init(gdd_in *in, const uint8_t *src, size_t n)
+{
+    in->src = src;
+    in->n = n;
+    in->off = 0;
+    gdd_win_load(in, in->w0, 0);
+    gdd_win_load(in, in->w1, 32);
+}
+
 /* The lanes of `active` holding under 32 bits take the next words, one
  * each, in the visit order of a round started at r0. */
-OC_CORE_FN void gdd_refill(gdd_lane *L, uint64_t *wk, const uint8_t *src, size_t n, uint32_t active,
-                           uint32_t r0)
+OC_CORE_FN void gdd_refill(gdd_lane *L, gdd_in *in, uint32_t active, uint32_t r0)
+{
+    int need[GDD_PER];
+    for (uint32_t j = 0; j < GDD_PER; j++)
+        need[j] = ((active >> GDD_G(j)) & 1u) && L[j].cnt < 32;
+    uint32_t m = gdd_ballot(need);
+    if (!m)
+        return;
+    uint32_t idx[GDD_PER], a[GDD_PER], b[GDD_PER];
+    for (uint32_t j = 0; j < GDD_PER; j++)
+        idx[j] = (in->off + oc_popc32(m & gdd_before(GDD_G(j), r0))) & 63u; /* < 64: see gdd_in */
+    uint32_t lo[GDD_PER];
+    for (uint32_t j = 0; j < GDD_PER; j++)
+        lo[j] = idx[j] & 31u;
+    gdd_gather32(in->w0, lo, a);
+    gdd_gather32(in->w1, lo, b);
+    for (uint32_t j = 0; j < GDD_PER; j++) {
+        if (!need[j])
+            continue;
+        uint32_t w = idx[j] < 32 ? a[j] : b[j], have = gdd_have(in->n, idx[j]);
+        if (L[j].real == L[j].cnt) /* real bits stay contiguous from the bottom */
+            L[j].real += have;
+        L[j].bb |= (uint64_t)w << L[j].cnt;
+        L[j].cnt += 32;
+    }
+    in->off += oc_popc32(m);
+    if (in->off >= 32) {
+        for (uint32_t j = 0; j < GDD_PER; j++)
+            in->w0[j] = in->w1[j];
+        in->off -= 32;
+        in->src += in->n >= 128 ? 128 : in->n; /* src + n stays the page's end */
+        in->n -= in->n >= 128 ? 128 : in->n;
+        gdd_win_load(in, in->w1, 32);
+    }
+}
+#else
+OC_CORE_FN void gdd_in_init(gdd_in *in, const uint8_t *src, size_t n)
+{
+    in->src = src;
+    in->n = n;
+    in->wk = 0;
+}
+
+/* The lanes of `active` holding under 32 bits take the next words, one
+ * each, in the visit order of a round started at r0. */
+OC_CORE_FN void gdd_refill(gdd_lane *L, gdd_in *in, uint32_t active, uint32_t r0)
 {
     int need[GDD_PER];
     for (uint32_t j = 0; j < GDD_PER; j++)
@@ -185,14 +281,15 @@ OC_CORE_FN void gdd_refill(gdd_lane *L, uint64_t *wk, const uint8_t *src, size_t
         if (!need[j])
             continue;
         uint32_t have;
-        uint32_t w = gdd_word(src, n, *wk + oc_popc32(m & gdd_before(GDD_G(j), r0)), &have);
+        uint32_t w = gdd_word(in->src, in->n, in->wk + oc_popc32(m & gdd_before(GDD_G(j), r0)), &have);
         if (L[j].real == L[j].cnt) /* real bits stay contiguous from the bottom */
             L[j].real += have;
         L[j].bb |= (uint64_t)w << L[j].cnt;
         L[j].cnt += 32;
     }
-    *wk += oc_popc32(m);
+    in->wk += oc_popc32(m);
 }
+#endif
 
 OC_CORE_FN uint32_t gdd_take(gdd_lane *l, uint32_t nb) /* nb <= l->real, checked by the caller */
 {
@@ -335,13 +432,13 @@ OC_CORE_FN void gdd_copies(gdd_lane *L, uint8_t *dst, uint32_t m, uint32_t r0, c
 /* ---- block headers ------------------------------------------------------------------ */
 
 /* The code lengths of a dynamic block (after BFINAL/BTYPE) and its tables. */
-OC_CORE_FN oc_status gdd_dynamic(gdd_tables *T, gdd_lane *L, uint64_t *wk, const uint8_t *src, size_t n)
+OC_CORE_FN oc_status gdd_dynamic(gdd_tables *T, gdd_lane *L, gdd_in *in)
 {
     uint32_t h;
     oc_status st = gdd_pop0(L, 14, &h);
     if (st != OC_OK)
         return st;
-    gdd_refill(L, wk, src, n, 1u, 0);
+    gdd_refill(L, in, 1u, 0);
     uint32_t nlit = (h & 31u) + 257, ndist = ((h >> 5) & 31u) + 1, npre = (h >> 10) + 4;
     /* the precode lengths: 3 bits in each of lanes 0..npre-1 */
     uint32_t act = (1u << npre) - 1u, pv[GDD_PER];
@@ -361,7 +458,7 @@ OC_CORE_FN oc_status gdd_dynamic(gdd_tables *T, gdd_lane *L, uint64_t *wk, const
         if (GDD_G(j) < npre)
             T->lens[rfc1951_precode_order[GDD_G(j)]] = (uint8_t)pv[j];
     OC_WARP_SYNC();
-    gdd_refill(L, wk, src, n, act, 0);
+    gdd_refill(L, in, act, 0);
     st = inf_build(T->lens, 19, INF_TABLE_GPRE, T->dist, INF_PTB, &T->dcan, T->dsyms);
     if (st != OC_OK)
         return st;
@@ -426,7 +523,7 @@ OC_CORE_FN oc_status gdd_dynamic(gdd_tables *T, gdd_lane *L, uint64_t *wk, const
             end[j] = i + ex[j] + rep[j];
         i = gdd_get32(end, last);
         prev = gdd_get32(val, last);
-        gdd_refill(L, wk, src, n, vm, 0);
+        gdd_refill(L, in, vm, 0);
     }
     OC_WARP_SYNC();
     st = inf_build(T->lens, nlit, INF_TABLE_GLIT, T->lit, INF_TB, &T->lcan, T->lsyms);
@@ -452,8 +549,8 @@ OC_CORE_FN oc_status gdd_fixed(gdd_tables *T)
 
 /* The symbols of a Huffman block, through its end-of-block symbol; *eob
  * gets the lane that read it (the last round starts there). */
-OC_CORE_FN oc_status gdd_huffman(const gdd_tables *T, gdd_lane *L, uint64_t *wk, const uint8_t *src, size_t n,
-                                 uint8_t *dst, size_t cap, size_t *posp, uint32_t *eob)
+OC_CORE_FN oc_status gdd_huffman(const gdd_tables *T, gdd_lane *L, gdd_in *in, uint8_t *dst, size_t cap,
+                                 size_t *posp, uint32_t *eob)
 {
     size_t pos = *posp;
     for (;;) {
@@ -529,7 +626,7 @@ OC_CORE_FN oc_status gdd_huffman(const gdd_tables *T, gdd_lane *L, uint64_t *wk,
         gdd_copies(L, dst, gdd_ballot(cp), 0, dist);
         pos += f < 32 ? gdd_get32(ex, f) : sum;
         OC_WARP_SYNC(); /* this round's literals, for the next round's copies */
-        gdd_refill(L, wk, src, n, before, 0);
+        gdd_refill(L, in, before, 0);
         if (f < 32) {
             *posp = pos;
             *eob = f;
@@ -540,8 +637,7 @@ OC_CORE_FN oc_status gdd_huffman(const gdd_tables *T, gdd_lane *L, uint64_t *wk,
 
 /* The last round of a block, from lane r0: the lanes owing a distance read
  * it and copy their match; every lane is refilled. */
-OC_CORE_FN oc_status gdd_last_round(const gdd_tables *T, gdd_lane *L, uint64_t *wk, const uint8_t *src,
-                                    size_t n, uint8_t *dst, uint32_t r0)
+OC_CORE_FN oc_status gdd_last_round(const gdd_tables *T, gdd_lane *L, gdd_in *in, uint8_t *dst, uint32_t r0)
 {
     uint32_t used[GDD_PER] = {0}, dist[GDD_PER] = {0}, e32[GDD_PER];
     int bad[GDD_PER], cp[GDD_PER];
@@ -558,13 +654,12 @@ OC_CORE_FN oc_status gdd_last_round(const gdd_tables *T, gdd_lane *L, uint64_t *
         if (cp[j])
             gdd_take(&L[j], used[j]);
     gdd_copies(L, dst, gdd_ballot(cp), r0, dist);
-    gdd_refill(L, wk, src, n, 0xFFFFFFFFu, r0);
+    gdd_refill(L, in, 0xFFFFFFFFu, r0);
     return OC_OK;
 }
 
 /* A stored block after BFINAL/BTYPE: LEN in lane 0, bytes round-robin. */
-OC_CORE_FN oc_status gdd_stored(gdd_lane *L, uint64_t *wk, const uint8_t *src, size_t n, uint8_t *dst,
-                                size_t cap, size_t *posp, uint32_t *r0)
+OC_CORE_FN oc_status gdd_stored(gdd_lane *L, gdd_in *in, uint8_t *dst, size_t cap, size_t *posp, uint32_t *r0)
 {
     uint32_t len;
     oc_status st = gdd_pop0(L, 16, &len);
@@ -586,7 +681,7 @@ OC_CORE_FN oc_status gdd_stored(gdd_lane *L, uint64_t *wk, const uint8_t *src, s
         }
         if (gdd_ballot(bad))
             return OC_ERR_TRUNCATED;
-        gdd_refill(L, wk, src, n, m, 0);
+        gdd_refill(L, in, m, 0);
     }
     *posp = pos + len;
     *r0 = len % GDD_LANES;
@@ -607,8 +702,9 @@ OC_CORE_FN oc_status gdd_decode(gdd_tables *T, const uint8_t *src, size_t n, uin
         L[j].cnt = L[j].real = L[j].pend = 0;
         L[j].at = 0;
     }
-    uint64_t wk = 0;
-    gdd_refill(L, &wk, src, n, 0xFFFFFFFFu, 0);
+    gdd_in in;
+    gdd_in_init(&in, src, n);
+    gdd_refill(L, &in, 0xFFFFFFFFu, 0);
     if (!dst)
         cap = SIZE_MAX;
     size_t pos = 0;
@@ -618,19 +714,19 @@ OC_CORE_FN oc_status gdd_decode(gdd_tables *T, const uint8_t *src, size_t n, uin
         oc_status st = gdd_pop0(L, 3, &hdr);
         if (st != OC_OK)
             return st;
-        gdd_refill(L, &wk, src, n, 1u, 0);
+        gdd_refill(L, &in, 1u, 0);
         uint32_t type = hdr >> 1;
         if (type == 0) {
-            st = gdd_stored(L, &wk, src, n, dst, cap, &pos, &r0);
+            st = gdd_stored(L, &in, dst, cap, &pos, &r0);
         } else if (type == 3) {
             st = OC_ERR_CORRUPT;
         } else {
-            st = type == 2 ? gdd_dynamic(T, L, &wk, src, n) : gdd_fixed(T);
+            st = type == 2 ? gdd_dynamic(T, L, &in) : gdd_fixed(T);
             if (st == OC_OK)
-                st = gdd_huffman(T, L, &wk, src, n, dst, cap, &pos, &r0);
+                st = gdd_huffman(T, L, &in, dst, cap, &pos, &r0);
         }
         if (st == OC_OK)
-            st = gdd_last_round(T, L, &wk, src, n, dst, r0);
+            st = gdd_last_round(T, L, &in, dst, r0);
         if (st != OC_OK)
             return st;
         if (hdr & 1u)
