@@ -19,19 +19,20 @@
  * (deflate_host_core.c).  Run it under compute-sanitizer memcheck and
  * racecheck (bench/gpu/dev/run-device.sh).
  *
- * --variant v1|v2|v3|v4|v5|v2,v4,v5|all (default all): decoder v1
- * (inflate_v1_core.h, the library's until v2), v2 (inflate_v2_core.h, the
- * library's until v4), v3 (the library's core with an 11-bit
- * literal/length table; DEFLATE_NOTES.md "Decoder v1: result, and decoders
- * v2 / v3"), the library's kernel (v4, inflate_kernels.cu: a lane per bit
- * offset, "Decoder v4") and v5 (two offsets a lane: "Decoder v5");
- * inflate_var_kernels.cu builds v1, v2, v3 and v5.  Each is checked and
+ * --variant v2|v3|v4|v6|v4,v6|all (default all): decoder v2
+ * (inflate_v2_core.h, the library's until v4), v3 (the library's core with
+ * an 11-bit literal/length table; DEFLATE_NOTES.md "Decoder v1: result,
+ * and decoders v2 / v3"), the library's kernel (v4, inflate_kernels.cu: a
+ * lane per bit offset, "Decoder v4") and v6 (the library's core with
+ * INF_LAZY 1: "Decoder v6"); inflate_var_kernels.cu builds v2, v3 and v6.
+ * v1 and v5 were removed in session 7 (their numbers: "Decoder v1: result"
+ * and "Result of v4 and v5").  Each is checked and
  * timed on the same batch; damaged inputs are held to the library's host
  * core for every variant.
  *
  * Usage: deflate_dev [--damage] [--quick] [--chunk N] [--level L] [--zlib]
  *                    [--strategy S] [--algo deflate|zlib|gzip|all]
- *                    [--variant v1|v2|v3|v4|v5|v2,v4,v5|all]
+ *                    [--variant v2|v3|v4|v6|v4,v6|all]
  *                    [--reps N] [--min-bytes B] [--max-bytes B] FILE...
  * Exit status 0 only if every check passed.
  */
@@ -88,7 +89,7 @@ struct Opts {
     size_t min_bytes = (size_t)1 << 30;
     size_t max_bytes = (size_t)64 << 20;
     std::vector<oc_algorithm> algos = {OC_ALGO_DEFLATE, OC_ALGO_ZLIB, OC_ALGO_GZIP};
-    std::vector<int> variants = {1, 2, 3, 4, 5};
+    std::vector<int> variants = {2, 3, 4, 6};
 };
 static Opts g;
 
@@ -231,13 +232,11 @@ static void dev_decode(const DevBatch &d, oc_algorithm a, int variant)
     cfg.algorithm = a;
     cfg.max_capacity = SIZE_MAX;
     oc_status st =
-        variant == 1   ? dev_inflate_v1(&cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
-                                        (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, 0)
-        : variant == 3 ? dev_inflate_v3(&cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
+        variant == 3   ? dev_inflate_v3(&cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
                                         (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, 0)
         : variant == 2 ? dev_inflate_v2(&cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
                                         (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, 0)
-        : variant == 5 ? dev_inflate_v5(&cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
+        : variant == 6 ? dev_inflate_v6(&cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
                                         (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, 0)
                        : oc_cuda_inflate(NULL, 0, &cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
                                          (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, 0);
@@ -432,20 +431,18 @@ int main(int argc, char **argv)
         } else if (s == "--variant" && i + 1 < argc) {
             std::string v = argv[++i];
             g.variants.clear();
-            if (v == "v1" || v == "all" || v.find("v1,") == 0)
-                g.variants.push_back(1);
             if (v == "v2" || v == "all" || v.find("v2") != std::string::npos)
                 g.variants.push_back(2);
             if (v == "v3" || v == "all" || v.find("v3") != std::string::npos)
                 g.variants.push_back(3);
             if (v == "v4" || v == "all" || v.find("v4") != std::string::npos)
                 g.variants.push_back(4);
-            if (v == "v5" || v == "all" || v.find("v5") != std::string::npos)
-                g.variants.push_back(5);
+            if (v == "v6" || v == "all" || v.find("v6") != std::string::npos)
+                g.variants.push_back(6);
         } else if (s[0] == '-') {
             fprintf(stderr, "usage: deflate_dev [--damage] [--quick] [--chunk N] [--level L] [--zlib] "
                             "[--strategy S] [--algo deflate|zlib|gzip|all] [--variant "
-                            "v1|v2|v3|v4|v5|v2,v4,v5|all] [--reps N] "
+                            "v2|v3|v4|v6|v4,v6|all] [--reps N] "
                             "[--min-bytes B] "
                             "[--max-bytes B] FILE...\n");
             return 2;

@@ -2,7 +2,7 @@
  * deflate_host_core.h - the GPU Deflate cores compiled for the host (one
  * lane), for the development harness to compare the GPU against, chunk by
  * chunk: same status, same size, same bytes (the library's core, decoder
- * v2; and the variants v1 and v3, deflate_host_core_var.c).
+ * v4; and the variants v2, v3 and v6, deflate_host_core_var.c).
  */
 #ifndef OC_DEFLATE_HOST_CORE_H
 #define OC_DEFLATE_HOST_CORE_H
@@ -20,17 +20,15 @@ extern "C" {
 oc_status deflate_host_decode(oc_algorithm algo, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
                               size_t *out_size);
 
-/* The same with decoder v1's core (inflate_v1_core.h), and v3's (the
- * library's core with an 11-bit literal/length table); not thread-safe. */
-oc_status deflate_host_decode_v1(oc_algorithm algo, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
-                                 size_t *out_size);
+/* The same with decoder v3's core (the library's core with an 11-bit
+ * literal/length table); not thread-safe. */
 oc_status deflate_host_decode_v3(oc_algorithm algo, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
                                  size_t *out_size);
 /* Decoder v2's core (inflate_v2_core.h, the library's until v4). */
 oc_status deflate_host_decode_v2(oc_algorithm algo, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
                                  size_t *out_size);
-/* Decoder v5's core (inflate_v5_core.h: v4 with two bit offsets a lane). */
-oc_status deflate_host_decode_v5(oc_algorithm algo, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+/* Decoder v6's core (the library's with INF_LAZY 1). */
+oc_status deflate_host_decode_v6(oc_algorithm algo, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
                                  size_t *out_size);
 
 #ifdef __cplusplus

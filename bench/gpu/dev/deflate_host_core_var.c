@@ -2,27 +2,20 @@
  * deflate_host_core_var.c - the inflate variants beside the library's
  * (inflate_var_kernels.cu) compiled for the host, so that
  * deflate_var_cpu_check.c holds them and the library to each other here:
- *   -DDEV_V1 -DDEV_HOST_DECODE=deflate_host_decode_v1       decoder v1;
  *   -DINF_LTB=11u -DDEV_HOST_DECODE=deflate_host_decode_v3  decoder v3;
  *   -DDEV_V2 -DDEV_HOST_DECODE=deflate_host_decode_v2       decoder v2;
- *   -DDEV_V5 -DDEV_HOST_DECODE=deflate_host_decode_v5       decoder v5.
+ *   -DINF_LAZY=1 -DDEV_HOST_DECODE=deflate_host_decode_v6   decoder v6.
  */
 #include "deflate_host_core.h"
 
-#ifdef DEV_V1
-#include "inflate_v1_core.h" /* first: inflate_chunk_core.h then wraps v1 */
-#endif
 #ifdef DEV_V2
-#include "inflate_v2_core.h" /* likewise for v2 */
-#endif
-#ifdef DEV_V5
-#include "inflate_v5_core.h" /* and v5 */
+#include "inflate_v2_core.h" /* first: inflate_chunk_core.h then wraps v2 */
 #endif
 
 #include "cuda/codecs/deflate/inflate_chunk_core.h"
 
 #ifndef DEV_HOST_DECODE
-#error "build with -DDEV_HOST_DECODE=deflate_host_decode_v1, _v2, _v3 or _v5 (see the Makefile)"
+#error "build with -DDEV_HOST_DECODE=deflate_host_decode_v2, _v3 or _v6 (see the Makefile)"
 #endif
 
 oc_status DEV_HOST_DECODE(oc_algorithm algo, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,

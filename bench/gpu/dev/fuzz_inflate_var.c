@@ -1,7 +1,7 @@
 /*
  * fuzz_inflate_var.c - differential libFuzzer target of the GPU inflate
- * cores compiled for the host: the library's (decoder v2) against decoder v1
- * (inflate_v1_core.h), which it replaced; any input, any capacity.  Both
+ * cores compiled for the host: the library's (decoder v4) against decoder v2
+ * (inflate_v2_core.h), which it replaced; any input, any capacity.  Both
  * must give the same status and size, and the same bytes when OK; the
  * library's input and output are exactly-sized heap buffers, so under ASan a
  * one-byte overread or overwrite faults.  Byte 0 picks the format, bytes 1-2
@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(in, data, size);
     size_t got = 0, got1 = 0;
     oc_status st = deflate_host_decode(a, in, size, out, cap, &got);
-    oc_status st1 = deflate_host_decode_v1(a, in, size, out1, cap, &got1);
+    oc_status st1 = deflate_host_decode_v2(a, in, size, out1, cap, &got1);
     if (st != st1 || got != got1 || (st == OC_OK && memcmp(out, out1, got) != 0))
         abort();
     free(in);

@@ -17,11 +17,6 @@
 extern "C" {
 #endif
 
-/* Decoder v1 (inflate_v1_core.h), the library's until decoder v2. */
-oc_status dev_inflate_v1(const oc_gpu_config *cfg, size_t n, const void *const *src_dev,
-                         const size_t *src_sizes_dev, void *const *dst_dev, const size_t *dst_caps_dev,
-                         size_t *dst_sizes_dev, oc_status *statuses_dev, cudaStream_t stream);
-
 /* Decoder v3: the library's core with an 11-bit literal/length table. */
 oc_status dev_inflate_v3(const oc_gpu_config *cfg, size_t n, const void *const *src_dev,
                          const size_t *src_sizes_dev, void *const *dst_dev, const size_t *dst_caps_dev,
@@ -32,8 +27,8 @@ oc_status dev_inflate_v2(const oc_gpu_config *cfg, size_t n, const void *const *
                          const size_t *src_sizes_dev, void *const *dst_dev, const size_t *dst_caps_dev,
                          size_t *dst_sizes_dev, oc_status *statuses_dev, cudaStream_t stream);
 
-/* Decoder v5 (inflate_v5_core.h): v4 with two bit offsets a lane. */
-oc_status dev_inflate_v5(const oc_gpu_config *cfg, size_t n, const void *const *src_dev,
+/* Decoder v6: the library's core with INF_LAZY 1 (DEFLATE_NOTES.md "Decoder v6"). */
+oc_status dev_inflate_v6(const oc_gpu_config *cfg, size_t n, const void *const *src_dev,
                          const size_t *src_sizes_dev, void *const *dst_dev, const size_t *dst_caps_dev,
                          size_t *dst_sizes_dev, oc_status *statuses_dev, cudaStream_t stream);
 

@@ -3,31 +3,26 @@
  * that are not the library's, so that deflate_dev.cu times them beside the
  * library's kernel (src/cuda/codecs/deflate/inflate_kernels.cu, decoder v4)
  * on one GPU (DEFLATE_NOTES.md "Decoder v1: result, and decoders v2 / v3"):
- *   -DDEV_V1 -DDEV_INFLATE_LAUNCH=dev_inflate_v1      decoder v1
- *       (inflate_v1_core.h; blocks of 4 warps, 24 warps per SM);
  *   -DINF_LTB=11u -DDEV_INFLATE_LAUNCH=dev_inflate_v3 decoder v3, the
  *       library's core (since v4 moved in: v4's) with an 11-bit literal/length table (13 KiB of
  *       shared memory a warp: blocks of 2 warps, 16 warps per SM);
  *   -DDEV_V2 -DDEV_INFLATE_LAUNCH=dev_inflate_v2      decoder v2
  *       (inflate_v2_core.h, the library's until v4; blocks of 4 warps);
- *   -DDEV_V5 -DDEV_INFLATE_LAUNCH=dev_inflate_v5      decoder v5
- *       (inflate_v5_core.h: v4 with two bit offsets a lane).
+ *   -DINF_LAZY=1 -DDEV_INFLATE_LAUNCH=dev_inflate_v6  decoder v6, the
+ *       library's core with the length/distance side only in rounds whose
+ *       chain reaches a length code ("Decoder v6"; blocks of 4 warps).
+ * v1 and v5 left (DEFLATE_NOTES.md "Decoder v1" and "Decoder v5" say where
+ * their numbers and sources are).
  */
-#ifdef DEV_V1
-#include "inflate_v1_core.h" /* first: inflate_chunk_core.h then wraps v1 */
-#endif
 #ifdef DEV_V2
-#include "inflate_v2_core.h" /* likewise for v2 */
-#endif
-#ifdef DEV_V5
-#include "inflate_v5_core.h" /* and v5 */
+#include "inflate_v2_core.h" /* first: inflate_chunk_core.h then wraps v2 */
 #endif
 
 #include "cuda/codecs/deflate/inflate_chunk_core.h"
 #include "inflate_var_gpu.h"
 
 #ifndef DEV_INFLATE_LAUNCH
-#error "build with -DDEV_INFLATE_LAUNCH=dev_inflate_v1, _v2, _v3 or _v5 (see the Makefile)"
+#error "build with -DDEV_INFLATE_LAUNCH=dev_inflate_v2, _v3 or _v6 (see the Makefile)"
 #endif
 
 #if defined(INF_LTB) && INF_LTB > 10
