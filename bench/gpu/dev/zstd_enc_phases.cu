@@ -11,7 +11,7 @@
  *
  * Usage: zstd_enc_phases [--levels 1,2,3] [--chunks 65536,1048576]
  *                        [--bytes B] [--scratch-cap B] [--reps N] [--libzstd L]
- *                        [--static] [--reset-each] [--split] FILE...
+ *                        [--static] [--reset-each] [--split] [--split-back B] FILE...
  * The files (concatenated, repeated to --bytes, default 256 MiB) are cut
  * into chunks; per level and chunk size it prints the speed (CUDA events,
  * median of --reps, default 3; GB/s of input, phases counted too), the
@@ -25,7 +25,9 @@
  * --reset-each clears the hash heads before every chunk (the library before
  * session 6) instead of moving W.base past the chunk before; --split runs
  * a warp a 128 KiB block instead of a warp a chunk (blocks compressed
- * alone, then gathered: see zep_block; an experiment, not the library).
+ * alone, then gathered: see zep_block; an experiment, not the library);
+ * --split-back B (default 65536): at the bucket levels the B bytes before
+ * a block enter its tables first, so its matches may reach back that far.
  * Built several times: zstd_enc_phases (the library's core as it is),
  * zstd_enc_phases_serial (ZE_ENTROPY_LANES=1, ZE_COUNT_STEP=1,
  * ZE_LINK_EARLY=0, ZE_WIN_MULTI=0, ZE_BUCKET_MAX_LEVEL=1, ZE_WORD_LOADS=0:
@@ -154,13 +156,14 @@ __global__ void __launch_bounds__(ZEP_WARPS * 32, 10) /* as zstd_enc.cu */
  * 3-byte header, last flag set on the chunk's last block); then a second
  * kernel, a warp a chunk, writes the frame header and copies the chunk's
  * blocks in order.  Measured for the ratio it gives up (the sample at 1 MiB,
- * C build of the core on 128 KiB chunks: level 3 2.838 -> ~2.784) against
- * the 8x the warps a 1 MiB batch gets. */
+ * C build of the core, blocks alone: level 3 2.838 -> 2.784; with the 64
+ * KiB before each block entered first, --split-back: 2.828) against the 8x
+ * the warps a 1 MiB batch gets. */
 #define ZEP_NOREP 0xF0000000u /* no offset (< 2^27) is this, or this - 1 */
 #define ZEP_STAGE (ZE_BLOCK + 64)
 
 __device__ uint32_t zep_block(const ze_work *W, ze_tables *T, const uint8_t *src, uint32_t n, uint32_t bs,
-                              int level, uint8_t *stage)
+                              int level, uint8_t *stage, uint32_t back)
 {
     ze_params P = ze_params_for_level(level);
     uint32_t lane = OC_LANE();
@@ -178,6 +181,12 @@ __device__ uint32_t zep_block(const ze_work *W, ze_tables *T, const uint8_t *src
         uint32_t rep[3] = {ZEP_NOREP, ZEP_NOREP + 16u, ZEP_NOREP + 32u};
         uint32_t nlit = 0, nseq = 0, ins = bs;
         ZE_PHASE(0);
+        if (P.bucket &&
+            bsz > 8) /* --split-back: the `back` bytes before the block enter the buckets, unsearched */
+            for (uint32_t p = bs > back ? bs - back : 0; p < bs; p += ZE_WINDOW) {
+                uint32_t skip[ZE_WAYS];
+                ze_bucket_window(W, src, src + be, p, bs - p < ZE_WINDOW ? bs : p + ZE_WINDOW, skip);
+            }
         if (P.lazy == 2) {
             nseq = ze_block_wlazy(W, src, bs, be, maxdist, rep, &P, &ins, &nlit);
         } else if (P.lazy) {
@@ -227,7 +236,7 @@ __device__ uint32_t zep_block(const ze_work *W, ze_tables *T, const uint8_t *src
 __global__ void __launch_bounds__(ZEP_WARPS * 32, 10)
     zep_split_kernel(size_t ntasks, const uint8_t *in, size_t chunk, size_t total, uint8_t *stage,
                      uint32_t *stage_sizes, int level, uint8_t *scratch, size_t slice, size_t nwarps,
-                     unsigned long long *phases, unsigned long long *next)
+                     unsigned long long *phases, unsigned long long *next, uint32_t back)
 {
     size_t warp = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     uint32_t lane = threadIdx.x & 31u, wi = threadIdx.x >> 5;
@@ -268,7 +277,8 @@ __global__ void __launch_bounds__(ZEP_WARPS * 32, 10)
             }
             done = sn;
             uint32_t sz =
-                bs < sn ? zep_block(&W, T, in + off, (uint32_t)sn, bs, level, stage + t * ZEP_STAGE) : 0;
+                bs < sn ? zep_block(&W, T, in + off, (uint32_t)sn, bs, level, stage + t * ZEP_STAGE, back)
+                        : 0;
             ZE_PHASE(3);
             if (lane == 0)
                 stage_sizes[t] = sz;
@@ -351,6 +361,7 @@ int main(int argc, char **argv)
     std::vector<size_t> levels = {1, 2, 3}, chunks = {65536, 1048576}, zlevels;
     size_t bytes = (size_t)256 << 20, cap = (size_t)2 << 30;
     int reps = 3, fixed = 0, reset_each = 0, split = 0;
+    uint32_t split_back = 65536;
     std::vector<std::string> files;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
@@ -370,6 +381,8 @@ int main(int argc, char **argv)
             reset_each = 1;
         else if (a == "--split")
             split = 1;
+        else if (a == "--split-back" && i + 1 < argc)
+            split_back = (uint32_t)strtoul(argv[++i], nullptr, 10);
         else if (a == "--reps" && i + 1 < argc)
             reps = atoi(argv[++i]);
         else
@@ -442,7 +455,8 @@ int main(int argc, char **argv)
                 CUDA_OK(cudaEventRecord(e0));
                 if (split) {
                     zep_split_kernel<<<blocks, ZEP_WARPS * 32>>>(ntasks, d_in, chunk, bytes, d_stage, d_stsz,
-                                                                 (int)level, d_scr, slice, w, d_ph, d_next);
+                                                                 (int)level, d_scr, slice, w, d_ph, d_next,
+                                                                 split_back);
                     zep_gather_kernel<<<(unsigned)((n + 3) / 4), 128>>>(n, chunk, bytes, d_stage, d_stsz,
                                                                         d_out, bound, d_sizes, d_st);
                 } else {
