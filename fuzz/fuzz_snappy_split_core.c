@@ -10,7 +10,14 @@
  * gave the chunk back (OC_LZS_REDO, where the GPU's copy warp decodes it
  * alone); an accepted stream's records must stay inside the input and the
  * output and add up to the declared length, and their output must be the
- * CPU engine's bytes.
+ * CPU engine's bytes.  Then the two-lane walk of the same input
+ * (snappy_split_parse.h, "Two lanes a chunk": A from the start, B
+ * speculatively from the middle, joined where they meet) through the same
+ * windows must give the one-lane walk's status, size and records, unless
+ * A gave the chunk back for its record bound (REDO); its slot is
+ * exactly-sized too, B storing into its top.  Seeds (fuzz/seeds/
+ * snappy_split_core): libsnappy chunks of 64 KiB behind a byte choosing
+ * the 64 KiB capacity, so that the join runs.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -93,6 +100,76 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         free(out), free(ref);
     }
+    /* the two lanes (B first to its end; A held to its bound until it decides, as on the GPU) */
+    oc_lzs_rec *slot = (oc_lzs_rec *)malloc(OC_LZS_MAX_RECS(cap) * sizeof(oc_lzs_rec));
+    if (!slot)
+        abort();
+    oc_snaps_log log[OC_SNAPS_K];
+    oc_snaps_b b;
+    oc_snaps_b_init(&b, n / 2);
+    int split = OC_SNAPS_SPLITS(n, cap);
+    w = NULL;
+    refill_at = 0xffffffffu;
+    for (r = split ? OC_LZS_NEED : OC_LZS_END; r != OC_LZS_END;) {
+        if (r == OC_LZS_NEED) {
+            free(w);
+            uint32_t back = align < b.ip ? align : b.ip;
+            wshift = b.ip - back;
+            whi = wshift + win < n ? wshift + win : n;
+            w = fuzz_copy(in + wshift, whi - wshift);
+            refill_at = b.ip;
+        }
+        r = oc_snaps_b_step(&b, log, w, wshift, whi, n, cap, slot + OC_SNAPS_BASE(cap));
+        if (r == OC_LZS_NEED && b.ip == refill_at)
+            r = oc_snaps_b_step(&b, log, in, 0, n, n, cap, slot + OC_SNAPS_BASE(cap));
+    }
+    if (b.nlog > OC_SNAPS_K || b.nrec > OC_LZS_MAX_RECS(cap) - OC_SNAPS_BASE(cap))
+        abort();
+    oc_snaps_st a;
+    oc_snaps_init(&a);
+    if (split)
+        a.rmax = OC_SNAPS_BASE(cap);
+    uint32_t lim = split ? n / 2 : 0xffffffffu, j = 0;
+    int joined = 0;
+    free(w);
+    w = NULL;
+    refill_at = 0xffffffffu;
+    r = n == 0 ? oc_snaps_a_step(&a, w, 0, 0, n, cap, slot, lim) : OC_LZS_NEED;
+    while (r != OC_LZS_END) {
+        if (r == OC_LZS_STOP) {
+            int f = b.state == 2 ? -1 : oc_snaps_find(&a, log, b.nlog, &j, &lim);
+            if (f == 1 && oc_snaps_join(&a, log, b.nlog, j, b.op, b.nrec, cap)) {
+                joined = 1;
+                break;
+            }
+            if (f != 0)
+                lim = 0xffffffffu, a.rmax = 0xffffffffu;
+        }
+        if (r == OC_LZS_NEED) {
+            free(w);
+            uint32_t back = align < a.ip ? align : a.ip;
+            wshift = a.ip - back;
+            whi = wshift + win < n ? wshift + win : n;
+            w = fuzz_copy(in + wshift, whi - wshift);
+            refill_at = a.ip;
+        }
+        r = oc_snaps_a_step(&a, w, wshift, whi, n, cap, slot, lim);
+        if (r == OC_LZS_NEED && a.ip == refill_at)
+            r = oc_snaps_a_step(&a, in, 0, n, n, cap, slot, lim);
+    }
+    free(w);
+    if (a.status != OC_LZS_REDO || s.status == OC_LZS_REDO) {
+        if (a.status != s.status || (a.status == OC_LZS_OK && (a.op != s.op || a.nrec != s.nrec)))
+            abort();
+        if (a.status == OC_LZS_OK) {
+            uint32_t nb = joined ? b.nrec - log[j].nrec : 0, na = a.nrec - nb;
+            if (memcmp(slot, recs, (size_t)na * sizeof *recs) != 0 ||
+                (nb &&
+                 memcmp(slot + OC_SNAPS_BASE(cap) + log[j].nrec, recs + na, (size_t)nb * sizeof *recs) != 0))
+                abort();
+        }
+    }
+    free(slot);
     free(in), free(recs);
     return 0;
 }
