@@ -603,33 +603,54 @@ __global__ void __launch_bounds__(256)
     }
 }
 
-/* Bit unshuffle of el elements of T bytes (shuffle.h's layout), a thread
- * per group of 8 elements: the group's 8 elements built in registers
- * (byte j of element r is bit row 8j..8j+7's column, transposed) and
- * stored whole. */
+/* Bit unshuffle of el elements of T bytes (shuffle.h's layout), a lane
+ * per group of 8 elements, a warp per 32 groups: the group's 8 elements
+ * built in registers (byte j of element r is bit row 8j..8j+7's column,
+ * transposed), staged in shared memory (32 x 9 words of W a warp, the
+ * ninth against bank conflicts) and stored by the warp as consecutive
+ * elements, so each store instruction writes whole sectors (a lane storing
+ * its own group's 8 words wrote 32 sectors of 8 bytes per instruction).
+ * A warp's slice of `stage` is BL_STAGE_WORDS 8-byte words whatever W: the
+ * warps of a CTA move on to the next block entry without a barrier, so one
+ * warp may unshuffle a typesize-4 block while another still does a
+ * typesize-8 one, and slices sized by W overlapped (warp 2's of 4 bytes
+ * was warp 1's of 8: the intermittent failure of session 6's call B,
+ * bench/gpu/blosc/NOTES.md). */
+#define BL_STAGE_WORDS (32 * 9)
 template <typename W, int T>
-__device__ static void bl_bitunshuffle_words(uint8_t *dst, const uint8_t *slab, size_t el)
+__device__ static void bl_bitunshuffle_words(uint8_t *dst, const uint8_t *slab, size_t el, uint64_t *stage)
 {
     size_t row = el / 8;
-    for (size_t g = threadIdx.x; g < row; g += blockDim.x) {
+    unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+    W *st = (W *)(stage + warp * BL_STAGE_WORDS); /* 8-byte words: the same slice for every W */
+    for (size_t g0 = (size_t)warp * 32; g0 < row; g0 += (size_t)nwarps * 32) { /* warp-uniform */
+        size_t g = g0 + lane;
         W w[8];
 #pragma unroll
         for (int r = 0; r < 8; r++)
             w[r] = 0;
+        if (g < row) {
 #pragma unroll
-        for (int j = 0; j < T; j++) {
-            uint64_t x = 0;
+            for (int j = 0; j < T; j++) {
+                uint64_t x = 0;
 #pragma unroll
-            for (int b = 0; b < 8; b++)
-                x |= (uint64_t)slab[(8 * (size_t)j + b) * row + g] << (8 * b);
-            x = oc_transpose8x8(x);
+                for (int b = 0; b < 8; b++)
+                    x |= (uint64_t)slab[(8 * (size_t)j + b) * row + g] << (8 * b);
+                x = oc_transpose8x8(x);
 #pragma unroll
-            for (int r = 0; r < 8; r++)
-                w[r] |= (W)((x >> (8 * r)) & 0xFF) << (8 * j);
+                for (int r = 0; r < 8; r++)
+                    w[r] |= (W)((x >> (8 * r)) & 0xFF) << (8 * j);
+            }
         }
 #pragma unroll
         for (int r = 0; r < 8; r++)
-            ((W *)dst)[g * 8 + r] = w[r];
+            st[lane * 9 + r] = w[r];
+        __syncwarp();
+        size_t ne = (row - g0 < 32 ? row - g0 : 32) * 8; /* elements of this warp's 32 groups */
+        W *out = (W *)dst + g0 * 8;
+        for (size_t k = lane; k < ne; k += 32)
+            out[k] = st[(k >> 3) * 9 + (k & 7)];
+        __syncwarp();
     }
 }
 
@@ -638,6 +659,7 @@ __device__ static void bl_bitunshuffle_words(uint8_t *dst, const uint8_t *slab, 
 __global__ void __launch_bounds__(256)
     bl_unfilter_kernel(const bl_blk *blks, const unsigned long long *ctr, unsigned long long bound)
 {
+    __shared__ uint64_t stage[(256 / 32) * BL_STAGE_WORDS]; /* bl_bitunshuffle_words' staging */
     unsigned long long m = ctr[BL_CTR_BLK] < bound ? ctr[BL_CTR_BLK] : bound;
     for (unsigned long long i = blockIdx.x; i < m; i += gridDim.x) {
         bl_blk e = blks[i];
@@ -664,9 +686,9 @@ __global__ void __launch_bounds__(256)
             done = el * t;
         } else if (e.filter == 2 && el % 8 == 0 && el > 0) {
             if (t == 4 && ((uintptr_t)e.dst & 3) == 0)
-                bl_bitunshuffle_words<uint32_t, 4>(e.dst, e.slab, el);
+                bl_bitunshuffle_words<uint32_t, 4>(e.dst, e.slab, el, stage);
             else if (t == 8 && ((uintptr_t)e.dst & 7) == 0)
-                bl_bitunshuffle_words<uint64_t, 8>(e.dst, e.slab, el);
+                bl_bitunshuffle_words<uint64_t, 8>(e.dst, e.slab, el, stage);
             else
                 for (size_t g = threadIdx.x; g < el / 8; g += blockDim.x)
                     oc_bitunshuffle_groups(e.dst, e.slab, el, (uint32_t)t, g, g + 1);
