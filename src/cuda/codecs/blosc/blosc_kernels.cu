@@ -95,14 +95,31 @@ struct bl_copy {
 };
 
 /* A block of a filtered chunk: its decoded (filtered) bytes in the slab,
- * where it goes, its size, typesize and filter (oc_blosc_block_filter). */
+ * where it goes, its size, typesize and filter (oc_blosc_block_filter);
+ * for the unfilter's word paths (bl_unfilter_words) byte column j of the
+ * filtered block (el = bsz / t bytes) at part[j]: in the slab, or where a
+ * stored stream lies in the source (not copied to the slab first). */
+#define BL_PARTS 8
 struct bl_blk {
     const uint8_t *slab;
     uint8_t *dst;
+    const uint8_t *part[BL_PARTS];
     uint32_t bsz;
     uint16_t t;
     uint16_t filter; /* 0: none; also the padding */
 };
+
+/* 1 when the unfilter's word paths take a block: byte shuffle or
+ * bitshuffle (a whole number of 8-element groups) of typesize 4 or 8 into
+ * element-aligned output.  They read the block by byte columns
+ * (bl_blk.part), so the list kernel leaves such a block's stored streams
+ * in the source. */
+__device__ static int bl_unfilter_words(int filter, uint32_t t, uint32_t bsz, const uint8_t *dst)
+{
+    uint32_t el = t ? bsz / t : 0;
+    return (t == 4 || t == 8) && ((uintptr_t)dst & (t - 1)) == 0 &&
+           (filter == 1 || (filter == 2 && el % 8 == 0 && el > 0));
+}
 
 /* Per chunk: taken by the plan, read by the list and status kernels. */
 struct bl_chunk {
@@ -544,13 +561,18 @@ __global__ void __launch_bounds__(128)
         uint32_t table_end = OC_BLOSC_HEADER_SIZE + 4u * h.nblocks;
         for (uint32_t b = threadIdx.x; b < h.nblocks; b += blockDim.x) {
             uint32_t bsz = oc_blosc_block_size(&h, b), ns = oc_blosc_block_streams(&h, b), dsize = bsz / ns;
+            bl_blk *eb = filt ? &blks[C->blk + b] : nullptr;
+            int words = 0; /* the unfilter reads this block by columns: stored streams stay put */
             if (filt) {
-                bl_blk *e = &blks[C->blk + b];
-                e->slab = out + (size_t)b * h.blocksize;
-                e->dst = dst + (size_t)b * h.blocksize;
-                e->bsz = bsz;
-                e->t = h.typesize;
-                e->filter = (uint16_t)oc_blosc_block_filter(&h, bsz);
+                eb->slab = out + (size_t)b * h.blocksize;
+                eb->dst = dst + (size_t)b * h.blocksize;
+                eb->bsz = bsz;
+                eb->t = h.typesize;
+                eb->filter = (uint16_t)oc_blosc_block_filter(&h, bsz);
+                words =
+                    bl_unfilter_words(eb->filter, h.typesize, bsz, eb->dst) && (ns == 1 || ns == h.typesize);
+                for (uint32_t j = 0; j < BL_PARTS; j++)
+                    eb->part[j] = eb->slab + (size_t)j * (bsz / h.typesize);
             }
             uint32_t pos = oc_load_le32(src + OC_BLOSC_HEADER_SIZE + 4u * b);
             oc_status bad = OC_OK;
@@ -570,7 +592,13 @@ __global__ void __launch_bounds__(128)
                 if (bad != OC_OK)
                     break;
                 size_t j = (size_t)b * h.nsplits + k, o = (size_t)b * h.blocksize + (size_t)k * dsize;
-                if (cs == dsize) {
+                if (cs == dsize && words) { /* stored: the unfilter reads it in place */
+                    if (ns == 1)
+                        for (uint32_t q = 0; q < h.typesize; q++)
+                            eb->part[q] = src + pos + (size_t)q * (bsz / h.typesize);
+                    else
+                        eb->part[k] = src + pos;
+                } else if (cs == dsize) {
                     bl_copy *e = &copies[C->copy + j];
                     e->src = src + pos;
                     e->dst = out + o;
@@ -603,7 +631,8 @@ __global__ void __launch_bounds__(256)
     }
 }
 
-/* Bit unshuffle of el elements of T bytes (shuffle.h's layout), a lane
+/* Bit unshuffle of el elements of T bytes (shuffle.h's layout: bit rows
+ * 8j..8j+7 are byte column j, e.part[j]), a lane
  * per group of 8 elements, a warp per 32 groups: the group's 8 elements
  * built in registers (byte j of element r is bit row 8j..8j+7's column,
  * transposed), staged in shared memory (32 x 9 words of W a warp, the
@@ -618,7 +647,8 @@ __global__ void __launch_bounds__(256)
  * bench/gpu/blosc/NOTES.md). */
 #define BL_STAGE_WORDS (32 * 9)
 template <typename W, int T>
-__device__ static void bl_bitunshuffle_words(uint8_t *dst, const uint8_t *slab, size_t el, uint64_t *stage)
+__device__ static __forceinline__ void bl_bitunshuffle_words(uint8_t *dst, const bl_blk &e, size_t el,
+                                                             uint64_t *stage)
 {
     size_t row = el / 8;
     unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
@@ -635,7 +665,7 @@ __device__ static void bl_bitunshuffle_words(uint8_t *dst, const uint8_t *slab, 
                 uint64_t x = 0;
 #pragma unroll
                 for (int b = 0; b < 8; b++)
-                    x |= (uint64_t)slab[(8 * (size_t)j + b) * row + g] << (8 * b);
+                    x |= (uint64_t)e.part[j][(size_t)b * row + g] << (8 * b);
                 x = oc_transpose8x8(x);
 #pragma unroll
                 for (int r = 0; r < 8; r++)
@@ -666,32 +696,36 @@ __global__ void __launch_bounds__(256)
         if (e.bsz == 0)
             continue; /* an entry of a chunk that did not take the lists */
         size_t t = e.t, el = e.bsz / t, done = 0;
-        if (e.filter == 1) {
-            if (t == 4 && ((uintptr_t)e.dst & 3) == 0) {
+        if (bl_unfilter_words(e.filter, (uint32_t)t, e.bsz, e.dst)) { /* by columns (e.part) */
+            if (e.filter == 1 && t == 4) {
                 for (size_t k = threadIdx.x; k < el; k += blockDim.x)
-                    ((uint32_t *)e.dst)[k] = (uint32_t)e.slab[k] | (uint32_t)e.slab[el + k] << 8 |
-                                             (uint32_t)e.slab[2 * el + k] << 16 |
-                                             (uint32_t)e.slab[3 * el + k] << 24;
-            } else if (t == 8 && ((uintptr_t)e.dst & 7) == 0) {
+                    ((uint32_t *)e.dst)[k] = (uint32_t)e.part[0][k] | (uint32_t)e.part[1][k] << 8 |
+                                             (uint32_t)e.part[2][k] << 16 | (uint32_t)e.part[3][k] << 24;
+            } else if (e.filter == 1) {
                 for (size_t k = threadIdx.x; k < el; k += blockDim.x) {
                     uint64_t v = 0;
+#pragma unroll
                     for (int j = 0; j < 8; j++)
-                        v |= (uint64_t)e.slab[j * el + k] << (8 * j);
+                        v |= (uint64_t)e.part[j][k] << (8 * j);
                     ((uint64_t *)e.dst)[k] = v;
                 }
+            } else if (t == 4) {
+                bl_bitunshuffle_words<uint32_t, 4>(e.dst, e, el, stage);
             } else {
-                for (size_t k = threadIdx.x; k < el; k += blockDim.x)
-                    oc_unshuffle_bytes(e.dst, e.slab, el, (uint32_t)t, k, k + 1);
+                bl_bitunshuffle_words<uint64_t, 8>(e.dst, e, el, stage);
             }
             done = el * t;
+            if (done < e.bsz) /* a short last block (one stream: part[0] is its start) */
+                bl_copy_cta(e.dst + done, e.part[0] + done, e.bsz - done);
+            continue;
+        }
+        if (e.filter == 1) {
+            for (size_t k = threadIdx.x; k < el; k += blockDim.x)
+                oc_unshuffle_bytes(e.dst, e.slab, el, (uint32_t)t, k, k + 1);
+            done = el * t;
         } else if (e.filter == 2 && el % 8 == 0 && el > 0) {
-            if (t == 4 && ((uintptr_t)e.dst & 3) == 0)
-                bl_bitunshuffle_words<uint32_t, 4>(e.dst, e.slab, el, stage);
-            else if (t == 8 && ((uintptr_t)e.dst & 7) == 0)
-                bl_bitunshuffle_words<uint64_t, 8>(e.dst, e.slab, el, stage);
-            else
-                for (size_t g = threadIdx.x; g < el / 8; g += blockDim.x)
-                    oc_bitunshuffle_groups(e.dst, e.slab, el, (uint32_t)t, g, g + 1);
+            for (size_t g = threadIdx.x; g < el / 8; g += blockDim.x)
+                oc_bitunshuffle_groups(e.dst, e.slab, el, (uint32_t)t, g, g + 1);
             done = el * t;
         }
         if (done < e.bsz)
