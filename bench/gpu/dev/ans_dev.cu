@@ -5,14 +5,18 @@
  * (src/cuda/codecs/ans/ans_kernels.cu, included whole, its codec table
  * renamed so the library's is not pulled in) beside the variants it was
  * measured against: the kernels before session 6
- * (ans_staged_kernels.cuh, namespace staged) and the ring decoder that
- * lost (ans_ring_kernels.cuh, namespace ring), on 1 GiB of 64 KiB chunks
+ * (ans_staged_kernels.cuh, namespace staged), on 1 GiB of 64 KiB chunks
  * of one file (--mib: M MiB instead), checks every output, and times, in
  * one process on one device (bench/gpu/owncodecs/NOTES.md has the numbers):
  *
  *   library       the library's decoder (ans_k_groups: each warp stages its
- *                 tile's words whole in shared memory, 7 CTAs an SM; the
- *                 decode table filled slot-parallel, ans_fill_table);
+ *                 tile's words whole in shared memory, 7 CTAs an SM, a
+ *                 tile that does not fit takes its words through a ring
+ *                 at the pool's end; the decode table filled
+ *                 slot-parallel, ans_fill_table);
+ *   no-ringfb     the library's decoder before the ring fallback (a tile
+ *                 that does not fit reads its words from global memory:
+ *                 text, 12.5% of tiles);
  *   sizes-only    the same kernel without output (the size query's path:
  *                 every step but its store), to price the byte stores;
  *   occ-N         the library's kernel with extra dynamic shared memory so
@@ -21,12 +25,7 @@
  *   staged        the decoder before session 6 (the table filled by a warp
  *                 per symbol over all 256);
  *   staged-fill   staged with the fill over present symbols only (ballot);
- *   ring          each lane's words through a 16-word ring refilled by
- *                 cp.async, 16 CTAs an SM (lost on bytes);
- *   ringfb        the library's decoder, but a tile that does not fit the
- *                 pool takes its words through a ring in the pool's last
- *                 2 KiB instead of from global memory (text: 12.5% of tiles);
- *   prof          the library's decoder with clock64() probes: cycles per
+ *   prof          no-ringfb with clock64() probes: cycles per
  *                 group in the chunk search, the tile spans and table read,
  *                 the table fill, the staging wait, the tile decode (staged
  *                 tiles and tiles read from global memory apart, cycles per
@@ -45,10 +44,6 @@
 namespace staged
 {
 #include "ans_staged_kernels.cuh"
-}
-namespace ring
-{
-#include "ans_ring_kernels.cuh"
 }
 
 #include <algorithm>
@@ -99,11 +94,9 @@ namespace staged
  * the probes; FILL, the decode table fill: 0 the staged one (a warp per
  * symbol), 1 over the present symbols only (a ballot over 32 symbols at a
  * time, then the warp's lanes over each present symbol's slots), 2 the
- * library's ans_fill_table (with 2 this is the library's decoder); RFB, a
- * tile that does not fit the pool (12.5% of text's) takes its words through
- * a ring (ans_ring_kernels.cuh's decoder) in 2 KiB at the pool's end that
- * the other tile's staged words leave free, instead of from global memory. */
-template <bool PROF, int FILL, bool RFB = false>
+ * library's ans_fill_table (with 2 this is the library's decoder before
+ * its ring fallback, no-ringfb). */
+template <bool PROF, int FILL>
 static __global__ void __launch_bounds__(ANS_DTHREADS)
     ans_k_groups_dev(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                      own_batch_scratch s)
@@ -136,8 +129,8 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
         uint32_t group = (uint32_t)(g - s.first[i]);
         uint64_t first = (uint64_t)group * ANS_GROUP;
         uint64_t last = first + ANS_GROUP < k.sh.nsym ? first + ANS_GROUP : k.sh.nsym;
-        bool staged = false, has = false, ringfb = false;
-        uint32_t cnt = 0, rings = 0;
+        bool staged = false, has = false;
+        uint32_t cnt = 0;
         if (k.mode == 1) {
             uint32_t tile = group * ANS_DWARPS + warp, stage = 0;
             has = tile < k.sh.ntiles;
@@ -157,24 +150,6 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
                     for (uint32_t j = lane; j < nwords; j += 32)
                         ans_stage_word(stage + 4u * j, w + 4ull * j);
                     asm volatile("cp.async.commit_group;" ::: "memory");
-                } else if (RFB && st == OC_OK && k.version >= 2 && __ldg(p + k.tables) <= ANS_PB &&
-                           ((uintptr_t)(p + a) & 3u) == 0 && b - a >= ANS2_TILE_HEAD) {
-                    /* a ring at the pool's end (warp w: the w-th 2 KiB from it), if the
-                     * other tile's staged words (the same decision its warp makes) leave it */
-                    uint64_t rlo = 4ull * ANS_POOL_WORDS - 2048ull * (warp + 1u), rhi = rlo + 2048u;
-                    uint32_t ot = group * ANS_DWARPS + (warp ^ 1u);
-                    bool ok = true;
-                    if (ot < k.sh.ntiles) {
-                        uint64_t oa = 0, ob = 0;
-                        if (own_tile_span(p, k.tile_tab, k.sh.ntiles, ot, k.limit, &oa, &ob) == OC_OK &&
-                            ((uintptr_t)(p + oa) & 3u) == 0 && ob - oa >= ANS2_TILE_HEAD) {
-                            int64_t ooff = (ans_pool_place)(p, &k, group * ANS_DWARPS, ot, oa, ob);
-                            uint64_t ow = ob - oa - ANS2_TILE_HEAD;
-                            ok = ooff < 0 || (uint64_t)ooff + ow <= rlo || (uint64_t)ooff >= rhi;
-                        }
-                    }
-                    ringfb = ok;
-                    rings = pool + (uint32_t)rlo;
                 }
             }
             if (warp == 0)
@@ -217,16 +192,9 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
                     cnt = (uint32_t)(k.sh.nsym - tfirst < ANS_TILE ? k.sh.nsym - tfirst : ANS_TILE);
                     uint8_t *o = d ? d + (k.sh.split ? 2 * tfirst + 1 : tfirst) : NULL;
                     const uint8_t *lo = p + k.limit + tfirst;
-                    if (RFB && ringfb)
-                        st = o ? ring::ans_decode_any<true>(k.version, dt, pb, p + a, b - a, cnt, o,
-                                                            k.sh.split ? 2u : 1u, lo, true, rings)
-                               : ring::ans_decode_any<false>(k.version, dt, pb, p + a, b - a, cnt, o, 1u, lo,
-                                                             true, rings);
-                    else
-                        st = o ? ans_decode_any<true>(k.version, dt, pb, p + a, b - a, cnt, o,
-                                                      k.sh.split ? 2u : 1u, lo, staged, stage)
-                               : ans_decode_any<false>(k.version, dt, pb, p + a, b - a, cnt, o, 1u, lo,
-                                                       staged, stage);
+                    st = o ? ans_decode_any<true>(k.version, dt, pb, p + a, b - a, cnt, o, k.sh.split ? 2u : 1u,
+                                                  lo, staged, stage)
+                           : ans_decode_any<false>(k.version, dt, pb, p + a, b - a, cnt, o, 1u, lo, staged, stage);
                 }
                 if (PROF)
                     t5 = dev_clock();
@@ -457,6 +425,10 @@ int main(int argc, char **argv)
     };
     std::vector<variant> vs;
     vs.push_back({"library", ans_kernels, 0, 0});
+    own_gpu_kernels knr = ans_kernels; /* the library before its ring fallback */
+    knr.tiles = (const void *)staged::ans_k_groups_dev<false, 2>;
+    knr.tile_smem = STAGED_SMEM;
+    vs.push_back({"no-ringfb", knr, 0, 0});
     vs.push_back({"sizes-only", ans_kernels, 1, 0});
     int per = 0;
     CUDA_OK(cudaFuncSetAttribute(ans_kernels.tiles, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -487,16 +459,9 @@ int main(int argc, char **argv)
     own_gpu_kernels kf = ks;
     kf.tiles = (const void *)staged::ans_k_groups_dev<false, 1>;
     vs.push_back({"staged-fill", kf, 0, 0});
-    own_gpu_kernels kr = ans_kernels;
-    kr.tiles = (const void *)ring::ans_k_groups;
-    kr.tile_smem = RING_SMEM;
-    vs.push_back({"ring", kr, 0, 0});
     own_gpu_kernels kp = ks;
     kp.tiles = (const void *)staged::ans_k_groups_dev<true, 2>;
     vs.push_back({"prof", kp, 0, 1});
-    own_gpu_kernels kq = ks; /* last: a new kernel, so a fault loses nothing else */
-    kq.tiles = (const void *)staged::ans_k_groups_dev<false, 2, true>;
-    vs.push_back({"ringfb", kq, 0, 0});
 
     int fails = 0;
     double base = 0;

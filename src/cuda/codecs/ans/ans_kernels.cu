@@ -6,7 +6,9 @@
  *
  * Decoding (own_tiles.cuh's flat list): the unit is a GROUP of 2 coding
  * tiles (32768 symbols) of one chunk, one CTA of 2 warps: each warp starts
- * copying its tile's words into its own shared-memory buffer (cp.async),
+ * copying its tile's words into its own shared-memory buffer (cp.async;
+ * a tile whose words do not fit takes them through a 16-word ring a lane
+ * at the buffer's end instead, ans_ring_place),
  * warp 0 reads the frequency table (a warp scan over the presence map
  * gives each symbol's bits), the CTA fills the decode table (2^PB u32
  * entries) in shared memory, then each warp decodes one tile with its 32
@@ -190,6 +192,25 @@ template <bool ALIGNED> static __device__ __forceinline__ uint32_t ans2_ld32(con
 #define WSRC_GLOBAL 0
 #define WSRC_BYTES 1
 #define WSRC_SHARED 2
+#define WSRC_RING 3 /* the lane's ring of ANS_RING words (ans2_decode_tile_warp) */
+
+/* A lane's ring (WSRC_RING, for a tile whose words do not fit the pool):
+ * its next ANS_RING words, word j of lane L at slot (j mod ANS_RING) x 32 +
+ * L of the warp's 2 KiB (each lane its own column: no bank conflicts). */
+#define ANS_RING 16u
+
+/* The shared address of word j in the lane's ring (sh: its column). */
+static __device__ __forceinline__ uint32_t ans_ring_at(uint32_t sh, uint32_t j)
+{
+    return sh + ((j & (ANS_RING - 1u)) << 7);
+}
+
+/* One u32 from global memory into a ring slot (cp.async: nothing waits for
+ * it until a cp.async.wait_group). */
+static __device__ __forceinline__ void ans_ring_copy(uint32_t sa, const uint8_t *g)
+{
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(sa), "l"(g));
+}
 
 /* The u32 at shared-window address a: the decode table's entry (a v2 step
  * addresses the table by its shared address, computed once a tile: from
@@ -208,6 +229,8 @@ static __device__ __forceinline__ uint32_t ans2_word(const uint8_t *wb, uint32_t
 {
     if (WSRC == WSRC_SHARED)
         return ans2_lds32(sh + 4u * r);
+    if (WSRC == WSRC_RING)
+        return ans2_lds32(ans_ring_at(sh, r));
     return ans2_ld32<WSRC == WSRC_GLOBAL>(wb + 4ull * r);
 }
 
@@ -260,7 +283,14 @@ static __device__ __forceinline__ void ans2_st8(uint8_t *p, uint32_t v)
  * the byte, and for a state below 2^31 the lane's next word, loaded one
  * renormalisation ahead (nw).  WSRC says where the words are read: from
  * the warp's shared-memory buffer where the kernel staged the tile's
- * words (sh: the buffer's shared address), else from global memory.  No
+ * words (stage: the buffer's shared address), from the warp's rings
+ * (WSRC_RING, stage: the rings' address, a tile that did not fit the
+ * pool: the tile starts by copying each lane's first ANS_RING words in and
+ * waiting for them; every block of 4 steps then requests the words up to
+ * ANS_RING past the lane's current one and waits only for the requests of
+ * two blocks before, which cover every read of this block; a request
+ * writes word j over word j - ANS_RING, already taken), else from global
+ * memory.  No
  * vote per step, no check per step: r counts the words a lane took, a
  * load happens only while r < K (never past the lane's words), and a lane
  * that took more or fewer than K, or ended elsewhere than 2^31, fails the
@@ -312,7 +342,17 @@ static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t
     if (ANS2_TILE_HEAD + 4ull * __shfl_sync(OWN_FULL, incl, 31) != n)
         return OC_ERR_CORRUPT;
     const uint8_t *wb = src + ANS2_TILE_HEAD + 4ull * (incl - kw);
-    uint32_t sh = stage + 4u * (incl - kw);             /* WSRC_SHARED: the same words, staged */
+    /* WSRC_SHARED: the same words, staged; WSRC_RING: the lane's column of the warp's rings */
+    uint32_t sh = WSRC == WSRC_RING ? stage + 4u * lane : stage + 4u * (incl - kw);
+    uint32_t fe = 0; /* WSRC_RING: the lane's words requested */
+    if (WSRC == WSRC_RING) {
+        fe = kw < ANS_RING ? kw : ANS_RING;
+#pragma unroll
+        for (uint32_t j = 0; j < ANS_RING; j++)
+            if (j < fe)
+                ans_ring_copy(ans_ring_at(sh, j), wb + 4u * j);
+        asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 0;" ::: "memory");
+    }
     uint32_t r = 0;                                     /* words taken */
     uint32_t nw = kw ? ans2_word<WSRC>(wb, sh, 0) : 0u; /* W[r] while r < K */
     uint64_t x = s;
@@ -337,6 +377,19 @@ static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t
         q[i] = LO && i < full ? (uint32_t)__ldg(l + (size_t)i * ANS_LANES) : 0u;
     uint32_t k = 0;
     for (; k + ANS2_BLOCK <= full; k += ANS2_BLOCK) {
+        if (WSRC == WSRC_RING) {
+            /* the words up to ANS_RING past the lane's current one (at most a block's 4: a
+             * lane takes at most a word a step), each over a word already taken; wait only
+             * for the requests of two blocks before, which cover this block's reads */
+            uint32_t want = r + ANS_RING < kw ? r + ANS_RING : kw;
+            const uint8_t *gw = wb + 4u * fe;
+#pragma unroll
+            for (uint32_t i = 0; i < ANS2_BLOCK; i++)
+                if (fe + i < want)
+                    ans_ring_copy(ans_ring_at(sh, fe + i), gw + 4u * i);
+            fe = want;
+            asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 2;" ::: "memory");
+        }
         uint32_t nq[ANS2_BLOCK];
         if (LO) {
 #pragma unroll
@@ -361,6 +414,8 @@ static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t
                 q[i] = nq[i];
         }
     }
+    if (WSRC == WSRC_RING) /* the last steps' words were requested (fe >= min(r + 12, K)) */
+        asm volatile("cp.async.wait_group 0;" ::: "memory");
 #pragma unroll
     for (uint32_t i = 0; i + 1 < ANS2_BLOCK; i++) {
         if (k + i < full) {
@@ -402,16 +457,20 @@ static __device__ __forceinline__ oc_status ans2_decode_pick2(const uint32_t *dt
     return ans2_decode_tile_warp<WRITE, WSRC, 3, FAST>(dt, pb, src, n, cnt, out, lo, stage);
 }
 
-/* staged: the tile's words are in shared memory at the shared address
- * stage, else read from global memory. */
+/* where: WSRC_SHARED, the tile's words are in shared memory at the
+ * shared address stage; WSRC_RING (PB <= 11, src 4-aligned), they go
+ * through the warp's rings at stage; else they are read from global
+ * memory. */
 template <bool WRITE, bool FAST>
 static __device__ __forceinline__ oc_status ans2_decode_pick(const uint32_t *dt, uint32_t pb,
                                                              const uint8_t *src, uint64_t n, uint32_t cnt,
                                                              uint8_t *out, uint32_t stride, const uint8_t *lo,
-                                                             bool staged, uint32_t stage)
+                                                             int where, uint32_t stage)
 {
-    if (staged)
+    if (where == WSRC_SHARED)
         return ans2_decode_pick2<WRITE, FAST, WSRC_SHARED>(dt, pb, src, n, cnt, out, stride, lo, stage);
+    if (FAST && where == WSRC_RING)
+        return ans2_decode_pick2<WRITE, FAST, WSRC_RING>(dt, pb, src, n, cnt, out, stride, lo, stage);
     if (((uintptr_t)src & 3u) == 0)
         return ans2_decode_pick2<WRITE, FAST, WSRC_GLOBAL>(dt, pb, src, n, cnt, out, stride, lo, 0u);
     return ans2_decode_pick2<WRITE, FAST, WSRC_BYTES>(dt, pb, src, n, cnt, out, stride, lo, 0u);
@@ -423,14 +482,14 @@ template <bool WRITE>
 static __device__ __forceinline__ oc_status ans_decode_any(uint32_t version, const uint32_t *dt, uint32_t pb,
                                                            const uint8_t *src, uint64_t n, uint32_t cnt,
                                                            uint8_t *out, uint32_t stride, const uint8_t *lo,
-                                                           bool staged, uint32_t stage)
+                                                           int where, uint32_t stage)
 {
     if (version == 1)
         return ans_decode_tile_warp<WRITE>(dt, pb, src, n, cnt, out, stride);
     if (WRITE && stride == 2)
         out -= 1;
-    return pb <= 11u ? ans2_decode_pick<WRITE, true>(dt, pb, src, n, cnt, out, stride, lo, staged, stage)
-                     : ans2_decode_pick<WRITE, false>(dt, pb, src, n, cnt, out, stride, lo, staged, stage);
+    return pb <= 11u ? ans2_decode_pick<WRITE, true>(dt, pb, src, n, cnt, out, stride, lo, where, stage)
+                     : ans2_decode_pick<WRITE, false>(dt, pb, src, n, cnt, out, stride, lo, where, stage);
 }
 
 /* Shared memory of ans_k_groups (dynamic): the decode table of PB <= 11
@@ -442,8 +501,10 @@ static __device__ __forceinline__ oc_status ans_decode_any(uint32_t version, con
  * stalls at the barrier).  Two text tiles of 16384 bytes fit at ratio 1.45
  * or more (ratio 1.6: ~10 KiB a tile; text_linux_docs: 8.5% of the tiles
  * hold more than 11.1 KiB of words), two bf16 tiles always; a tile past the
- * pool's end, or a chunk of PB 12 (whose table runs over the pool's first
- * 8 KiB), reads its words from global memory as before. */
+ * pool's end takes its words through a ring in the pool's last 2 KiB
+ * (ans_ring_place) where the other tile's words leave them free, else, and
+ * for a chunk of PB 12 (whose table runs over the pool's first 8 KiB),
+ * from global memory as before. */
 #define ANS_DT_FAST (1u << ANS_PB)
 #define ANS_POOL_WORDS (ANS_DWARPS * 2848u) /* 22.25 KiB */
 #define ANS_GROUPS_SMEM (4u * (ANS_DT_FAST + ANS_POOL_WORDS))
@@ -487,6 +548,35 @@ static __device__ __forceinline__ int64_t ans_pool_place(const uint8_t *p, const
     if (off % 4u || words % 4u || off + words > 4ull * ANS_POOL_WORDS)
         return -1;
     return (int64_t)off;
+}
+
+/* A tile that does not fit the pool (text: ~12.5% of the sample's tiles,
+ * 519 cycles a step with its words from global memory against ~120
+ * staged, its sibling warp waiting ~14k cycles for it) takes its words
+ * through a ring of 2 KiB at the pool's end instead (warp w: the w-th 2
+ * KiB from the end), if the group's other tile's staged words (the same
+ * decision its warp makes from the same bytes) leave that place free.
+ * Returns the ring's offset in the pool, or -1 (global memory).  The
+ * conditions are the pool's (v2, PB <= 11, 4-aligned, a whole head):
+ * chunks whose tiles all fit never get here, so the rule follows the
+ * data, not its type (ans_dev "ringfb", H100: text 1.21x, comments and
+ * bf16 unchanged). */
+static __device__ __forceinline__ int64_t ans_ring_place(const uint8_t *p, const ans_chunk *k, uint32_t t0)
+{
+    uint32_t warp = threadIdx.x >> 5;
+    uint64_t rlo = 4ull * ANS_POOL_WORDS - 2048ull * (warp + 1u), rhi = rlo + 2048u;
+    uint32_t ot = t0 + (warp ^ 1u); /* the other warp's tile */
+    if (ot < k->sh.ntiles) {
+        uint64_t oa = 0, ob = 0;
+        if (own_tile_span(p, k->tile_tab, k->sh.ntiles, ot, k->limit, &oa, &ob) == OC_OK &&
+            ((uintptr_t)(p + oa) & 3u) == 0 && ob - oa >= ANS2_TILE_HEAD) {
+            int64_t ooff = ans_pool_place(p, k, t0, ot, oa, ob);
+            uint64_t ow = ob - oa - ANS2_TILE_HEAD;
+            if (ooff >= 0 && (uint64_t)ooff + ow > rlo && (uint64_t)ooff < rhi)
+                return -1;
+        }
+    }
+    return (int64_t)rlo;
 }
 
 /* The last symbol whose cumulative frequency c is <= slot: the slot's
@@ -583,22 +673,31 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
         if (k.mode == 1) {
             uint32_t tile = group * ANS_DWARPS + warp, stage = 0;
             bool has = tile < k.sh.ntiles, staged = false;
+            int where = WSRC_GLOBAL;
             uint64_t a = 0, b = 0, tfirst = (uint64_t)tile * ANS_TILE;
             oc_status st = OC_OK;
             if (has) {
                 st = own_tile_span(p, k.tile_tab, k.sh.ntiles, tile, k.limit, &a, &b);
                 int64_t off = -1;
-                if (st == OC_OK && k.version >= 2 && __ldg(p + k.tables) <= ANS_PB &&
-                    ((uintptr_t)(p + a) & 3u) == 0 && b - a >= ANS2_TILE_HEAD)
+                bool poolable = st == OC_OK && k.version >= 2 && __ldg(p + k.tables) <= ANS_PB &&
+                                ((uintptr_t)(p + a) & 3u) == 0 && b - a >= ANS2_TILE_HEAD;
+                if (poolable)
                     off = ans_pool_place(p, &k, group * ANS_DWARPS, tile, a, b);
                 staged = off >= 0;
                 if (staged) {
                     const uint8_t *w = p + a + ANS2_TILE_HEAD;
                     uint32_t nwords = (uint32_t)((b - a - ANS2_TILE_HEAD) / 4u);
                     stage = pool + (uint32_t)off;
+                    where = WSRC_SHARED;
                     for (uint32_t j = lane; j < nwords; j += 32)
                         ans_stage_word(stage + 4u * j, w + 4ull * j);
                     asm volatile("cp.async.commit_group;" ::: "memory");
+                } else if (poolable) {
+                    int64_t roff = ans_ring_place(p, &k, group * ANS_DWARPS);
+                    if (roff >= 0) {
+                        where = WSRC_RING;
+                        stage = pool + (uint32_t)roff;
+                    }
                 }
             }
             if (warp == 0)
@@ -614,8 +713,8 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
                     uint8_t *o = d ? d + (k.sh.split ? 2 * tfirst + 1 : tfirst) : NULL;
                     const uint8_t *lo = p + k.limit + tfirst; /* 16-bit data: the tile's low bytes */
                     st = o ? ans_decode_any<true>(k.version, dt, pb, p + a, b - a, cnt, o,
-                                                  k.sh.split ? 2u : 1u, lo, staged, stage)
-                           : ans_decode_any<false>(k.version, dt, pb, p + a, b - a, cnt, o, 1u, lo, staged,
+                                                  k.sh.split ? 2u : 1u, lo, where, stage)
+                           : ans_decode_any<false>(k.version, dt, pb, p + a, b - a, cnt, o, 1u, lo, where,
                                                    stage);
                 }
                 if (st != OC_OK && lane == 0)
