@@ -1,0 +1,445 @@
+/*
+ * cz_v3.cuh - why this exists: the Cascaded tile decoder v3, an experiment
+ * (issue 18) before it may replace the library's tile kernel.  ncu of v2
+ * (cz_k_tiles, bench/gpu/owncodecs/NOTES.md) put ~22% of the i32 stalls on
+ * the staging's DRAM wait (the whole CTA copies the tile in, then waits)
+ * and 13-14% at barriers, mostly seven warps waiting for warp 0's parse.
+ * v3 changes only that, reusing v2's layer code (cascaded_tile_decode.cuh):
+ *
+ * - the next tile's bytes go into a second stage by cp.async (16-byte
+ *   copies of the aligned interior, 4-byte words at the edges, the one word
+ *   that would run past the chunk's end byte by byte, carried in a register
+ *   and stored before the next barrier) while the current tile decodes; the
+ *   stage keeps the tile at its address's offset modulo 16 (o), so no
+ *   funnel shift is needed to stage it;
+ * - every warp finds the next tile (own_find_chunk_warp, the chunk's header
+ *   and the tile's span) and parses the current tile's stream headers
+ *   itself (cz3_parse_tile: the core's cz_dec_parse checks, in registers;
+ *   only the streams' header places are kept, each stream's block widths
+ *   are rescanned by the warp where the stream is unpacked), so no warp
+ *   waits for another before it starts; one barrier a tile makes the
+ *   stage visible;
+ * - the shared memory for the second stage comes from one element buffer
+ *   instead of two (the values go in after the run scan's barrier, which
+ *   follows every thread's previous expansion) and the output is written
+ *   into the tile's stage, which nothing reads after the last run stream:
+ *   64.1 KiB a CTA, 3 CTAs an SM as v2.
+ * Reads from global memory stay inside the chunk [p, p + len); the stage's
+ * bytes outside the tile are never used (the parse's checks keep every
+ * stream inside the tile; fields past a stream's end are masked or unused).
+ * Included by cz_dev.cu after the library's cascaded_kernels.cu.
+ */
+#define CZ3_STAGE_BYTES (4u * CZ_STAGE_WORDS)
+
+typedef struct czg3_ws {
+    uint32_t stage[2][CZ_STAGE_WORDS];  /* the current tile and the next, each at offset o (its address mod 16) */
+    uint64_t buf[CZ_TILE_BYTES / 8];    /* the values before an RLE expansion */
+    uint16_t starts[CZ_TILE_MAX + 8];   /* run starts */
+} czg3_ws;
+static_assert(CZ3_STAGE_BYTES % 16u == 0 && offsetof(czg3_ws, buf) % 16u == 0 &&
+                  offsetof(czg3_ws, starts) % 16u == 0,
+              "czg3_ws: vector stores");
+
+/* n (<= 8) little-endian bytes at T + pos. */
+static __device__ __forceinline__ uint64_t cz3_bytes(const uint8_t *T, uint32_t pos, uint32_t n)
+{
+    uint64_t v = 0;
+    for (uint32_t j = 0; j < n; j++)
+        v |= (uint64_t)T[pos + j] << (8u * j);
+    return v;
+}
+
+/* A tile's layers and the places of its stream headers (16 bits each). */
+typedef struct cz3_parse {
+    uint32_t rles, deltas, nops, dmask; /* dmask: bit k set when op k is a delta */
+    uint32_t hp01, hp23;
+} cz3_parse;
+
+static __device__ __forceinline__ uint32_t cz3_hp(const cz3_parse &P, uint32_t s)
+{
+    return ((s < 2u ? P.hp01 : P.hp23) >> (16u * (s & 1u))) & 0xffffu;
+}
+
+/* The core's cz_dec_parse (the same checks, the same verdict), by each
+ * warp for itself: T is the staged tile of n bytes, cnt elements of w
+ * bytes.  Returns 1 when the tile parses. */
+static __device__ __forceinline__ int cz3_parse_tile(const uint8_t *T, uint32_t n, uint32_t w, uint32_t cnt,
+                                                     cz3_parse *P)
+{
+    uint32_t lane = threadIdx.x & 31u;
+    uint32_t cfg = T[0];
+    uint32_t rles = cfg & 3u, deltas = (cfg >> 2) & 3u;
+    if (n < 1 || (cfg >> 4) != 0)
+        return 0;
+    uint32_t nops = 0, dmask = 0, m = rles > deltas ? rles : deltas;
+    for (uint32_t i = 0; i < m; i++) {
+        if (i < rles)
+            nops++;
+        if (i < deltas) {
+            dmask |= 1u << nops;
+            nops++;
+        }
+    }
+    uint32_t pos = 1u + deltas * w, c = cnt, hp01 = 0, hp23 = 0;
+    if (pos > n)
+        return 0;
+    for (uint32_t s = 0; s <= rles; s++) {
+        uint32_t before = c;
+        if (pos + 3u > n)
+            return 0;
+        uint32_t count = (uint32_t)T[pos] | ((uint32_t)T[pos + 1] << 8), mode = T[pos + 2];
+        uint32_t ew = s < rles ? CZ_RUN_BYTES : w;
+        if (count == 0 || count > before || (s == rles && count != before) || mode > 1)
+            return 0;
+        c = count;
+        uint32_t size;
+        if (mode == 0) {
+            size = 3u + count * ew;
+        } else {
+            uint32_t nb = (count + CZ_BLOCK - 1u) / CZ_BLOCK, wpos = pos + 3u, data = wpos + nb + nb * ew;
+            if (data > n)
+                return 0;
+            uint32_t width = 0, bits = 0;
+            if (lane < nb) { /* nb <= 32: count <= 8192 */
+                width = T[wpos + lane];
+                bits = (lane + 1u < nb ? CZ_BLOCK : count - lane * CZ_BLOCK) * width;
+            }
+            if (__any_sync(0xffffffffu, width > 8u * ew))
+                return 0;
+            size = (data - pos) + (own_warp_sum32(bits) + 7u) / 8u;
+        }
+        if (pos + size > n)
+            return 0;
+        if (s < 2u)
+            hp01 |= pos << (16u * (s & 1u));
+        else
+            hp23 |= pos << (16u * (s & 1u));
+        pos += size;
+    }
+    if (pos != n)
+        return 0;
+    P->rles = rles;
+    P->deltas = deltas;
+    P->nops = nops;
+    P->dmask = dmask;
+    P->hp01 = hp01;
+    P->hp23 = hp23;
+    return 1;
+}
+
+/* The element count of the stream whose header is at hp. */
+static __device__ __forceinline__ uint32_t cz3_count(const uint8_t *T, uint32_t hp)
+{
+    return (uint32_t)T[hp] | ((uint32_t)T[hp + 1] << 8);
+}
+
+/* Elements [e0, e0 + K) of the (parsed) stream at hp, of ew bytes, as V:
+ * czg_unpack with the block's width, bit offset and base found by the warp
+ * (a scan of the block widths, then the thread's block by a shuffle: K
+ * divides the block, so the thread's elements share it).  S: the stage's
+ * words, o: the tile's offset in it.  x[i] for i >= nv is garbage (0 when
+ * nv is 0).  All lanes of the warp call it. */
+template <typename V, uint32_t K>
+static __device__ __forceinline__ void cz3_unpack(const uint32_t *S, uint32_t o, uint32_t hp, uint32_t ew,
+                                                  uint32_t e0, V *x)
+{
+    const uint8_t *T = (const uint8_t *)S + o;
+    uint32_t lane = threadIdx.x & 31u;
+    uint32_t count = cz3_count(T, hp), mode = T[hp + 2];
+    uint32_t nv = count > e0 ? (count - e0 < K ? count - e0 : K) : 0u;
+    if (mode == 0) {
+#pragma unroll
+        for (uint32_t i = 0; i < K; i++)
+            x[i] = i < nv ? (V)cz3_bytes(T, hp + 3u + (e0 + i) * ew, ew) : (V)0;
+        return;
+    }
+    uint32_t nb = (count + CZ_BLOCK - 1u) / CZ_BLOCK, wpos = hp + 3u, bpos = wpos + nb, data = bpos + nb * ew;
+    uint32_t width = 0, bits = 0;
+    if (lane < nb) {
+        width = T[wpos + lane];
+        bits = (lane + 1u < nb ? CZ_BLOCK : count - lane * CZ_BLOCK) * width;
+    }
+    uint32_t incl = own_warp_incl_add32(bits);
+    uint32_t b = e0 / CZ_BLOCK; /* < 32 */
+    uint32_t bw = __shfl_sync(0xffffffffu, width, b), boff = __shfl_sync(0xffffffffu, incl - bits, b);
+    if (nv == 0) {
+#pragma unroll
+        for (uint32_t i = 0; i < K; i++)
+            x[i] = 0;
+        return;
+    }
+    V base = (V)cz3_bytes(T, bpos + b * ew, ew);
+    uint32_t bit = 8u * (o + data) + boff + (e0 % CZ_BLOCK) * bw;
+    if (sizeof(V) == 8) {
+        uint64_t f[K];
+        czg_bits64<K>(S, bit, bw, f);
+#pragma unroll
+        for (uint32_t i = 0; i < K; i++)
+            x[i] = base + (V)f[i];
+    } else {
+        uint32_t f[K];
+        czg_bits32<K>(S, bit, bw, f);
+#pragma unroll
+        for (uint32_t i = 0; i < K; i++)
+            x[i] = base + (V)f[i];
+    }
+}
+
+/* czg_runs over the stream at hp: run lengths into the swizzled starts
+ * (starts[c] = before) when they add up to `before`; 0 (in every thread)
+ * when they do not: CORRUPT.  The stores follow the scan's barrier, so
+ * they never meet a previous expansion's reads. */
+template <uint32_t K>
+static __device__ __forceinline__ int cz3_runs(const uint32_t *S, uint32_t o, uint32_t hp, uint8_t *starts,
+                                               uint32_t c, uint32_t before, uint32_t e0, uint32_t *q)
+{
+    uint32_t nv = c > e0 ? (c - e0 < K ? c - e0 : K) : 0u;
+    uint32_t len[K];
+    cz3_unpack<uint32_t, K>(S, o, hp, CZ_RUN_BYTES, e0, len);
+    uint32_t acc = 0;
+#pragma unroll
+    for (uint32_t i = 0; i < K; i++) {
+        uint32_t l = i < nv ? (len[i] & 0xffffu) + 1u : 0u;
+        len[i] = acc;
+        acc += l;
+    }
+    uint32_t all;
+    uint32_t pre = czg_scan<uint32_t>(acc, q, &all);
+    if (all != before)
+        return 0;
+    uint32_t wd[K / 2u];
+#pragma unroll
+    for (uint32_t m = 0; m < K / 2u; m++)
+        wd[m] = ((pre + len[2 * m]) & 0xffffu) | ((pre + len[2 * m + 1]) << 16);
+#pragma unroll
+    for (uint32_t v = 0; v < K / 8u; v++)
+        *(uint4 *)(starts + czg_swz(2u * e0 + 16u * v)) =
+            make_uint4(wd[4 * v], wd[4 * v + 1], wd[4 * v + 2], wd[4 * v + 3]);
+    if (c == CZG_THREADS * K && threadIdx.x == CZG_THREADS - 1u)
+        *(uint16_t *)(starts + czg_swz(2u * c)) = (uint16_t)before;
+    return 1;
+}
+
+/* czg_expand with the starts array given. */
+template <typename V, uint32_t W, uint32_t K>
+static __device__ __forceinline__ void cz3_expand(const uint8_t *starts, const uint8_t *vals, uint32_t c,
+                                                  uint32_t before, uint32_t e0, V *x)
+{
+    uint32_t nv = before > e0 ? (before - e0 < K ? before - e0 : K) : 0u;
+    if (nv == 0) {
+#pragma unroll
+        for (uint32_t i = 0; i < K; i++)
+            x[i] = 0;
+        return;
+    }
+    uint32_t slack = before - c;
+    uint32_t a = e0 > slack ? e0 - slack : 0u;
+    uint32_t b = (e0 < c - 1u ? e0 : c - 1u) + 1u;
+    while (b - a > 1u) {
+        uint32_t mid = (a + b) >> 1;
+        if (czg_start(starts, mid) <= e0)
+            a = mid;
+        else
+            b = mid;
+    }
+    uint32_t r = a, next = czg_start(starts, r + 1u);
+#pragma unroll
+    for (uint32_t i = 0; i < K; i++) {
+        if (e0 + i == next && i < nv) {
+            r++;
+            next = czg_start(starts, r + 1u);
+        }
+        x[i] = czg_ld<V, W>(vals, r);
+    }
+}
+
+/* Decodes the tile staged in stage sb (at offset o; n bytes, cnt elements
+ * of W bytes; src: the tile in global memory, for a stored tile), as
+ * czg_decode_tile: the same statuses and output (dst NULL: checks only).
+ * Every thread of the CTA; every return is the CTA's. */
+template <typename V, uint32_t W>
+static __device__ __noinline__ oc_status cz3_decode_tile(uint32_t sb, uint32_t o, const uint8_t *src, uint32_t n,
+                                                         uint32_t cnt, uint8_t *dst)
+{
+    czg3_ws *ws = (czg3_ws *)czg_smem;
+    constexpr uint32_t K = (W <= 2u ? CZ_TILE_MAX : CZ_TILE_BYTES / W) / CZG_THREADS;
+    uint32_t raw = cnt * W;
+    if (n > raw)
+        return OC_ERR_CORRUPT;
+    if (n == raw) { /* stored: not staged */
+        if (dst)
+            OWN_RUN(CZG_WARPS, cz_copy_bytes, src, n, dst);
+        return OC_OK;
+    }
+    const uint32_t *S = ws->stage[sb];
+    const uint8_t *T = (const uint8_t *)S + o;
+    cz3_parse P;
+    if (!cz3_parse_tile(T, n, W, cnt, &P))
+        return OC_ERR_CORRUPT;
+    uint32_t rles = P.rles, e0 = threadIdx.x * K, q = 0;
+    uint32_t c = cz3_count(T, cz3_hp(P, rles));
+    V x[K];
+    cz3_unpack<V, K>(S, o, cz3_hp(P, rles), W, e0, x);
+    bool sread = true; /* the stage read since the last barrier */
+    uint32_t s = rles, d = P.deltas;
+    uint8_t *vals = (uint8_t *)ws->buf, *starts = (uint8_t *)ws->starts;
+    for (uint32_t k = P.nops; k-- > 0;) {
+        if ((P.dmask >> k) & 1u) {
+            d--;
+            czg_delta<V, K>(x, (V)cz3_bytes(T, 1u + d * W, W), &q);
+        } else {
+            s--;
+            uint32_t before = s ? cz3_count(T, cz3_hp(P, s - 1u)) : cnt;
+            if (!cz3_runs<K>(S, o, cz3_hp(P, s), starts, c, before, e0, &q))
+                return OC_ERR_CORRUPT;
+            czg_store<V, W, K>(vals, e0, x); /* after the scan's barrier: past every earlier expansion */
+            __syncthreads();                 /* the values and the starts */
+            cz3_expand<V, W, K>(starts, vals, c, before, e0, x);
+            c = before;
+        }
+        sread = false;
+    }
+    if (dst) {
+        uint8_t *out = (uint8_t *)ws->stage[sb]; /* nothing reads the stage past the last run stream */
+        if (sread)
+            __syncthreads(); /* no layer: the values' unpack read it */
+        czg_store<V, W, K>(out, e0, x);
+        __syncthreads();
+        czg_copy_out(out, raw, dst);
+    }
+    return OC_OK;
+}
+
+/* A tile of the batch, as every warp finds it for itself. */
+typedef struct cz3_tile {
+    const uint8_t *src, *cend; /* the tile; the chunk's end */
+    uint8_t *dst;
+    size_t chunk;
+    uint32_t n, cnt, w, tile;
+    int st, valid;
+} cz3_tile;
+
+/* Tile t of the batch (own_tiled_tiles' lookup, by the calling warp). */
+static __device__ __forceinline__ void cz3_locate(size_t n, const void *const *src, const size_t *src_sizes,
+                                                  void *const *dst, const own_batch_scratch &s,
+                                                  unsigned long long t, unsigned long long total, cz3_tile *T)
+{
+    T->valid = t < total;
+    if (!T->valid)
+        return;
+    size_t i = own_find_chunk_warp(s.first, n, t);
+    uint32_t tile = (uint32_t)(t - s.first[i]);
+    const uint8_t *p = (const uint8_t *)src[i];
+    size_t len = src_sizes[i];
+    own_tiled k;
+    oc_status st = cz_chunk_check(p, len, UINT64_MAX, &k); /* OK: the header kernel said so */
+    uint64_t elems = k.size / k.w, first = (uint64_t)tile * k.per_tile;
+    uint32_t cnt = own_tile_elems(elems, k.per_tile, tile);
+    uint64_t a = 0, b = 0;
+    if (st == OC_OK)
+        st = own_tile_span(p, k.table, k.ntiles, tile, k.limit, &a, &b);
+    T->src = p + a;
+    T->cend = p + len;
+    T->dst = dst ? (uint8_t *)dst[i] + first * k.w : NULL;
+    T->chunk = i;
+    T->n = (uint32_t)(b - a);
+    T->cnt = cnt;
+    T->w = k.w;
+    T->tile = tile;
+    T->st = st;
+}
+
+static __device__ __forceinline__ void cz3_cp16(uint32_t sa, const uint8_t *g)
+{
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(sa), "l"(g) : "memory");
+}
+
+static __device__ __forceinline__ void cz3_cp4(uint32_t sa, const uint8_t *g)
+{
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(sa), "l"(g) : "memory");
+}
+
+/* Starts copying a coded tile into the stage at shared address sa (at the
+ * tile's offset mod 16): the 16-byte pieces inside the chunk by 16-byte
+ * copies, else word by word; the one word past the chunk's end (the last
+ * tile's, at most) byte by byte into (*cidx, *cval), stored by the caller
+ * before the barrier that publishes the stage.  Bytes of the stage outside
+ * the tile are whatever was there. */
+static __device__ __forceinline__ void cz3_issue(uint32_t sa, const cz3_tile &T, uint32_t *cidx, uint32_t *cval)
+{
+    if (!T.valid || T.st != OC_OK || T.n >= T.cnt * T.w)
+        return;
+    uintptr_t g = (uintptr_t)T.src, ge = g + T.n, hi = (uintptr_t)T.cend;
+    uint32_t o = (uint32_t)(g & 15u);
+    uintptr_t g0 = g - o;
+    uint32_t Q = (o + T.n + 15u) / 16u;
+    for (uint32_t qi = threadIdx.x; qi < Q; qi += CZG_THREADS) {
+        uintptr_t a = g0 + 16u * qi;
+        if (a >= g && a + 16u <= hi) { /* inside the chunk: from the tile's first byte on */
+            cz3_cp16(sa + 16u * qi, (const uint8_t *)a);
+            continue;
+        }
+        for (uint32_t j = 0; j < 4; j++) {
+            uintptr_t wa = a + 4u * j;
+            if (wa + 4u <= g || wa >= ge)
+                continue; /* no byte of the tile */
+            if (wa >= g - (g & 3u) && wa + 4u <= hi) {
+                cz3_cp4(sa + 16u * qi + 4u * j, (const uint8_t *)wa); /* its bytes before g: the chunk's */
+            } else {
+                uint32_t v = 0;
+                for (uint32_t bq = 0; bq < 4; bq++)
+                    if (wa + bq >= g && wa + bq < ge)
+                        v |= (uint32_t)*(const uint8_t *)(wa + bq) << (8u * bq);
+                *cidx = 4u * qi + j;
+                *cval = v;
+            }
+        }
+    }
+    asm volatile("cp.async.commit_group;" ::: "memory");
+}
+
+/* v3's tile kernel: a persistent grid over the batch's tiles, 3 CTAs an
+ * SM; tile t + grid is copied in while tile t decodes. */
+static __global__ void __launch_bounds__(CZG_THREADS, 3)
+    cz3_k_tiles(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst, own_batch_scratch s)
+{
+    czg3_ws *ws = (czg3_ws *)czg_smem;
+    unsigned long long total = s.first[n];
+    uint32_t sa0 = (uint32_t)__cvta_generic_to_shared(ws->stage[0]);
+    cz3_tile cur, nxt;
+    uint32_t cidx = ~0u, cval = 0, sb = 0;
+    cz3_locate(n, src, src_sizes, dst, s, blockIdx.x, total, &cur);
+    cz3_issue(sa0, cur, &cidx, &cval);
+    for (unsigned long long t = blockIdx.x; t < total; t += gridDim.x) {
+        cz3_locate(n, src, src_sizes, dst, s, t + gridDim.x, total, &nxt);
+        if (cidx != ~0u)
+            ws->stage[sb][cidx] = cval;
+        cidx = ~0u;
+        asm volatile("cp.async.wait_all;" ::: "memory");
+        __syncthreads(); /* stage sb is whole; every thread is past the tile before (stage sb ^ 1 free) */
+        cz3_issue(sa0 + (sb ^ 1u) * CZ3_STAGE_BYTES, nxt, &cidx, &cval);
+        oc_status st = (oc_status)cur.st;
+        if (st == OC_OK) {
+            uint32_t o = (uint32_t)((uintptr_t)cur.src & 15u);
+            switch (cur.w) {
+            case 1:
+                st = cz3_decode_tile<uint32_t, 1>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
+                break;
+            case 2:
+                st = cz3_decode_tile<uint32_t, 2>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
+                break;
+            case 4:
+                st = cz3_decode_tile<uint32_t, 4>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
+                break;
+            default:
+                st = cz3_decode_tile<uint64_t, 8>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
+                break;
+            }
+        }
+        if (st != OC_OK && threadIdx.x == 0)
+            atomicMin(&s.keys[cur.chunk], own_key((unsigned long long)cur.tile + 1, st));
+        cur = nxt;
+        sb ^= 1u;
+    }
+    asm volatile("cp.async.wait_all;" ::: "memory");
+}
