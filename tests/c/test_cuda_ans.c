@@ -6,8 +6,10 @@
  * Guards: (1) for bytes (|u1) and 16-bit values (<f2, bf16: the high byte
  * coded) on real data (the bench corpus when bench/corpus-data is there:
  * text, ELF files, bf16 weights made of weights_minilm's float32 high
- * halves; else generated data of those shapes, and random bytes, stored)
- * in 64 KiB chunks, a 1 MiB chunk and sizes 0, 1, 7, 100003, the GPU writes
+ * halves; else generated data of those shapes, and random bytes, stored;
+ * also bytes of 96 equally likely values, ~13.5 KiB of words a tile, so
+ * that the second tile of each decoder group does not fit its pool and
+ * takes its words through a ring) in 64 KiB chunks, a 1 MiB chunk and sizes 0, 1, 7, 100003, the GPU writes
  * exactly the CPU's bytes, and both decode each other's streams; (2) one
  * chunk of up to 48 MiB (thousands of tiles of one chunk, on every SM)
  * decodes on the GPU; (3) hostile input: every prefix of a small chunk,
@@ -121,8 +123,24 @@ int main(void)
     column cols[] = {get_column("text_linux_docs.txt", OC_TYPE_U8, max),
                      get_column("elf_gdb_cmake_libstdcxx.tar", OC_TYPE_U8, max),
                      get_column("weights_minilm_l0-1.f32", OC_TYPE_BF16, max),
-                     get_column("f16-generated", OC_TYPE_F16, max)};
+                     get_column("f16-generated", OC_TYPE_F16, max),
+                     {"96 values", OC_TYPE_U8, malloc(max), max}};
     size_t ncols = sizeof cols / sizeof cols[0];
+    REQUIRE(cols[4].data);
+    for (size_t i = 0; i < max; i++) /* 6.6 bits a byte: ratio ~1.2, tiles of ~13.5 KiB of words */
+        cols[4].data[i] = (uint8_t)(32u + rng() % 96u);
+    {
+        /* the column's point: a 64 KiB chunk's two decoder groups hold more words than the
+         * decoder's pool of 22.25 KiB a group, so every group's second tile takes the ring */
+        static ans_ws ws;
+        uint8_t *p = malloc(70000);
+        REQUIRE(p);
+        uint64_t got = 0;
+        REQUIRE(ans_compress_chunk_v(&ws, ANS_VERSION, cols[4].data, 65536, OC_TYPE_U8, p, 70000, &got) == OC_OK);
+        EXPECT(p[OWN_HEADER_SIZE] == 1 && got > 48000 && got < 65536, "96 values: %llu bytes, mode %u",
+               (unsigned long long)got, (unsigned)p[OWN_HEADER_SIZE]);
+        free(p);
+    }
     column rnd = {"random", OC_TYPE_U8, malloc(300000), 300000};
     REQUIRE(rnd.data);
     for (size_t i = 0; i < rnd.size; i++)
