@@ -31,11 +31,13 @@
  *                 tiles and tiles read from global memory apart, cycles per
  *                 step of 32 symbols), and the wait for the sibling warp.
  *
- *   ans_dev [--dtype u1|bf16] [--reps N] [--mib M] [--small] FILE
+ *   ans_dev [--dtype u1|bf16] [--reps N] [--mib M] [--small] [--only V1,V2] FILE
  *
  * Compression: the library's encoder (ans_k_encode through the batch
  * driver) and the staged one are timed and must write the same bytes.
- * --small: 16 MiB instead of 1 GiB (compute-sanitizer).  Exit status 0
+ * --small: 16 MiB instead of 1 GiB (compute-sanitizer); --only: just
+ * the decoder variants named (the first one named is the ratios' base).
+ * Exit status 0
  * only if every output matched the input.
  */
 #define oc_gpu_codec_ans oc_gpu_codec_ans_dev_copy
@@ -265,7 +267,7 @@ static size_t smem_for_occupancy(const void *kern, int threads, size_t base, int
 
 int main(int argc, char **argv)
 {
-    const char *file = NULL;
+    const char *file = NULL, *only = NULL;
     int reps = 5, small = 0, mib = 1024;
     oc_data_type dtype = OC_TYPE_U8;
     for (int a = 1; a < argc; a++) {
@@ -278,12 +280,14 @@ int main(int argc, char **argv)
             mib = atoi(argv[++a]);
         } else if (!strcmp(argv[a], "--small")) {
             small = 1;
+        } else if (!strcmp(argv[a], "--only") && a + 1 < argc) {
+            only = argv[++a];
         } else {
             file = argv[a];
         }
     }
     if (!file) {
-        fprintf(stderr, "usage: ans_dev [--dtype u1|bf16] [--reps N] [--mib M] [--small] FILE\n");
+        fprintf(stderr, "usage: ans_dev [--dtype u1|bf16] [--reps N] [--mib M] [--small] [--only V1,V2] FILE\n");
         return 2;
     }
     FILE *fp = fopen(file, "rb");
@@ -465,7 +469,16 @@ int main(int argc, char **argv)
 
     int fails = 0;
     double base = 0;
+    const char *base_name = "library";
     for (const variant &v : vs) {
+        if (only) { /* a name in the comma-separated list */
+            size_t L = strlen(v.name);
+            const char *at = strstr(only, v.name);
+            while (at && !((at == only || at[-1] == ',') && (at[L] == ',' || at[L] == 0)))
+                at = strstr(at + 1, v.name);
+            if (!at)
+                continue;
+        }
         auto launch = [&]() {
             return v.sizes_only ? oc_own_gpu_sizes(&v.k, scr, scr_size, n, (const void *const *)d_comp, d_csz,
                                                    d_osz, d_st, 0)
@@ -514,9 +527,11 @@ int main(int argc, char **argv)
         }
         std::sort(t.begin(), t.end());
         double gbs = total / (t[t.size() / 2] * 1e6);
-        if (!strcmp(v.name, "library"))
+        if (!base) {
             base = gbs;
-        printf("%-12s %8.1f GB/s  %.2fx library\n", v.name, gbs, base ? gbs / base : 0.0);
+            base_name = v.name;
+        }
+        printf("%-12s %8.1f GB/s  %.2fx %s\n", v.name, gbs, base ? gbs / base : 0.0, base_name);
         if (v.prof) {
             unsigned long long h[NPROF];
             CUDA_OK(cudaMemcpyFromSymbol(h, g_prof, sizeof h));
