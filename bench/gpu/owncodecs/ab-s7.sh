@@ -57,6 +57,8 @@ for f in tpch_l_partkey.i32 tpch_l_shipdate.i32 tpch_l_orderkey.i64 sorted_partk
   timeout 60 $B/bench/gpu/dev/cz_dev --reps 7 $S/$f >$O/cz-dev-$f.txt 2>&1 || rc=1
   cat $O/cz-dev-$f.txt
 done
+timeout 60 $B/bench/gpu/dev/cz_dev --reps 7 --dtype u16 $S/tpch_l_shipdate.i32 >$O/cz-dev-u16.txt 2>&1 || rc=1
+cat $O/cz-dev-u16.txt # 2-byte elements: v3's u8/u16 instances spill (ptxas), v2's do not
 echo "== ans_dev: library (ring fallback) vs no-ringfb"
 for f in $S/text_linux_docs.txt $S/tpch_l_comment.txt $U96; do
   timeout 60 $B/bench/gpu/dev/ans_dev --reps 5 --only library,no-ringfb $f >$O/ans-dev-$(basename $f).txt 2>&1 || rc=1
