@@ -9,8 +9,9 @@
 #          96 equally likely values (every group's second tile takes the ring); the sanitizers run
 #          side by side, each time-boxed to 150 s.  ~150 s.
 #   time   alone: cz_dev (library v2 vs v3) on the four TPC-H/sorted columns; ans_dev library
-#          vs no-ringfb on text, comments, bf16; Bitcomp rows (ours, 64 KiB chunks, 1 GiB) on
-#          orderkey.i64, partkey.i32, quantity.f64 and bf16 weights; ncu of cz3_k_tiles
+#          vs no-ringfb on text, comments, bf16, 96-value bytes; bc_dev (Bitcomp compress at 2
+#          and 3 CTAs an SM, decompress; 1 GiB) on orderkey.i64, partkey.i32, quantity.f64 and
+#          bf16 weights; ncu of cz3_k_tiles
 #          (partkey.i32) with its top stall lines, and bc_k_encode's instruction count
 #          (orderkey.i64; before this session 1.10 G for 256 MiB).  ~120-150 s.
 #
@@ -66,15 +67,12 @@ for f in $S/text_linux_docs.txt $S/tpch_l_comment.txt $U96; do
 done
 timeout 60 $B/bench/gpu/dev/ans_dev --reps 5 --dtype bf16 --only library,no-ringfb $BF >$O/ans-dev-bf16.txt 2>&1 || rc=1
 cat $O/ans-dev-bf16.txt
-echo "== Bitcomp rows (ours; compress and decompress GB/s)"
-BENCH=$B/bench/gpu/oc_gpu_bench
-for spec in "tpch_l_orderkey.i64 <i8" "tpch_l_partkey.i32 <i4" "tpch_l_quantity.f64 <f8" "BF bf16"; do
-  set -- $spec
-  f=$S/$1; [ "$1" = BF ] && f=$BF
-  timeout 40 $BENCH --chunks 64K --sizes 1G --stock none --contenders opencomp --codecs bitcomp --data-type "$2" \
-    --budget 25 $f >$O/bc-$(basename $f).txt 2>&1 || rc=1
-  grep -E "opencomp-gpu +bitcomp" $O/bc-$(basename $f).txt | sed 's/  */ /g'
+echo "== bc_dev: Bitcomp compress (library, and the same encoder at 3 CTAs an SM) and decompress"
+for f in $S/tpch_l_orderkey.i64 $S/tpch_l_partkey.i32 $S/tpch_l_quantity.f64 $BF; do
+  timeout 60 $B/bench/gpu/dev/bc_dev --reps 5 $f >$O/bc-dev-$(basename $f).txt 2>&1 || rc=1
+  cat $O/bc-dev-$(basename $f).txt
 done
+BENCH=$B/bench/gpu/oc_gpu_bench
 SECTIONS="--section SpeedOfLight --section Occupancy --section SchedulerStats --section WarpStateStats
   --section SourceCounters --section LaunchStats --section InstructionStats"
 echo "== ncu cz3_k_tiles (partkey.i32, 256 MiB)"

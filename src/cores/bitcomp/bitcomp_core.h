@@ -604,21 +604,8 @@ OWN_DEV void bc_stats_reduce(bc_stats *st)
     st->umax = own_warp_max_u64(st->umax);
     st->smin = own_warp_min_s64(st->smin);
     st->smax = own_warp_max_s64(st->smax);
-#ifdef __CUDA_ARCH__
-    for (int d = 16; d > 0; d >>= 1) {
-        st->and_ &= __shfl_xor_sync(OWN_FULL, st->and_, d);
-        st->or_ |= __shfl_xor_sync(OWN_FULL, st->or_, d);
-    }
-#endif
-}
-
-OWN_DEV uint64_t bc_warp_or64(uint64_t v)
-{
-#ifdef __CUDA_ARCH__
-    for (int d = 16; d > 0; d >>= 1)
-        v |= __shfl_xor_sync(OWN_FULL, v, d);
-#endif
-    return v;
+    st->and_ = own_warp_and64(st->and_);
+    st->or_ = own_warp_or64(st->or_);
 }
 
 /* Chooses each block's coding (a warp per block): statistics of the
@@ -685,7 +672,7 @@ OWN_DEV void bc_enc_choose(bc_ws *ws, const uint8_t *src, uint32_t wp, uint32_t 
                 }
             }
         }
-        fo = bc_warp_or64(fo), dorr = bc_warp_or64(dorr), no = bc_warp_or64(no);
+        fo = own_warp_or64(fo), dorr = own_warp_or64(dorr), no = own_warp_or64(no);
         fx = own_warp_max_u64(fx), dx = own_warp_max_u64(dx), nx = own_warp_max_u64(nx);
         /* decimals (f32/f64, algorithm_type 0): the block's exponent is the
          * largest of its elements' smallest ones; none if an element has none */

@@ -1,0 +1,233 @@
+/*
+ * bc_dev.cu - why this exists: Bitcomp-class compression on the GPU runs at
+ * 0.06-0.25x nVCOMP and its encoder is issue-bound (ncu: 4.1
+ * warp-instructions a byte on orderkey.i64, 2 CTAs an SM at 115
+ * registers).  This harness times the library's Bitcomp kernels
+ * (src/cuda/codecs/bitcomp/bitcomp_kernels.cu, included whole, its codec
+ * table renamed) on 1 GiB of 64 KiB chunks of one file (--mib M: M MiB)
+ * through the batch driver: the encoder as the library builds it and the
+ * same encoder compiled for 3 CTAs an SM (__launch_bounds__(256, 3): 80
+ * registers, ptxas spills ~64 bytes) - both must write the same bytes -
+ * then the library's decoder, every output checked.
+ *
+ *   bc_dev [--dtype i64|i32|f64|f32|bf16] [--algo 0|1] [--reps N] [--mib M] FILE
+ *
+ * --dtype defaults from the extension (.i64 .i32 .f64 .f32; bf16 files are
+ * the high halves of f32 weights, made by the caller).  Exit status 0 only
+ * if every check passed.  bench/gpu/owncodecs/NOTES.md has the numbers.
+ */
+#define oc_gpu_codec_bitcomp oc_gpu_codec_bitcomp_dev_copy
+#include "cuda/codecs/bitcomp/bitcomp_kernels.cu"
+#undef oc_gpu_codec_bitcomp
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#define CUDA_OK(x)                                                                                           \
+    do {                                                                                                     \
+        cudaError_t e_ = (x);                                                                                \
+        if (e_ != cudaSuccess) {                                                                             \
+            fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__);         \
+            exit(2);                                                                                         \
+        }                                                                                                    \
+    } while (0)
+
+/* The library's encoder for 3 CTAs an SM. */
+static __global__ void __launch_bounds__(BCK_THREADS, 3)
+    bc_k_encode3(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst, const size_t *caps,
+                 size_t *dst_sizes, oc_status *statuses, uint32_t dtype, uint32_t algo)
+{
+    extern __shared__ __align__(16) unsigned char bc_smem[];
+    bc_ws *ws = (bc_ws *)bc_smem;
+    own_tiled_encode(n, src, src_sizes, dst, caps, dst_sizes, statuses,
+                     [=](const uint8_t *p, size_t len, uint8_t *d, size_t cap, uint64_t *out) {
+                         return bc_compress_chunk(ws, p, len, dtype, algo, d, cap, out, BCK_WARPS);
+                     });
+}
+
+static __global__ void k_count_diff(const uint8_t *a, const uint8_t *b, size_t n, unsigned long long *bad)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x, stride = (size_t)gridDim.x * blockDim.x;
+    unsigned long long c = 0;
+    for (; i < n / 16; i += stride) {
+        uint4 x = ((const uint4 *)a)[i], y = ((const uint4 *)b)[i];
+        c += (x.x != y.x) + (x.y != y.y) + (x.z != y.z) + (x.w != y.w);
+    }
+    if (c)
+        atomicAdd(bad, c);
+}
+
+template <typename T> static T *dmalloc(size_t n)
+{
+    T *p;
+    CUDA_OK(cudaMalloc(&p, n * sizeof(T)));
+    return p;
+}
+
+template <typename T> static T *dcopy(const std::vector<T> &v)
+{
+    T *p = dmalloc<T>(v.size());
+    CUDA_OK(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
+    return p;
+}
+
+int main(int argc, char **argv)
+{
+    const char *file = NULL;
+    int reps = 7, mib = 1024, algo = 0;
+    oc_data_type dtype = OC_TYPE_DEFAULT;
+    for (int a = 1; a < argc; a++) {
+        if (!strcmp(argv[a], "--dtype") && a + 1 < argc) {
+            a++;
+            dtype = !strcmp(argv[a], "i64")   ? OC_TYPE_I64
+                    : !strcmp(argv[a], "i32") ? OC_TYPE_I32
+                    : !strcmp(argv[a], "f64") ? OC_TYPE_F64
+                    : !strcmp(argv[a], "f32") ? OC_TYPE_F32
+                                              : OC_TYPE_BF16;
+        } else if (!strcmp(argv[a], "--algo") && a + 1 < argc) {
+            algo = atoi(argv[++a]);
+        } else if (!strcmp(argv[a], "--reps") && a + 1 < argc) {
+            reps = atoi(argv[++a]);
+        } else if (!strcmp(argv[a], "--mib") && a + 1 < argc) {
+            mib = atoi(argv[++a]);
+        } else {
+            file = argv[a];
+        }
+    }
+    if (!file) {
+        fprintf(stderr, "usage: bc_dev [--dtype i64|i32|f64|f32|bf16] [--algo 0|1] [--reps N] [--mib M] FILE\n");
+        return 2;
+    }
+    if (dtype == OC_TYPE_DEFAULT) {
+        size_t L = strlen(file);
+        const char *x = L > 4 ? file + L - 4 : "";
+        dtype = !strcmp(x, ".i64")   ? OC_TYPE_I64
+                : !strcmp(x, ".i32") ? OC_TYPE_I32
+                : !strcmp(x, ".f64") ? OC_TYPE_F64
+                : !strcmp(x, ".f32") ? OC_TYPE_F32
+                                     : OC_TYPE_BF16;
+    }
+    FILE *fp = fopen(file, "rb");
+    if (!fp) {
+        perror(file);
+        return 2;
+    }
+    const size_t CH = 65536, total = (size_t)(mib > 0 ? mib : 1024) << 20, n = total / CH;
+    std::vector<uint8_t> host(64u << 20);
+    size_t got = fread(host.data(), 1, host.size(), fp);
+    fclose(fp);
+    got -= got % CH;
+    if (got == 0) {
+        fprintf(stderr, "%s: under 64 KiB\n", file);
+        return 2;
+    }
+    uint8_t *fdev = dmalloc<uint8_t>(got), *in = dmalloc<uint8_t>(total), *out = dmalloc<uint8_t>(total);
+    CUDA_OK(cudaMemcpy(fdev, host.data(), got, cudaMemcpyHostToDevice));
+    for (size_t at = 0; at < total; at += got)
+        CUDA_OK(cudaMemcpy(in + at, fdev, std::min(got, total - at), cudaMemcpyDeviceToDevice));
+    const size_t CAP = CH + 4096;
+    uint8_t *comp[2] = {dmalloc<uint8_t>(n * CAP), dmalloc<uint8_t>(n * CAP)};
+    CUDA_OK(cudaMemset(comp[0], 0, n * CAP));
+    CUDA_OK(cudaMemset(comp[1], 0, n * CAP));
+    std::vector<const void *> hin(n);
+    std::vector<void *> hc0(n), hc1(n), hout(n);
+    std::vector<size_t> hsz(n, CH), hcap(n, CAP), hocap(n, CH);
+    for (size_t i = 0; i < n; i++) {
+        hin[i] = in + i * CH;
+        hc0[i] = comp[0] + i * CAP;
+        hc1[i] = comp[1] + i * CAP;
+        hout[i] = out + i * CH;
+    }
+    const void **d_in = dcopy(hin);
+    void **d_comp[2] = {dcopy(hc0), dcopy(hc1)}, **d_out = dcopy(hout);
+    size_t *d_sz = dcopy(hsz), *d_cap = dcopy(hcap), *d_ocap = dcopy(hocap), *d_csz[2] = {dmalloc<size_t>(n), dmalloc<size_t>(n)},
+           *d_osz = dmalloc<size_t>(n);
+    oc_status *d_st = dmalloc<oc_status>(n);
+    oc_gpu_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.typed.data_type = dtype;
+    cfg.typed.algorithm_type = algo;
+    cudaEvent_t e0, e1;
+    CUDA_OK(cudaEventCreate(&e0));
+    CUDA_OK(cudaEventCreate(&e1));
+    float ms = 0;
+    own_gpu_kernels k3 = bc_kernels;
+    k3.encode = (const void *)bc_k_encode3;
+    const own_gpu_kernels *ks[2] = {&bc_kernels, &k3};
+    const char *names[2] = {"library", "3-ctas"};
+    double gbs[2] = {0, 0};
+    std::vector<size_t> csz[2];
+    for (int e = 0; e < 2; e++) {
+        int per = 0;
+        CUDA_OK(cudaFuncSetAttribute(ks[e]->encode, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)ks[e]->encode_smem));
+        CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, ks[e]->encode, (int)ks[e]->encode_threads,
+                                                              ks[e]->encode_smem));
+        std::vector<float> t;
+        for (int r = 0; r < reps + 1; r++) {
+            CUDA_OK(cudaEventRecord(e0));
+            if (oc_own_gpu_compress(ks[e], &cfg, n, (const void *const *)d_in, d_sz, d_comp[e], d_cap, d_csz[e], d_st,
+                                    0) != OC_OK) {
+                fprintf(stderr, "compress launch failed\n");
+                return 2;
+            }
+            CUDA_OK(cudaEventRecord(e1));
+            CUDA_OK(cudaEventSynchronize(e1));
+            CUDA_OK(cudaEventElapsedTime(&ms, e0, e1));
+            if (r)
+                t.push_back(ms);
+        }
+        std::sort(t.begin(), t.end());
+        gbs[e] = total / (t[t.size() / 2] * 1e6);
+        std::vector<oc_status> hst(n);
+        CUDA_OK(cudaMemcpy(hst.data(), d_st, n * sizeof(oc_status), cudaMemcpyDeviceToHost));
+        for (size_t i = 0; i < n; i++)
+            if (hst[i] != OC_OK) {
+                fprintf(stderr, "%s: chunk %zu: compress status %d\n", names[e], i, (int)hst[i]);
+                return 1;
+            }
+        csz[e].resize(n);
+        CUDA_OK(cudaMemcpy(csz[e].data(), d_csz[e], n * sizeof(size_t), cudaMemcpyDeviceToHost));
+        printf("compress %-8s %8.1f GB/s  %.2fx library  (%d CTAs an SM)\n", names[e], gbs[e], gbs[e] / gbs[0], per);
+    }
+    size_t csum = 0;
+    bool same = csz[0] == csz[1];
+    for (size_t i = 0; i < n; i++)
+        csum += csz[0][i];
+    unsigned long long bad = 0, *d_bad = dmalloc<unsigned long long>(1);
+    CUDA_OK(cudaMemset(d_bad, 0, sizeof *d_bad));
+    k_count_diff<<<1024, 256>>>(comp[0], comp[1], n * CAP, d_bad);
+    CUDA_OK(cudaMemcpy(&bad, d_bad, sizeof bad, cudaMemcpyDeviceToHost));
+    printf("%s (type %d, algo %d): %zu chunks of 64 KiB, ratio %.3f; the encoders %s\n", file, (int)dtype, algo, n,
+           (double)total / (double)csum, same && !bad ? "write the same bytes" : "DIFFER");
+    size_t scr_size = oc_own_gpu_decompress_scratch(&cfg, n);
+    void *scr;
+    CUDA_OK(cudaMalloc(&scr, scr_size));
+    std::vector<float> t;
+    int fails = !(same && !bad);
+    for (int r = 0; r < reps + 1; r++) {
+        CUDA_OK(cudaEventRecord(e0));
+        oc_own_gpu_decompress(&bc_kernels, scr, scr_size, n, (const void *const *)d_comp[0], d_csz[0], d_out, d_ocap,
+                              d_osz, d_st, 0);
+        CUDA_OK(cudaEventRecord(e1));
+        CUDA_OK(cudaEventSynchronize(e1));
+        CUDA_OK(cudaEventElapsedTime(&ms, e0, e1));
+        if (r)
+            t.push_back(ms);
+    }
+    std::sort(t.begin(), t.end());
+    CUDA_OK(cudaMemset(d_bad, 0, sizeof *d_bad));
+    k_count_diff<<<1024, 256>>>(in, out, total, d_bad);
+    CUDA_OK(cudaMemcpy(&bad, d_bad, sizeof bad, cudaMemcpyDeviceToHost));
+    std::vector<oc_status> hst(n);
+    CUDA_OK(cudaMemcpy(hst.data(), d_st, n * sizeof(oc_status), cudaMemcpyDeviceToHost));
+    size_t badst = 0;
+    for (size_t i = 0; i < n; i++)
+        badst += hst[i] != OC_OK;
+    printf("decompress library %8.1f GB/s; %s\n", total / (t[t.size() / 2] * 1e6),
+           bad || badst ? "OUTPUT DIFFERS" : "every output checked");
+    fails += bad || badst;
+    return fails ? 1 : 0;
+}
