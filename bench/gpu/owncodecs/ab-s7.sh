@@ -3,7 +3,8 @@
 # the typed codecs (issue 18; NOTES.md beside this file, "Session 7"), in the two shapes the
 # lead's calls take:
 #   check  tests and sanitizers (may share the GPU): test_cuda_ans (the ring fallback),
-#          test_cuda_bitcomp (w-byte element loads and stores), memcheck of test_cuda_ans
+#          test_cuda_bitcomp and test_cuda_cascaded (w-byte element loads and stores, redux
+#          reductions in the encoders: the CPU's bytes), memcheck of test_cuda_ans
 #          (OC_TEST_SMALL) and of cz_dev (Cascaded v3, 16 MiB, i32 and i64, damaged chunks
 #          included), racecheck of cz_dev and of ans_dev's library decoder on 2 MiB of bytes of
 #          96 equally likely values (every group's second tile takes the ring); the sanitizers run
@@ -39,6 +40,7 @@ if [ "$MODE" = check ]; then
   export OC_CORPUS_DIR=$PWD/$S
   timeout 200 $B/tests/test_cuda_ans >$O/test_cuda_ans.txt 2>&1; echo "test_cuda_ans exit $?"; tail -n 3 $O/test_cuda_ans.txt
   timeout 200 $B/tests/test_cuda_bitcomp >$O/test_cuda_bitcomp.txt 2>&1; echo "test_cuda_bitcomp exit $?"; tail -n 3 $O/test_cuda_bitcomp.txt
+  timeout 200 $B/tests/test_cuda_cascaded >$O/test_cuda_cascaded.txt 2>&1; echo "test_cuda_cascaded exit $?"; tail -n 3 $O/test_cuda_cascaded.txt
   CS="timeout 150 compute-sanitizer --error-exitcode 9 --leak-check no"
   OC_TEST_SMALL=1 $CS --tool memcheck $B/tests/test_cuda_ans >$O/memcheck-ans.txt 2>&1 &
   $CS --tool memcheck $B/bench/gpu/dev/cz_dev --mib 16 --reps 1 $S/tpch_l_partkey.i32 >$O/memcheck-cz-i32.txt 2>&1 &
