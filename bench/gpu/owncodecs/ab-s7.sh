@@ -7,8 +7,9 @@
 #          reductions in the encoders: the CPU's bytes), memcheck of test_cuda_ans
 #          (OC_TEST_SMALL) and of cz_dev (Cascaded v3, 16 MiB, i32 and i64, damaged chunks
 #          included), racecheck of cz_dev and of ans_dev's library decoder on 2 MiB of bytes of
-#          96 equally likely values (every group's second tile takes the ring); the sanitizers run
-#          side by side, each time-boxed to 150 s.  ~150 s.
+#          96 equally likely values (every group's second tile takes the ring); the tests and the
+#          sanitizers run side by side (the tests' printed GB/s mean nothing then), each
+#          sanitizer time-boxed to 150 s.  ~150 s.
 #   time   alone: cz_dev (library v2 vs v3) on the four TPC-H/sorted columns; ans_dev library
 #          vs no-ringfb on text, comments, bf16, 96-value bytes; bc_dev (Bitcomp compress at 2
 #          and 3 CTAs an SM, decompress; 1 GiB) on orderkey.i64, partkey.i32, quantity.f64 and
@@ -38,9 +39,9 @@ open(sys.argv[1], "wb").write(bytes(32 + r.randrange(96) for _ in range(1 << 22)
 rc=0
 if [ "$MODE" = check ]; then
   export OC_CORPUS_DIR=$PWD/$S
-  timeout 200 $B/tests/test_cuda_ans >$O/test_cuda_ans.txt 2>&1; echo "test_cuda_ans exit $?"; tail -n 3 $O/test_cuda_ans.txt
-  timeout 200 $B/tests/test_cuda_bitcomp >$O/test_cuda_bitcomp.txt 2>&1; echo "test_cuda_bitcomp exit $?"; tail -n 3 $O/test_cuda_bitcomp.txt
-  timeout 200 $B/tests/test_cuda_cascaded >$O/test_cuda_cascaded.txt 2>&1; echo "test_cuda_cascaded exit $?"; tail -n 3 $O/test_cuda_cascaded.txt
+  for t in ans bitcomp cascaded; do
+    ( timeout 200 $B/tests/test_cuda_$t >$O/test_cuda_$t.txt 2>&1; echo "test_cuda_$t exit $?" >>$O/test_cuda_$t.txt ) &
+  done
   CS="timeout 150 compute-sanitizer --error-exitcode 9 --leak-check no"
   OC_TEST_SMALL=1 $CS --tool memcheck $B/tests/test_cuda_ans >$O/memcheck-ans.txt 2>&1 &
   $CS --tool memcheck $B/bench/gpu/dev/cz_dev --mib 16 --reps 1 $S/tpch_l_partkey.i32 >$O/memcheck-cz-i32.txt 2>&1 &
@@ -49,6 +50,7 @@ if [ "$MODE" = check ]; then
   $CS --tool racecheck $B/bench/gpu/dev/ans_dev --mib 2 --reps 1 --only library $U96 \
     >$O/racecheck-ans-ring.txt 2>&1 &
   wait
+  for t in ans bitcomp cascaded; do echo "== test_cuda_$t"; tail -n 4 $O/test_cuda_$t.txt; done
   for f in memcheck-ans memcheck-cz-i32 memcheck-cz-i64 racecheck-cz-i32 racecheck-ans-ring; do
     echo "== $f"; grep -hE "SUMMARY|all outputs checked|FAILED|DIFFERS|hostile:|exit|Timeout|timed out" $O/$f.txt | head -n 6
     tail -n 2 $O/$f.txt
