@@ -5,8 +5,9 @@
 #   check  tests and sanitizers (may share the GPU): test_cuda_ans (the ring fallback),
 #          test_cuda_bitcomp and test_cuda_cascaded (w-byte element loads and stores, redux
 #          reductions in the encoders: the CPU's bytes), memcheck of test_cuda_ans
-#          (OC_TEST_SMALL) and of cz_dev (Cascaded v3, 16 MiB, i32 and i64, damaged chunks
-#          included), racecheck of cz_dev and of ans_dev's library decoder on 2 MiB of bytes of
+#          test_cuda_bitcomp and test_cuda_cascaded (OC_TEST_SMALL) and of cz_dev (Cascaded v3,
+#          16 MiB, i32 and i64, damaged chunks included), racecheck of test_cuda_cascaded
+#          (OC_TEST_SMALL=2), of cz_dev and of ans_dev's library decoder on 2 MiB of bytes of
 #          96 equally likely values (every group's second tile takes the ring); the tests and the
 #          sanitizers run side by side (the tests' printed GB/s mean nothing then), each
 #          sanitizer time-boxed to 150 s.  ~150 s.
@@ -44,6 +45,9 @@ if [ "$MODE" = check ]; then
   done
   CS="timeout 150 compute-sanitizer --error-exitcode 9 --leak-check no"
   OC_TEST_SMALL=1 $CS --tool memcheck $B/tests/test_cuda_ans >$O/memcheck-ans.txt 2>&1 &
+  OC_TEST_SMALL=1 $CS --tool memcheck $B/tests/test_cuda_bitcomp >$O/memcheck-bitcomp.txt 2>&1 &
+  OC_TEST_SMALL=1 $CS --tool memcheck $B/tests/test_cuda_cascaded >$O/memcheck-cascaded.txt 2>&1 &
+  OC_TEST_SMALL=2 $CS --tool racecheck $B/tests/test_cuda_cascaded >$O/racecheck-cascaded.txt 2>&1 &
   $CS --tool memcheck $B/bench/gpu/dev/cz_dev --mib 16 --reps 1 $S/tpch_l_partkey.i32 >$O/memcheck-cz-i32.txt 2>&1 &
   $CS --tool memcheck $B/bench/gpu/dev/cz_dev --mib 16 --reps 1 $S/tpch_l_orderkey.i64 >$O/memcheck-cz-i64.txt 2>&1 &
   $CS --tool racecheck $B/bench/gpu/dev/cz_dev --mib 2 --reps 1 $S/tpch_l_partkey.i32 >$O/racecheck-cz-i32.txt 2>&1 &
@@ -51,7 +55,7 @@ if [ "$MODE" = check ]; then
     >$O/racecheck-ans-ring.txt 2>&1 &
   wait
   for t in ans bitcomp cascaded; do echo "== test_cuda_$t"; tail -n 4 $O/test_cuda_$t.txt; done
-  for f in memcheck-ans memcheck-cz-i32 memcheck-cz-i64 racecheck-cz-i32 racecheck-ans-ring; do
+  for f in memcheck-ans memcheck-bitcomp memcheck-cascaded racecheck-cascaded memcheck-cz-i32 memcheck-cz-i64 racecheck-cz-i32 racecheck-ans-ring; do
     echo "== $f"; grep -hE "SUMMARY|all outputs checked|FAILED|DIFFERS|hostile:|exit|Timeout|timed out" $O/$f.txt | head -n 6
     tail -n 2 $O/$f.txt
   done
