@@ -4,7 +4,7 @@
 # lead's calls take:
 #   check  tests and sanitizers (may share the GPU): test_cuda_ans (the ring fallback),
 #          test_cuda_bitcomp and test_cuda_cascaded (w-byte element loads and stores, redux
-#          reductions in the encoders: the CPU's bytes), memcheck of test_cuda_ans
+#          reductions in the encoders: the CPU's bytes), memcheck of test_cuda_ans,
 #          test_cuda_bitcomp and test_cuda_cascaded (OC_TEST_SMALL) and of cz_dev (Cascaded v3,
 #          16 MiB, i32 and i64, damaged chunks included), racecheck of test_cuda_cascaded
 #          (OC_TEST_SMALL=2), of cz_dev and of ans_dev's library decoder on 2 MiB of bytes of
@@ -14,8 +14,7 @@
 #   time   alone: cz_dev (library v2 vs v3) on the four TPC-H/sorted columns; ans_dev library
 #          vs no-ringfb on text, comments, bf16, 96-value bytes; bc_dev (Bitcomp compress at 2
 #          and 3 CTAs an SM, decompress; 1 GiB) on orderkey.i64, partkey.i32, quantity.f64 and
-#          bf16 weights; ncu of cz3_k_tiles
-#          (partkey.i32) with its top stall lines, and bc_k_encode's instruction count
+#          bf16 weights; ncu of cz3_k_tiles (partkey.i32) with its top stall lines, and bc_k_encode's instruction count
 #          (orderkey.i64; before this session 1.10 G for 256 MiB).  ~120-150 s.
 #
 #   bench/gpu/owncodecs/ab-s7.sh check|time [BUILD]     (BUILD default /tmp/build-gpu)
