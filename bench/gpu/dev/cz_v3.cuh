@@ -20,10 +20,10 @@
  *   waits for another before it starts; one barrier a tile makes the
  *   stage visible;
  * - the shared memory for the second stage comes from one element buffer
- *   instead of two (the values go in after the run scan's barrier, which
- *   follows every thread's previous expansion) and the output is written
- *   into the tile's stage, which nothing reads after the last run stream:
- *   64.1 KiB a CTA, 3 CTAs an SM as v2.
+ *   instead of two (a barrier before the values go in only when two RLEs
+ *   follow each other: a delta's scan is one already) and the output is
+ *   written into the tile's stage, which nothing reads after the last run
+ *   stream: 64.1 KiB a CTA, 3 CTAs an SM as v2.
  * Reads from global memory stay inside the chunk [p, p + len); the stage's
  * bytes outside the tile are never used (the parse's checks keep every
  * stream inside the tile; fields past a stream's end are masked or unused).
@@ -280,21 +280,26 @@ static __device__ __noinline__ oc_status cz3_decode_tile(uint32_t sb, uint32_t o
     uint32_t c = cz3_count(T, cz3_hp(P, rles));
     V x[K];
     cz3_unpack<V, K>(S, o, cz3_hp(P, rles), W, e0, x);
-    bool sread = true; /* the stage read since the last barrier */
+    bool sread = true;  /* the stage read since the last barrier */
+    bool bread = false; /* the values buffer read (an expansion) since the last barrier */
     uint32_t s = rles, d = P.deltas;
     uint8_t *vals = (uint8_t *)ws->buf, *starts = (uint8_t *)ws->starts;
     for (uint32_t k = P.nops; k-- > 0;) {
         if ((P.dmask >> k) & 1u) {
             d--;
             czg_delta<V, K>(x, (V)cz3_bytes(T, 1u + d * W, W), &q);
+            bread = false;
         } else {
             s--;
             uint32_t before = s ? cz3_count(T, cz3_hp(P, s - 1u)) : cnt;
+            if (bread)
+                __syncthreads(); /* two RLEs in a row: the last expansion may still read the values */
+            czg_store<V, W, K>(vals, e0, x); /* before the run scan: x is dead during it */
             if (!cz3_runs<K>(S, o, cz3_hp(P, s), starts, c, before, e0, &q))
                 return OC_ERR_CORRUPT;
-            czg_store<V, W, K>(vals, e0, x); /* after the scan's barrier: past every earlier expansion */
-            __syncthreads();                 /* the values and the starts */
+            __syncthreads(); /* the values and the starts */
             cz3_expand<V, W, K>(starts, vals, c, before, e0, x);
+            bread = true;
             c = before;
         }
         sread = false;
