@@ -148,6 +148,47 @@ int main(void)
     co.engine = OC_ENGINE_CPU;
     CHECK_OK(oc_context_create(&co, &g_cpu));
 
+    {
+        /* bitshuffled blocks of typesize 8 and 4 in the same unfilter CTAs.
+         * The unfilter's grid is at most 2048 CTAs, a block entry each in
+         * turn, and a CTA's warps move from one entry to the next without a
+         * barrier; their shared-memory staging once overlapped between the
+         * two typesizes (session 6's intermittent failure,
+         * bench/gpu/blosc/NOTES.md).  1536 zstd chunks of 8 KiB in 4 KiB
+         * blocks (zstd: a stream a block; 2 entries a chunk, what the lists
+         * take for an 8 KiB capacity) give 3072 entries, so 1024 CTAs take
+         * two; typesizes alternate by chunk (a 4 KiB block keeps only some
+         * of the eight warps busy, the others move on to the CTA's next
+         * entry).  racecheck sees an overlap in one run, a plain run only
+         * now and then: several batches.  It runs first, so that a
+         * time-boxed racecheck run reaches it. */
+        enum { NMX = 1536, MXN = 8192 };
+        size_t reps = small ? 1 : 4;
+        item *mx = tu_xmalloc(NMX * sizeof *mx);
+        memset(mx, 0, NMX * sizeof *mx);
+        for (size_t k = 0; k < NMX; k++) {
+            item *x = &mx[k];
+            x->n = MXN;
+            x->plain = tu_xmalloc(MXN);
+            fill(x->plain, MXN, 1000 + k);
+            x->chunk = tu_xmalloc(MXN + BLOSC_MAX_OVERHEAD);
+            x->typesize = k % 2 ? 4 : 8, x->blocksize = 4096;
+            x->cname = "zstd", x->shuffle = BLOSC_BITSHUFFLE;
+            int r = blosc_compress_ctx(5, BLOSC_BITSHUFFLE, x->typesize, MXN, x->plain, x->chunk,
+                                       MXN + BLOSC_MAX_OVERHEAD, "zstd", x->blocksize, 1);
+            /* bitshuffled, not memcpyed, not split, two blocks of 4 KiB: the premise above */
+            CHECK(r > 0 && (x->chunk[2] & 0x16) == 0x14 && x->chunk[8] == 0 && x->chunk[9] == 0x10 &&
+                  x->chunk[10] == 0 && x->chunk[11] == 0);
+            x->cn = (size_t)r;
+            x->want = OC_OK;
+        }
+        for (size_t r = 0; r < reps; r++)
+            run_batch(mx, NMX, 0);
+        for (size_t k = 0; k < NMX; k++)
+            free(mx[k].plain), free(mx[k].chunk);
+        free(mx);
+        printf("GPU unshuffles typesize-4 and typesize-8 blocks in the same CTAs (%zu batches)\n", reps);
+    }
     static const char *const cnames[] = {"blosclz", "lz4", "lz4hc", "snappy", "zstd", "zlib"};
     static const size_t typesizes[] = {1, 3, 4, 8, 16, 32};
     static const size_t blocksizes[] = {0, 4096};
@@ -227,46 +268,6 @@ int main(void)
         }
         free(sp), free(dp), free(cs), free(caps), free(out), free(st);
         printf("GPU statuses of %zu damaged chunks agree with the CPU engine\n", nb);
-    }
-    {
-        /* bitshuffled blocks of typesize 8 and 4 in the same unfilter CTAs.
-         * The unfilter's grid is at most 2048 CTAs, a block entry each in
-         * turn, and a CTA's warps move from one entry to the next without a
-         * barrier; their shared-memory staging once overlapped between the
-         * two typesizes (session 6's intermittent failure,
-         * bench/gpu/blosc/NOTES.md).  1536 zstd chunks of 8 KiB in 4 KiB
-         * blocks (zstd: a stream a block; 2 entries a chunk, what the lists
-         * take for an 8 KiB capacity) give 3072 entries, so 1024 CTAs take
-         * two; typesizes alternate by chunk (a 4 KiB block keeps only some
-         * of the eight warps busy, the others move on to the CTA's next
-         * entry).  racecheck sees an overlap in one run, a plain run only
-         * now and then: several batches. */
-        enum { NMX = 1536, MXN = 8192 };
-        size_t reps = small ? 1 : 4;
-        item *mx = tu_xmalloc(NMX * sizeof *mx);
-        memset(mx, 0, NMX * sizeof *mx);
-        for (size_t k = 0; k < NMX; k++) {
-            item *x = &mx[k];
-            x->n = MXN;
-            x->plain = tu_xmalloc(MXN);
-            fill(x->plain, MXN, 1000 + k);
-            x->chunk = tu_xmalloc(MXN + BLOSC_MAX_OVERHEAD);
-            x->typesize = k % 2 ? 4 : 8, x->blocksize = 4096;
-            x->cname = "zstd", x->shuffle = BLOSC_BITSHUFFLE;
-            int r = blosc_compress_ctx(5, BLOSC_BITSHUFFLE, x->typesize, MXN, x->plain, x->chunk,
-                                       MXN + BLOSC_MAX_OVERHEAD, "zstd", x->blocksize, 1);
-            /* bitshuffled, not memcpyed, not split, two blocks of 4 KiB: the premise above */
-            CHECK(r > 0 && (x->chunk[2] & 0x16) == 0x14 && x->chunk[8] == 0 && x->chunk[9] == 0x10 &&
-                  x->chunk[10] == 0 && x->chunk[11] == 0);
-            x->cn = (size_t)r;
-            x->want = OC_OK;
-        }
-        for (size_t r = 0; r < reps; r++)
-            run_batch(mx, NMX, 0);
-        for (size_t k = 0; k < NMX; k++)
-            free(mx[k].plain), free(mx[k].chunk);
-        free(mx);
-        printf("GPU unshuffles typesize-4 and typesize-8 blocks in the same CTAs (%zu batches)\n", reps);
     }
     {
         /* where libblosc refuses or picks (fuzz_container_blosc's findings):
