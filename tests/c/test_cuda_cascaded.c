@@ -4,7 +4,8 @@
  * batched API on device memory.
  *
  * Guards: (1) for every data type x layer choice (nvCOMP's default, the
- * automatic choice, none, the most layers, no bit-packing) on real
+ * automatic choice, none, the most layers, no bit-packing, RLEs that
+ * follow each other) on real
  * columns (the bench corpus when bench/corpus-data is there: TPC-H keys,
  * dates, quantities, sorted keys, text; else generated columns of those
  * shapes) in 64 KiB chunks, a 1 MiB chunk and sizes 0, 1, 7, 100003, the
@@ -76,8 +77,12 @@ int main(void)
                      get_column("sorted_partkey.i64", OC_TYPE_I64, max),
                      get_column("text_linux_docs.txt", OC_TYPE_U8, max)};
     size_t ncols = sizeof cols / sizeof cols[0];
-    static const uint32_t layers[] = {OC_CASCADED_DEFAULT, OC_CASCADED_AUTO, OC_CASCADED_LAYERS(0, 0, 1),
-                                      OC_CASCADED_LAYERS(3, 3, 1), OC_CASCADED_LAYERS(1, 2, 0)};
+    /* (2, 0) and (3, 1): RLE layers that follow each other (decoded without a delta between
+     * them, the decoder's values buffer reused by two expansions in a row) */
+    static const uint32_t layers[] = {OC_CASCADED_DEFAULT,         OC_CASCADED_AUTO,
+                                      OC_CASCADED_LAYERS(0, 0, 1), OC_CASCADED_LAYERS(3, 3, 1),
+                                      OC_CASCADED_LAYERS(1, 2, 0), OC_CASCADED_LAYERS(2, 0, 1),
+                                      OC_CASCADED_LAYERS(3, 1, 1)};
     for (size_t i = 0; i < ncols; i++) {
         for (size_t l = 0; l < sizeof layers / sizeof layers[0]; l++) {
             oc_typed_options t = {cols[i].type, 0, layers[l], 0};
