@@ -5,15 +5,17 @@
  *
  * Guards: chunks of real data (license text, this executable, a numeric
  * column, random bytes, one repeated byte; 64 KiB chunks, a 1 MiB chunk,
- * sizes 0, 1 and 100) compressed on device memory at levels 1, 2, 3, 6
- * (one per variant: fast, buckets of 4 and 8, chains on lane 0) and 0
- * (default) decode with ZSTD_decompress to the input and are byte-identical
- * to the C model's frames (with OC_TEST_SMALL, as under compute-sanitizer:
- * levels 1, 2 and 3 only, and the 1 MiB chunk cut to 160 KiB); argument arrays in host and in device memory;
- * a capacity one byte short gives OUTPUT_TOO_SMALL and no byte past it (guard bytes); level 3 is not larger
- * than level 1 on text.  It also prints (never checks) the GPU compression speed on 32 MiB of 64 KiB chunks
- * at levels 1, 2 and 3, for bench/gpu/zstd/ENC_NOTES.md (not with OC_TEST_SMALL set, as scripts/gpu-check
- * does under compute-sanitizer).
+ * sizes 0, 1 and 100) compressed on device memory at levels -1, 1, 2, 3
+ * and 6 (one per variant: fast, buckets of depth 1, 4 and 8, chains on
+ * lane 0) and 0 (default) decode with ZSTD_decompress to the input and are
+ * byte-identical to the C model's frames (with OC_TEST_SMALL, as under
+ * compute-sanitizer: levels 1, 3, 2 and -1 only, and the 1 MiB chunk cut
+ * to 160 KiB); argument arrays in host and in device memory; a capacity
+ * one byte short gives OUTPUT_TOO_SMALL and no byte past it (guard bytes);
+ * level 3 is not larger than level 1 on text.  It also prints (never
+ * checks) the GPU compression speed on 32 MiB of 64 KiB chunks at levels
+ * 1, 2 and 3, for bench/gpu/zstd/ENC_NOTES.md (not with OC_TEST_SMALL
+ * set, as scripts/gpu-check does under compute-sanitizer).
  *
  * Without a GPU (CI) the test says so and passes; scripts/gpu-check runs it
  * on a GPU machine.
@@ -115,9 +117,9 @@ int main(void)
     uint8_t *model = malloc(ZSTD_compressBound((size_t)1 << 20));
     size_t text_sum[2] = {0, 0};
 
-    static const int levels[] = {1, 3, 2, 0, 6};
+    static const int levels[] = {1, 3, 2, -1, 0, 6};
     int model_default = 3; /* level 0: the algorithm table's default zstd level */
-    int nlevels = small ? 3 : 5;
+    int nlevels = small ? 4 : 6;
     for (int li = 0; li < nlevels; li++) {
         for (int dev_arrays = 0; dev_arrays <= 1; dev_arrays++) {
             gpu_compress(n, src, len, caps, levels[li], dev_arrays, out, sizes, st);
@@ -218,7 +220,8 @@ int main(void)
         printf("test_cuda_zstd_enc: %d failures\n", g_failures);
         return 1;
     }
-    printf("test_cuda_zstd_enc: %zu chunks compressed on the GPU at levels 1, 3, 2%s; all checks passed\n", n,
-           nlevels == 5 ? ", default, 6" : "");
+    printf(
+        "test_cuda_zstd_enc: %zu chunks compressed on the GPU at levels 1, 3, 2, -1%s; all checks passed\n",
+        n, nlevels == 6 ? ", default, 6" : "");
     return 0;
 }

@@ -103,6 +103,13 @@ OC_CORE_FN int ze_next_chunk(ze_work *W, size_t done, size_t next)
 #ifndef ZE_BUCKET_MAX_LEVEL
 #define ZE_BUCKET_MAX_LEVEL 3
 #endif
+/* Level 1: bucket windows of this depth (its ratio is then above nvCOMP's:
+ * bench/gpu/zstd/ENC_NOTES.md, session 7); 0: the fast variant, as the
+ * negative levels (the dev harness's zstd_enc_phases_l1fast: the encoder
+ * before). */
+#ifndef ZE_L1_DEPTH
+#define ZE_L1_DEPTH 1
+#endif
 typedef struct {
     int lazy;      /* 0 fast (windows), 1 lazy with chains (lane 0), 2 lazy by windows */
     int depth;     /* chain or bucket candidates per position (lazy) */
@@ -110,16 +117,16 @@ typedef struct {
     int fse_built; /* 1: FSE tables from statistics when cheaper */
 } ze_params;
 
-/* Public level -> variant: <= 1 fast; 2 lazy depth 4; 3 (default) lazy depth
- * 8 (2-3: hash buckets); 4-5 depth 16 (2-5 by windows); >= 6 depth 32 on
- * one lane (4 and up: chains).  Every level
+/* Public level -> variant: negative fast (1 too with ZE_L1_DEPTH 0); 1 lazy
+ * depth 1, 2 depth 4, 3 (default) depth 8 (1-3: hash buckets); 4-5 depth 16
+ * (1-5 by windows); >= 6 depth 32 on one lane (4 and up: chains).  Every level
  * may build FSE tables. */
 OC_CORE_FN ze_params ze_params_for_level(int level)
 {
     ze_params p;
     if (level == 0)
         level = 3;
-#ifdef ZE_L1_DEPTH /* dev harness only (zstd_enc_phases_l1b*): level 1 by bucket windows of this depth */
+#if ZE_L1_DEPTH > 0
     if (level == 1) {
         p.lazy = 2;
         p.fse_built = 1;

@@ -12,11 +12,11 @@
  * compression does not make it smaller, or RLE when it is one byte repeated.
  *
  * Two variants (ze_params_for_level; levels in bench/gpu/zstd/ENC_NOTES.md):
- *   fast (level <= 1): greedy matching by windows of 32 positions (one per
- *     lane on the GPU; ze_block_fast), repeat offset then one hash table
- *     (6-byte hash).
- *   lazy (level >= 2, default 3): candidates from hash buckets of the 8
- *     latest positions per hash (levels 2-3, depth 4 and 8) or hash chains
+ *   fast (negative levels): greedy matching by windows of 32 positions (one
+ *     per lane on the GPU; ze_block_fast), repeat offset then one hash
+ *     table (6-byte hash).
+ *   lazy (level >= 1, default 3): candidates from hash buckets of the 8
+ *     latest positions per hash (levels 1-3, depth 1, 4 and 8) or hash chains
  *     (levels >= 4, depth 16..32), 4-byte hash; lazy evaluation (a match one
  *     position later wins if it gains more).  Levels 2-5 run it by windows
  *     of 32 positions (ze_block_wlazy: insertion and searches one position
