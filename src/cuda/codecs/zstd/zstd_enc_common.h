@@ -23,8 +23,9 @@
 #define ZE_MAX_SEQ (ZE_BLOCK / 4 + 1)
 #define ZE_MINMATCH 4u
 #define ZE_EMPTY 0xFFFFFFFFu
-/* hash buckets (levels 2-3): 8 Ki rows of ZE_WAYS positions, in the chain links' memory */
-#define ZE_BUCKET_LOG 13
+/* hash buckets (levels 1-3): 12 Ki rows of ZE_WAYS positions, in the heads' and the chain links' memory
+ * together (the heads come first: ze_work_from) */
+#define ZE_BUCKET_ROWS 12288u
 #define ZE_WAYS 8
 #define ZE_BIG_WINDOW_LOG 27 /* frames of chunks over 128 MiB: window 2^27 */
 
@@ -57,7 +58,7 @@ OC_CORE_FN ze_work ze_work_from(void *mem)
 {
     ze_work w;
     uint8_t *p = (uint8_t *)mem;
-    w.hash = (uint32_t *)p;
+    w.hash = (uint32_t *)p; /* the links right after the heads: the buckets span both */
     p += (size_t)4 * (1u << ZE_HASH_LOG);
     w.chain = (uint32_t *)p;
     p += (size_t)4 * (1u << ZE_CHAIN_LOG);

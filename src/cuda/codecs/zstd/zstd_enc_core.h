@@ -58,16 +58,16 @@ OC_CORE_FN size_t ze_bound(size_t n)
     return 18 + n + 3 * (n / ZE_BLOCK + 1);
 }
 
-/* Clears the heads and the buckets of W (W->base must be 0: ze_work_from,
- * ze_next_chunk; the buckets live in the chain links' memory, which the
- * chains never read before writing); lanes [lane, lane+nlanes...) share the
+/* Clears the heads and the links of W, where the buckets live (W->base
+ * must be 0: ze_work_from, ze_next_chunk; the chains never read a link
+ * before writing it); lanes [lane, lane+nlanes...) share the
  * work (sync after, on the GPU).  Before a worker's first chunk, and when
  * ze_next_chunk says so. */
 OC_CORE_FN void ze_reset(const ze_work *W, uint32_t lane, uint32_t nlanes)
 {
     for (uint32_t i = lane; i < (1u << ZE_HASH_LOG); i += nlanes)
         W->hash[i] = ZE_EMPTY;
-    for (uint32_t i = lane; i < (ZE_WAYS << ZE_BUCKET_LOG); i += nlanes)
+    for (uint32_t i = lane; i < (1u << ZE_CHAIN_LOG); i += nlanes)
         W->chain[i] = ZE_EMPTY;
 }
 

@@ -333,8 +333,8 @@ OC_CORE_FN uint32_t ze_insert_window(const ze_work *W, const uint8_t *src, uint3
 
 /* ---- hash buckets (levels 2-3) ---------------------------------------------------- */
 
-#if (ZE_WAYS << ZE_BUCKET_LOG) > (1 << ZE_CHAIN_LOG) || ZE_WAYS != 8
-#error "the buckets fill the chain links' memory, 8 ways (two 16-byte loads a row)"
+#if ZE_BUCKET_ROWS * ZE_WAYS > (1u << ZE_HASH_LOG) + (1u << ZE_CHAIN_LOG) || ZE_WAYS != 8
+#error "the buckets fill the heads' and links' memory, 8 ways (two 16-byte loads a row)"
 #endif
 
 /* A bucket holds the ZE_WAYS latest positions with its hash (4 bytes, as
@@ -345,7 +345,9 @@ OC_CORE_FN uint32_t ze_insert_window(const ze_work *W, const uint8_t *src, uint3
  * a round trip). */
 OC_CORE_FN uint32_t ze_bhash(const uint8_t *p, const uint8_t *lo, const uint8_t *hi)
 {
-    return ze_hash_w(p, ZE_HASH_LAZY, lo, hi) >> (ZE_HASH_LOG - ZE_BUCKET_LOG);
+    uint64_t v = (uint64_t)ze_ld32(p, lo, hi) << 32; /* the 4 bytes' multiplicative hash, 32 bits */
+    uint32_t h = (uint32_t)((v * 0x9E3779B185EBCA87ull) >> 32);
+    return (uint32_t)(((uint64_t)h * ZE_BUCKET_ROWS) >> 32);
 }
 
 OC_CORE_FN uint32_t ze_bucket_rel(const ze_work *W, uint32_t v)
@@ -375,7 +377,7 @@ OC_CORE_FN void ze_bucket_window(const ze_work *W, const uint8_t *src, const uin
     uint32_t peers = __match_any_sync(0xffffffffu, h);
     uint4 r0 = make_uint4(ZE_EMPTY, ZE_EMPTY, ZE_EMPTY, ZE_EMPTY), r1 = r0;
     if (act) {
-        const uint4 *row = (const uint4 *)(const void *)(W->chain + (size_t)h * ZE_WAYS);
+        const uint4 *row = (const uint4 *)(const void *)(W->hash + (size_t)h * ZE_WAYS);
         r0 = row[0];
         r1 = row[1];
     }
@@ -398,7 +400,7 @@ OC_CORE_FN void ze_bucket_window(const ze_work *W, const uint8_t *src, const uin
     }
     __syncwarp();
     if (act && (peers >> lane >> 1) == 0) {
-        uint4 *row = (uint4 *)(void *)(W->chain + (size_t)h * ZE_WAYS);
+        uint4 *row = (uint4 *)(void *)(W->hash + (size_t)h * ZE_WAYS);
         row[0] =
             make_uint4(W->base + p, ze_bucket_abs(W, c[0]), ze_bucket_abs(W, c[1]), ze_bucket_abs(W, c[2]));
         row[1] = make_uint4(ze_bucket_abs(W, c[3]), ze_bucket_abs(W, c[4]), ze_bucket_abs(W, c[5]),
@@ -407,7 +409,7 @@ OC_CORE_FN void ze_bucket_window(const ze_work *W, const uint8_t *src, const uin
     __syncwarp();
 #else
     for (uint32_t p = from; p < to; p++) {
-        uint32_t *row = W->chain + (size_t)ze_bhash(src + p, src, hi) * ZE_WAYS;
+        uint32_t *row = W->hash + (size_t)ze_bhash(src + p, src, hi) * ZE_WAYS;
         for (uint32_t k = 0; c && k < ZE_WAYS; k++)
             c[(p - from) * ZE_WAYS + k] = ze_bucket_rel(W, row[k]);
         for (uint32_t k = ZE_WAYS - 1; k > 0; k--)
