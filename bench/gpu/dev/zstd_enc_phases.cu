@@ -37,8 +37,10 @@
  * zstd_enc_phases_win1 (ZE_WIN_MULTI=0 only) and zstd_enc_phases_chain
  * (ZE_BUCKET_MAX_LEVEL=1 only: hash chains at levels 2-3, the core before
  * session 7's buckets), zstd_enc_phases_bytes (ZE_WORD_LOADS=0: the
- * bucket search reads bytes) and zstd_enc_phases_l1b1/_l1b2 (ZE_L1_DEPTH:
- * level 1 by bucket windows of depth 1/2), so the A/Bs run in one call.
+ * bucket search reads bytes), zstd_enc_phases_l1fast/_l1b2 (ZE_L1_DEPTH
+ * 0/2: level 1 by the fast variant / bucket windows of depth 2) and
+ * zstd_enc_phases_rows8k (ZE_BUCKET_ROWS 8192), so the A/Bs run in one
+ * call.
  */
 #include <cuda_runtime.h>
 
@@ -181,8 +183,8 @@ __device__ uint32_t zep_block(const ze_work *W, ze_tables *T, const uint8_t *src
         uint32_t rep[3] = {ZEP_NOREP, ZEP_NOREP + 16u, ZEP_NOREP + 32u};
         uint32_t nlit = 0, nseq = 0, ins = bs;
         ZE_PHASE(0);
-        if (P.bucket &&
-            bsz > 8) /* --split-back: the `back` bytes before the block enter the buckets, unsearched */
+        /* --split-back: the `back` bytes before the block enter the buckets, unsearched */
+        if (P.bucket && bsz > 8)
             for (uint32_t p = bs > back ? bs - back : 0; p < bs; p += ZE_WINDOW) {
                 uint32_t skip[ZE_WAYS];
                 ze_bucket_window(W, src, src + be, p, bs - p < ZE_WINDOW ? bs : p + ZE_WINDOW, skip);

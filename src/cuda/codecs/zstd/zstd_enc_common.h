@@ -25,7 +25,9 @@
 #define ZE_EMPTY 0xFFFFFFFFu
 /* hash buckets (levels 1-3): 12 Ki rows of ZE_WAYS positions, in the heads' and the chain links' memory
  * together (the heads come first: ze_work_from) */
+#ifndef ZE_BUCKET_ROWS /* the dev harness's zstd_enc_phases_rows8k sets 8192 (A/B) */
 #define ZE_BUCKET_ROWS 12288u
+#endif
 #define ZE_WAYS 8
 #define ZE_BIG_WINDOW_LOG 27 /* frames of chunks over 128 MiB: window 2^27 */
 
