@@ -30,14 +30,14 @@
  * a block enter its tables first, so its matches may reach back that far.
  * Built several times: zstd_enc_phases (the library's core as it is),
  * zstd_enc_phases_serial (ZE_ENTROPY_LANES=1, ZE_COUNT_STEP=1,
- * ZE_LINK_EARLY=0, ZE_WIN_MULTI=0, ZE_BUCKET_MAX_LEVEL=1, ZE_WORD_LOADS=0:
+ * ZE_LINK_EARLY=0, ZE_WIN_MULTI=0, ZE_BUCKET_MAX_LEVEL=1, ZE_L1_DEPTH=0:
  * the entropy coding on lane 0, match lengths byte by byte, chain links
  * loaded after the compare, one sequence a lazy window: the core before
  * session 6),
  * zstd_enc_phases_win1 (ZE_WIN_MULTI=0 only) and zstd_enc_phases_chain
  * (ZE_BUCKET_MAX_LEVEL=1 only: hash chains at levels 2-3, the core before
- * session 7's buckets), zstd_enc_phases_bytes (ZE_WORD_LOADS=0: the
- * bucket search reads bytes), zstd_enc_phases_l1fast/_l1b2 (ZE_L1_DEPTH
+ * session 7's buckets), zstd_enc_phases_words (ZE_WORD_LOADS=1: the
+ * bucket search and probes read aligned words), zstd_enc_phases_l1fast/_l1b2 (ZE_L1_DEPTH
  * 0/2: level 1 by the fast variant / bucket windows of depth 2) and
  * zstd_enc_phases_rows8k (ZE_BUCKET_ROWS 8192), so the A/Bs run in one
  * call.

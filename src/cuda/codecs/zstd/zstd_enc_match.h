@@ -68,12 +68,13 @@ OC_CORE_FN uint32_t ze_count(const uint8_t *a, const uint8_t *b, const uint8_t *
  * variant's probes read 4 and 8 bytes as aligned 32-bit words joined by a
  * funnel shift (ze_ld32, ze_count_w, ze_hash_w), where the words lie
  * inside [lo, hi) (the chunk up to the block's end), instead of a load a
- * byte: the candidates are scattered, so every byte load of a warp is up to
- * 32 L1 wavefronts, and a word covers four.  The dev harness's
- * zstd_enc_phases_bytes sets 0.  Same values either way; the C build reads
- * bytes. */
+ * byte (fewer L1 wavefronts for scattered candidates, more instructions).
+ * Measured slower (H100, session 7 call A: level 3 at 64 KiB 4.13 GB/s with
+ * bytes, 3.50 with words; bench/gpu/zstd/ENC_NOTES.md), so 0: the dev
+ * harness's zstd_enc_phases_words sets 1.  Same values either way; the C
+ * build reads bytes. */
 #ifndef ZE_WORD_LOADS
-#define ZE_WORD_LOADS 1
+#define ZE_WORD_LOADS 0
 #endif
 
 /* The 4 bytes at p, little-endian (p + 4 <= hi). */
