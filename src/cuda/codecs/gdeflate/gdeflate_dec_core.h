@@ -19,8 +19,9 @@
  * first lane in visit order that fails or ends the block stops the round
  * (lanes after it are not visited: their reads are dropped); the lanes that
  * need words take the next words of the page in visit order (a ballot and
- * a population count; bench/gpu/dev builds a variant, GDD_WIN 1, that reads
- * them from a window of words in registers: GDEFLATE_NOTES.md "Decoder v3").
+ * a population count), from a window of the next 64 words the warp holds in
+ * registers (decoder v3, GDEFLATE_NOTES.md; GDD_WIN 0 is v2's reader, which
+ * loads each word at its refill: bench/gpu/dev builds it for the A/B).
  * Matches are copied when their lane reads the
  * distance: the short ones whose source lies before the round's first
  * match by their own lanes, all at once; the others one match at a time in
@@ -174,8 +175,8 @@ OC_CORE_FN uint32_t gdd_word(const uint8_t *src, size_t n, uint64_t k, uint32_t 
     return w;
 }
 
-/* The page's word stream: the next word to hand out.  With GDD_WIN
- * (GDEFLATE_NOTES.md, "Decoder v3") the warp also holds the 64 words from
+/* The page's word stream: the next word to hand out.  With GDD_WIN (1,
+ * the library's; GDEFLATE_NOTES.md, "Decoder v3") the warp also holds the 64 words from
  * `base` in registers, lane g words base + g (w0) and base + 32 + g (w1),
  * so a refill is a shuffle instead of a load on the round's critical path;
  * the window moves 32 words when the next word passes base + 32, loading
@@ -183,7 +184,7 @@ OC_CORE_FN uint32_t gdd_word(const uint8_t *src, size_t n, uint64_t k, uint32_t 
  * it takes lie below base + 64).  base itself is not kept: src and n move
  * with it. */
 #ifndef GDD_WIN
-#define GDD_WIN 0
+#define GDD_WIN 1
 #endif
 typedef struct gdd_in {
 #if GDD_WIN
