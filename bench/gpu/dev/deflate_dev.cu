@@ -19,20 +19,19 @@
  * (deflate_host_core.c).  Run it under compute-sanitizer memcheck and
  * racecheck (bench/gpu/dev/run-device.sh).
  *
- * --variant v2|v3|v4|v6|v4,v6|all (default all): decoder v2
+ * --variant v2|v3|v4|v2,v4|all (default all): decoder v2
  * (inflate_v2_core.h, the library's until v4), v3 (the library's core with
  * an 11-bit literal/length table; DEFLATE_NOTES.md "Decoder v1: result,
  * and decoders v2 / v3"), the library's kernel (v4, inflate_kernels.cu: a
- * lane per bit offset, "Decoder v4") and v6 (the library's core with
- * INF_LAZY 1: "Decoder v6"); inflate_var_kernels.cu builds v2, v3 and v6.
- * v1 and v5 were removed in session 7 (their numbers: "Decoder v1: result"
- * and "Result of v4 and v5").  Each is checked and
+ * lane per bit offset, "Decoder v4"); inflate_var_kernels.cu builds v2 and
+ * v3.  v1, v5 and v6 were removed in session 7 (their numbers: "Decoder
+ * v1: result", "Result of v4 and v5" and "Decoder v6").  Each is checked and
  * timed on the same batch; damaged inputs are held to the library's host
  * core for every variant.
  *
  * Usage: deflate_dev [--damage] [--quick] [--chunk N] [--level L] [--zlib]
  *                    [--strategy S] [--algo deflate|zlib|gzip|all]
- *                    [--variant v2|v3|v4|v6|v4,v6|all]
+ *                    [--variant v2|v3|v4|v2,v4|all]
  *                    [--reps N] [--min-bytes B] [--max-bytes B] FILE...
  * Exit status 0 only if every check passed.
  */
@@ -89,7 +88,7 @@ struct Opts {
     size_t min_bytes = (size_t)1 << 30;
     size_t max_bytes = (size_t)64 << 20;
     std::vector<oc_algorithm> algos = {OC_ALGO_DEFLATE, OC_ALGO_ZLIB, OC_ALGO_GZIP};
-    std::vector<int> variants = {2, 3, 4, 6};
+    std::vector<int> variants = {2, 3, 4};
 };
 static Opts g;
 
@@ -235,8 +234,6 @@ static void dev_decode(const DevBatch &d, oc_algorithm a, int variant)
         variant == 3   ? dev_inflate_v3(&cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
                                         (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, 0)
         : variant == 2 ? dev_inflate_v2(&cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
-                                        (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, 0)
-        : variant == 6 ? dev_inflate_v6(&cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
                                         (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, 0)
                        : oc_cuda_inflate(NULL, 0, &cfg, d.n, (const void *const *)d.src_ptrs, d.src_sizes,
                                          (void *const *)d.dst_ptrs, d.dst_caps, d.dst_sizes, d.statuses, 0);
@@ -437,12 +434,10 @@ int main(int argc, char **argv)
                 g.variants.push_back(3);
             if (v == "v4" || v == "all" || v.find("v4") != std::string::npos)
                 g.variants.push_back(4);
-            if (v == "v6" || v == "all" || v.find("v6") != std::string::npos)
-                g.variants.push_back(6);
         } else if (s[0] == '-') {
             fprintf(stderr, "usage: deflate_dev [--damage] [--quick] [--chunk N] [--level L] [--zlib] "
                             "[--strategy S] [--algo deflate|zlib|gzip|all] [--variant "
-                            "v2|v3|v4|v6|v4,v6|all] [--reps N] "
+                            "v2|v3|v4|v2,v4|all] [--reps N] "
                             "[--min-bytes B] "
                             "[--max-bytes B] FILE...\n");
             return 2;

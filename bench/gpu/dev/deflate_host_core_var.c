@@ -4,7 +4,6 @@
  * deflate_var_cpu_check.c holds them and the library to each other here:
  *   -DINF_LTB=11u -DDEV_HOST_DECODE=deflate_host_decode_v3  decoder v3;
  *   -DDEV_V2 -DDEV_HOST_DECODE=deflate_host_decode_v2       decoder v2;
- *   -DINF_LAZY=1 -DDEV_HOST_DECODE=deflate_host_decode_v6   decoder v6.
  */
 #include "deflate_host_core.h"
 
@@ -15,7 +14,7 @@
 #include "cuda/codecs/deflate/inflate_chunk_core.h"
 
 #ifndef DEV_HOST_DECODE
-#error "build with -DDEV_HOST_DECODE=deflate_host_decode_v2, _v3 or _v6 (see the Makefile)"
+#error "build with -DDEV_HOST_DECODE=deflate_host_decode_v2 or _v3 (see the Makefile)"
 #endif
 
 oc_status DEV_HOST_DECODE(oc_algorithm algo, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,

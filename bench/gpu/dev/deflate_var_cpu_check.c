@@ -1,8 +1,7 @@
 /*
  * deflate_var_cpu_check.c - decoder v3 (the library's core with an 11-bit
- * literal/length table), the library's core (decoder v4: a lane per bit
- * offset) and v6 (the library's with INF_LAZY 1) held to zlib and to
- * decoder v2 (inflate_v2_core.h) on the host, no GPU needed
+ * literal/length table) and the library's core (decoder v4: a lane per bit
+ * offset) held to zlib and to decoder v2 (inflate_v2_core.h) on the host, no GPU needed
  * (DEFLATE_NOTES.md "Decoder v1: result, and decoders v2 / v3"; until
  * session 7 the reference was v1, removed since):
  *   1. every chunk of each file (64 KiB, then 1 MiB chunks), compressed by
@@ -63,11 +62,11 @@ static long g_cases, g_fail;
 static uint8_t *g_o1, *g_o2;
 
 typedef oc_status (*decode_fn)(oc_algorithm, const uint8_t *, size_t, uint8_t *, size_t, size_t *);
-#define NNEW 3
-static const decode_fn g_new[NNEW] = {deflate_host_decode_v3, deflate_host_decode, deflate_host_decode_v6};
-static const int g_ver[NNEW] = {3, 4, 6}; /* v4: the library's */
+#define NNEW 2
+static const decode_fn g_new[NNEW] = {deflate_host_decode_v3, deflate_host_decode};
+static const int g_ver[NNEW] = {3, 4}; /* v4: the library's */
 
-/* v3, v4 and v6 against v2 on one input and capacity. */
+/* v3 and v4 against v2 on one input and capacity. */
 static void agree(const char *name, oc_algorithm a, const uint8_t *in, size_t n, size_t cap, const char *what)
 {
     size_t s1 = 7;
@@ -165,12 +164,12 @@ int main(int argc, char **argv)
                 }
             }
         }
-        printf("%-28s %ld chunk decodes by v3, v4 and v6, %ld wrong\n", name, decoded, bad);
+        printf("%-28s %ld chunk decodes by v3 and v4, %ld wrong\n", name, decoded, bad);
         bad_total += bad;
         free(data);
     }
-    printf("v3, v4, v6 vs v2 on damaged input: %ld cases, %ld differ\n", g_cases, g_fail);
-    printf("%s\n", bad_total || g_fail ? "FAILURES" : "v3, v4 and v6 decode every chunk and agree with v2");
+    printf("v3, v4 vs v2 on damaged input: %ld cases, %ld differ\n", g_cases, g_fail);
+    printf("%s\n", bad_total || g_fail ? "FAILURES" : "v3 and v4 decode every chunk and agree with v2");
     free(comp);
     free(tmp);
     free(g_o1);

@@ -8,11 +8,8 @@
  *       shared memory a warp: blocks of 2 warps, 16 warps per SM);
  *   -DDEV_V2 -DDEV_INFLATE_LAUNCH=dev_inflate_v2      decoder v2
  *       (inflate_v2_core.h, the library's until v4; blocks of 4 warps);
- *   -DINF_LAZY=1 -DDEV_INFLATE_LAUNCH=dev_inflate_v6  decoder v6, the
- *       library's core with the length/distance side only in rounds whose
- *       chain reaches a length code ("Decoder v6"; blocks of 4 warps).
- * v1 and v5 left (DEFLATE_NOTES.md "Decoder v1" and "Decoder v5" say where
- * their numbers and sources are).
+ * v1, v5 and v6 left (DEFLATE_NOTES.md "Decoder v1", "Decoder v5" and
+ * "Decoder v6" say where their numbers and sources are).
  */
 #ifdef DEV_V2
 #include "inflate_v2_core.h" /* first: inflate_chunk_core.h then wraps v2 */
@@ -22,7 +19,7 @@
 #include "inflate_var_gpu.h"
 
 #ifndef DEV_INFLATE_LAUNCH
-#error "build with -DDEV_INFLATE_LAUNCH=dev_inflate_v2, _v3 or _v6 (see the Makefile)"
+#error "build with -DDEV_INFLATE_LAUNCH=dev_inflate_v2 or _v3 (see the Makefile)"
 #endif
 
 #if defined(INF_LTB) && INF_LTB > 10

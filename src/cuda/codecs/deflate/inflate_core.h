@@ -87,12 +87,6 @@
 #ifndef INF_LTB
 #define INF_LTB INF_TB
 #endif
-/* 1: decoder v6's round (bench/gpu/dev builds it; DEFLATE_NOTES.md "Decoder
- * v6"): the length/distance side only in rounds whose chain reaches a
- * length code. */
-#ifndef INF_LAZY
-#define INF_LAZY 0
-#endif
 #define INF_RING 2048u  /* per-warp ring of recent output bytes (power of 2) */
 #define INF_QMAX 64u    /* matches queued per batch */
 #define INF_MAXLEN 258u /* longest match */
@@ -461,11 +455,6 @@ OC_CORE_BIGFN oc_status inf_huffman_block(inf_tables *T, inf_br *rp, inf_out *ou
             uint32_t e = T->lit[(uint32_t)v & ((1u << INF_LTB) - 1)];
             uint32_t kind = INF_KIND(e), nbits = INF_TOTAL(e), osz = 1 + kind, ism = 0, dist = 0;
             uint32_t ok = kind <= INF_K_LIT2;
-#if INF_LAZY
-            /* v6: a length code is an item the chain stops on (bit 19) until the side below completes it */
-            ok = ok && nbits <= r.bl + 32 - lane;
-            uint32_t info = (lane + nbits) | (osz << 8) | (ok << 18) | ((uint32_t)(kind == INF_K_LEN) << 19);
-#else
             if (kind == INF_K_LEN) {
                 osz = (e & 0x1FFu) + (((uint32_t)v >> INF_CLEN(e)) & ((1u << INF_EXTRA(e)) - 1u));
                 uint32_t dv = (uint32_t)(v >> nbits);
@@ -477,31 +466,12 @@ OC_CORE_BIGFN oc_status inf_huffman_block(inf_tables *T, inf_br *rp, inf_out *ou
             }
             ok = ok && nbits <= r.bl + 32 - lane;
             uint32_t info = (lane + nbits) | (osz << 8) | (ism << 17) | (ok << 18);
-#endif
             /* the chain from bit 0: x the item's bit, run the bytes and nm the matches before it */
             uint32_t lim = plim_m > p ? plim_m - p : 0, qroom = INF_QMAX - o.nq;
             uint32_t x = 0, run = 0, nm = 0, on = 0, myoff = 0, myq = 0;
             while (x < OC_NLANES) {
                 uint32_t in = INF_SHFL(info, x);
                 uint32_t isz = (in >> 8) & 0x1FFu, im = (in >> 17) & 1u;
-#if INF_LAZY
-                if ((in >> 19) & 1u) {
-                    /* the chain reached a length code: the length/distance side of every lane at once (as
-                     * v4 runs it in every round), then the chain goes on from the same item; no item has
-                     * bit 19 after this, so it runs once a round at most */
-                    if (kind == INF_K_LEN) {
-                        osz = (e & 0x1FFu) + (((uint32_t)v >> INF_CLEN(e)) & ((1u << INF_EXTRA(e)) - 1u));
-                        uint32_t dv = (uint32_t)(v >> nbits);
-                        uint32_t d = T->dist[dv & ((1u << INF_DTB) - 1)];
-                        dist = (d & 0xFFFFu) + ((dv >> INF_CLEN(d)) & ((1u << INF_EXTRA(d)) - 1u));
-                        nbits += INF_TOTAL(d);
-                        ism = 1;
-                        ok = INF_KIND(d) == INF_K_LEN && nbits <= r.bl + 32 - lane;
-                        info = (lane + nbits) | (osz << 8) | (ism << 17) | (ok << 18);
-                    }
-                    continue;
-                }
-#endif
                 if (!(in >> 18) || run + isz > lim || nm + im > qroom)
                     break;
                 if (lane == x) {
