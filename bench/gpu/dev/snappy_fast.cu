@@ -26,9 +26,10 @@
  * the pipe: small sanitizer runs need it).
  *
  * `spec` and `spec9` are v11 (bench/NOTES.md "v11", dev_snappy_spec.cuh:
- * two lanes a chunk, the copy kernel at 6 or 9 blocks an SM); `pairs` and
- * `pairs9` the same design through the library's machinery
- * (oc_lzs_parse_pair; the second lane's records in the top of the slot);
+ * two lanes of one warp a chunk, the copy kernel at 6 or 9 blocks an SM);
+ * `pairs` and `pairs9` the same walks through the library's machinery
+ * (v11b: oc_lzs_parse_pair, the two lanes in two warps of a block; the
+ * second lane's records in the top of the slot);
  * `v10b` the library's one-lane walk, whatever the library's codec is.  --variants
  * LIST (comma-separated, library among them) runs only those.
  *
@@ -101,9 +102,9 @@ struct dev_snappy_v10b : oc_snappy_split_codec {
     enum { pairs = 0, copy_blocks = OC_LZS_COPY_BLOCKS_PER_SM };
 };
 
-/* v11 through the library's machinery (lz_split_warp.cuh's
+/* v11b through the library's machinery (lz_split_warp.cuh's
  * oc_lzs_parse_pair, lz_split_launch.cuh's oc_lzs_pair_kernel): two lanes
- * a chunk, the copy at 6 or 9 blocks an SM. */
+ * a chunk in two warps, the copy at 6 or 9 blocks an SM. */
 struct dev_snappy_pairs : oc_snappy_split_codec {
     enum { pairs = 1, copy_blocks = 6 };
 };

@@ -126,34 +126,38 @@ __global__ void __launch_bounds__(OC_LZS_PARSE_WARPS * 32, 1)
 }
 
 /* Split decoder, parse half with two lanes a chunk (C::pairs;
- * oc_lzs_parse_pair): as oc_lzs_parse_kernel, 16 chunks a warp, lane 2c
- * claiming and owning chunk k0 + c, lane 2c + 1 walking its second half
- * when C::splits; the pair's log in shared memory; segs[k]: where the
- * second lane's records start in chunk k's slot (read by the copy). */
+ * oc_lzs_parse_pair): as oc_lzs_parse_kernel, 32 chunks a block of two
+ * warps, lane l of the first warp claiming and owning chunk k0 + l, lane
+ * l of the second walking its second half when C::splits; the pairs'
+ * logs and news in shared memory; segs[k]: where the second lane's
+ * records start in chunk k's slot (read by the copy). */
 template <class C>
-__global__ void __launch_bounds__(OC_LZS_PARSE_WARPS * 32, C::parse_blocks)
+__global__ void __launch_bounds__(64, C::parse_blocks)
     oc_lzs_pair_kernel(oc_cuda_batch b, size_t first, size_t count, uint32_t split_cap, oc_lzs_rec *recs,
                        size_t stride, uint32_t *state, uint2 *segs)
 {
-    __shared__ __align__(16) uint8_t win[OC_LZS_PARSE_WARPS][32 * OC_LZS_WIN];
-    __shared__ typename C::log_t logs[OC_LZS_PARSE_WARPS][16][C::K];
-    int warp = threadIdx.x / 32, lane = threadIdx.x & 31, second = lane & 1;
-    size_t k0 = ((size_t)blockIdx.x * OC_LZS_PARSE_WARPS + warp) * 16;
-    if (k0 >= count) /* the whole warp */
-        return;
-    size_t k = k0 + (lane >> 1);
+    __shared__ __align__(16) uint8_t win[2][32 * OC_LZS_WIN];
+    __shared__ typename C::log_t logs[32][C::K];
+    __shared__ oc_lzs_pair_news news[32];
+    __shared__ int claimed[32];
+    int second = threadIdx.x / 32, lane = threadIdx.x & 31;
+    size_t k0 = (size_t)blockIdx.x * 32, k = k0 + lane;
     int in = k < count;
-    int mine = !second && in && atomicCAS(state + k, 0u, OC_LZS_CLAIM_PARSE) == 0u;
-    mine = __shfl_sync(OC_FULL_MASK, mine, lane & ~1); /* the pair goes by the first lane's claim */
+    if (!second) {
+        claimed[lane] = in && atomicCAS(state + k, 0u, OC_LZS_CLAIM_PARSE) == 0u;
+        news[lane].bnews = news[lane].anews = 0;
+    }
+    __syncthreads(); /* the claims and the news zeroed, for the second warp */
     size_t chunk = first + k;
     const uint8_t *src = in ? b.src[chunk] : nullptr;
     size_t srcn = in ? b.src_sizes[chunk] : 0, cap = in ? b.dst_caps[chunk] : 0;
-    int have = mine && oc_lzs_takes(src, srcn, b.dst[chunk], cap, split_cap);
+    int have = claimed[lane] && oc_lzs_takes(src, srcn, b.dst[chunk], cap, split_cap);
     int split = have && C::splits((uint32_t)srcn, (uint32_t)cap);
     uint32_t nrec = 0, outn = 0;
-    int st = oc_lzs_parse_pair<C>(lane, have, split, src, have ? (uint32_t)srcn : 0, have ? (uint32_t)cap : 0,
-                                  recs + (have ? k * stride : 0), win[warp], logs[warp][lane >> 1],
-                                  have ? state + k : nullptr, segs + (in ? k : 0), &nrec, &outn);
+    int st = oc_lzs_parse_pair<C>(second, lane, have, split, src, have ? (uint32_t)srcn : 0,
+                                  have ? (uint32_t)cap : 0, recs + (have ? k * stride : 0), win[second],
+                                  logs[lane], &news[lane], have ? state + k : nullptr, segs + (in ? k : 0),
+                                  &nrec, &outn);
     if (have && !second && st != OC_LZS_REDO) {
         if (b.dst_sizes)
             b.dst_sizes[chunk] = outn;
@@ -321,7 +325,7 @@ static oc_status oc_lzs_run(void *scratch_dev, const oc_gpu_side *side, int pars
         return OC_ERR_CUDA;
     for (size_t first = 0; first < n; first += wave) {
         size_t count = n - first < wave ? n - first : wave;
-        size_t pw = (C::pairs ? 16 : 32) * OC_LZS_PARSE_WARPS; /* chunks a parse block */
+        size_t pw = C::pairs ? 32 : 32 * OC_LZS_PARSE_WARPS; /* chunks a parse block */
         size_t cblocks = (count + OC_LZS_COPY_WARPS - 1) / OC_LZS_COPY_WARPS;
         size_t most = (size_t)sms * C::copy_blocks;
         cudaStream_t ps = side ? side->stream : stream; /* the parse's stream */
@@ -333,8 +337,8 @@ static oc_status oc_lzs_run(void *scratch_dev, const oc_gpu_side *side, int pars
         unsigned pblocks = (unsigned)((count + pw - 1) / pw);
         if constexpr (C::pairs) {
             if (parse)
-                oc_lzs_pair_kernel<C><<<pblocks, OC_LZS_PARSE_WARPS * 32, 0, ps>>>(b, first, count, split_cap,
-                                                                                   recs, stride, state, segs);
+                oc_lzs_pair_kernel<C>
+                    <<<pblocks, 64, 0, ps>>>(b, first, count, split_cap, recs, stride, state, segs);
         } else if (parse) {
             oc_lzs_parse_kernel<C><<<pblocks, OC_LZS_PARSE_WARPS * 32, 0, ps>>>(b, first, count, split_cap,
                                                                                 recs, stride, state);

@@ -170,29 +170,43 @@ __device__ __forceinline__ int oc_lzs_parse_warp(int lane, int have, const uint8
     }
 }
 
-/* The parse of up to 16 chunks by one warp, two lanes a chunk, for a
+/* What the two warps of a pair block tell each other about one chunk
+ * (shared memory; oc_lzs_parse_pair). */
+struct oc_lzs_pair_news {
+    uint32_t bnews;    /* B: 0 walking, 1 its log final, 2 ended at the stream's end, 3 stopped */
+    uint32_t anews;    /* A: 1 once B's walk is of no use (A ended, or walks on alone) */
+    uint32_t nlog;     /* B's log entries (valid from bnews 1) */
+    uint32_t op, nrec; /* B's relative output and records (valid at bnews 2) */
+};
+
+/* The parse of up to 32 chunks by a PAIR of warps of one block, for a
  * format whose parser type C has a two-lane walk (C::pairs;
  * snappy/snappy_split_parse.h, "Two lanes a chunk", says how the lanes
- * walk and join): lane 2c (A) owns chunk c as oc_lzs_parse_warp's lane
- * does (claims, publishes, returns the status), lane 2c + 1 (B) walks the
- * chunk's second half when split is set.  Each lane has its own window;
- * B's records go to recs + C::base(cap), its log to `log` (the pair's
- * C::K entries of shared memory).  Every loop turn the pair swap their
- * news with shuffles (B: log final, ended at the stream's end, stopped;
- * A: walking alone or ended), and a __syncwarp orders B's log entries
- * before A reads them.  A that joins writes seg (records [0, na) are A's,
- * record i >= na is at recs[i + shift]) before its final count; a chunk
- * not joined gets na = 0xffffffff.  While B may still store records, A
- * stores at most C::base(cap) (more: it gives the chunk back, REDO).
- * Waiting lanes (A for B's log or end) count neither as dry nor as
- * parsing for the refill threshold. */
+ * walk and join): lane l of the first warp (A, second == 0) owns chunk l
+ * as oc_lzs_parse_warp's lane does (claims, publishes, returns the status);
+ * lane l of the second warp (B) walks the chunk's second half when split
+ * is set.  Two warps, not two lanes of one warp: the two walks run
+ * different code, which one warp would run one after the other every
+ * turn (bench/NOTES.md "v11": the in-warp form issued 1.76x the
+ * instructions and was no faster).  Each lane has its own window; B's
+ * records go to recs + C::base(cap), its log to `log` (C::K entries of
+ * shared memory), its news to `news`: B stores its log entries or records,
+ * then a __threadfence, then its news (volatile); A reads the news, then
+ * a __threadfence, then the log.  A that joins writes seg (records
+ * [0, na) are A's, record i >= na is at recs[i + shift]) before its final
+ * count; a chunk not joined gets na = 0xffffffff.  While B may still store
+ * records, A stores at most C::base(cap) (more: it gives the chunk back,
+ * REDO).  Waiting lanes (A for B's log or end) count neither as dry nor
+ * as parsing for the refill threshold; a warp whose live lanes all wait
+ * sleeps a little between looks. */
 template <class C>
-__device__ __forceinline__ int oc_lzs_parse_pair(int lane, int have, int split, const uint8_t *src,
-                                                 uint32_t srcn, uint32_t cap, oc_lzs_rec *recs, uint8_t *win,
-                                                 typename C::log_t *log, volatile uint32_t *pub, uint2 *seg,
-                                                 uint32_t *nrec, uint32_t *outn)
+__device__ __forceinline__ int
+oc_lzs_parse_pair(int second, int lane, int have, int split, const uint8_t *src, uint32_t srcn, uint32_t cap,
+                  oc_lzs_rec *recs, uint8_t *win, typename C::log_t *log, oc_lzs_pair_news *news,
+                  volatile uint32_t *pub, uint2 *seg, uint32_t *nrec, uint32_t *outn)
 {
-    const int isB = lane & 1;
+    const int isB = second;
+    volatile oc_lzs_pair_news *nw = news;
     typename C::st s;
     C::init(&s);
     typename C::b_st b;
@@ -201,8 +215,8 @@ __device__ __forceinline__ int oc_lzs_parse_pair(int lane, int have, int split, 
         s.rmax = C::base(cap);
     int mode = isB ? (split ? 2 : 0) : !have ? 0 : srcn ? 2 : 1; /* 0 done, 1 parsing, 2 dry, 3 waiting */
     int told = isB || !have;
-    uint32_t said = 0, lim = split ? srcn / 2 : 0xffffffffu, j = 0;
-    int synced = 0, joined = 0;
+    uint32_t said = 0, lim = split ? srcn / 2 : 0xffffffffu, j = 0, bsaid = 0;
+    int synced = 0, joined = 0, asaid = 0;
     uint32_t wshift = 0, whi = 0, refill_at = 0xffffffffu;
     uint8_t *mine = win + (uint32_t)lane * OC_LZS_WIN;
     oc_lzs_rec *brecs = recs + C::base(cap);
@@ -240,24 +254,26 @@ __device__ __forceinline__ int oc_lzs_parse_pair(int lane, int have, int split, 
                 }
                 mode = r == OC_LZS_NEED ? 2 : r == OC_LZS_END ? 0 : r == OC_LZS_STOP ? 3 : 1;
             }
-            /* B's news: 0 walking, 1 walking with its log final, 2 ended at the stream's end,
-               3 stopped (failed, told to, or never split); A's: 1 when B's walk is of no use */
-            int bnews = mode != 0 ? (b.logged ? 1 : 0) : b.state == 1 ? 2 : 3;
-            int anews = mode == 0 || lim == 0xffffffffu;
-            int pst = __shfl_xor_sync(OC_FULL_MASK, isB ? bnews : anews, 1);
-            uint32_t pnlog = __shfl_xor_sync(OC_FULL_MASK, b.nlog, 1);
-            uint32_t pop = __shfl_xor_sync(OC_FULL_MASK, b.op, 1);
-            uint32_t pnrec = __shfl_xor_sync(OC_FULL_MASK, b.nrec, 1);
-            __syncwarp(); /* B's log entries (and records) before A reads (or overwrites) them */
-            if (isB) {
-                if (pst && mode != 0)
-                    mode = 0;
-            } else if (split && !joined) {
+            if (isB && split) {
+                if (mode != 0 && nw->anews)
+                    mode = 0; /* A has no use for this walk any more */
+                uint32_t bn = mode != 0 ? (b.logged ? 1u : 0u) : b.state == 1 ? 2u : 3u;
+                if (bn != bsaid) {
+                    nw->nlog = b.nlog;
+                    nw->op = b.op;
+                    nw->nrec = b.nrec;
+                    __threadfence(); /* the log and the records before the news */
+                    nw->bnews = bn;
+                    bsaid = bn;
+                }
+            } else if (!isB && split && !joined) {
+                uint32_t pst = nw->bnews;
+                __threadfence(); /* the news before the log and the records */
                 if (pst == 3 || (pst == 2 && lim == 0xffffffffu))
                     s.rmax = 0xffffffffu; /* B has ended and its records are of no use: the slot is A's */
                 if (mode == 3 && pst != 0) {
                     if (!synced) {
-                        int f = pst == 3 ? -1 : C::find(&s, log, pnlog, &j, &lim);
+                        int f = pst == 3 ? -1 : C::find(&s, log, nw->nlog, &j, &lim);
                         if (f == 1)
                             synced = 1;
                         else if (f == 0)
@@ -267,7 +283,7 @@ __device__ __forceinline__ int oc_lzs_parse_pair(int lane, int have, int split, 
                     }
                     if (synced && pst >= 2) {
                         uint32_t na = s.nrec, from = log[j].nrec;
-                        if (pst == 2 && C::join(&s, log, pnlog, j, pop, pnrec, cap)) {
+                        if (pst == 2 && C::join(&s, log, nw->nlog, j, nw->op, nw->nrec, cap)) {
                             joined = 1;
                             mode = 0;
                             *seg = make_uint2(na, C::base(cap) + from - na);
@@ -278,6 +294,10 @@ __device__ __forceinline__ int oc_lzs_parse_pair(int lane, int have, int split, 
                             mode = 1;
                         }
                     }
+                }
+                if (!asaid && (mode == 0 || lim == 0xffffffffu)) {
+                    nw->anews = 1;
+                    asaid = 1;
                 }
             }
             if (mode == 0 && !told) { /* ended: the final count at once */
@@ -301,6 +321,8 @@ __device__ __forceinline__ int oc_lzs_parse_pair(int lane, int have, int split, 
             }
             if (dr && __popc(dr) * 4 >= __popc(act) * C::refill_quarters)
                 break;
+            if (!act)
+                __nanosleep(64); /* every live lane waits for the other warp */
         }
     }
 }

@@ -153,9 +153,9 @@ struct oc_snappy_split_codec {
        measured t1 21% faster than t2 for Snappy (bench/NOTES.md "v8: outcome") */
     enum { refill_quarters = 1 };
     /* a lane a chunk; the two-lane walk (snappy_split_parse.h, "Two lanes a chunk"; bench/NOTES.md
-       "v11": 16 chunks a parse warp, 4 parse blocks an SM at full scale at 124 registers, the
-       copy's blocks fewer so that both fit an SM's registers) is measured in bench/gpu/dev's
-       snappy_fast (variants pairs, pairs9) before it is the library's */
+       "v11": a pair of warps for 32 chunks, one walking from the starts, one from the middles; 4
+       blocks an SM at full scale at 127 registers) is measured in bench/gpu/dev's snappy_fast
+       (variants pairs, pairs9) before it is the library's */
     enum { pairs = 0, K = OC_SNAPS_K, parse_blocks = 4, copy_blocks = OC_LZS_COPY_BLOCKS_PER_SM };
     typedef oc_snaps_b b_st;
     typedef oc_snaps_log log_t;

@@ -296,7 +296,8 @@ OC_LZS_HD int oc_snaps_step(oc_snaps_st *s, const uint8_t *wp, uint32_t wshift, 
  * too many records, a declared length above the capacity) A walks on
  * alone from where it stands, as the one-lane walk does, so statuses,
  * sizes and records never depend on B: B's work can only be discarded.
- * The warp's driver is lz_common/lz_split_warp.cuh's oc_lzs_parse_pair;
+ * The driver is lz_common/lz_split_warp.cuh's oc_lzs_parse_pair (A and B in
+ * two warps of one block);
  * the host test (tests/c/test_snappy_split_core.c) runs both lanes against
  * the one-lane walk on every stream it has. */
 #define OC_SNAPS_K 16       /* log entries (32 joined as often on the corpus sample, bench/NOTES.md "v11") */
