@@ -192,7 +192,7 @@ struct oc_lzs_pair_news {
  * records go to recs + C::base(cap), its log to `log` (C::K entries of
  * shared memory), its news to `news`: B stores its log entries or records,
  * then a __threadfence, then its news (volatile); A reads the news, then
- * a __threadfence, then the log.  A that joins writes seg (records
+ * (only when it acts on them) a __threadfence_block, then the log.  A that joins writes seg (records
  * [0, na) are A's, record i >= na is at recs[i + shift]) before its final
  * count; a chunk not joined gets na = 0xffffffff.  While B may still store
  * records, A stores at most C::base(cap) (more: it gives the chunk back,
@@ -268,8 +268,10 @@ oc_lzs_parse_pair(int second, int lane, int have, int split, const uint8_t *src,
                 }
             } else if (!isB && split && !joined) {
                 uint32_t pst = nw->bnews;
-                __threadfence(); /* the news before the log and the records */
-                if (pst == 3 || (pst == 2 && lim == 0xffffffffu))
+                int lift = (pst == 3 || (pst == 2 && lim == 0xffffffffu)) && s.rmax != 0xffffffffu;
+                if (lift || (mode == 3 && pst != 0))
+                    __threadfence_block(); /* the news before the log, and before writing over B's records */
+                if (lift)
                     s.rmax = 0xffffffffu; /* B has ended and its records are of no use: the slot is A's */
                 if (mode == 3 && pst != 0) {
                     if (!synced) {
