@@ -78,10 +78,10 @@
 #define BL_LIST_MAX ((size_t)1 << 19)             /* entries per list at most */
 #define BL_OUT_SLAB_MAX ((size_t)1 << 30)         /* filtered chunks' decoded bytes, at most */
 #define BL_OUT_SLAB_UNKNOWN_CAP ((size_t)4 << 20) /* slab bytes a chunk, when the host does not know */
-#define BL_INNER_SCRATCH_MAX ((size_t)256 << 20)  /* given to an inner codec at most */
-#define BL_INNER_MIN_CAP ((size_t)65537)          /* above LZ4's split decoder's 64 KiB */
-#define BL_NCODECS 3                              /* the lists: LZ4, Snappy, Zstd */
-#define BL_KERNEL_GRID 2048u                      /* persistent grids of our own list kernels */
+#define BL_INNER_SCRATCH_MAX ((size_t)256 << 20) /* given to an inner codec at most */
+#define BL_INNER_MIN_CAP ((size_t)65537) /* above LZ4's split decoder's 64 KiB */
+#define BL_NCODECS 3                     /* the lists: LZ4, Snappy, Zstd */
+#define BL_KERNEL_GRID 2048u             /* persistent grids of our own list kernels */
 
 /* Counters (device, zeroed per call): entries taken from each list, bytes
  * of the output slab. */
@@ -723,23 +723,42 @@ __device__ static __forceinline__ void bl_bitunshuffle_block(uint8_t *dst, const
 }
 
 /* Unfilter: a CTA per block entry, slab -> output (the filter undone, the
- * trailing bytes and unfiltered blocks copied). */
+ * trailing bytes and unfiltered blocks copied), in two launches over the
+ * entries: BIT 1 takes the bit unshuffles of bl_bitunshuffle_block (80
+ * registers: 3 CTAs an SM), BIT 0 all other entries, so the byte unshuffle
+ * and the copies keep their occupancy (one kernel for both cost the byte
+ * unshuffle of typesize 8 1.07 -> 1.33 ms a GiB under ncu, call A of
+ * session 7). */
+template <int BIT>
 __global__ void __launch_bounds__(256)
     bl_unfilter_kernel(const bl_blk *blks, const unsigned long long *ctr, unsigned long long bound)
 {
-    __shared__ uint64_t stage[(256 / 32) * BL_STAGE_WORDS]; /* bl_bitunshuffle_words' staging */
+    __shared__ uint64_t stage[BIT ? (256 / 32) * BL_STAGE_WORDS : 1]; /* bl_bitunshuffle_words' staging */
     unsigned long long m = ctr[BL_CTR_BLK] < bound ? ctr[BL_CTR_BLK] : bound;
     for (unsigned long long i = blockIdx.x; i < m; i += gridDim.x) {
         bl_blk e = blks[i];
         if (e.bsz == 0)
             continue; /* an entry of a chunk that did not take the lists */
         size_t t = e.t, el = e.bsz / t, done = 0;
-        if (bl_unfilter_words(e.filter, (uint32_t)t, e.bsz, e.dst)) { /* by columns (e.part) */
-            if (e.filter == 1 && t == 4) {
+        int words = bl_unfilter_words(e.filter, (uint32_t)t, e.bsz, e.dst);
+        if ((words && e.filter == 2) != BIT)
+            continue; /* the other launch's */
+        if (BIT) {
+            if (t == 4)
+                bl_bitunshuffle_block<uint32_t, 4>(e.dst, e, el, stage);
+            else
+                bl_bitunshuffle_block<uint64_t, 8>(e.dst, e, el, stage);
+            done = el * t;
+            if (done < e.bsz) /* a short last block (one stream: part[0] is its start) */
+                bl_copy_cta(e.dst + done, e.part[0] + done, e.bsz - done);
+            continue;
+        }
+        if (words) { /* byte unshuffle by columns (e.part) */
+            if (t == 4) {
                 for (size_t k = threadIdx.x; k < el; k += blockDim.x)
                     ((uint32_t *)e.dst)[k] = (uint32_t)e.part[0][k] | (uint32_t)e.part[1][k] << 8 |
                                              (uint32_t)e.part[2][k] << 16 | (uint32_t)e.part[3][k] << 24;
-            } else if (e.filter == 1) {
+            } else {
                 for (size_t k = threadIdx.x; k < el; k += blockDim.x) {
                     uint64_t v = 0;
 #pragma unroll
@@ -747,10 +766,6 @@ __global__ void __launch_bounds__(256)
                         v |= (uint64_t)e.part[j][k] << (8 * j);
                     ((uint64_t *)e.dst)[k] = v;
                 }
-            } else if (t == 4) {
-                bl_bitunshuffle_block<uint32_t, 4>(e.dst, e, el, stage);
-            } else {
-                bl_bitunshuffle_block<uint64_t, 8>(e.dst, e, el, stage);
             }
             done = el * t;
             if (done < e.bsz) /* a short last block (one stream: part[0] is its start) */
@@ -862,7 +877,8 @@ static oc_status bl_decompress(void *scratch_dev, size_t scratch_size, const oc_
             return st;
     }
     bl_copy_kernel<<<bl_grid(B, BL_KERNEL_GRID), 256, 0, stream>>>(copies, ctr, B);
-    bl_unfilter_kernel<<<bl_grid(B, BL_KERNEL_GRID), 256, 0, stream>>>(blks, ctr, B);
+    bl_unfilter_kernel<0><<<bl_grid(B, BL_KERNEL_GRID), 256, 0, stream>>>(blks, ctr, B);
+    bl_unfilter_kernel<1><<<bl_grid(B, BL_KERNEL_GRID), 256, 0, stream>>>(blks, ctr, B);
     bl_merge_kernel<<<bl_grid((B + 255) / 256, BL_KERNEL_GRID), 256, 0, stream>>>(lists[0], lists[1],
                                                                                   lists[2], chunks, ctr, B);
     /* the fallback: the chunks the lists did not take */
