@@ -78,7 +78,11 @@
 #define BL_LIST_MAX ((size_t)1 << 19)             /* entries per list at most */
 #define BL_OUT_SLAB_MAX ((size_t)1 << 30)         /* filtered chunks' decoded bytes, at most */
 #define BL_OUT_SLAB_UNKNOWN_CAP ((size_t)4 << 20) /* slab bytes a chunk, when the host does not know */
-#define BL_INNER_SCRATCH_MAX ((size_t)256 << 20) /* given to an inner codec at most */
+/* given to an inner codec at most: Zstd's per-chunk kernel takes a 128 KiB
+ * slot a warp, 4096 warps (512 MiB) at most; at 256 MiB it ran half of them
+ * inside Blosc, 1.2-1.3x slower than on the same streams as a plain batch
+ * (bench/gpu/blosc/NOTES.md, session 7) */
+#define BL_INNER_SCRATCH_MAX ((size_t)520 << 20)
 #define BL_INNER_MIN_CAP ((size_t)65537) /* above LZ4's split decoder's 64 KiB */
 #define BL_NCODECS 3                     /* the lists: LZ4, Snappy, Zstd */
 #define BL_KERNEL_GRID 2048u             /* persistent grids of our own list kernels */
