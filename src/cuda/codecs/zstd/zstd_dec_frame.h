@@ -27,13 +27,14 @@
  *                   frames in a chunk, skippable or dictionary frames, a
  *                   single block, a header error) says "not this path";
  *   zd_pf_entropy   a warp per block: literals and sequences into a slot;
- *   zd_pf_lits      the same warp, once the block's output offset is known
- *                   (a chain: each block's entropy warp publishes the next
- *                   block's offset): the block's literals copied to their
- *                   places in the output ("v8c", bench/gpu/zstd/NOTES.md);
  *   zd_pf_block     one warp, blocks in order: repeat offsets, positions,
- *                   the same checks as zd_block, and the matches (the
- *                   literals are in place already);
+ *                   the same checks and copies as zd_block;
+ *   (zd_pf_lits     "v8c", not in the kernel: the entropy warp copies its
+ *                   block's literals once the block's output offset is
+ *                   known, the executor then runs the matches only; it
+ *                   lost to v8 once the executor's scans became ballots,
+ *                   bench/gpu/zstd/NOTES.md "Run 8"; the host mirror and
+ *                   the dev harness keep it for A/Bs)
  *   zd_pf_end       content size and XXH64.
  * Every step reports only success or failure: a frame that fails anywhere
  * is decoded again from the start by zd_decode_chunk, which gives the exact
@@ -529,8 +530,8 @@ OC_CORE_BIGFN void zd_pf_lits(zd_tables *T, const uint8_t *src, const zd_bp_bloc
 /* Executes block b (its entropy results in b, its slot decoded) at output
  * position *pos of dst (capacity cap), with the repeat offsets rep (updated).
  * lits_placed: zd_pf_lits has put the block's literals in place, only the
- * matches run here (the library's kernel); 0: the literals are copied here
- * too (v8, bench/gpu/dev/zstd_bigframe.cu).  1 on success and *pos
+ * matches run here (v8c: the host mirror); 0: the literals are copied here
+ * too (v8: the library's kernel).  1 on success and *pos
  * advanced; 0 where zd_decode_chunk must decode the frame.  A warp; every
  * lane keeps the same *pos and rep. */
 OC_CORE_BIGFN int zd_pf_block(zd_tables *T, const uint8_t *src, const zd_bp_block *b, uint32_t *rep,

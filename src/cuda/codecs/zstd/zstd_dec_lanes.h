@@ -565,41 +565,6 @@ OC_CORE_BIGFN uint32_t zl_group(zd_tables *T, zl_lane *L, uint32_t *sq, size_t f
             break;
         ZL_PROF_START(t_ex);
         OC_WARP_SYNC();
-#if defined(ZL_PREFETCH) && defined(__CUDACC__)
-        /* dev only (target zstd_lanes_pf, bench/gpu/zstd/NOTES.md "Run 8"):
-         * the round's literal and match sources of every chunk asked into
-         * L2 before the first batch is executed, so the chunk-by-chunk
-         * execution below finds them there instead of waiting on DRAM in
-         * turn (with every chunk of a 1 GiB batch in flight at once, the
-         * outputs' recent bytes and the literal tails do not stay in L2) */
-        for (uint32_t j = 0; j < g; j++) {
-            uint32_t k = ZL_U32(L, k, j);
-            if (k == 0)
-                continue;
-            uint32_t bb = ZL_U32(L, batch_bop, j), blp = ZL_U32(L, batch_lp, j);
-            const uint8_t *d = ZL_PTR(const uint8_t *, L, dst, j);
-            const uint8_t *lit = ZL_PTR(const uint8_t *, L, lit, j);
-            uint32_t t = OC_LANE(), ll = 0, ml = 0, off = 0;
-            if (t < k) {
-                ll = sq[(0 * g + j) * ZL_KS + t];
-                ml = sq[(1 * g + j) * ZL_KS + t];
-                off = sq[(2 * g + j) * ZL_KS + t];
-            }
-            uint32_t len = ll + ml, ex = len, exl = ll;
-#pragma unroll
-            for (int dd = 1; dd < 32; dd <<= 1) {
-                uint32_t a = __shfl_up_sync(0xFFFFFFFFu, ex, dd), b = __shfl_up_sync(0xFFFFFFFFu, exl, dd);
-                if (t >= (uint32_t)dd) {
-                    ex += a;
-                    exl += b;
-                }
-            }
-            if (ll > 0)
-                asm volatile("prefetch.global.L2 [%0];" ::"l"(lit + blp + exl - ll));
-            if (ml > 0)
-                asm volatile("prefetch.global.L2 [%0];" ::"l"(d + bb + ex - ml - off));
-        }
-#endif
         for (uint32_t j = 0; j < g; j++) {
             uint32_t k = ZL_U32(L, k, j);
             if (k == 0)

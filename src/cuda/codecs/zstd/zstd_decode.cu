@@ -23,10 +23,9 @@
  * design, the measurements and the prediction for this version.
  *
  * Chunks that are one frame of several blocks (zarr's MB-sized chunks) can
- * take the frame kernel (zf_decode_kernel, zstd_dec_frame.h, "v8c"): a CTA
+ * take the frame kernel (zf_decode_kernel, zstd_dec_frame.h, "v8"): a CTA
  * per frame, its warps 1..3 decoding the blocks' entropy into a ring of
- * slots and copying their literals into the output while warp 0 executes
- * the blocks' matches in order; the per-chunk kernel
+ * slots while warp 0 executes the blocks in order; the per-chunk kernel
  * runs after it and decodes every chunk it did not finish, so statuses stay
  * the per-chunk kernel's.  NOTES.md "Run 7" has why execution stays in
  * order (measured on real frames) and the prediction.
@@ -153,21 +152,20 @@ __global__ void __launch_bounds__(ZD_WARPS_PER_BLOCK * 32, MINB)
     }
 }
 
-/* ---- the frame kernel (v8c) for chunks that are one frame of several blocks
+/* ---- the frame kernel (v8) for chunks that are one frame of several blocks
  * (zstd_dec_frame.h): a CTA of ZF_WARPS warps per frame, CTAs taking frames
  * from a counter.  Thread 0 scans the frame (block records into the CTA's
  * area); warps 1.. take blocks in order and decode each into slot b mod ZF_R
- * of the CTA's ring once warp 0 has executed block b - ZF_R, then (once the
- * block's output offset is known: a chain, each block's warp publishing
- * the next block's) copy its literals into the output; warp 0 executes the
- * blocks' matches in order as their slots fill, then checks content size
- * and checksum.  A frame it decodes gets OK, its size and done[c] = 1; any other
+ * of the CTA's ring once warp 0 has executed block b - ZF_R; warp 0 executes
+ * the blocks in order as their slots fill, then checks content size and
+ * checksum.  (v8c, the entropy warps also copying each block's literals,
+ * was 1.04-1.10x this with the executor's serial scans, and lost to it
+ * (0.92x) once the scans became ballots: bench/gpu/zstd/NOTES.md "Run 8".)  A frame it decodes gets OK, its size and done[c] = 1; any other
  * chunk (and any frame that fails here) is left to the per-chunk kernel,
  * which runs after it and gives the exact status.  The hand-over flags are in
  * the CTA's area in global memory (volatile loads after fences). */
 typedef struct zf_sync {
-    unsigned int next, done, fail;
-    unsigned int chain; /* blocks whose output offset (blk[b].out) is set */
+    unsigned int next, done, fail, pad;
     int ready[ZF_R];
 } zf_sync;
 
@@ -204,7 +202,7 @@ __global__ void __launch_bounds__(ZF_WARPS * 32)
                        zd_bp_scan(src, src_sizes[c], dst_caps[c], &f, blk);
                 sf = f;
             }
-            sy->next = sy->done = sy->fail = sy->chain = 0; /* blk[0].out = 0: the scan */
+            sy->next = sy->done = sy->fail = 0;
             for (int r = 0; r < ZF_R; r++)
                 sy->ready[r] = -1;
             s_c = c;
@@ -230,7 +228,7 @@ __global__ void __launch_bounds__(ZF_WARPS * 32)
                         __threadfence_block();
                     }
                     ok = zd_pf_block(T, src, &blk[b], rep, &pos, ring + (b % ZF_R) * ZF_SLOT, out,
-                                     dst_caps[c], 1);
+                                     dst_caps[c], 0);
                     __syncwarp();
                     __threadfence_block();
                     if (lane == 0)
@@ -258,40 +256,14 @@ __global__ void __launch_bounds__(ZF_WARPS * 32)
                     b = __shfl_sync(0xFFFFFFFFu, b, 0);
                     if (b >= nb || zf_load(&sy->fail))
                         break;
-                    int comp = blk[b].type == 2;
-                    uint8_t *slot = ring + (b % ZF_R) * ZF_SLOT;
-                    if (comp) {
-                        while (b >= ZF_R && zf_load(&sy->done) < b - ZF_R + 1 && !zf_load(&sy->fail))
-                            __nanosleep(64);
-                        __syncwarp();
-                        if (zf_load(&sy->fail))
-                            break;
-                        zd_pf_entropy(T, src, &sf, &blk[b], slot, ZF_SLOT, &blk[b]);
-                        __syncwarp();
-                        __threadfence_block();
-                    }
-                    /* the offset chain: wait for this block's output
-                     * offset, publish the next one's (a failed block
-                     * counts 0: the executor stops there anyway) */
-                    while (zf_load(&sy->chain) != b && !zf_load(&sy->fail))
-                        __nanosleep(32);
+                    if (blk[b].type != 2)
+                        continue;
+                    while (b >= ZF_R && zf_load(&sy->done) < b - ZF_R + 1 && !zf_load(&sy->fail))
+                        __nanosleep(64);
                     __syncwarp();
-                    __threadfence_block();
                     if (zf_load(&sy->fail))
                         break;
-                    uint32_t base = blk[b].out;
-                    uint32_t size = comp ? (blk[b].ok ? blk[b].dsize : 0) : blk[b].bsize;
-                    __syncwarp();
-                    if (lane == 0) {
-                        if (b + 1 < nb)
-                            blk[b + 1].out = base + size;
-                        __threadfence_block();
-                        *(volatile unsigned int *)&sy->chain = b + 1;
-                    }
-                    if (!comp)
-                        continue;
-                    if (blk[b].ok && (uint64_t)base + size <= dst_caps[c])
-                        zd_pf_lits(T, src, &blk[b], slot, out + base);
+                    zd_pf_entropy(T, src, &sf, &blk[b], ring + (b % ZF_R) * ZF_SLOT, ZF_SLOT, &blk[b]);
                     __syncwarp();
                     __threadfence_block();
                     if (lane == 0)
