@@ -1,16 +1,16 @@
 /*
- * cz_dev.cu - why this exists: the Cascaded GPU decoder v2 stops at
- * 0.35-0.75x nVCOMP, and ncu put its stalls on the tile's staging (a DRAM
- * wait the whole CTA sits through) and on barriers (seven warps waiting for
- * warp 0's parse).  This harness runs the library's Cascaded kernels
+ * cz_dev.cu - why this exists: the Cascaded GPU decoder stops short of
+ * nVCOMP; this harness A/Bs its tile kernel against the one before on the
+ * same data and checks both.  It runs the library's Cascaded kernels
  * (src/cuda/codecs/cascaded/cascaded_kernels.cu, included whole, its codec
- * table renamed so the library's is not pulled in) beside the v3 tile
- * kernel (cz_v3.cuh: the next tile copied in by cp.async during the
- * current one, every warp parsing for itself) on 1 GiB of 64 KiB chunks of
- * one file (--mib M: M MiB instead), through the batch driver:
+ * table renamed so the library's is not pulled in; the decoder v3 since
+ * session 7: the next tile copied in by cp.async during the current one,
+ * every warp parsing for itself) beside v2 (cz_v2.cuh: the CTA stages the
+ * tile and waits, warp 0 parses while seven warps wait) on 1 GiB of 64 KiB
+ * chunks of one file (--mib M: M MiB instead), through the batch driver:
  *
  *   - compresses with the library's encoder (its GB/s printed);
- *   - decodes with the library and with v3, checking every output and
+ *   - decodes with the library and with v2, checking every output and
  *     status, then times each (median of --reps);
  *   - hostile input: a copy of the chunks (the first 4096, or all with
  *     --small) with one byte of each changed (a seeded generator: position
@@ -27,7 +27,7 @@
 #define oc_gpu_codec_cascaded oc_gpu_codec_cascaded_dev_copy
 #include "cuda/codecs/cascaded/cascaded_kernels.cu"
 #undef oc_gpu_codec_cascaded
-#include "cz_v3.cuh"
+#include "cz_v2.cuh"
 
 #include <algorithm>
 #include <cstdio>
@@ -196,13 +196,13 @@ int main(int argc, char **argv)
     void *scr;
     CUDA_OK(cudaMalloc(&scr, scr_size));
     unsigned long long *d_bad = dmalloc<unsigned long long>(1);
-    own_gpu_kernels k3 = cz_kernels;
-    k3.tiles = (const void *)cz3_k_tiles;
-    k3.tile_smem = sizeof(czg3_ws);
+    own_gpu_kernels k2 = cz_kernels;
+    k2.tiles = (const void *)cz2_k_tiles;
+    k2.tile_smem = sizeof(cz_ws);
     struct variant {
         const char *name;
         const own_gpu_kernels *k;
-    } vs[2] = {{"library", &cz_kernels}, {"v3", &k3}};
+    } vs[2] = {{"library", &cz_kernels}, {"v2", &k2}};
     int fails = 0;
     double base = 0;
     for (const variant &v : vs) {
@@ -307,13 +307,13 @@ int main(int argc, char **argv)
         if (same && hs[0][i] == OC_OK)
             same = !memcmp(&o1[i * CH], &o2[i * CH], CH);
         if (!same && differ++ < 5)
-            printf("hostile chunk %zu: library %d/%d, v3 %d/%d\n", i, (int)hs[0][i], (int)ss[0][i], (int)hs[1][i],
+            printf("hostile chunk %zu: library %d/%d, v2 %d/%d\n", i, (int)hs[0][i], (int)ss[0][i], (int)hs[1][i],
                    (int)ss[1][i]);
         okc += hs[0][i] == OC_OK;
         nst[(unsigned)hs[0][i] & 15u]++;
     }
     printf("hostile: %zu chunks (one byte changed, every 8th cut short): %zu decode OK, %zu CORRUPT, %zu "
-           "TRUNCATED; v3 %s\n",
+           "TRUNCATED; v2 %s\n",
            nh, okc, nst[(unsigned)OC_ERR_CORRUPT & 15u], nst[(unsigned)OC_ERR_TRUNCATED & 15u],
            differ ? "DIFFERS" : "the same statuses and bytes");
     fails += differ != 0;

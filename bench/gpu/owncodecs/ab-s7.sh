@@ -5,16 +5,17 @@
 #   check  tests and sanitizers (may share the GPU): test_cuda_ans (the ring fallback),
 #          test_cuda_bitcomp and test_cuda_cascaded (w-byte element loads and stores, redux
 #          reductions in the encoders: the CPU's bytes), memcheck of test_cuda_ans,
-#          test_cuda_bitcomp and test_cuda_cascaded (OC_TEST_SMALL) and of cz_dev (Cascaded v3,
-#          16 MiB, i32 and i64, damaged chunks included), racecheck of test_cuda_cascaded
+#          test_cuda_bitcomp and test_cuda_cascaded (OC_TEST_SMALL) and of cz_dev (Cascaded v3
+#          and v2, 16 MiB, i32 and i64, damaged chunks included), racecheck of test_cuda_cascaded
 #          (OC_TEST_SMALL=2), of cz_dev and of ans_dev's library decoder on 2 MiB of bytes of
 #          96 equally likely values (every group's second tile takes the ring); the tests and the
 #          sanitizers run side by side (the tests' printed GB/s mean nothing then), each
 #          sanitizer time-boxed to 150 s.  ~150 s.
-#   time   alone: cz_dev (library v2 vs v3) on the four TPC-H/sorted columns; ans_dev library
-#          vs no-ringfb on text, comments, bf16, 96-value bytes; bc_dev (Bitcomp compress at 2
-#          and 3 CTAs an SM, decompress; 1 GiB) on orderkey.i64, partkey.i32, quantity.f64 and
-#          bf16 weights; ncu of cz3_k_tiles (partkey.i32) with its top stall lines, and bc_k_encode's instruction count
+#   time   alone: cz_dev (the library's decoder, v3 since call A, vs v2) on the four
+#          TPC-H/sorted columns; ans_dev library vs no-ringfb on text, comments, bf16,
+#          96-value bytes; bc_dev (Bitcomp compress at 2 and 3 CTAs an SM, decompress; 1 GiB)
+#          on orderkey.i64, partkey.i32, quantity.f64 and bf16 weights; ncu of cz_k_tiles
+#          (partkey.i32) with its top stall lines, and bc_k_encode's instruction count
 #          (orderkey.i64; before this session 1.10 G for 256 MiB).  ~120-150 s.
 #
 #   bench/gpu/owncodecs/ab-s7.sh check|time [BUILD]     (BUILD default /tmp/build-gpu)
@@ -60,13 +61,13 @@ if [ "$MODE" = check ]; then
   done
   exit 0
 fi
-echo "== cz_dev: library (v2) vs v3, 1 GiB of 64 KiB chunks, nVCOMP's layers"
+echo "== cz_dev: library (v3) vs v2, 1 GiB of 64 KiB chunks, nVCOMP's layers"
 for f in tpch_l_partkey.i32 tpch_l_shipdate.i32 tpch_l_orderkey.i64 sorted_partkey.i64; do
   timeout 60 $B/bench/gpu/dev/cz_dev --reps 7 $S/$f >$O/cz-dev-$f.txt 2>&1 || rc=1
   cat $O/cz-dev-$f.txt
 done
 timeout 60 $B/bench/gpu/dev/cz_dev --reps 7 --dtype u16 $S/tpch_l_shipdate.i32 >$O/cz-dev-u16.txt 2>&1 || rc=1
-cat $O/cz-dev-u16.txt # 2-byte elements: v3's u8/u16 instances spill (ptxas), v2's do not
+cat $O/cz-dev-u16.txt # 2-byte elements (32 a thread)
 echo "== ans_dev: library (ring fallback) vs no-ringfb"
 for f in $S/text_linux_docs.txt $S/tpch_l_comment.txt $U96; do
   timeout 60 $B/bench/gpu/dev/ans_dev --reps 5 --only library,no-ringfb $f >$O/ans-dev-$(basename $f).txt 2>&1 || rc=1
@@ -82,8 +83,8 @@ done
 BENCH=$B/bench/gpu/oc_gpu_bench
 SECTIONS="--section SpeedOfLight --section Occupancy --section SchedulerStats --section WarpStateStats
   --section SourceCounters --section LaunchStats --section InstructionStats"
-echo "== ncu cz3_k_tiles (partkey.i32, 256 MiB)"
-timeout 90 ncu --clock-control none --kernel-name cz3_k_tiles --launch-count 1 $SECTIONS --import-source no \
+echo "== ncu cz_k_tiles (the library's v3; partkey.i32, 256 MiB)"
+timeout 90 ncu --clock-control none --kernel-name cz_k_tiles --launch-count 1 $SECTIONS --import-source no \
   -f -o $O/cz3 $B/bench/gpu/dev/cz_dev --mib 256 --reps 1 $S/tpch_l_partkey.i32 >/dev/null 2>&1 || rc=1
 ncu --import $O/cz3.ncu-rep --page details >$O/ncu-cz3.txt 2>&1
 ncu --import $O/cz3.ncu-rep --page source --csv --print-source sass >$O/ncu-cz3-sass.csv 2>&1

@@ -1,16 +1,18 @@
 /*
  * cascaded_kernels.cu - the GPU Cascaded codec (gpu_codec.h): the format's
  * core (src/cores/cascaded/cascaded_core.h) run by CTAs of 8 warps, one
- * tile at a time, with the tile's workspace (~68 KiB) in dynamic shared
- * memory; the CPU codec runs the same core, so the bytes and statuses are
- * the same on both engines.
+ * tile at a time, with the tile's workspace in dynamic shared memory
+ * (decoding: 64.1 KiB, two stages and the layers' buffers; encoding: the
+ * core's cz_ws, ~68 KiB); the CPU codec runs the same core, so the bytes
+ * and statuses are the same on both engines.
  *
  * Decoding: the tile list of own_tiles.cuh (headers -> scan of tile
  * counts -> a persistent grid over every tile of the batch -> statuses),
  * so a single large chunk decodes on every SM; a tile is decoded by
- * cascaded_tile_decode.cuh (the core's parse and checks, then layers undone
- * with a thread's consecutive elements in registers), not by the core's
- * cz_decode_tile, which stays the CPU's decoder.  Compressing: a persistent
+ * cascaded_tile_decode.cuh (the next tile copied in while one decodes,
+ * the core's checks by every warp, then layers undone with a thread's
+ * consecutive elements in registers), not by the core's cz_decode_tile,
+ * which stays the CPU's decoder.  Compressing: a persistent
  * grid over chunks, a CTA writes its chunk's tiles in order (a tile's
  * place depends on the sizes of the tiles before it).  The header, tile
  * and encode kernels' bodies are own_tiles.cuh's, shared with Bitcomp,
@@ -38,14 +40,13 @@ static __global__ void cz_k_headers(size_t n, const void *const *src, const size
 }
 
 /* A persistent grid over the batch's tiles, 3 CTAs an SM (the workspace
- * is ~68 KiB), decoded by the GPU's tile decoder (cascaded_tile_decode.cuh:
+ * is 64.1 KiB), decoded by the GPU's tile decoder (cascaded_tile_decode.cuh:
  * the core's bytes and statuses, not its one-lane-per-element phases). */
 static __global__ void __launch_bounds__(CZ_THREADS, 3)
     cz_k_tiles(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                own_batch_scratch s)
 {
-    extern __shared__ __align__(16) unsigned char cz_smem[];
-    own_tiled_tiles(n, src, src_sizes, dst, s, cz_smem, cz_chunk_check, czg_tile_decode, CZ_WARPS);
+    czg_tiles(n, src, src_sizes, dst, s);
 }
 
 /* ---- compression ------------------------------------------------------------ */
@@ -77,7 +78,7 @@ static void cz_encode_args(const oc_gpu_config *cfg, own_encode_args *a)
 static const own_gpu_kernels cz_kernels = {(const void *)cz_k_headers, /* headers */
                                            (const void *)cz_k_tiles,   /* tiles: a tile per CTA */
                                            CZ_THREADS,                 /* tile_threads */
-                                           sizeof(cz_ws),              /* tile_smem: the tile workspace */
+                                           sizeof(czg_ws),             /* tile_smem: the decoder's workspace */
                                            (const void *)cz_k_encode,  /* encode */
                                            CZ_THREADS,                 /* encode_threads */
                                            sizeof(cz_ws),              /* encode_smem */

@@ -1,19 +1,27 @@
 /*
- * cascaded_tile_decode.cuh - the GPU's Cascaded tile decoder, written for
- * the GPU rather than run from the core's one-source model: the core's
- * cz_decode_tile (cascaded_core.h) stays the CPU decoder and the
- * definition of every status; this file reads the same bytes, gets the
- * same statuses and writes the same output, with (predicted) 5-10x fewer
- * instructions per element (bench/gpu/owncodecs/NOTES.md, "Cascaded
- * decode, v2").
+ * cascaded_tile_decode.cuh - the GPU's Cascaded tile decoder (v3), written
+ * for the GPU rather than run from the core's one-source model: the core's
+ * cz_decode_tile and cz_dec_parse (cascaded_core.h) stay the CPU decoder
+ * and the definition of every status; this file reads the same bytes, gets
+ * the same statuses and writes the same output (bench/gpu/owncodecs/
+ * NOTES.md, "Cascaded decode, v2" and "v3").
  *
- * What makes it fast:
+ * The tile loop (czg_tiles, the tile kernel's body): a persistent grid
+ * over the batch's tiles; the next tile's bytes go into a second stage by
+ * cp.async (16-byte copies of the aligned interior, words at the edges,
+ * the one word past the chunk's end byte by byte) while the current tile
+ * decodes, and one barrier a tile publishes the stage; every warp locates
+ * tiles and parses the tile's stream headers itself (czg_parse_tile: the
+ * core's checks, in registers), so no warp waits for another to start.
+ *
+ * The layers (v2's design):
  * - a thread owns K = E / 256 CONSECUTIVE elements of every sequence (16
  *   for 4-byte types, 8 for 8-byte, 32 for 1- and 2-byte types), held in
  *   registers from one layer to the next; K divides the 256-element
- *   bit-packing block, so a thread's elements share one width and base and
- *   are one contiguous bit string, read with funnel shifts from a window
- *   of two (three for 8-byte types) words that advances a word at a time;
+ *   bit-packing block, so a thread's elements share one width and base
+ *   (found by its warp's scan of the stream's block widths) and are one
+ *   contiguous bit string, read with funnel shifts from a window of two
+ *   (three for 8-byte types) words that advances a word at a time;
  * - arithmetic in 32 bits for types of up to 4 bytes (the stored value is
  *   truncated to the type: sums modulo 2^32 are sums modulo 2^(8w));
  * - a delta layer is a serial sum over the thread's K elements plus one
@@ -28,16 +36,21 @@
  *   a walk that steps to the next run when the position reaches its start;
  * - deltas after an RLE expansion (or after the value stream) are applied
  *   in registers; elements go to shared memory only before an RLE
- *   expansion and at the end, as 16-byte vectors, in buffers swizzled at
- *   16-byte granularity (vector v of a 128-byte row is stored at slot v ^
- *   row) so that those vector stores, the scalar reads of the expansion
- *   and the copy-out are free of bank conflicts or nearly so.
- * Hostile input: the parse is the core's (cz_dec_parse: every header,
- * count, width and stream extent checked against the tile), the run totals
- * are checked as the core does; every read and write stays inside the
- * workspace (a thread's fields past a stream's end are read from the stage,
- * clamped to it, and never used).
+ *   expansion (one buffer: a barrier before the values go in only when two
+ *   RLEs follow each other, a delta's scan being one) and at the
+ *   end (into the tile's stage, unread after the last run stream), as
+ *   16-byte vectors, in buffers swizzled at 16-byte granularity (vector v
+ *   of a 128-byte row is stored at slot v ^ row) so that those vector
+ *   stores, the scalar reads of the expansion and the copy-out are free of
+ *   bank conflicts or nearly so.  64.1 KiB of shared memory a CTA: 3 CTAs
+ *   an SM.
+ * Hostile input: the parse checks every header, count, width and stream
+ * extent against the tile as the core does, the run totals are checked as
+ * the core does; every read and write stays inside the workspace (a
+ * thread's fields past a stream's end are read from the stage, clamped to
+ * it, and never used) and global reads inside the chunk.
  */
+
 #ifndef OC_CASCADED_TILE_DECODE_CUH
 #define OC_CASCADED_TILE_DECODE_CUH
 
@@ -46,9 +59,6 @@
 #define CZG_THREADS 256u /* the CTA: 8 warps */
 #define CZG_WARPS (CZG_THREADS / 32u)
 
-/* Vector stores into the workspace's element buffers and run starts. */
-static_assert(offsetof(cz_ws, buf) % 16 == 0 && offsetof(cz_ws, starts) % 16 == 0,
-              "cz_ws: buf and starts at multiples of 16 bytes");
 
 /* The physical byte offset of byte b of a swizzled buffer: 16-byte vector
  * v = b / 16 sits at slot (v mod 8) ^ (row mod 8) of its 128-byte row. */
@@ -190,38 +200,6 @@ static __device__ __forceinline__ void czg_bits64(const uint32_t *S, uint32_t bi
     }
 }
 
-/* Elements [e0, e0 + nv) of stream s (parsed: ws->st[s], ws->blk[s]) as
- * V, each (base + field) mod 2^(8 ew) for a packed stream, the stored
- * element for a raw one; x[i] for i >= nv is garbage (0 when nv is 0). */
-template <typename V, uint32_t K>
-static __device__ __forceinline__ void czg_unpack(const cz_ws *ws, uint32_t s, uint32_t e0, uint32_t nv, V *x)
-{
-    const cz_stream *st = &ws->st[s];
-    uint32_t ew = st->ew;
-    if (nv == 0 || st->mode == 0) {
-#pragma unroll
-        for (uint32_t i = 0; i < K; i++)
-            x[i] =
-                i < nv ? (V)own_bytes_get(ws->stage, (uint64_t)st->data + (uint64_t)(e0 + i) * ew, ew) : (V)0;
-        return;
-    }
-    const cz_block *bk = &ws->blk[s][e0 / CZ_BLOCK];
-    uint32_t bit = 8u * st->data + bk->bit + (e0 % CZ_BLOCK) * bk->width;
-    V base = (V)bk->base;
-    if (sizeof(V) == 8) {
-        uint64_t f[K];
-        czg_bits64<K>(ws->stage, bit, bk->width, f);
-#pragma unroll
-        for (uint32_t i = 0; i < K; i++)
-            x[i] = base + (V)f[i];
-    } else {
-        uint32_t f[K];
-        czg_bits32<K>(ws->stage, bit, bk->width, f);
-#pragma unroll
-        for (uint32_t i = 0; i < K; i++)
-            x[i] = base + (V)f[i];
-    }
-}
 
 /* Undoes a delta layer with seed `seed` on the thread's elements. */
 template <typename V, uint32_t K> static __device__ __forceinline__ void czg_delta(V *x, V seed, uint32_t *q)
@@ -239,81 +217,6 @@ template <typename V, uint32_t K> static __device__ __forceinline__ void czg_del
         x[i] += pre;
 }
 
-/* Run stream s (c run lengths - 1) into the swizzled run starts, with
- * starts[c] = before, when the lengths add up to `before`; returns 0 (in
- * every thread alike) when they do not: CORRUPT, as the core's
- * cz_runs_starts. */
-template <uint32_t K>
-static __device__ __forceinline__ int czg_runs(cz_ws *ws, uint32_t s, uint32_t c, uint32_t before,
-                                               uint32_t e0, uint32_t *q)
-{
-    uint8_t *starts = (uint8_t *)ws->starts;
-    uint32_t nv = c > e0 ? (c - e0 < K ? c - e0 : K) : 0u;
-    uint32_t len[K];
-    czg_unpack<uint32_t, K>(ws, s, e0, nv, len);
-    uint32_t acc = 0;
-#pragma unroll
-    for (uint32_t i = 0; i < K; i++) {
-        uint32_t l = i < nv ? (len[i] & 0xffffu) + 1u : 0u;
-        len[i] = acc; /* exclusive, within the thread */
-        acc += l;
-    }
-    uint32_t all;
-    uint32_t pre = czg_scan<uint32_t>(acc, q, &all);
-    if (all != before)
-        return 0;
-    /* every position >= c gets the total, `before`: starts[c] is the
-     * sentinel; the position 256 K (c = E) has no owner: the last thread */
-    uint32_t wd[K / 2u];
-#pragma unroll
-    for (uint32_t m = 0; m < K / 2u; m++)
-        wd[m] = ((pre + len[2 * m]) & 0xffffu) | ((pre + len[2 * m + 1]) << 16);
-#pragma unroll
-    for (uint32_t v = 0; v < K / 8u; v++)
-        *(uint4 *)(starts + czg_swz(2u * e0 + 16u * v)) =
-            make_uint4(wd[4 * v], wd[4 * v + 1], wd[4 * v + 2], wd[4 * v + 3]);
-    if (c == CZG_THREADS * K && threadIdx.x == CZG_THREADS - 1u)
-        *(uint16_t *)(starts + czg_swz(2u * c)) = (uint16_t)before;
-    return 1;
-}
-
-/* Expands the c values of `vals` (swizzled) by the run starts into the
- * thread's positions [e0, e0 + K) of the `before` outputs (0 past them). */
-template <typename V, uint32_t W, uint32_t K>
-static __device__ __forceinline__ void czg_expand(const cz_ws *ws, const uint8_t *vals, uint32_t c,
-                                                  uint32_t before, uint32_t e0, V *x)
-{
-    const uint8_t *starts = (const uint8_t *)ws->starts;
-    uint32_t nv = before > e0 ? (before - e0 < K ? before - e0 : K) : 0u;
-    if (nv == 0) {
-#pragma unroll
-        for (uint32_t i = 0; i < K; i++)
-            x[i] = 0; /* the values stored before the layer are dead: not kept in registers */
-        return;
-    }
-    /* run r starts in [r, r + before - c]: the run of e0 is in [a, b) */
-    uint32_t slack = before - c;
-    uint32_t a = e0 > slack ? e0 - slack : 0u;
-    uint32_t b = (e0 < c - 1u ? e0 : c - 1u) + 1u; /* starts[a] <= e0 < starts[b] */
-    while (b - a > 1u) {
-        uint32_t mid = (a + b) >> 1;
-        if (czg_start(starts, mid) <= e0)
-            a = mid;
-        else
-            b = mid;
-    }
-    uint32_t r = a, next = czg_start(starts, r + 1u);
-#pragma unroll
-    for (uint32_t i = 0; i < K; i++) {
-        /* runs are >= 1 long: at most one step; none past the outputs, so
-         * r stays below c (x[i] for i >= nv: a value, unused) */
-        if (e0 + i == next && i < nv) {
-            r++;
-            next = czg_start(starts, r + 1u);
-        }
-        x[i] = czg_ld<V, W>(vals, r);
-    }
-}
 
 /* Copies the swizzled buffer's first n bytes to dst (the whole CTA). */
 static __device__ __forceinline__ void czg_copy_out(const uint8_t *buf, uint32_t n, uint8_t *dst)
@@ -329,66 +232,298 @@ static __device__ __forceinline__ void czg_copy_out(const uint8_t *buf, uint32_t
         dst[k] = buf[czg_swz(k)];
 }
 
-/* The tile kernel's dynamic shared memory: the cz_ws workspace. */
+
+/* The tile kernel's dynamic shared memory: the czg_ws workspace. */
 extern __shared__ __align__(16) unsigned char czg_smem[];
 
-/* Decodes one tile of cnt elements of W bytes (V: the register type,
- * uint32_t up to 4 bytes, uint64_t for 8) with the workspace in czg_smem,
- * as the core's cz_decode_tile does: the same statuses, the same output
- * (dst NULL: checks only).  Runs in every thread of a CTA of CZG_THREADS.
- * Not inlined: each width's instance gets the kernel's 80 registers to
- * itself (inlined together with the tile loop, ptxas spilled ~700 bytes
- * in the layer loops; apart, none there), and it names the shared array
- * itself so that its accesses stay shared-memory ones. */
-template <typename V, uint32_t W>
-static __device__ __noinline__ oc_status czg_decode_tile(const uint8_t *src, uint32_t n, uint32_t cnt,
-                                                         uint8_t *dst)
+
+#define CZG_STAGE_BYTES (4u * CZ_STAGE_WORDS)
+
+typedef struct czg_ws {
+    uint32_t stage[2][CZ_STAGE_WORDS];  /* the current tile and the next, each at offset o (its address mod 16) */
+    uint64_t buf[CZ_TILE_BYTES / 8];    /* the values before an RLE expansion */
+    uint16_t starts[CZ_TILE_MAX + 8];   /* run starts */
+} czg_ws;
+static_assert(CZG_STAGE_BYTES % 16u == 0 && offsetof(czg_ws, buf) % 16u == 0 &&
+                  offsetof(czg_ws, starts) % 16u == 0,
+              "czg_ws: vector stores");
+
+/* n (<= 8) little-endian bytes at T + pos. */
+static __device__ __forceinline__ uint64_t czg_bytes(const uint8_t *T, uint32_t pos, uint32_t n)
 {
-    cz_ws *ws = (cz_ws *)czg_smem;
-    constexpr uint32_t K = (W <= 2u ? CZ_TILE_MAX : CZ_TILE_BYTES / W) / CZG_THREADS;
-    const uint32_t nw = CZG_WARPS;
-    uint32_t raw = cnt * W;
-    if (n > raw)
-        return OC_ERR_CORRUPT; /* coded tiles are smaller than their elements */
-    if (n == raw) {            /* a tile whose coding did not pay is stored */
-        if (dst)
-            OWN_RUN(nw, cz_copy_bytes, src, n, dst);
-        return OC_OK;
-    }
-    OWN_RUN(nw, cz_stage_in, ws, src, n);
-    if (threadIdx.x == 0) {
-        ws->w = W;
-        ws->cnt = cnt;
-    }
-    __syncthreads();
-    OWN_RUN(nw, cz_dec_parse, ws, n);
-    if (ws->status != OC_OK)
-        return (oc_status)ws->status;
-    uint32_t rles = ws->nstreams - 1u, nops = ws->nops;
-    uint32_t c = ws->st[rles].count, e0 = threadIdx.x * K, q = 0, cur = 0;
-    V x[K];
-    czg_unpack<V, K>(ws, rles, e0, c > e0 ? (c - e0 < K ? c - e0 : K) : 0u, x);
-    uint32_t s = rles, d = nops - rles;
-    for (uint32_t k = nops; k-- > 0;) {
-        if (ws->ops[k] == CZ_OP_DELTA) {
-            d--;
-            czg_delta<V, K>(x, (V)ws->seed[d], &q);
-        } else {
-            uint8_t *vals = (uint8_t *)ws->buf[cur];
-            czg_store<V, W, K>(vals, e0, x);
-            s--;
-            /* the count before this layer: the previous run stream's, or the tile's */
-            uint32_t before = s ? ws->st[s - 1].count : cnt;
-            if (!czg_runs<K>(ws, s, c, before, e0, &q))
-                return OC_ERR_CORRUPT;
-            __syncthreads(); /* the values and the starts */
-            czg_expand<V, W, K>(ws, vals, c, before, e0, x);
-            cur ^= 1u;
-            c = before;
+    uint64_t v = 0;
+    for (uint32_t j = 0; j < n; j++)
+        v |= (uint64_t)T[pos + j] << (8u * j);
+    return v;
+}
+
+/* A tile's layers and the places of its stream headers (16 bits each). */
+typedef struct czg_parse {
+    uint32_t rles, deltas, nops, dmask; /* dmask: bit k set when op k is a delta */
+    uint32_t hp01, hp23;
+} czg_parse;
+
+static __device__ __forceinline__ uint32_t czg_hp(const czg_parse &P, uint32_t s)
+{
+    return ((s < 2u ? P.hp01 : P.hp23) >> (16u * (s & 1u))) & 0xffffu;
+}
+
+/* The core's cz_dec_parse (the same checks, the same verdict), by each
+ * warp for itself: T is the staged tile of n bytes, cnt elements of w
+ * bytes.  Returns 1 when the tile parses. */
+static __device__ __forceinline__ int czg_parse_tile(const uint8_t *T, uint32_t n, uint32_t w, uint32_t cnt,
+                                                     czg_parse *P)
+{
+    uint32_t lane = threadIdx.x & 31u;
+    uint32_t cfg = T[0];
+    uint32_t rles = cfg & 3u, deltas = (cfg >> 2) & 3u;
+    if (n < 1 || (cfg >> 4) != 0)
+        return 0;
+    uint32_t nops = 0, dmask = 0, m = rles > deltas ? rles : deltas;
+    for (uint32_t i = 0; i < m; i++) {
+        if (i < rles)
+            nops++;
+        if (i < deltas) {
+            dmask |= 1u << nops;
+            nops++;
         }
     }
+    uint32_t pos = 1u + deltas * w, c = cnt, hp01 = 0, hp23 = 0;
+    if (pos > n)
+        return 0;
+    for (uint32_t s = 0; s <= rles; s++) {
+        uint32_t before = c;
+        if (pos + 3u > n)
+            return 0;
+        uint32_t count = (uint32_t)T[pos] | ((uint32_t)T[pos + 1] << 8), mode = T[pos + 2];
+        uint32_t ew = s < rles ? CZ_RUN_BYTES : w;
+        if (count == 0 || count > before || (s == rles && count != before) || mode > 1)
+            return 0;
+        c = count;
+        uint32_t size;
+        if (mode == 0) {
+            size = 3u + count * ew;
+        } else {
+            uint32_t nb = (count + CZ_BLOCK - 1u) / CZ_BLOCK, wpos = pos + 3u, data = wpos + nb + nb * ew;
+            if (data > n)
+                return 0;
+            uint32_t width = 0, bits = 0;
+            if (lane < nb) { /* nb <= 32: count <= 8192 */
+                width = T[wpos + lane];
+                bits = (lane + 1u < nb ? CZ_BLOCK : count - lane * CZ_BLOCK) * width;
+            }
+            if (__any_sync(0xffffffffu, width > 8u * ew))
+                return 0;
+            size = (data - pos) + (own_warp_sum32(bits) + 7u) / 8u;
+        }
+        if (pos + size > n)
+            return 0;
+        if (s < 2u)
+            hp01 |= pos << (16u * (s & 1u));
+        else
+            hp23 |= pos << (16u * (s & 1u));
+        pos += size;
+    }
+    if (pos != n)
+        return 0;
+    P->rles = rles;
+    P->deltas = deltas;
+    P->nops = nops;
+    P->dmask = dmask;
+    P->hp01 = hp01;
+    P->hp23 = hp23;
+    return 1;
+}
+
+/* The element count of the stream whose header is at hp. */
+static __device__ __forceinline__ uint32_t czg_count(const uint8_t *T, uint32_t hp)
+{
+    return (uint32_t)T[hp] | ((uint32_t)T[hp + 1] << 8);
+}
+
+/* Elements [e0, e0 + K) of the (parsed) stream at hp, of ew bytes, as V,
+ * each (base + field) mod 2^(8 ew) for a packed stream, the stored element
+ * for a raw one: the block's width, bit offset and base found by the warp
+ * (a scan of the block widths, then the thread's block by a shuffle: K
+ * divides the block, so the thread's elements share it).  S: the stage's
+ * words, o: the tile's offset in it.  x[i] for i >= nv is garbage (0 when
+ * nv is 0).  All lanes of the warp call it. */
+template <typename V, uint32_t K>
+static __device__ __forceinline__ void czg_unpack(const uint32_t *S, uint32_t o, uint32_t hp, uint32_t ew,
+                                                  uint32_t e0, V *x)
+{
+    const uint8_t *T = (const uint8_t *)S + o;
+    uint32_t lane = threadIdx.x & 31u;
+    uint32_t count = czg_count(T, hp), mode = T[hp + 2];
+    uint32_t nv = count > e0 ? (count - e0 < K ? count - e0 : K) : 0u;
+    if (mode == 0) {
+#pragma unroll
+        for (uint32_t i = 0; i < K; i++)
+            x[i] = i < nv ? (V)czg_bytes(T, hp + 3u + (e0 + i) * ew, ew) : (V)0;
+        return;
+    }
+    uint32_t nb = (count + CZ_BLOCK - 1u) / CZ_BLOCK, wpos = hp + 3u, bpos = wpos + nb, data = bpos + nb * ew;
+    uint32_t width = 0, bits = 0;
+    if (lane < nb) {
+        width = T[wpos + lane];
+        bits = (lane + 1u < nb ? CZ_BLOCK : count - lane * CZ_BLOCK) * width;
+    }
+    uint32_t incl = own_warp_incl_add32(bits);
+    uint32_t b = e0 / CZ_BLOCK; /* < 32 */
+    uint32_t bw = __shfl_sync(0xffffffffu, width, b), boff = __shfl_sync(0xffffffffu, incl - bits, b);
+    if (nv == 0) {
+#pragma unroll
+        for (uint32_t i = 0; i < K; i++)
+            x[i] = 0;
+        return;
+    }
+    V base = (V)czg_bytes(T, bpos + b * ew, ew);
+    uint32_t bit = 8u * (o + data) + boff + (e0 % CZ_BLOCK) * bw;
+    if (sizeof(V) == 8) {
+        uint64_t f[K];
+        czg_bits64<K>(S, bit, bw, f);
+#pragma unroll
+        for (uint32_t i = 0; i < K; i++)
+            x[i] = base + (V)f[i];
+    } else {
+        uint32_t f[K];
+        czg_bits32<K>(S, bit, bw, f);
+#pragma unroll
+        for (uint32_t i = 0; i < K; i++)
+            x[i] = base + (V)f[i];
+    }
+}
+
+/* Run stream at hp (c run lengths - 1) into the swizzled run starts
+ * (starts[c] = before) when they add up to `before`; 0 (in every thread)
+ * when they do not: CORRUPT, as the core's cz_runs_starts.  The stores follow the scan's barrier, so
+ * they never meet a previous expansion's reads. */
+template <uint32_t K>
+static __device__ __forceinline__ int czg_runs(const uint32_t *S, uint32_t o, uint32_t hp, uint8_t *starts,
+                                               uint32_t c, uint32_t before, uint32_t e0, uint32_t *q)
+{
+    uint32_t nv = c > e0 ? (c - e0 < K ? c - e0 : K) : 0u;
+    uint32_t len[K];
+    czg_unpack<uint32_t, K>(S, o, hp, CZ_RUN_BYTES, e0, len);
+    uint32_t acc = 0;
+#pragma unroll
+    for (uint32_t i = 0; i < K; i++) {
+        uint32_t l = i < nv ? (len[i] & 0xffffu) + 1u : 0u;
+        len[i] = acc;
+        acc += l;
+    }
+    uint32_t all;
+    uint32_t pre = czg_scan<uint32_t>(acc, q, &all);
+    if (all != before)
+        return 0;
+    uint32_t wd[K / 2u];
+#pragma unroll
+    for (uint32_t m = 0; m < K / 2u; m++)
+        wd[m] = ((pre + len[2 * m]) & 0xffffu) | ((pre + len[2 * m + 1]) << 16);
+#pragma unroll
+    for (uint32_t v = 0; v < K / 8u; v++)
+        *(uint4 *)(starts + czg_swz(2u * e0 + 16u * v)) =
+            make_uint4(wd[4 * v], wd[4 * v + 1], wd[4 * v + 2], wd[4 * v + 3]);
+    if (c == CZG_THREADS * K && threadIdx.x == CZG_THREADS - 1u)
+        *(uint16_t *)(starts + czg_swz(2u * c)) = (uint16_t)before;
+    return 1;
+}
+
+/* Expands the c values of `vals` (swizzled) by the run starts into the
+ * thread's positions [e0, e0 + K) of the `before` outputs (0 past them):
+ * run r starts in [r, r + before - c], so the search for the thread's
+ * first run covers only that range; runs are >= 1 long, so the walk steps
+ * at most once a position. */
+template <typename V, uint32_t W, uint32_t K>
+static __device__ __forceinline__ void czg_expand(const uint8_t *starts, const uint8_t *vals, uint32_t c,
+                                                  uint32_t before, uint32_t e0, V *x)
+{
+    uint32_t nv = before > e0 ? (before - e0 < K ? before - e0 : K) : 0u;
+    if (nv == 0) {
+#pragma unroll
+        for (uint32_t i = 0; i < K; i++)
+            x[i] = 0;
+        return;
+    }
+    uint32_t slack = before - c;
+    uint32_t a = e0 > slack ? e0 - slack : 0u;
+    uint32_t b = (e0 < c - 1u ? e0 : c - 1u) + 1u;
+    while (b - a > 1u) {
+        uint32_t mid = (a + b) >> 1;
+        if (czg_start(starts, mid) <= e0)
+            a = mid;
+        else
+            b = mid;
+    }
+    uint32_t r = a, next = czg_start(starts, r + 1u);
+#pragma unroll
+    for (uint32_t i = 0; i < K; i++) {
+        if (e0 + i == next && i < nv) {
+            r++;
+            next = czg_start(starts, r + 1u);
+        }
+        x[i] = czg_ld<V, W>(vals, r);
+    }
+}
+
+/* Decodes the tile staged in stage sb (at offset o; n bytes, cnt elements
+ * of W bytes; src: the tile in global memory, for a stored tile), as the
+ * core's cz_decode_tile: the same statuses and output (dst NULL: checks
+ * only).  Every thread of the CTA; every return is the CTA's.  Not
+ * inlined: each width's instance gets the kernel's 80 registers to itself
+ * (ptxas, sm_90: the 4- and 8-byte instances do not spill, the 1- and
+ * 2-byte ones, 32 elements a thread, 16 bytes). */
+template <typename V, uint32_t W>
+static __device__ __noinline__ oc_status czg_decode_tile(uint32_t sb, uint32_t o, const uint8_t *src, uint32_t n,
+                                                         uint32_t cnt, uint8_t *dst)
+{
+    czg_ws *ws = (czg_ws *)czg_smem;
+    constexpr uint32_t K = (W <= 2u ? CZ_TILE_MAX : CZ_TILE_BYTES / W) / CZG_THREADS;
+    uint32_t raw = cnt * W;
+    if (n > raw)
+        return OC_ERR_CORRUPT;
+    if (n == raw) { /* stored: not staged */
+        if (dst)
+            OWN_RUN(CZG_WARPS, cz_copy_bytes, src, n, dst);
+        return OC_OK;
+    }
+    const uint32_t *S = ws->stage[sb];
+    const uint8_t *T = (const uint8_t *)S + o;
+    czg_parse P;
+    if (!czg_parse_tile(T, n, W, cnt, &P))
+        return OC_ERR_CORRUPT;
+    uint32_t rles = P.rles, e0 = threadIdx.x * K, q = 0;
+    uint32_t c = czg_count(T, czg_hp(P, rles));
+    V x[K];
+    czg_unpack<V, K>(S, o, czg_hp(P, rles), W, e0, x);
+    bool sread = true;  /* the stage read since the last barrier */
+    bool bread = false; /* the values buffer read (an expansion) since the last barrier */
+    uint32_t s = rles, d = P.deltas;
+    uint8_t *vals = (uint8_t *)ws->buf, *starts = (uint8_t *)ws->starts;
+    for (uint32_t k = P.nops; k-- > 0;) {
+        if ((P.dmask >> k) & 1u) {
+            d--;
+            czg_delta<V, K>(x, (V)czg_bytes(T, 1u + d * W, W), &q);
+            bread = false;
+        } else {
+            s--;
+            uint32_t before = s ? czg_count(T, czg_hp(P, s - 1u)) : cnt;
+            if (bread)
+                __syncthreads(); /* two RLEs in a row: the last expansion may still read the values */
+            czg_store<V, W, K>(vals, e0, x); /* before the run scan: x is dead during it */
+            if (!czg_runs<K>(S, o, czg_hp(P, s), starts, c, before, e0, &q))
+                return OC_ERR_CORRUPT;
+            __syncthreads(); /* the values and the starts */
+            czg_expand<V, W, K>(starts, vals, c, before, e0, x);
+            bread = true;
+            c = before;
+        }
+        sread = false;
+    }
     if (dst) {
-        uint8_t *out = (uint8_t *)ws->buf[cur];
+        uint8_t *out = (uint8_t *)ws->stage[sb]; /* nothing reads the stage past the last run stream */
+        if (sread)
+            __syncthreads(); /* no layer: the values' unpack read it */
         czg_store<V, W, K>(out, e0, x);
         __syncthreads();
         czg_copy_out(out, raw, dst);
@@ -396,23 +531,139 @@ static __device__ __noinline__ oc_status czg_decode_tile(const uint8_t *src, uin
     return OC_OK;
 }
 
-/* own_tile_decode_fn for the tile kernel: the instance of the tile's
- * element width (1, 2, 4 or 8: the chunk's header was checked). */
-static __device__ __forceinline__ oc_status czg_tile_decode(void *ws, const uint8_t *tile, uint32_t len,
-                                                            uint32_t cnt, const own_tiled *k, uint8_t *out,
-                                                            uint32_t nw)
+/* A tile of the batch, as every warp finds it for itself. */
+typedef struct czg_tile {
+    const uint8_t *src, *cend; /* the tile; the chunk's end */
+    uint8_t *dst;
+    size_t chunk;
+    uint32_t n, cnt, w, tile;
+    int st, valid;
+} czg_tile;
+
+/* Tile t of the batch (own_tiled_tiles' lookup, by the calling warp). */
+static __device__ __forceinline__ void czg_locate(size_t n, const void *const *src, const size_t *src_sizes,
+                                                  void *const *dst, const own_batch_scratch &s,
+                                                  unsigned long long t, unsigned long long total, czg_tile *T)
 {
-    (void)ws, (void)nw; /* czg_smem, CZG_WARPS */
-    switch (k->w) {
-    case 1:
-        return czg_decode_tile<uint32_t, 1>(tile, len, cnt, out);
-    case 2:
-        return czg_decode_tile<uint32_t, 2>(tile, len, cnt, out);
-    case 4:
-        return czg_decode_tile<uint32_t, 4>(tile, len, cnt, out);
-    default:
-        return czg_decode_tile<uint64_t, 8>(tile, len, cnt, out);
-    }
+    T->valid = t < total;
+    if (!T->valid)
+        return;
+    size_t i = own_find_chunk_warp(s.first, n, t);
+    uint32_t tile = (uint32_t)(t - s.first[i]);
+    const uint8_t *p = (const uint8_t *)src[i];
+    size_t len = src_sizes[i];
+    own_tiled k;
+    oc_status st = cz_chunk_check(p, len, UINT64_MAX, &k); /* OK: the header kernel said so */
+    uint64_t elems = k.size / k.w, first = (uint64_t)tile * k.per_tile;
+    uint32_t cnt = own_tile_elems(elems, k.per_tile, tile);
+    uint64_t a = 0, b = 0;
+    if (st == OC_OK)
+        st = own_tile_span(p, k.table, k.ntiles, tile, k.limit, &a, &b);
+    T->src = p + a;
+    T->cend = p + len;
+    T->dst = dst ? (uint8_t *)dst[i] + first * k.w : NULL;
+    T->chunk = i;
+    T->n = (uint32_t)(b - a);
+    T->cnt = cnt;
+    T->w = k.w;
+    T->tile = tile;
+    T->st = st;
 }
+
+static __device__ __forceinline__ void czg_cp16(uint32_t sa, const uint8_t *g)
+{
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(sa), "l"(g) : "memory");
+}
+
+static __device__ __forceinline__ void czg_cp4(uint32_t sa, const uint8_t *g)
+{
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(sa), "l"(g) : "memory");
+}
+
+/* Starts copying a coded tile into the stage at shared address sa (at the
+ * tile's offset mod 16): the 16-byte pieces inside the chunk by 16-byte
+ * copies, else word by word; the one word past the chunk's end (the last
+ * tile's, at most) byte by byte into (*cidx, *cval), stored by the caller
+ * before the barrier that publishes the stage.  Bytes of the stage outside
+ * the tile are whatever was there. */
+static __device__ __forceinline__ void czg_issue(uint32_t sa, const czg_tile &T, uint32_t *cidx, uint32_t *cval)
+{
+    if (!T.valid || T.st != OC_OK || T.n >= T.cnt * T.w)
+        return;
+    uintptr_t g = (uintptr_t)T.src, ge = g + T.n, hi = (uintptr_t)T.cend;
+    uint32_t o = (uint32_t)(g & 15u);
+    uintptr_t g0 = g - o;
+    uint32_t Q = (o + T.n + 15u) / 16u;
+    for (uint32_t qi = threadIdx.x; qi < Q; qi += CZG_THREADS) {
+        uintptr_t a = g0 + 16u * qi;
+        if (a >= g && a + 16u <= hi) { /* inside the chunk: from the tile's first byte on */
+            czg_cp16(sa + 16u * qi, (const uint8_t *)a);
+            continue;
+        }
+        for (uint32_t j = 0; j < 4; j++) {
+            uintptr_t wa = a + 4u * j;
+            if (wa + 4u <= g || wa >= ge)
+                continue; /* no byte of the tile */
+            if (wa >= g - (g & 3u) && wa + 4u <= hi) {
+                czg_cp4(sa + 16u * qi + 4u * j, (const uint8_t *)wa); /* its bytes before g: the chunk's */
+            } else {
+                uint32_t v = 0;
+                for (uint32_t bq = 0; bq < 4; bq++)
+                    if (wa + bq >= g && wa + bq < ge)
+                        v |= (uint32_t)*(const uint8_t *)(wa + bq) << (8u * bq);
+                *cidx = 4u * qi + j;
+                *cval = v;
+            }
+        }
+    }
+    asm volatile("cp.async.commit_group;" ::: "memory");
+}
+
+/* The tile kernel's body: a persistent grid over the batch's tiles; tile
+ * t + grid is copied in while tile t decodes. */
+static __device__ __forceinline__ void czg_tiles(size_t n, const void *const *src, const size_t *src_sizes,
+                                                 void *const *dst, own_batch_scratch s)
+{
+    czg_ws *ws = (czg_ws *)czg_smem;
+    unsigned long long total = s.first[n];
+    uint32_t sa0 = (uint32_t)__cvta_generic_to_shared(ws->stage[0]);
+    czg_tile cur, nxt;
+    uint32_t cidx = ~0u, cval = 0, sb = 0;
+    czg_locate(n, src, src_sizes, dst, s, blockIdx.x, total, &cur);
+    czg_issue(sa0, cur, &cidx, &cval);
+    for (unsigned long long t = blockIdx.x; t < total; t += gridDim.x) {
+        czg_locate(n, src, src_sizes, dst, s, t + gridDim.x, total, &nxt);
+        if (cidx != ~0u)
+            ws->stage[sb][cidx] = cval;
+        cidx = ~0u;
+        asm volatile("cp.async.wait_all;" ::: "memory");
+        __syncthreads(); /* stage sb is whole; every thread is past the tile before (stage sb ^ 1 free) */
+        czg_issue(sa0 + (sb ^ 1u) * CZG_STAGE_BYTES, nxt, &cidx, &cval);
+        oc_status st = (oc_status)cur.st;
+        if (st == OC_OK) {
+            uint32_t o = (uint32_t)((uintptr_t)cur.src & 15u);
+            switch (cur.w) {
+            case 1:
+                st = czg_decode_tile<uint32_t, 1>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
+                break;
+            case 2:
+                st = czg_decode_tile<uint32_t, 2>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
+                break;
+            case 4:
+                st = czg_decode_tile<uint32_t, 4>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
+                break;
+            default:
+                st = czg_decode_tile<uint64_t, 8>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
+                break;
+            }
+        }
+        if (st != OC_OK && threadIdx.x == 0)
+            atomicMin(&s.keys[cur.chunk], own_key((unsigned long long)cur.tile + 1, st));
+        cur = nxt;
+        sb ^= 1u;
+    }
+    asm volatile("cp.async.wait_all;" ::: "memory");
+}
+
 
 #endif /* OC_CASCADED_TILE_DECODE_CUH */
