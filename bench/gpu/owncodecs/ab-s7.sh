@@ -13,7 +13,7 @@
 #          sanitizer time-boxed to 150 s.  ~150 s.
 #   time   alone: cz_dev (the library's decoder, v3 since call A, vs v2) on the four
 #          TPC-H/sorted columns; ans_dev library vs no-ringfb on text, comments, bf16,
-#          96-value bytes; bc_dev (Bitcomp compress at 2 and 3 CTAs an SM, decompress; 1 GiB)
+#          96-value bytes; bc_dev (Bitcomp compress at 3 and 2 CTAs an SM, decompress; 1 GiB)
 #          on orderkey.i64, partkey.i32, quantity.f64 and bf16 weights; ncu of cz_k_tiles
 #          (partkey.i32) with its top stall lines, and bc_k_encode's instruction count
 #          (orderkey.i64; before this session 1.10 G for 256 MiB).  ~120-150 s.
@@ -75,7 +75,7 @@ for f in $S/text_linux_docs.txt $S/tpch_l_comment.txt $U96; do
 done
 timeout 60 $B/bench/gpu/dev/ans_dev --reps 5 --dtype bf16 --only library,no-ringfb $BF >$O/ans-dev-bf16.txt 2>&1 || rc=1
 cat $O/ans-dev-bf16.txt
-echo "== bc_dev: Bitcomp compress (library, and the same encoder at 3 CTAs an SM) and decompress"
+echo "== bc_dev: Bitcomp compress (library: 3 CTAs an SM since call A; the same encoder at 2) and decompress"
 for f in $S/tpch_l_orderkey.i64 $S/tpch_l_partkey.i32 $S/tpch_l_quantity.f64 $BF; do
   timeout 60 $B/bench/gpu/dev/bc_dev --reps 5 $f >$O/bc-dev-$(basename $f).txt 2>&1 || rc=1
   cat $O/bc-dev-$(basename $f).txt
