@@ -225,7 +225,8 @@ OWN_DEV uint64_t own_warp_and64(uint64_t v)
 OWN_DEV uint64_t own_warp_or64(uint64_t v)
 {
 #ifdef __CUDA_ARCH__
-    v = ((uint64_t)__reduce_or_sync(OWN_FULL, (uint32_t)(v >> 32)) << 32) | __reduce_or_sync(OWN_FULL, (uint32_t)v);
+    v = ((uint64_t)__reduce_or_sync(OWN_FULL, (uint32_t)(v >> 32)) << 32) |
+        __reduce_or_sync(OWN_FULL, (uint32_t)v);
 #endif
     return v;
 }

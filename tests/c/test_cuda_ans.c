@@ -136,7 +136,8 @@ int main(void)
         uint8_t *p = malloc(70000);
         REQUIRE(p);
         uint64_t got = 0;
-        REQUIRE(ans_compress_chunk_v(&ws, ANS_VERSION, cols[4].data, 65536, OC_TYPE_U8, p, 70000, &got) == OC_OK);
+        REQUIRE(ans_compress_chunk_v(&ws, ANS_VERSION, cols[4].data, 65536, OC_TYPE_U8, p, 70000, &got) ==
+                OC_OK);
         EXPECT(p[OWN_HEADER_SIZE] == 1 && got > 48000 && got < 65536, "96 values: %llu bytes, mode %u",
                (unsigned long long)got, (unsigned)p[OWN_HEADER_SIZE]);
         free(p);

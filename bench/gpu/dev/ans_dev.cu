@@ -194,9 +194,10 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
                     cnt = (uint32_t)(k.sh.nsym - tfirst < ANS_TILE ? k.sh.nsym - tfirst : ANS_TILE);
                     uint8_t *o = d ? d + (k.sh.split ? 2 * tfirst + 1 : tfirst) : NULL;
                     const uint8_t *lo = p + k.limit + tfirst;
-                    st = o ? ans_decode_any<true>(k.version, dt, pb, p + a, b - a, cnt, o, k.sh.split ? 2u : 1u,
-                                                  lo, staged, stage)
-                           : ans_decode_any<false>(k.version, dt, pb, p + a, b - a, cnt, o, 1u, lo, staged, stage);
+                    st = o ? ans_decode_any<true>(k.version, dt, pb, p + a, b - a, cnt, o,
+                                                  k.sh.split ? 2u : 1u, lo, staged, stage)
+                           : ans_decode_any<false>(k.version, dt, pb, p + a, b - a, cnt, o, 1u, lo, staged,
+                                                   stage);
                 }
                 if (PROF)
                     t5 = dev_clock();
@@ -287,7 +288,8 @@ int main(int argc, char **argv)
         }
     }
     if (!file) {
-        fprintf(stderr, "usage: ans_dev [--dtype u1|bf16] [--reps N] [--mib M] [--small] [--only V1,V2] FILE\n");
+        fprintf(stderr,
+                "usage: ans_dev [--dtype u1|bf16] [--reps N] [--mib M] [--small] [--only V1,V2] FILE\n");
         return 2;
     }
     FILE *fp = fopen(file, "rb");

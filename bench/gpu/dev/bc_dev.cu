@@ -38,8 +38,8 @@
 
 /* The library's encoder without the bound of 3 CTAs an SM. */
 static __global__ void __launch_bounds__(BCK_THREADS)
-    bc_k_encode2(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst, const size_t *caps,
-                 size_t *dst_sizes, oc_status *statuses, uint32_t dtype, uint32_t algo)
+    bc_k_encode2(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                 const size_t *caps, size_t *dst_sizes, oc_status *statuses, uint32_t dtype, uint32_t algo)
 {
     extern __shared__ __align__(16) unsigned char bc_smem[];
     bc_ws *ws = (bc_ws *)bc_smem;
@@ -99,7 +99,8 @@ int main(int argc, char **argv)
         }
     }
     if (!file) {
-        fprintf(stderr, "usage: bc_dev [--dtype i64|i32|f64|f32|bf16] [--algo 0|1] [--reps N] [--mib M] FILE\n");
+        fprintf(stderr,
+                "usage: bc_dev [--dtype i64|i32|f64|f32|bf16] [--algo 0|1] [--reps N] [--mib M] FILE\n");
         return 2;
     }
     if (dtype == OC_TYPE_DEFAULT) {
@@ -144,8 +145,8 @@ int main(int argc, char **argv)
     }
     const void **d_in = dcopy(hin);
     void **d_comp[2] = {dcopy(hc0), dcopy(hc1)}, **d_out = dcopy(hout);
-    size_t *d_sz = dcopy(hsz), *d_cap = dcopy(hcap), *d_ocap = dcopy(hocap), *d_csz[2] = {dmalloc<size_t>(n), dmalloc<size_t>(n)},
-           *d_osz = dmalloc<size_t>(n);
+    size_t *d_sz = dcopy(hsz), *d_cap = dcopy(hcap), *d_ocap = dcopy(hocap),
+           *d_csz[2] = {dmalloc<size_t>(n), dmalloc<size_t>(n)}, *d_osz = dmalloc<size_t>(n);
     oc_status *d_st = dmalloc<oc_status>(n);
     oc_gpu_config cfg;
     memset(&cfg, 0, sizeof cfg);
@@ -163,14 +164,15 @@ int main(int argc, char **argv)
     std::vector<size_t> csz[2];
     for (int e = 0; e < 2; e++) {
         int per = 0;
-        CUDA_OK(cudaFuncSetAttribute(ks[e]->encode, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)ks[e]->encode_smem));
+        CUDA_OK(cudaFuncSetAttribute(ks[e]->encode, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     (int)ks[e]->encode_smem));
         CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, ks[e]->encode, (int)ks[e]->encode_threads,
                                                               ks[e]->encode_smem));
         std::vector<float> t;
         for (int r = 0; r < reps + 1; r++) {
             CUDA_OK(cudaEventRecord(e0));
-            if (oc_own_gpu_compress(ks[e], &cfg, n, (const void *const *)d_in, d_sz, d_comp[e], d_cap, d_csz[e], d_st,
-                                    0) != OC_OK) {
+            if (oc_own_gpu_compress(ks[e], &cfg, n, (const void *const *)d_in, d_sz, d_comp[e], d_cap,
+                                    d_csz[e], d_st, 0) != OC_OK) {
                 fprintf(stderr, "compress launch failed\n");
                 return 2;
             }
@@ -191,7 +193,8 @@ int main(int argc, char **argv)
             }
         csz[e].resize(n);
         CUDA_OK(cudaMemcpy(csz[e].data(), d_csz[e], n * sizeof(size_t), cudaMemcpyDeviceToHost));
-        printf("compress %-8s %8.1f GB/s  %.2fx library  (%d CTAs an SM)\n", names[e], gbs[e], gbs[e] / gbs[0], per);
+        printf("compress %-8s %8.1f GB/s  %.2fx library  (%d CTAs an SM)\n", names[e], gbs[e],
+               gbs[e] / gbs[0], per);
     }
     size_t csum = 0;
     bool same = csz[0] == csz[1];
@@ -201,8 +204,8 @@ int main(int argc, char **argv)
     CUDA_OK(cudaMemset(d_bad, 0, sizeof *d_bad));
     k_count_diff<<<1024, 256>>>(comp[0], comp[1], n * CAP, d_bad);
     CUDA_OK(cudaMemcpy(&bad, d_bad, sizeof bad, cudaMemcpyDeviceToHost));
-    printf("%s (type %d, algo %d): %zu chunks of 64 KiB, ratio %.3f; the encoders %s\n", file, (int)dtype, algo, n,
-           (double)total / (double)csum, same && !bad ? "write the same bytes" : "DIFFER");
+    printf("%s (type %d, algo %d): %zu chunks of 64 KiB, ratio %.3f; the encoders %s\n", file, (int)dtype,
+           algo, n, (double)total / (double)csum, same && !bad ? "write the same bytes" : "DIFFER");
     size_t scr_size = oc_own_gpu_decompress_scratch(&cfg, n);
     void *scr;
     CUDA_OK(cudaMalloc(&scr, scr_size));
@@ -210,8 +213,8 @@ int main(int argc, char **argv)
     int fails = !(same && !bad);
     for (int r = 0; r < reps + 1; r++) {
         CUDA_OK(cudaEventRecord(e0));
-        oc_own_gpu_decompress(&bc_kernels, scr, scr_size, n, (const void *const *)d_comp[0], d_csz[0], d_out, d_ocap,
-                              d_osz, d_st, 0);
+        oc_own_gpu_decompress(&bc_kernels, scr, scr_size, n, (const void *const *)d_comp[0], d_csz[0], d_out,
+                              d_ocap, d_osz, d_st, 0);
         CUDA_OK(cudaEventRecord(e1));
         CUDA_OK(cudaEventSynchronize(e1));
         CUDA_OK(cudaEventElapsedTime(&ms, e0, e1));

@@ -93,7 +93,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[a], "--layers") && a + 1 < argc) {
             a++;
             int r = 0, d = 0;
-            layers = !strcmp(argv[a], "auto") ? OC_CASCADED_AUTO
+            layers = !strcmp(argv[a], "auto")                ? OC_CASCADED_AUTO
                      : sscanf(argv[a], "%d,%d", &r, &d) == 2 ? OC_CASCADED_LAYERS(r, d, 1)
                                                              : OC_CASCADED_DEFAULT;
         } else if (!strcmp(argv[a], "--reps") && a + 1 < argc) {
@@ -113,7 +113,7 @@ int main(int argc, char **argv)
     }
     if (dtype == OC_TYPE_DEFAULT) {
         size_t L = strlen(file);
-        dtype = L > 4 && !strcmp(file + L - 4, ".i64") ? OC_TYPE_I64
+        dtype = L > 4 && !strcmp(file + L - 4, ".i64")   ? OC_TYPE_I64
                 : L > 4 && !strcmp(file + L - 4, ".i32") ? OC_TYPE_I32
                                                          : OC_TYPE_U8;
     }
@@ -122,7 +122,8 @@ int main(int argc, char **argv)
         perror(file);
         return 2;
     }
-    const size_t CH = 65536, total = small ? (16u << 20) : (size_t)(mib > 0 ? mib : 1024) << 20, n = total / CH;
+    const size_t CH = 65536, total = small ? (16u << 20) : (size_t)(mib > 0 ? mib : 1024) << 20,
+                 n = total / CH;
     std::vector<uint8_t> host(64u << 20);
     size_t got = fread(host.data(), 1, host.size(), fp);
     fclose(fp);
@@ -166,8 +167,8 @@ int main(int argc, char **argv)
     std::vector<float> t;
     for (int r = 0; r < reps + 1; r++) {
         CUDA_OK(cudaEventRecord(e0));
-        if (oc_own_gpu_compress(&cz_kernels, &cfg, n, (const void *const *)d_in, d_sz, d_comp, d_cap, d_csz, d_st,
-                                0) != OC_OK) {
+        if (oc_own_gpu_compress(&cz_kernels, &cfg, n, (const void *const *)d_in, d_sz, d_comp, d_cap, d_csz,
+                                d_st, 0) != OC_OK) {
             fprintf(stderr, "compress launch failed\n");
             return 2;
         }
@@ -189,8 +190,8 @@ int main(int argc, char **argv)
         }
         csum += hcsz[i];
     }
-    printf("%s (type %d, layers 0x%x): %zu chunks of 64 KiB, ratio %.3f, compress (library) %.1f GB/s\n", file,
-           (int)dtype, layers, n, (double)total / (double)csum, cgbs);
+    printf("%s (type %d, layers 0x%x): %zu chunks of 64 KiB, ratio %.3f, compress (library) %.1f GB/s\n",
+           file, (int)dtype, layers, n, (double)total / (double)csum, cgbs);
 
     size_t scr_size = oc_own_gpu_decompress_scratch(&cfg, n);
     void *scr;
@@ -207,13 +208,14 @@ int main(int argc, char **argv)
     double base = 0;
     for (const variant &v : vs) {
         int per = 0;
-        CUDA_OK(cudaFuncSetAttribute(v.k->tiles, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)v.k->tile_smem));
+        CUDA_OK(cudaFuncSetAttribute(v.k->tiles, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     (int)v.k->tile_smem));
         CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, v.k->tiles, (int)v.k->tile_threads,
                                                               v.k->tile_smem));
         CUDA_OK(cudaMemset(out, 0, total));
         CUDA_OK(cudaMemset(d_st, 0xff, n * sizeof(oc_status)));
-        if (oc_own_gpu_decompress(v.k, scr, scr_size, n, (const void *const *)d_comp, d_csz, d_out, d_ocap, d_osz,
-                                  d_st, 0) != OC_OK) {
+        if (oc_own_gpu_decompress(v.k, scr, scr_size, n, (const void *const *)d_comp, d_csz, d_out, d_ocap,
+                                  d_osz, d_st, 0) != OC_OK) {
             printf("%-8s launch failed\n", v.name);
             fails++;
             continue;
@@ -229,15 +231,16 @@ int main(int argc, char **argv)
         k_count_diff<<<1024, 256>>>(in, out, total, d_bad);
         CUDA_OK(cudaMemcpy(&bad, d_bad, sizeof bad, cudaMemcpyDeviceToHost));
         if (badst || bad) {
-            printf("%-8s FAILED: %zu chunks with a bad status or size, %llu words differ\n", v.name, badst, bad);
+            printf("%-8s FAILED: %zu chunks with a bad status or size, %llu words differ\n", v.name, badst,
+                   bad);
             fails++;
             continue;
         }
         t.clear();
         for (int r = 0; r < reps; r++) {
             CUDA_OK(cudaEventRecord(e0));
-            oc_own_gpu_decompress(v.k, scr, scr_size, n, (const void *const *)d_comp, d_csz, d_out, d_ocap, d_osz,
-                                  d_st, 0);
+            oc_own_gpu_decompress(v.k, scr, scr_size, n, (const void *const *)d_comp, d_csz, d_out, d_ocap,
+                                  d_osz, d_st, 0);
             CUDA_OK(cudaEventRecord(e1));
             CUDA_OK(cudaEventSynchronize(e1));
             CUDA_OK(cudaEventElapsedTime(&ms, e0, e1));
@@ -247,8 +250,8 @@ int main(int argc, char **argv)
         double gbs = total / (t[t.size() / 2] * 1e6);
         if (!base)
             base = gbs;
-        printf("%-8s %8.1f GB/s  %.2fx library  (%d CTAs an SM, %zu bytes of dynamic shared memory)\n", v.name, gbs,
-               gbs / base, per, v.k->tile_smem);
+        printf("%-8s %8.1f GB/s  %.2fx library  (%d CTAs an SM, %zu bytes of dynamic shared memory)\n",
+               v.name, gbs, gbs / base, per, v.k->tile_smem);
     }
 
     /* hostile input: both decoders, the same statuses and bytes */
@@ -282,8 +285,8 @@ int main(int argc, char **argv)
     std::vector<size_t> ho[2];
     for (int j = 0; j < 2; j++) {
         CUDA_OK(cudaMemset(j ? out2 : out, 0, nh * CH));
-        if (oc_own_gpu_decompress(vs[j].k, scr, scr_size, nh, (const void *const *)d_hp, d_hsz, j ? d_out2 : d_out,
-                                  d_ocap, d_osz, d_st, 0) != OC_OK) {
+        if (oc_own_gpu_decompress(vs[j].k, scr, scr_size, nh, (const void *const *)d_hp, d_hsz,
+                                  j ? d_out2 : d_out, d_ocap, d_osz, d_st, 0) != OC_OK) {
             printf("hostile: %s launch failed\n", vs[j].name);
             return 1;
         }
@@ -307,8 +310,8 @@ int main(int argc, char **argv)
         if (same && hs[0][i] == OC_OK)
             same = !memcmp(&o1[i * CH], &o2[i * CH], CH);
         if (!same && differ++ < 5)
-            printf("hostile chunk %zu: library %d/%d, v2 %d/%d\n", i, (int)hs[0][i], (int)ss[0][i], (int)hs[1][i],
-                   (int)ss[1][i]);
+            printf("hostile chunk %zu: library %d/%d, v2 %d/%d\n", i, (int)hs[0][i], (int)ss[0][i],
+                   (int)hs[1][i], (int)ss[1][i]);
         okc += hs[0][i] == OC_OK;
         nst[(unsigned)hs[0][i] & 15u]++;
     }

@@ -12,7 +12,6 @@
 static_assert(offsetof(cz_ws, buf) % 16 == 0 && offsetof(cz_ws, starts) % 16 == 0,
               "cz_ws: buf and starts at multiples of 16 bytes");
 
-
 /* Elements [e0, e0 + nv) of stream s (parsed: ws->st[s], ws->blk[s]) as
  * V, each (base + field) mod 2^(8 ew) for a packed stream, the stored
  * element for a raw one; x[i] for i >= nv is garbage (0 when nv is 0). */
@@ -45,7 +44,6 @@ static __device__ __forceinline__ void cz2_unpack(const cz_ws *ws, uint32_t s, u
             x[i] = base + (V)f[i];
     }
 }
-
 
 /* Run stream s (c run lengths - 1) into the swizzled run starts, with
  * starts[c] = before, when the lengths add up to `before`; returns 0 (in
@@ -122,7 +120,6 @@ static __device__ __forceinline__ void cz2_expand(const cz_ws *ws, const uint8_t
         x[i] = czg_ld<V, W>(vals, r);
     }
 }
-
 
 /* Decodes one tile of cnt elements of W bytes (V: the register type,
  * uint32_t up to 4 bytes, uint64_t for 8) with the workspace in czg_smem,
@@ -207,11 +204,11 @@ static __device__ __forceinline__ oc_status cz2_tile_decode(void *ws, const uint
     }
 }
 
-
 /* v2's tile kernel: own_tiled_tiles with the tile decoder above, 3 CTAs an
  * SM, the core's cz_ws (~68 KiB) as its dynamic shared memory. */
 static __global__ void __launch_bounds__(CZG_THREADS, 3)
-    cz2_k_tiles(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst, own_batch_scratch s)
+    cz2_k_tiles(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                own_batch_scratch s)
 {
     own_tiled_tiles(n, src, src_sizes, dst, s, czg_smem, cz_chunk_check, cz2_tile_decode, CZG_WARPS);
 }

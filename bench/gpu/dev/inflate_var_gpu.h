@@ -27,7 +27,6 @@ oc_status dev_inflate_v2(const oc_gpu_config *cfg, size_t n, const void *const *
                          const size_t *src_sizes_dev, void *const *dst_dev, const size_t *dst_caps_dev,
                          size_t *dst_sizes_dev, oc_status *statuses_dev, cudaStream_t stream);
 
-
 #ifdef __cplusplus
 }
 #endif

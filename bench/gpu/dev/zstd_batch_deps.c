@@ -69,7 +69,8 @@ int main(int argc, char **argv)
                 if (j == 0)
                     bop = op;
                 unsigned mpos = op + s.litLength, off = s.offset, ml = s.matchLength;
-                rule += !(ml <= 32 && off >= ml && (unsigned long long)mpos + ml <= (unsigned long long)bop + off);
+                rule += !(ml <= 32 && off >= ml &&
+                          (unsigned long long)mpos + ml <= (unsigned long long)bop + off);
                 long s0 = (long)mpos - (long)off, s1 = s0 + (long)ml;
                 int hit = 0;
                 for (unsigned q = 0; q < j; q++)
@@ -88,11 +89,12 @@ int main(int argc, char **argv)
             }
             nbatch += j > 0;
         }
-        printf("%s L%d: %llu chunks of 64 KiB, %.0f sequences a chunk; per batch of 32: rule %.2f, exact %.2f, "
-               "self %.2f, long literals %.2f\n",
-               argv[a], level, chunks, chunks ? (double)nseq / chunks : 0.0, nbatch ? (double)rule / nbatch : 0.0,
-               nbatch ? (double)exact / nbatch : 0.0, nbatch ? (double)self / nbatch : 0.0,
-               nbatch ? (double)longlit / nbatch : 0.0);
+        printf(
+            "%s L%d: %llu chunks of 64 KiB, %.0f sequences a chunk; per batch of 32: rule %.2f, exact %.2f, "
+            "self %.2f, long literals %.2f\n",
+            argv[a], level, chunks, chunks ? (double)nseq / chunks : 0.0,
+            nbatch ? (double)rule / nbatch : 0.0, nbatch ? (double)exact / nbatch : 0.0,
+            nbatch ? (double)self / nbatch : 0.0, nbatch ? (double)longlit / nbatch : 0.0);
         ZSTD_freeCCtx(c);
         free(buf);
         free(seq);

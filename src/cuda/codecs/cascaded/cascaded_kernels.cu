@@ -78,10 +78,10 @@ static void cz_encode_args(const oc_gpu_config *cfg, own_encode_args *a)
 static const own_gpu_kernels cz_kernels = {(const void *)cz_k_headers, /* headers */
                                            (const void *)cz_k_tiles,   /* tiles: a tile per CTA */
                                            CZ_THREADS,                 /* tile_threads */
-                                           sizeof(czg_ws),             /* tile_smem: the decoder's workspace */
-                                           (const void *)cz_k_encode,  /* encode */
-                                           CZ_THREADS,                 /* encode_threads */
-                                           sizeof(cz_ws),              /* encode_smem */
+                                           sizeof(czg_ws),            /* tile_smem: the decoder's workspace */
+                                           (const void *)cz_k_encode, /* encode */
+                                           CZ_THREADS,                /* encode_threads */
+                                           sizeof(cz_ws),             /* encode_smem */
                                            cz_encode_args};
 
 OWN_GPU_LAUNCHES(cz, cz_kernels)

@@ -59,7 +59,6 @@
 #define CZG_THREADS 256u /* the CTA: 8 warps */
 #define CZG_WARPS (CZG_THREADS / 32u)
 
-
 /* The physical byte offset of byte b of a swizzled buffer: 16-byte vector
  * v = b / 16 sits at slot (v mod 8) ^ (row mod 8) of its 128-byte row. */
 static __device__ __forceinline__ uint32_t czg_swz(uint32_t b)
@@ -200,7 +199,6 @@ static __device__ __forceinline__ void czg_bits64(const uint32_t *S, uint32_t bi
     }
 }
 
-
 /* Undoes a delta layer with seed `seed` on the thread's elements. */
 template <typename V, uint32_t K> static __device__ __forceinline__ void czg_delta(V *x, V seed, uint32_t *q)
 {
@@ -217,7 +215,6 @@ template <typename V, uint32_t K> static __device__ __forceinline__ void czg_del
         x[i] += pre;
 }
 
-
 /* Copies the swizzled buffer's first n bytes to dst (the whole CTA). */
 static __device__ __forceinline__ void czg_copy_out(const uint8_t *buf, uint32_t n, uint8_t *dst)
 {
@@ -232,17 +229,16 @@ static __device__ __forceinline__ void czg_copy_out(const uint8_t *buf, uint32_t
         dst[k] = buf[czg_swz(k)];
 }
 
-
 /* The tile kernel's dynamic shared memory: the czg_ws workspace. */
 extern __shared__ __align__(16) unsigned char czg_smem[];
-
 
 #define CZG_STAGE_BYTES (4u * CZ_STAGE_WORDS)
 
 typedef struct czg_ws {
-    uint32_t stage[2][CZ_STAGE_WORDS];  /* the current tile and the next, each at offset o (its address mod 16) */
-    uint64_t buf[CZ_TILE_BYTES / 8];    /* the values before an RLE expansion */
-    uint16_t starts[CZ_TILE_MAX + 8];   /* run starts */
+    uint32_t stage[2]
+                  [CZ_STAGE_WORDS]; /* the current tile and the next, each at offset o (its address mod 16) */
+    uint64_t buf[CZ_TILE_BYTES / 8];  /* the values before an RLE expansion */
+    uint16_t starts[CZ_TILE_MAX + 8]; /* run starts */
 } czg_ws;
 static_assert(CZG_STAGE_BYTES % 16u == 0 && offsetof(czg_ws, buf) % 16u == 0 &&
                   offsetof(czg_ws, starts) % 16u == 0,
@@ -474,8 +470,8 @@ static __device__ __forceinline__ void czg_expand(const uint8_t *starts, const u
  * (ptxas, sm_90: the 4- and 8-byte instances do not spill, the 1- and
  * 2-byte ones, 32 elements a thread, 16 bytes). */
 template <typename V, uint32_t W>
-static __device__ __noinline__ oc_status czg_decode_tile(uint32_t sb, uint32_t o, const uint8_t *src, uint32_t n,
-                                                         uint32_t cnt, uint8_t *dst)
+static __device__ __noinline__ oc_status czg_decode_tile(uint32_t sb, uint32_t o, const uint8_t *src,
+                                                         uint32_t n, uint32_t cnt, uint8_t *dst)
 {
     czg_ws *ws = (czg_ws *)czg_smem;
     constexpr uint32_t K = (W <= 2u ? CZ_TILE_MAX : CZ_TILE_BYTES / W) / CZG_THREADS;
@@ -586,7 +582,8 @@ static __device__ __forceinline__ void czg_cp4(uint32_t sa, const uint8_t *g)
  * tile's, at most) byte by byte into (*cidx, *cval), stored by the caller
  * before the barrier that publishes the stage.  Bytes of the stage outside
  * the tile are whatever was there. */
-static __device__ __forceinline__ void czg_issue(uint32_t sa, const czg_tile &T, uint32_t *cidx, uint32_t *cval)
+static __device__ __forceinline__ void czg_issue(uint32_t sa, const czg_tile &T, uint32_t *cidx,
+                                                 uint32_t *cval)
 {
     if (!T.valid || T.st != OC_OK || T.n >= T.cnt * T.w)
         return;
@@ -610,7 +607,7 @@ static __device__ __forceinline__ void czg_issue(uint32_t sa, const czg_tile &T,
                 uint32_t v = 0;
                 for (uint32_t bq = 0; bq < 4; bq++)
                     if (wa + bq >= g && wa + bq < ge)
-                        v |= (uint32_t)*(const uint8_t *)(wa + bq) << (8u * bq);
+                        v |= (uint32_t) * (const uint8_t *)(wa + bq) << (8u * bq);
                 *cidx = 4u * qi + j;
                 *cval = v;
             }
@@ -664,6 +661,5 @@ static __device__ __forceinline__ void czg_tiles(size_t n, const void *const *sr
     }
     asm volatile("cp.async.wait_all;" ::: "memory");
 }
-
 
 #endif /* OC_CASCADED_TILE_DECODE_CUH */
