@@ -513,6 +513,9 @@ static void host_half(const ta_list *algos, const tb_data *sets, size_t nsets)
 
 int main(void)
 {
+    /* a line at a time: a run cut short by a time limit (or slowed down by
+     * compute-sanitizer) shows how far it got */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     oc_context_options co = OC_CONTEXT_OPTIONS_INIT;
     co.engine = OC_ENGINE_CPU;
     REQUIRE(oc_context_create(&co, &g_cpu) == OC_OK);
