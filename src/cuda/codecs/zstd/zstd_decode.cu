@@ -46,9 +46,9 @@ __device__ unsigned long long zd_prof[8]; /* per-phase cycles, see zstd_decode_c
 #define ZF_WARPS 4
 #define ZF_R 4                      /* slots: ZF_R - 1 blocks decoded ahead of the one executing */
 #define ZF_SLOT ((size_t)320 << 10) /* a block's literals + sequences: <= 281 KiB on the corpus at -5..19 */
-#define ZF_MAXB 1024u /* blocks of a frame on this path: libzstd cuts incompressible 4 MiB frames into ~260  \
-                       */
-#define ZF_SYNC 256   /* the CTA's flags */
+/* blocks of a frame on this path: libzstd cuts incompressible 4 MiB frames into ~260 */
+#define ZF_MAXB 1024u
+#define ZF_SYNC 256 /* the CTA's flags */
 #define ZF_BLK ((((size_t)ZF_MAXB * sizeof(zd_bp_block)) + 255) & ~(size_t)255)
 #define ZF_CTA_BYTES (ZF_SYNC + ZF_BLK + ZF_R * ZF_SLOT)
 #define ZF_HEAD(n) ((256 + (size_t)(n) + 255) & ~(size_t)255) /* counter, done[n] */
