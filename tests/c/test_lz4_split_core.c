@@ -29,7 +29,9 @@
  *     TRUNCATED where the scanner, which checks the offset before reading
  *     the match length's extension, says CORRUPT; CORRUPT, TRUNCATED,
  *     OUTPUT_TOO_SMALL and OK must each occur, so the comparisons cannot
- *     pass vacuously;
+ *     pass vacuously (the kernels then rescan every block they refuse in
+ *     the scanner's order, lz4_kernels.cu's oc_lz4_cpu_verdict, so the
+ *     statuses they report are the CPU engine's: test_cuda_lz_split.c);
  *   - the result does not depend on the window (sizes 16 to 512, every
  *     alignment), and the records never exceed OC_LZS_MAX_RECS(cap);
  *   - windows, inputs and record arrays are exactly-sized heap buffers: the

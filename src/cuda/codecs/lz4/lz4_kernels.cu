@@ -99,6 +99,9 @@ __device__ int oc_lz4_scan_warp(const uint8_t *__restrict__ src, size_t srcn, si
         uint32_t o0 = __ldg(src + ip), o1 = __ldg(src + ip + 1);
         op += lit;
         ip += 2;
+        uint32_t offset = o0 | (o1 << 8);
+        if (offset == 0 || offset > op) /* before the match length: the CPU scanner's order */
+            return OC_D_CORRUPT;
         size_t ml = token & 15;
         if (ml == 15) {
             uint32_t b;
@@ -111,13 +114,12 @@ __device__ int oc_lz4_scan_warp(const uint8_t *__restrict__ src, size_t srcn, si
         }
         ml += 4;
         uint32_t next = ip < srcn ? __ldg(src + ip) : 0;
-        uint32_t offset = o0 | (o1 << 8);
-        if (offset == 0 || offset > op)
-            return OC_D_CORRUPT;
         last_ms = op;
         op += ml;
         last_me = op;
         any_match = 1;
+        if (op > 0x7fffffffu) /* the CPU scanner's limit (lz4_scan.c: INT_MAX) */
+            return OC_D_CHUNK_TOO_LARGE;
         if (ip >= srcn)
             return OC_D_TRUNCATED; /* a block cannot end with a match */
         token = next;
@@ -126,8 +128,28 @@ __device__ int oc_lz4_scan_warp(const uint8_t *__restrict__ src, size_t srcn, si
     int end = oc_lz4_end_rules(src, srcn, op, any_match, last_ms, last_me);
     if (end != OC_D_OK)
         return end;
+    if (op > 0x7fffffffu)
+        return OC_D_CHUNK_TOO_LARGE;
     *outn = op;
     return OC_D_OK;
+}
+
+/* The status of a block a decoder refused (st: CORRUPT, TRUNCATED or
+ * OUTPUT_TOO_SMALL), as the CPU engine gives it: the CPU engine scans the
+ * whole block before it looks at the capacity (codec_lz4.c), so a block
+ * that overflows and is damaged further on is CORRUPT or TRUNCATED there,
+ * and its scanner checks an offset before it reads the match length (the
+ * decoders read the length first).  The decoders stop at the first
+ * failure in their own order; this scan (the CPU scanner's order), run
+ * only on a refused block, gives the CPU engine's verdict.  Any lanes may
+ * call it, each for its own block. */
+__device__ __noinline__ int oc_lz4_cpu_verdict(int st, const uint8_t *__restrict__ src, size_t srcn, int lane)
+{
+    if (st != OC_D_CORRUPT && st != OC_D_TRUNCATED && st != OC_D_OUTPUT_TOO_SMALL)
+        return st;
+    size_t outn = 0;
+    int scan = oc_lz4_scan_warp(src, srcn, &outn, lane);
+    return scan == OC_D_OK ? st : scan; /* valid: the capacity was the failure */
 }
 
 __global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc_lz4_sizes_kernel(oc_cuda_batch b)
@@ -169,6 +191,7 @@ struct oc_lz4_split_codec {
         oc_lzs_self self = {q, src, dst, 0};
         size_t outn = 0;
         int st = oc_lz4_decode_rounds<uint32_t, oc_lzs_self>(src, srcn, cap, &outn, lane, &self);
+        st = oc_lz4_cpu_verdict(st, src, srcn, lane);
         if (lane == 0) {
             if (size_out)
                 *size_out = st == OC_D_OK ? outn : 0;
@@ -177,6 +200,14 @@ struct oc_lz4_split_codec {
         }
     }
 };
+
+/* The split parse's statuses (lz_split_launch.cuh): a refused block is
+ * rescanned, as in the pipe and the self-decode. */
+template <>
+__device__ __forceinline__ int oc_lzs_verdict<oc_lz4_split_codec>(int st, const uint8_t *src, size_t srcn)
+{
+    return oc_lz4_cpu_verdict(st, src, srcn, 0);
+}
 
 /* The two-warp pipelined decoder (v6, lz_decode_pipe.cuh): block = one
  * chunk, warp 0 parses rounds and checks, warp 1 copies.  With split set,
@@ -209,6 +240,7 @@ __global__ void __launch_bounds__(64)
         st = oc_pipe_narrow(srcn, cap) ? oc_lz4_decode_rounds<uint32_t>(src, srcn, cap, &outn, lane, &pp)
                                        : oc_lz4_decode_rounds<uint64_t>(src, srcn, cap, &outn, lane, &pp);
     oc_pipe_finish(&pp, lane);
+    st = oc_lz4_cpu_verdict(st, src, srcn, lane);
     if (lane == 0) {
         if (b.dst_sizes)
             b.dst_sizes[chunk] = st == OC_D_OK ? outn : 0;

@@ -87,6 +87,17 @@ __device__ __forceinline__ int oc_lzs_takes(const uint8_t *src, size_t srcn, con
  * or its copy kernel alone (lz4_gpu.h, snappy_gpu.h). */
 enum oc_lzs_mode { OC_LZS_AUTO, OC_LZS_SPLIT, OC_LZS_COPY_ONLY };
 
+/* A format's last word on a chunk its parse lane finished with status st
+ * (OC_LZS_*): the status itself, unless the format specialises this (LZ4,
+ * lz4_kernels.cu: a refused block is rescanned in the CPU scanner's order,
+ * so its status is the CPU engine's).  Runs on the parse lane alone, off
+ * the decoding path. */
+template <class C> __device__ __forceinline__ int oc_lzs_verdict(int st, const uint8_t *src, size_t srcn)
+{
+    (void)src, (void)srcn;
+    return st;
+}
+
 /* Split decoder, parse half: chunks first .. first + count of the batch, a
  * warp per 32 chunks.  A lane first claims its chunk (state word k: 0 ->
  * CLAIM_PARSE) and leaves it to the copy warp that claimed it first; it
@@ -121,7 +132,7 @@ __global__ void __launch_bounds__(OC_LZS_PARSE_WARPS * 32, 1)
         if (b.dst_sizes)
             b.dst_sizes[chunk] = outn;
         if (b.statuses)
-            b.statuses[chunk] = st;
+            b.statuses[chunk] = oc_lzs_verdict<C>(st, src, srcn);
     }
 }
 
