@@ -13,7 +13,9 @@
  * bytes); hostile chunks (cuts, bit flips, one byte of room short, damaged
  * trailers, random bytes) get exactly the host core's status, size and
  * bytes, and the CPU engine's status (where the CPU engine's libdeflate
- * accepts what zlib rejects, CORRUPT as zlib).  Compression on the GPU
+ * accepts what zlib rejects, CORRUPT as zlib); zlib streams with a preset
+ * dictionary (FDICT) get NEEDS_DICTIONARY from the decode and the size
+ * query, as on the host core and the CPU engine.  Compression on the GPU
  * (levels 1, 2, 6, 9, 12; level 1 also on chunks at every byte alignment)
  * writes exactly the bytes of the compressor's core
  * compiled for the host, which zlib reads back; a capacity one byte short
@@ -327,6 +329,89 @@ static void compress_check(oc_algorithm a, int level, const uint8_t *data, size_
     free(st);
 }
 
+/* zlib streams with a preset dictionary (FDICT): a real one (zlib with
+ * 32 KiB of data as its dictionary, which zlib reads back given the
+ * dictionary) and a minimal one.  On the CUDA engine (its own call and the
+ * public one, argument arrays on the host and on the device) the decode and
+ * the size query give the documented NEEDS_DICTIONARY (include/opencomp.h),
+ * exactly the status of the host core and of the CPU engine, and nothing is
+ * written past the capacity (dev_batch_run's guards). */
+static void fdict_check(const uint8_t *data, size_t n)
+{
+    const size_t dlen = 32768, m = 50000;
+    REQUIRE(n >= dlen + m);
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    REQUIRE(deflateInit(&z, 6) == Z_OK);
+    REQUIRE(deflateSetDictionary(&z, data, (uInt)dlen) == Z_OK);
+    size_t cap = deflateBound(&z, (uLong)m) + 64;
+    uint8_t *real = malloc(cap), *back = malloc(m);
+    REQUIRE(real && back);
+    z.next_in = (Bytef *)(uintptr_t)(data + dlen);
+    z.avail_in = (uInt)m;
+    z.next_out = real;
+    z.avail_out = (uInt)cap;
+    REQUIRE(deflate(&z, Z_FINISH) == Z_STREAM_END);
+    size_t rlen = z.total_out;
+    deflateEnd(&z);
+    REQUIRE(rlen >= 6 && (real[1] & 0x20)); /* FDICT set */
+    /* the stream is valid: zlib given the dictionary reads it back */
+    memset(&z, 0, sizeof z);
+    REQUIRE(inflateInit(&z) == Z_OK);
+    z.next_in = real;
+    z.avail_in = (uInt)rlen;
+    z.next_out = back;
+    z.avail_out = (uInt)m;
+    int zr = inflate(&z, Z_FINISH);
+    if (zr == Z_NEED_DICT && inflateSetDictionary(&z, data, (uInt)dlen) == Z_OK)
+        zr = inflate(&z, Z_FINISH);
+    CHECK(zr == Z_STREAM_END && z.total_out == m && memcmp(back, data + dlen, m) == 0);
+    inflateEnd(&z);
+    /* CMF 0x78, FLG 0xBB (FDICT, FCHECK ok), DICTID, an empty fixed block, Adler-32 of nothing */
+    static const uint8_t minimal[] = {0x78, 0xBB, 0x12, 0x34, 0x56, 0x78, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01};
+    const uint8_t *in[2] = {real, minimal};
+    size_t len[2] = {rlen, sizeof minimal}, caps[2] = {m, 64}, got[2], off[2];
+    oc_status st[2];
+    uint8_t *h_out = malloc(dev_batch_slots(2, caps, off));
+    REQUIRE(h_out);
+    oc_codec_options o = OC_CODEC_OPTIONS_INIT;
+    o.algorithm = OC_ALGO_ZLIB;
+    static const int runs[3] = {0, DEV_BATCH_PUBLIC, DEV_BATCH_PUBLIC | DEV_BATCH_DEVICE_ARRAYS};
+    for (int r = 0; r < 3; r++) {
+        dev_batch_run(DEV_BATCH_DECOMPRESS, &o, 2, in, len, caps, runs[r], h_out, got, st);
+        for (size_t i = 0; i < 2; i++) {
+            size_t rgot = 0, cg = 0;
+            oc_status rst = inf_decode_chunk(&g_tables, g_crct, OC_ALGO_ZLIB, in[i], len[i], back, m, &rgot),
+                      cst = OC_ERR_INTERNAL;
+            const void *s = in[i];
+            void *d = back;
+            REQUIRE(oc_batch_decompress(g_cpu, &o, 1, &s, &len[i], &d, &caps[i], &cg, &cst) == OC_OK);
+            EXPECT(st[i] == OC_ERR_NEEDS_DICTIONARY && rst == st[i] && cst == st[i],
+                   "FDICT zlib #%zu (%s call%s): GPU %s, host core %s, CPU engine %s", i,
+                   runs[r] ? "public" : "engine's own",
+                   runs[r] & DEV_BATCH_DEVICE_ARRAYS ? ", device arrays" : "", oc_status_name(st[i]),
+                   oc_status_name(rst), oc_status_name(cst));
+        }
+    }
+    /* the size query (host-staged by the API for this family) */
+    for (int r = 1; r < 3; r++) {
+        dev_batch_run(DEV_BATCH_SIZES, &o, 2, in, len, NULL, runs[r], NULL, got, st);
+        for (size_t i = 0; i < 2; i++) {
+            const void *s = in[i];
+            size_t cs = 0;
+            oc_status cst = OC_ERR_INTERNAL;
+            REQUIRE(oc_batch_decompressed_sizes(g_cpu, &o, 1, &s, &len[i], &cs, &cst) == OC_OK);
+            EXPECT(st[i] == OC_ERR_NEEDS_DICTIONARY && cst == st[i],
+                   "FDICT zlib #%zu size query%s: GPU context %s, CPU engine %s", i,
+                   runs[r] & DEV_BATCH_DEVICE_ARRAYS ? " (device arrays)" : "", oc_status_name(st[i]),
+                   oc_status_name(cst));
+        }
+    }
+    free(h_out);
+    free(real);
+    free(back);
+}
+
 static uint8_t *load_data(size_t *size)
 {
     static const char *files[] = {OC_SOURCE_DIR "/include/opencomp.h", "/usr/share/common-licenses/GPL-3",
@@ -395,6 +480,8 @@ int main(void)
         hostile_streams(&l, a, data, use, g_small == 2 ? 60 : g_small ? 300 : 3000);
         run_list("hostile", a, &l, a == OC_ALGO_ZLIB);
         list_free(&l);
+        if (a == OC_ALGO_ZLIB)
+            fdict_check(data, n);
         static const int levels[] = {1, 2, 6, 9, 12};
         for (int li = 0; li < 5; li++)
             if (!g_small || levels[li] == 1 || levels[li] == 9)
