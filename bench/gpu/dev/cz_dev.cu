@@ -18,7 +18,14 @@
  *     every chunk the same status and, where OK, the same bytes, in a
  *     decode and in a size query.
  *
- *   cz_dev [--dtype i32|i64|u8|u16] [--layers R,D|auto] [--reps N] [--mib M] [--small] FILE
+ *   - compresses with the library's encoder and with cz_enc1.h's (one
+ *     writing pass; `enc1`: the tile loaded a byte per thread as the
+ *     library does, `enc1-vload`: by 16-byte copies), checking that they
+ *     write the library's bytes, and times each (median of --reps).
+ *
+ *   cz_dev [--dtype i32|i64|u8|u16] [--layers R,D|auto] [--reps N] [--mib M] [--small] [--no-decode] FILE
+ *
+ * --no-decode: the compression rows only (no decoders, no hostile input).
  *
  * --dtype defaults from the file's extension (.i64: <i8, .i32: <i4);
  * --layers defaults to nVCOMP's (2 RLEs, 1 delta).  Exit status 0 only if
@@ -28,6 +35,7 @@
 #include "cuda/codecs/cascaded/cascaded_kernels.cu"
 #undef oc_gpu_codec_cascaded
 #include "cz_v2.cuh"
+#include "cz_enc1.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -56,6 +64,21 @@ static __global__ void k_count_diff(const uint8_t *a, const uint8_t *b, size_t n
         atomicAdd(bad, c);
 }
 
+/* The library's encode kernel with cz_enc1.h's tile encoder (VLOAD: the
+ * tile loaded by 16-byte copies). */
+template <uint32_t VLOAD>
+static __global__ void __launch_bounds__(CZ_THREADS)
+    cz1_k_encode(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                 const size_t *caps, size_t *dst_sizes, oc_status *statuses, uint32_t dtype, cz_layers L)
+{
+    extern __shared__ __align__(16) unsigned char cz_smem[];
+    cz_ws *ws = (cz_ws *)cz_smem;
+    own_tiled_encode(n, src, src_sizes, dst, caps, dst_sizes, statuses,
+                     [=](const uint8_t *p, size_t len, uint8_t *d, size_t cap, uint64_t *out) {
+                         return cz1_compress_chunk(ws, p, len, dtype, L, VLOAD, d, cap, out, CZ_WARPS);
+                     });
+}
+
 template <typename T> static T *dmalloc(size_t n)
 {
     T *p;
@@ -80,7 +103,7 @@ template <typename T> static std::vector<T> hcopy(const T *d, size_t n)
 int main(int argc, char **argv)
 {
     const char *file = NULL;
-    int reps = 7, small = 0, mib = 1024;
+    int reps = 7, small = 0, mib = 1024, nodec = 0;
     oc_data_type dtype = OC_TYPE_DEFAULT;
     uint32_t layers = OC_CASCADED_DEFAULT;
     for (int a = 1; a < argc; a++) {
@@ -102,6 +125,8 @@ int main(int argc, char **argv)
             mib = atoi(argv[++a]);
         } else if (!strcmp(argv[a], "--small")) {
             small = 1;
+        } else if (!strcmp(argv[a], "--no-decode")) {
+            nodec = 1;
         } else {
             file = argv[a];
         }
@@ -193,6 +218,65 @@ int main(int argc, char **argv)
     printf("%s (type %d, layers 0x%x): %zu chunks of 64 KiB, ratio %.3f, compress (library) %.1f GB/s\n",
            file, (int)dtype, layers, n, (double)total / (double)csum, cgbs);
 
+    /* the encoders of cz_enc1.h: the library's bytes, timed */
+    int fails = 0;
+    {
+        own_gpu_kernels k1 = cz_kernels, k1v = cz_kernels;
+        k1.encode = (const void *)cz1_k_encode<0>;
+        k1v.encode = (const void *)cz1_k_encode<1>;
+        struct {
+            const char *name;
+            const own_gpu_kernels *k;
+        } es[2] = {{"enc1", &k1}, {"enc1-vload", &k1v}};
+        uint8_t *comp2 = dmalloc<uint8_t>(n * CAP);
+        std::vector<uint8_t> ref(n * CAP), got2(n * CAP);
+        CUDA_OK(cudaMemcpy(ref.data(), comp, n * CAP, cudaMemcpyDeviceToHost));
+        std::vector<void *> hcomp2(n);
+        for (size_t i = 0; i < n; i++)
+            hcomp2[i] = comp2 + i * CAP;
+        void **d_comp2 = dcopy(hcomp2);
+        size_t *d_csz2 = dmalloc<size_t>(n);
+        for (const auto &e : es) {
+            CUDA_OK(cudaMemset(comp2, 0, n * CAP));
+            CUDA_OK(cudaMemset(d_st, 0xff, n * sizeof(oc_status)));
+            if (oc_own_gpu_compress(e.k, &cfg, n, (const void *const *)d_in, d_sz, d_comp2, d_cap, d_csz2,
+                                    d_st, 0) != OC_OK) {
+                printf("compress %-10s launch failed\n", e.name);
+                fails++;
+                continue;
+            }
+            CUDA_OK(cudaDeviceSynchronize());
+            std::vector<oc_status> st2 = hcopy(d_st, n);
+            std::vector<size_t> sz2 = hcopy(d_csz2, n);
+            CUDA_OK(cudaMemcpy(got2.data(), comp2, n * CAP, cudaMemcpyDeviceToHost));
+            size_t bad = 0;
+            for (size_t i = 0; i < n; i++)
+                bad += st2[i] != OC_OK || sz2[i] != hcsz[i] || memcmp(&got2[i * CAP], &ref[i * CAP], hcsz[i]);
+            t.clear();
+            for (int r = 0; r < reps; r++) {
+                CUDA_OK(cudaEventRecord(e0));
+                oc_own_gpu_compress(e.k, &cfg, n, (const void *const *)d_in, d_sz, d_comp2, d_cap, d_csz2,
+                                    d_st, 0);
+                CUDA_OK(cudaEventRecord(e1));
+                CUDA_OK(cudaEventSynchronize(e1));
+                CUDA_OK(cudaEventElapsedTime(&ms, e0, e1));
+                t.push_back(ms);
+            }
+            std::sort(t.begin(), t.end());
+            double gbs = total / (t[t.size() / 2] * 1e6);
+            printf("compress %-10s %8.1f GB/s  %.2fx library  %s\n", e.name, gbs, gbs / cgbs,
+                   bad ? "DIFFERS from the library's bytes" : "the library's bytes");
+            fails += bad != 0;
+        }
+        CUDA_OK(cudaFree(comp2));
+        CUDA_OK(cudaFree(d_comp2));
+        CUDA_OK(cudaFree(d_csz2));
+    }
+    if (nodec) {
+        printf("%s\n", fails ? "FAILED" : "all outputs checked");
+        return fails ? 1 : 0;
+    }
+
     size_t scr_size = oc_own_gpu_decompress_scratch(&cfg, n);
     void *scr;
     CUDA_OK(cudaMalloc(&scr, scr_size));
@@ -204,7 +288,6 @@ int main(int argc, char **argv)
         const char *name;
         const own_gpu_kernels *k;
     } vs[2] = {{"library", &cz_kernels}, {"v2", &k2}};
-    int fails = 0;
     double base = 0;
     for (const variant &v : vs) {
         int per = 0;
