@@ -74,7 +74,7 @@ echo "== nVCOMP Cascaded beside the library (oc_gpu_bench, 1 GiB of 64 KiB chunk
 for g in "tpch_l_partkey.i32 <i4" "tpch_l_orderkey.i64 <i8"; do
   read -r f dt <<<"$g"
   timeout 60 $BENCH --codecs cascaded --data-type "$dt" --chunks 64K --sizes 1G --stock none --per-file \
-    --budget 25 --json $O/bench-$f.json $S/$f >$O/bench-$f.txt 2>&1 || rc=1
+    --budget 15 --json $O/bench-$f.json $S/$f >$O/bench-$f.txt 2>&1 || rc=1
   grep -E "cascaded" $O/bench-$f.txt | head -n 4
 done
 echo "== ncu: the library's encoder and enc1-vload (partkey.i32, 256 MiB)"
