@@ -143,6 +143,14 @@ def roofline(r, copy_gbps):
     return r["decompress_gbps"] / (copy_gbps * ratio / (1 + ratio))
 
 
+def compress_roofline(r):
+    """Compress GB/s over the same roofline as the row's decompression (a compressor reads n bytes and
+    writes n / r, as a decoder writes n and reads n / r): None without both figures."""
+    if not r or not r.get("decompress_roofline") or not _g(r, "compress") or not _g(r, "decompress"):
+        return None
+    return r["decompress_roofline"] * _g(r, "compress") / _g(r, "decompress")
+
+
 def load_run(path):
     """Parse and validate one run file; returns the run dict."""
     try:
@@ -491,10 +499,11 @@ def full_scale(results):
 def full_scale_table(results, md, copy_by_machine=None):
     """Header and rows of the full-scale table (GB/s of uncompressed bytes per call)."""
     head = ["codec", "chunk", "batch", "ratio oc · nv", "decompress opencomp", "decompress nvCOMP", "oc/nv",
-            "roofline oc · nv", "compress opencomp", "compress nvCOMP", "Python decompress oc · nv"]
+            "roofline oc · nv", "compress opencomp", "compress nvCOMP", "compress roofline oc · nv",
+            "Python decompress oc · nv"]
     if not md:  # a terminal (the device tool returns 12,000 characters): short names
         head = ["codec", "chunk", "batch", "ratio oc·nv", "dec oc", "dec nv", "oc/nv", "roofline oc·nv", "comp oc",
-                "comp nv", "py dec oc·nv"]
+                "comp nv", "comp roof oc·nv", "py dec oc·nv"]
     rows = []
     groups = full_scale(results)
     per_file = len({g[0][0] for g in groups}) > 1  # per-file runs (full-scale --typed): name the file
@@ -508,12 +517,13 @@ def full_scale_table(results, md, copy_by_machine=None):
             q = "**%s**" % q
         roof = _pair(oc.get("decompress_roofline") if oc else None, nv.get("decompress_roofline") if nv else None,
                      lambda v: "%.1f%%" % (100 * v))
+        croof = _pair(compress_roofline(oc), compress_roofline(nv), lambda v: "%.1f%%" % (100 * v))
         label = _codec_label(algo, streams) + (" " + f if per_file else "")
         rows.append([label, human(chunk), "%s, %d chunks" % (human_size(top), n),
                      _pair(oc, nv, ratio),
                      fmt_gbps(dec_oc) + _staged(oc), fmt_gbps(dec_nv), q, roof,
                      fmt_gbps(_g(oc, "compress")) + (_staged(oc) if _g(oc, "compress") else ""),
-                     fmt_gbps(_g(nv, "compress")),
+                     fmt_gbps(_g(nv, "compress")), croof,
                      _pair(_g(poc, "decompress"), _g(pnv, "decompress"), fmt_gbps)])
     return head, rows
 

@@ -283,6 +283,14 @@ def main():
         rc, out, err = call(report.main, [write(d, "bad-blosc.json", bad)])
         check(rc == 2 and "'blosc' must be a string" in err, "a non-string blosc case is refused (%r)" % err)
 
+    # compression's roofline fraction: the decompression's, scaled by compress / decompress GB/s
+    row = {"decompress_roofline": 0.10, "compress_gbps": 5.0, "decompress_gbps": 50.0}
+    got = report.compress_roofline(row)
+    check(got is not None and abs(got - 0.01) < 1e-12, "compress roofline 0.10 x 5 / 50 = 0.01 (%r)" % got)
+    check(report.compress_roofline({"decompress_roofline": 0.1, "decompress_gbps": 50.0}) is None,
+          "no compress roofline without a compress figure")
+    check(report.compress_roofline(None) is None, "no compress roofline without a row")
+
     print("%d passed, %d failed" % (CHECKS[0] - len(FAILS), len(FAILS)))
     return 1 if FAILS else 0
 
