@@ -1,5 +1,6 @@
 """Stream-ordered decode (issue 16 item 2): a device decode whose sizes are
-known enqueues on the Codec's stream and returns without synchronising;
+known (or bounded by out= buffers, whose results then learn their lengths at
+the sync point) enqueues on the Codec's stream and returns without synchronising;
 its statuses are read at the sync point (a result's cpu(), synchronize(),
 host interfaces, Codec.synchronize()), where a failed chunk is raised with
 its index and cause, as the synchronous call raised it.
@@ -141,6 +142,61 @@ def test_out_buffers_take_the_deferred_path_with_sizes(deferred):
     assert total.tobytes() == DATA[:4 * CHUNK]
 
 
+def test_out_buffers_without_sizes_take_the_deferred_path(deferred):
+    """out= without uncomp_sizes=: the capacities bound the chunks, so the call
+    enqueues and returns; each result is the caller's memory, and its length
+    (the decoded size, which may be less than out's) is known when the batch
+    is read: whatever tells it waits for the batch, once."""
+    codec = oc.Codec(algorithm="Zstd", bitstream_kind=RAW)
+    chunks, comp = _batch(codec)
+    outs = [np.zeros(CHUNK + 100 * i, np.uint8) for i in range(4)]  # room to spare, but for chunk 0
+    waits = _opencomp._pending_waits()
+    res = codec.decode(comp, out=outs)
+    assert _opencomp._pending_waits() == waits  # nothing was read
+    assert [r.ptr for r in res] == [o.ctypes.data for o in outs]  # no wait for the address
+    assert "?" in repr(res[1])  # nor for repr
+    assert res[2].buffer_size == CHUNK  # the decoded size, not out[2]'s CHUNK + 200
+    assert _opencomp._pending_waits() == waits + 1
+    assert [r.shape for r in res] == [(CHUNK,)] * 4
+    assert [bytes(r) for r in res] == [c.tobytes() for c in chunks]
+    assert np.asarray(res[3]).size == CHUNK and res[3].__array_interface__["shape"] == (CHUNK,)
+    assert _opencomp._pending_waits() == waits + 1
+    # typed outputs: the length in items of out's type
+    words = [np.zeros(CHUNK // 4 + 7, "<u4") for _ in range(4)]
+    res = codec.decode(comp, out=words)
+    assert res[0].size == CHUNK // 4 and res[0].dtype == np.dtype("<u4")
+    assert np.array_equal(np.asarray(res[1]), np.frombuffer(chunks[1], "<u4"))
+    # a result passed to another call: its length, once its batch is read
+    res = codec.decode(comp, out=outs)
+    again = codec.encode([res[1]])
+    assert bytes(codec.decode(again, uncomp_sizes=[CHUNK])[0]) == chunks[1].tobytes()
+    codec.synchronize()
+
+
+def test_out_buffers_without_sizes_raise_at_the_sync_point(deferred):
+    codec = oc.Codec(algorithm="LZ4", bitstream_kind=RAW)
+    chunks, bad = _batch(codec, corrupt=1)
+    outs = [np.zeros(CHUNK, np.uint8) for _ in range(4)]
+    res = codec.decode(bad, out=outs)  # no raise: nothing was read yet
+    with pytest.raises(oc.Error) as e:
+        res[0].shape  # the length needs the batch: its first failed chunk
+    assert e.value.chunk == 1 and "decode failed for chunk 1 of 4" in str(e.value)
+    with pytest.raises(oc.Error, match="chunk 1 of 4"):
+        res[2].buffer_size
+    assert outs[0].tobytes() == chunks[0].tobytes()
+    # out one byte short: OUTPUT_TOO_SMALL at the sync point, naming out's room
+    _, good = _batch(codec)
+    outs[3] = np.zeros(CHUNK - 1, np.uint8)
+    codec.decode(good, out=outs)
+    with pytest.raises(oc.Error) as e:
+        codec.synchronize()
+    assert e.value.chunk == 3 and e.value.status == oc.Status.OUTPUT_TOO_SMALL
+    assert f"out[3] holds {CHUNK - 1} bytes" in str(e.value)
+    # one array, not a list
+    one = codec.decode(good[2], out=np.zeros(CHUNK + 1, np.uint8))
+    assert one.buffer_size == CHUNK and bytes(one) == chunks[2].tobytes()
+
+
 def test_inputs_live_until_the_batch_is_read(deferred):
     codec = oc.Codec(algorithm="LZ4", bitstream_kind=RAW)
     _, comp = _batch(codec, n=2)
@@ -203,10 +259,6 @@ def test_calls_that_must_synchronise_still_raise_in_the_call(deferred):
         codec.decode(bad)
     res, st = codec.decode(bad, uncomp_sizes=[CHUNK] * 4, errors="status")
     assert st[1] != oc.Status.OK and res[1] is None
-    # out= without uncomp_sizes: the results' lengths are the decoded sizes
-    outs = [np.zeros(CHUNK, np.uint8) for _ in range(4)]
-    with pytest.raises(oc.Error, match="chunk 1 of 4"):
-        codec.decode(bad, out=outs)
     # NVCOMP_NATIVE containers: oc_buffer_decompress synchronises
     native = oc.Codec(algorithm="LZ4")
     comp = np.array(np.asarray(native.encode(DATA[:CHUNK])), copy=True)
@@ -334,6 +386,36 @@ def test_corrupt_device_chunk_raises_at_the_sync_point(cp):
         codec.synchronize()
     assert e.value.chunk == 4
     assert cp.asnumpy(out[:CHUNK]).tobytes() == DATA[:CHUNK]
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not GPU_LZ4, reason="no GPU LZ4")
+def test_device_out_without_sizes_is_stream_ordered(cp):
+    """Device out= buffers without uncomp_sizes=: the call returns without
+    reading a status; the results (the caller's memory) get their decoded
+    lengths at the sync point, and a corrupt chunk is raised there."""
+    codec = oc.Codec(algorithm="LZ4", bitstream_kind=RAW)
+    chunks, comp = _device_batch(cp, codec)
+    n, room = len(chunks), CHUNK + 64
+    total = cp.zeros(n * room, cp.uint8)
+    outs = [total[i * room:(i + 1) * room] for i in range(n)]
+    waits = _opencomp._pending_waits()
+    res = codec.decode(comp, out=outs)
+    assert _opencomp._pending_waits() == waits, "the call read its statuses: it synchronised"
+    assert [r.ptr for r in res] == [o.data.ptr for o in outs]
+    codec.synchronize()
+    assert _opencomp._pending_waits() == waits + 1
+    assert [r.buffer_size for r in res] == [CHUNK] * n
+    cai = res[0].__cuda_array_interface__
+    assert cai["shape"] == (CHUNK,) and cai["stream"] is None
+    for o, c in zip(outs, chunks):
+        assert cp.asnumpy(o[:CHUNK]).tobytes() == c.tobytes()
+    _, bad = _device_batch(cp, codec, corrupt=4)
+    res = codec.decode(bad, out=outs)  # returns: nothing read yet
+    with pytest.raises(oc.Error) as e:
+        res[1].__cuda_array_interface__  # its shape needs the batch: waits, raises the failure
+    assert e.value.chunk == 4 and "chunk 4 of 6" in str(e.value)
+    codec.synchronize()  # already raised by a result
 
 
 @pytest.mark.gpu

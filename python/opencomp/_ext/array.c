@@ -13,7 +13,12 @@
  * (pending.c): the interfaces export its stream (CAI's "stream", DLPack's
  * consumer stream made to wait on an event), and what reads the bytes on
  * the host (cpu(), synchronize(), the host interfaces) waits for it and
- * raises the batch's first failed chunk.
+ * raises the batch's first failed chunk.  A result of decode(out=) without
+ * uncomp_sizes= is also lazily sized: its length is its chunk's decoded
+ * size, which the batch knows once read, so everything that tells its
+ * length or exports it (shape, size, buffer_size, strides, both array
+ * interfaces, DLPack, copies, the buffer protocol, and a call that takes it
+ * as an argument: view.c) waits for the batch first (oc_py_array_resolve).
  */
 #include "oc_py.h"
 
@@ -124,6 +129,20 @@ int oc_py_array_set_1d(oc_py_array *a, size_t nbytes, const char *typestr)
     a->v.ndim = 1;
     a->v.shape[0] = (Py_ssize_t)(nbytes / (size_t)isz);
     set_c_strides(a);
+    return 0;
+}
+
+int oc_py_array_resolve(oc_py_array *a)
+{
+    if (!a->lazy)
+        return 0;
+    if (oc_py_pending_wait(a->pending, 1) != 0)
+        return -1;
+    char ts[sizeof a->v.typestr];
+    memcpy(ts, a->v.typestr, sizeof ts);
+    if (oc_py_array_set_1d(a, oc_py_pending_size(a->pending, a->lazy_index), ts) != 0)
+        return -1;
+    a->lazy = 0;
     return 0;
 }
 
@@ -254,6 +273,8 @@ static PyObject *get_cai(PyObject *self, void *c)
             "__cuda_array_interface__: this Array is in host memory (use .cuda() to copy it to a GPU)");
         return NULL;
     }
+    if (oc_py_array_resolve(a) != 0)
+        return NULL;
     return interface_dict(a, 1);
 }
 
@@ -268,6 +289,8 @@ static PyObject *get_ai(PyObject *self, void *c)
         return NULL;
     }
     if (a->pending && oc_py_pending_wait(a->pending, 1) != 0)
+        return NULL;
+    if (oc_py_array_resolve(a) != 0)
         return NULL;
     return interface_dict(a, 0);
 }
@@ -286,6 +309,8 @@ static PyObject *get_buffer_kind(PyObject *self, void *c)
 static PyObject *get_buffer_size(PyObject *self, void *c)
 {
     (void)c;
+    if (oc_py_array_resolve((oc_py_array *)self) != 0)
+        return NULL;
     return PyLong_FromSize_t(((oc_py_array *)self)->v.nbytes);
 }
 
@@ -307,6 +332,8 @@ static PyObject *get_shape(PyObject *self, void *c)
 {
     (void)c;
     oc_py_array *a = (oc_py_array *)self;
+    if (oc_py_array_resolve(a) != 0)
+        return NULL;
     return tuple_of(a->v.shape, a->v.ndim);
 }
 
@@ -314,6 +341,8 @@ static PyObject *get_strides(PyObject *self, void *c)
 {
     (void)c;
     oc_py_array *a = (oc_py_array *)self;
+    if (oc_py_array_resolve(a) != 0)
+        return NULL;
     return tuple_of(a->strides, a->v.ndim);
 }
 
@@ -333,6 +362,8 @@ static PyObject *get_size(PyObject *self, void *c)
 {
     (void)c;
     oc_py_array *a = (oc_py_array *)self;
+    if (oc_py_array_resolve(a) != 0)
+        return NULL;
     return PyLong_FromSize_t(a->v.nbytes / (size_t)a->v.itemsize);
 }
 
@@ -376,6 +407,8 @@ static PyGetSetDef array_getset[] = {
 
 static int dlpack_prepare(oc_py_array *a, PyObject *stream)
 {
+    if (oc_py_array_resolve(a) != 0) /* the export needs the length */
+        return -1;
     /* A batch already waited for raises its failure; a host Array of a
      * deferred batch (tests) is waited for. */
     if (a->pending && (oc_py_pending_failed(a->pending) || !a->v.on_device) &&
@@ -465,6 +498,8 @@ static PyObject *copy_array(oc_py_array *a, int to_device, int synchronize, uint
     int dev = a->v.device_id;
     if (a->pending && oc_py_pending_wait(a->pending, 1) != 0)
         return NULL;
+    if (oc_py_array_resolve(a) != 0)
+        return NULL;
     oc_py_array *r = oc_py_array_alloc(st, a->v.nbytes, to_device, dev, a->v.typestr);
     if (!r)
         return NULL;
@@ -511,6 +546,8 @@ static PyObject *array_cpu(PyObject *self, PyObject *unused)
     if (!a->v.on_device) {
         if (a->pending && oc_py_pending_wait(a->pending, 1) != 0)
             return NULL;
+        if (oc_py_array_resolve(a) != 0)
+            return NULL;
         return Py_NewRef(self);
     }
     return copy_array(a, 0, 1, 0);
@@ -523,7 +560,7 @@ static PyObject *array_synchronize(PyObject *self, PyObject *unused)
     (void)unused;
     oc_py_array *a = (oc_py_array *)self;
     if (a->pending) {
-        if (oc_py_pending_wait(a->pending, 1) != 0)
+        if (oc_py_pending_wait(a->pending, 1) != 0 || oc_py_array_resolve(a) != 0)
             return NULL;
     } else if (a->v.on_device && a->v.has_stream) {
         if (oc_py_sync_stream(state_of(self), a->v.device_id, a->v.stream) != 0)
@@ -552,6 +589,13 @@ static PyObject *array_cuda(PyObject *self, PyObject *args, PyObject *kw)
 static PyObject *array_repr(PyObject *self)
 {
     oc_py_array *a = (oc_py_array *)self;
+    if (a->lazy && !oc_py_pending_in_flight(a->pending) && !oc_py_pending_failed(a->pending) &&
+        oc_py_array_resolve(a) != 0)
+        PyErr_Clear(); /* a length that does not fit the type: shown as pending */
+    if (a->lazy)       /* repr does not wait for the stream */
+        return PyUnicode_FromFormat("opencomp.Array(shape=(?,), typestr='%s', buffer_size=? (the decoded "
+                                    "length, known once the batch is read), %s)",
+                                    a->v.typestr, a->v.on_device ? "device" : "host");
     PyObject *shape = tuple_of(a->v.shape, a->v.ndim);
     if (!shape)
         return NULL;
@@ -570,6 +614,8 @@ static PyObject *array_len_bytes(PyObject *self, PyObject *unused)
         return NULL;
     }
     if (a->pending && oc_py_pending_wait(a->pending, 1) != 0)
+        return NULL;
+    if (oc_py_array_resolve(a) != 0)
         return NULL;
     return PyBytes_FromStringAndSize(a->v.ptr, (Py_ssize_t)a->v.nbytes);
 }
@@ -607,7 +653,7 @@ static int array_getbuffer(PyObject *self, Py_buffer *view, int flags)
         view->obj = NULL;
         return -1;
     }
-    if (a->pending && oc_py_pending_wait(a->pending, 1) != 0) {
+    if ((a->pending && oc_py_pending_wait(a->pending, 1) != 0) || oc_py_array_resolve(a) != 0) {
         view->obj = NULL;
         return -1;
     }

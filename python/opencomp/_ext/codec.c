@@ -1681,13 +1681,15 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
         goto done;
     /* 3. decode; failed chunks (st != OK) get capacity 0 and keep their status.
      * Stream-ordered (no host wait; statuses read at the sync point) when
-     * every chunk is still OK and its size is known, for RAW and
-     * WITH_UNCOMPRESSED_SIZE on the device; errors='status' must return
-     * statuses, and NATIVE containers are decoded by oc_buffer_decompress,
-     * which synchronises (its sizes are host values). */
+     * every chunk is still OK and its size is known or bounded by out=, for
+     * RAW and WITH_UNCOMPRESSED_SIZE on the device; errors='status' must
+     * return statuses, and NATIVE containers are decoded by
+     * oc_buffer_decompress, which synchronises (its sizes are host values).
+     * A result of out= without a known size is shaped when its batch is
+     * read (array.c's oc_py_array_resolve): its length is the decoded size. */
     int defer = (dev || st->defer_host) && !status_mode && c->kind != OC_BITSTREAM_NATIVE;
     for (size_t i = 0; defer && i < j.n; i++)
-        if (j.st[i] != OC_OK || j.known[i] == (size_t)-1)
+        if (j.st[i] != OC_OK || (j.known[i] == (size_t)-1 && !j.out))
             defer = 0;
     oc_status *dst_st = PyMem_Calloc(j.n ? j.n : 1, sizeof *dst_st);
     size_t *idx = NULL, k = 0;
@@ -1836,12 +1838,18 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
             PyErr_NoMemory();
             goto done;
         }
+        /* out= chunks of unknown size: 0 bytes until the batch is read (pend->known keeps -1) */
+        for (size_t i = 0; i < j.n; i++)
+            if (j.known[i] == (size_t)-1)
+                j.known[i] = 0;
         ret = packed ? Py_NewRef(outs) : job_finish(st, &j, 0, "decode", ts, j.known);
         if (ret && remember_pending(c, (PyObject *)pend) != 0)
             Py_CLEAR(ret);
         for (size_t i = 0; ret && !packed && i < j.n; i++) {
             oc_py_array *a = j.res[i];
             a->pending = Py_NewRef((PyObject *)pend);
+            a->lazy = pend->known[i] == (size_t)-1;
+            a->lazy_index = i;
             if (dev) {
                 a->v.has_stream = 1;
                 a->v.stream = pend->stream;

@@ -176,6 +176,8 @@ typedef struct oc_py_array {
     PyObject *own_ctx; /* _Context that frees device memory */
     PyObject *weakreflist;
     PyObject *pending; /* _Pending of the stream-ordered batch that writes this Array (NULL: none) */
+    int lazy;          /* length unknown until `pending` is read: decode(out=) without uncomp_sizes= */
+    size_t lazy_index; /* with lazy: the chunk of `pending` whose decoded size is this Array's length */
 } oc_py_array;
 
 OC_PY_HIDDEN extern PyType_Spec oc_py_array_spec;
@@ -189,6 +191,10 @@ OC_PY_HIDDEN oc_py_array *oc_py_array_slice(oc_py_state *st, oc_py_array *parent
                                             size_t nbytes);
 /* Re-shape an Array to nbytes of typestr as a 1-D array (nbytes % itemsize checked). */
 OC_PY_HIDDEN int oc_py_array_set_1d(oc_py_array *a, size_t nbytes, const char *typestr);
+/* A lazily sized Array (oc_py_array.lazy): wait for its batch (raising the
+ * batch's first failed chunk) and give it its decoded length; 0 at once for
+ * any other Array.  Returns 0, or -1 with an exception set. */
+OC_PY_HIDDEN int oc_py_array_resolve(oc_py_array *a);
 
 /* ---- _Pending: a stream-ordered batch ----------------------------------- */
 
@@ -204,7 +210,7 @@ typedef struct oc_py_pending {
     size_t *idx;       /* k: batch index of enqueued chunk q */
     size_t *got;       /* k: decoded sizes, written back by the stream */
     oc_status *got_st; /* k: statuses, written back by the stream */
-    size_t *known;     /* n: the sizes promised (uncomp_sizes=, headers) */
+    size_t *known;     /* n: the sizes promised (uncomp_sizes=, headers); (size_t)-1: bounded by out= only */
     size_t *caps;      /* n: output capacities (messages) */
     oc_status *st;     /* n: final statuses once settled */
     oc_py_view *src;   /* nsrc views of the inputs (n, or 1 packed buffer), kept until settled */
@@ -226,6 +232,8 @@ OC_PY_HIDDEN int oc_py_pending_in_flight(PyObject *pending);
 OC_PY_HIDDEN void oc_py_pending_settle_with(PyObject *pending, PyObject *waited);
 /* 1 for a batch that was settled and failed (no wait). */
 OC_PY_HIDDEN int oc_py_pending_failed(PyObject *pending);
+/* The decoded size of chunk i of a settled batch (0 for a chunk not enqueued). */
+OC_PY_HIDDEN size_t oc_py_pending_size(PyObject *pending, size_t i);
 
 /* ---- Codec -------------------------------------------------------------- */
 

@@ -3,7 +3,10 @@
  *
  * A device decode whose output sizes are known (uncomp_sizes=, the
  * WITH_UNCOMPRESSED_SIZE headers, a one-buffer batch) enqueues on the
- * Codec's stream and returns at once, as nvCOMP's calls do.  The per-chunk
+ * Codec's stream and returns at once, as nvCOMP's calls do; so does one
+ * into out= buffers without uncomp_sizes= (their capacities bound the
+ * chunks; each result's length is its decoded size, read here: array.c's
+ * oc_py_array_resolve).  The per-chunk
  * sizes and statuses that the stream writes back (host arrays filled by the
  * CUDA engine's write-back when the stream gets there, include/opencomp.h
  * "The batched layer") live here until someone needs them: a result
@@ -42,7 +45,7 @@ static void settle(oc_py_pending *p)
     for (size_t q = 0; q < p->k; q++) {
         size_t i = p->idx[q];
         oc_status s = p->got_st[q];
-        if (s == OC_OK && p->got[q] != p->known[i])
+        if (s == OC_OK && p->known[i] != (size_t)-1 && p->got[q] != p->known[i])
             s = OC_ERR_SIZE_MISMATCH;
         p->st[i] = s;
     }
@@ -115,6 +118,17 @@ void oc_py_pending_settle_with(PyObject *o, PyObject *waited)
 int oc_py_pending_failed(PyObject *o)
 {
     return o && ((oc_py_pending *)o)->settled && ((oc_py_pending *)o)->failed >= 0;
+}
+
+size_t oc_py_pending_size(PyObject *o, size_t i)
+{
+    oc_py_pending *p = (oc_py_pending *)o;
+    if (i < p->k && p->idx[i] == i) /* a deferred batch enqueues every chunk, in order */
+        return p->got[i];
+    for (size_t q = 0; q < p->k; q++)
+        if (p->idx[q] == i)
+            return p->got[q];
+    return 0;
 }
 
 static void pending_dealloc(PyObject *self)

@@ -291,6 +291,8 @@ int oc_py_view_get(oc_py_state *st, PyObject *obj, int writable, uintptr_t consu
     int rc = -1;
     if (PyObject_TypeCheck(obj, st->array_type)) {
         oc_py_array *a = (oc_py_array *)obj;
+        if (oc_py_array_resolve(a) != 0) /* a lazily sized result: its length, once its batch is read */
+            return -1;
         *v = a->v;
         v->has_buf = 0;
         v->keep = Py_NewRef(obj);
