@@ -416,6 +416,22 @@ def test_device_out_without_sizes_is_stream_ordered(cp):
         res[1].__cuda_array_interface__  # its shape needs the batch: waits, raises the failure
     assert e.value.chunk == 4 and "chunk 4 of 6" in str(e.value)
     codec.synchronize()  # already raised by a result
+    # out= buffers that name no stream (as torch's CAI v2): their owner's reads
+    # cannot be ordered after the decode, so the call synchronises and raises
+
+    class NoStream:
+        def __init__(self, a):
+            self._a = a
+            cai = dict(a.__cuda_array_interface__)
+            cai.pop("stream", None)
+            cai["version"] = 2
+            self.__cuda_array_interface__ = cai
+
+    with pytest.raises(oc.Error, match="chunk 4 of 6"):
+        codec.decode(bad, out=[NoStream(o) for o in outs])
+    res = codec.decode(comp, out=[NoStream(o) for o in outs])
+    assert _opencomp._pending_waits() == waits + 2  # one for the CAI read above; none here
+    assert [r.buffer_size for r in res] == [CHUNK] * n
 
 
 @pytest.mark.gpu
