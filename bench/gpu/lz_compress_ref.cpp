@@ -7,8 +7,12 @@
  * LZ4 blocks that liblz4 must decode (checked).
  *
  * Build: c++ -O2 -std=c++17 bench/gpu/lz_compress_ref.cpp -llz4 -o /tmp/lzref
- * Usage: lzref FILE [chunk [table_log [policy [backward [lazy_k [lazy_cap]]]]]]
+ * Usage: lzref FILE [chunk [table_log [policy [backward [lazy_k [lazy_cap [skip [multi]]]]]]]]
  *   the GPU default (greedy): lzref FILE 65536 13 0 1; LZ4 levels >= 2 on the GPU (lazy): ... 13 6 1 1 32
+ *   skip S (greedy only; bench/gpu/dev/dev_lz_enc.cuh): after w windows in a row with no match, the
+ *   lanes probe positions 1 + (w >> S) apart (default 31: never).  Also prints the windows (32-lane
+ *   probes) and sequences per 64 KiB of input: the work the GPU kernel does.  multi 1: compress_multi;
+ *   multi 2: also candidates from earlier lanes of the window with the same 4 bytes.
  */
 #include <lz4.h>
 
@@ -23,8 +27,11 @@ static int POLICY = 0;   /* 0: first valid lane; 1: furthest reach (pos + len) *
 static int BACKWARD = 0; /* extend the chosen match backwards into the literals */
 static int LAZY_K = 0;
 static int LAZY_CAP = 0;
-    /* bytes compared per candidate when choosing (0: all) */ /* lazy policies: reach needed per byte of later
-                                                                 start */
+static int SKIP = 31;
+static size_t STRIDE = 1;
+static size_t WINDOWS = 0, SEQS = 0;
+/* bytes compared per candidate when choosing (0: all) */ /* lazy policies: reach needed per byte of later
+                                                             start */
 
 static uint32_t read32(const uint8_t *p)
 {
@@ -48,8 +55,9 @@ static bool find_match(const uint8_t *src, std::vector<uint16_t> &table, size_t 
     bool valid[32] = {};
     size_t cand[32] = {};
     uint32_t h[32] = {};
+    WINDOWS++;
     for (int lane = 0; lane < 32; lane++) {
-        size_t q = p + lane;
+        size_t q = p + lane * STRIDE;
         if (q >= start_end)
             continue;
         uint32_t v = read32(src + q);
@@ -70,8 +78,8 @@ static bool find_match(const uint8_t *src, std::vector<uint16_t> &table, size_t 
             break;
         }
     for (int lane = 0; lane <= first; lane++)
-        if (p + lane < start_end)
-            table[h[lane]] = (uint16_t)(p + lane);
+        if (p + lane * STRIDE < start_end)
+            table[h[lane]] = (uint16_t)(p + lane * STRIDE);
     if (POLICY == 0 || POLICY >= 2) {
         int f = -1;
         for (int lane = 0; lane < 32 && f < 0; lane++)
@@ -86,7 +94,7 @@ static bool find_match(const uint8_t *src, std::vector<uint16_t> &table, size_t 
         for (int lane = f; lane <= last && lane < 32; lane++) {
             if (!valid[lane])
                 continue;
-            size_t pos = p + lane, len = 4, maxlen = match_end - pos;
+            size_t pos = p + lane * STRIDE, len = 4, maxlen = match_end - pos;
             if (LAZY_CAP && maxlen > (size_t)LAZY_CAP)
                 maxlen = LAZY_CAP; /* the GPU compares each candidate's first LAZY_CAP bytes */
             while (len < maxlen && src[pos + len] == src[cand[lane] + len])
@@ -98,7 +106,7 @@ static bool find_match(const uint8_t *src, std::vector<uint16_t> &table, size_t 
                 best_len = len;
             }
         }
-        m->pos = p + best;
+        m->pos = p + best * STRIDE;
         m->ref = cand[best];
         size_t len = best_len, maxlen = match_end - m->pos; /* the chosen one in full */
         while (len < maxlen && src[m->pos + len] == src[m->ref + len])
@@ -155,18 +163,95 @@ static void emit(std::vector<uint8_t> &o, const uint8_t *lit, size_t nlit, bool 
     }
 }
 
-static std::vector<uint8_t> compress(const uint8_t *src, size_t n)
+/* MULTI (dev_lz_enc.cuh's "multi" variants): one window's 32 probes serve every match that starts in
+ * it.  After a match, the next is the first valid lane at or after the match's end (its candidate from
+ * the table as it was before the window), then the window's positions that no match covers (a match's
+ * start included) are inserted, and the next window starts at max(p + 32, end of the last match). */
+static int MULTI = 0;
+
+static std::vector<uint8_t> compress_multi(const uint8_t *src, size_t n)
 {
     std::vector<uint16_t> table(1u << HT_LOG, 0);
     std::vector<uint8_t> o;
     size_t start_end = n >= 13 ? n - 11 : 0, match_end = n >= 5 ? n - 5 : 0;
     size_t anchor = 0, p = 0;
+    while (p < start_end) {
+        WINDOWS++;
+        bool valid[32] = {}, covered[32] = {};
+        size_t cand[32] = {};
+        uint32_t h[32] = {};
+        for (int lane = 0; lane < 32; lane++) {
+            size_t q = p + lane;
+            if (q >= start_end)
+                continue;
+            uint32_t v = read32(src + q);
+            h[lane] = hash4(v);
+            uint32_t dist = (uint16_t)(q - table[h[lane]]);
+            if (dist != 0 && dist <= q) {
+                cand[lane] = q - dist;
+                valid[lane] = read32(src + cand[lane]) == v;
+            }
+            /* MULTI 2: the latest earlier lane of this window with the same 4 bytes wins */
+            for (int j = lane - 1; MULTI == 2 && j >= 0; j--)
+                if (read32(src + p + j) == v) {
+                    cand[lane] = p + j;
+                    valid[lane] = true;
+                    break;
+                }
+        }
+        size_t cur = p;
+        for (;;) {
+            int f = -1;
+            for (int lane = (int)(cur - p); lane < 32 && f < 0; lane++)
+                if (valid[lane])
+                    f = lane;
+            if (f < 0)
+                break;
+            Match m{p + f, cand[f], 4};
+            size_t maxlen = match_end - m.pos;
+            while (m.len < maxlen && src[m.pos + m.len] == src[m.ref + m.len])
+                m.len++;
+            while (m.pos > anchor && m.ref > 0 && src[m.pos - 1] == src[m.ref - 1])
+                m.pos--, m.ref--, m.len++;
+            emit(o, src + anchor, m.pos - anchor, true, (uint32_t)(m.pos - m.ref), m.len);
+            SEQS++;
+            size_t end = m.pos + m.len;
+            for (int lane = 0; lane < 32; lane++)
+                if (p + lane > m.pos && p + lane < end)
+                    covered[lane] = true;
+            anchor = cur = end;
+            if (end - 2 < start_end)
+                table[hash4(read32(src + end - 2))] = (uint16_t)(end - 2);
+            if (cur - p >= 32)
+                break;
+        }
+        for (int lane = 0; lane < 32; lane++)
+            if (p + lane < start_end && !covered[lane])
+                table[h[lane]] = (uint16_t)(p + lane);
+        p = cur > p + 32 ? cur : p + 32;
+    }
+    emit(o, src + anchor, n - anchor, false, 0, 0);
+    return o;
+}
+
+static std::vector<uint8_t> compress(const uint8_t *src, size_t n)
+{
+    if (MULTI)
+        return compress_multi(src, n);
+    std::vector<uint16_t> table(1u << HT_LOG, 0);
+    std::vector<uint8_t> o;
+    size_t start_end = n >= 13 ? n - 11 : 0, match_end = n >= 5 ? n - 5 : 0;
+    size_t anchor = 0, p = 0, miss = 0;
     Match m;
     while (p < start_end) {
+        STRIDE = 1 + (miss >> SKIP);
         if (!find_match(src, table, p, start_end, match_end, &m)) {
-            p += 32;
+            p += 32 * STRIDE;
+            miss++;
             continue;
         }
+        miss = 0;
+        SEQS++;
         while (BACKWARD && m.pos > anchor && m.ref > 0 && src[m.pos - 1] == src[m.ref - 1])
             m.pos--, m.ref--, m.len++;
         emit(o, src + anchor, m.pos - anchor, true, (uint32_t)(m.pos - m.ref), m.len);
@@ -194,6 +279,10 @@ int main(int argc, char **argv)
         LAZY_K = atoi(argv[6]);
     if (argc > 7)
         LAZY_CAP = atoi(argv[7]);
+    if (argc > 8)
+        SKIP = atoi(argv[8]);
+    if (argc > 9)
+        MULTI = atoi(argv[9]);
     FILE *f = fopen(argv[1], "rb");
     if (!f)
         return 2;
@@ -216,7 +305,9 @@ int main(int argc, char **argv)
         ours += c.size();
         ref += LZ4_compress_default((const char *)d.data() + off, tmp.data(), (int)len, (int)tmp.size());
     }
-    printf("%s chunk %zu: ours %.3f liblz4 %.3f\n", argv[1], chunk, (double)d.size() / ours,
-           (double)d.size() / ref);
+    printf(
+        "%s chunk %zu: ours %.3f liblz4 %.3f  (%zu / %zu bytes; per 64 KiB: %.0f windows, %.0f sequences)\n",
+        argv[1], chunk, (double)d.size() / ours, (double)d.size() / ref, ours, ref,
+        WINDOWS * 65536.0 / d.size(), SEQS * 65536.0 / d.size());
     return 0;
 }
