@@ -320,7 +320,7 @@ def test_sharded_damaged_index_takes_zarrs_path(tmp_path):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("codec", ["zstd", "blosc"])
+@pytest.mark.parametrize("codec", ["zstd", "blosc", "gzip"])  # gzip: the GPU deflate kernels (issue 15)
 @pytest.mark.parametrize("case", CASES[:4], ids=lambda c: f"{c[0]}-{'x'.join(map(str, c[1]))}")
 def test_gpu_direct_read(cp, tmp_path, decode_calls, codec, case):
     """On a GPU: every selection of CASES read into device memory equals stock
@@ -349,7 +349,7 @@ def test_gpu_direct_read(cp, tmp_path, decode_calls, codec, case):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("codec", ["zstd", "blosc"])
+@pytest.mark.parametrize("codec", ["zstd", "blosc", "gzip"])
 def test_gpu_sharded_direct_read(cp, tmp_path, decode_calls, codec):
     """On a GPU: a sharded array (inner chunks never written, a shard of fill)
     read into device memory in one packed call equals stock zarr's host read."""
