@@ -3,9 +3,9 @@
  * variants launched directly (no engine), checked, then timed at full
  * scale on the same batch, so an A/B needs no library change
  * (GDEFLATE_NOTES.md).  Variants: v2, the library's kernel with the core's
- * old word reader (gdeflate_var_kernel.cuh with GDD_WIN 0: a load at each
- * refill), and v3, the library's as it is (gdeflate_win_kernels.cu,
- * GDD_WIN 1: the register window of input words).
+ * old word reader (gdeflate_var_kernel.cuh with gdeflate_v2_core.h, the
+ * frozen v2 core: a load at each refill), and v3, the library's as it is
+ * (gdeflate_win_kernels.cu: the register window of input words).
  *
  * The files are cut in pages of --chunk bytes (default 64 KiB), encoded by
  * the CPU engine's GDeflate encoder at --level (default 6, our default)
@@ -38,7 +38,7 @@ extern "C" {
 #include "cpu/codecs/gdeflate/gdeflate_core.h"
 }
 
-#define GDD_WIN 0 /* v2's reader */
+#define DEV_GDD_CORE "gdeflate_v2_core.h" /* v2's reader */
 #define DEV_GDD_LAUNCH dev_gdd_v2
 #include "gdeflate_var_kernel.cuh"
 

@@ -2,11 +2,12 @@
  * gdeflate_var_kernel.cuh - the GDeflate decoder kernel of the library
  * (src/cuda/codecs/gdeflate/gdeflate_kernels.cu: a warp per page, 4 warps a
  * block), written once for gdeflate_dev.cu's variants: each .cu that
- * includes it sets GDD_WIN (gdeflate_dec_core.h's compile-time choice of
- * the word reader) and DEV_GDD_LAUNCH (its launcher's name) first, so the
- * A/B differs only in the core.  Decode only (no size query).
+ * includes it sets DEV_GDD_CORE (the decoder core to include: the
+ * library's gdeflate_dec_core.h or a frozen copy here, such as
+ * gdeflate_v2_core.h) and DEV_GDD_LAUNCH (its launcher's name) first, so
+ * the A/B differs only in the core.  Decode only (no size query).
  */
-#include "cuda/codecs/gdeflate/gdeflate_dec_core.h"
+#include DEV_GDD_CORE
 
 #define DEV_GDD_WARPS 4
 

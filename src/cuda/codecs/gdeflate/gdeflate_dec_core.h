@@ -20,8 +20,8 @@
  * (lanes after it are not visited: their reads are dropped); the lanes that
  * need words take the next words of the page in visit order (a ballot and
  * a population count), from a window of the next 64 words the warp holds in
- * registers (decoder v3, GDEFLATE_NOTES.md; GDD_WIN 0 is v2's reader, which
- * loads each word at its refill: bench/gpu/dev builds it for the A/B).
+ * registers (decoder v3, GDEFLATE_NOTES.md; v2's reader, a load at each
+ * refill, is bench/gpu/dev/gdeflate_v2_core.h).
  * Matches are copied when their lane reads the
  * distance: the short ones whose source lies before the round's first
  * match by their own lanes, all at once; the others one match at a time in
@@ -175,31 +175,21 @@ OC_CORE_FN uint32_t gdd_word(const uint8_t *src, size_t n, uint64_t k, uint32_t 
     return w;
 }
 
-/* The page's word stream: the next word to hand out.  With GDD_WIN (1,
- * the library's; GDEFLATE_NOTES.md, "Decoder v3") the warp also holds the 64 words from
- * `base` in registers, lane g words base + g (w0) and base + 32 + g (w1),
- * so a refill is a shuffle instead of a load on the round's critical path;
+/* The page's word stream: the next word to hand out.  The warp also holds
+ * the 64 words from `base` in registers (GDEFLATE_NOTES.md, "Decoder v3"),
+ * lane g words base + g (w0) and base + 32 + g (w1), so a refill is a
+ * shuffle instead of a load on the round's critical path;
  * the window moves 32 words when the next word passes base + 32, loading
  * the words a window ahead (a refill takes at most 32 words, so the words
  * it takes lie below base + 64).  base itself is not kept: src and n move
  * with it. */
-#ifndef GDD_WIN
-#define GDD_WIN 1
-#endif
 typedef struct gdd_in {
-#if GDD_WIN
     const uint8_t *src; /* word `base` (src and n move with the window) */
     size_t n;           /* the page's bytes from src on (0 past its end) */
     uint32_t off;       /* the next word is base + off, off < 32 between refills */
     uint32_t w0[GDD_PER], w1[GDD_PER];
-#else
-    const uint8_t *src;
-    size_t n;
-    uint64_t wk; /* the next word */
-#endif
 } gdd_in;
 
-#if GDD_WIN
 /* The real bits of word k (< 64) from src when n bytes are left there. */
 OC_CORE_FN uint32_t gdd_have(size_t n, uint32_t k)
 {
@@ -262,35 +252,6 @@ OC_CORE_FN void gdd_refill(gdd_lane *L, gdd_in *in, uint32_t active, uint32_t r0
         gdd_win_load(in, in->w1, 32);
     }
 }
-#else
-OC_CORE_FN void gdd_in_init(gdd_in *in, const uint8_t *src, size_t n)
-{
-    in->src = src;
-    in->n = n;
-    in->wk = 0;
-}
-
-/* The lanes of `active` holding under 32 bits take the next words, one
- * each, in the visit order of a round started at r0. */
-OC_CORE_FN void gdd_refill(gdd_lane *L, gdd_in *in, uint32_t active, uint32_t r0)
-{
-    int need[GDD_PER];
-    for (uint32_t j = 0; j < GDD_PER; j++)
-        need[j] = ((active >> GDD_G(j)) & 1u) && L[j].cnt < 32;
-    uint32_t m = gdd_ballot(need);
-    for (uint32_t j = 0; j < GDD_PER; j++) {
-        if (!need[j])
-            continue;
-        uint32_t have;
-        uint32_t w = gdd_word(in->src, in->n, in->wk + oc_popc32(m & gdd_before(GDD_G(j), r0)), &have);
-        if (L[j].real == L[j].cnt) /* real bits stay contiguous from the bottom */
-            L[j].real += have;
-        L[j].bb |= (uint64_t)w << L[j].cnt;
-        L[j].cnt += 32;
-    }
-    in->wk += oc_popc32(m);
-}
-#endif
 
 OC_CORE_FN uint32_t gdd_take(gdd_lane *l, uint32_t nb) /* nb <= l->real, checked by the caller */
 {
