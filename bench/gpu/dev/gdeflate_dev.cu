@@ -5,7 +5,10 @@
  * (GDEFLATE_NOTES.md).  Variants: v2, the library's kernel with the core's
  * old word reader (gdeflate_var_kernel.cuh with gdeflate_v2_core.h, the
  * frozen v2 core: a load at each refill), and v3, the library's as it is
- * (gdeflate_win_kernels.cu: the register window of input words).
+ * (gdeflate_win_kernels.cu: the register window of input words), and v4
+ * (gdeflate_v4_kernels.cu, gdeflate_v4_core.h: one body for a lane's
+ * visit; "Decoder v4"), also built for 72 and 64 registers (v4-r72,
+ * v4-r64: 28 and 32 warps an SM instead of 24).
  *
  * The files are cut in pages of --chunk bytes (default 64 KiB), encoded by
  * the CPU engine's GDeflate encoder at --level (default 6, our default)
@@ -20,7 +23,7 @@
  * first pages; each variant must give the CPU decoder's status, size and
  * bytes (run it under compute-sanitizer memcheck and racecheck).
  *
- * Usage: gdeflate_dev [--variant v2|v3|v2,v3] [--level L] [--chunk N] [--reps N]
+ * Usage: gdeflate_dev [--variant v2,v3,v4,v4-r72,v4-r64 (any of them)] [--level L] [--chunk N] [--reps N]
  *                     [--min-bytes B] [--per-file] [--damage] FILE...
  * Exit status 0 only if every check passed.
  */
@@ -57,6 +60,12 @@ extern "C" void dev_gdd_v2(size_t n, const void *const *src, const size_t *src_s
                            const size_t *caps, size_t *sizes, oc_status *statuses);
 extern "C" void dev_gdd_v3(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                            const size_t *caps, size_t *sizes, oc_status *statuses);
+extern "C" void dev_gdd_v4(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                           const size_t *caps, size_t *sizes, oc_status *statuses);
+extern "C" void dev_gdd_v4_r72(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                               const size_t *caps, size_t *sizes, oc_status *statuses);
+extern "C" void dev_gdd_v4_r64(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                               const size_t *caps, size_t *sizes, oc_status *statuses);
 
 static int g_fail = 0;
 static long g_checks = 0;
@@ -75,7 +84,8 @@ struct Variant {
     const char *name;
     launch_fn fn;
 };
-static const Variant k_variants[] = {{"v2", dev_gdd_v2}, {"v3", dev_gdd_v3}};
+static const Variant k_variants[] = {{"v2", dev_gdd_v2}, {"v3", dev_gdd_v3}, {"v4", dev_gdd_v4},
+                                     {"v4-r72", dev_gdd_v4_r72}, {"v4-r64", dev_gdd_v4_r64}};
 
 struct Opts {
     size_t chunk = 65536;
@@ -272,7 +282,7 @@ static void run_set(const char *name, const std::vector<Page> &pages, size_t raw
     cudaEvent_t e0, e1;
     CUDA_OK(cudaEventCreate(&e0));
     CUDA_OK(cudaEventCreate(&e1));
-    std::vector<std::vector<float>> ms(2);
+    std::vector<std::vector<float>> ms(sizeof k_variants / sizeof k_variants[0]);
     for (int v : g.variants)
         dev_decode(d, v); /* warm-up */
     for (int r = 0; r < g.reps; r++)
@@ -381,13 +391,13 @@ int main(int argc, char **argv)
         else if (s == "--damage")
             g.damage = 1;
         else if (s == "--variant" && i + 1 < argc) {
-            std::string v = argv[++i];
+            std::string v = std::string(",") + argv[++i] + ",";
             g.variants.clear();
-            for (int k = 0; k < 2; k++)
-                if (v.find(k_variants[k].name) != std::string::npos)
+            for (int k = 0; k < (int)(sizeof k_variants / sizeof k_variants[0]); k++)
+                if (v.find(std::string(",") + k_variants[k].name + ",") != std::string::npos)
                     g.variants.push_back(k);
         } else if (s[0] == '-') {
-            fprintf(stderr, "usage: gdeflate_dev [--variant v2|v3|v2,v3] [--level L] [--chunk N] [--reps N] "
+            fprintf(stderr, "usage: gdeflate_dev [--variant v2,v3,v4,v4-r72,v4-r64] [--level L] [--chunk N] [--reps N] "
                             "[--min-bytes B] [--per-file] [--damage] FILE...\n");
             return 2;
         } else

@@ -5,13 +5,21 @@
  * includes it sets DEV_GDD_CORE (the decoder core to include: the
  * library's gdeflate_dec_core.h or a frozen copy here, such as
  * gdeflate_v2_core.h) and DEV_GDD_LAUNCH (its launcher's name) first, so
- * the A/B differs only in the core.  Decode only (no size query).
+ * the A/B differs only in the core.  DEV_GDD_MINB, if set, is the blocks an
+ * SM must hold (__launch_bounds__'s second argument: ptxas then keeps the
+ * registers under 65536 / (MINB * 128)), for occupancy variants.  Decode
+ * only (no size query).
  */
 #include DEV_GDD_CORE
 
 #define DEV_GDD_WARPS 4
 
-static __global__ void __launch_bounds__(DEV_GDD_WARPS * 32)
+#ifdef DEV_GDD_MINB
+#define DEV_GDD_BOUNDS __launch_bounds__(DEV_GDD_WARPS * 32, DEV_GDD_MINB)
+#else
+#define DEV_GDD_BOUNDS __launch_bounds__(DEV_GDD_WARPS * 32)
+#endif
+static __global__ void DEV_GDD_BOUNDS
     dev_gdd_kernel(size_t n, const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
                    const size_t *dst_caps, size_t *dst_sizes, oc_status *statuses)
 {
