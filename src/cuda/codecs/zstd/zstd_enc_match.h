@@ -481,8 +481,9 @@ OC_CORE_FN ze_match ze_match_of_lane(ze_match mine, uint32_t r)
 #define ZE_WIN_MATCH(r) ze_match_of_lane(mine, (r))
 #else /* searches are read-only once the window is inserted: search on demand */
 #define ZE_WIN_MATCH(r)                                                                                      \
-    (P->bucket ? ze_find_bucket(src, ip + (r), be, maxdist, rs, P->depth, bc + (r)*ZE_WAYS)                  \
-               : ze_find(W, src, ip + (r), be, maxdist, rs, P->depth, W->chain[(ip + (r)) & cmask]))
+    (P->bucket                                                                                               \
+         ? ze_find_bucket(src, ip + (r), be, maxdist, rs, P->depth, bc + (r)*ZE_WAYS)                        \
+         : ze_find(W, src, ip + (r)*step, be, maxdist, rs, P->depth, W->chain[(ip + (r)*step) & cmask]))
 #endif
 
 /* Lazy variant by windows, whole warp: the ZE_WINDOW positions from ip are
@@ -495,9 +496,23 @@ OC_CORE_FN ze_match ze_match_of_lane(ze_match mine, uint32_t r)
  * last match's end or the window's end, whichever is later.  Defined by
  * windows, so the C build gives the GPU's sequences; every lane returns the
  * same values.  ZE_WIN_MULTI 0 (the dev baseline): one sequence a window,
- * the next window at its end. */
+ * the next window at its end.
+ * ZE_SKIP_LOG k > 0, chains only (levels 4-5): after (ip - anchor) bytes
+ * without a match the window's lanes search every step-th position, step =
+ * 1 + ((ip - anchor) >> k) (at most ZE_SKIP_MAX), as the lane-0 variant
+ * steps (ze_block_lazy, k = 7) and libzstd's lazy finders do (k = 8); every
+ * position is still inserted, so later matches see all of them.  On data
+ * with no matches (the random bit planes of bitshuffled numbers) the
+ * searches, ~95 % of the cycles, nearly vanish (bench/gpu/blosc/NOTES.md,
+ * session 8).  0: every position searched. */
 #ifndef ZE_WIN_MULTI
 #define ZE_WIN_MULTI 1
+#endif
+#ifndef ZE_SKIP_LOG
+#define ZE_SKIP_LOG 0
+#endif
+#ifndef ZE_SKIP_MAX
+#define ZE_SKIP_MAX 512u /* a window then spans 16 KiB, inside the links' 64 KiB reach */
 #endif
 OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint32_t bs, uint32_t be,
                                       uint32_t maxdist, uint32_t *rep, const ze_params *P, uint32_t *ins,
@@ -513,7 +528,18 @@ OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint
     uint32_t bc[ZE_WINDOW * ZE_WAYS]; /* the window's bucket candidates, a position's ZE_WAYS in a row */
 #endif
     while (ip < ilimit) {
-        uint32_t nwin = ilimit - ip < ZE_WINDOW ? ilimit - ip : ZE_WINDOW;
+        /* the window: nwin searched positions ip + r * step, r < nwin,
+         * spanning [ip, ip + span) (step 1 but after a long stretch without
+         * a match, ZE_SKIP_LOG) */
+        uint32_t step = 1;
+#if ZE_SKIP_LOG > 0
+        if (!P->bucket) {
+            step = 1 + ((ip - anchor) >> ZE_SKIP_LOG);
+            step = step < ZE_SKIP_MAX ? step : ZE_SKIP_MAX;
+        }
+#endif
+        uint32_t span = ilimit - ip < ZE_WINDOW * step ? ilimit - ip : ZE_WINDOW * step;
+        uint32_t nwin = (span + step - 1) / step;
         /* the last insertion's links stay in registers: a position it
          * inserted starts its search without reading its link back */
         uint32_t lfrom = 0, lto = 0, link = 0;
@@ -543,8 +569,8 @@ OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint
             *ins = ip + nwin;
         }
 #endif
-        while (*ins < ip + nwin) {
-            uint32_t to = ip + nwin - *ins < ZE_WINDOW ? ip + nwin : *ins + ZE_WINDOW;
+        while (*ins < ip + span) {
+            uint32_t to = ip + span - *ins < ZE_WINDOW ? ip + span : *ins + ZE_WINDOW;
             link = ze_insert_window(W, src, *ins, to);
             lfrom = *ins;
             lto = to;
@@ -554,7 +580,7 @@ OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint
          * start (rs), also for the window's later sequences */
         uint32_t rs[3] = {rep[0], rep[1], rep[2]};
 #ifdef __CUDACC__
-        uint32_t q = ip + lane;
+        uint32_t q = ip + lane * step;
         uint32_t mylink = __shfl_sync(0xffffffffu, link, (int)((q - lfrom) & 31u));
         ze_match mine;
         mine.len = 0;
@@ -590,21 +616,21 @@ OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint
                     break;
                 }
             }
-            uint32_t p = ip + r;
+            uint32_t p = ip + r * step;
             while (p > anchor && p - m.off > 0 && src[p - 1] == src[p - m.off - 1]) {
                 p--;
                 m.len++;
             }
             ze_emit_warp(W, src, &nseq, &nlit, anchor, p, m, rep, lane);
             anchor = p + m.len;
-            r = anchor - ip;
+            r = (anchor - ip + step - 1) / step; /* the first searched position at or after the match's end */
             OC_WARP_SYNC();
             if (!ZE_WIN_MULTI && r < nwin) { /* the next window starts at the match's end */
-                nwin = r;
+                span = anchor - ip;
                 break;
             }
         }
-        ip = anchor > ip + nwin ? anchor : ip + nwin;
+        ip = anchor > ip + span ? anchor : ip + span;
     }
     while (*ins < ilimit) { /* later blocks see this block's positions */
         uint32_t to = ilimit - *ins < ZE_WINDOW ? ilimit : *ins + ZE_WINDOW;
