@@ -288,11 +288,11 @@ done:
 
 /* The variants (dev_lz_enc.h's table; index 0 is the library's kernel). */
 static const lze_variant lze_table[] = {
-    {"library", 13, 31, 1, 0},     {"dev-copy", 13, 31, 1, 0},  {"ht12", 12, 31, 1, 0},
-    {"ht11", 11, 31, 1, 0},        {"skip1", 13, 1, 1, 0},      {"skip3", 13, 3, 1, 0},
-    {"ht12-skip3", 12, 3, 1, 0},   {"ht11-skip3", 11, 3, 1, 0}, {"nomany", 13, 31, 0, 0},
-    {"ht12-nomany", 12, 31, 0, 0}, {"multi1", 13, 31, 1, 1},    {"multi2", 13, 31, 1, 2},
-    {"ht12-multi2", 12, 31, 1, 2},
+    {"library", 13, 31, 1, 0},     {"dev-copy", 13, 31, 1, 0},    {"ht12", 12, 31, 1, 0},
+    {"ht11", 11, 31, 1, 0},        {"skip1", 13, 1, 1, 0},        {"skip3", 13, 3, 1, 0},
+    {"ht12-skip3", 12, 3, 1, 0},   {"ht11-skip3", 11, 3, 1, 0},   {"nomany", 13, 31, 0, 0},
+    {"ht12-nomany", 12, 31, 0, 0}, {"multi1", 13, 31, 1, 1},      {"multi2", 13, 31, 1, 2},
+    {"ht12-multi2", 12, 31, 1, 2}, {"ht11-multi2", 11, 31, 1, 2},
 };
 
 extern "C" int LZE_LAUNCH(int v, const oc_cuda_batch *b, cudaStream_t s, const lze_variant **info)
@@ -310,6 +310,8 @@ extern "C" int LZE_LAUNCH(int v, const oc_cuda_batch *b, cudaStream_t s, const l
         lze_compress_kernel<13, true, 1><<<blocks, OC_COMPRESS_WARPS * 32, 0, s>>>(*b, t.skip);
     } else if (t.multi == 2 && t.ht_log == 13) {
         lze_compress_kernel<13, true, 2><<<blocks, OC_COMPRESS_WARPS * 32, 0, s>>>(*b, t.skip);
+    } else if (t.multi == 2 && t.ht_log == 11) {
+        lze_compress_kernel<11, true, 2><<<blocks, OC_COMPRESS_WARPS * 32, 0, s>>>(*b, t.skip);
     } else if (t.multi == 2) {
         lze_compress_kernel<12, true, 2><<<blocks, OC_COMPRESS_WARPS * 32, 0, s>>>(*b, t.skip);
     } else if (v == 0) {

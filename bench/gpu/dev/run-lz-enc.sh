@@ -21,7 +21,7 @@ F=$(ls $S/* | grep -vE '\.(sha256|md)$')
 X=$B/bench/gpu/dev/lz_enc_dev
 rc=0
 if [ "$MODE" = check ]; then
-  for v in dev-copy ht12 ht11 skip1 skip3 ht12-skip3 ht11-skip3 nomany ht12-nomany multi1 multi2 ht12-multi2; do
+  for v in dev-copy ht12 ht11 skip1 skip3 ht12-skip3 ht11-skip3 nomany ht12-nomany multi1 multi2 ht12-multi2 ht11-multi2; do
     timeout 30 $X --min-bytes 64M --repeats 1 --variants $v $F >$O/check-$v.txt 2>&1 || { echo "== $v: exit $?"; rc=1; }
     grep -E "^(lz4|snappy) +$v|FAILED|launch|error" $O/check-$v.txt | cut -c1-150
   done
