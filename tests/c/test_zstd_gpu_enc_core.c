@@ -183,11 +183,11 @@ static void check_buckets(const uint8_t *a, size_t n)
         if (pass == 1)
             EXPECT(ze_next_chunk(&W, lim + 8, lim + 8) == 0, "buckets: next chunk");
         for (uint32_t p = 0; p < lim; p++)
-            hs[p] = ze_bhash(src + p, src, src + lim + 8);
+            hs[p] = ze_bhash(src + p);
         for (uint32_t from = 0; from < lim;) {
             uint32_t to = from + 1 + (uint32_t)(rnd() % ZE_WINDOW);
             to = to < lim ? to : lim;
-            ze_bucket_window(&W, src, src + lim + 8, from, to, c);
+            ze_bucket_window(&W, src, from, to, c);
             for (uint32_t p = from; p < to && bad < 5; p++) {
                 uint32_t want[ZE_WAYS], k = 0;
                 for (uint32_t q = p; q-- > 0 && k < ZE_WAYS;)

@@ -36,8 +36,9 @@
  * session 6),
  * zstd_enc_phases_win1 (ZE_WIN_MULTI=0 only) and zstd_enc_phases_chain
  * (ZE_BUCKET_MAX_LEVEL=1 only: hash chains at levels 2-3, the core before
- * session 7's buckets), zstd_enc_phases_words (ZE_WORD_LOADS=1: the
- * bucket search and probes read aligned words), zstd_enc_phases_l1fast/_l1b2 (ZE_L1_DEPTH
+ * session 7's buckets), zstd_enc_phases_words (ZEP_MATCH_WORDS: the
+ * match finders of zstd_enc_match_words.h, a frozen copy whose bucket
+ * search and probes read aligned words; left the library), zstd_enc_phases_l1fast/_l1b2 (ZE_L1_DEPTH
  * 0/2: level 1 by the fast variant / bucket windows of depth 2) and
  * zstd_enc_phases_rows8k (ZE_BUCKET_ROWS 8192), so the A/Bs run in one
  * call.
@@ -71,6 +72,12 @@ __shared__ int zep_cur[ZEP_WARPS];
         }                                                                                                    \
     } while (0)
 
+#ifdef ZEP_MATCH_WORDS /* the word loads (a frozen copy; its guard keeps the library's match finders out) */
+#include "zstd_enc_match_words.h"
+#define ZEP_BUCKET_WINDOW(W, src, be, from, to, c) ze_bucket_window(W, src, src + (be), from, to, c)
+#else
+#define ZEP_BUCKET_WINDOW(W, src, be, from, to, c) ze_bucket_window(W, src, from, to, c)
+#endif
 #include "cuda/codecs/zstd/zstd_enc_core.h"
 #include "cuda/codecs/zstd/zstd_gpu.h"
 
@@ -187,7 +194,7 @@ __device__ uint32_t zep_block(const ze_work *W, ze_tables *T, const uint8_t *src
         if (P.bucket && bsz > 8)
             for (uint32_t p = bs > back ? bs - back : 0; p < bs; p += ZE_WINDOW) {
                 uint32_t skip[ZE_WAYS];
-                ze_bucket_window(W, src, src + be, p, bs - p < ZE_WINDOW ? bs : p + ZE_WINDOW, skip);
+                ZEP_BUCKET_WINDOW(W, src, be, p, bs - p < ZE_WINDOW ? bs : p + ZE_WINDOW, skip);
             }
         if (P.lazy == 2) {
             nseq = ze_block_wlazy(W, src, bs, be, maxdist, rep, &P, &ins, &nlit);

@@ -64,70 +64,6 @@ OC_CORE_FN uint32_t ze_count(const uint8_t *a, const uint8_t *b, const uint8_t *
     return (uint32_t)(a - s);
 }
 
-/* 1: on the GPU the bucket search, the buckets' hashes and the fast
- * variant's probes read 4 and 8 bytes as aligned 32-bit words joined by a
- * funnel shift (ze_ld32, ze_count_w, ze_hash_w), where the words lie
- * inside [lo, hi) (the chunk up to the block's end), instead of a load a
- * byte (fewer L1 wavefronts for scattered candidates, more instructions).
- * Measured slower (H100, session 7 call A: level 3 at 64 KiB 4.13 GB/s with
- * bytes, 3.50 with words; bench/gpu/zstd/ENC_NOTES.md), so 0: the dev
- * harness's zstd_enc_phases_words sets 1.  Same values either way; the C
- * build reads bytes. */
-#ifndef ZE_WORD_LOADS
-#define ZE_WORD_LOADS 0
-#endif
-
-/* The 4 bytes at p, little-endian (p + 4 <= hi). */
-OC_CORE_FN uint32_t ze_ld32(const uint8_t *p, const uint8_t *lo, const uint8_t *hi)
-{
-#if defined(__CUDACC__) && ZE_WORD_LOADS
-    const uint32_t *w = (const uint32_t *)(const void *)((uintptr_t)p & ~(uintptr_t)3);
-    if ((const uint8_t *)w >= lo && (const uint8_t *)(w + 2) <= hi)
-        return __funnelshift_r(w[0], w[1], (uint32_t)((uintptr_t)p & 3u) * 8u);
-#endif
-    (void)lo;
-    (void)hi;
-    return oc_load_le32(p);
-}
-
-/* ze_count (a, b inside [lo, end)) with ze_ld32's words on the GPU: 8
- * bytes a step as three aligned words a side where they lie inside. */
-OC_CORE_FN uint32_t ze_count_w(const uint8_t *a, const uint8_t *b, const uint8_t *end, const uint8_t *lo)
-{
-#if defined(__CUDACC__) && ZE_WORD_LOADS
-    const uint8_t *s = a;
-    while (end - a >= 8) {
-        const uint32_t *wa = (const uint32_t *)(const void *)((uintptr_t)a & ~(uintptr_t)3);
-        const uint32_t *wb = (const uint32_t *)(const void *)((uintptr_t)b & ~(uintptr_t)3);
-        if ((const uint8_t *)wb < lo || (const uint8_t *)(wa + 3) > end)
-            break; /* the bytes that remain, one at a time */
-        uint32_t sa = (uint32_t)((uintptr_t)a & 3u) * 8u, sb = (uint32_t)((uintptr_t)b & 3u) * 8u;
-        uint32_t a1 = wa[1], b1 = wb[1];
-        uint32_t x0 = __funnelshift_r(wa[0], a1, sa) ^ __funnelshift_r(wb[0], b1, sb);
-        uint32_t x1 = __funnelshift_r(a1, wa[2], sa) ^ __funnelshift_r(b1, wb[2], sb);
-        if (x0 | x1)
-            return (uint32_t)(a - s) +
-                   (x0 ? (uint32_t)(__ffs(x0) - 1) >> 3 : 4u + ((uint32_t)(__ffs(x1) - 1) >> 3));
-        a += 8;
-        b += 8;
-    }
-    return (uint32_t)(a - s) + ze_count(a, b, end);
-#else
-    (void)lo;
-    return ze_count(a, b, end);
-#endif
-}
-
-/* ze_hash of the bytes at p (p + 8 <= hi) through ze_ld32. */
-OC_CORE_FN uint32_t ze_hash_w(const uint8_t *p, int hb, const uint8_t *lo, const uint8_t *hi)
-{
-    uint64_t v = (uint64_t)ze_ld32(p, lo, hi);
-    if (hb > 4)
-        v |= (uint64_t)ze_ld32(p + 4, lo, hi) << 32;
-    v <<= 64 - 8 * hb;
-    return (uint32_t)((v * 0x9E3779B185EBCA87ull) >> (64 - ZE_HASH_LOG));
-}
-
 typedef struct {
     uint32_t len, off;
 } ze_match;
@@ -344,9 +280,9 @@ OC_CORE_FN uint32_t ze_insert_window(const ze_work *W, const uint8_t *src, uint3
  * was before the position entered it: no link to follow, so the ZE_WAYS
  * candidates are independent loads (the chain walk's were dependent, each
  * a round trip). */
-OC_CORE_FN uint32_t ze_bhash(const uint8_t *p, const uint8_t *lo, const uint8_t *hi)
+OC_CORE_FN uint32_t ze_bhash(const uint8_t *p)
 {
-    uint64_t v = (uint64_t)ze_ld32(p, lo, hi) << 32; /* the 4 bytes' multiplicative hash, 32 bits */
+    uint64_t v = (uint64_t)oc_load_le32(p) << 32; /* the 4 bytes' multiplicative hash, 32 bits */
     uint32_t h = (uint32_t)((v * 0x9E3779B185EBCA87ull) >> 32);
     return (uint32_t)(((uint64_t)h * ZE_BUCKET_ROWS) >> 32);
 }
@@ -362,19 +298,19 @@ OC_CORE_FN uint32_t ze_bucket_abs(const ze_work *W, uint32_t p)
 }
 
 /* Enters positions [from, to) (at most ZE_WINDOW) into their buckets, in
- * order (p + 8 <= hi); c (ZE_WAYS a position of the window, or NULL) receives each
+ * order (p + 8 <= the block's end); c (ZE_WAYS a position of the window, or NULL) receives each
  * position's candidates.  On the GPU a lane a position: the lanes of one
  * bucket (__match_any_sync) read its row before the window, a lane's
  * candidates are its lower peers (latest first) then that row, and the
  * highest peer writes the row back with itself in front (two 16-byte
  * stores); c is then the lane's own ZE_WAYS candidates (registers). */
-OC_CORE_FN void ze_bucket_window(const ze_work *W, const uint8_t *src, const uint8_t *hi, uint32_t from,
-                                 uint32_t to, uint32_t *c)
+OC_CORE_FN void ze_bucket_window(const ze_work *W, const uint8_t *src, uint32_t from, uint32_t to,
+                                 uint32_t *c)
 {
 #ifdef __CUDACC__
     uint32_t lane = OC_LANE(), p = from + lane;
     int act = p < to;
-    uint32_t h = act ? ze_bhash(src + p, src, hi) : (0x80000000u | lane);
+    uint32_t h = act ? ze_bhash(src + p) : (0x80000000u | lane);
     uint32_t peers = __match_any_sync(0xffffffffu, h);
     uint4 r0 = make_uint4(ZE_EMPTY, ZE_EMPTY, ZE_EMPTY, ZE_EMPTY), r1 = r0;
     if (act) {
@@ -410,7 +346,7 @@ OC_CORE_FN void ze_bucket_window(const ze_work *W, const uint8_t *src, const uin
     __syncwarp();
 #else
     for (uint32_t p = from; p < to; p++) {
-        uint32_t *row = W->hash + (size_t)ze_bhash(src + p, src, hi) * ZE_WAYS;
+        uint32_t *row = W->hash + (size_t)ze_bhash(src + p) * ZE_WAYS;
         for (uint32_t k = 0; c && k < ZE_WAYS; k++)
             c[(p - from) * ZE_WAYS + k] = ze_bucket_rel(W, row[k]);
         for (uint32_t k = ZE_WAYS - 1; k > 0; k--)
@@ -429,13 +365,12 @@ OC_CORE_FN ze_match ze_find_bucket(const uint8_t *src, uint32_t ip, uint32_t end
     m.len = 0;
     m.off = 0;
     int best = 0;
-    const uint8_t *hi = src + end;
-    uint32_t v = ze_ld32(src + ip, src, hi);
+    uint32_t v = oc_load_le32(src + ip);
     for (int r = 0; r < 3; r++) {
         uint32_t o = rep[r];
-        if (o <= ip && o <= maxdist && ze_ld32(src + ip - o, src, hi) == v) {
+        if (o <= ip && o <= maxdist && oc_load_le32(src + ip - o) == v) {
             ze_match t;
-            t.len = 4 + ze_count_w(src + ip + 4, src + ip - o + 4, hi, src);
+            t.len = 4 + ze_count(src + ip + 4, src + ip - o + 4, src + end);
             t.off = o;
             int g = ze_gain(t, rep);
             if (g > best) {
@@ -453,9 +388,9 @@ OC_CORE_FN ze_match ze_find_bucket(const uint8_t *src, uint32_t ip, uint32_t end
         uint32_t cand = c[d];
         if (d >= depth || cand == ZE_EMPTY || ip - cand > maxdist) /* latest first: the rest are farther */
             break;
-        if (src[cand + m.len] == src[ip + m.len] && ze_ld32(src + cand, src, hi) == v) {
+        if (src[cand + m.len] == src[ip + m.len] && oc_load_le32(src + cand) == v) {
             ze_match t;
-            t.len = 4 + ze_count_w(src + ip + 4, src + cand + 4, hi, src);
+            t.len = 4 + ze_count(src + ip + 4, src + cand + 4, src + end);
             t.off = ip - cand;
             int g = ze_gain(t, rep);
             if (g > best) {
@@ -550,9 +485,9 @@ OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint
                 uint32_t to = ip - *ins < ZE_WINDOW ? ip : *ins + ZE_WINDOW;
 #ifdef __CUDACC__
                 uint32_t skip[ZE_WAYS];
-                ze_bucket_window(W, src, src + be, *ins, to, skip);
+                ze_bucket_window(W, src, *ins, to, skip);
 #else
-                ze_bucket_window(W, src, src + be, *ins, to, NULL);
+                ze_bucket_window(W, src, *ins, to, NULL);
 #endif
                 *ins = to;
             }
@@ -560,12 +495,12 @@ OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint
 #ifdef __CUDACC__
         uint32_t bcand[ZE_WAYS];
         if (P->bucket) {
-            ze_bucket_window(W, src, src + be, ip, ip + nwin, bcand);
+            ze_bucket_window(W, src, ip, ip + nwin, bcand);
             *ins = ip + nwin;
         }
 #else
         if (P->bucket) {
-            ze_bucket_window(W, src, src + be, ip, ip + nwin, bc);
+            ze_bucket_window(W, src, ip, ip + nwin, bc);
             *ins = ip + nwin;
         }
 #endif
@@ -637,9 +572,9 @@ OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint
         if (P->bucket) {
 #ifdef __CUDACC__
             uint32_t skip[ZE_WAYS];
-            ze_bucket_window(W, src, src + be, *ins, to, skip);
+            ze_bucket_window(W, src, *ins, to, skip);
 #else
-            ze_bucket_window(W, src, src + be, *ins, to, NULL);
+            ze_bucket_window(W, src, *ins, to, NULL);
 #endif
         } else {
             ze_insert_window(W, src, *ins, to);
@@ -672,20 +607,20 @@ OC_CORE_FN uint32_t ze_count_warp(const uint8_t *a, const uint8_t *b, const uint
 #endif
 }
 
-/* One probe of the fast variant at p (p + 8 <= hi; tables as before the window): 1 and
+/* One probe of the fast variant at p (p + 8 <= the block's end; tables as before the window): 1 and
  * the match source in *c when the repeat offset or the hash head matches 4
  * bytes. */
-OC_CORE_FN uint32_t ze_probe(const ze_work *W, const uint8_t *src, const uint8_t *hi, uint32_t p,
-                             uint32_t maxdist, uint32_t rep0, uint32_t *c, uint32_t *h)
+OC_CORE_FN uint32_t ze_probe(const ze_work *W, const uint8_t *src, uint32_t p, uint32_t maxdist,
+                             uint32_t rep0, uint32_t *c, uint32_t *h)
 {
-    uint32_t v = ze_ld32(src + p, src, hi), r = 0;
-    *h = ze_hash_w(src + p, ZE_HASH_FAST, src, hi);
+    uint32_t v = oc_load_le32(src + p), r = 0;
+    *h = ze_hash(src + p, ZE_HASH_FAST);
     uint32_t cand = ze_head(W, *h);
-    if (cand != ZE_EMPTY && cand < p && p - cand <= maxdist && ze_ld32(src + cand, src, hi) == v) {
+    if (cand != ZE_EMPTY && cand < p && p - cand <= maxdist && oc_load_le32(src + cand) == v) {
         *c = cand;
         r = 2;
     }
-    if (rep0 <= p && rep0 <= maxdist && ze_ld32(src + p - rep0, src, hi) == v) {
+    if (rep0 <= p && rep0 <= maxdist && oc_load_le32(src + p - rep0) == v) {
         *c = p - rep0;
         r |= 1;
     }
@@ -727,13 +662,13 @@ OC_CORE_BIGFN uint32_t ze_block_fast(const ze_work *W, const uint8_t *src, uint3
         uint32_t mrep = 0, mhash = 0;
 #ifdef __CUDACC__
         uint32_t mc = 0, mh = 0;
-        uint32_t ok = lane < nvalid ? ze_probe(W, src, src + be, ip + lane, maxdist, rep[0], &mc, &mh) : 0;
+        uint32_t ok = lane < nvalid ? ze_probe(W, src, ip + lane, maxdist, rep[0], &mc, &mh) : 0;
         mrep = __ballot_sync(0xffffffffu, ok & 1);
         mhash = __ballot_sync(0xffffffffu, ok & 2);
 #else
         uint32_t hs[ZE_WINDOW], cs[ZE_WINDOW];
         for (uint32_t l = 0; l < nvalid; l++) {
-            uint32_t ok = ze_probe(W, src, src + be, ip + l, maxdist, rep[0], &cs[l], &hs[l]);
+            uint32_t ok = ze_probe(W, src, ip + l, maxdist, rep[0], &cs[l], &hs[l]);
             mrep |= (ok & 1u) << l;
             mhash |= ((ok >> 1) & 1u) << l;
         }
