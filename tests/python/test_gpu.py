@@ -195,6 +195,21 @@ def test_device_allocator_serves_results_and_scratch(cp):
         oc.set_device_allocator(None)
 
 
+def test_gpu_kernel_query_matches_the_engine():
+    """opencomp.numcodecs asks the extension's _gpu_kernel whether device
+    chunks stay on the GPU (else its one-copy CPU path and one warning): it
+    must say yes both ways for every algorithm the CUDA engine lists (the
+    deflate family included) and know no unknown name."""
+    from opencomp import _opencomp
+
+    for alg in oc.algorithms("cuda"):
+        assert _opencomp._gpu_kernel(alg.lower(), False) is True, alg
+        assert _opencomp._gpu_kernel(alg.lower(), True) is True, alg
+    for alg in ("deflate", "zlib", "gzip"):
+        assert _opencomp._gpu_kernel(alg, False) is True and _opencomp._gpu_kernel(alg, True) is True, alg
+    assert _opencomp._gpu_kernel("no-such-codec", False) is None
+
+
 @pytest.mark.parametrize("alg", CPU_ONLY or ["none"])
 @pytest.mark.parametrize("kind", KINDS, ids=lambda k: k.name)
 def test_device_data_of_algorithms_without_gpu_kernels(cp, alg, kind):

@@ -135,6 +135,20 @@ def test_corrupt_and_truncated_chunks(pair):
     assert ei.value.chunk == 1 and "chunk 1 of 3" in str(ei.value)
 
 
+@pytest.mark.skipif(oc.cuda_available(), reason="CPU-only check (test_gpu.py checks the GPU answer)")
+def test_gpu_kernel_query_without_a_gpu():
+    """The extension's _gpu_kernel, which decides whether device chunks stay on
+    the GPU: with no CUDA engine no algorithm has GPU kernels either way, and
+    an unknown name has no answer."""
+    from opencomp import _opencomp
+    from opencomp.numcodecs import _batch
+
+    assert _opencomp._gpu_kernel("gzip", False) is False
+    assert _opencomp._gpu_kernel("zstd", True) is False
+    assert _opencomp._gpu_kernel("no-such-codec", False) is None
+    assert _batch._cuda_kernel_check("Gzip", False) is False
+
+
 def test_lz4_size_prefix_is_checked_before_allocating():
     block = bytes(numcodecs.LZ4().encode(b"abc" * 1000))
     huge = (0xFFFFFFF0).to_bytes(4, "little") + block[4:]

@@ -358,6 +358,27 @@ static PyObject *mod_size_queries(PyObject *m, PyObject *unused)
     return PyLong_FromUnsignedLongLong(state_of_module(m)->size_queries);
 }
 
+/* _gpu_kernel(name, encode): whether the CUDA engine runs `name` on GPU
+ * kernels, decoding (oc_algorithm_decode_available) or, with `encode`, both
+ * ways (oc_algorithm_available): the engine host-stages the others without
+ * saying so, and opencomp.numcodecs must know (its one-copy CPU path and
+ * warning).  None for a name this build does not know.  (It asked the C API
+ * through ctypes before; builds that keep the library's symbols hidden in
+ * the extension left it with no answer.) */
+static PyObject *mod_gpu_kernel(PyObject *m, PyObject *args)
+{
+    (void)m;
+    const char *name;
+    int encode;
+    if (!PyArg_ParseTuple(args, "sp:_gpu_kernel", &name, &encode))
+        return NULL;
+    oc_algorithm a;
+    if (oc_algorithm_from_name(name, &a) != OC_OK)
+        Py_RETURN_NONE;
+    return PyBool_FromLong(encode ? oc_algorithm_available(OC_ENGINE_CUDA, a)
+                                  : oc_algorithm_decode_available(OC_ENGINE_CUDA, a));
+}
+
 static PyObject *mod_pending_waits(PyObject *m, PyObject *unused)
 {
     (void)unused;
@@ -434,6 +455,9 @@ static PyMethodDef module_methods[] = {
      "Internal: the device of a cudaStream_t (current device for 0, 1, 2), -1 without a GPU."},
     {"_size_queries", mod_size_queries, METH_NOARGS,
      "Internal: number of decode calls that ran a size query."},
+    {"_gpu_kernel", mod_gpu_kernel, METH_VARARGS,
+     "Internal: _gpu_kernel(name, encode) -> whether the CUDA engine decodes (encode: also encodes) the "
+     "algorithm on GPU kernels now; None for an unknown name."},
     {"_pending_waits", mod_pending_waits, METH_NOARGS,
      "Internal: stream-ordered batches waited for so far (tests)."},
     {"_defer_host", mod_defer_host, METH_O,

@@ -184,28 +184,19 @@ def _unsupported_everywhere(statuses: Sequence[Any]) -> bool:
     return bool(statuses) and all(s in (opencomp.Status.UNSUPPORTED, opencomp.Status.NO_DEVICE) for s in statuses)
 
 
-
-_OC_ENGINE_CUDA = 2  # include/opencomp.h: oc_engine
-
-
 def _cuda_kernel_check(algorithm: str, encode: bool) -> Optional[bool]:
     """Whether the CUDA engine decodes (or with `encode`, also encodes)
     `algorithm` with GPU kernels: the C API's oc_algorithm_decode_available or
-    oc_algorithm_available for OC_ENGINE_CUDA, reached through the symbols the
-    extension exports (the Python API has no per-engine query yet).  None when
-    that cannot be asked (then the first device batch probes the engine)."""
+    oc_algorithm_available for OC_ENGINE_CUDA, through the extension's
+    ``_gpu_kernel``.  None when that cannot be asked (then the first device
+    batch probes the engine)."""
     if not opencomp.cuda_available():
         return False
     try:
         from opencomp import _opencomp
 
-        lib = ctypes.CDLL(_opencomp.__file__)
-        alg = ctypes.c_int(0)
-        if lib.oc_algorithm_from_name(algorithm.lower().encode(), ctypes.byref(alg)) != 0:
-            return None
-        query = lib.oc_algorithm_available if encode else lib.oc_algorithm_decode_available
-        return bool(query(_OC_ENGINE_CUDA, alg.value))
-    except (OSError, AttributeError, ImportError):
+        return _opencomp._gpu_kernel(algorithm.lower(), bool(encode))
+    except (AttributeError, ImportError):
         return None
 
 
