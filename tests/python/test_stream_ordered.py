@@ -429,6 +429,8 @@ def test_device_out_without_sizes_is_stream_ordered(cp):
 
     with pytest.raises(oc.Error, match="chunk 4 of 6"):
         codec.decode(bad, out=[NoStream(o) for o in outs])
+    with pytest.raises(oc.Error, match="chunk 4 of 6"):  # sizes known or not
+        codec.decode(bad, out=[NoStream(o[:CHUNK]) for o in outs], uncomp_sizes=[CHUNK] * n)
     res = codec.decode(comp, out=[NoStream(o) for o in outs])
     assert _opencomp._pending_waits() == waits + 2  # one for the CAI read above; none here
     assert [r.buffer_size for r in res] == [CHUNK] * n

@@ -1687,17 +1687,17 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
      * oc_buffer_decompress, which synchronises (its sizes are host values).
      * A result of out= without a known size is shaped when its batch is
      * read (array.c's oc_py_array_resolve): its length is the decoded size.
-     * Those calls defer only where every device out= buffer names a stream
-     * (CAI v3, DLPack) that job_order_outputs can order after the decode:
-     * the owner of a buffer that names none (torch's CAI v2) reads it on a
-     * stream we cannot know, so that call synchronises as it did. */
+     * A call with out= defers only where every device out= buffer names a
+     * stream (CAI v3, DLPack) that job_order_outputs can order after the
+     * decode: the owner of a buffer that names none (torch's CAI v2, which
+     * by that interface's contract holds ready data) reads it on a stream
+     * we cannot know, so that call synchronises. */
     int defer = (dev || st->defer_host) && !status_mode && c->kind != OC_BITSTREAM_NATIVE;
-    int bounded = j.out != NULL; /* out= capacities may stand for unknown sizes */
-    for (size_t v = 0; bounded && dev && v < j.nviews; v++)
+    for (size_t v = 0; defer && dev && j.out && v < j.nviews; v++)
         if (!j.out[v].has_stream)
-            bounded = 0;
+            defer = 0;
     for (size_t i = 0; defer && i < j.n; i++)
-        if (j.st[i] != OC_OK || (j.known[i] == (size_t)-1 && !bounded))
+        if (j.st[i] != OC_OK || (j.known[i] == (size_t)-1 && !j.out))
             defer = 0;
     oc_status *dst_st = PyMem_Calloc(j.n ? j.n : 1, sizeof *dst_st);
     size_t *idx = NULL, k = 0;
