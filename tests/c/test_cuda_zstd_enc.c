@@ -10,7 +10,9 @@
  * lane 0) and 0 (default) decode with ZSTD_decompress to the input and are
  * byte-identical to the C model's frames (with OC_TEST_SMALL, as under
  * compute-sanitizer: levels 1, 3, 2 and -1 only, and the 1 MiB chunk cut
- * to 160 KiB); argument arrays in host and in device memory; a capacity
+ * to 160 KiB); at levels 1-3 the big chunk runs a warp a 128 KiB block
+ * (gathered by the last), and with a capacity of exactly its frame on one
+ * warp: the same bytes; argument arrays in host and in device memory; a capacity
  * one byte short gives OUTPUT_TOO_SMALL and no byte past it (guard bytes);
  * level 3 is not larger than level 1 on text.  It also prints (never
  * checks) the GPU compression speed on 32 MiB of 64 KiB chunks at levels
@@ -148,12 +150,18 @@ int main(void)
     CHECK(text_sum[1] <= text_sum[0]);
     printf("text chunks: level 1 %zu bytes, level 3 %zu bytes of %d\n", text_sum[0], text_sum[1], 6 * CHUNK);
 
-    /* one byte too little room: OUTPUT_TOO_SMALL, nothing past the capacity */
+    /* one byte too little room: OUTPUT_TOO_SMALL, nothing past the capacity;
+     * exactly the frame's size: the same frame (the big chunk then runs on
+     * one warp, ze_compress_chunk, not a warp a block: same bytes) */
     gpu_compress(n, src, len, caps, 3, 0, out, sizes, st);
-    size_t need[MAXN];
+    size_t need[MAXN], oo = 0, ro = 0;
+    uint8_t *ref = malloc(out_total);
     for (size_t i = 0; i < n; i++) {
         CHECK(st[i] == OC_OK);
         need[i] = sizes[i];
+        memcpy(ref + ro, out + oo, sizes[i]);
+        oo += caps[i] + GUARD;
+        ro += sizes[i];
         caps[i] = sizes[i] - 1;
     }
     gpu_compress(n, src, len, caps, 3, 1, out, sizes, st);
@@ -162,8 +170,13 @@ int main(void)
     for (size_t i = 0; i < n; i++)
         caps[i] = need[i];
     gpu_compress(n, src, len, caps, 3, 0, out, sizes, st);
-    for (size_t i = 0; i < n; i++)
-        CHECK(st[i] == OC_OK && sizes[i] == need[i]);
+    oo = 0, ro = 0;
+    for (size_t i = 0; i < n; i++) {
+        CHECK(st[i] == OC_OK && sizes[i] == need[i] && memcmp(out + oo, ref + ro, need[i]) == 0);
+        oo += caps[i] + GUARD;
+        ro += need[i];
+    }
+    free(ref);
 
     /* speed (printed only): 512 chunks of 64 KiB, arrays on the device;
      * skipped under compute-sanitizer (OC_TEST_SMALL) */

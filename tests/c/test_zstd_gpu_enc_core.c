@@ -17,7 +17,12 @@
  * worker's chunks with stale heads (W.base moved past the chunk before, as
  * the kernel runs them, base also started near 2^32) give the frames made
  * after a clear; the hash buckets of levels 2-3 give each position the
- * latest 8 earlier positions with its hash (a brute-force scan).
+ * latest 8 earlier positions with its hash (a brute-force scan); chunks
+ * over one block at levels 1-3 run as the GPU runs them, a task a block
+ * (ze_compress_task, in a scrambled order on a worker whose tables hold
+ * other chunks' positions, into an exact-size buffer, then ze_gather), and
+ * give ze_compress_chunk's frame; a capacity short of the frame of Raw
+ * blocks makes it one task.
  *
  * With OC_ZE_RATIO_FILES="f1 f2 ..." it also prints, per file at 64 KiB
  * chunks, this encoder's ratio at levels 1 and 3 beside libzstd -1 and -3
@@ -164,6 +169,59 @@ static uint64_t rnd(void)
     return g_rng;
 }
 
+/* A chunk as the GPU runs it at levels 1-3 when it is over one block (a
+ * task a block: zstd_enc.cu): each block by ze_compress_task on a worker
+ * that moved W.base past the task before (its tables hold earlier tasks'
+ * positions, all stale), tasks in a scrambled order, into a buffer of
+ * exactly ze_split_bytes; then ze_gather.  The frame must be
+ * ze_compress_chunk's. */
+static void check_tasks(const char *what, const uint8_t *src, size_t n)
+{
+    static uint8_t scratch4[ZE_SCRATCH_BYTES] __attribute__((aligned(16)));
+    static const int levels[] = {1, 2, 3, 0};
+    for (size_t li = 0; li < sizeof levels / sizeof levels[0]; li++) {
+        int level = levels[li];
+        size_t bound = ze_bound(n), o1 = 0;
+        uint8_t *f1 = malloc(bound);
+        EXPECT(enc(src, n, f1, bound, &o1, level == 0 ? 3 : level) == OC_OK, "tasks %s: chunk", what);
+        size_t sb = ze_split_bytes(n), nk = ze_tasks(n, sb, level);
+        EXPECT(nk == (n + ZE_BLOCK - 1) / ZE_BLOCK && nk > 1, "tasks %s n=%zu level %d: %zu tasks", what, n,
+               level, nk);
+        EXPECT(ze_tasks(n, sb - 1, level) == 1, "tasks %s: short capacity, one task", what);
+        EXPECT(o1 <= sb, "tasks %s: frame %zu over the raw frame's %zu", what, o1, sb);
+        uint8_t *f2 = malloc(sb);
+        memset(f2, 0xA5, sb);
+        ze_work W = ze_work_from(scratch4);
+        ze_reset(&W, 0, 1);
+        /* stale positions: a chunk before, then the tasks, each after moving base past the one before */
+        size_t o0 = 0, b0 = ze_bound(n - n / 3);
+        uint8_t *f0 = malloc(b0);
+        EXPECT(ze_compress_chunk(&W, &g_tables, src + n / 3, n - n / 3, f0, b0, &o0, 3) == OC_OK,
+               "tasks %s: stale chunk", what);
+        free(f0);
+        uint32_t order[64];
+        REQUIRE(nk <= 64);
+        for (size_t j = 0; j < nk; j++)
+            order[j] = (uint32_t)j;
+        for (size_t j = nk - 1; j > 0; j--) {
+            size_t r = (size_t)(rnd() % (j + 1));
+            uint32_t x = order[j];
+            order[j] = order[r], order[r] = x;
+        }
+        size_t done = n - n / 3;
+        for (size_t j = 0; j < nk; j++) {
+            if (ze_next_chunk(&W, done, n))
+                ze_reset(&W, 0, 1);
+            done = n;
+            ze_compress_task(&W, &g_tables, src, n, order[j], f2, level == 0 ? 3 : level);
+        }
+        size_t o2 = ze_gather(f2, n);
+        EXPECT(o2 == o1 && memcmp(f1, f2, o1) == 0, "tasks %s n=%zu level %d: %zu vs %zu bytes", what, n,
+               level, o2, o1);
+        free(f1), free(f2);
+    }
+}
+
 /* The hash buckets of levels 2-3 (ze_bucket_window): positions entered by
  * windows of 1-32 give each position the latest ZE_WAYS earlier positions
  * with its bucket hash, latest first, then ZE_EMPTY; the positions of the
@@ -283,6 +341,11 @@ int main(void)
         memcpy(mix + k, &v, 4);
     }
     check_all_levels("1 MiB mix", mix, big);
+    check_tasks("1 MiB mix", mix, big);
+    if (nexe > ZE_BLOCK)
+        check_tasks("exe", exe, nexe);
+    check_tasks("two blocks + 1", mix + 1000, 2 * ZE_BLOCK + 1);
+    check_tasks("text 128K + 9", mix, ZE_BLOCK + 9);
     check_stale_heads(mix, big, exe, nexe);
     check_buckets(mix + big / 2 - 10000, 30000); /* text, then the column */
     check_buckets(exe, nexe);
@@ -305,6 +368,7 @@ int main(void)
         memcpy(rnd_buf + i, &v, 8);
     }
     size_t r = check_one("random 1 MiB", rnd_buf, big, 1);
+    check_tasks("random 1 MiB", rnd_buf, big);
     EXPECT(r <= big + 9 + 3 * 8, "random 1 MiB: %zu bytes", r);
     check_one("random 64K", rnd_buf, 65536, 3);
     check_one("random 100", rnd_buf, 100, 3);
@@ -323,9 +387,12 @@ int main(void)
     memset(rnd_buf, 'a', big);
     r = check_one("one byte 1 MiB", rnd_buf, big, 1);
     EXPECT(r < 64, "one byte 1 MiB: %zu bytes", r);
+    memset(rnd_buf + 300000, 'b', 1000);
+    check_tasks("one byte, a run of another", rnd_buf, big);
     for (size_t i = 0; i < big; i++)
         rnd_buf[i] = (uint8_t)((i / 1000) & 0xFF);
     check_all_levels("runs", rnd_buf, 300000);
+    check_tasks("runs", rnd_buf, 300000);
 
     /* compressible data compresses */
     size_t c1 = check_one("GPL-3 ratio", text, ntext, 1), c3 = check_one("GPL-3 ratio", text, ntext, 3);

@@ -422,6 +422,17 @@ OC_CORE_FN void ze_bucket_window(const ze_work *W, const uint8_t *src, const uin
 #endif
 }
 
+#ifdef __CUDACC__
+/* The library's later signature (no bound), for the core's calls
+ * (ze_block_alone enters positions below a block that has more than 8
+ * bytes after them: the words up to to + 8 lie inside the chunk). */
+OC_CORE_FN void ze_bucket_window(const ze_work *W, const uint8_t *src, uint32_t from, uint32_t to,
+                                 uint32_t *c)
+{
+    ze_bucket_window(W, src, src + to + 8, from, to, c);
+}
+#endif
+
 /* Best match at ip from the repeat offsets and the first `depth` of ip's
  * bucket candidates c (latest first); the same rule as ze_find. */
 OC_CORE_FN ze_match ze_find_bucket(const uint8_t *src, uint32_t ip, uint32_t end, uint32_t maxdist,

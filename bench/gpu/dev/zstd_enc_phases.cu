@@ -11,7 +11,7 @@
  *
  * Usage: zstd_enc_phases [--levels 1,2,3] [--chunks 65536,1048576]
  *                        [--bytes B] [--scratch-cap B] [--reps N] [--libzstd L]
- *                        [--static] [--reset-each] [--split] [--split-back B] FILE...
+ *                        [--whole] [--static] [--reset-each] FILE...
  * The files (concatenated, repeated to --bytes, default 256 MiB) are cut
  * into chunks; per level and chunk size it prints the speed (CUDA events,
  * median of --reps, default 3; GB/s of input, phases counted too), the
@@ -19,15 +19,17 @@
  * is decoded with libzstd and compared (exit 1 on any mismatch).
  * --libzstd LIST: also libzstd (ZSTD_compressCCtx per chunk, a thread
  * per host core) at those levels on the same chunks: GB/s and ratio.
- * --scratch-cap (default 2 GiB, as the engine gives) bounds the workers;
- * workers take chunks from a counter as the library's do, or with --static
- * the fixed chunk = worker + k workers (the library before session 6);
- * --reset-each clears the hash heads before every chunk (the library before
- * session 6) instead of moving W.base past the chunk before; --split runs
- * a warp a 128 KiB block instead of a warp a chunk (blocks compressed
- * alone, then gathered: see zep_block; an experiment, not the library);
- * --split-back B (default 65536): at the bucket levels the B bytes before
- * a block enter its tables first, so its matches may reach back that far.
+ * --scratch-cap (default 2 GiB, as the engine gives) bounds the workers.
+ * By default the tasks are the library's (since session 8): a chunk, or at
+ * levels 1-3 a 128 KiB block of a larger chunk (zep_task_kernel); --whole
+ * runs a warp a chunk (ze_compress_chunk: the library's path when a
+ * chunk's capacity is short of its frame of Raw blocks, and the library
+ * before session 8 for chunks of one block); with --whole, --static takes
+ * the fixed chunk = worker + k workers (the library before session 6)
+ * instead of the counter, and --reset-each clears the hash heads before
+ * every chunk (the library before session 6) instead of moving W.base past
+ * the chunk before.  (--split, session 7's experiment of a warp a block,
+ * became the library's tasks: its numbers are in ENC_NOTES.md.)
  * Built several times: zstd_enc_phases (the library's core as it is),
  * zstd_enc_phases_serial (ZE_ENTROPY_LANES=1, ZE_COUNT_STEP=1,
  * ZE_LINK_EARLY=0, ZE_WIN_MULTI=0, ZE_BUCKET_MAX_LEVEL=1, ZE_L1_DEPTH=0:
@@ -74,9 +76,6 @@ __shared__ int zep_cur[ZEP_WARPS];
 
 #ifdef ZEP_MATCH_WORDS /* the word loads (a frozen copy; its guard keeps the library's match finders out) */
 #include "zstd_enc_match_words.h"
-#define ZEP_BUCKET_WINDOW(W, src, be, from, to, c) ze_bucket_window(W, src, src + (be), from, to, c)
-#else
-#define ZEP_BUCKET_WINDOW(W, src, be, from, to, c) ze_bucket_window(W, src, from, to, c)
 #endif
 #include "cuda/codecs/zstd/zstd_enc_core.h"
 #include "cuda/codecs/zstd/zstd_gpu.h"
@@ -154,98 +153,31 @@ __global__ void __launch_bounds__(ZEP_WARPS * 32, 10) /* as zstd_enc.cu */
             atomicAdd(&phases[k], zep_acc[wi][k]);
 }
 
-/* --split (issue 14, several warps a chunk): a task per 128 KiB block of
- * a chunk, taken from the counter by any worker, so a 1 MiB chunk runs on 8
- * warps at once.  A block is compressed alone: its matches stay inside it
- * (its tables hold no other block's positions: W.base moves past the
- * chunk before every task) and it starts with repeat offsets no offset can
- * equal, so its first offsets are written as new ones and its Offset_Values
- * do not depend on the blocks before (after three new offsets the decoder's
- * history is the block's own).  The block goes to a staging slot (its
- * 3-byte header, last flag set on the chunk's last block); then a second
- * kernel, a warp a chunk, writes the frame header and copies the chunk's
- * blocks in order.  Measured for the ratio it gives up (the sample at 1 MiB,
- * C build of the core, blocks alone: level 3 2.838 -> 2.784; with the 64
- * KiB before each block entered first, --split-back: 2.828) against the 8x
- * the warps a 1 MiB batch gets. */
-#define ZEP_NOREP 0xF0000000u /* no offset (< 2^27) is this, or this - 1 */
-#define ZEP_STAGE (ZE_BLOCK + 64)
-
-__device__ uint32_t zep_block(const ze_work *W, ze_tables *T, const uint8_t *src, uint32_t n, uint32_t bs,
-                              int level, uint8_t *stage, uint32_t back)
+/* The library's kernel as it runs levels 1-3 since session 8 (zstd_enc.cu,
+ * ze_compress_kernel with a plan), with the phase counters: a task is a
+ * chunk, or one 128 KiB block of a chunk that ze_tasks splits
+ * (ze_compress_task; the warp that finishes the chunk's last block gathers
+ * its frame).  first[]: each chunk's first task (the host's plan: the
+ * library's ze_plan_kernel computes the same on the GPU), first[n] the
+ * tasks; finished[]: zeroed before each run. */
+static __device__ size_t zep_chunk_of(const unsigned long long *first, size_t n, unsigned long long t)
 {
-    ze_params P = ze_params_for_level(level);
-    uint32_t lane = OC_LANE();
-    uint32_t bsz = n - bs < ZE_BLOCK ? n - bs : ZE_BLOCK, be = bs + bsz, last = be == n;
-    uint32_t maxdist = n;
-    uint32_t same = 1, type, body;
-    for (uint32_t i = bs + 1; i < be && same; i++)
-        same = src[i] == src[bs];
-    if (same && bsz > 1) {
-        type = 1;
-        body = 1;
-        if (lane == 0)
-            stage[3] = src[bs];
-    } else {
-        uint32_t rep[3] = {ZEP_NOREP, ZEP_NOREP + 16u, ZEP_NOREP + 32u};
-        uint32_t nlit = 0, nseq = 0, ins = bs;
-        ZE_PHASE(0);
-        /* --split-back: the `back` bytes before the block enter the buckets, unsearched */
-        if (P.bucket && bsz > 8)
-            for (uint32_t p = bs > back ? bs - back : 0; p < bs; p += ZE_WINDOW) {
-                uint32_t skip[ZE_WAYS];
-                ZEP_BUCKET_WINDOW(W, src, be, p, bs - p < ZE_WINDOW ? bs : p + ZE_WINDOW, skip);
-            }
-        if (P.lazy == 2) {
-            nseq = ze_block_wlazy(W, src, bs, be, maxdist, rep, &P, &ins, &nlit);
-        } else if (P.lazy) {
-            if (lane == 0)
-                nseq = ze_block_lazy(W, src, bs, be, maxdist, rep, &P, &ins, &nlit);
-            nseq = OC_WARP_BCAST(nseq);
-            nlit = OC_WARP_BCAST(nlit);
-        } else {
-            nseq = ze_block_fast(W, src, bs, be, maxdist, rep, &nlit);
-        }
-        OC_WARP_SYNC();
-        ZE_PHASE(1);
-        size_t lim = 3 + (size_t)bsz - 1;
-        size_t e = ze_literals(T, W->lit, nlit, stage, 3, lim);
-        ZE_PHASE(2);
-        if (e <= lim)
-            ze_seq_codes(T, W->seq, nseq);
-        if (lane == 0 && e <= lim)
-            e = ze_sequences(T, W->seq, nseq, P.fse_built, stage, e, lim, (uint32_t *)(void *)W->lit);
-        e = OC_WARP_BCAST(e);
-        OC_WARP_SYNC();
-        if (e <= lim && nseq > 0)
-            e = ze_seq_stream_warp(T, W->seq, (const uint32_t *)(const void *)W->lit, nseq, stage, e, lim,
-                                   T->huf.edge);
-        e = OC_WARP_BCAST(e);
-        ZE_PHASE(3);
-        if (e <= lim) {
-            type = 2;
-            body = (uint32_t)(e - 3);
-        } else {
-            type = 0;
-            body = bsz;
-            for (uint32_t i = lane; i < bsz; i += 32)
-                stage[3 + i] = src[bs + i];
-        }
+    size_t lo = 0, hi = n;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (first[mid] <= t)
+            lo = mid;
+        else
+            hi = mid;
     }
-    uint32_t bh = last | (type << 1) | ((type == 1 ? bsz : body) << 3);
-    if (lane == 0) {
-        stage[0] = (uint8_t)bh;
-        stage[1] = (uint8_t)(bh >> 8);
-        stage[2] = (uint8_t)(bh >> 16);
-    }
-    __syncwarp();
-    return 3 + body;
+    return lo;
 }
 
 __global__ void __launch_bounds__(ZEP_WARPS * 32, 10)
-    zep_split_kernel(size_t ntasks, const uint8_t *in, size_t chunk, size_t total, uint8_t *stage,
-                     uint32_t *stage_sizes, int level, uint8_t *scratch, size_t slice, size_t nwarps,
-                     unsigned long long *phases, unsigned long long *next, uint32_t back)
+    zep_task_kernel(size_t n, const uint8_t *in, size_t chunk, size_t total, uint8_t *out, size_t bound,
+                    size_t *sizes, int *status, int level, uint8_t *scratch, size_t slice, size_t nwarps,
+                    unsigned long long *phases, unsigned long long *next, const unsigned long long *first,
+                    unsigned *finished)
 {
     size_t warp = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     uint32_t lane = threadIdx.x & 31u, wi = threadIdx.x >> 5;
@@ -256,7 +188,6 @@ __global__ void __launch_bounds__(ZEP_WARPS * 32, 10)
         zep_t0[wi] = clock64();
     }
     __syncwarp();
-    size_t bpc = (chunk + ZE_BLOCK - 1) / ZE_BLOCK; /* tasks of a whole chunk */
     if (warp < nwarps) {
         uint8_t *mem = scratch + warp * slice;
         ze_work W = ze_work_from(mem);
@@ -266,6 +197,7 @@ __global__ void __launch_bounds__(ZEP_WARPS * 32, 10)
         __syncwarp();
         size_t done = 0;
         int clear = 1;
+        unsigned long long ntasks = first[n];
         for (;;) {
             unsigned long long t = 0;
             if (lane == 0)
@@ -274,8 +206,9 @@ __global__ void __launch_bounds__(ZEP_WARPS * 32, 10)
             if (t >= ntasks)
                 break;
             ZE_PHASE(4);
-            size_t c = t / bpc, off = c * chunk, sn = total - off < chunk ? total - off : chunk;
-            uint32_t bs = (uint32_t)((t % bpc) * ZE_BLOCK);
+            size_t c = zep_chunk_of(first, n, t);
+            size_t k = (size_t)(t - first[c]), nk = (size_t)(first[c + 1] - first[c]);
+            size_t off = c * chunk, sn = total - off < chunk ? total - off : chunk, o = 0;
             if (!clear)
                 clear = ze_next_chunk(&W, done, sn);
             if (clear) {
@@ -285,12 +218,27 @@ __global__ void __launch_bounds__(ZEP_WARPS * 32, 10)
                 clear = 0;
             }
             done = sn;
-            uint32_t sz =
-                bs < sn ? zep_block(&W, T, in + off, (uint32_t)sn, bs, level, stage + t * ZEP_STAGE, back)
-                        : 0;
+            oc_status st = OC_OK;
+            if (nk > 1) {
+                ze_compress_task(&W, T, in + off, sn, (uint32_t)k, out + c * bound, level);
+                ZE_PHASE(3);
+                __threadfence();
+                unsigned f = 0;
+                if (lane == 0)
+                    f = atomicAdd(&finished[c], 1u);
+                f = __shfl_sync(0xffffffffu, f, 0);
+                if (f + 1 < nk)
+                    continue;
+                __threadfence();
+                o = ze_gather(out + c * bound, sn);
+            } else {
+                st = ze_compress_chunk(&W, T, in + off, sn, out + c * bound, bound, &o, level);
+            }
             ZE_PHASE(3);
-            if (lane == 0)
-                stage_sizes[t] = sz;
+            if (lane == 0) {
+                sizes[c] = st == OC_OK ? o : 0;
+                status[c] = (int)st;
+            }
             __syncwarp();
         }
     }
@@ -298,58 +246,6 @@ __global__ void __launch_bounds__(ZEP_WARPS * 32, 10)
     if (lane == 0)
         for (int k = 0; k < ZE_NPH; k++)
             atomicAdd(&phases[k], zep_acc[wi][k]);
-}
-
-/* A warp a chunk: the frame header (as ze_compress_chunk writes it), then
- * the chunk's staged blocks in order. */
-__global__ void zep_gather_kernel(size_t n, size_t chunk, size_t total, const uint8_t *stage,
-                                  const uint32_t *stage_sizes, uint8_t *out, size_t bound, size_t *sizes,
-                                  int *status)
-{
-    size_t c = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    uint32_t lane = threadIdx.x & 31u;
-    if (c >= n)
-        return;
-    size_t bpc = (chunk + ZE_BLOCK - 1) / ZE_BLOCK;
-    size_t sn = total - c * chunk < chunk ? total - c * chunk : chunk;
-    uint8_t h[18];
-    size_t hl = 0;
-    h[hl++] = 0x28;
-    h[hl++] = 0xB5;
-    h[hl++] = 0x2F;
-    h[hl++] = 0xFD;
-    if (sn < 256) {
-        h[hl++] = 0x20;
-        h[hl++] = (uint8_t)sn;
-    } else if (sn < 65536 + 256) {
-        h[hl++] = 0x60;
-        h[hl++] = (uint8_t)(sn - 256);
-        h[hl++] = (uint8_t)((sn - 256) >> 8);
-    } else {
-        h[hl++] = 0xA0;
-        for (int i = 0; i < 4; i++)
-            h[hl++] = (uint8_t)(sn >> (8 * i));
-    }
-    uint8_t *dst = out + c * bound;
-    for (size_t i = lane; i < hl; i += 32)
-        dst[i] = h[i];
-    size_t pos = hl;
-    int st = 0;
-    for (size_t k = 0; k * ZE_BLOCK < sn; k++) {
-        size_t t = c * bpc + k, sz = stage_sizes[t];
-        if (pos + sz > bound) {
-            st = (int)OC_ERR_OUTPUT_TOO_SMALL;
-            break;
-        }
-        const uint8_t *s = stage + t * ZEP_STAGE;
-        for (size_t i = lane; i < sz; i += 32)
-            dst[pos + i] = s[i];
-        pos += sz;
-    }
-    if (lane == 0) {
-        sizes[c] = st ? 0 : pos;
-        status[c] = st;
-    }
 }
 
 static std::vector<size_t> parse_list(const char *s)
@@ -369,8 +265,7 @@ int main(int argc, char **argv)
 {
     std::vector<size_t> levels = {1, 2, 3}, chunks = {65536, 1048576}, zlevels;
     size_t bytes = (size_t)256 << 20, cap = (size_t)2 << 30;
-    int reps = 3, fixed = 0, reset_each = 0, split = 0;
-    uint32_t split_back = 65536;
+    int reps = 3, fixed = 0, reset_each = 0, split = 1;
     std::vector<std::string> files;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
@@ -385,13 +280,13 @@ int main(int argc, char **argv)
         else if (a == "--libzstd" && i + 1 < argc)
             zlevels = parse_list(argv[++i]);
         else if (a == "--static")
-            fixed = 1;
+            fixed = 1, split = 0;
         else if (a == "--reset-each")
-            reset_each = 1;
+            reset_each = 1, split = 0;
+        else if (a == "--whole")
+            split = 0;
         else if (a == "--split")
             split = 1;
-        else if (a == "--split-back" && i + 1 < argc)
-            split_back = (uint32_t)strtoul(argv[++i], nullptr, 10);
         else if (a == "--reps" && i + 1 < argc)
             reps = atoi(argv[++i]);
         else
@@ -432,27 +327,36 @@ int main(int argc, char **argv)
     const char *names[ZE_NPH] = {"match", "literals", "sequences", "output+other", "reset"};
     for (size_t chunk : chunks) {
         size_t n = (bytes + chunk - 1) / chunk, bound = ZSTD_compressBound(chunk); /* >= ze_bound */
-        size_t bpc = (chunk + ZE_BLOCK - 1) / ZE_BLOCK, ntasks = n * bpc; /* --split: a task a block */
+        size_t bpc = (chunk + ZE_BLOCK - 1) / ZE_BLOCK; /* tasks a chunk at most (a task a block) */
         size_t slice = zep_slice(),
-               w = std::min(split ? ntasks : n, std::min(cap / slice, (size_t)OC_ZSTD_ENC_MAX_WARPS));
-        uint8_t *d_stage = nullptr;
-        uint32_t *d_stsz = nullptr;
+               wmax = std::min(split ? n * bpc : n, std::min(cap / slice, (size_t)OC_ZSTD_ENC_MAX_WARPS));
+        unsigned long long *d_first = nullptr;
+        unsigned *d_fin = nullptr;
         if (split) {
-            CUDA_OK(cudaMalloc(&d_stage, ntasks * ZEP_STAGE));
-            CUDA_OK(cudaMalloc(&d_stsz, ntasks * sizeof(uint32_t)));
+            CUDA_OK(cudaMalloc(&d_first, (n + 1) * sizeof(unsigned long long)));
+            CUDA_OK(cudaMalloc(&d_fin, n * sizeof(unsigned)));
         }
         uint8_t *d_out, *d_scr;
         size_t *d_sizes;
         int *d_st;
         unsigned long long *d_ph, *d_next;
         CUDA_OK(cudaMalloc(&d_out, n * bound));
-        CUDA_OK(cudaMalloc(&d_scr, w * slice));
+        CUDA_OK(cudaMalloc(&d_scr, wmax * slice));
         CUDA_OK(cudaMalloc(&d_sizes, n * sizeof(size_t)));
         CUDA_OK(cudaMalloc(&d_st, n * sizeof(int)));
         CUDA_OK(cudaMalloc(&d_ph, ZE_NPH * sizeof(unsigned long long)));
         CUDA_OK(cudaMalloc(&d_next, sizeof(unsigned long long)));
-        unsigned blocks = (unsigned)((w + ZEP_WARPS - 1) / ZEP_WARPS);
         for (size_t level : levels) {
+            size_t w = wmax;
+            if (split) { /* the plan: a task a chunk, or a block of a chunk that ze_tasks splits */
+                std::vector<unsigned long long> first(n + 1, 0);
+                for (size_t c = 0; c < n; c++)
+                    first[c + 1] = first[c] + ze_tasks(std::min(chunk, bytes - c * chunk), bound, (int)level);
+                w = std::min(wmax, (size_t)first[n]);
+                CUDA_OK(cudaMemcpy(d_first, first.data(), (n + 1) * sizeof(unsigned long long),
+                                   cudaMemcpyHostToDevice));
+            }
+            unsigned blocks = (unsigned)((w + ZEP_WARPS - 1) / ZEP_WARPS);
             std::vector<float> ms;
             unsigned long long ph[ZE_NPH] = {0};
             cudaEvent_t e0, e1;
@@ -463,11 +367,10 @@ int main(int argc, char **argv)
                 CUDA_OK(cudaMemset(d_next, 0, sizeof(unsigned long long)));
                 CUDA_OK(cudaEventRecord(e0));
                 if (split) {
-                    zep_split_kernel<<<blocks, ZEP_WARPS * 32>>>(ntasks, d_in, chunk, bytes, d_stage, d_stsz,
-                                                                 (int)level, d_scr, slice, w, d_ph, d_next,
-                                                                 split_back);
-                    zep_gather_kernel<<<(unsigned)((n + 3) / 4), 128>>>(n, chunk, bytes, d_stage, d_stsz,
-                                                                        d_out, bound, d_sizes, d_st);
+                    CUDA_OK(cudaMemsetAsync(d_fin, 0, n * sizeof(unsigned)));
+                    zep_task_kernel<<<blocks, ZEP_WARPS * 32>>>(n, d_in, chunk, bytes, d_out, bound, d_sizes,
+                                                                d_st, (int)level, d_scr, slice, w, d_ph,
+                                                                d_next, d_first, d_fin);
                 } else {
                     zep_kernel<<<blocks, ZEP_WARPS * 32>>>(n, d_in, chunk, bytes, d_out, bound, d_sizes, d_st,
                                                            (int)level, d_scr, slice, w, d_ph, d_next, fixed,
@@ -510,8 +413,8 @@ int main(int argc, char **argv)
                 level, chunk, n, w,
                 fixed        ? " (static)"
                 : reset_each ? " (reset each)"
-                : split      ? " (split: a warp a block)"
-                             : "",
+                : split      ? ""
+                             : " (whole: a warp a chunk)",
                 bytes / (med * 1e6), reps, (double)bytes / comp, badhere ? "MISMATCH" : "all frames decode");
             printf("; cycles:");
             for (int k = 0; k < ZE_NPH; k++)
@@ -549,8 +452,8 @@ int main(int argc, char **argv)
                    bytes / sec / 1e9, (double)bytes / comp);
             fflush(stdout);
         }
-        cudaFree(d_stage);
-        cudaFree(d_stsz);
+        cudaFree(d_first);
+        cudaFree(d_fin);
         cudaFree(d_out);
         cudaFree(d_scr);
         cudaFree(d_sizes);

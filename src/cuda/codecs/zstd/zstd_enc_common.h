@@ -124,7 +124,7 @@ typedef struct {
  * depth 1, 2 depth 4, 3 (default) depth 8 (1-3: hash buckets); 4-5 depth 16
  * (1-5 by windows); >= 6 depth 32 on one lane (4 and up: chains).  Every level
  * may build FSE tables. */
-OC_CORE_FN ze_params ze_params_for_level(int level)
+OC_INLINE ze_params ze_params_for_level(int level)
 {
     ze_params p;
     if (level == 0)

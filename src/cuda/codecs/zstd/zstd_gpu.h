@@ -107,13 +107,16 @@ OC_HIDDEN oc_status oc_cuda_zstd_decompress_with(void *scratch_dev, size_t scrat
 
 /*
  * oc_cuda_zstd_compress_scratch_size returns the bytes of DEVICE scratch that
- * oc_cuda_zstd_compress needs to give each of n chunks its own worker (one
- * warp with ~1 MiB of match tables, sequence and literal buffers) for at
- * most OC_ZSTD_ENC_MAX_WARPS workers.  Less scratch also works (fewer
- * workers, each compressing more chunks), down to one worker's slice.
+ * oc_cuda_zstd_compress needs at `level` to give each task its own worker
+ * (one warp with ~1 MiB of match tables, sequence and literal buffers) for
+ * at most OC_ZSTD_ENC_MAX_WARPS workers: a task is a chunk, or at levels
+ * 1-3 a 128 KiB block of a larger chunk (counted from sizes_host, the
+ * chunks' sizes in host memory, or NULL: as if they were 1 MiB), plus 12
+ * bytes a chunk for the plan of the tasks.  Less scratch also works (fewer
+ * workers, each compressing more tasks), down to one worker's slice.
  */
 #define OC_ZSTD_ENC_MAX_WARPS 4096
-OC_HIDDEN size_t oc_cuda_zstd_compress_scratch_size(size_t n);
+OC_HIDDEN size_t oc_cuda_zstd_compress_scratch_size(size_t n, int level, const size_t *sizes_host);
 
 /*
  * oc_cuda_zstd_compress compresses n chunks on the GPU at cfg->level (<= 1
@@ -121,8 +124,11 @@ OC_HIDDEN size_t oc_cuda_zstd_compress_scratch_size(size_t n);
  * bench/gpu/zstd/ENC_NOTES.md).  Results: dst_sizes_dev[i] the frame's
  * size, statuses_dev[i] OK, OUTPUT_TOO_SMALL (the frame does not fit;
  * nothing is written past the capacity), CHUNK_TOO_LARGE (>= 4 GiB) or
- * INVALID_ARGUMENT (NULL chunk pointer).  scratch_dev: at least
- * oc_cuda_zstd_compress_scratch_size(1) bytes.
+ * INVALID_ARGUMENT (NULL chunk pointer).  At levels 1-3 a chunk over 128
+ * KiB whose capacity holds its frame of Raw blocks runs a warp a block:
+ * its blocks are staged in that frame's places and then moved down, so
+ * the bytes past the frame (up to that size) are overwritten.  scratch_dev:
+ * at least oc_cuda_zstd_compress_scratch_size(1, 0, NULL) bytes.
  */
 OC_HIDDEN oc_status oc_cuda_zstd_compress(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg,
                                           size_t n, const void *const *src_dev, const size_t *src_sizes_dev,

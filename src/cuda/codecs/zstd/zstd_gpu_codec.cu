@@ -22,16 +22,16 @@ static size_t zstd_decompress_scratch(const oc_gpu_config *cfg, size_t n)
     return b < cap ? b : cap;
 }
 
-/* A worker slice (~0.9 MiB) per chunk, at most 2.5 GiB (~2800 warps:
- * the kernel's 20 resident warps an SM of an H100's 132, ~2640, all busy;
- * the match finder issues an instruction every ~7 cycles a warp, so each
- * warp more is throughput; ~550 warps left the SMs idle, 2 GiB gave ~17 an
- * SM; bench/gpu/zstd/ENC_NOTES.md "Workers", "Where the time goes");
- * workers then take chunks from a counter. */
+/* A worker slice (~0.9 MiB) per task (a chunk, or at levels 1-3 a 128
+ * KiB block of a larger chunk), at most 2.5 GiB (~2800 warps: the
+ * kernel's 20 resident warps an SM of an H100's 132, ~2640, all busy; the
+ * match finder issues an instruction every ~7 cycles a warp, so each warp
+ * more is throughput; ~550 warps left the SMs idle, 2 GiB gave ~17 an SM;
+ * bench/gpu/zstd/ENC_NOTES.md "Workers", "Where the time goes"); workers
+ * then take tasks from a counter. */
 static size_t zstd_compress_scratch(const oc_gpu_config *cfg, size_t n)
 {
-    (void)cfg;
-    size_t b = oc_cuda_zstd_compress_scratch_size(n), cap = (size_t)5 << 29;
+    size_t b = oc_cuda_zstd_compress_scratch_size(n, cfg->level, cfg->src_sizes_host), cap = (size_t)5 << 29;
     return b < cap ? b : cap;
 }
 
