@@ -57,9 +57,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (st != OC_OK || bgot != got || memcmp(bp, out, got) != 0))
         abort();
     /* v8 (zstd_dec_frame.h, the library's kernel for multi-block frames;
-     * test_zstd_gpu_blocks also runs the v8c split): the same one-sided
+     * test_zstd_gpu_blocks also runs the dev v8c split): the same one-sided
      * rule, with slots as small as the kernel's */
-    if (zd_pf_decode_host(&tables, in, size, bp, cap, &bgot, (uint64_t)320 << 10, 0) &&
+    if (zd_pf_decode_host(&tables, in, size, bp, cap, &bgot, (uint64_t)320 << 10) &&
         (st != OC_OK || bgot != got || memcmp(bp, out, got) != 0))
         abort();
     free(bp);

@@ -26,9 +26,10 @@
  * And v8 (src/cuda/codecs/zstd/zstd_dec_frame.h: each block's entropy decoded into
  * one of two reused slots just before the block is executed in order, the
  * resolve done on the way): the same result and bytes as v5 again, both
- * with the executor copying the literals (v8) and with the literals copied
- * first at the offset chain's position and only the matches executed (v8c,
- * the library kernel's split); neither writes past the capacity.
+ * with the executor copying the literals (v8, the library's kernel) and
+ * with the literals copied first at the offset chain's position and only
+ * the matches executed (v8c, an experiment that lost its GPU A/B:
+ * bench/gpu/dev/zstd_dec_frame_v8c.h); neither writes past the capacity.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@
 #include <zstd.h>
 
 #include "../bench/gpu/dev/zstd_dec_bigframe.h"
+#include "../bench/gpu/dev/zstd_dec_frame_v8c.h"
 
 #include "helpers/soft_check.h"
 #include "helpers/tu_rng.h"
@@ -68,7 +70,8 @@ static int bp_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap, siz
     for (int placed = 0; placed < 2; placed++) {
         size_t n8 = 0;
         memset(v7, 0x5A, cap + 1);
-        int ok8 = zd_pf_decode_host(&g_tables, src, n, v7, cap, &n8, (uint64_t)1 << 20, placed);
+        int ok8 = placed ? zd_pf_decode_host_v8c(&g_tables, src, n, v7, cap, &n8, (uint64_t)1 << 20)
+                         : zd_pf_decode_host(&g_tables, src, n, v7, cap, &n8, (uint64_t)1 << 20);
         EXPECT(ok8 == ok, "v8%s %s where v5 %s", placed ? "c" : "", ok8 ? "succeeded" : "gave up",
                ok ? "succeeded" : "gave up");
         if (ok && ok8)

@@ -459,7 +459,7 @@ __global__ void __launch_bounds__(NW * 32)
             uint8_t *slot = ring + (b % R) * PF_SLOT;
             ok = MODE == 1   ? zd_pf_block_pf(T, src, &blk[b], rep, &pos, slot, out, caps[c])
                  : MODE == 2 ? zd_pf_block_m(T, src, &blk[b], rep, &pos, slot, out, caps[c])
-                             : zd_pf_block(T, src, &blk[b], rep, &pos, slot, out, caps[c], 0);
+                             : zd_pf_block(T, src, &blk[b], rep, &pos, slot, out, caps[c]);
             __syncwarp();
             __threadfence_block();
             if (lane == 0)

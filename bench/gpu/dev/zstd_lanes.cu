@@ -33,6 +33,8 @@
  * library's engine caps the zstd decoder's scratch (256 MiB today).
  * Built with -DZL_PROFILE (zstd_lanes_prof), it also prints the share of
  * v6's warp cycles in each step (prepare, lane decode, execute, finish).
+ * Built with -DZL_DEPGROUPS (zstd_lanes_dep), its v6 rows run the frozen
+ * variant of zstd_dec_lanes_dep.cuh instead of the library's zl_group.
  * Exit status 0 only if every check passed.
  */
 #include <cuda_runtime.h>
@@ -49,6 +51,13 @@
 
 #include "cuda/codecs/zstd/zstd_dec_lanes.h"
 #include "cuda/codecs/zstd/zstd_gpu.h"
+#ifdef ZL_DEPGROUPS
+/* target zstd_lanes_dep: the v6 rows run the frozen ZL_DEPGROUPS variant */
+#include "zstd_dec_lanes_dep.cuh"
+#define ZL_GROUP_FN zl_group_dep
+#else
+#define ZL_GROUP_FN zl_group
+#endif
 
 #define ZLK_WARPS 4 /* warps per block */
 #define ZLK_COUNTER 256
@@ -92,8 +101,8 @@ __global__ void __launch_bounds__(ZLK_WARPS * 32, 4)
         if (first >= n)
             break;
         uint32_t m = n - first < g ? (uint32_t)(n - first) : g;
-        zl_group(T, L, sq, first, m, src_ptrs, src_sizes, dst_ptrs, dst_caps, dst_sizes, statuses, lits,
-                 litcap, tabs);
+        ZL_GROUP_FN(T, L, sq, first, m, src_ptrs, src_sizes, dst_ptrs, dst_caps, dst_sizes, statuses, lits,
+                    litcap, tabs);
     }
 }
 

@@ -29,12 +29,12 @@
  *   zd_pf_entropy   a warp per block: literals and sequences into a slot;
  *   zd_pf_block     one warp, blocks in order: repeat offsets, positions,
  *                   the same checks and copies as zd_block;
- *   (zd_pf_lits     "v8c", not in the kernel: the entropy warp copies its
+ *   (v8c            not in the kernel: the entropy warp also copies its
  *                   block's literals once the block's output offset is
  *                   known, the executor then runs the matches only; it
  *                   lost to v8 once the executor's scans became ballots,
- *                   bench/gpu/zstd/NOTES.md "Run 8"; the host mirror and
- *                   the dev harness keep it for A/Bs)
+ *                   bench/gpu/zstd/NOTES.md "Run 8"; frozen in
+ *                   bench/gpu/dev/zstd_dec_frame_v8c.h with its host mirror)
  *   zd_pf_end       content size and XXH64.
  * Every step reports only success or failure: a frame that fails anywhere
  * is decoded again from the start by zd_decode_chunk, which gives the exact
@@ -491,51 +491,13 @@ OC_CORE_BIGFN void zd_pf_entropy(zd_tables *T, const uint8_t *src, const zd_bp_f
     OC_WARP_SYNC();
 }
 
-/* Copies block b's literals (decoded into slot, or raw in src) to their
- * places in out (the block's first output byte), so that executing the
- * block is only its matches (zd_pf_block with lits_placed).  Why: the
- * executor is the frame's serial path, and half of its time went to these
- * copies (v7's split, bench/gpu/zstd/NOTES.md "Run 7"); they depend on
- * nothing but the block's output offset, so the warp that decoded the
- * block's entropy does them while the executor is busy with earlier
- * blocks.  b must be ok (b->dsize bytes fit at out: checked by the caller).
- * Uses T's sequence rows.  A warp. */
-OC_CORE_BIGFN void zd_pf_lits(zd_tables *T, const uint8_t *src, const zd_bp_block *b, const uint8_t *slot,
-                              uint8_t *out)
-{
-    const uint8_t *lit = b->lit_src ? src + b->lit_src - 1 : slot;
-    const zd_bp_seq *sq = (const zd_bp_seq *)(slot + ((b->lsize + 15) & ~15u));
-    uint32_t bop = 0, lp = 0;
-    OC_WARP_SYNC(); /* T's rows are free */
-    for (uint32_t base = 0; base < b->nseq; base += ZD_SEQ_BATCH) {
-        uint32_t cnt = b->nseq - base < ZD_SEQ_BATCH ? b->nseq - base : ZD_SEQ_BATCH;
-        ZD_EACH_SEQ(t, cnt)
-        {
-            uint32_t ll = 0, ml = 0;
-            if (t < cnt) {
-                zd_bp_seq s = sq[base + t];
-                ll = s.ll;
-                ml = s.ml;
-            }
-            zd_stage_seq(T, t, cnt, ll, ml, 0, &bop, &lp);
-        }
-        OC_WARP_SYNC();
-        zd_exec_literals(T, out, lit, cnt);
-        OC_WARP_SYNC(); /* the next batch overwrites T's rows */
-    }
-    zd_copy(out + bop, lit + lp, b->lsize - lp);
-    OC_WARP_SYNC();
-}
-
-/* Executes block b (its entropy results in b, its slot decoded) at output
- * position *pos of dst (capacity cap), with the repeat offsets rep (updated).
- * lits_placed: zd_pf_lits has put the block's literals in place, only the
- * matches run here (v8c: the host mirror); 0: the literals are copied here
- * too (v8: the library's kernel).  1 on success and *pos
- * advanced; 0 where zd_decode_chunk must decode the frame.  A warp; every
- * lane keeps the same *pos and rep. */
+/* Executes block b (its entropy results in b, its slot decoded), literals
+ * and matches, at output position *pos of dst (capacity cap), with the
+ * repeat offsets rep (updated).  1 on success and *pos advanced; 0 where
+ * zd_decode_chunk must decode the frame.  A warp; every lane keeps the same
+ * *pos and rep. */
 OC_CORE_BIGFN int zd_pf_block(zd_tables *T, const uint8_t *src, const zd_bp_block *b, uint32_t *rep,
-                              uint64_t *pos, const uint8_t *slot, uint8_t *dst, size_t cap, int lits_placed)
+                              uint64_t *pos, const uint8_t *slot, uint8_t *dst, size_t cap)
 {
     uint32_t lane = OC_LANE();
     uint64_t p0 = *pos;
@@ -586,13 +548,9 @@ OC_CORE_BIGFN int zd_pf_block(zd_tables *T, const uint8_t *src, const zd_bp_bloc
         if (OC_WARP_ANY(bad))
             return 0;
         OC_WARP_SYNC();
-        if (lits_placed)
-            zd_exec_matches(T, out, cnt, batch_bop);
-        else
-            zd_exec_batch(T, out, lit, cnt, batch_bop);
+        zd_exec_batch(T, out, lit, cnt, batch_bop);
     }
-    if (!lits_placed)
-        zd_copy(out + bop, lit + lp, b->lsize - lp);
+    zd_copy(out + bop, lit + lp, b->lsize - lp);
     OC_WARP_SYNC();
     for (int k = 0; k < 3; k++)
         rep[k] = nr[k];
@@ -621,14 +579,9 @@ OC_CORE_BIGFN int zd_pf_end(zd_tables *T, const uint8_t *src, const zd_bp_frame 
 
 /* zd_pf_decode_host: v8 on one thread with R = 2 slots (block b's entropy
  * decoded into slot b mod 2 just before it is executed, so a slot is
- * reused as the kernel reuses it).  lits_placed: each block's literals are
- * copied first (zd_pf_lits) at the offset the kernel's chain gives it (the
- * sum of the earlier blocks' sizes, a failed block counting 0), then its
- * matches executed, as zf_decode_kernel does; 0: v8's executor copies both.
- * 1 and *out_size on success. */
+ * reused as the kernel reuses it).  1 and *out_size on success. */
 static __attribute__((unused)) int zd_pf_decode_host(zd_tables *T, const uint8_t *src, size_t n, uint8_t *dst,
-                                                     size_t cap, size_t *out_size, uint64_t slot_bytes,
-                                                     int lits_placed)
+                                                     size_t cap, size_t *out_size, uint64_t slot_bytes)
 {
     zd_bp_frame f, f2;
     if (!zd_bp_scan(src, n, cap, &f, NULL))
@@ -637,18 +590,12 @@ static __attribute__((unused)) int zd_pf_decode_host(zd_tables *T, const uint8_t
     uint8_t *slots = (uint8_t *)malloc(2 * slot_bytes);
     int ok = blk && slots && zd_bp_scan(src, n, cap, &f2, blk) && f2.nb == f.nb;
     uint32_t rep[3] = {1, 4, 8};
-    uint64_t pos = 0, chain = 0;
+    uint64_t pos = 0;
     for (uint32_t i = 0; ok && i < f.nb; i++) {
         uint8_t *slot = slots + (i & 1) * slot_bytes;
-        uint64_t size = blk[i].bsize;
-        if (blk[i].type == 2) {
+        if (blk[i].type == 2)
             zd_pf_entropy(T, src, &f, &blk[i], slot, slot_bytes, &blk[i]);
-            size = blk[i].ok ? blk[i].dsize : 0;
-            if (lits_placed && blk[i].ok && chain + size <= cap)
-                zd_pf_lits(T, src, &blk[i], slot, dst + chain);
-        }
-        chain += size;
-        ok = zd_pf_block(T, src, &blk[i], rep, &pos, slot, dst, cap, lits_placed);
+        ok = zd_pf_block(T, src, &blk[i], rep, &pos, slot, dst, cap);
     }
     ok = ok && zd_pf_end(T, src, &f, dst, pos);
     if (ok)

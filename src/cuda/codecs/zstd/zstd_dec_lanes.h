@@ -454,58 +454,6 @@ OC_CORE_FN void zl_exec_literals_ordered(zd_tables *T, uint8_t *out, const uint8
         zl_copy_down(out + T->sq_op[j], lit + T->sq_lp[j], T->sq_ll[j]);
 }
 
-#if defined(ZL_DEPGROUPS) && defined(__CUDACC__)
-/* dev only (target zstd_lanes_dep, bench/gpu/zstd/NOTES.md "Run 8"): a
- * round's serial matches run for all chunks of the group at once, a group
- * of 4 lanes per chunk, instead of chunk after chunk with the whole warp.
- * zl_matches_queue: the batch staged in T: its independent matches a lane
- * each (zd_exec_matches' rule), its other matches into q (mpos, off, ml;
- * in order); returns how many. */
-OC_CORE_FN uint32_t zl_matches_queue(zd_tables *T, uint8_t *out, uint32_t cnt, uint32_t bop, uint32_t *q)
-{
-    uint32_t lane = OC_LANE(), mpos = 0, off = 0, ml = 0;
-    OC_WARP_SYNC();
-    if (lane < cnt) {
-        mpos = T->sq_op[lane] + T->sq_ll[lane];
-        off = T->sq_off[lane];
-        ml = T->sq_ml[lane];
-    }
-    int indep = zd_match_indep(mpos, off, ml, bop);
-    if (indep)
-        zd_copy_lane(out + mpos, out + mpos - off, ml);
-    uint32_t dep = __ballot_sync(0xFFFFFFFFu, !indep);
-    if (!indep) {
-        uint32_t at = 3 * (uint32_t)__popc(dep & ((1u << lane) - 1u));
-        q[at] = mpos;
-        q[at + 1] = off;
-        q[at + 2] = ml;
-    }
-    OC_WARP_SYNC(); /* the next batch overwrites T->sq_*, the group phase reads q */
-    return (uint32_t)__popc(dep);
-}
-
-/* zd_match by n lanes (sub = 0 .. n-1 of them): byte i from the bytes
- * before the match, (i mod off) - off, as zd_match does. */
-OC_CORE_FN void zl_match_n(uint8_t *out, uint32_t off, uint32_t len, uint32_t sub, uint32_t n)
-{
-    uint32_t r, step;
-    if (off >= n) {
-        r = sub;
-        step = n;
-    } else {
-        r = sub % off;
-        step = n % off;
-    }
-    const uint8_t *src = out - off;
-    for (uint32_t i = sub; i < len; i += n) {
-        out[i] = src[r];
-        r += step;
-        if (r >= off)
-            r -= off;
-    }
-}
-#endif
-
 /* Decodes chunks first .. first+g-1 (g <= 32) of a batch by one warp:
  * steps 1-3 above, then zd_decode_chunk for every chunk the path left.
  * L: ZL_SLOT-indexed lane states (one on the GPU, g on the host); sq: the
@@ -543,9 +491,6 @@ OC_CORE_BIGFN uint32_t zl_group(zd_tables *T, zl_lane *L, uint32_t *sq, size_t f
     ZL_PROF_END(0, t_prep);
     /* 2. rounds: every lane decodes a batch of its chunk, the warp executes
      * them chunk by chunk */
-#if defined(ZL_DEPGROUPS) && defined(__CUDACC__)
-    uint32_t ndep = 0; /* lane j: chunk j's queued matches of this round */
-#endif
     for (;;) {
         int any = 0;
         ZL_PROF_START(t_dec);
@@ -579,41 +524,8 @@ OC_CORE_BIGFN uint32_t zl_group(zd_tables *T, zl_lane *L, uint32_t *sq, size_t f
                 zl_exec_literals_ordered(T, d, lit, k);
             else
                 zd_exec_literals(T, d, lit, k);
-#if defined(ZL_DEPGROUPS) && defined(__CUDACC__)
-            /* T's FSE tables are free during the rounds (the lane path's
-             * tables are in tabs; zd_decode_chunk runs after them): 3 KiB
-             * of queue for 8 chunks, so larger groups keep zd_exec_matches */
-            if (g <= 8) {
-                uint32_t nq = zl_matches_queue(T, d, k, bb, (uint32_t *)(void *)T->ll + 3 * ZL_K * j);
-                if (OC_LANE() == j)
-                    ndep = nq;
-            } else {
-                zd_exec_matches(T, d, k, bb);
-            }
-#else
             zd_exec_matches(T, d, k, bb);
-#endif
         }
-#if defined(ZL_DEPGROUPS) && defined(__CUDACC__)
-        {
-            /* the queued matches, chunk q's by lanes 4q .. 4q+3, in order */
-            uint32_t grp = OC_LANE() >> 2, sub = OC_LANE() & 3;
-            uint32_t mine = __shfl_sync(0xFFFFFFFFu, ndep, (int)grp);
-            uint8_t *dg = ZL_PTR(uint8_t *, L, dst, grp);
-            uint32_t steps = ndep;
-            for (int x = 16; x > 0; x >>= 1) {
-                uint32_t o = __shfl_xor_sync(0xFFFFFFFFu, steps, x);
-                steps = o > steps ? o : steps;
-            }
-            const uint32_t *qq = (const uint32_t *)(const void *)T->ll + 3 * ZL_K * grp;
-            for (uint32_t st = 0; st < steps; st++) {
-                if (grp < g && st < mine)
-                    zl_match_n(dg + qq[3 * st], qq[3 * st + 1], qq[3 * st + 2], sub, 4);
-                OC_WARP_SYNC();
-            }
-            ndep = 0;
-        }
-#endif
         ZL_PROF_END(2, t_ex);
     }
     /* 3. finish: zd_block's trailing literals, zd_frame's content size */

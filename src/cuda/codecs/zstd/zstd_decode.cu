@@ -161,7 +161,8 @@ __global__ void __launch_bounds__(ZD_WARPS_PER_BLOCK * 32, MINB)
  * the blocks in order as their slots fill, then checks content size and
  * checksum.  (v8c, the entropy warps also copying each block's literals,
  * was 1.04-1.10x this with the executor's serial scans, and lost to it
- * (0.92x) once the scans became ballots: bench/gpu/zstd/NOTES.md "Run 8".)  A frame it decodes gets OK, its
+ * (0.92x) once the scans became ballots: bench/gpu/zstd/NOTES.md "Run 8";
+ * frozen in bench/gpu/dev/zstd_dec_frame_v8c.h.)  A frame it decodes gets OK, its
  * size and done[c] = 1; any other chunk (and any frame that fails here) is left to the per-chunk kernel,
  * which runs after it and gives the exact status.  The hand-over flags are in
  * the CTA's area in global memory (volatile loads after fences). */
@@ -229,7 +230,7 @@ __global__ void __launch_bounds__(ZF_WARPS * 32)
                         __threadfence_block();
                     }
                     ok = zd_pf_block(T, src, &blk[b], rep, &pos, ring + (b % ZF_R) * ZF_SLOT, out,
-                                     dst_caps[c], 0);
+                                     dst_caps[c]);
                     __syncwarp();
                     __threadfence_block();
                     if (lane == 0)
