@@ -15,7 +15,7 @@
  * their own outputs) and G FSE table slots of 5 KiB.
  *
  * Harness: zstd_lanes [--groups 4,8,16,32] [--levels 1,3] [--min-bytes B] [--scratch-cap B]
- *                     [--reps N] [--damage] [--small] FILE...
+ *                     [--reps N] [--damage] [--small] [--smem] FILE...
  * Each FILE is cut into 64 KiB chunks (the first 16 MiB), compressed by
  * libzstd at each level, replicated in distinct device buffers to at least
  * --min-bytes (default 1 GiB); every output of every variant is compared
@@ -29,6 +29,9 @@
  * so must the library with its lane kernel forced (the "library-lanes"
  * lines, oc_cuda_zstd_decompress_with(OC_ZSTD_DEC_LANES)).
  * --small: 2 MiB per file and per batch (for compute-sanitizer).
+ * --smem: also v6s (zstd_dec_lanes_smem.h: groups of 4, the lane decode's
+ * tables in shared memory), checked and timed as the v6 rows are; its
+ * line also gives its ratio to library-auto.
  * --scratch-cap B: v6 gets at most B bytes of scratch (fewer warps), as the
  * library's engine caps the zstd decoder's scratch (256 MiB today).
  * Built with -DZL_PROFILE (zstd_lanes_prof), it also prints the share of
@@ -51,6 +54,7 @@
 
 #include "cuda/codecs/zstd/zstd_dec_lanes.h"
 #include "cuda/codecs/zstd/zstd_gpu.h"
+#include "zstd_dec_lanes_smem.h"
 #ifdef ZL_DEPGROUPS
 /* target zstd_lanes_dep: the v6 rows run the frozen ZL_DEPGROUPS variant */
 #include "zstd_dec_lanes_dep.cuh"
@@ -106,6 +110,42 @@ __global__ void __launch_bounds__(ZLK_WARPS * 32, 4)
     }
 }
 
+/* v6s (zstd_dec_lanes_smem.h): groups of ZLS_G, the lane decode's tables
+ * in shared memory (three chunks' over the warp's zd_tables, the fourth
+ * after its sequence rows in dynamic shared memory). */
+__global__ void __launch_bounds__(ZLK_WARPS * 32, 4)
+    zls_dev_kernel(size_t n, const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
+                   const size_t *dst_caps, size_t *dst_sizes, oc_status *statuses, uint8_t *scratch,
+                   size_t litcap, size_t nwarps)
+{
+    __shared__ zd_tables tables[ZLK_WARPS];
+    size_t wib = threadIdx.x >> 5;
+    size_t warp = (size_t)blockIdx.x * ZLK_WARPS + wib;
+    if (warp >= nwarps)
+        return;
+    zd_tables *T = &tables[wib];
+    uint32_t *sq = zl_sq_dyn + wib * ZLS_DYN_WORDS;
+    uint16_t *slot3 = (uint16_t *)(void *)(sq + ZL_SQ_WORDS(ZLS_G));
+    size_t per_warp = litcap + (size_t)ZLS_G * ZL_TAB_ENTRIES * sizeof(zd_fse_entry);
+    uint8_t *lits = scratch + ZLK_COUNTER + warp * per_warp;
+    zd_fse_entry *tabs = (zd_fse_entry *)(lits + litcap);
+    unsigned long long *next = (unsigned long long *)scratch;
+    zl_lane L[1];
+    uint32_t LG[1];
+    for (;;) {
+        unsigned long long grp = 0;
+        if ((threadIdx.x & 31) == 0)
+            grp = atomicAdd(next, 1ull);
+        grp = __shfl_sync(0xFFFFFFFFu, grp, 0);
+        size_t first = (size_t)grp * ZLS_G;
+        if (first >= n)
+            break;
+        uint32_t m = n - first < ZLS_G ? (uint32_t)(n - first) : ZLS_G;
+        zls_group(T, L, LG, sq, slot3, first, m, src_ptrs, src_sizes, dst_ptrs, dst_caps, dst_sizes, statuses,
+                  lits, litcap, tabs);
+    }
+}
+
 static size_t zl_litcap(size_t max_cap)
 {
     size_t s = max_cap < ZD_BLOCK_MAX ? max_cap : ZD_BLOCK_MAX; /* the library's slot (zd_slot_bytes) */
@@ -121,15 +161,24 @@ struct ZlPlan {
 
 static size_t g_scratch_cap = 0; /* --scratch-cap: v6's scratch at most this (0: no limit) */
 
+#define ZLS_ID 0xFFFFFFFEu /* decoder id of v6s (groups of ZLS_G) */
+
 static ZlPlan zl_plan(size_t n, size_t max_cap, uint32_t g)
 {
     ZlPlan p;
-    p.smem = ZLK_WARPS * ZL_SQ_WORDS(g) * 4;
-    CUDA_OK(cudaFuncSetAttribute(zl_dev_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p.smem));
+    const void *kern = g == ZLS_ID ? (const void *)zls_dev_kernel : (const void *)zl_dev_kernel;
+    p.smem = g == ZLS_ID ? ZLK_WARPS * ZLS_DYN_WORDS * 4 : ZLK_WARPS * ZL_SQ_WORDS(g) * 4;
+    if (g == ZLS_ID)
+        g = ZLS_G;
+    CUDA_OK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p.smem));
     int dev = 0, sms = 0, per_sm = 0;
     CUDA_OK(cudaGetDevice(&dev));
     CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, zl_dev_kernel, ZLK_WARPS * 32, p.smem));
+    CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, ZLK_WARPS * 32, p.smem));
+    static int said = 0;
+    if (!said++ || g == ZLS_G)
+        fprintf(stderr, "plan G=%u: %d blocks of %d warps an SM, %u B dynamic shared memory a block\n", g,
+                per_sm, ZLK_WARPS, p.smem);
     size_t groups = (n + g - 1) / g;
     size_t resident = (size_t)sms * (size_t)std::max(per_sm, 1) * ZLK_WARPS;
     p.warps = std::min(groups, resident);
@@ -146,8 +195,12 @@ static void zl_launch(const ZlPlan &p, void *scratch, size_t n, size_t max_cap, 
                       size_t *dsz, oc_status *st, cudaStream_t s)
 {
     CUDA_OK(cudaMemsetAsync(scratch, 0, sizeof(unsigned long long), s));
-    zl_dev_kernel<<<p.blocks, ZLK_WARPS * 32, p.smem, s>>>(
-        n, src, ssz, dst, caps, dsz, st, (uint8_t *)scratch, zl_litcap(max_cap), g, p.warps);
+    if (g == ZLS_ID)
+        zls_dev_kernel<<<p.blocks, ZLK_WARPS * 32, p.smem, s>>>(
+            n, src, ssz, dst, caps, dsz, st, (uint8_t *)scratch, zl_litcap(max_cap), p.warps);
+    else
+        zl_dev_kernel<<<p.blocks, ZLK_WARPS * 32, p.smem, s>>>(
+            n, src, ssz, dst, caps, dsz, st, (uint8_t *)scratch, zl_litcap(max_cap), g, p.warps);
     CUDA_OK(cudaGetLastError());
 }
 
@@ -369,7 +422,7 @@ int main(int argc, char **argv)
     std::vector<uint32_t> groups = {4, 8, 16, 32};
     std::vector<int> levels = {1, 3};
     size_t min_bytes = (size_t)1 << 30, per_file = 16u << 20;
-    int reps = 5, do_damage = 0;
+    int reps = 5, do_damage = 0, do_smem = 0;
     std::vector<const char *> files;
     for (int a = 1; a < argc; a++) {
         std::string s = argv[a];
@@ -390,11 +443,15 @@ int main(int argc, char **argv)
             g_scratch_cap = strtoull(argv[++a], nullptr, 0);
         else if (s == "--damage")
             do_damage = 1;
+        else if (s == "--smem")
+            do_smem = 1;
         else if (s == "--small")
             min_bytes = per_file = 2u << 20;
         else
             files.push_back(argv[a]);
     }
+    if (do_smem)
+        groups.push_back(ZLS_ID); /* v6s after the v6 rows */
     cudaDeviceProp prop;
     CUDA_OK(cudaGetDeviceProperties(&prop, 0));
     printf("device %s, %d SMs; v6 groups:", prop.name, prop.multiProcessorCount);
@@ -460,6 +517,9 @@ int main(int argc, char **argv)
             for (size_t k = 1; k < gbs.size(); k++) {
                 if (dec[k] == ZL_AUTO)
                     printf("  library-auto %7.2f (%.2fx)", gbs[k], gbs[0] > 0 ? gbs[k] / gbs[0] : 0);
+                else if (dec[k] == ZLS_ID)
+                    printf("  v6s G=%u %7.2f (%.2fx, %.3fx auto)", ZLS_G, gbs[k],
+                           gbs[0] > 0 ? gbs[k] / gbs[0] : 0, gbs[1] > 0 ? gbs[k] / gbs[1] : 0);
                 else
                     printf("  v6 G=%u %7.2f (%.2fx)", dec[k], gbs[k], gbs[0] > 0 ? gbs[k] / gbs[0] : 0);
             }
@@ -531,8 +591,9 @@ int main(int argc, char **argv)
                                "differ\n",
                                path, round, d.n, rejected, diff);
                     else
-                        printf("damage %s round %d G=%u: %zu chunks, %zu rejected, %zu differ\n", path, round,
-                               g, d.n, rejected, diff);
+                        printf("damage %s round %d %s=%u: %zu chunks, %zu rejected, %zu differ\n", path,
+                               round, g == ZLS_ID ? "v6s G" : "G", g == ZLS_ID ? ZLS_G : g, d.n, rejected,
+                               diff);
                 }
                 dev_free(d);
             }
