@@ -10,9 +10,10 @@
  * gave the chunk back (OC_LZS_REDO, where the GPU's copy warp decodes it
  * alone); an accepted stream's records must stay inside the input and the
  * output and add up to the declared length, and their output must be the
- * CPU engine's bytes.  Then the two-lane walk of the same input
- * (snappy_split_parse.h, "Two lanes a chunk": A from the start, B
- * speculatively from the middle, joined where they meet) through the same
+ * CPU engine's bytes.  Then the two-lane walk of the same input (v11b,
+ * an experiment that lost, kept in bench/gpu/dev/dev_snappy_pair_parse.h
+ * and included from there: A from the start, B speculatively from the
+ * middle, joined where they meet) through the same
  * windows must give the one-lane walk's status, size and records, unless
  * A gave the chunk back for its record bound (REDO); its slot is
  * exactly-sized too, B storing into its top.  Seeds (fuzz/seeds/
@@ -24,6 +25,7 @@
 #include <string.h>
 
 #include "cpu/codecs/snappy/snappy_scan.h"
+#include "../bench/gpu/dev/dev_snappy_pair_parse.h" /* includes the library's snappy_split_parse.h */
 #include "cuda/codecs/snappy/snappy_split_parse.h"
 #include "fuzz_common.h"
 

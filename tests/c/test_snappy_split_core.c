@@ -30,12 +30,13 @@
  *     the slot holds (the GPU's copy warp then decodes it alone);
  *   - the result does not depend on the window (sizes 16 to 512, every
  *     alignment);
- *   - the two-lane walk (snappy_split_parse.h, "Two lanes a chunk": A from
- *     the start, B speculatively from the middle, joined where their walks
- *     meet) gives the one-lane walk's status, size and every record on
- *     every stream above and every window, or gives the chunk back (A's
- *     record bound while B stores into the slot's top); some chunks join
- *     and some do not, so both ends run;
+ *   - the two-lane walk (v11b, an experiment that lost: bench/gpu/dev/
+ *     dev_snappy_pair_parse.h, included from there: A from the start, B
+ *     speculatively from the middle, joined where their walks meet) gives
+ *     the library's one-lane walk's status, size and every record on every
+ *     stream above and every window, or gives the chunk back (A's record
+ *     bound while B stores into the slot's top); some chunks join and some
+ *     do not, so both ends run;
  *   - windows, inputs and record arrays are exactly-sized heap buffers: the
  *     ASan suite faults on any read or write out of bounds.
  */
@@ -43,6 +44,7 @@
 #include <string.h>
 
 #include "cpu/codecs/snappy/snappy_scan.h"
+#include "../../bench/gpu/dev/dev_snappy_pair_parse.h" /* includes the library's snappy_split_parse.h */
 #include "cuda/codecs/snappy/snappy_split_parse.h"
 #include "helpers/test_util.h"
 #include "helpers/lz_split_test.h"
@@ -67,9 +69,9 @@ static uint8_t *pair_window(const uint8_t *src, uint32_t n, uint32_t ip, uint32_
     return w;
 }
 
-/* The two-lane walk of a chunk (snappy_split_parse.h, "Two lanes a
- * chunk"), each lane through its own windows as the GPU's driver
- * (oc_lzs_parse_pair) gives them: B first to its end, then A (on the GPU
+/* The two-lane walk of a chunk (dev_snappy_pair_parse.h), each lane
+ * through its own windows as the GPU's driver (bench/gpu/dev/
+ * dev_lz_pair.cuh's oc_lzs_parse_pair) gives them: B first to its end, then A (on the GPU
  * they run together and A waits for B's log and end; A's record bound
  * stays at the slot's middle until A knows B has ended, which on the GPU
  * may come later than here, so A is held to it until it decides).  The

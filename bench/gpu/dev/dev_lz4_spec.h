@@ -24,6 +24,10 @@
 
 #include "../../../src/cuda/codecs/lz4/lz4_split_parse.h"
 
+#ifndef OC_LZS_STOP
+#define OC_LZS_STOP 3 /* A's step: the next sequence starts at or after lim */
+#endif
+
 #define OC_L4S_K 64 /* log entries: 16, 32, 64 joined 91.5%, 95.8%, 98.5% of the sample's 64 KiB chunks */
 #define OC_L4S_LEAD 32u
 #define OC_L4S_JUMP 1024u

@@ -61,6 +61,9 @@
  * few long literals: A's walk is short, and B would search for element
  * starts inside a literal). */
 #define OC_SPEC_SPLITS(srcn, cap) ((srcn) >= OC_SPEC_MIN && (srcn) <= (cap) - (cap) / 8)
+#ifndef OC_LZS_STOP
+#define OC_LZS_STOP 3 /* A's step: the next element starts at or after lim */
+#endif
 #define OC_SPEC_NONE (-0x40000000)
 
 typedef struct oc_spec_log {

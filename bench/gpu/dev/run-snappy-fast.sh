@@ -5,8 +5,8 @@
 #   run-snappy-fast.sh check   memcheck and racecheck on a small batch with the
 #                              split decoder forced (damaged chunks included),
 #                              variants CHECK_VARIANTS (default library,spec,pairs:
-#                              v11's two lanes a chunk, dev kernels and the
-#                              library's machinery; ~1-2 min)
+#                              v11's two lanes a chunk in one warp, and v11b's
+#                              in two, dev_lz_pair.cuh; ~1-2 min)
 #   run-snappy-fast.sh time    the A/B at 1 GiB per call (median of 5; every
 #                              variant: library, v10b, v9, fast1/2/4, spec,
 #                              spec9, pairs, pairs9), then ncu of the parse

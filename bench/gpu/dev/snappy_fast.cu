@@ -27,9 +27,9 @@
  *
  * `spec` and `spec9` are v11 (bench/NOTES.md "v11", dev_snappy_spec.cuh:
  * two lanes of one warp a chunk, the copy kernel at 6 or 9 blocks an SM);
- * `pairs` and `pairs9` the same walks through the library's machinery
- * (v11b: oc_lzs_parse_pair, the two lanes in two warps of a block; the
- * second lane's records in the top of the slot);
+ * `pairs` and `pairs9` v11b (dev_lz_pair.cuh, dev_snappy_pair_parse.h:
+ * oc_lzs_parse_pair, the two lanes in two warps of a block; the second
+ * lane's records in the top of the slot; once the library's, dormant);
  * `v10b` the library's one-lane walk, whatever the library's codec is.  --variants
  * LIST (comma-separated, library among them) runs only those.
  *
@@ -44,6 +44,7 @@
 #include <string.h>
 
 #include "../../../src/cuda/codecs/snappy/snappy_kernels.cu"
+#include "dev_lz_pair.cuh"
 #include "dev_snappy_fast_parse.h"
 #include "dev_snappy_spec.cuh"
 
@@ -65,7 +66,6 @@ size_t snappy_max_compressed_length(size_t source_length);
 
 /* v10's parsers: the library's Snappy parser type with another step. */
 struct dev_snappy_v9 : oc_snappy_split_codec {
-    enum { pairs = 0, copy_blocks = OC_LZS_COPY_BLOCKS_PER_SM }; /* a lane a chunk, as measured */
     static __device__ __forceinline__ int step(st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi,
                                                uint32_t srcn, uint32_t cap, oc_lzs_rec *recs)
     {
@@ -73,7 +73,6 @@ struct dev_snappy_v9 : oc_snappy_split_codec {
     }
 };
 struct dev_snappy_fast1 : oc_snappy_split_codec {
-    enum { pairs = 0, copy_blocks = OC_LZS_COPY_BLOCKS_PER_SM }; /* a lane a chunk, as measured */
     static __device__ __forceinline__ int step(st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi,
                                                uint32_t srcn, uint32_t cap, oc_lzs_rec *recs)
     {
@@ -81,7 +80,6 @@ struct dev_snappy_fast1 : oc_snappy_split_codec {
     }
 };
 struct dev_snappy_fast2 : oc_snappy_split_codec {
-    enum { pairs = 0, copy_blocks = OC_LZS_COPY_BLOCKS_PER_SM }; /* a lane a chunk, as measured */
     static __device__ __forceinline__ int step(st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi,
                                                uint32_t srcn, uint32_t cap, oc_lzs_rec *recs)
     {
@@ -89,7 +87,6 @@ struct dev_snappy_fast2 : oc_snappy_split_codec {
     }
 };
 struct dev_snappy_fast4 : oc_snappy_split_codec {
-    enum { pairs = 0, copy_blocks = OC_LZS_COPY_BLOCKS_PER_SM }; /* a lane a chunk, as measured */
     static __device__ __forceinline__ int step(st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi,
                                                uint32_t srcn, uint32_t cap, oc_lzs_rec *recs)
     {
@@ -99,18 +96,46 @@ struct dev_snappy_fast4 : oc_snappy_split_codec {
 
 /* v10b: the library's one-lane walk (oc_snaps_step, a lane a chunk), whatever the codec picks. */
 struct dev_snappy_v10b : oc_snappy_split_codec {
-    enum { pairs = 0, copy_blocks = OC_LZS_COPY_BLOCKS_PER_SM };
 };
 
-/* v11b through the library's machinery (lz_split_warp.cuh's
- * oc_lzs_parse_pair, lz_split_launch.cuh's oc_lzs_pair_kernel): two lanes
- * a chunk in two warps, the copy at 6 or 9 blocks an SM. */
-struct dev_snappy_pairs : oc_snappy_split_codec {
-    enum { pairs = 1, copy_blocks = 6 };
+/* v11b (dev_lz_pair.cuh's oc_lzs_parse_pair and oc_lzs_pair_kernel, the
+ * walks of dev_snappy_pair_parse.h; they were the library's, dormant,
+ * until they lost): two lanes a chunk in two warps, the copy at 6 or 9
+ * blocks an SM (B). */
+template <int B> struct dev_snappy_pairs_b : oc_snappy_split_codec {
+    /* 4 parse blocks an SM at full scale at 127 registers */
+    enum { K = OC_SNAPS_K, parse_blocks = 4, copy_blocks = B };
+    typedef oc_snaps_b b_st;
+    typedef oc_snaps_log log_t;
+    static __device__ __forceinline__ uint32_t base(uint32_t cap) { return OC_SNAPS_BASE(cap); }
+    static __device__ __forceinline__ int splits(uint32_t srcn, uint32_t cap)
+    {
+        return OC_SNAPS_SPLITS(srcn, cap);
+    }
+    static __device__ __forceinline__ void b_init(b_st *b, uint32_t p0) { oc_snaps_b_init(b, p0); }
+    static __device__ __forceinline__ int b_step(b_st *b, log_t *log, const uint8_t *wp, uint32_t wshift,
+                                                 uint32_t whi, uint32_t srcn, uint32_t cap, oc_lzs_rec *recs)
+    {
+        return oc_snaps_b_step(b, log, wp, wshift, whi, srcn, cap, recs);
+    }
+    static __device__ __forceinline__ int a_step(st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi,
+                                                 uint32_t srcn, uint32_t cap, oc_lzs_rec *recs, uint32_t lim)
+    {
+        return oc_snaps_a_step(s, wp, wshift, whi, srcn, cap, recs, lim);
+    }
+    static __device__ __forceinline__ int find(const st *s, const log_t *log, uint32_t nlog, uint32_t *j,
+                                               uint32_t *lim)
+    {
+        return oc_snaps_find(s, log, nlog, j, lim);
+    }
+    static __device__ __forceinline__ int join(st *s, const log_t *log, uint32_t nlog, uint32_t j,
+                                               uint32_t b_op, uint32_t b_nrec, uint32_t cap)
+    {
+        return oc_snaps_join(s, log, nlog, j, b_op, b_nrec, cap);
+    }
 };
-struct dev_snappy_pairs9 : oc_snappy_split_codec {
-    enum { pairs = 1, copy_blocks = 9 };
-};
+typedef dev_snappy_pairs_b<6> dev_snappy_pairs;
+typedef dev_snappy_pairs_b<9> dev_snappy_pairs9;
 
 /* oc_snappy_decompress_run with parser C: the pipe (which leaves the split
  * decoder's chunks alone), then the split decoder. */
@@ -124,6 +149,19 @@ static oc_status dev_run(void *scratch, size_t scratch_size, const oc_gpu_config
     if (wave == 0 || cudaPeekAtLastError() != cudaSuccess)
         return oc_launched();
     return oc_lzs_run<C>(scratch, cfg->side, 1, b, split_cap, wave, stream);
+}
+
+/* The same with v11b's pair kernels (dev_lz_pair.cuh). */
+template <class C>
+static oc_status dev_run_pairs(void *scratch, size_t scratch_size, const oc_gpu_config *cfg,
+                               const oc_cuda_batch &b, enum oc_lzs_mode mode, cudaStream_t stream)
+{
+    uint32_t split_cap = 0;
+    size_t wave = oc_lzs_wave(scratch, scratch_size, cfg, b.n, mode, &split_cap);
+    oc_snappy_decompress_pipe_kernel<<<(unsigned)b.n, 64, 0, stream>>>(b, wave > 0, split_cap);
+    if (wave == 0 || cudaPeekAtLastError() != cudaSuccess)
+        return oc_launched();
+    return dev_lzs_pair_run<C>(scratch, cfg->side, b, split_cap, wave, stream);
 }
 
 enum { V_LIB, V_V10B, V_V9, V_FAST1, V_FAST2, V_FAST4, V_SPEC, V_SPEC9, V_PAIRS, V_PAIRS9, V_COUNT };
@@ -158,9 +196,9 @@ static void launch(int v, const ctx &c, size_t max_cap, int forced, cudaStream_t
     else if (v == V_V10B)
         r = dev_run<dev_snappy_v10b>(c.scratch, c.bytes, &cfg, c.b, mode, s);
     else if (v == V_PAIRS)
-        r = dev_run<dev_snappy_pairs>(c.scratch, c.bytes, &cfg, c.b, mode, s);
+        r = dev_run_pairs<dev_snappy_pairs>(c.scratch, c.bytes, &cfg, c.b, mode, s);
     else if (v == V_PAIRS9)
-        r = dev_run<dev_snappy_pairs9>(c.scratch, c.bytes, &cfg, c.b, mode, s);
+        r = dev_run_pairs<dev_snappy_pairs9>(c.scratch, c.bytes, &cfg, c.b, mode, s);
     else if (v == V_FAST1)
         r = dev_run<dev_snappy_fast1>(c.scratch, c.bytes, &cfg, c.b, mode, s);
     else if (v == V_FAST2)

@@ -176,8 +176,7 @@ __global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc_lz4_sizes_kernel(oc_c
  * split copy as its sink. */
 struct oc_lz4_split_codec {
     typedef oc_lz4s_st st;
-    enum { refill_quarters = 2 };                                /* half the lanes dry (v8: smem-w512-t2) */
-    enum { pairs = 0, copy_blocks = OC_LZS_COPY_BLOCKS_PER_SM }; /* a lane a chunk */
+    enum { refill_quarters = 2 }; /* half the lanes dry (v8: smem-w512-t2) */
     static __device__ __forceinline__ void init(st *s) { oc_lz4s_init(s); }
     static __device__ __forceinline__ int step(st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi,
                                                uint32_t srcn, uint32_t cap, oc_lzs_rec *recs)

@@ -228,7 +228,7 @@ __device__ __forceinline__ uint32_t oc_lzs_copy_group(uint32_t op, int cnt, uint
 /* Records [g0, g1) of one chunk in stream order (op: the output bytes
  * before record g0), into dst; returns the output end.  Record i is at
  * recs[i] below na and at recs[i + shift] from na on (a chunk walked by
- * two lanes, lz_split_warp.cuh's oc_lzs_parse_pair; na 0xffffffff: one
+ * two lanes, bench/gpu/dev/dev_lz_pair.cuh's oc_lzs_parse_pair; na 0xffffffff: one
  * run).  The records are read through L2 (__ldcg): the parse that writes
  * them may run at the same time on another SM (lz4_kernels.cu), whose
  * lines this SM's L1 must not serve stale.  All 32 lanes call it; q is

@@ -20,14 +20,7 @@
  *                                int32_t *status_out, oc_lzs_slot *q, int lane);
  * (st has ip, op, nrec and status; self_decode is the pipe's rounds parser
  * with the split copy as its sink, all 32 lanes, size and status written
- * by lane 0, each pointer possibly NULL), and
- *     enum { pairs = 0 or 1, copy_blocks = b };  two lanes a chunk
- *                                                (oc_lzs_parse_pair); copy
- *                                                blocks an SM
- * with, when pairs is 1, the second lane's state b_st, its log entry
- * log_t, K entries a chunk, and base, splits, b_init, b_step, a_step,
- * find and join (lz_split_warp.cuh's oc_lzs_parse_pair calls them;
- * snappy/snappy_kernels.cu has the one such format).  Which chunks the split decoder
+ * by lane 0, each pointer possibly NULL).  Which chunks the split decoder
  * takes is the same for every format (oc_lzs_takes); the codec launches
  * its pipe kernel first, which leaves those chunks alone, then
  * oc_lzs_run (see there for the waves and the streams).
@@ -136,47 +129,6 @@ __global__ void __launch_bounds__(OC_LZS_PARSE_WARPS * 32, 1)
     }
 }
 
-/* Split decoder, parse half with two lanes a chunk (C::pairs;
- * oc_lzs_parse_pair): as oc_lzs_parse_kernel, 32 chunks a block of two
- * warps, lane l of the first warp claiming and owning chunk k0 + l, lane
- * l of the second walking its second half when C::splits; the pairs'
- * logs and news in shared memory; segs[k]: where the second lane's
- * records start in chunk k's slot (read by the copy). */
-template <class C>
-__global__ void __launch_bounds__(64, C::parse_blocks)
-    oc_lzs_pair_kernel(oc_cuda_batch b, size_t first, size_t count, uint32_t split_cap, oc_lzs_rec *recs,
-                       size_t stride, uint32_t *state, uint2 *segs)
-{
-    __shared__ __align__(16) uint8_t win[2][32 * OC_LZS_WIN];
-    __shared__ typename C::log_t logs[32][C::K];
-    __shared__ oc_lzs_pair_news news[32];
-    __shared__ int claimed[32];
-    int second = threadIdx.x / 32, lane = threadIdx.x & 31;
-    size_t k0 = (size_t)blockIdx.x * 32, k = k0 + lane;
-    int in = k < count;
-    if (!second) {
-        claimed[lane] = in && atomicCAS(state + k, 0u, OC_LZS_CLAIM_PARSE) == 0u;
-        news[lane].bnews = news[lane].anews = 0;
-    }
-    __syncthreads(); /* the claims and the news zeroed, for the second warp */
-    size_t chunk = first + k;
-    const uint8_t *src = in ? b.src[chunk] : nullptr;
-    size_t srcn = in ? b.src_sizes[chunk] : 0, cap = in ? b.dst_caps[chunk] : 0;
-    int have = claimed[lane] && oc_lzs_takes(src, srcn, b.dst[chunk], cap, split_cap);
-    int split = have && C::splits((uint32_t)srcn, (uint32_t)cap);
-    uint32_t nrec = 0, outn = 0;
-    int st = oc_lzs_parse_pair<C>(second, lane, have, split, src, have ? (uint32_t)srcn : 0,
-                                  have ? (uint32_t)cap : 0, recs + (have ? k * stride : 0), win[second],
-                                  logs[lane], &news[lane], have ? state + k : nullptr, segs + (in ? k : 0),
-                                  &nrec, &outn);
-    if (have && !second && st != OC_LZS_REDO) {
-        if (b.dst_sizes)
-            b.dst_sizes[chunk] = outn;
-        if (b.statuses)
-            b.statuses[chunk] = st;
-    }
-}
-
 /* Split decoder, copy half: persistent warps, each taking the wave's next
  * chunk from *next.  A chunk the split decoder takes is claimed (state
  * word 0 -> CLAIM_COPY) and decoded alone when no parse lane has claimed
@@ -185,7 +137,11 @@ __global__ void __launch_bounds__(64, C::parse_blocks)
  * decoded alone if the parse gives it back.  A copy warp thus waits only
  * for lanes that are running and wait for nothing: progress is guaranteed
  * whatever the scheduling, with the parse kernel before this one on one
- * stream (every chunk then published) or beside it on another. */
+ * stream (every chunk then published) or beside it on another.  segs: the
+ * wave's seg words (oc_lzs_copy_published: a chunk whose records come in
+ * two runs); the library's parse stores one run a chunk, so this kernel
+ * reads none (bench/gpu/dev/dev_lz_pair.cuh's copy kernel, for v11b's two
+ * lanes a chunk, does). */
 template <class C>
 __global__ void __launch_bounds__(OC_LZS_COPY_WARPS * 32, OC_LZS_COPY_MIN_BLOCKS)
     oc_lzs_copy_kernel(oc_cuda_batch b, size_t first, size_t count, uint32_t split_cap,
@@ -212,8 +168,7 @@ __global__ void __launch_bounds__(OC_LZS_COPY_WARPS * 32, OC_LZS_COPY_MIN_BLOCKS
         if (lane == 0)
             w = atomicCAS(state + c, 0u, OC_LZS_CLAIM_COPY);
         w = __shfl_sync(OC_FULL_MASK, w, 0);
-        if (w != 0 && !oc_lzs_copy_published(state + c, C::pairs ? segs + c : nullptr, recs + c * stride, src,
-                                             dst, q, lane))
+        if (w != 0 && !oc_lzs_copy_published(state + c, nullptr, recs + c * stride, src, dst, q, lane))
             continue;
         C::self_decode(src, (uint32_t)srcn, dst, (uint32_t)cap, b.dst_sizes ? b.dst_sizes + chunk : nullptr,
                        b.statuses ? b.statuses + chunk : nullptr, q, lane);
@@ -234,9 +189,9 @@ static inline int oc_lzs_plan(const oc_gpu_config *cfg, size_t n, enum oc_lzs_mo
 }
 
 /* Scratch bytes per chunk of a wave: its record slots, its seg word (a
- * chunk walked by two lanes: where the second lane's records start), then
- * its state word; the wave adds OC_LZS_FIXED (the copy warps' counter,
- * alignment). */
+ * chunk walked by two lanes: where the second lane's records start; read
+ * only by bench/gpu/dev's v11b, which shares this layout), then its state
+ * word; the wave adds OC_LZS_FIXED (the copy warps' counter, alignment). */
 #define OC_LZS_FIXED 16u
 static inline size_t oc_lzs_chunk_bytes(uint32_t split_cap)
 {
@@ -285,14 +240,9 @@ template <class C> static cudaError_t oc_lzs_carveout(void)
         return cudaSuccess;
     e = cudaFuncSetAttribute(oc_lzs_copy_kernel<C>, cudaFuncAttributePreferredSharedMemoryCarveout,
                              cudaSharedmemCarveoutMaxShared);
-    if constexpr (C::pairs) {
-        if (e == cudaSuccess)
-            e = cudaFuncSetAttribute(oc_lzs_pair_kernel<C>, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                     cudaSharedmemCarveoutMaxShared);
-    } else if (e == cudaSuccess) {
+    if (e == cudaSuccess)
         e = cudaFuncSetAttribute(oc_lzs_parse_kernel<C>, cudaFuncAttributePreferredSharedMemoryCarveout,
                                  cudaSharedmemCarveoutMaxShared);
-    }
     if (e == cudaSuccess)
         __atomic_fetch_or(&done, bit, __ATOMIC_RELAXED);
     return e;
@@ -336,9 +286,9 @@ static oc_status oc_lzs_run(void *scratch_dev, const oc_gpu_side *side, int pars
         return OC_ERR_CUDA;
     for (size_t first = 0; first < n; first += wave) {
         size_t count = n - first < wave ? n - first : wave;
-        size_t pw = C::pairs ? 32 : 32 * OC_LZS_PARSE_WARPS; /* chunks a parse block */
+        size_t pw = 32 * OC_LZS_PARSE_WARPS; /* chunks a parse block */
         size_t cblocks = (count + OC_LZS_COPY_WARPS - 1) / OC_LZS_COPY_WARPS;
-        size_t most = (size_t)sms * C::copy_blocks;
+        size_t most = (size_t)sms * OC_LZS_COPY_BLOCKS_PER_SM;
         cudaStream_t ps = side ? side->stream : stream; /* the parse's stream */
         if (cudaMemsetAsync(state, 0, state_bytes + sizeof(*next), stream) != cudaSuccess)
             break;
@@ -346,14 +296,9 @@ static oc_status oc_lzs_run(void *scratch_dev, const oc_gpu_side *side, int pars
                      cudaStreamWaitEvent(ps, side->fork, 0) != cudaSuccess))
             break;
         unsigned pblocks = (unsigned)((count + pw - 1) / pw);
-        if constexpr (C::pairs) {
-            if (parse)
-                oc_lzs_pair_kernel<C>
-                    <<<pblocks, 64, 0, ps>>>(b, first, count, split_cap, recs, stride, state, segs);
-        } else if (parse) {
+        if (parse)
             oc_lzs_parse_kernel<C><<<pblocks, OC_LZS_PARSE_WARPS * 32, 0, ps>>>(b, first, count, split_cap,
                                                                                 recs, stride, state);
-        }
         oc_lzs_copy_kernel<C>
             <<<(unsigned)(cblocks < most ? cblocks : most), OC_LZS_COPY_WARPS * 32, 0, stream>>>(
                 b, first, count, split_cap, recs, stride, state, segs, next);

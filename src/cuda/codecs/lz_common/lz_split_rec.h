@@ -41,9 +41,6 @@
 #define OC_LZS_STEP 0 /* an element or sequence parsed */
 #define OC_LZS_NEED 1 /* a byte at or after s->ip is not in the window */
 #define OC_LZS_END 2  /* finished: s->status (and s->op, s->nrec) final */
-#define OC_LZS_STOP                                                                                          \
-    3 /* a two-lane walk's first lane: the next element is the second lane's                                 \
-         (snappy_split_parse.h, oc_snaps_a_step) */
 
 /* The largest capacity the split path takes (64 KiB: where it was measured
  * faster than the pipe, bench/NOTES.md "v8: outcome"). */

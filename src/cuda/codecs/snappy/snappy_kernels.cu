@@ -152,44 +152,13 @@ struct oc_snappy_split_codec {
        more different rates (a literal skips its bytes), and v8's harness
        measured t1 21% faster than t2 for Snappy (bench/NOTES.md "v8: outcome") */
     enum { refill_quarters = 1 };
-    /* a lane a chunk; the two-lane walk (snappy_split_parse.h, "Two lanes a chunk"; bench/NOTES.md
-       "v11": a pair of warps for 32 chunks, one walking from the starts, one from the middles; 4
-       blocks an SM at full scale at 127 registers) is measured in bench/gpu/dev's snappy_fast
-       (variants pairs, pairs9) before it is the library's */
-    enum { pairs = 0, K = OC_SNAPS_K, parse_blocks = 4, copy_blocks = OC_LZS_COPY_BLOCKS_PER_SM };
-    typedef oc_snaps_b b_st;
-    typedef oc_snaps_log log_t;
+    /* a lane a chunk: v11's two lanes a chunk lost (bench/NOTES.md "v11", "v11b") and live in
+       bench/gpu/dev (dev_snappy_pair_parse.h, dev_lz_pair.cuh; snappy_fast's variants pairs, pairs9) */
     static __device__ __forceinline__ void init(st *s) { oc_snaps_init(s); }
     static __device__ __forceinline__ int step(st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi,
                                                uint32_t srcn, uint32_t cap, oc_lzs_rec *recs)
     {
         return oc_snaps_step(s, wp, wshift, whi, srcn, cap, recs);
-    }
-    static __device__ __forceinline__ uint32_t base(uint32_t cap) { return OC_SNAPS_BASE(cap); }
-    static __device__ __forceinline__ int splits(uint32_t srcn, uint32_t cap)
-    {
-        return OC_SNAPS_SPLITS(srcn, cap);
-    }
-    static __device__ __forceinline__ void b_init(b_st *b, uint32_t p0) { oc_snaps_b_init(b, p0); }
-    static __device__ __forceinline__ int b_step(b_st *b, log_t *log, const uint8_t *wp, uint32_t wshift,
-                                                 uint32_t whi, uint32_t srcn, uint32_t cap, oc_lzs_rec *recs)
-    {
-        return oc_snaps_b_step(b, log, wp, wshift, whi, srcn, cap, recs);
-    }
-    static __device__ __forceinline__ int a_step(st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi,
-                                                 uint32_t srcn, uint32_t cap, oc_lzs_rec *recs, uint32_t lim)
-    {
-        return oc_snaps_a_step(s, wp, wshift, whi, srcn, cap, recs, lim);
-    }
-    static __device__ __forceinline__ int find(const st *s, const log_t *log, uint32_t nlog, uint32_t *j,
-                                               uint32_t *lim)
-    {
-        return oc_snaps_find(s, log, nlog, j, lim);
-    }
-    static __device__ __forceinline__ int join(st *s, const log_t *log, uint32_t nlog, uint32_t j,
-                                               uint32_t b_op, uint32_t b_nrec, uint32_t cap)
-    {
-        return oc_snaps_join(s, log, nlog, j, b_op, b_nrec, cap);
     }
     static __device__ __noinline__ void self_decode(const uint8_t *src, uint32_t srcn, uint8_t *dst,
                                                     uint32_t cap, size_t *size_out, int32_t *status_out,
