@@ -30,7 +30,15 @@
  * `pairs` and `pairs9` v11b (dev_lz_pair.cuh, dev_snappy_pair_parse.h:
  * oc_lzs_parse_pair, the two lanes in two warps of a block; the second
  * lane's records in the top of the slot; once the library's, dormant);
- * `v10b` the library's one-lane walk, whatever the library's codec is.  --variants
+ * `v10b` the library's one-lane walk, whatever the library's codec is;
+ * `skew` v12 (dev_lz_skew.cuh, bench/NOTES.md "v12": the library's parse
+ * with each lane's window a word further in shared memory than the last,
+ * so that lanes at the same window offset read different banks), `clock`
+ * the library's parse with a clock at each parse warp's start and end and
+ * `skewclock` skew's with them (after the timing, the parse's span, the
+ * warps' times by file and the SMs' last ends are printed); `word` the
+ * library's layout with the header read as two words
+ * (dev_snappy_word_parse.cuh), `skewword` both.  --variants
  * LIST (comma-separated, library among them) runs only those.
  *
  *   snappy_fast [--min-bytes N] [--repeats N] [--only NAME] [--variants LIST] [--split] FILE...
@@ -45,6 +53,8 @@
 
 #include "../../../src/cuda/codecs/snappy/snappy_kernels.cu"
 #include "dev_lz_pair.cuh"
+#include "dev_lz_skew.cuh"
+#include "dev_snappy_word_parse.cuh"
 #include "dev_snappy_fast_parse.h"
 #include "dev_snappy_spec.cuh"
 
@@ -151,6 +161,36 @@ static oc_status dev_run(void *scratch, size_t scratch_size, const oc_gpu_config
     return oc_lzs_run<C>(scratch, cfg->side, 1, b, split_cap, wave, stream);
 }
 
+/* The same with v12's parse kernel (dev_lz_skew.cuh): windows skewed a
+ * word a lane (SKEW), clocks at each parse warp's start and end (CLOCK). */
+/* v12's parser types: the library's step on the window, or `word`'s. */
+struct dev_snappy_wlib : oc_snappy_split_codec {
+    static __device__ __forceinline__ int wstep(st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi,
+                                                uint32_t srcn, uint32_t cap, oc_lzs_rec *recs)
+    {
+        return oc_snaps_step(s, wp, wshift, whi, srcn, cap, recs);
+    }
+};
+struct dev_snappy_word : oc_snappy_split_codec {
+    static __device__ __forceinline__ int wstep(st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi,
+                                                uint32_t srcn, uint32_t cap, oc_lzs_rec *recs)
+    {
+        return dev_snapw_step(s, wp, wshift, whi, srcn, cap, recs);
+    }
+};
+
+template <class C, int SKEW, int CLOCK>
+static oc_status dev_run_skew(void *scratch, size_t scratch_size, const oc_gpu_config *cfg,
+                              const oc_cuda_batch &b, enum oc_lzs_mode mode, cudaStream_t stream)
+{
+    uint32_t split_cap = 0;
+    size_t wave = oc_lzs_wave(scratch, scratch_size, cfg, b.n, mode, &split_cap);
+    oc_snappy_decompress_pipe_kernel<<<(unsigned)b.n, 64, 0, stream>>>(b, wave > 0, split_cap);
+    if (wave == 0 || cudaPeekAtLastError() != cudaSuccess)
+        return oc_launched();
+    return dev_lzs_skew_run<C, SKEW, CLOCK>(scratch, cfg->side, b, split_cap, wave, stream);
+}
+
 /* The same with v11b's pair kernels (dev_lz_pair.cuh). */
 template <class C>
 static oc_status dev_run_pairs(void *scratch, size_t scratch_size, const oc_gpu_config *cfg,
@@ -164,9 +204,27 @@ static oc_status dev_run_pairs(void *scratch, size_t scratch_size, const oc_gpu_
     return dev_lzs_pair_run<C>(scratch, cfg->side, b, split_cap, wave, stream);
 }
 
-enum { V_LIB, V_V10B, V_V9, V_FAST1, V_FAST2, V_FAST4, V_SPEC, V_SPEC9, V_PAIRS, V_PAIRS9, V_COUNT };
-static const char *const vname[V_COUNT] = {"library", "v10b", "v9",    "fast1", "fast2",
-                                           "fast4",   "spec", "spec9", "pairs", "pairs9"};
+enum {
+    V_LIB,
+    V_V10B,
+    V_V9,
+    V_FAST1,
+    V_FAST2,
+    V_FAST4,
+    V_SPEC,
+    V_SPEC9,
+    V_PAIRS,
+    V_PAIRS9,
+    V_SKEW,
+    V_CLOCK,
+    V_SKEWCLOCK,
+    V_WORD,
+    V_SKEWWORD,
+    V_COUNT
+};
+static const char *const vname[V_COUNT] = {"library", "v10b",  "v9",        "fast1", "fast2",
+                                           "fast4",   "spec",  "spec9",     "pairs", "pairs9",
+                                           "skew",    "clock", "skewclock", "word",  "skewword"};
 
 struct ctx {
     oc_cuda_batch b;
@@ -197,6 +255,16 @@ static void launch(int v, const ctx &c, size_t max_cap, int forced, cudaStream_t
         r = dev_run<dev_snappy_v10b>(c.scratch, c.bytes, &cfg, c.b, mode, s);
     else if (v == V_PAIRS)
         r = dev_run_pairs<dev_snappy_pairs>(c.scratch, c.bytes, &cfg, c.b, mode, s);
+    else if (v == V_SKEW)
+        r = dev_run_skew<dev_snappy_wlib, 1, 0>(c.scratch, c.bytes, &cfg, c.b, mode, s);
+    else if (v == V_CLOCK)
+        r = dev_run_skew<dev_snappy_wlib, 0, 1>(c.scratch, c.bytes, &cfg, c.b, mode, s);
+    else if (v == V_SKEWCLOCK)
+        r = dev_run_skew<dev_snappy_wlib, 1, 1>(c.scratch, c.bytes, &cfg, c.b, mode, s);
+    else if (v == V_WORD)
+        r = dev_run_skew<dev_snappy_word, 0, 0>(c.scratch, c.bytes, &cfg, c.b, mode, s);
+    else if (v == V_SKEWWORD)
+        r = dev_run_skew<dev_snappy_word, 1, 0>(c.scratch, c.bytes, &cfg, c.b, mode, s);
     else if (v == V_PAIRS9)
         r = dev_run_pairs<dev_snappy_pairs9>(c.scratch, c.bytes, &cfg, c.b, mode, s);
     else if (v == V_FAST1)
@@ -214,6 +282,83 @@ static void launch(int v, const ctx &c, size_t max_cap, int forced, cudaStream_t
         exit(1);
     }
     CUDA_OK(cudaGetLastError());
+}
+
+/* The parse warps' clocks of the last CLOCK call (dev_lz_skew.cuh): the
+ * parse's span, each warp's time as a share of it, and by file (a warp's
+ * file: its first chunk's) the warps' mean and longest time and their
+ * latest end; the SMs' last ends (how long the SMs sit idle at the end). */
+static void clock_report(const char *name, size_t n, size_t nu, const int *u_fidx, int nfiles,
+                         const char *const *u_name)
+{
+    size_t nw = (n + 31) / 32;
+    if (nw > DEV_CLOCK_WARPS)
+        nw = DEV_CLOCK_WARPS;
+    dev_warp_clock_t *c = (dev_warp_clock_t *)malloc(nw * sizeof *c);
+    CUDA_OK(cudaMemcpyFromSymbol(c, dev_warp_clock, nw * sizeof *c));
+    unsigned long long t0 = ~0ull, t1 = 0;
+    for (size_t w = 0; w < nw; w++) {
+        t0 = c[w].t0 < t0 ? c[w].t0 : t0;
+        t1 = c[w].t1 > t1 ? c[w].t1 : t1;
+    }
+    double span = (double)(t1 - t0), sum = 0;
+    double fsum[64] = {0}, fmax[64] = {0}, fend[64] = {0};
+    size_t fcnt[64] = {0};
+    double smend[1024] = {0};
+    for (size_t w = 0; w < nw; w++) {
+        double d = (double)(c[w].t1 - c[w].t0), e = (double)(c[w].t1 - t0);
+        int f = u_fidx[c[w].chunk0 % nu];
+        sum += d;
+        fsum[f] += d, fcnt[f]++;
+        fmax[f] = d > fmax[f] ? d : fmax[f];
+        fend[f] = e > fend[f] ? e : fend[f];
+        if (c[w].sm < 1024)
+            smend[c[w].sm] = e > smend[c[w].sm] ? e : smend[c[w].sm];
+    }
+    printf("%s clocks: parse span %.3f ms over %zu warps; a warp's mean time %.3f ms (%.0f%% of the span)\n",
+           name, span * 1e-6, nw, sum / (double)nw * 1e-6, 100.0 * sum / (double)nw / span);
+    for (int f = 0; f < nfiles; f++)
+        if (fcnt[f])
+            printf("  %-28s %4zu warps  mean %.3f ms  longest %.3f ms  last end %.3f ms\n", u_name[f],
+                   fcnt[f], fsum[f] / (double)fcnt[f] * 1e-6, fmax[f] * 1e-6, fend[f] * 1e-6);
+    int nsm = 0;
+    double smsum = 0, smmin = span;
+    for (int i = 0; i < 1024; i++)
+        if (smend[i] > 0) {
+            nsm++;
+            smsum += smend[i];
+            smmin = smend[i] < smmin ? smend[i] : smmin;
+        }
+    printf("  SMs' last parse end: %d SMs, mean %.3f ms, earliest %.3f ms (the span %.3f)\n", nsm,
+           nsm ? smsum / nsm * 1e-6 : 0.0, smmin * 1e-6, span * 1e-6);
+    /* parse warps per SM, and those sharing a scheduler (slot % 4) with another parse warp: their
+       mean time against the others' (a shared scheduler issues for both) */
+    static int per_sm[1024], per_sched[1024][4];
+    memset(per_sm, 0, sizeof per_sm), memset(per_sched, 0, sizeof per_sched);
+    for (size_t w = 0; w < nw; w++)
+        if (c[w].sm < 1024)
+            per_sm[c[w].sm]++, per_sched[c[w].sm][c[w].slot % 4]++;
+    int hist[9] = {0};
+    for (int i = 0; i < 1024; i++)
+        if (per_sm[i])
+            hist[per_sm[i] < 8 ? per_sm[i] : 8]++;
+    double sh = 0, al = 0;
+    size_t nsh = 0, nal = 0;
+    for (size_t w = 0; w < nw; w++) {
+        if (c[w].sm >= 1024)
+            continue;
+        double d = (double)(c[w].t1 - c[w].t0);
+        if (per_sched[c[w].sm][c[w].slot % 4] > 1)
+            sh += d, nsh++;
+        else
+            al += d, nal++;
+    }
+    printf(
+        "  parse warps an SM: 1:%d 2:%d 3:%d 4:%d 5:%d 6:%d 7:%d 8+:%d SMs; sharing a scheduler: %zu warps, "
+        "mean %.3f ms; alone: %zu, mean %.3f ms\n",
+        hist[1], hist[2], hist[3], hist[4], hist[5], hist[6], hist[7], hist[8], nsh,
+        nsh ? sh / nsh * 1e-6 : 0.0, nal, nal ? al / nal * 1e-6 : 0.0);
+    free(c);
 }
 
 static int cmp_float(const void *a, const void *b)
@@ -242,6 +387,7 @@ int main(int argc, char **argv)
     size_t min_bytes = (size_t)1 << 30;
     int repeats = 5, only = -1, forced = 0, skip[V_COUNT] = {0};
     const uint8_t *u_file[64];
+    const char *u_name[64];
     size_t u_fsize[64];
     int nfiles = 0;
     for (int i = 1; i < argc; i++) {
@@ -275,6 +421,7 @@ int main(int argc, char **argv)
             }
         } else if (nfiles < 64) {
             u_file[nfiles] = read_file(argv[i], &u_fsize[nfiles]);
+            u_name[nfiles] = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
             if (!u_file[nfiles] || !u_fsize[nfiles]) {
                 fprintf(stderr, "%s: cannot read (or empty)\n", argv[i]);
                 return 2;
@@ -294,11 +441,13 @@ int main(int argc, char **argv)
         nu += (u_fsize[f] + CH - 1) / CH;
     const uint8_t **u_data = (const uint8_t **)malloc(nu * sizeof(void *));
     size_t *u_size = (size_t *)malloc(nu * sizeof(size_t)), *c_size = (size_t *)malloc(nu * sizeof(size_t));
+    int *u_fidx = (int *)malloc(nu * sizeof(int)); /* the file of each unique chunk */
     uint8_t *comp = (uint8_t *)malloc(nu * bound), *back = (uint8_t *)malloc(CH);
     size_t k = 0, cycle_u = 0, cycle_c = 0;
     for (int f = 0; f < nfiles; f++)
         for (size_t o = 0; o < u_fsize[f]; o += CH, k++) {
             u_data[k] = u_file[f] + o;
+            u_fidx[k] = f;
             u_size[k] = u_fsize[f] - o < CH ? u_fsize[f] - o : CH;
             size_t c = bound, dn = CH;
             char *cp = (char *)comp + k * bound;
@@ -420,6 +569,8 @@ int main(int argc, char **argv)
             CUDA_OK(cudaEventSynchronize(t1));
             CUDA_OK(cudaEventElapsedTime(&ms[r], t0, t1));
         }
+        if (v == V_CLOCK || v == V_SKEWCLOCK) /* the last call's parse warps (one wave: n <= OC_LZS_WAVE) */
+            clock_report(vname[v], n, nu, u_fidx, nfiles, u_name);
         qsort(ms, (size_t)repeats, sizeof(float), cmp_float);
         rate[v] = (float)total_u / (ms[repeats / 2] * 1e-3f) / 1e9f;
         printf("%-8s %8.1f GB/s  %6.3f ms (min %.3f, max %.3f)  %5.2fx library\n", vname[v], rate[v],
