@@ -14,7 +14,9 @@
  * How the warp runs the format's decoder: a "round" is one visit of every
  * lane.  Each lane decodes its symbol from its own bit buffer (registers)
  * with tables the warp built together in shared memory (inflate_huff_core.h:
- * 10-bit literal/length, 8-bit distance tables, canonical decode beyond);
+ * 10-bit literal/length, 8-bit distance tables, canonical decode beyond;
+ * a lane owing a distance and the others run one body, one look-up in
+ * either table: decoder v4, GDEFLATE_NOTES.md);
  * a prefix sum of the lanes' output sizes places literals and matches; the
  * first lane in visit order that fails or ends the block stops the round
  * (lanes after it are not visited: their reads are dropped); the lanes that
@@ -519,31 +521,39 @@ OC_CORE_FN oc_status gdd_huffman(const gdd_tables *T, gdd_lane *L, gdd_in *in, u
         uint32_t emit[GDD_PER], used[GDD_PER], dist[GDD_PER], lit[GDD_PER];
         int copy[GDD_PER], stop[GDD_PER];
         oc_status err[GDD_PER];
+        /* One body for both kinds of visit: a lane owing a distance looks
+         * its code up in the distance table, the others in the
+         * literal/length table (one load from either), and the entry
+         * decodes the same way (base + extra bits; gdd_distance's checks
+         * in its order) */
         for (uint32_t j = 0; j < GDD_PER; j++) {
             const gdd_lane *l = &L[j];
-            emit[j] = used[j] = dist[j] = 0;
+            emit[j] = dist[j] = 0;
             lit[j] = 256;
             copy[j] = l->pend != 0;
             stop[j] = 0;
-            if (copy[j]) {
-                err[j] = gdd_distance(T, l, &used[j], &dist[j]);
-                continue;
-            }
-            uint32_t e = T->lit[(uint32_t)l->bb & ((1u << INF_TB) - 1u)];
+            const uint32_t *tab = copy[j] ? T->dist : T->lit;
+            uint32_t e = tab[(uint32_t)l->bb & (copy[j] ? (1u << INF_DTB) - 1u : (1u << INF_TB) - 1u)];
             if (INF_KIND(e) == INF_K_SLOW)
-                e = inf_slow(&T->lcan, T->lsyms, INF_TABLE_GLIT, INF_TB, l->bb);
+                e = inf_slow(copy[j] ? &T->dcan : &T->lcan, copy[j] ? T->dsyms : T->lsyms,
+                             copy[j] ? INF_TABLE_GDIST : INF_TABLE_GLIT, copy[j] ? INF_DTB : INF_TB, l->bb);
             err[j] = gdd_check(e, l->real);
             used[j] = INF_TOTAL(e);
-            if (err[j] != OC_OK)
-                continue;
             uint32_t k = INF_KIND(e);
-            if (k == INF_K_LIT1) {
-                emit[j] = 1;
-                lit[j] = e & 0xFFu;
-            } else if (k == INF_K_LEN) {
-                emit[j] = (e & 0xFFFFu) + ((uint32_t)(l->bb >> INF_CLEN(e)) & ((1u << INF_GXTRA(e)) - 1u));
-            } else {
-                stop[j] = 1; /* end of block */
+            uint32_t val = (e & 0xFFFFu) + ((uint32_t)(l->bb >> INF_CLEN(e)) & ((1u << INF_GXTRA(e)) - 1u));
+            if (copy[j]) {
+                dist[j] = val;
+                if (err[j] == OC_OK && (size_t)val > l->at)
+                    err[j] = OC_ERR_CORRUPT; /* before the start of the page */
+            } else if (err[j] == OC_OK) {
+                if (k == INF_K_LIT1) {
+                    emit[j] = 1;
+                    lit[j] = val; /* a literal's entry: its symbol, no extra bits */
+                } else if (k == INF_K_LEN) {
+                    emit[j] = val;
+                } else {
+                    stop[j] = 1; /* end of block */
+                }
             }
         }
         uint32_t ex[GDD_PER];

@@ -26,9 +26,15 @@
 #include "../../runtime/gpu_codec.h"
 
 #define GDD_WARPS 4
+/* Blocks an SM must hold: 8 (32 warps) keeps ptxas at 64 registers, where
+ * 80 held an SM to 6 blocks (24 warps); the extra warps hide the copies' and
+ * look-ups' latency: 1.08x the 80-register build of the same core
+ * (GDEFLATE_NOTES.md, "Decoder v4").  Shared memory allows 8 (25.6 KiB a
+ * block). */
+#define GDD_MIN_BLOCKS 8
 
 /* sizes_only: the size query (decode without writing; dst arrays unused). */
-__global__ void __launch_bounds__(GDD_WARPS * 32)
+__global__ void __launch_bounds__(GDD_WARPS * 32, GDD_MIN_BLOCKS)
     gdd_kernel(int sizes_only, size_t n, const void *const *src_ptrs, const size_t *src_sizes,
                void *const *dst_ptrs, const size_t *dst_caps, size_t *dst_sizes, oc_status *statuses)
 {

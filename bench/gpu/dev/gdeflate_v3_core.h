@@ -1,19 +1,14 @@
 /*
- * gdeflate_v4_core.h - GDeflate decoder v4 of GDEFLATE_NOTES.md, an
- * experiment on the library's core (src/cuda/codecs/gdeflate/
- * gdeflate_dec_core.h, v3) written so that gdeflate_dev.cu can time it
- * beside the library on one GPU and `make check-gdeflate-v4` can hold it to
- * the CPU decoder through the library's host test (this file -included
- * first: it takes gdeflate_dec_core.h's guard and names, one version per
- * translation unit).  What v4 changes (GDEFLATE_NOTES.md, "Decoder v4"):
- * a lane's visit is one body: the lanes owing a distance and the others
- * look up one shared-memory word (in the distance or the literal/length
- * table, by a select) and decode the entry the same way, instead of two
- * divergent paths one after the other (84% of the rounds hold both kinds
- * of visit).  The rest is v3 as the library has it.  The library's comment
- * follows.
+ * gdeflate_v3_core.h - GDeflate decoder v3 of GDEFLATE_NOTES.md, the
+ * library's page decoder until decoder v4 (src/cuda/codecs/gdeflate/
+ * gdeflate_dec_core.h: one body for a lane's visit) replaced it: here a
+ * round runs the distance visits and the literal/length visits as two
+ * paths.  Kept, frozen, so that gdeflate_dev.cu can time v3 beside the
+ * library on one GPU (gdeflate_win_kernels.cu).  It defines
+ * gdeflate_dec_core.h's guard and names, so one translation unit holds one
+ * version.  Its comment as it was in the library:
  *
- * (the library's) gdeflate_dec_core.h - the GDeflate page decoder (docs/FORMAT.md,
+ * gdeflate_dec_core.h - the GDeflate page decoder (docs/FORMAT.md,
  * "GDeflate") written once for two compilers: nvcc, where one WARP decodes
  * one page and thread t is the format's lane t, and a C11 compiler, where
  * one thread plays all 32 lanes (GDD_PER lanes a thread; the cross-lane
@@ -533,39 +528,31 @@ OC_CORE_FN oc_status gdd_huffman(const gdd_tables *T, gdd_lane *L, gdd_in *in, u
         uint32_t emit[GDD_PER], used[GDD_PER], dist[GDD_PER], lit[GDD_PER];
         int copy[GDD_PER], stop[GDD_PER];
         oc_status err[GDD_PER];
-        /* One body for both kinds of visit: a lane owing a distance looks
-         * its code up in the distance table, the others in the
-         * literal/length table (one load from either), and the entry
-         * decodes the same way (base + extra bits; gdd_distance's checks
-         * in its order) */
         for (uint32_t j = 0; j < GDD_PER; j++) {
             const gdd_lane *l = &L[j];
-            emit[j] = dist[j] = 0;
+            emit[j] = used[j] = dist[j] = 0;
             lit[j] = 256;
             copy[j] = l->pend != 0;
             stop[j] = 0;
-            const uint32_t *tab = copy[j] ? T->dist : T->lit;
-            uint32_t e = tab[(uint32_t)l->bb & (copy[j] ? (1u << INF_DTB) - 1u : (1u << INF_TB) - 1u)];
+            if (copy[j]) {
+                err[j] = gdd_distance(T, l, &used[j], &dist[j]);
+                continue;
+            }
+            uint32_t e = T->lit[(uint32_t)l->bb & ((1u << INF_TB) - 1u)];
             if (INF_KIND(e) == INF_K_SLOW)
-                e = inf_slow(copy[j] ? &T->dcan : &T->lcan, copy[j] ? T->dsyms : T->lsyms,
-                             copy[j] ? INF_TABLE_GDIST : INF_TABLE_GLIT, copy[j] ? INF_DTB : INF_TB, l->bb);
+                e = inf_slow(&T->lcan, T->lsyms, INF_TABLE_GLIT, INF_TB, l->bb);
             err[j] = gdd_check(e, l->real);
             used[j] = INF_TOTAL(e);
+            if (err[j] != OC_OK)
+                continue;
             uint32_t k = INF_KIND(e);
-            uint32_t val = (e & 0xFFFFu) + ((uint32_t)(l->bb >> INF_CLEN(e)) & ((1u << INF_GXTRA(e)) - 1u));
-            if (copy[j]) {
-                dist[j] = val;
-                if (err[j] == OC_OK && (size_t)val > l->at)
-                    err[j] = OC_ERR_CORRUPT; /* before the start of the page */
-            } else if (err[j] == OC_OK) {
-                if (k == INF_K_LIT1) {
-                    emit[j] = 1;
-                    lit[j] = val; /* a literal's entry: its symbol, no extra bits */
-                } else if (k == INF_K_LEN) {
-                    emit[j] = val;
-                } else {
-                    stop[j] = 1; /* end of block */
-                }
+            if (k == INF_K_LIT1) {
+                emit[j] = 1;
+                lit[j] = e & 0xFFu;
+            } else if (k == INF_K_LEN) {
+                emit[j] = (e & 0xFFFFu) + ((uint32_t)(l->bb >> INF_CLEN(e)) & ((1u << INF_GXTRA(e)) - 1u));
+            } else {
+                stop[j] = 1; /* end of block */
             }
         }
         uint32_t ex[GDD_PER];
