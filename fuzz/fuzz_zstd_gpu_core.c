@@ -64,8 +64,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     free(bp);
     {
-        static zl_lane L[ZL_MAX_GROUP];
-        static uint32_t sq[ZL_SQ_WORDS(1)];
+        static zl_lane L[ZL_G];
+        static uint32_t LG[ZL_G];
+        static uint32_t sq[ZL_DYN_WORDS];
         static zd_fse_entry tabs[ZL_TAB_ENTRIES];
         uint8_t *lp = (uint8_t *)malloc(cap ? cap : 1);
         if (!lp)
@@ -75,7 +76,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         void *dstp[1] = {lp};
         size_t lgot = 0;
         oc_status lst = OC_OK;
-        zl_group(&tables, L, sq, 0, 1, srcp, &size, dstp, &cap, &lgot, &lst, lit, sizeof lit, tabs);
+        zl_group(&tables, L, LG, sq, (uint16_t *)(void *)(sq + ZL_SQ_WORDS(ZL_G)), 0, 1, srcp, &size, dstp, &cap,
+                 &lgot, &lst, lit, sizeof lit, tabs);
         if (lst != st || lgot != got || memcmp(lp, out, got) != 0)
             abort();
         for (size_t i = got; lst == OC_OK && i < cap; i++)

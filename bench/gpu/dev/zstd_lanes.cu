@@ -14,8 +14,8 @@
  * the chunks the path leaves, since v6c decodes the others' literals into
  * their own outputs) and G FSE table slots of 5 KiB.
  *
- * Harness: zstd_lanes [--groups 4,8,16,32] [--levels 1,3] [--min-bytes B] [--scratch-cap B]
- *                     [--reps N] [--damage] [--small] [--smem] FILE...
+ * Harness: zstd_lanes [--groups 1..4 (zstd_lanes_dep: 1..8)] [--levels 1,3] [--min-bytes B] [--scratch-cap B]
+ *                     [--reps N] [--damage] [--small] FILE...
  * Each FILE is cut into 64 KiB chunks (the first 16 MiB), compressed by
  * libzstd at each level, replicated in distinct device buffers to at least
  * --min-bytes (default 1 GiB); every output of every variant is compared
@@ -29,9 +29,6 @@
  * so must the library with its lane kernel forced (the "library-lanes"
  * lines, oc_cuda_zstd_decompress_with(OC_ZSTD_DEC_LANES)).
  * --small: 2 MiB per file and per batch (for compute-sanitizer).
- * --smem: also v6s (zstd_dec_lanes_smem.h: groups of 4, the lane decode's
- * tables in shared memory), checked and timed as the v6 rows are; its
- * line also gives its ratio to library-auto.
  * --scratch-cap B: v6 gets at most B bytes of scratch (fewer warps), as the
  * library's engine caps the zstd decoder's scratch (256 MiB today).
  * Built with -DZL_PROFILE (zstd_lanes_prof), it also prints the share of
@@ -54,13 +51,16 @@
 
 #include "cuda/codecs/zstd/zstd_dec_lanes.h"
 #include "cuda/codecs/zstd/zstd_gpu.h"
-#include "zstd_dec_lanes_smem.h"
 #ifdef ZL_DEPGROUPS
-/* target zstd_lanes_dep: the v6 rows run the frozen ZL_DEPGROUPS variant */
+/* target zstd_lanes_dep: the v6 rows run the frozen ZL_DEPGROUPS variant
+ * (groups up to 8, tables in global memory) */
 #include "zstd_dec_lanes_dep.cuh"
-#define ZL_GROUP_FN zl_group_dep
+#define ZL_WARP_WORDS(g) ZL_SQ_WORDS(g)
+#define ZL_MAX_G 8u
 #else
-#define ZL_GROUP_FN zl_group
+/* the library's zl_group: groups up to ZL_G, its rows then chunk 3's tables */
+#define ZL_WARP_WORDS(g) ZL_DYN_WORDS
+#define ZL_MAX_G ZL_G
 #endif
 
 #define ZLK_WARPS 4 /* warps per block */
@@ -90,12 +90,17 @@ __global__ void __launch_bounds__(ZLK_WARPS * 32, 4)
     if (warp >= nwarps)
         return;
     zd_tables *T = &tables[wib];
-    uint32_t *sq = zl_sq_dyn + wib * ZL_SQ_WORDS(g);
+    uint32_t *sq = zl_sq_dyn + wib * ZL_WARP_WORDS(g);
     size_t per_warp = litcap + (size_t)g * ZL_TAB_ENTRIES * sizeof(zd_fse_entry);
     uint8_t *lits = scratch + ZLK_COUNTER + warp * per_warp; /* one literal slot, g table slots */
     zd_fse_entry *tabs = (zd_fse_entry *)(lits + litcap);
     unsigned long long *next = (unsigned long long *)scratch;
+#ifdef ZL_DEPGROUPS
+    zld_lane L[1];
+#else
     zl_lane L[1];
+    uint32_t LG[1];
+#endif
     for (;;) {
         unsigned long long grp = 0;
         if ((threadIdx.x & 31) == 0)
@@ -105,44 +110,13 @@ __global__ void __launch_bounds__(ZLK_WARPS * 32, 4)
         if (first >= n)
             break;
         uint32_t m = n - first < g ? (uint32_t)(n - first) : g;
-        ZL_GROUP_FN(T, L, sq, first, m, src_ptrs, src_sizes, dst_ptrs, dst_caps, dst_sizes, statuses, lits,
-                    litcap, tabs);
-    }
-}
-
-/* v6s (zstd_dec_lanes_smem.h): groups of ZLS_G, the lane decode's tables
- * in shared memory (three chunks' over the warp's zd_tables, the fourth
- * after its sequence rows in dynamic shared memory). */
-__global__ void __launch_bounds__(ZLK_WARPS * 32, 4)
-    zls_dev_kernel(size_t n, const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
-                   const size_t *dst_caps, size_t *dst_sizes, oc_status *statuses, uint8_t *scratch,
-                   size_t litcap, size_t nwarps)
-{
-    __shared__ zd_tables tables[ZLK_WARPS];
-    size_t wib = threadIdx.x >> 5;
-    size_t warp = (size_t)blockIdx.x * ZLK_WARPS + wib;
-    if (warp >= nwarps)
-        return;
-    zd_tables *T = &tables[wib];
-    uint32_t *sq = zl_sq_dyn + wib * ZLS_DYN_WORDS;
-    uint16_t *slot3 = (uint16_t *)(void *)(sq + ZL_SQ_WORDS(ZLS_G));
-    size_t per_warp = litcap + (size_t)ZLS_G * ZL_TAB_ENTRIES * sizeof(zd_fse_entry);
-    uint8_t *lits = scratch + ZLK_COUNTER + warp * per_warp;
-    zd_fse_entry *tabs = (zd_fse_entry *)(lits + litcap);
-    unsigned long long *next = (unsigned long long *)scratch;
-    zl_lane L[1];
-    uint32_t LG[1];
-    for (;;) {
-        unsigned long long grp = 0;
-        if ((threadIdx.x & 31) == 0)
-            grp = atomicAdd(next, 1ull);
-        grp = __shfl_sync(0xFFFFFFFFu, grp, 0);
-        size_t first = (size_t)grp * ZLS_G;
-        if (first >= n)
-            break;
-        uint32_t m = n - first < ZLS_G ? (uint32_t)(n - first) : ZLS_G;
-        zls_group(T, L, LG, sq, slot3, first, m, src_ptrs, src_sizes, dst_ptrs, dst_caps, dst_sizes, statuses,
-                  lits, litcap, tabs);
+#ifdef ZL_DEPGROUPS
+        zl_group_dep(T, L, sq, first, m, src_ptrs, src_sizes, dst_ptrs, dst_caps, dst_sizes, statuses, lits,
+                     litcap, tabs);
+#else
+        zl_group(T, L, LG, sq, (uint16_t *)(void *)(sq + ZL_SQ_WORDS(ZL_G)), first, m, src_ptrs, src_sizes,
+                 dst_ptrs, dst_caps, dst_sizes, statuses, lits, litcap, tabs);
+#endif
     }
 }
 
@@ -161,22 +135,17 @@ struct ZlPlan {
 
 static size_t g_scratch_cap = 0; /* --scratch-cap: v6's scratch at most this (0: no limit) */
 
-#define ZLS_ID 0xFFFFFFFEu /* decoder id of v6s (groups of ZLS_G) */
-
 static ZlPlan zl_plan(size_t n, size_t max_cap, uint32_t g)
 {
     ZlPlan p;
-    const void *kern = g == ZLS_ID ? (const void *)zls_dev_kernel : (const void *)zl_dev_kernel;
-    p.smem = g == ZLS_ID ? ZLK_WARPS * ZLS_DYN_WORDS * 4 : ZLK_WARPS * ZL_SQ_WORDS(g) * 4;
-    if (g == ZLS_ID)
-        g = ZLS_G;
-    CUDA_OK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p.smem));
+    p.smem = ZLK_WARPS * ZL_WARP_WORDS(g) * 4;
+    CUDA_OK(cudaFuncSetAttribute(zl_dev_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p.smem));
     int dev = 0, sms = 0, per_sm = 0;
     CUDA_OK(cudaGetDevice(&dev));
     CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, ZLK_WARPS * 32, p.smem));
+    CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, zl_dev_kernel, ZLK_WARPS * 32, p.smem));
     static int said = 0;
-    if (!said++ || g == ZLS_G)
+    if (!said++)
         fprintf(stderr, "plan G=%u: %d blocks of %d warps an SM, %u B dynamic shared memory a block\n", g,
                 per_sm, ZLK_WARPS, p.smem);
     size_t groups = (n + g - 1) / g;
@@ -195,12 +164,8 @@ static void zl_launch(const ZlPlan &p, void *scratch, size_t n, size_t max_cap, 
                       size_t *dsz, oc_status *st, cudaStream_t s)
 {
     CUDA_OK(cudaMemsetAsync(scratch, 0, sizeof(unsigned long long), s));
-    if (g == ZLS_ID)
-        zls_dev_kernel<<<p.blocks, ZLK_WARPS * 32, p.smem, s>>>(
-            n, src, ssz, dst, caps, dsz, st, (uint8_t *)scratch, zl_litcap(max_cap), p.warps);
-    else
-        zl_dev_kernel<<<p.blocks, ZLK_WARPS * 32, p.smem, s>>>(
-            n, src, ssz, dst, caps, dsz, st, (uint8_t *)scratch, zl_litcap(max_cap), g, p.warps);
+    zl_dev_kernel<<<p.blocks, ZLK_WARPS * 32, p.smem, s>>>(
+        n, src, ssz, dst, caps, dsz, st, (uint8_t *)scratch, zl_litcap(max_cap), g, p.warps);
     CUDA_OK(cudaGetLastError());
 }
 
@@ -419,10 +384,10 @@ static std::vector<uint32_t> parse_list(const char *s)
 
 int main(int argc, char **argv)
 {
-    std::vector<uint32_t> groups = {4, 8, 16, 32};
+    std::vector<uint32_t> groups = {ZL_MAX_G};
     std::vector<int> levels = {1, 3};
     size_t min_bytes = (size_t)1 << 30, per_file = 16u << 20;
-    int reps = 5, do_damage = 0, do_smem = 0;
+    int reps = 5, do_damage = 0;
     std::vector<const char *> files;
     for (int a = 1; a < argc; a++) {
         std::string s = argv[a];
@@ -443,15 +408,16 @@ int main(int argc, char **argv)
             g_scratch_cap = strtoull(argv[++a], nullptr, 0);
         else if (s == "--damage")
             do_damage = 1;
-        else if (s == "--smem")
-            do_smem = 1;
         else if (s == "--small")
             min_bytes = per_file = 2u << 20;
         else
             files.push_back(argv[a]);
     }
-    if (do_smem)
-        groups.push_back(ZLS_ID); /* v6s after the v6 rows */
+    for (uint32_t g : groups)
+        if (g == 0 || g > ZL_MAX_G) {
+            fprintf(stderr, "groups of 1 to %u chunks\n", ZL_MAX_G);
+            return 2;
+        }
     cudaDeviceProp prop;
     CUDA_OK(cudaGetDeviceProperties(&prop, 0));
     printf("device %s, %d SMs; v6 groups:", prop.name, prop.multiProcessorCount);
@@ -517,9 +483,6 @@ int main(int argc, char **argv)
             for (size_t k = 1; k < gbs.size(); k++) {
                 if (dec[k] == ZL_AUTO)
                     printf("  library-auto %7.2f (%.2fx)", gbs[k], gbs[0] > 0 ? gbs[k] / gbs[0] : 0);
-                else if (dec[k] == ZLS_ID)
-                    printf("  v6s G=%u %7.2f (%.2fx, %.3fx auto)", ZLS_G, gbs[k],
-                           gbs[0] > 0 ? gbs[k] / gbs[0] : 0, gbs[1] > 0 ? gbs[k] / gbs[1] : 0);
                 else
                     printf("  v6 G=%u %7.2f (%.2fx)", dec[k], gbs[k], gbs[0] > 0 ? gbs[k] / gbs[0] : 0);
             }
@@ -591,9 +554,8 @@ int main(int argc, char **argv)
                                "differ\n",
                                path, round, d.n, rejected, diff);
                     else
-                        printf("damage %s round %d %s=%u: %zu chunks, %zu rejected, %zu differ\n", path,
-                               round, g == ZLS_ID ? "v6s G" : "G", g == ZLS_ID ? ZLS_G : g, d.n, rejected,
-                               diff);
+                        printf("damage %s round %d G=%u: %zu chunks, %zu rejected, %zu differ\n", path, round,
+                               g, d.n, rejected, diff);
                 }
                 dev_free(d);
             }

@@ -56,7 +56,7 @@ OC_HIDDEN oc_status oc_cuda_lz_decompress_forced(oc_context *ctx, oc_algorithm a
                                                  size_t *dst_sizes, oc_status *statuses);
 /* Tests only (test_cuda_zstd_lanes.c, test_cuda_zstd_frames.c): Zstandard decompression,
  * options at their defaults, as oc_cuda_batch_decompress but with the GPU
- * decoder's kernel named: lanes == 1 the lane-parallel kernel (groups of 8)
+ * decoder's kernel named: lanes == 1 the lane-parallel kernel (groups of 4)
  * whatever the batch's size, where the capacities and scratch allow it;
  * lanes == 2 the frame kernel for multi-block frames, then the per-chunk
  * kernel for the rest (tests/c/test_cuda_zstd_frames.c); lanes == 0 the

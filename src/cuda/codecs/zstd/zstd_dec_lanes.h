@@ -7,13 +7,14 @@
  * for 32 lanes that compute the same values; the ncu profile after v4a put
  * ~60% of its ~20.7 warp-instructions per output byte there, and one warp's
  * chain of dependent loads (~600 cycles a sequence) leaves it latency-bound.
- * Here a warp takes a group of G <= 32 chunks and decodes them together:
+ * Here a warp takes a group of G <= ZL_G (4) chunks and decodes them
+ * together:
  *   1. prepare (warp-uniform, chunk by chunk, the per-chunk core's code):
  *      frame and block headers, literals into the TAIL OF THE CHUNK'S OWN
  *      OUTPUT (below), the three FSE tables into the chunk's table slot
- *      (global scratch: G x 5 KiB per warp do not fit shared memory; they
- *      are read from L1/L2), the bit reader and first states.  Lane j
- *      keeps chunk j's state in registers (zl_lane).
+ *      (global scratch), the bit reader and first states.  Lane j keeps
+ *      chunk j's state in registers (zl_lane).  Then the group's tables go
+ *      to shared memory in a 16-bit form (below, "Tables").
  *   2. rounds: every lane decodes up to ZL_K sequences of ITS chunk (G
  *      independent FSE chains in one warp: lane-parallel), into shared memory
  *      (sq: 3 x G x (ZL_K + 1) words per warp, never DRAM: v5 lost by sending
@@ -69,16 +70,31 @@
  * lanes run one after another: ZL_EACH loops over them, and ZL_U32 / ZL_PTR
  * read lane j's state directly instead of by a warp shuffle.
  *
+ * Tables (bench/gpu/zstd/NOTES.md "Run 9"): the lane decode's chain waits
+ * on each sequence's three table entries; in global slots (5 KiB a chunk,
+ * 640 KiB an SM at G = 8 against ~45 KiB of L1) they came from L2.  In
+ * shared memory they must fit beside 16 warps an SM, so: entries of 16
+ * bits, sym | x << 6 with x the entry's FSE state counter (nbits = log -
+ * highbit(x), base = (x << nbits) - 2^log; zl_convert, zl_tget), 2.5 KiB a
+ * chunk; groups of ZL_G = 4; chunks 0-2's tables and the length-code table
+ * xt (base | extra bits << 24) over the warp's zd_tables Huffman and FSE
+ * tables (free once every literal section is decoded; zd_decode_chunk
+ * runs after the rounds), chunk 3's after the sequence rows (slot3).
+ *
  * Kernel: zl_decode_kernel in zstd_decode.cu, for batches that give every
  * resident warp a group (zl_pick); bench/gpu/dev/zstd_lanes.cu is its
- * harness (a copy of the kernel sweeping G, against the per-chunk kernel).
+ * harness (a copy of the kernel, against the per-chunk kernel).
  */
 #ifndef OC_ZSTD_DEC_LANES_H
 #define OC_ZSTD_DEC_LANES_H
 
+#include <stddef.h>
+
 #include "zstd_decode_core.h"
 
-#define ZL_MAX_GROUP 32u /* chunks per warp at most: one per lane */
+#define ZL_MAX_GROUP                                                                                         \
+    32u /* chunks per warp at most: one per lane (bench/gpu/dev's zl_group_dep; the library's groups are     \
+           ZL_G) */
 #define ZL_K 32u         /* sequences a lane decodes per round (a full zd_exec_batch) */
 #define ZL_KS (ZL_K + 1) /* sq row stride: odd, so lanes' stores hit distinct banks */
 #define ZL_TAB_OF 512u   /* table slot: LL at 0, OF at 512, ML at 768 (entries) */
@@ -118,7 +134,6 @@ enum { ZL_NONE = 0, ZL_RUN, ZL_DONE, ZL_FAIL, ZL_OK };
  * the finish step needs.  Registers on the GPU. */
 typedef struct zl_lane {
     oc_bitrd r;
-    const zd_fse_entry *ll, *ml, *of;
     const uint8_t *lit;
     uint8_t *dst;
     uint32_t lls, ofs, mls;
@@ -183,10 +198,11 @@ OC_CORE_FN int zl_lit_header(const uint8_t *blk, size_t bsize, uint32_t *type, s
 
 /* Step 1 for one chunk, by the whole warp (every lane computes the same
  * *rec): 1 if the chunk has this path's shape, the rule takes it, and its
- * literals, tables and first states are ready; 0 if zd_decode_chunk must
+ * literals, tables (in tab, global) and first states are ready, and *logs
+ * the tables' logs (LL | OF << 4 | ML << 8); 0 if zd_decode_chunk must
  * decode it. */
 OC_CORE_BIGFN int zl_prepare(zd_tables *T, const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
-                             zd_fse_entry *tab, zl_lane *rec)
+                             zd_fse_entry *tab, zl_lane *rec, uint32_t *logs)
 {
     /* zd_frame's header checks */
     if (n < 6 || oc_load_le32(src) != 0xFD2FB528u)
@@ -289,6 +305,7 @@ OC_CORE_BIGFN int zl_prepare(zd_tables *T, const uint8_t *src, size_t n, uint8_t
             st = zd_seq_table(tab + ZL_TAB_ML, &fs.ml_log, (modes >> 2) & 3, oc_zstd_ml_default, 53, 6,
                               ZD_ML_MAX_SYM, ZD_ML_MAX_LOG, oc_zstd_ml_bits, &sp, se);
         OC_WARP_SYNC(); /* the tables are read by one lane from here on */
+        *logs = (uint32_t)fs.ll_log | (uint32_t)fs.of_log << 4 | (uint32_t)fs.ml_log << 8;
         if (st != OC_OK || zd_brd_init(&z.r, sp, (size_t)(se - sp)) != OC_OK)
             return 0;
         oc_bitrd_refill(&z.r);
@@ -298,10 +315,8 @@ OC_CORE_BIGFN int zl_prepare(zd_tables *T, const uint8_t *src, size_t n, uint8_t
         z.state = ZL_RUN;
     } else {
         z.lls = z.ofs = z.mls = 0;
+        *logs = 0;
     }
-    z.ll = tab;
-    z.of = tab + ZL_TAB_OF;
-    z.ml = tab + ZL_TAB_ML;
     z.lit = lit;
     z.dst = dst;
     z.r0 = 1;
@@ -344,11 +359,98 @@ OC_CORE_FN zd_fse_entry zl_entry(const zd_fse_entry *t, uint32_t i)
 #endif
 }
 
-/* Step 2 on one lane: up to ZL_K sequences of its chunk into its rows of sq
+#define ZL_G 4u /* chunks a warp */
+/* 16-bit entries a chunk: LL at 0, OF at ZL_TAB_OF, ML at ZL_TAB_ML */
+#define ZL_SLOT_ENTRIES ZL_TAB_ENTRIES
+#define ZL_XT_ML 36u                          /* xt: LL codes 0..35, then ML codes 0..52 */
+#define ZL_XT_OFF (3u * ZL_SLOT_ENTRIES * 2u) /* byte offset of xt in the region */
+/* the region over zd_tables: from huf up to xxh */
+#define ZL_REGION_BYTES (offsetof(zd_tables, xxh) - offsetof(zd_tables, huf))
+typedef char zl_region_fits[ZL_REGION_BYTES >= ZL_XT_OFF + 4u * (ZL_XT_ML + 53u) ? 1 : -1];
+/* dynamic shared memory a warp: the sequence rows, then slot 3 */
+#define ZL_DYN_WORDS (ZL_SQ_WORDS(ZL_G) + ZL_SLOT_ENTRIES / 2u)
+
+#ifdef __CUDACC__
+#define ZL_W32(A, j) __shfl_sync(0xFFFFFFFFu, (uint32_t)(A)[0], (int)(j))
+#else
+#define ZL_W32(A, j) ((uint32_t)(A)[j])
+#endif
+
+/* Chunk j's 16-bit table slot: 0-2 over T, 3 in slot3. */
+OC_CORE_FN uint16_t *zl_tslot(zd_tables *T, uint16_t *slot3, uint32_t j)
+{
+    uint8_t *region = (uint8_t *)(void *)T + offsetof(zd_tables, huf);
+    return j < 3u ? (uint16_t *)(void *)(region + (size_t)j * ZL_SLOT_ENTRIES * 2u) : slot3;
+}
+
+OC_CORE_FN uint32_t *zl_xt(zd_tables *T)
+{
+    return (uint32_t *)(void *)((uint8_t *)(void *)T + offsetof(zd_tables, huf) + ZL_XT_OFF);
+}
+
+/* One table of a chunk's global slot (2^log entries) into the 16-bit form.
+ * A warp. */
+OC_CORE_FN void zl_convert_one(uint16_t *d, const zd_fse_entry *t, uint32_t log)
+{
+    uint32_t n = 1u << log;
+    for (uint32_t i = OC_LANE(); i < n; i += OC_NLANES) {
+        zd_fse_entry e = zl_entry(t, i);
+        uint32_t x = ((e.base & 0x7FFu) + n) >> e.nbits;
+        d[i] = (uint16_t)(e.sym | x << 6);
+    }
+}
+
+/* logs: LL | OF << 4 | ML << 8 (zl_prepare). */
+OC_CORE_FN void zl_convert(uint16_t *d, const zd_fse_entry *tab, uint32_t logs)
+{
+    zl_convert_one(d, tab, logs & 15u);
+    zl_convert_one(d + ZL_TAB_OF, tab + ZL_TAB_OF, (logs >> 4) & 15u);
+    zl_convert_one(d + ZL_TAB_ML, tab + ZL_TAB_ML, (logs >> 8) & 15u);
+}
+
+typedef struct zl_tentry {
+    uint32_t base, nbits, sym;
+} zl_tentry;
+
+/* Loads from the tables in shared memory: the GPU code reaches them
+ * through generic pointers (zl_group is not inlined), so these say
+ * ld.shared explicitly. */
+#ifdef __CUDA_ARCH__
+OC_CORE_FN uint32_t zl_ld16(const uint16_t *p)
+{
+    unsigned short v;
+    asm volatile("ld.shared.u16 %0, [%1];" : "=h"(v) : "r"((uint32_t)__cvta_generic_to_shared(p)));
+    return v;
+}
+OC_CORE_FN uint32_t zl_ld32(const uint32_t *p)
+{
+    uint32_t v;
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"((uint32_t)__cvta_generic_to_shared(p)));
+    return v;
+}
+#else
+#define zl_ld16(p) ((uint32_t) * (p))
+#define zl_ld32(p) (*(p))
+#endif
+
+/* State s of a 16-bit table of 2^log entries. */
+OC_CORE_FN zl_tentry zl_tget(const uint16_t *t, uint32_t s, uint32_t log)
+{
+    uint32_t e = zl_ld16(t + s), x = e >> 6;
+    zl_tentry r;
+    r.sym = e & 63u;
+    r.nbits = log - (uint32_t)oc_highbit32(x);
+    r.base = (x << r.nbits) - (1u << log);
+    return r;
+}
+
+/* Step 2 on one lane: up to ZL_K sequences of its chunk into its rows of sq,
+ * its tables tb (zl_tslot) of logs LG, the length codes xt
  * (row f of lane l at sq + (f * g + l) * ZL_KS).  The per-sequence code and
  * checks are zd_block's (the frame has one block: no history before it).
  * A failed check makes the chunk ZL_FAIL (zd_decode_chunk redoes it). */
-OC_CORE_FN void zl_decode_batch(zl_lane *z, uint32_t *sq, uint32_t l, uint32_t g)
+OC_CORE_FN void zl_decode_batch(zl_lane *z, const uint16_t *tb, uint32_t logs, const uint32_t *xt,
+                                uint32_t *sq, uint32_t l, uint32_t g)
 {
     uint32_t *s_ll = sq + (0 * g + l) * ZL_KS, *s_ml = sq + (1 * g + l) * ZL_KS;
     uint32_t *s_off = sq + (2 * g + l) * ZL_KS;
@@ -361,22 +463,24 @@ OC_CORE_FN void zl_decode_batch(zl_lane *z, uint32_t *sq, uint32_t l, uint32_t g
     z->batch_bop = bop;
     z->batch_lp = lp32;
     while (k < ZL_K && left > 0) {
-        zd_fse_entry le = zl_entry(z->ll, lls), me = zl_entry(z->ml, mls), oe = zl_entry(z->of, ofs);
+        zl_tentry le = zl_tget(tb, lls, logs & 15u), me = zl_tget(tb + ZL_TAB_ML, mls, (logs >> 8) & 15u);
+        zl_tentry oe = zl_tget(tb + ZL_TAB_OF, ofs, (logs >> 4) & 15u);
+        uint32_t lx = zl_ld32(xt + le.sym), mx = zl_ld32(xt + ZL_XT_ML + me.sym);
         uint32_t ofc = oe.sym;
         oc_bitrd_refill(&r);
         uint32_t ofv = (1u << ofc) + oc_bitrd_read(&r, (int)ofc);
-        uint32_t mlx = oc_bitrd_read(&r, me.base >> 11);
-        if (r.c + (le.base >> 11) + le.nbits + me.nbits + oe.nbits > 64)
+        uint32_t mlx = oc_bitrd_read(&r, (int)(mx >> 24));
+        if (r.c + (lx >> 24) + le.nbits + me.nbits + oe.nbits > 64)
             oc_bitrd_refill(&r);
-        uint32_t llx = oc_bitrd_read(&r, le.base >> 11);
-        uint32_t ml = oc_zstd_ml_base[me.sym] + mlx;
-        uint32_t ll = oc_zstd_ll_base[le.sym] + llx;
+        uint32_t llx = oc_bitrd_read(&r, (int)(lx >> 24));
+        uint32_t ml = (mx & 0xFFFFFFu) + mlx;
+        uint32_t ll = (lx & 0xFFFFFFu) + llx;
         uint32_t off = zd_offset(ofv, ll, &r0, &r1, &r2);
         left--;
         if (left > 0) {
-            lls = (le.base & 0x7FFu) + oc_bitrd_read(&r, le.nbits);
-            mls = (me.base & 0x7FFu) + oc_bitrd_read(&r, me.nbits);
-            ofs = oe.base + oc_bitrd_read(&r, oe.nbits);
+            lls = le.base + oc_bitrd_read(&r, (int)le.nbits);
+            mls = me.base + oc_bitrd_read(&r, (int)me.nbits);
+            ofs = oe.base + oc_bitrd_read(&r, (int)oe.nbits);
         }
         uint32_t len = ll + ml;
         if (oc_bitrd_pos(&r) < 0 || ll > ls32 - lp32 || off == 0 || (uint64_t)off > (uint64_t)bop + ll ||
@@ -454,40 +558,60 @@ OC_CORE_FN void zl_exec_literals_ordered(zd_tables *T, uint8_t *out, const uint8
         zl_copy_down(out + T->sq_op[j], lit + T->sq_lp[j], T->sq_ll[j]);
 }
 
-/* Decodes chunks first .. first+g-1 (g <= 32) of a batch by one warp:
+/* Decodes chunks first .. first+g-1 (g <= ZL_G) of a batch by one warp:
  * steps 1-3 above, then zd_decode_chunk for every chunk the path left.
- * L: ZL_SLOT-indexed lane states (one on the GPU, g on the host); sq: the
- * warp's ZL_SQ_WORDS(g) words (shared memory on the GPU); slot: the warp's
- * literal buffer of litcap bytes, for zd_decode_chunk; tabs: g table slots
- * of ZL_TAB_ENTRIES entries.
+ * L: ZL_SLOT-indexed lane states and LG their table logs (one each on the
+ * GPU, g on the host); sq: the warp's ZL_SQ_WORDS(ZL_G) words and slot3
+ * chunk 3's tables (ZL_DYN_WORDS words of shared memory on the GPU, sq
+ * first); T's Huffman and FSE tables hold the other chunks' tables during
+ * the rounds; slot: the warp's literal buffer of litcap bytes, for
+ * zd_decode_chunk; tabs: g table slots of ZL_TAB_ENTRIES entries (global).
  * Writes dst_sizes[c] and statuses[c] (each may be NULL).  Returns how many
  * of the g chunks the path decoded (the rest went to zd_decode_chunk). */
-OC_CORE_BIGFN uint32_t zl_group(zd_tables *T, zl_lane *L, uint32_t *sq, size_t first, uint32_t g,
-                                const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
-                                const size_t *dst_caps, size_t *dst_sizes, oc_status *statuses, uint8_t *slot,
-                                size_t litcap, zd_fse_entry *tabs)
+OC_CORE_BIGFN uint32_t zl_group(zd_tables *T, zl_lane *L, uint32_t *LG, uint32_t *sq, uint16_t *slot3,
+                                size_t first, uint32_t g, const void *const *src_ptrs,
+                                const size_t *src_sizes, void *const *dst_ptrs, const size_t *dst_caps,
+                                size_t *dst_sizes, oc_status *statuses, uint8_t *slot, size_t litcap,
+                                zd_fse_entry *tabs)
 {
     /* 1. prepare, chunk by chunk */
     ZL_PROF_START(t_prep);
-    ZL_EACH(l, ZL_MAX_GROUP)
+    ZL_EACH(l, ZL_G)
     {
         L[ZL_SLOT(l)].state = ZL_NONE;
     }
     for (uint32_t j = 0; j < g; j++) {
         size_t c = first + j;
         zl_lane rec;
+        uint32_t logs = 0;
         int ok = zl_prepare(T, (const uint8_t *)src_ptrs[c], src_sizes[c], (uint8_t *)dst_ptrs[c],
-                            dst_caps[c], tabs + (size_t)j * ZL_TAB_ENTRIES, &rec);
+                            dst_caps[c], tabs + (size_t)j * ZL_TAB_ENTRIES, &rec, &logs);
         ZL_EACH(l, g)
         {
             if (l == j) {
-                if (ok)
+                if (ok) {
                     L[ZL_SLOT(l)] = rec;
-                else
+                    LG[ZL_SLOT(l)] = logs;
+                } else {
                     L[ZL_SLOT(l)].state = ZL_FAIL;
+                }
             }
         }
     }
+    /* 1b. the tables of the chunks in flight into shared memory (over T's
+     * Huffman and FSE tables: every literal section is decoded by now) */
+    OC_WARP_SYNC();
+    uint32_t *xt = zl_xt(T);
+    for (uint32_t j = 0; j < g; j++) {
+        if (ZL_U32(L, state, j) != ZL_RUN)
+            continue;
+        uint32_t logs = ZL_W32(LG, j);
+        zl_convert(zl_tslot(T, slot3, j), tabs + (size_t)j * ZL_TAB_ENTRIES, logs);
+    }
+    for (uint32_t i = OC_LANE(); i < ZL_XT_ML + 53u; i += OC_NLANES)
+        xt[i] = i < ZL_XT_ML ? oc_zstd_ll_base[i] | (uint32_t)oc_zstd_ll_bits[i] << 24
+                             : oc_zstd_ml_base[i - ZL_XT_ML] | (uint32_t)oc_zstd_ml_bits[i - ZL_XT_ML] << 24;
+    OC_WARP_SYNC();
     ZL_PROF_END(0, t_prep);
     /* 2. rounds: every lane decodes a batch of its chunk, the warp executes
      * them chunk by chunk */
@@ -500,7 +624,7 @@ OC_CORE_BIGFN uint32_t zl_group(zd_tables *T, zl_lane *L, uint32_t *sq, size_t f
             zl_lane *z = &L[ZL_SLOT(l)];
             z->k = 0;
             if (z->state == ZL_RUN) {
-                zl_decode_batch(z, sq, l, g);
+                zl_decode_batch(z, zl_tslot(T, slot3, l), LG[ZL_SLOT(l)], xt, sq, l, g);
                 any |= z->k > 0;
             }
         }

@@ -16,11 +16,12 @@
  * the chunk's own output; a chunk of another shape, or one the header rule
  * sends away, is decoded by the per-chunk core inside the same warp,
  * statuses unchanged).  The choice per batch (zl_pick): capacities <=
- * OC_ZSTD_GPU_LANE_MAX_CAPACITY or unknown on the host, groups of 8 (else 4) for at
- * least 7/8 of the warp slots the GPU holds, and scratch for every such
- * warp; the choice per chunk is zstd_dec_lanes.h's, from the frame, block,
- * literal and sequence headers.  bench/gpu/zstd/NOTES.md "Run 6" has the
- * design, the measurements and the prediction for this version.
+ * OC_ZSTD_GPU_LANE_MAX_CAPACITY or unknown on the host, groups of 4 (ZL_G)
+ * for at least 7/8 of the warp slots the GPU holds, and scratch for every
+ * such warp; the choice per chunk is zstd_dec_lanes.h's, from the frame,
+ * block, literal and sequence headers.  bench/gpu/zstd/NOTES.md "Run 6" has
+ * the design, "Run 9" why the groups are 4 chunks with their decoding
+ * tables in shared memory.
  *
  * Chunks that are one frame of several blocks (zarr's MB-sized chunks) can
  * take the frame kernel (zf_decode_kernel, zstd_dec_frame.h, "v8"): a CTA
@@ -76,7 +77,7 @@ static size_t zd_slot_bytes(size_t max_dst_capacity)
 /* The lane-parallel kernel's scratch per warp: a literal slot (for the
  * chunks the per-chunk core decodes) and ZL_GROUP_MAX table slots (the
  * literals of the chunks on the path go into their own outputs). */
-#define ZL_GROUP_MAX 8u /* the largest group zl_pick takes (G = 16, 32 lost on the H100: NOTES.md) */
+#define ZL_GROUP_MAX ZL_G /* the group zl_pick takes (4: the lane decode's tables in shared memory, NOTES.md "Run 9") */
 static size_t zl_warp_bytes(size_t max_dst_capacity)
 {
     return zd_slot_bytes(max_dst_capacity) + ZL_GROUP_MAX * ZL_TAB_ENTRIES * sizeof(zd_fse_entry);
@@ -294,12 +295,14 @@ __global__ void __launch_bounds__(ZD_WARPS_PER_BLOCK * 32, 4)
     size_t warp = (size_t)blockIdx.x * ZD_WARPS_PER_BLOCK + wib;
     if (warp >= nwarps)
         return;
-    uint32_t *sq = zl_sq_rows + wib * ZL_SQ_WORDS(g);
+    uint32_t *sq = zl_sq_rows + wib * ZL_DYN_WORDS;
+    uint16_t *slot3 = (uint16_t *)(void *)(sq + ZL_SQ_WORDS(ZL_G));
     size_t per_warp = litcap + ZL_GROUP_MAX * ZL_TAB_ENTRIES * sizeof(zd_fse_entry);
     uint8_t *lits = scratch + ZD_COUNTER_BYTES + warp * per_warp;
     zd_fse_entry *tabs = (zd_fse_entry *)(lits + litcap);
     unsigned long long *next = (unsigned long long *)scratch;
     zl_lane L[1];
+    uint32_t LG[1];
     for (;;) {
         unsigned long long grp = 0;
         if ((threadIdx.x & 31) == 0)
@@ -309,22 +312,24 @@ __global__ void __launch_bounds__(ZD_WARPS_PER_BLOCK * 32, 4)
         if (first >= n)
             break;
         uint32_t m = n - first < g ? (uint32_t)(n - first) : g;
-        zl_group(&tables[wib], L, sq, first, m, src_ptrs, src_sizes, dst_ptrs, dst_caps, dst_sizes, statuses,
-                 lits, litcap, tabs);
+        zl_group(&tables[wib], L, LG, sq, slot3, first, m, src_ptrs, src_sizes, dst_ptrs, dst_caps, dst_sizes,
+                 statuses, lits, litcap, tabs);
     }
 }
 
-/* Picks the lane-parallel kernel's group size for a batch: 8, else 4, if
+/* Picks the lane-parallel kernel's group size for a batch: ZL_G (4) if
  * its groups fill at least 7/8 of the warp slots the GPU holds and the
  * scratch holds a zl_warp_bytes slice for each of those warps; 0 (the
  * per-chunk kernel) otherwise, or when the largest capacity is known on
  * the host and exceeds OC_ZSTD_GPU_LANE_MAX_CAPACITY.  forced
- * (OC_ZSTD_DEC_LANES, tests and harness): groups of 8 whatever the batch's
+ * (OC_ZSTD_DEC_LANES, tests and harness): groups of 4 whatever the batch's
  * size, as far as the scratch goes.  Why 7/8: a group is G chunks of one
  * warp, so a batch too small to give every warp slot a group leaves SMs
- * idle that the per-chunk kernel (one chunk a warp) would fill; G = 8 was
- * the best group on the H100 and G = 4 the next (NOTES.md "Run 6").
- * *warps and *smem: the launch. */
+ * idle that the per-chunk kernel (one chunk a warp) would fill.  Why 4: a
+ * group's decoding tables live in shared memory (zstd_dec_lanes.h), and 4
+ * chunks' fit beside 16 warps an SM (G = 8 with tables in global memory
+ * was best before, NOTES.md "Run 6" and "Run 9").  *warps and *smem: the
+ * launch. */
 static uint32_t zl_pick(size_t n, size_t max_cap, size_t scratch_size, int forced, size_t *warps,
                         unsigned *smem)
 {
@@ -347,21 +352,20 @@ static uint32_t zl_pick(size_t n, size_t max_cap, size_t scratch_size, int force
     /* the largest rows any launch takes, set for every launch (always the
      * same value, so concurrent callers agree) */
     if (cudaFuncSetAttribute(zl_decode_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             (int)(ZD_WARPS_PER_BLOCK * ZL_SQ_WORDS(ZL_GROUP_MAX) * 4)) != cudaSuccess) {
+                             (int)(ZD_WARPS_PER_BLOCK * ZL_DYN_WORDS * 4)) != cudaSuccess) {
         cudaGetLastError();
         return 0;
     }
     size_t fit = (scratch_size - ZD_COUNTER_BYTES) / zl_warp_bytes(max_cap);
-    static const uint32_t gs[2] = {ZL_GROUP_MAX, 4};
-    for (int i = 0; i < 2; i++) {
-        uint32_t g = gs[i];
-        unsigned sm = ZD_WARPS_PER_BLOCK * ZL_SQ_WORDS(g) * 4;
+    {
+        uint32_t g = ZL_G;
+        unsigned sm = ZD_WARPS_PER_BLOCK * ZL_DYN_WORDS * 4;
         int per_sm = 0;
         if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, zl_decode_kernel, ZD_WARPS_PER_BLOCK * 32,
                                                           sm) != cudaSuccess ||
             per_sm < 1) {
             cudaGetLastError(); /* a failed query is no launch error */
-            continue;
+            return 0;
         }
         size_t resident = (size_t)sms * (size_t)per_sm * ZD_WARPS_PER_BLOCK;
         size_t groups = (n + g - 1) / g;

@@ -82,7 +82,7 @@ OC_HIDDEN oc_status oc_cuda_zstd_decompress(void *scratch_dev, size_t scratch_si
  * frames), the frame kernel for the multi-block frames and the per-chunk
  * kernel for the rest; else the per-chunk kernel; see zstd_decode.cu),
  * OC_ZSTD_DEC_PER_CHUNK (always the per-chunk kernel), OC_ZSTD_DEC_LANES
- * (the lane-parallel kernel in groups of 8 whatever the batch's size,
+ * (the lane-parallel kernel in groups of 4 whatever the batch's size,
  * wherever the capacities and the scratch allow it; else the per-chunk
  * kernel) or OC_ZSTD_DEC_FRAMES (the frame kernel for multi-block frames
  * where capacities exceed a block or are unknown, whatever the batch's
