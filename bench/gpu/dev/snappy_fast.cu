@@ -38,7 +38,9 @@
  * `skewclock` skew's with them (after the timing, the parse's span, the
  * warps' times by file and the SMs' last ends are printed); `word` the
  * library's layout with the header read as two words
- * (dev_snappy_word_parse.cuh), `skewword` both.  --variants
+ * (dev_snappy_word_parse.cuh), `skewword` both; `flat` v13 (NOTES.md
+ * "v13": the library's step with no branch between the kinds in the fast
+ * path, dev_snappy_fast_parse.h's oc_snapf_flat).  --variants
  * LIST (comma-separated, library among them) runs only those.
  *
  *   snappy_fast [--min-bytes N] [--repeats N] [--only NAME] [--variants LIST] [--split] FILE...
@@ -101,6 +103,16 @@ struct dev_snappy_fast4 : oc_snappy_split_codec {
                                                uint32_t srcn, uint32_t cap, oc_lzs_rec *recs)
     {
         return oc_snapf_step4(s, wp, wshift, whi, srcn, cap, recs);
+    }
+};
+
+/* v13: the library's step with no branch between the kinds in the fast path
+ * (dev_snappy_fast_parse.h's oc_snapf_flat). */
+struct dev_snappy_flat : oc_snappy_split_codec {
+    static __device__ __forceinline__ int step(st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi,
+                                               uint32_t srcn, uint32_t cap, oc_lzs_rec *recs)
+    {
+        return oc_snapf_flat(s, wp, wshift, whi, srcn, cap, recs);
     }
 };
 
@@ -220,11 +232,12 @@ enum {
     V_SKEWCLOCK,
     V_WORD,
     V_SKEWWORD,
+    V_FLAT,
     V_COUNT
 };
-static const char *const vname[V_COUNT] = {"library", "v10b",  "v9",        "fast1", "fast2",
-                                           "fast4",   "spec",  "spec9",     "pairs", "pairs9",
-                                           "skew",    "clock", "skewclock", "word",  "skewword"};
+static const char *const vname[V_COUNT] = {"library",   "v10b",  "v9",       "fast1",  "fast2", "fast4",
+                                           "spec",      "spec9", "pairs",    "pairs9", "skew",  "clock",
+                                           "skewclock", "word",  "skewword", "flat"};
 
 struct ctx {
     oc_cuda_batch b;
@@ -261,6 +274,8 @@ static void launch(int v, const ctx &c, size_t max_cap, int forced, cudaStream_t
         r = dev_run_skew<dev_snappy_wlib, 0, 1>(c.scratch, c.bytes, &cfg, c.b, mode, s);
     else if (v == V_SKEWCLOCK)
         r = dev_run_skew<dev_snappy_wlib, 1, 1>(c.scratch, c.bytes, &cfg, c.b, mode, s);
+    else if (v == V_FLAT)
+        r = dev_run<dev_snappy_flat>(c.scratch, c.bytes, &cfg, c.b, mode, s);
     else if (v == V_WORD)
         r = dev_run_skew<dev_snappy_word, 0, 0>(c.scratch, c.bytes, &cfg, c.b, mode, s);
     else if (v == V_SKEWWORD)
