@@ -418,7 +418,7 @@ OC_CORE_FN ze_match ze_match_of_lane(ze_match mine, uint32_t r)
 #define ZE_WIN_MATCH(r)                                                                                      \
     (P->bucket                                                                                               \
          ? ze_find_bucket(src, ip + (r), be, maxdist, rs, P->depth, bc + (r)*ZE_WAYS)                        \
-         : ze_find(W, src, ip + (r)*step, be, maxdist, rs, P->depth, W->chain[(ip + (r)*step) & cmask]))
+         : ze_find(W, src, ip + (r)*stride, be, maxdist, rs, P->depth, W->chain[(ip + (r)*stride) & cmask]))
 #endif
 
 /* Lazy variant by windows, whole warp: the ZE_WINDOW positions from ip are
@@ -439,12 +439,17 @@ OC_CORE_FN ze_match ze_match_of_lane(ze_match mine, uint32_t r)
  * position is still inserted, so later matches see all of them.  On data
  * with no matches (the random bit planes of bitshuffled numbers) the
  * searches, ~95 % of the cycles, nearly vanish (bench/gpu/blosc/NOTES.md,
- * session 8).  0: every position searched. */
+ * session 8).  0: every position searched.  ZE_SKIP_BURST 1: the lanes
+ * search the span's first 32 positions (one burst, coalesced as at step 1)
+ * instead of every step-th, the rest of the span inserted only. */
 #ifndef ZE_WIN_MULTI
 #define ZE_WIN_MULTI 1
 #endif
 #ifndef ZE_SKIP_LOG
 #define ZE_SKIP_LOG 0
+#endif
+#ifndef ZE_SKIP_BURST
+#define ZE_SKIP_BURST 0
 #endif
 #ifndef ZE_SKIP_MAX
 #define ZE_SKIP_MAX 512u /* a window then spans 16 KiB, inside the links' 64 KiB reach */
@@ -474,7 +479,11 @@ OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint
         }
 #endif
         uint32_t span = ilimit - ip < ZE_WINDOW * step ? ilimit - ip : ZE_WINDOW * step;
-        uint32_t nwin = (span + step - 1) / step;
+        uint32_t stride = ZE_SKIP_BURST ? 1u : step; /* between searched positions */
+        uint32_t nwin = ZE_SKIP_BURST ? (span < ZE_WINDOW ? span : ZE_WINDOW) : (span + step - 1) / step;
+#if ZE_SKIP_BURST
+        uint32_t sext = nwin; /* [ip, ip + sext): the searched extent */
+#endif
         /* the last insertion's links stay in registers: a position it
          * inserted starts its search without reading its link back */
         uint32_t lfrom = 0, lto = 0, link = 0;
@@ -515,7 +524,7 @@ OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint
          * start (rs), also for the window's later sequences */
         uint32_t rs[3] = {rep[0], rep[1], rep[2]};
 #ifdef __CUDACC__
-        uint32_t q = ip + lane * step;
+        uint32_t q = ip + lane * stride;
         uint32_t mylink = __shfl_sync(0xffffffffu, link, (int)((q - lfrom) & 31u));
         ze_match mine;
         mine.len = 0;
@@ -551,21 +560,29 @@ OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint
                     break;
                 }
             }
-            uint32_t p = ip + r * step;
+            uint32_t p = ip + r * stride;
             while (p > anchor && p - m.off > 0 && src[p - 1] == src[p - m.off - 1]) {
                 p--;
                 m.len++;
             }
             ze_emit_warp(W, src, &nseq, &nlit, anchor, p, m, rep, lane);
             anchor = p + m.len;
-            r = (anchor - ip + step - 1) / step; /* the first searched position at or after the match's end */
+            /* the first searched position at or after the match's end */
+            r = (anchor - ip + stride - 1) / stride;
             OC_WARP_SYNC();
             if (!ZE_WIN_MULTI && r < nwin) { /* the next window starts at the match's end */
                 span = anchor - ip;
+#if ZE_SKIP_BURST
+                sext = span;
+#endif
                 break;
             }
         }
+#if ZE_SKIP_BURST /* after a match, on from its end or the burst's; else past the span */
+        ip = anchor > ip ? (anchor > ip + sext ? anchor : ip + sext) : ip + span;
+#else
         ip = anchor > ip + span ? anchor : ip + span;
+#endif
     }
     while (*ins < ilimit) { /* later blocks see this block's positions */
         uint32_t to = ilimit - *ins < ZE_WINDOW ? ilimit : *ins + ZE_WINDOW;
