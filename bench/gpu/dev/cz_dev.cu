@@ -18,10 +18,10 @@
  *     every chunk the same status and, where OK, the same bytes, in a
  *     decode and in a size query.
  *
- *   - compresses with the library's encoder and with cz_enc1.h's (one
- *     writing pass; `enc1`: the tile loaded a byte per thread as the
- *     library does, `enc1-vload`: by 16-byte copies), checking that they
- *     write the library's bytes, and times each (median of --reps).
+ *   - compresses with the library's encoder (one writing pass since
+ *     session 8) and with the two-pass encoder before it (cz_enc0.h,
+ *     `two-pass`), checking that they write the same bytes, and times each
+ *     (median of --reps).
  *
  *   cz_dev [--dtype i32|i64|u8|u16] [--layers R,D|auto] [--reps N] [--mib M] [--small] [--no-decode] FILE
  *
@@ -35,7 +35,7 @@
 #include "cuda/codecs/cascaded/cascaded_kernels.cu"
 #undef oc_gpu_codec_cascaded
 #include "cz_v2.cuh"
-#include "cz_enc1.h"
+#include "cz_enc0.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -64,18 +64,16 @@ static __global__ void k_count_diff(const uint8_t *a, const uint8_t *b, size_t n
         atomicAdd(bad, c);
 }
 
-/* The library's encode kernel with cz_enc1.h's tile encoder (VLOAD: the
- * tile loaded by 16-byte copies). */
-template <uint32_t VLOAD>
+/* The library's encode kernel with the two-pass tile encoder (cz_enc0.h). */
 static __global__ void __launch_bounds__(CZ_THREADS)
-    cz1_k_encode(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+    cz0_k_encode(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                  const size_t *caps, size_t *dst_sizes, oc_status *statuses, uint32_t dtype, cz_layers L)
 {
     extern __shared__ __align__(16) unsigned char cz_smem[];
     cz_ws *ws = (cz_ws *)cz_smem;
     own_tiled_encode(n, src, src_sizes, dst, caps, dst_sizes, statuses,
                      [=](const uint8_t *p, size_t len, uint8_t *d, size_t cap, uint64_t *out) {
-                         return cz1_compress_chunk(ws, p, len, dtype, L, VLOAD, d, cap, out, CZ_WARPS);
+                         return cz0_compress_chunk(ws, p, len, dtype, L, d, cap, out, CZ_WARPS);
                      });
 }
 
@@ -218,16 +216,15 @@ int main(int argc, char **argv)
     printf("%s (type %d, layers 0x%x): %zu chunks of 64 KiB, ratio %.3f, compress (library) %.1f GB/s\n",
            file, (int)dtype, layers, n, (double)total / (double)csum, cgbs);
 
-    /* the encoders of cz_enc1.h: the library's bytes, timed */
+    /* the encoder before (cz_enc0.h): the library's bytes, timed */
     int fails = 0;
     {
-        own_gpu_kernels k1 = cz_kernels, k1v = cz_kernels;
-        k1.encode = (const void *)cz1_k_encode<0>;
-        k1v.encode = (const void *)cz1_k_encode<1>;
+        own_gpu_kernels k0 = cz_kernels;
+        k0.encode = (const void *)cz0_k_encode;
         struct {
             const char *name;
             const own_gpu_kernels *k;
-        } es[2] = {{"enc1", &k1}, {"enc1-vload", &k1v}};
+        } es[1] = {{"two-pass", &k0}};
         uint8_t *comp2 = dmalloc<uint8_t>(n * CAP);
         std::vector<uint8_t> ref(n * CAP), got2(n * CAP);
         CUDA_OK(cudaMemcpy(ref.data(), comp, n * CAP, cudaMemcpyDeviceToHost));

@@ -13,8 +13,15 @@
 #          compression beside the library's in the same run (oc_gpu_bench, 1 GiB, partkey.i32 and
 #          orderkey.i64); ncu instruction counts of cz_k_encode and cz1_k_encode<1> (partkey.i32,
 #          256 MiB).  ~90-120 s.
+#   verify (call B, after the one-pass encoder went into the library's core; cz_dev's variant is
+#          then `two-pass`, the encoder before, cz_enc0.h) test_cuda_cascaded alone (GPU bytes = CPU
+#          bytes for every layer set, hostile input), then memcheck and racecheck of it
+#          (OC_TEST_SMALL=1) and of cz_dev --no-decode (16 / 2 MiB, i32 and random bytes) side by
+#          side, each time-boxed to 150 s; the `check` runs above (the library and two-pass must
+#          write the same bytes).  ~200-250 s.
+#   The `time` rows after the landing: the library's encoder, then two-pass (the one before).
 #
-#   bench/gpu/owncodecs/ab-s8.sh check|time [BUILD]     (BUILD default /tmp/build-gpu)
+#   bench/gpu/owncodecs/ab-s8.sh check|time|verify [BUILD]     (BUILD default /tmp/build-gpu)
 # $OUT (default /tmp/ab-s8): one log per step; the summary on stdout.
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
@@ -32,6 +39,27 @@ open(sys.argv[1], "wb").write(r.randbytes(1 << 23))' "$RND"
 CZ=$B/bench/gpu/dev/cz_dev
 rc=0
 summary() { grep -hE "compress|ratio|FAILED|DIFFERS|all outputs checked|SUMMARY|launch failed|error" "$@" | head -n 12; }
+if [ "$MODE" = verify ]; then
+  export OC_CORPUS_DIR=$PWD/$S
+  timeout 200 $B/tests/test_cuda_cascaded >$O/test_cuda_cascaded.txt 2>&1
+  echo "test_cuda_cascaded exit $?" >>$O/test_cuda_cascaded.txt
+  echo "== test_cuda_cascaded"; tail -n 4 $O/test_cuda_cascaded.txt
+  grep -q "exit 0" $O/test_cuda_cascaded.txt || rc=1
+  CS="timeout 150 compute-sanitizer --error-exitcode 9 --leak-check no"
+  OC_TEST_SMALL=1 $CS --tool memcheck $B/tests/test_cuda_cascaded >$O/memcheck-test-cascaded.txt 2>&1 &
+  OC_TEST_SMALL=1 $CS --tool racecheck $B/tests/test_cuda_cascaded >$O/racecheck-test-cascaded.txt 2>&1 &
+  $CS --tool memcheck $CZ --no-decode --mib 16 --reps 1 $S/tpch_l_partkey.i32 >$O/memcheck-enc-i32.txt 2>&1 &
+  $CS --tool memcheck $CZ --no-decode --mib 16 --reps 1 --dtype u8 $RND >$O/memcheck-enc-rand.txt 2>&1 &
+  $CS --tool racecheck $CZ --no-decode --mib 2 --reps 1 $S/tpch_l_orderkey.i64 >$O/racecheck-enc-i64.txt 2>&1 &
+  $CS --tool racecheck $CZ --no-decode --mib 2 --reps 1 --dtype u8 $RND >$O/racecheck-enc-rand.txt 2>&1 &
+  wait
+  for f in memcheck-test-cascaded racecheck-test-cascaded memcheck-enc-i32 memcheck-enc-rand racecheck-enc-i64 \
+    racecheck-enc-rand; do
+    echo "== $f"; grep -hE "SUMMARY|all outputs checked|FAILED|DIFFERS|Timeout|timed out|passed|failed" $O/$f.txt | head -n 6
+    tail -n 2 $O/$f.txt
+  done
+  MODE=check
+fi
 if [ "$MODE" = check ]; then
   n=0
   for a in "tpch_l_partkey.i32" "tpch_l_orderkey.i64" "sorted_partkey.i64" "tpch_l_shipdate.i32 --dtype u16" \

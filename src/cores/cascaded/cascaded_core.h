@@ -579,12 +579,25 @@ OWN_DEV oc_status cz_decode_tile(cz_ws *ws, const uint8_t *src, uint32_t n, uint
 
 /* ---- encoding ----------------------------------------------------------------- */
 
-/* Loads the tile's cnt elements (raw bytes) into buf[0]. */
+/* Loads the tile's cnt elements (raw bytes) into buf[0]: on the GPU by
+ * 16-byte copies when src is 16-byte aligned (a batch's tiles usually
+ * are; buf[0] is: the workspace is, and the stage before it is a multiple
+ * of 16 bytes), else a byte per thread. */
 OWN_DEV void cz_enc_load(cz_ws *ws, const uint8_t *src, uint32_t nbytes, uint32_t wp, uint32_t nw)
 {
     uint8_t *b = (uint8_t *)ws->buf[0];
 #ifdef __CUDA_ARCH__
     uint32_t lo, hi;
+    if (((uintptr_t)src & 15u) == 0) {
+        uint32_t v = nbytes / 16u;
+        cz_seg(v, wp, nw, &lo, &hi);
+        for (uint32_t k = lo + OWN_LANE(); k < hi; k += OWN_NLANES)
+            ((uint4 *)b)[k] = __ldg((const uint4 *)src + k);
+        if (wp == nw - 1u)
+            for (uint32_t k = 16u * v + OWN_LANE(); k < nbytes; k += OWN_NLANES)
+                b[k] = src[k];
+        return;
+    }
     cz_seg(nbytes, wp, nw, &lo, &hi);
     for (uint32_t k = lo + OWN_LANE(); k < hi; k += OWN_NLANES)
         b[k] = src[k];
@@ -709,8 +722,12 @@ OWN_DEV void cz_enc_stats(cz_ws *ws, int runs, uint32_t count, uint32_t wp, uint
 }
 
 /* Stream header (warp 0): chooses raw or packed, computes the block bit
- * offsets and the stream size, and, when `write`, puts the header bytes
- * at ws->pos (the payload follows).  Advances ws->pos by the size. */
+ * offsets and the stream size, and, when `write` and the stream ends
+ * within the tile's raw size (ws->cnt * ws->w), puts the header bytes at
+ * ws->pos (the payload follows).  Advances ws->pos by the size.  A stream
+ * that ends beyond the raw size is not written: the tile is then stored
+ * raw (its size only grows), and the stage (raw size + 64 bytes) is never
+ * written past. */
 OWN_DEV void cz_enc_header(cz_ws *ws, int runs, uint32_t count, int write, uint32_t wp, uint32_t nw)
 {
     (void)nw;
@@ -745,7 +762,7 @@ OWN_DEV void cz_enc_header(cz_ws *ws, int runs, uint32_t count, int write, uint3
         st->data = pos + 3u + (mode ? nb + nb * ew : 0u);
     }
     uint32_t size = mode ? packed : rawsz;
-    if (write) {
+    if (write && pos + size <= ws->cnt * ws->w) {
         uint32_t *S = ws->stage;
         if (OWN_LANE() == 0)
             own_put_bits(S, 8ull * pos, (uint64_t)count | ((uint64_t)mode << 16), 24);
@@ -805,19 +822,22 @@ OWN_DEV void cz_enc_set(cz_ws *ws, uint32_t cur, uint32_t reset, uint32_t wp, ui
     }
 }
 
-/* One stream: statistics, header, payload when writing. */
+/* One stream: statistics, header, and the payload when writing and the
+ * stream ends within the raw size (ws->pos is its end after the header;
+ * cz_enc_header's rule). */
 OWN_DEV void cz_enc_stream(cz_ws *ws, int runs, uint32_t count, int write, uint32_t nw)
 {
     OWN_RUN(nw, cz_enc_stats, ws, runs, count);
     OWN_RUN(nw, cz_enc_header, ws, runs, count, write);
-    if (write)
+    if (write && ws->pos <= ws->cnt * ws->w)
         OWN_RUN(nw, cz_enc_pack, ws, runs);
 }
 
 /* Runs the layers (rles, deltas) over the tile's ws->cnt elements at src
  * (loaded into buf[0]; the layers overwrite it): returns the coded size;
- * with `write`, the coded tile is in the stage (which the caller zeroed).
- * The bytes are those of the format whatever nw is. */
+ * with `write`, the coded tile is in the stage (which the caller zeroed)
+ * when that size is below the raw size.  The bytes are those of the
+ * format whatever nw is. */
 OWN_DEV uint32_t cz_enc_layers(cz_ws *ws, const uint8_t *src, uint32_t rles, uint32_t deltas, int write,
                                uint32_t nw)
 {
@@ -853,8 +873,12 @@ OWN_DEV uint32_t cz_enc_layers(cz_ws *ws, const uint8_t *src, uint32_t rles, uin
 /* Encodes one tile of cnt elements of w bytes at src: returns its size;
  * the coded tile is left in the stage, or, when coding does not make it
  * smaller, the size is cnt * w and the tile is stored as it is (the
- * caller copies src).  rles > CZ_MAX_RLES asks for the automatic choice.
- * Runs in every thread of the CTA. */
+ * caller copies src).  rles > CZ_MAX_RLES asks for the automatic choice
+ * (each candidate sized without writing).  The layers run once, writing
+ * into a stage zeroed over the raw size: a stream is written only while it
+ * ends within it (cz_enc_header), so there is no sizing pass first (until
+ * session 8 there was one: bench/gpu/owncodecs/NOTES.md, "Cascaded
+ * compression in one pass").  Runs in every thread of the CTA. */
 OWN_DEV uint32_t cz_encode_tile(cz_ws *ws, const uint8_t *src, uint32_t cnt, uint32_t w, uint32_t rles,
                                 uint32_t deltas, uint32_t bitpack, uint32_t nw)
 {
@@ -884,12 +908,12 @@ OWN_DEV uint32_t cz_encode_tile(cz_ws *ws, const uint8_t *src, uint32_t cnt, uin
             }
         }
     }
-    uint32_t size = cz_enc_layers(ws, src, rles, deltas, 0, nw);
-    if (size >= raw)
-        return raw;
-    OWN_RUN(nw, cz_enc_zero, ws, (size + 3u) / 4u + 4u);
-    cz_enc_layers(ws, src, rles, deltas, 1, nw);
-    return size;
+    /* bytes written: within the raw size, the configuration byte and the
+     * delta layers' seeds (1 + 3 * 8 bytes, for tiles of a few bytes) */
+    uint32_t zb = raw > 32u ? raw : 32u;
+    OWN_RUN(nw, cz_enc_zero, ws, (zb + 3u) / 4u + 4u);
+    uint32_t size = cz_enc_layers(ws, src, rles, deltas, 1, nw);
+    return size >= raw ? raw : size;
 }
 
 /* ---- chunks ------------------------------------------------------------------- */

@@ -1,7 +1,8 @@
 /*
- * cz_enc1_cpu_check.c - why this exists: cz_enc1.h (the Cascaded encoder
- * in one writing pass) must write exactly the bytes of the core's
- * cz_compress_chunk, or it cannot replace it.  This runs both on the CPU
+ * cz_enc0_cpu_check.c - why this exists: the library's Cascaded encoder
+ * (cascaded_core.h's cz_compress_chunk, one writing pass since session 8)
+ * must write exactly the bytes of the two-pass encoder it replaced
+ * (cz_enc0.h), the format's bytes since version 1.  This runs both on the CPU
  * (the same C11 source the GPU runs, one lane a warp) over the corpus's
  * integer columns and generated data (runs, constants, random, tiny and
  * odd-sized chunks, tiles that come out larger than raw), every element
@@ -9,11 +10,11 @@
  * and off, the automatic choice), 1 and 8 warps, and short output
  * capacities, and compares sizes, statuses and bytes.  No GPU.
  *
- *   make -C bench/gpu/dev check-cz-enc1   (CORPUS=dir, default bench/corpus-data)
+ *   make -C bench/gpu/dev check-cz-enc0   (CORPUS=dir, default bench/corpus-data)
  *
  * Exit status 0 only if every comparison matched.
  */
-#include "cz_enc1.h"
+#include "cz_enc0.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,16 +43,17 @@ static void compare(const char *what, const uint8_t *src, size_t n, uint32_t typ
     memset(a, 0xa5, room);
     memset(b, 0xa5, room);
     uint64_t na = 0, nb = 0;
-    oc_status sa = cz_compress_chunk(&g_ws, src, n, type, L, a, cap, &na, nw);
-    oc_status sb = cz1_compress_chunk(&g_ws, src, n, type, L, 1u, b, cap, &nb, nw);
+    oc_status sa = cz0_compress_chunk(&g_ws, src, n, type, L, a, cap, &na, nw);
+    oc_status sb = cz_compress_chunk(&g_ws, src, n, type, L, b, cap, &nb, nw);
     g_cases++;
     int same = sa == sb && na == nb && (sa != OC_OK || !memcmp(a, b, (size_t)na));
     if (!same) {
         if (g_fail < 10)
-            fprintf(stderr,
-                    "DIFFER %s: n %zu type %u layers %u/%u/%u nw %u cap %zu: core %d %llu, enc1 %d %llu\n",
-                    what, n, type, L.rles, L.deltas, L.bitpack, nw, cap, (int)sa, (unsigned long long)na,
-                    (int)sb, (unsigned long long)nb);
+            fprintf(
+                stderr,
+                "DIFFER %s: n %zu type %u layers %u/%u/%u nw %u cap %zu: two-pass %d %llu, library %d %llu\n",
+                what, n, type, L.rles, L.deltas, L.bitpack, nw, cap, (int)sa, (unsigned long long)na, (int)sb,
+                (unsigned long long)nb);
         g_fail++;
     }
     free(a);
@@ -162,7 +164,7 @@ static void no_overrun(void)
     for (uint32_t bp = 0; bp <= 1; bp++) {
         for (uint32_t r = 0; r <= 3; r++) {
             memset(g_ws.stage, 0, sizeof g_ws.stage);
-            uint32_t size = cz1_encode_tile(&g_ws, tile, cnt, 1, r, 1, bp, 1, 8);
+            uint32_t size = cz_encode_tile(&g_ws, tile, cnt, 1, r, 1, bp, 8);
             int clean = 1;
             for (uint32_t k = cnt / 4u + 4u; k < CZ_STAGE_WORDS; k++)
                 clean &= g_ws.stage[k] == 0;
@@ -186,7 +188,7 @@ int main(int argc, char **argv)
     corpus_file(dir, "tpch_l_shipdate.i32", OC_TYPE_I32, 8u << 20);
     corpus_file(dir, "tpch_l_orderkey.i64", OC_TYPE_I64, 8u << 20);
     corpus_file(dir, "sorted_partkey.i64", OC_TYPE_I64, 8u << 20);
-    printf("cz_enc1 vs the core's encoder: %ld comparisons, %ld differ: %s\n", g_cases, g_fail,
-           g_fail ? "FAILED" : "the same bytes and statuses");
+    printf("the library's encoder vs the two-pass one (cz_enc0.h): %ld comparisons, %ld differ: %s\n",
+           g_cases, g_fail, g_fail ? "FAILED" : "the same bytes and statuses");
     return g_fail ? 1 : 0;
 }
