@@ -14,11 +14,11 @@
 #          orderkey.i64); ncu instruction counts of cz_k_encode and cz1_k_encode<1> (partkey.i32,
 #          256 MiB).  ~90-120 s.
 #   verify (call B, after the one-pass encoder went into the library's core; cz_dev's variant is
-#          then `two-pass`, the encoder before, cz_enc0.h) test_cuda_cascaded alone (GPU bytes = CPU
-#          bytes for every layer set, hostile input), then memcheck and racecheck of it
-#          (OC_TEST_SMALL=1) and of cz_dev --no-decode (16 / 2 MiB, i32 and random bytes) side by
-#          side, each time-boxed to 150 s; the `check` runs above (the library and two-pass must
-#          write the same bytes).  ~200-250 s.
+#          then `two-pass`, the encoder before, cz_enc0.h) test_cuda_cascaded (GPU bytes = CPU bytes
+#          for every layer set, hostile input; time-boxed to 200 s), memcheck and racecheck of it
+#          (OC_TEST_SMALL=1) and of cz_dev --no-decode (16 / 2 MiB, i32, i64 and random bytes), all
+#          side by side, each sanitizer time-boxed to 150 s; then four cz_dev --no-decode runs of
+#          64 MiB (the library and two-pass must write the same bytes).  ~220-240 s.
 #   The `time` rows after the landing: the library's encoder, then two-pass (the one before).
 #
 #   bench/gpu/owncodecs/ab-s8.sh check|time|verify [BUILD]     (BUILD default /tmp/build-gpu)
@@ -41,11 +41,9 @@ rc=0
 summary() { grep -hE "compress|ratio|FAILED|DIFFERS|all outputs checked|SUMMARY|launch failed|error" "$@" | head -n 12; }
 if [ "$MODE" = verify ]; then
   export OC_CORPUS_DIR=$PWD/$S
-  timeout 200 $B/tests/test_cuda_cascaded >$O/test_cuda_cascaded.txt 2>&1
-  echo "test_cuda_cascaded exit $?" >>$O/test_cuda_cascaded.txt
-  echo "== test_cuda_cascaded"; tail -n 4 $O/test_cuda_cascaded.txt
-  grep -q "exit 0" $O/test_cuda_cascaded.txt || rc=1
   CS="timeout 150 compute-sanitizer --error-exitcode 9 --leak-check no"
+  ( timeout 200 $B/tests/test_cuda_cascaded >$O/test_cuda_cascaded.txt 2>&1
+    echo "test_cuda_cascaded exit $?" >>$O/test_cuda_cascaded.txt ) &
   OC_TEST_SMALL=1 $CS --tool memcheck $B/tests/test_cuda_cascaded >$O/memcheck-test-cascaded.txt 2>&1 &
   OC_TEST_SMALL=1 $CS --tool racecheck $B/tests/test_cuda_cascaded >$O/racecheck-test-cascaded.txt 2>&1 &
   $CS --tool memcheck $CZ --no-decode --mib 16 --reps 1 $S/tpch_l_partkey.i32 >$O/memcheck-enc-i32.txt 2>&1 &
@@ -53,12 +51,24 @@ if [ "$MODE" = verify ]; then
   $CS --tool racecheck $CZ --no-decode --mib 2 --reps 1 $S/tpch_l_orderkey.i64 >$O/racecheck-enc-i64.txt 2>&1 &
   $CS --tool racecheck $CZ --no-decode --mib 2 --reps 1 --dtype u8 $RND >$O/racecheck-enc-rand.txt 2>&1 &
   wait
+  echo "== test_cuda_cascaded"; tail -n 4 $O/test_cuda_cascaded.txt
+  grep -q "exit 0" $O/test_cuda_cascaded.txt || rc=1
   for f in memcheck-test-cascaded racecheck-test-cascaded memcheck-enc-i32 memcheck-enc-rand racecheck-enc-i64 \
     racecheck-enc-rand; do
     echo "== $f"; grep -hE "SUMMARY|all outputs checked|FAILED|DIFFERS|Timeout|timed out|passed|failed" $O/$f.txt | head -n 6
     tail -n 2 $O/$f.txt
   done
-  MODE=check
+  n=0
+  for a in "tpch_l_partkey.i32" "tpch_l_orderkey.i64 --layers auto" "tpch_l_shipdate.i32 --dtype u16"; do
+    set -- $a
+    f=$1; shift
+    n=$((n + 1))
+    timeout 120 $CZ --no-decode --mib 64 --reps 1 "$@" $S/$f >$O/verify-$n.txt 2>&1 || rc=1
+    echo "== cz_dev --no-decode --mib 64 $* $f"; summary $O/verify-$n.txt
+  done
+  timeout 120 $CZ --no-decode --mib 64 --reps 1 --dtype u8 $RND >$O/verify-rand.txt 2>&1 || rc=1
+  echo "== cz_dev --no-decode --mib 64 --dtype u8 random bytes"; summary $O/verify-rand.txt
+  exit $rc
 fi
 if [ "$MODE" = check ]; then
   n=0
