@@ -65,6 +65,13 @@
 
 #define OC_LZ4_MAX_INPUT 0x7E000000u
 
+/* The greedy compressor's table: 2^12 entries of 16-bit positions a warp
+ * (8 KiB: 26 resident warps an H100/H200 SM where 2^13 allowed 12; the lazy
+ * one keeps OC_HT_LOG).  Measured (bench/NOTES.md "Compressors (issue 13,
+ * session 8)", H200, 1 GiB of 64 KiB chunks of the mix): 25.0 GB/s at a
+ * ratio of 1.866 vs nvCOMP's 17.3 at 1.809; 2^11 gave 32.1 at 1.822. */
+#define OC_LZ4_GREEDY_HT_LOG 12
+
 /* The size scanner: walks the sequence headers with the decoder's checks
  * (no output, so no capacity) and returns the decoded size. */
 __device__ int oc_lz4_scan_warp(const uint8_t *__restrict__ src, size_t srcn, size_t *outn, int lane)
@@ -297,7 +304,7 @@ __device__ __forceinline__ int oc_lz4_emit(uint8_t *dst, size_t cap, size_t *op,
 template <bool LAZY>
 __global__ void __launch_bounds__(OC_COMPRESS_WARPS * 32) oc_lz4_compress_kernel(oc_cuda_batch b)
 {
-    __shared__ uint16_t tables[OC_COMPRESS_WARPS][OC_HT_SIZE];
+    __shared__ uint16_t tables[OC_COMPRESS_WARPS][LAZY ? OC_HT_SIZE : (1 << OC_LZ4_GREEDY_HT_LOG)];
     int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
     size_t chunk = (size_t)blockIdx.x * OC_COMPRESS_WARPS + warp;
     if (chunk >= b.n)
@@ -318,14 +325,38 @@ __global__ void __launch_bounds__(OC_COMPRESS_WARPS * 32) oc_lz4_compress_kernel
         goto done;
     }
     {
-        oc_table_clear(table, lane);
+        oc_table_clear(table, lane, LAZY ? OC_HT_SIZE : (1 << OC_LZ4_GREEDY_HT_LOG));
         /* liblz4's end rules: match starts < n - 11, matches end <= n - 5. */
         size_t start_end = n >= 13 ? n - 11 : 0;
         size_t match_end = n >= 5 ? n - 5 : 0;
         size_t anchor = 0, p = 0;
         oc_match m;
         size_t mark = 0;
-        while (p < start_end) {
+        /* greedy: multi-match windows (lz_device.cuh) */
+        while (!LAZY && p < start_end) {
+            oc_prefetch_ahead(src, n, p, &mark, lane);
+            oc_window w;
+            oc_window_probe<OC_LZ4_GREEDY_HT_LOG>(src, table, p, start_end, lane, &w);
+            size_t cur = p;
+            int covered = 0;
+            while (cur - p < 32 && oc_window_match(src, &w, p, cur, match_end, lane, &m)) {
+                oc_extend_back(src, anchor, &m);
+                if (!oc_lz4_emit(dst, cap, &op, src + anchor, m.pos - anchor, 1, (uint32_t)(m.pos - m.ref),
+                                 m.len, lane)) {
+                    st = OC_D_OUTPUT_TOO_SMALL;
+                    goto done;
+                }
+                covered |= w.q > m.pos && w.q < m.pos + m.len;
+                cur = anchor = m.pos + m.len;
+                if (lane == 0 && cur - 2 < start_end)
+                    table[oc_hash4_log<OC_LZ4_GREEDY_HT_LOG>(oc_read32(src + cur - 2))] = (uint16_t)(cur - 2);
+                __syncwarp();
+            }
+            oc_window_insert(table, &w, covered);
+            p = cur > p + 32 ? cur : p + 32;
+        }
+        /* lazy (levels >= 2): one match a window (oc_find_match) */
+        while (LAZY && p < start_end) {
             oc_prefetch_ahead(src, n, p, &mark, lane);
             if (!oc_find_match<LAZY>(src, table, p, start_end, match_end, lane, &m)) {
                 p += 32;

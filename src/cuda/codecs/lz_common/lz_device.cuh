@@ -205,6 +205,13 @@ __device__ __forceinline__ uint32_t oc_hash4(uint32_t v)
     return (v * 2654435761u) >> (32 - OC_HT_LOG);
 }
 
+/* The hash of a table of 2^HTL entries (the greedy compressors choose HTL:
+ * lz4_kernels.cu, snappy_kernels.cu). */
+template <int HTL> __device__ __forceinline__ uint32_t oc_hash4_log(uint32_t v)
+{
+    return (v * 2654435761u) >> (32 - HTL);
+}
+
 /* One found match: start, source and length. */
 struct oc_match {
     size_t pos;
@@ -296,6 +303,100 @@ __device__ __forceinline__ int oc_find_match(const uint8_t *__restrict__ src, ui
     return 1;
 }
 
+/* Multi-match windows: the greedy compressors' match finder (LZ4 at levels
+ * <= 1 and Snappy; bench/NOTES.md "Compressors (issue 13, session 8)").
+ * One window of 32 probes (lane k at p + k) serves every match that starts
+ * in it: oc_window_probe looks every lane's position up in the table, and a
+ * lane whose 4 bytes equal an earlier lane's of the same window takes the
+ * latest such lane as its candidate instead (a position would otherwise
+ * never find the 31 before it); oc_window_match then gives the matches in
+ * turn, each the first lane with a candidate at or after the previous one's
+ * end, with the candidate its probe found (no second probe); at the end
+ * oc_window_insert writes the positions no match covers (a match's start
+ * included), and the next window starts at max(p + 32, the last end).  On
+ * the benchmark's mix (CPU model bench/gpu/lz_compress_ref.cpp, multi 2) a
+ * 64 KiB chunk takes 1,694 windows instead of oc_find_match's 5,961 (one
+ * match a window) at a higher LZ4 ratio (1.8778 vs 1.8727). */
+struct oc_window {
+    size_t q;      /* this lane's position */
+    size_t cand;   /* its candidate (lanes in mask) */
+    uint32_t h;    /* its hash */
+    int inq;       /* q < start_end: probed */
+    unsigned mask; /* lanes with a candidate whose 4 bytes equal theirs */
+};
+
+template <int HTL>
+__device__ __forceinline__ void oc_window_probe(const uint8_t *__restrict__ src, const uint16_t *table,
+                                                size_t p, size_t start_end, int lane, oc_window *w)
+{
+    size_t q = p + lane;
+    int inq = q < start_end, valid = 0;
+    size_t cand = 0;
+    uint32_t v = 0, h = 0;
+    if (inq) {
+        v = oc_read32(src + q);
+        h = oc_hash4_log<HTL>(v);
+        uint32_t dist = (uint16_t)(q - table[h]);
+        if (dist != 0 && dist <= q) {
+            cand = q - dist;
+            valid = oc_read32(src + cand) == v;
+        }
+    }
+    /* probed lanes are a prefix; the others (v 0) leave the sets */
+    unsigned lower =
+        __match_any_sync(OC_FULL_MASK, v) & __ballot_sync(OC_FULL_MASK, inq) & ((1u << lane) - 1);
+    if (inq && lower) {
+        cand = p + (31 - __clz(lower));
+        valid = 1;
+    }
+    w->q = q;
+    w->cand = cand;
+    w->h = h;
+    w->inq = inq;
+    w->mask = __ballot_sync(OC_FULL_MASK, valid);
+    __syncwarp(); /* the table reads before any write of this window */
+}
+
+/* The window's next match at or after cur (cur - p < 32), extended forwards
+ * below match_end: 1 and *m (same in all lanes), or 0 when none is left. */
+__device__ __forceinline__ int oc_window_match(const uint8_t *__restrict__ src, const oc_window *w, size_t p,
+                                               size_t cur, size_t match_end, int lane, oc_match *m)
+{
+    unsigned avail = w->mask & (OC_FULL_MASK << (unsigned)(cur - p));
+    if (!avail)
+        return 0;
+    int f = __ffs(avail) - 1;
+    size_t mpos = p + f, mref = __shfl_sync(OC_FULL_MASK, w->cand, f);
+    size_t len = 4, maxlen = match_end - mpos;
+    for (;;) {
+        size_t k = len + lane;
+        int eq = k < maxlen && __ldg(src + mpos + k) == __ldg(src + mref + k);
+        unsigned ne = __ballot_sync(OC_FULL_MASK, !eq);
+        if (ne) {
+            len += __ffs(ne) - 1;
+            break;
+        }
+        len += 32;
+    }
+    m->pos = mpos;
+    m->ref = mref;
+    m->len = len;
+    return 1;
+}
+
+/* Insert the window's probed positions that no match covers (covered: this
+ * lane's q lies strictly inside one); of equal hashes the highest lane
+ * writes (deterministic, race-free). */
+__device__ __forceinline__ void oc_window_insert(uint16_t *table, const oc_window *w, int covered)
+{
+    int ins = w->inq && !covered;
+    unsigned same = __match_any_sync(OC_FULL_MASK, ins ? w->h : 0xffffffffu);
+    __syncwarp();
+    if (ins && (int)(threadIdx.x & 31) == 31 - __clz(same))
+        table[w->h] = (uint16_t)w->q;
+    __syncwarp();
+}
+
 /* Extend a match backwards over the pending literals (all lanes alike). */
 __device__ __forceinline__ void oc_extend_back(const uint8_t *__restrict__ src, size_t anchor, oc_match *m)
 {
@@ -306,11 +407,11 @@ __device__ __forceinline__ void oc_extend_back(const uint8_t *__restrict__ src, 
     }
 }
 
-/* Clear the warp's hash table. */
-__device__ __forceinline__ void oc_table_clear(uint16_t *table, int lane)
+/* Clear the warp's hash table of size entries (even). */
+__device__ __forceinline__ void oc_table_clear(uint16_t *table, int lane, int size = OC_HT_SIZE)
 {
     uint32_t *t = (uint32_t *)table;
-    for (int j = lane; j < OC_HT_SIZE / 2; j += 32)
+    for (int j = lane; j < size / 2; j += 32)
         t[j] = 0;
     __syncwarp();
 }

@@ -231,6 +231,13 @@ __global__ void __launch_bounds__(64)
     }
 }
 
+/* The compressor's table: 2^11 entries of 16-bit positions a warp (4 KiB:
+ * 32 resident warps an H100/H200 SM, by registers, where 2^13 allowed 12).
+ * Measured (bench/NOTES.md "Compressors (issue 13, session 8)", H200, 1 GiB
+ * of 64 KiB chunks of the mix): 27.6 GB/s at a ratio of 1.870 vs nvCOMP's
+ * 22.6 at 1.842; 2^12 gave 23.1 at 1.906, too close to nvCOMP's speed. */
+#define OC_SNAPPY_HT_LOG 11
+
 /* Bytes of a literal element header for lit >= 1 bytes. */
 __device__ __forceinline__ size_t oc_snappy_lit_header(size_t lit)
 {
@@ -305,7 +312,7 @@ __device__ __forceinline__ int oc_snappy_emit(uint8_t *dst, size_t cap, size_t *
 
 __global__ void __launch_bounds__(OC_COMPRESS_WARPS * 32) oc_snappy_compress_kernel(oc_cuda_batch b)
 {
-    __shared__ uint16_t tables[OC_COMPRESS_WARPS][OC_HT_SIZE];
+    __shared__ uint16_t tables[OC_COMPRESS_WARPS][(1 << OC_SNAPPY_HT_LOG)];
     int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
     size_t chunk = (size_t)blockIdx.x * OC_COMPRESS_WARPS + warp;
     if (chunk >= b.n)
@@ -343,29 +350,34 @@ __global__ void __launch_bounds__(OC_COMPRESS_WARPS * 32) oc_snappy_compress_ker
                 dst[j] = (uint8_t)((x & 0x7f) | (j + 1 < pre ? 0x80 : 0));
         }
         op = pre;
-        oc_table_clear(table, lane);
+        oc_table_clear(table, lane, (1 << OC_SNAPPY_HT_LOG));
         size_t start_end = n >= 13 ? n - 11 : 0;
         size_t match_end = n >= 5 ? n - 5 : 0;
         size_t anchor = 0, p = 0;
         oc_match m;
         size_t mark = 0;
+        /* greedy: multi-match windows (lz_device.cuh) */
         while (p < start_end) {
             oc_prefetch_ahead(src, n, p, &mark, lane);
-            if (!oc_find_match<false>(src, table, p, start_end, match_end, lane, &m)) {
-                p += 32;
-                continue;
+            oc_window w;
+            oc_window_probe<OC_SNAPPY_HT_LOG>(src, table, p, start_end, lane, &w);
+            size_t cur = p;
+            int covered = 0;
+            while (cur - p < 32 && oc_window_match(src, &w, p, cur, match_end, lane, &m)) {
+                oc_extend_back(src, anchor, &m);
+                if (!oc_snappy_emit(dst, cap, &op, src + anchor, m.pos - anchor, 1, (uint32_t)(m.pos - m.ref),
+                                    m.len, lane)) {
+                    st = OC_D_OUTPUT_TOO_SMALL;
+                    goto done;
+                }
+                covered |= w.q > m.pos && w.q < m.pos + m.len;
+                cur = anchor = m.pos + m.len;
+                if (lane == 0 && cur - 2 < start_end)
+                    table[oc_hash4_log<OC_SNAPPY_HT_LOG>(oc_read32(src + cur - 2))] = (uint16_t)(cur - 2);
+                __syncwarp();
             }
-            oc_extend_back(src, anchor, &m);
-            if (!oc_snappy_emit(dst, cap, &op, src + anchor, m.pos - anchor, 1, (uint32_t)(m.pos - m.ref),
-                                m.len, lane)) {
-                st = OC_D_OUTPUT_TOO_SMALL;
-                goto done;
-            }
-            p = m.pos + m.len;
-            anchor = p;
-            if (lane == 0 && p - 2 < start_end)
-                table[oc_hash4(oc_read32(src + p - 2))] = (uint16_t)(p - 2);
-            __syncwarp();
+            oc_window_insert(table, &w, covered);
+            p = cur > p + 32 ? cur : p + 32;
         }
         if (!oc_snappy_emit(dst, cap, &op, src + anchor, n - anchor, 0, 0, 0, lane))
             st = OC_D_OUTPUT_TOO_SMALL;
