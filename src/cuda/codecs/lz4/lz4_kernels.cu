@@ -49,7 +49,9 @@
  *
  * Compressor: a per-warp hash table in shared memory, 32 candidate
  * positions per step (lz_device.cuh): greedy matching at levels <= 1 (the
- * default), lazy matching at levels >= 2; liblz4's end-of-block rules (the
+ * default: multi-match windows, every match starting in a window taken from
+ * its probes, a 2^12-entry table), lazy matching at levels >= 2 (one match
+ * a window, 2^13 entries); liblz4's end-of-block rules (the
  * last 5 bytes are literals, the last match starts at least 12 bytes before
  * the end) so any LZ4 decoder accepts the output.
  *

@@ -31,8 +31,9 @@
  * refuses is refused by the size query too, as on the CPU (issue 11 item
  * 12; the preamble alone called cut streams OK).
  *
- * Compressor: the LZ4 match finder (same hash table, same 64 KiB window,
- * greedy: snappy has no levels), emitting snappy's literal and
+ * Compressor: the LZ4 greedy match finder (multi-match windows,
+ * lz_device.cuh; the same 64 KiB window, a 2^11-entry table: snappy has
+ * no levels), emitting snappy's literal and
  * copy-1/copy-2 elements the way the reference encoder does (copies split
  * into pieces of at most 64 bytes).
  *
