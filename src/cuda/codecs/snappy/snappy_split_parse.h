@@ -26,7 +26,8 @@
  * "v10"): when its 5 header bytes lie in the window, the five bytes are
  * read at once, every kind's header size, length and offset computed and
  * the element's selected, its kind's checks evaluated as one predicate,
- * and one record store serves both kinds; a warp whose lanes sit on
+ * and one record store serves both kinds, with no branch between the kinds
+ * (v13: the record stored whatever the kind, counted when it is one); a warp whose lanes sit on
  * different kinds then runs one path, not the three of oc_snaps_elem
  * (measured ~950 cycles an element that way).  Everything else (the
  * preamble, the end, a header past the window, a failed check, a full
@@ -209,21 +210,25 @@ OC_LZS_HD int oc_snaps_fast(oc_snaps_st *s, const uint8_t *wp, uint32_t wshift, 
     uint32_t clen = kind == 1 ? (t6 & 7) + 4 : t6 + 1;
     uint32_t off = kind == 1 ? ((tag >> 5) << 8) | b1 : kind == 2 ? (w & 0xffffu) : w;
     uint32_t room = s->ulen - s->op; /* op <= ulen: every element checked so */
-    int lit = kind == 0;
-    /* oc_snaps_elem's checks (its header-bytes check passes: srcn - ip >= whi - ip >= 5) */
-    int ok = lit ? lm1 < room && lm1 < srcn - ip - lhdr : off != 0 && off <= s->op && clen <= room;
-    if (!ok)
+    uint32_t lit = kind == 0;
+    /* oc_snaps_elem's checks (its header-bytes check passes: srcn - ip >= whi - ip >= 5), both
+       kinds' without a branch, one selected; the record stored whatever the kind (at nrec, inside
+       the slot), counted when it is one (a copy, or a literal flushing one): no branch between
+       the kinds, which a warp whose lanes sit on both ran one after the other (bench/NOTES.md
+       "v13": 1.27x).  A record stored and not counted lies at or after the count the lane
+       publishes, where no copy warp reads, and the next record overwrites it. */
+    uint32_t okl = (uint32_t)(lm1 < room) & (uint32_t)(lm1 < srcn - ip - lhdr);
+    uint32_t okc = (uint32_t)(off != 0) & (uint32_t)(off <= s->op) & (uint32_t)(clen <= room);
+    if (!(lit ? okl : okc))
         return 0;
     uint32_t m_off = lit ? 0 : off, m_len = lit ? 0 : clen;
-    if (!lit || s->pend_len) { /* a copy takes the literal before it; a literal flushes one */
 #ifdef __CUDA_ARCH__
-        *(uint4 *)(recs + s->nrec) = make_uint4(s->pend_src, s->pend_len, m_off, m_len);
+    *(uint4 *)(recs + s->nrec) = make_uint4(s->pend_src, s->pend_len, m_off, m_len);
 #else
-        oc_lzs_rec r = {s->pend_src, s->pend_len, m_off, m_len};
-        recs[s->nrec] = r;
+    oc_lzs_rec r = {s->pend_src, s->pend_len, m_off, m_len};
+    recs[s->nrec] = r;
 #endif
-        s->nrec++;
-    }
+    s->nrec += (uint32_t)(!lit) | (uint32_t)(s->pend_len != 0);
     s->pend_src = lit ? ip + lhdr : 0;
     s->pend_len = lit ? lm1 + 1 : 0;
     s->op += lit ? lm1 + 1 : clen;
