@@ -15,7 +15,8 @@
  *   fast4  up to 4 (v10 as measured in call A: the window's end on
  *          oc_snaps_elem)
  *   flat   v13: the library's step (v10b) with no branch between the
- *          kinds in the fast path
+ *          kinds in the fast path (1.27x; the library's oc_snaps_fast
+ *          since 09d8d7e, so `flat` and `library` now run the same step)
  */
 #ifndef DEV_SNAPPY_FAST_PARSE_H
 #define DEV_SNAPPY_FAST_PARSE_H
