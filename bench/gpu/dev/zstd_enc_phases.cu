@@ -43,7 +43,11 @@
  * search and probes read aligned words; left the library), zstd_enc_phases_l1fast/_l1b2 (ZE_L1_DEPTH
  * 0/2: level 1 by the fast variant / bucket windows of depth 2) and
  * zstd_enc_phases_rows8k (ZE_BUCKET_ROWS 8192), so the A/Bs run in one
- * call.
+ * call.  The switches that left the library (ZE_ENTROPY_LANES, ZE_COUNT_STEP,
+ * ZE_LINK_EARLY, ZE_WIN_MULTI, ZE_SKIP_LOG, ZE_SKIP_BURST) live in frozen
+ * copies of its match finders and entropy coding (zstd_enc_match_knobs.h,
+ * zstd_enc_entropy_knobs.h), which _serial, _win1, _skip and _burst take
+ * (ZEP_KNOBS).
  */
 #include <cuda_runtime.h>
 
@@ -76,6 +80,14 @@ __shared__ int zep_cur[ZEP_WARPS];
 
 #ifdef ZEP_MATCH_WORDS /* the word loads (a frozen copy; its guard keeps the library's match finders out) */
 #include "zstd_enc_match_words.h"
+#endif
+#ifdef ZEP_KNOBS /* the switches that left the library (ZE_ENTROPY_LANES, ZE_COUNT_STEP, ZE_LINK_EARLY,
+                    ZE_WIN_MULTI, ZE_SKIP_LOG, ZE_SKIP_BURST): frozen copies whose guards keep the library's out */
+#include "zstd_enc_entropy_knobs.h"
+#include "zstd_enc_match_knobs.h"
+#endif
+#ifndef ZE_ENTROPY_LANES /* the library's entropy coding: the warp */
+#define ZE_ENTROPY_LANES 32
 #endif
 #include "cuda/codecs/zstd/zstd_enc_core.h"
 #include "cuda/codecs/zstd/zstd_gpu.h"

@@ -154,14 +154,6 @@ OC_INLINE ze_params ze_params_for_level(int level)
 #define ZE_PHASE(k) ((void)0)
 #endif
 
-/* Lanes that count the literals' histogram and write the Huffman streams
- * on the GPU (ze_lit_hist, ze_huf_stream_warp): the warp; the dev harness's
- * zstd_enc_phases_serial sets 1 (lane 0 alone, as the encoder before
- * session 6) for its A/B.  Same bytes either way. */
-#ifndef ZE_ENTROPY_LANES
-#define ZE_ENTROPY_LANES 32
-#endif
-
 /* ---- helpers ---------------------------------------------------------------- */
 
 /* Hash of the `hb` (4-8) bytes at p (p + 8 <= the block end): 6 for the

@@ -207,7 +207,8 @@ OC_CORE_FN void ze_huf_sort_warp(ze_huf *H)
 }
 
 /* presorted: H->sym and H->len come from ze_huf_sort_warp; else sorted
- * here (lane 0, insertion sort: the dev baseline's ZE_ENTROPY_LANES 1). */
+ * here (lane 0, insertion sort: the dev harness's lane-0 baseline,
+ * bench/gpu/dev/zstd_enc_entropy_knobs.h; the library always presorts). */
 OC_CORE_BIGFN int ze_huf_lengths(ze_huf *H, int presorted)
 {
     const uint32_t *cnt = H->cnt;
@@ -390,7 +391,7 @@ OC_CORE_BIGFN size_t ze_huf_stream_warp(uint8_t *dst, size_t at, size_t lim, con
                                         const uint8_t *len, const uint16_t *code, uint32_t *edge)
 {
     size_t L = (n + ZE_PARTS - 1) / ZE_PARTS;
-#if defined(__CUDACC__) && ZE_ENTROPY_LANES > 1
+#ifdef __CUDACC__
     uint32_t j = OC_LANE();
     size_t a = (size_t)j * L < n ? (size_t)j * L : n, b = a + L < n ? a + L : n;
     uint32_t t = ze_huf_bits(lit, a, b, len), x = t;
@@ -434,7 +435,7 @@ OC_CORE_BIGFN size_t ze_huf_stream_warp(uint8_t *dst, size_t at, size_t lim, con
     if (OC_LANE() == 0)
         edge[0] = edge[1] = 0;
     OC_WARP_SYNC();
-#if defined(__CUDACC__) && ZE_ENTROPY_LANES > 1
+#ifdef __CUDACC__
     ze_huf_part(&s, q + sfx, lit, a, b, len, code);
 #else
     if (OC_LANE() == 0)
@@ -524,39 +525,35 @@ OC_CORE_BIGFN size_t ze_huf_weights_fse(ze_huf *H, int nw, ze_fse *t, int16_t *n
 }
 
 /* The histogram of lit[0..n) into cnt[256], by the whole warp (every lane
- * calls it; ZE_ENTROPY_LANES of them count, 4 literals a word, with atomic
+ * calls it; the 32 lanes count, 4 literals a word, with atomic
  * adds; lit 4-byte aligned); lane 0 alone in C.  cnt is complete for every
  * lane on return. */
 OC_CORE_FN void ze_lit_hist(uint32_t *cnt, const uint8_t *lit, size_t n)
 {
     uint32_t lane = OC_LANE();
 #ifdef __CUDACC__
-    if (ZE_ENTROPY_LANES > 1) {
-        for (uint32_t s = lane; s < 256; s += 32)
-            cnt[s] = 0;
-        __syncwarp();
-        const uint32_t *w = (const uint32_t *)lit;
-        size_t nw = n / 4;
-        for (size_t i = lane; i < nw; i += 32) {
-            uint32_t v = w[i];
-            atomicAdd(&cnt[v & 255u], 1u);
-            atomicAdd(&cnt[(v >> 8) & 255u], 1u);
-            atomicAdd(&cnt[(v >> 16) & 255u], 1u);
-            atomicAdd(&cnt[v >> 24], 1u);
-        }
-        if (lane < (uint32_t)(n & 3))
-            atomicAdd(&cnt[lit[4 * nw + lane]], 1u);
-        __syncwarp();
-        return;
+    for (uint32_t s = lane; s < 256; s += 32)
+        cnt[s] = 0;
+    __syncwarp();
+    const uint32_t *w = (const uint32_t *)lit;
+    size_t nw = n / 4;
+    for (size_t i = lane; i < nw; i += 32) {
+        uint32_t v = w[i];
+        atomicAdd(&cnt[v & 255u], 1u);
+        atomicAdd(&cnt[(v >> 8) & 255u], 1u);
+        atomicAdd(&cnt[(v >> 16) & 255u], 1u);
+        atomicAdd(&cnt[v >> 24], 1u);
     }
+    if (lane < (uint32_t)(n & 3))
+        atomicAdd(&cnt[lit[4 * nw + lane]], 1u);
+    __syncwarp();
+#else
+    (void)lane;
+    for (int s = 0; s < 256; s++)
+        cnt[s] = 0;
+    for (size_t i = 0; i < n; i++)
+        cnt[lit[i]]++;
 #endif
-    if (lane == 0) {
-        for (int s = 0; s < 256; s++)
-            cnt[s] = 0;
-        for (size_t i = 0; i < n; i++)
-            cnt[lit[i]]++;
-    }
-    OC_WARP_SYNC();
 }
 
 /* Lane 0's part of the literals section of lit[0..n) at dst[pos..lim)
@@ -594,7 +591,7 @@ OC_CORE_BIGFN uint32_t ze_lit_plan(ze_huf *H, ze_fse *tmp_fse, int16_t *norm, ui
     if (n >= 64 && distinct >= 2) {
         uint8_t *len = H->len;
         uint16_t *code = H->code;
-        int maxl = ze_huf_lengths(H, ZE_ENTROPY_LANES > 1);
+        int maxl = ze_huf_lengths(H, 1);
         ze_huf_codes(len, maxl, code);
         uint64_t bits = 0;
         for (int s = 0; s < 256; s++)
@@ -662,7 +659,7 @@ OC_CORE_BIGFN size_t ze_literals(ze_tables *T, const uint8_t *lit, size_t n, uin
     ze_huf *H = &T->huf;
     uint32_t lane = OC_LANE();
     ze_lit_hist(H->cnt, lit, n);
-    if (ZE_ENTROPY_LANES > 1 && n >= 64) /* the symbols' order for ze_huf_lengths */
+    if (n >= 64) /* the symbols' order for ze_huf_lengths */
         ze_huf_sort_warp(H);
     uint32_t mode = 1;
     size_t e = 0, sp = 0;
@@ -789,10 +786,7 @@ OC_CORE_BIGFN void ze_seq_codes(ze_tables *T, ze_seq *seq, uint32_t nseq)
         T->cml[s] = 0;
     }
     OC_WARP_SYNC();
-    /* ZE_ENTROPY_LANES 1 (the dev baseline): lane 0 alone */
-    uint32_t first = ZE_ENTROPY_LANES > 1 ? lane : lane == 0 ? 0 : nseq;
-    uint32_t step = ZE_ENTROPY_LANES > 1 ? OC_NLANES : 1;
-    for (uint32_t i = first; i < nseq; i += step) {
+    for (uint32_t i = lane; i < nseq; i += OC_NLANES) {
         uint32_t ll = seq[i].ll, ml = seq[i].ml;
         uint32_t llc = ze_ll_code(ll), mlc = ze_ml_code(ml), ofc = (uint32_t)oc_highbit32(seq[i].ofv);
         seq[i].ll = ll | (llc << ZE_CODE_SHIFT);
@@ -939,7 +933,7 @@ OC_CORE_BIGFN size_t ze_seq_stream_warp(ze_tables *T, const ze_seq *seq, const u
                                         uint8_t *dst, size_t pos, size_t lim, uint32_t *edge)
 {
     uint32_t L = (nseq + ZE_PARTS - 1) / ZE_PARTS;
-#if defined(__CUDACC__) && ZE_ENTROPY_LANES > 1
+#ifdef __CUDACC__
     uint32_t j = OC_LANE();
     uint32_t a = j * L < nseq ? j * L : nseq, b = a + L < nseq ? a + L : nseq;
     uint32_t t = 0;
@@ -987,7 +981,7 @@ OC_CORE_BIGFN size_t ze_seq_stream_warp(ze_tables *T, const ze_seq *seq, const u
     if (OC_LANE() == 0)
         edge[0] = edge[1] = 0;
     OC_WARP_SYNC();
-#if defined(__CUDACC__) && ZE_ENTROPY_LANES > 1
+#ifdef __CUDACC__
     ze_seq_part(&s, q + sfx, seq, marks, a, b, nseq);
 #else
     if (OC_LANE() == 0)

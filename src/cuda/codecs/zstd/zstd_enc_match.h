@@ -35,18 +35,12 @@ OC_CORE_FN uint32_t ze_offset_value(uint32_t off, uint32_t ll, uint32_t *rep)
     return ofv;
 }
 
-/* Bytes a and b (b < a) have in common, up to end: ZE_COUNT_STEP (8) bytes
- * a step, compared as two 32-bit words whose byte loads are independent (one
- * memory latency a step on the GPU, not one a byte), then byte by byte.  The
- * dev harness's baseline sets ZE_COUNT_STEP 1 (byte by byte, as before
- * session 6).  Same result either way. */
-#ifndef ZE_COUNT_STEP
-#define ZE_COUNT_STEP 8
-#endif
+/* Bytes a and b (b < a) have in common, up to end: 8 bytes a step, compared as two 32-bit words whose byte
+ * loads are independent (one memory latency a step on the GPU, not one a byte), then byte by byte.  (The dev
+ * harness's byte-by-byte baseline: bench/gpu/dev/zstd_enc_match_knobs.h.) */
 OC_CORE_FN uint32_t ze_count(const uint8_t *a, const uint8_t *b, const uint8_t *end)
 {
     const uint8_t *s = a;
-#if ZE_COUNT_STEP == 8
     while (end - a >= 8) {
         uint32_t x0 = oc_load_le32(a) ^ oc_load_le32(b);
         uint32_t x1 = oc_load_le32(a + 4) ^ oc_load_le32(b + 4);
@@ -56,7 +50,6 @@ OC_CORE_FN uint32_t ze_count(const uint8_t *a, const uint8_t *b, const uint8_t *
         a += 8;
         b += 8;
     }
-#endif
     while (a < end && *a == *b) {
         a++;
         b++;
@@ -83,9 +76,6 @@ OC_CORE_FN int ze_gain(ze_match m, const uint32_t *rep)
  * insertion's registers; the dev harness's baseline sets 0 (links loaded
  * after the compare and read back, as before session 6).  Same result
  * either way. */
-#ifndef ZE_LINK_EARLY
-#define ZE_LINK_EARLY 1
-#endif
 
 /* Best match at ip (lazy variants): the three repeat offsets, then the
  * chain from `cand` (the latest earlier position with ip's hash); the best
@@ -117,14 +107,12 @@ OC_CORE_FN ze_match ze_find(const ze_work *W, const uint8_t *src, uint32_t ip, u
     for (int d = 0; d < depth; d++) {
         if (cand == ZE_EMPTY || cand >= ip || ip - cand > maxdist)
             break;
-            /* the next link is loaded first, so that its latency (a DRAM round
-             * trip on the GPU) overlaps the candidate's compare; a candidate
-             * past the chain's reach is still tried (bytes are compared), but
-             * its link slot may belong to a later position: nx = cand ends the
-             * walk */
-#if ZE_LINK_EARLY
+        /* the next link is loaded first, so that its latency (a DRAM round
+         * trip on the GPU) overlaps the candidate's compare; a candidate
+         * past the chain's reach is still tried (bytes are compared), but
+         * its link slot may belong to a later position: nx = cand ends the
+         * walk */
         uint32_t nx = ip - cand <= cmask ? W->chain[cand & cmask] : cand;
-#endif
         if (src[cand + m.len] == src[ip + m.len] && oc_load_le32(src + cand) == v) {
             ze_match t;
             t.len = 4 + ze_count(src + ip + 4, src + cand + 4, src + end);
@@ -137,9 +125,6 @@ OC_CORE_FN ze_match ze_find(const ze_work *W, const uint8_t *src, uint32_t ip, u
                     break;
             }
         }
-#if !ZE_LINK_EARLY
-        uint32_t nx = ip - cand <= cmask ? W->chain[cand & cmask] : cand;
-#endif
         if (nx >= cand)
             break;
         cand = nx;
@@ -416,9 +401,8 @@ OC_CORE_FN ze_match ze_match_of_lane(ze_match mine, uint32_t r)
 #define ZE_WIN_MATCH(r) ze_match_of_lane(mine, (r))
 #else /* searches are read-only once the window is inserted: search on demand */
 #define ZE_WIN_MATCH(r)                                                                                      \
-    (P->bucket                                                                                               \
-         ? ze_find_bucket(src, ip + (r), be, maxdist, rs, P->depth, bc + (r)*ZE_WAYS)                        \
-         : ze_find(W, src, ip + (r)*stride, be, maxdist, rs, P->depth, W->chain[(ip + (r)*stride) & cmask]))
+    (P->bucket ? ze_find_bucket(src, ip + (r), be, maxdist, rs, P->depth, bc + (r)*ZE_WAYS)                  \
+               : ze_find(W, src, ip + (r), be, maxdist, rs, P->depth, W->chain[(ip + (r)) & cmask]))
 #endif
 
 /* Lazy variant by windows, whole warp: the ZE_WINDOW positions from ip are
@@ -430,30 +414,9 @@ OC_CORE_FN ze_match ze_match_of_lane(ze_match mine, uint32_t r)
  * pass, so fewer windows is fewer passes); the next window starts at the
  * last match's end or the window's end, whichever is later.  Defined by
  * windows, so the C build gives the GPU's sequences; every lane returns the
- * same values.  ZE_WIN_MULTI 0 (the dev baseline): one sequence a window,
- * the next window at its end.
- * ZE_SKIP_LOG k > 0, chains only (levels 4-5): after (ip - anchor) bytes
- * without a match the window's lanes search every step-th position, step =
- * 1 + ((ip - anchor) >> k) (at most ZE_SKIP_MAX), as the lane-0 variant
- * steps (ze_block_lazy, k = 7) and libzstd's lazy finders do (k = 8); every
- * position is still inserted, so later matches see all of them.  On data
- * with no matches (the random bit planes of bitshuffled numbers) the
- * searches, ~95 % of the cycles, nearly vanish (bench/gpu/blosc/NOTES.md,
- * session 8).  0: every position searched.  ZE_SKIP_BURST 1: the lanes
- * search the span's first 32 positions (one burst, coalesced as at step 1)
- * instead of every step-th, the rest of the span inserted only. */
-#ifndef ZE_WIN_MULTI
-#define ZE_WIN_MULTI 1
-#endif
-#ifndef ZE_SKIP_LOG
-#define ZE_SKIP_LOG 0
-#endif
-#ifndef ZE_SKIP_BURST
-#define ZE_SKIP_BURST 0
-#endif
-#ifndef ZE_SKIP_MAX
-#define ZE_SKIP_MAX 512u /* a window then spans 16 KiB, inside the links' 64 KiB reach */
-#endif
+ * same values.  (The dev harness's variants, one sequence a window and a
+ * search step over stretches without a match at levels 4-5, are in
+ * bench/gpu/dev/zstd_enc_match_knobs.h.) */
 OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint32_t bs, uint32_t be,
                                       uint32_t maxdist, uint32_t *rep, const ze_params *P, uint32_t *ins,
                                       uint32_t *nlit_out)
@@ -468,22 +431,10 @@ OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint
     uint32_t bc[ZE_WINDOW * ZE_WAYS]; /* the window's bucket candidates, a position's ZE_WAYS in a row */
 #endif
     while (ip < ilimit) {
-        /* the window: nwin searched positions ip + r * step, r < nwin,
-         * spanning [ip, ip + span) (step 1 but after a long stretch without
-         * a match, ZE_SKIP_LOG) */
-        uint32_t step = 1;
-#if ZE_SKIP_LOG > 0
-        if (!P->bucket) {
-            step = 1 + ((ip - anchor) >> ZE_SKIP_LOG);
-            step = step < ZE_SKIP_MAX ? step : ZE_SKIP_MAX;
-        }
-#endif
-        uint32_t span = ilimit - ip < ZE_WINDOW * step ? ilimit - ip : ZE_WINDOW * step;
-        uint32_t stride = ZE_SKIP_BURST ? 1u : step; /* between searched positions */
-        uint32_t nwin = ZE_SKIP_BURST ? (span < ZE_WINDOW ? span : ZE_WINDOW) : (span + step - 1) / step;
-#if ZE_SKIP_BURST
-        uint32_t sext = nwin; /* [ip, ip + sext): the searched extent */
-#endif
+        /* the window: nwin searched positions ip + r, r < nwin, spanning
+         * [ip, ip + span) */
+        uint32_t span = ilimit - ip < ZE_WINDOW ? ilimit - ip : ZE_WINDOW;
+        uint32_t nwin = span;
         /* the last insertion's links stay in registers: a position it
          * inserted starts its search without reading its link back */
         uint32_t lfrom = 0, lto = 0, link = 0;
@@ -524,7 +475,7 @@ OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint
          * start (rs), also for the window's later sequences */
         uint32_t rs[3] = {rep[0], rep[1], rep[2]};
 #ifdef __CUDACC__
-        uint32_t q = ip + lane * stride;
+        uint32_t q = ip + lane;
         uint32_t mylink = __shfl_sync(0xffffffffu, link, (int)((q - lfrom) & 31u));
         ze_match mine;
         mine.len = 0;
@@ -532,14 +483,14 @@ OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint
         if (lane < nwin)
             mine = P->bucket ? ze_find_bucket(src, q, be, maxdist, rs, P->depth, bcand)
                              : ze_find(W, src, q, be, maxdist, rs, P->depth,
-                                       ZE_LINK_EARLY && q >= lfrom && q < lto ? mylink : W->chain[q & cmask]);
+                                       q >= lfrom && q < lto ? mylink : W->chain[q & cmask]);
 #else
         (void)link;
         (void)lfrom;
         (void)lto;
 #endif
         uint32_t r = 0;
-        for (;;) { /* the window's sequences (ZE_WIN_MULTI 0: its first only) */
+        for (;;) { /* the window's sequences */
             ze_match m;
             m.len = 0;
             m.off = 0;
@@ -560,7 +511,7 @@ OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint
                     break;
                 }
             }
-            uint32_t p = ip + r * stride;
+            uint32_t p = ip + r;
             while (p > anchor && p - m.off > 0 && src[p - 1] == src[p - m.off - 1]) {
                 p--;
                 m.len++;
@@ -568,21 +519,10 @@ OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint
             ze_emit_warp(W, src, &nseq, &nlit, anchor, p, m, rep, lane);
             anchor = p + m.len;
             /* the first searched position at or after the match's end */
-            r = (anchor - ip + stride - 1) / stride;
+            r = anchor - ip;
             OC_WARP_SYNC();
-            if (!ZE_WIN_MULTI && r < nwin) { /* the next window starts at the match's end */
-                span = anchor - ip;
-#if ZE_SKIP_BURST
-                sext = span;
-#endif
-                break;
-            }
         }
-#if ZE_SKIP_BURST /* after a match, on from its end or the burst's; else past the span */
-        ip = anchor > ip ? (anchor > ip + sext ? anchor : ip + sext) : ip + span;
-#else
         ip = anchor > ip + span ? anchor : ip + span;
-#endif
     }
     while (*ins < ilimit) { /* later blocks see this block's positions */
         uint32_t to = ilimit - *ins < ZE_WINDOW ? ilimit : *ins + ZE_WINDOW;
@@ -663,8 +603,7 @@ OC_CORE_FN uint32_t ze_pick(uint32_t mrep, uint32_t mhash)
  * forwards (32 bytes per step on the GPU) and backwards over pending
  * literals; then the same from the match's end while it is inside the
  * window, with the window's probes (several sequences a window: the probe
- * pass is the window's cost; ZE_WIN_MULTI 0: one, the next window at its
- * end).  A window without a match inserts all its positions and moves
+ * pass is the window's cost).  A window without a match inserts all its positions and moves
  * on by ZE_WINDOW.  Defined by windows, not lanes, so the C build (one lane
  * looping over the window) gives the same sequences as the GPU.  Every lane
  * returns the same values. */
@@ -691,7 +630,7 @@ OC_CORE_BIGFN uint32_t ze_block_fast(const ze_work *W, const uint8_t *src, uint3
         }
 #endif
         uint32_t r = 0, next = ip + nvalid;  /* the first position not parsed; the next window */
-        for (;;) {                           /* the window's sequences (ZE_WIN_MULTI 0: its first only) */
+        for (;;) {                           /* the window's sequences */
             uint32_t below = (1u << r) - 1u; /* r < nvalid <= 32 */
             uint32_t f = ze_pick(mrep & ~below, mhash & ~below), c = 0;
             /* positions r .. min(f, nvalid-1) enter the table (of a slot, the highest lane) */
@@ -726,7 +665,7 @@ OC_CORE_BIGFN uint32_t ze_block_fast(const ze_work *W, const uint8_t *src, uint3
             if (lane == 0 && anchor - 2 < ilimit && anchor - 2 > bs)
                 ze_set_head(W, ze_hash(src + anchor - 2, ZE_HASH_FAST), anchor - 2);
             OC_WARP_SYNC();
-            if (!ZE_WIN_MULTI || anchor - ip >= nvalid) {
+            if (anchor - ip >= nvalid) {
                 next = anchor;
                 break;
             }
