@@ -76,8 +76,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         void *dstp[1] = {lp};
         size_t lgot = 0;
         oc_status lst = OC_OK;
-        zl_group(&tables, L, LG, sq, (uint16_t *)(void *)(sq + ZL_SQ_WORDS(ZL_G)), 0, 1, srcp, &size, dstp, &cap,
-                 &lgot, &lst, lit, sizeof lit, tabs);
+        zl_group(&tables, L, LG, sq, (uint16_t *)(void *)(sq + ZL_SQ_WORDS(ZL_G)), 0, 1, srcp, &size, dstp,
+                 &cap, &lgot, &lst, lit, sizeof lit, tabs);
         if (lst != st || lgot != got || memcmp(lp, out, got) != 0)
             abort();
         for (size_t i = got; lst == OC_OK && i < cap; i++)

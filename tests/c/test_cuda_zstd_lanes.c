@@ -4,10 +4,9 @@
  * chunks, each lane the sequences of its own chunk, the literals decoded
  * into the tail of the chunk's own output) against its per-chunk kernel and
  * libzstd, on the GPU (the group's decoding tables in shared memory).  The
- * host test (test_zstd_gpu_lanes.c) runs the same core one lane at a time; what only a GPU shows is the lanes running at
- * once: the literal copies of a batch in parallel (safe only where the
- * batch's writes end below its literals, else in order), the shuffles, the
- * group schedule, the scratch layout.  Runs on a GPU machine
+ * host test (test_zstd_gpu_lanes.c) runs the same core one lane at a time; what only a GPU shows is the lanes
+ * running at once: the literal copies of a batch in parallel (safe only where the batch's writes end below
+ * its literals, else in order), the shuffles, the group schedule, the scratch layout.  Runs on a GPU machine
  * (scripts/gpu-check); without a GPU it says SKIP and passes.
  *
  * Guards, on 64 KiB chunks of real data (text, TPC-H comments, float

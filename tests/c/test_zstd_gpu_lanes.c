@@ -100,7 +100,7 @@ static size_t lanes_decode(const batch *b, uint32_t g, size_t *sizes, oc_status 
     static zl_lane L[ZL_G];
     static uint32_t LG[ZL_G];
     static uint32_t sq[ZL_DYN_WORDS]; /* the rows, then chunk 3's tables */
-    uint8_t *lits = malloc(LITCAP); /* the warp's one literal slot */
+    uint8_t *lits = malloc(LITCAP);   /* the warp's one literal slot */
     zd_fse_entry *tabs = malloc((size_t)g * ZL_TAB_ENTRIES * sizeof *tabs);
     REQUIRE(lits && tabs);
     size_t on = 0;
@@ -292,8 +292,8 @@ int main(void)
             snprintf(what, sizeof what, "%s level %d", corpus[fi], levels[li]);
             size_t on32 = check_batch(what, &b, ZL_G, data);
             size_t on5 = check_batch(what, &b, 3, data);
-            EXPECT(on32 == on5, "%s: %zu chunks on the path in groups of 4, %zu in groups of 3\n", what,
-                   on32, on5);
+            EXPECT(on32 == on5, "%s: %zu chunks on the path in groups of 4, %zu in groups of 3\n", what, on32,
+                   on5);
             printf("  %-60s level %3d: %zu of %zu chunks on the path\n", corpus[fi], levels[li], on32, nch);
             total += nch;
             on_total += on32;

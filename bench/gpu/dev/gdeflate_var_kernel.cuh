@@ -19,9 +19,10 @@
 #else
 #define DEV_GDD_BOUNDS __launch_bounds__(DEV_GDD_WARPS * 32)
 #endif
-static __global__ void DEV_GDD_BOUNDS
-    dev_gdd_kernel(size_t n, const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
-                   const size_t *dst_caps, size_t *dst_sizes, oc_status *statuses)
+static __global__ void DEV_GDD_BOUNDS dev_gdd_kernel(size_t n, const void *const *src_ptrs,
+                                                     const size_t *src_sizes, void *const *dst_ptrs,
+                                                     const size_t *dst_caps, size_t *dst_sizes,
+                                                     oc_status *statuses)
 {
     __shared__ gdd_tables tables[DEV_GDD_WARPS];
     uint32_t w = threadIdx.x >> 5;

@@ -81,8 +81,9 @@ __shared__ int zep_cur[ZEP_WARPS];
 #ifdef ZEP_MATCH_WORDS /* the word loads (a frozen copy; its guard keeps the library's match finders out) */
 #include "zstd_enc_match_words.h"
 #endif
-#ifdef ZEP_KNOBS /* the switches that left the library (ZE_ENTROPY_LANES, ZE_COUNT_STEP, ZE_LINK_EARLY,
-                    ZE_WIN_MULTI, ZE_SKIP_LOG, ZE_SKIP_BURST): frozen copies whose guards keep the library's out */
+#ifdef ZEP_KNOBS /* the switches that left the library (ZE_ENTROPY_LANES, ZE_COUNT_STEP, ZE_LINK_EARLY,      \
+                    ZE_WIN_MULTI, ZE_SKIP_LOG, ZE_SKIP_BURST): frozen copies whose guards keep the library's \
+                    out */
 #include "zstd_enc_entropy_knobs.h"
 #include "zstd_enc_match_knobs.h"
 #endif

@@ -92,9 +92,8 @@
 
 #include "zstd_decode_core.h"
 
-#define ZL_MAX_GROUP                                                                                         \
-    32u /* chunks per warp at most: one per lane (bench/gpu/dev's zl_group_dep; the library's groups are     \
-           ZL_G) */
+/* chunks per warp at most: one per lane (bench/gpu/dev's zl_group_dep; the library's groups are ZL_G) */
+#define ZL_MAX_GROUP 32u
 #define ZL_K 32u         /* sequences a lane decodes per round (a full zd_exec_batch) */
 #define ZL_KS (ZL_K + 1) /* sq row stride: odd, so lanes' stores hit distinct banks */
 #define ZL_TAB_OF 512u   /* table slot: LL at 0, OF at 512, ML at 768 (entries) */

@@ -77,7 +77,8 @@ static size_t zd_slot_bytes(size_t max_dst_capacity)
 /* The lane-parallel kernel's scratch per warp: a literal slot (for the
  * chunks the per-chunk core decodes) and ZL_GROUP_MAX table slots (the
  * literals of the chunks on the path go into their own outputs). */
-#define ZL_GROUP_MAX ZL_G /* the group zl_pick takes (4: the lane decode's tables in shared memory, NOTES.md "Run 9") */
+#define ZL_GROUP_MAX                                                                                         \
+    ZL_G /* the group zl_pick takes (4: the lane decode's tables in shared memory, NOTES.md "Run 9") */
 static size_t zl_warp_bytes(size_t max_dst_capacity)
 {
     return zd_slot_bytes(max_dst_capacity) + ZL_GROUP_MAX * ZL_TAB_ENTRIES * sizeof(zd_fse_entry);
