@@ -626,6 +626,9 @@ OC_API size_t oc_compress_bound(oc_algorithm algorithm, size_t uncompressed_size
  *   src_ptrs[i], src_sizes[i]:  chunk i's uncompressed bytes (read only).
  *   dst_ptrs[i], dst_capacities[i]: where chunk i's compressed stream goes;
  *       a capacity of oc_compress_bound(alg, src_sizes[i]) always suffices.
+ *       Any byte of dst_ptrs[i][0..dst_capacities[i]) may be written (the
+ *       GPU zstd encoder stages a large chunk's blocks there); the stream
+ *       is the first dst_sizes[i] bytes.
  *   dst_sizes[i] (out, required): compressed size of chunk i (0 on failure);
  *       NULL with n > 0 is INVALID_ARGUMENT.
  *   statuses[i] (out, may be NULL): OK, OUTPUT_TOO_SMALL, CHUNK_TOO_LARGE, ...
