@@ -303,6 +303,16 @@ __device__ __forceinline__ int oc_lz4_emit(uint8_t *dst, size_t cap, size_t *op,
     return 1;
 }
 
+/* oc_lz4_emit for the greedy parse (lz_device.cuh's oc_greedy_parse). */
+struct oc_lz4_writer {
+    static __device__ __forceinline__ int emit(uint8_t *dst, size_t cap, size_t *op, const uint8_t *lits,
+                                               size_t lit, int has_match, uint32_t offset, size_t ml,
+                                               int lane)
+    {
+        return oc_lz4_emit(dst, cap, op, lits, lit, has_match, offset, ml, lane);
+    }
+};
+
 template <bool LAZY>
 __global__ void __launch_bounds__(OC_COMPRESS_WARPS * 32) oc_lz4_compress_kernel(oc_cuda_batch b)
 {
@@ -335,32 +345,15 @@ __global__ void __launch_bounds__(OC_COMPRESS_WARPS * 32) oc_lz4_compress_kernel
         oc_match m;
         size_t mark = 0;
         /* greedy: multi-match windows (lz_device.cuh) */
-        while (!LAZY && p < start_end) {
-            oc_prefetch_ahead(src, n, p, &mark, lane);
-            oc_window w;
-            oc_window_probe<OC_LZ4_GREEDY_HT_LOG>(src, table, p, start_end, lane, &w);
-            size_t cur = p;
-            int covered = 0;
-            while (cur - p < 32 && oc_window_match(src, &w, p, cur, match_end, lane, &m)) {
-                oc_extend_back(src, anchor, &m);
-                if (!oc_lz4_emit(dst, cap, &op, src + anchor, m.pos - anchor, 1, (uint32_t)(m.pos - m.ref),
-                                 m.len, lane)) {
-                    st = OC_D_OUTPUT_TOO_SMALL;
-                    goto done;
-                }
-                covered |= w.q > m.pos && w.q < m.pos + m.len;
-                cur = anchor = m.pos + m.len;
-                if (lane == 0 && cur - 2 < start_end)
-                    table[oc_hash4_log<OC_LZ4_GREEDY_HT_LOG>(oc_read32(src + cur - 2))] = (uint16_t)(cur - 2);
-                __syncwarp();
-            }
-            oc_window_insert(table, &w, covered);
-            p = cur > p + 32 ? cur : p + 32;
+        if (!LAZY && !oc_greedy_parse<OC_LZ4_GREEDY_HT_LOG, oc_lz4_writer>(
+                         src, n, table, start_end, match_end, dst, cap, &op, &anchor, lane)) {
+            st = OC_D_OUTPUT_TOO_SMALL;
+            goto done;
         }
         /* lazy (levels >= 2): one match a window (oc_find_match) */
         while (LAZY && p < start_end) {
             oc_prefetch_ahead(src, n, p, &mark, lane);
-            if (!oc_find_match<LAZY>(src, table, p, start_end, match_end, lane, &m)) {
+            if (!oc_find_match(src, table, p, start_end, match_end, lane, &m)) {
                 p += 32;
                 continue;
             }

@@ -200,16 +200,39 @@ __device__ __forceinline__ uint32_t oc_read32(const uint8_t *__restrict__ p)
 #define OC_HT_SIZE (1 << OC_HT_LOG)
 #define OC_COMPRESS_WARPS 2
 
-__device__ __forceinline__ uint32_t oc_hash4(uint32_t v)
-{
-    return (v * 2654435761u) >> (32 - OC_HT_LOG);
-}
-
-/* The hash of a table of 2^HTL entries (the greedy compressors choose HTL:
- * lz4_kernels.cu, snappy_kernels.cu). */
-template <int HTL> __device__ __forceinline__ uint32_t oc_hash4_log(uint32_t v)
+/* The hash of 4 bytes into a table of 2^HTL entries (the lazy finder's
+ * OC_HT_LOG; the greedy compressors choose theirs: lz4_kernels.cu,
+ * snappy_kernels.cu). */
+template <int HTL = OC_HT_LOG> __device__ __forceinline__ uint32_t oc_hash4(uint32_t v)
 {
     return (v * 2654435761u) >> (32 - HTL);
+}
+
+/* Write position q into table[h] for the lanes with ins set; of lanes with
+ * the same hash only the highest (latest position) writes: deterministic
+ * and race-free.  Every lane calls it. */
+__device__ __forceinline__ void oc_table_insert(uint16_t *table, uint32_t h, size_t q, int ins, int lane)
+{
+    unsigned same = __match_any_sync(OC_FULL_MASK, ins ? h : 0xffffffffu);
+    __syncwarp();
+    if (ins && lane == 31 - __clz(same))
+        table[h] = (uint16_t)q;
+    __syncwarp();
+}
+
+/* The length of the match at mpos from mref, known to be at least len,
+ * extended forwards 32 bytes a step (every lane alike), below maxlen. */
+__device__ __forceinline__ size_t oc_extend_fwd(const uint8_t *__restrict__ src, size_t mpos, size_t mref,
+                                                size_t len, size_t maxlen, int lane)
+{
+    for (;;) {
+        size_t k = len + lane;
+        int eq = k < maxlen && __ldg(src + mpos + k) == __ldg(src + mref + k);
+        unsigned ne = __ballot_sync(OC_FULL_MASK, !eq);
+        if (ne)
+            return len + (__ffs(ne) - 1);
+        len += 32;
+    }
 }
 
 /* One found match: start, source and length. */
@@ -219,18 +242,18 @@ struct oc_match {
     size_t len;
 };
 
-/* Look for the first match at positions p .. p+31 (one per lane), below
- * start_end, whose extension stays below match_end.  Inserts the 32 positions
- * into the table.  Returns 1 and fills m (same in all lanes) when found. */
-/* LAZY: instead of the first matching lane f, take among lanes f .. f+5
- * the one whose match (compared over its first 32 bytes) reaches furthest,
- * a later start having to reach one byte further per byte it starts later.
- * CPU model: bench/gpu/lz_compress_ref.cpp policy 6, K 1, cap 32 (+8% ratio
- * on bench/corpus at 64 KiB; big on 8-byte columns). */
+/* The lazy compressor's match finder (LZ4 at levels >= 2; the greedy ones
+ * take multi-match windows, below): the best match at positions p .. p+31
+ * (one per lane), below start_end, whose extension stays below match_end.
+ * Inserts the positions up to the first matching lane into the table.
+ * Returns 1 and fills m (same in all lanes) when found.  Of the first
+ * matching lane f and lanes f .. f+5 it takes the one whose match (compared over its first 32 bytes) reaches
+ * furthest, a later start having to reach one byte further per byte it starts later. CPU model:
+ * bench/gpu/lz_compress_ref.cpp policy 6, K 1, cap 32 (+8% ratio on bench/corpus at 64 KiB; big on 8-byte
+ * columns). */
 #define OC_LAZY_LANES 6
 #define OC_LAZY_CAP 32
 
-template <bool LAZY>
 __device__ __forceinline__ int oc_find_match(const uint8_t *__restrict__ src, uint16_t *table, size_t p,
                                              size_t start_end, size_t match_end, int lane, oc_match *m)
 {
@@ -250,20 +273,14 @@ __device__ __forceinline__ int oc_find_match(const uint8_t *__restrict__ src, ui
     unsigned mask = __ballot_sync(OC_FULL_MASK, valid);
     /* Insert the positions up to the first match only: later ones are inside
      * the match or scanned again by the next window (inserting them now
-     * would make them find themselves).  Of lanes with the same hash only
-     * the highest (latest position) writes: deterministic and race-free. */
+     * would make them find themselves). */
     int last = mask ? __ffs(mask) - 1 : 31;
-    int ins = q < start_end && lane <= last;
-    unsigned same = __match_any_sync(OC_FULL_MASK, ins ? h : 0xffffffffu);
-    __syncwarp();
-    if (ins && lane == 31 - __clz(same))
-        table[h] = (uint16_t)q;
-    __syncwarp();
+    oc_table_insert(table, h, q, q < start_end && lane <= last, lane);
     if (!mask)
         return 0;
     int f = __ffs(mask) - 1;
     size_t len = 4;
-    if (LAZY) {
+    {
         unsigned cands = (mask >> f) & ((1u << OC_LAZY_LANES) - 1);
         int best = f;
         size_t best_end = 0, best_len = 4;
@@ -286,20 +303,9 @@ __device__ __forceinline__ int oc_find_match(const uint8_t *__restrict__ src, ui
     }
     size_t mpos = p + f;
     size_t mref = __shfl_sync(OC_FULL_MASK, cand, f);
-    size_t maxlen = match_end - mpos;
-    for (;;) {
-        size_t k = len + lane;
-        int eq = k < maxlen && __ldg(src + mpos + k) == __ldg(src + mref + k);
-        unsigned ne = __ballot_sync(OC_FULL_MASK, !eq);
-        if (ne) {
-            len += __ffs(ne) - 1;
-            break;
-        }
-        len += 32;
-    }
     m->pos = mpos;
     m->ref = mref;
-    m->len = len;
+    m->len = oc_extend_fwd(src, mpos, mref, len, match_end - mpos, lane);
     return 1;
 }
 
@@ -335,7 +341,7 @@ __device__ __forceinline__ void oc_window_probe(const uint8_t *__restrict__ src,
     uint32_t v = 0, h = 0;
     if (inq) {
         v = oc_read32(src + q);
-        h = oc_hash4_log<HTL>(v);
+        h = oc_hash4<HTL>(v);
         uint32_t dist = (uint16_t)(q - table[h]);
         if (dist != 0 && dist <= q) {
             cand = q - dist;
@@ -367,20 +373,9 @@ __device__ __forceinline__ int oc_window_match(const uint8_t *__restrict__ src, 
         return 0;
     int f = __ffs(avail) - 1;
     size_t mpos = p + f, mref = __shfl_sync(OC_FULL_MASK, w->cand, f);
-    size_t len = 4, maxlen = match_end - mpos;
-    for (;;) {
-        size_t k = len + lane;
-        int eq = k < maxlen && __ldg(src + mpos + k) == __ldg(src + mref + k);
-        unsigned ne = __ballot_sync(OC_FULL_MASK, !eq);
-        if (ne) {
-            len += __ffs(ne) - 1;
-            break;
-        }
-        len += 32;
-    }
     m->pos = mpos;
     m->ref = mref;
-    m->len = len;
+    m->len = oc_extend_fwd(src, mpos, mref, 4, match_end - mpos, lane);
     return 1;
 }
 
@@ -389,12 +384,7 @@ __device__ __forceinline__ int oc_window_match(const uint8_t *__restrict__ src, 
  * writes (deterministic, race-free). */
 __device__ __forceinline__ void oc_window_insert(uint16_t *table, const oc_window *w, int covered)
 {
-    int ins = w->inq && !covered;
-    unsigned same = __match_any_sync(OC_FULL_MASK, ins ? w->h : 0xffffffffu);
-    __syncwarp();
-    if (ins && (int)(threadIdx.x & 31) == 31 - __clz(same))
-        table[w->h] = (uint16_t)w->q;
-    __syncwarp();
+    oc_table_insert(table, w->h, w->q, w->inq && !covered, (int)(threadIdx.x & 31));
 }
 
 /* Extend a match backwards over the pending literals (all lanes alike). */
@@ -405,6 +395,44 @@ __device__ __forceinline__ void oc_extend_back(const uint8_t *__restrict__ src, 
         m->ref--;
         m->len++;
     }
+}
+
+/* The greedy compressors' parse of a chunk (LZ4 at levels <= 1, Snappy):
+ * multi-match windows over the positions below start_end; each match is
+ * extended back over the pending literals and handed with them to E::emit
+ * (the format's sequence writer: lz4_kernels.cu, snappy_kernels.cu), and
+ * the position 2 before its end enters the table.  Returns 0 when E::emit
+ * finds no room (OUTPUT_TOO_SMALL), else 1 with *anchor the first byte no
+ * match covers (the last literals start there). */
+template <int HTL, class E>
+__device__ __forceinline__ int oc_greedy_parse(const uint8_t *__restrict__ src, size_t n, uint16_t *table,
+                                               size_t start_end, size_t match_end, uint8_t *dst, size_t cap,
+                                               size_t *op, size_t *anchor_out, int lane)
+{
+    size_t anchor = 0, p = 0, mark = 0;
+    oc_match m;
+    while (p < start_end) {
+        oc_prefetch_ahead(src, n, p, &mark, lane);
+        oc_window w;
+        oc_window_probe<HTL>(src, table, p, start_end, lane, &w);
+        size_t cur = p;
+        int covered = 0;
+        while (cur - p < 32 && oc_window_match(src, &w, p, cur, match_end, lane, &m)) {
+            oc_extend_back(src, anchor, &m);
+            if (!E::emit(dst, cap, op, src + anchor, m.pos - anchor, 1, (uint32_t)(m.pos - m.ref), m.len,
+                         lane))
+                return 0;
+            covered |= w.q > m.pos && w.q < m.pos + m.len;
+            cur = anchor = m.pos + m.len;
+            if (lane == 0 && cur - 2 < start_end)
+                table[oc_hash4<HTL>(oc_read32(src + cur - 2))] = (uint16_t)(cur - 2);
+            __syncwarp();
+        }
+        oc_window_insert(table, &w, covered);
+        p = cur > p + 32 ? cur : p + 32;
+    }
+    *anchor_out = anchor;
+    return 1;
 }
 
 /* Clear the warp's hash table of size entries (even). */

@@ -311,6 +311,16 @@ __device__ __forceinline__ int oc_snappy_emit(uint8_t *dst, size_t cap, size_t *
     return 1;
 }
 
+/* oc_snappy_emit for the greedy parse (lz_device.cuh's oc_greedy_parse). */
+struct oc_snappy_writer {
+    static __device__ __forceinline__ int emit(uint8_t *dst, size_t cap, size_t *op, const uint8_t *lits,
+                                               size_t lit, int has_match, uint32_t offset, size_t len,
+                                               int lane)
+    {
+        return oc_snappy_emit(dst, cap, op, lits, lit, has_match, offset, len, lane);
+    }
+};
+
 __global__ void __launch_bounds__(OC_COMPRESS_WARPS * 32) oc_snappy_compress_kernel(oc_cuda_batch b)
 {
     __shared__ uint16_t tables[OC_COMPRESS_WARPS][(1 << OC_SNAPPY_HT_LOG)];
@@ -354,31 +364,12 @@ __global__ void __launch_bounds__(OC_COMPRESS_WARPS * 32) oc_snappy_compress_ker
         oc_table_clear(table, lane, (1 << OC_SNAPPY_HT_LOG));
         size_t start_end = n >= 13 ? n - 11 : 0;
         size_t match_end = n >= 5 ? n - 5 : 0;
-        size_t anchor = 0, p = 0;
-        oc_match m;
-        size_t mark = 0;
+        size_t anchor = 0;
         /* greedy: multi-match windows (lz_device.cuh) */
-        while (p < start_end) {
-            oc_prefetch_ahead(src, n, p, &mark, lane);
-            oc_window w;
-            oc_window_probe<OC_SNAPPY_HT_LOG>(src, table, p, start_end, lane, &w);
-            size_t cur = p;
-            int covered = 0;
-            while (cur - p < 32 && oc_window_match(src, &w, p, cur, match_end, lane, &m)) {
-                oc_extend_back(src, anchor, &m);
-                if (!oc_snappy_emit(dst, cap, &op, src + anchor, m.pos - anchor, 1, (uint32_t)(m.pos - m.ref),
-                                    m.len, lane)) {
-                    st = OC_D_OUTPUT_TOO_SMALL;
-                    goto done;
-                }
-                covered |= w.q > m.pos && w.q < m.pos + m.len;
-                cur = anchor = m.pos + m.len;
-                if (lane == 0 && cur - 2 < start_end)
-                    table[oc_hash4_log<OC_SNAPPY_HT_LOG>(oc_read32(src + cur - 2))] = (uint16_t)(cur - 2);
-                __syncwarp();
-            }
-            oc_window_insert(table, &w, covered);
-            p = cur > p + 32 ? cur : p + 32;
+        if (!oc_greedy_parse<OC_SNAPPY_HT_LOG, oc_snappy_writer>(src, n, table, start_end, match_end, dst,
+                                                                 cap, &op, &anchor, lane)) {
+            st = OC_D_OUTPUT_TOO_SMALL;
+            goto done;
         }
         if (!oc_snappy_emit(dst, cap, &op, src + anchor, n - anchor, 0, 0, 0, lane))
             st = OC_D_OUTPUT_TOO_SMALL;
