@@ -26,7 +26,6 @@
 
 #include "helpers/dev_batch.h"
 
-static oc_context g_ctx; /* g_gpu (helpers/dev_mem.h) points here */
 static int g_small;
 
 static uint64_t g_rng = 0x9E3779B97F4A7C15ull;
@@ -490,16 +489,9 @@ static void test_compress_small(const sample *s, oc_algorithm a)
 
 int main(void)
 {
-    if (!oc_cuda_available()) {
-        printf("SKIP: test_cuda_lz_codecs needs a CUDA GPU (engine: %s); run scripts/gpu-check on a GPU "
-               "machine\n",
-               oc_cuda_build_info());
+    if (!dev_gpu_begin("test_cuda_lz_codecs"))
         return 0;
-    }
     g_small = getenv("OC_TEST_SMALL") != NULL;
-    memset(&g_ctx, 0, sizeof(g_ctx));
-    g_ctx.opts = (oc_context_options)OC_CONTEXT_OPTIONS_INIT;
-    g_gpu = &g_ctx;
     sample s[16];
     size_t ns = load_samples(s, 16);
     REQUIRE(ns >= 4);

@@ -27,8 +27,6 @@
 #define MAXN 128
 #define GUARD DEV_BATCH_GUARD
 
-static oc_context g_ctx; /* g_gpu (helpers/dev_mem.h) points here */
-
 static uint8_t *load(size_t *n)
 {
     const char *files[] = {"/usr/share/common-licenses/GPL-3", "/proc/self/exe"};
@@ -66,15 +64,8 @@ static void gpu_decode(size_t n, uint8_t *const *comp, const size_t *clen, const
 
 int main(void)
 {
-    if (!oc_cuda_available()) {
-        printf("SKIP: test_cuda_zstd_dispatch needs a CUDA GPU (engine: %s); run scripts/gpu-check on a GPU "
-               "machine\n",
-               oc_cuda_build_info());
+    if (!dev_gpu_begin("test_cuda_zstd_dispatch"))
         return 0;
-    }
-    memset(&g_ctx, 0, sizeof(g_ctx));
-    g_ctx.opts = (oc_context_options)OC_CONTEXT_OPTIONS_INIT;
-    g_gpu = &g_ctx;
     size_t total;
     uint8_t *data = load(&total);
     size_t n = total / CHUNK;

@@ -40,8 +40,6 @@
 #define MAXN 64
 #define GUARD DEV_BATCH_GUARD
 
-static oc_context g_ctx; /* g_gpu (helpers/dev_mem.h) points here */
-
 /* Compresses chunks (src[i], len[i]) on the GPU into capacities caps[i];
  * out_host gets each chunk's output region (caps[i] + GUARD bytes, in
  * order). */
@@ -56,15 +54,8 @@ static void gpu_compress(size_t n, const uint8_t *const *src, const size_t *len,
 
 int main(void)
 {
-    if (!oc_cuda_available()) {
-        printf("SKIP: test_cuda_zstd_enc needs a CUDA GPU (engine: %s); run scripts/gpu-check on a GPU "
-               "machine\n",
-               oc_cuda_build_info());
+    if (!dev_gpu_begin("test_cuda_zstd_enc"))
         return 0;
-    }
-    memset(&g_ctx, 0, sizeof(g_ctx));
-    g_ctx.opts = (oc_context_options)OC_CONTEXT_OPTIONS_INIT;
-    g_gpu = &g_ctx;
 
     /* data: text, binary, a numeric column, random, one byte repeated */
     size_t total = 40 * (size_t)CHUNK + ((size_t)1 << 20), k = 0;

@@ -43,8 +43,6 @@
 
 #define GUARD DEV_BATCH_GUARD
 
-static oc_context g_ctx; /* g_gpu (helpers/dev_mem.h) points here */
-
 static uint32_t g_rng = 0x2545F491u;
 static uint32_t rnd(void)
 {
@@ -56,15 +54,8 @@ static uint32_t rnd(void)
 
 int main(void)
 {
-    if (!oc_cuda_available()) {
-        printf("SKIP: test_cuda_zstd_frames needs a CUDA GPU (engine: %s); run scripts/gpu-check on a GPU "
-               "machine\n",
-               oc_cuda_build_info());
+    if (!dev_gpu_begin("test_cuda_zstd_frames"))
         return 0;
-    }
-    memset(&g_ctx, 0, sizeof(g_ctx));
-    g_ctx.opts = (oc_context_options)OC_CONTEXT_OPTIONS_INIT;
-    g_gpu = &g_ctx;
     int small = getenv("OC_TEST_SMALL") != NULL;
     static const char *files[] = {OC_SOURCE_DIR "/bench/corpus-sample/text_linux_docs.txt",
                                   OC_SOURCE_DIR "/bench/corpus-sample/tpch_l_comment.txt",

@@ -34,8 +34,6 @@
 #define MAXC 64
 #define GUARD DEV_BATCH_GUARD
 
-static oc_context g_ctx; /* g_gpu (helpers/dev_mem.h) points here */
-
 static uint64_t g_rng = 0x9E3779B97F4A7C15ull;
 static uint64_t rnd(void)
 {
@@ -235,15 +233,8 @@ static void run_path(int op, int flags, size_t n, uint8_t **comp, const size_t *
 
 int main(void)
 {
-    if (!oc_cuda_available()) {
-        printf("SKIP: test_cuda_zstd_shapes needs a CUDA GPU (engine: %s); run scripts/gpu-check on a GPU "
-               "machine\n",
-               oc_cuda_build_info());
+    if (!dev_gpu_begin("test_cuda_zstd_shapes"))
         return 0;
-    }
-    memset(&g_ctx, 0, sizeof(g_ctx));
-    g_ctx.opts = (oc_context_options)OC_CONTEXT_OPTIONS_INIT;
-    g_gpu = &g_ctx;
     int small = getenv("OC_TEST_SMALL") != NULL;
     build(small);
     if (g_n == 0) {

@@ -10,8 +10,9 @@
  * INTERNAL before the call, so a chunk the engine never answers shows.
  * The call is the engine's own (oc_cuda_batch_*) or, with
  * DEV_BATCH_PUBLIC, the public one (oc_batch_*: argument checks and
- * dispatch too).  The context is dev_mem.h's g_gpu; src/ must be on the
- * include path.
+ * dispatch too).  The context is dev_mem.h's g_gpu, which dev_gpu_begin
+ * points at the engine's own context g_ctx (the SKIP without a GPU
+ * written once too); src/ must be on the include path.
  */
 #ifndef OC_DEV_BATCH_H
 #define OC_DEV_BATCH_H
@@ -23,6 +24,25 @@
 #include "cuda/runtime/cuda_engine.h"
 #include "dev_mem.h"
 #include "soft_check.h"
+
+/* The GPU tests' context: the CUDA engine's own (no public context around
+ * it), set up by dev_gpu_begin; g_gpu (dev_mem.h) points here. */
+static oc_context g_ctx;
+
+/* Sets up g_ctx and g_gpu; without a GPU says SKIP for `test` and returns 0
+ * (the test then passes, as CI has no GPU; scripts/gpu-check runs it). */
+static inline int dev_gpu_begin(const char *test)
+{
+    if (!oc_cuda_available()) {
+        printf("SKIP: %s needs a CUDA GPU (engine: %s); run scripts/gpu-check on a GPU machine\n", test,
+               oc_cuda_build_info());
+        return 0;
+    }
+    memset(&g_ctx, 0, sizeof(g_ctx));
+    g_ctx.opts = (oc_context_options)OC_CONTEXT_OPTIONS_INIT;
+    g_gpu = &g_ctx;
+    return 1;
+}
 
 #define DEV_BATCH_GUARD 32
 #define DEV_BATCH_GUARD_BYTE 0xA5
