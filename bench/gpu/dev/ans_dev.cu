@@ -116,7 +116,7 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
     for (unsigned long long g = blockIdx.x; g < total; g += gridDim.x) {
         unsigned long long t0 = PROF ? dev_clock() : 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5 = 0;
         if (warp == 0) {
-            size_t ci = own_find_chunk_warp(s.first, n, g);
+            size_t ci = oc_chunk_of_warp(s.first, n, g);
             if (lane == 0) {
                 chunk = ci;
                 ans_chunk_geometry((const uint8_t *)src[ci], &k);

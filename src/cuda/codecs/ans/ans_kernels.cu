@@ -635,7 +635,7 @@ static __device__ __forceinline__ void ans_fill_table(uint32_t *dt, const uint16
 }
 
 /* A group of 2 tiles of one chunk by a CTA of 2 warps: warp 0 finds the
- * chunk (own_find_chunk_warp); each warp finds its tile and (version 2,
+ * chunk (oc_chunk_of_warp); each warp finds its tile and (version 2,
  * PB <= 11, aligned, room in the pool) starts copying the tile's words
  * into the pool; warp 0 reads the frequency table and the CTA builds the
  * decode table (ans_fill_table) while the copies fly; each warp then decodes its tile, its
@@ -656,7 +656,7 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
     uint32_t pool = (uint32_t)__cvta_generic_to_shared(ans_sm + ANS_DT_FAST);
     for (unsigned long long g = blockIdx.x; g < total; g += gridDim.x) {
         if (warp == 0) {
-            size_t ci = own_find_chunk_warp(s.first, n, g);
+            size_t ci = oc_chunk_of_warp(s.first, n, g);
             if (lane == 0) {
                 chunk = ci;
                 /* the header kernel checked it whole; the layout is enough here */

@@ -50,6 +50,7 @@
  * no reason); a fallback chunk its first failing item's.  The other chunks
  * of the batch decode as usual.  Nothing synchronises.
  */
+#include "../../runtime/chunk_of.cuh"
 #include "../../runtime/gpu_codec.h"
 #include "blosc_enc_gpu.h"
 #include "../lz4/lz4_decode_rounds.cuh"
@@ -338,20 +339,6 @@ __global__ void __launch_bounds__(1024) bl_scan_kernel(size_t n, unsigned long l
     }
 }
 
-/* The chunk of item `it`: the last c with prefix[c] <= it (prefix[n] > it). */
-__device__ static size_t bl_chunk_of(const unsigned long long *prefix, size_t n, unsigned long long it)
-{
-    size_t lo = 0, hi = n; /* prefix[lo] <= it < prefix[hi] */
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (prefix[mid] <= it)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 __device__ static void bl_fail(int *status, size_t c, int st)
 {
     atomicCAS(status + c, (int)OC_OK, st);
@@ -403,7 +390,7 @@ __global__ void __launch_bounds__(64)
     unsigned long long total = prefix[n];
     uint8_t *litbuf = zstd_scratch + (size_t)blockIdx.x * BL_ZSTD_SLOT;
     for (unsigned long long it = blockIdx.x; it < total; it += gridDim.x) {
-        size_t c = bl_chunk_of(prefix, n, it);
+        size_t c = oc_chunk_of(prefix, n, it);
         /* other blocks may fail this chunk meanwhile: one read, shared, so
          * both warps take the same path (the pipe's barriers need both) */
         if (threadIdx.x == 0)
@@ -481,7 +468,7 @@ __global__ void __launch_bounds__(1024)
     uint8_t *slab = slabs + (size_t)blockIdx.x * slab_size;
     unsigned long long total = prefix[n];
     for (unsigned long long it = blockIdx.x; it < total; it += gridDim.x) {
-        size_t c = bl_chunk_of(prefix, n, it);
+        size_t c = oc_chunk_of(prefix, n, it);
         if (threadIdx.x == 0)
             skip_sh = status[c] != OC_OK;
         __syncthreads();

@@ -544,7 +544,7 @@ static __device__ __forceinline__ void czg_locate(size_t n, const void *const *s
     T->valid = t < total;
     if (!T->valid)
         return;
-    size_t i = own_find_chunk_warp(s.first, n, t);
+    size_t i = oc_chunk_of_warp(s.first, n, t);
     uint32_t tile = (uint32_t)(t - s.first[i]);
     const uint8_t *p = (const uint8_t *)src[i];
     size_t len = src_sizes[i];

@@ -28,6 +28,8 @@
 
 #include <cuda_runtime.h>
 #include <stdint.h>
+
+#include "../../runtime/chunk_of.cuh"
 #include <string.h>
 
 #include "../../../cores/own_format.h"
@@ -43,28 +45,6 @@ typedef struct own_batch_scratch {
     unsigned long long *keys;
     unsigned long long *bsum;
 } own_batch_scratch;
-
-/* The chunk that owns tile t (the last i with first[i] <= t), found by the
- * 32 lanes of a warp: each round probes 31 places of the interval at once,
- * so 16384 chunks take 3 dependent loads instead of a binary search's 14
- * (~4000 cycles of L2 latency that the whole CTA waited for on every tile).
- * Every lane returns the same i.  (Written for ANS's groups, f8a9b81.) */
-static __device__ size_t own_find_chunk_warp(const unsigned long long *first, size_t n, unsigned long long t)
-{
-    uint32_t lane = threadIdx.x & 31u;
-    size_t lo = 0, hi = n; /* first[lo] <= t < first[hi] (first[n] = total > t) */
-    while (hi - lo > 1) {
-        size_t pos = lo + (hi - lo) * (lane + 1) / 32; /* nondecreasing over the lanes, < hi */
-        bool le = lane < 31 && (pos <= lo || first[pos] <= t);
-        uint32_t m = __ballot_sync(0xffffffffu, le);
-        int top = m ? 31 - __clz((int)m) : -1; /* the last lane whose place is <= t (they come first) */
-        size_t nlo = __shfl_sync(0xffffffffu, pos, top < 0 ? 0 : top);
-        size_t nhi = __shfl_sync(0xffffffffu, pos, top + 1 <= 30 ? top + 1 : 0);
-        lo = top < 0 ? lo : nlo;
-        hi = top + 1 <= 30 ? nhi : hi;
-    }
-    return lo;
-}
 
 /* A chunk-level failure (before any tile) sorts before every tile's. */
 static __device__ __forceinline__ unsigned long long own_key(unsigned long long tile_plus_one, oc_status st)
@@ -117,7 +97,7 @@ static __device__ __forceinline__ void own_tiled_tiles(size_t n, const void *con
     unsigned long long total = s.first[n];
     for (unsigned long long t = blockIdx.x; t < total; t += gridDim.x) {
         if (threadIdx.x < 32) {
-            size_t c = own_find_chunk_warp(s.first, n, t);
+            size_t c = oc_chunk_of_warp(s.first, n, t);
             if (threadIdx.x == 0)
                 chunk = c;
         }

@@ -24,6 +24,7 @@
 #include "zstd_gpu.h"
 
 #include "zstd_enc_core.h"
+#include "../../runtime/chunk_of.cuh"
 
 #define ZE_WARPS_PER_BLOCK 2
 /* 20 warps an SM resident: 96 registers (the engine's scratch gives ~17 workers an SM;
@@ -121,21 +122,6 @@ __global__ void __launch_bounds__(1024)
         first[n] = carry;
 }
 
-/* The chunk of task t: the last c with first[c] <= t (first[] strictly
- * increasing: every chunk has a task). */
-static __device__ size_t ze_chunk_of(const unsigned long long *first, size_t n, unsigned long long t)
-{
-    size_t lo = 0, hi = n; /* first[lo] <= t < first[hi] */
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (first[mid] <= t)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* Workers take tasks from the counter: with a plan (first != NULL, levels
  * 1-3) a task is a chunk (ze_compress_chunk) or one block of a chunk that
  * runs a task a block (ze_compress_task; the warp that finishes the
@@ -171,7 +157,7 @@ __global__ void __launch_bounds__(ZE_WARPS_PER_BLOCK * 32, ZE_MIN_BLOCKS)
             __syncwarp();
             init = 0;
         }
-        size_t c = first ? ze_chunk_of(first, n, t) : (size_t)t;
+        size_t c = first ? oc_chunk_of(first, n, t) : (size_t)t;
         size_t k = first ? (size_t)(t - first[c]) : 0, nk = first ? (size_t)(first[c + 1] - first[c]) : 1;
         const uint8_t *src = (const uint8_t *)src_ptrs[c];
         size_t sn = src_sizes[c];
