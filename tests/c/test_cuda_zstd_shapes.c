@@ -29,19 +29,13 @@
 #include "helpers/dev_batch.h"
 #include "helpers/dev_mem.h"
 #include "helpers/soft_check.h"
+#include "helpers/tu_rng.h"
 #include "helpers/zstd_ref.h"
 
 #define MAXC 64
 #define GUARD DEV_BATCH_GUARD
 
-static uint64_t g_rng = 0x9E3779B97F4A7C15ull;
-static uint64_t rnd(void)
-{
-    g_rng ^= g_rng << 13;
-    g_rng ^= g_rng >> 7;
-    g_rng ^= g_rng << 17;
-    return g_rng;
-}
+static tu_rng g_rng; /* seeded in main */
 
 /* The chunks: compressed bytes, the bytes they decode to, a name. */
 static uint8_t *g_comp[MAXC], *g_orig[MAXC];
@@ -98,7 +92,7 @@ static size_t skippable(uint8_t *out, unsigned m, size_t n)
     for (int i = 0; i < 4; i++)
         out[i] = (uint8_t)(magic >> (8 * i)), out[4 + i] = (uint8_t)(sz >> (8 * i));
     for (size_t i = 0; i < n; i++)
-        out[8 + i] = (uint8_t)rnd();
+        out[8 + i] = (uint8_t)tu_rng_next(&g_rng);
     return 8 + n;
 }
 
@@ -185,7 +179,7 @@ static void build(int small)
     uint8_t *mix = malloc(3 * rn);
     REQUIRE(mix);
     for (size_t i = 0; i < rn; i++)
-        mix[i] = (uint8_t)rnd();
+        mix[i] = (uint8_t)tu_rng_next(&g_rng);
     memset(mix + rn, 0x5A, rn);
     memcpy(mix + 2 * rn, text, rn < tn ? rn : tn);
     size_t mn = 2 * rn + (rn < tn ? rn : tn);
@@ -213,7 +207,7 @@ static void build(int small)
     uint8_t *lg = malloc(ln);
     REQUIRE(lg);
     for (size_t i = 0; i < a + gap; i++)
-        lg[i] = (uint8_t)rnd();
+        lg[i] = (uint8_t)tu_rng_next(&g_rng);
     memcpy(lg + a + gap, lg, a);
     z = compress_long(lg, ln, 27, &zn);
     EXPECT(zn < ln - a / 2, "--long frame of %zu bytes: %zu compressed, the repeat not found", ln, zn);
@@ -236,6 +230,7 @@ int main(void)
     if (!dev_gpu_begin("test_cuda_zstd_shapes"))
         return 0;
     int small = getenv("OC_TEST_SMALL") != NULL;
+    tu_rng_seed(&g_rng, 0x9E3779B97F4A7C15ull);
     build(small);
     if (g_n == 0) {
         printf("SKIP: test_cuda_zstd_shapes needs bench/corpus-sample\n");
@@ -254,7 +249,7 @@ int main(void)
             memcpy(comp[k], g_comp[i], g_clen[i]);
             clen[k] = v == 1 ? g_clen[i] / 2 : g_clen[i];
             if (v == 2)
-                comp[k][rnd() % g_clen[i]] ^= (uint8_t)(1u << (rnd() % 8));
+                comp[k][tu_rng_below(&g_rng, g_clen[i])] ^= (uint8_t)(1u << tu_rng_below(&g_rng, 8));
             caps[k] = g_olen[i];
         }
     size_t total = dev_batch_slots(n, caps, off), maxo = 1;
