@@ -206,10 +206,10 @@ OC_CORE_FN void ze_huf_sort_warp(ze_huf *H)
     OC_WARP_SYNC();
 }
 
-/* presorted: H->sym and H->len come from ze_huf_sort_warp; else sorted
- * here (lane 0, insertion sort: the dev harness's lane-0 baseline,
- * bench/gpu/dev/zstd_enc_entropy_knobs.h; the library always presorts). */
-OC_CORE_BIGFN int ze_huf_lengths(ze_huf *H, int presorted)
+/* Code lengths of the counted symbols: H->sym and H->len come from
+ * ze_huf_sort_warp (ascending counts; the lane-0 insertion sort this
+ * replaced is the dev harness's baseline, bench/gpu/dev/zstd_enc_entropy_knobs.h). */
+OC_CORE_BIGFN int ze_huf_lengths(ze_huf *H)
 {
     const uint32_t *cnt = H->cnt;
     uint8_t *len = H->len;
@@ -218,22 +218,8 @@ OC_CORE_BIGFN int ze_huf_lengths(ze_huf *H, int presorted)
     uint16_t *parent = H->parent;
     uint8_t *depth = H->depth;
     int n = 0;
-    if (presorted) {
-        for (int s = 0; s < 256; s++)
-            n += cnt[s] != 0;
-    } else {
-        for (int s = 0; s < 256; s++) {
-            len[s] = 0;
-            if (cnt[s]) {
-                int i = n++;
-                while (i > 0 && cnt[sym[i - 1]] > cnt[s]) { /* ascending counts */
-                    sym[i] = sym[i - 1];
-                    i--;
-                }
-                sym[i] = (uint16_t)s;
-            }
-        }
-    }
+    for (int s = 0; s < 256; s++)
+        n += cnt[s] != 0;
     for (int i = 0; i < n; i++)
         wgt[i] = cnt[sym[i]];
     /* two queues: leaves 0..n-1, internal nodes n.. in creation order */
@@ -591,7 +577,7 @@ OC_CORE_BIGFN uint32_t ze_lit_plan(ze_huf *H, ze_fse *tmp_fse, int16_t *norm, ui
     if (n >= 64 && distinct >= 2) {
         uint8_t *len = H->len;
         uint16_t *code = H->code;
-        int maxl = ze_huf_lengths(H, 1);
+        int maxl = ze_huf_lengths(H);
         ze_huf_codes(len, maxl, code);
         uint64_t bits = 0;
         for (int s = 0; s < 256; s++)
