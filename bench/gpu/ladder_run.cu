@@ -207,7 +207,7 @@ static const char *cell_name(const cell *k, char *buf, size_t cap)
     if (level != 0 && strcmp(k->codec, "zstd") != 0) /* zstd's level is the run's --zstd-level */
         snprintf(lv, sizeof lv, " L%d", level);
     snprintf(buf, cap, "%s %s%s %s%s%s", k->c->name, k->codec, lv, chunk_label(k->chunk, cl, sizeof cl),
-             k->streams ? ", stock streams: " : "", k->streams ? k->streams : "");
+             k->streams ? ", streams: " : "", k->streams ? k->streams : "");
     return buf;
 }
 
