@@ -36,8 +36,8 @@
 
 #include "contender.h"
 
-const char *const ocb_codecs[] = {"lz4",      "snappy",   "deflate", "zlib",    "gzip",
-                                  "zstd",     "gdeflate", "cascaded", "bitcomp", "ans"};
+const char *const ocb_codecs[] = {"lz4",  "snappy",   "deflate",  "zlib",    "gzip",
+                                  "zstd", "gdeflate", "cascaded", "bitcomp", "ans"};
 const size_t ocb_ncodecs = sizeof ocb_codecs / sizeof ocb_codecs[0];
 
 int ocb_codec_own_format(const char *codec)
@@ -212,8 +212,8 @@ NV_CODEC(ANS, "ans", ans_opts())
 
 /* ---- zlib: nvCOMP Deflate on the raw payload -------------------------------- */
 
-/* The staging slots (n of them, 256-byte aligned, each the size nvCOMP's Deflate may write), their pointers and
- * sizes: made by nv_prepare for zlib only. */
+/* The staging slots (n of them, 256-byte aligned, each the size nvCOMP's Deflate may write), their pointers
+ * and sizes: made by nv_prepare for zlib only. */
 static uint8_t *g_stage;
 static void **g_stage_ptrs;
 static size_t *g_stage_sizes;
@@ -226,10 +226,10 @@ static size_t *g_stage_sizes;
  * uncompressed chunk (big-endian).  Adler-32 as two sums over the chunk:
  * A = 1 + sum b_j, B = n + sum (n - j) b_j (mod 65521), per thread then
  * reduced. */
-__global__ void __launch_bounds__(ZW_THREADS) zlib_wrap_kernel(const void *const *in_ptrs, const size_t *in_sizes,
-                                                               void *const *stage_ptrs, const size_t *stage_sizes,
-                                                               void *const *comp_ptrs, size_t *comp_sizes,
-                                                               const int32_t *status)
+__global__ void __launch_bounds__(ZW_THREADS)
+    zlib_wrap_kernel(const void *const *in_ptrs, const size_t *in_sizes, void *const *stage_ptrs,
+                     const size_t *stage_sizes, void *const *comp_ptrs, size_t *comp_sizes,
+                     const int32_t *status)
 {
     size_t i = blockIdx.x;
     if (status[i] != 0)
@@ -272,9 +272,9 @@ __global__ void __launch_bounds__(ZW_THREADS) zlib_wrap_kernel(const void *const
 
 /* One block per chunk: the payload of zlib stream i (without its 2-byte
  * header and 4-byte Adler-32) into staging slot i. */
-__global__ void __launch_bounds__(ZW_THREADS) zlib_unwrap_kernel(const void *const *comp_ptrs,
-                                                                 const size_t *comp_sizes, void *const *stage_ptrs,
-                                                                 size_t *stage_sizes)
+__global__ void __launch_bounds__(ZW_THREADS)
+    zlib_unwrap_kernel(const void *const *comp_ptrs, const size_t *comp_sizes, void *const *stage_ptrs,
+                       size_t *stage_sizes)
 {
     size_t i = blockIdx.x, n = comp_sizes[i], m = n >= 6 ? n - 6 : 0;
     const uint8_t *src = (const uint8_t *)comp_ptrs[i] + 2;
@@ -289,9 +289,9 @@ __global__ void __launch_bounds__(ZW_THREADS) zlib_unwrap_kernel(const void *con
  * member i (after its header: FEXTRA, FNAME, FCOMMENT, FHCRC as its flags
  * say; before its 8-byte trailer) into staging slot i; size 0 when the
  * header does not fit. */
-__global__ void __launch_bounds__(ZW_THREADS) gzip_unwrap_kernel(const void *const *comp_ptrs,
-                                                                 const size_t *comp_sizes, void *const *stage_ptrs,
-                                                                 size_t *stage_sizes)
+__global__ void __launch_bounds__(ZW_THREADS)
+    gzip_unwrap_kernel(const void *const *comp_ptrs, const size_t *comp_sizes, void *const *stage_ptrs,
+                       size_t *stage_sizes)
 {
     __shared__ size_t begin, end;
     size_t i = blockIdx.x, n = comp_sizes[i];
@@ -330,12 +330,11 @@ extern "C" void ocb_nvcomp_set_gzip_payload(int on)
 static nvcompStatus_t GzipPayload_decompress(ocb_dev_batch *b, size_t n, void *temp, size_t tb)
 {
     if (n > 0)
-        gzip_unwrap_kernel<<<(unsigned)n, ZW_THREADS>>>((const void *const *)b->comp_ptrs_dev, b->comp_sizes_dev,
-                                                        g_stage_ptrs, g_stage_sizes);
-    return nvcompBatchedDeflateDecompressAsync((const void *const *)g_stage_ptrs, g_stage_sizes, b->in_sizes_dev,
-                                               b->out_sizes_dev, n, temp, tb, b->out_ptrs_dev,
-                                               nvcompBatchedDeflateDecompressDefaultOpts,
-                                               (nvcompStatus_t *)b->status_dev, 0);
+        gzip_unwrap_kernel<<<(unsigned)n, ZW_THREADS>>>((const void *const *)b->comp_ptrs_dev,
+                                                        b->comp_sizes_dev, g_stage_ptrs, g_stage_sizes);
+    return nvcompBatchedDeflateDecompressAsync(
+        (const void *const *)g_stage_ptrs, g_stage_sizes, b->in_sizes_dev, b->out_sizes_dev, n, temp, tb,
+        b->out_ptrs_dev, nvcompBatchedDeflateDecompressDefaultOpts, (nvcompStatus_t *)b->status_dev, 0);
 }
 
 static nvcompStatus_t GzipPayload_temp(size_t n, size_t chunk, size_t total, size_t *comp, size_t *decomp)
@@ -350,8 +349,8 @@ static nvcompStatus_t GzipPayload_temp(size_t n, size_t chunk, size_t total, siz
 }
 
 /* nvCOMP's gzip API to compress; its Deflate on the members' payloads to decompress. */
-static const nv_codec nv_GzipPayload = {"gzip", Gzip_max_out, Gzip_align, GzipPayload_temp, Gzip_compress,
-                                        GzipPayload_decompress};
+static const nv_codec nv_GzipPayload = {"gzip",           Gzip_max_out,  Gzip_align,
+                                        GzipPayload_temp, Gzip_compress, GzipPayload_decompress};
 
 static nvcompStatus_t Zlib_max_out(size_t chunk, size_t *out)
 {
@@ -362,9 +361,9 @@ static nvcompStatus_t Zlib_max_out(size_t chunk, size_t *out)
 
 static nvcompStatus_t Zlib_compress(ocb_dev_batch *b, size_t n, size_t chunk, void *temp, size_t tb)
 {
-    nvcompStatus_t s = nvcompBatchedDeflateCompressAsync(
-        (const void *const *)b->in_ptrs_dev, b->in_sizes_dev, chunk, n, temp, tb, g_stage_ptrs, g_stage_sizes,
-        deflate_opts(), (nvcompStatus_t *)b->status_dev, 0);
+    nvcompStatus_t s = nvcompBatchedDeflateCompressAsync((const void *const *)b->in_ptrs_dev, b->in_sizes_dev,
+                                                         chunk, n, temp, tb, g_stage_ptrs, g_stage_sizes,
+                                                         deflate_opts(), (nvcompStatus_t *)b->status_dev, 0);
     if (s == nvcompSuccess && n > 0)
         zlib_wrap_kernel<<<(unsigned)n, ZW_THREADS>>>((const void *const *)b->in_ptrs_dev, b->in_sizes_dev,
                                                       g_stage_ptrs, g_stage_sizes, b->comp_ptrs_dev,
@@ -375,16 +374,15 @@ static nvcompStatus_t Zlib_compress(ocb_dev_batch *b, size_t n, size_t chunk, vo
 static nvcompStatus_t Zlib_decompress(ocb_dev_batch *b, size_t n, void *temp, size_t tb)
 {
     if (n > 0)
-        zlib_unwrap_kernel<<<(unsigned)n, ZW_THREADS>>>((const void *const *)b->comp_ptrs_dev, b->comp_sizes_dev,
-                                                        g_stage_ptrs, g_stage_sizes);
-    return nvcompBatchedDeflateDecompressAsync((const void *const *)g_stage_ptrs, g_stage_sizes, b->in_sizes_dev,
-                                               b->out_sizes_dev, n, temp, tb, b->out_ptrs_dev,
-                                               nvcompBatchedDeflateDecompressDefaultOpts,
-                                               (nvcompStatus_t *)b->status_dev, 0);
+        zlib_unwrap_kernel<<<(unsigned)n, ZW_THREADS>>>((const void *const *)b->comp_ptrs_dev,
+                                                        b->comp_sizes_dev, g_stage_ptrs, g_stage_sizes);
+    return nvcompBatchedDeflateDecompressAsync(
+        (const void *const *)g_stage_ptrs, g_stage_sizes, b->in_sizes_dev, b->out_sizes_dev, n, temp, tb,
+        b->out_ptrs_dev, nvcompBatchedDeflateDecompressDefaultOpts, (nvcompStatus_t *)b->status_dev, 0);
 }
 
-static const nv_codec nv_Zlib = {"zlib", Zlib_max_out, Deflate_align, Deflate_temp, Zlib_compress,
-                                 Zlib_decompress};
+static const nv_codec nv_Zlib = {"zlib",       Zlib_max_out,  Deflate_align,
+                                 Deflate_temp, Zlib_compress, Zlib_decompress};
 
 static const nv_codec *const nv_table[] = {&nv_LZ4,  &nv_Snappy,   &nv_Deflate,  &nv_Zlib,    &nv_Gzip,
                                            &nv_Zstd, &nv_Gdeflate, &nv_Cascaded, &nv_Bitcomp, &nv_ANS};
@@ -449,7 +447,8 @@ static int nv_stage_make(size_t chunk, size_t n)
         cudaMalloc((void **)&g_stage_sizes, n * sizeof(size_t)) == cudaSuccess) {
         for (size_t i = 0; i < n; i++)
             ptrs[i] = g_stage + i * slot;
-        rc = cudaMemcpy(g_stage_ptrs, ptrs, n * sizeof(void *), cudaMemcpyHostToDevice) == cudaSuccess ? 0 : -1;
+        rc = cudaMemcpy(g_stage_ptrs, ptrs, n * sizeof(void *), cudaMemcpyHostToDevice) == cudaSuccess ? 0
+                                                                                                       : -1;
     }
     free(ptrs);
     return rc;

@@ -591,12 +591,13 @@ static int cpu_decompress_call(void *p)
     cpu_call *a = (cpu_call *)p;
     oc_codec_options co = OC_CODEC_OPTIONS_INIT;
     co.algorithm = a->algo;
-    return oc_batch_decompress(a->ctx, &co, a->n, a->src, a->csz, a->dst, a->caps, a->got, a->st) == OC_OK ? 0
-                                                                                                         : -1;
+    return oc_batch_decompress(a->ctx, &co, a->n, a->src, a->csz, a->dst, a->caps, a->got, a->st) == OC_OK
+               ? 0
+               : -1;
 }
 
-static void stock_cpu_row(ocb_sink *sink, const ocb_ladder_opts *o, stage *s, const char *codec, uint64_t chunk,
-                          const uint8_t *comp, const size_t *comp_sizes)
+static void stock_cpu_row(ocb_sink *sink, const ocb_ladder_opts *o, stage *s, const char *codec,
+                          uint64_t chunk, const uint8_t *comp, const size_t *comp_sizes)
 {
     char what[256], cl[32];
     size_t r = s->nrungs - 1, n = s->n[r], period = s->plan.ndistinct;
@@ -613,9 +614,15 @@ static void stock_cpu_row(ocb_sink *sink, const ocb_ladder_opts *o, stage *s, co
     }
     uint64_t span = ocb_plan_buffer_bytes(&s->plan, n);
     uint8_t *out = (uint8_t *)malloc((size_t)span);
-    cpu_call a = {ctx, algo, n, (const void **)malloc(n * sizeof(void *)), (size_t *)malloc(n * sizeof(size_t)),
-                  (size_t *)malloc(n * sizeof(size_t)), (size_t *)malloc(n * sizeof(size_t)),
-                  (void **)malloc(n * sizeof(void *)), (oc_status *)malloc(n * sizeof(oc_status))};
+    cpu_call a = {ctx,
+                  algo,
+                  n,
+                  (const void **)malloc(n * sizeof(void *)),
+                  (size_t *)malloc(n * sizeof(size_t)),
+                  (size_t *)malloc(n * sizeof(size_t)),
+                  (size_t *)malloc(n * sizeof(size_t)),
+                  (void **)malloc(n * sizeof(void *)),
+                  (oc_status *)malloc(n * sizeof(oc_status))};
     if (!out || !a.src || !a.csz || !a.caps || !a.got || !a.dst || !a.st) {
         ocb_strs_add(&sink->failures, "%s: out of host memory", what);
     } else {
@@ -665,9 +672,9 @@ static void stock_cpu_row(ocb_sink *sink, const ocb_ladder_opts *o, stage *s, co
                          "opencomp's CPU engine (oc_batch_decompress, host memory in and out) on %d threads, "
                          "the process allowed %d cores; wall clock around the call.",
                          o->threads, cores);
-                printf("  %-13s %-8s %-8s %-24s decompress %8.2f GB/s (%d threads, %d cores)%s\n", w->contender,
-                       codec, cl, "largest rung", ocb_row_gbps(w, t.median_s), o->threads, cores,
-                       ok ? "" : " UNVERIFIED");
+                printf("  %-13s %-8s %-8s %-24s decompress %8.2f GB/s (%d threads, %d cores)%s\n",
+                       w->contender, codec, cl, "largest rung", ocb_row_gbps(w, t.median_s), o->threads,
+                       cores, ok ? "" : " UNVERIFIED");
             }
         }
     }
@@ -686,8 +693,8 @@ static void run_stock_cells(ocb_sink *sink, const ocb_ladder_opts *o, stage *s, 
 {
     uint8_t *comp = NULL;
     size_t *sizes = NULL;
-    if (put_stock_streams(sink, o, s, codec, chunk, o->stock_cpu ? &comp : NULL, o->stock_cpu ? &sizes : NULL) !=
-        0)
+    if (put_stock_streams(sink, o, s, codec, chunk, o->stock_cpu ? &comp : NULL,
+                          o->stock_cpu ? &sizes : NULL) != 0)
         return;
     for (size_t i = 0; i < o->ncontenders; i++) {
         const ocb_contender *c = o->contenders[i];

@@ -147,7 +147,8 @@ static void usage(void)
         "  --json F            write the run file (bench/SCHEMA.md); rewritten after every codec\n"
         "  --commit SHA        the commit recorded\n"
         "  --label NAME        the rows' \"file\" for the mix (default: \"mix of N files\")\n"
-        "  --codecs LIST       lz4,snappy,deflate,zstd,gdeflate (the default), zlib,gzip, cascaded,bitcomp,ans\n"
+        "  --codecs LIST       lz4,snappy,deflate,zstd,gdeflate (the default), zlib,gzip, "
+        "cascaded,bitcomp,ans\n"
         "  --data-type T       element type of cascaded/bitcomp/ans (<i4, <i8, <f4, bf16, <f2, ...) on both\n"
         "                      contenders (default: each codec's default); give files of that type\n"
         "  --chunks LIST       chunk sizes (default 64K,256K,1M,4M)\n"
@@ -395,10 +396,10 @@ static void describe_run(const options *o, uint64_t distinct)
              "  \"ladder\": {\"chunks\": [%s], \"sizes\": [%s], \"per_file\": %s, \"files\": [%s], "
              "\"distinct_bytes\": %llu, \"budget_s\": %.0f, \"rung_cap_s\": %.1f, \"target_s\": %.2f, "
              "\"max_repeats\": %d}",
-             nv, o->nvcomp_algorithm, o->nvcomp_gzip_payload ? "deflate on the members' payloads" : "gzip API",
-             ZSTD_versionString(), ocb_json_str(oc_build_info(), q, sizeof q), paths, chunks, sizes,
-             o->per_file ? "true" : "false", files, (unsigned long long)distinct, o->budget_s, o->rung_cap_s,
-             o->target_s, o->max_repeats);
+             nv, o->nvcomp_algorithm,
+             o->nvcomp_gzip_payload ? "deflate on the members' payloads" : "gzip API", ZSTD_versionString(),
+             ocb_json_str(oc_build_info(), q, sizeof q), paths, chunks, sizes, o->per_file ? "true" : "false",
+             files, (unsigned long long)distinct, o->budget_s, o->rung_cap_s, o->target_s, o->max_repeats);
 }
 
 static int finish(ocb_sink *sink, double t0)
@@ -534,9 +535,9 @@ int main(int argc, char **argv)
            o.nfiles, (unsigned long long)distinct, oc_build_info(), o.zstd_level, dl);
     double t0 = ocb_budget_now();
     if (!o.frames_only) {
-        ocb_ladder_opts lo = {o.codecs,         o.ncodecs,         o.chunks,    o.nchunks,      o.rungs,
-                              o.nrungs,         o.stock,           o.nstock,    usable,         nusable,
-                              o.deflate_levels, o.ndeflate_levels, o.threads,   o.check_bytes,  o.foreign,
+        ocb_ladder_opts lo = {o.codecs,         o.ncodecs,         o.chunks,  o.nchunks,     o.rungs,
+                              o.nrungs,         o.stock,           o.nstock,  usable,        nusable,
+                              o.deflate_levels, o.ndeflate_levels, o.threads, o.check_bytes, o.foreign,
                               o.stock_only,     o.stock_cpu};
         char label[200];
         if (o.per_file) {

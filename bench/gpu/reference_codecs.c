@@ -141,7 +141,8 @@ static int check_one(const char *codec, ZSTD_DCtx *zd, struct libdeflate_decompr
         got = libdeflate_zlib_decompress(dd, src, n, out, cap, &len) == LIBDEFLATE_SUCCESS ? len : SIZE_MAX;
     } else if (strcmp(codec, "gzip") == 0) {
         size_t len = 0, used = 0;
-        got = libdeflate_gzip_decompress_ex(dd, src, n, out, cap, &used, &len) == LIBDEFLATE_SUCCESS && used == n
+        got = libdeflate_gzip_decompress_ex(dd, src, n, out, cap, &used, &len) == LIBDEFLATE_SUCCESS &&
+                      used == n
                   ? len
                   : SIZE_MAX;
     } else {

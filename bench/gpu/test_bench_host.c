@@ -244,18 +244,22 @@ static uint64_t test_reference(const uint8_t *data, size_t n, size_t chunk, size
     /* stock gzip members as `gzip -6` writes them: FNAME and MTIME in the header; libdeflate's gzip
      * decoder (CRC-32, ISIZE) takes them back, and a flipped CRC byte is found by index */
     REQUIRE(ocb_ref_stock_bound("gzip", chunk) <= cap);
-    EXPECT(ocb_ref_stock_encode("gzip", 3, nch, src, src_sizes, dst, cap, dst_sizes) == 0, "gzip stock encode");
+    EXPECT(ocb_ref_stock_encode("gzip", 3, nch, src, src_sizes, dst, cap, dst_sizes) == 0,
+           "gzip stock encode");
     for (size_t i = 0; i < nch; i++)
         EXPECT(dst[i][0] == 0x1f && dst[i][1] == 0x8b && dst[i][2] == 8 && dst[i][3] == 0x08 &&
-                   (dst[i][4] | dst[i][5] | dst[i][6] | dst[i][7]) != 0 && memcmp(dst[i] + 10, "corpus.bin", 11) == 0,
+                   (dst[i][4] | dst[i][5] | dst[i][6] | dst[i][7]) != 0 &&
+                   memcmp(dst[i] + 10, "corpus.bin", 11) == 0,
                "chunk %zu: a gzip header with FNAME and MTIME", i);
     {
         size_t bad = 99;
-        EXPECT(ocb_ref_check("gzip", 3, nch, (const uint8_t *const *)dst, dst_sizes, src, src_sizes, &bad) == 1,
+        EXPECT(ocb_ref_check("gzip", 3, nch, (const uint8_t *const *)dst, dst_sizes, src, src_sizes, &bad) ==
+                   1,
                "gzip stock members decode back");
         dst[1][dst_sizes[1] - 6] ^= 0x55; /* a CRC-32 byte */
         bad = 99;
-        EXPECT(ocb_ref_check("gzip", 3, nch, (const uint8_t *const *)dst, dst_sizes, src, src_sizes, &bad) == 0 &&
+        EXPECT(ocb_ref_check("gzip", 3, nch, (const uint8_t *const *)dst, dst_sizes, src, src_sizes, &bad) ==
+                       0 &&
                    bad == 1,
                "a gzip member with a bad CRC-32 is reported as chunk 1 (got %zu)", bad);
         dst[1][dst_sizes[1] - 6] ^= 0x55;

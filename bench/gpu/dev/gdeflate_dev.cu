@@ -89,12 +89,9 @@ struct Variant {
     const char *name;
     launch_fn fn;
 };
-static const Variant k_variants[] = {{"v2", dev_gdd_v2},
-                                     {"v3", dev_gdd_v3},
-                                     {"v4", dev_gdd_v4},
-                                     {"v4-r72", dev_gdd_v4_r72},
-                                     {"v4-r64", dev_gdd_v4_r64},
-                                     {"v5w", dev_gdd_v5w}};
+static const Variant k_variants[] = {{"v2", dev_gdd_v2},         {"v3", dev_gdd_v3},
+                                     {"v4", dev_gdd_v4},         {"v4-r72", dev_gdd_v4_r72},
+                                     {"v4-r64", dev_gdd_v4_r64}, {"v5w", dev_gdd_v5w}};
 
 struct Opts {
     size_t chunk = 65536;
@@ -406,10 +403,9 @@ int main(int argc, char **argv)
                 if (v.find(std::string(",") + k_variants[k].name + ",") != std::string::npos)
                     g.variants.push_back(k);
         } else if (s[0] == '-') {
-            fprintf(
-                stderr,
-                "usage: gdeflate_dev [--variant v2,v3,v4,v4-r72,v4-r64,v5w] [--level L] [--chunk N] [--reps N] "
-                "[--min-bytes B] [--per-file] [--damage] FILE...\n");
+            fprintf(stderr, "usage: gdeflate_dev [--variant v2,v3,v4,v4-r72,v4-r64,v5w] [--level L] [--chunk "
+                            "N] [--reps N] "
+                            "[--min-bytes B] [--per-file] [--damage] FILE...\n");
             return 2;
         } else
             files.push_back(s);
