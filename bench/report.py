@@ -29,6 +29,7 @@ Standard library only.
 import argparse
 import json
 import os
+import re
 import sys
 
 CONTENDERS = ["opencomp-gpu", "nvcomp-gpu", "opencomp-cpu", "reference-cpu"]
@@ -455,8 +456,30 @@ def _ladder_groups(results, scopes=("kernel", "python")):
                 r for r in rs if (r["level"] == lv) == (r["contender"] == "opencomp-gpu")]
         if len(levels) > 1:
             groups[g] = [r for r in rs if r["contender"] != "opencomp-gpu" or r["level"] == levels[0]]
+    _add_authors(groups, [r for r in results if is_ladder(r) and r["scope"] in scopes])
     order = sorted(groups, key=lambda g: (_algo_rank(g[1].split(" ")[0]), g[1], g[3], g[2], g[0]))
     return [(g, groups[g]) for g in order]
+
+
+_AUTHOR = re.compile(r"^(opencomp-gpu|nvcomp-gpu) (\S+)(?: level (\d+)|, .*)$")
+
+
+def _add_authors(groups, ladder):
+    """oc_gpu_bench --foreign: a group of rows decoding another GPU contender's streams ("nvcomp-gpu gdeflate,
+    nvCOMP's default options", "opencomp-gpu deflate level 1") also gets that contender's own decoding of the same
+    batch in the same run, so the two libraries sit side by side on the same bytes (its compression left out)."""
+    for g, rs in groups.items():
+        m = _AUTHOR.match(g[3] or "")
+        if not m or any(r["contender"] == m.group(1) for r in rs):
+            continue
+        author, algo, level = m.group(1), m.group(2), int(m.group(3) or 0)
+        own = [o for o in ladder if o["contender"] == author and o["algorithm"] == algo and o["file"] == g[0]
+               and o["chunk_size"] == g[2] and not o.get("streams") and (author == "nvcomp-gpu" or o["level"] == level)]
+        for r in list(rs):
+            for o in own:
+                if o.get("_run") is r.get("_run") and o.get("batch_plan") == r.get("batch_plan") and o["scope"] == r["scope"]:
+                    rs.append(dict(o, compress_gbps=None, compress_s=None))
+                    break
 
 
 def _seconds(r, d):

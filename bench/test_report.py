@@ -283,6 +283,35 @@ def main():
         rc, out, err = call(report.main, [write(d, "bad-blosc.json", bad)])
         check(rc == 2 and "'blosc' must be a string" in err, "a non-string blosc case is refused (%r)" % err)
 
+    # oc_gpu_bench --foreign: a group decoding nvCOMP's pages gets nvCOMP's own decode of the same batch (same run)
+    u, plan = 1 << 30, "0123456789abcdef"
+
+    def lrow(contender, dec, comp=None, **kw):
+        r = {"file": "mix of 11 files", "file_bytes": 88 << 20, "algorithm": "gdeflate", "level": 0,
+             "chunk_size": 65536, "num_chunks": 16384, "contender": contender, "uncompressed_bytes": u,
+             "compressed_bytes": u // 3, "ratio": 3.0, "compress_gbps": comp, "decompress_gbps": dec,
+             "timing": "cuda-events", "repeats": 5, "scope": "kernel", "verified": True, "batch_plan": plan,
+             "batch_target": u}
+        r.update(kw)
+        return r
+
+    run_a, run_b = {"id": "a"}, {"id": "b"}
+    rows = [lrow("nvcomp-gpu", 100.0, 14.0, _run=run_a),
+            lrow("nvcomp-gpu", 90.0, 13.0, _run=run_b),
+            lrow("opencomp-gpu", 110.0, _run=run_a, streams="nvcomp-gpu gdeflate, nvCOMP's default options"),
+            lrow("opencomp-gpu", 120.0, 11.0, level=1, _run=run_a),
+            lrow("nvcomp-gpu", 95.0, _run=run_a, streams="opencomp-gpu gdeflate level 1")]
+    fs = {g[3]: cells for g, top, n, cells in report.full_scale(rows)}
+    nv_pages = fs.get("nvcomp-gpu gdeflate, nvCOMP's default options", {})
+    check(nv_pages.get(("opencomp-gpu", "kernel"), {}).get("decompress_gbps") == 110.0 and
+          nv_pages.get(("nvcomp-gpu", "kernel"), {}).get("decompress_gbps") == 100.0 and
+          nv_pages[("nvcomp-gpu", "kernel")].get("compress_gbps") is None,
+          "nvCOMP's pages: opencomp 110 beside nvCOMP's own 100 of the same run, no compression (%r)" % nv_pages)
+    oc_pages = fs.get("opencomp-gpu gdeflate level 1", {})
+    check(oc_pages.get(("opencomp-gpu", "kernel"), {}).get("decompress_gbps") == 120.0 and
+          oc_pages.get(("nvcomp-gpu", "kernel"), {}).get("decompress_gbps") == 95.0,
+          "our level-1 pages: nvCOMP 95 beside our own 120 (the level-1 row, not level 0) (%r)" % oc_pages)
+
     # compression's roofline fraction: the decompression's, scaled by compress / decompress GB/s
     row = {"decompress_roofline": 0.10, "compress_gbps": 5.0, "decompress_gbps": 50.0}
     got = report.compress_roofline(row)

@@ -82,46 +82,9 @@ static size_t align256(size_t v)
     return (v + 255) / 256 * 256;
 }
 
-/* ---- timing on the host: ocb_time_rung's rules, by the wall clock -------- */
+/* ---- timing on the host: ocb_time_wall (event_timer.h) ------------------ */
 
-typedef int (*host_fn)(void *arg);
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static ocb_timing time_wall(host_fn fn, void *arg, const ocb_budget *b, const ocb_rung_plan *plan)
-{
-    ocb_timing t = {0, 0, 0, 0, 0};
-    double t0 = ocb_budget_now(), call_s = plan->predicted_s;
-    if (plan->warmup) {
-        double a = ocb_budget_now();
-        if (fn(arg) != 0)
-            return t;
-        call_s = ocb_budget_now() - a;
-        t.warmup = 1;
-    }
-    int reps = ocb_budget_repeats(b, ocb_budget_now(), call_s, ocb_budget_now() - t0);
-    double times[64];
-    if (reps > 64)
-        reps = 64;
-    for (int i = 0; i < reps; i++) {
-        double a = ocb_budget_now();
-        if (fn(arg) != 0)
-            return t;
-        times[i] = ocb_budget_now() - a;
-    }
-    if (reps > 0) {
-        qsort(times, (size_t)reps, sizeof times[0], cmp_double);
-        t.ok = 1;
-        t.repeats = reps;
-        t.median_s = reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / 2]);
-    }
-    t.spent_s = ocb_budget_now() - t0;
-    return t;
-}
+typedef ocb_call_fn host_fn;
 
 /* ---- the calls timed ------------------------------------------------------- */
 
@@ -367,7 +330,7 @@ static int cpu_time(ocb_sink *sink, bstage *s, host_fn fn, cpu_arg *a, const cha
         return 0;
     }
     memset(s->host_out, 0xEE, (size_t)s->span);
-    *t = time_wall(fn, a, &sink->budget, &p);
+    *t = ocb_time_wall(fn, a, &sink->budget, &p);
     *verified = t->ok;
     for (size_t i = 0; i < s->top && *verified; i++)
         if (memcmp(s->host_out + s->offs[i], s->host + s->offs[i], s->sizes[i]) != 0) {

@@ -24,7 +24,7 @@ typedef struct ocb_contender {
     const char *name; /* "opencomp-gpu", "nvcomp-gpu": the JSON contender */
     /* Once, before anything else: 0 if usable; else *why says why not. */
     int (*init)(char *why, size_t cap);
-    /* 1 if it runs `codec` (lz4, snappy, deflate, zstd, gdeflate) both ways. */
+    /* 1 if it runs `codec` (lz4, snappy, deflate, zlib, gzip, zstd, gdeflate, ...) both ways. */
     int (*supports)(const char *codec);
     /* "gpu-kernel" or "host-staged": how it runs the codec ("" when it only has kernels). */
     const char *(*path)(const char *codec);
@@ -60,6 +60,14 @@ void ocb_opencomp_set_data_type(int oc_type);
 /* The level of opencomp's deflate, zlib, gzip and gdeflate rows (0 = default). */
 void ocb_opencomp_set_deflate_level(int level);
 void ocb_nvcomp_set_data_type(int oc_type);
+/* nvCOMP's `algorithm` in the compression options of Deflate, zlib (its
+ * Deflate), gzip and GDeflate (the benchmark's --nvcomp-algorithm; -1 =
+ * nvCOMP's default), and the value in force. */
+void ocb_nvcomp_set_algorithm(int algorithm);
+int ocb_nvcomp_algorithm(void);
+/* 1: nvCOMP's gzip rows decode with its Deflate on the members' raw
+ * payloads (--nvcomp-gzip-payload), not its Gzip API. */
+void ocb_nvcomp_set_gzip_payload(int on);
 
 #ifdef __cplusplus
 }

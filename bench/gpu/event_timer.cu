@@ -99,3 +99,34 @@ double ocb_copy_gbps(size_t bytes)
     (void)cudaGetLastError();
     return gbps;
 }
+
+ocb_timing ocb_time_wall(ocb_call_fn fn, void *arg, const ocb_budget *b, const ocb_rung_plan *plan)
+{
+    ocb_timing t = {0, 0, 0, 0, 0};
+    double t0 = ocb_budget_now(), call_s = plan->predicted_s;
+    if (plan->warmup) {
+        double a = ocb_budget_now();
+        if (fn(arg) != 0)
+            return t;
+        call_s = ocb_budget_now() - a;
+        t.warmup = 1;
+    }
+    int reps = ocb_budget_repeats(b, ocb_budget_now(), call_s, ocb_budget_now() - t0);
+    double times[64];
+    if (reps > 64)
+        reps = 64;
+    for (int i = 0; i < reps; i++) {
+        double a = ocb_budget_now();
+        if (fn(arg) != 0)
+            return t;
+        times[i] = ocb_budget_now() - a;
+    }
+    if (reps > 0) {
+        qsort(times, (size_t)reps, sizeof times[0], cmp_double);
+        t.ok = 1;
+        t.repeats = reps;
+        t.median_s = reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / 2]);
+    }
+    t.spent_s = ocb_budget_now() - t0;
+    return t;
+}

@@ -33,6 +33,10 @@ typedef struct ocb_timing {
 /* Time fn as the rung plan says (plan->run must be 1). */
 ocb_timing ocb_time_rung(ocb_call_fn fn, void *arg, const ocb_budget *b, const ocb_rung_plan *plan);
 
+/* The same rules by the wall clock, for a call that runs on the host (a
+ * CPU engine decoding host memory): fn returns when its work is done. */
+ocb_timing ocb_time_wall(ocb_call_fn fn, void *arg, const ocb_budget *b, const ocb_rung_plan *plan);
+
 /* Device-to-device copy of `bytes` (cudaMemcpyAsync), bytes read + written
  * per second: the median of 5 after a warm-up; 0 on a CUDA error. */
 double ocb_copy_gbps(size_t bytes);

@@ -15,11 +15,18 @@
  *   4. decompression, rung by rung, each rung's output verified on the GPU;
  *   5. one row per rung.
  *
- * Then the stock streams (liblz4 blocks, numcodecs-style zstd frames) are
- * written on the CPU and decoded by every contender, rung by rung.  Every
- * skip and failure is named in the sink (and printed), never silent.
+ * With --foreign, step 6: every other contender decodes the cell's streams,
+ * rung by rung, timed and verified (rows with "streams": nvCOMP's GDeflate
+ * pages decoded by opencomp, and the reverse).
+ *
+ * Then the stock streams (liblz4 blocks, numcodecs-style zstd frames, gzip
+ * members as `gzip -6` writes them) are written on the CPU and decoded by
+ * every contender, rung by rung; with --stock-cpu also by opencomp's CPU
+ * engine on the run's threads (host memory, wall clock, the largest rung).
+ * Every skip and failure is named in the sink (and printed), never silent.
  */
 #include <cuda_runtime.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +34,7 @@
 #include "batch_plan.h"
 #include "event_timer.h"
 #include "ladder_run.h"
+#include "opencomp.h"
 #include "reference_codecs.h"
 
 #define MAX_RUNGS 16
@@ -199,7 +207,7 @@ static const char *cell_name(const cell *k, char *buf, size_t cap)
     if (level != 0 && strcmp(k->codec, "zstd") != 0) /* zstd's level is the run's --zstd-level */
         snprintf(lv, sizeof lv, " L%d", level);
     snprintf(buf, cap, "%s %s%s %s%s%s", k->c->name, k->codec, lv, chunk_label(k->chunk, cl, sizeof cl),
-             k->streams ? ", stock streams: " : "", k->streams ? k->streams : "");
+             k->streams ? ", streams: " : "", k->streams ? k->streams : "");
     return buf;
 }
 
@@ -438,7 +446,55 @@ static void cell_rows(ocb_sink *sink, const stage *s, const cell *k)
     fflush(stdout);
 }
 
-/* A contender's own streams: steps 1-5. */
+static int is_deflate_family(const char *codec)
+{
+    return strcmp(codec, "deflate") == 0 || strcmp(codec, "zlib") == 0 || strcmp(codec, "gzip") == 0 ||
+           strcmp(codec, "gdeflate") == 0;
+}
+
+/* Who wrote a contender's streams, for the rows of other contenders
+ * decoding them (step 6): "nvcomp-gpu gdeflate algorithm 1 (default)". */
+static void streams_label(const ocb_contender *c, const char *codec, char *buf, size_t cap)
+{
+    int level = c->level(codec);
+    if (c == &ocb_contender_nvcomp && is_deflate_family(codec)) {
+        int a = ocb_nvcomp_algorithm();
+        if (a < 0)
+            snprintf(buf, cap, "%s %s, nvCOMP's default options", c->name, codec);
+        else
+            snprintf(buf, cap, "%s %s, algorithm %d", c->name, codec, a);
+    } else if (level)
+        snprintf(buf, cap, "%s %s level %d", c->name, codec, level);
+    else
+        snprintf(buf, cap, "%s %s, default level", c->name, codec);
+}
+
+/* Step 6: every other contender decodes c's streams (in the slots), timed. */
+static void foreign_cells(ocb_sink *sink, const ocb_ladder_opts *o, stage *s, const ocb_contender *c,
+                          const char *codec, uint64_t chunk)
+{
+    static char label[8][96]; /* the cells keep a pointer to their label until their rows are written */
+    for (size_t i = 0; i < o->ncontenders && i < 8; i++) {
+        const ocb_contender *y = o->contenders[i];
+        if (y == c || !y->supports(codec) || ocb_codec_own_format(codec))
+            continue;
+        streams_label(c, codec, label[i], sizeof label[i]);
+        cell k;
+        char why[256] = "", name[256];
+        cell_init(&k, y, codec, chunk, label[i]);
+        cell_name(&k, name, sizeof name);
+        if (y->prepare(codec, (size_t)chunk, s->top, s->bytes[s->nrungs - 1], why, sizeof why) != 0) {
+            ocb_strs_add(&sink->skipped, "%s: %s", name, why);
+            printf("  skipped: %s: %s\n", name, why);
+        } else {
+            decompress_ladder(sink, s, &k);
+            cell_rows(sink, s, &k);
+        }
+        y->release();
+    }
+}
+
+/* A contender's own streams: steps 1-5 (and 6 with --foreign). */
 static void run_cell(ocb_sink *sink, const ocb_ladder_opts *o, stage *s, const ocb_contender *c,
                      const char *codec, uint64_t chunk)
 {
@@ -458,15 +514,21 @@ static void run_cell(ocb_sink *sink, const ocb_ladder_opts *o, stage *s, const o
         if (c->prepare(codec, (size_t)chunk, s->top, s->bytes[s->nrungs - 1], why, sizeof why) == 0)
             decompress_ladder(sink, s, &k);
         cell_rows(sink, s, &k);
+        if (o->foreign) {
+            c->release();
+            foreign_cells(sink, o, s, c, codec, chunk);
+        }
     } else {
         cell_rows(sink, s, &k); /* what was measured before the failure */
     }
     c->release();
 }
 
-/* The stock CPU library's streams of one cycle, in the slots, repeated. */
+/* The stock CPU library's streams of one cycle, in the slots, repeated;
+ * with host_comp, the host copy too (one cycle, `slot` bytes apart, their
+ * sizes in *host_sizes; the caller frees both). */
 static int put_stock_streams(ocb_sink *sink, const ocb_ladder_opts *o, stage *s, const char *codec,
-                             uint64_t chunk)
+                             uint64_t chunk, uint8_t **host_comp, size_t **host_sizes)
 {
     char cl[32];
     size_t period = s->plan.ndistinct, base = s->top < period ? s->top : period;
@@ -498,6 +560,12 @@ static int put_stock_streams(ocb_sink *sink, const ocb_ladder_opts *o, stage *s,
     if (rc != 0)
         ocb_strs_add(&sink->failures, "%s %s: writing the stock streams (%s) failed", codec,
                      chunk_label(chunk, cl, sizeof cl), ocb_ref_stock_label(codec));
+    if (rc == 0 && host_comp) {
+        *host_comp = comp;
+        *host_sizes = sizes;
+        comp = NULL;
+        sizes = NULL;
+    }
     free(comp);
     free(src);
     free(dst);
@@ -505,10 +573,128 @@ static int put_stock_streams(ocb_sink *sink, const ocb_ladder_opts *o, stage *s,
     return rc;
 }
 
+/* --stock-cpu: the largest rung's stock streams decoded by opencomp's CPU
+ * engine (oc_batch_decompress on host memory, the run's threads), wall
+ * clock, every output compared with the input. */
+typedef struct cpu_call {
+    oc_context *ctx;
+    oc_algorithm algo;
+    size_t n;
+    const void **src;
+    size_t *csz, *caps, *got;
+    void **dst;
+    oc_status *st;
+} cpu_call;
+
+static int cpu_decompress_call(void *p)
+{
+    cpu_call *a = (cpu_call *)p;
+    oc_codec_options co = OC_CODEC_OPTIONS_INIT;
+    co.algorithm = a->algo;
+    return oc_batch_decompress(a->ctx, &co, a->n, a->src, a->csz, a->dst, a->caps, a->got, a->st) == OC_OK
+               ? 0
+               : -1;
+}
+
+static void stock_cpu_row(ocb_sink *sink, const ocb_ladder_opts *o, stage *s, const char *codec,
+                          uint64_t chunk, const uint8_t *comp, const size_t *comp_sizes)
+{
+    char what[256], cl[32];
+    size_t r = s->nrungs - 1, n = s->n[r], period = s->plan.ndistinct;
+    snprintf(what, sizeof what, "opencomp-cpu %s %s, stock streams, %d threads", codec,
+             chunk_label(chunk, cl, sizeof cl), o->threads);
+    oc_algorithm algo;
+    oc_context *ctx = NULL;
+    oc_context_options xo = OC_CONTEXT_OPTIONS_INIT;
+    xo.engine = OC_ENGINE_CPU;
+    xo.num_threads = o->threads;
+    if (oc_algorithm_from_name(codec, &algo) != OC_OK || oc_context_create(&xo, &ctx) != OC_OK) {
+        ocb_strs_add(&sink->failures, "%s: no CPU context or algorithm", what);
+        return;
+    }
+    uint64_t span = ocb_plan_buffer_bytes(&s->plan, n);
+    uint8_t *out = (uint8_t *)malloc((size_t)span);
+    cpu_call a = {ctx,
+                  algo,
+                  n,
+                  (const void **)malloc(n * sizeof(void *)),
+                  (size_t *)malloc(n * sizeof(size_t)),
+                  (size_t *)malloc(n * sizeof(size_t)),
+                  (size_t *)malloc(n * sizeof(size_t)),
+                  (void **)malloc(n * sizeof(void *)),
+                  (oc_status *)malloc(n * sizeof(oc_status))};
+    if (!out || !a.src || !a.csz || !a.caps || !a.got || !a.dst || !a.st) {
+        ocb_strs_add(&sink->failures, "%s: out of host memory", what);
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            a.src[i] = comp + (i % period) * s->dev.slot;
+            a.csz[i] = comp_sizes[i % period];
+            a.dst[i] = out + s->dev.offsets[i];
+            a.caps[i] = s->dev.in_sizes[i];
+        }
+        ocb_rung_plan p = ocb_budget_plan(&sink->budget, ocb_budget_now(), s->bytes[r], n, 0, 0, 0);
+        if (!p.run) {
+            ocb_strs_add(&sink->skipped, "%s: %s", what, p.why);
+            printf("  skipped: %s: %s\n", what, p.why);
+        } else {
+            memset(out, 0xEE, (size_t)span);
+            ocb_timing t = ocb_time_wall(cpu_decompress_call, &a, &sink->budget, &p);
+            int ok = t.ok;
+            for (size_t i = 0; i < n && ok; i++)
+                ok = a.st[i] == OC_OK && a.got[i] == s->dev.in_sizes[i] &&
+                     memcmp(out + s->dev.offsets[i], s->host + s->dev.offsets[i], a.got[i]) == 0;
+            if (!ok)
+                ocb_strs_add(&sink->failures, "%s: %s", what, t.ok ? "an output differs" : "a call failed");
+            cpu_set_t set;
+            int cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : -1;
+            ocb_row *w = t.ok ? ocb_rows_push(&sink->rows) : NULL;
+            if (w) {
+                snprintf(w->file, sizeof w->file, "%s", s->mix->label);
+                w->file_bytes = s->plan.distinct_bytes;
+                snprintf(w->algorithm, sizeof w->algorithm, "%s", codec);
+                w->chunk_size = chunk;
+                w->num_chunks = n;
+                w->uncompressed_bytes = s->bytes[r];
+                w->compressed_bytes = s->comp_prefix[n];
+                snprintf(w->contender, sizeof w->contender, "opencomp-cpu");
+                snprintf(w->scope, sizeof w->scope, "kernel");
+                snprintf(w->timing, sizeof w->timing, "wall-clock");
+                w->threads = o->threads;
+                w->decompress_s = t.median_s;
+                w->decompress_repeats = t.repeats;
+                w->decompress_warmup = t.warmup;
+                w->verified = ok;
+                snprintf(w->streams, sizeof w->streams, "%s", ocb_ref_stock_label(codec));
+                w->ladder = 1;
+                w->batch_target = s->target[r];
+                w->plan_id = ocb_plan_id(&s->plan, s->mix->names, n);
+                snprintf(w->note, sizeof w->note,
+                         "opencomp's CPU engine (oc_batch_decompress, host memory in and out) on %d threads, "
+                         "the process allowed %d cores; wall clock around the call.",
+                         o->threads, cores);
+                printf("  %-13s %-8s %-8s %-24s decompress %8.2f GB/s (%d threads, %d cores)%s\n",
+                       w->contender, codec, cl, "largest rung", ocb_row_gbps(w, t.median_s), o->threads,
+                       cores, ok ? "" : " UNVERIFIED");
+            }
+        }
+    }
+    free(out);
+    free(a.src);
+    free(a.csz);
+    free(a.caps);
+    free(a.got);
+    free(a.dst);
+    free(a.st);
+    oc_context_destroy(ctx);
+}
+
 static void run_stock_cells(ocb_sink *sink, const ocb_ladder_opts *o, stage *s, const char *codec,
                             uint64_t chunk)
 {
-    if (put_stock_streams(sink, o, s, codec, chunk) != 0)
+    uint8_t *comp = NULL;
+    size_t *sizes = NULL;
+    if (put_stock_streams(sink, o, s, codec, chunk, o->stock_cpu ? &comp : NULL,
+                          o->stock_cpu ? &sizes : NULL) != 0)
         return;
     for (size_t i = 0; i < o->ncontenders; i++) {
         const ocb_contender *c = o->contenders[i];
@@ -526,12 +712,10 @@ static void run_stock_cells(ocb_sink *sink, const ocb_ladder_opts *o, stage *s, 
         }
         c->release();
     }
-}
-
-static int is_deflate_family(const char *codec)
-{
-    return strcmp(codec, "deflate") == 0 || strcmp(codec, "zlib") == 0 || strcmp(codec, "gzip") == 0 ||
-           strcmp(codec, "gdeflate") == 0;
+    if (comp)
+        stock_cpu_row(sink, o, s, codec, chunk, comp, sizes);
+    free(comp);
+    free(sizes);
 }
 
 static int in_list(uint64_t v, const uint64_t *list, size_t n)
@@ -591,7 +775,7 @@ void ocb_ladder_mix(ocb_sink *sink, const ocb_ladder_opts *o, const ocb_mix *mix
             /* deflate's family once per --deflate-level: every contender at the first level, only
              * opencomp at the others (nvCOMP has no levels) */
             size_t nlev = is_deflate_family(codec) && o->ndeflate_levels ? o->ndeflate_levels : 1;
-            for (size_t li = 0; li < nlev; li++) {
+            for (size_t li = 0; li < nlev && !o->stock_only; li++) {
                 if (nlev > 1 || (o->ndeflate_levels && is_deflate_family(codec)))
                     ocb_opencomp_set_deflate_level(o->deflate_levels[li]);
                 for (size_t i = 0; i < o->ncontenders; i++) {

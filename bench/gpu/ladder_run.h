@@ -4,8 +4,9 @@
  * 32 MiB, 256 MiB, 1 GiB by default), compression then decompression, every
  * output verified, the streams cross-decoded (by the CPU reference library
  * and by the other GPU library), and for the chosen chunk sizes the streams
- * the stock CPU libraries write decoded too.  bench/README.md ("Full
- * scale") says how to read the rows.
+ * the stock CPU libraries write decoded too (and, on request, decoded by
+ * opencomp's CPU engine, and each contender's streams decoded by the others,
+ * timed).  bench/README.md ("Full scale") says how to read the rows.
  */
 #ifndef OC_BENCH_LADDER_RUN_H
 #define OC_BENCH_LADDER_RUN_H
@@ -44,8 +45,11 @@ typedef struct ocb_ladder_opts {
     size_t ncontenders;
     const int *deflate_levels; /* opencomp's levels of deflate's family (--deflate-level), each its */
     size_t ndeflate_levels;    /* own rows; 0 levels: the contender's current level */
-    int threads;               /* CPU threads for the reference libraries */
+    int threads;               /* CPU threads for the reference libraries (and --stock-cpu) */
     uint64_t check_bytes;      /* the rung the cross-decoding runs on */
+    int foreign;    /* 1 (--foreign): every other contender's decoding of a contender's streams timed too */
+    int stock_only; /* 1 (--stock-only): only the stock streams' rows, not the contenders' own */
+    int stock_cpu;  /* 1 (--stock-cpu): the stock streams decoded by opencomp's CPU engine on `threads` too */
 } ocb_ladder_opts;
 
 /* Where results go, and the clock they run against. */

@@ -61,6 +61,7 @@ typedef struct options {
     size_t nblosc_cnames;
     int blosc, blosc_clevel, chunks_given;
     int per_file, frames_only, zstd_level, threads, max_repeats, frame_levels[MAX_LIST];
+    int foreign, stock_only, stock_cpu, nvcomp_algorithm, nvcomp_gzip_payload;
     size_t nframe_levels;
     int deflate_levels[MAX_LIST]; /* --deflate-level: opencomp's levels of deflate and gdeflate */
     size_t ndeflate_levels;
@@ -146,7 +147,8 @@ static void usage(void)
         "  --json F            write the run file (bench/SCHEMA.md); rewritten after every codec\n"
         "  --commit SHA        the commit recorded\n"
         "  --label NAME        the rows' \"file\" for the mix (default: \"mix of N files\")\n"
-        "  --codecs LIST       lz4,snappy,deflate,zstd,gdeflate (the default), cascaded,bitcomp,ans\n"
+        "  --codecs LIST       lz4,snappy,deflate,zstd,gdeflate (the default), zlib,gzip, "
+        "cascaded,bitcomp,ans\n"
         "  --data-type T       element type of cascaded/bitcomp/ans (<i4, <i8, <f4, bf16, <f2, ...) on both\n"
         "                      contenders (default: each codec's default); give files of that type\n"
         "  --chunks LIST       chunk sizes (default 64K,256K,1M,4M)\n"
@@ -154,7 +156,17 @@ static void usage(void)
         "                      (default 1c,1M,32M,256M,1G)\n"
         "  --per-file          a ladder per file instead of one over the mix of all files\n"
         "  --contenders LIST   opencomp,nvcomp (default: both)\n"
-        "  --stock LIST|none   chunk sizes whose stock-library streams are decoded too (default 1M,4M)\n"
+        "  --stock LIST|none   chunk sizes whose stock-library streams are decoded too (default 1M,4M):\n"
+        "                      liblz4 blocks, numcodecs' zstd frames, gzip -6 members\n"
+        "  --stock-only        only the stock streams' rows (not each contender's own streams)\n"
+        "  --stock-cpu         the stock streams of the largest rung decoded by opencomp's CPU engine too\n"
+        "                      (host memory, --threads threads, wall clock)\n"
+        "  --foreign           each contender's streams decoded by the other contenders too, timed\n"
+        "                      (nvCOMP's GDeflate pages decoded by opencomp, and the reverse)\n"
+        "  --nvcomp-algorithm N  nvCOMP's `algorithm` for deflate, zlib, gzip and gdeflate compression\n"
+        "                      (0..5; default: nvCOMP's default, 1)\n"
+        "  --nvcomp-gzip-payload  nvCOMP's gzip decoding by its Deflate on the members' raw payloads (a\n"
+        "                      kernel of ours strips header and trailer) instead of its Gzip API\n"
         "  --budget S          seconds for the whole run (default 420): later rungs are skipped, and named\n"
         "  --rung-cap S        most seconds one rung may take, warm-up included (default 8)\n"
         "  --target S          seconds the timed calls of a rung aim at (default 0.5)\n"
@@ -193,6 +205,7 @@ static int parse_args(int argc, char **argv, options *o)
     o->frame_budget_s = 50;
     o->check_bytes = 32u << 20;
     o->threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    o->nvcomp_algorithm = -1;
     parse_list("lz4,snappy,deflate,zstd,gdeflate", one_codec, (void *)o->codecs, &o->ncodecs);
     parse_list("64K,256K,1M,4M", one_bytes, o->chunks, &o->nchunks);
     parse_list("1c,1M,32M,256M,1G", one_rung, o->rungs, &o->nrungs);
@@ -251,6 +264,8 @@ static int parse_args(int argc, char **argv, options *o)
                 bad = o->deflate_levels[k] < 0 || o->deflate_levels[k] > 12;
         } else if (strcmp(a, "--zstd-level") == 0 && v)
             bad = (o->zstd_level = atoi(v)) == 0;
+        else if (strcmp(a, "--nvcomp-algorithm") == 0 && v)
+            bad = (o->nvcomp_algorithm = atoi(v)) < 0 || o->nvcomp_algorithm > 5;
         else if (strcmp(a, "--threads") == 0 && v)
             bad = (o->threads = atoi(v)) < 1;
         else if (strcmp(a, "--frames") == 0 && v)
@@ -265,6 +280,14 @@ static int parse_args(int argc, char **argv, options *o)
                 o->per_file = 1;
             else if (strcmp(a, "--frames-only") == 0)
                 o->frames_only = 1;
+            else if (strcmp(a, "--foreign") == 0)
+                o->foreign = 1;
+            else if (strcmp(a, "--stock-only") == 0)
+                o->stock_only = 1;
+            else if (strcmp(a, "--stock-cpu") == 0)
+                o->stock_cpu = 1;
+            else if (strcmp(a, "--nvcomp-gzip-payload") == 0)
+                o->nvcomp_gzip_payload = 1;
             else if (strcmp(a, "--blosc") == 0)
                 o->blosc = 1;
             else if (a[0] == '-')
@@ -367,13 +390,16 @@ static void describe_run(const options *o, uint64_t distinct)
              NVCOMP_VER_BUILD);
 #endif
     snprintf(g_meta.extra, sizeof g_meta.extra,
-             "\"nvcomp\": %s, \"libzstd\": \"%s\", \"opencomp\": %s, \"opencomp_paths\": {%s},\n"
+             "\"nvcomp\": %s, \"nvcomp_algorithm\": %d, \"nvcomp_gzip\": \"%s\", \"libzstd\": \"%s\", "
+             "\"opencomp\": %s, "
+             "\"opencomp_paths\": {%s},\n"
              "  \"ladder\": {\"chunks\": [%s], \"sizes\": [%s], \"per_file\": %s, \"files\": [%s], "
              "\"distinct_bytes\": %llu, \"budget_s\": %.0f, \"rung_cap_s\": %.1f, \"target_s\": %.2f, "
              "\"max_repeats\": %d}",
-             nv, ZSTD_versionString(), ocb_json_str(oc_build_info(), q, sizeof q), paths, chunks, sizes,
-             o->per_file ? "true" : "false", files, (unsigned long long)distinct, o->budget_s, o->rung_cap_s,
-             o->target_s, o->max_repeats);
+             nv, o->nvcomp_algorithm,
+             o->nvcomp_gzip_payload ? "deflate on the members' payloads" : "gzip API", ZSTD_versionString(),
+             ocb_json_str(oc_build_info(), q, sizeof q), paths, chunks, sizes, o->per_file ? "true" : "false",
+             files, (unsigned long long)distinct, o->budget_s, o->rung_cap_s, o->target_s, o->max_repeats);
 }
 
 static int finish(ocb_sink *sink, double t0)
@@ -470,6 +496,8 @@ int main(int argc, char **argv)
     ocb_opencomp_set_zstd_level(o.zstd_level);
     ocb_opencomp_set_data_type(o.data_type);
     ocb_nvcomp_set_data_type(o.data_type);
+    ocb_nvcomp_set_algorithm(o.nvcomp_algorithm);
+    ocb_nvcomp_set_gzip_payload(o.nvcomp_gzip_payload);
     const ocb_contender *usable[4];
     size_t nusable = 0;
     static ocb_sink sink;
@@ -507,9 +535,10 @@ int main(int argc, char **argv)
            o.nfiles, (unsigned long long)distinct, oc_build_info(), o.zstd_level, dl);
     double t0 = ocb_budget_now();
     if (!o.frames_only) {
-        ocb_ladder_opts lo = {o.codecs,         o.ncodecs,         o.chunks,  o.nchunks,    o.rungs,
-                              o.nrungs,         o.stock,           o.nstock,  usable,       nusable,
-                              o.deflate_levels, o.ndeflate_levels, o.threads, o.check_bytes};
+        ocb_ladder_opts lo = {o.codecs,         o.ncodecs,         o.chunks,  o.nchunks,     o.rungs,
+                              o.nrungs,         o.stock,           o.nstock,  usable,        nusable,
+                              o.deflate_levels, o.ndeflate_levels, o.threads, o.check_bytes, o.foreign,
+                              o.stock_only,     o.stock_cpu};
         char label[200];
         if (o.per_file) {
             for (size_t i = 0; i < o.nfiles; i++) {

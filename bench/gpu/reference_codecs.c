@@ -6,6 +6,12 @@
  * The stock zstd frame is what numcodecs' Zstd(level=3, checksum=True)
  * (and so zarr's zstd codec with a checksum) writes: ZSTD_compress2 at
  * level 3 with the content checksum flag, the content size recorded.
+ *
+ * The stock gzip member is what `gzip -6 FILE` writes, through zlib's
+ * gzip wrapper (deflateInit2 with windowBits 31, memLevel 8, level 6): the
+ * header carries FNAME ("corpus.bin") and an MTIME, as the tool's does; the
+ * trailer the CRC-32 and ISIZE.  zlib and gzip streams are checked by
+ * libdeflate's zlib and gzip decoders (Adler-32, CRC-32 and ISIZE included).
  */
 #include "reference_codecs.h"
 
@@ -15,9 +21,13 @@
 #include <snappy-c.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 #include <zstd.h>
 
 #define STOCK_ZSTD_LEVEL 3
+#define STOCK_GZIP_LEVEL 6
+#define STOCK_GZIP_NAME "corpus.bin"
+#define STOCK_GZIP_MTIME 1764316800u /* 2025-11-28, any fixed time */
 
 const char *ocb_ref_stock_label(const char *codec)
 {
@@ -25,6 +35,8 @@ const char *ocb_ref_stock_label(const char *codec)
         return "liblz4 LZ4_compress_default";
     if (strcmp(codec, "zstd") == 0)
         return "libzstd level 3, checksum, content size (numcodecs Zstd(level=3, checksum=True))";
+    if (strcmp(codec, "gzip") == 0)
+        return "zlib level 6 gzip members, FNAME and MTIME in the header (gzip -6)";
     return "";
 }
 
@@ -34,13 +46,15 @@ size_t ocb_ref_stock_bound(const char *codec, size_t n)
         return n <= (size_t)LZ4_MAX_INPUT_SIZE ? (size_t)LZ4_compressBound((int)n) : 0;
     if (strcmp(codec, "zstd") == 0)
         return ZSTD_compressBound(n);
+    if (strcmp(codec, "gzip") == 0) /* deflate's stored-block bound + header with the name + trailer */
+        return n + n / 1000 + (n >> 12) * 5 + 64 + sizeof STOCK_GZIP_NAME + 8;
     return 0;
 }
 
 int ocb_ref_can_decode(const char *codec)
 {
     return strcmp(codec, "lz4") == 0 || strcmp(codec, "snappy") == 0 || strcmp(codec, "deflate") == 0 ||
-           strcmp(codec, "zstd") == 0;
+           strcmp(codec, "zlib") == 0 || strcmp(codec, "gzip") == 0 || strcmp(codec, "zstd") == 0;
 }
 
 typedef struct job {
@@ -58,9 +72,40 @@ typedef struct job {
     int no_memory;
 } job;
 
+/* One gzip member as `gzip -6` lays it out, through zlib (see the top). */
+static int gzip_member(const uint8_t *src, size_t n, uint8_t *dst, size_t cap, size_t *out)
+{
+    z_stream z;
+    gz_header h;
+    memset(&z, 0, sizeof z);
+    memset(&h, 0, sizeof h);
+    *out = 0;
+    if (n > UINT32_MAX || cap > UINT32_MAX ||
+        deflateInit2(&z, STOCK_GZIP_LEVEL, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        return -1;
+    h.name = (Bytef *)STOCK_GZIP_NAME;
+    h.time = STOCK_GZIP_MTIME;
+    h.os = 3; /* Unix, as gzip on Linux writes */
+    int rc = -1;
+    if (deflateSetHeader(&z, &h) == Z_OK) {
+        z.next_in = (Bytef *)(uintptr_t)src;
+        z.avail_in = (uInt)n;
+        z.next_out = dst;
+        z.avail_out = (uInt)cap;
+        if (deflate(&z, Z_FINISH) == Z_STREAM_END) {
+            *out = z.total_out;
+            rc = 0;
+        }
+    }
+    deflateEnd(&z);
+    return rc;
+}
+
 static int encode_one(const char *codec, ZSTD_CCtx *zc, const uint8_t *src, size_t n, uint8_t *dst,
                       size_t cap, size_t *out)
 {
+    if (strcmp(codec, "gzip") == 0)
+        return gzip_member(src, n, dst, cap, out);
     if (strcmp(codec, "lz4") == 0) {
         if (n > (size_t)LZ4_MAX_INPUT_SIZE || cap > (size_t)INT32_MAX)
             return -1;
@@ -91,6 +136,15 @@ static int check_one(const char *codec, ZSTD_DCtx *zd, struct libdeflate_decompr
         size_t len = 0;
         got =
             libdeflate_deflate_decompress(dd, src, n, out, cap, &len) == LIBDEFLATE_SUCCESS ? len : SIZE_MAX;
+    } else if (strcmp(codec, "zlib") == 0) {
+        size_t len = 0;
+        got = libdeflate_zlib_decompress(dd, src, n, out, cap, &len) == LIBDEFLATE_SUCCESS ? len : SIZE_MAX;
+    } else if (strcmp(codec, "gzip") == 0) {
+        size_t len = 0, used = 0;
+        got = libdeflate_gzip_decompress_ex(dd, src, n, out, cap, &used, &len) == LIBDEFLATE_SUCCESS &&
+                      used == n
+                  ? len
+                  : SIZE_MAX;
     } else {
         size_t r = ZSTD_decompressDCtx(zd, out, cap, src, n);
         got = ZSTD_isError(r) ? SIZE_MAX : r;

@@ -204,6 +204,8 @@ static uint64_t test_reference(const uint8_t *data, size_t n, size_t chunk, size
     size_t *src_sizes = (size_t *)calloc(nch, sizeof *src_sizes),
            *dst_sizes = (size_t *)calloc(nch, sizeof(size_t));
     size_t cap = ocb_ref_stock_bound("zstd", chunk);
+    if (ocb_ref_stock_bound("gzip", chunk) > cap)
+        cap = ocb_ref_stock_bound("gzip", chunk);
     uint8_t *comp = (uint8_t *)malloc(nch * cap);
     REQUIRE(src && dst && src_sizes && dst_sizes && comp && cap > 0);
     for (size_t i = 0; i < nch; i++) {
@@ -238,6 +240,29 @@ static uint64_t test_reference(const uint8_t *data, size_t n, size_t chunk, size
                    "a corrupted chunk is reported as chunk 2 (got %zu)", bad);
             dst[2][dst_sizes[2] - 1] ^= 0x55;
         }
+    }
+    /* stock gzip members as `gzip -6` writes them: FNAME and MTIME in the header; libdeflate's gzip
+     * decoder (CRC-32, ISIZE) takes them back, and a flipped CRC byte is found by index */
+    REQUIRE(ocb_ref_stock_bound("gzip", chunk) <= cap);
+    EXPECT(ocb_ref_stock_encode("gzip", 3, nch, src, src_sizes, dst, cap, dst_sizes) == 0,
+           "gzip stock encode");
+    for (size_t i = 0; i < nch; i++)
+        EXPECT(dst[i][0] == 0x1f && dst[i][1] == 0x8b && dst[i][2] == 8 && dst[i][3] == 0x08 &&
+                   (dst[i][4] | dst[i][5] | dst[i][6] | dst[i][7]) != 0 &&
+                   memcmp(dst[i] + 10, "corpus.bin", 11) == 0,
+               "chunk %zu: a gzip header with FNAME and MTIME", i);
+    {
+        size_t bad = 99;
+        EXPECT(ocb_ref_check("gzip", 3, nch, (const uint8_t *const *)dst, dst_sizes, src, src_sizes, &bad) ==
+                   1,
+               "gzip stock members decode back");
+        dst[1][dst_sizes[1] - 6] ^= 0x55; /* a CRC-32 byte */
+        bad = 99;
+        EXPECT(ocb_ref_check("gzip", 3, nch, (const uint8_t *const *)dst, dst_sizes, src, src_sizes, &bad) ==
+                       0 &&
+                   bad == 1,
+               "a gzip member with a bad CRC-32 is reported as chunk 1 (got %zu)", bad);
+        dst[1][dst_sizes[1] - 6] ^= 0x55;
     }
     EXPECT(!ocb_ref_stock_label("snappy")[0] &&
                ocb_ref_stock_encode("snappy", 1, nch, src, src_sizes, dst, cap, dst_sizes) != 0,
