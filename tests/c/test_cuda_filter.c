@@ -27,13 +27,20 @@
  *       decode on the CPU and the CPU's on the GPU.
  * OC_TEST_SMALL (compute-sanitizer runs) cuts the chunks to a few KiB.
  *
+ * `test_cuda_filter --speed [MiB]` (default 256) prints, never checks, what
+ * the filter costs: GPU LZ4 compression and decoding of 4 MiB chunks of a
+ * column with and without each filter (typesizes 4 and 8), best of 3, and
+ * the filter pass's GB/s from the difference (bench/gpu/blosc/NOTES.md).
+ *
  * Without a GPU (CI) the test says so and passes; scripts/gpu-check runs it
  * on a GPU machine.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/shuffle.h"
 #include "opencomp.h"
@@ -272,10 +279,95 @@ static void one(oc_algorithm a, int filter, uint32_t t)
     (void)cap_total;
 }
 
-int main(void)
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* --speed: see the file comment.  The size arrays are in host memory for
+ * the engine's call (the filter sizes its slab from them), the pointer
+ * arrays in device memory. */
+static void speed(size_t mib)
+{
+    const size_t chunk = (size_t)4 << 20, n = mib / 4 ? mib / 4 : 1, total = n * chunk;
+    printf("GPU filter cost, %zu chunks of 4 MiB, LZ4, best of 3 (ms; filter GB/s from the difference)\n", n);
+    printf("%-10s %3s %9s %9s %9s %9s %9s %9s\n", "filter", "ts", "enc", "enc+f", "f GB/s", "dec", "dec+f",
+           "f GB/s");
+    uint32_t tss[2] = {4, 8};
+    for (int k = 0; k < 2; k++) {
+        uint32_t t = tss[k];
+        uint8_t *h = make_column(total, t);
+        size_t bound = oc_compress_bound(OC_ALGO_LZ4, chunk);
+        uint8_t *d_in = to_device(h, total), *d_c = dev_alloc(n * bound), *d_out = dev_alloc(total);
+        free(h);
+        void **hp = xmalloc(n * 8 * 4);
+        size_t *hs = xmalloc(n * 8), *hc = xmalloc(n * 8), *cs = xmalloc(n * 8), *dc = xmalloc(n * 8),
+               *ds = xmalloc(n * 8);
+        oc_status *hst = xmalloc(n * sizeof(oc_status));
+        /* compression: src d_in, dst d_c */
+        void **ptr = xmalloc(n * 8 * 2);
+        for (size_t i = 0; i < n; i++)
+            ptr[i] = d_in + i * chunk, ptr[n + i] = d_c + i * bound, hs[i] = chunk, hc[i] = bound,
+            dc[i] = chunk;
+        void **dptr = to_device(ptr, n * 8 * 2);
+        for (int f = 1; f <= 2; f++) {
+            oc_codec_options o0 = opts(OC_ALGO_LZ4, 0, t), o1 = opts(OC_ALGO_LZ4, f, t);
+            double e[2], d[2];
+            for (int w = 0; w < 2; w++) {
+                const oc_codec_options *o = w ? &o1 : &o0;
+                double best = 1e30;
+                for (int r = 0; r < 4; r++) {
+                    double t0 = now();
+                    CHECK(oc_cuda_batch_compress(&g_ctx, o, n, (const void *const *)dptr, hs, dptr + n, hc,
+                                                 cs, hst) == OC_OK);
+                    REQUIRE(oc_cuda_synchronize(&g_ctx) == OC_OK);
+                    double s = now() - t0;
+                    best = r > 0 && s < best ? s : best;
+                }
+                e[w] = best;
+                for (size_t i = 0; i < n; i++)
+                    CHECK(hst[i] == OC_OK);
+                /* decoding: src d_c (cs[i] bytes), dst d_out */
+                void **q = xmalloc(n * 8 * 2);
+                for (size_t i = 0; i < n; i++)
+                    q[i] = d_c + i * bound, q[n + i] = d_out + i * chunk;
+                void **dq = to_device(q, n * 8 * 2);
+                best = 1e30;
+                for (int r = 0; r < 4; r++) {
+                    double t0 = now();
+                    CHECK(oc_cuda_batch_decompress(&g_ctx, o, n, (const void *const *)dq, cs, dq + n, dc, ds,
+                                                   hst) == OC_OK);
+                    REQUIRE(oc_cuda_synchronize(&g_ctx) == OC_OK);
+                    double s = now() - t0;
+                    best = r > 0 && s < best ? s : best;
+                }
+                d[w] = best;
+                for (size_t i = 0; i < n; i++)
+                    CHECK(hst[i] == OC_OK && ds[i] == chunk);
+                dev_free(dq, n * 8 * 2);
+                free(q);
+            }
+            double ge = (double)total / (e[1] - e[0]) / 1e9, gd = (double)total / (d[1] - d[0]) / 1e9;
+            printf("%-10s %3u %9.3f %9.3f %9.1f %9.3f %9.3f %9.1f\n", fname(f), t, e[0] * 1e3, e[1] * 1e3,
+                   e[1] > e[0] ? ge : 0.0, d[0] * 1e3, d[1] * 1e3, d[1] > d[0] ? gd : 0.0);
+        }
+        dev_free(dptr, n * 8 * 2);
+        dev_free(d_in, total), dev_free(d_c, n * bound), dev_free(d_out, total);
+        free(hp), free(hs), free(hc), free(cs), free(dc), free(ds), free(hst), free(ptr);
+    }
+}
+
+int main(int argc, char **argv)
 {
     if (!dev_gpu_begin("test_cuda_filter"))
         return 0;
+    if (argc > 1 && strcmp(argv[1], "--speed") == 0) {
+        speed(argc > 2 ? (size_t)strtoull(argv[2], NULL, 10) : 256);
+        oc_cuda_context_release(&g_ctx);
+        return g_failures != 0;
+    }
     g_small = getenv("OC_TEST_SMALL") != NULL;
     oc_context_options co = OC_CONTEXT_OPTIONS_INIT;
     co.engine = OC_ENGINE_CPU;
