@@ -364,6 +364,7 @@ static void speed(size_t mib)
 
 int main(int argc, char **argv)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a run cut short by a timeout still shows how far it got */
     if (!dev_gpu_begin("test_cuda_filter"))
         return 0;
     if (argc > 1 && strcmp(argv[1], "--speed") == 0) {
