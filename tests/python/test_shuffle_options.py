@@ -55,7 +55,7 @@ def test_settings_that_do_not_apply():
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("alg", ["LZ4", "Zstd", "Snappy"])
+@pytest.mark.parametrize("alg", ["LZ4", "Zstd", "Snappy", "Deflate"])
 @pytest.mark.parametrize("shuffle", [1, 2])
 @pytest.mark.parametrize("typesize", [1, 2, 3, 4, 8, 16])
 def test_filter_on_device_arrays_matches_the_host(cp, alg, shuffle, typesize):
