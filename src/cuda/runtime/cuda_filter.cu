@@ -27,15 +27,13 @@
 #define FT_SCAN_THREADS 1024
 
 /* The scratch: the codec's pointer array, the slab offsets and tile
- * firsts (n + 1 words each), the codec's sizes (decompression), each
- * part's exact size, the codec's statuses (decompression), each from a
- * 256-byte boundary; then the slab. */
+ * firsts (n + 1 words each), the codec's sizes and statuses
+ * (decompression), each from a 256-byte boundary; then the slab. */
 typedef struct ft_arrays {
     void **ptrs;               /* the codec's src (compression) or dst (decompression) pointers */
     unsigned long long *off;   /* slab offset of each chunk's part; off[n]: the parts' total */
     unsigned long long *first; /* each chunk's first tile; first[n]: the tiles' total */
     size_t *sizes;             /* decompression: the codec's sizes */
-    size_t *cap;               /* each part's size without the alignment: source size or capacity */
     oc_status *st;             /* decompression: the codec's statuses */
     uint8_t *slab;
     size_t slab_size;
@@ -48,7 +46,7 @@ static size_t ft_align(size_t x)
 
 static size_t ft_arrays_size(size_t n)
 {
-    return 5 * ft_align((n + 1) * 8) + ft_align(n * sizeof(oc_status));
+    return 4 * ft_align((n + 1) * 8) + ft_align(n * sizeof(oc_status));
 }
 
 extern "C" size_t oc_filter_scratch_size(size_t n, const size_t *sizes_host)
@@ -72,8 +70,7 @@ static ft_arrays ft_carve(void *scratch_dev, size_t scratch_size, size_t n)
     a.off = (unsigned long long *)(p + w);
     a.first = (unsigned long long *)(p + 2 * w);
     a.sizes = (size_t *)(p + 3 * w);
-    a.cap = (size_t *)(p + 4 * w);
-    a.st = (oc_status *)(p + 5 * w);
+    a.st = (oc_status *)(p + 4 * w);
     a.slab = p + head;
     a.slab_size = scratch_size > head ? scratch_size - head : 0;
     return a;
@@ -122,7 +119,6 @@ static __global__ void __launch_bounds__(FT_SCAN_THREADS)
     for (size_t i = i0; i < i1; i++) {
         size_t s = sizes_dev[i];
         a.off[i] = part;
-        a.cap[i] = s;
         a.first[i] = s_over ? 0 : tile;
         a.ptrs[i] = data_dev[i] == NULL || s_over ? NULL : a.slab + part;
         part += (s + FT_PART_ALIGN - 1) & ~(FT_PART_ALIGN - 1);
@@ -196,9 +192,9 @@ static __global__ void __launch_bounds__(FT_THREADS)
         size_t i = oc_chunk_of(a.first, n, u);
         const uint8_t *in = (const uint8_t *)a.ptrs[i];
         /* the codec never reports more than the capacity (gpu_codec.h); the
-         * capacity bounds it anyway */
-        size_t size = a.sizes[i];
-        if (in != NULL && a.st[i] == OC_OK && size <= a.cap[i])
+         * part's size bounds it anyway */
+        size_t size = a.sizes[i], room = (size_t)(a.off[i + 1] - a.off[i]);
+        if (in != NULL && a.st[i] == OC_OK && size <= room)
             ft_tile((uint8_t *)dst_dev[i], in, size, mode, t, 1, u - a.first[i]);
     }
 }
