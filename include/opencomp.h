@@ -546,7 +546,12 @@ typedef enum oc_blosc_codec {
  * bytes (1..255; 0 means 1; with typesize 1 byte shuffle changes nothing).
  * Any algorithm: compression shuffles each chunk before the codec runs and
  * decoding unshuffles after it, on the engine that runs the codec (the
- * stream does not record the filter, so decode with the same values).
+ * stream does not record the filter, so decode with the same values).  On
+ * the CUDA engine the filter needs device scratch of about the batch's
+ * size (the source sizes, or the capacities when decoding), from the
+ * context's device allocator like the rest of its scratch; it is sized
+ * from those arrays, so with them in device or managed memory the call is
+ * staged through the CPU engine (docs/API.md, "Shuffle filters from C").
  * Blosc: the chunk's own shuffle (its flags record it; decoding reads them
  * and ignores these fields).  The trailing size % typesize bytes of a
  * chunk are never moved.

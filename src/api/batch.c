@@ -8,8 +8,13 @@
  * data (src_ptrs, or src_ptrs[0]'s buffer) is in device or managed memory,
  * else the CPU engine.  Device data whose algorithm has no GPU codec for
  * the operation (or, for Blosc compression, whose inner codec has none:
- * blosclz, zlib) is staged through the CPU engine here (staging.c): the
- * choice is this layer's, never the CUDA engine's.  The
+ * blosclz) is staged through the CPU engine here (staging.c): the
+ * choice is this layer's, never the CUDA engine's.  A shuffle filter
+ * around a codec (oc_codec_options.filter) runs on the CUDA engine
+ * (src/cuda/runtime/cuda_filter.h) when the host can read the source
+ * sizes (compression) or capacities (decompression), which size its slab
+ * in the engine's scratch; with those arrays in device or managed memory
+ * the call is staged.  The
  * WITH_UNCOMPRESSED_SIZE kind (a size header per chunk) runs on both
  * engines with the same header check (src/common/wus.h); on the CUDA
  * engine its size query reads the headers alone (no codec size query is
@@ -17,6 +22,7 @@
  */
 #include "../common/blosc_encode.h"
 #include "../common/oc_internal.h"
+#include "../common/shuffle.h"
 #include "../common/typed_options.h"
 #include "../cpu/cpu_engine.h"
 #include "../cuda/runtime/cuda_engine.h"
@@ -34,31 +40,33 @@ static oc_status check_options(const oc_codec_options *o)
     return oc_typed_check(&o->typed, o->algorithm);
 }
 
-/* A shuffle filter around a codec other than Blosc (whose chunks carry
- * their own) runs on the CPU engine with the codec: the API stages it. */
-static int outer_filter(const oc_codec_options *o)
-{
-    return o->filter != OC_FILTER_NONE && o->algorithm != OC_ALGO_BLOSC &&
-           !(o->filter == OC_FILTER_SHUFFLE && o->typesize <= 1);
-}
-
 static int on_device(const void *p)
 {
     oc_memory_kind k = oc_pointer_kind(p);
     return k == OC_MEMORY_DEVICE || k == OC_MEMORY_MANAGED;
 }
 
+/* 1 when a shuffle filter runs around the codec (shuffle.h's rule, both
+ * engines') and the CUDA engine cannot size its slab: the sizes that do
+ * (`sizes`: the source sizes or the capacities) are not host-readable. */
+static int filter_staged(const oc_codec_options *o, const size_t *sizes)
+{
+    uint32_t t;
+    return oc_filter_of(o->filter, o->typesize, o->algorithm == OC_ALGO_BLOSC, &t) && on_device(sizes);
+}
+
 /* 1 when the CUDA engine has what operation `op` (0 compress, 1
  * decompress, 2 decompressed sizes) needs; else the work is staged.  The
  * WITH_UNCOMPRESSED_SIZE size query of a known algorithm reads only the
- * headers (src/cuda/runtime/cuda_wus.h). */
-static int cuda_runs(const oc_codec_options *o, int op)
+ * headers (src/cuda/runtime/cuda_wus.h).  sizes: the source sizes
+ * (compression) or the capacities (decompression). */
+static int cuda_runs(const oc_codec_options *o, int op, const size_t *sizes)
 {
     if (op == 2 && o->kind == OC_BITSTREAM_WITH_UNCOMPRESSED_SIZE && o->algorithm != OC_ALGO_NONE)
         return 1;
     if (op == 0 && o->algorithm == OC_ALGO_BLOSC && !oc_blosc_gpu_encodes(o->blosc_codec))
-        return 0; /* blosclz and zlib chunks: libblosc on the CPU engine */
-    return oc_cuda_has_op(o->algorithm, op) && (op == 2 || !outer_filter(o));
+        return 0; /* blosclz chunks: libblosc on the CPU engine */
+    return oc_cuda_has_op(o->algorithm, op) && (op == 2 || !filter_staged(o, sizes));
 }
 
 /* Which engine runs this call: OC_ENGINE_CPU or OC_ENGINE_CUDA, or a status. */
@@ -96,7 +104,7 @@ oc_status oc_batch_compress(oc_context *ctx, const oc_codec_options *options, si
                     OC_ERR_INVALID_ARGUMENT);
     oc_engine engine;
     FORWARD_IF_ERROR(choose_engine(ctx, n, src_ptrs, &engine));
-    if (engine == OC_ENGINE_CUDA && n > 0 && !cuda_runs(options, 0))
+    if (engine == OC_ENGINE_CUDA && n > 0 && !cuda_runs(options, 0, src_sizes))
         return oc_staged_batch(ctx, options, 0, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities, dst_sizes,
                                statuses);
     if (engine == OC_ENGINE_CUDA)
@@ -119,7 +127,7 @@ oc_status oc_batch_decompress(oc_context *ctx, const oc_codec_options *options, 
                     OC_ERR_INVALID_ARGUMENT);
     oc_engine engine;
     FORWARD_IF_ERROR(choose_engine(ctx, n, src_ptrs, &engine));
-    if (engine == OC_ENGINE_CUDA && n > 0 && !cuda_runs(options, 1))
+    if (engine == OC_ENGINE_CUDA && n > 0 && !cuda_runs(options, 1, dst_capacities))
         return oc_staged_batch(ctx, options, 1, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities, dst_sizes,
                                statuses);
     if (engine == OC_ENGINE_CUDA)
@@ -141,7 +149,7 @@ oc_status oc_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *o
     RETURN_ERROR_IF(n > 0 && (!src_ptrs || !src_sizes || !sizes), OC_ERR_INVALID_ARGUMENT);
     oc_engine engine;
     FORWARD_IF_ERROR(choose_engine(ctx, n, src_ptrs, &engine));
-    if (engine == OC_ENGINE_CUDA && n > 0 && !cuda_runs(options, 2))
+    if (engine == OC_ENGINE_CUDA && n > 0 && !cuda_runs(options, 2, NULL))
         return oc_staged_batch(ctx, options, 2, n, src_ptrs, src_sizes, NULL, NULL, sizes, statuses);
     if (engine == OC_ENGINE_CUDA)
         return oc_cuda_batch_decompressed_sizes(ctx, options, n, src_ptrs, src_sizes, sizes, statuses);

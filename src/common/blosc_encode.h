@@ -129,12 +129,13 @@ OC_INLINE void oc_blosc_put_header(uint8_t *p, uint8_t flags, uint8_t typesize, 
 }
 
 /* 1 if the GPU encoder writes chunks of this inner codec (the library's
- * GPU compressors of LZ4, Snappy and Zstd); blosclz and zlib chunks are
- * host-staged through libblosc by the API layer. */
+ * GPU compressors of LZ4, Snappy, Zstd and Deflate, whose zlib-wrapped
+ * streams are what c-blosc's compress2 writes); blosclz chunks are
+ * host-staged through libblosc by the API layer (no GPU BloscLZ encoder). */
 OC_INLINE int oc_blosc_gpu_encodes(int codec)
 {
     return codec == OC_BLOSC_LZ4 || codec == OC_BLOSC_LZ4HC || codec == OC_BLOSC_SNAPPY ||
-           codec == OC_BLOSC_ZSTD;
+           codec == OC_BLOSC_ZLIB || codec == OC_BLOSC_ZSTD;
 }
 
 /* What the encoder writes for one chunk, before any stream is compressed. */

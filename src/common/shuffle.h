@@ -111,4 +111,17 @@ OC_INLINE void oc_filter_buffer(uint8_t *dst, const uint8_t *src, size_t n, uint
         dst[k] = src[k];
 }
 
+/* The filter an engine runs around a codec (oc_codec_options.filter and
+ * typesize; both engines and the API's engine choice ask this): 0 none
+ * (no filter, a Blosc chunk, which carries its own, or byte shuffle of
+ * typesize 1, the identity), 1 byte shuffle, 2 bitshuffle; *t gets the
+ * element size (typesize 0 means 1). */
+OC_INLINE int oc_filter_of(int filter, uint32_t typesize, int blosc, uint32_t *t)
+{
+    *t = typesize ? typesize : 1;
+    if (filter == 0 || blosc || (filter == 1 && *t == 1))
+        return 0;
+    return filter;
+}
+
 #endif /* OC_SHUFFLE_H */

@@ -146,12 +146,9 @@ typedef struct batch_job {
  * carry their own) and for typesize 1 byte shuffle (the identity). */
 static int outer_filter(const batch_job *job, oc_algorithm algo, uint32_t *typesize)
 {
-    if (!job->opts || job->opts->filter == OC_FILTER_NONE || algo == OC_ALGO_BLOSC)
+    if (!job->opts)
         return 0;
-    *typesize = job->opts->typesize ? job->opts->typesize : 1;
-    if (job->opts->filter == OC_FILTER_SHUFFLE && *typesize == 1)
-        return 0;
-    return job->opts->filter;
+    return oc_filter_of(job->opts->filter, job->opts->typesize, algo == OC_ALGO_BLOSC, typesize);
 }
 
 static int is_wus(const oc_codec_options *opts)

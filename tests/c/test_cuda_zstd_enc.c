@@ -5,9 +5,12 @@
  *
  * Guards: chunks of real data (license text, this executable, a numeric
  * column, random bytes, one repeated byte; 64 KiB chunks, a 1 MiB chunk,
- * sizes 0, 1 and 100) compressed on device memory at levels -1, 1, 2, 3
- * and 6 (one per variant: fast, buckets of depth 1, 4 and 8, chains on
- * lane 0) and 0 (default) decode with ZSTD_decompress to the input and are
+ * sizes 0, 1 and 100, and 192 KiB of random bytes then a run, where the
+ * chain levels' search steps over the random stretch) compressed on device
+ * memory at levels -1, 1, 2, 3, 5 and 6 (one per variant: fast, buckets of
+ * depth 1, 4 and 8, windowed chains with the burst search over match-less
+ * stretches, chains on lane 0) and 0 (default) decode with ZSTD_decompress
+ * to the input and are
  * byte-identical to the C model's frames (with OC_TEST_SMALL, as under
  * compute-sanitizer: levels 1, 3, 2 and -1 only, and the 1 MiB chunk cut
  * to 160 KiB); at levels 1-3 the big chunk runs a warp a 128 KiB block
@@ -95,6 +98,7 @@ int main(void)
     src[n] = data, len[n++] = 0;
     src[n] = data + 7, len[n++] = 1;
     src[n] = data + 3 * (size_t)CHUNK + 5, len[n++] = 100;
+    src[n] = data + 38 * (size_t)CHUNK, len[n++] = 3 * (size_t)CHUNK; /* random, then 'z' */
     REQUIRE(n <= MAXN);
 
     size_t out_total = 0;
@@ -110,9 +114,9 @@ int main(void)
     uint8_t *model = malloc(ZSTD_compressBound((size_t)1 << 20));
     size_t text_sum[2] = {0, 0};
 
-    static const int levels[] = {1, 3, 2, -1, 0, 6};
+    static const int levels[] = {1, 3, 2, -1, 0, 6, 5};
     int model_default = 3; /* level 0: the algorithm table's default zstd level */
-    int nlevels = small ? 4 : 6;
+    int nlevels = small ? 4 : 7;
     for (int li = 0; li < nlevels; li++) {
         for (int dev_arrays = 0; dev_arrays <= 1; dev_arrays++) {
             gpu_compress(n, src, len, caps, levels[li], dev_arrays, out, sizes, st);
@@ -226,6 +230,6 @@ int main(void)
     }
     printf(
         "test_cuda_zstd_enc: %zu chunks compressed on the GPU at levels 1, 3, 2, -1%s; all checks passed\n",
-        n, nlevels == 6 ? ", default, 6" : "");
+        n, nlevels == 7 ? ", default, 6, 5" : "");
     return 0;
 }

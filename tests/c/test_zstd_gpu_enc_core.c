@@ -4,7 +4,7 @@
  * chunk, checked through libzstd.  CI has no GPU: this is where the encoding
  * logic that the CUDA kernel runs is checked on every commit.
  *
- * Guards: frames of every variant (levels -1, 1, 2, 3, 6) decode with
+ * Guards: frames of every variant (levels -1, 1, 2, 3, 4, 5, 6) decode with
  * ZSTD_decompress and the streaming decoder (what `zstd -d` runs) to the
  * input, on real files (license text, this
  * executable, repo sources), a generated numeric column, random bytes, runs
@@ -22,7 +22,9 @@
  * (ze_compress_task, in a scrambled order on a worker whose tables hold
  * other chunks' positions, into an exact-size buffer, then ze_gather), and
  * give ze_compress_chunk's frame; a capacity short of the frame of Raw
- * blocks makes it one task.
+ * blocks makes it one task; at the chain levels (4-5), whose windows step
+ * over match-less stretches (the burst search), random bytes then a zero
+ * run (bitshuffled small integers) still code the run as matches.
  *
  * With OC_ZE_RATIO_FILES="f1 f2 ..." it also prints, per file at 64 KiB
  * chunks, this encoder's ratio at levels 1 and 3 beside libzstd -1 and -3
@@ -115,7 +117,7 @@ static size_t check_one(const char *what, const uint8_t *src, size_t n, int leve
     return out;
 }
 
-static const int g_levels[] = {-1, 1, 2, 3, 6};
+static const int g_levels[] = {-1, 1, 2, 3, 4, 5, 6};
 
 static void check_all_levels(const char *what, const uint8_t *src, size_t n)
 {
@@ -372,6 +374,15 @@ int main(void)
     EXPECT(r <= big + 9 + 3 * 8, "random 1 MiB: %zu bytes", r);
     check_one("random 64K", rnd_buf, 65536, 3);
     check_one("random 100", rnd_buf, 100, 3);
+
+    /* random bytes, then a zero run (bitshuffled small integers: random low
+     * bit planes, zero high ones): the chain levels' windows step over the
+     * random stretch (ze_block_wlazy's burst search) and still find the run */
+    memset(rnd_buf + 144 * 1024, 0, 112 * 1024);
+    for (int lv = 4; lv <= 5; lv++) {
+        r = check_one("random then zeros", rnd_buf, 256 * 1024, lv);
+        EXPECT(r < 146 * 1024, "random then zeros level %d: %zu bytes of 256 KiB", lv, r);
+    }
 
     /* a repeat farther than the chains reach (64 Ki links): 80 KiB of
      * random bytes, then its first 48 KiB again.  The lazy variants take

@@ -5,11 +5,14 @@
  * ZE_ENTROPY_LANES 1 (entropy on lane 0), ZE_COUNT_STEP 1 (byte compares),
  * ZE_LINK_EARLY 0 (the chain link read after the compare), ZE_WIN_MULTI 0 (one
  * sequence a lazy window), and ZE_SKIP_LOG / ZE_SKIP_BURST (the search step
- * over match-less stretches at levels 4-5, Blosc's zstd streams; won in
- * session 8's call B, not yet in the library).  The dev harness includes it
+ * over match-less stretches at levels 4-5, Blosc's zstd streams; _burst won
+ * in session 8's call B and is the library's only levels-4-5 search since
+ * session 9: this copy's defaults, ZE_SKIP_LOG 0, keep the search of every
+ * position before it, the dev target zstd_enc_phases_noskip).  The dev harness includes it
  * before the library's core when ZEP_KNOBS is set (zstd_enc_phases.cu; the
  * include guard is the library header's, so the core takes this copy); the
- * defaults give the library's bytes.  Not maintained: if the library's
+ * defaults give the library's bytes but at levels 4-5 (there ZE_SKIP_LOG=8
+ * ZE_SKIP_BURST=1 give them).  Not maintained: if the library's
  * interface moves on, the A/Bs run at the commit above.
  */
 /*

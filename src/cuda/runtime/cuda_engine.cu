@@ -14,7 +14,10 @@
  *
  * The WITH_UNCOMPRESSED_SIZE kind runs any codec between two header
  * kernels (cuda_wus.cu), their arrays in the same scratch; its size query
- * reads the headers alone, so it needs no codec size query.
+ * reads the headers alone, so it needs no codec size query.  The
+ * stand-alone filters (oc_codec_options.filter) run any codec between the
+ * filter's kernels (cuda_filter.cu), their slab in the same scratch, sized
+ * from the host-readable source sizes or capacities.
  *
  * The runtime is linked statically: with no driver or GPU,
  * cudaGetDeviceCount fails and every entry point reports NO_DEVICE, while
@@ -27,7 +30,9 @@
 #include "../../common/algo_table.h"
 #include <cuda_runtime.h>
 
+#include "../../common/shuffle.h"
 #include "cuda_engine.h"
+#include "cuda_filter.h"
 #include "cuda_wus.h"
 #include "gpu_codec.h"
 #include "../codecs/lz4/lz4_gpu.h"
@@ -470,9 +475,55 @@ enum oc_batch_op { OC_OP_COMPRESS, OC_OP_DECOMPRESS, OC_OP_SIZES };
 
 /* Scratch layout of one call: four input arrays of n words, the sizes
  * array, the statuses array (the pinned slot mirrors these after a
- * header); then the WITH_UNCOMPRESSED_SIZE kind's arrays (cuda_wus.h) and
- * the codec's scratch. */
+ * header); then the WITH_UNCOMPRESSED_SIZE kind's arrays (cuda_wus.h), the
+ * filter's arrays and slab (cuda_filter.h) and the codec's scratch. */
 #define OC_SLOT_HEADER 256
+
+/* A filtered call (cuda_filter.h) around the codec's launch, with the
+ * WITH_UNCOMPRESSED_SIZE kind's kernels too when wus_dev is not NULL:
+ * compression filters into the slab, then the header kernels and the codec
+ * read it; decompression reads the header, decodes into the slab, then
+ * unfilters before the size check.  g_in: the four argument arrays. */
+static oc_status oc_filtered_launch(oc_gpu_launch_fn launch, void *codec_scratch, size_t codec_bytes,
+                                    const oc_gpu_config *cfg, size_t n, const void *const g_in[4],
+                                    size_t *res_sizes, oc_status *res_status, void *wus_dev, uint32_t ratio,
+                                    void *filt_dev, size_t filt_bytes, int fmode, uint32_t ft, int decode,
+                                    cudaStream_t stream)
+{
+    const void *const *src = (const void *const *)g_in[0];
+    const size_t *src_sizes = (const size_t *)g_in[1];
+    void *const *dst = (void *const *)g_in[2];
+    const size_t *caps = (const size_t *)g_in[3];
+    oc_filter_codec_args f;
+    oc_wus_codec_args w;
+    if (!decode) {
+        FORWARD_IF_ERROR(oc_filter_launch_before(filt_dev, filt_bytes, 0, fmode, ft, n, src, src_sizes, dst,
+                                                 caps, res_sizes, res_status, &f, stream));
+        if (wus_dev == NULL)
+            return launch(codec_scratch, codec_bytes, cfg, n, f.src_dev, f.src_sizes_dev, f.dst_dev,
+                          f.dst_caps_dev, res_sizes, res_status, stream);
+        FORWARD_IF_ERROR(oc_wus_launch_before(wus_dev, 0, ratio, n, f.src_dev, f.src_sizes_dev, f.dst_dev,
+                                              f.dst_caps_dev, &w, stream));
+        FORWARD_IF_ERROR(launch(codec_scratch, codec_bytes, cfg, n, w.src_dev, w.src_sizes_dev, w.dst_dev,
+                                w.dst_caps_dev, w.dst_sizes_dev, w.statuses_dev, stream));
+        return oc_wus_launch_after(wus_dev, 0, n, src_sizes, dst, res_sizes, res_status, stream);
+    }
+    /* decompression: the arrays the filter wraps (the header kernel's, or the caller's) */
+    w.src_dev = src, w.src_sizes_dev = src_sizes, w.dst_dev = dst, w.dst_caps_dev = caps;
+    w.dst_sizes_dev = res_sizes, w.statuses_dev = res_status;
+    if (wus_dev != NULL)
+        FORWARD_IF_ERROR(oc_wus_launch_before(wus_dev, 1, ratio, n, src, src_sizes, dst, caps, &w, stream));
+    FORWARD_IF_ERROR(oc_filter_launch_before(filt_dev, filt_bytes, 1, fmode, ft, n, w.src_dev,
+                                             w.src_sizes_dev, w.dst_dev, w.dst_caps_dev, w.dst_sizes_dev,
+                                             w.statuses_dev, &f, stream));
+    FORWARD_IF_ERROR(launch(codec_scratch, codec_bytes, cfg, n, f.src_dev, f.src_sizes_dev, f.dst_dev,
+                            f.dst_caps_dev, f.dst_sizes_dev, f.statuses_dev, stream));
+    FORWARD_IF_ERROR(
+        oc_filter_launch_after(filt_dev, fmode, ft, n, w.dst_dev, w.dst_sizes_dev, w.statuses_dev, stream));
+    if (wus_dev == NULL)
+        return OC_OK;
+    return oc_wus_launch_after(wus_dev, 1, n, src_sizes, dst, res_sizes, res_status, stream);
+}
 
 /* forced: a codec to run instead of the table's (tests only: its scratch
  * and launch for `op`); NULL for every public call. */
@@ -528,6 +579,16 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
                                    : op == OC_OP_COMPRESS ? codec->compress_scratch
                                                           : codec->decompress_scratch;
     uint32_t ratio = oc_algo_expansion(options->algorithm);
+    /* The filter around the codec (the CPU engine's rule, shuffle.h): its
+     * slab is sized from the source sizes (compression) or capacities,
+     * which the host must read; the API stages a call whose are device-only. */
+    uint32_t ft = 1;
+    int fmode = op == OC_OP_SIZES ? 0
+                                  : oc_filter_of(options->filter, options->typesize,
+                                                 options->algorithm == OC_ALGO_BLOSC, &ft);
+    const size_t *fsizes = op == OC_OP_COMPRESS ? src_sizes : dst_caps;
+    if (fmode && oc_gpu_address(fsizes) != NULL && oc_cuda_pointer_kind(fsizes) != OC_MEMORY_PINNED)
+        return OC_ERR_UNSUPPORTED;
 
     int prev = -1;
     FORWARD_IF_ERROR(oc_cuda_enter(ctx, &prev));
@@ -538,9 +599,13 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
     size_t off_in = 0, off_sizes = 4 * words, off_status = 5 * words;
     size_t total = 5 * words + OC_ALIGN_UP(n * 4);
     size_t wus_off = total, wus_bytes = wus && !wus_sizes ? OC_ALIGN_UP(oc_wus_scratch_size(n)) : 0;
+    size_t filt_off = total + wus_bytes, filt_bytes = fmode ? oc_filter_scratch_size(n, fsizes) : 0;
+    if (filt_bytes > ((size_t)1 << 46)) /* an overflowing sum: no allocator gives this */
+        return OC_ERR_OUT_OF_MEMORY;
+    filt_bytes = OC_ALIGN_UP(filt_bytes);
     /* The codec's own scratch after the argument arrays; the largest
      * capacity is known when the capacities are host-readable. */
-    size_t codec_off = total + wus_bytes, codec_bytes = 0;
+    size_t codec_off = filt_off + filt_bytes, codec_bytes = 0;
     if (scratch_fn != NULL) {
         if (op == OC_OP_DECOMPRESS &&
             (oc_gpu_address(dst_caps) == NULL || oc_cuda_pointer_kind(dst_caps) == OC_MEMORY_PINNED)) {
@@ -601,6 +666,10 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
         if (wus_sizes) {
             st = oc_wus_launch_sizes(ratio, n, (const void *const *)g_in[0], (const size_t *)g_in[1],
                                      res_sizes, res_status, stream);
+        } else if (fmode) {
+            st = oc_filtered_launch(launch, codec_scratch, codec_bytes, &cfg, n, g_in, res_sizes, res_status,
+                                    wus ? dev + wus_off : NULL, ratio, dev + filt_off, filt_bytes, fmode, ft,
+                                    op == OC_OP_DECOMPRESS, stream);
         } else if (wus) {
             int decode = op == OC_OP_DECOMPRESS;
             oc_wus_codec_args a;

@@ -3,7 +3,7 @@
  * libblosc, numcodecs and zarr v2 read) written on the GPU, parallel inside
  * each chunk: every stream of every block of every chunk of the batch
  * becomes one entry of ONE plain batch for the inner codec's own library
- * launch (the LZ4, Snappy or Zstd GPU compressor, reached through the
+ * launch (the LZ4, Snappy, Deflate (zlib streams) or Zstd GPU compressor, reached through the
  * algorithm table), the decoder's lists (blosc_kernels.cu) run backwards.
  * What c-blosc decides (block size, split streams, flags, when a stream or
  * the chunk is stored) is src/common/blosc_encode.h, shared with the host
@@ -119,6 +119,9 @@ static oc_algorithm be_inner(const be_opts *o, int *level)
     case OC_BLOSC_SNAPPY:
         *level = 0;
         return OC_ALGO_SNAPPY;
+    case OC_BLOSC_ZLIB: /* c-blosc: compress2 at clevel; ours: the GPU Deflate encoder's zlib streams */
+        *level = clevel < 1 ? 1 : clevel;
+        return OC_ALGO_ZLIB;
     case OC_BLOSC_ZSTD:
         *level = clevel < 9 ? 2 * clevel - 1 : 22;
         if (*level < 1)

@@ -881,8 +881,8 @@ static oc_status bl_decompress(void *scratch_dev, size_t scratch_size, const oc_
     return cudaGetLastError() == cudaSuccess ? OC_OK : OC_ERR_CUDA;
 }
 
-/* Decoding here, compression in blosc_enc_kernels.cu (lz4, lz4hc, snappy
- * and zstd chunks; the API layer host-stages blosclz and zlib ones through
+/* Decoding here, compression in blosc_enc_kernels.cu (lz4, lz4hc, snappy,
+ * zlib and zstd chunks; the API layer host-stages blosclz ones through
  * libblosc, and the size query). */
 extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_blosc = {
     oc_blosc_gpu_compress_scratch, oc_blosc_gpu_compress, bl_decompress_scratch, bl_decompress, NULL};

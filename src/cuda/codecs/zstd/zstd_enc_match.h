@@ -414,9 +414,23 @@ OC_CORE_FN ze_match ze_match_of_lane(ze_match mine, uint32_t r)
  * pass, so fewer windows is fewer passes); the next window starts at the
  * last match's end or the window's end, whichever is later.  Defined by
  * windows, so the C build gives the GPU's sequences; every lane returns the
- * same values.  (The dev harness's variants, one sequence a window and a
- * search step over stretches without a match at levels 4-5, are in
- * bench/gpu/dev/zstd_enc_match_knobs.h.) */
+ * same values.
+ * At the chain levels (4-5, Blosc's zstd streams), after (ip - anchor)
+ * bytes without a match a window spans ZE_WINDOW * step positions, step =
+ * 1 + ((ip - anchor) >> ZE_SKIP_LOG) (at most ZE_SKIP_MAX; libzstd's lazy
+ * finders step by the same rule): every position of the span is inserted,
+ * but only its first ZE_WINDOW are searched (one coalesced burst, as at
+ * step 1); after a match the next window starts at its end or the burst's,
+ * else past the span.  On data without matches (the random low bit planes
+ * of bitshuffled integers) the searches, ~95 % of the cycles, nearly
+ * vanish: 1.4-2.1x on Blosc's zstd streams at ratios within 0.4 %, and a
+ * zero run after the random planes is counted as at step 1 (searching
+ * every step-th position instead was slower there: the lanes' loads 32
+ * sectors apart; bench/gpu/blosc/NOTES.md, session 8).  The dev harness's
+ * variants (that one, the search of every position, one sequence a
+ * window) are in bench/gpu/dev/zstd_enc_match_knobs.h. */
+#define ZE_SKIP_LOG 8
+#define ZE_SKIP_MAX 512u /* a window then spans 16 KiB, inside the links' 64 KiB reach */
 OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint32_t bs, uint32_t be,
                                       uint32_t maxdist, uint32_t *rep, const ze_params *P, uint32_t *ins,
                                       uint32_t *nlit_out)
@@ -431,10 +445,16 @@ OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint
     uint32_t bc[ZE_WINDOW * ZE_WAYS]; /* the window's bucket candidates, a position's ZE_WAYS in a row */
 #endif
     while (ip < ilimit) {
-        /* the window: nwin searched positions ip + r, r < nwin, spanning
-         * [ip, ip + span) */
-        uint32_t span = ilimit - ip < ZE_WINDOW ? ilimit - ip : ZE_WINDOW;
-        uint32_t nwin = span;
+        /* the window: nwin searched positions ip + r, r < nwin (the burst),
+         * spanning [ip, ip + span): step 1 but after a stretch without a
+         * match at the chain levels */
+        uint32_t step = 1;
+        if (!P->bucket) {
+            step = 1 + ((ip - anchor) >> ZE_SKIP_LOG);
+            step = step < ZE_SKIP_MAX ? step : ZE_SKIP_MAX;
+        }
+        uint32_t span = ilimit - ip < ZE_WINDOW * step ? ilimit - ip : ZE_WINDOW * step;
+        uint32_t nwin = span < ZE_WINDOW ? span : ZE_WINDOW;
         /* the last insertion's links stay in registers: a position it
          * inserted starts its search without reading its link back */
         uint32_t lfrom = 0, lto = 0, link = 0;
@@ -522,7 +542,8 @@ OC_CORE_BIGFN uint32_t ze_block_wlazy(const ze_work *W, const uint8_t *src, uint
             r = anchor - ip;
             OC_WARP_SYNC();
         }
-        ip = anchor > ip + span ? anchor : ip + span;
+        /* after a match, on from its end or the burst's; else past the span */
+        ip = anchor > ip ? (anchor > ip + nwin ? anchor : ip + nwin) : ip + span;
     }
     while (*ins < ilimit) { /* later blocks see this block's positions */
         uint32_t to = ilimit - *ins < ZE_WINDOW ? ilimit : *ins + ZE_WINDOW;
