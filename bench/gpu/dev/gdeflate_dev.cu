@@ -9,9 +9,9 @@
  * until v4); v4, the library's core as it is (gdeflate_v4_kernels.cu: one
  * body for a lane's visit; "Decoder v4") at 80 registers, and at 72 and 64
  * (v4-r72, v4-r64: 28 and 32 warps an SM instead of 24; v4-r64 is the
- * library's kernel); v5w, the library's kernel with a lane's own copy by
- * aligned words (gdeflate_v5w_kernels.cu; "Decoder v5w").  Default: v3 and
- * v4-r64.
+ * library's kernel).  v5w (a lane's own copy by aligned words, "Decoder
+ * v5w": 0.948x v4-r64) lost and left; its source is gdeflate_v5w_kernels.cu
+ * at 453fb81.  Default: v3 and v4-r64.
  *
  * The files are cut in pages of --chunk bytes (default 64 KiB), encoded by
  * the CPU engine's GDeflate encoder at --level (default 6, our default)
@@ -26,7 +26,7 @@
  * first pages; each variant must give the CPU decoder's status, size and
  * bytes (run it under compute-sanitizer memcheck and racecheck).
  *
- * Usage: gdeflate_dev [--variant v2,v3,v4,v4-r72,v4-r64,v5w (any of them)] [--level L] [--chunk N] [--reps N]
+ * Usage: gdeflate_dev [--variant v2,v3,v4,v4-r72,v4-r64 (any of them)] [--level L] [--chunk N] [--reps N]
  *                     [--min-bytes B] [--per-file] [--damage] FILE...
  * Exit status 0 only if every check passed.
  */
@@ -69,8 +69,6 @@ extern "C" void dev_gdd_v4_r72(size_t n, const void *const *src, const size_t *s
                                const size_t *caps, size_t *sizes, oc_status *statuses);
 extern "C" void dev_gdd_v4_r64(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                                const size_t *caps, size_t *sizes, oc_status *statuses);
-extern "C" void dev_gdd_v5w(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
-                            const size_t *caps, size_t *sizes, oc_status *statuses);
 
 static int g_fail = 0;
 static long g_checks = 0;
@@ -91,7 +89,7 @@ struct Variant {
 };
 static const Variant k_variants[] = {{"v2", dev_gdd_v2},         {"v3", dev_gdd_v3},
                                      {"v4", dev_gdd_v4},         {"v4-r72", dev_gdd_v4_r72},
-                                     {"v4-r64", dev_gdd_v4_r64}, {"v5w", dev_gdd_v5w}};
+                                     {"v4-r64", dev_gdd_v4_r64}};
 
 struct Opts {
     size_t chunk = 65536;
@@ -403,7 +401,7 @@ int main(int argc, char **argv)
                 if (v.find(std::string(",") + k_variants[k].name + ",") != std::string::npos)
                     g.variants.push_back(k);
         } else if (s[0] == '-') {
-            fprintf(stderr, "usage: gdeflate_dev [--variant v2,v3,v4,v4-r72,v4-r64,v5w] [--level L] [--chunk "
+            fprintf(stderr, "usage: gdeflate_dev [--variant v2,v3,v4,v4-r72,v4-r64] [--level L] [--chunk "
                             "N] [--reps N] "
                             "[--min-bytes B] [--per-file] [--damage] FILE...\n");
             return 2;

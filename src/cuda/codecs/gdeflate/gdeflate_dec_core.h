@@ -346,13 +346,6 @@ OC_CORE_FN void gdd_copy_own(uint8_t *dst, size_t at, uint32_t len, uint32_t dis
     }
 }
 
-/* The own copy gdd_copies calls: this one, unless a development variant
- * (bench/gpu/dev, gdeflate_dev) names its own before including the core;
- * a0 is the round's first match, which the source ends at or before. */
-#ifndef GDD_COPY_OWN
-#define GDD_COPY_OWN(dst, at, len, dist, a0) gdd_copy_own(dst, at, len, dist)
-#endif
-
 /* Copies the matches of the lanes in `m`, in the visit order of a round
  * started at r0 (which is their order in the output), and clears them.
  * First every match of GDD_SHORT bytes or fewer whose source ends at or
@@ -379,7 +372,7 @@ OC_CORE_FN void gdd_copies(gdd_lane *L, uint8_t *dst, uint32_t m, uint32_t r0, c
         own[j] = ((m >> g) & 1u) && len[j] <= GDD_SHORT && at[j] + len[j] <= a0 + dist[j];
         if (own[j]) {
             if (dst)
-                GDD_COPY_OWN(dst, at[j], len[j], dist[j], a0);
+                gdd_copy_own(dst, at[j], len[j], dist[j]);
             L[j].pend = 0;
         }
     }
