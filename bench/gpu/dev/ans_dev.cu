@@ -34,9 +34,11 @@
  *   ans_dev [--dtype u1|bf16] [--reps N] [--mib M] [--small] [--enc-only] [--only V1,V2] FILE
  *
  * Compression: the library's encoder (ans_k_encode through the batch
- * driver), the staged one (before session 6) and staged-in
- * (ans_in_kernels.cuh: the chunk's symbols in shared memory first) are
- * timed and must write the same bytes.  --enc-only: stop after them.
+ * driver), the staged one (before session 6), staged-in
+ * (ans_in_kernels.cuh: the chunk's symbols in shared memory first, 64 KiB
+ * a CTA) and staged-in-32k (32 KiB: a <f2 chunk of 64 KiB staged at more
+ * CTAs an SM, a |u1 chunk on the library's path) are timed and must write
+ * the same bytes.  --enc-only: stop after them.
  * --small: 16 MiB instead of 1 GiB (compute-sanitizer); --only: just
  * the decoder variants named (the first one named is the ratios' base).
  * Exit status 0
@@ -362,35 +364,44 @@ int main(int argc, char **argv)
     own_gpu_kernels kenc_staged = ans_kernels;
     kenc_staged.encode = (const void *)staged::ans_k_encode;
     kenc_staged.encode_args = staged::ans_encode_args;
-    own_gpu_kernels kenc_in = ans_kernels;
-    kenc_in.encode = (const void *)ans_k_encode_in;
-    kenc_in.encode_smem = dtype == OC_TYPE_BF16 ? CH / 2 : CH; /* the chunk's symbols */
-    uint8_t *comp2, *comp3;
-    size_t *d_csz2, *d_csz3;
+    /* staged-in with a 64 KiB stage (any 64 KiB chunk staged), and with 32 KiB (a bf16 chunk
+     * staged, more CTAs an SM; a |u1 chunk takes the library's path: that path's bytes) */
+    own_gpu_kernels kenc_in = ans_kernels, kenc_in32 = ans_kernels;
+    kenc_in.encode = kenc_in32.encode = (const void *)ans_k_encode_in;
+    kenc_in.encode_smem = CH;
+    kenc_in32.encode_smem = CH / 2;
+    uint8_t *comp2, *comp3, *comp4;
+    size_t *d_csz2, *d_csz3, *d_csz4;
     CUDA_OK(cudaMalloc(&comp2, n * CAP));
     CUDA_OK(cudaMalloc(&comp3, n * CAP));
+    CUDA_OK(cudaMalloc(&comp4, n * CAP));
     CUDA_OK(cudaMemset(comp, 0, n * CAP));
     CUDA_OK(cudaMemset(comp2, 0, n * CAP));
     CUDA_OK(cudaMemset(comp3, 0, n * CAP));
+    CUDA_OK(cudaMemset(comp4, 0, n * CAP));
     CUDA_OK(cudaMalloc(&d_csz2, n * sizeof(size_t)));
     CUDA_OK(cudaMalloc(&d_csz3, n * sizeof(size_t)));
-    std::vector<void *> hcomp2(n), hcomp3(n);
+    CUDA_OK(cudaMalloc(&d_csz4, n * sizeof(size_t)));
+    std::vector<void *> hcomp2(n), hcomp3(n), hcomp4(n);
     for (size_t i = 0; i < n; i++) {
         hcomp2[i] = comp2 + i * CAP;
         hcomp3[i] = comp3 + i * CAP;
+        hcomp4[i] = comp4 + i * CAP;
     }
-    void **d_comp2, **d_comp3;
+    void **d_comp2, **d_comp3, **d_comp4;
     CUDA_OK(cudaMalloc(&d_comp2, n * sizeof(void *)));
     CUDA_OK(cudaMalloc(&d_comp3, n * sizeof(void *)));
+    CUDA_OK(cudaMalloc(&d_comp4, n * sizeof(void *)));
     CUDA_OK(cudaMemcpy(d_comp2, hcomp2.data(), n * sizeof(void *), cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemcpy(d_comp3, hcomp3.data(), n * sizeof(void *), cudaMemcpyHostToDevice));
-    double cgbs[3] = {0, 0, 0};
+    CUDA_OK(cudaMemcpy(d_comp4, hcomp4.data(), n * sizeof(void *), cudaMemcpyHostToDevice));
+    double cgbs[4] = {0, 0, 0, 0};
     float ms = 0;
-    const own_gpu_kernels *eks[3] = {&ans_kernels, &kenc_staged, &kenc_in};
-    void **edst[3] = {d_comp, d_comp2, d_comp3};
-    size_t *esz[3] = {d_csz, d_csz2, d_csz3};
-    const char *enames[3] = {"library", "staged", "staged-in"};
-    for (int e = 0; e < 3; e++) {
+    const own_gpu_kernels *eks[4] = {&ans_kernels, &kenc_staged, &kenc_in, &kenc_in32};
+    void **edst[4] = {d_comp, d_comp2, d_comp3, d_comp4};
+    size_t *esz[4] = {d_csz, d_csz2, d_csz3, d_csz4};
+    const char *enames[4] = {"library", "staged", "staged-in", "staged-in-32k"};
+    for (int e = 0; e < 4; e++) {
         std::vector<float> t;
         int per = 0;
         CUDA_OK(cudaFuncSetAttribute(eks[e]->encode, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -423,16 +434,18 @@ int main(int argc, char **argv)
         }
     }
     CUDA_OK(cudaMemcpy(hcsz.data(), d_csz, n * sizeof(size_t), cudaMemcpyDeviceToHost));
-    std::vector<size_t> hcsz2(n), hcsz3(n);
+    std::vector<size_t> hcsz2(n), hcsz3(n), hcsz4(n);
     CUDA_OK(cudaMemcpy(hcsz2.data(), d_csz2, n * sizeof(size_t), cudaMemcpyDeviceToHost));
     CUDA_OK(cudaMemcpy(hcsz3.data(), d_csz3, n * sizeof(size_t), cudaMemcpyDeviceToHost));
-    size_t csum = 0, samesz = 1, samesz3 = 1;
+    CUDA_OK(cudaMemcpy(hcsz4.data(), d_csz4, n * sizeof(size_t), cudaMemcpyDeviceToHost));
+    size_t csum = 0, samesz = 1, samesz3 = 1, samesz4 = 1;
     for (size_t i = 0; i < n; i++) {
         csum += hcsz[i];
         samesz &= hcsz[i] == hcsz2[i];
         samesz3 &= hcsz[i] == hcsz3[i];
+        samesz4 &= hcsz[i] == hcsz4[i];
     }
-    unsigned long long cbad = 0, cbad3 = 0, *d_cbad;
+    unsigned long long cbad = 0, cbad3 = 0, cbad4 = 0, *d_cbad;
     CUDA_OK(cudaMalloc(&d_cbad, sizeof *d_cbad));
     CUDA_OK(cudaMemset(d_cbad, 0, sizeof *d_cbad));
     /* whole slots compared: all were zeroed, and the encoders wrote the same sizes */
@@ -441,13 +454,19 @@ int main(int argc, char **argv)
     CUDA_OK(cudaMemset(d_cbad, 0, sizeof *d_cbad));
     k_count_diff<<<1024, 256>>>(comp, comp3, n * CAP, d_cbad);
     CUDA_OK(cudaMemcpy(&cbad3, d_cbad, sizeof cbad3, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemset(d_cbad, 0, sizeof *d_cbad));
+    k_count_diff<<<1024, 256>>>(comp, comp4, n * CAP, d_cbad);
+    CUDA_OK(cudaMemcpy(&cbad4, d_cbad, sizeof cbad4, cudaMemcpyDeviceToHost));
     printf("%s %s: %zu chunks of 64 KiB, ratio %.4f, compress: library %.1f GB/s, staged %.1f GB/s (%.2fx); "
            "%s\n",
            file, dtype == OC_TYPE_BF16 ? "bf16" : "|u1", n, (double)total / (double)csum, cgbs[0], cgbs[1],
            cgbs[1] ? cgbs[0] / cgbs[1] : 0.0, samesz && !cbad ? "the same bytes" : "ENCODERS DIFFER");
     printf("compress staged-in %.1f GB/s (%.2fx library); %s\n", cgbs[2], cgbs[0] ? cgbs[2] / cgbs[0] : 0.0,
            samesz3 && !cbad3 ? "staged-in writes the library's bytes" : "STAGED-IN DIFFERS");
-    if (!samesz || cbad || !samesz3 || cbad3)
+    printf("compress staged-in-32k %.1f GB/s (%.2fx library); %s\n", cgbs[3],
+           cgbs[0] ? cgbs[3] / cgbs[0] : 0.0,
+           samesz4 && !cbad4 ? "staged-in-32k writes the library's bytes" : "STAGED-IN-32K DIFFERS");
+    if (!samesz || cbad || !samesz3 || cbad3 || !samesz4 || cbad4)
         return 1;
     if (enc_only)
         return 0;

@@ -11,8 +11,9 @@
  * symbols, so the same bytes (ans_dev compares them).  A chunk of more
  * symbols than the launch's dynamic shared memory holds takes the
  * library's path from global memory.
- * Cost: 64 KiB of dynamic shared memory a CTA for |u1 (3 CTAs an SM
- * instead of ~10), 32 KiB for <f2.  Included by ans_dev.cu after the
+ * Cost: the stage is the launch's dynamic shared memory: ans_dev gives
+ * 64 KiB (staged-in: 3 CTAs an SM instead of 9) or 32 KiB (staged-in-32k:
+ * a 64 KiB <f2 chunk's 32 Ki symbols fit, 5 CTAs).  Included by ans_dev.cu after the
  * library's kernels (it uses their step, normalisation and constants);
  * bench/gpu/owncodecs/NOTES.md has the prediction and the outcome.
  */
