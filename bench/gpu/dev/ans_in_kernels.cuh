@@ -29,8 +29,9 @@ static __device__ __forceinline__ uint32_t ans_in_bytes(void)
 /* The library's ans2_encode_lane_gpu on symbols in shared memory (compact:
  * symbol i at in[i]), 4 steps' symbols loaded a block ahead. */
 static __device__ __forceinline__ uint32_t ans2_encode_lane_in(const ans2_esym *es, uint32_t pb,
-                                                               const uint8_t *in, uint64_t first, uint32_t cnt,
-                                                               uint32_t lane, uint8_t *end, uint32_t *st)
+                                                               const uint8_t *in, uint64_t first,
+                                                               uint32_t cnt, uint32_t lane, uint8_t *end,
+                                                               uint32_t *st)
 {
     uint64_t x = ANS2_L;
     uint32_t nw = 0;
@@ -45,7 +46,8 @@ static __device__ __forceinline__ uint32_t ans2_encode_lane_in(const ans2_esym *
             uint32_t nx[ANS2_EPF];
 #pragma unroll
             for (uint32_t j = 0; j < ANS2_EPF; j++)
-                nx[j] = j0 + ANS2_EPF + j < ns ? (uint32_t)p0[-(ptrdiff_t)((j0 + ANS2_EPF + j) * ANS_LANES)] : 0u;
+                nx[j] =
+                    j0 + ANS2_EPF + j < ns ? (uint32_t)p0[-(ptrdiff_t)((j0 + ANS2_EPF + j) * ANS_LANES)] : 0u;
 #pragma unroll
             for (uint32_t j = 0; j < ANS2_EPF; j++)
                 if (j0 + j < ns)
@@ -68,7 +70,8 @@ static __device__ __forceinline__ uint32_t ans2_encode_lane_in(const ans2_esym *
 /* The chunk's nsym symbols into in (every thread of the CTA; then a
  * barrier): 16 source bytes a load where p is 16-byte aligned, all of a
  * thread's loads of a round issued before its stores. */
-static __device__ __forceinline__ void ans_in_stage(uint8_t *in, const uint8_t *p, uint32_t split, uint32_t nsym)
+static __device__ __forceinline__ void ans_in_stage(uint8_t *in, const uint8_t *p, uint32_t split,
+                                                    uint32_t nsym)
 {
     uint32_t t = threadIdx.x, done = 0;
     if (((uintptr_t)p & 15u) == 0) {
@@ -237,8 +240,8 @@ static __global__ void __launch_bounds__(ANS_THREADS)
                         uint32_t incl = own_warp_incl_add32(kw);
                         uint8_t *at = d + base + (tile ? oc_load_le32(d + tab + 4ull * (tile - 1)) : 0u);
                         if (in)
-                            ans2_encode_lane_in(es, pb, ans_in, first, cnt, lane, at + ANS2_TILE_HEAD + 4ull * incl,
-                                                &x);
+                            ans2_encode_lane_in(es, pb, ans_in, first, cnt, lane,
+                                                at + ANS2_TILE_HEAD + 4ull * incl, &x);
                         else
                             ans2_encode_lane_gpu(es, pb, p, sh.split, first, cnt, lane,
                                                  at + ANS2_TILE_HEAD + 4ull * incl, &x);

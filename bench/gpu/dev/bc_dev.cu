@@ -178,8 +178,8 @@ int main(int argc, char **argv)
         }
     }
     if (!file) {
-        fprintf(stderr,
-                "usage: bc_dev [--dtype i64|i32|f64|f32|bf16] [--algo 0|1] [--reps N] [--mib M] [--no-2ctas] FILE\n");
+        fprintf(stderr, "usage: bc_dev [--dtype i64|i32|f64|f32|bf16] [--algo 0|1] [--reps N] [--mib M] "
+                        "[--no-2ctas] FILE\n");
         return 2;
     }
     if (dtype == OC_TYPE_DEFAULT) {
