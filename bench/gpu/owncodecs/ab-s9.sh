@@ -59,14 +59,14 @@ step bytes-bc-i64 40 $BC --mib 64 --reps 1 --no-2ctas $OK8; s bytes-bc-i64
 step bytes-bc-i32 40 $BC --mib 64 --reps 1 --no-2ctas $PK4; s bytes-bc-i32
 step bytes-bc-bf16 40 $BC --mib 64 --reps 1 --no-2ctas --dtype bf16 $BF; s bytes-bc-bf16
 step bytes-bc-f32a1 40 $BC --mib 64 --reps 1 --no-2ctas --algo 1 $W; s bytes-bc-f32a1
-step bytes-ans-txt 40 $AD --mib 64 --reps 1 --enc-only $TXT; s bytes-ans-txt
-step bytes-ans-bf16 40 $AD --mib 64 --reps 1 --enc-only --dtype bf16 $BF; s bytes-ans-bf16
+step bytes-ans-txt 40 $AD --mib 64 --reps 1 --enc-only --no-staged $TXT; s bytes-ans-txt
+step bytes-ans-bf16 40 $AD --mib 64 --reps 1 --enc-only --no-staged --dtype bf16 $BF; s bytes-ans-bf16
 CS="compute-sanitizer --error-exitcode 9 --leak-check no --tool memcheck"
 echo "== memcheck, 4 runs side by side ($(el) s)"
 timeout 40 $CS $BC --mib 16 --reps 0 --no-2ctas $OK8 >"$RES/memcheck-bc-i64.txt" 2>&1 &
 timeout 40 $CS $BC --mib 16 --reps 0 --no-2ctas --dtype bf16 $BF >"$RES/memcheck-bc-bf16.txt" 2>&1 &
-timeout 40 $CS $AD --small --reps 0 --enc-only $TXT >"$RES/memcheck-ans-txt.txt" 2>&1 &
-timeout 40 $CS $AD --small --reps 0 --enc-only --dtype bf16 $BF >"$RES/memcheck-ans-bf16.txt" 2>&1 &
+timeout 40 $CS $AD --small --reps 0 --enc-only --no-staged $TXT >"$RES/memcheck-ans-txt.txt" 2>&1 &
+timeout 40 $CS $AD --small --reps 0 --enc-only --no-staged --dtype bf16 $BF >"$RES/memcheck-ans-bf16.txt" 2>&1 &
 wait
 for f in memcheck-bc-i64 memcheck-bc-bf16 memcheck-ans-txt memcheck-ans-bf16; do
   echo "-- $f: $(grep -hE "ERROR SUMMARY" $RES/$f.txt | head -n 1) $(grep -hcE "DIFFER" $RES/$f.txt) differ"
@@ -77,8 +77,8 @@ echo "   ($(el) s)"
 step time-bc-i64 30 $BC --reps 5 --no-2ctas $OK8; s time-bc-i64
 step time-bc-i32 30 $BC --reps 5 --no-2ctas $PK4; s time-bc-i32
 step time-bc-bf16 30 $BC --reps 5 --no-2ctas --dtype bf16 $BF; s time-bc-bf16
-step time-ans-txt 30 $AD --reps 5 --enc-only $TXT; s time-ans-txt
-step time-ans-bf16 30 $AD --reps 5 --enc-only --dtype bf16 $BF; s time-ans-bf16
+step time-ans-txt 30 $AD --reps 5 --enc-only --no-staged $TXT; s time-ans-txt
+step time-ans-bf16 30 $AD --reps 5 --enc-only --no-staged --dtype bf16 $BF; s time-ans-bf16
 nv() { # name dtype codecs files...
   local name=$1 dt=$2 cod=$3; shift 3
   step $name 30 $BENCH --codecs $cod --data-type "$dt" --chunks 64K --sizes 1G --stock none --per-file \
@@ -117,7 +117,7 @@ prof() { # name "kernel1 kernel2" launch-count cmd...: one profiling run, then e
   gzip -f "$RES/$name.ncu-rep"
 }
 prof bc-enc-i64 "bc_k_encode bc_k_encode_in" 2 $BC --mib 256 --reps 0 --no-2ctas $OK8
-prof ans-enc-txt "ans_k_encode ans_k_encode_in" 3 $AD --mib 256 --reps 0 --enc-only $TXT
-prof ans-dec-txt "ans_k_groups" 1 $AD --mib 256 --reps 1 --only library $TXT
+prof ans-enc-txt "ans_k_encode ans_k_encode_in" 2 $AD --mib 256 --reps 0 --enc-only --no-staged $TXT
+prof ans-dec-txt "ans_k_groups" 1 $AD --mib 256 --reps 1 --no-staged --only library $TXT
 prof bc-enc-bf16 "bc_k_encode bc_k_encode_in" 2 $BC --mib 256 --reps 0 --no-2ctas --dtype bf16 $BF
 echo "done ($(el) s)"
