@@ -52,13 +52,15 @@ mkdir -p /tmp/oc-typed
 python3 -c 'import sys; b = open(sys.argv[1], "rb").read(); o = bytearray(len(b) // 2)
 o[0::2] = b[2::4]; o[1::2] = b[3::4]; open(sys.argv[2], "wb").write(o)' "$W" "$BF"
 TXT=$C/text_linux_docs.txt OK8=$C/tpch_l_orderkey.i64 PK4=$C/tpch_l_partkey.i32
-s() { grep -hE "compress|ratio|DIFFER|same bytes|FAIL|checked|CTAs an SM|error|launch" "$RES/$1.txt" | head -n 14; }
+s() { grep -hE "compress|ratio|DIFFER|same bytes|FAIL|checked|CTAs an SM|error|launch" "$RES/$1.txt" | head -n 16; }
 
 # ---- 1a. correctness: the variants write the library's bytes (64 MiB), then memcheck (16 MiB)
 step bytes-bc-i64 40 $BC --mib 64 --reps 1 --no-2ctas $OK8; s bytes-bc-i64
 step bytes-bc-i32 40 $BC --mib 64 --reps 1 --no-2ctas $PK4; s bytes-bc-i32
 step bytes-bc-bf16 40 $BC --mib 64 --reps 1 --no-2ctas --dtype bf16 $BF; s bytes-bc-bf16
 step bytes-bc-f32a1 40 $BC --mib 64 --reps 1 --no-2ctas --algo 1 $W; s bytes-bc-f32a1
+step bytes-bc-f32 40 $BC --mib 64 --reps 1 --no-2ctas $W; s bytes-bc-f32
+step bytes-bc-date 40 $BC --mib 64 --reps 1 --no-2ctas $C/tpch_l_shipdate.i32; s bytes-bc-date
 step bytes-ans-txt 40 $AD --mib 64 --reps 1 --enc-only --no-staged $TXT; s bytes-ans-txt
 step bytes-ans-bf16 40 $AD --mib 64 --reps 1 --enc-only --no-staged --dtype bf16 $BF; s bytes-ans-bf16
 CS="compute-sanitizer --error-exitcode 9 --leak-check no --tool memcheck"
@@ -119,5 +121,5 @@ prof() { # name "kernel1 kernel2" launch-count cmd...: one profiling run, then e
 prof bc-enc-i64 "bc_k_encode bc_k_encode_in" 2 $BC --mib 256 --reps 0 --no-2ctas $OK8
 prof ans-enc-txt "ans_k_encode ans_k_encode_in" 2 $AD --mib 256 --reps 0 --enc-only --no-staged $TXT
 prof ans-dec-txt "ans_k_groups" 1 $AD --mib 256 --reps 1 --no-staged --only library $TXT
-prof bc-enc-bf16 "bc_k_encode bc_k_encode_in" 2 $BC --mib 256 --reps 0 --no-2ctas --dtype bf16 $BF
+prof bc-enc-bf16 "bc_k_encode bc_k_encode_in bc_k_encode_in32" 3 $BC --mib 256 --reps 0 --no-2ctas --dtype bf16 $BF
 echo "done ($(el) s)"
