@@ -101,6 +101,7 @@ prof() { # name "kernel1 kernel2" launch-count cmd...: one profiling run, then e
   step ncu-$name 60 ncu --clock-control none --kernel-name "regex:^($re)\$" --launch-count $cnt $SECTIONS -f \
     -o "$RES/$name" "$@"
   [ -f "$RES/$name.ncu-rep" ] || return 0
+  local nof=""
   for k in $ks; do
     ncu --import "$RES/$name.ncu-rep" --kernel-name "$k" --page details >"$RES/ncu-$name-$k.txt" 2>&1
     ncu --import "$RES/$name.ncu-rep" --kernel-name "$k" --page source --csv --print-source sass \
@@ -108,13 +109,14 @@ prof() { # name "kernel1 kernel2" launch-count cmd...: one profiling run, then e
     if grep -q "==ERROR==" "$RES/ncu-$name-$k.txt"; then # no filter on import: every kernel, once
       ncu --import "$RES/$name.ncu-rep" --page details >"$RES/ncu-$name-$k.txt" 2>&1
       ncu --import "$RES/$name.ncu-rep" --page source --csv --print-source sass >"$RES/ncu-$name-$k-sass.csv" 2>&1
-      ks=$k
+      nof=1
     fi
     echo "-- ncu $name: $k"
     grep -E "^\s+(Duration|Issued Warp Per Scheduler|Achieved Active Warps Per SM|Warp Cycles Per Issued Instruction|Executed Instructions|Registers Per Thread|Dynamic Shared Memory Per Block) " \
       "$RES/ncu-$name-$k.txt" | sed 's/  */ /g' | cut -c1-110
     python3 bench/gpu/owncodecs/stall_lines.py "$RES/ncu-$name-$k-sass.csv" 14 | head -n 20
     gzip -f "$RES/ncu-$name-$k-sass.csv"
+    [ -n "$nof" ] && break
   done
   gzip -f "$RES/$name.ncu-rep"
 }
