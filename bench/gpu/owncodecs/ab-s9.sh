@@ -64,14 +64,17 @@ step bytes-bc-date 40 $BC --mib 32 --reps 0 --no-2ctas $C/tpch_l_shipdate.i32; s
 step bytes-ans-txt 40 $AD --mib 32 --reps 0 --enc-only --no-staged $TXT; s bytes-ans-txt
 step bytes-ans-bf16 40 $AD --mib 32 --reps 0 --enc-only --no-staged --dtype bf16 $BF; s bytes-ans-bf16
 CS="compute-sanitizer --error-exitcode 9 --leak-check no --tool memcheck"
-echo "== memcheck, 4 runs side by side ($(el) s)"
+echo "== memcheck (4) and racecheck (2) side by side ($(el) s)"
 timeout 40 $CS $BC --mib 16 --reps 0 --no-2ctas $OK8 >"$RES/memcheck-bc-i64.txt" 2>&1 &
 timeout 40 $CS $BC --mib 16 --reps 0 --no-2ctas --dtype bf16 $BF >"$RES/memcheck-bc-bf16.txt" 2>&1 &
 timeout 40 $CS $AD --small --reps 0 --enc-only --no-staged $TXT >"$RES/memcheck-ans-txt.txt" 2>&1 &
 timeout 40 $CS $AD --small --reps 0 --enc-only --no-staged --dtype bf16 $BF >"$RES/memcheck-ans-bf16.txt" 2>&1 &
+RC="compute-sanitizer --error-exitcode 9 --tool racecheck"
+timeout 40 $RC $BC --mib 1 --reps 0 --no-2ctas $PK4 >"$RES/racecheck-bc-i32.txt" 2>&1 &
+timeout 40 $RC $AD --mib 1 --reps 0 --enc-only --no-staged $TXT >"$RES/racecheck-ans-txt.txt" 2>&1 &
 wait
-for f in memcheck-bc-i64 memcheck-bc-bf16 memcheck-ans-txt memcheck-ans-bf16; do
-  echo "-- $f: $(grep -hE "ERROR SUMMARY" $RES/$f.txt | head -n 1) $(grep -hcE "DIFFER" $RES/$f.txt) differ"
+for f in memcheck-bc-i64 memcheck-bc-bf16 memcheck-ans-txt memcheck-ans-bf16 racecheck-bc-i32 racecheck-ans-txt; do
+  echo "-- $f: $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" $RES/$f.txt | head -n 1) $(grep -hcE "DIFFER" $RES/$f.txt) differ; $(tail -n 1 $RES/$f.txt | cut -c1-80)"
 done
 echo "   ($(el) s)"
 
