@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # ab-s9.sh - run THERE (the GPU machine, repository root; session 9 call A, helper "typed", as
 # /work/wt/gpu-req/typed.sh): issue 18, one H200, ~300 s, build included.
-# 1. staged-input encoders (bc_dev staged-in, ans_dev staged-in) vs the library: bytes first
-#    (64 MiB, then memcheck on 16 MiB), then 1 GiB timings beside nVCOMP (oc_gpu_bench);
+# 1. staged-input encoders (bc_dev staged-in, -32; ans_dev staged-in, -32k) vs the library: bytes first
+#    (32 MiB, then memcheck 16 MiB, racecheck 1 MiB), then 1 GiB timings beside nVCOMP (oc_gpu_bench);
 # 2. Cascaded rows (4 integer columns, nVCOMP's default layers and ours) beside nVCOMP;
 # 3. ncu (WarpStateStats + SourceCounters) of bc_k_encode, ans_k_encode, the variants, ans_k_groups.
 # Results under $RES; a summary on stdout (log.txt).
@@ -54,7 +54,7 @@ o[0::2] = b[2::4]; o[1::2] = b[3::4]; open(sys.argv[2], "wb").write(o)' "$W" "$B
 TXT=$C/text_linux_docs.txt OK8=$C/tpch_l_orderkey.i64 PK4=$C/tpch_l_partkey.i32
 s() { grep -hE "compress|ratio|DIFFER|same bytes|FAIL|checked|CTAs an SM|error|launch" "$RES/$1.txt" | head -n 16; }
 
-# ---- 1a. correctness: the variants write the library's bytes (64 MiB), then memcheck (16 MiB)
+# ---- 1a. correctness: the variants write the library's bytes (32 MiB), then the sanitizers
 step bytes-bc-i64 40 $BC --mib 32 --reps 0 --no-2ctas $OK8; s bytes-bc-i64
 step bytes-bc-i32 40 $BC --mib 32 --reps 0 --no-2ctas $PK4; s bytes-bc-i32
 step bytes-bc-bf16 40 $BC --mib 32 --reps 0 --no-2ctas --dtype bf16 $BF; s bytes-bc-bf16
