@@ -132,4 +132,6 @@ done
 
 prof ans-dec-txt "ans_k_groups" 1 $AD --mib 256 --reps 1 --no-staged --only library $TXT
 prof bc-enc-bf16 "bc_k_encode bc_k_encode_in bc_k_encode_in32" 3 $BC --mib 256 --reps 0 --no-2ctas --dtype bf16 $BF
+prof cz-dec-i32 "cz_k_tiles" 1 $BENCH --codecs cascaded --data-type "<i4" --chunks 64K --sizes 256M --stock none \
+  --contenders opencomp --max-repeats 2 $PK4
 echo "done ($(el) s)"
