@@ -8,13 +8,14 @@
  * through the batch driver: the encoder as the library builds it (3 CTAs
  * an SM since session 7: __launch_bounds__(256, 3), 80 registers, ptxas
  * spills ~64 bytes) and the same encoder compiled without the bound (2
- * CTAs an SM at 96 registers), staged-in (session 9: the tile copied
- * into shared memory by 16-byte loads before the core's passes, bc_ws_in)
- * and staged-in-32 (staged-in with the block statistics of 1-4 byte
- * elements in 32-bit arithmetic, bc_enc_choose32) - all must write the
- * same bytes - then the library's decoder, every
- * output checked.  --no-2ctas: skip the unbounded encoder; --reps 0: one
- * call of each (for ncu).
+ * CTAs an SM at 96 registers), global-in (the library's encoder before
+ * session 9, whose passes read the tile from global memory; the library's
+ * copies it into shared memory first, bc_ws_in, and keeps the block
+ * statistics of 1-4 byte elements in 32-bit arithmetic, bc_enc_choose32)
+ * and staged-64 (the staged tile with the core's 64-bit statistics) - all
+ * must write the same bytes - then the library's decoder, every output
+ * checked.  --no-2ctas: skip the unbounded encoder; --reps 0: one call of
+ * each (for ncu).
  *
  *   bc_dev [--dtype i64|i32|f64|f32|bf16] [--algo 0|1] [--reps N] [--mib M] [--no-2ctas] FILE
  *
@@ -54,329 +55,34 @@ static __global__ void __launch_bounds__(BCK_THREADS)
                      });
 }
 
-/* The staged-input encoder (session 9's prediction in bench/gpu/owncodecs/
- * NOTES.md): the tile is copied into shared memory first, by 16-byte loads
- * a thread issues together (one DRAM round trip for the tile instead of one
- * per 32 elements a warp, in bc_enc_choose's first pass), then the library's
- * core runs on the copy: the same function on the same values, so the same
- * bytes.  The workspace grows by the largest tile (32 KiB): ~68 KiB, still
- * 3 CTAs an SM on the H100/H200 (228 KiB). */
-typedef struct bc_ws_in {
-    bc_ws ws;
-    uint4 in[BC_TILE_MAX_BYTES / 16u];
-} bc_ws_in;
-
-/* bytes of src into in (every thread of the CTA; then a barrier). */
-static __device__ __forceinline__ void bc_in_stage(uint4 *in, const uint8_t *src, uint32_t bytes)
+/* global-in: the library's encoder before session 9 (the core's passes
+ * reading the tile from global memory, no stage), 3 CTAs an SM. */
+static __global__ void __launch_bounds__(BCK_THREADS, 3)
+    bc_k_encode_g(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                  const size_t *caps, size_t *dst_sizes, oc_status *statuses, uint32_t dtype, uint32_t algo)
 {
-    uint32_t t = threadIdx.x, nt = BCK_THREADS, done = 0;
-    if (((uintptr_t)src & 15u) == 0) {
-        const uint4 *s = (const uint4 *)src;
-        uint32_t n16 = bytes / 16u;
-        for (uint32_t k0 = 0; k0 < n16; k0 += 8u * nt) {
-            uint4 r[8];
-#pragma unroll
-            for (uint32_t u = 0; u < 8; u++) {
-                uint32_t k = k0 + u * nt + t;
-                if (k < n16)
-                    r[u] = __ldg(s + k);
-            }
-#pragma unroll
-            for (uint32_t u = 0; u < 8; u++) {
-                uint32_t k = k0 + u * nt + t;
-                if (k < n16)
-                    in[k] = r[u];
-            }
-        }
-        done = n16 * 16u;
-    }
-    for (uint32_t k = done + t; k < bytes; k += nt)
-        ((uint8_t *)in)[k] = src[k];
-    __syncthreads();
+    extern __shared__ __align__(16) unsigned char bc_smem[];
+    bc_ws *ws = (bc_ws *)bc_smem;
+    own_tiled_encode(n, src, src_sizes, dst, caps, dst_sizes, statuses,
+                     [=](const uint8_t *p, size_t len, uint8_t *d, size_t cap, uint64_t *out) {
+                         return bc_compress_chunk(ws, p, len, dtype, algo, d, cap, out, BCK_WARPS);
+                     });
 }
 
-static __device__ uint32_t bc_tile_encode_in(void *ws, const void *opts, const uint8_t *tile, uint32_t cnt,
-                                             uint32_t dtype, uint32_t nw)
+/* staged-64: the library's staged tile with the core's bc_enc_choose
+ * (64-bit statistics for every width): the library between session 9's
+ * two changes. */
+static __device__ uint32_t bc_tile_encode_s64(void *ws, const void *opts, const uint8_t *tile, uint32_t cnt,
+                                              uint32_t dtype, uint32_t nw)
 {
     bc_ws_in *W = (bc_ws_in *)ws;
     bc_in_stage(W->in, tile, cnt * own_type_width(dtype));
     return bc_encode_tile(&W->ws, (const uint8_t *)W->in, cnt, dtype, *(const uint32_t *)opts, nw);
 }
 
-static __device__ oc_status bc_compress_chunk_in(bc_ws_in *ws, const uint8_t *src, uint64_t n, uint32_t dtype,
-                                                 uint32_t algo, uint8_t *dst, uint64_t cap, uint64_t *out,
-                                                 uint32_t nw)
-{
-    *out = 0;
-    if (own_type_width(dtype) == 0 || algo > 1)
-        return OC_ERR_INVALID_ARGUMENT;
-    return own_tiled_compress(ws, &algo, src, n, OWN_ID_BITCOMP, dtype, algo, BC_TILE, dst, cap, out, nw,
-                              bc_tile_encode_in, bc_tile_put, bc_bytes_copy);
-}
-
 static __global__ void __launch_bounds__(BCK_THREADS, 3)
-    bc_k_encode_in(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
-                   const size_t *caps, size_t *dst_sizes, oc_status *statuses, uint32_t dtype, uint32_t algo)
-{
-    extern __shared__ __align__(16) unsigned char bc_smem[];
-    bc_ws_in *ws = (bc_ws_in *)bc_smem;
-    own_tiled_encode(n, src, src_sizes, dst, caps, dst_sizes, statuses,
-                     [=](const uint8_t *p, size_t len, uint8_t *d, size_t cap, uint64_t *out) {
-                         return bc_compress_chunk_in(ws, p, len, dtype, algo, d, cap, out, BCK_WARPS);
-                     });
-}
-
-/* staged-in-32: staged-in with bc_enc_choose's statistics in 32-bit
- * arithmetic for elements of W <= 4 bytes (the core keeps 64-bit minima,
- * maxima, and/or and their 64-bit warp reductions - two dependent
- * redux.sync each - for every width), and each element's predecessor
- * taken from the lane before (a shuffle) instead of a second load, the
- * ballot from the value loaded.  The same statistics, widened to the
- * core's 64-bit ones before the choice, so the same bytes.  8-byte
- * elements take the core's bc_enc_choose. */
-template <uint32_t W> static __device__ __forceinline__ uint32_t bc_ld32(const uint8_t *p, uint32_t e)
-{
-    if (W == 4)
-        return ((const uint32_t *)p)[e];
-    if (W == 2)
-        return ((const uint16_t *)p)[e];
-    return p[e];
-}
-
-template <uint32_t W> static __device__ __forceinline__ int32_t bc_sext32(uint32_t v)
-{
-    return W == 4 ? (int32_t)v : (int32_t)(v << (32u - 8u * W)) >> (32u - 8u * W);
-}
-
-typedef struct bc_stats32 {
-    uint32_t umin, umax, and_, or_;
-    int32_t smin, smax;
-} bc_stats32;
-
-static __device__ __forceinline__ void bc_s32_init(bc_stats32 *st)
-{
-    st->umin = 0xffffffffu, st->umax = 0, st->and_ = 0xffffffffu, st->or_ = 0;
-    st->smin = INT32_MAX, st->smax = INT32_MIN;
-}
-
-template <uint32_t W> static __device__ __forceinline__ void bc_s32_add(bc_stats32 *st, uint32_t v)
-{
-    int32_t sv = bc_sext32<W>(v);
-    st->umin = min(st->umin, v), st->umax = max(st->umax, v);
-    st->smin = min(st->smin, sv), st->smax = max(st->smax, sv);
-    st->and_ &= v, st->or_ |= v;
-}
-
-/* Reduced over the warp and widened to the core's statistics. */
-static __device__ __forceinline__ bc_stats bc_s32_reduce(bc_stats32 st)
-{
-    bc_stats r;
-    r.umin = __reduce_min_sync(OWN_FULL, st.umin);
-    r.umax = __reduce_max_sync(OWN_FULL, st.umax);
-    r.smin = (int64_t)__reduce_min_sync(OWN_FULL, (int)st.smin);
-    r.smax = (int64_t)__reduce_max_sync(OWN_FULL, (int)st.smax);
-    r.and_ = __reduce_and_sync(OWN_FULL, st.and_);
-    r.or_ = __reduce_or_sync(OWN_FULL, st.or_);
-    return r;
-}
-
-template <uint32_t W>
-static __device__ void bc_enc_choose32(bc_ws *ws, const uint8_t *src, uint32_t wp, uint32_t nw)
-{
-    const uint32_t w = W, bits = 8u * W;
-    const uint64_t m = own_mask64(bits);
-    const uint32_t m32 = (uint32_t)m;
-    for (uint32_t b = wp; b < ws->nb; b += nw) {
-        bc_block *bl = &ws->blk[b];
-        uint32_t cnt = bc_block_count(ws->cnt, b);
-        const uint8_t *p = src + (uint64_t)b * BC_BLOCK * w;
-        bc_stats32 a, d, z;
-        bc_s32_init(&a);
-        bc_s32_init(&d);
-        bc_s32_init(&z);
-        uint32_t nnz = 0, bm[4] = {0, 0, 0, 0}, carry = 0;
-        for (uint32_t base = 0; base < cnt; base += OWN_NLANES) {
-            uint32_t e = base + OWN_LANE();
-            uint32_t v = e < cnt ? bc_ld32<W>(p, e) : 0u;
-            uint32_t pv = __shfl_up_sync(OWN_FULL, v, 1);
-            pv = OWN_LANE() == 0 ? carry : pv;
-            carry = __shfl_sync(OWN_FULL, v, 31);
-            if (e < cnt) {
-                bc_s32_add<W>(&a, v);
-                if (e > 0)
-                    bc_s32_add<W>(&d, (v - pv) & m32);
-                if (v) {
-                    bc_s32_add<W>(&z, v);
-                    nnz++;
-                }
-            }
-            uint32_t ball = own_ballot(e < cnt && v != 0);
-            if (OWN_LANE() == 0)
-                bm[base / 32] = ball;
-        }
-        bc_stats sv = bc_s32_reduce(a), sd = bc_s32_reduce(d), sn = bc_s32_reduce(z);
-        nnz = own_warp_sum32(nnz);
-        uint64_t fbase = bc_base(sv.umin, sv.umax, sv.smin, sv.smax, m);
-        uint64_t dbase = cnt > 1 ? bc_base(sd.umin, sd.umax, sd.smin, sd.smax, m) : 0;
-        uint64_t nbase = nnz ? bc_base(sn.umin, sn.umax, sn.smin, sn.smax, m) : 0;
-        uint32_t fb = (uint32_t)fbase, db = (uint32_t)dbase, nb = (uint32_t)nbase;
-        uint32_t fo32 = 0, fx32 = 0, do32 = 0, dx32 = 0, no32 = 0, nx32 = 0;
-        carry = 0;
-        for (uint32_t base = 0; base < cnt; base += OWN_NLANES) {
-            uint32_t e = base + OWN_LANE();
-            uint32_t v = e < cnt ? bc_ld32<W>(p, e) : 0u;
-            uint32_t pv = __shfl_up_sync(OWN_FULL, v, 1);
-            pv = OWN_LANE() == 0 ? carry : pv;
-            carry = __shfl_sync(OWN_FULL, v, 31);
-            if (e < cnt) {
-                uint32_t r = (v - fb) & m32;
-                fo32 |= r;
-                fx32 = max(fx32, r);
-                if (e > 0) {
-                    uint32_t dd = ((v - pv) - db) & m32;
-                    do32 |= dd;
-                    dx32 = max(dx32, dd);
-                }
-                if (v) {
-                    uint32_t q = (v - nb) & m32;
-                    no32 |= q;
-                    nx32 = max(nx32, q);
-                }
-            }
-        }
-        uint64_t fo = __reduce_or_sync(OWN_FULL, fo32), dorr = __reduce_or_sync(OWN_FULL, do32),
-                 no = __reduce_or_sync(OWN_FULL, no32);
-        uint64_t fx = __reduce_max_sync(OWN_FULL, fx32), dx = __reduce_max_sync(OWN_FULL, dx32),
-                 nx = __reduce_max_sync(OWN_FULL, nx32);
-        /* decimals: the core's code, as it is (f32 only here) */
-        int dec = ws->flt != 0 && ws->algo == 0 && sv.umin != sv.umax;
-        uint32_t de = 0, ek = 0;
-        int64_t vmin = INT64_MAX, vmax = INT64_MIN;
-        if (dec) {
-            uint32_t emax = ws->flt == 8 ? BC_EMAX64 : BC_EMAX32;
-            int fail = 0;
-            for (uint32_t base = 0; base < cnt; base += OWN_NLANES) {
-                uint32_t e = base + OWN_LANE();
-                if (e < cnt && !fail) {
-                    uint64_t x = bc_load(p + (uint64_t)e * w, w);
-                    int64_t v;
-                    uint32_t ee = 0;
-                    while (ee <= emax && !bc_dec_exact(x, ee, ws->flt, &v))
-                        ee++;
-                    fail = ee > emax;
-                    de = ee > de && !fail ? ee : de;
-                }
-                if (own_warp_any(fail))
-                    break;
-            }
-            dec = !own_warp_any(fail);
-            de = own_warp_max32(de);
-        }
-        if (dec) {
-            int bad = 0;
-            for (uint32_t base = 0; base < cnt; base += OWN_NLANES) {
-                uint32_t e = base + OWN_LANE();
-                if (e < cnt) {
-                    int64_t v = 0;
-                    bad |= !bc_dec_exact(bc_load(p + (uint64_t)e * w, w), de, ws->flt, &v);
-                    vmin = v < vmin ? v : vmin;
-                    vmax = v > vmax ? v : vmax;
-                }
-            }
-            dec = !own_warp_any(bad);
-            vmin = own_warp_min_s64(vmin);
-            vmax = own_warp_max_s64(vmax);
-            ek = own_bits64((uint64_t)vmax - (uint64_t)vmin);
-        }
-        if (OWN_LANE() != 0)
-            continue;
-        /* the core's choice, as it is */
-        uint32_t fs = fo ? bc_ctz64(fo) : 0u, fk = own_bits64(fx >> fs);
-        uint32_t ds = dorr ? bc_ctz64(dorr) : 0u, dk = own_bits64(dx >> ds);
-        uint32_t ns = no ? bc_ctz64(no) : 0u, nk = own_bits64(nx >> ns);
-        uint64_t mask = (sv.and_ ^ sv.or_) & m;
-        uint64_t best;
-        bl->cnt = cnt;
-        if (sv.umin == sv.umax) {
-            bl->kind = bl->wire = BC_CONST;
-            bl->a = sv.umin;
-            best = 8ull * w;
-        } else {
-            bl->kind = BC_FOR, bl->wire = fs ? BC_FOR_S : BC_FOR, bl->k = fk, bl->s = fs, bl->a = fbase;
-            best = 8ull * bc_header_size(bl->wire, w, cnt) + (uint64_t)cnt * fk;
-            if (ws->algo == 0 && cnt > 1) {
-                uint32_t dw = ds ? BC_DELTA_S : BC_DELTA;
-                uint64_t c = 8ull * bc_header_size(dw, w, cnt) + (uint64_t)(cnt - 1) * dk;
-                if (c < best) {
-                    best = c;
-                    bl->kind = BC_DELTA, bl->wire = dw, bl->k = dk, bl->s = ds, bl->a = bc_load(p, w),
-                    bl->b = dbase;
-                }
-            }
-            if (ws->algo == 0) {
-                uint64_t c = 8ull * bc_header_size(BC_PLANES, w, cnt) + (uint64_t)cnt * bc_popc64(mask);
-                if (c < best) {
-                    best = c;
-                    bl->kind = bl->wire = BC_PLANES, bl->a = mask, bl->b = sv.and_ & m;
-                }
-            }
-            if (dec) {
-                uint64_t c = 8ull * bc_header_size(BC_DEC, w, cnt) + (uint64_t)cnt * ek;
-                if (c < best) {
-                    best = c;
-                    bl->kind = bl->wire = BC_DEC, bl->k = ek, bl->s = de, bl->a = (uint64_t)vmin & m;
-                }
-            }
-            if (nnz < cnt) {
-                uint64_t c = 8ull * bc_header_size(BC_SPARSE, w, cnt) + (uint64_t)nnz * nk;
-                if (c < best) {
-                    best = c;
-                    bl->kind = bl->wire = BC_SPARSE, bl->k = nk, bl->s = ns, bl->a = nbase, bl->nnz = nnz;
-                    for (uint32_t q = 0; q < 4; q++)
-                        bl->bitmap[q] = bm[q];
-                }
-            }
-        }
-        bl->hsize = bc_header_size(bl->wire, w, cnt);
-        bl->pbits = bc_payload_bits(bl);
-    }
-}
-
-/* The core's bc_encode_tile with bc_enc_choose32 for widths 1, 2 and 4. */
-static __device__ uint32_t bc_encode_tile32(bc_ws *ws, const uint8_t *src, uint32_t cnt, uint32_t dtype,
-                                            uint32_t algo, uint32_t nw)
-{
-    uint32_t w = own_type_width(dtype), raw = cnt * w;
-    OWN_RUN(nw, bc_set_tile, ws, dtype, cnt, algo);
-    if (w == 4)
-        OWN_RUN(nw, bc_enc_choose32<4>, ws, src);
-    else if (w == 2)
-        OWN_RUN(nw, bc_enc_choose32<2>, ws, src);
-    else if (w == 1)
-        OWN_RUN(nw, bc_enc_choose32<1>, ws, src);
-    else
-        OWN_RUN(nw, bc_enc_choose, ws, src);
-    OWN_RUN(nw, bc_enc_layout, ws);
-    uint32_t size = ws->size;
-    if (size >= raw)
-        return raw;
-    OWN_RUN(nw, bc_enc_zero, ws, (size + 3u) / 4u + 4u);
-    OWN_RUN(nw, bc_enc_write, ws, src);
-    return size;
-}
-
-static __device__ uint32_t bc_tile_encode_in32(void *ws, const void *opts, const uint8_t *tile, uint32_t cnt,
-                                               uint32_t dtype, uint32_t nw)
-{
-    bc_ws_in *W = (bc_ws_in *)ws;
-    bc_in_stage(W->in, tile, cnt * own_type_width(dtype));
-    return bc_encode_tile32(&W->ws, (const uint8_t *)W->in, cnt, dtype, *(const uint32_t *)opts, nw);
-}
-
-static __global__ void __launch_bounds__(BCK_THREADS, 3)
-    bc_k_encode_in32(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
-                     const size_t *caps, size_t *dst_sizes, oc_status *statuses, uint32_t dtype,
-                     uint32_t algo)
+    bc_k_encode_s64(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                    const size_t *caps, size_t *dst_sizes, oc_status *statuses, uint32_t dtype, uint32_t algo)
 {
     extern __shared__ __align__(16) unsigned char bc_smem[];
     bc_ws_in *ws = (bc_ws_in *)bc_smem;
@@ -387,7 +93,7 @@ static __global__ void __launch_bounds__(BCK_THREADS, 3)
                              return OC_ERR_INVALID_ARGUMENT;
                          uint32_t a = algo;
                          return own_tiled_compress(ws, &a, p, len, OWN_ID_BITCOMP, dtype, algo, BC_TILE, d,
-                                                   cap, out, BCK_WARPS, bc_tile_encode_in32, bc_tile_put,
+                                                   cap, out, BCK_WARPS, bc_tile_encode_s64, bc_tile_put,
                                                    bc_bytes_copy);
                      });
 }
@@ -404,7 +110,7 @@ static __global__ void k_count_diff(const uint8_t *a, const uint8_t *b, size_t n
         atomicAdd(bad, c);
 }
 
-#define NENC 4 /* the library's encoder, 2-ctas, staged-in, staged-in-32 */
+#define NENC 4 /* the library's encoder, 2-ctas, global-in, staged-64 */
 
 template <typename T> static T *dmalloc(size_t n)
 {
@@ -513,12 +219,12 @@ int main(int argc, char **argv)
     float ms = 0;
     own_gpu_kernels k2 = bc_kernels, k3 = bc_kernels, k4 = bc_kernels;
     k2.encode = (const void *)bc_k_encode2;
-    k3.encode = (const void *)bc_k_encode_in;
-    k3.encode_smem = sizeof(bc_ws_in);
-    k4.encode = (const void *)bc_k_encode_in32;
+    k2.encode_smem = k3.encode_smem = sizeof(bc_ws);
+    k3.encode = (const void *)bc_k_encode_g;
+    k4.encode = (const void *)bc_k_encode_s64;
     k4.encode_smem = sizeof(bc_ws_in);
     const own_gpu_kernels *ks[NENC] = {&bc_kernels, &k2, &k3, &k4};
-    const char *names[NENC] = {"library", "2-ctas", "staged-in", "staged-in-32"};
+    const char *names[NENC] = {"library", "2-ctas", "global-in", "staged-64"};
     double gbs[NENC] = {0, 0, 0, 0};
     std::vector<size_t> csz[NENC];
     for (int e = 0; e < NENC; e++) {
