@@ -31,10 +31,16 @@
  *                 tiles and tiles read from global memory apart, cycles per
  *                 step of 32 symbols), and the wait for the sibling warp.
  *
- *   ans_dev [--dtype u1|bf16] [--reps N] [--mib M] [--small] [--only V1,V2] FILE
+ *   ans_dev [--dtype u1|bf16] [--reps N] [--mib M] [--small] [--enc-only] [--no-staged] [--only V1,V2] FILE
  *
  * Compression: the library's encoder (ans_k_encode through the batch
- * driver) and the staged one are timed and must write the same bytes.
+ * driver), the staged one (before session 6), staged-in
+ * (ans_in_kernels.cuh: the chunk's symbols in shared memory first, 64 KiB
+ * a CTA) and staged-in-32k (32 KiB: a <f2 chunk of 64 KiB staged at more
+ * CTAs an SM, a |u1 chunk on the library's path) and norm-warp
+ * (ans_norm_kernels.cuh: the library's encoder with its normalisation on
+ * warp 0 instead of thread 0) are timed and must write the same bytes.  --enc-only: stop after them;
+ * --no-staged: skip the staged encoder (ncu: one launch of each kernel name).
  * --small: 16 MiB instead of 1 GiB (compute-sanitizer); --only: just
  * the decoder variants named (the first one named is the ratios' base).
  * Exit status 0
@@ -43,6 +49,8 @@
 #define oc_gpu_codec_ans oc_gpu_codec_ans_dev_copy
 #include "cuda/codecs/ans/ans_kernels.cu"
 #undef oc_gpu_codec_ans
+#include "ans_in_kernels.cuh"
+#include "ans_norm_kernels.cuh"
 namespace staged
 {
 #include "ans_staged_kernels.cuh"
@@ -269,7 +277,7 @@ static size_t smem_for_occupancy(const void *kern, int threads, size_t base, int
 int main(int argc, char **argv)
 {
     const char *file = NULL, *only = NULL;
-    int reps = 5, small = 0, mib = 1024;
+    int reps = 5, small = 0, mib = 1024, enc_only = 0, no_staged = 0;
     oc_data_type dtype = OC_TYPE_U8;
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "--dtype") && a + 1 < argc) {
@@ -281,6 +289,10 @@ int main(int argc, char **argv)
             mib = atoi(argv[++a]);
         } else if (!strcmp(argv[a], "--small")) {
             small = 1;
+        } else if (!strcmp(argv[a], "--enc-only")) {
+            enc_only = 1;
+        } else if (!strcmp(argv[a], "--no-staged")) {
+            no_staged = 1;
         } else if (!strcmp(argv[a], "--only") && a + 1 < argc) {
             only = argv[++a];
         } else {
@@ -288,8 +300,8 @@ int main(int argc, char **argv)
         }
     }
     if (!file) {
-        fprintf(stderr,
-                "usage: ans_dev [--dtype u1|bf16] [--reps N] [--mib M] [--small] [--only V1,V2] FILE\n");
+        fprintf(stderr, "usage: ans_dev [--dtype u1|bf16] [--reps N] [--mib M] [--small] [--enc-only] "
+                        "[--no-staged] [--only V1,V2] FILE\n");
         return 2;
     }
     FILE *fp = fopen(file, "rb");
@@ -357,33 +369,73 @@ int main(int argc, char **argv)
     own_gpu_kernels kenc_staged = ans_kernels;
     kenc_staged.encode = (const void *)staged::ans_k_encode;
     kenc_staged.encode_args = staged::ans_encode_args;
-    uint8_t *comp2;
-    size_t *d_csz2;
+    /* staged-in with a 64 KiB stage (any 64 KiB chunk staged), and with 32 KiB (a bf16 chunk
+     * staged, more CTAs an SM; a |u1 chunk takes the library's path: that path's bytes) */
+    own_gpu_kernels kenc_in = ans_kernels, kenc_in32 = ans_kernels;
+    kenc_in.encode = kenc_in32.encode = (const void *)ans_k_encode_in;
+    kenc_in.encode_smem = CH;
+    kenc_in32.encode_smem = CH / 2;
+    own_gpu_kernels kenc_nw = ans_kernels;
+    kenc_nw.encode = (const void *)ans_k_encode_nw;
+    uint8_t *comp2, *comp3, *comp4, *comp5;
+    size_t *d_csz2, *d_csz3, *d_csz4, *d_csz5;
     CUDA_OK(cudaMalloc(&comp2, n * CAP));
+    CUDA_OK(cudaMalloc(&comp3, n * CAP));
+    CUDA_OK(cudaMalloc(&comp4, n * CAP));
+    CUDA_OK(cudaMalloc(&comp5, n * CAP));
     CUDA_OK(cudaMemset(comp, 0, n * CAP));
     CUDA_OK(cudaMemset(comp2, 0, n * CAP));
+    CUDA_OK(cudaMemset(comp3, 0, n * CAP));
+    CUDA_OK(cudaMemset(comp4, 0, n * CAP));
+    CUDA_OK(cudaMemset(comp5, 0, n * CAP));
     CUDA_OK(cudaMalloc(&d_csz2, n * sizeof(size_t)));
-    std::vector<void *> hcomp2(n);
-    for (size_t i = 0; i < n; i++)
+    CUDA_OK(cudaMalloc(&d_csz3, n * sizeof(size_t)));
+    CUDA_OK(cudaMalloc(&d_csz4, n * sizeof(size_t)));
+    CUDA_OK(cudaMalloc(&d_csz5, n * sizeof(size_t)));
+    std::vector<void *> hcomp2(n), hcomp3(n), hcomp4(n), hcomp5(n);
+    for (size_t i = 0; i < n; i++) {
         hcomp2[i] = comp2 + i * CAP;
-    void **d_comp2;
+        hcomp3[i] = comp3 + i * CAP;
+        hcomp4[i] = comp4 + i * CAP;
+        hcomp5[i] = comp5 + i * CAP;
+    }
+    void **d_comp2, **d_comp3, **d_comp4, **d_comp5;
     CUDA_OK(cudaMalloc(&d_comp2, n * sizeof(void *)));
+    CUDA_OK(cudaMalloc(&d_comp3, n * sizeof(void *)));
+    CUDA_OK(cudaMalloc(&d_comp4, n * sizeof(void *)));
+    CUDA_OK(cudaMalloc(&d_comp5, n * sizeof(void *)));
     CUDA_OK(cudaMemcpy(d_comp2, hcomp2.data(), n * sizeof(void *), cudaMemcpyHostToDevice));
-    double cgbs[2] = {0, 0};
+    CUDA_OK(cudaMemcpy(d_comp3, hcomp3.data(), n * sizeof(void *), cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(d_comp4, hcomp4.data(), n * sizeof(void *), cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(d_comp5, hcomp5.data(), n * sizeof(void *), cudaMemcpyHostToDevice));
+    double cgbs[5] = {0, 0, 0, 0, 0};
     float ms = 0;
-    for (int e = 0; e < 2; e++) {
+    const own_gpu_kernels *eks[5] = {&ans_kernels, &kenc_staged, &kenc_in, &kenc_in32, &kenc_nw};
+    void **edst[5] = {d_comp, d_comp2, d_comp3, d_comp4, d_comp5};
+    size_t *esz[5] = {d_csz, d_csz2, d_csz3, d_csz4, d_csz5};
+    const char *enames[5] = {"library", "staged", "staged-in", "staged-in-32k", "norm-warp"};
+    for (int e = 0; e < 5; e++) {
+        if (no_staged && e == 1)
+            continue;
         std::vector<float> t;
+        int per = 0;
+        CUDA_OK(cudaFuncSetAttribute(eks[e]->encode, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     (int)eks[e]->encode_smem));
+        CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &per, eks[e]->encode, (int)eks[e]->encode_threads, eks[e]->encode_smem));
+        printf("encoder %-9s: %d CTAs an SM, %zu bytes of dynamic shared memory\n", enames[e], per,
+               eks[e]->encode_smem);
         for (int r = 0; r < reps + 1; r++) {
             CUDA_OK(cudaEventRecord(e0));
-            if (oc_own_gpu_compress(e ? &kenc_staged : &ans_kernels, &cfg, n, (const void *const *)d_in, d_sz,
-                                    e ? d_comp2 : d_comp, d_cap, e ? d_csz2 : d_csz, d_st, 0) != OC_OK) {
+            if (oc_own_gpu_compress(eks[e], &cfg, n, (const void *const *)d_in, d_sz, edst[e], d_cap, esz[e],
+                                    d_st, 0) != OC_OK) {
                 fprintf(stderr, "compress launch failed\n");
                 return 2;
             }
             CUDA_OK(cudaEventRecord(e1));
             CUDA_OK(cudaEventSynchronize(e1));
             CUDA_OK(cudaEventElapsedTime(&ms, e0, e1));
-            if (r)
+            if (r || reps == 0) /* --reps 0: one call (ncu) */
                 t.push_back(ms);
         }
         std::sort(t.begin(), t.end());
@@ -391,32 +443,56 @@ int main(int argc, char **argv)
         CUDA_OK(cudaMemcpy(hst.data(), d_st, n * sizeof(oc_status), cudaMemcpyDeviceToHost));
         for (size_t i = 0; i < n; i++) {
             if (hst[i] != OC_OK) {
-                fprintf(stderr, "%s encoder, chunk %zu: compress status %d\n", e ? "staged" : "library", i,
-                        (int)hst[i]);
+                fprintf(stderr, "%s encoder, chunk %zu: compress status %d\n", enames[e], i, (int)hst[i]);
                 return 1;
             }
         }
     }
     CUDA_OK(cudaMemcpy(hcsz.data(), d_csz, n * sizeof(size_t), cudaMemcpyDeviceToHost));
-    std::vector<size_t> hcsz2(n);
+    std::vector<size_t> hcsz2(n), hcsz3(n), hcsz4(n), hcsz5(n);
     CUDA_OK(cudaMemcpy(hcsz2.data(), d_csz2, n * sizeof(size_t), cudaMemcpyDeviceToHost));
-    size_t csum = 0, samesz = 1;
+    CUDA_OK(cudaMemcpy(hcsz3.data(), d_csz3, n * sizeof(size_t), cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(hcsz4.data(), d_csz4, n * sizeof(size_t), cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(hcsz5.data(), d_csz5, n * sizeof(size_t), cudaMemcpyDeviceToHost));
+    size_t csum = 0, samesz = 1, samesz3 = 1, samesz4 = 1, samesz5 = 1;
     for (size_t i = 0; i < n; i++) {
         csum += hcsz[i];
-        samesz &= hcsz[i] == hcsz2[i];
+        samesz &= no_staged || hcsz[i] == hcsz2[i];
+        samesz3 &= hcsz[i] == hcsz3[i];
+        samesz4 &= hcsz[i] == hcsz4[i];
+        samesz5 &= hcsz[i] == hcsz5[i];
     }
-    unsigned long long cbad = 0, *d_cbad;
+    unsigned long long cbad = 0, cbad3 = 0, cbad4 = 0, cbad5 = 0, *d_cbad;
     CUDA_OK(cudaMalloc(&d_cbad, sizeof *d_cbad));
     CUDA_OK(cudaMemset(d_cbad, 0, sizeof *d_cbad));
-    /* whole slots compared: both were zeroed, and both encoders wrote the same sizes */
-    k_count_diff<<<1024, 256>>>(comp, comp2, n * CAP, d_cbad);
+    /* whole slots compared: all were zeroed, and the encoders wrote the same sizes */
+    if (!no_staged)
+        k_count_diff<<<1024, 256>>>(comp, comp2, n * CAP, d_cbad);
     CUDA_OK(cudaMemcpy(&cbad, d_cbad, sizeof cbad, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemset(d_cbad, 0, sizeof *d_cbad));
+    k_count_diff<<<1024, 256>>>(comp, comp3, n * CAP, d_cbad);
+    CUDA_OK(cudaMemcpy(&cbad3, d_cbad, sizeof cbad3, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemset(d_cbad, 0, sizeof *d_cbad));
+    k_count_diff<<<1024, 256>>>(comp, comp4, n * CAP, d_cbad);
+    CUDA_OK(cudaMemcpy(&cbad4, d_cbad, sizeof cbad4, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemset(d_cbad, 0, sizeof *d_cbad));
+    k_count_diff<<<1024, 256>>>(comp, comp5, n * CAP, d_cbad);
+    CUDA_OK(cudaMemcpy(&cbad5, d_cbad, sizeof cbad5, cudaMemcpyDeviceToHost));
     printf("%s %s: %zu chunks of 64 KiB, ratio %.4f, compress: library %.1f GB/s, staged %.1f GB/s (%.2fx); "
            "%s\n",
            file, dtype == OC_TYPE_BF16 ? "bf16" : "|u1", n, (double)total / (double)csum, cgbs[0], cgbs[1],
            cgbs[1] ? cgbs[0] / cgbs[1] : 0.0, samesz && !cbad ? "the same bytes" : "ENCODERS DIFFER");
-    if (!samesz || cbad)
+    printf("compress staged-in %.1f GB/s (%.2fx library); %s\n", cgbs[2], cgbs[0] ? cgbs[2] / cgbs[0] : 0.0,
+           samesz3 && !cbad3 ? "staged-in writes the library's bytes" : "STAGED-IN DIFFERS");
+    printf("compress staged-in-32k %.1f GB/s (%.2fx library); %s\n", cgbs[3],
+           cgbs[0] ? cgbs[3] / cgbs[0] : 0.0,
+           samesz4 && !cbad4 ? "staged-in-32k writes the library's bytes" : "STAGED-IN-32K DIFFERS");
+    printf("compress norm-warp %.1f GB/s (%.2fx library); %s\n", cgbs[4], cgbs[0] ? cgbs[4] / cgbs[0] : 0.0,
+           samesz5 && !cbad5 ? "norm-warp writes the library's bytes" : "NORM-WARP DIFFERS");
+    if (!samesz || cbad || !samesz3 || cbad3 || !samesz4 || cbad4 || !samesz5 || cbad5)
         return 1;
+    if (enc_only)
+        return 0;
 
     size_t scr_size = oc_own_gpu_decompress_scratch(&cfg, n);
     void *scr;

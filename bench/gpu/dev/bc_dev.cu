@@ -8,10 +8,16 @@
  * through the batch driver: the encoder as the library builds it (3 CTAs
  * an SM since session 7: __launch_bounds__(256, 3), 80 registers, ptxas
  * spills ~64 bytes) and the same encoder compiled without the bound (2
- * CTAs an SM at 96 registers) - both must write the same bytes - then the
- * library's decoder, every output checked.
+ * CTAs an SM at 96 registers), global-in (the library's encoder before
+ * session 9, whose passes read the tile from global memory; the library's
+ * copies it into shared memory first, bc_ws_in, and keeps the block
+ * statistics of 1-4 byte elements in 32-bit arithmetic, bc_enc_choose32)
+ * and staged-64 (the staged tile with the core's 64-bit statistics) - all
+ * must write the same bytes - then the library's decoder, every output
+ * checked.  --no-2ctas: skip the unbounded encoder; --reps 0: one call of
+ * each (for ncu).
  *
- *   bc_dev [--dtype i64|i32|f64|f32|bf16] [--algo 0|1] [--reps N] [--mib M] FILE
+ *   bc_dev [--dtype i64|i32|f64|f32|bf16] [--algo 0|1] [--reps N] [--mib M] [--no-2ctas] FILE
  *
  * --dtype defaults from the extension (.i64 .i32 .f64 .f32; bf16 files are
  * the high halves of f32 weights, made by the caller).  Exit status 0 only
@@ -49,6 +55,49 @@ static __global__ void __launch_bounds__(BCK_THREADS)
                      });
 }
 
+/* global-in: the library's encoder before session 9 (the core's passes
+ * reading the tile from global memory, no stage), 3 CTAs an SM. */
+static __global__ void __launch_bounds__(BCK_THREADS, 3)
+    bc_k_encode_g(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                  const size_t *caps, size_t *dst_sizes, oc_status *statuses, uint32_t dtype, uint32_t algo)
+{
+    extern __shared__ __align__(16) unsigned char bc_smem[];
+    bc_ws *ws = (bc_ws *)bc_smem;
+    own_tiled_encode(n, src, src_sizes, dst, caps, dst_sizes, statuses,
+                     [=](const uint8_t *p, size_t len, uint8_t *d, size_t cap, uint64_t *out) {
+                         return bc_compress_chunk(ws, p, len, dtype, algo, d, cap, out, BCK_WARPS);
+                     });
+}
+
+/* staged-64: the library's staged tile with the core's bc_enc_choose
+ * (64-bit statistics for every width): the library between session 9's
+ * two changes. */
+static __device__ uint32_t bc_tile_encode_s64(void *ws, const void *opts, const uint8_t *tile, uint32_t cnt,
+                                              uint32_t dtype, uint32_t nw)
+{
+    bc_ws_in *W = (bc_ws_in *)ws;
+    bc_in_stage(W->in, tile, cnt * own_type_width(dtype));
+    return bc_encode_tile(&W->ws, (const uint8_t *)W->in, cnt, dtype, *(const uint32_t *)opts, nw);
+}
+
+static __global__ void __launch_bounds__(BCK_THREADS, 3)
+    bc_k_encode_s64(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                    const size_t *caps, size_t *dst_sizes, oc_status *statuses, uint32_t dtype, uint32_t algo)
+{
+    extern __shared__ __align__(16) unsigned char bc_smem[];
+    bc_ws_in *ws = (bc_ws_in *)bc_smem;
+    own_tiled_encode(n, src, src_sizes, dst, caps, dst_sizes, statuses,
+                     [=](const uint8_t *p, size_t len, uint8_t *d, size_t cap, uint64_t *out) {
+                         *out = 0;
+                         if (own_type_width(dtype) == 0 || algo > 1)
+                             return OC_ERR_INVALID_ARGUMENT;
+                         uint32_t a = algo;
+                         return own_tiled_compress(ws, &a, p, len, OWN_ID_BITCOMP, dtype, algo, BC_TILE, d,
+                                                   cap, out, BCK_WARPS, bc_tile_encode_s64, bc_tile_put,
+                                                   bc_bytes_copy);
+                     });
+}
+
 static __global__ void k_count_diff(const uint8_t *a, const uint8_t *b, size_t n, unsigned long long *bad)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x, stride = (size_t)gridDim.x * blockDim.x;
@@ -60,6 +109,8 @@ static __global__ void k_count_diff(const uint8_t *a, const uint8_t *b, size_t n
     if (c)
         atomicAdd(bad, c);
 }
+
+#define NENC 4 /* the library's encoder, 2-ctas, global-in, staged-64 */
 
 template <typename T> static T *dmalloc(size_t n)
 {
@@ -78,7 +129,7 @@ template <typename T> static T *dcopy(const std::vector<T> &v)
 int main(int argc, char **argv)
 {
     const char *file = NULL;
-    int reps = 7, mib = 1024, algo = 0;
+    int reps = 7, mib = 1024, algo = 0, only_in = 0;
     oc_data_type dtype = OC_TYPE_DEFAULT;
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "--dtype") && a + 1 < argc) {
@@ -94,13 +145,15 @@ int main(int argc, char **argv)
             reps = atoi(argv[++a]);
         } else if (!strcmp(argv[a], "--mib") && a + 1 < argc) {
             mib = atoi(argv[++a]);
+        } else if (!strcmp(argv[a], "--no-2ctas")) {
+            only_in = 1;
         } else {
             file = argv[a];
         }
     }
     if (!file) {
-        fprintf(stderr,
-                "usage: bc_dev [--dtype i64|i32|f64|f32|bf16] [--algo 0|1] [--reps N] [--mib M] FILE\n");
+        fprintf(stderr, "usage: bc_dev [--dtype i64|i32|f64|f32|bf16] [--algo 0|1] [--reps N] [--mib M] "
+                        "[--no-2ctas] FILE\n");
         return 2;
     }
     if (dtype == OC_TYPE_DEFAULT) {
@@ -131,22 +184,30 @@ int main(int argc, char **argv)
     for (size_t at = 0; at < total; at += got)
         CUDA_OK(cudaMemcpy(in + at, fdev, std::min(got, total - at), cudaMemcpyDeviceToDevice));
     const size_t CAP = CH + 4096;
-    uint8_t *comp[2] = {dmalloc<uint8_t>(n * CAP), dmalloc<uint8_t>(n * CAP)};
-    CUDA_OK(cudaMemset(comp[0], 0, n * CAP));
-    CUDA_OK(cudaMemset(comp[1], 0, n * CAP));
+    uint8_t *comp[NENC];
+    for (int e = 0; e < NENC; e++) {
+        comp[e] = dmalloc<uint8_t>(n * CAP);
+        CUDA_OK(cudaMemset(comp[e], 0, n * CAP));
+    }
     std::vector<const void *> hin(n);
-    std::vector<void *> hc0(n), hc1(n), hout(n);
+    std::vector<void *> hc[NENC], hout(n);
     std::vector<size_t> hsz(n, CH), hcap(n, CAP), hocap(n, CH);
     for (size_t i = 0; i < n; i++) {
         hin[i] = in + i * CH;
-        hc0[i] = comp[0] + i * CAP;
-        hc1[i] = comp[1] + i * CAP;
+        for (int e = 0; e < NENC; e++) {
+            hc[e].resize(n);
+            hc[e][i] = comp[e] + i * CAP;
+        }
         hout[i] = out + i * CH;
     }
     const void **d_in = dcopy(hin);
-    void **d_comp[2] = {dcopy(hc0), dcopy(hc1)}, **d_out = dcopy(hout);
-    size_t *d_sz = dcopy(hsz), *d_cap = dcopy(hcap), *d_ocap = dcopy(hocap),
-           *d_csz[2] = {dmalloc<size_t>(n), dmalloc<size_t>(n)}, *d_osz = dmalloc<size_t>(n);
+    void **d_comp[NENC], **d_out = dcopy(hout);
+    size_t *d_sz = dcopy(hsz), *d_cap = dcopy(hcap), *d_ocap = dcopy(hocap), *d_csz[NENC],
+           *d_osz = dmalloc<size_t>(n);
+    for (int e = 0; e < NENC; e++) {
+        d_comp[e] = dcopy(hc[e]);
+        d_csz[e] = dmalloc<size_t>(n);
+    }
     oc_status *d_st = dmalloc<oc_status>(n);
     oc_gpu_config cfg;
     memset(&cfg, 0, sizeof cfg);
@@ -156,13 +217,19 @@ int main(int argc, char **argv)
     CUDA_OK(cudaEventCreate(&e0));
     CUDA_OK(cudaEventCreate(&e1));
     float ms = 0;
-    own_gpu_kernels k2 = bc_kernels;
+    own_gpu_kernels k2 = bc_kernels, k3 = bc_kernels, k4 = bc_kernels;
     k2.encode = (const void *)bc_k_encode2;
-    const own_gpu_kernels *ks[2] = {&bc_kernels, &k2};
-    const char *names[2] = {"library", "2-ctas"};
-    double gbs[2] = {0, 0};
-    std::vector<size_t> csz[2];
-    for (int e = 0; e < 2; e++) {
+    k2.encode_smem = k3.encode_smem = sizeof(bc_ws);
+    k3.encode = (const void *)bc_k_encode_g;
+    k4.encode = (const void *)bc_k_encode_s64;
+    k4.encode_smem = sizeof(bc_ws_in);
+    const own_gpu_kernels *ks[NENC] = {&bc_kernels, &k2, &k3, &k4};
+    const char *names[NENC] = {"library", "2-ctas", "global-in", "staged-64"};
+    double gbs[NENC] = {0, 0, 0, 0};
+    std::vector<size_t> csz[NENC];
+    for (int e = 0; e < NENC; e++) {
+        if (only_in && e == 1)
+            continue;
         int per = 0;
         CUDA_OK(cudaFuncSetAttribute(ks[e]->encode, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      (int)ks[e]->encode_smem));
@@ -179,7 +246,7 @@ int main(int argc, char **argv)
             CUDA_OK(cudaEventRecord(e1));
             CUDA_OK(cudaEventSynchronize(e1));
             CUDA_OK(cudaEventElapsedTime(&ms, e0, e1));
-            if (r)
+            if (r || reps == 0) /* --reps 0: one call (ncu) */
                 t.push_back(ms);
         }
         std::sort(t.begin(), t.end());
@@ -197,13 +264,21 @@ int main(int argc, char **argv)
                gbs[e] / gbs[0], per);
     }
     size_t csum = 0;
-    bool same = csz[0] == csz[1];
+    bool same = true;
     for (size_t i = 0; i < n; i++)
         csum += csz[0][i];
     unsigned long long bad = 0, *d_bad = dmalloc<unsigned long long>(1);
-    CUDA_OK(cudaMemset(d_bad, 0, sizeof *d_bad));
-    k_count_diff<<<1024, 256>>>(comp[0], comp[1], n * CAP, d_bad);
-    CUDA_OK(cudaMemcpy(&bad, d_bad, sizeof bad, cudaMemcpyDeviceToHost));
+    for (int e = 1; e < NENC; e++) { /* whole slots: all were zeroed */
+        if (only_in && e == 1)
+            continue;
+        unsigned long long b = 0;
+        CUDA_OK(cudaMemset(d_bad, 0, sizeof *d_bad));
+        k_count_diff<<<1024, 256>>>(comp[0], comp[e], n * CAP, d_bad);
+        CUDA_OK(cudaMemcpy(&b, d_bad, sizeof b, cudaMemcpyDeviceToHost));
+        printf("  %s vs library: %s\n", names[e], csz[e] == csz[0] && !b ? "the same bytes" : "DIFFER");
+        same = same && csz[e] == csz[0];
+        bad += b;
+    }
     printf("%s (type %d, algo %d): %zu chunks of 64 KiB, ratio %.3f; the encoders %s\n", file, (int)dtype,
            algo, n, (double)total / (double)csum, same && !bad ? "write the same bytes" : "DIFFER");
     size_t scr_size = oc_own_gpu_decompress_scratch(&cfg, n);
@@ -218,7 +293,7 @@ int main(int argc, char **argv)
         CUDA_OK(cudaEventRecord(e1));
         CUDA_OK(cudaEventSynchronize(e1));
         CUDA_OK(cudaEventElapsedTime(&ms, e0, e1));
-        if (r)
+        if (r || reps == 0)
             t.push_back(ms);
     }
     std::sort(t.begin(), t.end());

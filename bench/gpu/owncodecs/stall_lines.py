@@ -33,10 +33,17 @@ def main():
     if allc is None:
         print(f"{path}: columns {cols[:12]} ...: no 'Warp Stall Sampling (All Samples)'")
         return
-    reasons = [i for i, c in enumerate(cols) if "stall" in c.lower() and i != allc and "Sampling" not in c]
-    body = [r for r in rows[head + 1:] if len(r) == len(cols) and num(r[allc]) is not None]
+    # all samples only (not the "(Not Issued)" copies of the reasons)
+    reasons = [i for i, c in enumerate(cols)
+               if "stall" in c.lower() and i != allc and "Sampling" not in c and "Not Issued" not in c]
+    # the first kernel's block only (an import can print a kernel's source twice)
+    end = next((i for i in range(head + 1, len(rows)) if rows[i] and rows[i][0] == "Kernel Name"), len(rows))
+    body = [r for r in rows[head + 1:end] if len(r) == len(cols) and num(r[allc]) is not None]
     total = sum(num(r[allc]) for r in body) or 1.0
-    print(f"  {len(body)} SASS lines, {total:.0f} stall samples; top {n}:")
+    sums = sorted(((sum(num(r[i]) or 0 for r in body), cols[i]) for i in reasons), reverse=True)[:8]
+    print(f"  {len(body)} SASS lines, {total:.0f} stall samples; by reason: " +
+          ", ".join(f"{c.split('(')[0].strip()} {100 * v / total:.0f}%" for v, c in sums if v > 0))
+    print(f"  top {n} lines:")
     for r in sorted(body, key=lambda r: -num(r[allc]))[:n]:
         s = num(r[allc])
         why = sorted(((num(r[i]) or 0, cols[i]) for i in reasons), reverse=True)[:3]
