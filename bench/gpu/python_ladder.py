@@ -7,7 +7,9 @@ Rows carry ``"scope": "python"`` and wall-clock times (the call, then a device
 synchronisation).
 
 What is timed, per rung (first n chunks of the batch, RAW streams):
-  opencomp  encode:  codec.encode(views)                     (a list of CuPy views of the batch)
+  opencomp  encode:  codec.encode(buf, src_offsets=o, src_sizes=s, out=comp_buf, out_offsets=slots, out_sizes=room)
+                                 (one buffer in, one out, slots of 2x the chunk + 4 KiB; where the library has no
+                                 such call, codec.encode(views), a list of CuPy views of the batch)
             decode:  codec.decode(buf, src_offsets=o, src_sizes=s, out=out_buf, out_offsets=oo,
                                   uncomp_sizes=sizes)   (one buffer in, one out: no per-chunk objects)
   nvCOMP    encode:  codec.encode(batch, compression_config=cc)
@@ -261,11 +263,24 @@ class OpencompLib:
         self.data_type = getattr(args, "data_type", "") or ""
         self.deflate_level = getattr(args, "deflate_level", 0) or 0
         self.blosc = None
+        self.packed = self._packed_encode_works()
         if args is not None:
             self.blosc = (args.blosc_cname, 1 if args.blosc_shuffle == "shuffle" else 2, args.blosc_typesize,
                           args.blosc_clevel)
         self.known = {a.lower() for a in opencomp.algorithms()}
         self.kernels = {a.lower() for a in opencomp.algorithms("cuda")}
+
+    def _packed_encode_works(self):
+        """Whether this opencomp has the one-buffer encode (issue 16, session 9)."""
+        import numpy as np
+
+        try:
+            c = self.oc.Codec(algorithm="LZ4", bitstream_kind=self.oc.BitstreamKind.RAW)
+            c.encode(np.zeros(64, np.uint8), src_offsets=[0], src_sizes=[64], out=np.zeros(512, np.uint8),
+                     out_offsets=[0])
+            return True
+        except TypeError:
+            return False
 
     def supports(self, codec):
         return codec in self.known
@@ -290,9 +305,11 @@ class OpencompLib:
         return "%s %s ts%d" % (self.blosc[0], "shuffle" if self.blosc[1] == 1 else "bitshuffle", self.blosc[2])
 
     def api(self):
-        return ("opencomp.Codec(RAW): encode(list of CuPy views); decode(one buffer, src_offsets=, src_sizes=, "
+        enc = ("encode(one buffer, src_offsets=, src_sizes=, out=one buffer, out_offsets=, out_sizes=)"
+               if self.packed else "encode(list of CuPy views)")
+        return ("opencomp.Codec(RAW): %s; decode(one buffer, src_offsets=, src_sizes=, "
                 "out=one buffer, out_offsets=, uncomp_sizes=; "
-                "int64 arrays)")
+                "int64 arrays)" % enc)
 
     def setup(self, codec, chunk, batch):
         level = self.level(codec) or None
@@ -309,15 +326,33 @@ class OpencompLib:
     def inputs(self, n):
         if self.host_encode:
             return self.batch.host_views(n)
+        if self.packed:
+            # built outside the timing, as nvCOMP's BatchArrays are: int64 offset and size arrays, and one
+            # output buffer of fixed slots (2x the chunk + 4 KiB: above every algorithm's bound)
+            import numpy as np
+
+            slot = 2 * self.batch.chunk + 4096
+            ooffs = np.arange(n, dtype=np.int64) * slot
+            return _PackedIn(np.asarray(self.batch.offsets[:n], np.int64), np.asarray(self.batch.sizes[:n], np.int64),
+                             self.cp.empty(n * slot, dtype=self.cp.uint8), ooffs, np.full(n, slot, np.int64))
         return self.batch.in_views[:n]
 
     def encode(self, inputs):
+        if isinstance(inputs, _PackedIn):
+            sizes = self.codec.encode(self.batch.in_buf, src_offsets=inputs.soffs, src_sizes=inputs.ssizes,
+                                      out=inputs.buf, out_offsets=inputs.ooffs, out_sizes=inputs.room)
+            return (inputs.buf, inputs.ooffs.tolist(), sizes)
         return self.codec.encode(inputs)
 
     def comp_sizes(self, comp):
+        if isinstance(comp, tuple):
+            return list(comp[2])
         return [int(a.buffer_size) for a in comp]
 
     def comp_views(self, comp):
+        if isinstance(comp, tuple):
+            buf, offs, sizes = comp
+            return [buf[o:o + s] for o, s in zip(offs, sizes)]
         if self.host_encode:  # host streams: to the device, one copy each (untimed)
             import numpy as np
 
@@ -349,6 +384,15 @@ class OpencompLib:
         soffs, ssizes, ooffs, sizes = (np.asarray(v, dtype=np.int64) for v in (soffs, ssizes, ooffs, sizes))
         return lambda: self.codec.decode(buf, out=out, src_offsets=soffs, src_sizes=ssizes, out_offsets=ooffs,
                                          uncomp_sizes=sizes)
+
+
+class _PackedIn:
+    """The one-buffer encode's arguments for the first n chunks of a batch."""
+
+    __slots__ = ("soffs", "ssizes", "buf", "ooffs", "room")
+
+    def __init__(self, soffs, ssizes, buf, ooffs, room):
+        self.soffs, self.ssizes, self.buf, self.ooffs, self.room = soffs, ssizes, buf, ooffs, room
 
 
 class NvcompLib:
@@ -432,6 +476,7 @@ class Batch:
             k = min(cycle, nbuf - o)
             host[o:o + k] = host[:k]
         self.host = host
+        self.chunk = plan.chunk_size
         self.in_buf = cp.asarray(host[:nbuf])
         self.out_buf = cp.empty(nbuf, dtype=cp.uint8)
         self.offsets = [plan.offset(i) for i in range(top)]

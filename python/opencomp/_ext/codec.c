@@ -1106,7 +1106,7 @@ static oc_data_type encode_data_type(const oc_py_codec *c, const job *j)
     oc_data_type t = OC_TYPE_DEFAULT;
     if (c->data_type[0])
         return oc_data_type_from_name(c->data_type, &t) == OC_OK ? t : OC_TYPE_DEFAULT;
-    for (size_t i = 0; i < j->n; i++) {
+    for (size_t i = 0; i < j->nviews; i++) { /* packed: the one buffer's type */
         oc_data_type ti = OC_TYPE_DEFAULT;
         if (oc_data_type_from_name(j->src[i].typestr, &ti) != OC_OK || (i > 0 && ti != t))
             return OC_TYPE_DEFAULT;
@@ -1126,7 +1126,7 @@ static uint8_t encode_typesize(const oc_py_codec *c, const job *j)
     if (c->typesize || c->algorithm != OC_ALGO_BLOSC)
         return c->typesize;
     Py_ssize_t w = 0;
-    for (size_t i = 0; i < j->n; i++) {
+    for (size_t i = 0; i < j->nviews; i++) { /* packed: the one buffer's item size */
         char kind;
         Py_ssize_t wi;
         if (oc_py_typestr_parse(j->src[i].typestr, &kind, &wi) != 0 || wi < 1 || wi > 255 ||
@@ -1137,15 +1137,22 @@ static uint8_t encode_typesize(const oc_py_codec *c, const job *j)
     return (uint8_t)(w ? w : 1);
 }
 
+static int job_prepare_packed(oc_py_state *st, oc_py_codec *c, job *j, PyObject *srcs, PyObject *outs,
+                              PyObject *soffs, PyObject *ssizes, PyObject *ooffs, PyObject *caps, int encode);
+static PyObject *packed_encode_finish(oc_py_state *st, job *j, int status_mode);
+
 static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"array_s", "out", "errors", NULL};
+    static char *kwlist[] = {"array_s",   "out",         "errors",    "src_offsets",
+                             "src_sizes", "out_offsets", "out_sizes", NULL};
     static const char *const aliases[] = {"srcs", "array", NULL};
     PyObject *srcs, *outs = Py_None, *errors = Py_None;
+    PyObject *soffs = Py_None, *ssizes = Py_None, *ooffs = Py_None, *osizes = Py_None;
     PyObject *kw2 = NULL;
     if (kw && !(kw2 = alias_kw(kw, aliases, "array_s")))
         return NULL;
-    int ok = PyArg_ParseTupleAndKeywords(args, kw2, "O|$OO:encode", kwlist, &srcs, &outs, &errors);
+    int ok = PyArg_ParseTupleAndKeywords(args, kw2, "O|$OOOOOO:encode", kwlist, &srcs, &outs, &errors, &soffs,
+                                         &ssizes, &ooffs, &osizes);
     Py_XDECREF(kw2);
     if (!ok)
         return NULL;
@@ -1154,6 +1161,15 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
     int status_mode;
     if (parse_errors(errors, &status_mode) != 0)
         return NULL;
+    int packed = soffs != Py_None;
+    if (!packed && (ssizes != Py_None || ooffs != Py_None || osizes != Py_None)) {
+        PyErr_SetString(PyExc_ValueError, "src_sizes=, out_offsets= and out_sizes= go with src_offsets=");
+        return NULL;
+    }
+    if (packed && c->kind != OC_BITSTREAM_RAW) {
+        PyErr_SetString(PyExc_ValueError, "src_offsets= encodes RAW chunks (bitstream_kind=RAW)");
+        return NULL;
+    }
     if (c->algorithm == OC_ALGO_NONE) {
         PyErr_SetString(PyExc_ValueError, "encode needs an algorithm: Codec(algorithm='LZ4' | 'Snappy' | "
                                           "'Deflate' | 'Zlib' | 'Gzip' | 'Zstd' | 'Cascaded' | 'ANS' | "
@@ -1164,7 +1180,8 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
     memset(&j, 0, sizeof j);
     PyObject *ret = NULL;
     oc_py_context *ctx = NULL;
-    if (job_prepare(st, c, &j, srcs, outs, "encode") != 0)
+    if (packed ? job_prepare_packed(st, c, &j, srcs, outs, soffs, ssizes, ooffs, osizes, 1) != 0
+               : job_prepare(st, c, &j, srcs, outs, "encode") != 0)
         goto done;
     oc_buffer_options bo = OC_BUFFER_OPTIONS_INIT;
     bo.algorithm = c->algorithm;
@@ -1247,6 +1264,10 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
     ctx = NULL;
     if (call != OC_OK) {
         raise_call(st, call, "encode", c->algorithm, j.on_device);
+        goto done;
+    }
+    if (packed) {
+        ret = packed_encode_finish(st, &j, status_mode);
         goto done;
     }
     if (!j.out && j.backing) {
@@ -1437,23 +1458,44 @@ static int int_seq(PyObject *obj, const char *name, size_t *n, size_t **dst)
 }
 
 /* srcs is one buffer holding chunk i at src_offsets[i] (src_sizes[i] bytes);
- * out is one buffer receiving it at out_offsets[i] (uncomp_sizes[i] bytes).
- * The pointer and size arrays are filled in one C pass, bounds-checked. */
+ * out is one buffer receiving it at out_offsets[i], with room for caps[i]
+ * bytes: decode's uncomp_sizes=, encode's out_sizes= (by default
+ * oc_compress_bound of the chunk).  The pointer and size arrays are filled
+ * in one C pass, bounds-checked. */
 static int job_prepare_packed(oc_py_state *st, oc_py_codec *c, job *j, PyObject *srcs, PyObject *outs,
-                              PyObject *soffs, PyObject *ssizes, PyObject *ooffs, PyObject *usizes)
+                              PyObject *soffs, PyObject *ssizes, PyObject *ooffs, PyObject *caps, int encode)
 {
-    if (outs == Py_None || ssizes == Py_None || ooffs == Py_None || usizes == Py_None) {
-        PyErr_SetString(PyExc_ValueError,
-                        "src_offsets= needs src_sizes=, out= (one buffer), out_offsets= and "
-                        "uncomp_sizes=");
+    const char *capname = encode ? "out_sizes" : "uncomp_sizes";
+    if (outs == Py_None || ssizes == Py_None || ooffs == Py_None || (!encode && caps == Py_None)) {
+        PyErr_SetString(PyExc_ValueError, encode ? "src_offsets= needs src_sizes=, out= (one buffer) and "
+                                                   "out_offsets="
+                                                 : "src_offsets= needs src_sizes=, out= (one buffer), "
+                                                   "out_offsets= and uncomp_sizes=");
         return -1;
     }
     size_t n = (size_t)-1;
     size_t *so = NULL, *ss = NULL, *oo = NULL, *us = NULL;
     int rc = -1;
     if (int_seq(soffs, "src_offsets", &n, &so) != 0 || int_seq(ssizes, "src_sizes", &n, &ss) != 0 ||
-        int_seq(ooffs, "out_offsets", &n, &oo) != 0 || int_seq(usizes, "uncomp_sizes", &n, &us) != 0)
+        int_seq(ooffs, "out_offsets", &n, &oo) != 0)
         goto done;
+    if (caps != Py_None) {
+        if (int_seq(caps, capname, &n, &us) != 0)
+            goto done;
+    } else { /* encode: each chunk's bound */
+        us = PyMem_Calloc(n ? n : 1, sizeof *us);
+        if (!us) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (size_t i = 0; i < n; i++)
+            if ((us[i] = oc_compress_bound(c->algorithm, ss[i])) == 0) {
+                oc_py_raise(st, OC_ERR_CHUNK_TOO_LARGE, (Py_ssize_t)i,
+                            "encode: input %zu (%zu bytes) exceeds what %s can compress in one stream", i, ss[i],
+                            oc_algorithm_name(c->algorithm));
+                goto done;
+            }
+    }
     j->n = n;
     j->single = 0;
     size_t m = n ? n : 1;
@@ -1498,9 +1540,9 @@ static int job_prepare_packed(oc_py_state *st, oc_py_codec *c, job *j, PyObject 
         }
         if (oo[i] > on || us[i] > on - oo[i]) {
             PyErr_Format(PyExc_ValueError,
-                         "chunk %zu: out_offsets[%zu] + uncomp_sizes[%zu] = %zu + %zu is past "
+                         "chunk %zu: out_offsets[%zu] + %s[%zu] = %zu + %zu is past "
                          "the end of out (%zu bytes)",
-                         i, i, i, oo[i], us[i], on);
+                         i, i, capname, i, oo[i], us[i], on);
             goto done;
         }
         j->src_ptrs[i] = sb + so[i];
@@ -1551,6 +1593,42 @@ static PyObject *packed_finish(oc_py_state *st, job *j, PyObject *outs, int stat
     return Py_BuildValue("(ON)", outs, statuses);
 }
 
+/* A packed encode's result: the compressed sizes (a list of ints), raising
+ * for the first failed chunk; with errors='status', (sizes, statuses), 0 for
+ * a failed chunk's size. */
+static PyObject *packed_encode_finish(oc_py_state *st, job *j, int status_mode)
+{
+    for (size_t i = 0; !status_mode && i < j->n; i++)
+        if (j->st[i] != OC_OK) {
+            oc_py_raise(st, j->st[i], (Py_ssize_t)i, "encode failed for chunk %zu of %zu: %s: %s", i, j->n,
+                        oc_status_name(j->st[i]), oc_status_message(j->st[i]));
+            return NULL;
+        }
+    PyObject *sizes = PyList_New((Py_ssize_t)j->n);
+    PyObject *statuses = status_mode ? PyList_New((Py_ssize_t)j->n) : NULL;
+    if (!sizes || (status_mode && !statuses))
+        goto fail;
+    for (size_t i = 0; i < j->n; i++) {
+        PyObject *v = PyLong_FromSize_t(j->st[i] == OC_OK ? j->dst_sizes[i] : 0);
+        if (!v)
+            goto fail;
+        PyList_SET_ITEM(sizes, (Py_ssize_t)i, v);
+        if (statuses) {
+            PyObject *s = oc_py_status_object(st, j->st[i]);
+            if (!s)
+                goto fail;
+            PyList_SET_ITEM(statuses, (Py_ssize_t)i, s);
+        }
+    }
+    if (!statuses)
+        return sizes;
+    return Py_BuildValue("(NN)", sizes, statuses);
+fail:
+    Py_XDECREF(sizes);
+    Py_XDECREF(statuses);
+    return NULL;
+}
+
 static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"srcs",      "data_type",   "out", "uncomp_sizes", "errors", "src_offsets",
@@ -1587,7 +1665,7 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_ValueError, "src_offsets= decodes RAW chunks (bitstream_kind=RAW)");
         return NULL;
     }
-    if (packed ? job_prepare_packed(st, c, &j, srcs, outs, soffs, ssizes, ooffs, sizes) != 0
+    if (packed ? job_prepare_packed(st, c, &j, srcs, outs, soffs, ssizes, ooffs, sizes, 0) != 0
                : (job_prepare(st, c, &j, srcs, outs, "decode") != 0 || parse_sizes(sizes, &j) != 0))
         goto done;
     ctx = pool_take(c, j.device_id, j.on_device);
