@@ -135,6 +135,8 @@ def parse_args(argv):
     out.add_argument("--append-to", metavar="RUN.json", help="add the rows to oc_gpu_bench's run file")
     out.add_argument("--json", metavar="OUT.json", help="write a run file of these rows alone")
     out.add_argument("--dry-run", action="store_true", help="print the plan and exit (no GPU needed)")
+    ap.add_argument("--keep-other-labels", action="store_true",
+                    help="with --append-to: keep the Python rows of other batch labels (a run per file or case)")
     args = ap.parse_args(argv)
     if any(c > 1 << 31 for c in args.chunks):
         ap.error("chunk sizes up to 2 GiB")
@@ -690,9 +692,14 @@ def gpu_run(args, datas, sizes):
 def write(args, run, base, versions):
     if base is not None:
         out = dict(base)
-        out["results"] = [r for r in base["results"] if r.get("scope") != "python"] + run.rows
-        out["skipped"] = [s for s in base.get("skipped", []) if not s.startswith("python: ")] + run.skipped
-        out["failures"] = [s for s in base.get("failures", []) if not s.startswith("python: ")] + run.failures
+        # this run's rows replace the earlier Python rows; with --keep-other-labels only those of the same batch
+        # label (and Blosc case), so that a run per file or per case appends beside the earlier ones
+        label, cases = label_of(args), {r.get("blosc") for r in run.rows} or {None}
+        out["results"] = [r for r in base["results"] if r.get("scope") != "python" or (
+            args.keep_other_labels and (r.get("file") != label or r.get("blosc") not in cases))] + run.rows
+        old = (lambda s: False) if args.keep_other_labels else (lambda s: s.startswith("python: "))
+        out["skipped"] = [s for s in base.get("skipped", []) if not old(s)] + run.skipped
+        out["failures"] = [s for s in base.get("failures", []) if not old(s)] + run.failures
         out["python"] = {"apis": versions, "budget_s": args.budget, "rung_cap_s": args.rung_cap}
         path = args.append_to
     else:
