@@ -52,8 +52,6 @@ def _create_array(*a, **k):
 zarr.create_array = _create_array
 
 
-
-
 def _host_comparisons():
     """numpy.testing and numpy.array_equal on CuPy arrays: each argument that
     is one is copied to the host, then numpy compares as usual."""
