@@ -198,3 +198,43 @@ def test_packed_encode_on_the_device(cp, alg):
     codec.decode(hout, src_offsets=ooffs, src_sizes=sizes, out=hdec, out_offsets=[i * 16_384 for i in range(9)],
                  uncomp_sizes=[16_384] * 9)
     assert bytes(hdec) == DATA[:9 * 16_384]
+
+
+def test_packed_calls_reuse_their_block_safely():
+    """The packed calls' per-chunk arrays live in a block the Codec keeps
+    between calls (grown when a call has more chunks; a call that finds it
+    taken by another thread uses a block of its own): calls of growing and
+    shrinking chunk counts, and eight threads on one Codec at once, each get
+    exactly their own chunks back; src_offsets may be any iterable."""
+    import threading
+
+    codec = oc.Codec(algorithm="LZ4", bitstream_kind=oc.BitstreamKind.RAW)
+    chunks = _chunks(DATA, 12, 16_384)
+    src, soffs, ssizes = _packed(codec, chunks)
+    want = [c.tobytes() for c in chunks]
+
+    def decode(k):
+        out = np.full(k * 16_384, POISON, np.uint8)
+        codec.decode(src, out=out, src_offsets=iter(soffs[:k]), src_sizes=ssizes[:k],
+                     out_offsets=[i * 16_384 for i in range(k)], uncomp_sizes=[c.nbytes for c in chunks[:k]])
+        return [bytes(out[i * 16_384:i * 16_384 + chunks[i].nbytes]) for i in range(k)]
+
+    for k in (1, 12, 3, 12, 7):
+        assert decode(k) == want[:k]
+    errors = []
+
+    def worker(seed):
+        try:
+            for r in range(30):
+                k = 1 + (seed * 7 + r) % 12
+                if decode(k) != want[:k]:
+                    errors.append((seed, r, k))
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(repr(e))
+
+    threads = [threading.Thread(target=worker, args=(s,)) for s in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
