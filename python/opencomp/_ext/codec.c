@@ -1545,7 +1545,8 @@ static int job_prepare_packed(oc_py_state *st, oc_py_codec *c, job *j, PyObject 
     j->carved = 1;
     int bad = int_seq_fill(soffs, "src_offsets", n, so) != 0;
     Py_XDECREF(held);
-    if (bad || int_seq_fill(ssizes, "src_sizes", n, ss) != 0 || int_seq_fill(ooffs, "out_offsets", n, oo) != 0)
+    if (bad || int_seq_fill(ssizes, "src_sizes", n, ss) != 0 ||
+        int_seq_fill(ooffs, "out_offsets", n, oo) != 0)
         return -1;
     if (caps != Py_None) {
         if (int_seq_fill(caps, capname, n, us) != 0)
@@ -1554,8 +1555,8 @@ static int job_prepare_packed(oc_py_state *st, oc_py_codec *c, job *j, PyObject 
         for (size_t i = 0; i < n; i++)
             if ((us[i] = oc_compress_bound(c->algorithm, ss[i])) == 0) {
                 oc_py_raise(st, OC_ERR_CHUNK_TOO_LARGE, (Py_ssize_t)i,
-                            "encode: input %zu (%zu bytes) exceeds what %s can compress in one stream", i, ss[i],
-                            oc_algorithm_name(c->algorithm));
+                            "encode: input %zu (%zu bytes) exceeds what %s can compress in one stream", i,
+                            ss[i], oc_algorithm_name(c->algorithm));
                 return -1;
             }
     }
