@@ -408,6 +408,60 @@ def test_python_ladder_host(d, run_path):
     check(len([r for r in run["results"] if r["scope"] == "kernel"]) == 6, "the kernel rows kept, the old Python rows replaced")
 
 
+def test_python_ladder_keeps_other_labels(d):
+    """--keep-other-labels: a second run (another file, as full-scale --typed runs one a file) appends its rows
+    beside the first run's; without it a run replaces every earlier Python row."""
+    try:
+        import numpy  # noqa: F401
+
+        import opencomp  # noqa: F401
+    except ImportError:
+        return
+    f1, f2 = os.path.join(ROOT, "bench/report.py"), os.path.join(ROOT, "include/opencomp.h")
+    path = write(d, "keep.json", synthetic_run())
+    sys.modules["cupy"] = fake_cupy()
+    try:
+        for f, keep in ((f1, True), (f2, True), (f1, False)):
+            argv = ["--append-to", path, "--contenders", "opencomp", "--codecs", "lz4", "--chunks", "4K", "--sizes",
+                    "all", "--label", os.path.basename(f), f] + (["--keep-other-labels"] if keep else [])
+            args = pl.parse_args(argv)
+            data = open(f, "rb").read()
+            rc, out, err = call(lambda a: pl.gpu_run(args, [data], [len(data)]), None)
+            check(rc == 0, "python_ladder run for %s exits 0 (%r)" % (os.path.basename(f), err[-500:]))
+            labels = {r["file"] for r in report.load_run(path)["results"] if r["scope"] == "python"}
+            if f == f2:
+                check(labels == {"report.py", "opencomp.h", "mix of 3 files"},
+                      "--keep-other-labels: both files' rows beside the earlier ones (%r)" % labels)
+        check(labels == {"report.py"}, "without it: the earlier Python rows replaced (%r)" % labels)
+    finally:
+        del sys.modules["cupy"]
+
+
+# ---- py_vs_c.py ----------------------------------------------------------------------------------------------------
+
+def test_py_vs_c(d):
+    """Each Python row of a >= 1 GiB batch paired with the kernel row of the same batch: the ratios of the synthetic
+    run (opencomp 3.0 / 4.0, nvCOMP 50 / 100), a row without a partner named, small batches left out."""
+    pvc = load_script("py_vs_c", os.path.join(HERE, "gpu", "py_vs_c.py"))
+    run = synthetic_run()
+    lone = dict(next(r for r in run["results"] if r["scope"] == "python" and r["uncompressed_bytes"] >= 1 << 30))
+    lone.update(algorithm="zlib")
+    run["results"].append(lone)
+    out_json = os.path.join(d, "pairs.json")
+    rc, out, err = call(pvc.main, [write(d, "pvc.json", run), "--json", out_json])
+    check(rc == 0, "py_vs_c exits 0 (%r)" % err)
+    with open(out_json) as f:
+        pairs = json.load(f)["pairs"]
+    got = {(p["contender"], round(p["decompress_ratio"], 3)) for p in pairs}
+    check(got == {("opencomp-gpu", 0.75), ("nvcomp-gpu", 0.5)}, "the 1 GiB pairs and their ratios (%r)" % got)
+    check(all(p["uncompressed_bytes"] >= 1 << 30 for p in pairs), "only batches of at least 1 GiB")
+    check(next(p for p in pairs if p["contender"] == "opencomp-gpu")["compress_ratio"] is None,
+          "no compression ratio where the Python compression was not timed")
+    check("no kernel row for python opencomp-gpu zlib" in out and "below 0.90" in out, "the lone row named (%r)" % out)
+    rc, _, err = call(pvc.main, [os.path.join(d, "missing.json")])
+    check(rc == 2 and "missing.json" in err, "an unreadable run file: exit 2")
+
+
 # ---- update-results --------------------------------------------------------------------------------------------
 
 def test_update_results(d, run_path):
@@ -465,6 +519,8 @@ def main(argv):
         run_path = test_report(d)
         test_python_ladder(d)
         test_python_ladder_host(d, run_path)
+        test_python_ladder_keeps_other_labels(d)
+        test_py_vs_c(d)
         test_update_results(d, run_path)
     print("%d passed, %d failed" % (CHECKS[0] - len(FAILS), len(FAILS)))
     return 1 if FAILS else 0

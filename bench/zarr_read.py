@@ -52,6 +52,15 @@ original array on the device.  Prints a table; --json writes the figures with
 the device, date and opencomp build.  --breakdown adds, for the opencomp
 contenders, the time inside opencomp's decode calls and the rest per chunk
 (store reads, copies, zarr's and opencomp's Python), from the median read.
+--profile adds, for opencomp-gpu (the direct read), --repeat more reads with
+a device synchronisation after each phase, and prints the median of each:
+store read (the chunk or shard files into one pinned buffer), shard index
+(sharded arrays: the indexes read and checked), H2D (the one copy), decode
+(the packed call and its kernels, to the synchronisation), assembly (the rest
+of the direct read: staging copies, fill values), and zarr (the rest of the
+read: zarr's indexing and event loop, the worker-thread hand-off).  The
+synchronisations cost the overlap the real read has, so the phases sum to a
+little more than the timed read.
 """
 
 from __future__ import annotations
@@ -155,6 +164,78 @@ def codec_only(args, z, ref, nbytes, cp, sync):
     return out
 
 
+PHASES = ("store read", "shard index", "H2D", "decode", "assembly", "zarr")
+
+
+def phase_profile(args, read, ref, nbytes, nchunks, cp, sync):
+    """opencomp-gpu's direct read timed in phases (--profile): _fastread's steps
+    wrapped, a device synchronisation after each; the median of --repeat reads."""
+    from opencomp.zarr import _fastread
+    from opencomp.numcodecs import _batch
+
+    cur: dict = {}
+    saved = {k: getattr(_fastread, k) for k in ("_read_files", "_pack", "_shard_ranges", "_to_device", "_read_sync")}
+    real_codec = _batch.BatchCodec.codec
+
+    def timed(phase, fn, gpu=False):
+        def wrapper(*a, **k):
+            t = time.perf_counter()
+            try:
+                return fn(*a, **k)
+            finally:
+                if gpu:
+                    sync()
+                cur[phase] = cur.get(phase, 0.0) + time.perf_counter() - t
+        return wrapper
+
+    class _Sync:
+        def __init__(self, codec):
+            self._codec = codec
+
+        def decode(self, *a, **k):
+            sync()  # the copy before it is done: the decode's own time only
+            return timed("decode", self._codec.decode, gpu=True)(*a, **k)
+
+        def __getattr__(self, name):
+            return getattr(self._codec, name)
+
+    _fastread._read_files = timed("store read", saved["_read_files"])
+    _fastread._pack = timed("store read", saved["_pack"])
+    _fastread._shard_ranges = timed("shard index", saved["_shard_ranges"])
+    _fastread._to_device = timed("H2D", saved["_to_device"], gpu=True)
+    _fastread._read_sync = timed("direct", saved["_read_sync"], gpu=True)
+    _batch.BatchCodec.codec = property(lambda self: _Sync(real_codec.fget(self)))
+    runs = []
+    ok = True
+    try:
+        for _ in range(max(1, args.repeat)):
+            cur.clear()
+            t = time.perf_counter()
+            got = read()
+            sync()
+            total = time.perf_counter() - t
+            ok = ok and bool(cp.array_equal(got, ref))
+            del got
+            ph = {p: cur.get(p, 0.0) for p in PHASES}
+            ph["assembly"] = cur.get("direct", 0.0) - sum(cur.get(p, 0.0) for p in PHASES[:4])
+            ph["zarr"] = total - cur.get("direct", 0.0)
+            ph["total"] = total
+            runs.append(ph)
+    finally:
+        for k, v in saved.items():
+            setattr(_fastread, k, v)
+        _batch.BatchCodec.codec = real_codec
+    med = {p: statistics.median(r[p] for r in runs) for p in PHASES + ("total",)}
+    print(f"profile: opencomp-gpu direct read in phases (a sync after each; median of {len(runs)}; "
+          f"{nchunks} chunks){'' if ok else '  RESULT DIFFERS'}", flush=True)
+    for p in PHASES + ("total",):
+        print(f"  {p:12s} {med[p] * 1e3:8.1f} ms  {100 * med[p] / med['total']:5.1f}%"
+              + (f"  {nbytes / med[p] / 1e9:7.2f} GB/s" if p in ("decode", "total") and med[p] > 0 else ""),
+              flush=True)
+    return {"phases_s": med, "runs": len(runs), "verified": ok,
+            "note": "a device synchronisation after each phase; medians per phase, so they need not sum to total"}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="zarr read into GPU memory: stock vs opencomp")
     ap.add_argument("--size-gib", type=float, default=1.0)
@@ -171,6 +252,8 @@ def main(argv=None) -> int:
                     default="stock-host+copy,stock-gpu-buffers,opencomp-gpu,opencomp-gpu-batched,opencomp-host+copy")
     ap.add_argument("--breakdown", action="store_true",
                     help="time opencomp's decode calls inside each opencomp read (adds a spy, not a sync)")
+    ap.add_argument("--profile", action="store_true",
+                    help="opencomp-gpu's direct read in phases, a synchronisation after each (module docstring)")
     ap.add_argument("--json", help="write the results here")
     ap.add_argument("--no-codec-only", action="store_true", help="skip the codec-only table")
     ap.add_argument("--decode-batch", type=int, default=0,
@@ -344,6 +427,7 @@ def main(argv=None) -> int:
             print(f"  {'':20s} of which opencomp decode calls {inside[k] * 1e3:.0f} ms, the rest {rest * 1e3:.0f} ms "
                   f"= {rest / (n // chunk) * 1e3:.3f} ms a chunk", flush=True)
 
+    profile = phase_profile(args, read_oc_gpu, ref, nbytes, n // chunk, cp, sync) if args.profile else None
     codec_results = [] if args.no_codec_only else codec_only(args, z, ref, nbytes, cp, sync)
 
     algorithm = _batch.FORMATS[args.codec.split(".")[-1]]
@@ -381,6 +465,7 @@ def main(argv=None) -> int:
         "cupy": cp.__version__,
         "results": results,
         "codec_only": codec_results,
+        "profile": profile,
         "decode_batch": args.decode_batch,
     }
     print(f"zarr_read: device {report['device']}; opencomp GPU kernel for {algorithm}: "

@@ -7,7 +7,9 @@ Rows carry ``"scope": "python"`` and wall-clock times (the call, then a device
 synchronisation).
 
 What is timed, per rung (first n chunks of the batch, RAW streams):
-  opencomp  encode:  codec.encode(views)                     (a list of CuPy views of the batch)
+  opencomp  encode:  codec.encode(buf, src_offsets=o, src_sizes=s, out=comp_buf, out_offsets=slots, out_sizes=room)
+                                 (one buffer in, one out, slots of 2x the chunk + 4 KiB; where the library has no
+                                 such call, codec.encode(views), a list of CuPy views of the batch)
             decode:  codec.decode(buf, src_offsets=o, src_sizes=s, out=out_buf, out_offsets=oo,
                                   uncomp_sizes=sizes)   (one buffer in, one out: no per-chunk objects)
   nvCOMP    encode:  codec.encode(batch, compression_config=cc)
@@ -21,6 +23,23 @@ oc_gpu_bench's (ladder_budget.h): a warm-up unless a call is predicted to
 take >= 1 s, timed calls aiming at --target seconds, a rung skipped (and
 named) when it would pass --rung-cap or the --budget.  A compression skipped
 at a large rung is replaced by one cycle's streams, repeated, for the decode.
+
+The order (issue 16: a Python row for every algorithm at full scale, within the
+full-scale run's Python budget): first the top rung (1 GiB) of every cell, chunk
+size by chunk size, each chunk size an equal share of --top-share of the budget,
+its timed calls at most --top-repeats; its compression is timed only where one
+cycle's encode predicts it fits the rung cap (else the decode takes that
+cycle's streams, repeated); then, with what is left, the smaller rungs of the
+core codecs (lz4, snappy, deflate, zstd, gdeflate).  The other codecs run the
+top rung only:
+  zlib, gzip          RAW zlib / gzip streams (deflate's kernel, their checksums)
+  cascaded, bitcomp, ans  --data-type (as oc_gpu_bench --data-type; give files of that type)
+  blosc               c-blosc chunks written on the host by libblosc through the CPU
+                      engine, as oc_gpu_bench --blosc writes them (--blosc-cname,
+                      --blosc-shuffle, --blosc-typesize, clevel 5): rows carry "blosc",
+                      the case name ("lz4 shuffle ts4"), as oc_gpu_bench's do
+Deflate's family is compressed at --deflate-level (0: the library's default,
+recorded as 0, as oc_gpu_bench records it).  nvCOMP runs the core codecs only.
 
     python3 bench/gpu/python_ladder.py --append-to RUN.json [options] FILE...   (rows join RUN.json)
     python3 bench/gpu/python_ladder.py --json OUT.json [options] FILE...
@@ -38,8 +57,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import batch_plan as bp  # noqa: E402
 
-CODECS = ["lz4", "snappy", "deflate", "zstd", "gdeflate"]
-API_NAMES = {"lz4": "LZ4", "snappy": "Snappy", "deflate": "Deflate", "zstd": "Zstd", "gdeflate": "GDeflate"}
+CORE = ["lz4", "snappy", "deflate", "zstd", "gdeflate"]
+CODECS = CORE + ["zlib", "gzip", "cascaded", "bitcomp", "ans", "blosc"]
+API_NAMES = {"lz4": "LZ4", "snappy": "Snappy", "deflate": "Deflate", "zstd": "Zstd", "gdeflate": "GDeflate",
+             "zlib": "Zlib", "gzip": "Gzip", "cascaded": "Cascaded", "bitcomp": "Bitcomp", "ans": "ANS",
+             "blosc": "Blosc"}
+DEFLATES = ("deflate", "zlib", "gzip", "gdeflate")
 CONTENDERS = {"opencomp": "opencomp-gpu", "nvcomp": "nvcomp-gpu"}
 POISON = 0xEE  # output bytes before a decode, and the batch buffer's gaps between chunks
 
@@ -89,7 +112,8 @@ def parse_args(argv):
     ap.add_argument("--chunks", type=_list(_bytes), default=[64 << 10, 256 << 10, 1 << 20, 4 << 20])
     ap.add_argument("--sizes", type=_list(_rung), default=[0, 1 << 20, 32 << 20, 256 << 20, 1 << 30],
                     help="ladder rungs: 1c, sizes (1M, 1G), all (default 1c,1M,32M,256M,1G)")
-    ap.add_argument("--codecs", type=_list(str, CODECS), default=list(CODECS))
+    ap.add_argument("--codecs", type=_list(str, CODECS), default=list(CORE),
+                    help="%s (default: the first five)" % ",".join(CODECS))
     ap.add_argument("--contenders", type=_list(str, list(CONTENDERS)), default=list(CONTENDERS))
     ap.add_argument("--label", help="the rows' \"file\" (default: \"mix of N files\", as oc_gpu_bench)")
     ap.add_argument("--zstd-level", type=int, default=3, help="opencomp's zstd level (default 3)")
@@ -97,10 +121,22 @@ def parse_args(argv):
     ap.add_argument("--rung-cap", type=_positive(float), default=3.0, help="most seconds per rung")
     ap.add_argument("--target", type=_positive(float), default=0.25, help="seconds the timed calls aim at")
     ap.add_argument("--max-repeats", type=_positive(int), default=7)
+    ap.add_argument("--top-repeats", type=_positive(int), default=3, help="most timed calls at the top rung")
+    ap.add_argument("--top-share", type=float, default=0.7,
+                    help="share of the budget for the top rungs, first (the rest: the smaller rungs)")
+    ap.add_argument("--data-type", default="", help="element type of cascaded/bitcomp/ans (<i4, <i8, bf16, ...)")
+    ap.add_argument("--deflate-level", type=int, default=0,
+                    help="opencomp's deflate/zlib/gzip/gdeflate level (0: the library's default)")
+    ap.add_argument("--blosc-cname", default="lz4")
+    ap.add_argument("--blosc-shuffle", choices=["shuffle", "bitshuffle"], default="shuffle")
+    ap.add_argument("--blosc-typesize", type=_positive(int), default=4)
+    ap.add_argument("--blosc-clevel", type=int, default=5)
     out = ap.add_mutually_exclusive_group(required=True)
     out.add_argument("--append-to", metavar="RUN.json", help="add the rows to oc_gpu_bench's run file")
     out.add_argument("--json", metavar="OUT.json", help="write a run file of these rows alone")
     out.add_argument("--dry-run", action="store_true", help="print the plan and exit (no GPU needed)")
+    ap.add_argument("--keep-other-labels", action="store_true",
+                    help="with --append-to: keep the Python rows of other batch labels (a run per file or case)")
     args = ap.parse_args(argv)
     if any(c > 1 << 31 for c in args.chunks):
         ap.error("chunk sizes up to 2 GiB")
@@ -136,11 +172,12 @@ class Budget:
             return False, warm, pred, "estimated %.1f s, %.1f s of the run's budget left" % (cost, left)
         return True, warm, pred, ""
 
-    def repeats(self, call_s, spent_s):
+    def repeats(self, call_s, spent_s, most=None):
+        most = self.max_repeats if most is None else min(most, self.max_repeats)
         if not call_s > 0:
-            return self.max_repeats
+            return most
         room = min(self.target, self.rung_cap - spent_s, self.deadline - time.monotonic())
-        return max(1, min(self.max_repeats, int(room / call_s)))
+        return max(1, min(most, int(room / call_s)))
 
 
 def rungs_of(plan, sizes):
@@ -184,13 +221,15 @@ class Run:
         except Exception:
             pass
         self.budget = Budget(args.budget, args.rung_cap, args.target, args.max_repeats, parallel_chunks=sms)
+        self.deadline = self.budget.deadline
         self.copy_gbps = 0.0
 
     def sync(self):
         self.cp.cuda.runtime.deviceSynchronize()
 
-    def timed(self, fn, nbytes, chunks, prev, what):
-        """Time fn per the budget: (median_s, repeats, warmup, last result) or None (skipped)."""
+    def timed(self, fn, nbytes, chunks, prev, what, most=None):
+        """Time fn per the budget: (median_s, repeats, warmup, last result) or None (skipped); at most `most`
+        timed calls."""
         run, warm, pred, why = self.budget.plan(nbytes, chunks, prev)
         if not run:
             self.skipped.append("python: %s: %s" % (what, why))
@@ -204,7 +243,7 @@ class Run:
             res = fn()
             self.sync()
             call = time.perf_counter() - s
-        reps = self.budget.repeats(call, time.perf_counter() - t0)
+        reps = self.budget.repeats(call, time.perf_counter() - t0, most)
         times = []
         for _ in range(reps):
             s = time.perf_counter()
@@ -219,12 +258,31 @@ class OpencompLib:
 
     name = "opencomp-gpu"
 
-    def __init__(self, cp, zstd_level):
+    def __init__(self, cp, zstd_level, args=None):
         import opencomp
 
         self.oc, self.cp, self.zstd_level = opencomp, cp, zstd_level
+        self.data_type = getattr(args, "data_type", "") or ""
+        self.deflate_level = getattr(args, "deflate_level", 0) or 0
+        self.blosc = None
+        self.packed = self._packed_encode_works()
+        if args is not None:
+            self.blosc = (args.blosc_cname, 1 if args.blosc_shuffle == "shuffle" else 2, args.blosc_typesize,
+                          args.blosc_clevel)
         self.known = {a.lower() for a in opencomp.algorithms()}
         self.kernels = {a.lower() for a in opencomp.algorithms("cuda")}
+
+    def _packed_encode_works(self):
+        """Whether this opencomp has the one-buffer encode (issue 16, session 9)."""
+        import numpy as np
+
+        try:
+            c = self.oc.Codec(algorithm="LZ4", bitstream_kind=self.oc.BitstreamKind.RAW)
+            c.encode(np.zeros(64, np.uint8), src_offsets=[0], src_sizes=[64], out=np.zeros(512, np.uint8),
+                     out_offsets=[0])
+            return True
+        except TypeError:
+            return False
 
     def supports(self, codec):
         return codec in self.known
@@ -238,29 +296,69 @@ class OpencompLib:
         return "gpu-kernel" if codec in self.kernels else "host-staged"
 
     def level(self, codec):
-        return self.zstd_level if codec == "zstd" else 0
+        if codec == "blosc" and self.blosc:
+            return self.blosc[3]
+        return self.zstd_level if codec == "zstd" else self.deflate_level if codec in DEFLATES else 0
+
+    def case(self, codec):
+        """oc_gpu_bench --blosc's case name of a Blosc row ("lz4 shuffle ts4"), else None."""
+        if codec != "blosc" or not self.blosc:
+            return None
+        return "%s %s ts%d" % (self.blosc[0], "shuffle" if self.blosc[1] == 1 else "bitshuffle", self.blosc[2])
 
     def api(self):
-        return ("opencomp.Codec(RAW): encode(list of CuPy views); decode(one buffer, src_offsets=, src_sizes=, "
+        enc = ("encode(one buffer, src_offsets=, src_sizes=, out=one buffer, out_offsets=, out_sizes=)"
+               if self.packed else "encode(list of CuPy views)")
+        return ("opencomp.Codec(RAW): %s; decode(one buffer, src_offsets=, src_sizes=, "
                 "out=one buffer, out_offsets=, uncomp_sizes=; "
-                "int64 arrays)")
+                "int64 arrays)" % enc)
 
     def setup(self, codec, chunk, batch):
-        level = self.zstd_level if codec == "zstd" else None
+        level = self.level(codec) or None
+        kw = {}
+        if codec in ("cascaded", "bitcomp", "ans") and self.data_type:
+            kw["data_type"] = self.data_type
+        if codec == "blosc" and self.blosc:
+            kw.update(cname=self.blosc[0], shuffle=self.blosc[1], typesize=self.blosc[2])
         self.codec = self.oc.Codec(algorithm=API_NAMES[codec], bitstream_kind=self.oc.BitstreamKind.RAW,
-                                   uncomp_chunk_size=chunk, level=level)
+                                   uncomp_chunk_size=chunk, level=level, **kw)
         self.batch = batch
+        self.host_encode = codec == "blosc"  # libblosc's chunks, as oc_gpu_bench --blosc writes them
 
     def inputs(self, n):
+        if self.host_encode:
+            return self.batch.host_views(n)
+        if self.packed:
+            # built outside the timing, as nvCOMP's BatchArrays are: int64 offset and size arrays, and one
+            # output buffer of fixed slots (2x the chunk + 4 KiB: above every algorithm's bound)
+            import numpy as np
+
+            slot = 2 * self.batch.chunk + 4096
+            ooffs = np.arange(n, dtype=np.int64) * slot
+            return _PackedIn(np.asarray(self.batch.offsets[:n], np.int64), np.asarray(self.batch.sizes[:n], np.int64),
+                             self.cp.empty(n * slot, dtype=self.cp.uint8), ooffs, np.full(n, slot, np.int64))
         return self.batch.in_views[:n]
 
     def encode(self, inputs):
+        if isinstance(inputs, _PackedIn):
+            sizes = self.codec.encode(self.batch.in_buf, src_offsets=inputs.soffs, src_sizes=inputs.ssizes,
+                                      out=inputs.buf, out_offsets=inputs.ooffs, out_sizes=inputs.room)
+            return (inputs.buf, inputs.ooffs.tolist(), sizes)
         return self.codec.encode(inputs)
 
     def comp_sizes(self, comp):
+        if isinstance(comp, tuple):
+            return list(comp[2])
         return [int(a.buffer_size) for a in comp]
 
     def comp_views(self, comp):
+        if isinstance(comp, tuple):
+            buf, offs, sizes = comp
+            return [buf[o:o + s] for o, s in zip(offs, sizes)]
+        if self.host_encode:  # host streams: to the device, one copy each (untimed)
+            import numpy as np
+
+            return [self.cp.asarray(np.frombuffer(memoryview(a), dtype=np.uint8)) for a in comp]
         return [self.cp.asarray(a).view(self.cp.uint8).reshape(-1) for a in comp]
 
     def comp_from_buffer(self, buf, offsets, sizes):
@@ -290,6 +388,15 @@ class OpencompLib:
                                          uncomp_sizes=sizes)
 
 
+class _PackedIn:
+    """The one-buffer encode's arguments for the first n chunks of a batch."""
+
+    __slots__ = ("soffs", "ssizes", "buf", "ooffs", "room")
+
+    def __init__(self, soffs, ssizes, buf, ooffs, room):
+        self.soffs, self.ssizes, self.buf, self.ooffs, self.room = soffs, ssizes, buf, ooffs, room
+
+
 class NvcompLib:
     """nvidia.nvcomp: BatchArrays carved from one buffer, configs built once."""
 
@@ -302,7 +409,10 @@ class NvcompLib:
         self.version = getattr(nvcomp, "__version__", "?")
 
     def supports(self, codec):
-        return codec in API_NAMES
+        return codec in CORE
+
+    def case(self, codec):
+        return None
 
     def supports_chunk(self, codec, chunk):
         return True
@@ -367,12 +477,17 @@ class Batch:
         for o in range(cycle, nbuf, cycle):
             k = min(cycle, nbuf - o)
             host[o:o + k] = host[:k]
+        self.host = host
+        self.chunk = plan.chunk_size
         self.in_buf = cp.asarray(host[:nbuf])
         self.out_buf = cp.empty(nbuf, dtype=cp.uint8)
         self.offsets = [plan.offset(i) for i in range(top)]
         self.sizes = [plan.chunk(i)[2] for i in range(top)]
         self.in_views = [self.in_buf[o:o + s] for o, s in zip(self.offsets, self.sizes)]
         self.out_views = [self.out_buf[o:o + s] for o, s in zip(self.offsets, self.sizes)]
+
+    def host_views(self, n):
+        return [self.host[o:o + s] for o, s in zip(self.offsets[:n], self.sizes[:n])]
 
     def span(self, n):
         return self.offsets[n - 1] + self.sizes[n - 1]
@@ -401,16 +516,28 @@ def replicate(cp, lib, cycle_comp, n):
     return lib.comp_from_buffer(buf, offs, [sizes[i % d] for i in range(n)]), sum(sizes[i % d] for i in range(n))
 
 
-def run_cell(run, lib, codec, chunk, plan, batch, rungs, label, names):
+def run_cell(run, lib, codec, chunk, plan, batch, rungs, label, names, top=False):
+    """The rungs of one cell; top: the top rung alone, first (the module docstring's order): one cycle's encode
+    first, timed, predicts the top rung's, and the timed calls are at most --top-repeats."""
     cp = run.cp
     what = "%s %s %s" % (lib.name, codec, bp.human(chunk))
     lib.setup(codec, chunk, batch)
     cycle_comp = None
     prev_c, prev_d = (0, 0, 0.0), (0, 0, 0.0)
+    most = run.args.top_repeats if top else None
+    if top:
+        m = min(plan.ndistinct, batch_top(batch))
+        s = time.perf_counter()
+        cycle_comp = lib.encode(lib.inputs(m))
+        run.sync()
+        prev_c = (plan.bytes(m), m, time.perf_counter() - s)
     for n, nbytes, target in rungs:
         rl = "1 chunk" if n == 1 else "%s (%d chunks)" % (bp.human(nbytes), n)
         inputs = lib.inputs(n)
-        t = run.timed(lambda: lib.encode(inputs), nbytes, n, prev_c, "%s: compression at %s" % (what, rl))
+        if getattr(lib, "host_encode", False):
+            t = None  # libblosc on the host: oc_gpu_bench --blosc does not time it either
+        else:
+            t = run.timed(lambda: lib.encode(inputs), nbytes, n, prev_c, "%s: compression at %s" % (what, rl), most)
         comp, cbytes, note = None, 0, ""
         if t is not None:
             prev_c = (nbytes, n, t[0])
@@ -425,7 +552,7 @@ def run_cell(run, lib, codec, chunk, plan, batch, rungs, label, names):
             note = "compression not timed at this rung (see skipped); the decoded streams are one cycle's, repeated. "
         batch.clear(n)
         dec = lib.decoder(comp, n)
-        d = run.timed(dec, nbytes, n, prev_d, "%s: decompression at %s" % (what, rl))
+        d = run.timed(dec, nbytes, n, prev_d, "%s: decompression at %s" % (what, rl), most)
         ok = True
         if d is not None:
             prev_d = (nbytes, n, d[0])
@@ -452,6 +579,10 @@ def run_cell(run, lib, codec, chunk, plan, batch, rungs, label, names):
                 row["decompress_roofline"] = row["decompress_gbps"] / (run.copy_gbps * ratio / (1 + ratio))
         if lib.path(codec):
             row["path"] = lib.path(codec)
+        if lib.case(codec):
+            row["blosc"] = lib.case(codec)
+        if codec in ("cascaded", "bitcomp", "ans") and getattr(lib, "data_type", ""):
+            row["data_type"] = lib.data_type
         run.rows.append(row)
         print("  %-13s %-8s %-8s %-24s ratio %7.3f  compress %8s  decompress %8s GB/s%s" % (
             lib.name, codec, bp.human(chunk), rl, ratio,
@@ -495,42 +626,62 @@ def gpu_run(args, datas, sizes):
     libs, versions = [], {}
     for c in args.contenders:
         try:
-            lib = OpencompLib(cp, args.zstd_level) if c == "opencomp" else NvcompLib(cp)
+            lib = OpencompLib(cp, args.zstd_level, args) if c == "opencomp" else NvcompLib(cp)
             libs.append(lib)
             versions[lib.name] = lib.api()
         except Exception as e:  # a library missing there is a named skip, not a crash
             run.skipped.append("python: %s: cannot use it: %s: %s" % (CONTENDERS[c], type(e).__name__, e))
             print("python: %s not run: %s" % (CONTENDERS[c], e))
-    for chunk in args.chunks:
-        if time.monotonic() >= run.budget.deadline:
-            run.skipped.append("python: everything at %s chunks: the run's time budget is spent" % bp.human(chunk))
-            continue
-        plan = bp.Plan(sizes, chunk)
-        rungs = rungs_of(plan, args.sizes)
-        try:
-            batch = Batch(cp, np, plan, datas, rungs[-1][0])
-        except Exception as e:
-            run.failures.append("python: %s chunks: cannot build the batch: %s: %s" % (bp.human(chunk), type(e).__name__, e))
-            continue
-        for codec in args.codecs:
-            for lib in libs:
-                if not lib.supports(codec):
-                    run.skipped.append("python: %s does not run %s" % (lib.name, codec))
-                    continue
-                if not lib.supports_chunk(codec, chunk):
-                    run.skipped.append("python: %s %s %s: the format takes no chunk of that size"
-                                       % (lib.name, codec, bp.human(chunk)))
-                    continue
-                try:
-                    run_cell(run, lib, codec, chunk, plan, batch, rungs, label, names)
-                except Exception as e:
-                    run.failures.append("python: %s %s %s: %s: %s" % (lib.name, codec, bp.human(chunk),
-                                                                      type(e).__name__, str(e)[:300]))
-                    print("  FAILED: " + run.failures[-1], flush=True)
-                    run.sync()
-        del batch
-        cp.get_default_memory_pool().free_all_blocks()
-        write(args, run, base, versions)
+    # phase 1: the top rung of every cell, each chunk size an equal share of what is left of --top-share;
+    # phase 2: the smaller rungs of the core codecs with the rest of the budget
+    nsizes = len(rungs_of(bp.Plan(sizes, args.chunks[0]), args.sizes))
+    share = 1.0 if nsizes == 1 else min(1.0, max(0.0, args.top_share))
+    phase1_end = time.monotonic() + (run.deadline - time.monotonic()) * share
+    for phase in (1, 2):
+        for ci, chunk in enumerate(args.chunks):
+            if phase == 1:
+                now = time.monotonic()
+                run.budget.deadline = min(run.deadline, now + (phase1_end - now) / (len(args.chunks) - ci))
+            else:
+                run.budget.deadline = run.deadline
+            plan = bp.Plan(sizes, chunk)
+            rungs = rungs_of(plan, args.sizes)
+            if phase == 2 and len(rungs) == 1:
+                continue
+            if time.monotonic() >= run.budget.deadline:
+                run.skipped.append("python: %s at %s chunks: the run's time budget is spent"
+                                   % ("the top rung" if phase == 1 else "the smaller rungs", bp.human(chunk)))
+                continue
+            try:
+                batch = Batch(cp, np, plan, datas, rungs[-1][0])
+            except Exception as e:
+                run.failures.append("python: %s chunks: cannot build the batch: %s: %s" % (
+                    bp.human(chunk), type(e).__name__, e))
+                continue
+            for codec in args.codecs:
+                if phase == 2 and codec not in CORE:
+                    continue  # the other codecs: the top rung only
+                for lib in libs:
+                    if not lib.supports(codec):
+                        if phase == 1 and ci == 0:
+                            run.skipped.append("python: %s does not run %s" % (lib.name, codec))
+                        continue
+                    if not lib.supports_chunk(codec, chunk):
+                        if phase == 1:
+                            run.skipped.append("python: %s %s %s: the format takes no chunk of that size"
+                                               % (lib.name, codec, bp.human(chunk)))
+                        continue
+                    try:
+                        run_cell(run, lib, codec, chunk, plan, batch, rungs[-1:] if phase == 1 else rungs[:-1],
+                                 label, names, top=phase == 1)
+                    except Exception as e:
+                        run.failures.append("python: %s %s %s: %s: %s" % (lib.name, codec, bp.human(chunk),
+                                                                          type(e).__name__, str(e)[:300]))
+                        print("  FAILED: " + run.failures[-1], flush=True)
+                        run.sync()
+            del batch
+            cp.get_default_memory_pool().free_all_blocks()
+            write(args, run, base, versions)
     write(args, run, base, versions)
     bad = [r for r in run.rows if not r["verified"]]
     print("python_ladder: %d rows (%d unverified), %d skipped, %d failures" % (
@@ -541,9 +692,14 @@ def gpu_run(args, datas, sizes):
 def write(args, run, base, versions):
     if base is not None:
         out = dict(base)
-        out["results"] = [r for r in base["results"] if r.get("scope") != "python"] + run.rows
-        out["skipped"] = [s for s in base.get("skipped", []) if not s.startswith("python: ")] + run.skipped
-        out["failures"] = [s for s in base.get("failures", []) if not s.startswith("python: ")] + run.failures
+        # this run's rows replace the earlier Python rows; with --keep-other-labels only those of the same batch
+        # label (and Blosc case), so that a run per file or per case appends beside the earlier ones
+        label, cases = label_of(args), {r.get("blosc") for r in run.rows} or {None}
+        out["results"] = [r for r in base["results"] if r.get("scope") != "python" or (
+            args.keep_other_labels and (r.get("file") != label or r.get("blosc") not in cases))] + run.rows
+        old = (lambda s: False) if args.keep_other_labels else (lambda s: s.startswith("python: "))
+        out["skipped"] = [s for s in base.get("skipped", []) if not old(s)] + run.skipped
+        out["failures"] = [s for s in base.get("failures", []) if not old(s)] + run.failures
         out["python"] = {"apis": versions, "budget_s": args.budget, "rung_cap_s": args.rung_cap}
         path = args.append_to
     else:

@@ -119,3 +119,122 @@ def test_packed_offsets_as_numpy_arrays(itype):
     got = codec.decode(src, out=out, src_offsets=np.array(soffs, np.int32), src_sizes=ssizes,
                        out_offsets=ooffs.astype(np.uint32), uncomp_sizes=usizes)
     assert bytes(got) == b"".join(c.tobytes() for c in chunks)
+
+
+# ---- Codec.encode(one buffer, src_offsets=, src_sizes=, out=one buffer, out_offsets=[, out_sizes=]) ----------
+
+
+def _packed_encode(codec, data, n, size, xp=np):
+    """n chunks of `size` from data, 7-byte gaps between them in the source, each
+    compressed into its slot of one output buffer (slots spaced by the bound)."""
+    src = xp.full(n * (size + 7), POISON, dtype=xp.uint8)
+    soffs = [i * (size + 7) for i in range(n)]
+    host = np.frombuffer(data[:n * size], np.uint8).reshape(n, size)
+    for i, o in enumerate(soffs):
+        src[o:o + size] = xp.asarray(host[i])
+    bound = 2 * size + 1024  # above every RAW bound of these codecs
+    ooffs = [i * (bound + 3) for i in range(n)]
+    out = xp.full(n * (bound + 3), POISON, dtype=xp.uint8)
+    sizes = codec.encode(src, src_offsets=soffs, src_sizes=[size] * n, out=out, out_offsets=ooffs)
+    return src, soffs, out, ooffs, sizes, host
+
+
+@pytest.mark.parametrize("alg", ["LZ4", "Snappy", "Deflate", "Zlib", "Gzip", "Zstd"])
+def test_packed_encode_round_trip(alg):
+    """The packed encode writes each chunk's stream into its slot (the bytes
+    after it untouched), returns the compressed sizes, and its streams are the
+    list call's and decode back to the input."""
+    codec = oc.Codec(algorithm=alg, bitstream_kind=oc.BitstreamKind.RAW)
+    src, soffs, out, ooffs, sizes, host = _packed_encode(codec, DATA, 11, 16_384)
+    assert isinstance(sizes, list) and len(sizes) == 11 and all(0 < s for s in sizes)
+    ref = codec.encode([host[i] for i in range(11)])
+    assert sizes == [int(a.buffer_size) for a in ref]
+    room = ooffs[1] - 3  # each slot's room; the 3 bytes after it are past every chunk's capacity
+    for o, s, r in zip(ooffs, sizes, ref):
+        assert bytes(out[o:o + s]) == bytes(np.asarray(r).view(np.uint8))
+        assert bytes(out[o + room:o + room + 3]) == bytes([POISON]) * 3
+    dec = np.zeros(11 * 16_384, np.uint8)
+    codec.decode(out, src_offsets=ooffs, src_sizes=sizes, out=dec, out_offsets=[i * 16_384 for i in range(11)],
+                 uncomp_sizes=[16_384] * 11)
+    assert bytes(dec) == DATA[:11 * 16_384]
+
+
+def test_packed_encode_statuses_and_errors():
+    codec = oc.Codec(algorithm="LZ4", bitstream_kind=oc.BitstreamKind.RAW)
+    data = np.frombuffer(DATA[:8192], np.uint8)
+    big = np.zeros(10_000, np.uint8)
+    # chunk 1 given 20 bytes of room: too small for 4 KiB of corpus, the other chunk still written
+    kw = dict(src_offsets=[0, 4096], src_sizes=[4096, 4096], out=big, out_offsets=[0, 9000], out_sizes=[9000, 20])
+    sizes, st = codec.encode(data, errors="status", **kw)
+    assert st == [oc.Status.OK, oc.Status.OUTPUT_TOO_SMALL] and sizes[0] > 0 and sizes[1] == 0
+    assert bytes(codec.decode(big[:sizes[0]], uncomp_sizes=4096)) == DATA[:4096]
+    with pytest.raises(oc.Error, match=r"^encode failed for chunk 1 of 2: OUTPUT_TOO_SMALL"):
+        codec.encode(data, **kw)
+    out = np.zeros(1000, np.uint8)
+    with pytest.raises(ValueError, match=r"^chunk 0: out_offsets\[0\] \+ out_sizes\[0\] = 995 \+ 26 is past the end "
+                       r"of out \(1000 bytes\)$"):
+        codec.encode(data, src_offsets=[0], src_sizes=[10], out=out, out_offsets=[995])
+    with pytest.raises(ValueError, match=r"^src_offsets= needs src_sizes=, out= \(one buffer\) and out_offsets=$"):
+        codec.encode(data, src_offsets=[0], src_sizes=[10], out_offsets=[0])
+    with pytest.raises(ValueError, match=r"^src_sizes=, out_offsets= and out_sizes= go with src_offsets=$"):
+        codec.encode(data, src_sizes=[10])
+    with pytest.raises(ValueError, match=r"^src_offsets= encodes RAW chunks"):
+        oc.Codec(algorithm="LZ4").encode(data, src_offsets=[0], src_sizes=[10], out=out, out_offsets=[0])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("alg", ["LZ4", "Snappy", "Zstd", "Deflate"])
+def test_packed_encode_on_the_device(cp, alg):
+    """The same call on CuPy buffers runs on the GPU: its streams decode back,
+    by the packed decode on the device and by the CPU engine."""
+    codec = oc.Codec(algorithm=alg, bitstream_kind=oc.BitstreamKind.RAW)
+    src, soffs, out, ooffs, sizes, host = _packed_encode(codec, DATA, 9, 16_384, xp=cp)
+    dec = cp.zeros(9 * 16_384, dtype=cp.uint8)
+    codec.decode(out, src_offsets=ooffs, src_sizes=sizes, out=dec, out_offsets=[i * 16_384 for i in range(9)],
+                 uncomp_sizes=[16_384] * 9)
+    assert bytes(cp.asnumpy(dec)) == DATA[:9 * 16_384]
+    hout = cp.asnumpy(out)
+    hdec = np.zeros(9 * 16_384, np.uint8)
+    codec.decode(hout, src_offsets=ooffs, src_sizes=sizes, out=hdec, out_offsets=[i * 16_384 for i in range(9)],
+                 uncomp_sizes=[16_384] * 9)
+    assert bytes(hdec) == DATA[:9 * 16_384]
+
+
+def test_packed_calls_reuse_their_block_safely():
+    """The packed calls' per-chunk arrays live in a block the Codec keeps
+    between calls (grown when a call has more chunks; a call that finds it
+    taken by another thread uses a block of its own): calls of growing and
+    shrinking chunk counts, and eight threads on one Codec at once, each get
+    exactly their own chunks back; src_offsets may be any iterable."""
+    import threading
+
+    codec = oc.Codec(algorithm="LZ4", bitstream_kind=oc.BitstreamKind.RAW)
+    chunks = _chunks(DATA, 12, 16_384)
+    src, soffs, ssizes = _packed(codec, chunks)
+    want = [c.tobytes() for c in chunks]
+
+    def decode(k):
+        out = np.full(k * 16_384, POISON, np.uint8)
+        codec.decode(src, out=out, src_offsets=iter(soffs[:k]), src_sizes=ssizes[:k],
+                     out_offsets=[i * 16_384 for i in range(k)], uncomp_sizes=[c.nbytes for c in chunks[:k]])
+        return [bytes(out[i * 16_384:i * 16_384 + chunks[i].nbytes]) for i in range(k)]
+
+    for k in (1, 12, 3, 12, 7):
+        assert decode(k) == want[:k]
+    errors = []
+
+    def worker(seed):
+        try:
+            for r in range(30):
+                k = 1 + (seed * 7 + r) % 12
+                if decode(k) != want[:k]:
+                    errors.append((seed, r, k))
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(repr(e))
+
+    threads = [threading.Thread(target=worker, args=(s,)) for s in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []

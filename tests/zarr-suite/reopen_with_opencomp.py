@@ -9,7 +9,18 @@ loses what zarr keeps only in the creating object (config= such as
 write_empty_chunks and order, a non-native in-memory byte order, the info
 text, the count of store reads at creation): the runner deselects the tests
 of exactly those.  At the end the plugin prints how many reads took the
-direct read, and fails the run if none did (the suite would prove nothing)."""
+direct read, and fails the run if none did (the suite would prove nothing);
+under pytest-xdist each worker writes its counts to OC_ZARR_SUITE_STATS and
+the controller sums them.
+
+OC_ZARR_SUITE_STOCK=1 (run-zarr-suite --stock): zarr's own pipeline, the
+baseline; no count required.  OC_ZARR_SUITE_GPU=1 (--gpu, with zarr's GPU
+buffers selected): numpy.testing's comparisons and numpy.array_equal take
+CuPy arrays (copied to the host first), so that the tests' checks of what
+a read returned still run on device results."""
+
+import json
+import os
 
 import zarr
 import zarr.api.synchronous as _sync
@@ -41,8 +52,49 @@ def _create_array(*a, **k):
 zarr.create_array = _create_array
 
 
+def _host_comparisons():
+    """numpy.testing and numpy.array_equal on CuPy arrays: each argument that
+    is one is copied to the host, then numpy compares as usual."""
+    import cupy
+    import numpy
+    import numpy.testing
+
+    def host(x):
+        return cupy.asnumpy(x) if isinstance(x, cupy.ndarray) else x
+
+    def wrap(fn):
+        def wrapper(*a, **k):
+            return fn(*(host(x) for x in a), **{n: host(v) for n, v in k.items()})
+
+        wrapper.__wrapped__ = fn
+        return wrapper
+
+    for name in ("assert_array_equal", "assert_equal", "assert_allclose", "assert_array_almost_equal"):
+        setattr(numpy.testing, name, wrap(getattr(numpy.testing, name)))
+    numpy.array_equal = wrap(numpy.array_equal)
+
+
+_STOCK = os.environ.get("OC_ZARR_SUITE_STOCK") == "1"
+if os.environ.get("OC_ZARR_SUITE_GPU") == "1":
+    _host_comparisons()
+
+
 def pytest_sessionfinish(session, exitstatus):
-    print(f"\nrun-zarr-suite: {_stats['direct']} reads took opencomp's direct read, "
-          f"{_stats['declined']} were declined (zarr's batches); pipeline {zarr.config.get('codec_pipeline.path')}")
-    if _stats["direct"] == 0 and session.testscollected:
+    stats_dir = os.environ.get("OC_ZARR_SUITE_STATS")
+    worker = getattr(session.config, "workerinput", None)
+    if worker is not None:  # an xdist worker: the controller sums
+        if stats_dir:
+            with open(os.path.join(stats_dir, worker["workerid"] + ".json"), "w") as f:
+                json.dump(_stats, f)
+        return
+    total = dict(_stats)
+    if stats_dir and os.path.isdir(stats_dir):
+        for name in os.listdir(stats_dir):
+            with open(os.path.join(stats_dir, name)) as f:
+                for k, v in json.load(f).items():
+                    total[k] = total.get(k, 0) + v
+    print(f"\nrun-zarr-suite: {total['direct']} reads took opencomp's direct read, "
+          f"{total['declined']} were declined (zarr's batches); pipeline {zarr.config.get('codec_pipeline.path')}; "
+          f"buffers {zarr.config.get('buffer')}")
+    if not _STOCK and total["direct"] == 0 and session.testscollected:
         session.exitstatus = 1

@@ -68,8 +68,11 @@ def main():
     inp, n = batch(files, a.chunk, a.total)
     nbytes = n * a.chunk
     stream = cp.cuda.Stream(non_blocking=True)  # the codec's, so that events can be recorded on it
+    # the stream object, not its .ptr: the Codec then keeps it alive.  With the int, the stream was destroyed
+    # before the Codec when main()'s locals went (in order of definition), and the Codec's teardown on the
+    # destroyed stream ended the process with SIGSEGV after every line was printed (call P, session 9)
     codec = oc.Codec(algorithm=NAMES[a.codec], bitstream_kind=oc.BitstreamKind.RAW, uncomp_chunk_size=a.chunk,
-                     cuda_stream=stream.ptr)
+                     cuda_stream=stream)
     views = [inp[i * a.chunk:(i + 1) * a.chunk] for i in range(n)]
     comp = codec.encode(views)
     cviews = [cp.asarray(c).view(cp.uint8).reshape(-1) for c in comp]

@@ -56,6 +56,9 @@ typedef struct {
     PyThread_type_lock lock;  /* guards the context pool */
     PyObject *pool[OC_PY_POOL];
     int npool;
+    void *block;      /* packed calls' per-chunk arrays, reused (job_take_block) */
+    size_t block_cap; /* its bytes */
+    int block_busy;   /* a call holds it */
 } oc_py_codec;
 
 static oc_py_state *state_of(PyObject *self)
@@ -540,6 +543,8 @@ static void codec_dealloc(PyObject *self)
     Py_CLEAR(c->pendings);
     if (c->lock)
         PyThread_free_lock(c->lock);
+    PyMem_Free(c->block);
+    c->block = NULL;
     tp->tp_free(self);
     Py_DECREF(tp);
 }
@@ -575,6 +580,9 @@ typedef struct {
     oc_py_array *backing; /* one block holding every result (NULL: per-chunk Arrays or out=) */
     size_t *offs;         /* offset of chunk i in backing */
     int detect;           /* decoding with algorithm='': the format is detected */
+    int carved;           /* src_ptrs, src_sizes, dst_ptrs, dst_caps, known lie in `block` (packed calls) */
+    void *block;          /* that block: the Codec's (block_codec set) or this call's own */
+    void *block_codec;    /* the oc_py_codec whose block this is, given back by job_free */
 } job;
 
 /* Decoding without an algorithm failed as undetectable input does: say
@@ -586,6 +594,8 @@ static int detect_failure(oc_status s)
 {
     return s == OC_ERR_CORRUPT || s == OC_ERR_INVALID_ARGUMENT || s == OC_ERR_UNSUPPORTED;
 }
+
+static void job_give_block(job *j);
 
 static void job_free(job *j)
 {
@@ -600,12 +610,16 @@ static void job_free(job *j)
     PyMem_Free(j->src);
     PyMem_Free(j->out);
     PyMem_Free(j->res);
-    PyMem_Free(j->src_ptrs);
-    PyMem_Free(j->src_sizes);
-    PyMem_Free(j->dst_ptrs);
-    PyMem_Free(j->dst_caps);
+    if (j->carved) {
+        job_give_block(j);
+    } else {
+        PyMem_Free(j->src_ptrs);
+        PyMem_Free(j->src_sizes);
+        PyMem_Free(j->dst_ptrs);
+        PyMem_Free(j->dst_caps);
+        PyMem_Free(j->known);
+    }
     PyMem_Free(j->dst_sizes);
-    PyMem_Free(j->known);
     PyMem_Free(j->st);
     PyMem_Free(j->offs);
     Py_XDECREF(j->backing);
@@ -1106,7 +1120,7 @@ static oc_data_type encode_data_type(const oc_py_codec *c, const job *j)
     oc_data_type t = OC_TYPE_DEFAULT;
     if (c->data_type[0])
         return oc_data_type_from_name(c->data_type, &t) == OC_OK ? t : OC_TYPE_DEFAULT;
-    for (size_t i = 0; i < j->n; i++) {
+    for (size_t i = 0; i < j->nviews; i++) { /* packed: the one buffer's type */
         oc_data_type ti = OC_TYPE_DEFAULT;
         if (oc_data_type_from_name(j->src[i].typestr, &ti) != OC_OK || (i > 0 && ti != t))
             return OC_TYPE_DEFAULT;
@@ -1126,7 +1140,7 @@ static uint8_t encode_typesize(const oc_py_codec *c, const job *j)
     if (c->typesize || c->algorithm != OC_ALGO_BLOSC)
         return c->typesize;
     Py_ssize_t w = 0;
-    for (size_t i = 0; i < j->n; i++) {
+    for (size_t i = 0; i < j->nviews; i++) { /* packed: the one buffer's item size */
         char kind;
         Py_ssize_t wi;
         if (oc_py_typestr_parse(j->src[i].typestr, &kind, &wi) != 0 || wi < 1 || wi > 255 ||
@@ -1137,15 +1151,22 @@ static uint8_t encode_typesize(const oc_py_codec *c, const job *j)
     return (uint8_t)(w ? w : 1);
 }
 
+static int job_prepare_packed(oc_py_state *st, oc_py_codec *c, job *j, PyObject *srcs, PyObject *outs,
+                              PyObject *soffs, PyObject *ssizes, PyObject *ooffs, PyObject *caps, int encode);
+static PyObject *packed_encode_finish(oc_py_state *st, job *j, int status_mode);
+
 static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"array_s", "out", "errors", NULL};
+    static char *kwlist[] = {"array_s",   "out",         "errors",    "src_offsets",
+                             "src_sizes", "out_offsets", "out_sizes", NULL};
     static const char *const aliases[] = {"srcs", "array", NULL};
     PyObject *srcs, *outs = Py_None, *errors = Py_None;
+    PyObject *soffs = Py_None, *ssizes = Py_None, *ooffs = Py_None, *osizes = Py_None;
     PyObject *kw2 = NULL;
     if (kw && !(kw2 = alias_kw(kw, aliases, "array_s")))
         return NULL;
-    int ok = PyArg_ParseTupleAndKeywords(args, kw2, "O|$OO:encode", kwlist, &srcs, &outs, &errors);
+    int ok = PyArg_ParseTupleAndKeywords(args, kw2, "O|$OOOOOO:encode", kwlist, &srcs, &outs, &errors, &soffs,
+                                         &ssizes, &ooffs, &osizes);
     Py_XDECREF(kw2);
     if (!ok)
         return NULL;
@@ -1154,6 +1175,15 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
     int status_mode;
     if (parse_errors(errors, &status_mode) != 0)
         return NULL;
+    int packed = soffs != Py_None;
+    if (!packed && (ssizes != Py_None || ooffs != Py_None || osizes != Py_None)) {
+        PyErr_SetString(PyExc_ValueError, "src_sizes=, out_offsets= and out_sizes= go with src_offsets=");
+        return NULL;
+    }
+    if (packed && c->kind != OC_BITSTREAM_RAW) {
+        PyErr_SetString(PyExc_ValueError, "src_offsets= encodes RAW chunks (bitstream_kind=RAW)");
+        return NULL;
+    }
     if (c->algorithm == OC_ALGO_NONE) {
         PyErr_SetString(PyExc_ValueError, "encode needs an algorithm: Codec(algorithm='LZ4' | 'Snappy' | "
                                           "'Deflate' | 'Zlib' | 'Gzip' | 'Zstd' | 'Cascaded' | 'ANS' | "
@@ -1164,7 +1194,8 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
     memset(&j, 0, sizeof j);
     PyObject *ret = NULL;
     oc_py_context *ctx = NULL;
-    if (job_prepare(st, c, &j, srcs, outs, "encode") != 0)
+    if (packed ? job_prepare_packed(st, c, &j, srcs, outs, soffs, ssizes, ooffs, osizes, 1) != 0
+               : job_prepare(st, c, &j, srcs, outs, "encode") != 0)
         goto done;
     oc_buffer_options bo = OC_BUFFER_OPTIONS_INIT;
     bo.algorithm = c->algorithm;
@@ -1247,6 +1278,10 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
     ctx = NULL;
     if (call != OC_OK) {
         raise_call(st, call, "encode", c->algorithm, j.on_device);
+        goto done;
+    }
+    if (packed) {
+        ret = packed_encode_finish(st, &j, status_mode);
         goto done;
     }
     if (!j.out && j.backing) {
@@ -1353,10 +1388,10 @@ static int wus_sizes(oc_py_state *st, oc_py_context *ctx, job *j, const oc_codec
 
 /* ---- decode of one buffer plus offsets (no per-chunk Python objects) ------ */
 
-/* n non-negative ints from a sequence into dst (allocated here, n entries). */
 /* A 1-D contiguous buffer of 8-byte integers (numpy int64/uint64, array('q'),
- * memoryview casts): copied at once, negatives refused.  Returns 1 when obj
- * was such a buffer (0 or -1 in *rc), 0 to fall back to the sequence path. */
+ * memoryview casts): copied at once into *dst (allocated here when NULL),
+ * negatives refused.  Returns 1 when obj was such a buffer (0 or -1 in
+ * *rc), 0 to fall back to the sequence path. */
 static int int_buffer(PyObject *obj, const char *name, size_t *n, size_t **dst, int *rc)
 {
     if (!PyObject_CheckBuffer(obj) || PyBytes_Check(obj) || PyByteArray_Check(obj))
@@ -1380,7 +1415,7 @@ static int int_buffer(PyObject *obj, const char *name, size_t *n, size_t **dst, 
     size_t m = (size_t)b.shape[0];
     if (*n != (size_t)-1 && m != *n) {
         PyErr_Format(PyExc_ValueError, "%s has %zu entries for %zu chunks", name, m, *n);
-    } else if (!(*dst = PyMem_Malloc((m ? m : 1) * sizeof **dst))) {
+    } else if (!*dst && !(*dst = PyMem_Malloc((m ? m : 1) * sizeof **dst))) { /* *dst: room given */
         PyErr_NoMemory();
     } else {
         memcpy(*dst, b.buf, m * sizeof **dst);
@@ -1397,25 +1432,22 @@ static int int_buffer(PyObject *obj, const char *name, size_t *n, size_t **dst, 
     return 1;
 }
 
-static int int_seq(PyObject *obj, const char *name, size_t *n, size_t **dst)
+/* The n non-negative ints of obj (a sequence, or a 1-D array of 8-byte
+ * integers, copied whole) into dst, which has room for n: another length
+ * is a ValueError naming `name`. */
+static int int_seq_fill(PyObject *obj, const char *name, size_t n, size_t *dst)
 {
+    size_t got = n;
     int rc;
-    if (int_buffer(obj, name, n, dst, &rc))
+    if (int_buffer(obj, name, &got, &dst, &rc))
         return rc;
     PyObject *seq = PySequence_Fast(obj, name);
     if (!seq)
         return -1;
     size_t m = (size_t)PySequence_Fast_GET_SIZE(seq);
-    if (*n != (size_t)-1 && m != *n) {
-        PyErr_Format(PyExc_ValueError, "%s has %zu entries for %zu chunks", name, m, *n);
+    if (m != n) {
+        PyErr_Format(PyExc_ValueError, "%s has %zu entries for %zu chunks", name, m, n);
         Py_DECREF(seq);
-        return -1;
-    }
-    *n = m;
-    *dst = PyMem_Calloc(m ? m : 1, sizeof **dst);
-    if (!*dst) {
-        Py_DECREF(seq);
-        PyErr_NoMemory();
         return -1;
     }
     for (size_t i = 0; i < m; i++) {
@@ -1430,60 +1462,137 @@ static int int_seq(PyObject *obj, const char *name, size_t *n, size_t **dst)
             Py_DECREF(seq);
             return -1;
         }
-        (*dst)[i] = (size_t)v;
+        dst[i] = (size_t)v;
     }
     Py_DECREF(seq);
     return 0;
 }
 
-/* srcs is one buffer holding chunk i at src_offsets[i] (src_sizes[i] bytes);
- * out is one buffer receiving it at out_offsets[i] (uncomp_sizes[i] bytes).
- * The pointer and size arrays are filled in one C pass, bounds-checked. */
-static int job_prepare_packed(oc_py_state *st, oc_py_codec *c, job *j, PyObject *srcs, PyObject *outs,
-                              PyObject *soffs, PyObject *ssizes, PyObject *ooffs, PyObject *usizes)
+/* The block of a packed call's per-chunk arrays that do not outlive it
+ * (offsets, sizes, capacities, pointers, known sizes): the Codec's own
+ * block when no other call holds it, grown as needed and kept for the next
+ * call, else a block of this call's.  Fresh blocks of a MiB or more a call
+ * were most of the call's host time (page faults: bench/NOTES.md, issue 16
+ * "Session 9"); a reused block faults nothing in.  The GIL guards the
+ * Codec's block (taken and given back with it held). */
+static void *job_take_block(oc_py_codec *c, job *j, size_t bytes)
 {
-    if (outs == Py_None || ssizes == Py_None || ooffs == Py_None || usizes == Py_None) {
-        PyErr_SetString(PyExc_ValueError,
-                        "src_offsets= needs src_sizes=, out= (one buffer), out_offsets= and "
-                        "uncomp_sizes=");
+    if (!c->block_busy) {
+        if (c->block_cap < bytes) {
+            PyMem_Free(c->block);
+            c->block_cap = 0;
+            if (!(c->block = PyMem_Malloc(bytes)))
+                return NULL;
+            c->block_cap = bytes;
+        }
+        c->block_busy = 1;
+        j->block_codec = c;
+        j->block = c->block;
+        return c->block;
+    }
+    j->block_codec = NULL;
+    j->block = PyMem_Malloc(bytes);
+    return j->block;
+}
+
+static void job_give_block(job *j)
+{
+    oc_py_codec *c = (oc_py_codec *)j->block_codec;
+    if (c && j->block == c->block)
+        c->block_busy = 0;
+    else
+        PyMem_Free(j->block);
+    j->block = NULL;
+    j->block_codec = NULL;
+    j->carved = 0;
+}
+
+/* srcs is one buffer holding chunk i at src_offsets[i] (src_sizes[i] bytes);
+ * out is one buffer receiving it at out_offsets[i], with room for caps[i]
+ * bytes: decode's uncomp_sizes=, encode's out_sizes= (by default
+ * oc_compress_bound of the chunk).  The pointer and size arrays are filled
+ * in one C pass, bounds-checked, in job_take_block's block. */
+static int job_prepare_packed(oc_py_state *st, oc_py_codec *c, job *j, PyObject *srcs, PyObject *outs,
+                              PyObject *soffs, PyObject *ssizes, PyObject *ooffs, PyObject *caps, int encode)
+{
+    const char *capname = encode ? "out_sizes" : "uncomp_sizes";
+    if (outs == Py_None || ssizes == Py_None || ooffs == Py_None || (!encode && caps == Py_None)) {
+        PyErr_SetString(PyExc_ValueError, encode ? "src_offsets= needs src_sizes=, out= (one buffer) and "
+                                                   "out_offsets="
+                                                 : "src_offsets= needs src_sizes=, out= (one buffer), "
+                                                   "out_offsets= and uncomp_sizes=");
         return -1;
     }
-    size_t n = (size_t)-1;
-    size_t *so = NULL, *ss = NULL, *oo = NULL, *us = NULL;
-    int rc = -1;
-    if (int_seq(soffs, "src_offsets", &n, &so) != 0 || int_seq(ssizes, "src_sizes", &n, &ss) != 0 ||
-        int_seq(ooffs, "out_offsets", &n, &oo) != 0 || int_seq(usizes, "uncomp_sizes", &n, &us) != 0)
-        goto done;
+    /* the chunk count: src_offsets' length (an iterable without one is listed first) */
+    PyObject *held = NULL;
+    Py_ssize_t len = PyObject_Size(soffs);
+    if (len < 0) {
+        PyErr_Clear();
+        if (!(held = PySequence_Fast(soffs, "src_offsets must be a sequence of ints or a 1-D integer array")))
+            return -1;
+        soffs = held;
+        len = PySequence_Fast_GET_SIZE(held);
+    }
+    size_t n = (size_t)len, m = n ? n : 1;
+    /* seven arrays of m 8-byte entries, carved from one block */
+    size_t *blk = job_take_block(c, j, 7 * m * sizeof(size_t));
+    if (!blk) {
+        Py_XDECREF(held);
+        PyErr_NoMemory();
+        return -1;
+    }
+    size_t *so = blk, *oo = blk + m, *ss = blk + 2 * m, *us = blk + 3 * m, *known = blk + 6 * m;
+    j->carved = 1;
+    int bad = int_seq_fill(soffs, "src_offsets", n, so) != 0;
+    Py_XDECREF(held);
+    if (bad || int_seq_fill(ssizes, "src_sizes", n, ss) != 0 ||
+        int_seq_fill(ooffs, "out_offsets", n, oo) != 0)
+        return -1;
+    if (caps != Py_None) {
+        if (int_seq_fill(caps, capname, n, us) != 0)
+            return -1;
+    } else { /* encode: each chunk's bound */
+        for (size_t i = 0; i < n; i++)
+            if ((us[i] = oc_compress_bound(c->algorithm, ss[i])) == 0) {
+                oc_py_raise(st, OC_ERR_CHUNK_TOO_LARGE, (Py_ssize_t)i,
+                            "encode: input %zu (%zu bytes) exceeds what %s can compress in one stream", i,
+                            ss[i], oc_algorithm_name(c->algorithm));
+                return -1;
+            }
+    }
     j->n = n;
     j->single = 0;
-    size_t m = n ? n : 1;
     /* one view each of the two buffers, and no per-chunk result objects:
      * nothing in this call grows with n but the pointer and size arrays */
     j->nviews = 1;
+    j->src_ptrs = (const void **)(blk + 4 * m);
+    j->dst_ptrs = (void **)(blk + 5 * m);
+    j->src_sizes = ss;
+    j->dst_caps = us;
+    j->known = known;
+    /* these two go with a stream-ordered batch: their own allocations */
     j->src = PyMem_Calloc(1, sizeof *j->src);
     j->out = PyMem_Calloc(1, sizeof *j->out);
-    j->src_ptrs = PyMem_Calloc(m, sizeof *j->src_ptrs);
-    j->dst_ptrs = PyMem_Calloc(m, sizeof *j->dst_ptrs);
     j->dst_sizes = PyMem_Calloc(m, sizeof *j->dst_sizes);
     j->st = PyMem_Calloc(m, sizeof *j->st);
-    if (!j->src || !j->out || !j->src_ptrs || !j->dst_ptrs || !j->dst_sizes || !j->st) {
+    if (!j->src || !j->out || !j->dst_sizes || !j->st) {
         PyErr_NoMemory();
-        goto done;
+        return -1;
     }
     uintptr_t consumer = c->stream ? c->stream : 1;
     if (oc_py_view_get(st, srcs, 0, consumer, "srcs", &j->src[0]) != 0 ||
         oc_py_view_get(st, outs, 1, consumer, "out", &j->out[0]) != 0)
-        goto done;
+        return -1;
     j->on_device = j->src[0].on_device;
     if (j->out[0].on_device != j->on_device) {
         PyErr_Format(PyExc_ValueError, "out is in %s memory but srcs in %s memory",
                      j->out[0].on_device ? "device" : "host", j->on_device ? "device" : "host");
-        goto done;
+        return -1;
     }
     if (j->on_device && !oc_engine_available(OC_ENGINE_CUDA)) {
         oc_py_raise(st, OC_ERR_NO_DEVICE, -1, "inputs are in device memory but no CUDA device is usable (%s)",
                     oc_build_info());
-        goto done;
+        return -1;
     }
     const uint8_t *sb = (const uint8_t *)j->src[0].ptr;
     uint8_t *ob = (uint8_t *)j->out[0].ptr;
@@ -1494,35 +1603,20 @@ static int job_prepare_packed(oc_py_state *st, oc_py_codec *c, job *j, PyObject 
                          "chunk %zu: src_offsets[%zu] + src_sizes[%zu] = %zu + %zu is past the "
                          "end of srcs (%zu bytes)",
                          i, i, i, so[i], ss[i], sn);
-            goto done;
+            return -1;
         }
         if (oo[i] > on || us[i] > on - oo[i]) {
             PyErr_Format(PyExc_ValueError,
-                         "chunk %zu: out_offsets[%zu] + uncomp_sizes[%zu] = %zu + %zu is past "
+                         "chunk %zu: out_offsets[%zu] + %s[%zu] = %zu + %zu is past "
                          "the end of out (%zu bytes)",
-                         i, i, i, oo[i], us[i], on);
-            goto done;
+                         i, i, capname, i, oo[i], us[i], on);
+            return -1;
         }
         j->src_ptrs[i] = sb + so[i];
         j->dst_ptrs[i] = ob + oo[i];
     }
-    /* the size arrays are the parsed ones: no copy */
-    j->src_sizes = ss;
-    j->dst_caps = us;
-    j->known = PyMem_Calloc(m, sizeof *j->known);
-    if (!j->known) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    memcpy(j->known, us, n * sizeof *us);
-    ss = us = NULL;
-    rc = job_bind_device(c, j);
-done:
-    PyMem_Free(so);
-    PyMem_Free(ss);
-    PyMem_Free(oo);
-    PyMem_Free(us);
-    return rc;
+    memcpy(known, us, n * sizeof *us);
+    return job_bind_device(c, j);
 }
 
 /* Raise for the first failed chunk, or return out / (out, statuses). */
@@ -1549,6 +1643,42 @@ static PyObject *packed_finish(oc_py_state *st, job *j, PyObject *outs, int stat
         PyList_SET_ITEM(statuses, (Py_ssize_t)i, s);
     }
     return Py_BuildValue("(ON)", outs, statuses);
+}
+
+/* A packed encode's result: the compressed sizes (a list of ints), raising
+ * for the first failed chunk; with errors='status', (sizes, statuses), 0 for
+ * a failed chunk's size. */
+static PyObject *packed_encode_finish(oc_py_state *st, job *j, int status_mode)
+{
+    for (size_t i = 0; !status_mode && i < j->n; i++)
+        if (j->st[i] != OC_OK) {
+            oc_py_raise(st, j->st[i], (Py_ssize_t)i, "encode failed for chunk %zu of %zu: %s: %s", i, j->n,
+                        oc_status_name(j->st[i]), oc_status_message(j->st[i]));
+            return NULL;
+        }
+    PyObject *sizes = PyList_New((Py_ssize_t)j->n);
+    PyObject *statuses = status_mode ? PyList_New((Py_ssize_t)j->n) : NULL;
+    if (!sizes || (status_mode && !statuses))
+        goto fail;
+    for (size_t i = 0; i < j->n; i++) {
+        PyObject *v = PyLong_FromSize_t(j->st[i] == OC_OK ? j->dst_sizes[i] : 0);
+        if (!v)
+            goto fail;
+        PyList_SET_ITEM(sizes, (Py_ssize_t)i, v);
+        if (statuses) {
+            PyObject *s = oc_py_status_object(st, j->st[i]);
+            if (!s)
+                goto fail;
+            PyList_SET_ITEM(statuses, (Py_ssize_t)i, s);
+        }
+    }
+    if (!statuses)
+        return sizes;
+    return Py_BuildValue("(NN)", sizes, statuses);
+fail:
+    Py_XDECREF(sizes);
+    Py_XDECREF(statuses);
+    return NULL;
 }
 
 static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
@@ -1587,7 +1717,7 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_ValueError, "src_offsets= decodes RAW chunks (bitstream_kind=RAW)");
         return NULL;
     }
-    if (packed ? job_prepare_packed(st, c, &j, srcs, outs, soffs, ssizes, ooffs, sizes) != 0
+    if (packed ? job_prepare_packed(st, c, &j, srcs, outs, soffs, ssizes, ooffs, sizes, 0) != 0
                : (job_prepare(st, c, &j, srcs, outs, "decode") != 0 || parse_sizes(sizes, &j) != 0))
         goto done;
     ctx = pool_take(c, j.device_id, j.on_device);
