@@ -12,10 +12,9 @@ import warnings
 import numpy as np
 import pytest
 
-from opencomp.numcodecs import _batch
-
 numcodecs = pytest.importorskip("numcodecs")
 zarr = pytest.importorskip("zarr")
+from opencomp.numcodecs import _batch  # noqa: E402 (imports numcodecs: after the skip)
 import opencomp.numcodecs as ocn  # noqa: E402
 import opencomp.zarr as ocz  # noqa: E402
 import zarr.codecs.numcodecs as zn  # noqa: E402
