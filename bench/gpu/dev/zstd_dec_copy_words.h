@@ -1,26 +1,23 @@
 /*
  * zstd_dec_copy_words.h - a dev variant (issue 16; bench/gpu/zstd/NOTES.md "Run 10") of the GPU zstd
  * decoder core's three copies (zd_copy, zd_match, zd_copy_lane of src/cuda/codecs/zstd/zstd_dec_block.h)
- * that move 4-byte words instead of bytes.
+ * that move 4-byte words instead of bytes.  It LOST its A/B (H200, session 9 call A3: 0.44-0.73x the
+ * library on every row, 64 KiB to 4 MiB): the executors are latency-bound single warps, and its
+ * unrolled word/byte edge logic (~10x the instructions of the byte loop for the typical <= 16-byte
+ * copy, divergent between lanes) costs more dependent-instruction latency than the load round trips
+ * it saves.  Kept as the losing variant (issue 12's rule); nothing in the library includes it.
  *
- * Why: the executor of decoded sequences is the serial path of MB frames (the frame kernel's one
- * executor warp, the per-chunk kernel's warp a frame) and its byte copies are the 64 KiB lane kernel's
- * top stall (NOTES "Run 9").  The library's zd_copy_lane moves 8 bytes a round trip (8 byte loads,
- * then 8 stores; the next 8 loads cannot pass the stores: the compiler cannot prove they do not
- * alias), so a 32-byte literal run or match costs 4 dependent round trips; zd_copy and zd_match move
- * a byte a lane, 32 bytes a round trip for the whole warp (a 128 KiB raw block: 4096).  Here one lane
- * moves up to 32 bytes with one round of loads (aligned words where a source word lies inside the
- * copied range, bytes at its two edges), then its stores (aligned words where the destination word
- * lies inside the range, bytes at its edges); the warp-wide copies give each lane 16 destination-aligned
- * bytes, 512 bytes a round trip.  Every copy reads and writes exactly the bytes the byte copies do
- * (no read outside the source range, no write outside the destination range), so memcheck and ASan
- * see the same accesses.  zd_match with an offset below the length (a match overlapping itself) keeps
- * the byte rule.
+ * What it does: one lane moves up to 32 bytes with one round of loads (aligned words where a source
+ * word lies inside the copied range, bytes at its two edges), then its stores (aligned words where the
+ * destination word lies inside the range, bytes at its edges); the warp-wide copies give each lane 16
+ * destination-aligned bytes, 512 bytes a round trip.  Every copy reads and writes exactly the bytes
+ * the byte copies do.  zd_match with an offset below the length keeps the byte rule.
  *
- * zstd_dec_block.h includes this file in place of its own three copies when ZD_DEV_COPIES names it:
- * the dev library opencomp_static_wc (bench/gpu/dev/CMakeLists.txt: the library with its
- * zstd_decode.cu compiled so), the tools linked with it (oc_gpu_bench_wc, test_cuda_zstd_*_wc) and the
- * host checks (make check-zstd-words in bench/gpu/zstd: the core's host tests compiled so).
+ * To time it again: the A/B's hook (zstd_dec_block.h including the header named by ZD_DEV_COPIES in
+ * place of its own copies) and the dev targets opencomp_static_wc, oc_gpu_bench_wc and
+ * test_cuda_zstd_*_wc are in the commit "zstd decoder: copies by 4-byte words as a dev variant"
+ * (issue 16); the script that ran them is bench/results/zstd-ab/zstd-s9-callA3-h200.sh.  Host check:
+ * make -C bench/gpu/zstd check-zstd-words (zstd_copy_words_check.c).
  */
 #ifndef OC_ZSTD_DEC_COPY_WORDS_H
 #define OC_ZSTD_DEC_COPY_WORDS_H
@@ -30,8 +27,10 @@
 #include <string.h>
 #endif
 
-#define ZDW_PIECE 32u               /* most bytes one lane moves with one round of loads */
-#define ZDW_NW (ZDW_PIECE / 4u + 2u) /* words a piece's source or destination can touch (9), and one spare */
+#define ZDW_PIECE 32u /* most bytes one lane moves with one round of loads */
+#define ZDW_NW                                                                                               \
+    (ZDW_PIECE / 4u + 2u) /* words a piece's source or destination can touch (9), and one spare              \
+                           */
 
 OC_CORE_FN uint32_t zdw_ld32(const uint8_t *p)
 {

@@ -151,11 +151,6 @@ OC_CORE_BIGFN oc_status zd_seq_table(zd_fse_entry *t, int *log, uint32_t mode, c
     return *log < 0 ? OC_ERR_CORRUPT : OC_OK; /* Repeat_Mode */
 }
 
-/* ZD_DEV_COPIES (dev builds only, never the library's): a header with other versions of the three
- * copies below (bench/gpu/dev/zstd_dec_copy_words.h, an A/B in flight: NOTES.md "Run 10"). */
-#ifdef ZD_DEV_COPIES
-#include ZD_DEV_COPIES
-#else
 /* Copies len bytes to out+op from src (literals, never overlapping). */
 OC_CORE_FN void zd_copy(uint8_t *out, const uint8_t *src, size_t len)
 {
@@ -207,7 +202,6 @@ OC_CORE_FN void zd_copy_lane(uint8_t *d, const uint8_t *src, uint32_t len)
                 d[t + q] = b[q];
     }
 }
-#endif /* ZD_DEV_COPIES */
 
 /* Stages sequence t of a batch of cnt <= ZD_SEQ_BATCH into T's rows (ll,
  * ml, off) with its output and literal positions, block-relative: *bop and
