@@ -608,6 +608,117 @@ OWN_DEV void bc_stats_reduce(bc_stats *st)
     st->or_ = own_warp_or64(st->or_);
 }
 
+/* What bc_enc_choose knows of a block after its two passes (every lane
+ * holds the warp's reductions; bm only in lane 0 on the GPU). */
+typedef struct bc_sums {
+    uint64_t fo, fx, fbase;   /* frame of reference: OR and max of v - base, the base */
+    uint64_t dorr, dx, dbase; /* the same for the deltas */
+    uint64_t no, nx, nbase;   /* and for the non-zero values */
+    uint32_t nnz, bm[4];      /* non-zero values: count and presence bitmap */
+} bc_sums;
+
+/* The rest of a block's choice, written once for the core's encoder and the
+ * CUDA engine's staged one (src/cuda/codecs/bitcomp/bitcomp_kernels.cu): the
+ * decimal exponent (a warp-collective pass over the block's elements at p),
+ * then lane 0 writes the cheapest candidate into *bl. */
+OWN_DEV void bc_enc_pick(const bc_ws *ws, bc_block *bl, const uint8_t *p, uint32_t w, uint32_t cnt,
+                         uint64_t m, const bc_stats *sv, const bc_sums *t)
+{
+    /* decimals (f32/f64, algorithm_type 0): the block's exponent is the
+     * largest of its elements' smallest ones; none if an element has none */
+    int dec = ws->flt != 0 && ws->algo == 0 && sv->umin != sv->umax;
+    uint32_t de = 0, ek = 0;
+    int64_t vmin = INT64_MAX, vmax = INT64_MIN;
+    if (dec) {
+        uint32_t emax = ws->flt == 8 ? BC_EMAX64 : BC_EMAX32;
+        int fail = 0;
+        for (uint32_t base = 0; base < cnt; base += OWN_NLANES) {
+            uint32_t e = base + OWN_LANE();
+            if (e < cnt && !fail) {
+                uint64_t x = bc_load(p + (uint64_t)e * w, w);
+                int64_t v;
+                uint32_t ee = 0;
+                while (ee <= emax && !bc_dec_exact(x, ee, ws->flt, &v))
+                    ee++;
+                fail = ee > emax;
+                de = ee > de && !fail ? ee : de;
+            }
+            if (own_warp_any(fail)) /* the block is not decimal: stop early */
+                break;
+        }
+        dec = !own_warp_any(fail);
+        de = own_warp_max32(de);
+    }
+    if (dec) {
+        int bad = 0;
+        for (uint32_t base = 0; base < cnt; base += OWN_NLANES) {
+            uint32_t e = base + OWN_LANE();
+            if (e < cnt) {
+                int64_t v = 0;
+                bad |= !bc_dec_exact(bc_load(p + (uint64_t)e * w, w), de, ws->flt, &v);
+                vmin = v < vmin ? v : vmin;
+                vmax = v > vmax ? v : vmax;
+            }
+        }
+        dec = !own_warp_any(bad);
+        vmin = own_warp_min_s64(vmin);
+        vmax = own_warp_max_s64(vmax);
+        ek = own_bits64((uint64_t)vmax - (uint64_t)vmin);
+    }
+    if (OWN_LANE() != 0)
+        return;
+    /* candidates, cheapest first on ties */
+    uint64_t fo = t->fo, fx = t->fx, dorr = t->dorr, dx = t->dx, no = t->no, nx = t->nx;
+    uint32_t fs = fo ? bc_ctz64(fo) : 0u, fk = own_bits64(fx >> fs);
+    uint32_t ds = dorr ? bc_ctz64(dorr) : 0u, dk = own_bits64(dx >> ds);
+    uint32_t ns = no ? bc_ctz64(no) : 0u, nk = own_bits64(nx >> ns);
+    uint64_t mask = (sv->and_ ^ sv->or_) & m;
+    uint64_t best;
+    bl->cnt = cnt;
+    if (sv->umin == sv->umax) {
+        bl->kind = bl->wire = BC_CONST;
+        bl->a = sv->umin;
+        best = 8ull * w;
+    } else {
+        bl->kind = BC_FOR, bl->wire = fs ? BC_FOR_S : BC_FOR, bl->k = fk, bl->s = fs, bl->a = t->fbase;
+        best = 8ull * bc_header_size(bl->wire, w, cnt) + (uint64_t)cnt * fk;
+        if (ws->algo == 0 && cnt > 1) {
+            uint32_t dw = ds ? BC_DELTA_S : BC_DELTA;
+            uint64_t c = 8ull * bc_header_size(dw, w, cnt) + (uint64_t)(cnt - 1) * dk;
+            if (c < best) {
+                best = c;
+                bl->kind = BC_DELTA, bl->wire = dw, bl->k = dk, bl->s = ds, bl->a = bc_load(p, w),
+                bl->b = t->dbase;
+            }
+        }
+        if (ws->algo == 0) {
+            uint64_t c = 8ull * bc_header_size(BC_PLANES, w, cnt) + (uint64_t)cnt * bc_popc64(mask);
+            if (c < best) {
+                best = c;
+                bl->kind = bl->wire = BC_PLANES, bl->a = mask, bl->b = sv->and_ & m;
+            }
+        }
+        if (dec) {
+            uint64_t c = 8ull * bc_header_size(BC_DEC, w, cnt) + (uint64_t)cnt * ek;
+            if (c < best) {
+                best = c;
+                bl->kind = bl->wire = BC_DEC, bl->k = ek, bl->s = de, bl->a = (uint64_t)vmin & m;
+            }
+        }
+        if (t->nnz < cnt) {
+            uint64_t c = 8ull * bc_header_size(BC_SPARSE, w, cnt) + (uint64_t)t->nnz * nk;
+            if (c < best) {
+                best = c;
+                bl->kind = bl->wire = BC_SPARSE, bl->k = nk, bl->s = ns, bl->a = t->nbase, bl->nnz = t->nnz;
+                for (uint32_t q = 0; q < 4; q++)
+                    bl->bitmap[q] = t->bm[q];
+            }
+        }
+    }
+    bl->hsize = bc_header_size(bl->wire, w, cnt);
+    bl->pbits = bc_payload_bits(bl);
+}
+
 /* Chooses each block's coding (a warp per block): statistics of the
  * values, the deltas and the non-zero values, then the smallest of the
  * candidates the algorithm allows. */
@@ -674,98 +785,8 @@ OWN_DEV void bc_enc_choose(bc_ws *ws, const uint8_t *src, uint32_t wp, uint32_t 
         }
         fo = own_warp_or64(fo), dorr = own_warp_or64(dorr), no = own_warp_or64(no);
         fx = own_warp_max_u64(fx), dx = own_warp_max_u64(dx), nx = own_warp_max_u64(nx);
-        /* decimals (f32/f64, algorithm_type 0): the block's exponent is the
-         * largest of its elements' smallest ones; none if an element has none */
-        int dec = ws->flt != 0 && ws->algo == 0 && sv.umin != sv.umax;
-        uint32_t de = 0, ek = 0;
-        int64_t vmin = INT64_MAX, vmax = INT64_MIN;
-        if (dec) {
-            uint32_t emax = ws->flt == 8 ? BC_EMAX64 : BC_EMAX32;
-            int fail = 0;
-            for (uint32_t base = 0; base < cnt; base += OWN_NLANES) {
-                uint32_t e = base + OWN_LANE();
-                if (e < cnt && !fail) {
-                    uint64_t x = bc_load(p + (uint64_t)e * w, w);
-                    int64_t v;
-                    uint32_t ee = 0;
-                    while (ee <= emax && !bc_dec_exact(x, ee, ws->flt, &v))
-                        ee++;
-                    fail = ee > emax;
-                    de = ee > de && !fail ? ee : de;
-                }
-                if (own_warp_any(fail)) /* the block is not decimal: stop early */
-                    break;
-            }
-            dec = !own_warp_any(fail);
-            de = own_warp_max32(de);
-        }
-        if (dec) {
-            int bad = 0;
-            for (uint32_t base = 0; base < cnt; base += OWN_NLANES) {
-                uint32_t e = base + OWN_LANE();
-                if (e < cnt) {
-                    int64_t v = 0;
-                    bad |= !bc_dec_exact(bc_load(p + (uint64_t)e * w, w), de, ws->flt, &v);
-                    vmin = v < vmin ? v : vmin;
-                    vmax = v > vmax ? v : vmax;
-                }
-            }
-            dec = !own_warp_any(bad);
-            vmin = own_warp_min_s64(vmin);
-            vmax = own_warp_max_s64(vmax);
-            ek = own_bits64((uint64_t)vmax - (uint64_t)vmin);
-        }
-        if (OWN_LANE() != 0)
-            continue;
-        /* candidates, cheapest first on ties */
-        uint32_t fs = fo ? bc_ctz64(fo) : 0u, fk = own_bits64(fx >> fs);
-        uint32_t ds = dorr ? bc_ctz64(dorr) : 0u, dk = own_bits64(dx >> ds);
-        uint32_t ns = no ? bc_ctz64(no) : 0u, nk = own_bits64(nx >> ns);
-        uint64_t mask = (sv.and_ ^ sv.or_) & m;
-        uint64_t best;
-        bl->cnt = cnt;
-        if (sv.umin == sv.umax) {
-            bl->kind = bl->wire = BC_CONST;
-            bl->a = sv.umin;
-            best = 8ull * w;
-        } else {
-            bl->kind = BC_FOR, bl->wire = fs ? BC_FOR_S : BC_FOR, bl->k = fk, bl->s = fs, bl->a = fbase;
-            best = 8ull * bc_header_size(bl->wire, w, cnt) + (uint64_t)cnt * fk;
-            if (ws->algo == 0 && cnt > 1) {
-                uint32_t dw = ds ? BC_DELTA_S : BC_DELTA;
-                uint64_t c = 8ull * bc_header_size(dw, w, cnt) + (uint64_t)(cnt - 1) * dk;
-                if (c < best) {
-                    best = c;
-                    bl->kind = BC_DELTA, bl->wire = dw, bl->k = dk, bl->s = ds, bl->a = bc_load(p, w),
-                    bl->b = dbase;
-                }
-            }
-            if (ws->algo == 0) {
-                uint64_t c = 8ull * bc_header_size(BC_PLANES, w, cnt) + (uint64_t)cnt * bc_popc64(mask);
-                if (c < best) {
-                    best = c;
-                    bl->kind = bl->wire = BC_PLANES, bl->a = mask, bl->b = sv.and_ & m;
-                }
-            }
-            if (dec) {
-                uint64_t c = 8ull * bc_header_size(BC_DEC, w, cnt) + (uint64_t)cnt * ek;
-                if (c < best) {
-                    best = c;
-                    bl->kind = bl->wire = BC_DEC, bl->k = ek, bl->s = de, bl->a = (uint64_t)vmin & m;
-                }
-            }
-            if (nnz < cnt) {
-                uint64_t c = 8ull * bc_header_size(BC_SPARSE, w, cnt) + (uint64_t)nnz * nk;
-                if (c < best) {
-                    best = c;
-                    bl->kind = bl->wire = BC_SPARSE, bl->k = nk, bl->s = ns, bl->a = nbase, bl->nnz = nnz;
-                    for (uint32_t q = 0; q < 4; q++)
-                        bl->bitmap[q] = bm[q];
-                }
-            }
-        }
-        bl->hsize = bc_header_size(bl->wire, w, cnt);
-        bl->pbits = bc_payload_bits(bl);
+        bc_sums t = {fo, fx, fbase, dorr, dx, dbase, no, nx, nbase, nnz, {bm[0], bm[1], bm[2], bm[3]}};
+        bc_enc_pick(ws, bl, p, w, cnt, m, &sv, &t);
     }
 }
 
