@@ -87,8 +87,10 @@ struct Variant {
     const char *name;
     launch_fn fn;
 };
-static const Variant k_variants[] = {{"v2", dev_gdd_v2},         {"v3", dev_gdd_v3},
-                                     {"v4", dev_gdd_v4},         {"v4-r72", dev_gdd_v4_r72},
+static const Variant k_variants[] = {{"v2", dev_gdd_v2},
+                                     {"v3", dev_gdd_v3},
+                                     {"v4", dev_gdd_v4},
+                                     {"v4-r72", dev_gdd_v4_r72},
                                      {"v4-r64", dev_gdd_v4_r64}};
 
 struct Opts {
