@@ -21,7 +21,18 @@
  */
 #include "dev_lz4_fast_parse.h"
 
-#define oc_lz4s_step oc_lz4f_step
+typedef int (*step_fn)(oc_lz4s_st *, const uint8_t *, uint32_t, uint32_t, uint32_t, uint32_t, oc_lzs_rec *);
+
+/* The step the library's test runs, and its window driver (parse_lane,
+ * tests/c/helpers/lz_split_test.h) below: oc_lz4f_step unless lane() says. */
+static step_fn g_step = oc_lz4f_step;
+static int dev_step(oc_lz4s_st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi, uint32_t srcn,
+                    uint32_t cap, oc_lzs_rec *recs)
+{
+    return g_step(s, wp, wshift, whi, srcn, cap, recs);
+}
+
+#define oc_lz4s_step dev_step
 #define main lz4_split_core_main
 int lz4_split_core_main(void);
 #include "../../../tests/c/test_lz4_split_core.c"
@@ -48,44 +59,12 @@ static int counting_step(oc_lz4s_st *s, const uint8_t *wp, uint32_t wshift, uint
     return oc_lz4s_step(s, wp, wshift, whi, srcn, cap, recs);
 }
 
-typedef int (*step_fn)(oc_lz4s_st *, const uint8_t *, uint32_t, uint32_t, uint32_t, uint32_t, oc_lzs_rec *);
-
-/* One lane through 512-byte windows, as lz_split_warp.cuh drives it. */
+/* One lane through 512-byte windows (the GPU's), by the library test's driver. */
 static int lane(step_fn step, const uint8_t *src, uint32_t n, uint32_t cap, oc_lzs_rec *recs, uint32_t *outn,
                 uint32_t *nrec)
 {
-    oc_lz4s_st s;
-    oc_lz4s_init(&s);
-    uint32_t wshift = 0, whi = 0, refill_at = 0xffffffffu;
-    int r = n == 0 ? step(&s, src, 0, 0, n, cap, recs) : OC_LZS_NEED;
-    while (r != OC_LZS_END) {
-        if (r == OC_LZS_NEED) {
-            uint32_t at = s.ip & ~15u;
-            wshift = at;
-            whi = n - at < 512 ? n : at + 512;
-            refill_at = s.ip;
-        }
-        r = step(&s, src + wshift, wshift, whi, n, cap, recs);
-        if (r == OC_LZS_NEED && s.ip == refill_at)
-            r = step(&s, src, 0, n, n, cap, recs);
-    }
-    *outn = s.status == OC_LZS_OK ? s.op : 0;
-    *nrec = s.status == OC_LZS_OK ? s.nrec : 0;
-    return s.status;
-}
-
-static uint8_t *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *p = malloc(len > 0 ? (size_t)len : 1);
-    *n = p && len > 0 ? fread(p, 1, (size_t)len, f) : 0;
-    fclose(f);
-    return p;
+    g_step = step;
+    return parse_lane(src, n, cap, 512, 16, recs, outn, nrec);
 }
 
 int main(int argc, char **argv)
@@ -100,12 +79,13 @@ int main(int argc, char **argv)
     size_t parses = 0, bad = 0, seen[6] = {0};
     uint32_t h = 1;
     for (int a = 1; a < argc; a++) {
-        size_t n = 0;
-        uint8_t *data = slurp(argv[a], &n);
-        if (!data || !n) {
+        tu_buf file;
+        if (tu_read_file(argv[a], 0, &file) != 0 || file.size == 0) {
             fprintf(stderr, "%s: cannot read\n", argv[a]);
             return 2;
         }
+        const uint8_t *data = file.data;
+        size_t n = file.size;
         for (size_t o = 0; o < n; o += CH) {
             uint32_t len = n - o < CH ? (uint32_t)(n - o) : CH;
             for (int hc = 0; hc < 2; hc++) {
@@ -143,7 +123,7 @@ int main(int argc, char **argv)
                 }
             }
         }
-        free(data);
+        tu_buf_free(&file);
     }
     printf("lz4_fast_cpu_check: %zu parses of 64 KiB chunks (OK %zu, CORRUPT %zu, TRUNCATED %zu, "
            "OUTPUT_TOO_SMALL %zu); %.1f%% of the valid chunks' sequences on the fast path: %s\n",
