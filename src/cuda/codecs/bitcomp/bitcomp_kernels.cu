@@ -105,6 +105,20 @@ template <uint32_t W> static __device__ __forceinline__ uint32_t bc_ld32(const u
     return p[e];
 }
 
+/* Element e of a block of cnt (0 past it) and, in *pv, its predecessor: the
+ * lane before's element by shuffle, lane 0's the last lane's of the previous
+ * round (*carry, 0 at the block's start). */
+template <uint32_t W>
+static __device__ __forceinline__ uint32_t bc_ld32_pair(const uint8_t *p, uint32_t e, uint32_t cnt,
+                                                        uint32_t *carry, uint32_t *pv)
+{
+    uint32_t v = e < cnt ? bc_ld32<W>(p, e) : 0u;
+    uint32_t up = __shfl_up_sync(OWN_FULL, v, 1);
+    *pv = OWN_LANE() == 0 ? *carry : up;
+    *carry = __shfl_sync(OWN_FULL, v, 31);
+    return v;
+}
+
 template <uint32_t W> static __device__ __forceinline__ int32_t bc_sext32(uint32_t v)
 {
     return W == 4 ? (int32_t)v : (int32_t)(v << (32u - 8u * W)) >> (32u - 8u * W);
@@ -159,10 +173,7 @@ static __device__ void bc_enc_choose32(bc_ws *ws, const uint8_t *src, uint32_t w
         uint32_t nnz = 0, bm[4] = {0, 0, 0, 0}, carry = 0;
         for (uint32_t base = 0; base < cnt; base += OWN_NLANES) {
             uint32_t e = base + OWN_LANE();
-            uint32_t v = e < cnt ? bc_ld32<W>(p, e) : 0u;
-            uint32_t pv = __shfl_up_sync(OWN_FULL, v, 1);
-            pv = OWN_LANE() == 0 ? carry : pv;
-            carry = __shfl_sync(OWN_FULL, v, 31);
+            uint32_t pv, v = bc_ld32_pair<W>(p, e, cnt, &carry, &pv);
             if (e < cnt) {
                 bc_s32_add<W>(&a, v);
                 if (e > 0)
@@ -186,10 +197,7 @@ static __device__ void bc_enc_choose32(bc_ws *ws, const uint8_t *src, uint32_t w
         carry = 0;
         for (uint32_t base = 0; base < cnt; base += OWN_NLANES) {
             uint32_t e = base + OWN_LANE();
-            uint32_t v = e < cnt ? bc_ld32<W>(p, e) : 0u;
-            uint32_t pv = __shfl_up_sync(OWN_FULL, v, 1);
-            pv = OWN_LANE() == 0 ? carry : pv;
-            carry = __shfl_sync(OWN_FULL, v, 31);
+            uint32_t pv, v = bc_ld32_pair<W>(p, e, cnt, &carry, &pv);
             if (e < cnt) {
                 uint32_t r = (v - fb) & m32;
                 fo32 |= r;
