@@ -71,15 +71,12 @@ OC_CORE_FN int ze_gain(ze_match m, const uint32_t *rep)
     return (int)m.len * 4 - oc;
 }
 
-/* 1: ze_find loads a chain link before comparing the candidate it
- * follows, and the windows take their positions' first links from the
- * insertion's registers; the dev harness's baseline sets 0 (links loaded
- * after the compare and read back, as before session 6).  Same result
- * either way. */
-
 /* Best match at ip (lazy variants): the three repeat offsets, then the
  * chain from `cand` (the latest earlier position with ip's hash); the best
- * by ze_gain. */
+ * by ze_gain.  Each chain link is loaded before the candidate it follows is
+ * compared, and the windows take their positions' first links from the
+ * insertion's registers (the dev baseline, links loaded after the compare:
+ * bench/gpu/dev/zstd_enc_match_knobs.h). */
 OC_CORE_FN ze_match ze_find(const ze_work *W, const uint8_t *src, uint32_t ip, uint32_t end, uint32_t maxdist,
                             const uint32_t *rep, int depth, uint32_t cand)
 {
