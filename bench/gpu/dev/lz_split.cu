@@ -32,6 +32,11 @@
  * guarantee.  It replaced this harness's own v9 (fused-w512,
  * dev_lz_fused.cuh, measured 141.7 GB/s at 64 KiB on an H100 at 9bf7836),
  * which had a 2 s timeout instead; it has no "parse" share.
+ * library-fast (session 10, bench/NOTES.md "LZ4's branch-free parse
+ * step"): library-split with the parse step of dev_lz4_fast_parse.h
+ * (oc_lz4f_step, v13's cut carried over from Snappy) and nothing else
+ * changed; the split decoder forced (OC_LZS_SPLIT), so that the damaged
+ * chunks' small batch takes the new step too.
  *
  * Prints one line per chunk size, algorithm and variant: GB/s of
  * uncompressed bytes, the ratio to the library's decoder, and for the
@@ -50,6 +55,7 @@
 #include "dev_lz_smem_warp.cuh"
 #include "dev_lz_split_copy.cuh"
 #include "dev_lz_split_pp.h"
+#include "dev_lz4_fast_parse.h"
 
 /* the CPU reference (prototypes of lz4.h and snappy-c.h, so that only the
  * shared libraries are needed) */
@@ -247,6 +253,37 @@ struct lib_split {
     oc_gpu_side side;
 };
 
+/* ---- library-fast: the library's split decoder with the branch-free step ---- */
+
+struct dev_lz4_fast : oc_lz4_split_codec {
+    static __device__ __forceinline__ int step(st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi,
+                                               uint32_t srcn, uint32_t cap, oc_lzs_rec *recs)
+    {
+        return oc_lz4f_step(s, wp, wshift, whi, srcn, cap, recs);
+    }
+};
+/* the library's last word on a refused chunk (a rescan in the CPU scanner's order) */
+template <>
+__device__ __forceinline__ int oc_lzs_verdict<dev_lz4_fast>(int st, const uint8_t *src, size_t srcn)
+{
+    return oc_lzs_verdict<oc_lz4_split_codec>(st, src, srcn);
+}
+
+/* oc_lz4_decompress_run (lz4_kernels.cu) with the parser dev_lz4_fast and the split decoder forced. */
+static oc_status dev_lz4_fast_run(const lib_split &ls, const oc_cuda_batch &b, cudaStream_t s)
+{
+    oc_gpu_config cfg{};
+    cfg.algorithm = OC_ALGO_LZ4;
+    cfg.max_capacity = ls.max_cap;
+    cfg.side = &ls.side;
+    uint32_t split_cap = 0;
+    size_t wave = oc_lzs_wave(ls.scratch, ls.bytes, &cfg, b.n, OC_LZS_SPLIT, &split_cap);
+    oc_lz4_decompress_pipe_kernel<<<(unsigned)b.n, 64, 0, s>>>(b, wave > 0, split_cap);
+    if (wave == 0 || cudaPeekAtLastError() != cudaSuccess)
+        return oc_launched();
+    return oc_lzs_run<dev_lz4_fast>(ls.scratch, cfg.side, 1, b, split_cap, wave, s);
+}
+
 /* ---- the split decoder with the parallel parse (v7b, dev_lz_split_pp.h) ---- */
 
 struct pp_scratch {
@@ -328,17 +365,25 @@ enum {
     V_SMEM_W512_T2,
     V_SMEM_W256_T1,
     V_LIB_SPLIT,
+    V_LIB_FAST,
     V_COUNT
 };
 static const char *const vname[V_COUNT] = {"library-pipe", "split-r16k",   "split-r4k",
                                            "split-r0",     "split-pp-r4k", "smem-w256-t2",
-                                           "smem-w512-t2", "smem-w256-t1", "library-split"};
-static int v_on[V_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1}; /* --variants */
+                                           "smem-w512-t2", "smem-w256-t1", "library-split",
+                                           "library-fast"};
+static int v_on[V_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1}; /* --variants */
 
-/* Whether variant v runs for this algorithm (v9 is LZ4 only). */
+/* the variants built on the library's split decoder (its scratch and second stream) */
+static int v_lib(int v)
+{
+    return v == V_LIB_SPLIT || v == V_LIB_FAST;
+}
+
+/* Whether variant v runs for this algorithm (v9 and library-fast are LZ4 only). */
 static int v_runs(int v, int snappy)
 {
-    return v_on[v] && !(snappy && v == V_LIB_SPLIT);
+    return v_on[v] && !(snappy && v_lib(v));
 }
 
 struct dev_batch {
@@ -375,6 +420,12 @@ static void launch(int snappy, int v, const dev_batch &d, cudaStream_t s, cudaEv
         if (mid)
             CUDA_OK(cudaEventRecord(mid, s));
         split_copy_kernel<4096, 4><<<(unsigned)((n + 3) / 4), 128, 0, s>>>(d.b, d.recs, d.rec_base, d.nrecs);
+    } else if (v == V_LIB_FAST) {
+        oc_status r = dev_lz4_fast_run(d.ls, d.b, s);
+        if (r != OC_OK) {
+            fprintf(stderr, "library-fast: launch status %d\n", (int)r);
+            exit(1);
+        }
     } else if (v == V_LIB_SPLIT) {
         oc_gpu_config cfg{};
         cfg.algorithm = OC_ALGO_LZ4;
@@ -512,7 +563,7 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
     CUDA_OK(cudaMalloc(&d.recs, ro * sizeof(oc_split_rec)));
     /* v9: the library's scratch and second stream, as the engine makes them (cuda_engine.cu) */
     memset(&d.ls, 0, sizeof(d.ls));
-    if (v_runs(V_LIB_SPLIT, snappy) && chunk <= OC_LZS_MAX_CAP) {
+    if ((v_runs(V_LIB_SPLIT, snappy) || v_runs(V_LIB_FAST, snappy)) && chunk <= OC_LZS_MAX_CAP) {
         oc_gpu_config cfg{};
         cfg.algorithm = OC_ALGO_LZ4;
         cfg.max_capacity = chunk;
@@ -565,7 +616,7 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
     int bad = 0;
     for (int v = 0; v < V_COUNT; v++) {
         rate[v] = parse_share[v] = 0;
-        if (!v_runs(v, snappy) || (v == V_LIB_SPLIT && !d.ls.scratch))
+        if (!v_runs(v, snappy) || (v_lib(v) && !d.ls.scratch))
             continue;
         CUDA_OK(cudaMemset(d_out, 0, total_u));
         CUDA_OK(cudaMemset(d.b.statuses, 0xff, n * sizeof(int32_t)));
@@ -593,7 +644,7 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
         launch(snappy, v, d, s, 0); /* warm-up */
         for (int r = 0; r < repeats; r++) {
             CUDA_OK(cudaEventRecord(t0, s));
-            int mid = v != V_LIB && v != V_LIB_SPLIT; /* a parse end to time */
+            int mid = v != V_LIB && !v_lib(v); /* a parse end to time */
             launch(snappy, v, d, s, mid ? tm : (cudaEvent_t)0);
             CUDA_OK(cudaEventRecord(t1, s));
             CUDA_OK(cudaEventSynchronize(t1));
@@ -608,12 +659,12 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
         parse_share[v] = pms[repeats / 2] / ms[repeats / 2];
     }
     for (int v = 0; v < V_COUNT; v++) {
-        if (!v_runs(v, snappy) || (v == V_LIB_SPLIT && !d.ls.scratch))
+        if (!v_runs(v, snappy) || (v_lib(v) && !d.ls.scratch))
             continue;
         printf("%5zu KiB %-6s %6zu chunks %6.2f GiB ratio %5.2f  %-12s %8.1f GB/s  %5.2fx library",
                chunk >> 10, alg, n, (double)total_u / (1 << 30), (double)total_u / (double)total_c, vname[v],
                rate[v], rate[V_LIB] > 0 ? rate[v] / rate[V_LIB] : 0.0);
-        if (v != V_LIB && v != V_LIB_SPLIT)
+        if (v != V_LIB && !v_lib(v))
             printf("  (parse %2.0f%%)", 100.0 * parse_share[v]);
         printf("\n");
     }
@@ -644,7 +695,7 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
     size_t *got_lib = (size_t *)malloc(nd * sizeof(size_t));
     size_t mismatch = 0, failing = 0;
     for (int v = 0; v < V_COUNT; v++) {
-        if (!v_runs(v, snappy) || (v == V_LIB_SPLIT && !d.ls.scratch))
+        if (!v_runs(v, snappy) || (v_lib(v) && !d.ls.scratch))
             continue;
         launch(snappy, v, ds, s, 0);
         CUDA_OK(cudaStreamSynchronize(s));
