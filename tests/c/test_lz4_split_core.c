@@ -42,13 +42,16 @@
 #include <string.h>
 
 #include "cpu/codecs/lz4/lz4_scan.h"
-#include "cuda/codecs/lz4/lz4_split_parse.h"
+#include "cuda/codecs/lz4/lz4_fast_parse.h"
 #include "helpers/test_util.h"
 #include "helpers/lz_split_test.h"
 
 static size_t g_seen[6]; /* statuses seen, by value (OK, CORRUPT, TRUNCATED, OUTPUT_TOO_SMALL) */
 
-LZS_TEST_PARSE_LANE(oc_lz4s_st, oc_lz4s_init, oc_lz4s_step)
+/* the library's step (lz4_fast_parse.h), and the general step it falls back
+ * to, alone: every parse below runs both and they must agree in everything */
+LZS_TEST_PARSE_LANE(oc_lz4s_st, oc_lz4s_init, oc_lz4f_step)
+LZS_TEST_PARSE_LANE_AS(parse_lane_general, oc_lz4s_st, oc_lz4s_init, oc_lz4s_step)
 
 /* The reference: a plain walk in the pipe decoder's order of checks (see
  * the header), 64-bit sums.  Returns the status; *outn when OK. */
@@ -136,12 +139,20 @@ static int check_block(const uint8_t *blk, size_t n, uint32_t cap, const uint8_t
         CHECK_MSG((int)want == ref || (ref == OC_LZS_TRUNCATED && want == OC_ERR_CORRUPT),
                   "status %d where the scanner says %s", ref, oc_status_name(want));
     oc_lzs_rec *recs = (oc_lzs_rec *)tu_xmalloc(OC_LZS_MAX_RECS(cap) * sizeof(oc_lzs_rec));
+    oc_lzs_rec *recs_g = (oc_lzs_rec *)tu_xmalloc(OC_LZS_MAX_RECS(cap) * sizeof(oc_lzs_rec));
     uint8_t *out = (uint8_t *)tu_xmalloc(cap ? cap : 1);
     int first = -1;
     uint32_t first_outn = 0;
     for (int k = 0; k < windows; k++) {
-        uint32_t outn = 0, nrec = 0;
+        uint32_t outn = 0, nrec = 0, outn_g = 0, nrec_g = 0;
         int st = parse_lane(src, (uint32_t)n, cap, wins[k % 7], (uint32_t)(k * 5) & 15, recs, &outn, &nrec);
+        int st_g = parse_lane_general(src, (uint32_t)n, cap, wins[k % 7], (uint32_t)(k * 5) & 15, recs_g,
+                                      &outn_g, &nrec_g);
+        CHECK_EQ(st, st_g); /* the fast step is the general step but for speed */
+        CHECK_SIZE_EQ(outn, outn_g);
+        CHECK_SIZE_EQ(nrec, nrec_g);
+        if (nrec && nrec == nrec_g)
+            CHECK_MEM_EQ(recs, recs_g, nrec * sizeof(oc_lzs_rec));
         if (first < 0) {
             first = st, first_outn = outn;
         } else {
@@ -159,7 +170,7 @@ static int check_block(const uint8_t *blk, size_t n, uint32_t cap, const uint8_t
         }
     }
     g_seen[first]++;
-    free(src), free(recs), free(out);
+    free(src), free(recs), free(recs_g), free(out);
     return first;
 }
 
@@ -210,6 +221,25 @@ static void check_edges(void)
     CHECK_EQ(check_block(late, sizeof late, 1024, NULL, 0, 3), OC_LZS_CORRUPT);
     /* a block that ends on a match: TRUNCATED */
     CHECK_EQ(check_block(run, 7, 1024, NULL, 0, 3), OC_LZS_TRUNCATED);
+    /* the common kind, which the fast step takes in one step (so that the
+     * comparisons with the general step above cannot pass with a fast path
+     * never taken): token 0x34 (3 literals, match 4 + 4), "abc", offset 3,
+     * then token 0xC0 and 12 literals: 19 bytes, 23 out */
+    static const uint8_t common[] = {0x34, 'a', 'b', 'c', 0x03, 0x00, 0xC0, 'l', 'm', 'n', 'o', 'p',
+                                     'q',  'r', 's', 't', 'u',  'v',  'w'};
+    CHECK_EQ(check_block(common, sizeof common, 64, NULL, 0, 7), OC_LZS_OK);
+    oc_lz4s_st s;
+    oc_lzs_rec rec[OC_LZS_MAX_RECS(64)];
+    oc_lz4s_init(&s);
+    CHECK_EQ(oc_lz4f_fast(&s, common, 0, sizeof common, 64, rec), 1);
+    CHECK_EQ(s.ip, 6);
+    CHECK_EQ(s.op, 11);
+    /* and declines what it must leave to the general step: a window of
+     * fewer than 18 bytes, a literal run of 15 and more */
+    oc_lz4s_init(&s);
+    CHECK_EQ(oc_lz4f_fast(&s, common, 0, 17, 64, rec), 0);
+    CHECK_EQ(s.ip, 0);
+    CHECK_EQ(oc_lz4f_fast(&s, run, 0, sizeof run, 1024, rec), 0);
 }
 
 int main(void)

@@ -1,15 +1,12 @@
 /*
- * lz4_fast_cpu_check.c - the host check of dev_lz4_fast_parse.h's LZ4 parse
- * step (v13's branch-free step, carried over from Snappy; bench/NOTES.md
- * "v13", and "LZ4's branch-free step, prepared" for this one), no GPU
- * needed: the fast step must be the library's general step (oc_lz4s_step)
- * in everything but speed.
+ * lz4_fast_cpu_check.c - the host check of the library's LZ4 parse step
+ * (src/cuda/codecs/lz4/lz4_fast_parse.h, v13's branch-free step carried over
+ * from Snappy; bench/NOTES.md "LZ4's branch-free parse step"), no GPU
+ * needed, on more data than CI's test: the fast step must be the general
+ * step (oc_lz4s_step) in everything but speed.
  *
  *   1. the library's own host test, tests/c/test_lz4_split_core.c, run
- *      whole with oc_lz4f_step in place of oc_lz4s_step: statuses equal to
- *      the CPU engine's scanner on real, damaged and hand-built blocks,
- *      records that rebuild the input, windows of many sizes and
- *      alignments, ASan-sized buffers;
+ *      whole (it parses every block with both steps and compares them);
  *   2. each FILE given, cut into 64 KiB chunks compressed by liblz4 (the
  *      default and HC), as they are and damaged (cut, a byte changed, a
  *      short capacity), parsed through 512-byte windows (the GPU's) by both
@@ -19,25 +16,21 @@
  *
  *   lz4_fast_cpu_check FILE...   (make -C bench/gpu/dev check-lz4-fast)
  */
-#include "dev_lz4_fast_parse.h"
+#define main lz4_split_core_main
+int lz4_split_core_main(void);
+#include "../../../tests/c/test_lz4_split_core.c"
+#undef main
 
 typedef int (*step_fn)(oc_lz4s_st *, const uint8_t *, uint32_t, uint32_t, uint32_t, uint32_t, oc_lzs_rec *);
 
-/* The step the library's test runs, and its window driver (parse_lane,
- * tests/c/helpers/lz_split_test.h) below: oc_lz4f_step unless lane() says. */
+/* The step lane() runs, through the library test's window driver. */
 static step_fn g_step = oc_lz4f_step;
 static int dev_step(oc_lz4s_st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi, uint32_t srcn,
                     uint32_t cap, oc_lzs_rec *recs)
 {
     return g_step(s, wp, wshift, whi, srcn, cap, recs);
 }
-
-#define oc_lz4s_step dev_step
-#define main lz4_split_core_main
-int lz4_split_core_main(void);
-#include "../../../tests/c/test_lz4_split_core.c"
-#undef main
-#undef oc_lz4s_step
+LZS_TEST_PARSE_LANE_AS(parse_lane_dev, oc_lz4s_st, oc_lz4s_init, dev_step)
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,7 +57,7 @@ static int lane(step_fn step, const uint8_t *src, uint32_t n, uint32_t cap, oc_l
                 uint32_t *nrec)
 {
     g_step = step;
-    return parse_lane(src, n, cap, 512, 16, recs, outn, nrec);
+    return parse_lane_dev(src, n, cap, 512, 16, recs, outn, nrec);
 }
 
 int main(int argc, char **argv)

@@ -32,11 +32,11 @@
  * guarantee.  It replaced this harness's own v9 (fused-w512,
  * dev_lz_fused.cuh, measured 141.7 GB/s at 64 KiB on an H100 at 9bf7836),
  * which had a 2 s timeout instead; it has no "parse" share.
- * library-fast (session 10, bench/NOTES.md "LZ4's branch-free parse
- * step"): library-split with the parse step of dev_lz4_fast_parse.h
- * (oc_lz4f_step, v13's cut carried over from Snappy) and nothing else
- * changed; the split decoder forced (OC_LZS_SPLIT), so that the damaged
- * chunks' small batch takes the new step too.
+ * library-general (session 10, bench/NOTES.md "LZ4's branch-free parse
+ * step"): library-split with the general parse step (lz4_split_parse.h's
+ * oc_lz4s_step, the library's until the branch-free lz4_fast_parse.h won)
+ * and nothing else changed; the split decoder forced (OC_LZS_SPLIT), so
+ * that the damaged chunks' small batch takes the split decoder too.
  *
  * Prints one line per chunk size, algorithm and variant: GB/s of
  * uncompressed bytes, the ratio to the library's decoder, and for the
@@ -55,7 +55,6 @@
 #include "dev_lz_smem_warp.cuh"
 #include "dev_lz_split_copy.cuh"
 #include "dev_lz_split_pp.h"
-#include "dev_lz4_fast_parse.h"
 
 /* the CPU reference (prototypes of lz4.h and snappy-c.h, so that only the
  * shared libraries are needed) */
@@ -101,6 +100,7 @@ __global__ void __launch_bounds__(64) lib_lz4_kernel(oc_cuda_batch b)
     int st = oc_pipe_narrow(srcn, cap) ? oc_lz4_decode_rounds<uint32_t>(src, srcn, cap, &outn, lane, &pp)
                                        : oc_lz4_decode_rounds<uint64_t>(src, srcn, cap, &outn, lane, &pp);
     oc_pipe_finish(&pp, lane);
+    st = oc_lz4_cpu_verdict(st, src, srcn, lane); /* as the library's pipe (800048d) */
     if (lane == 0) {
         b.dst_sizes[chunk] = st == OC_D_OK ? outn : 0;
         b.statuses[chunk] = st;
@@ -253,24 +253,24 @@ struct lib_split {
     oc_gpu_side side;
 };
 
-/* ---- library-fast: the library's split decoder with the branch-free step ---- */
+/* ---- library-general: the library's split decoder with the general step ---- */
 
-struct dev_lz4_fast : oc_lz4_split_codec {
+struct dev_lz4_general : oc_lz4_split_codec {
     static __device__ __forceinline__ int step(st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi,
                                                uint32_t srcn, uint32_t cap, oc_lzs_rec *recs)
     {
-        return oc_lz4f_step(s, wp, wshift, whi, srcn, cap, recs);
+        return oc_lz4s_step(s, wp, wshift, whi, srcn, cap, recs);
     }
 };
 /* the library's last word on a refused chunk (a rescan in the CPU scanner's order) */
 template <>
-__device__ __forceinline__ int oc_lzs_verdict<dev_lz4_fast>(int st, const uint8_t *src, size_t srcn)
+__device__ __forceinline__ int oc_lzs_verdict<dev_lz4_general>(int st, const uint8_t *src, size_t srcn)
 {
     return oc_lzs_verdict<oc_lz4_split_codec>(st, src, srcn);
 }
 
-/* oc_lz4_decompress_run (lz4_kernels.cu) with the parser dev_lz4_fast and the split decoder forced. */
-static oc_status dev_lz4_fast_run(const lib_split &ls, const oc_cuda_batch &b, cudaStream_t s)
+/* oc_lz4_decompress_run (lz4_kernels.cu) with the parser dev_lz4_general and the split decoder forced. */
+static oc_status dev_lz4_general_run(const lib_split &ls, const oc_cuda_batch &b, cudaStream_t s)
 {
     oc_gpu_config cfg{};
     cfg.algorithm = OC_ALGO_LZ4;
@@ -281,7 +281,7 @@ static oc_status dev_lz4_fast_run(const lib_split &ls, const oc_cuda_batch &b, c
     oc_lz4_decompress_pipe_kernel<<<(unsigned)b.n, 64, 0, s>>>(b, wave > 0, split_cap);
     if (wave == 0 || cudaPeekAtLastError() != cudaSuccess)
         return oc_launched();
-    return oc_lzs_run<dev_lz4_fast>(ls.scratch, cfg.side, 1, b, split_cap, wave, s);
+    return oc_lzs_run<dev_lz4_general>(ls.scratch, cfg.side, 1, b, split_cap, wave, s);
 }
 
 /* ---- the split decoder with the parallel parse (v7b, dev_lz_split_pp.h) ---- */
@@ -365,22 +365,22 @@ enum {
     V_SMEM_W512_T2,
     V_SMEM_W256_T1,
     V_LIB_SPLIT,
-    V_LIB_FAST,
+    V_LIB_GENERAL,
     V_COUNT
 };
 static const char *const vname[V_COUNT] = {"library-pipe", "split-r16k",   "split-r4k",
                                            "split-r0",     "split-pp-r4k", "smem-w256-t2",
                                            "smem-w512-t2", "smem-w256-t1", "library-split",
-                                           "library-fast"};
+                                           "library-general"};
 static int v_on[V_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1}; /* --variants */
 
 /* the variants built on the library's split decoder (its scratch and second stream) */
 static int v_lib(int v)
 {
-    return v == V_LIB_SPLIT || v == V_LIB_FAST;
+    return v == V_LIB_SPLIT || v == V_LIB_GENERAL;
 }
 
-/* Whether variant v runs for this algorithm (v9 and library-fast are LZ4 only). */
+/* Whether variant v runs for this algorithm (v9 and library-general are LZ4 only). */
 static int v_runs(int v, int snappy)
 {
     return v_on[v] && !(snappy && v_lib(v));
@@ -420,10 +420,10 @@ static void launch(int snappy, int v, const dev_batch &d, cudaStream_t s, cudaEv
         if (mid)
             CUDA_OK(cudaEventRecord(mid, s));
         split_copy_kernel<4096, 4><<<(unsigned)((n + 3) / 4), 128, 0, s>>>(d.b, d.recs, d.rec_base, d.nrecs);
-    } else if (v == V_LIB_FAST) {
-        oc_status r = dev_lz4_fast_run(d.ls, d.b, s);
+    } else if (v == V_LIB_GENERAL) {
+        oc_status r = dev_lz4_general_run(d.ls, d.b, s);
         if (r != OC_OK) {
-            fprintf(stderr, "library-fast: launch status %d\n", (int)r);
+            fprintf(stderr, "library-general: launch status %d\n", (int)r);
             exit(1);
         }
     } else if (v == V_LIB_SPLIT) {
@@ -563,7 +563,7 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
     CUDA_OK(cudaMalloc(&d.recs, ro * sizeof(oc_split_rec)));
     /* v9: the library's scratch and second stream, as the engine makes them (cuda_engine.cu) */
     memset(&d.ls, 0, sizeof(d.ls));
-    if ((v_runs(V_LIB_SPLIT, snappy) || v_runs(V_LIB_FAST, snappy)) && chunk <= OC_LZS_MAX_CAP) {
+    if ((v_runs(V_LIB_SPLIT, snappy) || v_runs(V_LIB_GENERAL, snappy)) && chunk <= OC_LZS_MAX_CAP) {
         oc_gpu_config cfg{};
         cfg.algorithm = OC_ALGO_LZ4;
         cfg.max_capacity = chunk;

@@ -21,9 +21,11 @@
  * input allows (as the warp: an empty input parses at once, a phase
  * longer than a window runs on the whole input).  Returns the status;
  * *outn, *nrec when OK. */
-#define LZS_TEST_PARSE_LANE(st_t, init, step)                                                                \
-    static int parse_lane(const uint8_t *src, uint32_t n, uint32_t cap, uint32_t win, uint32_t align,        \
-                          oc_lzs_rec *recs, uint32_t *outn, uint32_t *nrec)                                  \
+#define LZS_TEST_PARSE_LANE(st_t, init, step) LZS_TEST_PARSE_LANE_AS(parse_lane, st_t, init, step)
+/* The same under another name (a second step of the same format). */
+#define LZS_TEST_PARSE_LANE_AS(name, st_t, init, step)                                                       \
+    static int name(const uint8_t *src, uint32_t n, uint32_t cap, uint32_t win, uint32_t align,              \
+                    oc_lzs_rec *recs, uint32_t *outn, uint32_t *nrec)                                        \
     {                                                                                                        \
         st_t s;                                                                                              \
         init(&s);                                                                                            \

@@ -33,7 +33,8 @@
  * fails may keep some output that the copy wrote before its parse failed
  * (as the pipe's does).  The kernels, waves and streams are
  * lz_common/lz_split_launch.cuh's, shared with Snappy; the parse step
- * (lz4_split_parse.h) is this format's.
+ * (lz4_fast_parse.h's branch-free step over lz4_split_parse.h's general
+ * one) is this format's.
  *
  * Decoder, other chunks: the two-warp pipeline (lz_decode_pipe.cuh), a block per chunk:
  * the parser warp parses rounds of up to 32 sequences at once
@@ -63,7 +64,7 @@
 #include "lz4_decode_rounds.cuh"
 #include "../lz_common/lz_device.cuh"
 #include "../lz_common/lz_split_launch.cuh"
-#include "lz4_split_parse.h"
+#include "lz4_fast_parse.h"
 
 #define OC_LZ4_MAX_INPUT 0x7E000000u
 
@@ -179,7 +180,7 @@ __global__ void __launch_bounds__(OC_DECODE_WARPS * 32) oc_lz4_sizes_kernel(oc_c
 }
 
 /* The LZ4 parser of the split decoder (lz_split_launch.cuh): the
- * resumable parse (lz4_split_parse.h), and a copy warp's decode of a chunk
+ * resumable parse (lz4_fast_parse.h, over lz4_split_parse.h), and a copy warp's decode of a chunk
  * no parse lane claimed: the pipe's rounds parser (the same checks in the
  * same order, so the same statuses and sizes as the parse half) with the
  * split copy as its sink. */
@@ -190,7 +191,7 @@ struct oc_lz4_split_codec {
     static __device__ __forceinline__ int step(st *s, const uint8_t *wp, uint32_t wshift, uint32_t whi,
                                                uint32_t srcn, uint32_t cap, oc_lzs_rec *recs)
     {
-        return oc_lz4s_step(s, wp, wshift, whi, srcn, cap, recs);
+        return oc_lz4f_step(s, wp, wshift, whi, srcn, cap, recs);
     }
     static __device__ __noinline__ void self_decode(const uint8_t *src, uint32_t srcn, uint8_t *dst,
                                                     uint32_t cap, size_t *size_out, int32_t *status_out,
