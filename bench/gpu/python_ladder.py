@@ -11,7 +11,9 @@ What is timed, per rung (first n chunks of the batch, RAW streams):
                                  (one buffer in, one out, slots of 2x the chunk + 4 KiB; where the library has no
                                  such call, codec.encode(views), a list of CuPy views of the batch)
             decode:  codec.decode(buf, src_offsets=o, src_sizes=s, out=out_buf, out_offsets=oo,
-                                  uncomp_sizes=sizes)   (one buffer in, one out: no per-chunk objects)
+                                  uncomp_sizes=sizes)   (one buffer in, one out: no per-chunk objects;
+                                 --offsets device (default): o, s, oo, sizes are CuPy int64 arrays, so the
+                                 library builds the pointer arrays on the GPU; --offsets host: numpy int64)
   nvCOMP    encode:  codec.encode(batch, compression_config=cc)
             decode:  codec.decode(comp, out=batch, decompression_config=dc)
 nvCOMP's BatchArrays (nvcomp.as_arrays(buffer, offsets, sizes)) and configs
@@ -124,6 +126,8 @@ def parse_args(argv):
     ap.add_argument("--top-repeats", type=_positive(int), default=3, help="most timed calls at the top rung")
     ap.add_argument("--top-share", type=float, default=0.7,
                     help="share of the budget for the top rungs, first (the rest: the smaller rungs)")
+    ap.add_argument("--offsets", choices=["device", "host"], default="device",
+                    help="opencomp decode: offset and size arrays in device memory (CuPy) or host memory (numpy)")
     ap.add_argument("--data-type", default="", help="element type of cascaded/bitcomp/ans (<i4, <i8, bf16, ...)")
     ap.add_argument("--deflate-level", type=int, default=0,
                     help="opencomp's deflate/zlib/gzip/gdeflate level (0: the library's default)")
@@ -264,6 +268,7 @@ class OpencompLib:
         self.oc, self.cp, self.zstd_level = opencomp, cp, zstd_level
         self.data_type = getattr(args, "data_type", "") or ""
         self.deflate_level = getattr(args, "deflate_level", 0) or 0
+        self.offsets = getattr(args, "offsets", "device") or "device"
         self.blosc = None
         self.packed = self._packed_encode_works()
         if args is not None:
@@ -311,7 +316,7 @@ class OpencompLib:
                if self.packed else "encode(list of CuPy views)")
         return ("opencomp.Codec(RAW): %s; decode(one buffer, src_offsets=, src_sizes=, "
                 "out=one buffer, out_offsets=, uncomp_sizes=; "
-                "int64 arrays)" % enc)
+                "int64 arrays in %s memory)" % (enc, self.offsets))
 
     def setup(self, codec, chunk, batch):
         level = self.level(codec) or None
@@ -384,6 +389,8 @@ class OpencompLib:
         import numpy as np
 
         soffs, ssizes, ooffs, sizes = (np.asarray(v, dtype=np.int64) for v in (soffs, ssizes, ooffs, sizes))
+        if self.offsets == "device":  # issue 16: the pointer arrays built on the GPU, no per-chunk host work
+            soffs, ssizes, ooffs, sizes = (self.cp.asarray(v) for v in (soffs, ssizes, ooffs, sizes))
         return lambda: self.codec.decode(buf, out=out, src_offsets=soffs, src_sizes=ssizes, out_offsets=ooffs,
                                          uncomp_sizes=sizes)
 

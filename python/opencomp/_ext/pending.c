@@ -20,6 +20,12 @@
  * The inputs' views are held until then: their memory must not be reused
  * while the GPU reads it.  A batch dropped while in flight waits for its
  * stream first (the write-back targets and the inputs are freed with it).
+ *
+ * A batch whose offsets live on the device (codec.c, decode_packed_device)
+ * has no host arrays while in flight: the stream writes its sizes and
+ * statuses into a device block (kept for reuse by the module when the batch
+ * is settled: oc_py_devblock_*), and settling copies them, and the promised
+ * sizes, to the host once, after the stream wait.
  */
 #include "oc_py.h"
 
@@ -40,8 +46,56 @@ static void release_inputs(oc_py_pending *p)
     }
 }
 
-static void settle(oc_py_pending *p)
+/* A device-offset batch's results to the host (after its stream wait):
+ * identity idx, got, got_st and the promised sizes copied from the device,
+ * caps the out buffer's size; the device block given back. */
+static int fetch_device(oc_py_pending *p)
 {
+    oc_py_state *st = oc_py_state_of_type(Py_TYPE(p));
+    size_t n = p->n, m = n ? n : 1;
+    p->idx = PyMem_Calloc(m, sizeof *p->idx);
+    p->got = PyMem_Calloc(m, sizeof *p->got);
+    p->got_st = PyMem_Calloc(m, sizeof *p->got_st);
+    p->known = PyMem_Calloc(m, sizeof *p->known);
+    p->caps = PyMem_Calloc(m, sizeof *p->caps);
+    p->st = PyMem_Calloc(m, sizeof *p->st);
+    if (!p->idx || !p->got || !p->got_st || !p->known || !p->caps || !p->st) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    oc_py_context *ctx = (oc_py_context *)p->dev_ctx;
+    const uint8_t *d = (const uint8_t *)p->dev;
+    const void *promised = p->src[5].ptr;
+    oc_status s = OC_OK;
+    if (n)
+        OC_PY_CTX_CALL(ctx, {
+            s = oc_memory_copy(ctx->ctx, p->got, d, n * sizeof *p->got);
+            if (s == OC_OK)
+                s = oc_memory_copy(ctx->ctx, p->got_st, d + n * sizeof(size_t), n * sizeof *p->got_st);
+            if (s == OC_OK)
+                s = oc_memory_copy(ctx->ctx, p->known, promised, n * sizeof *p->known);
+            if (s == OC_OK)
+                s = oc_context_synchronize(ctx->ctx);
+        });
+    if (s != OC_OK) {
+        oc_py_raise(st, s, -1, "decode: reading the batch's statuses from the device: %s", oc_status_message(s));
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        p->idx[i] = i;
+        p->caps[i] = p->src[1].nbytes;
+    }
+    p->k = n;
+    oc_py_devblock_give(st, p->dev, p->dev_bytes, p->device_id, p->dev_ctx);
+    p->dev = NULL;
+    p->dev_ctx = NULL;
+    return 0;
+}
+
+static int settle(oc_py_pending *p)
+{
+    if (p->dev && fetch_device(p) != 0)
+        return -1;
     for (size_t q = 0; q < p->k; q++) {
         size_t i = p->idx[q];
         oc_status s = p->got_st[q];
@@ -56,6 +110,7 @@ static void settle(oc_py_pending *p)
     release_inputs(p);
     Py_CLEAR(p->stream_owner);
     p->settled = 1;
+    return 0;
 }
 
 static void raise_failure(oc_py_state *st, oc_py_pending *p)
@@ -90,7 +145,8 @@ int oc_py_pending_wait(PyObject *o, int check)
         if (p->on_device && oc_py_sync_stream(st, p->device_id, p->stream) != 0)
             return -1;
         if (!p->settled) { /* another thread may have settled it while this one waited */
-            settle(p);
+            if (settle(p) != 0)
+                return -1;
             st->pending_waits++;
         }
     }
@@ -112,7 +168,9 @@ void oc_py_pending_settle_with(PyObject *o, PyObject *waited)
     if (o == waited || p->settled || !w->settled || p->on_device != w->on_device ||
         (p->on_device && (p->device_id != w->device_id || p->stream != w->stream)))
         return;
-    settle(p);
+    if (p->dev) /* its results are still on the device: settled by its own (now immediate) wait */
+        return;
+    (void)settle(p);
 }
 
 int oc_py_pending_failed(PyObject *o)
@@ -135,7 +193,7 @@ static void pending_dealloc(PyObject *self)
 {
     oc_py_pending *p = (oc_py_pending *)self;
     PyTypeObject *tp = Py_TYPE(self);
-    if (!p->settled && p->st) {
+    if (!p->settled && (p->st || p->dev)) {
         /* the stream still writes into got/got_st and reads the inputs */
         PyObject *et, *ev, *tb;
         PyErr_Fetch(&et, &ev, &tb);
@@ -143,6 +201,8 @@ static void pending_dealloc(PyObject *self)
             PyErr_WriteUnraisable(self);
         PyErr_Restore(et, ev, tb);
     }
+    if (p->dev) /* never settled (its wait failed): the block is not trusted again */
+        Py_CLEAR(p->dev_ctx);
     release_inputs(p);
     Py_CLEAR(p->stream_owner);
     PyMem_Free(p->idx);
@@ -177,3 +237,63 @@ PyType_Spec oc_py_pending_spec = {
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
     .slots = pending_slots,
 };
+
+/* ---- device result blocks ------------------------------------------------ */
+
+int oc_py_devblock_take(oc_py_state *st, oc_py_context *ctx, size_t bytes, void **ptr, size_t *got_bytes,
+                        PyObject **owner)
+{
+    int best = -1;
+    for (int i = 0; i < st->ndevfree; i++)
+        if (st->devfree[i].device_id == ctx->device_id && st->devfree[i].bytes >= bytes &&
+            (best < 0 || st->devfree[i].bytes < st->devfree[best].bytes))
+            best = i;
+    if (best >= 0) {
+        *ptr = st->devfree[best].ptr;
+        *got_bytes = st->devfree[best].bytes;
+        *owner = st->devfree[best].ctx;
+        st->devfree[best] = st->devfree[--st->ndevfree];
+        return 0;
+    }
+    void *p = NULL;
+    oc_status s = OC_OK;
+    OC_PY_CTX_CALL(ctx, s = oc_memory_alloc(ctx->ctx, OC_MEMORY_DEVICE, bytes, &p));
+    if (s != OC_OK) {
+        oc_py_raise(st, s, -1, "decode: device memory for %zu bytes of statuses: %s", bytes,
+                    oc_status_message(s));
+        return -1;
+    }
+    st->devblock_allocs++;
+    *ptr = p;
+    *got_bytes = bytes;
+    *owner = Py_NewRef((PyObject *)ctx);
+    return 0;
+}
+
+static void devblock_free(void *ptr, size_t bytes, PyObject *owner)
+{
+    oc_py_context *ctx = (oc_py_context *)owner;
+    OC_PY_CTX_CALL(ctx, oc_memory_free(ctx->ctx, OC_MEMORY_DEVICE, ptr, bytes));
+    Py_DECREF(owner);
+}
+
+void oc_py_devblock_give(oc_py_state *st, void *ptr, size_t bytes, int device_id, PyObject *owner)
+{
+    if (st->ndevfree < OC_PY_DEVFREE) {
+        struct oc_py_devblock *b = &st->devfree[st->ndevfree++];
+        b->ptr = ptr;
+        b->bytes = bytes;
+        b->device_id = device_id;
+        b->ctx = owner;
+        return;
+    }
+    devblock_free(ptr, bytes, owner);
+}
+
+void oc_py_devblock_clear(oc_py_state *st)
+{
+    while (st->ndevfree > 0) {
+        struct oc_py_devblock *b = &st->devfree[--st->ndevfree];
+        devblock_free(b->ptr, b->bytes, b->ctx);
+    }
+}
