@@ -178,10 +178,10 @@ static oc_status packed_copy(oc_context *ctx, void *dst, const void *src, size_t
  * (so nothing of it is read or written), then its status and size set
  * once the call has returned (statuses and dst_sizes may be device
  * memory: copied there). */
-static oc_status packed_on_host(oc_context *ctx, const oc_codec_options *options, size_t n, const uint8_t *src,
-                                size_t src_bytes, const size_t *so, const size_t *ss, uint8_t *dst,
-                                size_t dst_bytes, const size_t *dof, const size_t *dc, size_t *dst_sizes,
-                                oc_status *statuses)
+static oc_status packed_on_host(oc_context *ctx, const oc_codec_options *options, size_t n,
+                                const uint8_t *src, size_t src_bytes, const size_t *so, const size_t *ss,
+                                uint8_t *dst, size_t dst_bytes, const size_t *dof, const size_t *dc,
+                                size_t *dst_sizes, oc_status *statuses)
 {
     size_t *blk = (size_t *)oc_host_alloc(ctx, 4 * n * sizeof(size_t));
     RETURN_ERROR_IF(blk == NULL, OC_ERR_OUT_OF_MEMORY);
@@ -200,12 +200,14 @@ static oc_status packed_on_host(oc_context *ctx, const oc_codec_options *options
     }
     oc_status st = oc_batch_decompress(ctx, options, n, sp, sz, (void *const *)dp, cap, dst_sizes, statuses);
     for (size_t i = 0; st == OC_OK && bad && i < n; i++) {
-        if (!(so[i] > src_bytes || ss[i] > src_bytes - so[i] || dof[i] > dst_bytes || dc[i] > dst_bytes - dof[i]))
+        if (!(so[i] > src_bytes || ss[i] > src_bytes - so[i] || dof[i] > dst_bytes ||
+              dc[i] > dst_bytes - dof[i]))
             continue;
         const size_t zero = 0;
         const oc_status inv = OC_ERR_INVALID_ARGUMENT;
         if (statuses)
-            st = on_device(statuses) ? packed_copy(ctx, &statuses[i], &inv, sizeof inv) : (statuses[i] = inv, OC_OK);
+            st = on_device(statuses) ? packed_copy(ctx, &statuses[i], &inv, sizeof inv)
+                                     : (statuses[i] = inv, OC_OK);
         if (st == OC_OK && dst_sizes)
             st = on_device(dst_sizes) ? packed_copy(ctx, &dst_sizes[i], &zero, sizeof zero)
                                       : (dst_sizes[i] = 0, OC_OK);
@@ -217,8 +219,8 @@ static oc_status packed_on_host(oc_context *ctx, const oc_codec_options *options
 oc_status oc_batch_decompress_packed(oc_context *ctx, const oc_codec_options *options, size_t n,
                                      const void *src, size_t src_bytes, const size_t *src_offsets,
                                      const size_t *src_sizes, void *dst, size_t dst_bytes,
-                                     const size_t *dst_offsets, const size_t *dst_capacities, size_t *dst_sizes,
-                                     oc_status *statuses)
+                                     const size_t *dst_offsets, const size_t *dst_capacities,
+                                     size_t *dst_sizes, oc_status *statuses)
 {
     static const oc_codec_options defaults = OC_CODEC_OPTIONS_INIT;
     RETURN_ERROR_IF(ctx == NULL, OC_ERR_INVALID_ARGUMENT);

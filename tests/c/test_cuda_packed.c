@@ -47,12 +47,12 @@ static void *xmalloc(size_t n)
  * one source buffer (gaps between them), their decoded places in one
  * destination buffer, and the per-chunk arguments, some of them hostile. */
 typedef struct {
-    uint8_t *input;       /* the decoded bytes, laid out as in dst */
-    size_t in_bytes;      /* = dst_bytes */
-    uint8_t *src;         /* compressed chunks */
+    uint8_t *input;  /* the decoded bytes, laid out as in dst */
+    size_t in_bytes; /* = dst_bytes */
+    uint8_t *src;    /* compressed chunks */
     size_t src_bytes;
     size_t so[NCH], ss[NCH], dof[NCH], dc[NCH];
-    oc_status want[NCH];  /* from oc_batch_decompress with pointers (hostile chunks: INVALID_ARGUMENT) */
+    oc_status want[NCH]; /* from oc_batch_decompress with pointers (hostile chunks: INVALID_ARGUMENT) */
     size_t want_size[NCH];
 } batch;
 
@@ -144,7 +144,8 @@ static void check_output(const char *what, const batch *b, const uint8_t *out, c
     for (int i = 0; i < NCH; i++) {
         EXPECT(st[i] == b->want[i], "%s chunk %d: status %s, expected %s", what, i, oc_status_name(st[i]),
                oc_status_name(b->want[i]));
-        EXPECT(sz[i] == b->want_size[i], "%s chunk %d: size %zu, expected %zu", what, i, sz[i], b->want_size[i]);
+        EXPECT(sz[i] == b->want_size[i], "%s chunk %d: size %zu, expected %zu", what, i, sz[i],
+               b->want_size[i]);
         if (b->want[i] == OC_OK)
             EXPECT(memcmp(out + b->dof[i], b->input + b->dof[i], g_len[i]) == 0, "%s chunk %d: bytes differ",
                    what, i);
@@ -167,15 +168,16 @@ static void cpu_case(const oc_codec_options *o, const batch *b)
     memset(out, GUARD, b->in_bytes);
     size_t sz[NCH];
     oc_status st[NCH];
-    CHECK(oc_batch_decompress_packed(g_cpu, o, NCH, b->src, b->src_bytes, b->so, b->ss, out, b->in_bytes, b->dof,
-                                     b->dc, sz, st) == OC_OK);
+    CHECK(oc_batch_decompress_packed(g_cpu, o, NCH, b->src, b->src_bytes, b->so, b->ss, out, b->in_bytes,
+                                     b->dof, b->dc, sz, st) == OC_OK);
     check_output("cpu", b, out, st, sz);
     /* argument errors of the call itself */
-    CHECK(oc_batch_decompress_packed(g_cpu, o, NCH, NULL, 0, b->so, b->ss, out, b->in_bytes, b->dof, b->dc, sz,
-                                     st) == OC_ERR_INVALID_ARGUMENT);
-    CHECK(oc_batch_decompress_packed(g_cpu, o, NCH, b->src, b->src_bytes, b->so, NULL, out, b->in_bytes, b->dof,
-                                     b->dc, sz, st) == OC_ERR_INVALID_ARGUMENT);
-    CHECK(oc_batch_decompress_packed(g_cpu, o, 0, NULL, 0, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL) == OC_OK);
+    CHECK(oc_batch_decompress_packed(g_cpu, o, NCH, NULL, 0, b->so, b->ss, out, b->in_bytes, b->dof, b->dc,
+                                     sz, st) == OC_ERR_INVALID_ARGUMENT);
+    CHECK(oc_batch_decompress_packed(g_cpu, o, NCH, b->src, b->src_bytes, b->so, NULL, out, b->in_bytes,
+                                     b->dof, b->dc, sz, st) == OC_ERR_INVALID_ARGUMENT);
+    CHECK(oc_batch_decompress_packed(g_cpu, o, 0, NULL, 0, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL) ==
+          OC_OK);
     free(out);
 }
 
@@ -203,7 +205,8 @@ static void gpu_case(const char *name, const oc_codec_options *o, const batch *b
             for (int i = 0; i < NCH; i++)
                 sz[i] = 12345, st[i] = OC_ERR_CUDA;
             const size_t *so = arrays_dev ? arr_d : b->so, *ss = arrays_dev ? arr_d + NCH : b->ss;
-            const size_t *dof = arrays_dev ? arr_d + 2 * NCH : b->dof, *dc = arrays_dev ? arr_d + 3 * NCH : b->dc;
+            const size_t *dof = arrays_dev ? arr_d + 2 * NCH : b->dof,
+                         *dc = arrays_dev ? arr_d + 3 * NCH : b->dc;
             size_t *szp = results_dev ? res_d : sz;
             oc_status *stp = results_dev ? (oc_status *)(res_d + NCH) : st;
             oc_status call = oc_batch_decompress_packed(g_gpu, o, NCH, src_d, b->src_bytes, so, ss, out_d,

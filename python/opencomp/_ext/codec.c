@@ -1681,7 +1681,6 @@ fail:
     return NULL;
 }
 
-
 /* ---- one buffer plus offsets that live on the device -------------------- */
 
 /* 1 when obj is an array in device memory by its interfaces (CUDA array
@@ -1722,12 +1721,13 @@ static PyObject *decode_packed_device(oc_py_state *st, oc_py_codec *c, PyObject 
                                       PyObject *soffs, PyObject *ssizes, PyObject *ooffs, PyObject *sizes,
                                       int status_mode)
 {
-    static const char *const names[6] = {"srcs", "out", "src_offsets", "src_sizes", "out_offsets",
-                                         "uncomp_sizes"};
+    static const char *const names[6] = {"srcs",      "out",         "src_offsets",
+                                         "src_sizes", "out_offsets", "uncomp_sizes"};
     PyObject *objs[6] = {srcs, outs, soffs, ssizes, ooffs, sizes};
     if (outs == Py_None || ssizes == Py_None || ooffs == Py_None || sizes == Py_None) {
-        PyErr_SetString(PyExc_ValueError, "src_offsets= needs src_sizes=, out= (one buffer), out_offsets= and "
-                                          "uncomp_sizes=");
+        PyErr_SetString(PyExc_ValueError,
+                        "src_offsets= needs src_sizes=, out= (one buffer), out_offsets= and "
+                        "uncomp_sizes=");
         return NULL;
     }
     oc_py_view *v = PyMem_Calloc(6, sizeof *v);
@@ -1754,11 +1754,12 @@ static PyObject *decode_packed_device(oc_py_state *st, oc_py_codec *c, PyObject 
             continue;
         char kind = 0;
         Py_ssize_t isz = 0;
-        if (oc_py_typestr_parse(v[nv].typestr, &kind, &isz) != 0 || (kind != 'i' && kind != 'u') || isz != 8 ||
-            v[nv].ndim != 1) {
-            PyErr_Format(PyExc_ValueError,
-                         "%s must be a 1-D array of 8-byte integers (int64, uint64), not %s of %d dimension(s)",
-                         names[nv], v[nv].typestr, v[nv].ndim);
+        if (oc_py_typestr_parse(v[nv].typestr, &kind, &isz) != 0 || (kind != 'i' && kind != 'u') ||
+            isz != 8 || v[nv].ndim != 1) {
+            PyErr_Format(
+                PyExc_ValueError,
+                "%s must be a 1-D array of 8-byte integers (int64, uint64), not %s of %d dimension(s)",
+                names[nv], v[nv].typestr, v[nv].ndim);
             nv++;
             goto done;
         }
@@ -1781,15 +1782,16 @@ static PyObject *decode_packed_device(oc_py_state *st, oc_py_codec *c, PyObject 
     for (int k = 1; k < 6 && several; k++)
         if (oc_py_view_device(&v[k]) != dev) {
             PyErr_Format(PyExc_ValueError,
-                         "%s is on CUDA device %d but srcs on device %d: one call runs on one device", names[k],
-                         v[k].device_id, dev);
+                         "%s is on CUDA device %d but srcs on device %d: one call runs on one device",
+                         names[k], v[k].device_id, dev);
             goto done;
         }
     if (c->device_id >= 0 && c->device_id != dev) {
-        PyErr_Format(PyExc_ValueError,
-                     "the data is on CUDA device %d but this Codec was made with device_id=%d (leave device_id "
-                     "unset to run on the data's device)",
-                     dev, c->device_id);
+        PyErr_Format(
+            PyExc_ValueError,
+            "the data is on CUDA device %d but this Codec was made with device_id=%d (leave device_id "
+            "unset to run on the data's device)",
+            dev, c->device_id);
         goto done;
     }
     int defer = !status_mode && v[1].has_stream;

@@ -256,7 +256,8 @@ OC_PY_HIDDEN int oc_py_pending_failed(PyObject *pending);
 OC_PY_HIDDEN int oc_py_devblock_take(oc_py_state *st, oc_py_context *ctx, size_t bytes, void **ptr,
                                      size_t *got_bytes, PyObject **owner);
 /* Give a block back (its work done): kept for reuse, or freed when the free list is full.  Steals owner. */
-OC_PY_HIDDEN void oc_py_devblock_give(oc_py_state *st, void *ptr, size_t bytes, int device_id, PyObject *owner);
+OC_PY_HIDDEN void oc_py_devblock_give(oc_py_state *st, void *ptr, size_t bytes, int device_id,
+                                      PyObject *owner);
 /* Free every kept block (module teardown). */
 OC_PY_HIDDEN void oc_py_devblock_clear(oc_py_state *st);
 /* The decoded size of chunk i of a settled batch (0 for a chunk not enqueued). */

@@ -78,7 +78,8 @@ static int fetch_device(oc_py_pending *p)
                 s = oc_context_synchronize(ctx->ctx);
         });
     if (s != OC_OK) {
-        oc_py_raise(st, s, -1, "decode: reading the batch's statuses from the device: %s", oc_status_message(s));
+        oc_py_raise(st, s, -1, "decode: reading the batch's statuses from the device: %s",
+                    oc_status_message(s));
         return -1;
     }
     for (size_t i = 0; i < n; i++) {

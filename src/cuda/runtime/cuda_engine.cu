@@ -498,11 +498,12 @@ __host__ __device__ static inline int oc_packed_out(size_t off, size_t len, size
 /* ptrs and sizes of every chunk from the offsets (one thread a chunk); an
  * out-of-range chunk gets its buffer's start and sizes 0, so that no codec
  * reads or writes anything of it. */
-__global__ static void oc_packed_build_kernel(size_t n, oc_packed_layout L, const size_t *so, const size_t *ss,
-                                              const size_t *dof, const size_t *dc, const void **sp,
-                                              size_t *sz, void **dp, size_t *cap)
+__global__ static void oc_packed_build_kernel(size_t n, oc_packed_layout L, const size_t *so,
+                                              const size_t *ss, const size_t *dof, const size_t *dc,
+                                              const void **sp, size_t *sz, void **dp, size_t *cap)
 {
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
         size_t a = so[i], b = ss[i], c = dof[i], d = dc[i];
         int bad = oc_packed_out(a, b, L.src_bytes) || oc_packed_out(c, d, L.dst_bytes);
         sp[i] = L.src + (bad ? 0 : a);
@@ -517,7 +518,8 @@ __global__ static void oc_packed_fix_kernel(size_t n, oc_packed_layout L, const 
                                             const size_t *dof, const size_t *dc, size_t *res_sizes,
                                             oc_status *res_status)
 {
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
         if (!oc_packed_out(so[i], ss[i], L.src_bytes) && !oc_packed_out(dof[i], dc[i], L.dst_bytes))
             continue;
         if (res_sizes)
@@ -661,7 +663,8 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
     size_t off_in = 0, off_sizes = 4 * words, off_status = 5 * words;
     size_t total = 5 * words + OC_ALIGN_UP(n * 4);
     size_t pk_off = total, pk_bytes = pk != NULL ? 4 * words : 0; /* the built pointer and size arrays */
-    size_t wus_off = total + pk_bytes, wus_bytes = wus && !wus_sizes ? OC_ALIGN_UP(oc_wus_scratch_size(n)) : 0;
+    size_t wus_off = total + pk_bytes,
+           wus_bytes = wus && !wus_sizes ? OC_ALIGN_UP(oc_wus_scratch_size(n)) : 0;
     size_t filt_off = total + wus_bytes, filt_bytes = fmode ? oc_filter_scratch_size(n, fsizes) : 0;
     if (filt_bytes > ((size_t)1 << 46)) /* an overflowing sum: no allocator gives this */
         return OC_ERR_OUT_OF_MEMORY;
@@ -875,7 +878,8 @@ extern "C" oc_status oc_cuda_zstd_decompress_forced(oc_context *ctx, int lanes, 
                         dst_sizes, statuses,
                         lanes == 2   ? &oc_gpu_codec_zstd_frames
                         : lanes != 0 ? &oc_gpu_codec_zstd_lanes
-                                     : &oc_gpu_codec_zstd_per_chunk, NULL);
+                                     : &oc_gpu_codec_zstd_per_chunk,
+                        NULL);
 }
 
 extern "C" oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *options,
@@ -883,7 +887,8 @@ extern "C" oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_
                                                       const size_t *src_sizes, size_t *sizes,
                                                       oc_status *statuses)
 {
-    return oc_batch_run(ctx, options, OC_OP_SIZES, n, src_ptrs, src_sizes, NULL, NULL, sizes, statuses, NULL, NULL);
+    return oc_batch_run(ctx, options, OC_OP_SIZES, n, src_ptrs, src_sizes, NULL, NULL, sizes, statuses, NULL,
+                        NULL);
 }
 
 /* ---- memory helpers ---------------------------------------------------- */

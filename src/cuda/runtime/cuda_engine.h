@@ -47,8 +47,8 @@ OC_HIDDEN oc_status oc_cuda_batch_decompress(oc_context *ctx, const oc_codec_opt
  * pinned scratch); the pointer arrays built and bounds-checked on the
  * device (oc_packed_build_kernel), out-of-range chunks INVALID_ARGUMENT
  * after the codec. */
-OC_HIDDEN oc_status oc_cuda_batch_decompress_packed(oc_context *ctx, const oc_codec_options *options, size_t n,
-                                                    const void *src, size_t src_bytes,
+OC_HIDDEN oc_status oc_cuda_batch_decompress_packed(oc_context *ctx, const oc_codec_options *options,
+                                                    size_t n, const void *src, size_t src_bytes,
                                                     const size_t *src_offsets, const size_t *src_sizes,
                                                     void *dst, size_t dst_bytes, const size_t *dst_offsets,
                                                     const size_t *dst_capacities, size_t *dst_sizes,
