@@ -235,6 +235,7 @@ typedef struct oc_py_pending {
     void *dev;
     size_t dev_bytes;
     PyObject *dev_ctx; /* the _Context that allocated dev */
+    int settling;      /* its results are being copied from the device (the GIL released meanwhile) */
 } oc_py_pending;
 
 OC_PY_HIDDEN extern PyType_Spec oc_py_pending_spec;

@@ -53,6 +53,8 @@ static int fetch_device(oc_py_pending *p)
 {
     oc_py_state *st = oc_py_state_of_type(Py_TYPE(p));
     size_t n = p->n, m = n ? n : 1;
+    PyMem_Free(p->idx), PyMem_Free(p->got), PyMem_Free(p->got_st); /* a failed fetch's, if retried */
+    PyMem_Free(p->known), PyMem_Free(p->caps), PyMem_Free(p->st);
     p->idx = PyMem_Calloc(m, sizeof *p->idx);
     p->got = PyMem_Calloc(m, sizeof *p->got);
     p->got_st = PyMem_Calloc(m, sizeof *p->got_st);
@@ -67,6 +69,8 @@ static int fetch_device(oc_py_pending *p)
     const uint8_t *d = (const uint8_t *)p->dev;
     const void *promised = p->src[5].ptr;
     oc_status s = OC_OK;
+    /* the copies release the GIL: another thread reading this batch meanwhile waits (oc_py_pending_wait) */
+    p->settling = 1;
     if (n)
         OC_PY_CTX_CALL(ctx, {
             s = oc_memory_copy(ctx->ctx, p->got, d, n * sizeof *p->got);
@@ -77,6 +81,7 @@ static int fetch_device(oc_py_pending *p)
             if (s == OC_OK)
                 s = oc_context_synchronize(ctx->ctx);
         });
+    p->settling = 0;
     if (s != OC_OK) {
         oc_py_raise(st, s, -1, "decode: reading the batch's statuses from the device: %s",
                     oc_status_message(s));
@@ -145,6 +150,10 @@ int oc_py_pending_wait(PyObject *o, int check)
     if (!p->settled) {
         if (p->on_device && oc_py_sync_stream(st, p->device_id, p->stream) != 0)
             return -1;
+        while (p->settling) { /* another thread copies its results from the device: let it finish */
+            Py_BEGIN_ALLOW_THREADS
+            Py_END_ALLOW_THREADS
+        }
         if (!p->settled) { /* another thread may have settled it while this one waited */
             if (settle(p) != 0)
                 return -1;
