@@ -1834,6 +1834,8 @@ static PyObject *decode_packed_device(oc_py_state *st, oc_py_codec *c, PyObject 
     pend->has_out = 1;
     pend->detect = c->algorithm == OC_ALGO_NONE;
     pend->n = n;
+    pend->keep_st = status_mode;
+    pend->out_bytes = v[1].nbytes;
     oc_codec_options co = OC_CODEC_OPTIONS_INIT;
     co.algorithm = c->algorithm;
     co.filter = c->filter;

@@ -539,6 +539,9 @@ static int module_clear(PyObject *m)
     for (int i = 0; i < 3; i++)
         Py_CLEAR(st->allocators[i]);
     oc_py_devblock_clear(st); /* frees through their _Contexts, before those go */
+    PyMem_Free(st->fetch_buf);
+    st->fetch_buf = NULL;
+    st->fetch_cap = 0;
     for (int i = 0; i < OC_PY_MAX_DEVICES; i++) {
         Py_CLEAR(st->mem_ctx[i]);
         Py_CLEAR(st->stream_ctx[i]); /* after every Codec context that borrowed its stream */

@@ -72,6 +72,9 @@ typedef struct oc_py_state {
     } devfree[OC_PY_DEVFREE];
     int ndevfree;
     unsigned long long devblock_allocs; /* device result blocks allocated (tests read it) */
+    void *fetch_buf;                    /* host buffer the device batches' results are copied into */
+    size_t fetch_cap;
+    int fetch_busy; /* a fetch holds it (the GIL is released during the copies) */
 } oc_py_state;
 
 enum { OC_PY_ALLOC_HOST = 0, OC_PY_ALLOC_PINNED = 1, OC_PY_ALLOC_DEVICE = 2 };
@@ -230,12 +233,15 @@ typedef struct oc_py_pending {
     Py_ssize_t failed;      /* first failed chunk once settled, else -1 */
     /* A batch whose offsets live on the device (decode(src_offsets=<device array>)): the stream writes
      * sizes and statuses into dev (n sizes, then n statuses), and the promised sizes are src[5]'s device
-     * array; idx, got, got_st, known, caps and st are made when the batch is settled (copied from the
-     * device), and dev goes back to the module's free blocks. */
+     * array; no per-chunk host array is made (idx, got, got_st, known, caps stay NULL, k 0): settling
+     * copies them into the module's fetch buffer and keeps st only for a failed batch or keep_st, and
+     * dev goes back to the module's free blocks. */
     void *dev;
     size_t dev_bytes;
     PyObject *dev_ctx; /* the _Context that allocated dev */
     int settling;      /* its results are being copied from the device (the GIL released meanwhile) */
+    int keep_st;       /* keep st once settled even when every chunk is OK (errors='status') */
+    size_t out_bytes;  /* the out buffer's bytes (messages; caps is NULL) */
 } oc_py_pending;
 
 OC_PY_HIDDEN extern PyType_Spec oc_py_pending_spec;

@@ -47,24 +47,39 @@ static void release_inputs(oc_py_pending *p)
 }
 
 /* A device-offset batch's results to the host (after its stream wait):
- * identity idx, got, got_st and the promised sizes copied from the device,
- * caps the out buffer's size; the device block given back. */
+ * the sizes and statuses the stream wrote, and the promised sizes, copied
+ * into a host buffer the module reuses (no fresh per-chunk arrays, whose
+ * page faults were most of a call's host time: bench/NOTES.md, issue 16),
+ * checked there (a size other than promised is SIZE_MISMATCH); p->st is
+ * kept only when a chunk failed or keep_st asks for it (errors='status').
+ * The device block goes back to the module. */
 static int fetch_device(oc_py_pending *p)
 {
     oc_py_state *st = oc_py_state_of_type(Py_TYPE(p));
-    size_t n = p->n, m = n ? n : 1;
-    PyMem_Free(p->idx), PyMem_Free(p->got), PyMem_Free(p->got_st); /* a failed fetch's, if retried */
-    PyMem_Free(p->known), PyMem_Free(p->caps), PyMem_Free(p->st);
-    p->idx = PyMem_Calloc(m, sizeof *p->idx);
-    p->got = PyMem_Calloc(m, sizeof *p->got);
-    p->got_st = PyMem_Calloc(m, sizeof *p->got_st);
-    p->known = PyMem_Calloc(m, sizeof *p->known);
-    p->caps = PyMem_Calloc(m, sizeof *p->caps);
-    p->st = PyMem_Calloc(m, sizeof *p->st);
-    if (!p->idx || !p->got || !p->got_st || !p->known || !p->caps || !p->st) {
+    size_t n = p->n, need = n * (2 * sizeof(size_t) + sizeof(oc_status));
+    uint8_t *buf = NULL;
+    int own = 0;
+    if (!st->fetch_busy && st->fetch_cap >= need) {
+        buf = st->fetch_buf;
+    } else if (!st->fetch_busy) {
+        PyMem_Free(st->fetch_buf);
+        st->fetch_cap = 0;
+        if (!(st->fetch_buf = PyMem_Malloc(need ? need : 1))) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        st->fetch_cap = need;
+        buf = st->fetch_buf;
+    } else if (!(buf = PyMem_Malloc(need ? need : 1))) { /* another thread's fetch holds it */
         PyErr_NoMemory();
         return -1;
+    } else {
+        own = 1;
     }
+    if (!own)
+        st->fetch_busy = 1;
+    size_t *got = (size_t *)(void *)buf, *known = got + n;
+    oc_status *got_st = (oc_status *)(void *)(known + n);
     oc_py_context *ctx = (oc_py_context *)p->dev_ctx;
     const uint8_t *d = (const uint8_t *)p->dev;
     const void *promised = p->src[5].ptr;
@@ -73,35 +88,57 @@ static int fetch_device(oc_py_pending *p)
     p->settling = 1;
     if (n)
         OC_PY_CTX_CALL(ctx, {
-            s = oc_memory_copy(ctx->ctx, p->got, d, n * sizeof *p->got);
+            s = oc_memory_copy(ctx->ctx, got, d, n * sizeof *got);
             if (s == OC_OK)
-                s = oc_memory_copy(ctx->ctx, p->got_st, d + n * sizeof(size_t), n * sizeof *p->got_st);
+                s = oc_memory_copy(ctx->ctx, got_st, d + n * sizeof(size_t), n * sizeof *got_st);
             if (s == OC_OK)
-                s = oc_memory_copy(ctx->ctx, p->known, promised, n * sizeof *p->known);
+                s = oc_memory_copy(ctx->ctx, known, promised, n * sizeof *known);
             if (s == OC_OK)
                 s = oc_context_synchronize(ctx->ctx);
         });
     p->settling = 0;
+    int rc = -1;
     if (s != OC_OK) {
         oc_py_raise(st, s, -1, "decode: reading the batch's statuses from the device: %s",
                     oc_status_message(s));
-        return -1;
+        goto done;
     }
+    p->failed = -1;
     for (size_t i = 0; i < n; i++) {
-        p->idx[i] = i;
-        p->caps[i] = p->src[1].nbytes;
+        if (got_st[i] == OC_OK && got[i] != known[i])
+            got_st[i] = OC_ERR_SIZE_MISMATCH;
+        if (got_st[i] != OC_OK && p->failed < 0)
+            p->failed = (Py_ssize_t)i;
     }
-    p->k = n;
+    PyMem_Free(p->st);
+    p->st = NULL;
+    if (p->failed >= 0 || p->keep_st) {
+        if (!(p->st = PyMem_Malloc((n ? n : 1) * sizeof *p->st))) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        memcpy(p->st, got_st, n * sizeof *p->st);
+    }
+    p->k = 0; /* nothing in idx/got: oc_py_pending_size is not asked of packed batches */
     oc_py_devblock_give(st, p->dev, p->dev_bytes, p->device_id, p->dev_ctx);
     p->dev = NULL;
     p->dev_ctx = NULL;
-    return 0;
+    rc = 0;
+done:
+    if (own)
+        PyMem_Free(buf);
+    else
+        st->fetch_busy = 0;
+    return rc;
 }
 
 static int settle(oc_py_pending *p)
 {
-    if (p->dev && fetch_device(p) != 0)
-        return -1;
+    if (p->dev) {
+        if (fetch_device(p) != 0)
+            return -1;
+        goto settled;
+    }
     for (size_t q = 0; q < p->k; q++) {
         size_t i = p->idx[q];
         oc_status s = p->got_st[q];
@@ -113,6 +150,7 @@ static int settle(oc_py_pending *p)
     for (size_t i = 0; i < p->n && p->failed < 0; i++)
         if (p->st[i] != OC_OK)
             p->failed = (Py_ssize_t)i;
+settled:
     release_inputs(p);
     Py_CLEAR(p->stream_owner);
     p->settled = 1;
@@ -127,9 +165,10 @@ static void raise_failure(oc_py_state *st, oc_py_pending *p)
     const char *detail = "";
     if (s == OC_ERR_OUTPUT_TOO_SMALL && p->has_out) {
         if (p->single)
-            PyOS_snprintf(buf, sizeof buf, " (out holds %zu bytes)", p->caps[i]);
+            PyOS_snprintf(buf, sizeof buf, " (out holds %zu bytes)", p->caps ? p->caps[i] : p->out_bytes);
         else
-            PyOS_snprintf(buf, sizeof buf, " (out[%zu] holds %zu bytes)", i, p->caps[i]);
+            PyOS_snprintf(buf, sizeof buf, " (out[%zu] holds %zu bytes)", i,
+                          p->caps ? p->caps[i] : p->out_bytes);
         detail = buf;
     }
     if (p->detect && (s == OC_ERR_CORRUPT || s == OC_ERR_INVALID_ARGUMENT || s == OC_ERR_UNSUPPORTED))
