@@ -707,6 +707,21 @@ OC_API oc_status oc_batch_decompress_packed(oc_context *ctx, const oc_codec_opti
                                             size_t *dst_sizes, oc_status *statuses);
 
 /*
+ * oc_batch_compress_packed is oc_batch_compress with the same layout:
+ * chunk i is src[src_offsets[i] .. + src_sizes[i]) and its stream goes to
+ * dst + dst_offsets[i] with room for dst_capacities[i] bytes (required: no
+ * default bound); dst_sizes (required) and statuses as for
+ * oc_batch_compress.  Ranges, arrays, engines, kernels and staging as for
+ * oc_batch_decompress_packed (an out-of-range chunk is INVALID_ARGUMENT
+ * with size 0, nothing read or written for it).
+ */
+OC_API oc_status oc_batch_compress_packed(oc_context *ctx, const oc_codec_options *options, size_t n,
+                                          const void *src, size_t src_bytes, const size_t *src_offsets,
+                                          const size_t *src_sizes, void *dst, size_t dst_bytes,
+                                          const size_t *dst_offsets, const size_t *dst_capacities,
+                                          size_t *dst_sizes, oc_status *statuses);
+
+/*
  * oc_batch_decompressed_sizes writes the decompressed size of each chunk into
  * sizes[i] without writing any decoded data anywhere.  Where the format
  * records the size (snappy preamble, zstd content size) it is read; where it

@@ -172,13 +172,13 @@ static oc_status packed_copy(oc_context *ctx, void *dst, const void *src, size_t
     return oc_context_synchronize(ctx);
 }
 
-/* The host side of oc_batch_decompress_packed, for host-readable arrays
- * whose call is synchronous (the CPU engine, or work the CUDA engine
- * stages): pointer arrays built here, an out-of-range chunk given sizes 0
- * (so nothing of it is read or written), then its status and size set
- * once the call has returned (statuses and dst_sizes may be device
- * memory: copied there). */
-static oc_status packed_on_host(oc_context *ctx, const oc_codec_options *options, size_t n,
+/* The host side of the packed calls (op 0 compress, 1 decompress), for
+ * host-readable arrays whose call is synchronous (the CPU engine, or work
+ * the CUDA engine stages): pointer arrays built here, an out-of-range chunk
+ * given sizes 0 (so nothing of it is read or written), then its status and
+ * size set once the call has returned (statuses and dst_sizes may be
+ * device memory: copied there). */
+static oc_status packed_on_host(oc_context *ctx, const oc_codec_options *options, int op, size_t n,
                                 const uint8_t *src, size_t src_bytes, const size_t *so, const size_t *ss,
                                 uint8_t *dst, size_t dst_bytes, const size_t *dof, const size_t *dc,
                                 size_t *dst_sizes, oc_status *statuses)
@@ -198,7 +198,9 @@ static oc_status packed_on_host(oc_context *ctx, const oc_codec_options *options
         dp[i] = dst + (out ? 0 : dof[i]);
         cap[i] = out ? 0 : dc[i];
     }
-    oc_status st = oc_batch_decompress(ctx, options, n, sp, sz, (void *const *)dp, cap, dst_sizes, statuses);
+    oc_status st =
+        op == 0 ? oc_batch_compress(ctx, options, n, sp, sz, (void *const *)dp, cap, dst_sizes, statuses)
+                : oc_batch_decompress(ctx, options, n, sp, sz, (void *const *)dp, cap, dst_sizes, statuses);
     for (size_t i = 0; st == OC_OK && bad && i < n; i++) {
         if (!(so[i] > src_bytes || ss[i] > src_bytes - so[i] || dof[i] > dst_bytes ||
               dc[i] > dst_bytes - dof[i]))
@@ -216,6 +218,48 @@ static oc_status packed_on_host(oc_context *ctx, const oc_codec_options *options
     return st;
 }
 
+/* Both packed calls: the engine's choice, the CUDA engine's kernel path, or
+ * the host side (device arrays copied to the host first). */
+static oc_status packed_call(oc_context *ctx, const oc_codec_options *options, int op, size_t n,
+                             const void *src, size_t src_bytes, const size_t *src_offsets,
+                             const size_t *src_sizes, void *dst, size_t dst_bytes, const size_t *dst_offsets,
+                             const size_t *dst_capacities, size_t *dst_sizes, oc_status *statuses)
+{
+    RETURN_ERROR_IF(n > ((size_t)1 << 40), OC_ERR_INVALID_ARGUMENT);
+    RETURN_ERROR_IF(!src || !dst || !src_offsets || !src_sizes || !dst_offsets || !dst_capacities,
+                    OC_ERR_INVALID_ARGUMENT);
+    const size_t *arr[4] = {src_offsets, src_sizes, dst_offsets, dst_capacities};
+    int dev_arrays = 0;
+    for (int k = 0; k < 4; k++)
+        dev_arrays |= oc_pointer_kind(arr[k]) == OC_MEMORY_DEVICE;
+    oc_engine engine;
+    const void *first[1] = {src};
+    FORWARD_IF_ERROR(choose_engine(ctx, 1, first, &engine));
+    RETURN_ERROR_IF(engine == OC_ENGINE_CPU && (dev_arrays || on_device(src) || on_device(dst)),
+                    OC_ERR_INVALID_ARGUMENT);
+    if (engine == OC_ENGINE_CUDA && cuda_runs(options, op, op == 0 ? src_sizes : dst_capacities))
+        return (op == 0 ? oc_cuda_batch_compress_packed : oc_cuda_batch_decompress_packed)(
+            ctx, options, n, src, src_bytes, src_offsets, src_sizes, dst, dst_bytes, dst_offsets,
+            dst_capacities, dst_sizes, statuses);
+    if (!dev_arrays && !on_device(dst_capacities) && !on_device(src_sizes))
+        return packed_on_host(ctx, options, op, n, (const uint8_t *)src, src_bytes, src_offsets, src_sizes,
+                              (uint8_t *)dst, dst_bytes, dst_offsets, dst_capacities, dst_sizes, statuses);
+    /* work the CUDA engine stages, with device arrays: the arrays to the host first */
+    size_t *h = (size_t *)oc_host_alloc(ctx, 4 * n * sizeof(size_t));
+    RETURN_ERROR_IF(h == NULL, OC_ERR_OUT_OF_MEMORY);
+    oc_status st = OC_OK;
+    for (int k = 0; k < 4 && st == OC_OK; k++)
+        st = packed_copy(ctx, h + k * n, arr[k], n * sizeof(size_t));
+    if (st == OC_OK)
+        st = packed_call(ctx, options, op, n, src, src_bytes, h, h + n, dst, dst_bytes, h + 2 * n, h + 3 * n,
+                         dst_sizes, statuses);
+    /* the CUDA engine may still read the staged arrays (a filter's call on host sizes) */
+    if (st == OC_OK)
+        st = oc_context_synchronize(ctx);
+    oc_host_free(ctx, h, 4 * n * sizeof(size_t));
+    return st;
+}
+
 oc_status oc_batch_decompress_packed(oc_context *ctx, const oc_codec_options *options, size_t n,
                                      const void *src, size_t src_bytes, const size_t *src_offsets,
                                      const size_t *src_sizes, void *dst, size_t dst_bytes,
@@ -229,36 +273,24 @@ oc_status oc_batch_decompress_packed(oc_context *ctx, const oc_codec_options *op
     FORWARD_IF_ERROR(check_options(options));
     if (n == 0)
         return OC_OK;
-    RETURN_ERROR_IF(n > ((size_t)1 << 40), OC_ERR_INVALID_ARGUMENT);
-    RETURN_ERROR_IF(!src || !dst || !src_offsets || !src_sizes || !dst_offsets || !dst_capacities,
-                    OC_ERR_INVALID_ARGUMENT);
-    const size_t *arr[4] = {src_offsets, src_sizes, dst_offsets, dst_capacities};
-    int dev_arrays = 0;
-    for (int k = 0; k < 4; k++)
-        dev_arrays |= oc_pointer_kind(arr[k]) == OC_MEMORY_DEVICE;
-    oc_engine engine;
-    const void *first[1] = {src};
-    FORWARD_IF_ERROR(choose_engine(ctx, 1, first, &engine));
-    RETURN_ERROR_IF(engine == OC_ENGINE_CPU && (dev_arrays || on_device(src) || on_device(dst)),
-                    OC_ERR_INVALID_ARGUMENT);
-    if (engine == OC_ENGINE_CUDA && cuda_runs(options, 1, dst_capacities))
-        return oc_cuda_batch_decompress_packed(ctx, options, n, src, src_bytes, src_offsets, src_sizes, dst,
-                                               dst_bytes, dst_offsets, dst_capacities, dst_sizes, statuses);
-    if (!dev_arrays && !on_device(dst_capacities))
-        return packed_on_host(ctx, options, n, (const uint8_t *)src, src_bytes, src_offsets, src_sizes,
-                              (uint8_t *)dst, dst_bytes, dst_offsets, dst_capacities, dst_sizes, statuses);
-    /* work the CUDA engine stages, with device arrays: the arrays to the host first */
-    size_t *h = (size_t *)oc_host_alloc(ctx, 4 * n * sizeof(size_t));
-    RETURN_ERROR_IF(h == NULL, OC_ERR_OUT_OF_MEMORY);
-    oc_status st = OC_OK;
-    for (int k = 0; k < 4 && st == OC_OK; k++)
-        st = packed_copy(ctx, h + k * n, arr[k], n * sizeof(size_t));
-    if (st == OC_OK)
-        st = oc_batch_decompress_packed(ctx, options, n, src, src_bytes, h, h + n, dst, dst_bytes, h + 2 * n,
-                                        h + 3 * n, dst_sizes, statuses);
-    /* the CUDA engine may still read the staged arrays (a filter's call on host capacities) */
-    if (st == OC_OK)
-        st = oc_context_synchronize(ctx);
-    oc_host_free(ctx, h, 4 * n * sizeof(size_t));
-    return st;
+    return packed_call(ctx, options, 1, n, src, src_bytes, src_offsets, src_sizes, dst, dst_bytes,
+                       dst_offsets, dst_capacities, dst_sizes, statuses);
+}
+
+oc_status oc_batch_compress_packed(oc_context *ctx, const oc_codec_options *options, size_t n,
+                                   const void *src, size_t src_bytes, const size_t *src_offsets,
+                                   const size_t *src_sizes, void *dst, size_t dst_bytes,
+                                   const size_t *dst_offsets, const size_t *dst_capacities, size_t *dst_sizes,
+                                   oc_status *statuses)
+{
+    RETURN_ERROR_IF(ctx == NULL || options == NULL, OC_ERR_INVALID_ARGUMENT);
+    FORWARD_IF_ERROR(check_options(options));
+    RETURN_ERROR_IF(options->algorithm == OC_ALGO_NONE, OC_ERR_INVALID_ARGUMENT);
+    int level = 0;
+    FORWARD_IF_ERROR(oc_resolve_level(options->algorithm, options->level, &level));
+    if (n == 0)
+        return OC_OK;
+    RETURN_ERROR_IF(dst_sizes == NULL, OC_ERR_INVALID_ARGUMENT);
+    return packed_call(ctx, options, 0, n, src, src_bytes, src_offsets, src_sizes, dst, dst_bytes,
+                       dst_offsets, dst_capacities, dst_sizes, statuses);
 }

@@ -17,7 +17,12 @@
  *       the four arrays in device memory and in host memory, the sizes and
  *       statuses in host and in device memory, gives the CPU engine's
  *       statuses, sizes and bytes (the filter's case takes the staged path:
- *       device arrays copied to the host first).
+ *       device arrays copied to the host first);
+ *   (4) oc_batch_compress_packed on both engines and both kinds of arrays:
+ *       every in-range chunk's stream decodes (CPU engine, by pointers) to
+ *       its input, the out-of-range chunks are INVALID_ARGUMENT with size 0
+ *       and nothing written, a slot too small is OUTPUT_TOO_SMALL, and no
+ *       byte outside the slots is written.
  * Without a GPU the test says so after the CPU part and passes;
  * scripts/gpu-check runs it on a GPU machine.
  */
@@ -227,6 +232,86 @@ static void gpu_case(const char *name, const oc_codec_options *o, const batch *b
     free(out);
 }
 
+/* (4): compression into slots of one buffer.  engine_ctx: g_cpu or g_gpu; on the GPU the buffers are
+ * device memory and the arrays in device (arrays_dev) or host memory. */
+static void compress_case(const char *what, const oc_codec_options *o, const batch *b, oc_context *engine_ctx,
+                          int arrays_dev)
+{
+    size_t so[NCH], ss[NCH], dof[NCH], dc[NCH], off = 0;
+    for (int i = 0; i < NCH; i++) {
+        so[i] = b->dof[i];
+        ss[i] = g_len[i];
+        dc[i] = oc_compress_bound(o->algorithm, g_len[i]);
+        dof[i] = off;
+        off += dc[i] + 50;
+    }
+    size_t dst_bytes = off;
+    so[2] = b->in_bytes + 1; /* source past the end */
+    ss[4] = SIZE_MAX;        /* a size that wraps */
+    dof[6] = dst_bytes - 10; /* destination past the end */
+    dc[8] = 4;               /* a slot too small */
+    uint8_t *dst = xmalloc(dst_bytes);
+    memset(dst, GUARD, dst_bytes);
+    size_t sz[NCH];
+    oc_status st[NCH];
+    oc_status call;
+    if (engine_ctx == g_cpu) {
+        call = oc_batch_compress_packed(g_cpu, o, NCH, b->input, b->in_bytes, so, ss, dst, dst_bytes, dof, dc,
+                                        sz, st);
+    } else {
+        uint8_t *src_d = to_device(b->input, b->in_bytes), *dst_d = to_device(dst, dst_bytes);
+        size_t *arr_d = dev_alloc(4 * NCH * sizeof(size_t));
+        copy(arr_d, so, sizeof so);
+        copy(arr_d + NCH, ss, sizeof ss);
+        copy(arr_d + 2 * NCH, dof, sizeof dof);
+        copy(arr_d + 3 * NCH, dc, sizeof dc);
+        call = oc_batch_compress_packed(
+            g_gpu, o, NCH, src_d, b->in_bytes, arrays_dev ? arr_d : so, arrays_dev ? arr_d + NCH : ss, dst_d,
+            dst_bytes, arrays_dev ? arr_d + 2 * NCH : dof, arrays_dev ? arr_d + 3 * NCH : dc, sz, st);
+        dev_mem_require(oc_context_synchronize(g_gpu), "synchronize");
+        copy(dst, dst_d, dst_bytes);
+        dev_free(arr_d, 4 * NCH * sizeof(size_t));
+        dev_free(dst_d, dst_bytes);
+        dev_free(src_d, b->in_bytes);
+    }
+    EXPECT(call == OC_OK, "%s: %s", what, oc_status_name(call));
+    for (int i = 0; i < NCH; i++) {
+        if (i == 2 || i == 4 || i == 6) {
+            EXPECT(st[i] == OC_ERR_INVALID_ARGUMENT && sz[i] == 0, "%s chunk %d: %s, size %zu", what, i,
+                   oc_status_name(st[i]), sz[i]);
+            continue;
+        }
+        if (i == 8) {
+            EXPECT(st[i] == OC_ERR_OUTPUT_TOO_SMALL, "%s chunk 8: %s", what, oc_status_name(st[i]));
+            continue;
+        }
+        EXPECT(st[i] == OC_OK && sz[i] > 0 && sz[i] <= dc[i], "%s chunk %d: %s, size %zu", what, i,
+               oc_status_name(st[i]), sz[i]);
+        if (st[i] != OC_OK)
+            continue;
+        uint8_t *back = xmalloc(g_len[i]);
+        const void *sp = dst + dof[i];
+        void *bp = back;
+        size_t got = 0, cap = g_len[i];
+        oc_status ds = OC_ERR_CUDA;
+        CHECK(oc_batch_decompress(g_cpu, o, 1, &sp, &sz[i], &bp, &cap, &got, &ds) == OC_OK);
+        EXPECT(ds == OC_OK && got == g_len[i] && memcmp(back, b->input + b->dof[i], g_len[i]) == 0,
+               "%s chunk %d: its stream does not decode to its input (%s)", what, i, oc_status_name(ds));
+        free(back);
+    }
+    for (size_t k = 0; k < dst_bytes; k++) {
+        int inside = 0;
+        for (int i = 0; i < NCH && !inside; i++)
+            inside =
+                (st[i] == OC_OK || st[i] == OC_ERR_OUTPUT_TOO_SMALL) && k >= dof[i] && k < dof[i] + dc[i];
+        if (!inside && dst[k] != GUARD) {
+            EXPECT(0, "%s: byte %zu outside every slot was written", what, k);
+            break;
+        }
+    }
+    free(dst);
+}
+
 int main(void)
 {
     oc_context_options co = OC_CONTEXT_OPTIONS_INIT;
@@ -251,10 +336,17 @@ int main(void)
             batch b;
             make_batch(&b, &o);
             cpu_case(&o, &b);
+            char name[64], what[128];
+            snprintf(name, sizeof name, "%s%s", oc_algorithm_name(algs[a]), filt ? " + shuffle" : "");
+            snprintf(what, sizeof what, "compress cpu %s", name);
+            compress_case(what, &o, &b, g_cpu, 0);
             if (gpu) {
-                char name[64];
-                snprintf(name, sizeof name, "%s%s", oc_algorithm_name(algs[a]), filt ? " + shuffle" : "");
                 gpu_case(name, &o, &b);
+                for (int ad = 0; ad < 2; ad++) {
+                    snprintf(what, sizeof what, "compress gpu %s, arrays in %s memory", name,
+                             ad ? "device" : "host");
+                    compress_case(what, &o, &b, g_gpu, ad);
+                }
             }
             free_batch(&b);
             ran++;

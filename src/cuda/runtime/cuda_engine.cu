@@ -634,7 +634,7 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
     cfg.side = NULL;
     cfg.options = op == OC_OP_COMPRESS ? options : NULL;
     cfg.src_sizes_host = NULL;
-    if (op == OC_OP_COMPRESS &&
+    if (op == OC_OP_COMPRESS && pk == NULL && /* packed: the caller's sizes are not the chunks' (ranges) */
         (oc_gpu_address(src_sizes) == NULL || oc_cuda_pointer_kind(src_sizes) == OC_MEMORY_PINNED))
         cfg.src_sizes_host = src_sizes;
     if (op == OC_OP_COMPRESS)
@@ -846,6 +846,22 @@ extern "C" oc_status oc_cuda_batch_decompress_packed(oc_context *ctx, const oc_c
     L.dst_bytes = dst_bytes;
     /* the arrays travel in the pointer arrays' places (8-byte words alike) */
     return oc_batch_run(ctx, options, OC_OP_DECOMPRESS, n, (const void *const *)src_offsets, src_sizes,
+                        (void *const *)dst_offsets, dst_capacities, dst_sizes, statuses, NULL, &L);
+}
+
+extern "C" oc_status oc_cuda_batch_compress_packed(oc_context *ctx, const oc_codec_options *options, size_t n,
+                                                   const void *src, size_t src_bytes,
+                                                   const size_t *src_offsets, const size_t *src_sizes,
+                                                   void *dst, size_t dst_bytes, const size_t *dst_offsets,
+                                                   const size_t *dst_capacities, size_t *dst_sizes,
+                                                   oc_status *statuses)
+{
+    oc_packed_layout L;
+    L.src = (const uint8_t *)src;
+    L.src_bytes = src_bytes;
+    L.dst = (uint8_t *)dst;
+    L.dst_bytes = dst_bytes;
+    return oc_batch_run(ctx, options, OC_OP_COMPRESS, n, (const void *const *)src_offsets, src_sizes,
                         (void *const *)dst_offsets, dst_capacities, dst_sizes, statuses, NULL, &L);
 }
 
