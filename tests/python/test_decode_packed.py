@@ -176,8 +176,10 @@ def test_packed_encode_statuses_and_errors():
         codec.encode(data, src_offsets=[0], src_sizes=[10], out=out, out_offsets=[995])
     with pytest.raises(ValueError, match=r"^src_offsets= needs src_sizes=, out= \(one buffer\) and out_offsets=$"):
         codec.encode(data, src_offsets=[0], src_sizes=[10], out_offsets=[0])
-    with pytest.raises(ValueError, match=r"^src_sizes=, out_offsets= and out_sizes= go with src_offsets=$"):
+    with pytest.raises(ValueError, match=r"^src_sizes=, out_offsets=, out_sizes= and comp_sizes= go with src_offsets=$"):
         codec.encode(data, src_sizes=[10])
+    with pytest.raises(ValueError, match=r"^comp_sizes= goes with offset arrays in device memory"):
+        codec.encode(data, comp_sizes=np.zeros(2, np.int64), **kw)
     with pytest.raises(ValueError, match=r"^src_offsets= encodes RAW chunks"):
         oc.Codec(algorithm="LZ4").encode(data, src_offsets=[0], src_sizes=[10], out=out, out_offsets=[0])
 

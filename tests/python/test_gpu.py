@@ -399,6 +399,42 @@ def test_cupy_device_offsets_reuse_and_filters(cp):
     assert all(host[o:o + c.nbytes].tobytes() == c.tobytes() for o, c in zip(ooffs, chunks))
 
 
+@pytest.mark.parametrize("alg", ["LZ4", "Snappy", "Zstd", "Cascaded", "Bitcomp", "ANS"])
+def test_cupy_packed_encode_with_device_offsets(cp, alg):
+    """encode(..., comp_sizes=) with every array on the GPU: returns comp_sizes at once, each stream in its slot
+    decodes back (by the device-offset decode) to its chunk; a chunk whose source leaves the buffer is
+    INVALID_ARGUMENT with size 0, a slot of 4 bytes OUTPUT_TOO_SMALL; without errors='status' the failure is
+    raised by Codec.synchronize()."""
+    codec = oc.Codec(algorithm=alg, bitstream_kind=oc.BitstreamKind.RAW)
+    big = max(DATA, key=len)
+    n, size, slot = 8, 16_384, 2 * 16_384 + 1024
+    src = cp.asarray(np.frombuffer(big[:n * size], np.uint8))
+    so, ss = (cp.asarray(np.asarray(a, np.int64)) for a in ([i * size for i in range(n)], [size] * n))
+    oo, room = (cp.asarray(np.asarray(a, np.int64)) for a in ([i * slot for i in range(n)], [slot] * n))
+    comp = cp.full(n * slot, 0xEE, cp.uint8)
+    csz = cp.zeros(n, cp.int64)
+    got = codec.encode(src, src_offsets=so, src_sizes=ss, out=comp, out_offsets=oo, out_sizes=room, comp_sizes=csz)
+    assert got is csz
+    codec.synchronize()
+    sizes = cp.asnumpy(csz)
+    assert all(0 < s <= slot for s in sizes)
+    dec = cp.zeros(n * size, cp.uint8)
+    codec.decode(comp, src_offsets=oo, src_sizes=csz, out=dec, out_offsets=so, uncomp_sizes=ss)
+    codec.synchronize()
+    assert bytes(cp.asnumpy(dec)) == big[:n * size]
+    so[2] = src.size + 1
+    room[5] = 4
+    got, st = codec.encode(src, src_offsets=so, src_sizes=ss, out=comp, out_offsets=oo, out_sizes=room,
+                           comp_sizes=csz, errors="status")
+    assert got is csz
+    assert st[2] == oc.Status.INVALID_ARGUMENT and st[5] == oc.Status.OUTPUT_TOO_SMALL
+    assert [st[i] for i in (0, 1, 3, 4, 6, 7)] == [oc.Status.OK] * 6
+    assert int(csz[2]) == 0
+    codec.encode(src, src_offsets=so, src_sizes=ss, out=comp, out_offsets=oo, out_sizes=room, comp_sizes=csz)
+    with pytest.raises(oc.Error, match=r"^encode failed for chunk 2 of 8: INVALID_ARGUMENT"):
+        codec.synchronize()
+
+
 # ---- per-device binding (docs/API.md, device_id=) -------------------------
 
 

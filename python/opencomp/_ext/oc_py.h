@@ -241,6 +241,7 @@ typedef struct oc_py_pending {
     PyObject *dev_ctx; /* the _Context that allocated dev */
     int settling;      /* its results are being copied from the device (the GIL released meanwhile) */
     int keep_st;       /* keep st once settled even when every chunk is OK (errors='status') */
+    int encode;        /* an encode batch: dev holds n statuses only, nothing promised */
     size_t out_bytes;  /* the out buffer's bytes (messages; caps is NULL) */
 } oc_py_pending;
 

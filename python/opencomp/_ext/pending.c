@@ -83,15 +83,17 @@ static int fetch_device(oc_py_pending *p)
     oc_py_context *ctx = (oc_py_context *)p->dev_ctx;
     const uint8_t *d = (const uint8_t *)p->dev;
     const void *promised = p->src[5].ptr;
+    int enc = p->encode; /* dev: the statuses alone, and no size promised */
     oc_status s = OC_OK;
     /* the copies release the GIL: another thread reading this batch meanwhile waits (oc_py_pending_wait) */
     p->settling = 1;
     if (n)
         OC_PY_CTX_CALL(ctx, {
-            s = oc_memory_copy(ctx->ctx, got, d, n * sizeof *got);
+            if (!enc)
+                s = oc_memory_copy(ctx->ctx, got, d, n * sizeof *got);
             if (s == OC_OK)
-                s = oc_memory_copy(ctx->ctx, got_st, d + n * sizeof(size_t), n * sizeof *got_st);
-            if (s == OC_OK)
+                s = oc_memory_copy(ctx->ctx, got_st, enc ? d : d + n * sizeof(size_t), n * sizeof *got_st);
+            if (s == OC_OK && !enc)
                 s = oc_memory_copy(ctx->ctx, known, promised, n * sizeof *known);
             if (s == OC_OK)
                 s = oc_context_synchronize(ctx->ctx);
@@ -105,7 +107,7 @@ static int fetch_device(oc_py_pending *p)
     }
     p->failed = -1;
     for (size_t i = 0; i < n; i++) {
-        if (got_st[i] == OC_OK && got[i] != known[i])
+        if (!enc && got_st[i] == OC_OK && got[i] != known[i])
             got_st[i] = OC_ERR_SIZE_MISMATCH;
         if (got_st[i] != OC_OK && p->failed < 0)
             p->failed = (Py_ssize_t)i;
@@ -178,8 +180,9 @@ static void raise_failure(oc_py_state *st, oc_py_pending *p)
         oc_py_raise(st, s, (Py_ssize_t)i, "decode failed: %s: %s%s", oc_status_name(s), oc_status_message(s),
                     detail);
     else
-        oc_py_raise(st, s, (Py_ssize_t)i, "decode failed for chunk %zu of %zu: %s: %s%s", i, p->n,
-                    oc_status_name(s), oc_status_message(s), p->packed ? "" : detail);
+        oc_py_raise(st, s, (Py_ssize_t)i, "%s failed for chunk %zu of %zu: %s: %s%s",
+                    p->encode ? "encode" : "decode", i, p->n, oc_status_name(s), oc_status_message(s),
+                    p->packed ? "" : detail);
 }
 
 int oc_py_pending_wait(PyObject *o, int check)
