@@ -489,6 +489,12 @@ struct oc_packed_layout {
     size_t dst_bytes;
 };
 
+/* 1 when the host can read the array (pageable or pinned memory). */
+static int oc_host_readable(const void *p)
+{
+    return oc_gpu_address(p) == NULL || oc_cuda_pointer_kind(p) == OC_MEMORY_PINNED;
+}
+
 /* 1 when [off, off + len) does not lie inside a buffer of `bytes` (no overflow). */
 __host__ __device__ static inline int oc_packed_out(size_t off, size_t len, size_t bytes)
 {
@@ -665,7 +671,25 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
     size_t pk_off = total, pk_bytes = pk != NULL ? 4 * words : 0; /* the built pointer and size arrays */
     size_t wus_off = total + pk_bytes,
            wus_bytes = wus && !wus_sizes ? OC_ALIGN_UP(oc_wus_scratch_size(n)) : 0;
-    size_t filt_off = total + wus_bytes, filt_bytes = fmode ? oc_filter_scratch_size(n, fsizes) : 0;
+    size_t filt_off = wus_off + wus_bytes, filt_bytes = 0;
+    if (fmode) {
+        /* packed: the slab of the chunks in range (an out-of-range chunk's size, 2^64-1 say, is no chunk's)
+         */
+        size_t *in_range = NULL;
+        if (pk != NULL && oc_host_readable(src_ptrs) && oc_host_readable(src_sizes) &&
+            oc_host_readable(dst_ptrs) && oc_host_readable(dst_caps)) {
+            const size_t *so = (const size_t *)src_ptrs, *dof = (const size_t *)dst_ptrs;
+            if ((in_range = (size_t *)malloc(n * sizeof(size_t))) == NULL)
+                return OC_ERR_OUT_OF_MEMORY;
+            for (size_t i = 0; i < n; i++)
+                in_range[i] = oc_packed_out(so[i], src_sizes[i], pk->src_bytes) ||
+                                      oc_packed_out(dof[i], dst_caps[i], pk->dst_bytes)
+                                  ? 0
+                                  : fsizes[i];
+        }
+        filt_bytes = oc_filter_scratch_size(n, in_range != NULL ? in_range : fsizes);
+        free(in_range);
+    }
     if (filt_bytes > ((size_t)1 << 46)) /* an overflowing sum: no allocator gives this */
         return OC_ERR_OUT_OF_MEMORY;
     filt_bytes = OC_ALIGN_UP(filt_bytes);
