@@ -20,11 +20,11 @@
  * engine its size query reads the headers alone (no codec size query is
  * needed), and detection (OC_ALGO_NONE) is staged as for RAW chunks.
  *
- * oc_batch_decompress_packed (one source and one destination buffer,
- * offsets instead of pointers): on the CUDA engine a kernel builds the
- * pointer arrays from the offsets (cuda_engine.cu), so offsets that live
- * on the GPU cost the host nothing per chunk; the synchronous paths (the
- * CPU engine, staged work) build them here.
+ * oc_batch_decompress_packed and oc_batch_compress_packed (one source and
+ * one destination buffer, offsets instead of pointers): on the CUDA engine
+ * a kernel builds the pointer arrays from the offsets (cuda_engine.cu), so
+ * offsets that live on the GPU cost the host nothing per chunk; the
+ * synchronous paths (the CPU engine, staged work) build them here.
  */
 #include "../common/blosc_encode.h"
 #include "../common/oc_internal.h"
