@@ -1158,13 +1158,18 @@ static PyObject *packed_encode_finish(oc_py_state *st, job *j, int status_mode);
 /* ---- one buffer plus offsets that live on the device -------------------- */
 
 /* 1 when obj is an array in device memory by its interfaces (CUDA array
- * interface, or a DLPack device other than the CPU), without taking a view. */
+ * interface, or a DLPack device other than the CPU), without taking a view.
+ * The CUDA array interface is asked before the buffer protocol, as view.c
+ * asks: CuPy arrays have a buffer slot (which refuses device memory). */
 static int is_device_array(PyObject *obj)
 {
-    if (PyList_Check(obj) || PyTuple_Check(obj) || PyObject_CheckBuffer(obj))
+    if (PyList_Check(obj) || PyTuple_Check(obj) || PyBytes_Check(obj) || PyByteArray_Check(obj) ||
+        PyMemoryView_Check(obj))
         return 0;
     if (PyObject_HasAttrString(obj, "__cuda_array_interface__"))
         return 1;
+    if (PyObject_CheckBuffer(obj))
+        return 0;
     PyObject *d = PyObject_HasAttrString(obj, "__dlpack_device__")
                       ? PyObject_CallMethod(obj, "__dlpack_device__", NULL)
                       : NULL;
