@@ -217,7 +217,7 @@ int oc_py_pending_in_flight(PyObject *o)
 void oc_py_pending_settle_with(PyObject *o, PyObject *waited)
 {
     oc_py_pending *p = (oc_py_pending *)o, *w = (oc_py_pending *)waited;
-    if (o == waited || p->settled || !w->settled || p->on_device != w->on_device ||
+    if (o == waited || p->settled || p->settling || !w->settled || p->on_device != w->on_device ||
         (p->on_device && (p->device_id != w->device_id || p->stream != w->stream)))
         return;
     /* A device-offset batch's results are read from the device now (its stream is done): leaving it to
