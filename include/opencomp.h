@@ -673,6 +673,55 @@ OC_API oc_status oc_batch_decompress(oc_context *ctx, const oc_codec_options *op
                                      oc_status *statuses);
 
 /*
+ * oc_batch_decompress_packed decodes n chunks that lie in one source buffer
+ * into one destination buffer, given by offsets instead of pointers (the
+ * layout of a Parquet page list, a zarr shard or RNTuple cluster read in
+ * one piece): chunk i is src[src_offsets[i] .. + src_sizes[i]) and decodes
+ * into dst + dst_offsets[i] with room for dst_capacities[i] bytes.
+ * src_bytes and dst_bytes are the two buffers' sizes: a chunk whose range
+ * does not lie inside its buffer (offset + size > bytes, overflow
+ * included) gets INVALID_ARGUMENT, dst_sizes[i] = 0, and nothing is read or
+ * written for it; the other chunks decode.  Everything else (statuses,
+ * sizes, detection, overlap, kinds, filters) is oc_batch_decompress's.
+ *
+ * The four input arrays are all in host memory, or all GPU-reachable
+ * (device, managed or pinned memory; with device arrays on the CUDA engine
+ * only).  On the CUDA engine the pointer and size arrays are built and
+ * bounds-checked by one small kernel on the context's stream before the
+ * codec and the out-of-range statuses written by another after it: no
+ * per-chunk work on the host and no host synchronisation, so a batch whose
+ * offsets already live on the GPU costs the host O(1) work (host arrays
+ * are staged through pinned scratch as oc_batch_decompress stages its
+ * own).  dst_sizes and statuses may be anywhere, as for
+ * oc_batch_decompress.  With device arrays and work the CUDA engine stages
+ * (a shuffle filter, which sizes its slab from the capacities; an
+ * algorithm without a GPU decoder) the arrays are first copied to the host
+ * (a synchronisation).  On the CPU engine the arrays are host memory and
+ * the call is synchronous.  src and dst are both host or both device
+ * memory.  Returns what oc_batch_decompress returns; OC_OK with n == 0.
+ */
+OC_API oc_status oc_batch_decompress_packed(oc_context *ctx, const oc_codec_options *options, size_t n,
+                                            const void *src, size_t src_bytes, const size_t *src_offsets,
+                                            const size_t *src_sizes, void *dst, size_t dst_bytes,
+                                            const size_t *dst_offsets, const size_t *dst_capacities,
+                                            size_t *dst_sizes, oc_status *statuses);
+
+/*
+ * oc_batch_compress_packed is oc_batch_compress with the same layout:
+ * chunk i is src[src_offsets[i] .. + src_sizes[i]) and its stream goes to
+ * dst + dst_offsets[i] with room for dst_capacities[i] bytes (required: no
+ * default bound); dst_sizes (required) and statuses as for
+ * oc_batch_compress.  Ranges, arrays, engines, kernels and staging as for
+ * oc_batch_decompress_packed (an out-of-range chunk is INVALID_ARGUMENT
+ * with size 0, nothing read or written for it).
+ */
+OC_API oc_status oc_batch_compress_packed(oc_context *ctx, const oc_codec_options *options, size_t n,
+                                          const void *src, size_t src_bytes, const size_t *src_offsets,
+                                          const size_t *src_sizes, void *dst, size_t dst_bytes,
+                                          const size_t *dst_offsets, const size_t *dst_capacities,
+                                          size_t *dst_sizes, oc_status *statuses);
+
+/*
  * oc_batch_decompressed_sizes writes the decompressed size of each chunk into
  * sizes[i] without writing any decoded data anywhere.  Where the format
  * records the size (snappy preamble, zstd content size) it is read; where it

@@ -8,10 +8,14 @@ synchronisation).
 
 What is timed, per rung (first n chunks of the batch, RAW streams):
   opencomp  encode:  codec.encode(buf, src_offsets=o, src_sizes=s, out=comp_buf, out_offsets=slots, out_sizes=room)
+                                 (--offsets device: o, s, slots, room CuPy int64 arrays and comp_sizes= a CuPy
+                                 array receiving the sizes, so the call does no per-chunk host work either)
                                  (one buffer in, one out, slots of 2x the chunk + 4 KiB; where the library has no
                                  such call, codec.encode(views), a list of CuPy views of the batch)
             decode:  codec.decode(buf, src_offsets=o, src_sizes=s, out=out_buf, out_offsets=oo,
-                                  uncomp_sizes=sizes)   (one buffer in, one out: no per-chunk objects)
+                                  uncomp_sizes=sizes)   (one buffer in, one out: no per-chunk objects;
+                                 --offsets device (default): o, s, oo, sizes are CuPy int64 arrays, so the
+                                 library builds the pointer arrays on the GPU; --offsets host: numpy int64)
   nvCOMP    encode:  codec.encode(batch, compression_config=cc)
             decode:  codec.decode(comp, out=batch, decompression_config=dc)
 nvCOMP's BatchArrays (nvcomp.as_arrays(buffer, offsets, sizes)) and configs
@@ -124,6 +128,8 @@ def parse_args(argv):
     ap.add_argument("--top-repeats", type=_positive(int), default=3, help="most timed calls at the top rung")
     ap.add_argument("--top-share", type=float, default=0.7,
                     help="share of the budget for the top rungs, first (the rest: the smaller rungs)")
+    ap.add_argument("--offsets", choices=["device", "host"], default="device",
+                    help="opencomp decode: offset and size arrays in device memory (CuPy) or host memory (numpy)")
     ap.add_argument("--data-type", default="", help="element type of cascaded/bitcomp/ans (<i4, <i8, bf16, ...)")
     ap.add_argument("--deflate-level", type=int, default=0,
                     help="opencomp's deflate/zlib/gzip/gdeflate level (0: the library's default)")
@@ -264,6 +270,8 @@ class OpencompLib:
         self.oc, self.cp, self.zstd_level = opencomp, cp, zstd_level
         self.data_type = getattr(args, "data_type", "") or ""
         self.deflate_level = getattr(args, "deflate_level", 0) or 0
+        self.offsets = getattr(args, "offsets", "device") or "device"
+        self.dev_encode = self.offsets == "device" and self._device_encode_works()
         self.blosc = None
         self.packed = self._packed_encode_works()
         if args is not None:
@@ -307,11 +315,12 @@ class OpencompLib:
         return "%s %s ts%d" % (self.blosc[0], "shuffle" if self.blosc[1] == 1 else "bitshuffle", self.blosc[2])
 
     def api(self):
-        enc = ("encode(one buffer, src_offsets=, src_sizes=, out=one buffer, out_offsets=, out_sizes=)"
+        enc = ("encode(one buffer, src_offsets=, src_sizes=, out=one buffer, out_offsets=, out_sizes=%s)"
+               % (", comp_sizes=; int64 arrays in device memory" if self.dev_encode else "")
                if self.packed else "encode(list of CuPy views)")
         return ("opencomp.Codec(RAW): %s; decode(one buffer, src_offsets=, src_sizes=, "
                 "out=one buffer, out_offsets=, uncomp_sizes=; "
-                "int64 arrays)" % enc)
+                "int64 arrays in %s memory)" % (enc, self.offsets))
 
     def setup(self, codec, chunk, batch):
         level = self.level(codec) or None
@@ -325,9 +334,32 @@ class OpencompLib:
         self.batch = batch
         self.host_encode = codec == "blosc"  # libblosc's chunks, as oc_gpu_bench --blosc writes them
 
+    def _device_encode_works(self):
+        """Whether this opencomp encodes with offsets on the device (comp_sizes=; issue 16, session 10)."""
+        cp = self.cp
+        try:
+            c = self.oc.Codec(algorithm="LZ4", bitstream_kind=self.oc.BitstreamKind.RAW)
+            a = [cp.asarray([v], dtype=cp.int64) for v in (0, 64, 0, 512)]
+            c.encode(cp.zeros(64, cp.uint8), src_offsets=a[0], src_sizes=a[1], out=cp.zeros(512, cp.uint8),
+                     out_offsets=a[2], out_sizes=a[3], comp_sizes=cp.zeros(1, cp.int64), errors="status")
+            return True
+        except Exception:  # noqa: BLE001 - an opencomp without it (TypeError), or any failure: the host path
+            return False
+
     def inputs(self, n):
         if self.host_encode:
             return self.batch.host_views(n)
+        if self.packed and self.offsets == "device" and self.dev_encode:
+            import numpy as np
+
+            cp = self.cp
+            slot = 2 * self.batch.chunk + 4096
+            # built on the host and copied (no CuPy kernel: a first-use compile inside the cycle encode that
+            # predicts the rung's made call A skip the 64 KiB compression rows as "14.2 s > the cap")
+            return _PackedIn(cp.asarray(np.asarray(self.batch.offsets[:n], np.int64)),
+                             cp.asarray(np.asarray(self.batch.sizes[:n], np.int64)),
+                             cp.empty(n * slot, dtype=cp.uint8), cp.asarray(np.arange(n, dtype=np.int64) * slot),
+                             cp.asarray(np.full(n, slot, np.int64)), cp.zeros(n, dtype=cp.int64))
         if self.packed:
             # built outside the timing, as nvCOMP's BatchArrays are: int64 offset and size arrays, and one
             # output buffer of fixed slots (2x the chunk + 4 KiB: above every algorithm's bound)
@@ -340,6 +372,11 @@ class OpencompLib:
         return self.batch.in_views[:n]
 
     def encode(self, inputs):
+        if isinstance(inputs, _PackedIn) and inputs.csz is not None:  # device arrays: converted untimed, later
+            sizes = self.codec.encode(self.batch.in_buf, src_offsets=inputs.soffs, src_sizes=inputs.ssizes,
+                                      out=inputs.buf, out_offsets=inputs.ooffs, out_sizes=inputs.room,
+                                      comp_sizes=inputs.csz)
+            return (inputs.buf, inputs.ooffs, sizes)
         if isinstance(inputs, _PackedIn):
             sizes = self.codec.encode(self.batch.in_buf, src_offsets=inputs.soffs, src_sizes=inputs.ssizes,
                                       out=inputs.buf, out_offsets=inputs.ooffs, out_sizes=inputs.room)
@@ -348,13 +385,13 @@ class OpencompLib:
 
     def comp_sizes(self, comp):
         if isinstance(comp, tuple):
-            return list(comp[2])
+            return _host_list(comp[2])
         return [int(a.buffer_size) for a in comp]
 
     def comp_views(self, comp):
         if isinstance(comp, tuple):
             buf, offs, sizes = comp
-            return [buf[o:o + s] for o, s in zip(offs, sizes)]
+            return [buf[o:o + s] for o, s in zip(_host_list(offs), _host_list(sizes))]
         if self.host_encode:  # host streams: to the device, one copy each (untimed)
             import numpy as np
 
@@ -378,23 +415,35 @@ class OpencompLib:
                 buf[o:o + v.size] = v
             comp = (buf, offs, [int(v.size) for v in views])
         buf, soffs, ssizes = comp
+        soffs, ssizes = _host_list(soffs), _host_list(ssizes)
         out, ooffs, sizes = self.batch.out_buf, self.batch.offsets[:n], self.batch.sizes[:n]
         # the offset and size lists as int64 arrays, built once outside the timing as nvCOMP's
         # BatchArrays are: the call then copies each whole instead of converting 16k+ ints
         import numpy as np
 
         soffs, ssizes, ooffs, sizes = (np.asarray(v, dtype=np.int64) for v in (soffs, ssizes, ooffs, sizes))
+        if self.offsets == "device":  # issue 16: the pointer arrays built on the GPU, no per-chunk host work
+            soffs, ssizes, ooffs, sizes = (self.cp.asarray(v) for v in (soffs, ssizes, ooffs, sizes))
         return lambda: self.codec.decode(buf, out=out, src_offsets=soffs, src_sizes=ssizes, out_offsets=ooffs,
                                          uncomp_sizes=sizes)
 
 
+def _host_list(x):
+    """A list of Python ints from a list, a numpy array or a CuPy array (copied to the host: untimed uses)."""
+    if hasattr(x, "get"):
+        x = x.get()
+    return [int(v) for v in x]
+
+
 class _PackedIn:
-    """The one-buffer encode's arguments for the first n chunks of a batch."""
+    """The one-buffer encode's arguments for the first n chunks of a batch (csz: the device array receiving the
+    sizes when the arrays are on the device, else None)."""
 
-    __slots__ = ("soffs", "ssizes", "buf", "ooffs", "room")
+    __slots__ = ("soffs", "ssizes", "buf", "ooffs", "room", "csz")
 
-    def __init__(self, soffs, ssizes, buf, ooffs, room):
+    def __init__(self, soffs, ssizes, buf, ooffs, room, csz=None):
         self.soffs, self.ssizes, self.buf, self.ooffs, self.room = soffs, ssizes, buf, ooffs, room
+        self.csz = csz
 
 
 class NvcompLib:

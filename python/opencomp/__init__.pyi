@@ -175,9 +175,9 @@ class Codec:
                errors: Literal["status"]) -> Tuple[list[Optional[Array]], list[Status]]: ...
     @overload
     def encode(self, array_s: ArrayLike, *, out: Optional[ArrayLike] = None,
-               errors: Errors = "raise", src_offsets: Optional[Sequence[int]] = None,
-               src_sizes: Optional[Sequence[int]] = None, out_offsets: Optional[Sequence[int]] = None,
-               out_sizes: Optional[Sequence[int]] = None) -> Any: ...
+               errors: Errors = "raise", src_offsets: Optional[Any] = None,
+               src_sizes: Optional[Any] = None, out_offsets: Optional[Any] = None,
+               out_sizes: Optional[Any] = None, comp_sizes: Optional[ArrayLike] = None) -> Any: ...
     @overload
     def decode(self, srcs: Sequence[ArrayLike], data_type: DataType = "", *,
                out: Optional[Sequence[ArrayLike]] = None, uncomp_sizes: Optional[Sequence[int]] = None,

@@ -19,6 +19,12 @@
  * engines with the same header check (src/common/wus.h); on the CUDA
  * engine its size query reads the headers alone (no codec size query is
  * needed), and detection (OC_ALGO_NONE) is staged as for RAW chunks.
+ *
+ * oc_batch_decompress_packed and oc_batch_compress_packed (one source and
+ * one destination buffer, offsets instead of pointers): on the CUDA engine
+ * a kernel builds the pointer arrays from the offsets (cuda_engine.cu), so
+ * offsets that live on the GPU cost the host nothing per chunk; the
+ * synchronous paths (the CPU engine, staged work) build them here.
  */
 #include "../common/blosc_encode.h"
 #include "../common/oc_internal.h"
@@ -155,4 +161,136 @@ oc_status oc_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *o
         return oc_cuda_batch_decompressed_sizes(ctx, options, n, src_ptrs, src_sizes, sizes, statuses);
     return oc_cpu_batch_decompressed_sizes(ctx, options, options->algorithm, n, src_ptrs, src_sizes, sizes,
                                            statuses);
+}
+
+/* ---- one source buffer, one destination buffer, offsets ------------------ */
+
+/* A synchronous copy between any two kinds of memory (staging.c's rule). */
+static oc_status packed_copy(oc_context *ctx, void *dst, const void *src, size_t n)
+{
+    FORWARD_IF_ERROR(oc_memory_copy(ctx, dst, src, n));
+    return oc_context_synchronize(ctx);
+}
+
+/* The host side of the packed calls (op 0 compress, 1 decompress), for
+ * host-readable arrays whose call is synchronous (the CPU engine, or work
+ * the CUDA engine stages): pointer arrays built here, an out-of-range chunk
+ * given sizes 0 (so nothing of it is read or written), then its status and
+ * size set once the call has returned (statuses and dst_sizes may be
+ * device memory: copied there). */
+static oc_status packed_on_host(oc_context *ctx, const oc_codec_options *options, int op, size_t n,
+                                const uint8_t *src, size_t src_bytes, const size_t *so, const size_t *ss,
+                                uint8_t *dst, size_t dst_bytes, const size_t *dof, const size_t *dc,
+                                size_t *dst_sizes, oc_status *statuses)
+{
+    size_t *blk = (size_t *)oc_host_alloc(ctx, 4 * n * sizeof(size_t));
+    RETURN_ERROR_IF(blk == NULL, OC_ERR_OUT_OF_MEMORY);
+    const void **sp = (const void **)(void *)blk;
+    size_t *sz = blk + n, *cap = blk + 3 * n;
+    void **dp = (void **)(void *)(blk + 2 * n);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        int out = so[i] > src_bytes || ss[i] > src_bytes - so[i] || dof[i] > dst_bytes ||
+                  dc[i] > dst_bytes - dof[i];
+        bad += (size_t)out;
+        sp[i] = src + (out ? 0 : so[i]);
+        sz[i] = out ? 0 : ss[i];
+        dp[i] = dst + (out ? 0 : dof[i]);
+        cap[i] = out ? 0 : dc[i];
+    }
+    oc_status st =
+        op == 0 ? oc_batch_compress(ctx, options, n, sp, sz, (void *const *)dp, cap, dst_sizes, statuses)
+                : oc_batch_decompress(ctx, options, n, sp, sz, (void *const *)dp, cap, dst_sizes, statuses);
+    for (size_t i = 0; st == OC_OK && bad && i < n; i++) {
+        if (!(so[i] > src_bytes || ss[i] > src_bytes - so[i] || dof[i] > dst_bytes ||
+              dc[i] > dst_bytes - dof[i]))
+            continue;
+        const size_t zero = 0;
+        const oc_status inv = OC_ERR_INVALID_ARGUMENT;
+        if (statuses)
+            st = on_device(statuses) ? packed_copy(ctx, &statuses[i], &inv, sizeof inv)
+                                     : (statuses[i] = inv, OC_OK);
+        if (st == OC_OK && dst_sizes)
+            st = on_device(dst_sizes) ? packed_copy(ctx, &dst_sizes[i], &zero, sizeof zero)
+                                      : (dst_sizes[i] = 0, OC_OK);
+    }
+    oc_host_free(ctx, blk, 4 * n * sizeof(size_t));
+    return st;
+}
+
+/* Both packed calls: the engine's choice, the CUDA engine's kernel path, or
+ * the host side (device arrays copied to the host first). */
+static oc_status packed_call(oc_context *ctx, const oc_codec_options *options, int op, size_t n,
+                             const void *src, size_t src_bytes, const size_t *src_offsets,
+                             const size_t *src_sizes, void *dst, size_t dst_bytes, const size_t *dst_offsets,
+                             const size_t *dst_capacities, size_t *dst_sizes, oc_status *statuses)
+{
+    RETURN_ERROR_IF(n > ((size_t)1 << 40), OC_ERR_INVALID_ARGUMENT);
+    RETURN_ERROR_IF(!src || !dst || !src_offsets || !src_sizes || !dst_offsets || !dst_capacities,
+                    OC_ERR_INVALID_ARGUMENT);
+    const size_t *arr[4] = {src_offsets, src_sizes, dst_offsets, dst_capacities};
+    int dev_arrays = 0;
+    for (int k = 0; k < 4; k++)
+        dev_arrays |= oc_pointer_kind(arr[k]) == OC_MEMORY_DEVICE;
+    oc_engine engine;
+    const void *first[1] = {src};
+    FORWARD_IF_ERROR(choose_engine(ctx, 1, first, &engine));
+    RETURN_ERROR_IF(engine == OC_ENGINE_CPU && (dev_arrays || on_device(src) || on_device(dst)),
+                    OC_ERR_INVALID_ARGUMENT);
+    if (engine == OC_ENGINE_CUDA && cuda_runs(options, op, op == 0 ? src_sizes : dst_capacities))
+        return (op == 0 ? oc_cuda_batch_compress_packed : oc_cuda_batch_decompress_packed)(
+            ctx, options, n, src, src_bytes, src_offsets, src_sizes, dst, dst_bytes, dst_offsets,
+            dst_capacities, dst_sizes, statuses);
+    if (!dev_arrays && !on_device(dst_capacities) && !on_device(src_sizes))
+        return packed_on_host(ctx, options, op, n, (const uint8_t *)src, src_bytes, src_offsets, src_sizes,
+                              (uint8_t *)dst, dst_bytes, dst_offsets, dst_capacities, dst_sizes, statuses);
+    /* work the CUDA engine stages, with device arrays: the arrays to the host first */
+    size_t *h = (size_t *)oc_host_alloc(ctx, 4 * n * sizeof(size_t));
+    RETURN_ERROR_IF(h == NULL, OC_ERR_OUT_OF_MEMORY);
+    oc_status st = OC_OK;
+    for (int k = 0; k < 4 && st == OC_OK; k++)
+        st = packed_copy(ctx, h + k * n, arr[k], n * sizeof(size_t));
+    if (st == OC_OK)
+        st = packed_call(ctx, options, op, n, src, src_bytes, h, h + n, dst, dst_bytes, h + 2 * n, h + 3 * n,
+                         dst_sizes, statuses);
+    /* the CUDA engine may still read the staged arrays (a filter's call on host sizes) */
+    if (st == OC_OK)
+        st = oc_context_synchronize(ctx);
+    oc_host_free(ctx, h, 4 * n * sizeof(size_t));
+    return st;
+}
+
+oc_status oc_batch_decompress_packed(oc_context *ctx, const oc_codec_options *options, size_t n,
+                                     const void *src, size_t src_bytes, const size_t *src_offsets,
+                                     const size_t *src_sizes, void *dst, size_t dst_bytes,
+                                     const size_t *dst_offsets, const size_t *dst_capacities,
+                                     size_t *dst_sizes, oc_status *statuses)
+{
+    static const oc_codec_options defaults = OC_CODEC_OPTIONS_INIT;
+    RETURN_ERROR_IF(ctx == NULL, OC_ERR_INVALID_ARGUMENT);
+    if (!options)
+        options = &defaults;
+    FORWARD_IF_ERROR(check_options(options));
+    if (n == 0)
+        return OC_OK;
+    return packed_call(ctx, options, 1, n, src, src_bytes, src_offsets, src_sizes, dst, dst_bytes,
+                       dst_offsets, dst_capacities, dst_sizes, statuses);
+}
+
+oc_status oc_batch_compress_packed(oc_context *ctx, const oc_codec_options *options, size_t n,
+                                   const void *src, size_t src_bytes, const size_t *src_offsets,
+                                   const size_t *src_sizes, void *dst, size_t dst_bytes,
+                                   const size_t *dst_offsets, const size_t *dst_capacities, size_t *dst_sizes,
+                                   oc_status *statuses)
+{
+    RETURN_ERROR_IF(ctx == NULL || options == NULL, OC_ERR_INVALID_ARGUMENT);
+    FORWARD_IF_ERROR(check_options(options));
+    RETURN_ERROR_IF(options->algorithm == OC_ALGO_NONE, OC_ERR_INVALID_ARGUMENT);
+    int level = 0;
+    FORWARD_IF_ERROR(oc_resolve_level(options->algorithm, options->level, &level));
+    if (n == 0)
+        return OC_OK;
+    RETURN_ERROR_IF(dst_sizes == NULL, OC_ERR_INVALID_ARGUMENT);
+    return packed_call(ctx, options, 0, n, src, src_bytes, src_offsets, src_sizes, dst, dst_bytes,
+                       dst_offsets, dst_capacities, dst_sizes, statuses);
 }

@@ -25,6 +25,8 @@ typedef struct oc_cpu_worker {
     uint8_t *scratch; /* OC_SCRATCH_SIZE bytes */
     uint8_t *big;     /* grown on demand (snappy compress into a small output) */
     size_t big_size;
+    uint8_t *filt; /* the shuffle filter's copy of a chunk (cpu_engine.c): never a codec's (big) */
+    size_t filt_size;
     uint64_t memory_limit;        /* set per size count: the largest zstd window it may allocate */
     const oc_codec_options *opts; /* set per compression: the call's options (may be NULL) */
 } oc_cpu_worker;

@@ -60,6 +60,22 @@ uint8_t *oc_worker_big(oc_cpu_worker *w, size_t size)
     return w->big;
 }
 
+/* The filter's buffer: apart from oc_worker_big, which a codec may use for
+ * its output while the filtered input lies in this one (Snappy into a
+ * capacity below snappy_max_compressed_length: the two were one buffer, so
+ * the codec's output overlapped, or reallocated, its own input). */
+static uint8_t *worker_filter_buf(oc_cpu_worker *w, size_t size)
+{
+    if (w->filt && w->filt_size >= size)
+        return w->filt;
+    oc_host_free(w->ctx, w->filt, w->filt_size);
+    w->filt_size = 0;
+    w->filt = oc_host_alloc(w->ctx, size);
+    if (w->filt)
+        w->filt_size = size;
+    return w->filt;
+}
+
 static void release_worker(oc_cpu_worker *w)
 {
     /* Every row's codec (a codec serving several rows frees twice: a no-op). */
@@ -73,9 +89,12 @@ static void release_worker(oc_cpu_worker *w)
     }
     oc_host_free(w->ctx, w->scratch, OC_SCRATCH_SIZE);
     oc_host_free(w->ctx, w->big, w->big_size);
+    oc_host_free(w->ctx, w->filt, w->filt_size);
     w->scratch = NULL;
     w->big = NULL;
     w->big_size = 0;
+    w->filt = NULL;
+    w->filt_size = 0;
 }
 
 void oc_cpu_engine_release(oc_context *ctx)
@@ -179,7 +198,7 @@ static void compress_one(void *arg, size_t i, int worker)
         int filter = outer_filter(job, job->algo, &ts);
         w->opts = job->opts;
         if (filter && job->src_sizes[i] > 0) {
-            uint8_t *tmp = oc_worker_big(w, job->src_sizes[i]);
+            uint8_t *tmp = worker_filter_buf(w, job->src_sizes[i]);
             if (!tmp) {
                 finish(job, i, OC_ERR_OUT_OF_MEMORY, 0);
                 return;
@@ -237,7 +256,7 @@ static void decompress_one(void *arg, size_t i, int worker)
         uint32_t ts = 1;
         int filter = outer_filter(job, algo, &ts);
         if (st == OC_OK && filter && size > 0) {
-            uint8_t *tmp = oc_worker_big(w, size);
+            uint8_t *tmp = worker_filter_buf(w, size);
             if (!tmp) {
                 st = OC_ERR_OUT_OF_MEMORY;
             } else {

@@ -176,8 +176,10 @@ def test_packed_encode_statuses_and_errors():
         codec.encode(data, src_offsets=[0], src_sizes=[10], out=out, out_offsets=[995])
     with pytest.raises(ValueError, match=r"^src_offsets= needs src_sizes=, out= \(one buffer\) and out_offsets=$"):
         codec.encode(data, src_offsets=[0], src_sizes=[10], out_offsets=[0])
-    with pytest.raises(ValueError, match=r"^src_sizes=, out_offsets= and out_sizes= go with src_offsets=$"):
+    with pytest.raises(ValueError, match=r"^src_sizes=, out_offsets=, out_sizes= and comp_sizes= go with src_offsets=$"):
         codec.encode(data, src_sizes=[10])
+    with pytest.raises(ValueError, match=r"^comp_sizes= goes with offset arrays in device memory"):
+        codec.encode(data, comp_sizes=np.zeros(2, np.int64), **kw)
     with pytest.raises(ValueError, match=r"^src_offsets= encodes RAW chunks"):
         oc.Codec(algorithm="LZ4").encode(data, src_offsets=[0], src_sizes=[10], out=out, out_offsets=[0])
 
@@ -238,3 +240,47 @@ def test_packed_calls_reuse_their_block_safely():
     for t in threads:
         t.join()
     assert errors == []
+
+
+# ---- offsets on the device: the dispatch, checked without a GPU ---------------------------------------
+
+
+class _FakeCupy(np.ndarray):
+    """A host array that says it is device memory, as CuPy's arrays do: a __cuda_array_interface__ and a buffer
+    slot too (CuPy's refuses device memory), so the interface must be asked first."""
+
+    @property
+    def __cuda_array_interface__(self):
+        return {"shape": self.shape, "typestr": self.dtype.str, "data": (self.ctypes.data, False), "version": 3,
+                "strides": None, "stream": 1}
+
+
+def _fake(a):
+    return np.ascontiguousarray(a).view(_FakeCupy)
+
+
+@pytest.mark.skipif(oc.cuda_available(), reason="the no-GPU dispatch of device offsets")
+def test_device_offsets_dispatch_without_a_gpu():
+    """Offset arrays with a CUDA array interface take the device path (the library builds the pointer arrays on
+    the GPU): without a GPU that is NO_DEVICE, not the host path's reading of them as ints; its argument checks
+    name the argument (a host array among device ones, 4-byte integers, another length), for decode and encode."""
+    codec = oc.Codec(algorithm="LZ4", bitstream_kind=oc.BitstreamKind.RAW)
+    buf, out = _fake(np.zeros(64, np.uint8)), _fake(np.zeros(64, np.uint8))
+    so, ss, oo, us = (_fake(np.array(v, np.int64)) for v in ([0, 8], [8, 8], [0, 32], [32, 32]))
+    with pytest.raises(oc.Error, match="no CUDA device") as ei:
+        codec.decode(buf, out=out, src_offsets=so, src_sizes=ss, out_offsets=oo, uncomp_sizes=us)
+    assert ei.value.status == oc.Status.NO_DEVICE
+    with pytest.raises(ValueError, match=r"^src_sizes is in host memory but src_offsets in device memory"):
+        codec.decode(buf, out=out, src_offsets=so, src_sizes=np.array([8, 8], np.int64), out_offsets=oo,
+                     uncomp_sizes=us)
+    with pytest.raises(ValueError, match=r"^out_offsets must be a 1-D array of 8-byte integers \(int64, uint64\), "
+                       r"not <i4 of 1 dimension\(s\)$"):
+        codec.decode(buf, out=out, src_offsets=so, src_sizes=ss, out_offsets=_fake(np.array([0, 32], np.int32)),
+                     uncomp_sizes=us)
+    with pytest.raises(ValueError, match=r"^uncomp_sizes has 1 entries for 2 chunks$"):
+        codec.decode(buf, out=out, src_offsets=so, src_sizes=ss, out_offsets=oo, uncomp_sizes=us[:1])
+    csz = _fake(np.zeros(2, np.int64))
+    with pytest.raises(oc.Error, match="no CUDA device"):
+        codec.encode(buf, src_offsets=so, src_sizes=ss, out=out, out_offsets=oo, out_sizes=us, comp_sizes=csz)
+    with pytest.raises(ValueError, match=r"^src_offsets= in device memory needs .* comp_sizes="):
+        codec.encode(buf, src_offsets=so, src_sizes=ss, out=out, out_offsets=oo, out_sizes=us)

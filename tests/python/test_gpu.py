@@ -285,6 +285,156 @@ def test_cupy_packed_decode_into_one_buffer(cp, alg):
         assert host[o + c.nbytes:o + c.nbytes + 3].tobytes() == b"\xee" * 3
 
 
+def _device_packed(cp, codec, chunks, gap=7):
+    """chunks compressed on the GPU, packed into one device buffer with gaps; the offset and size arrays as
+    CuPy int64 arrays (what a GPU reader of Parquet pages or zarr shards holds)."""
+    comp = [cp.asarray(c).view(cp.uint8).reshape(-1) for c in codec.encode([cp.asarray(c) for c in chunks])]
+    soffs = np.cumsum([0] + [int(c.size) + gap for c in comp])[:-1]
+    src = cp.zeros(int(soffs[-1]) + int(comp[-1].size), cp.uint8)
+    for o, c in zip(soffs.tolist(), comp):
+        src[o:o + c.size] = c
+    sizes = np.array([c.nbytes for c in chunks], np.int64)
+    ooffs = np.cumsum([0] + [int(x) + 3 for x in sizes])[:-1]
+    out = cp.full(int(ooffs[-1]) + int(sizes[-1]) + 3, 0xEE, cp.uint8)
+    arrs = [cp.asarray(np.asarray(a, np.int64)) for a in (soffs, [int(c.size) for c in comp], ooffs, sizes)]
+    return src, out, arrs, ooffs.tolist()
+
+
+@pytest.mark.parametrize("alg", GPU_ALGORITHMS)
+def test_cupy_packed_decode_with_device_offsets(cp, alg):
+    """Offsets and sizes already on the GPU (CuPy int64 arrays): the pointer arrays are built there
+    (oc_batch_decompress_packed), the call returns out at once, every chunk lands at its offset, the gaps
+    stay untouched, and Codec.synchronize() reads the statuses (all OK)."""
+    codec = oc.Codec(algorithm=alg, bitstream_kind=oc.BitstreamKind.RAW)
+    chunks = [np.frombuffer(d, np.uint8) for d in DATA]
+    src, out, (so, ss, oo, us), ooffs = _device_packed(cp, codec, chunks)
+    got = codec.decode(src, out=out, src_offsets=so, src_sizes=ss, out_offsets=oo, uncomp_sizes=us)
+    assert got is out
+    codec.synchronize()
+    host = cp.asnumpy(out)
+    for o, c in zip(ooffs, chunks):
+        assert host[o:o + c.nbytes].tobytes() == c.tobytes()
+        assert host[o + c.nbytes:o + c.nbytes + 3].tobytes() == b"\xee" * 3
+
+
+def test_cupy_device_offsets_statuses_and_errors(cp):
+    """Exact per-chunk results with the offsets on the device: a chunk whose source range leaves the buffer
+    is INVALID_ARGUMENT and nothing is written for it; a cut stream and a promised size one byte short get
+    the host-offset call's statuses for the same chunks; the others decode.  Without errors='status' the deferred batch raises at
+    Codec.synchronize(), naming the first failed chunk."""
+    codec = oc.Codec(algorithm="LZ4", bitstream_kind=oc.BitstreamKind.RAW)
+    big = max(DATA, key=len)
+    chunks = [np.frombuffer(big[i * 4096:(i + 1) * 4096], np.uint8) for i in range(6)]
+    src, out, (so, ss, oo, us), ooffs = _device_packed(cp, codec, chunks)
+    so[1] = src.size + 5                 # past the end of srcs
+    ss[2] = ss[2] // 2                   # a cut stream
+    us[3] = us[3] - 1                    # a promised size one short of the stream's
+    got, st = codec.decode(src, out=out, src_offsets=so, src_sizes=ss, out_offsets=oo, uncomp_sizes=us,
+                           errors="status")
+    assert got is out
+    # the host-offset call on the same arguments (its own bounds check raises for chunk 1: left out there)
+    hso, hss, hoo, hus = (cp.asnumpy(a) for a in (so, ss, oo, us))
+    hso[1], hss[1] = 0, 0
+    _, hst = codec.decode(src, out=cp.zeros_like(out), src_offsets=hso, src_sizes=hss, out_offsets=hoo,
+                          uncomp_sizes=hus, errors="status")
+    assert st[1] == oc.Status.INVALID_ARGUMENT
+    assert st[2] == hst[2] and st[2] != oc.Status.OK
+    assert st[3] == hst[3] and st[3] != oc.Status.OK
+    assert [st[i] for i in (0, 4, 5)] == [oc.Status.OK] * 3
+    host = cp.asnumpy(out)
+    for i in (0, 4, 5):
+        assert host[ooffs[i]:ooffs[i] + 4096].tobytes() == chunks[i].tobytes()
+    assert host[ooffs[1]:ooffs[1] + 4096].tobytes() == b"\xee" * 4096  # nothing written for chunk 1
+    codec.decode(src, out=out, src_offsets=so, src_sizes=ss, out_offsets=oo, uncomp_sizes=us)
+    with pytest.raises(oc.Error, match=r"chunk 1 of 6: INVALID_ARGUMENT"):
+        codec.synchronize()
+
+
+def test_cupy_device_offsets_bad_arguments(cp):
+    """Argument errors of the device-offset call are named: a host array among device ones, 4-byte
+    integers, a 2-D array, another length."""
+    codec = oc.Codec(algorithm="LZ4", bitstream_kind=oc.BitstreamKind.RAW)
+    chunks = [np.frombuffer(DATA[0][:4096], np.uint8)] * 3
+    src, out, (so, ss, oo, us), _ = _device_packed(cp, codec, chunks)
+    with pytest.raises(ValueError, match=r"^src_sizes is in host memory but src_offsets in device memory"):
+        codec.decode(src, out=out, src_offsets=so, src_sizes=cp.asnumpy(ss), out_offsets=oo, uncomp_sizes=us)
+    with pytest.raises(ValueError, match=r"^out_offsets must be a 1-D array of 8-byte integers"):
+        codec.decode(src, out=out, src_offsets=so, src_sizes=ss, out_offsets=oo.astype(cp.int32),
+                     uncomp_sizes=us)
+    with pytest.raises(ValueError, match=r"^uncomp_sizes must be a 1-D array of 8-byte integers"):
+        codec.decode(src, out=out, src_offsets=so, src_sizes=ss, out_offsets=oo, uncomp_sizes=us.reshape(1, 3))
+    with pytest.raises(ValueError, match=r"^src_sizes has 2 entries for 3 chunks"):
+        codec.decode(src, out=out, src_offsets=so, src_sizes=ss[:2], out_offsets=oo, uncomp_sizes=us)
+    with pytest.raises(ValueError, match=r"^srcs is in host memory"):
+        codec.decode(cp.asnumpy(src), out=out, src_offsets=so, src_sizes=ss, out_offsets=oo, uncomp_sizes=us)
+
+
+def test_cupy_device_offsets_reuse_and_filters(cp):
+    """Repeated device-offset calls reuse their result blocks (no device allocation per call once the
+    in-flight bound is reached), each call's output right; a shuffle filter (which the library stages:
+    the offset arrays copied to the host first) decodes the same bytes."""
+    from opencomp import _opencomp
+
+    codec = oc.Codec(algorithm="LZ4", bitstream_kind=oc.BitstreamKind.RAW)
+    chunks = [np.frombuffer(d, np.uint8) for d in DATA]
+    src, out, arrs, ooffs = _device_packed(cp, codec, chunks)
+    kw = dict(src_offsets=arrs[0], src_sizes=arrs[1], out_offsets=arrs[2], uncomp_sizes=arrs[3])
+    for _ in range(40):
+        codec.decode(src, out=out, **kw)
+        cp.cuda.runtime.deviceSynchronize()
+    before = _opencomp._devblock_allocs()
+    for _ in range(70):
+        out.fill(0)
+        codec.decode(src, out=out, **kw)
+        cp.cuda.runtime.deviceSynchronize()
+    assert _opencomp._devblock_allocs() == before
+    codec.synchronize()
+    host = cp.asnumpy(out)
+    assert all(host[o:o + c.nbytes].tobytes() == c.tobytes() for o, c in zip(ooffs, chunks))
+    filt = oc.Codec(algorithm="LZ4", bitstream_kind=oc.BitstreamKind.RAW, shuffle=1, typesize=4)
+    src, out, arrs, ooffs = _device_packed(cp, filt, chunks)
+    filt.decode(src, out=out, src_offsets=arrs[0], src_sizes=arrs[1], out_offsets=arrs[2], uncomp_sizes=arrs[3])
+    filt.synchronize()
+    host = cp.asnumpy(out)
+    assert all(host[o:o + c.nbytes].tobytes() == c.tobytes() for o, c in zip(ooffs, chunks))
+
+
+@pytest.mark.parametrize("alg", ["LZ4", "Snappy", "Zstd", "Cascaded", "Bitcomp", "ANS"])
+def test_cupy_packed_encode_with_device_offsets(cp, alg):
+    """encode(..., comp_sizes=) with every array on the GPU: returns comp_sizes at once, each stream in its slot
+    decodes back (by the device-offset decode) to its chunk; a chunk whose source leaves the buffer is
+    INVALID_ARGUMENT with size 0, a slot of 4 bytes OUTPUT_TOO_SMALL; without errors='status' the failure is
+    raised by Codec.synchronize()."""
+    codec = oc.Codec(algorithm=alg, bitstream_kind=oc.BitstreamKind.RAW)
+    big = max(DATA, key=len)
+    n, size, slot = 8, 16_384, 2 * 16_384 + 1024
+    src = cp.asarray(np.frombuffer(big[:n * size], np.uint8))
+    so, ss = (cp.asarray(np.asarray(a, np.int64)) for a in ([i * size for i in range(n)], [size] * n))
+    oo, room = (cp.asarray(np.asarray(a, np.int64)) for a in ([i * slot for i in range(n)], [slot] * n))
+    comp = cp.full(n * slot, 0xEE, cp.uint8)
+    csz = cp.zeros(n, cp.int64)
+    got = codec.encode(src, src_offsets=so, src_sizes=ss, out=comp, out_offsets=oo, out_sizes=room, comp_sizes=csz)
+    assert got is csz
+    codec.synchronize()
+    sizes = cp.asnumpy(csz)
+    assert all(0 < s <= slot for s in sizes)
+    dec = cp.zeros(n * size, cp.uint8)
+    codec.decode(comp, src_offsets=oo, src_sizes=csz, out=dec, out_offsets=so, uncomp_sizes=ss)
+    codec.synchronize()
+    assert bytes(cp.asnumpy(dec)) == big[:n * size]
+    so[2] = src.size + 1
+    room[5] = 4
+    got, st = codec.encode(src, src_offsets=so, src_sizes=ss, out=comp, out_offsets=oo, out_sizes=room,
+                           comp_sizes=csz, errors="status")
+    assert got is csz
+    assert st[2] == oc.Status.INVALID_ARGUMENT and st[5] == oc.Status.OUTPUT_TOO_SMALL
+    assert [st[i] for i in (0, 1, 3, 4, 6, 7)] == [oc.Status.OK] * 6
+    assert int(csz[2]) == 0
+    codec.encode(src, src_offsets=so, src_sizes=ss, out=comp, out_offsets=oo, out_sizes=room, comp_sizes=csz)
+    with pytest.raises(oc.Error, match=r"^encode failed for chunk 2 of 8: INVALID_ARGUMENT"):
+        codec.synchronize()
+
+
 # ---- per-device binding (docs/API.md, device_id=) -------------------------
 
 

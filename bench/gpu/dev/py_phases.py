@@ -62,6 +62,8 @@ def main():
     ap.add_argument("--chunk", type=int, default=65536)
     ap.add_argument("--total", type=int, default=1 << 30)
     ap.add_argument("--repeats", type=int, default=15)
+    ap.add_argument("--offsets", choices=["device", "host"], default="device",
+                    help="offset and size arrays as CuPy (device) or numpy (host) int64 arrays")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
     files = [f for p in a.files for f in (sorted(glob.glob(os.path.join(p, "*"))) if os.path.isdir(p) else [p])]
@@ -86,6 +88,8 @@ def main():
     out = cp.empty(nbytes, dtype=cp.uint8)
     ooff = np.arange(n, dtype=np.int64) * a.chunk
     usz = np.full(n, a.chunk, dtype=np.int64)
+    if a.offsets == "device":
+        coff, csz, ooff, usz = (cp.asarray(x) for x in (coff, csz, ooff, usz))
     cp.cuda.runtime.deviceSynchronize()
 
     def call():
@@ -94,8 +98,8 @@ def main():
     call()
     cp.cuda.runtime.deviceSynchronize()
     ok = bool(cp.array_equal(out, inp))
-    print("%s %d B chunks, %d chunks, %.1f MiB, ratio %.3f, output %s" % (
-        a.codec, a.chunk, n, nbytes / 2**20, nbytes / float(csz.sum()), "verified" if ok else "DIFFERS"))
+    print("%s %d B chunks, %d chunks, %.1f MiB, ratio %.3f, offsets in %s memory, output %s" % (
+        a.codec, a.chunk, n, nbytes / 2**20, nbytes / float(csz.sum()), a.offsets, "verified" if ok else "DIFFERS"))
 
     def line(what, us):
         print("  %-34s %10.1f us  %7.1f GB/s" % (what, us, nbytes / us / 1e3))

@@ -1155,18 +1155,446 @@ static int job_prepare_packed(oc_py_state *st, oc_py_codec *c, job *j, PyObject 
                               PyObject *soffs, PyObject *ssizes, PyObject *ooffs, PyObject *caps, int encode);
 static PyObject *packed_encode_finish(oc_py_state *st, job *j, int status_mode);
 
+/* ---- one buffer plus offsets that live on the device -------------------- */
+
+/* 1 when obj is an array in device memory by its interfaces (CUDA array
+ * interface, or a DLPack device other than the CPU), without taking a view.
+ * The CUDA array interface is asked before the buffer protocol, as view.c
+ * asks: CuPy arrays have a buffer slot (which refuses device memory). */
+static int is_device_array(PyObject *obj)
+{
+    if (PyList_Check(obj) || PyTuple_Check(obj) || PyBytes_Check(obj) || PyByteArray_Check(obj) ||
+        PyMemoryView_Check(obj))
+        return 0;
+    if (PyObject_HasAttrString(obj, "__cuda_array_interface__"))
+        return 1;
+    if (PyObject_CheckBuffer(obj))
+        return 0;
+    PyObject *d = PyObject_HasAttrString(obj, "__dlpack_device__")
+                      ? PyObject_CallMethod(obj, "__dlpack_device__", NULL)
+                      : NULL;
+    if (!d) {
+        PyErr_Clear();
+        return 0;
+    }
+    long kind = PyTuple_Check(d) && PyTuple_GET_SIZE(d) >= 1 ? PyLong_AsLong(PyTuple_GET_ITEM(d, 0)) : 1;
+    Py_DECREF(d);
+    PyErr_Clear();
+    return kind != 1 && kind != 3; /* kDLCPU, kDLCUDAHost: host memory */
+}
+
+/*
+ * decode(buf, src_offsets=, src_sizes=, out=, out_offsets=, uncomp_sizes=)
+ * with the four arrays in device memory (CuPy, torch, any CAI/DLPack
+ * producer; 1-D, 8-byte integers): oc_batch_decompress_packed builds the
+ * pointer arrays on the GPU, so the call does no per-chunk work on the
+ * host at all: six views, one launch sequence, and the sizes and statuses
+ * left in a device block (reused: oc_py_devblock_*) until the batch is read
+ * (pending.c copies them once).  Stream-ordered as the other packed call:
+ * it returns `out` at once unless errors='status' asks for the statuses or
+ * out names no stream (then it waits, as the host-offset call does).  A
+ * chunk whose range leaves its buffer is INVALID_ARGUMENT (the library's
+ * device check; a negative offset reads as one past every buffer).
+ */
+static PyObject *decode_packed_device(oc_py_state *st, oc_py_codec *c, PyObject *srcs, PyObject *outs,
+                                      PyObject *soffs, PyObject *ssizes, PyObject *ooffs, PyObject *sizes,
+                                      int status_mode)
+{
+    static const char *const names[6] = {"srcs",      "out",         "src_offsets",
+                                         "src_sizes", "out_offsets", "uncomp_sizes"};
+    PyObject *objs[6] = {srcs, outs, soffs, ssizes, ooffs, sizes};
+    if (outs == Py_None || ssizes == Py_None || ooffs == Py_None || sizes == Py_None) {
+        PyErr_SetString(PyExc_ValueError,
+                        "src_offsets= needs src_sizes=, out= (one buffer), out_offsets= and "
+                        "uncomp_sizes=");
+        return NULL;
+    }
+    oc_py_view *v = PyMem_Calloc(6, sizeof *v);
+    if (!v)
+        return PyErr_NoMemory();
+    PyObject *ret = NULL;
+    oc_py_context *ctx = NULL;
+    oc_py_pending *pend = NULL;
+    int nv = 0;
+    size_t n = 0;
+    uintptr_t consumer = c->stream ? c->stream : 1;
+    for (; nv < 6; nv++) {
+        if (oc_py_view_get(st, objs[nv], nv == 1, consumer, names[nv], &v[nv]) != 0)
+            goto done;
+        if (!v[nv].on_device) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s is in host memory but src_offsets in device memory: with offsets on the device, "
+                         "srcs, out and the four offset and size arrays are all device memory",
+                         names[nv]);
+            nv++;
+            goto done;
+        }
+        if (nv < 2)
+            continue;
+        char kind = 0;
+        Py_ssize_t isz = 0;
+        if (oc_py_typestr_parse(v[nv].typestr, &kind, &isz) != 0 || (kind != 'i' && kind != 'u') ||
+            isz != 8 || v[nv].ndim != 1) {
+            PyErr_Format(
+                PyExc_ValueError,
+                "%s must be a 1-D array of 8-byte integers (int64, uint64), not %s of %d dimension(s)",
+                names[nv], v[nv].typestr, v[nv].ndim);
+            nv++;
+            goto done;
+        }
+        if (nv == 2)
+            n = (size_t)v[2].shape[0];
+        else if ((size_t)v[nv].shape[0] != n) {
+            PyErr_Format(PyExc_ValueError, "%s has %zd entries for %zu chunks", names[nv], v[nv].shape[0], n);
+            nv++;
+            goto done;
+        }
+    }
+    if (!oc_engine_available(OC_ENGINE_CUDA)) {
+        oc_py_raise(st, OC_ERR_NO_DEVICE, -1, "inputs are in device memory but no CUDA device is usable (%s)",
+                    oc_build_info());
+        goto done;
+    }
+    /* one device (with several GPUs, each view's is asked) */
+    int dev = oc_py_view_device(&v[0]);
+    int several = oc_cuda_device_count() > 1;
+    for (int k = 1; k < 6 && several; k++)
+        if (oc_py_view_device(&v[k]) != dev) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s is on CUDA device %d but srcs on device %d: one call runs on one device",
+                         names[k], v[k].device_id, dev);
+            goto done;
+        }
+    if (c->device_id >= 0 && c->device_id != dev) {
+        PyErr_Format(
+            PyExc_ValueError,
+            "the data is on CUDA device %d but this Codec was made with device_id=%d (leave device_id "
+            "unset to run on the data's device)",
+            dev, c->device_id);
+        goto done;
+    }
+    int defer = !status_mode && v[1].has_stream;
+    if (defer && limit_in_flight(c) != 0)
+        goto done;
+    ctx = pool_take(c, dev, 1);
+    if (!ctx)
+        goto done;
+    /* producers first: the call's stream waits for every view's stream (no host wait) */
+    oc_status s = OC_OK;
+    uintptr_t own = (uintptr_t)ctx->stream;
+    OC_PY_CTX_CALL(ctx, {
+        for (int k = 0; k < 6 && s == OC_OK; k++) {
+            int seen = !v[k].has_stream || v[k].stream == own;
+            for (int q = 0; q < k && !seen; q++)
+                seen = v[q].has_stream && v[q].stream == v[k].stream;
+            if (!seen)
+                s = oc_context_wait_stream(ctx->ctx, (void *)v[k].stream);
+        }
+    });
+    if (s != OC_OK) {
+        oc_py_raise(st, s, -1, "cannot order the call's CUDA stream after its inputs' streams: %s",
+                    oc_status_message(s));
+        goto done;
+    }
+    pend = PyObject_New(oc_py_pending, st->pending_type);
+    if (!pend)
+        goto done;
+    memset((char *)pend + sizeof(PyObject), 0, sizeof *pend - sizeof(PyObject));
+    pend->failed = -1;
+    size_t words = (n ? n : 1) * sizeof(size_t), need = words + (n ? n : 1) * sizeof(oc_status);
+    need = (need + 255) & ~(size_t)255;
+    if (oc_py_devblock_take(st, ctx, need, &pend->dev, &pend->dev_bytes, &pend->dev_ctx) != 0)
+        goto done;
+    pend->on_device = 1;
+    pend->device_id = dev;
+    pend->stream = own;
+    pend->stream_owner = Py_XNewRef(ctx->stream_owner);
+    pend->packed = 1;
+    pend->has_out = 1;
+    pend->detect = c->algorithm == OC_ALGO_NONE;
+    pend->n = n;
+    pend->keep_st = status_mode;
+    pend->out_bytes = v[1].nbytes;
+    oc_codec_options co = OC_CODEC_OPTIONS_INIT;
+    co.algorithm = c->algorithm;
+    co.filter = c->filter;
+    co.typesize = c->typesize;
+    size_t *res_sizes = (size_t *)pend->dev;
+    oc_status *res_st = (oc_status *)(void *)((char *)pend->dev + words);
+    const size_t *so = (const size_t *)(void *)v[2].ptr, *ss = (const size_t *)(void *)v[3].ptr;
+    const size_t *oo = (const size_t *)(void *)v[4].ptr, *us = (const size_t *)(void *)v[5].ptr;
+    void *sbuf = v[0].ptr, *obuf = v[1].ptr;
+    size_t sn = v[0].nbytes, on = v[1].nbytes;
+    /* the batch holds the six views until it is read: the GPU reads them */
+    pend->src = v;
+    pend->nsrc = 6;
+    v = NULL;
+    nv = 0;
+    OC_PY_CTX_CALL(ctx, s = oc_batch_decompress_packed(ctx->ctx, &co, n, sbuf, sn, so, ss, obuf, on, oo, us,
+                                                       res_sizes, res_st));
+    if (s == OC_OK && defer) {
+        job j; /* job_order_outputs' view of the call: out= alone */
+        memset(&j, 0, sizeof j);
+        j.nviews = 1;
+        j.on_device = 1;
+        j.src = &pend->src[0];
+        j.out = &pend->src[1];
+        if (job_order_outputs(st, ctx, &j) != 0)
+            s = OC_ERR_CUDA;
+    }
+    pool_put(c, ctx);
+    ctx = NULL;
+    if (s != OC_OK) {
+        if (!PyErr_Occurred())
+            raise_call(st, s, "decode", c->algorithm, 1);
+        goto done; /* the batch's dealloc waits for the stream before freeing */
+    }
+    if (defer) {
+        if (remember_pending(c, (PyObject *)pend) == 0)
+            ret = Py_NewRef(outs);
+        goto done;
+    }
+    if (oc_py_pending_wait((PyObject *)pend, !status_mode) != 0)
+        goto done;
+    if (!status_mode) {
+        ret = Py_NewRef(outs);
+        goto done;
+    }
+    PyObject *statuses = PyList_New((Py_ssize_t)n);
+    for (size_t i = 0; statuses && i < n; i++) {
+        PyObject *so_ = oc_py_status_object(st, pend->st[i]);
+        if (!so_)
+            Py_CLEAR(statuses);
+        else
+            PyList_SET_ITEM(statuses, (Py_ssize_t)i, so_);
+    }
+    if (statuses)
+        ret = Py_BuildValue("(ON)", outs, statuses);
+done:
+    if (ctx)
+        pool_put(c, ctx);
+    Py_XDECREF(pend);
+    for (int k = 0; v && k < nv; k++)
+        oc_py_view_release(&v[k]);
+    PyMem_Free(v);
+    return ret;
+}
+
+/*
+ * encode(buf, src_offsets=, src_sizes=, out=, out_offsets=, out_sizes=,
+ * comp_sizes=) with the arrays in device memory (1-D, 8-byte integers; the
+ * capacities out_sizes= are required, comp_sizes= receives the compressed
+ * sizes): oc_batch_compress_packed builds the pointer arrays on the GPU, so
+ * the call does no per-chunk host work, and returns comp_sizes at once
+ * (stream-ordered: its producer stream and out's wait for the call; the
+ * statuses stay on the device until codec.synchronize(), which raises the
+ * first failed chunk).  errors='status' waits and returns (comp_sizes,
+ * statuses).
+ */
+static PyObject *encode_packed_device(oc_py_state *st, oc_py_codec *c, PyObject *srcs, PyObject *outs,
+                                      PyObject *soffs, PyObject *ssizes, PyObject *ooffs, PyObject *osizes,
+                                      PyObject *csizes, int status_mode)
+{
+    static const char *const names[7] = {"array_s",     "out",       "src_offsets", "src_sizes",
+                                         "out_offsets", "out_sizes", "comp_sizes"};
+    PyObject *objs[7] = {srcs, outs, soffs, ssizes, ooffs, osizes, csizes};
+    if (outs == Py_None || ssizes == Py_None || ooffs == Py_None || osizes == Py_None || csizes == Py_None) {
+        PyErr_SetString(PyExc_ValueError,
+                        "src_offsets= in device memory needs src_sizes=, out= (one buffer), out_offsets=, "
+                        "out_sizes= (the capacities) and comp_sizes= (receives the compressed sizes), all "
+                        "device arrays");
+        return NULL;
+    }
+    oc_py_view *v = PyMem_Calloc(7, sizeof *v);
+    if (!v)
+        return PyErr_NoMemory();
+    PyObject *ret = NULL;
+    oc_py_context *ctx = NULL;
+    oc_py_pending *pend = NULL;
+    int nv = 0;
+    size_t n = 0;
+    uintptr_t consumer = c->stream ? c->stream : 1;
+    for (; nv < 7; nv++) {
+        if (oc_py_view_get(st, objs[nv], nv == 1 || nv == 6, consumer, names[nv], &v[nv]) != 0)
+            goto done;
+        if (!v[nv].on_device) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s is in host memory but src_offsets in device memory: with offsets on the device, "
+                         "the buffers and the offset and size arrays are all device memory",
+                         names[nv]);
+            nv++;
+            goto done;
+        }
+        if (nv < 2)
+            continue;
+        char kind = 0;
+        Py_ssize_t isz = 0;
+        if (oc_py_typestr_parse(v[nv].typestr, &kind, &isz) != 0 || (kind != 'i' && kind != 'u') ||
+            isz != 8 || v[nv].ndim != 1) {
+            PyErr_Format(
+                PyExc_ValueError,
+                "%s must be a 1-D array of 8-byte integers (int64, uint64), not %s of %d dimension(s)",
+                names[nv], v[nv].typestr, v[nv].ndim);
+            nv++;
+            goto done;
+        }
+        if (nv == 2)
+            n = (size_t)v[2].shape[0];
+        else if ((size_t)v[nv].shape[0] != n) {
+            PyErr_Format(PyExc_ValueError, "%s has %zd entries for %zu chunks", names[nv], v[nv].shape[0], n);
+            nv++;
+            goto done;
+        }
+    }
+    if (!oc_engine_available(OC_ENGINE_CUDA)) {
+        oc_py_raise(st, OC_ERR_NO_DEVICE, -1, "inputs are in device memory but no CUDA device is usable (%s)",
+                    oc_build_info());
+        goto done;
+    }
+    int dev = oc_py_view_device(&v[0]);
+    int several = oc_cuda_device_count() > 1;
+    for (int k = 1; k < 7 && several; k++)
+        if (oc_py_view_device(&v[k]) != dev) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s is on CUDA device %d but array_s on device %d: one call runs on one device",
+                         names[k], v[k].device_id, dev);
+            goto done;
+        }
+    if (c->device_id >= 0 && c->device_id != dev) {
+        PyErr_Format(
+            PyExc_ValueError,
+            "the data is on CUDA device %d but this Codec was made with device_id=%d (leave device_id "
+            "unset to run on the data's device)",
+            dev, c->device_id);
+        goto done;
+    }
+    int defer = !status_mode && v[1].has_stream && v[6].has_stream;
+    if (defer && limit_in_flight(c) != 0)
+        goto done;
+    ctx = pool_take(c, dev, 1);
+    if (!ctx)
+        goto done;
+    oc_status s = OC_OK;
+    uintptr_t own = (uintptr_t)ctx->stream;
+    OC_PY_CTX_CALL(ctx, {
+        for (int k = 0; k < 7 && s == OC_OK; k++) {
+            int seen = !v[k].has_stream || v[k].stream == own;
+            for (int q = 0; q < k && !seen; q++)
+                seen = v[q].has_stream && v[q].stream == v[k].stream;
+            if (!seen)
+                s = oc_context_wait_stream(ctx->ctx, (void *)v[k].stream);
+        }
+    });
+    if (s != OC_OK) {
+        oc_py_raise(st, s, -1, "cannot order the call's CUDA stream after its inputs' streams: %s",
+                    oc_status_message(s));
+        goto done;
+    }
+    job tj; /* encode_data_type's and encode_typesize's view of the call: the one input buffer */
+    memset(&tj, 0, sizeof tj);
+    tj.nviews = 1;
+    tj.src = &v[0];
+    oc_codec_options co = OC_CODEC_OPTIONS_INIT;
+    co.algorithm = c->algorithm;
+    co.level = c->level;
+    co.typed = c->typed;
+    co.typed.data_type = encode_data_type(c, &tj);
+    co.filter = c->filter;
+    co.typesize = encode_typesize(c, &tj);
+    co.blosc_codec = c->blosc_codec;
+    co.blosc_blocksize = c->blosc_blocksize;
+    co.kind = (uint8_t)c->kind;
+    pend = PyObject_New(oc_py_pending, st->pending_type);
+    if (!pend)
+        goto done;
+    memset((char *)pend + sizeof(PyObject), 0, sizeof *pend - sizeof(PyObject));
+    pend->failed = -1;
+    size_t need = ((n ? n : 1) * sizeof(oc_status) + 255) & ~(size_t)255;
+    if (oc_py_devblock_take(st, ctx, need, &pend->dev, &pend->dev_bytes, &pend->dev_ctx) != 0)
+        goto done;
+    pend->on_device = 1;
+    pend->device_id = dev;
+    pend->stream = own;
+    pend->stream_owner = Py_XNewRef(ctx->stream_owner);
+    pend->packed = 1;
+    pend->has_out = 1;
+    pend->encode = 1;
+    pend->n = n;
+    pend->keep_st = status_mode;
+    pend->out_bytes = v[1].nbytes;
+    oc_status *res_st = (oc_status *)pend->dev;
+    const size_t *so = (const size_t *)(void *)v[2].ptr, *ss = (const size_t *)(void *)v[3].ptr;
+    const size_t *oo = (const size_t *)(void *)v[4].ptr, *caps = (const size_t *)(void *)v[5].ptr;
+    size_t *got = (size_t *)(void *)v[6].ptr;
+    void *sbuf = v[0].ptr, *obuf = v[1].ptr;
+    size_t sn = v[0].nbytes, on = v[1].nbytes;
+    pend->src = v; /* held until the batch is read: the GPU reads and writes them */
+    pend->nsrc = 7;
+    v = NULL;
+    nv = 0;
+    OC_PY_CTX_CALL(ctx, s = oc_batch_compress_packed(ctx->ctx, &co, n, sbuf, sn, so, ss, obuf, on, oo, caps,
+                                                     got, res_st));
+    for (int k = 1; s == OC_OK && defer && k < 7;
+         k += 5) { /* out's and comp_sizes' streams wait for the call */
+        job j;
+        memset(&j, 0, sizeof j);
+        j.nviews = 1;
+        j.on_device = 1;
+        j.src = &pend->src[0];
+        j.out = &pend->src[k];
+        if (job_order_outputs(st, ctx, &j) != 0)
+            s = OC_ERR_CUDA;
+    }
+    pool_put(c, ctx);
+    ctx = NULL;
+    if (s != OC_OK) {
+        if (!PyErr_Occurred())
+            raise_call(st, s, "encode", c->algorithm, 1);
+        goto done;
+    }
+    if (defer) {
+        if (remember_pending(c, (PyObject *)pend) == 0)
+            ret = Py_NewRef(csizes);
+        goto done;
+    }
+    if (oc_py_pending_wait((PyObject *)pend, !status_mode) != 0)
+        goto done;
+    if (!status_mode) {
+        ret = Py_NewRef(csizes);
+        goto done;
+    }
+    PyObject *statuses = PyList_New((Py_ssize_t)n);
+    for (size_t i = 0; statuses && i < n; i++) {
+        PyObject *so_ = oc_py_status_object(st, pend->st[i]);
+        if (!so_)
+            Py_CLEAR(statuses);
+        else
+            PyList_SET_ITEM(statuses, (Py_ssize_t)i, so_);
+    }
+    if (statuses)
+        ret = Py_BuildValue("(ON)", csizes, statuses);
+done:
+    if (ctx)
+        pool_put(c, ctx);
+    Py_XDECREF(pend);
+    for (int k = 0; v && k < nv; k++)
+        oc_py_view_release(&v[k]);
+    PyMem_Free(v);
+    return ret;
+}
+
 static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"array_s",   "out",         "errors",    "src_offsets",
-                             "src_sizes", "out_offsets", "out_sizes", NULL};
+    static char *kwlist[] = {"array_s",     "out",       "errors",     "src_offsets", "src_sizes",
+                             "out_offsets", "out_sizes", "comp_sizes", NULL};
     static const char *const aliases[] = {"srcs", "array", NULL};
     PyObject *srcs, *outs = Py_None, *errors = Py_None;
-    PyObject *soffs = Py_None, *ssizes = Py_None, *ooffs = Py_None, *osizes = Py_None;
+    PyObject *soffs = Py_None, *ssizes = Py_None, *ooffs = Py_None, *osizes = Py_None, *csizes = Py_None;
     PyObject *kw2 = NULL;
     if (kw && !(kw2 = alias_kw(kw, aliases, "array_s")))
         return NULL;
-    int ok = PyArg_ParseTupleAndKeywords(args, kw2, "O|$OOOOOO:encode", kwlist, &srcs, &outs, &errors, &soffs,
-                                         &ssizes, &ooffs, &osizes);
+    int ok = PyArg_ParseTupleAndKeywords(args, kw2, "O|$OOOOOOO:encode", kwlist, &srcs, &outs, &errors,
+                                         &soffs, &ssizes, &ooffs, &osizes, &csizes);
     Py_XDECREF(kw2);
     if (!ok)
         return NULL;
@@ -1176,8 +1604,9 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
     if (parse_errors(errors, &status_mode) != 0)
         return NULL;
     int packed = soffs != Py_None;
-    if (!packed && (ssizes != Py_None || ooffs != Py_None || osizes != Py_None)) {
-        PyErr_SetString(PyExc_ValueError, "src_sizes=, out_offsets= and out_sizes= go with src_offsets=");
+    if (!packed && (ssizes != Py_None || ooffs != Py_None || osizes != Py_None || csizes != Py_None)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "src_sizes=, out_offsets=, out_sizes= and comp_sizes= go with src_offsets=");
         return NULL;
     }
     if (packed && c->kind != OC_BITSTREAM_RAW) {
@@ -1188,6 +1617,13 @@ static PyObject *codec_encode(PyObject *self, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_ValueError, "encode needs an algorithm: Codec(algorithm='LZ4' | 'Snappy' | "
                                           "'Deflate' | 'Zlib' | 'Gzip' | 'Zstd' | 'Cascaded' | 'ANS' | "
                                           "'Bitcomp')");
+        return NULL;
+    }
+    if (packed && is_device_array(soffs))
+        return encode_packed_device(st, c, srcs, outs, soffs, ssizes, ooffs, osizes, csizes, status_mode);
+    if (csizes != Py_None) {
+        PyErr_SetString(PyExc_ValueError, "comp_sizes= goes with offset arrays in device memory (with host "
+                                          "offsets the sizes are returned as a list)");
         return NULL;
     }
     job j;
@@ -1717,6 +2153,8 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_ValueError, "src_offsets= decodes RAW chunks (bitstream_kind=RAW)");
         return NULL;
     }
+    if (packed && is_device_array(soffs))
+        return decode_packed_device(st, c, srcs, outs, soffs, ssizes, ooffs, sizes, status_mode);
     if (packed ? job_prepare_packed(st, c, &j, srcs, outs, soffs, ssizes, ooffs, sizes, 0) != 0
                : (job_prepare(st, c, &j, srcs, outs, "decode") != 0 || parse_sizes(sizes, &j) != 0))
         goto done;

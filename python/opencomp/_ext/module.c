@@ -385,6 +385,12 @@ static PyObject *mod_pending_waits(PyObject *m, PyObject *unused)
     return PyLong_FromUnsignedLongLong(state_of_module(m)->pending_waits);
 }
 
+static PyObject *mod_devblock_allocs(PyObject *m, PyObject *unused)
+{
+    (void)unused;
+    return PyLong_FromUnsignedLongLong(state_of_module(m)->devblock_allocs);
+}
+
 /* Tests without a GPU: host batches of a decode with known sizes take the
  * stream-ordered path (statuses settled and raised at the sync point, not
  * in the call), so the deferred checks run on the CPU engine too.  The
@@ -460,6 +466,9 @@ static PyMethodDef module_methods[] = {
      "algorithm on GPU kernels now; None for an unknown name."},
     {"_pending_waits", mod_pending_waits, METH_NOARGS,
      "Internal: stream-ordered batches waited for so far (tests)."},
+    {"_devblock_allocs", mod_devblock_allocs, METH_NOARGS,
+     "Internal: device blocks allocated so far for the results of device-offset decodes (tests: reused, "
+     "not allocated per call)."},
     {"_defer_host", mod_defer_host, METH_O,
      "Internal (tests without a GPU): host decodes of known sizes settle their statuses at the sync point; "
      "returns the previous setting."},
@@ -512,6 +521,8 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
         Py_VISIT(st->mem_ctx[i]);
         Py_VISIT(st->stream_ctx[i]);
     }
+    for (int i = 0; i < st->ndevfree; i++)
+        Py_VISIT(st->devfree[i].ctx);
     Py_VISIT(st->pending_type);
     Py_VISIT(st->status_enum);
     Py_VISIT(st->buffer_kind_enum);
@@ -527,6 +538,10 @@ static int module_clear(PyObject *m)
     Py_CLEAR(st->stream_type);
     for (int i = 0; i < 3; i++)
         Py_CLEAR(st->allocators[i]);
+    oc_py_devblock_clear(st); /* frees through their _Contexts, before those go */
+    PyMem_Free(st->fetch_buf);
+    st->fetch_buf = NULL;
+    st->fetch_cap = 0;
     for (int i = 0; i < OC_PY_MAX_DEVICES; i++) {
         Py_CLEAR(st->mem_ctx[i]);
         Py_CLEAR(st->stream_ctx[i]); /* after every Codec context that borrowed its stream */

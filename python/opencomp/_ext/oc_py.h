@@ -37,6 +37,7 @@
 
 #define OC_PY_MAXDIM 32
 #define OC_PY_MAX_DEVICES 16
+#define OC_PY_DEVFREE 64 /* device result blocks kept for reuse */
 
 #if defined(__GNUC__)
 #define OC_PY_HIDDEN __attribute__((visibility("hidden")))
@@ -61,6 +62,19 @@ typedef struct oc_py_state {
     unsigned long alloc_generation;   /* bumped by set_*_allocator: older pooled contexts are dropped */
     unsigned long long pending_waits; /* stream-ordered batches waited for (tests read it) */
     int defer_host;                   /* tests without a GPU: host batches take the deferred path */
+    /* device blocks for the results (sizes, statuses) of device-offset decodes, free for reuse:
+     * kept rather than freed, so that a steady stream of calls allocates nothing (codec.c) */
+    struct oc_py_devblock {
+        void *ptr;
+        size_t bytes;
+        int device_id;
+        PyObject *ctx; /* the _Context that allocated it (frees it) */
+    } devfree[OC_PY_DEVFREE];
+    int ndevfree;
+    unsigned long long devblock_allocs; /* device result blocks allocated (tests read it) */
+    void *fetch_buf;                    /* host buffer the device batches' results are copied into */
+    size_t fetch_cap;
+    int fetch_busy; /* a fetch holds it (the GIL is released during the copies) */
 } oc_py_state;
 
 enum { OC_PY_ALLOC_HOST = 0, OC_PY_ALLOC_PINNED = 1, OC_PY_ALLOC_DEVICE = 2 };
@@ -217,6 +231,18 @@ typedef struct oc_py_pending {
     size_t nsrc;
     PyObject *stream_owner; /* the owner of `stream` (its context's stream_owner), kept while in flight */
     Py_ssize_t failed;      /* first failed chunk once settled, else -1 */
+    /* A batch whose offsets live on the device (decode(src_offsets=<device array>)): the stream writes
+     * sizes and statuses into dev (n sizes, then n statuses), and the promised sizes are src[5]'s device
+     * array; no per-chunk host array is made (idx, got, got_st, known, caps stay NULL, k 0): settling
+     * copies them into the module's fetch buffer and keeps st only for a failed batch or keep_st, and
+     * dev goes back to the module's free blocks. */
+    void *dev;
+    size_t dev_bytes;
+    PyObject *dev_ctx; /* the _Context that allocated dev */
+    int settling;      /* its results are being copied from the device (the GIL released meanwhile) */
+    int keep_st;       /* keep st once settled even when every chunk is OK (errors='status') */
+    int encode;        /* an encode batch: dev holds n statuses only, nothing promised */
+    size_t out_bytes;  /* the out buffer's bytes (messages; caps is NULL) */
 } oc_py_pending;
 
 OC_PY_HIDDEN extern PyType_Spec oc_py_pending_spec;
@@ -232,6 +258,16 @@ OC_PY_HIDDEN int oc_py_pending_in_flight(PyObject *pending);
 OC_PY_HIDDEN void oc_py_pending_settle_with(PyObject *pending, PyObject *waited);
 /* 1 for a batch that was settled and failed (no wait). */
 OC_PY_HIDDEN int oc_py_pending_failed(PyObject *pending);
+/* A device block of at least `bytes` for a device-offset batch's results, on ctx's device: a free one,
+ * or a new one from ctx (its stream).  Returns 0 (*ptr, *got_bytes, *owner: a new reference to the
+ * allocating _Context), or -1 with an exception set. */
+OC_PY_HIDDEN int oc_py_devblock_take(oc_py_state *st, oc_py_context *ctx, size_t bytes, void **ptr,
+                                     size_t *got_bytes, PyObject **owner);
+/* Give a block back (its work done): kept for reuse, or freed when the free list is full.  Steals owner. */
+OC_PY_HIDDEN void oc_py_devblock_give(oc_py_state *st, void *ptr, size_t bytes, int device_id,
+                                      PyObject *owner);
+/* Free every kept block (module teardown). */
+OC_PY_HIDDEN void oc_py_devblock_clear(oc_py_state *st);
 /* The decoded size of chunk i of a settled batch (0 for a chunk not enqueued). */
 OC_PY_HIDDEN size_t oc_py_pending_size(PyObject *pending, size_t i);
 

@@ -12,6 +12,14 @@
  * reaches that point, as the API promises.  Scratch comes from the context's
  * allocators and is cached in ctx->cuda_state; it only grows.
  *
+ * oc_batch_decompress_packed (one source buffer, one destination buffer,
+ * offsets instead of pointers) runs the same call with a kernel in front
+ * that builds the pointer and size arrays in the scratch and bounds-checks
+ * each chunk against its buffer (an out-of-range chunk gets sizes 0, so
+ * the codec touches nothing of it), and one after the codec that marks
+ * those chunks INVALID_ARGUMENT: a batch whose offsets live on the GPU
+ * costs the host no per-chunk work.
+ *
  * The WITH_UNCOMPRESSED_SIZE kind runs any codec between two header
  * kernels (cuda_wus.cu), their arrays in the same scratch; its size query
  * reads the headers alone, so it needs no codec size query.  The
@@ -471,6 +479,68 @@ static oc_status oc_pinned_slot_get(oc_context *ctx, oc_cuda_state *s, size_t si
 
 /* ---- batched calls ----------------------------------------------------- */
 
+/* oc_batch_decompress_packed's two buffers; its four arrays travel as
+ * oc_batch_run's src_ptrs (the source offsets), src_sizes, dst_ptrs (the
+ * destination offsets) and dst_caps. */
+struct oc_packed_layout {
+    const uint8_t *src;
+    size_t src_bytes;
+    uint8_t *dst;
+    size_t dst_bytes;
+};
+
+/* 1 when the host can read the array (pageable or pinned memory). */
+static int oc_host_readable(const void *p)
+{
+    return oc_gpu_address(p) == NULL || oc_cuda_pointer_kind(p) == OC_MEMORY_PINNED;
+}
+
+/* 1 when [off, off + len) does not lie inside a buffer of `bytes` (no overflow). */
+__host__ __device__ static inline int oc_packed_out(size_t off, size_t len, size_t bytes)
+{
+    return off > bytes || len > bytes - off;
+}
+
+/* ptrs and sizes of every chunk from the offsets (one thread a chunk); an
+ * out-of-range chunk gets its buffer's start and sizes 0, so that no codec
+ * reads or writes anything of it. */
+__global__ static void oc_packed_build_kernel(size_t n, oc_packed_layout L, const size_t *so,
+                                              const size_t *ss, const size_t *dof, const size_t *dc,
+                                              const void **sp, size_t *sz, void **dp, size_t *cap)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        size_t a = so[i], b = ss[i], c = dof[i], d = dc[i];
+        int bad = oc_packed_out(a, b, L.src_bytes) || oc_packed_out(c, d, L.dst_bytes);
+        sp[i] = L.src + (bad ? 0 : a);
+        sz[i] = bad ? 0 : b;
+        dp[i] = L.dst + (bad ? 0 : c);
+        cap[i] = bad ? 0 : d;
+    }
+}
+
+/* After the codec: the out-of-range chunks' results (the same test on the caller's arrays). */
+__global__ static void oc_packed_fix_kernel(size_t n, oc_packed_layout L, const size_t *so, const size_t *ss,
+                                            const size_t *dof, const size_t *dc, size_t *res_sizes,
+                                            oc_status *res_status)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        if (!oc_packed_out(so[i], ss[i], L.src_bytes) && !oc_packed_out(dof[i], dc[i], L.dst_bytes))
+            continue;
+        if (res_sizes)
+            res_sizes[i] = 0;
+        if (res_status)
+            res_status[i] = OC_ERR_INVALID_ARGUMENT;
+    }
+}
+
+static unsigned oc_packed_blocks(size_t n)
+{
+    size_t b = (n + 255) / 256;
+    return (unsigned)(b < 4096 ? b : 4096);
+}
+
 enum oc_batch_op { OC_OP_COMPRESS, OC_OP_DECOMPRESS, OC_OP_SIZES };
 
 /* Scratch layout of one call: four input arrays of n words, the sizes
@@ -530,7 +600,7 @@ static oc_status oc_filtered_launch(oc_gpu_launch_fn launch, void *codec_scratch
 static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, oc_batch_op op, size_t n,
                               const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
                               const size_t *dst_caps, size_t *out_sizes, oc_status *statuses,
-                              const oc_gpu_codec *forced)
+                              const oc_gpu_codec *forced, const oc_packed_layout *pk)
 {
     if (ctx == NULL || options == NULL || !OC_OPTIONS_SIZE_OK(options, oc_codec_options))
         return OC_ERR_INVALID_ARGUMENT;
@@ -570,7 +640,7 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
     cfg.side = NULL;
     cfg.options = op == OC_OP_COMPRESS ? options : NULL;
     cfg.src_sizes_host = NULL;
-    if (op == OC_OP_COMPRESS &&
+    if (op == OC_OP_COMPRESS && pk == NULL && /* packed: the caller's sizes are not the chunks' (ranges) */
         (oc_gpu_address(src_sizes) == NULL || oc_cuda_pointer_kind(src_sizes) == OC_MEMORY_PINNED))
         cfg.src_sizes_host = src_sizes;
     if (op == OC_OP_COMPRESS)
@@ -598,8 +668,28 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
     size_t words = OC_ALIGN_UP(n * 8);
     size_t off_in = 0, off_sizes = 4 * words, off_status = 5 * words;
     size_t total = 5 * words + OC_ALIGN_UP(n * 4);
-    size_t wus_off = total, wus_bytes = wus && !wus_sizes ? OC_ALIGN_UP(oc_wus_scratch_size(n)) : 0;
-    size_t filt_off = total + wus_bytes, filt_bytes = fmode ? oc_filter_scratch_size(n, fsizes) : 0;
+    size_t pk_off = total, pk_bytes = pk != NULL ? 4 * words : 0; /* the built pointer and size arrays */
+    size_t wus_off = total + pk_bytes,
+           wus_bytes = wus && !wus_sizes ? OC_ALIGN_UP(oc_wus_scratch_size(n)) : 0;
+    size_t filt_off = wus_off + wus_bytes, filt_bytes = 0;
+    if (fmode) {
+        /* packed: the slab of the chunks in range (an out-of-range chunk's size, 2^64-1 say, is no chunk's)
+         */
+        size_t *in_range = NULL;
+        if (pk != NULL && oc_host_readable(src_ptrs) && oc_host_readable(src_sizes) &&
+            oc_host_readable(dst_ptrs) && oc_host_readable(dst_caps)) {
+            const size_t *so = (const size_t *)src_ptrs, *dof = (const size_t *)dst_ptrs;
+            if ((in_range = (size_t *)malloc(n * sizeof(size_t))) == NULL)
+                return OC_ERR_OUT_OF_MEMORY;
+            for (size_t i = 0; i < n; i++)
+                in_range[i] = oc_packed_out(so[i], src_sizes[i], pk->src_bytes) ||
+                                      oc_packed_out(dof[i], dst_caps[i], pk->dst_bytes)
+                                  ? 0
+                                  : fsizes[i];
+        }
+        filt_bytes = oc_filter_scratch_size(n, in_range != NULL ? in_range : fsizes);
+        free(in_range);
+    }
     if (filt_bytes > ((size_t)1 << 46)) /* an overflowing sum: no allocator gives this */
         return OC_ERR_OUT_OF_MEMORY;
     filt_bytes = OC_ALIGN_UP(filt_bytes);
@@ -611,7 +701,8 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
             (oc_gpu_address(dst_caps) == NULL || oc_cuda_pointer_kind(dst_caps) == OC_MEMORY_PINNED)) {
             cfg.max_capacity = 0;
             for (size_t i = 0; i < n; i++)
-                cfg.max_capacity = dst_caps[i] > cfg.max_capacity ? dst_caps[i] : cfg.max_capacity;
+                if (dst_caps[i] > cfg.max_capacity && (pk == NULL || dst_caps[i] <= pk->dst_bytes))
+                    cfg.max_capacity = dst_caps[i];
         }
         codec_bytes = scratch_fn(&cfg, n);
     }
@@ -659,6 +750,22 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
             goto out;
         }
     }
+    const void *g_arr[4]; /* the caller's four arrays as the GPU reaches them (packed: the offsets) */
+    for (int k = 0; k < 4; k++)
+        g_arr[k] = g_in[k];
+    if (pk != NULL) {
+        uint8_t *b = dev + pk_off;
+        for (int k = 0; k < 4; k++)
+            g_in[k] = b + k * words;
+        oc_packed_build_kernel<<<oc_packed_blocks(n), 256, 0, stream>>>(
+            n, *pk, (const size_t *)g_arr[0], (const size_t *)g_arr[1], (const size_t *)g_arr[2],
+            (const size_t *)g_arr[3], (const void **)g_in[0], (size_t *)g_in[1], (void **)g_in[2],
+            (size_t *)g_in[3]);
+        if (cudaGetLastError() != cudaSuccess) {
+            st = OC_ERR_CUDA;
+            goto out;
+        }
+    }
     {
         size_t *res_sizes = host_sizes ? (size_t *)(dev + off_sizes) : (size_t *)g_sizes;
         oc_status *res_status = host_status ? (oc_status *)(dev + off_status) : (oc_status *)g_status;
@@ -688,6 +795,13 @@ static oc_status oc_batch_run(oc_context *ctx, const oc_codec_options *options, 
                         res_status, stream);
             if (st == OC_OK && op == OC_OP_SIZES) /* the hostile-size guard (cuda_wus.h) */
                 st = oc_size_guard_launch(ratio, n, (const size_t *)g_in[1], res_sizes, res_status, stream);
+        }
+        if (st == OC_OK && pk != NULL) {
+            oc_packed_fix_kernel<<<oc_packed_blocks(n), 256, 0, stream>>>(
+                n, *pk, (const size_t *)g_arr[0], (const size_t *)g_arr[1], (const size_t *)g_arr[2],
+                (const size_t *)g_arr[3], res_sizes, res_status);
+            if (cudaGetLastError() != cudaSuccess)
+                st = OC_ERR_CUDA;
         }
     }
     if (st != OC_OK)
@@ -730,7 +844,7 @@ extern "C" oc_status oc_cuda_batch_compress(oc_context *ctx, const oc_codec_opti
                                             size_t *dst_sizes, oc_status *statuses)
 {
     return oc_batch_run(ctx, options, OC_OP_COMPRESS, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
-                        dst_sizes, statuses, NULL);
+                        dst_sizes, statuses, NULL, NULL);
 }
 
 extern "C" oc_status oc_cuda_batch_decompress(oc_context *ctx, const oc_codec_options *options, size_t n,
@@ -739,7 +853,40 @@ extern "C" oc_status oc_cuda_batch_decompress(oc_context *ctx, const oc_codec_op
                                               size_t *dst_sizes, oc_status *statuses)
 {
     return oc_batch_run(ctx, options, OC_OP_DECOMPRESS, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
-                        dst_sizes, statuses, NULL);
+                        dst_sizes, statuses, NULL, NULL);
+}
+
+extern "C" oc_status oc_cuda_batch_decompress_packed(oc_context *ctx, const oc_codec_options *options,
+                                                     size_t n, const void *src, size_t src_bytes,
+                                                     const size_t *src_offsets, const size_t *src_sizes,
+                                                     void *dst, size_t dst_bytes, const size_t *dst_offsets,
+                                                     const size_t *dst_capacities, size_t *dst_sizes,
+                                                     oc_status *statuses)
+{
+    oc_packed_layout L;
+    L.src = (const uint8_t *)src;
+    L.src_bytes = src_bytes;
+    L.dst = (uint8_t *)dst;
+    L.dst_bytes = dst_bytes;
+    /* the arrays travel in the pointer arrays' places (8-byte words alike) */
+    return oc_batch_run(ctx, options, OC_OP_DECOMPRESS, n, (const void *const *)src_offsets, src_sizes,
+                        (void *const *)dst_offsets, dst_capacities, dst_sizes, statuses, NULL, &L);
+}
+
+extern "C" oc_status oc_cuda_batch_compress_packed(oc_context *ctx, const oc_codec_options *options, size_t n,
+                                                   const void *src, size_t src_bytes,
+                                                   const size_t *src_offsets, const size_t *src_sizes,
+                                                   void *dst, size_t dst_bytes, const size_t *dst_offsets,
+                                                   const size_t *dst_capacities, size_t *dst_sizes,
+                                                   oc_status *statuses)
+{
+    oc_packed_layout L;
+    L.src = (const uint8_t *)src;
+    L.src_bytes = src_bytes;
+    L.dst = (uint8_t *)dst;
+    L.dst_bytes = dst_bytes;
+    return oc_batch_run(ctx, options, OC_OP_COMPRESS, n, (const void *const *)src_offsets, src_sizes,
+                        (void *const *)dst_offsets, dst_capacities, dst_sizes, statuses, NULL, &L);
 }
 
 extern "C" oc_status oc_cuda_lz_decompress_forced(oc_context *ctx, oc_algorithm algo, int copy_only, size_t n,
@@ -757,7 +904,7 @@ extern "C" oc_status oc_cuda_lz_decompress_forced(oc_context *ctx, oc_algorithm 
     oc_codec_options o = OC_CODEC_OPTIONS_INIT;
     o.algorithm = algo;
     return oc_batch_run(ctx, &o, OC_OP_DECOMPRESS, n, src_ptrs, src_sizes, dst_ptrs, dst_capacities,
-                        dst_sizes, statuses, codec);
+                        dst_sizes, statuses, codec, NULL);
 }
 
 extern "C" oc_status oc_cuda_zstd_decompress_forced(oc_context *ctx, int lanes, size_t n,
@@ -771,7 +918,8 @@ extern "C" oc_status oc_cuda_zstd_decompress_forced(oc_context *ctx, int lanes, 
                         dst_sizes, statuses,
                         lanes == 2   ? &oc_gpu_codec_zstd_frames
                         : lanes != 0 ? &oc_gpu_codec_zstd_lanes
-                                     : &oc_gpu_codec_zstd_per_chunk);
+                                     : &oc_gpu_codec_zstd_per_chunk,
+                        NULL);
 }
 
 extern "C" oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *options,
@@ -779,7 +927,8 @@ extern "C" oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_
                                                       const size_t *src_sizes, size_t *sizes,
                                                       oc_status *statuses)
 {
-    return oc_batch_run(ctx, options, OC_OP_SIZES, n, src_ptrs, src_sizes, NULL, NULL, sizes, statuses, NULL);
+    return oc_batch_run(ctx, options, OC_OP_SIZES, n, src_ptrs, src_sizes, NULL, NULL, sizes, statuses, NULL,
+                        NULL);
 }
 
 /* ---- memory helpers ---------------------------------------------------- */

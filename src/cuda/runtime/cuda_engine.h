@@ -42,6 +42,23 @@ OC_HIDDEN oc_status oc_cuda_batch_decompress(oc_context *ctx, const oc_codec_opt
                                              const void *const *src_ptrs, const size_t *src_sizes,
                                              void *const *dst_ptrs, const size_t *dst_capacities,
                                              size_t *dst_sizes, oc_status *statuses);
+/* oc_batch_decompress_packed on the CUDA engine: the four arrays (offsets,
+ * sizes, offsets, capacities) GPU-reachable or pageable (staged through
+ * pinned scratch); the pointer arrays built and bounds-checked on the
+ * device (oc_packed_build_kernel), out-of-range chunks INVALID_ARGUMENT
+ * after the codec. */
+OC_HIDDEN oc_status oc_cuda_batch_decompress_packed(oc_context *ctx, const oc_codec_options *options,
+                                                    size_t n, const void *src, size_t src_bytes,
+                                                    const size_t *src_offsets, const size_t *src_sizes,
+                                                    void *dst, size_t dst_bytes, const size_t *dst_offsets,
+                                                    const size_t *dst_capacities, size_t *dst_sizes,
+                                                    oc_status *statuses);
+OC_HIDDEN oc_status oc_cuda_batch_compress_packed(oc_context *ctx, const oc_codec_options *options, size_t n,
+                                                  const void *src, size_t src_bytes,
+                                                  const size_t *src_offsets, const size_t *src_sizes,
+                                                  void *dst, size_t dst_bytes, const size_t *dst_offsets,
+                                                  const size_t *dst_capacities, size_t *dst_sizes,
+                                                  oc_status *statuses);
 /* Tests only (tests/c/test_cuda_lz4_split.c, test_cuda_snappy_split.c):
  * LZ4 or Snappy decompression (algo OC_ALGO_LZ4 or OC_ALGO_SNAPPY, else
  * INVALID_ARGUMENT), options at their defaults, as oc_cuda_batch_decompress

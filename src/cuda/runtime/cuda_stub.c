@@ -55,6 +55,26 @@ oc_status oc_cuda_batch_decompress(oc_context *ctx, const oc_codec_options *opti
     (void)dst_sizes, (void)statuses;
     return OC_ERR_NO_DEVICE;
 }
+oc_status oc_cuda_batch_decompress_packed(oc_context *ctx, const oc_codec_options *options, size_t n,
+                                          const void *src, size_t src_bytes, const size_t *src_offsets,
+                                          const size_t *src_sizes, void *dst, size_t dst_bytes,
+                                          const size_t *dst_offsets, const size_t *dst_capacities,
+                                          size_t *dst_sizes, oc_status *statuses)
+{
+    (void)ctx, (void)options, (void)n, (void)src, (void)src_bytes, (void)src_offsets, (void)src_sizes;
+    (void)dst, (void)dst_bytes, (void)dst_offsets, (void)dst_capacities, (void)dst_sizes, (void)statuses;
+    return OC_ERR_NO_DEVICE;
+}
+oc_status oc_cuda_batch_compress_packed(oc_context *ctx, const oc_codec_options *options, size_t n,
+                                        const void *src, size_t src_bytes, const size_t *src_offsets,
+                                        const size_t *src_sizes, void *dst, size_t dst_bytes,
+                                        const size_t *dst_offsets, const size_t *dst_capacities,
+                                        size_t *dst_sizes, oc_status *statuses)
+{
+    (void)ctx, (void)options, (void)n, (void)src, (void)src_bytes, (void)src_offsets, (void)src_sizes;
+    (void)dst, (void)dst_bytes, (void)dst_offsets, (void)dst_capacities, (void)dst_sizes, (void)statuses;
+    return OC_ERR_NO_DEVICE;
+}
 oc_status oc_cuda_batch_decompressed_sizes(oc_context *ctx, const oc_codec_options *options, size_t n,
                                            const void *const *src_ptrs, const size_t *src_sizes,
                                            size_t *sizes, oc_status *statuses)
