@@ -1,0 +1,209 @@
+/*
+ * bc_dec32.cuh - why this exists: the library's Bitcomp decoder runs bf16
+ * weights at 0.33x nVCOMP (H200, 160 / 493 GB/s) and is issue-bound (ncu,
+ * H100, bf16: 0.59 issued a scheduler, 7.9 warp-instructions an element).
+ * Its element loop (the core's bc_dec_blocks) is written for every width:
+ * a 64-bit bit read (own_bits_get), a switch on the block's kind per
+ * element, and for PLANES blocks (every bf16 and f32 weight block)
+ * bc_pdep, a loop over the mask's runs with two 64-bit ctz per run, per
+ * element.  bc_dec_blocks32<W> is the same decoding for elements of W <= 4
+ * bytes in 32-bit arithmetic: the kind switch hoisted out of the element
+ * loop (a loop per kind), a bit read of two shared words and a funnel
+ * shift, and PLANES' deposit by a run table found once a block (up to 4
+ * runs, each element then a fixed shift-and-mask per run; masks of more
+ * runs take bc_pdep).  The same output (bc_dev checks every byte against
+ * the input); the parse, the statuses and the format are the core's.  An
+ * experiment for bc_dev; it moves into the library only after a measured
+ * win (bench/gpu/owncodecs/NOTES.md).
+ */
+#ifndef BC_DEC32_CUH
+#define BC_DEC32_CUH
+
+/* k (<= 32) bits at bit p of the stage (two words: the stage keeps slack). */
+static __device__ __forceinline__ uint32_t bc_get32(const uint32_t *S, uint32_t p, uint32_t km)
+{
+    uint32_t i = p >> 5;
+    return __funnelshift_r(S[i], S[i + 1], p & 31u) & km;
+}
+
+static __device__ __forceinline__ uint32_t bc_mask32(uint32_t k)
+{
+    return k >= 32u ? 0xffffffffu : (1u << k) - 1u;
+}
+
+template <uint32_t W> static __device__ __forceinline__ void bc_st32(uint8_t *out, uint32_t e, uint32_t v, int al)
+{
+    if (al) {
+        if (W == 4)
+            ((uint32_t *)out)[e] = v;
+        else if (W == 2)
+            ((uint16_t *)out)[e] = (uint16_t)v;
+        else
+            out[e] = (uint8_t)v;
+    } else {
+        for (uint32_t b = 0; b < W; b++)
+            out[(uint64_t)e * W + b] = (uint8_t)(v >> (8 * b));
+    }
+}
+
+/* A PLANES mask's runs of ones (up to 4): element bits x deposit as
+ * OR over r of ((x >> in[r]) & m[r]) << lo[r]; more runs: ok = 0. */
+typedef struct bc_runs {
+    uint32_t lo[4], in[4], m[4];
+    int ok;
+} bc_runs;
+
+static __device__ __forceinline__ bc_runs bc_runs_of(uint32_t mask)
+{
+    bc_runs r;
+    uint32_t in = 0;
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        r.lo[q] = r.in[q] = r.m[q] = 0;
+        if (mask) {
+            uint32_t lo = (uint32_t)__ffs((int)mask) - 1u, t = mask >> lo;
+            uint32_t len = ~t ? (uint32_t)__ffs((int)~t) - 1u : 32u - lo;
+            uint32_t mm = bc_mask32(len);
+            r.lo[q] = lo, r.in[q] = in, r.m[q] = mm;
+            in += len;
+            mask &= ~(mm << lo);
+        }
+    }
+    r.ok = mask == 0;
+    return r;
+}
+
+static __device__ __forceinline__ uint32_t bc_dep_runs(uint32_t x, const bc_runs *r)
+{
+    return ((x & r->m[0]) << r->lo[0]) | (((x >> r->in[1]) & r->m[1]) << r->lo[1]) |
+           (((x >> r->in[2]) & r->m[2]) << r->lo[2]) | (((x >> r->in[3]) & r->m[3]) << r->lo[3]);
+}
+
+/* The core's bc_dec_blocks for elements of W <= 4 bytes (the same values). */
+template <uint32_t W> static __device__ void bc_dec_blocks32(bc_ws *ws, uint8_t *dst, uint32_t wp, uint32_t nw)
+{
+    if (!dst)
+        return;
+    const uint32_t *S = ws->stage;
+    const uint32_t m = W == 4 ? 0xffffffffu : (1u << (8u * W)) - 1u;
+    const uint32_t L = OWN_LANE();
+    for (uint32_t b = wp; b < ws->nb; b += nw) {
+        const bc_block *bl = &ws->blk[b];
+        uint8_t *out = dst + (uint64_t)b * BC_BLOCK * W;
+        int al = ((uintptr_t)out & (W - 1u)) == 0;
+        uint32_t kind = bl->kind, cnt = bl->cnt, k = bl->k, s = bl->s, p0 = (uint32_t)bl->poff;
+        uint32_t a = (uint32_t)bl->a, bb = (uint32_t)bl->b;
+        switch (kind) {
+        case BC_CONST:
+            for (uint32_t e = L; e < cnt; e += OWN_NLANES)
+                bc_st32<W>(out, e, a, al);
+            break;
+        case BC_FOR: {
+            uint32_t km = bc_mask32(k);
+            for (uint32_t e = L; e < cnt; e += OWN_NLANES)
+                bc_st32<W>(out, e, (a + (bc_get32(S, p0 + e * k, km) << s)) & m, al);
+            break;
+        }
+        case BC_PLANES: {
+            uint32_t kb = (uint32_t)__popc(a), km = bc_mask32(kb);
+            bc_runs r = bc_runs_of(a);
+            if (r.ok) {
+                for (uint32_t e = L; e < cnt; e += OWN_NLANES)
+                    bc_st32<W>(out, e, bb | bc_dep_runs(bc_get32(S, p0 + e * kb, km), &r), al);
+            } else {
+                for (uint32_t e = L; e < cnt; e += OWN_NLANES)
+                    bc_st32<W>(out, e, bb | (uint32_t)bc_pdep(bc_get32(S, p0 + e * kb, km), a), al);
+            }
+            break;
+        }
+        case BC_DELTA: { /* first, then running sums of dmin + shifted values */
+            uint32_t km = bc_mask32(k), carry = 0;
+            for (uint32_t base = 0; base < cnt; base += OWN_NLANES) {
+                uint32_t e = base + L, t = 0;
+                if (e < cnt)
+                    t = e == 0 ? a : bb + (bc_get32(S, p0 + (e - 1) * k, km) << s);
+                uint32_t incl = own_warp_incl_add32(t);
+                if (e < cnt)
+                    bc_st32<W>(out, e, (carry + incl) & m, al);
+                carry += __shfl_sync(OWN_FULL, incl, 31);
+            }
+            break;
+        }
+        case BC_SPARSE: {
+            uint32_t km = bc_mask32(k);
+            for (uint32_t e = L; e < cnt; e += OWN_NLANES) {
+                uint32_t v = 0, q = e / 32u;
+                if ((bl->bitmap[q] >> (e % 32u)) & 1u) {
+                    uint32_t rank = (uint32_t)__popc(bl->bitmap[q] & ((1u << (e % 32u)) - 1u));
+                    for (uint32_t j = 0; j < q; j++)
+                        rank += (uint32_t)__popc(bl->bitmap[j]);
+                    v = (a + (bc_get32(S, p0 + rank * k, km) << s)) & m;
+                }
+                bc_st32<W>(out, e, v, al);
+            }
+            break;
+        }
+        default: /* DEC (f32): the core's arithmetic */
+            for (uint32_t e = L; e < cnt; e += OWN_NLANES) {
+                uint64_t v = bc_dec_value(
+                    own_sext((bl->a + own_bits_get(S, bl->poff + (uint64_t)e * k, k)) & m, 8u * W), s, ws->flt);
+                bc_st32<W>(out, e, (uint32_t)v, al);
+            }
+            break;
+        }
+    }
+}
+
+/* The core's bc_decode_tile with bc_dec_blocks32 for widths 1, 2 and 4. */
+static __device__ oc_status bc_decode_tile32(bc_ws *ws, const uint8_t *src, uint32_t n, uint32_t cnt,
+                                             uint32_t dtype, uint8_t *dst, uint32_t nw)
+{
+    uint32_t w = own_type_width(dtype), raw = cnt * w;
+    if (n > raw)
+        return OC_ERR_CORRUPT;
+    if (n == raw) {
+        if (dst)
+            OWN_RUN(nw, bc_copy_bytes, src, n, dst);
+        return OC_OK;
+    }
+    OWN_RUN(nw, bc_set_tile, ws, dtype, cnt, 0u);
+    OWN_RUN(nw, bc_stage_in, ws, src, n);
+    OWN_RUN(nw, bc_dec_parse, ws, n);
+    if (ws->status != OC_OK)
+        return (oc_status)ws->status;
+    if (w == 4)
+        OWN_RUN(nw, bc_dec_blocks32<4>, ws, dst);
+    else if (w == 2)
+        OWN_RUN(nw, bc_dec_blocks32<2>, ws, dst);
+    else if (w == 1)
+        OWN_RUN(nw, bc_dec_blocks32<1>, ws, dst);
+    else
+        OWN_RUN(nw, bc_dec_blocks, ws, dst);
+    return OC_OK;
+}
+
+static __device__ oc_status bc_tile_decode32(void *ws, const uint8_t *tile, uint32_t len, uint32_t cnt,
+                                             const own_tiled *k, uint8_t *out, uint32_t nw)
+{
+    return bc_decode_tile32((bc_ws *)ws, tile, len, cnt, k->dtype, out, nw);
+}
+
+/* dec32: the library's tile kernel with bc_tile_decode32. */
+static __global__ void __launch_bounds__(BCK_THREADS)
+    bc_k_tiles32(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst, own_batch_scratch s)
+{
+    extern __shared__ __align__(16) unsigned char bc_smem[];
+    own_tiled_tiles(n, src, src_sizes, dst, s, bc_smem, bc_chunk_check, bc_tile_decode32, BCK_WARPS);
+}
+
+/* dec32-6: the same bounded to 6 CTAs an SM (the shared-memory limit; the
+ * library's 62 registers allow 4). */
+static __global__ void __launch_bounds__(BCK_THREADS, 6)
+    bc_k_tiles32_6(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                   own_batch_scratch s)
+{
+    extern __shared__ __align__(16) unsigned char bc_smem[];
+    own_tiled_tiles(n, src, src_sizes, dst, s, bc_smem, bc_chunk_check, bc_tile_decode32, BCK_WARPS);
+}
+
+#endif /* BC_DEC32_CUH */
