@@ -11,8 +11,10 @@
  * loop (a loop per kind), a bit read of two shared words and a funnel
  * shift, and PLANES' deposit by a run table found once a block (up to 4
  * runs, each element then a fixed shift-and-mask per run; masks of more
- * runs take bc_pdep).  The same output (bc_dev checks every byte against
- * the input); the parse, the statuses and the format are the core's.  An
+ * runs take bc_pdep).  dec-all also takes 8-byte elements out of the
+ * core's loop (bc_dec_blocks64: the same hoisting, a bit read of three
+ * words and two funnel shifts, 64-bit run tables).  The same output
+ * (bc_dev checks every byte against the input); the parse, the statuses and the format are the core's.  An
  * experiment for bc_dev; it moves into the library only after a measured
  * win (bench/gpu/owncodecs/NOTES.md).
  */
@@ -154,7 +156,137 @@ template <uint32_t W> static __device__ void bc_dec_blocks32(bc_ws *ws, uint8_t 
     }
 }
 
-/* The core's bc_decode_tile with bc_dec_blocks32 for widths 1, 2 and 4. */
+/* ---- 8-byte elements (dec-all) ---------------------------------------------------- */
+
+/* k (<= 64) bits at bit p of the stage (three words: the stage keeps slack). */
+static __device__ __forceinline__ uint64_t bc_get64(const uint32_t *S, uint32_t p, uint64_t km)
+{
+    uint32_t i = p >> 5, sh = p & 31u, w1 = S[i + 1];
+    uint32_t lo = __funnelshift_r(S[i], w1, sh), hi = __funnelshift_r(w1, S[i + 2], sh);
+    return ((uint64_t)hi << 32 | lo) & km;
+}
+
+typedef struct bc_runs64 {
+    uint64_t m[4];
+    uint32_t lo[4], in[4];
+    int ok;
+} bc_runs64;
+
+static __device__ __forceinline__ bc_runs64 bc_runs64_of(uint64_t mask)
+{
+    bc_runs64 r;
+    uint32_t in = 0;
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        r.lo[q] = r.in[q] = 0, r.m[q] = 0;
+        if (mask) {
+            uint32_t lo = bc_ctz64(mask);
+            uint64_t t = mask >> lo;
+            uint32_t len = ~t ? bc_ctz64(~t) : 64u - lo;
+            uint64_t mm = own_mask64(len);
+            r.lo[q] = lo, r.in[q] = in, r.m[q] = mm;
+            in += len;
+            mask &= ~(mm << lo);
+        }
+    }
+    r.ok = mask == 0;
+    return r;
+}
+
+static __device__ __forceinline__ uint64_t bc_dep_runs64(uint64_t x, const bc_runs64 *r)
+{
+    return ((x & r->m[0]) << r->lo[0]) | (((x >> r->in[1]) & r->m[1]) << r->lo[1]) |
+           (((x >> r->in[2]) & r->m[2]) << r->lo[2]) | (((x >> r->in[3]) & r->m[3]) << r->lo[3]);
+}
+
+static __device__ __forceinline__ void bc_st64(uint8_t *out, uint32_t e, uint64_t v, int al)
+{
+    if (al)
+        ((uint64_t *)out)[e] = v;
+    else
+        for (uint32_t b = 0; b < 8; b++)
+            out[(uint64_t)e * 8u + b] = (uint8_t)(v >> (8 * b));
+}
+
+/* The core's bc_dec_blocks for 8-byte elements (the same values): the kind
+ * switch out of the element loop, bc_get64, PLANES by a run table. */
+static __device__ void bc_dec_blocks64(bc_ws *ws, uint8_t *dst, uint32_t wp, uint32_t nw)
+{
+    if (!dst)
+        return;
+    const uint32_t *S = ws->stage;
+    const uint32_t L = OWN_LANE();
+    for (uint32_t b = wp; b < ws->nb; b += nw) {
+        const bc_block *bl = &ws->blk[b];
+        uint8_t *out = dst + (uint64_t)b * BC_BLOCK * 8u;
+        int al = ((uintptr_t)out & 7u) == 0;
+        uint32_t kind = bl->kind, cnt = bl->cnt, k = bl->k, s = bl->s, p0 = (uint32_t)bl->poff;
+        uint64_t a = bl->a, bb = bl->b;
+        switch (kind) {
+        case BC_CONST:
+            for (uint32_t e = L; e < cnt; e += OWN_NLANES)
+                bc_st64(out, e, a, al);
+            break;
+        case BC_FOR: {
+            uint64_t km = own_mask64(k);
+            for (uint32_t e = L; e < cnt; e += OWN_NLANES)
+                bc_st64(out, e, a + (bc_get64(S, p0 + e * k, km) << s), al);
+            break;
+        }
+        case BC_PLANES: {
+            uint32_t kb = bc_popc64(a);
+            uint64_t km = own_mask64(kb);
+            bc_runs64 r = bc_runs64_of(a);
+            if (r.ok) {
+                for (uint32_t e = L; e < cnt; e += OWN_NLANES)
+                    bc_st64(out, e, bb | bc_dep_runs64(bc_get64(S, p0 + e * kb, km), &r), al);
+            } else {
+                for (uint32_t e = L; e < cnt; e += OWN_NLANES)
+                    bc_st64(out, e, bb | bc_pdep(bc_get64(S, p0 + e * kb, km), a), al);
+            }
+            break;
+        }
+        case BC_DELTA: {
+            uint64_t km = own_mask64(k), carry = 0;
+            for (uint32_t base = 0; base < cnt; base += OWN_NLANES) {
+                uint32_t e = base + L;
+                uint64_t t = 0;
+                if (e < cnt)
+                    t = e == 0 ? a : bb + (bc_get64(S, p0 + (e - 1) * k, km) << s);
+                uint64_t incl = own_warp_incl_add64(t);
+                if (e < cnt)
+                    bc_st64(out, e, carry + incl, al);
+                carry += own_warp_last64(incl);
+            }
+            break;
+        }
+        case BC_SPARSE: {
+            uint64_t km = own_mask64(k);
+            for (uint32_t e = L; e < cnt; e += OWN_NLANES) {
+                uint64_t v = 0;
+                uint32_t q = e / 32u;
+                if ((bl->bitmap[q] >> (e % 32u)) & 1u) {
+                    uint32_t rank = (uint32_t)__popc(bl->bitmap[q] & ((1u << (e % 32u)) - 1u));
+                    for (uint32_t j = 0; j < q; j++)
+                        rank += (uint32_t)__popc(bl->bitmap[j]);
+                    v = a + (bc_get64(S, p0 + rank * k, km) << s);
+                }
+                bc_st64(out, e, v, al);
+            }
+            break;
+        }
+        default: /* DEC (f64): the core's arithmetic */
+            for (uint32_t e = L; e < cnt; e += OWN_NLANES)
+                bc_st64(out, e, bc_dec_value((int64_t)(a + own_bits_get(S, bl->poff + (uint64_t)e * k, k)), s, 8u),
+                        al);
+            break;
+        }
+    }
+}
+
+/* The core's bc_decode_tile with bc_dec_blocks32 for widths 1, 2 and 4
+ * (ALL: and bc_dec_blocks64 for 8). */
+template <int ALL>
 static __device__ oc_status bc_decode_tile32(bc_ws *ws, const uint8_t *src, uint32_t n, uint32_t cnt,
                                              uint32_t dtype, uint8_t *dst, uint32_t nw)
 {
@@ -177,15 +309,18 @@ static __device__ oc_status bc_decode_tile32(bc_ws *ws, const uint8_t *src, uint
         OWN_RUN(nw, bc_dec_blocks32<2>, ws, dst);
     else if (w == 1)
         OWN_RUN(nw, bc_dec_blocks32<1>, ws, dst);
+    else if (ALL)
+        OWN_RUN(nw, bc_dec_blocks64, ws, dst);
     else
         OWN_RUN(nw, bc_dec_blocks, ws, dst);
     return OC_OK;
 }
 
+template <int ALL>
 static __device__ oc_status bc_tile_decode32(void *ws, const uint8_t *tile, uint32_t len, uint32_t cnt,
                                              const own_tiled *k, uint8_t *out, uint32_t nw)
 {
-    return bc_decode_tile32((bc_ws *)ws, tile, len, cnt, k->dtype, out, nw);
+    return bc_decode_tile32<ALL>((bc_ws *)ws, tile, len, cnt, k->dtype, out, nw);
 }
 
 /* dec32: the library's tile kernel with bc_tile_decode32. */
@@ -193,7 +328,7 @@ static __global__ void __launch_bounds__(BCK_THREADS)
     bc_k_tiles32(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst, own_batch_scratch s)
 {
     extern __shared__ __align__(16) unsigned char bc_smem[];
-    own_tiled_tiles(n, src, src_sizes, dst, s, bc_smem, bc_chunk_check, bc_tile_decode32, BCK_WARPS);
+    own_tiled_tiles(n, src, src_sizes, dst, s, bc_smem, bc_chunk_check, bc_tile_decode32<0>, BCK_WARPS);
 }
 
 /* dec32-6: the same bounded to 6 CTAs an SM (the shared-memory limit; the
@@ -203,7 +338,16 @@ static __global__ void __launch_bounds__(BCK_THREADS, 6)
                    own_batch_scratch s)
 {
     extern __shared__ __align__(16) unsigned char bc_smem[];
-    own_tiled_tiles(n, src, src_sizes, dst, s, bc_smem, bc_chunk_check, bc_tile_decode32, BCK_WARPS);
+    own_tiled_tiles(n, src, src_sizes, dst, s, bc_smem, bc_chunk_check, bc_tile_decode32<0>, BCK_WARPS);
+}
+
+/* dec-all: dec32 and bc_dec_blocks64 for 8-byte elements (the library's bounds). */
+static __global__ void __launch_bounds__(BCK_THREADS)
+    bc_k_tiles_all(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                   own_batch_scratch s)
+{
+    extern __shared__ __align__(16) unsigned char bc_smem[];
+    own_tiled_tiles(n, src, src_sizes, dst, s, bc_smem, bc_chunk_check, bc_tile_decode32<1>, BCK_WARPS);
 }
 
 #endif /* BC_DEC32_CUH */
