@@ -13,7 +13,11 @@
  * runs, each element then a fixed shift-and-mask per run; masks of more
  * runs take bc_pdep).  dec-all also takes 8-byte elements out of the
  * core's loop (bc_dec_blocks64: the same hoisting, a bit read of three
- * words and two funnel shifts, 64-bit run tables).  The same output
+ * words and two funnel shifts, 64-bit run tables).  dec-in is dec-all
+ * with the compressed tile staged by aligned 4-byte loads (bc_stage_in_w:
+ * two a word, funnel-shifted, four words a thread in flight; the words at
+ * the tile's two edges by bytes, so nothing outside the tile is read)
+ * instead of the core's four byte loads a word.  The same output
  * (bc_dev checks every byte against the input); the parse, the statuses and the format are the core's.  An
  * experiment for bc_dev; it moves into the library only after a measured
  * win (bench/gpu/owncodecs/NOTES.md).
@@ -348,6 +352,90 @@ static __global__ void __launch_bounds__(BCK_THREADS)
 {
     extern __shared__ __align__(16) unsigned char bc_smem[];
     own_tiled_tiles(n, src, src_sizes, dst, s, bc_smem, bc_chunk_check, bc_tile_decode32<1>, BCK_WARPS);
+}
+
+/* ---- the compressed tile staged by words (dec-in) ------------------------------------ */
+
+/* Aligned word j of the tile at src (the 4 bytes at src - q + 4j, q = src & 3),
+ * its bytes outside [src, src + n) zero: loaded whole inside, by bytes at the edges. */
+static __device__ __forceinline__ uint32_t bc_aligned_word(const uint8_t *src, uint32_t q, uint32_t n, uint32_t j)
+{
+    int64_t lo = 4ll * j - q; /* first byte, relative to src */
+    if (lo >= 0 && lo + 4 <= (int64_t)n)
+        return *(const uint32_t *)(src + lo);
+    uint32_t v = 0;
+    for (int32_t b = 0; b < 4; b++)
+        if (lo + b >= 0 && lo + b < (int64_t)n)
+            v |= (uint32_t)src[lo + b] << (8 * b);
+    return v;
+}
+
+/* The core's bc_stage_in (the same stage: n bytes, zeros after them to
+ * (n + 3) / 4 + 4 words) by aligned words, every thread of the CTA. */
+static __device__ void bc_stage_in_w(bc_ws *ws, const uint8_t *src, uint32_t n, uint32_t wp, uint32_t nw)
+{
+    const uint32_t nt = nw * OWN_NLANES, t = wp * OWN_NLANES + OWN_LANE();
+    uint32_t words = (n + 3u) / 4u + 4u, q = (uint32_t)((uintptr_t)src & 3u), sh = 8u * q;
+    for (uint32_t k0 = 0; k0 < words; k0 += 4u * nt) {
+        uint32_t a[4], b[4];
+#pragma unroll
+        for (uint32_t u = 0; u < 4; u++) {
+            uint32_t k = k0 + u * nt + t;
+            a[u] = b[u] = 0;
+            if (4u * k < n + q) { /* an aligned word that holds a byte of the tile */
+                a[u] = bc_aligned_word(src, q, n, k);
+                b[u] = q ? bc_aligned_word(src, q, n, k + 1u) : 0u;
+            }
+        }
+#pragma unroll
+        for (uint32_t u = 0; u < 4; u++) {
+            uint32_t k = k0 + u * nt + t;
+            if (k < words)
+                ws->stage[k] = __funnelshift_r(a[u], b[u], sh);
+        }
+    }
+}
+
+/* dec-all's tile decoder with bc_stage_in_w. */
+static __device__ oc_status bc_decode_tile_in(bc_ws *ws, const uint8_t *src, uint32_t n, uint32_t cnt,
+                                              uint32_t dtype, uint8_t *dst, uint32_t nw)
+{
+    uint32_t w = own_type_width(dtype), raw = cnt * w;
+    if (n > raw)
+        return OC_ERR_CORRUPT;
+    if (n == raw) {
+        if (dst)
+            OWN_RUN(nw, bc_copy_bytes, src, n, dst);
+        return OC_OK;
+    }
+    OWN_RUN(nw, bc_set_tile, ws, dtype, cnt, 0u);
+    OWN_RUN(nw, bc_stage_in_w, ws, src, n);
+    OWN_RUN(nw, bc_dec_parse, ws, n);
+    if (ws->status != OC_OK)
+        return (oc_status)ws->status;
+    if (w == 4)
+        OWN_RUN(nw, bc_dec_blocks32<4>, ws, dst);
+    else if (w == 2)
+        OWN_RUN(nw, bc_dec_blocks32<2>, ws, dst);
+    else if (w == 1)
+        OWN_RUN(nw, bc_dec_blocks32<1>, ws, dst);
+    else
+        OWN_RUN(nw, bc_dec_blocks64, ws, dst);
+    return OC_OK;
+}
+
+static __device__ oc_status bc_tile_decode_in(void *ws, const uint8_t *tile, uint32_t len, uint32_t cnt,
+                                              const own_tiled *k, uint8_t *out, uint32_t nw)
+{
+    return bc_decode_tile_in((bc_ws *)ws, tile, len, cnt, k->dtype, out, nw);
+}
+
+static __global__ void __launch_bounds__(BCK_THREADS)
+    bc_k_tiles_in(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                  own_batch_scratch s)
+{
+    extern __shared__ __align__(16) unsigned char bc_smem[];
+    own_tiled_tiles(n, src, src_sizes, dst, s, bc_smem, bc_chunk_check, bc_tile_decode_in, BCK_WARPS);
 }
 
 #endif /* BC_DEC32_CUH */

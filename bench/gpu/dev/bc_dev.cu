@@ -19,7 +19,8 @@
  * same bytes - then the library's decoder and session 10's dec32 and
  * dec32-6 (bc_dec32.cuh: the element loop of 1-4 byte elements in 32-bit
  * arithmetic, PLANES by a run table; -6 bounded to 6 CTAs an SM; dec-all:
- * dec32 and 8-byte elements out of the core's loop too), every output
+ * dec32 and 8-byte elements out of the core's loop too; dec-in: dec-all
+ * with the compressed tile staged by aligned words), every output
  * checked.  --no-2ctas: skip the unbounded encoder; --new-only:
  * skip 2-ctas, global-in and staged-64; --dec-only: only the library's
  * encoder (its output feeds the decoders); --reps 0: one call of each (for
@@ -122,7 +123,7 @@ static __global__ void k_count_diff(const uint8_t *a, const uint8_t *b, size_t n
 }
 
 #define NENC 6 /* the library's encoder, 2-ctas, global-in, staged-64, write32, write32-out */
-#define NDEC 4 /* the library's decoder, dec32, dec32-6, dec-all */
+#define NDEC 5 /* the library's decoder, dec32, dec32-6, dec-all, dec-in */
 
 template <typename T> static T *dmalloc(size_t n)
 {
@@ -308,13 +309,14 @@ int main(int argc, char **argv)
     void *scr;
     CUDA_OK(cudaMalloc(&scr, scr_size));
     int fails = !(same && !bad);
-    own_gpu_kernels d32 = bc_kernels, d32_6 = bc_kernels, dall = bc_kernels;
+    own_gpu_kernels d32 = bc_kernels, d32_6 = bc_kernels, dall = bc_kernels, din = bc_kernels;
     d32.tiles = (const void *)bc_k_tiles32;
     d32_6.tiles = (const void *)bc_k_tiles32_6;
     dall.tiles = (const void *)bc_k_tiles_all;
-    const own_gpu_kernels *kd[NDEC] = {&bc_kernels, &d32, &d32_6, &dall};
-    const char *dnames[NDEC] = {"library", "dec32", "dec32-6", "dec-all"};
-    double dgbs[NDEC] = {0, 0, 0, 0};
+    din.tiles = (const void *)bc_k_tiles_in;
+    const own_gpu_kernels *kd[NDEC] = {&bc_kernels, &d32, &d32_6, &dall, &din};
+    const char *dnames[NDEC] = {"library", "dec32", "dec32-6", "dec-all", "dec-in"};
+    double dgbs[NDEC] = {0, 0, 0, 0, 0};
     for (int d = 0; d < NDEC; d++) {
         int per = 0;
         CUDA_OK(cudaFuncSetAttribute(kd[d]->tiles, cudaFuncAttributeMaxDynamicSharedMemorySize,
