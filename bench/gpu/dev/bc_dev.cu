@@ -15,7 +15,8 @@
  * and staged-64 (the staged tile with the core's 64-bit statistics), and
  * session 10's write32 and write32-out (bc_enc_write32.cuh: the write pass
  * of 1-4 byte elements in 32-bit arithmetic, PLANES by a run table; -out
- * also copies the coded tile out a word a thread) - all must write the
+ * also copies the coded tile out a word a thread; pick32: write32-out and
+ * the choice of non-float blocks in 32-bit arithmetic) - all must write the
  * same bytes - then the library's decoder and session 10's dec32 and
  * dec32-6 (bc_dec32.cuh: the element loop of 1-4 byte elements in 32-bit
  * arithmetic, PLANES by a run table; -6 bounded to 6 CTAs an SM; dec-all:
@@ -122,7 +123,7 @@ static __global__ void k_count_diff(const uint8_t *a, const uint8_t *b, size_t n
         atomicAdd(bad, c);
 }
 
-#define NENC 6 /* the library's encoder, 2-ctas, global-in, staged-64, write32, write32-out */
+#define NENC 7 /* the library's encoder, 2-ctas, global-in, staged-64, write32, write32-out, pick32 */
 #define NDEC 5 /* the library's decoder, dec32, dec32-6, dec-all, dec-in */
 
 template <typename T> static T *dmalloc(size_t n)
@@ -234,7 +235,8 @@ int main(int argc, char **argv)
     CUDA_OK(cudaEventCreate(&e0));
     CUDA_OK(cudaEventCreate(&e1));
     float ms = 0;
-    own_gpu_kernels k2 = bc_kernels, k3 = bc_kernels, k4 = bc_kernels, k5 = bc_kernels, k6 = bc_kernels;
+    own_gpu_kernels k2 = bc_kernels, k3 = bc_kernels, k4 = bc_kernels, k5 = bc_kernels, k6 = bc_kernels,
+                    k7 = bc_kernels;
     k2.encode = (const void *)bc_k_encode2;
     k2.encode_smem = k3.encode_smem = sizeof(bc_ws);
     k3.encode = (const void *)bc_k_encode_g;
@@ -242,9 +244,10 @@ int main(int argc, char **argv)
     k4.encode_smem = sizeof(bc_ws_in);
     k5.encode = (const void *)bc_k_encode_w32<0>;
     k6.encode = (const void *)bc_k_encode_w32<1>;
-    const own_gpu_kernels *ks[NENC] = {&bc_kernels, &k2, &k3, &k4, &k5, &k6};
-    const char *names[NENC] = {"library", "2-ctas", "global-in", "staged-64", "write32", "write32-out"};
-    double gbs[NENC] = {0, 0, 0, 0, 0, 0};
+    k7.encode = (const void *)bc_k_encode_p32;
+    const own_gpu_kernels *ks[NENC] = {&bc_kernels, &k2, &k3, &k4, &k5, &k6, &k7};
+    const char *names[NENC] = {"library", "2-ctas", "global-in", "staged-64", "write32", "write32-out", "pick32"};
+    double gbs[NENC] = {0, 0, 0, 0, 0, 0, 0};
     /* encoders skipped: --no-2ctas the unbounded one, --new-only every one before this session's,
      * --dec-only all but the library's */
     auto skip = [&](int e) {

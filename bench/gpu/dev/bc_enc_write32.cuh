@@ -17,9 +17,14 @@
  * table found once (bc_dec32.cuh's bc_runs: up to 4 runs, more take
  * bc_pext).  write32-out also copies the coded tile out a word a thread
  * (one shared load, four byte stores) instead of the core's byte a thread
- * (bc_stage_out).  The headers, the choice and the layout are the
- * library's, so the bytes must be the library's (bc_dev compares every
- * slot).  An experiment for bc_dev; it moves into the library only after
+ * (bc_stage_out).  pick32 is write32-out with the choice of non-float
+ * blocks (every type but f32/f64) in 32-bit arithmetic too: the frames of
+ * reference (bc_base) and lane 0's comparison of the candidates' costs
+ * (bc_enc_pick: 64-bit ctz, clz, popc and products) on the statistics as
+ * bc_enc_choose32 reduces them, not widened; f32 blocks, whose choice
+ * tries decimals, take the core's bc_enc_pick.  The headers, the choice
+ * and the layout are the library's, so the bytes must be the library's
+ * (bc_dev compares every slot).  An experiment for bc_dev; it moves into the library only after
  * a measured win (bench/gpu/owncodecs/NOTES.md).
  */
 #ifndef BC_ENC_WRITE32_CUH
@@ -217,6 +222,198 @@ static __global__ void __launch_bounds__(BCK_THREADS, 3)
                          return own_tiled_compress(ws, &a, p, len, OWN_ID_BITCOMP, dtype, algo, BC_TILE, d,
                                                    cap, out, BCK_WARPS, bc_tile_encode_w32,
                                                    OUT32 ? bc_tile_put32 : bc_tile_put, bc_bytes_copy);
+                     });
+}
+
+/* ---- pick32: the choice of non-float blocks in 32-bit arithmetic ---------------------- */
+
+static __device__ __forceinline__ uint32_t bc_bits32(uint32_t x)
+{
+    return 32u - (uint32_t)__clz((int)x);
+}
+
+/* bc_base on 32-bit statistics (the same base: the low bits of the core's 64-bit differences). */
+static __device__ __forceinline__ uint32_t bc_base32(uint32_t umin, uint32_t umax, int32_t smin, int32_t smax,
+                                                     uint32_t m)
+{
+    uint32_t wu = bc_bits32((umax - umin) & m), ws = bc_bits32(((uint32_t)smax - (uint32_t)smin) & m);
+    return ws < wu ? ((uint32_t)smin & m) : umin;
+}
+
+/* bc_enc_pick without decimals (flt == 0), lane 0, the same choice. */
+static __device__ void bc_enc_pick32(const bc_ws *ws, bc_block *bl, const uint8_t *p, uint32_t w, uint32_t cnt,
+                                     uint32_t m, uint32_t umin, uint32_t umax, uint32_t and_, uint32_t or_,
+                                     const uint32_t *f, uint32_t nnz, const uint32_t *bm)
+{
+    /* f: fo, fx, fbase, do, dx, dbase, no, nx, nbase */
+    if (OWN_LANE() != 0)
+        return;
+    uint32_t fs = f[0] ? (uint32_t)__ffs((int)f[0]) - 1u : 0u, fk = bc_bits32(f[1] >> fs);
+    uint32_t ds = f[3] ? (uint32_t)__ffs((int)f[3]) - 1u : 0u, dk = bc_bits32(f[4] >> ds);
+    uint32_t ns = f[6] ? (uint32_t)__ffs((int)f[6]) - 1u : 0u, nk = bc_bits32(f[7] >> ns);
+    uint32_t mask = (and_ ^ or_) & m, best;
+    bl->cnt = cnt;
+    if (umin == umax) {
+        bl->kind = bl->wire = BC_CONST;
+        bl->a = umin;
+    } else {
+        bl->kind = BC_FOR, bl->wire = fs ? BC_FOR_S : BC_FOR, bl->k = fk, bl->s = fs, bl->a = f[2];
+        best = 8u * bc_header_size(bl->wire, w, cnt) + cnt * fk;
+        if (ws->algo == 0 && cnt > 1) {
+            uint32_t dw = ds ? BC_DELTA_S : BC_DELTA;
+            uint32_t c = 8u * bc_header_size(dw, w, cnt) + (cnt - 1u) * dk;
+            if (c < best) {
+                best = c;
+                bl->kind = BC_DELTA, bl->wire = dw, bl->k = dk, bl->s = ds, bl->a = bc_load(p, w), bl->b = f[5];
+            }
+        }
+        if (ws->algo == 0) {
+            uint32_t c = 16u * w + cnt * (uint32_t)__popc(mask); /* bc_header_size(PLANES) = 2w */
+            if (c < best) {
+                best = c;
+                bl->kind = bl->wire = BC_PLANES, bl->a = mask, bl->b = and_ & m;
+            }
+        }
+        if (nnz < cnt) {
+            uint32_t c = 8u * bc_header_size(BC_SPARSE, w, cnt) + nnz * nk;
+            if (c < best) {
+                bl->kind = bl->wire = BC_SPARSE, bl->k = nk, bl->s = ns, bl->a = f[8], bl->nnz = nnz;
+                for (uint32_t q = 0; q < 4; q++)
+                    bl->bitmap[q] = bm[q];
+            }
+        }
+    }
+    bl->hsize = bc_header_size(bl->wire, w, cnt);
+    bl->pbits = bc_payload_bits(bl);
+}
+
+/* bc_enc_choose32 (the library's) with the statistics kept in 32 bits to
+ * the end and bc_enc_pick32 for non-float blocks. */
+template <uint32_t W>
+static __device__ void bc_enc_choose32p(bc_ws *ws, const uint8_t *src, uint32_t wp, uint32_t nw)
+{
+    const uint32_t w = W, bits = 8u * W;
+    const uint64_t m = own_mask64(bits);
+    const uint32_t m32 = (uint32_t)m;
+    for (uint32_t b = wp; b < ws->nb; b += nw) {
+        bc_block *bl = &ws->blk[b];
+        uint32_t cnt = bc_block_count(ws->cnt, b);
+        const uint8_t *p = src + (uint64_t)b * BC_BLOCK * w;
+        bc_stats32 a, d, z;
+        bc_s32_init(&a);
+        bc_s32_init(&d);
+        bc_s32_init(&z);
+        uint32_t nnz = 0, bm[4] = {0, 0, 0, 0}, carry = 0;
+        for (uint32_t base = 0; base < cnt; base += OWN_NLANES) {
+            uint32_t e = base + OWN_LANE();
+            uint32_t pv, v = bc_ld32_pair<W>(p, e, cnt, &carry, &pv);
+            if (e < cnt) {
+                bc_s32_add<W>(&a, v);
+                if (e > 0)
+                    bc_s32_add<W>(&d, (v - pv) & m32);
+                if (v) {
+                    bc_s32_add<W>(&z, v);
+                    nnz++;
+                }
+            }
+            uint32_t ball = own_ballot(e < cnt && v != 0);
+            if (OWN_LANE() == 0)
+                bm[base / 32] = ball;
+        }
+        uint32_t aumin = __reduce_min_sync(OWN_FULL, a.umin), aumax = __reduce_max_sync(OWN_FULL, a.umax);
+        int32_t asmin = __reduce_min_sync(OWN_FULL, (int)a.smin), asmax = __reduce_max_sync(OWN_FULL, (int)a.smax);
+        uint32_t aand = __reduce_and_sync(OWN_FULL, a.and_), aor = __reduce_or_sync(OWN_FULL, a.or_);
+        uint32_t dumin = __reduce_min_sync(OWN_FULL, d.umin), dumax = __reduce_max_sync(OWN_FULL, d.umax);
+        int32_t dsmin = __reduce_min_sync(OWN_FULL, (int)d.smin), dsmax = __reduce_max_sync(OWN_FULL, (int)d.smax);
+        uint32_t zumin = __reduce_min_sync(OWN_FULL, z.umin), zumax = __reduce_max_sync(OWN_FULL, z.umax);
+        int32_t zsmin = __reduce_min_sync(OWN_FULL, (int)z.smin), zsmax = __reduce_max_sync(OWN_FULL, (int)z.smax);
+        nnz = own_warp_sum32(nnz);
+        uint32_t fb = bc_base32(aumin, aumax, asmin, asmax, m32);
+        uint32_t db = cnt > 1 ? bc_base32(dumin, dumax, dsmin, dsmax, m32) : 0u;
+        uint32_t nb = nnz ? bc_base32(zumin, zumax, zsmin, zsmax, m32) : 0u;
+        uint32_t fo32 = 0, fx32 = 0, do32 = 0, dx32 = 0, no32 = 0, nx32 = 0;
+        carry = 0;
+        for (uint32_t base = 0; base < cnt; base += OWN_NLANES) {
+            uint32_t e = base + OWN_LANE();
+            uint32_t pv, v = bc_ld32_pair<W>(p, e, cnt, &carry, &pv);
+            if (e < cnt) {
+                uint32_t r = (v - fb) & m32;
+                fo32 |= r;
+                fx32 = max(fx32, r);
+                if (e > 0) {
+                    uint32_t dd = ((v - pv) - db) & m32;
+                    do32 |= dd;
+                    dx32 = max(dx32, dd);
+                }
+                if (v) {
+                    uint32_t q = (v - nb) & m32;
+                    no32 |= q;
+                    nx32 = max(nx32, q);
+                }
+            }
+        }
+        uint32_t f[9] = {__reduce_or_sync(OWN_FULL, fo32), __reduce_max_sync(OWN_FULL, fx32), fb,
+                         __reduce_or_sync(OWN_FULL, do32), __reduce_max_sync(OWN_FULL, dx32), db,
+                         __reduce_or_sync(OWN_FULL, no32), __reduce_max_sync(OWN_FULL, nx32), nb};
+        if (ws->flt == 0) {
+            bc_enc_pick32(ws, bl, p, w, cnt, m32, aumin, aumax, aand, aor, f, nnz, bm);
+        } else { /* f32: the core's choice, decimals tried, on the widened statistics */
+            bc_stats sv = {aumin, aumax, aand, aor, (int64_t)asmin, (int64_t)asmax};
+            bc_sums t = {f[0], f[1], fb, f[3], f[4], db, f[6], f[7], nb, nnz, {bm[0], bm[1], bm[2], bm[3]}};
+            bc_enc_pick(ws, bl, p, w, cnt, m, &sv, &t);
+        }
+    }
+}
+
+/* write32-out's tile encoder with bc_enc_choose32p. */
+static __device__ uint32_t bc_tile_encode_p32(void *ws_, const void *opts, const uint8_t *tile, uint32_t cnt,
+                                              uint32_t dtype, uint32_t nw)
+{
+    bc_ws_in *Wi = (bc_ws_in *)ws_;
+    bc_in_stage(Wi->in, tile, cnt * own_type_width(dtype));
+    bc_ws *ws = &Wi->ws;
+    const uint8_t *src = (const uint8_t *)Wi->in;
+    uint32_t w = own_type_width(dtype), raw = cnt * w, algo = *(const uint32_t *)opts;
+    OWN_RUN(nw, bc_set_tile, ws, dtype, cnt, algo);
+    if (w == 4)
+        OWN_RUN(nw, bc_enc_choose32p<4>, ws, src);
+    else if (w == 2)
+        OWN_RUN(nw, bc_enc_choose32p<2>, ws, src);
+    else if (w == 1)
+        OWN_RUN(nw, bc_enc_choose32p<1>, ws, src);
+    else
+        OWN_RUN(nw, bc_enc_choose, ws, src);
+    OWN_RUN(nw, bc_enc_layout, ws);
+    uint32_t size = ws->size;
+    if (size >= raw)
+        return raw;
+    OWN_RUN(nw, bc_enc_zero, ws, (size + 3u) / 4u + 4u);
+    if (w == 4)
+        OWN_RUN(nw, bc_enc_write32<4>, ws, src);
+    else if (w == 2)
+        OWN_RUN(nw, bc_enc_write32<2>, ws, src);
+    else if (w == 1)
+        OWN_RUN(nw, bc_enc_write32<1>, ws, src);
+    else
+        OWN_RUN(nw, bc_enc_write, ws, src);
+    return size;
+}
+
+static __global__ void __launch_bounds__(BCK_THREADS, 3)
+    bc_k_encode_p32(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                    const size_t *caps, size_t *dst_sizes, oc_status *statuses, uint32_t dtype, uint32_t algo)
+{
+    extern __shared__ __align__(16) unsigned char bc_smem[];
+    bc_ws_in *ws = (bc_ws_in *)bc_smem;
+    own_tiled_encode(n, src, src_sizes, dst, caps, dst_sizes, statuses,
+                     [=](const uint8_t *p, size_t len, uint8_t *d, size_t cap, uint64_t *out) {
+                         *out = 0;
+                         if (own_type_width(dtype) == 0 || algo > 1)
+                             return OC_ERR_INVALID_ARGUMENT;
+                         uint32_t a = algo;
+                         return own_tiled_compress(ws, &a, p, len, OWN_ID_BITCOMP, dtype, algo, BC_TILE, d,
+                                                   cap, out, BCK_WARPS, bc_tile_encode_p32, bc_tile_put32,
+                                                   bc_bytes_copy);
                      });
 }
 
