@@ -37,7 +37,8 @@ static __device__ __forceinline__ uint32_t bc_mask32(uint32_t k)
     return k >= 32u ? 0xffffffffu : (1u << k) - 1u;
 }
 
-template <uint32_t W> static __device__ __forceinline__ void bc_st32(uint8_t *out, uint32_t e, uint32_t v, int al)
+template <uint32_t W>
+static __device__ __forceinline__ void bc_st32(uint8_t *out, uint32_t e, uint32_t v, int al)
 {
     if (al) {
         if (W == 4)
@@ -86,7 +87,8 @@ static __device__ __forceinline__ uint32_t bc_dep_runs(uint32_t x, const bc_runs
 }
 
 /* The core's bc_dec_blocks for elements of W <= 4 bytes (the same values). */
-template <uint32_t W> static __device__ void bc_dec_blocks32(bc_ws *ws, uint8_t *dst, uint32_t wp, uint32_t nw)
+template <uint32_t W>
+static __device__ void bc_dec_blocks32(bc_ws *ws, uint8_t *dst, uint32_t wp, uint32_t nw)
 {
     if (!dst)
         return;
@@ -152,7 +154,8 @@ template <uint32_t W> static __device__ void bc_dec_blocks32(bc_ws *ws, uint8_t 
         default: /* DEC (f32): the core's arithmetic */
             for (uint32_t e = L; e < cnt; e += OWN_NLANES) {
                 uint64_t v = bc_dec_value(
-                    own_sext((bl->a + own_bits_get(S, bl->poff + (uint64_t)e * k, k)) & m, 8u * W), s, ws->flt);
+                    own_sext((bl->a + own_bits_get(S, bl->poff + (uint64_t)e * k, k)) & m, 8u * W), s,
+                    ws->flt);
                 bc_st32<W>(out, e, (uint32_t)v, al);
             }
             break;
@@ -281,7 +284,8 @@ static __device__ void bc_dec_blocks64(bc_ws *ws, uint8_t *dst, uint32_t wp, uin
         }
         default: /* DEC (f64): the core's arithmetic */
             for (uint32_t e = L; e < cnt; e += OWN_NLANES)
-                bc_st64(out, e, bc_dec_value((int64_t)(a + own_bits_get(S, bl->poff + (uint64_t)e * k, k)), s, 8u),
+                bc_st64(out, e,
+                        bc_dec_value((int64_t)(a + own_bits_get(S, bl->poff + (uint64_t)e * k, k)), s, 8u),
                         al);
             break;
         }
@@ -329,7 +333,8 @@ static __device__ oc_status bc_tile_decode32(void *ws, const uint8_t *tile, uint
 
 /* dec32: the library's tile kernel with bc_tile_decode32. */
 static __global__ void __launch_bounds__(BCK_THREADS)
-    bc_k_tiles32(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst, own_batch_scratch s)
+    bc_k_tiles32(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                 own_batch_scratch s)
 {
     extern __shared__ __align__(16) unsigned char bc_smem[];
     own_tiled_tiles(n, src, src_sizes, dst, s, bc_smem, bc_chunk_check, bc_tile_decode32<0>, BCK_WARPS);
@@ -358,7 +363,8 @@ static __global__ void __launch_bounds__(BCK_THREADS)
 
 /* Aligned word j of the tile at src (the 4 bytes at src - q + 4j, q = src & 3),
  * its bytes outside [src, src + n) zero: loaded whole inside, by bytes at the edges. */
-static __device__ __forceinline__ uint32_t bc_aligned_word(const uint8_t *src, uint32_t q, uint32_t n, uint32_t j)
+static __device__ __forceinline__ uint32_t bc_aligned_word(const uint8_t *src, uint32_t q, uint32_t n,
+                                                           uint32_t j)
 {
     int64_t lo = 4ll * j - q; /* first byte, relative to src */
     if (lo >= 0 && lo + 4 <= (int64_t)n)

@@ -241,9 +241,9 @@ static __device__ __forceinline__ uint32_t bc_base32(uint32_t umin, uint32_t uma
 }
 
 /* bc_enc_pick without decimals (flt == 0), lane 0, the same choice. */
-static __device__ void bc_enc_pick32(const bc_ws *ws, bc_block *bl, const uint8_t *p, uint32_t w, uint32_t cnt,
-                                     uint32_t m, uint32_t umin, uint32_t umax, uint32_t and_, uint32_t or_,
-                                     const uint32_t *f, uint32_t nnz, const uint32_t *bm)
+static __device__ void bc_enc_pick32(const bc_ws *ws, bc_block *bl, const uint8_t *p, uint32_t w,
+                                     uint32_t cnt, uint32_t m, uint32_t umin, uint32_t umax, uint32_t and_,
+                                     uint32_t or_, const uint32_t *f, uint32_t nnz, const uint32_t *bm)
 {
     /* f: fo, fx, fbase, do, dx, dbase, no, nx, nbase */
     if (OWN_LANE() != 0)
@@ -264,7 +264,8 @@ static __device__ void bc_enc_pick32(const bc_ws *ws, bc_block *bl, const uint8_
             uint32_t c = 8u * bc_header_size(dw, w, cnt) + (cnt - 1u) * dk;
             if (c < best) {
                 best = c;
-                bl->kind = BC_DELTA, bl->wire = dw, bl->k = dk, bl->s = ds, bl->a = bc_load(p, w), bl->b = f[5];
+                bl->kind = BC_DELTA, bl->wire = dw, bl->k = dk, bl->s = ds, bl->a = bc_load(p, w),
+                bl->b = f[5];
             }
         }
         if (ws->algo == 0) {
@@ -321,12 +322,15 @@ static __device__ void bc_enc_choose32p(bc_ws *ws, const uint8_t *src, uint32_t 
                 bm[base / 32] = ball;
         }
         uint32_t aumin = __reduce_min_sync(OWN_FULL, a.umin), aumax = __reduce_max_sync(OWN_FULL, a.umax);
-        int32_t asmin = __reduce_min_sync(OWN_FULL, (int)a.smin), asmax = __reduce_max_sync(OWN_FULL, (int)a.smax);
+        int32_t asmin = __reduce_min_sync(OWN_FULL, (int)a.smin),
+                asmax = __reduce_max_sync(OWN_FULL, (int)a.smax);
         uint32_t aand = __reduce_and_sync(OWN_FULL, a.and_), aor = __reduce_or_sync(OWN_FULL, a.or_);
         uint32_t dumin = __reduce_min_sync(OWN_FULL, d.umin), dumax = __reduce_max_sync(OWN_FULL, d.umax);
-        int32_t dsmin = __reduce_min_sync(OWN_FULL, (int)d.smin), dsmax = __reduce_max_sync(OWN_FULL, (int)d.smax);
+        int32_t dsmin = __reduce_min_sync(OWN_FULL, (int)d.smin),
+                dsmax = __reduce_max_sync(OWN_FULL, (int)d.smax);
         uint32_t zumin = __reduce_min_sync(OWN_FULL, z.umin), zumax = __reduce_max_sync(OWN_FULL, z.umax);
-        int32_t zsmin = __reduce_min_sync(OWN_FULL, (int)z.smin), zsmax = __reduce_max_sync(OWN_FULL, (int)z.smax);
+        int32_t zsmin = __reduce_min_sync(OWN_FULL, (int)z.smin),
+                zsmax = __reduce_max_sync(OWN_FULL, (int)z.smax);
         nnz = own_warp_sum32(nnz);
         uint32_t fb = bc_base32(aumin, aumax, asmin, asmax, m32);
         uint32_t db = cnt > 1 ? bc_base32(dumin, dumax, dsmin, dsmax, m32) : 0u;
