@@ -13,19 +13,15 @@
  * copies it into shared memory first, bc_ws_in, and keeps the block
  * statistics of 1-4 byte elements in 32-bit arithmetic, bc_enc_choose32)
  * and staged-64 (the staged tile with the core's 64-bit statistics), and
- * session 10's write32 and write32-out (bc_enc_write32.cuh: the write pass
- * of 1-4 byte elements in 32-bit arithmetic, PLANES by a run table; -out
- * also copies the coded tile out a word a thread; pick32: write32-out and
- * the choice of non-float blocks in 32-bit arithmetic) - all must write the
- * same bytes - then the library's decoder and session 10's dec32 and
- * dec32-6 (bc_dec32.cuh: the element loop of 1-4 byte elements in 32-bit
- * arithmetic, PLANES by a run table; -6 bounded to 6 CTAs an SM; dec-all:
- * dec32 and 8-byte elements out of the core's loop too; dec-in: dec-all
- * with the compressed tile staged by aligned words), every output
- * checked.  --no-2ctas: skip the unbounded encoder; --new-only:
- * skip 2-ctas, global-in and staged-64; --dec-only: only the library's
- * encoder (its output feeds the decoders); --reps 0: one call of each (for
- * ncu).
+ * s9 (the library's after session 9: bc_enc_ab.cuh; session 10 moved its
+ * write pass and the end of its choice to 32-bit arithmetic) - all must
+ * write the same bytes - then the library's decoder (since session 10 its
+ * element loops and stage are the GPU's own, bitcomp_dec_gpu.cuh), core
+ * (the core's tile decoder: the library's before) and 6-ctas (the
+ * library's bounded to 6 CTAs an SM; bc_dec_ab.cuh), every output checked.
+ * --no-2ctas: skip the unbounded encoder; --new-only: skip 2-ctas,
+ * global-in and staged-64; --dec-only: only the library's encoder (its
+ * output feeds the decoders); --reps 0: one call of each (for ncu).
  *
  *   bc_dev [--dtype i64|i32|f64|f32|bf16] [--algo 0|1] [--reps N] [--mib M] [--no-2ctas] [--new-only]
  *          [--dec-only] FILE
@@ -37,8 +33,8 @@
 #define oc_gpu_codec_bitcomp oc_gpu_codec_bitcomp_dev_copy
 #include "cuda/codecs/bitcomp/bitcomp_kernels.cu"
 #undef oc_gpu_codec_bitcomp
-#include "bc_dec32.cuh"
-#include "bc_enc_write32.cuh"
+#include "bc_dec_ab.cuh"
+#include "bc_enc_ab.cuh"
 
 #include <algorithm>
 #include <cstdio>
@@ -123,8 +119,8 @@ static __global__ void k_count_diff(const uint8_t *a, const uint8_t *b, size_t n
         atomicAdd(bad, c);
 }
 
-#define NENC 7 /* the library's encoder, 2-ctas, global-in, staged-64, write32, write32-out, pick32 */
-#define NDEC 5 /* the library's decoder, dec32, dec32-6, dec-all, dec-in */
+#define NENC 5 /* the library's encoder, 2-ctas, global-in, staged-64, s9 */
+#define NDEC 3 /* the library's decoder, core, 6-ctas */
 
 template <typename T> static T *dmalloc(size_t n)
 {
@@ -235,19 +231,16 @@ int main(int argc, char **argv)
     CUDA_OK(cudaEventCreate(&e0));
     CUDA_OK(cudaEventCreate(&e1));
     float ms = 0;
-    own_gpu_kernels k2 = bc_kernels, k3 = bc_kernels, k4 = bc_kernels, k5 = bc_kernels, k6 = bc_kernels,
-                    k7 = bc_kernels;
+    own_gpu_kernels k2 = bc_kernels, k3 = bc_kernels, k4 = bc_kernels, k5 = bc_kernels;
     k2.encode = (const void *)bc_k_encode2;
     k2.encode_smem = k3.encode_smem = sizeof(bc_ws);
     k3.encode = (const void *)bc_k_encode_g;
     k4.encode = (const void *)bc_k_encode_s64;
     k4.encode_smem = sizeof(bc_ws_in);
-    k5.encode = (const void *)bc_k_encode_w32<0>;
-    k6.encode = (const void *)bc_k_encode_w32<1>;
-    k7.encode = (const void *)bc_k_encode_p32;
-    const own_gpu_kernels *ks[NENC] = {&bc_kernels, &k2, &k3, &k4, &k5, &k6, &k7};
-    const char *names[NENC] = {"library", "2-ctas", "global-in", "staged-64", "write32", "write32-out", "pick32"};
-    double gbs[NENC] = {0, 0, 0, 0, 0, 0, 0};
+    k5.encode = (const void *)bc_k_encode_s9;
+    const own_gpu_kernels *ks[NENC] = {&bc_kernels, &k2, &k3, &k4, &k5};
+    const char *names[NENC] = {"library", "2-ctas", "global-in", "staged-64", "s9"};
+    double gbs[NENC] = {0, 0, 0, 0, 0};
     /* encoders skipped: --no-2ctas the unbounded one, --new-only every one before this session's,
      * --dec-only all but the library's */
     auto skip = [&](int e) {
@@ -312,14 +305,12 @@ int main(int argc, char **argv)
     void *scr;
     CUDA_OK(cudaMalloc(&scr, scr_size));
     int fails = !(same && !bad);
-    own_gpu_kernels d32 = bc_kernels, d32_6 = bc_kernels, dall = bc_kernels, din = bc_kernels;
-    d32.tiles = (const void *)bc_k_tiles32;
-    d32_6.tiles = (const void *)bc_k_tiles32_6;
-    dall.tiles = (const void *)bc_k_tiles_all;
-    din.tiles = (const void *)bc_k_tiles_in;
-    const own_gpu_kernels *kd[NDEC] = {&bc_kernels, &d32, &d32_6, &dall, &din};
-    const char *dnames[NDEC] = {"library", "dec32", "dec32-6", "dec-all", "dec-in"};
-    double dgbs[NDEC] = {0, 0, 0, 0, 0};
+    own_gpu_kernels dcore = bc_kernels, d6 = bc_kernels;
+    dcore.tiles = (const void *)bc_k_tiles_core;
+    d6.tiles = (const void *)bc_k_tiles_6;
+    const own_gpu_kernels *kd[NDEC] = {&bc_kernels, &dcore, &d6};
+    const char *dnames[NDEC] = {"library", "core", "6-ctas"};
+    double dgbs[NDEC] = {0, 0, 0};
     for (int d = 0; d < NDEC; d++) {
         int per = 0;
         CUDA_OK(cudaFuncSetAttribute(kd[d]->tiles, cudaFuncAttributeMaxDynamicSharedMemorySize,
