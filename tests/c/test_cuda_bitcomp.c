@@ -15,7 +15,10 @@
  * real chunks and a 64 KiB chunk with a lying tile table give the CPU's
  * status on the GPU, the CPU's bytes when OK, and never a byte past the
  * capacity (guard bytes); (4) the size query gives the CPU's status and
- * size; (5) one byte less output: OUTPUT_TOO_SMALL in both directions.  It
+ * size; (5) one byte less output: OUTPUT_TOO_SMALL in both directions;
+ * (6) every output at an odd address (the GPU decoder stores elements of
+ * 2-8 bytes whole where the output is aligned, byte by byte where not):
+ * the same values, nothing written past a capacity.  It
  * prints, never checks, the decode and compress GB/s of a 1 GiB batch of
  * 64 KiB chunks (not with OC_TEST_SMALL, as under compute-sanitizer).
  *
@@ -101,6 +104,14 @@ int main(void)
             same_bytes(&odd, 65536, 4, &u);
         }
     }
+    /* (6) every output at an odd address, every column as its type and as bf16 */
+    g_out_skew = 1;
+    for (size_t i = 0; i < ncols; i++) {
+        oc_typed_options t = {cols[i].type, 0, 0, 0}, h = {OC_TYPE_BF16, 0, 0, 0};
+        same_bytes(&cols[i], 65536, g_small ? 2 : 8, &t);
+        same_bytes(&cols[i], 65536, 2, &h);
+    }
+    g_out_skew = 0;
     static const size_t tiny[] = {0, 1, 7};
     for (size_t k = 0; k < 3; k++) {
         column z = cols[0];

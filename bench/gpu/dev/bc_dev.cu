@@ -12,12 +12,19 @@
  * session 9, whose passes read the tile from global memory; the library's
  * copies it into shared memory first, bc_ws_in, and keeps the block
  * statistics of 1-4 byte elements in 32-bit arithmetic, bc_enc_choose32)
- * and staged-64 (the staged tile with the core's 64-bit statistics) - all
- * must write the same bytes - then the library's decoder, every output
- * checked.  --no-2ctas: skip the unbounded encoder; --reps 0: one call of
- * each (for ncu).
+ * and staged-64 (the staged tile with the core's 64-bit statistics), and
+ * s9 (the library's after session 9: bc_enc_ab.cuh; session 10 moved its
+ * write pass and the end of its choice to 32-bit arithmetic) - all must
+ * write the same bytes - then the library's decoder (since session 10 its
+ * element loops and stage are the GPU's own, bitcomp_dec_gpu.cuh), core
+ * (the core's tile decoder: the library's before) and 6-ctas (the
+ * library's bounded to 6 CTAs an SM; bc_dec_ab.cuh), every output checked.
+ * --no-2ctas: skip the unbounded encoder; --new-only: skip 2-ctas,
+ * global-in and staged-64; --dec-only: only the library's encoder (its
+ * output feeds the decoders); --reps 0: one call of each (for ncu).
  *
- *   bc_dev [--dtype i64|i32|f64|f32|bf16] [--algo 0|1] [--reps N] [--mib M] [--no-2ctas] FILE
+ *   bc_dev [--dtype i64|i32|f64|f32|bf16] [--algo 0|1] [--reps N] [--mib M] [--no-2ctas] [--new-only]
+ *          [--dec-only] FILE
  *
  * --dtype defaults from the extension (.i64 .i32 .f64 .f32; bf16 files are
  * the high halves of f32 weights, made by the caller).  Exit status 0 only
@@ -26,6 +33,8 @@
 #define oc_gpu_codec_bitcomp oc_gpu_codec_bitcomp_dev_copy
 #include "cuda/codecs/bitcomp/bitcomp_kernels.cu"
 #undef oc_gpu_codec_bitcomp
+#include "bc_dec_ab.cuh"
+#include "bc_enc_ab.cuh"
 
 #include <algorithm>
 #include <cstdio>
@@ -110,7 +119,8 @@ static __global__ void k_count_diff(const uint8_t *a, const uint8_t *b, size_t n
         atomicAdd(bad, c);
 }
 
-#define NENC 4 /* the library's encoder, 2-ctas, global-in, staged-64 */
+#define NENC 5 /* the library's encoder, 2-ctas, global-in, staged-64, s9 */
+#define NDEC 3 /* the library's decoder, core, 6-ctas */
 
 template <typename T> static T *dmalloc(size_t n)
 {
@@ -129,7 +139,7 @@ template <typename T> static T *dcopy(const std::vector<T> &v)
 int main(int argc, char **argv)
 {
     const char *file = NULL;
-    int reps = 7, mib = 1024, algo = 0, only_in = 0;
+    int reps = 7, mib = 1024, algo = 0, only_in = 0, dec_only = 0, new_only = 0;
     oc_data_type dtype = OC_TYPE_DEFAULT;
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "--dtype") && a + 1 < argc) {
@@ -147,13 +157,17 @@ int main(int argc, char **argv)
             mib = atoi(argv[++a]);
         } else if (!strcmp(argv[a], "--no-2ctas")) {
             only_in = 1;
+        } else if (!strcmp(argv[a], "--new-only")) {
+            new_only = 1;
+        } else if (!strcmp(argv[a], "--dec-only")) {
+            dec_only = 1;
         } else {
             file = argv[a];
         }
     }
     if (!file) {
         fprintf(stderr, "usage: bc_dev [--dtype i64|i32|f64|f32|bf16] [--algo 0|1] [--reps N] [--mib M] "
-                        "[--no-2ctas] FILE\n");
+                        "[--no-2ctas] [--new-only] [--dec-only] FILE\n");
         return 2;
     }
     if (dtype == OC_TYPE_DEFAULT) {
@@ -217,18 +231,24 @@ int main(int argc, char **argv)
     CUDA_OK(cudaEventCreate(&e0));
     CUDA_OK(cudaEventCreate(&e1));
     float ms = 0;
-    own_gpu_kernels k2 = bc_kernels, k3 = bc_kernels, k4 = bc_kernels;
+    own_gpu_kernels k2 = bc_kernels, k3 = bc_kernels, k4 = bc_kernels, k5 = bc_kernels;
     k2.encode = (const void *)bc_k_encode2;
     k2.encode_smem = k3.encode_smem = sizeof(bc_ws);
     k3.encode = (const void *)bc_k_encode_g;
     k4.encode = (const void *)bc_k_encode_s64;
     k4.encode_smem = sizeof(bc_ws_in);
-    const own_gpu_kernels *ks[NENC] = {&bc_kernels, &k2, &k3, &k4};
-    const char *names[NENC] = {"library", "2-ctas", "global-in", "staged-64"};
-    double gbs[NENC] = {0, 0, 0, 0};
+    k5.encode = (const void *)bc_k_encode_s9;
+    const own_gpu_kernels *ks[NENC] = {&bc_kernels, &k2, &k3, &k4, &k5};
+    const char *names[NENC] = {"library", "2-ctas", "global-in", "staged-64", "s9"};
+    double gbs[NENC] = {0, 0, 0, 0, 0};
+    /* encoders skipped: --no-2ctas the unbounded one, --new-only every one before this session's,
+     * --dec-only all but the library's */
+    auto skip = [&](int e) {
+        return (only_in && e == 1) || (new_only && e >= 1 && e <= 3) || (dec_only && e > 0);
+    };
     std::vector<size_t> csz[NENC];
     for (int e = 0; e < NENC; e++) {
-        if (only_in && e == 1)
+        if (skip(e))
             continue;
         int per = 0;
         CUDA_OK(cudaFuncSetAttribute(ks[e]->encode, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -260,7 +280,7 @@ int main(int argc, char **argv)
             }
         csz[e].resize(n);
         CUDA_OK(cudaMemcpy(csz[e].data(), d_csz[e], n * sizeof(size_t), cudaMemcpyDeviceToHost));
-        printf("compress %-8s %8.1f GB/s  %.2fx library  (%d CTAs an SM)\n", names[e], gbs[e],
+        printf("compress %-11s %8.1f GB/s  %.2fx library  (%d CTAs an SM)\n", names[e], gbs[e],
                gbs[e] / gbs[0], per);
     }
     size_t csum = 0;
@@ -269,7 +289,7 @@ int main(int argc, char **argv)
         csum += csz[0][i];
     unsigned long long bad = 0, *d_bad = dmalloc<unsigned long long>(1);
     for (int e = 1; e < NENC; e++) { /* whole slots: all were zeroed */
-        if (only_in && e == 1)
+        if (skip(e))
             continue;
         unsigned long long b = 0;
         CUDA_OK(cudaMemset(d_bad, 0, sizeof *d_bad));
@@ -284,29 +304,44 @@ int main(int argc, char **argv)
     size_t scr_size = oc_own_gpu_decompress_scratch(&cfg, n);
     void *scr;
     CUDA_OK(cudaMalloc(&scr, scr_size));
-    std::vector<float> t;
     int fails = !(same && !bad);
-    for (int r = 0; r < reps + 1; r++) {
-        CUDA_OK(cudaEventRecord(e0));
-        oc_own_gpu_decompress(&bc_kernels, scr, scr_size, n, (const void *const *)d_comp[0], d_csz[0], d_out,
-                              d_ocap, d_osz, d_st, 0);
-        CUDA_OK(cudaEventRecord(e1));
-        CUDA_OK(cudaEventSynchronize(e1));
-        CUDA_OK(cudaEventElapsedTime(&ms, e0, e1));
-        if (r || reps == 0)
-            t.push_back(ms);
+    own_gpu_kernels dcore = bc_kernels, d6 = bc_kernels;
+    dcore.tiles = (const void *)bc_k_tiles_core;
+    d6.tiles = (const void *)bc_k_tiles_6;
+    const own_gpu_kernels *kd[NDEC] = {&bc_kernels, &dcore, &d6};
+    const char *dnames[NDEC] = {"library", "core", "6-ctas"};
+    double dgbs[NDEC] = {0, 0, 0};
+    for (int d = 0; d < NDEC; d++) {
+        int per = 0;
+        CUDA_OK(cudaFuncSetAttribute(kd[d]->tiles, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     (int)kd[d]->tile_smem));
+        CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kd[d]->tiles, (int)kd[d]->tile_threads,
+                                                              kd[d]->tile_smem));
+        CUDA_OK(cudaMemset(out, 0, total));
+        std::vector<float> t;
+        for (int r = 0; r < reps + 1; r++) {
+            CUDA_OK(cudaEventRecord(e0));
+            oc_own_gpu_decompress(kd[d], scr, scr_size, n, (const void *const *)d_comp[0], d_csz[0], d_out,
+                                  d_ocap, d_osz, d_st, 0);
+            CUDA_OK(cudaEventRecord(e1));
+            CUDA_OK(cudaEventSynchronize(e1));
+            CUDA_OK(cudaEventElapsedTime(&ms, e0, e1));
+            if (r || reps == 0)
+                t.push_back(ms);
+        }
+        std::sort(t.begin(), t.end());
+        CUDA_OK(cudaMemset(d_bad, 0, sizeof *d_bad));
+        k_count_diff<<<1024, 256>>>(in, out, total, d_bad);
+        CUDA_OK(cudaMemcpy(&bad, d_bad, sizeof bad, cudaMemcpyDeviceToHost));
+        std::vector<oc_status> hst(n);
+        CUDA_OK(cudaMemcpy(hst.data(), d_st, n * sizeof(oc_status), cudaMemcpyDeviceToHost));
+        size_t badst = 0;
+        for (size_t i = 0; i < n; i++)
+            badst += hst[i] != OC_OK;
+        dgbs[d] = total / (t[t.size() / 2] * 1e6);
+        printf("decompress %-8s %8.1f GB/s  %.2fx library  (%d CTAs an SM); %s\n", dnames[d], dgbs[d],
+               dgbs[d] / dgbs[0], per, bad || badst ? "OUTPUT DIFFERS" : "every output checked");
+        fails += bad || badst;
     }
-    std::sort(t.begin(), t.end());
-    CUDA_OK(cudaMemset(d_bad, 0, sizeof *d_bad));
-    k_count_diff<<<1024, 256>>>(in, out, total, d_bad);
-    CUDA_OK(cudaMemcpy(&bad, d_bad, sizeof bad, cudaMemcpyDeviceToHost));
-    std::vector<oc_status> hst(n);
-    CUDA_OK(cudaMemcpy(hst.data(), d_st, n * sizeof(oc_status), cudaMemcpyDeviceToHost));
-    size_t badst = 0;
-    for (size_t i = 0; i < n; i++)
-        badst += hst[i] != OC_OK;
-    printf("decompress library %8.1f GB/s; %s\n", total / (t[t.size() / 2] * 1e6),
-           bad || badst ? "OUTPUT DIFFERS" : "every output checked");
-    fails += bad || badst;
     return fails ? 1 : 0;
 }

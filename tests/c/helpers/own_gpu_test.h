@@ -36,6 +36,7 @@
 
 static oc_context *g_cpu; /* g_gpu: dev_mem.h */
 static int g_small;
+static size_t g_out_skew; /* gpu_decode's outputs start this many bytes past an aligned address */
 
 /* The test's own: its options as the log lines name them. */
 static void options_label(const oc_typed_options *t, char *buf, size_t n);
@@ -160,11 +161,13 @@ static uint8_t *compress(oc_context *ctx, int gpu, const batch *b, const oc_type
 }
 
 /* Decodes n streams on the GPU into capacities caps[i] (+ guard bytes,
- * checked); out (host) gets each region. */
+ * checked), the first g_out_skew bytes into the buffer (1: every output at
+ * an odd address when the capacities are even); out (host) gets each
+ * region. */
 static void gpu_decode(size_t n, const uint8_t *const *src, const size_t *len, const size_t *caps,
                        uint8_t **out, size_t *sizes, oc_status *st)
 {
-    size_t in_total = 0, out_total = 0;
+    size_t in_total = 0, out_total = g_out_skew;
     for (size_t i = 0; i < n; i++)
         in_total += len[i], out_total += caps[i] + GUARD;
     uint8_t *din = dev_alloc(in_total), *dout = dev_alloc(out_total);
@@ -174,7 +177,7 @@ static void gpu_decode(size_t n, const uint8_t *const *src, const size_t *len, c
     copy(dout, fill, out_total);
     const void *sp[MAXN];
     void *dp[MAXN];
-    size_t io = 0, oo = 0;
+    size_t io = 0, oo = g_out_skew;
     for (size_t i = 0; i < n; i++) {
         /* each stream exactly sized: compute-sanitizer sees any overread */
         copy(din + io, src[i], len[i]);
@@ -186,7 +189,7 @@ static void gpu_decode(size_t n, const uint8_t *const *src, const size_t *len, c
     CHECK(oc_batch_decompress(g_gpu, &o, n, sp, len, dp, caps, sizes, st) == OC_OK);
     REQUIRE(oc_context_synchronize(g_gpu) == OC_OK);
     copy(fill, dout, out_total);
-    oo = 0;
+    oo = g_out_skew;
     for (size_t i = 0; i < n; i++) {
         if (out) {
             out[i] = malloc(caps[i] + 1);
