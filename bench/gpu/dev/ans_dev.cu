@@ -9,6 +9,11 @@
  * of one file (--mib: M MiB instead), checks every output, and times, in
  * one process on one device (bench/gpu/owncodecs/NOTES.md has the numbers):
  *
+ *   win4-32, win4-16, win2-32
+ *                 design (a) of session 9 (ans_win_kernels.cuh): NW warps a
+ *                 CTA sharing one decode table, each lane's words through a
+ *                 window of its next R words, topped up when any lane runs
+ *                 low (win<NW>-<R>);
  *   library       the library's decoder (ans_k_groups: each warp stages its
  *                 tile's words whole in shared memory, 7 CTAs an SM, a
  *                 tile that does not fit takes its words through a ring
@@ -51,6 +56,7 @@
 #undef oc_gpu_codec_ans
 #include "ans_in_kernels.cuh"
 #include "ans_norm_kernels.cuh"
+#include "ans_win_kernels.cuh"
 namespace staged
 {
 #include "ans_staged_kernels.cuh"
@@ -507,6 +513,23 @@ int main(int argc, char **argv)
     };
     std::vector<variant> vs;
     vs.push_back({"library", ans_kernels, 0, 0});
+    /* design (a): per-lane word windows, NW warps a CTA sharing the table (ans_win_kernels.cuh) */
+    own_gpu_kernels kw432 = ans_kernels, kw416 = ans_kernels, kw232 = ans_kernels;
+    kw432.headers = (const void *)ans_k_headers_w<4>;
+    kw432.tiles = (const void *)ans_k_groups_win<4, 32>;
+    kw432.tile_threads = 4 * 32;
+    kw432.tile_smem = ANSW_SMEM(4u, 32u);
+    kw416.headers = (const void *)ans_k_headers_w<4>;
+    kw416.tiles = (const void *)ans_k_groups_win<4, 16>;
+    kw416.tile_threads = 4 * 32;
+    kw416.tile_smem = ANSW_SMEM(4u, 16u);
+    kw232.headers = (const void *)ans_k_headers_w<2>;
+    kw232.tiles = (const void *)ans_k_groups_win<2, 32>;
+    kw232.tile_threads = 2 * 32;
+    kw232.tile_smem = ANSW_SMEM(2u, 32u);
+    vs.push_back({"win4-32", kw432, 0, 0});
+    vs.push_back({"win4-16", kw416, 0, 0});
+    vs.push_back({"win2-32", kw232, 0, 0});
     own_gpu_kernels knr = ans_kernels; /* the library before its ring fallback */
     knr.tiles = (const void *)staged::ans_k_groups_dev<false, 2>;
     knr.tile_smem = STAGED_SMEM;
@@ -563,6 +586,15 @@ int main(int argc, char **argv)
                                 : oc_own_gpu_decompress(&v.k, scr, scr_size, n, (const void *const *)d_comp,
                                                         d_csz, d_out, d_ocap, d_osz, d_st, 0);
         };
+        if (strncmp(v.name, "win", 3) == 0) {
+            int vper = 0;
+            CUDA_OK(cudaFuncSetAttribute(v.k.tiles, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (int)v.k.tile_smem));
+            CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&vper, v.k.tiles, (int)v.k.tile_threads,
+                                                                  v.k.tile_smem));
+            printf("%s: %d CTAs of %u threads an SM, %zu bytes of dynamic shared memory\n", v.name, vper,
+                   v.k.tile_threads, v.k.tile_smem);
+        }
         /* check */
         CUDA_OK(cudaMemset(out, 0, total));
         CUDA_OK(cudaMemset(d_st, 0xff, n * sizeof(oc_status)));
