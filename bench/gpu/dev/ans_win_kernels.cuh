@@ -126,13 +126,17 @@ static __device__ __forceinline__ oc_status answ_start(const uint8_t *src, uint6
  * (each lane to min(r + R, K): word j overwrites word j - R < r, already
  * taken), then, if some lane's words up to r + 4 are not known to have
  * landed (fc), waits for every group but the one just committed (whose
- * words start at or past r + TOP - 4 >= r + 5), or for all. */
+ * words start at or past r + TOP - 4 >= r + 5), or for all.  One vote
+ * when neither is needed (nearly every block). */
 template <uint32_t R>
 static __device__ __forceinline__ void answ_top(answ_lane &L, uint32_t r, uint32_t &fc)
 {
     const uint32_t TOP = ANSW_TOP(R);
-    uint32_t old = L.fe;
     bool low = L.fe < L.kw && L.fe - r < TOP;
+    uint32_t need = r + 5u < L.kw ? r + 5u : L.kw;
+    if (!__any_sync(OWN_FULL, low || fc < need))
+        return;
+    uint32_t old = L.fe;
     bool issued = false;
     if (__any_sync(OWN_FULL, low)) {
         uint32_t want = r + R < L.kw ? r + R : L.kw;
@@ -142,7 +146,6 @@ static __device__ __forceinline__ void answ_top(answ_lane &L, uint32_t r, uint32
         asm volatile("cp.async.commit_group;" ::: "memory");
         issued = true;
     }
-    uint32_t need = r + 5u < L.kw ? r + 5u : L.kw;
     if (__any_sync(OWN_FULL, fc < need)) {
         if (issued) {
             asm volatile("cp.async.wait_group 1;" ::: "memory");
@@ -154,18 +157,21 @@ static __device__ __forceinline__ void answ_top(answ_lane &L, uint32_t r, uint32
     }
 }
 
-/* The library's v2 renormalisation with the word from the lane's window. */
+/* The library's v2 renormalisation with the word from the lane's window;
+ * the words taken are counted in units of a window row (r7 = r x 128), so
+ * that word r's slot is sh + (r7 & (R - 1) x 128): one instruction, as the
+ * staged pool's sh + 4 r. */
 template <uint32_t R>
-static __device__ __forceinline__ void answ_renorm(uint64_t &x, uint32_t &nw, uint32_t &r, uint32_t kw,
+static __device__ __forceinline__ void answ_renorm(uint64_t &x, uint32_t &nw, uint32_t &r7, uint32_t kw7,
                                                    uint32_t sh)
 {
     uint32_t lo = (uint32_t)x, hi = (uint32_t)(x >> 32);
     bool rn = hi == 0u && lo < 0x80000000u;
     hi = rn ? lo : hi;
     lo = rn ? nw : lo;
-    r += rn ? 1u : 0u;
-    if (rn && r < kw)
-        nw = ans2_lds32(answ_at<R>(sh, r));
+    r7 += rn ? 128u : 0u;
+    if (rn && r7 < kw7)
+        nw = ans2_lds32(sh + (r7 & ((R - 1u) << 7)));
     asm("mov.b64 %0, {%1, %2};" : "=l"(x) : "r"(lo), "r"(hi));
 }
 
@@ -178,15 +184,15 @@ static __device__ __forceinline__ oc_status answ_decode_tile(const uint32_t *dt,
     uint32_t lane = threadIdx.x & 31u;
     asm volatile("cp.async.wait_group 0;" ::: "memory"); /* the first window */
     uint32_t fc = L.fe;                                   /* words known to have landed */
-    uint32_t kw = L.kw, sh = L.sh;
-    uint32_t r = 0;
-    uint32_t nw = kw ? ans2_lds32(answ_at<R>(sh, 0)) : 0u;
+    uint32_t kw7 = L.kw << 7, sh = L.sh; /* K < 2^16: kw7 < 2^23 */
+    uint32_t r7 = 0;                      /* words taken x 128 */
+    uint32_t nw = L.kw ? ans2_lds32(answ_at<R>(sh, 0)) : 0u;
     uint64_t x = L.s;
     if (x < ANS2_L) {
         x = (x << 32) | nw;
-        r++;
-        if (r < kw)
-            nw = ans2_lds32(answ_at<R>(sh, r));
+        r7 += 128u;
+        if (r7 < kw7)
+            nw = ans2_lds32(answ_at<R>(sh, 1));
     }
     uint32_t mask = (1u << pb) - 1u;
     uint32_t dsh = __shfl_sync(OWN_FULL, (uint32_t)__cvta_generic_to_shared(dt), 0);
@@ -200,7 +206,7 @@ static __device__ __forceinline__ oc_status answ_decode_tile(const uint32_t *dt,
         q[i] = LO && i < full ? (uint32_t)__ldg(l + (size_t)i * ANS_LANES) : 0u;
     uint32_t k = 0;
     for (; k + ANS2_BLOCK <= full; k += ANS2_BLOCK) {
-        answ_top<R>(L, r, fc);
+        answ_top<R>(L, r7 >> 7, fc);
         uint32_t nq[ANS2_BLOCK];
         if (LO) {
 #pragma unroll
@@ -217,7 +223,7 @@ static __device__ __forceinline__ oc_status answ_decode_tile(const uint32_t *dt,
             x = ans2_dstep<true>(e, pb, x);
             if (WRITE)
                 ans2_put<STRIDE>(o, (size_t)(k + i) * ANS_LANES, e, q[i]);
-            answ_renorm<R>(x, nw, r, kw, sh);
+            answ_renorm<R>(x, nw, r7, kw7, sh);
         }
         if (LO) {
 #pragma unroll
@@ -225,7 +231,7 @@ static __device__ __forceinline__ oc_status answ_decode_tile(const uint32_t *dt,
                 q[i] = nq[i];
         }
     }
-    answ_top<R>(L, r, fc); /* the tail reads words up to r + 4 too */
+    answ_top<R>(L, r7 >> 7, fc); /* the tail reads words up to r + 4 too */
 #pragma unroll
     for (uint32_t i = 0; i + 1 < ANS2_BLOCK; i++) {
         if (k + i < full) {
@@ -233,7 +239,7 @@ static __device__ __forceinline__ oc_status answ_decode_tile(const uint32_t *dt,
             x = ans2_dstep<true>(e, pb, x);
             if (WRITE)
                 ans2_put<STRIDE>(o, (size_t)(k + i) * ANS_LANES, e, q[i]);
-            answ_renorm<R>(x, nw, r, kw, sh);
+            answ_renorm<R>(x, nw, r7, kw7, sh);
         }
     }
     if (full * ANS_LANES + lane < cnt) {
@@ -244,12 +250,12 @@ static __device__ __forceinline__ oc_status answ_decode_tile(const uint32_t *dt,
                              LO ? (uint32_t)__ldg(l + (size_t)full * ANS_LANES) : 0u);
         if (x < ANS2_L) {
             x = (x << 32) | nw;
-            r++;
+            r7 += 128u;
         }
     }
     /* no copy may still be in flight when the next group's windows reuse the rings */
     asm volatile("cp.async.wait_all;" ::: "memory");
-    int bad = L.s == 0 || r != kw || x != ANS2_L;
+    int bad = L.s == 0 || r7 != kw7 || x != ANS2_L;
     return __any_sync(OWN_FULL, bad) ? OC_ERR_CORRUPT : OC_OK;
 }
 
