@@ -44,7 +44,9 @@
  * a CTA) and staged-in-32k (32 KiB: a <f2 chunk of 64 KiB staged at more
  * CTAs an SM, a |u1 chunk on the library's path) and norm-warp
  * (ans_norm_kernels.cuh: the library's encoder with its normalisation on
- * warp 0 instead of thread 0) are timed and must write the same bytes.  --enc-only: stop after them;
+ * warp 0 instead of thread 0) and norm-warp-hist (the same, and 1-byte
+ * data's histogram by per-warp shared atomics instead of match_any) are
+ * timed and must write the same bytes.  --enc-only: stop after them;
  * --no-staged: skip the staged encoder (ncu: one launch of each kernel name).
  * --small: 16 MiB instead of 1 GiB (compute-sanitizer); --only: just
  * the decoder variants named (the first one named is the ratios' base).
@@ -381,46 +383,53 @@ int main(int argc, char **argv)
     kenc_in.encode = kenc_in32.encode = (const void *)ans_k_encode_in;
     kenc_in.encode_smem = CH;
     kenc_in32.encode_smem = CH / 2;
-    own_gpu_kernels kenc_nw = ans_kernels;
-    kenc_nw.encode = (const void *)ans_k_encode_nw;
-    uint8_t *comp2, *comp3, *comp4, *comp5;
-    size_t *d_csz2, *d_csz3, *d_csz4, *d_csz5;
+    own_gpu_kernels kenc_nw = ans_kernels, kenc_nwh = ans_kernels;
+    kenc_nw.encode = (const void *)ans_k_encode_nw<false>;
+    kenc_nwh.encode = (const void *)ans_k_encode_nw<true>;
+    uint8_t *comp2, *comp3, *comp4, *comp5, *comp6;
+    size_t *d_csz2, *d_csz3, *d_csz4, *d_csz5, *d_csz6;
     CUDA_OK(cudaMalloc(&comp2, n * CAP));
     CUDA_OK(cudaMalloc(&comp3, n * CAP));
     CUDA_OK(cudaMalloc(&comp4, n * CAP));
     CUDA_OK(cudaMalloc(&comp5, n * CAP));
+    CUDA_OK(cudaMalloc(&comp6, n * CAP));
     CUDA_OK(cudaMemset(comp, 0, n * CAP));
     CUDA_OK(cudaMemset(comp2, 0, n * CAP));
     CUDA_OK(cudaMemset(comp3, 0, n * CAP));
     CUDA_OK(cudaMemset(comp4, 0, n * CAP));
     CUDA_OK(cudaMemset(comp5, 0, n * CAP));
+    CUDA_OK(cudaMemset(comp6, 0, n * CAP));
     CUDA_OK(cudaMalloc(&d_csz2, n * sizeof(size_t)));
     CUDA_OK(cudaMalloc(&d_csz3, n * sizeof(size_t)));
     CUDA_OK(cudaMalloc(&d_csz4, n * sizeof(size_t)));
     CUDA_OK(cudaMalloc(&d_csz5, n * sizeof(size_t)));
-    std::vector<void *> hcomp2(n), hcomp3(n), hcomp4(n), hcomp5(n);
+    CUDA_OK(cudaMalloc(&d_csz6, n * sizeof(size_t)));
+    std::vector<void *> hcomp2(n), hcomp3(n), hcomp4(n), hcomp5(n), hcomp6(n);
     for (size_t i = 0; i < n; i++) {
         hcomp2[i] = comp2 + i * CAP;
         hcomp3[i] = comp3 + i * CAP;
         hcomp4[i] = comp4 + i * CAP;
         hcomp5[i] = comp5 + i * CAP;
+        hcomp6[i] = comp6 + i * CAP;
     }
-    void **d_comp2, **d_comp3, **d_comp4, **d_comp5;
+    void **d_comp2, **d_comp3, **d_comp4, **d_comp5, **d_comp6;
     CUDA_OK(cudaMalloc(&d_comp2, n * sizeof(void *)));
     CUDA_OK(cudaMalloc(&d_comp3, n * sizeof(void *)));
     CUDA_OK(cudaMalloc(&d_comp4, n * sizeof(void *)));
     CUDA_OK(cudaMalloc(&d_comp5, n * sizeof(void *)));
+    CUDA_OK(cudaMalloc(&d_comp6, n * sizeof(void *)));
     CUDA_OK(cudaMemcpy(d_comp2, hcomp2.data(), n * sizeof(void *), cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemcpy(d_comp3, hcomp3.data(), n * sizeof(void *), cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemcpy(d_comp4, hcomp4.data(), n * sizeof(void *), cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemcpy(d_comp5, hcomp5.data(), n * sizeof(void *), cudaMemcpyHostToDevice));
-    double cgbs[5] = {0, 0, 0, 0, 0};
+    CUDA_OK(cudaMemcpy(d_comp6, hcomp6.data(), n * sizeof(void *), cudaMemcpyHostToDevice));
+    double cgbs[6] = {0, 0, 0, 0, 0, 0};
     float ms = 0;
-    const own_gpu_kernels *eks[5] = {&ans_kernels, &kenc_staged, &kenc_in, &kenc_in32, &kenc_nw};
-    void **edst[5] = {d_comp, d_comp2, d_comp3, d_comp4, d_comp5};
-    size_t *esz[5] = {d_csz, d_csz2, d_csz3, d_csz4, d_csz5};
-    const char *enames[5] = {"library", "staged", "staged-in", "staged-in-32k", "norm-warp"};
-    for (int e = 0; e < 5; e++) {
+    const own_gpu_kernels *eks[6] = {&ans_kernels, &kenc_staged, &kenc_in, &kenc_in32, &kenc_nw, &kenc_nwh};
+    void **edst[6] = {d_comp, d_comp2, d_comp3, d_comp4, d_comp5, d_comp6};
+    size_t *esz[6] = {d_csz, d_csz2, d_csz3, d_csz4, d_csz5, d_csz6};
+    const char *enames[6] = {"library", "staged", "staged-in", "staged-in-32k", "norm-warp", "norm-warp-hist"};
+    for (int e = 0; e < 6; e++) {
         if (no_staged && e == 1)
             continue;
         std::vector<float> t;
@@ -455,20 +464,22 @@ int main(int argc, char **argv)
         }
     }
     CUDA_OK(cudaMemcpy(hcsz.data(), d_csz, n * sizeof(size_t), cudaMemcpyDeviceToHost));
-    std::vector<size_t> hcsz2(n), hcsz3(n), hcsz4(n), hcsz5(n);
+    std::vector<size_t> hcsz2(n), hcsz3(n), hcsz4(n), hcsz5(n), hcsz6(n);
     CUDA_OK(cudaMemcpy(hcsz2.data(), d_csz2, n * sizeof(size_t), cudaMemcpyDeviceToHost));
     CUDA_OK(cudaMemcpy(hcsz3.data(), d_csz3, n * sizeof(size_t), cudaMemcpyDeviceToHost));
     CUDA_OK(cudaMemcpy(hcsz4.data(), d_csz4, n * sizeof(size_t), cudaMemcpyDeviceToHost));
     CUDA_OK(cudaMemcpy(hcsz5.data(), d_csz5, n * sizeof(size_t), cudaMemcpyDeviceToHost));
-    size_t csum = 0, samesz = 1, samesz3 = 1, samesz4 = 1, samesz5 = 1;
+    CUDA_OK(cudaMemcpy(hcsz6.data(), d_csz6, n * sizeof(size_t), cudaMemcpyDeviceToHost));
+    size_t csum = 0, samesz = 1, samesz3 = 1, samesz4 = 1, samesz5 = 1, samesz6 = 1;
     for (size_t i = 0; i < n; i++) {
         csum += hcsz[i];
         samesz &= no_staged || hcsz[i] == hcsz2[i];
         samesz3 &= hcsz[i] == hcsz3[i];
         samesz4 &= hcsz[i] == hcsz4[i];
         samesz5 &= hcsz[i] == hcsz5[i];
+        samesz6 &= hcsz[i] == hcsz6[i];
     }
-    unsigned long long cbad = 0, cbad3 = 0, cbad4 = 0, cbad5 = 0, *d_cbad;
+    unsigned long long cbad = 0, cbad3 = 0, cbad4 = 0, cbad5 = 0, cbad6 = 0, *d_cbad;
     CUDA_OK(cudaMalloc(&d_cbad, sizeof *d_cbad));
     CUDA_OK(cudaMemset(d_cbad, 0, sizeof *d_cbad));
     /* whole slots compared: all were zeroed, and the encoders wrote the same sizes */
@@ -484,6 +495,9 @@ int main(int argc, char **argv)
     CUDA_OK(cudaMemset(d_cbad, 0, sizeof *d_cbad));
     k_count_diff<<<1024, 256>>>(comp, comp5, n * CAP, d_cbad);
     CUDA_OK(cudaMemcpy(&cbad5, d_cbad, sizeof cbad5, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemset(d_cbad, 0, sizeof *d_cbad));
+    k_count_diff<<<1024, 256>>>(comp, comp6, n * CAP, d_cbad);
+    CUDA_OK(cudaMemcpy(&cbad6, d_cbad, sizeof cbad6, cudaMemcpyDeviceToHost));
     printf("%s %s: %zu chunks of 64 KiB, ratio %.4f, compress: library %.1f GB/s, staged %.1f GB/s (%.2fx); "
            "%s\n",
            file, dtype == OC_TYPE_BF16 ? "bf16" : "|u1", n, (double)total / (double)csum, cgbs[0], cgbs[1],
@@ -495,7 +509,9 @@ int main(int argc, char **argv)
            samesz4 && !cbad4 ? "staged-in-32k writes the library's bytes" : "STAGED-IN-32K DIFFERS");
     printf("compress norm-warp %.1f GB/s (%.2fx library); %s\n", cgbs[4], cgbs[0] ? cgbs[4] / cgbs[0] : 0.0,
            samesz5 && !cbad5 ? "norm-warp writes the library's bytes" : "NORM-WARP DIFFERS");
-    if (!samesz || cbad || !samesz3 || cbad3 || !samesz4 || cbad4 || !samesz5 || cbad5)
+    printf("compress norm-warp-hist %.1f GB/s (%.2fx library); %s\n", cgbs[5], cgbs[0] ? cgbs[5] / cgbs[0] : 0.0,
+           samesz6 && !cbad6 ? "norm-warp-hist writes the library's bytes" : "NORM-WARP-HIST DIFFERS");
+    if (!samesz || cbad || !samesz3 || cbad3 || !samesz4 || cbad4 || !samesz5 || cbad5 || !samesz6 || cbad6)
         return 1;
     if (enc_only)
         return 0;
