@@ -21,7 +21,7 @@
 
 /* Dynamic shared memory of ans_k_groups_win<NW, R>: the table, then NW rings of R x 128 B. */
 #define ANSW_SMEM(NW, R)                                                                                     \
-    (4u * (ANS_DT_FAST + (NW) * (R) * 32u) > 4u * 4096u ? 4u * (ANS_DT_FAST + (NW) * (R) * 32u) : 4u * 4096u)
+    (4u * (ANS_DT_FAST + (NW) * (R)*32u) > 4u * 4096u ? 4u * (ANS_DT_FAST + (NW) * (R)*32u) : 4u * 4096u)
 
 /* The library's header kernel with groups of NW tiles. */
 template <uint32_t NW>
@@ -128,8 +128,7 @@ static __device__ __forceinline__ oc_status answ_start(const uint8_t *src, uint6
  * landed (fc), waits for every group but the one just committed (whose
  * words start at or past r + TOP - 4 >= r + 5), or for all.  One vote
  * when neither is needed (nearly every block). */
-template <uint32_t R>
-static __device__ __forceinline__ void answ_top(answ_lane &L, uint32_t r, uint32_t &fc)
+template <uint32_t R> static __device__ __forceinline__ void answ_top(answ_lane &L, uint32_t r, uint32_t &fc)
 {
     const uint32_t TOP = ANSW_TOP(R);
     bool low = L.fe < L.kw && L.fe - r < TOP;
@@ -183,9 +182,9 @@ static __device__ __forceinline__ oc_status answ_decode_tile(const uint32_t *dt,
 {
     uint32_t lane = threadIdx.x & 31u;
     asm volatile("cp.async.wait_group 0;" ::: "memory"); /* the first window */
-    uint32_t fc = L.fe;                                   /* words known to have landed */
-    uint32_t kw7 = L.kw << 7, sh = L.sh; /* K < 2^16: kw7 < 2^23 */
-    uint32_t r7 = 0;                      /* words taken x 128 */
+    uint32_t fc = L.fe;                                  /* words known to have landed */
+    uint32_t kw7 = L.kw << 7, sh = L.sh;                 /* K < 2^16: kw7 < 2^23 */
+    uint32_t r7 = 0;                                     /* words taken x 128 */
     uint32_t nw = L.kw ? ans2_lds32(answ_at<R>(sh, 0)) : 0u;
     uint64_t x = L.s;
     if (x < ANS2_L) {
