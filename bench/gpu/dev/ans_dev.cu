@@ -9,11 +9,12 @@
  * of one file (--mib: M MiB instead), checks every output, and times, in
  * one process on one device (bench/gpu/owncodecs/NOTES.md has the numbers):
  *
- *   win4-32, win4-16, win2-32
+ *   win4-32, win4-16, win2-32, win4c-32, win2c-32
  *                 design (a) of session 9 (ans_win_kernels.cuh): NW warps a
  *                 CTA sharing one decode table, each lane's words through a
  *                 window of its next R words, topped up when any lane runs
- *                 low (win<NW>-<R>);
+ *                 low (win<NW>-<R>; "c": each window a row, topped up
+ *                 coalesced);
  *   library       the library's decoder (ans_k_groups: each warp stages its
  *                 tile's words whole in shared memory, 7 CTAs an SM, a
  *                 tile that does not fit takes its words through a ring
@@ -537,18 +538,23 @@ int main(int argc, char **argv)
     /* design (a): per-lane word windows, NW warps a CTA sharing the table (ans_win_kernels.cuh) */
     own_gpu_kernels kw432 = ans_kernels, kw416 = ans_kernels, kw232 = ans_kernels;
     kw432.headers = (const void *)ans_k_headers_w<4>;
-    kw432.tiles = (const void *)ans_k_groups_win<4, 32>;
+    kw432.tiles = (const void *)ans_k_groups_win<4, 32, false>;
     kw432.tile_threads = 4 * 32;
     kw432.tile_smem = ANSW_SMEM(4u, 32u);
     kw416.headers = (const void *)ans_k_headers_w<4>;
-    kw416.tiles = (const void *)ans_k_groups_win<4, 16>;
+    kw416.tiles = (const void *)ans_k_groups_win<4, 16, false>;
     kw416.tile_threads = 4 * 32;
     kw416.tile_smem = ANSW_SMEM(4u, 16u);
     kw232.headers = (const void *)ans_k_headers_w<2>;
-    kw232.tiles = (const void *)ans_k_groups_win<2, 32>;
+    kw232.tiles = (const void *)ans_k_groups_win<2, 32, false>;
     kw232.tile_threads = 2 * 32;
     kw232.tile_smem = ANSW_SMEM(2u, 32u);
+    own_gpu_kernels kw432c = kw432, kw232c = kw232;
+    kw432c.tiles = (const void *)ans_k_groups_win<4, 32, true>;
+    kw232c.tiles = (const void *)ans_k_groups_win<2, 32, true>;
     vs.push_back({"win4-32", kw432, 0, 0});
+    vs.push_back({"win4c-32", kw432c, 0, 0});
+    vs.push_back({"win2c-32", kw232c, 0, 0});
     vs.push_back({"win4-16", kw416, 0, 0});
     vs.push_back({"win2-32", kw232, 0, 0});
     own_gpu_kernels knr = ans_kernels; /* the library before its ring fallback */

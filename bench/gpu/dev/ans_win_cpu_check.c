@@ -11,8 +11,9 @@
  * a read of the wrong word fails at once.  Chunks of the corpus's text and
  * bf16 weights (and generated data: skewed, uniform, constant, short) are
  * encoded by the core (ans_compress_chunk), decoded by the emulation for R
- * 16 and 32, and compared with the core's decoder (ans_decompress_chunk):
- * the same bytes and statuses, also with damaged tile words.  No GPU.
+ * 16 and 32 in both layouts (columns, and the coalesced rows: answ_slot's
+ * addresses, every slot tagged with its lane and word), and compared with the core's decoder
+ * (ans_decompress_chunk): the same bytes and statuses, also with damaged tile words.  No GPU.
  *
  *   make -C bench/gpu/dev check-ans-win   (CORPUS=dir, default bench/corpus-data)
  *
@@ -42,6 +43,7 @@ static uint64_t rng_next(void)
 #define RMAX 32u
 
 typedef struct wslot {
+    uint32_t l;       /* the lane whose word it holds */
     uint32_t j;       /* the word it holds or will hold */
     int landed;       /* 0: a copy of word j is in flight */
     int used;         /* ever written */
@@ -49,12 +51,12 @@ typedef struct wslot {
 } wslot;
 
 typedef struct warp {
-    uint32_t R, TOP;
+    uint32_t R, TOP, CO; /* CO: ans_win_kernels.cuh's coalesced layout (rows), else columns */
     const uint8_t *wb[NL];
     uint32_t s[NL], kw[NL], fe[NL], fc[NL], r[NL], nw[NL];
     uint64_t x[NL];
-    wslot ring[NL][RMAX];
-    uint32_t groups; /* committed so far */
+    wslot ring[NL * RMAX]; /* the warp's windows, slot by slot as answ_slot addresses them */
+    uint32_t groups;       /* committed so far */
     int bad_read;
 } warp;
 
@@ -63,15 +65,21 @@ static void land(warp *w, uint32_t upto, uint32_t p8)
 {
     for (uint32_t l = 0; l < NL; l++)
         for (uint32_t i = 0; i < w->R; i++) {
-            wslot *s = &w->ring[l][i];
+            wslot *s = &w->ring[l * w->R + i];
             if (s->used && !s->landed && (s->pending < upto || (p8 && rng_next() % 8 < p8)))
                 s->landed = 1;
         }
 }
 
+/* answ_slot's address of word j of lane l, in slots (4 bytes) from the windows' base */
+static uint32_t phys(const warp *w, uint32_t l, uint32_t j)
+{
+    return w->CO ? l * w->R + ((j + l) & (w->R - 1u)) : l + 32u * (j & (w->R - 1u));
+}
+
 static void request(warp *w, uint32_t l, uint32_t j)
 {
-    wslot *s = &w->ring[l][j % w->R];
+    wslot *s = &w->ring[phys(w, l, j)];
     /* the word it overwrites must be taken (< r: nw already holds W[r]) and landed (a copy in
      * flight to the same slot would race) */
     if (s->used && (s->j >= w->r[l] || !s->landed)) {
@@ -80,6 +88,7 @@ static void request(warp *w, uint32_t l, uint32_t j)
                    s->landed);
         w->bad_read = 1;
     }
+    s->l = l;
     s->j = j;
     s->landed = 0;
     s->used = 1;
@@ -88,8 +97,8 @@ static void request(warp *w, uint32_t l, uint32_t j)
 
 static uint32_t readw(warp *w, uint32_t l, uint32_t j)
 {
-    wslot *s = &w->ring[l][j % w->R];
-    if (!s->used || s->j != j || !s->landed) {
+    wslot *s = &w->ring[phys(w, l, j)];
+    if (!s->used || s->l != l || s->j != j || !s->landed) {
         if (!w->bad_read)
             printf("  early read: lane %u word %u (slot holds %u, landed %d)\n", l, j, s->j, s->landed);
         w->bad_read = 1;
@@ -228,7 +237,8 @@ static oc_status em_decode(warp *w, const uint32_t *dt, uint32_t pb, uint32_t cn
 static warp g_w;
 
 /* ans_decompress_chunk with v2 tiles through the emulated windows (R words a lane) */
-static oc_status em_chunk(const uint8_t *src, size_t n, uint8_t *dst, uint64_t cap, uint64_t *out, uint32_t R)
+static oc_status em_chunk(const uint8_t *src, size_t n, uint8_t *dst, uint64_t cap, uint64_t *out, uint32_t R,
+                          uint32_t CO)
 {
     ans_chunk k = {0};
     ans_table t = {0};
@@ -249,6 +259,7 @@ static oc_status em_chunk(const uint8_t *src, size_t n, uint8_t *dst, uint64_t c
                 if (k.version >= 2 && t.pb <= ANS_PB && b - a >= ANS2_TILE_HEAD) {
                     memset(&g_w, 0, sizeof g_w);
                     g_w.R = R;
+                    g_w.CO = CO;
                     g_w.TOP = R / 2u + 2u;
                     g_tiles++;
                     st = em_start(&g_w, src + a, b - a);
@@ -300,14 +311,15 @@ static void one(const uint8_t *data, uint64_t n, uint32_t dtype, int damage)
         uint64_t oa = 0, ob = 0;
         memset(g_a, 0xaa, n);
         oc_status sa = ans_decompress_chunk(&g_ws, g_comp, csz, g_a, n, &oa);
-        for (uint32_t R = 16; R <= 32; R *= 2) {
+        for (uint32_t v = 0; v < 4; v++) {
+            uint32_t R = v & 1 ? 32u : 16u, CO = v >> 1;
             memset(g_b, 0x55, n);
-            oc_status sb = em_chunk(g_comp, csz, g_b, n, &ob, R);
+            oc_status sb = em_chunk(g_comp, csz, g_b, n, &ob, R, CO);
             g_cases++;
             if (sa != sb || (sa == OC_OK && (oa != ob || memcmp(g_a, g_b, n) != 0)) ||
                 (!d && (sa != OC_OK || memcmp(data, g_b, n) != 0))) {
-                printf("MISMATCH: n %llu dtype %u damage %d R %u: core %d, windows %d\n",
-                       (unsigned long long)n, dtype, d, R, (int)sa, (int)sb);
+                printf("MISMATCH: n %llu dtype %u damage %d R %u CO %u: core %d, windows %d\n",
+                       (unsigned long long)n, dtype, d, R, CO, (int)sa, (int)sb);
                 g_fail++;
             }
         }

@@ -13,7 +13,9 @@
  * shared memory (at least 16 KiB: a foreign PB 12 table), against the
  * library's 30.25 KiB for 2 warps.  Same reads, checks, statuses and bytes
  * as the library (ans_dev compares every output with the input); version 1,
- * PB 12 and unaligned tiles take the library's global-memory path.
+ * PB 12 and unaligned tiles take the library's global-memory path.  CO
+ * (the `c` variants) lays a lane's window out as a row and tops the
+ * windows up coalesced (answ_slot says why both).
  * Included by ans_dev.cu after the library's ans_kernels.cu (its helpers).
  */
 
@@ -80,27 +82,82 @@ static __device__ __forceinline__ void answ_fill_table(uint32_t *dt, const uint1
     }
 }
 
-/* The shared address of word j in a lane's window (sh: the lane's column, rings R x 128 B). */
-template <uint32_t R> static __device__ __forceinline__ uint32_t answ_at(uint32_t sh, uint32_t j)
+/* Two layouts of a warp's windows (R x 128 B):
+ *   CO false: word j of lane L at row (j mod R), column L (bank L: the lanes'
+ *             reads never conflict); each lane copies its own words (4-byte
+ *             cp.async, 32 lanes on 32 different lines: an L1 wavefront a
+ *             word);
+ *   CO true:  lane L's row of R words, word j at (j + L) mod R (banks (j +
+ *             L) mod 32); the warp copies one lane's range at a time, its
+ *             consecutive words by consecutive lanes (coalesced, and no
+ *             bank conflicts on the writes), at the price of a loop over
+ *             the 32 lanes and two shuffles a lane per top-up.
+ * A lane reads its words through a counter u = (r + bias) << SH (bias L, SH
+ * 2 for CO, else 0 and 7): word r's slot is sh + (u & (R - 1) << SH), one
+ * LOP3 and an add. */
+template <bool CO> struct answ_lay {
+    static constexpr uint32_t SH = CO ? 2u : 7u;
+};
+
+/* The shared address of word j of lane l2 in the warp's windows (ring: their base). */
+template <uint32_t R, bool CO>
+static __device__ __forceinline__ uint32_t answ_slot(uint32_t ring, uint32_t l2, uint32_t j)
 {
-    return sh + ((j & (R - 1u)) << 7);
+    return CO ? ring + 4u * (l2 * R + ((j + l2) & (R - 1u))) : ring + 4u * l2 + ((j & (R - 1u)) << 7);
 }
 
 /* A lane's window state across a v2 tile. */
 typedef struct answ_lane {
     const uint8_t *wb; /* the lane's first word in global memory */
+    const uint8_t *w0; /* the tile's first word (CO: lanes copy for each other) */
+    uint32_t off;      /* the lane's first word's index in the tile's words */
     uint32_t s;        /* the stored state */
     uint32_t kw;       /* the lane's words */
-    uint32_t sh;       /* the lane's column of the warp's rings (shared address) */
+    uint32_t ring;     /* the warp's windows (shared address) */
     uint32_t fe;       /* words requested: [0, fe) */
 } answ_lane;
+
+/* Requests every lane's words [fe, want) (want - fe <= R), and commits them as one group. */
+template <uint32_t R, bool CO>
+static __device__ __forceinline__ void answ_request(const answ_lane &L, uint32_t want)
+{
+    uint32_t lane = threadIdx.x & 31u;
+    if (!CO) {
+        for (uint32_t j = L.fe; j < want; j++)
+            ans_ring_copy(answ_slot<R, false>(L.ring, lane, j), L.wb + 4u * j);
+    } else {
+        uint32_t pk = L.fe | (want << 16); /* both < 2^16 */
+        uint32_t m = __ballot_sync(OWN_FULL, want > L.fe);
+        while (m) {
+            uint32_t l2 = (uint32_t)__ffs((int)m) - 1u;
+            m &= m - 1u;
+            uint32_t p2 = __shfl_sync(OWN_FULL, pk, l2), o2 = __shfl_sync(OWN_FULL, L.off, l2);
+            uint32_t j = (p2 & 0xffffu) + lane;
+            if (j < (p2 >> 16))
+                ans_ring_copy(answ_slot<R, true>(L.ring, l2, j), L.w0 + 4ull * (o2 + j));
+        }
+    }
+    asm volatile("cp.async.commit_group;" ::: "memory");
+}
+
+/* Waits for every group but the newest N (0 or 1); with CO, other lanes
+ * made the copies, so the warp synchronises after. */
+template <bool CO, int N> static __device__ __forceinline__ void answ_wait(void)
+{
+    if (N == 0)
+        asm volatile("cp.async.wait_group 0;" ::: "memory");
+    else
+        asm volatile("cp.async.wait_group 1;" ::: "memory");
+    if (CO)
+        __syncwarp();
+}
 
 /* A v2 tile's head (src: 4-aligned, n >= the head): the lane's state and
  * words, the check of the counts against the tile's size (the library's,
  * in the same order: CORRUPT if they disagree), and the window's first
  * min(R, K) words requested (committed, not waited for: the decode table
  * is built meanwhile). */
-template <uint32_t R>
+template <uint32_t R, bool CO>
 static __device__ __forceinline__ oc_status answ_start(const uint8_t *src, uint64_t n, uint32_t ring,
                                                        answ_lane *L)
 {
@@ -112,12 +169,12 @@ static __device__ __forceinline__ oc_status answ_start(const uint8_t *src, uint6
     L->fe = 0;
     if (ANS2_TILE_HEAD + 4ull * __shfl_sync(OWN_FULL, incl, 31) != n)
         return OC_ERR_CORRUPT;
-    L->wb = src + ANS2_TILE_HEAD + 4ull * (incl - L->kw);
-    L->sh = ring + 4u * lane;
+    L->off = incl - L->kw;
+    L->w0 = src + ANS2_TILE_HEAD;
+    L->wb = L->w0 + 4ull * L->off;
+    L->ring = ring;
+    answ_request<R, CO>(*L, L->kw < R ? L->kw : R);
     L->fe = L->kw < R ? L->kw : R;
-    for (uint32_t j = 0; j < L->fe; j++)
-        ans_ring_copy(answ_at<R>(L->sh, j), L->wb + 4u * j);
-    asm volatile("cp.async.commit_group;" ::: "memory");
     return OC_OK;
 }
 
@@ -128,7 +185,8 @@ static __device__ __forceinline__ oc_status answ_start(const uint8_t *src, uint6
  * landed (fc), waits for every group but the one just committed (whose
  * words start at or past r + TOP - 4 >= r + 5), or for all.  One vote
  * when neither is needed (nearly every block). */
-template <uint32_t R> static __device__ __forceinline__ void answ_top(answ_lane &L, uint32_t r, uint32_t &fc)
+template <uint32_t R, bool CO>
+static __device__ __forceinline__ void answ_top(answ_lane &L, uint32_t r, uint32_t &fc)
 {
     const uint32_t TOP = ANSW_TOP(R);
     bool low = L.fe < L.kw && L.fe - r < TOP;
@@ -139,59 +197,59 @@ template <uint32_t R> static __device__ __forceinline__ void answ_top(answ_lane 
     bool issued = false;
     if (__any_sync(OWN_FULL, low)) {
         uint32_t want = r + R < L.kw ? r + R : L.kw;
-        for (uint32_t j = L.fe; j < want; j++)
-            ans_ring_copy(answ_at<R>(L.sh, j), L.wb + 4u * j);
+        answ_request<R, CO>(L, want);
         L.fe = want;
-        asm volatile("cp.async.commit_group;" ::: "memory");
         issued = true;
     }
     if (__any_sync(OWN_FULL, fc < need)) {
         if (issued) {
-            asm volatile("cp.async.wait_group 1;" ::: "memory");
+            answ_wait<CO, 1>();
             fc = old;
         } else {
-            asm volatile("cp.async.wait_group 0;" ::: "memory");
+            answ_wait<CO, 0>();
             fc = L.fe;
         }
     }
 }
 
-/* The library's v2 renormalisation with the word from the lane's window;
- * the words taken are counted in units of a window row (r7 = r x 128), so
- * that word r's slot is sh + (r7 & (R - 1) x 128): one instruction, as the
- * staged pool's sh + 4 r. */
-template <uint32_t R>
-static __device__ __forceinline__ void answ_renorm(uint64_t &x, uint32_t &nw, uint32_t &r7, uint32_t kw7,
+/* The library's v2 renormalisation with the word from the lane's window
+ * (u: the lane's counter, see answ_lay). */
+template <uint32_t R, bool CO>
+static __device__ __forceinline__ void answ_renorm(uint64_t &x, uint32_t &nw, uint32_t &u, uint32_t kwu,
                                                    uint32_t sh)
 {
+    const uint32_t SH = answ_lay<CO>::SH;
     uint32_t lo = (uint32_t)x, hi = (uint32_t)(x >> 32);
     bool rn = hi == 0u && lo < 0x80000000u;
     hi = rn ? lo : hi;
     lo = rn ? nw : lo;
-    r7 += rn ? 128u : 0u;
-    if (rn && r7 < kw7)
-        nw = ans2_lds32(sh + (r7 & ((R - 1u) << 7)));
+    u += rn ? 1u << SH : 0u;
+    if (rn && u < kwu)
+        nw = ans2_lds32(sh + (u & ((R - 1u) << SH)));
     asm("mov.b64 %0, {%1, %2};" : "=l"(x) : "r"(lo), "r"(hi));
 }
 
 /* The library's ans2_decode_tile_warp (FAST table: PB <= 11) with the
  * words from the lane's window; the head was read by answ_start. */
-template <bool WRITE, uint32_t STRIDE, uint32_t R>
+template <bool WRITE, uint32_t STRIDE, uint32_t R, bool CO>
 static __device__ __forceinline__ oc_status answ_decode_tile(const uint32_t *dt, uint32_t pb, answ_lane &L,
                                                              uint32_t cnt, uint8_t *out, const uint8_t *lo)
 {
+    const uint32_t SH = answ_lay<CO>::SH;
     uint32_t lane = threadIdx.x & 31u;
-    asm volatile("cp.async.wait_group 0;" ::: "memory"); /* the first window */
-    uint32_t fc = L.fe;                                  /* words known to have landed */
-    uint32_t kw7 = L.kw << 7, sh = L.sh;                 /* K < 2^16: kw7 < 2^23 */
-    uint32_t r7 = 0;                                     /* words taken x 128 */
-    uint32_t nw = L.kw ? ans2_lds32(answ_at<R>(sh, 0)) : 0u;
+    answ_wait<CO, 0>(); /* the first window */
+    uint32_t fc = L.fe; /* words known to have landed */
+    uint32_t bias = CO ? lane : 0u;
+    /* the lane's counter u = (r + bias) << SH and its end; K < 2^16: no overflow */
+    uint32_t kwu = (L.kw + bias) << SH, u = bias << SH;
+    uint32_t sh = CO ? L.ring + 4u * lane * R : L.ring + 4u * lane; /* the lane's row or column */
+    uint32_t nw = L.kw ? ans2_lds32(answ_slot<R, CO>(L.ring, lane, 0)) : 0u;
     uint64_t x = L.s;
     if (x < ANS2_L) {
         x = (x << 32) | nw;
-        r7 += 128u;
-        if (r7 < kw7)
-            nw = ans2_lds32(answ_at<R>(sh, 1));
+        u += 1u << SH;
+        if (u < kwu)
+            nw = ans2_lds32(answ_slot<R, CO>(L.ring, lane, 1));
     }
     uint32_t mask = (1u << pb) - 1u;
     uint32_t dsh = __shfl_sync(OWN_FULL, (uint32_t)__cvta_generic_to_shared(dt), 0);
@@ -205,7 +263,7 @@ static __device__ __forceinline__ oc_status answ_decode_tile(const uint32_t *dt,
         q[i] = LO && i < full ? (uint32_t)__ldg(l + (size_t)i * ANS_LANES) : 0u;
     uint32_t k = 0;
     for (; k + ANS2_BLOCK <= full; k += ANS2_BLOCK) {
-        answ_top<R>(L, r7 >> 7, fc);
+        answ_top<R, CO>(L, (u >> SH) - bias, fc);
         uint32_t nq[ANS2_BLOCK];
         if (LO) {
 #pragma unroll
@@ -222,7 +280,7 @@ static __device__ __forceinline__ oc_status answ_decode_tile(const uint32_t *dt,
             x = ans2_dstep<true>(e, pb, x);
             if (WRITE)
                 ans2_put<STRIDE>(o, (size_t)(k + i) * ANS_LANES, e, q[i]);
-            answ_renorm<R>(x, nw, r7, kw7, sh);
+            answ_renorm<R, CO>(x, nw, u, kwu, sh);
         }
         if (LO) {
 #pragma unroll
@@ -230,7 +288,7 @@ static __device__ __forceinline__ oc_status answ_decode_tile(const uint32_t *dt,
                 q[i] = nq[i];
         }
     }
-    answ_top<R>(L, r7 >> 7, fc); /* the tail reads words up to r + 4 too */
+    answ_top<R, CO>(L, (u >> SH) - bias, fc); /* the tail reads words up to r + 4 too */
 #pragma unroll
     for (uint32_t i = 0; i + 1 < ANS2_BLOCK; i++) {
         if (k + i < full) {
@@ -238,7 +296,7 @@ static __device__ __forceinline__ oc_status answ_decode_tile(const uint32_t *dt,
             x = ans2_dstep<true>(e, pb, x);
             if (WRITE)
                 ans2_put<STRIDE>(o, (size_t)(k + i) * ANS_LANES, e, q[i]);
-            answ_renorm<R>(x, nw, r7, kw7, sh);
+            answ_renorm<R, CO>(x, nw, u, kwu, sh);
         }
     }
     if (full * ANS_LANES + lane < cnt) {
@@ -249,30 +307,30 @@ static __device__ __forceinline__ oc_status answ_decode_tile(const uint32_t *dt,
                              LO ? (uint32_t)__ldg(l + (size_t)full * ANS_LANES) : 0u);
         if (x < ANS2_L) {
             x = (x << 32) | nw;
-            r7 += 128u;
+            u += 1u << SH;
         }
     }
     /* no copy may still be in flight when the next group's windows reuse the rings */
-    asm volatile("cp.async.wait_all;" ::: "memory");
-    int bad = L.s == 0 || r7 != kw7 || x != ANS2_L;
+    answ_wait<CO, 0>();
+    int bad = L.s == 0 || u != kwu || x != ANS2_L;
     return __any_sync(OWN_FULL, bad) ? OC_ERR_CORRUPT : OC_OK;
 }
 
 /* A windowed tile on the path its output calls for (ans_decode_any's
  * conventions: out is the first byte, or for 16-bit values out - 1 the
  * first value). */
-template <bool WRITE, uint32_t R>
+template <bool WRITE, uint32_t R, bool CO>
 static __device__ __forceinline__ oc_status answ_decode(const uint32_t *dt, uint32_t pb, answ_lane &L,
                                                         uint32_t cnt, uint8_t *out, uint32_t stride,
                                                         const uint8_t *lo)
 {
     if (stride == 1)
-        return answ_decode_tile<WRITE, 1, R>(dt, pb, L, cnt, out, lo);
+        return answ_decode_tile<WRITE, 1, R, CO>(dt, pb, L, cnt, out, lo);
     if (WRITE)
         out -= 1;
     if (((uintptr_t)out & 1u) == 0)
-        return answ_decode_tile<WRITE, 2, R>(dt, pb, L, cnt, out, lo);
-    return answ_decode_tile<WRITE, 3, R>(dt, pb, L, cnt, out, lo);
+        return answ_decode_tile<WRITE, 2, R, CO>(dt, pb, L, cnt, out, lo);
+    return answ_decode_tile<WRITE, 3, R, CO>(dt, pb, L, cnt, out, lo);
 }
 
 /* Registers a thread allowed (65536 / (threads x CTAs)): the CTAs an SM the shared memory allows. */
@@ -281,7 +339,7 @@ static __device__ __forceinline__ oc_status answ_decode(const uint32_t *dt, uint
 /* The library's ans_k_groups with groups of NW tiles and the words of a v2
  * tile of PB <= 11 at a 4-aligned place through its warp's windows (all
  * other tiles: global memory, as the library's fallback). */
-template <uint32_t NW, uint32_t R>
+template <uint32_t NW, uint32_t R, bool CO>
 static __global__ void __launch_bounds__(NW * 32u, ANSW_MINB(NW, R))
     ans_k_groups_win(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                      own_batch_scratch s)
@@ -325,7 +383,7 @@ static __global__ void __launch_bounds__(NW * 32u, ANSW_MINB(NW, R))
                 win = st == OC_OK && k.version >= 2 && __ldg(p + k.tables) <= ANS_PB &&
                       ((uintptr_t)(p + a) & 3u) == 0 && b - a >= ANS2_TILE_HEAD;
                 if (win)
-                    st = answ_start<R>(p + a, b - a, ring, &L);
+                    st = answ_start<R, CO>(p + a, b - a, ring, &L);
             }
             if (warp == 0)
                 ans_warp_table(p + k.tables, &pb, f, c);
@@ -339,8 +397,8 @@ static __global__ void __launch_bounds__(NW * 32u, ANSW_MINB(NW, R))
                     const uint8_t *lo = p + k.limit + tfirst;
                     uint32_t stride = k.sh.split ? 2u : 1u;
                     if (win)
-                        st = o ? answ_decode<true, R>(dt, pb, L, cnt, o, stride, lo)
-                               : answ_decode<false, R>(dt, pb, L, cnt, o, 1u, lo);
+                        st = o ? answ_decode<true, R, CO>(dt, pb, L, cnt, o, stride, lo)
+                               : answ_decode<false, R, CO>(dt, pb, L, cnt, o, 1u, lo);
                     else
                         st = o ? ans_decode_any<true>(k.version, dt, pb, p + a, b - a, cnt, o, stride, lo,
                                                       WSRC_GLOBAL, 0u)
