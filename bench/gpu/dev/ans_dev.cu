@@ -15,14 +15,16 @@
  *                 window of its next R words, topped up when any lane runs
  *                 low (win<NW>-<R>; "c": each window a row, topped up
  *                 coalesced);
- *   library       the library's decoder (ans_k_groups: each warp stages its
- *                 tile's words whole in shared memory, 7 CTAs an SM, a
- *                 tile that does not fit takes its words through a ring
- *                 at the pool's end; the decode table filled
- *                 slot-parallel, ans_fill_table);
- *   no-ringfb     the library's decoder before the ring fallback (a tile
- *                 that does not fit reads its words from global memory:
- *                 text, 12.5% of tiles);
+ *   library       the library's decoder (ans_k_groups: win4-16 since
+ *                 session 10, CTAs of 4 warps, 10 an SM; the decode table
+ *                 filled slot-parallel, ans_fill_table);
+ *   pool          the library's decoder before (ans_pool_kernels.cuh: CTAs
+ *                 of 2 warps, each staging its tile's words whole in
+ *                 shared memory, 7 CTAs an SM, a tile that does not fit
+ *                 taking its words through a ring at the pool's end);
+ *   no-ringfb     pool before the ring fallback (a tile that does not fit
+ *                 reads its words from global memory: text, 12.5% of
+ *                 tiles);
  *   sizes-only    the same kernel without output (the size query's path:
  *                 every step but its store), to price the byte stores;
  *   occ-N         the library's kernel with extra dynamic shared memory so
@@ -60,6 +62,7 @@
 #undef oc_gpu_codec_ans
 #include "ans_in_kernels.cuh"
 #include "ans_norm_kernels.cuh"
+#include "ans_pool_kernels.cuh"
 #include "ans_win_kernels.cuh"
 namespace staged
 {
@@ -117,7 +120,7 @@ namespace staged
  * library's ans_fill_table (with 2 this is the library's decoder before
  * its ring fallback, no-ringfb). */
 template <bool PROF, int FILL>
-static __global__ void __launch_bounds__(ANS_DTHREADS)
+static __global__ void __launch_bounds__(POOL_DTHREADS)
     ans_k_groups_dev(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                      own_batch_scratch s)
 {
@@ -147,12 +150,12 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
         const uint8_t *p = (const uint8_t *)src[i];
         uint8_t *d = dst ? (uint8_t *)dst[i] : NULL;
         uint32_t group = (uint32_t)(g - s.first[i]);
-        uint64_t first = (uint64_t)group * ANS_GROUP;
-        uint64_t last = first + ANS_GROUP < k.sh.nsym ? first + ANS_GROUP : k.sh.nsym;
+        uint64_t first = (uint64_t)group * POOL_GROUP;
+        uint64_t last = first + POOL_GROUP < k.sh.nsym ? first + POOL_GROUP : k.sh.nsym;
         bool staged = false, has = false;
         uint32_t cnt = 0;
         if (k.mode == 1) {
-            uint32_t tile = group * ANS_DWARPS + warp, stage = 0;
+            uint32_t tile = group * POOL_DWARPS + warp, stage = 0;
             has = tile < k.sh.ntiles;
             uint64_t a = 0, b = 0, tfirst = (uint64_t)tile * ANS_TILE;
             oc_status st = OC_OK;
@@ -161,7 +164,7 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
                 int64_t off = -1;
                 if (st == OC_OK && k.version >= 2 && __ldg(p + k.tables) <= ANS_PB &&
                     ((uintptr_t)(p + a) & 3u) == 0 && b - a >= ANS2_TILE_HEAD)
-                    off = (ans_pool_place)(p, &k, group * ANS_DWARPS, tile, a, b);
+                    off = (ans_pool_place)(p, &k, group * POOL_DWARPS, tile, a, b);
                 staged = off >= 0;
                 if (staged) {
                     const uint8_t *w = p + a + ANS2_TILE_HEAD;
@@ -179,9 +182,9 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
                 t2 = dev_clock();
             bool fast = k.version >= 2 && pb <= 11u;
             if (FILL == 2) {
-                ::ans_fill_table(dt, f, c, pb, fast);
+                pool::ans_fill_table(dt, f, c, pb, fast);
             } else if (FILL == 1) {
-                for (uint32_t s0 = warp * 32u; s0 < 256; s0 += 32u * ANS_DWARPS) {
+                for (uint32_t s0 = warp * 32u; s0 < 256; s0 += 32u * POOL_DWARPS) {
                     uint32_t fl = f[s0 + lane], cl = c[s0 + lane];
                     uint32_t m = __ballot_sync(OWN_FULL, fl != 0);
                     while (m) {
@@ -195,7 +198,7 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
                     }
                 }
             } else {
-                for (uint32_t sym = warp; sym < 256; sym += ANS_DWARPS)
+                for (uint32_t sym = warp; sym < 256; sym += POOL_DWARPS)
                     for (uint32_t j = lane; j < f[sym]; j += 32)
                         dt[c[sym] + j] = fast ? sym | (j << 8) | ((uint32_t)f[sym] << 20)
                                               : sym | ((uint32_t)(f[sym] - 1u) << 8) | (j << 20);
@@ -224,7 +227,7 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
             }
         }
         if (d && (k.mode == 0 || (k.sh.split && k.version == 1))) {
-            for (uint64_t j = first + threadIdx.x; j < last; j += ANS_DTHREADS) {
+            for (uint64_t j = first + threadIdx.x; j < last; j += POOL_DTHREADS) {
                 if (k.sh.split) {
                     d[2 * j] = p[k.limit + j];
                     if (k.mode == 0)
@@ -535,6 +538,12 @@ int main(int argc, char **argv)
     };
     std::vector<variant> vs;
     vs.push_back({"library", ans_kernels, 0, 0});
+    own_gpu_kernels kpool = ans_kernels; /* the library before session 10 */
+    kpool.headers = (const void *)pool::ans_k_headers;
+    kpool.tiles = (const void *)pool::ans_k_groups;
+    kpool.tile_threads = POOL_DTHREADS;
+    kpool.tile_smem = POOL_SMEM;
+    vs.push_back({"pool", kpool, 0, 0});
     /* design (a): per-lane word windows, NW warps a CTA sharing the table (ans_win_kernels.cuh) */
     own_gpu_kernels kw432 = ans_kernels, kw416 = ans_kernels, kw232 = ans_kernels;
     kw432.headers = (const void *)ans_k_headers_w<4>;
@@ -557,8 +566,10 @@ int main(int argc, char **argv)
     vs.push_back({"win2c-32", kw232c, 0, 0});
     vs.push_back({"win4-16", kw416, 0, 0});
     vs.push_back({"win2-32", kw232, 0, 0});
-    own_gpu_kernels knr = ans_kernels; /* the library before its ring fallback */
+    own_gpu_kernels knr = ans_kernels;                 /* the library before its ring fallback */
+    knr.headers = (const void *)staged::ans_k_headers; /* groups of 2 tiles */
     knr.tiles = (const void *)staged::ans_k_groups_dev<false, 2>;
+    knr.tile_threads = POOL_DTHREADS;
     knr.tile_smem = STAGED_SMEM;
     vs.push_back({"no-ringfb", knr, 0, 0});
     vs.push_back({"sizes-only", ans_kernels, 1, 0});
@@ -585,7 +596,9 @@ int main(int argc, char **argv)
         vs.push_back({names[j], k2, 0, 0});
     }
     own_gpu_kernels ks = ans_kernels; /* the decoder before session 6 */
+    ks.headers = (const void *)staged::ans_k_headers;
     ks.tiles = (const void *)staged::ans_k_groups;
+    ks.tile_threads = POOL_DTHREADS;
     ks.tile_smem = STAGED_SMEM;
     vs.push_back({"staged", ks, 0, 0});
     own_gpu_kernels kf = ks;

@@ -124,8 +124,9 @@ static __device__ __forceinline__ void answ_request(const answ_lane &L, uint32_t
     uint32_t lane = threadIdx.x & 31u;
     if (!CO) {
         for (uint32_t j = L.fe; j < want; j++)
-            ans_ring_copy(answ_slot<R, false>(L.ring, lane, j), L.wb + 4u * j);
+            ans_copy_word(answ_slot<R, false>(L.ring, lane, j), L.wb + 4u * j);
     } else {
+        __syncwarp(); /* the lanes' reads of the slots before other lanes' copies over them */
         uint32_t pk = L.fe | (want << 16); /* both < 2^16 */
         uint32_t m = __ballot_sync(OWN_FULL, want > L.fe);
         while (m) {
@@ -134,7 +135,7 @@ static __device__ __forceinline__ void answ_request(const answ_lane &L, uint32_t
             uint32_t p2 = __shfl_sync(OWN_FULL, pk, l2), o2 = __shfl_sync(OWN_FULL, L.off, l2);
             uint32_t j = (p2 & 0xffffu) + lane;
             if (j < (p2 >> 16))
-                ans_ring_copy(answ_slot<R, true>(L.ring, l2, j), L.w0 + 4ull * (o2 + j));
+                ans_copy_word(answ_slot<R, true>(L.ring, l2, j), L.w0 + 4ull * (o2 + j));
         }
     }
     asm volatile("cp.async.commit_group;" ::: "memory");
@@ -400,10 +401,8 @@ static __global__ void __launch_bounds__(NW * 32u, ANSW_MINB(NW, R))
                         st = o ? answ_decode<true, R, CO>(dt, pb, L, cnt, o, stride, lo)
                                : answ_decode<false, R, CO>(dt, pb, L, cnt, o, 1u, lo);
                     else
-                        st = o ? ans_decode_any<true>(k.version, dt, pb, p + a, b - a, cnt, o, stride, lo,
-                                                      WSRC_GLOBAL, 0u)
-                               : ans_decode_any<false>(k.version, dt, pb, p + a, b - a, cnt, o, 1u, lo,
-                                                       WSRC_GLOBAL, 0u);
+                        st = o ? ans_decode_any<true>(k.version, dt, pb, p + a, b - a, cnt, o, stride, lo)
+                               : ans_decode_any<false>(k.version, dt, pb, p + a, b - a, cnt, o, 1u, lo);
                 }
                 if (st != OC_OK && lane == 0)
                     atomicMin(&s.keys[i], own_key((unsigned long long)tile + 1, st));
