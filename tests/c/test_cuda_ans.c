@@ -8,8 +8,8 @@
  * text, ELF files, bf16 weights made of weights_minilm's float32 high
  * halves; else generated data of those shapes, and random bytes, stored;
  * also bytes of 96 equally likely values, ~13.5 KiB of words a tile, so
- * that the second tile of each decoder group does not fit its pool and
- * takes its words through a ring) in 64 KiB chunks, a 1 MiB chunk and sizes 0, 1, 7, 100003, the GPU writes
+ * that every lane takes a word every ~5 steps and its window in the
+ * decoder is topped up most often) in 64 KiB chunks, a 1 MiB chunk and sizes 0, 1, 7, 100003, the GPU writes
  * exactly the CPU's bytes, and both decode each other's streams; (2) one
  * chunk of up to 48 MiB (thousands of tiles of one chunk, on every SM)
  * decodes on the GPU; (3) hostile input: every prefix of a small chunk,
@@ -130,8 +130,8 @@ int main(void)
     for (size_t i = 0; i < max; i++) /* 6.6 bits a byte: ratio ~1.2, tiles of ~13.5 KiB of words */
         cols[4].data[i] = (uint8_t)(32u + rng() % 96u);
     {
-        /* the column's point: a 64 KiB chunk's two decoder groups hold more words than the
-         * decoder's pool of 22.25 KiB a group, so every group's second tile takes the ring */
+        /* the column's point: a 64 KiB chunk codes to more than 48000 bytes, ~13.5 KiB of words
+         * a tile, so the decoder's windows are topped up every few blocks of steps */
         static ans_ws ws;
         uint8_t *p = malloc(70000);
         REQUIRE(p);

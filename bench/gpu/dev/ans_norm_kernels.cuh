@@ -8,6 +8,8 @@
  * library's encoder with that part done by warp 0's 32 lanes, 8 symbols a
  * lane (sums and argmaxes by warp reductions, c by a warp scan): the same
  * table, so the same bytes (ans_dev's `norm-warp` compares them).
+ * `norm-warp-hist` also counts 1-byte data's histogram without match_any
+ * (per-warp counters, shared atomics), the next item of the same notes.
  * Included by ans_dev.cu after the library's kernels.  Prediction and
  * outcome: bench/gpu/owncodecs/NOTES.md.
  */
@@ -87,11 +89,17 @@ static __device__ void ans_normalize_warp(const uint32_t *counts, uint64_t total
     }
 }
 
-/* ans_k_encode with ans_normalize_warp instead of ans_normalize_gpu. */
+/* ans_k_encode with ans_normalize_warp instead of ans_normalize_gpu; WH
+ * (`norm-warp-hist`): the histogram of 1-byte data without match_any, each
+ * warp counting into its own 256 counters by shared atomics and the four
+ * summed after (16-bit data keeps match_any: its few exponent bytes would
+ * make most lanes' atomics collide). */
+template <bool WH>
 static __global__ void __launch_bounds__(ANS_THREADS)
     ans_k_encode_nw(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                     const size_t *caps, size_t *dst_sizes, oc_status *statuses, uint32_t dtype)
 {
+    __shared__ uint32_t wcounts[WH ? ANS_WARPS : 1u][256];
     __shared__ uint32_t counts[256];
     __shared__ ans_table t;
     __shared__ ans2_esym es[256];
@@ -117,9 +125,13 @@ static __global__ void __launch_bounds__(ANS_THREADS)
         if (st == OC_OK) {
             for (uint32_t s = threadIdx.x; s < 256; s += ANS_THREADS)
                 counts[s] = 0;
+            if (WH)
+                for (uint32_t s = threadIdx.x; s < ANS_WARPS * 256u; s += ANS_THREADS)
+                    wcounts[s / 256u][s % 256u] = 0;
             if (threadIdx.x == 0)
                 coded_words = 0;
             __syncthreads();
+            const bool wh = WH && !sh.split;
             /* the histogram: ANS_HIST_AHEAD symbols a thread loaded at once (one DRAM round
              * trip for them: ncu found the loop waiting on each byte's load), then lanes
              * with the same symbol add once (few distinct exponent bytes) */
@@ -130,14 +142,31 @@ static __global__ void __launch_bounds__(ANS_THREADS)
                     uint64_t j = j0 + (uint64_t)u * ANS_THREADS + threadIdx.x;
                     sy[u] = j < sh.nsym ? ans_sym(p, sh.split, j) : 256u;
                 }
+                if (wh) {
 #pragma unroll
-                for (uint32_t u = 0; u < ANS_HIST_AHEAD; u++) {
-                    uint32_t peers = __match_any_sync(OWN_FULL, sy[u]);
-                    if (sy[u] < 256u && (int)lane == __ffs((int)peers) - 1)
-                        atomicAdd(&counts[sy[u]], (uint32_t)__popc(peers));
+                    for (uint32_t u = 0; u < ANS_HIST_AHEAD; u++)
+                        if (sy[u] < 256u)
+                            atomicAdd(&wcounts[WH ? warp : 0u][sy[u] & 255u], 1u);
+                } else {
+#pragma unroll
+                    for (uint32_t u = 0; u < ANS_HIST_AHEAD; u++) {
+                        uint32_t peers = __match_any_sync(OWN_FULL, sy[u]);
+                        if (sy[u] < 256u && (int)lane == __ffs((int)peers) - 1)
+                            atomicAdd(&counts[sy[u]], (uint32_t)__popc(peers));
+                    }
                 }
             }
             __syncthreads();
+            if (wh) {
+                for (uint32_t s = threadIdx.x; s < 256; s += ANS_THREADS) {
+                    uint32_t sum = 0;
+#pragma unroll
+                    for (uint32_t w2 = 0; w2 < (WH ? ANS_WARPS : 1u); w2++)
+                        sum += wcounts[w2][s];
+                    counts[s] = sum;
+                }
+                __syncthreads();
+            }
             if (sh.nsym)
                 ans_normalize_warp(counts, sh.nsym, ANS_PB, &t);
             __syncthreads();

@@ -29,7 +29,7 @@ static __global__ void ans_k_headers(size_t n, const void *const *src, const siz
         st = OC_ERR_INVALID_ARGUMENT;
     else
         st = ans_chunk_check(p, len, dst ? (uint64_t)caps[i] : UINT64_MAX, &k, &t);
-    s.tiles[i] = st == OC_OK ? (uint32_t)((k.sh.nsym + ANS_GROUP - 1) / ANS_GROUP) : 0u;
+    s.tiles[i] = st == OC_OK ? (uint32_t)((k.sh.nsym + POOL_GROUP - 1) / POOL_GROUP) : 0u;
     s.keys[i] = st == OC_OK ? OWN_KEY_NONE : own_key(0, st);
     if (st == OC_OK && d && k.sh.tail)
         d[k.size - 1] = p[len - 1];
@@ -408,7 +408,7 @@ static __device__ __forceinline__ oc_status ans_decode_any(uint32_t version, con
  * hold more than 11.1 KiB of words), two bf16 tiles always; a tile past the
  * pool's end, or a chunk of PB 12 (whose table runs over the pool's first
  * 8 KiB), reads its words from global memory as before. */
-#define ANS_POOL_WORDS (ANS_DWARPS * 2848u) /* 22.25 KiB */
+#define ANS_POOL_WORDS (POOL_DWARPS * 2848u) /* 22.25 KiB */
 #define STAGED_SMEM (4u * (ANS_DT_FAST + ANS_POOL_WORDS))
 
 /* One u32 from global memory into shared memory (shared address sa),
@@ -459,7 +459,7 @@ static __device__ __forceinline__ int64_t ans_pool_place(const uint8_t *p, const
  * decode table while the copies fly; each warp then decodes its tile, its
  * words read from shared memory (ans2_renorm says why that matters) or
  * global memory. */
-static __global__ void __launch_bounds__(ANS_DTHREADS)
+static __global__ void __launch_bounds__(POOL_DTHREADS)
     ans_k_groups(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                  own_batch_scratch s)
 {
@@ -486,10 +486,10 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
         const uint8_t *p = (const uint8_t *)src[i];
         uint8_t *d = dst ? (uint8_t *)dst[i] : NULL;
         uint32_t group = (uint32_t)(g - s.first[i]);
-        uint64_t first = (uint64_t)group * ANS_GROUP;
-        uint64_t last = first + ANS_GROUP < k.sh.nsym ? first + ANS_GROUP : k.sh.nsym;
+        uint64_t first = (uint64_t)group * POOL_GROUP;
+        uint64_t last = first + POOL_GROUP < k.sh.nsym ? first + POOL_GROUP : k.sh.nsym;
         if (k.mode == 1) {
-            uint32_t tile = group * ANS_DWARPS + warp, stage = 0;
+            uint32_t tile = group * POOL_DWARPS + warp, stage = 0;
             bool has = tile < k.sh.ntiles, staged = false;
             uint64_t a = 0, b = 0, tfirst = (uint64_t)tile * ANS_TILE;
             oc_status st = OC_OK;
@@ -498,7 +498,7 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
                 int64_t off = -1;
                 if (st == OC_OK && k.version >= 2 && __ldg(p + k.tables) <= ANS_PB &&
                     ((uintptr_t)(p + a) & 3u) == 0 && b - a >= ANS2_TILE_HEAD)
-                    off = (ans_pool_place)(p, &k, group * ANS_DWARPS, tile, a, b);
+                    off = (ans_pool_place)(p, &k, group * POOL_DWARPS, tile, a, b);
                 staged = off >= 0;
                 if (staged) {
                     const uint8_t *w = p + a + ANS2_TILE_HEAD;
@@ -516,7 +516,7 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
              * with PB <= 11 (what the encoder writes) keeps f itself in the top 12 bits
              * (ANS2_FAST_ENTRY), else the core's entry (f - 1: PB 12 allows f = 4096) */
             bool fast = k.version >= 2 && pb <= 11u;
-            for (uint32_t sym = warp; sym < 256; sym += ANS_DWARPS)
+            for (uint32_t sym = warp; sym < 256; sym += POOL_DWARPS)
                 for (uint32_t j = lane; j < f[sym]; j += 32)
                     dt[c[sym] + j] = fast ? sym | (j << 8) | ((uint32_t)f[sym] << 20)
                                           : sym | ((uint32_t)(f[sym] - 1u) << 8) | (j << 20);
@@ -540,7 +540,7 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
         /* the stored bytes of this group's symbols (a v2 tile decoder wrote the low
          * bytes of 16-bit values with their high bytes; coded bytes have none) */
         if (d && (k.mode == 0 || (k.sh.split && k.version == 1))) {
-            for (uint64_t j = first + threadIdx.x; j < last; j += ANS_DTHREADS) {
+            for (uint64_t j = first + threadIdx.x; j < last; j += POOL_DTHREADS) {
                 if (k.sh.split) {
                     d[2 * j] = p[k.limit + j];
                     if (k.mode == 0)

@@ -4,22 +4,24 @@
  * the chunk checks), so both engines write the same bytes and statuses.
  * It writes format version 2 and reads versions 1 and 2.
  *
- * Decoding (own_tiles.cuh's flat list): the unit is a GROUP of 2 coding
- * tiles (32768 symbols) of one chunk, one CTA of 2 warps: each warp starts
- * copying its tile's words into its own shared-memory buffer (cp.async;
- * a tile whose words do not fit takes them through a 16-word ring a lane
- * at the buffer's end instead, ans_ring_place),
+ * Decoding (own_tiles.cuh's flat list): the unit is a GROUP of 4 coding
+ * tiles (65536 symbols) of one chunk, one CTA of 4 warps: each warp reads
+ * its tile's head and starts copying each lane's first 16 words into the
+ * lane's window in shared memory (cp.async; ans_win_top keeps every window
+ * topped up while the tile decodes, 16 words a lane instead of the tile's
+ * words whole, so 10 CTAs fit an SM instead of 7 with 2 warps: text 1.17x,
+ * bf16 1.02x; bench/gpu/owncodecs/NOTES.md, session 10),
  * warp 0 reads the frequency table (a warp scan over the presence map
  * gives each symbol's bits), the CTA fills the decode table (2^PB u32
  * entries) in shared memory, then each warp decodes one tile with its 32
- * lanes in lockstep.  Version 2 (ans2_decode_tile_warp): lane L is the
+ * lanes in lockstep.  Version 2 (ans_win_decode_tile): lane L is the
  * tile's state L with its own words (a warp scan of the 32 counts finds
  * them), 64-bit state, per step a table lookup, one wide multiply-add, the
  * byte, and on a state below 2^31 the lane's next word, read one
- * renormalisation ahead from the staged copy (a global load there made
- * every step wait for an L1 miss: ans2_renorm); no vote until the tile's
- * end (~22 SASS instructions a step of 32 symbols;
- * bench/gpu/owncodecs/NOTES.md).  Version 1 (ans_decode_tile_warp,
+ * renormalisation ahead from the lane's window (a global load there made
+ * every step wait for an L1 miss: ans2_renorm); one vote a block of 4
+ * steps (ans_win_top) and none per step (~28 SASS instructions a step of
+ * 32 symbols; bench/gpu/owncodecs/NOTES.md).  Version 1 (ans_decode_tile_warp,
  * the core's ans_decode_tile cut down): 32-bit states, the lanes whose
  * state fell below 2^16 take one 16-bit word each from the top of the
  * shared stream in lane order (ballot + popcount).  The stored low bytes
@@ -45,7 +47,7 @@
 
 #define ANS_WARPS 4u /* the encoder's CTA: a chunk */
 #define ANS_THREADS (ANS_WARPS * 32u)
-#define ANS_DWARPS 2u /* the decoder's CTA: a group of 2 tiles of a chunk */
+#define ANS_DWARPS 4u /* the decoder's CTA: a group of 4 tiles of a chunk */
 #define ANS_DTHREADS (ANS_DWARPS * 32u)
 #define ANS_GROUP (ANS_DWARPS * ANS_TILE) /* symbols per CTA unit of decoding */
 
@@ -185,29 +187,15 @@ template <bool ALIGNED> static __device__ __forceinline__ uint32_t ans2_ld32(con
            ((uint32_t)__ldg(p + 3) << 24);
 }
 
-/* Where a v2 lane reads its words: WSRC_GLOBAL (aligned), WSRC_BYTES
- * (global, unaligned: four byte loads) or WSRC_SHARED (the tile's words
- * staged in the warp's shared-memory buffer; sh is the lane's first word
- * there, as a shared-window address). */
+/* Where a v2 lane reads its words when they are not in its window
+ * (ans_k_groups): WSRC_GLOBAL (aligned), WSRC_BYTES (unaligned: four byte
+ * loads). */
 #define WSRC_GLOBAL 0
 #define WSRC_BYTES 1
-#define WSRC_SHARED 2
-#define WSRC_RING 3 /* the lane's ring of ANS_RING words (ans2_decode_tile_warp) */
 
-/* A lane's ring (WSRC_RING, for a tile whose words do not fit the pool):
- * its next ANS_RING words, word j of lane L at slot (j mod ANS_RING) x 32 +
- * L of the warp's 2 KiB (each lane its own column: no bank conflicts). */
-#define ANS_RING 16u
-
-/* The shared address of word j in the lane's ring (sh: its column). */
-static __device__ __forceinline__ uint32_t ans_ring_at(uint32_t sh, uint32_t j)
-{
-    return sh + ((j & (ANS_RING - 1u)) << 7);
-}
-
-/* One u32 from global memory into a ring slot (cp.async: nothing waits for
- * it until a cp.async.wait_group). */
-static __device__ __forceinline__ void ans_ring_copy(uint32_t sa, const uint8_t *g)
+/* One u32 from global memory into shared memory at shared address sa
+ * (cp.async: nothing waits for it until a cp.async.wait_group). */
+static __device__ __forceinline__ void ans_copy_word(uint32_t sa, const uint8_t *g)
 {
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(sa), "l"(g));
 }
@@ -216,7 +204,7 @@ static __device__ __forceinline__ void ans_ring_copy(uint32_t sa, const uint8_t 
  * addresses the table by its shared address, computed once a tile: from
  * the dynamic array's pointer, ptxas recomputed the window's base from the
  * CTA's cluster id in every step, an S2UR the step then waited for) or a
- * staged word. */
+ * word of a lane's window. */
 static __device__ __forceinline__ uint32_t ans2_lds32(uint32_t a)
 {
     uint32_t v;
@@ -224,13 +212,8 @@ static __device__ __forceinline__ uint32_t ans2_lds32(uint32_t a)
     return v;
 }
 
-template <int WSRC>
-static __device__ __forceinline__ uint32_t ans2_word(const uint8_t *wb, uint32_t sh, uint32_t r)
+template <int WSRC> static __device__ __forceinline__ uint32_t ans2_word(const uint8_t *wb, uint32_t r)
 {
-    if (WSRC == WSRC_SHARED)
-        return ans2_lds32(sh + 4u * r);
-    if (WSRC == WSRC_RING)
-        return ans2_lds32(ans_ring_at(sh, r));
     return ans2_ld32<WSRC == WSRC_GLOBAL>(wb + 4ull * r);
 }
 
@@ -257,7 +240,7 @@ static __device__ __forceinline__ uint64_t ans2_dstep(uint32_t e, uint32_t pb, u
  * 22 KiB for 52 warps' 1664 streams of words). */
 template <int WSRC>
 static __device__ __forceinline__ void ans2_renorm(uint64_t &x, uint32_t &nw, uint32_t &r, uint32_t kw,
-                                                   const uint8_t *wb, uint32_t sh)
+                                                   const uint8_t *wb)
 {
     uint32_t lo = (uint32_t)x, hi = (uint32_t)(x >> 32);
     bool rn = hi == 0u && lo < 0x80000000u;
@@ -265,7 +248,7 @@ static __device__ __forceinline__ void ans2_renorm(uint64_t &x, uint32_t &nw, ui
     lo = rn ? nw : lo;
     r += rn ? 1u : 0u;
     if (rn && r < kw)
-        nw = ans2_word<WSRC>(wb, sh, r);
+        nw = ans2_word<WSRC>(wb, r);
     asm("mov.b64 %0, {%1, %2};" : "=l"(x) : "r"(lo), "r"(hi));
 }
 
@@ -281,16 +264,9 @@ static __device__ __forceinline__ void ans2_st8(uint8_t *p, uint32_t v)
  * status).  The lane's words start after the other lanes' (a warp scan of
  * the counts, once); then per step a table lookup, a 64-bit multiply-add,
  * the byte, and for a state below 2^31 the lane's next word, loaded one
- * renormalisation ahead (nw).  WSRC says where the words are read: from
- * the warp's shared-memory buffer where the kernel staged the tile's
- * words (stage: the buffer's shared address), from the warp's rings
- * (WSRC_RING, stage: the rings' address, a tile that did not fit the
- * pool: the tile starts by copying each lane's first ANS_RING words in and
- * waiting for them; every block of 4 steps then requests the words up to
- * ANS_RING past the lane's current one and waits only for the requests of
- * two blocks before, which cover every read of this block; a request
- * writes word j over word j - ANS_RING, already taken), else from global
- * memory.  No
+ * renormalisation ahead (nw), here from global memory (the tiles that
+ * ans_k_groups cannot take through windows: version 2 with PB 12, or
+ * unaligned; ans_win_decode_tile is this loop with windows).  No
  * vote per step, no check per step: r counts the words a lane took, a
  * load happens only while r < K (never past the lane's words), and a lane
  * that took more or fewer than K, or ended elsewhere than 2^31, fails the
@@ -330,7 +306,7 @@ template <bool WRITE, int WSRC, uint32_t STRIDE, bool FAST>
 static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t *dt, uint32_t pb,
                                                                   const uint8_t *src, uint64_t n,
                                                                   uint32_t cnt, uint8_t *out,
-                                                                  const uint8_t *lo, uint32_t stage)
+                                                                  const uint8_t *lo)
 {
     if (n < ANS2_TILE_HEAD)
         return OC_ERR_CORRUPT;
@@ -342,25 +318,14 @@ static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t
     if (ANS2_TILE_HEAD + 4ull * __shfl_sync(OWN_FULL, incl, 31) != n)
         return OC_ERR_CORRUPT;
     const uint8_t *wb = src + ANS2_TILE_HEAD + 4ull * (incl - kw);
-    /* WSRC_SHARED: the same words, staged; WSRC_RING: the lane's column of the warp's rings */
-    uint32_t sh = WSRC == WSRC_RING ? stage + 4u * lane : stage + 4u * (incl - kw);
-    uint32_t fe = 0; /* WSRC_RING: the lane's words requested */
-    if (WSRC == WSRC_RING) {
-        fe = kw < ANS_RING ? kw : ANS_RING;
-#pragma unroll
-        for (uint32_t j = 0; j < ANS_RING; j++)
-            if (j < fe)
-                ans_ring_copy(ans_ring_at(sh, j), wb + 4u * j);
-        asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 0;" ::: "memory");
-    }
-    uint32_t r = 0;                                     /* words taken */
-    uint32_t nw = kw ? ans2_word<WSRC>(wb, sh, 0) : 0u; /* W[r] while r < K */
+    uint32_t r = 0;                                 /* words taken */
+    uint32_t nw = kw ? ans2_word<WSRC>(wb, 0) : 0u; /* W[r] while r < K */
     uint64_t x = s;
     if (x < ANS2_L) {
         x = (x << 32) | nw;
         r++;
         if (r < kw)
-            nw = ans2_word<WSRC>(wb, sh, r);
+            nw = ans2_word<WSRC>(wb, r);
     }
     uint32_t mask = (1u << pb) - 1u;
     /* the table's shared address, through a shuffle so that ptxas keeps it in a register
@@ -377,19 +342,6 @@ static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t
         q[i] = LO && i < full ? (uint32_t)__ldg(l + (size_t)i * ANS_LANES) : 0u;
     uint32_t k = 0;
     for (; k + ANS2_BLOCK <= full; k += ANS2_BLOCK) {
-        if (WSRC == WSRC_RING) {
-            /* the words up to ANS_RING past the lane's current one (at most a block's 4: a
-             * lane takes at most a word a step), each over a word already taken; wait only
-             * for the requests of two blocks before, which cover this block's reads */
-            uint32_t want = r + ANS_RING < kw ? r + ANS_RING : kw;
-            const uint8_t *gw = wb + 4u * fe;
-#pragma unroll
-            for (uint32_t i = 0; i < ANS2_BLOCK; i++)
-                if (fe + i < want)
-                    ans_ring_copy(ans_ring_at(sh, fe + i), gw + 4u * i);
-            fe = want;
-            asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 2;" ::: "memory");
-        }
         uint32_t nq[ANS2_BLOCK];
         if (LO) {
 #pragma unroll
@@ -406,7 +358,7 @@ static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t
             x = ans2_dstep<FAST>(e, pb, x);
             if (WRITE)
                 ans2_put<STRIDE>(o, (size_t)(k + i) * ANS_LANES, e, q[i]);
-            ans2_renorm<WSRC>(x, nw, r, kw, wb, sh);
+            ans2_renorm<WSRC>(x, nw, r, kw, wb);
         }
         if (LO) {
 #pragma unroll
@@ -414,8 +366,6 @@ static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t
                 q[i] = nq[i];
         }
     }
-    if (WSRC == WSRC_RING) /* the last steps' words were requested (fe >= min(r + 12, K)) */
-        asm volatile("cp.async.wait_group 0;" ::: "memory");
 #pragma unroll
     for (uint32_t i = 0; i + 1 < ANS2_BLOCK; i++) {
         if (k + i < full) {
@@ -423,7 +373,7 @@ static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t
             x = ans2_dstep<FAST>(e, pb, x);
             if (WRITE)
                 ans2_put<STRIDE>(o, (size_t)(k + i) * ANS_LANES, e, q[i]);
-            ans2_renorm<WSRC>(x, nw, r, kw, wb, sh);
+            ans2_renorm<WSRC>(x, nw, r, kw, wb);
         }
     }
     if (full * ANS_LANES + lane < cnt) {
@@ -441,142 +391,263 @@ static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t
     return __any_sync(OWN_FULL, bad) ? OC_ERR_CORRUPT : OC_OK;
 }
 
-/* A v2 tile on the path its table, word source and output call for: out
- * is where the tile's first byte (stride 1) or first 16-bit value (stride
- * 2, the low bytes at lo) goes. */
+/* A v2 tile from global memory on the path its table, alignment and
+ * output call for: out is where the tile's first byte (stride 1) or first
+ * 16-bit value (stride 2, the low bytes at lo) goes. */
 template <bool WRITE, bool FAST, int WSRC>
 static __device__ __forceinline__ oc_status ans2_decode_pick2(const uint32_t *dt, uint32_t pb,
                                                               const uint8_t *src, uint64_t n, uint32_t cnt,
                                                               uint8_t *out, uint32_t stride,
-                                                              const uint8_t *lo, uint32_t stage)
+                                                              const uint8_t *lo)
 {
     if (stride == 1)
-        return ans2_decode_tile_warp<WRITE, WSRC, 1, FAST>(dt, pb, src, n, cnt, out, lo, stage);
+        return ans2_decode_tile_warp<WRITE, WSRC, 1, FAST>(dt, pb, src, n, cnt, out, lo);
     if (((uintptr_t)out & 1u) == 0)
-        return ans2_decode_tile_warp<WRITE, WSRC, 2, FAST>(dt, pb, src, n, cnt, out, lo, stage);
-    return ans2_decode_tile_warp<WRITE, WSRC, 3, FAST>(dt, pb, src, n, cnt, out, lo, stage);
+        return ans2_decode_tile_warp<WRITE, WSRC, 2, FAST>(dt, pb, src, n, cnt, out, lo);
+    return ans2_decode_tile_warp<WRITE, WSRC, 3, FAST>(dt, pb, src, n, cnt, out, lo);
 }
 
-/* where: WSRC_SHARED, the tile's words are in shared memory at the
- * shared address stage; WSRC_RING (PB <= 11, src 4-aligned), they go
- * through the warp's rings at stage; else they are read from global
- * memory. */
-template <bool WRITE, bool FAST>
-static __device__ __forceinline__ oc_status ans2_decode_pick(const uint32_t *dt, uint32_t pb,
-                                                             const uint8_t *src, uint64_t n, uint32_t cnt,
-                                                             uint8_t *out, uint32_t stride, const uint8_t *lo,
-                                                             int where, uint32_t stage)
-{
-    if (where == WSRC_SHARED)
-        return ans2_decode_pick2<WRITE, FAST, WSRC_SHARED>(dt, pb, src, n, cnt, out, stride, lo, stage);
-    if (FAST && where == WSRC_RING)
-        return ans2_decode_pick2<WRITE, FAST, WSRC_RING>(dt, pb, src, n, cnt, out, stride, lo, stage);
-    if (((uintptr_t)src & 3u) == 0)
-        return ans2_decode_pick2<WRITE, FAST, WSRC_GLOBAL>(dt, pb, src, n, cnt, out, stride, lo, 0u);
-    return ans2_decode_pick2<WRITE, FAST, WSRC_BYTES>(dt, pb, src, n, cnt, out, stride, lo, 0u);
-}
-
-/* Either version's tile: out is where the tile's first symbol byte goes
- * (v1, and v2 bytes) or (v2, 16-bit values: out - 1) its first value. */
+/* Either version's tile, its words from global memory: out is where the
+ * tile's first symbol byte goes (v1, and v2 bytes) or (v2, 16-bit values:
+ * out - 1) its first value. */
 template <bool WRITE>
 static __device__ __forceinline__ oc_status ans_decode_any(uint32_t version, const uint32_t *dt, uint32_t pb,
                                                            const uint8_t *src, uint64_t n, uint32_t cnt,
-                                                           uint8_t *out, uint32_t stride, const uint8_t *lo,
-                                                           int where, uint32_t stage)
+                                                           uint8_t *out, uint32_t stride, const uint8_t *lo)
 {
     if (version == 1)
         return ans_decode_tile_warp<WRITE>(dt, pb, src, n, cnt, out, stride);
     if (WRITE && stride == 2)
         out -= 1;
-    return pb <= 11u ? ans2_decode_pick<WRITE, true>(dt, pb, src, n, cnt, out, stride, lo, where, stage)
-                     : ans2_decode_pick<WRITE, false>(dt, pb, src, n, cnt, out, stride, lo, where, stage);
+    if (((uintptr_t)src & 3u) == 0)
+        return pb <= 11u ? ans2_decode_pick2<WRITE, true, WSRC_GLOBAL>(dt, pb, src, n, cnt, out, stride, lo)
+                         : ans2_decode_pick2<WRITE, false, WSRC_GLOBAL>(dt, pb, src, n, cnt, out, stride, lo);
+    return pb <= 11u ? ans2_decode_pick2<WRITE, true, WSRC_BYTES>(dt, pb, src, n, cnt, out, stride, lo)
+                     : ans2_decode_pick2<WRITE, false, WSRC_BYTES>(dt, pb, src, n, cnt, out, stride, lo);
 }
 
-/* Shared memory of ans_k_groups (dynamic): the decode table of PB <= 11
- * (2^11 u32), then a pool of 22.25 KiB for the words of the group's 2
- * tiles, the second's after the first's.  32.3 KiB a CTA with the static
- * part and the 1 KiB the driver keeps: 7 CTAs (14 warps) an SM, for text
- * (4 tiles a 64 KiB chunk) and 16-bit data (2) alike; with groups of 4
- * tiles, a bf16 chunk left half of a CTA's warps waiting (ncu: 49% of the
- * stalls at the barrier).  Two text tiles of 16384 bytes fit at ratio 1.45
- * or more (ratio 1.6: ~10 KiB a tile; text_linux_docs: 8.5% of the tiles
- * hold more than 11.1 KiB of words), two bf16 tiles always; a tile past the
- * pool's end takes its words through a ring in the pool's last 2 KiB
- * (ans_ring_place) where the other tile's words leave them free, else, and
- * for a chunk of PB 12 (whose table runs over the pool's first 8 KiB),
- * from global memory as before. */
+/* The windows (design (a) of bench/gpu/owncodecs/NOTES.md, sessions 9-10):
+ * each lane of a v2 tile keeps its next ANS_WIN words in shared memory,
+ * topped up by cp.async when any lane of the warp has fewer than
+ * ANS_WIN_TOP requested ahead and waited for only when some lane's next 5
+ * words are not known to have landed.  Dynamic shared memory: the decode
+ * table of PB <= 11 (2^11 u32), then ANS_DWARPS windows of ANS_WIN x 128 B,
+ * at least 16 KiB so that a foreign stream's PB 12 table (4096 u32) fits
+ * (its tiles read global memory: the table covers the windows). */
 #define ANS_DT_FAST (1u << ANS_PB)
-#define ANS_POOL_WORDS (ANS_DWARPS * 2848u) /* 22.25 KiB */
-#define ANS_GROUPS_SMEM (4u * (ANS_DT_FAST + ANS_POOL_WORDS))
+#define ANS_WIN 16u
+#define ANS_WIN_TOP(R) ((R) / 2u + 2u) /* top up a lane's window below this many words ahead */
+#define ANS_GROUPS_SMEM                                                                                      \
+    (4u * (ANS_DT_FAST + ANS_DWARPS * ANS_WIN * 32u) > 4u * 4096u                                            \
+         ? 4u * (ANS_DT_FAST + ANS_DWARPS * ANS_WIN * 32u)                                                   \
+         : 4u * 4096u)
+#define ANS_WIN_MINB 10u /* CTAs an SM (48 registers a thread; the shared memory allows 11) */
 
-/* One u32 from global memory into shared memory (shared address sa),
- * without passing through registers (cp.async: nothing waits for it until
- * ans_stage_wait). */
-static __device__ __forceinline__ void ans_stage_word(uint32_t sa, const uint8_t *g)
+/* A warp's windows (ANS_WIN x 128 B): word j of lane L at row (j mod
+ * ANS_WIN), column L, so the lanes' reads never conflict (bank L); each
+ * lane copies its own words (4-byte cp.async).  A lane counts the words it
+ * took x 128 (u), so word r's slot is sh + (u & (ANS_WIN - 1) x 128): one
+ * LOP3 and an add.  (ans_dev's `win4c` laid each window out as a row and
+ * topped them up coalesced: 0.96x on text, 0.92x on bf16; NOTES.md.) */
+#define ANS_WIN_ROWS ((ANS_WIN - 1u) << 7)
+
+/* The shared address of word j in a lane's window (sh: its column). */
+static __device__ __forceinline__ uint32_t ans_win_at(uint32_t sh, uint32_t j)
 {
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(sa), "l"(g) : "memory");
+    return sh + ((j & (ANS_WIN - 1u)) << 7);
 }
 
-/* The warp's staged words are in its buffer, visible to all its lanes. */
-static __device__ __forceinline__ void ans_stage_wait(void)
+/* A lane's window state across a v2 tile. */
+typedef struct ans_win_lane {
+    const uint8_t *wb; /* the lane's first word in global memory */
+    uint32_t s;        /* the stored state */
+    uint32_t kw;       /* the lane's words */
+    uint32_t sh;       /* the lane's column of the warp's windows (shared address) */
+    uint32_t fe;       /* words requested: [0, fe) */
+} ans_win_lane;
+
+/* Requests the lane's words [fe, want) (want - fe <= ANS_WIN), committed
+ * with the other lanes' as one group. */
+static __device__ __forceinline__ void ans_win_request(const ans_win_lane &L, uint32_t want)
 {
-    asm volatile("cp.async.wait_all;" ::: "memory");
-    __syncwarp();
+    for (uint32_t j = L.fe; j < want; j++)
+        ans_copy_word(ans_win_at(L.sh, j), L.wb + 4u * j);
+    asm volatile("cp.async.commit_group;" ::: "memory");
 }
 
-/* Where a warp's tile (of a v2 chunk at p, PB <= 11, starting 4-aligned at
- * offset a, ending at b) puts its words in the pool: the bytes of words of
- * the group's tiles before it, if the tiles from the group's first (t0)
- * to this one each hold at least a tile's head (their ends ascend by 192
- * or more: then the warps' places never overlap, whatever the table says)
- * and the words fit; else -1 (read from global memory). */
-static __device__ __forceinline__ int64_t ans_pool_place(const uint8_t *p, const ans_chunk *k, uint32_t t0,
-                                                         uint32_t tile, uint64_t a, uint64_t b)
+/* A v2 tile's head (src: 4-aligned, n >= the head): the lane's state and
+ * words, the check of the counts against the tile's size (the global
+ * path's, in the same order: CORRUPT if they disagree), and the window's
+ * first min(ANS_WIN, K) words requested (not waited for: the decode table
+ * is built meanwhile). */
+static __device__ __forceinline__ oc_status ans_win_start(const uint8_t *src, uint64_t n, uint32_t ring,
+                                                          ans_win_lane *L)
 {
     uint32_t lane = threadIdx.x & 31u;
-    bool good = true;
-    if (lane <= tile - t0) {
-        uint32_t t = t0 + lane;
-        uint64_t e0 = t ? oc_load_le32(p + k->tile_tab + 4ull * (t - 1)) : 0;
-        good = e0 + ANS2_TILE_HEAD <= oc_load_le32(p + k->tile_tab + 4ull * t);
-    }
-    if (!__all_sync(OWN_FULL, good))
-        return -1;
-    uint64_t base = (uint64_t)k->tile_tab + 4ull * k->sh.ntiles;
-    uint64_t g0 = t0 ? oc_load_le32(p + k->tile_tab + 4ull * (t0 - 1)) : 0;
-    uint64_t off = (a - base - g0) - (uint64_t)ANS2_TILE_HEAD * (tile - t0), words = b - a - ANS2_TILE_HEAD;
-    if (off % 4u || words % 4u || off + words > 4ull * ANS_POOL_WORDS)
-        return -1;
-    return (int64_t)off;
+    L->s = ans2_ld32<true>(src + 4 * lane);
+    L->kw = (uint32_t)__ldg(src + 4 * ANS_LANES + 2 * lane) |
+            ((uint32_t)__ldg(src + 4 * ANS_LANES + 2 * lane + 1) << 8);
+    uint32_t incl = own_warp_incl_add32(L->kw);
+    L->fe = 0;
+    if (ANS2_TILE_HEAD + 4ull * __shfl_sync(OWN_FULL, incl, 31) != n)
+        return OC_ERR_CORRUPT;
+    L->wb = src + ANS2_TILE_HEAD + 4ull * (incl - L->kw);
+    L->sh = ring + 4u * lane;
+    ans_win_request(*L, L->kw < ANS_WIN ? L->kw : ANS_WIN);
+    L->fe = L->kw < ANS_WIN ? L->kw : ANS_WIN;
+    return OC_OK;
 }
 
-/* A tile that does not fit the pool (text: ~12.5% of the sample's tiles,
- * 519 cycles a step with its words from global memory against ~120
- * staged, its sibling warp waiting ~14k cycles for it) takes its words
- * through a ring of 2 KiB at the pool's end instead (warp w: the w-th 2
- * KiB from the end), if the group's other tile's staged words (the same
- * decision its warp makes from the same bytes) leave that place free.
- * Returns the ring's offset in the pool, or -1 (global memory).  The
- * conditions are the pool's (v2, PB <= 11, 4-aligned, a whole head):
- * chunks whose tiles all fit never get here, so the rule follows the
- * data, not its type (ans_dev "ringfb", H100: text 1.21x, comments and
- * bf16 unchanged). */
-static __device__ __forceinline__ int64_t ans_ring_place(const uint8_t *p, const ans_chunk *k, uint32_t t0)
+/* Before a block of up to 4 steps (which read words up to r + 4): tops up
+ * the windows if any lane has fewer than ANS_WIN_TOP words requested ahead
+ * (each lane to min(r + ANS_WIN, K): word j overwrites word j - ANS_WIN <
+ * r, already taken), then, if some lane's words up to r + 4 are not known
+ * to have landed (fc), waits for every group but the one just committed
+ * (whose words start at or past r + TOP - 4 >= r + 5), or for all.  One
+ * vote when neither is needed (nearly every block).  bench/gpu/dev's
+ * ans_win_cpu_check emulates this with copies landing at random: no read
+ * of a word before it lands, none of a slot overwritten. */
+static __device__ __forceinline__ void ans_win_top(ans_win_lane &L, uint32_t r, uint32_t &fc)
 {
-    uint32_t warp = threadIdx.x >> 5;
-    uint64_t rlo = 4ull * ANS_POOL_WORDS - 2048ull * (warp + 1u), rhi = rlo + 2048u;
-    uint32_t ot = t0 + (warp ^ 1u); /* the other warp's tile */
-    if (ot < k->sh.ntiles) {
-        uint64_t oa = 0, ob = 0;
-        if (own_tile_span(p, k->tile_tab, k->sh.ntiles, ot, k->limit, &oa, &ob) == OC_OK &&
-            ((uintptr_t)(p + oa) & 3u) == 0 && ob - oa >= ANS2_TILE_HEAD) {
-            int64_t ooff = ans_pool_place(p, k, t0, ot, oa, ob);
-            uint64_t ow = ob - oa - ANS2_TILE_HEAD;
-            if (ooff >= 0 && (uint64_t)ooff + ow > rlo && (uint64_t)ooff < rhi)
-                return -1;
+    const uint32_t TOP = ANS_WIN_TOP(ANS_WIN);
+    bool low = L.fe < L.kw && L.fe - r < TOP;
+    uint32_t need = r + 5u < L.kw ? r + 5u : L.kw;
+    if (!__any_sync(OWN_FULL, low || fc < need))
+        return;
+    uint32_t old = L.fe;
+    bool issued = false;
+    if (__any_sync(OWN_FULL, low)) {
+        uint32_t want = r + ANS_WIN < L.kw ? r + ANS_WIN : L.kw;
+        ans_win_request(L, want);
+        L.fe = want;
+        issued = true;
+    }
+    if (__any_sync(OWN_FULL, fc < need)) {
+        if (issued) {
+            asm volatile("cp.async.wait_group 1;" ::: "memory");
+            fc = old;
+        } else {
+            asm volatile("cp.async.wait_group 0;" ::: "memory");
+            fc = L.fe;
         }
     }
-    return (int64_t)rlo;
+}
+
+/* The v2 renormalisation (ans2_renorm) with the word from the lane's
+ * window (u: the words taken x 128, kwu: K x 128). */
+static __device__ __forceinline__ void ans_win_renorm(uint64_t &x, uint32_t &nw, uint32_t &u, uint32_t kwu,
+                                                      uint32_t sh)
+{
+    uint32_t lo = (uint32_t)x, hi = (uint32_t)(x >> 32);
+    bool rn = hi == 0u && lo < 0x80000000u;
+    hi = rn ? lo : hi;
+    lo = rn ? nw : lo;
+    u += rn ? 128u : 0u;
+    if (rn && u < kwu)
+        nw = ans2_lds32(sh + (u & ANS_WIN_ROWS));
+    asm("mov.b64 %0, {%1, %2};" : "=l"(x) : "r"(lo), "r"(hi));
+}
+
+/* ans2_decode_tile_warp (FAST table: PB <= 11) with the words from the
+ * lane's window: the same reads of the words, checks, bytes and status;
+ * the head was read by ans_win_start. */
+template <bool WRITE, uint32_t STRIDE>
+static __device__ __forceinline__ oc_status ans_win_decode_tile(const uint32_t *dt, uint32_t pb,
+                                                                ans_win_lane &L, uint32_t cnt, uint8_t *out,
+                                                                const uint8_t *lo)
+{
+    uint32_t lane = threadIdx.x & 31u;
+    asm volatile("cp.async.wait_group 0;" ::: "memory"); /* the first window */
+    uint32_t fc = L.fe;                                  /* words known to have landed */
+    uint32_t kwu = L.kw << 7, u = 0, sh = L.sh;          /* K < 2^16: no overflow */
+    uint32_t nw = L.kw ? ans2_lds32(ans_win_at(sh, 0)) : 0u;
+    uint64_t x = L.s;
+    if (x < ANS2_L) {
+        x = (x << 32) | nw;
+        u += 128u;
+        if (u < kwu)
+            nw = ans2_lds32(ans_win_at(sh, 1));
+    }
+    uint32_t mask = (1u << pb) - 1u;
+    uint32_t dsh = __shfl_sync(OWN_FULL, (uint32_t)__cvta_generic_to_shared(dt), 0);
+    uint32_t full = cnt / ANS_LANES;
+    uint8_t *o = WRITE ? out + (size_t)lane * (STRIDE == 1 ? 1u : 2u) : NULL;
+    const bool LO = WRITE && STRIDE != 1;
+    const uint8_t *l = LO ? lo + lane : NULL;
+    uint32_t q[ANS2_BLOCK];
+#pragma unroll
+    for (uint32_t i = 0; i < ANS2_BLOCK; i++)
+        q[i] = LO && i < full ? (uint32_t)__ldg(l + (size_t)i * ANS_LANES) : 0u;
+    uint32_t k = 0;
+    for (; k + ANS2_BLOCK <= full; k += ANS2_BLOCK) {
+        ans_win_top(L, u >> 7, fc);
+        uint32_t nq[ANS2_BLOCK];
+        if (LO) {
+#pragma unroll
+            for (uint32_t i = 0; i < ANS2_BLOCK; i++)
+                nq[i] = k + ANS2_BLOCK + i < full
+                            ? (uint32_t)__ldg(l + (size_t)(k + ANS2_BLOCK + i) * ANS_LANES)
+                            : 0u;
+            if (k + ANS2_PF_STEPS < full)
+                asm volatile("prefetch.global.L2 [%0];" ::"l"(l + (size_t)(k + ANS2_PF_STEPS) * ANS_LANES));
+        }
+#pragma unroll
+        for (uint32_t i = 0; i < ANS2_BLOCK; i++) {
+            uint32_t e = ans2_lds32(dsh + 4u * ((uint32_t)x & mask));
+            x = ans2_dstep<true>(e, pb, x);
+            if (WRITE)
+                ans2_put<STRIDE>(o, (size_t)(k + i) * ANS_LANES, e, q[i]);
+            ans_win_renorm(x, nw, u, kwu, sh);
+        }
+        if (LO) {
+#pragma unroll
+            for (uint32_t i = 0; i < ANS2_BLOCK; i++)
+                q[i] = nq[i];
+        }
+    }
+    ans_win_top(L, u >> 7, fc); /* the tail reads words up to r + 4 too */
+#pragma unroll
+    for (uint32_t i = 0; i + 1 < ANS2_BLOCK; i++) {
+        if (k + i < full) {
+            uint32_t e = ans2_lds32(dsh + 4u * ((uint32_t)x & mask));
+            x = ans2_dstep<true>(e, pb, x);
+            if (WRITE)
+                ans2_put<STRIDE>(o, (size_t)(k + i) * ANS_LANES, e, q[i]);
+            ans_win_renorm(x, nw, u, kwu, sh);
+        }
+    }
+    if (full * ANS_LANES + lane < cnt) {
+        uint32_t e = ans2_lds32(dsh + 4u * ((uint32_t)x & mask));
+        x = ans2_dstep<true>(e, pb, x);
+        if (WRITE)
+            ans2_put<STRIDE>(o, (size_t)full * ANS_LANES, e,
+                             LO ? (uint32_t)__ldg(l + (size_t)full * ANS_LANES) : 0u);
+        if (x < ANS2_L) {
+            x = (x << 32) | nw;
+            u += 128u;
+        }
+    }
+    /* no copy may still be in flight when the next group's windows reuse the slots */
+    asm volatile("cp.async.wait_group 0;" ::: "memory");
+    int bad = L.s == 0 || u != kwu || x != ANS2_L;
+    return __any_sync(OWN_FULL, bad) ? OC_ERR_CORRUPT : OC_OK;
+}
+
+/* A windowed tile on the path its output calls for (ans_decode_any's
+ * conventions: out is the first byte, or for 16-bit values out - 1 the
+ * first value). */
+template <bool WRITE>
+static __device__ __forceinline__ oc_status ans_win_decode(const uint32_t *dt, uint32_t pb, ans_win_lane &L,
+                                                           uint32_t cnt, uint8_t *out, uint32_t stride,
+                                                           const uint8_t *lo)
+{
+    if (stride == 1)
+        return ans_win_decode_tile<WRITE, 1>(dt, pb, L, cnt, out, lo);
+    if (WRITE)
+        out -= 1;
+    if (((uintptr_t)out & 1u) == 0)
+        return ans_win_decode_tile<WRITE, 2>(dt, pb, L, cnt, out, lo);
+    return ans_win_decode_tile<WRITE, 3>(dt, pb, L, cnt, out, lo);
 }
 
 /* The last symbol whose cumulative frequency c is <= slot: the slot's
@@ -634,18 +705,18 @@ static __device__ __forceinline__ void ans_fill_table(uint32_t *dt, const uint16
     }
 }
 
-/* A group of 2 tiles of one chunk by a CTA of 2 warps: warp 0 finds the
- * chunk (oc_chunk_of_warp); each warp finds its tile and (version 2,
- * PB <= 11, aligned, room in the pool) starts copying the tile's words
- * into the pool; warp 0 reads the frequency table and the CTA builds the
- * decode table (ans_fill_table) while the copies fly; each warp then decodes its tile, its
- * words read from shared memory (ans2_renorm says why that matters) or
- * global memory. */
-static __global__ void __launch_bounds__(ANS_DTHREADS)
+/* A group of ANS_DWARPS tiles of one chunk by a CTA of as many warps: warp
+ * 0 finds the chunk (oc_chunk_of_warp); each warp reads its tile's head
+ * and (version 2, PB <= 11, aligned) requests its lanes' first windows;
+ * warp 0 reads the frequency table and the CTA builds the decode table
+ * (ans_fill_table) while the copies fly; each warp then decodes its tile,
+ * its words through the windows (ans_win_decode_tile) or, for the other
+ * tiles, from global memory. */
+static __global__ void __launch_bounds__(ANS_DTHREADS, ANS_WIN_MINB)
     ans_k_groups(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                  own_batch_scratch s)
 {
-    extern __shared__ uint32_t ans_sm[]; /* ANS_GROUPS_SMEM bytes: the table, the pool */
+    extern __shared__ uint32_t ans_sm[]; /* ANS_GROUPS_SMEM bytes: the table, the windows */
     __shared__ uint16_t f[256], c[256];
     __shared__ uint32_t pb;
     __shared__ size_t chunk;
@@ -653,7 +724,8 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
     uint32_t *dt = ans_sm;
     unsigned long long total = s.first[n];
     uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
-    uint32_t pool = (uint32_t)__cvta_generic_to_shared(ans_sm + ANS_DT_FAST);
+    uint32_t ring = (uint32_t)__cvta_generic_to_shared(ans_sm + ANS_DT_FAST) + warp * ANS_WIN * 128u;
+    (void)src_sizes;
     for (unsigned long long g = blockIdx.x; g < total; g += gridDim.x) {
         if (warp == 0) {
             size_t ci = oc_chunk_of_warp(s.first, n, g);
@@ -671,34 +743,18 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
         uint64_t first = (uint64_t)group * ANS_GROUP;
         uint64_t last = first + ANS_GROUP < k.sh.nsym ? first + ANS_GROUP : k.sh.nsym;
         if (k.mode == 1) {
-            uint32_t tile = group * ANS_DWARPS + warp, stage = 0;
-            bool has = tile < k.sh.ntiles, staged = false;
-            int where = WSRC_GLOBAL;
+            uint32_t tile = group * ANS_DWARPS + warp;
+            bool has = tile < k.sh.ntiles, win = false;
             uint64_t a = 0, b = 0, tfirst = (uint64_t)tile * ANS_TILE;
             oc_status st = OC_OK;
+            ans_win_lane L;
+            L.fe = 0;
             if (has) {
                 st = own_tile_span(p, k.tile_tab, k.sh.ntiles, tile, k.limit, &a, &b);
-                int64_t off = -1;
-                bool poolable = st == OC_OK && k.version >= 2 && __ldg(p + k.tables) <= ANS_PB &&
-                                ((uintptr_t)(p + a) & 3u) == 0 && b - a >= ANS2_TILE_HEAD;
-                if (poolable)
-                    off = ans_pool_place(p, &k, group * ANS_DWARPS, tile, a, b);
-                staged = off >= 0;
-                if (staged) {
-                    const uint8_t *w = p + a + ANS2_TILE_HEAD;
-                    uint32_t nwords = (uint32_t)((b - a - ANS2_TILE_HEAD) / 4u);
-                    stage = pool + (uint32_t)off;
-                    where = WSRC_SHARED;
-                    for (uint32_t j = lane; j < nwords; j += 32)
-                        ans_stage_word(stage + 4u * j, w + 4ull * j);
-                    asm volatile("cp.async.commit_group;" ::: "memory");
-                } else if (poolable) {
-                    int64_t roff = ans_ring_place(p, &k, group * ANS_DWARPS);
-                    if (roff >= 0) {
-                        where = WSRC_RING;
-                        stage = pool + (uint32_t)roff;
-                    }
-                }
+                win = st == OC_OK && k.version >= 2 && __ldg(p + k.tables) <= ANS_PB &&
+                      ((uintptr_t)(p + a) & 3u) == 0 && b - a >= ANS2_TILE_HEAD;
+                if (win)
+                    st = ans_win_start(p + a, b - a, ring, &L);
             }
             if (warp == 0)
                 ans_warp_table(p + k.tables, &pb, f, c);
@@ -706,16 +762,17 @@ static __global__ void __launch_bounds__(ANS_DTHREADS)
             ans_fill_table(dt, f, c, pb, k.version >= 2 && pb <= 11u);
             __syncthreads();
             if (has) {
-                if (staged)
-                    ans_stage_wait();
                 if (st == OC_OK) {
                     uint32_t cnt = (uint32_t)(k.sh.nsym - tfirst < ANS_TILE ? k.sh.nsym - tfirst : ANS_TILE);
                     uint8_t *o = d ? d + (k.sh.split ? 2 * tfirst + 1 : tfirst) : NULL;
                     const uint8_t *lo = p + k.limit + tfirst; /* 16-bit data: the tile's low bytes */
-                    st = o ? ans_decode_any<true>(k.version, dt, pb, p + a, b - a, cnt, o,
-                                                  k.sh.split ? 2u : 1u, lo, where, stage)
-                           : ans_decode_any<false>(k.version, dt, pb, p + a, b - a, cnt, o, 1u, lo, where,
-                                                   stage);
+                    uint32_t stride = k.sh.split ? 2u : 1u;
+                    if (win)
+                        st = o ? ans_win_decode<true>(dt, pb, L, cnt, o, stride, lo)
+                               : ans_win_decode<false>(dt, pb, L, cnt, o, 1u, lo);
+                    else
+                        st = o ? ans_decode_any<true>(k.version, dt, pb, p + a, b - a, cnt, o, stride, lo)
+                               : ans_decode_any<false>(k.version, dt, pb, p + a, b - a, cnt, o, 1u, lo);
                 }
                 if (st != OC_OK && lane == 0)
                     atomicMin(&s.keys[i], own_key((unsigned long long)tile + 1, st));
