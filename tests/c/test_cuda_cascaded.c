@@ -25,8 +25,8 @@
  * same real columns cut to 256 KiB, one 64 KiB chunk (4 tiles) a case,
  * every data type and every kind of layer list the decoder treats apart
  * (nVCOMP's layers, automatic, none, RLEs in a row, 3/1, 3/3, no
- * bit-packing), sizes 0, 1, 7 and an odd tail, one chunk of 256 KiB, ~24
- * prefixes and ~24 byte flips of two columns' streams, the size query:
+ * bit-packing), sizes 0, 1, 7 and an odd tail, one chunk of 256 KiB, ~16
+ * prefixes and ~16 byte flips of two columns' streams, the size query:
  * every kernel and every decode path, with the same checks.
  *
  * Without a GPU (CI) the test says so and passes; scripts/gpu-check runs
@@ -136,7 +136,7 @@ int main(int argc, char **argv)
         return 0;
     if (race) {
         g_small = 1;
-        g_hostile_sample = 24;
+        g_hostile_sample = 16;
         race_cases();
         return own_gpu_end("test_cuda_cascaded --race");
     }

@@ -45,6 +45,27 @@ typedef struct cz4_ws {
 static_assert(CZ4_S1 + 2u * (CZ_TILE_BYTES / 4u + 1u) <= sizeof(((czg_ws *)0)->starts) + sizeof(cz4_ws::tail),
               "cz4_ws: room for the second run starts");
 
+/* czg_swz(b) in two operations: b ^ ((b >> 3) & 0x70) flips the same three
+ * bits (the 16-byte slot within the 128-byte row) that czg_swz's form
+ * rebuilds in five; for the walk's addresses. */
+static __device__ __forceinline__ uint32_t cz4_swz(uint32_t b)
+{
+    return b ^ ((b >> 3) & 0x70u);
+}
+
+static __device__ __forceinline__ uint32_t cz4_start(const uint8_t *starts, uint32_t i)
+{
+    return *(const uint16_t *)(starts + cz4_swz(2u * i));
+}
+
+template <typename V, uint32_t W> static __device__ __forceinline__ V cz4_ld(const uint8_t *buf, uint32_t e)
+{
+    const uint8_t *p = buf + cz4_swz(e * W);
+    if (W == 4)
+        return (V) * (const uint32_t *)p;
+    return (V) * (const uint64_t *)p;
+}
+
 /* Exclusive CTA scans of a (u64) and b (V) with one barrier, the totals
  * in *ta and *tb; q alternates the slots as czg_scan's. */
 template <typename V>
@@ -229,7 +250,7 @@ static __device__ __forceinline__ oc_status cz4_fused(uint32_t sb, uint32_t o, c
         uint32_t sl0 = cnt - c1, a = e0 > sl0 ? e0 - sl0 : 0u, b = (e0 < c1 - 1u ? e0 : c1 - 1u) + 1u;
         while (b - a > 1u) {
             uint32_t mid = (a + b) >> 1;
-            if (czg_start(s0, mid) <= e0)
+            if (cz4_start(s0, mid) <= e0)
                 a = mid;
             else
                 b = mid;
@@ -239,23 +260,23 @@ static __device__ __forceinline__ oc_status cz4_fused(uint32_t sb, uint32_t o, c
         b = (j < c2 - 1u ? j : c2 - 1u) + 1u;
         while (b - a > 1u) {
             uint32_t mid = (a + b) >> 1;
-            if (czg_start(s1, mid) <= j)
+            if (cz4_start(s1, mid) <= j)
                 a = mid;
             else
                 b = mid;
         }
-        uint32_t k = a, nj = czg_start(s0, j + 1u), nk = czg_start(s1, k + 1u);
-        V vk = czg_ld<V, W>(vb, k);
-        V y = czg_ld<V, W>(Pb, k) + (V)(j - czg_start(s1, k) + 1u) * vk;
+        uint32_t k = a, nj = cz4_start(s0, j + 1u), nk = cz4_start(s1, k + 1u);
+        V vk = cz4_ld<V, W>(vb, k);
+        V y = cz4_ld<V, W>(Pb, k) + (V)(j - cz4_start(s1, k) + 1u) * vk;
 #pragma unroll
         for (uint32_t i = 0; i < K; i++) {
             if (e0 + i == nj && i < nv) {
                 j++;
-                nj = czg_start(s0, j + 1u);
+                nj = cz4_start(s0, j + 1u);
                 if (j == nk) {
                     k++;
-                    nk = czg_start(s1, k + 1u);
-                    vk = czg_ld<V, W>(vb, k);
+                    nk = cz4_start(s1, k + 1u);
+                    vk = cz4_ld<V, W>(vb, k);
                 }
                 y += vk;
             }
