@@ -306,6 +306,7 @@ static __device__ __noinline__ oc_status cz4_decode_tile(uint32_t sb, uint32_t o
     return cz4_fused<V, W>(sb, o, P, cnt, dst);
 }
 
+#ifndef CZ4_HOST_CHECK /* the tile loop and kernel: not in cz_v4_cpu_check.cpp */
 /* czg_tiles with cz4_decode_tile for 4- and 8-byte types. */
 static __device__ __forceinline__ void cz4_tiles(size_t n, const void *const *src, const size_t *src_sizes,
                                                  void *const *dst, own_batch_scratch s)
@@ -357,3 +358,4 @@ static __global__ void __launch_bounds__(CZ_THREADS, 3)
 {
     cz4_tiles(n, src, src_sizes, dst, s);
 }
+#endif
