@@ -25,11 +25,12 @@
  *     (median of --reps).
  *
  *   cz_dev [--dtype i32|i64|u8|u16] [--layers R,D|auto] [--reps N] [--mib M] [--small] [--no-decode]
- *          [--only NAME] FILE
+ *          [--only NAME[,NAME]] FILE
  *
  * --small: 16 MiB (M MiB when --mib M is given too) and every chunk in
- * the hostile part.  --only NAME: the
- * library and that decoder only (v2 or fused).
+ * the hostile part.  --only NAME[,NAME]: the library and those decoders
+ * only (v2, fused, fused-contig: fused with a CTA's tiles consecutive and
+ * the chunk lookup kept from tile to tile).
  *
  * --no-decode: the compression rows only (no decoders, no hostile input).
  *
@@ -292,14 +293,23 @@ int main(int argc, char **argv)
     own_gpu_kernels k4 = cz_kernels;
     k4.tiles = (const void *)cz4_k_tiles;
     k4.tile_smem = sizeof(cz4_ws);
+    own_gpu_kernels k4c = k4;
+    k4c.tiles = (const void *)cz4c_k_tiles;
     struct variant {
         const char *name;
         const own_gpu_kernels *k;
-    } all[3] = {{"library", &cz_kernels}, {"v2", &k2}, {"fused", &k4}}, vs[3];
+    } all[4] = {{"library", &cz_kernels}, {"v2", &k2}, {"fused", &k4}, {"fused-contig", &k4c}}, vs[4];
     size_t nvs = 0;
-    for (const variant &v : all)
-        if (!only || v.k == &cz_kernels || !strcmp(only, v.name))
+    for (const variant &v : all) {
+        bool named = false; /* --only: a comma-separated list */
+        for (const char *o = only; o && *o;) {
+            size_t L = strcspn(o, ",");
+            named |= L == strlen(v.name) && !strncmp(o, v.name, L);
+            o += L + (o[L] == ',');
+        }
+        if (!only || v.k == &cz_kernels || named)
             vs[nvs++] = v;
+    }
     double base = 0;
     for (size_t vi = 0; vi < nvs; vi++) {
         const variant &v = vs[vi];
@@ -312,7 +322,7 @@ int main(int argc, char **argv)
         CUDA_OK(cudaMemset(d_st, 0xff, n * sizeof(oc_status)));
         if (oc_own_gpu_decompress(v.k, scr, scr_size, n, (const void *const *)d_comp, d_csz, d_out, d_ocap,
                                   d_osz, d_st, 0) != OC_OK) {
-            printf("%-8s launch failed\n", v.name);
+            printf("%-12s launch failed\n", v.name);
             fails++;
             continue;
         }
@@ -327,7 +337,7 @@ int main(int argc, char **argv)
         k_count_diff<<<1024, 256>>>(in, out, total, d_bad);
         CUDA_OK(cudaMemcpy(&bad, d_bad, sizeof bad, cudaMemcpyDeviceToHost));
         if (badst || bad) {
-            printf("%-8s FAILED: %zu chunks with a bad status or size, %llu words differ\n", v.name, badst,
+            printf("%-12s FAILED: %zu chunks with a bad status or size, %llu words differ\n", v.name, badst,
                    bad);
             fails++;
             continue;
@@ -343,14 +353,14 @@ int main(int argc, char **argv)
             t.push_back(ms);
         }
         if (t.empty()) {
-            printf("%-8s the input's bytes and statuses\n", v.name);
+            printf("%-12s the input's bytes and statuses\n", v.name);
             continue;
         }
         std::sort(t.begin(), t.end());
         double gbs = total / (t[t.size() / 2] * 1e6);
         if (!base)
             base = gbs;
-        printf("%-8s %8.1f GB/s  %.2fx library  (%d CTAs an SM, %zu bytes of dynamic shared memory)\n",
+        printf("%-12s %8.1f GB/s  %.2fx library  (%d CTAs an SM, %zu bytes of dynamic shared memory)\n",
                v.name, gbs, gbs / base, per, v.k->tile_smem);
     }
 
@@ -381,9 +391,9 @@ int main(int argc, char **argv)
         hp[i] = hcomp_d + i * CAP;
     void **d_hp = dcopy(hp);
     size_t *d_hsz = dcopy(hhsz);
-    std::vector<oc_status> hs[3], ss[3];
-    std::vector<size_t> ho[3];
-    std::vector<uint8_t> oh[3];
+    std::vector<oc_status> hs[4], ss[4];
+    std::vector<size_t> ho[4];
+    std::vector<uint8_t> oh[4];
     for (size_t j = 0; j < nvs; j++) {
         CUDA_OK(cudaMemset(out, 0, nh * CH));
         if (oc_own_gpu_decompress(vs[j].k, scr, scr_size, nh, (const void *const *)d_hp, d_hsz, d_out, d_ocap,

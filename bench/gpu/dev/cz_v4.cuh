@@ -307,19 +307,89 @@ static __device__ __noinline__ oc_status cz4_decode_tile(uint32_t sb, uint32_t o
 }
 
 #ifndef CZ4_HOST_CHECK /* the tile loop and kernel: not in cz_v4_cpu_check.cpp */
-/* czg_tiles with cz4_decode_tile for 4- and 8-byte types. */
+/* The chunk a CTA's tiles are in, kept from one tile to the next
+ * (`fused-contig`: a CTA's tiles are consecutive, so most lookups are a
+ * compare instead of the warp's search, the chunk's pointers and its
+ * header check). */
+typedef struct cz4_chunk {
+    unsigned long long first, next; /* its tiles: [first, next) */
+    size_t i;
+    const uint8_t *p;
+    size_t len;
+    uint8_t *d;
+    own_tiled k;
+    oc_status st;
+} cz4_chunk;
+
+/* czg_locate, with the chunk found before reused when tile t is in it. */
+static __device__ __forceinline__ void cz4_locate(size_t n, const void *const *src, const size_t *src_sizes,
+                                                  void *const *dst, const own_batch_scratch &s,
+                                                  unsigned long long t, unsigned long long end, cz4_chunk *C,
+                                                  czg_tile *T)
+{
+    T->valid = t < end;
+    if (!T->valid)
+        return;
+    if (t < C->first || t >= C->next) {
+        size_t i = oc_chunk_of_warp(s.first, n, t);
+        C->i = i;
+        C->first = s.first[i];
+        C->next = s.first[i + 1];
+        C->p = (const uint8_t *)src[i];
+        C->len = src_sizes[i];
+        C->d = dst ? (uint8_t *)dst[i] : NULL;
+        C->st = cz_chunk_check(C->p, C->len, UINT64_MAX, &C->k); /* OK: the header kernel said so */
+    }
+    uint32_t tile = (uint32_t)(t - C->first);
+    const own_tiled &k = C->k;
+    uint64_t elems = k.size / k.w, first = (uint64_t)tile * k.per_tile;
+    uint32_t cnt = own_tile_elems(elems, k.per_tile, tile);
+    uint64_t a = 0, b = 0;
+    oc_status st = C->st;
+    if (st == OC_OK)
+        st = own_tile_span(C->p, k.table, k.ntiles, tile, k.limit, &a, &b);
+    T->src = C->p + a;
+    T->cend = C->p + C->len;
+    T->dst = C->d ? C->d + first * k.w : NULL;
+    T->chunk = C->i;
+    T->n = (uint32_t)(b - a);
+    T->cnt = cnt;
+    T->w = k.w;
+    T->tile = tile;
+    T->st = st;
+}
+
+/* czg_tiles with cz4_decode_tile for 4- and 8-byte types; CONTIG: CTA b
+ * takes the consecutive tiles [b per, (b + 1) per) instead of b, b + grid,
+ * ..., with the chunk lookup kept (cz4_locate). */
+template <bool CONTIG>
 static __device__ __forceinline__ void cz4_tiles(size_t n, const void *const *src, const size_t *src_sizes,
                                                  void *const *dst, own_batch_scratch s)
 {
     czg_ws *ws = (czg_ws *)czg_smem;
     unsigned long long total = s.first[n];
+    unsigned long long t0 = blockIdx.x, end = total, step = gridDim.x;
+    if (CONTIG) {
+        unsigned long long per = (total + gridDim.x - 1) / gridDim.x;
+        t0 = blockIdx.x * per;
+        end = t0 + per < total ? t0 + per : total;
+        step = 1;
+    }
     uint32_t sa0 = (uint32_t)__cvta_generic_to_shared(ws->stage[0]);
     czg_tile cur, nxt;
+    cz4_chunk C;
+    C.first = C.next = 0;
     uint32_t cidx = ~0u, cval = 0, sb = 0;
-    czg_locate(n, src, src_sizes, dst, s, blockIdx.x, total, &cur);
+    if (CONTIG)
+        cz4_locate(n, src, src_sizes, dst, s, t0, end, &C, &cur);
+    else
+        czg_locate(n, src, src_sizes, dst, s, t0, total, &cur);
     czg_issue(sa0, cur, &cidx, &cval);
-    for (unsigned long long t = blockIdx.x; t < total; t += gridDim.x) {
-        czg_locate(n, src, src_sizes, dst, s, t + gridDim.x, total, &nxt);
+    for (unsigned long long t = t0; t < end; t += step) {
+        if (CONTIG)
+            cz4_locate(n, src, src_sizes, dst, s, t + step, end, &C, &nxt);
+        else
+            czg_locate(n, src, src_sizes, dst, s, t + step, total, &nxt);
         if (cidx != ~0u)
             ws->stage[sb][cidx] = cval;
         cidx = ~0u;
@@ -356,6 +426,13 @@ static __global__ void __launch_bounds__(CZ_THREADS, 3)
     cz4_k_tiles(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                 own_batch_scratch s)
 {
-    cz4_tiles(n, src, src_sizes, dst, s);
+    cz4_tiles<false>(n, src, src_sizes, dst, s);
+}
+
+static __global__ void __launch_bounds__(CZ_THREADS, 3)
+    cz4c_k_tiles(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                 own_batch_scratch s)
+{
+    cz4_tiles<true>(n, src, src_sizes, dst, s);
 }
 #endif
