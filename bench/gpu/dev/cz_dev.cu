@@ -30,7 +30,8 @@
  * --small: 16 MiB (M MiB when --mib M is given too) and every chunk in
  * the hostile part.  --only NAME[,NAME]: the library and those decoders
  * only (v2, fused, fused-contig: fused with a CTA's tiles consecutive and
- * the chunk lookup kept from tile to tile).
+ * the chunk lookup kept from tile to tile, fused-flat: fused with a walk
+ * without branches).
  *
  * --no-decode: the compression rows only (no decoders, no hostile input).
  *
@@ -293,12 +294,18 @@ int main(int argc, char **argv)
     own_gpu_kernels k4 = cz_kernels;
     k4.tiles = (const void *)cz4_k_tiles;
     k4.tile_smem = sizeof(cz4_ws);
-    own_gpu_kernels k4c = k4;
+    own_gpu_kernels k4c = k4, k4f = k4;
     k4c.tiles = (const void *)cz4c_k_tiles;
+    k4f.tiles = (const void *)cz4f_k_tiles;
     struct variant {
         const char *name;
         const own_gpu_kernels *k;
-    } all[4] = {{"library", &cz_kernels}, {"v2", &k2}, {"fused", &k4}, {"fused-contig", &k4c}}, vs[4];
+    } all[5] = {{"library", &cz_kernels},
+                {"v2", &k2},
+                {"fused", &k4},
+                {"fused-contig", &k4c},
+                {"fused-flat", &k4f}},
+      vs[5];
     size_t nvs = 0;
     for (const variant &v : all) {
         bool named = false; /* --only: a comma-separated list */
@@ -391,9 +398,9 @@ int main(int argc, char **argv)
         hp[i] = hcomp_d + i * CAP;
     void **d_hp = dcopy(hp);
     size_t *d_hsz = dcopy(hhsz);
-    std::vector<oc_status> hs[4], ss[4];
-    std::vector<size_t> ho[4];
-    std::vector<uint8_t> oh[4];
+    std::vector<oc_status> hs[5], ss[5];
+    std::vector<size_t> ho[5];
+    std::vector<uint8_t> oh[5];
     for (size_t j = 0; j < nvs; j++) {
         CUDA_OK(cudaMemset(out, 0, nh * CH));
         if (oc_own_gpu_decompress(vs[j].k, scr, scr_size, nh, (const void *const *)d_hp, d_hsz, d_out, d_ocap,

@@ -166,8 +166,12 @@ static __device__ __forceinline__ uint32_t cz4_len(const uint32_t *p, uint32_t a
     return (hi - lo) & 0xffffu;
 }
 
-/* The fused decode of a tile with layers RLE, delta, RLE (parsed: P). */
-template <typename V, uint32_t W>
+/* The fused decode of a tile with layers RLE, delta, RLE (parsed: P).
+ * FLAT (`fused-flat`): the walk without branches (every output loads the
+ * next run starts and v at its possibly stepped j and k, and adds v when j
+ * stepped), instead of nested ifs that ptxas turns into branches with
+ * reconvergence points (~33 instructions an output when both RLEs step). */
+template <typename V, uint32_t W, bool FLAT>
 static __device__ __forceinline__ oc_status cz4_fused(uint32_t sb, uint32_t o, const czg_parse &Pp, uint32_t cnt,
                                                       uint8_t *dst)
 {
@@ -268,19 +272,34 @@ static __device__ __forceinline__ oc_status cz4_fused(uint32_t sb, uint32_t o, c
         uint32_t k = a, nj = cz4_start(s0, j + 1u), nk = cz4_start(s1, k + 1u);
         V vk = cz4_ld<V, W>(vb, k);
         V y = cz4_ld<V, W>(Pb, k) + (V)(j - cz4_start(s1, k) + 1u) * vk;
+        if (FLAT) {
 #pragma unroll
-        for (uint32_t i = 0; i < K; i++) {
-            if (e0 + i == nj && i < nv) {
-                j++;
-                nj = cz4_start(s0, j + 1u);
-                if (j == nk) {
-                    k++;
-                    nk = cz4_start(s1, k + 1u);
-                    vk = cz4_ld<V, W>(vb, k);
-                }
-                y += vk;
+            for (uint32_t i = 0; i < K; i++) {
+                uint32_t sj = e0 + i == nj && i < nv; /* j steps (then j + 1 <= c1 - 1) */
+                j += sj;
+                uint32_t sk = sj & (j == nk); /* k steps with it */
+                k += sk;
+                nj = cz4_start(s0, j + 1u); /* j + 1 <= c1, k + 1 <= c2: inside the starts */
+                nk = cz4_start(s1, k + 1u);
+                vk = cz4_ld<V, W>(vb, k);
+                y += sj ? vk : (V)0;
+                x[i] = y;
             }
-            x[i] = y;
+        } else {
+#pragma unroll
+            for (uint32_t i = 0; i < K; i++) {
+                if (e0 + i == nj && i < nv) {
+                    j++;
+                    nj = cz4_start(s0, j + 1u);
+                    if (j == nk) {
+                        k++;
+                        nk = cz4_start(s1, k + 1u);
+                        vk = cz4_ld<V, W>(vb, k);
+                    }
+                    y += vk;
+                }
+                x[i] = y;
+            }
         }
     }
     __syncthreads(); /* the walk's reads of buf */
@@ -292,7 +311,7 @@ static __device__ __forceinline__ oc_status cz4_fused(uint32_t sb, uint32_t o, c
 
 /* A tile as the library's czg_decode_tile, with nVCOMP's layers on 4- and
  * 8-byte types by the fused path. */
-template <typename V, uint32_t W>
+template <typename V, uint32_t W, bool FLAT>
 static __device__ __noinline__ oc_status cz4_decode_tile(uint32_t sb, uint32_t o, const uint8_t *src, uint32_t n,
                                                          uint32_t cnt, uint8_t *dst)
 {
@@ -303,7 +322,7 @@ static __device__ __noinline__ oc_status cz4_decode_tile(uint32_t sb, uint32_t o
     czg_parse P;
     if (!czg_parse_tile(T, n, W, cnt, &P))
         return OC_ERR_CORRUPT;
-    return cz4_fused<V, W>(sb, o, P, cnt, dst);
+    return cz4_fused<V, W, FLAT>(sb, o, P, cnt, dst);
 }
 
 #ifndef CZ4_HOST_CHECK /* the tile loop and kernel: not in cz_v4_cpu_check.cpp */
@@ -359,10 +378,10 @@ static __device__ __forceinline__ void cz4_locate(size_t n, const void *const *s
     T->st = st;
 }
 
-/* czg_tiles with cz4_decode_tile for 4- and 8-byte types; CONTIG: CTA b
+/* czg_tiles with cz4_decode_tile<FLAT> for 4- and 8-byte types; CONTIG: CTA b
  * takes the consecutive tiles [b per, (b + 1) per) instead of b, b + grid,
  * ..., with the chunk lookup kept (cz4_locate). */
-template <bool CONTIG>
+template <bool CONTIG, bool FLAT>
 static __device__ __forceinline__ void cz4_tiles(size_t n, const void *const *src, const size_t *src_sizes,
                                                  void *const *dst, own_batch_scratch s)
 {
@@ -407,10 +426,10 @@ static __device__ __forceinline__ void cz4_tiles(size_t n, const void *const *sr
                 st = czg_decode_tile<uint32_t, 2>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
                 break;
             case 4:
-                st = cz4_decode_tile<uint32_t, 4>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
+                st = cz4_decode_tile<uint32_t, 4, FLAT>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
                 break;
             default:
-                st = cz4_decode_tile<uint64_t, 8>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
+                st = cz4_decode_tile<uint64_t, 8, FLAT>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
                 break;
             }
         }
@@ -426,13 +445,20 @@ static __global__ void __launch_bounds__(CZ_THREADS, 3)
     cz4_k_tiles(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                 own_batch_scratch s)
 {
-    cz4_tiles<false>(n, src, src_sizes, dst, s);
+    cz4_tiles<false, false>(n, src, src_sizes, dst, s);
 }
 
 static __global__ void __launch_bounds__(CZ_THREADS, 3)
     cz4c_k_tiles(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                  own_batch_scratch s)
 {
-    cz4_tiles<true>(n, src, src_sizes, dst, s);
+    cz4_tiles<true, false>(n, src, src_sizes, dst, s);
+}
+
+static __global__ void __launch_bounds__(CZ_THREADS, 3)
+    cz4f_k_tiles(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                 own_batch_scratch s)
+{
+    cz4_tiles<false, true>(n, src, src_sizes, dst, s);
 }
 #endif

@@ -17,9 +17,9 @@
  * What: the CPU codec (libopencomp, the public API) compresses 64 KiB
  * chunks of each corpus column with nVCOMP's layers (2 RLEs, 1 delta) and
  * with others; every tile of the first chunks is staged at offsets 0..15
- * and decoded by v3 and by v4: both must give the input's bytes; then
- * every tile with one byte changed (sampled): v4 must give v3's status and,
- * when OK, its bytes.  Exit status 0 only if every check passed.
+ * and decoded by v3 and by v4 (both walks: branches and flat): all must
+ * give the input's bytes; then every tile with one byte changed (sampled):
+ * v4 must give v3's status and, when OK, its bytes.  Exit status 0 only if every check passed.
  *
  *   cz_v4_cpu_check CORPUS_DIR [TILES_PER_COLUMN]
  */
@@ -271,7 +271,7 @@ __attribute__((aligned(16))) thread_local unsigned char czg_smem[sizeof(cz4_ws) 
 /* ---- running a tile decoder on a CTA of fibers ----------------------------- */
 
 struct job {
-    int v4; /* 0: the library's v3, 1: v4 */
+    int v4; /* 0: the library's v3, 1: v4, 2: v4 with the flat walk */
     uint32_t w, o, n, cnt;
     const uint8_t *src;
     uint8_t *dst;
@@ -284,11 +284,13 @@ static void fiber_main(int t)
     job &J = *g_job;
     oc_status st;
     if (J.w == 4)
-        st = J.v4 ? cz4_decode_tile<uint32_t, 4>(0, J.o, J.src, J.n, J.cnt, J.dst)
-                  : czg_decode_tile<uint32_t, 4>(0, J.o, J.src, J.n, J.cnt, J.dst);
+        st = J.v4 == 2   ? cz4_decode_tile<uint32_t, 4, true>(0, J.o, J.src, J.n, J.cnt, J.dst)
+             : J.v4 == 1 ? cz4_decode_tile<uint32_t, 4, false>(0, J.o, J.src, J.n, J.cnt, J.dst)
+                         : czg_decode_tile<uint32_t, 4>(0, J.o, J.src, J.n, J.cnt, J.dst);
     else
-        st = J.v4 ? cz4_decode_tile<uint64_t, 8>(0, J.o, J.src, J.n, J.cnt, J.dst)
-                  : czg_decode_tile<uint64_t, 8>(0, J.o, J.src, J.n, J.cnt, J.dst);
+        st = J.v4 == 2   ? cz4_decode_tile<uint64_t, 8, true>(0, J.o, J.src, J.n, J.cnt, J.dst)
+             : J.v4 == 1 ? cz4_decode_tile<uint64_t, 8, false>(0, J.o, J.src, J.n, J.cnt, J.dst)
+                         : czg_decode_tile<uint64_t, 8>(0, J.o, J.src, J.n, J.cnt, J.dst);
     J.st[t] = st;
     g_done[t] = 1;
 }
@@ -442,11 +444,13 @@ int main(int argc, char **argv)
                 const uint8_t *want = &in[i * CH + (uint64_t)t * k.per_tile * k.w];
                 uint32_t off = (uint32_t)(next() % 16u);
                 std::vector<uint8_t> o3(cnt * k.w + 64, 0xee), o4(cnt * k.w + 64, 0xee);
+                std::vector<uint8_t> o5(cnt * k.w + 64, 0xee);
                 oc_status s3 = decode(0, k.w, tile, n, cnt, off, o3.data());
                 oc_status s4 = decode(1, k.w, tile, n, cnt, off, o4.data());
+                oc_status s5 = decode(2, k.w, tile, n, cnt, off, o5.data());
                 bool ok3 = s3 == OC_OK && !memcmp(o3.data(), want, cnt * k.w);
                 bool ok4 = s4 == OC_OK && !memcmp(o4.data(), want, cnt * k.w) &&
-                           !memcmp(o4.data() + cnt * k.w, o3.data() + cnt * k.w, 64);
+                           !memcmp(o4.data() + cnt * k.w, o3.data() + cnt * k.w, 64) && s5 == s4 && o5 == o4;
                 if (!ok3 || !ok4) {
                     size_t e = 0;
                     while (e < cnt * k.w && o4[e] == want[e])
@@ -465,9 +469,11 @@ int main(int argc, char **argv)
                     bad[at] = (uint8_t)(bad[at] + 1 + next() % 255);
                     std::fill(o3.begin(), o3.end(), 0xee);
                     std::fill(o4.begin(), o4.end(), 0xee);
+                    std::fill(o5.begin(), o5.end(), 0xee);
                     s3 = decode(0, k.w, bad.data(), n, cnt, off, o3.data());
                     s4 = decode(1, k.w, bad.data(), n, cnt, off, o4.data());
-                    if (s3 != s4 || (s3 == OC_OK && o3 != o4)) {
+                    s5 = decode(2, k.w, bad.data(), n, cnt, off, o5.data());
+                    if (s3 != s4 || s5 != s4 || (s3 == OC_OK && (o3 != o4 || o5 != o4))) {
                         fprintf(stderr, "%s tile %u byte %zu changed: v3 %d, v4 %d%s\n", c.file, t, at, (int)s3,
                                 (int)s4, s3 == s4 ? " (bytes differ)" : "");
                         cfail++;
