@@ -1,8 +1,8 @@
 /*
  * cz_dev.cu - why this exists: the Cascaded GPU decoder stops short of
- * nVCOMP; this harness A/Bs its tile kernel against the one before and
- * the one proposed after it (cz_v4.cuh, `fused`: nVCOMP's layers undone
- * in one pass) on the same data and checks all.  It runs the library's Cascaded kernels
+ * nVCOMP; this harness A/Bs its tile kernel (v4 since session 10:
+ * nVCOMP's layers undone in one pass) against the ones before (cz_v3.cuh,
+ * cz_v2.cuh) on the same data and checks all.  It runs the library's Cascaded kernels
  * (src/cuda/codecs/cascaded/cascaded_kernels.cu, included whole, its codec
  * table renamed so the library's is not pulled in; the decoder v3 since
  * session 7: the next tile copied in by cp.async during the current one,
@@ -11,7 +11,7 @@
  * chunks of one file (--mib M: M MiB instead), through the batch driver:
  *
  *   - compresses with the library's encoder (its GB/s printed);
- *   - decodes with the library, v2 and fused, checking every output and
+ *   - decodes with the library, v3 and v2, checking every output and
  *     status, then times each (median of --reps; --reps 0: checks only);
  *   - hostile input: a copy of the chunks (the first 4096, or all with
  *     --small) with one byte of each changed (a seeded generator: position
@@ -43,7 +43,7 @@
 #include "cuda/codecs/cascaded/cascaded_kernels.cu"
 #undef oc_gpu_codec_cascaded
 #include "cz_v2.cuh"
-#include "cz_v4.cuh"
+#include "cz_v3.cuh"
 #include "cz_enc0.h"
 
 #include <algorithm>
@@ -157,8 +157,7 @@ int main(int argc, char **argv)
         perror(file);
         return 2;
     }
-    const size_t CH = 65536, total = (size_t)(mib > 0 ? mib : small ? 16 : 1024) << 20,
-                 n = total / CH;
+    const size_t CH = 65536, total = (size_t)(mib > 0 ? mib : small ? 16 : 1024) << 20, n = total / CH;
     std::vector<uint8_t> host(64u << 20);
     size_t got = fread(host.data(), 1, host.size(), fp);
     fclose(fp);
@@ -291,21 +290,12 @@ int main(int argc, char **argv)
     own_gpu_kernels k2 = cz_kernels;
     k2.tiles = (const void *)cz2_k_tiles;
     k2.tile_smem = sizeof(cz_ws);
-    own_gpu_kernels k4 = cz_kernels;
-    k4.tiles = (const void *)cz4_k_tiles;
-    k4.tile_smem = sizeof(cz4_ws);
-    own_gpu_kernels k4c = k4, k4f = k4;
-    k4c.tiles = (const void *)cz4c_k_tiles;
-    k4f.tiles = (const void *)cz4f_k_tiles;
+    own_gpu_kernels k3 = cz_kernels;
+    k3.tiles = (const void *)cz3_k_tiles;
     struct variant {
         const char *name;
         const own_gpu_kernels *k;
-    } all[5] = {{"library", &cz_kernels},
-                {"v2", &k2},
-                {"fused", &k4},
-                {"fused-contig", &k4c},
-                {"fused-flat", &k4f}},
-      vs[5];
+    } all[3] = {{"library", &cz_kernels}, {"v3", &k3}, {"v2", &k2}}, vs[3];
     size_t nvs = 0;
     for (const variant &v : all) {
         bool named = false; /* --only: a comma-separated list */

@@ -1,8 +1,9 @@
 /*
- * cz_v4_cpu_check.cpp - why this exists: the Cascaded decoder v4 (cz_v4.cuh,
- * "fused") gets one GPU run a session; this runs its CUDA source on the CPU
- * first, beside the library's v3 (cascaded_tile_decode.cuh), so that a
- * wrong byte or status shows up here and not in the GPU call.
+ * cz_v4_cpu_check.cpp - why this exists: the Cascaded decoder's CUDA source
+ * gets a GPU only a few times a session; this runs it on the CPU, the
+ * library's v4 (czg_decode_rdr: nVCOMP's layers in one pass) beside v3's
+ * layer-by-layer czg_decode_tile (both in cascaded_tile_decode.cuh), so
+ * that a wrong byte or status shows up here and not in a GPU call.
  *
  * How: the .cuh files compile as C++ with __CUDACC__/__CUDA_ARCH__ defined
  * and the CUDA built-ins they use written below; a CTA's 256 threads are
@@ -17,9 +18,9 @@
  * What: the CPU codec (libopencomp, the public API) compresses 64 KiB
  * chunks of each corpus column with nVCOMP's layers (2 RLEs, 1 delta) and
  * with others; every tile of the first chunks is staged at offsets 0..15
- * and decoded by v3 and by v4 (both walks: branches and flat): all must
- * give the input's bytes; then every tile with one byte changed (sampled):
- * v4 must give v3's status and, when OK, its bytes.  Exit status 0 only if every check passed.
+ * and decoded by v3 and by v4: both must give the input's bytes; then
+ * every tile with one byte changed (sampled): v4 must give v3's status
+ * and, when OK, its bytes.  Exit status 0 only if every check passed.
  *
  *   cz_v4_cpu_check CORPUS_DIR [TILES_PER_COLUMN]
  */
@@ -45,7 +46,8 @@
 #define __device__
 #define __host__
 #define __global__
-#define __shared__ thread_local /* one OS thread runs the CTA's fibers: shared by them, static in a function */
+#define __shared__                                                                                           \
+    thread_local /* one OS thread runs the CTA's fibers: shared by them, static in a function */
 #define __constant__
 #define __forceinline__ inline
 #define __noinline__ __attribute__((noinline))
@@ -133,12 +135,24 @@ static uint64_t emu_warp(uint64_t v, int op)
     for (unsigned l = 0; l < 32; l++) {
         uint64_t x = g_slot[w0 + l];
         switch (op) {
-        case 0: r += x; break;
-        case 1: r |= x; break;
-        case 2: r &= x; break;
-        case 3: r = std::max(r, x); break;
-        case 4: r = std::min(r, x); break;
-        default: r |= (uint64_t)(x != 0) << l; break;
+        case 0:
+            r += x;
+            break;
+        case 1:
+            r |= x;
+            break;
+        case 2:
+            r &= x;
+            break;
+        case 3:
+            r = std::max(r, x);
+            break;
+        case 4:
+            r = std::min(r, x);
+            break;
+        default:
+            r |= (uint64_t)(x != 0) << l;
+            break;
         }
     }
     emu_sync();
@@ -261,17 +275,17 @@ static inline size_t oc_chunk_of_warp(const unsigned long long *, size_t, unsign
 {
     return 0;
 }
-#define CZ4_HOST_CHECK 1
+#define CZ3_HOST_CHECK 1
 
 #include "cuda/codecs/cascaded/cascaded_tile_decode.cuh"
-#include "cz_v4.cuh"
+#include "cz_v3.cuh"
 
-__attribute__((aligned(16))) thread_local unsigned char czg_smem[sizeof(cz4_ws) + 64];
+__attribute__((aligned(16))) thread_local unsigned char czg_smem[sizeof(czg_ws) + 64];
 
 /* ---- running a tile decoder on a CTA of fibers ----------------------------- */
 
 struct job {
-    int v4; /* 0: the library's v3, 1: v4, 2: v4 with the flat walk */
+    int v4; /* 0: v3 (czg_decode_tile), 1: the library's v4 (czg_decode_rdr) */
     uint32_t w, o, n, cnt;
     const uint8_t *src;
     uint8_t *dst;
@@ -284,13 +298,11 @@ static void fiber_main(int t)
     job &J = *g_job;
     oc_status st;
     if (J.w == 4)
-        st = J.v4 == 2   ? cz4_decode_tile<uint32_t, 4, true>(0, J.o, J.src, J.n, J.cnt, J.dst)
-             : J.v4 == 1 ? cz4_decode_tile<uint32_t, 4, false>(0, J.o, J.src, J.n, J.cnt, J.dst)
-                         : czg_decode_tile<uint32_t, 4>(0, J.o, J.src, J.n, J.cnt, J.dst);
+        st = J.v4 ? czg_decode_rdr<uint32_t, 4>(0, J.o, J.src, J.n, J.cnt, J.dst)
+                  : czg_decode_tile<uint32_t, 4>(0, J.o, J.src, J.n, J.cnt, J.dst);
     else
-        st = J.v4 == 2   ? cz4_decode_tile<uint64_t, 8, true>(0, J.o, J.src, J.n, J.cnt, J.dst)
-             : J.v4 == 1 ? cz4_decode_tile<uint64_t, 8, false>(0, J.o, J.src, J.n, J.cnt, J.dst)
-                         : czg_decode_tile<uint64_t, 8>(0, J.o, J.src, J.n, J.cnt, J.dst);
+        st = J.v4 ? czg_decode_rdr<uint64_t, 8>(0, J.o, J.src, J.n, J.cnt, J.dst)
+                  : czg_decode_tile<uint64_t, 8>(0, J.o, J.src, J.n, J.cnt, J.dst);
     J.st[t] = st;
     g_done[t] = 1;
 }
@@ -444,18 +456,18 @@ int main(int argc, char **argv)
                 const uint8_t *want = &in[i * CH + (uint64_t)t * k.per_tile * k.w];
                 uint32_t off = (uint32_t)(next() % 16u);
                 std::vector<uint8_t> o3(cnt * k.w + 64, 0xee), o4(cnt * k.w + 64, 0xee);
-                std::vector<uint8_t> o5(cnt * k.w + 64, 0xee);
                 oc_status s3 = decode(0, k.w, tile, n, cnt, off, o3.data());
                 oc_status s4 = decode(1, k.w, tile, n, cnt, off, o4.data());
-                oc_status s5 = decode(2, k.w, tile, n, cnt, off, o5.data());
                 bool ok3 = s3 == OC_OK && !memcmp(o3.data(), want, cnt * k.w);
                 bool ok4 = s4 == OC_OK && !memcmp(o4.data(), want, cnt * k.w) &&
-                           !memcmp(o4.data() + cnt * k.w, o3.data() + cnt * k.w, 64) && s5 == s4 && o5 == o4;
+                           !memcmp(o4.data() + cnt * k.w, o3.data() + cnt * k.w, 64);
                 if (!ok3 || !ok4) {
                     size_t e = 0;
                     while (e < cnt * k.w && o4[e] == want[e])
                         e++;
-                    fprintf(stderr, "%s layers %#x chunk %zu tile %u (n %u, cnt %u, cfg %#x): v3 %d%s, v4 %d%s (first byte off %zu)\n",
+                    fprintf(stderr,
+                            "%s layers %#x chunk %zu tile %u (n %u, cnt %u, cfg %#x): v3 %d%s, v4 %d%s "
+                            "(first byte off %zu)\n",
                             c.file, c.layers, i, t, n, cnt, tile[0], (int)s3, ok3 ? " ok" : " WRONG", (int)s4,
                             ok4 ? " ok" : " WRONG", e);
                     cfail++;
@@ -469,21 +481,20 @@ int main(int argc, char **argv)
                     bad[at] = (uint8_t)(bad[at] + 1 + next() % 255);
                     std::fill(o3.begin(), o3.end(), 0xee);
                     std::fill(o4.begin(), o4.end(), 0xee);
-                    std::fill(o5.begin(), o5.end(), 0xee);
                     s3 = decode(0, k.w, bad.data(), n, cnt, off, o3.data());
                     s4 = decode(1, k.w, bad.data(), n, cnt, off, o4.data());
-                    s5 = decode(2, k.w, bad.data(), n, cnt, off, o5.data());
-                    if (s3 != s4 || s5 != s4 || (s3 == OC_OK && (o3 != o4 || o5 != o4))) {
-                        fprintf(stderr, "%s tile %u byte %zu changed: v3 %d, v4 %d%s\n", c.file, t, at, (int)s3,
-                                (int)s4, s3 == s4 ? " (bytes differ)" : "");
+                    if (s3 != s4 || (s3 == OC_OK && o3 != o4)) {
+                        fprintf(stderr, "%s tile %u byte %zu changed: v3 %d, v4 %d%s\n", c.file, t, at,
+                                (int)s3, (int)s4, s3 == s4 ? " (bytes differ)" : "");
                         cfail++;
                     }
                     cflips++;
                 }
             }
         }
-        printf("%-22s layers %#10x, %5zu-byte chunks: %ld tiles (%ld on the fused path), %ld damaged: %s\n", c.file, c.layers,
-               c.len, ctiles, cfused, cflips, cfail ? "FAILED" : "v4 = input, v4 = v3 on damage");
+        printf("%-22s layers %#10x, %5zu-byte chunks: %ld tiles (%ld on the fused path), %ld damaged: %s\n",
+               c.file, c.layers, c.len, ctiles, cfused, cflips,
+               cfail ? "FAILED" : "v4 = input, v4 = v3 on damage");
         tiles += ctiles, fused += cfused, flips += cflips, fails += cfail;
     }
     oc_context_destroy(ctx);
