@@ -8,7 +8,9 @@
  * follow each other) on real
  * columns (the bench corpus when bench/corpus-data is there: TPC-H keys,
  * dates, quantities, sorted keys, text; else generated columns of those
- * shapes) in 64 KiB chunks, a 1 MiB chunk and sizes 0, 1, 7, 100003, the
+ * shapes) in 64 KiB chunks, a 1 MiB chunk and sizes 0, 1, 7, 100003 (every
+ * type, nVCOMP's layers on the unsigned integers: the one-pass decoder of
+ * 4- and 8-byte types with a short last tile), the
  * GPU writes exactly the CPU's bytes, and both decode each other's
  * streams to the input; (2) one chunk of up to 48 MiB (thousands of
  * tiles of one chunk, on every SM) decodes on the GPU; (3) hostile input: every prefix of a
@@ -160,9 +162,11 @@ int main(int argc, char **argv)
         }
         oc_typed_options t = {cols[i].type, 0, OC_CASCADED_DEFAULT, 0};
         same_bytes(&cols[i], (size_t)1 << 20, 2, &t);
-        /* every other type over the same bytes, odd sizes */
+        /* every other type over the same bytes, odd sizes (a short last tile); nVCOMP's layers on
+         * the unsigned integer types (the one-pass decode of 4- and 8-byte types) */
         for (int ty = OC_TYPE_U8; ty < OC_TYPE_COUNT; ty++) {
-            oc_typed_options u = {(oc_data_type)ty, 0, OC_CASCADED_AUTO, 0};
+            oc_typed_options u = {(oc_data_type)ty, 0,
+                                  ty % 2 && ty <= OC_TYPE_I64 ? OC_CASCADED_DEFAULT : OC_CASCADED_AUTO, 0};
             column odd = cols[i];
             odd.size = 100003;
             same_bytes(&odd, 65536, 4, &u);
