@@ -36,9 +36,6 @@
 
 static oc_context *g_cpu; /* g_gpu: dev_mem.h */
 static int g_small;
-/* 0: hostile()'s full lists; else about this many prefixes and as many byte
- * flips a stream, spread over it (a test's racecheck-sized run) */
-static size_t g_hostile_sample;
 
 /* The test's own: its options as the log lines name them. */
 static void options_label(const oc_typed_options *t, char *buf, size_t n);
@@ -307,6 +304,10 @@ static void large_chunk(const column *c, const oc_typed_options *t)
 }
 
 /* ---- (3) hostile input ------------------------------------------------------------ */
+
+/* 0: hostile()'s full lists; else about this many prefixes and as many byte
+ * flips a stream, spread over it (a test's racecheck-sized run) */
+static size_t g_hostile_sample;
 
 static void hostile(const column *c, const oc_typed_options *t)
 {
