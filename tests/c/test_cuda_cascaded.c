@@ -8,7 +8,9 @@
  * follow each other) on real
  * columns (the bench corpus when bench/corpus-data is there: TPC-H keys,
  * dates, quantities, sorted keys, text; else generated columns of those
- * shapes) in 64 KiB chunks, a 1 MiB chunk and sizes 0, 1, 7, 100003, the
+ * shapes) in 64 KiB chunks, a 1 MiB chunk and sizes 0, 1, 7, 100003 (every
+ * type, nVCOMP's layers on the unsigned integers: the one-pass decoder of
+ * 4- and 8-byte types with a short last tile), the
  * GPU writes exactly the CPU's bytes, and both decode each other's
  * streams to the input; (2) one chunk of up to 48 MiB (thousands of
  * tiles of one chunk, on every SM) decodes on the GPU; (3) hostile input: every prefix of a
@@ -19,6 +21,16 @@
  * byte less output: OUTPUT_TOO_SMALL in both directions.  It prints,
  * never checks, the decode and compress GB/s of a >= 1 GiB batch of
  * 64 KiB chunks (not with OC_TEST_SMALL, as under compute-sanitizer).
+ *
+ * `test_cuda_cascaded --race` runs a racecheck-sized list instead (the
+ * full one gave compute-sanitizer's racecheck no verdict in 300 s): the
+ * same real columns cut to 256 KiB, one 64 KiB chunk (4 tiles) a case,
+ * every data type and every kind of layer list the decoder treats apart
+ * (nVCOMP's layers, automatic, none, RLEs in a row, 3/1, 3/3, no
+ * bit-packing), sizes 0, 1, 7 and an odd tail, one chunk of 256 KiB, ~16
+ * prefixes and ~16 byte flips of two columns' streams, the size query:
+ * every kernel and every decode path, with the same checks
+ * (`--race 1`, `--race 2`: its two halves, for runs under a time limit).
  *
  * Without a GPU (CI) the test says so and passes; scripts/gpu-check runs
  * it on a GPU machine.
@@ -66,10 +78,81 @@ static void options_label(const oc_typed_options *t, char *buf, size_t n)
     snprintf(buf, n, "type %2d layers %#10x", (int)t->data_type, t->cascaded);
 }
 
-int main(void)
+/* The racecheck-sized list (--race [1|2]): see the header; part 1 is the
+ * layer lists, part 2 the types, sizes, hostile input and size query, each
+ * about half (0: both). */
+static void race_cases(int part)
 {
+    size_t max = (size_t)256 << 10;
+    column cols[] = {get_column("tpch_l_orderkey.i64", OC_TYPE_I64, max),
+                     get_column("tpch_l_shipdate.i32", OC_TYPE_I32, max),
+                     get_column("tpch_l_partkey.i32", OC_TYPE_I32, max),
+                     get_column("sorted_partkey.i64", OC_TYPE_I64, max),
+                     get_column("text_linux_docs.txt", OC_TYPE_U8, max)};
+    size_t ncols = sizeof cols / sizeof cols[0];
+    static const uint32_t each[] = {OC_CASCADED_DEFAULT, OC_CASCADED_AUTO, OC_CASCADED_LAYERS(2, 0, 1),
+                                    OC_CASCADED_LAYERS(1, 2, 0)};
+    static const uint32_t more[] = {OC_CASCADED_LAYERS(3, 1, 1), OC_CASCADED_LAYERS(3, 3, 1),
+                                    OC_CASCADED_LAYERS(0, 0, 1)};
+    for (size_t i = 0; i < ncols && part != 2; i++)
+        for (size_t l = 0; l < sizeof each / sizeof each[0]; l++) {
+            oc_typed_options t = {cols[i].type, 0, each[l], 0};
+            same_bytes(&cols[i], 65536, 1, &t);
+        }
+    for (size_t i = 0; i < 3 && part != 2; i++)
+        for (size_t l = 0; l < sizeof more / sizeof more[0]; l++) {
+            oc_typed_options t = {cols[i].type, 0, more[l], 0};
+            same_bytes(&cols[i], 65536, 1, &t);
+        }
+    if (part == 1) {
+        for (size_t i = 0; i < ncols; i++)
+            free(cols[i].data);
+        return;
+    }
+    for (int ty = OC_TYPE_U8; ty < OC_TYPE_COUNT; ty++) { /* every type, an odd tail */
+        oc_typed_options u = {(oc_data_type)ty, 0,
+                              ty % 2 && ty <= OC_TYPE_I64 ? OC_CASCADED_DEFAULT : OC_CASCADED_AUTO, 0};
+        column odd = cols[1];
+        odd.size = 65536 + 4099;
+        same_bytes(&odd, 65536, 2, &u);
+    }
+    static const size_t tiny[] = {0, 1, 7};
+    for (size_t k = 0; k < 3; k++) {
+        column z = cols[0];
+        z.size = tiny[k];
+        oc_typed_options t = {OC_TYPE_I64, 0, OC_CASCADED_DEFAULT, 0};
+        same_bytes(&z, 65536, 1, &t);
+    }
+    oc_typed_options bt = {cols[0].type, 0, OC_CASCADED_DEFAULT, 0};
+    large_chunk(&cols[0], &bt);
+    for (size_t i = 0; i < 2; i++) {
+        oc_typed_options ht = {cols[i].type, 0, OC_CASCADED_DEFAULT, 0};
+        hostile(&cols[i], &ht);
+    }
+    oc_typed_options st = {cols[2].type, 0, OC_CASCADED_AUTO, 0};
+    sizes(&cols[2], &st);
+    for (size_t i = 0; i < ncols; i++)
+        free(cols[i].data);
+}
+
+int main(int argc, char **argv)
+{
+    int race = argc >= 2 && !strcmp(argv[1], "--race");
+    int part = argc == 3 ? atoi(argv[2]) : 0;
+    if ((argc > 1 && !race) || argc > 3 || part < 0 || part > 2) {
+        fprintf(stderr, "usage: test_cuda_cascaded [--race [1|2]]\n");
+        return 2;
+    }
     if (!own_gpu_begin("test_cuda_cascaded"))
         return 0;
+    if (race) {
+        g_small = 1;
+        g_hostile_sample = 16;
+        race_cases(part);
+        return own_gpu_end(part == 1   ? "test_cuda_cascaded --race 1"
+                           : part == 2 ? "test_cuda_cascaded --race 2"
+                                       : "test_cuda_cascaded --race");
+    }
     size_t max = g_small ? ((size_t)1 << 20) : ((size_t)8 << 20);
     column cols[] = {get_column("tpch_l_orderkey.i64", OC_TYPE_I64, max),
                      get_column("tpch_l_shipdate.i32", OC_TYPE_I32, max),
@@ -90,9 +173,11 @@ int main(void)
         }
         oc_typed_options t = {cols[i].type, 0, OC_CASCADED_DEFAULT, 0};
         same_bytes(&cols[i], (size_t)1 << 20, 2, &t);
-        /* every other type over the same bytes, odd sizes */
+        /* every other type over the same bytes, odd sizes (a short last tile); nVCOMP's layers on
+         * the unsigned integer types (the one-pass decode of 4- and 8-byte types) */
         for (int ty = OC_TYPE_U8; ty < OC_TYPE_COUNT; ty++) {
-            oc_typed_options u = {(oc_data_type)ty, 0, OC_CASCADED_AUTO, 0};
+            oc_typed_options u = {(oc_data_type)ty, 0,
+                                  ty % 2 && ty <= OC_TYPE_I64 ? OC_CASCADED_DEFAULT : OC_CASCADED_AUTO, 0};
             column odd = cols[i];
             odd.size = 100003;
             same_bytes(&odd, 65536, 4, &u);

@@ -1,7 +1,8 @@
 /*
  * cz_dev.cu - why this exists: the Cascaded GPU decoder stops short of
- * nVCOMP; this harness A/Bs its tile kernel against the one before on the
- * same data and checks both.  It runs the library's Cascaded kernels
+ * nVCOMP; this harness A/Bs its tile kernel (v4 since session 10:
+ * nVCOMP's layers undone in one pass) against the ones before (cz_v3.cuh,
+ * cz_v2.cuh) on the same data and checks all.  It runs the library's Cascaded kernels
  * (src/cuda/codecs/cascaded/cascaded_kernels.cu, included whole, its codec
  * table renamed so the library's is not pulled in; the decoder v3 since
  * session 7: the next tile copied in by cp.async during the current one,
@@ -10,12 +11,12 @@
  * chunks of one file (--mib M: M MiB instead), through the batch driver:
  *
  *   - compresses with the library's encoder (its GB/s printed);
- *   - decodes with the library and with v2, checking every output and
- *     status, then times each (median of --reps);
+ *   - decodes with the library, v3 and v2, checking every output and
+ *     status, then times each (median of --reps; --reps 0: checks only);
  *   - hostile input: a copy of the chunks (the first 4096, or all with
  *     --small) with one byte of each changed (a seeded generator: position
- *     and value), or cut short (every 8th chunk): both decoders must give
- *     every chunk the same status and, where OK, the same bytes, in a
+ *     and value), or cut short (every 8th chunk): every decoder must give
+ *     every chunk the library's status and, where OK, its bytes, in a
  *     decode and in a size query.
  *
  *   - compresses with the library's encoder (one writing pass since
@@ -23,7 +24,14 @@
  *     `two-pass`), checking that they write the same bytes, and times each
  *     (median of --reps).
  *
- *   cz_dev [--dtype i32|i64|u8|u16] [--layers R,D|auto] [--reps N] [--mib M] [--small] [--no-decode] FILE
+ *   cz_dev [--dtype i32|i64|u8|u16] [--layers R,D|auto] [--reps N] [--mib M] [--small] [--no-decode]
+ *          [--only NAME[,NAME]] FILE
+ *
+ * --small: 16 MiB (M MiB when --mib M is given too) and every chunk in
+ * the hostile part.  --only NAME[,NAME]: the library and those decoders
+ * only (v2, fused, fused-contig: fused with a CTA's tiles consecutive and
+ * the chunk lookup kept from tile to tile, fused-flat: fused with a walk
+ * without branches).
  *
  * --no-decode: the compression rows only (no decoders, no hostile input).
  *
@@ -35,6 +43,7 @@
 #include "cuda/codecs/cascaded/cascaded_kernels.cu"
 #undef oc_gpu_codec_cascaded
 #include "cz_v2.cuh"
+#include "cz_v3.cuh"
 #include "cz_enc0.h"
 
 #include <algorithm>
@@ -101,7 +110,8 @@ template <typename T> static std::vector<T> hcopy(const T *d, size_t n)
 int main(int argc, char **argv)
 {
     const char *file = NULL;
-    int reps = 7, small = 0, mib = 1024, nodec = 0;
+    int reps = 7, small = 0, mib = 0, nodec = 0;
+    const char *only = NULL;
     oc_data_type dtype = OC_TYPE_DEFAULT;
     uint32_t layers = OC_CASCADED_DEFAULT;
     for (int a = 1; a < argc; a++) {
@@ -125,6 +135,8 @@ int main(int argc, char **argv)
             small = 1;
         } else if (!strcmp(argv[a], "--no-decode")) {
             nodec = 1;
+        } else if (!strcmp(argv[a], "--only") && a + 1 < argc) {
+            only = argv[++a];
         } else {
             file = argv[a];
         }
@@ -145,8 +157,7 @@ int main(int argc, char **argv)
         perror(file);
         return 2;
     }
-    const size_t CH = 65536, total = small ? (16u << 20) : (size_t)(mib > 0 ? mib : 1024) << 20,
-                 n = total / CH;
+    const size_t CH = 65536, total = (size_t)(mib > 0 ? mib : small ? 16 : 1024) << 20, n = total / CH;
     std::vector<uint8_t> host(64u << 20);
     size_t got = fread(host.data(), 1, host.size(), fp);
     fclose(fp);
@@ -155,24 +166,22 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: under 64 KiB\n", file);
         return 2;
     }
-    uint8_t *fdev = dmalloc<uint8_t>(got), *in = dmalloc<uint8_t>(total), *out = dmalloc<uint8_t>(total),
-            *out2 = dmalloc<uint8_t>(total);
+    uint8_t *fdev = dmalloc<uint8_t>(got), *in = dmalloc<uint8_t>(total), *out = dmalloc<uint8_t>(total);
     CUDA_OK(cudaMemcpy(fdev, host.data(), got, cudaMemcpyHostToDevice));
     for (size_t at = 0; at < total; at += got)
         CUDA_OK(cudaMemcpy(in + at, fdev, std::min(got, total - at), cudaMemcpyDeviceToDevice));
     const size_t CAP = CH + 4096;
     uint8_t *comp = dmalloc<uint8_t>(n * CAP);
     std::vector<const void *> hin(n);
-    std::vector<void *> hcomp(n), hout(n), hout2(n);
+    std::vector<void *> hcomp(n), hout(n);
     std::vector<size_t> hsz(n, CH), hcap(n, CAP), hocap(n, CH);
     for (size_t i = 0; i < n; i++) {
         hin[i] = in + i * CH;
         hcomp[i] = comp + i * CAP;
         hout[i] = out + i * CH;
-        hout2[i] = out2 + i * CH;
     }
     const void **d_in = dcopy(hin);
-    void **d_comp = dcopy(hcomp), **d_out = dcopy(hout), **d_out2 = dcopy(hout2);
+    void **d_comp = dcopy(hcomp), **d_out = dcopy(hout);
     size_t *d_sz = dcopy(hsz), *d_cap = dcopy(hcap), *d_ocap = dcopy(hocap), *d_csz = dmalloc<size_t>(n),
            *d_osz = dmalloc<size_t>(n);
     oc_status *d_st = dmalloc<oc_status>(n);
@@ -202,7 +211,7 @@ int main(int argc, char **argv)
             t.push_back(ms);
     }
     std::sort(t.begin(), t.end());
-    double cgbs = total / (t[t.size() / 2] * 1e6);
+    double cgbs = t.empty() ? 0.0 : total / (t[t.size() / 2] * 1e6);
     std::vector<oc_status> hst = hcopy(d_st, n);
     std::vector<size_t> hcsz = hcopy(d_csz, n);
     size_t csum = 0;
@@ -260,8 +269,8 @@ int main(int argc, char **argv)
                 t.push_back(ms);
             }
             std::sort(t.begin(), t.end());
-            double gbs = total / (t[t.size() / 2] * 1e6);
-            printf("compress %-10s %8.1f GB/s  %.2fx library  %s\n", e.name, gbs, gbs / cgbs,
+            double gbs = t.empty() ? 0.0 : total / (t[t.size() / 2] * 1e6);
+            printf("compress %-10s %8.1f GB/s  %.2fx library  %s\n", e.name, gbs, cgbs > 0 ? gbs / cgbs : 0.0,
                    bad ? "DIFFERS from the library's bytes" : "the library's bytes");
             fails += bad != 0;
         }
@@ -281,12 +290,26 @@ int main(int argc, char **argv)
     own_gpu_kernels k2 = cz_kernels;
     k2.tiles = (const void *)cz2_k_tiles;
     k2.tile_smem = sizeof(cz_ws);
+    own_gpu_kernels k3 = cz_kernels;
+    k3.tiles = (const void *)cz3_k_tiles;
     struct variant {
         const char *name;
         const own_gpu_kernels *k;
-    } vs[2] = {{"library", &cz_kernels}, {"v2", &k2}};
+    } all[3] = {{"library", &cz_kernels}, {"v3", &k3}, {"v2", &k2}}, vs[3];
+    size_t nvs = 0;
+    for (const variant &v : all) {
+        bool named = false; /* --only: a comma-separated list */
+        for (const char *o = only; o && *o;) {
+            size_t L = strcspn(o, ",");
+            named |= L == strlen(v.name) && !strncmp(o, v.name, L);
+            o += L + (o[L] == ',');
+        }
+        if (!only || v.k == &cz_kernels || named)
+            vs[nvs++] = v;
+    }
     double base = 0;
-    for (const variant &v : vs) {
+    for (size_t vi = 0; vi < nvs; vi++) {
+        const variant &v = vs[vi];
         int per = 0;
         CUDA_OK(cudaFuncSetAttribute(v.k->tiles, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      (int)v.k->tile_smem));
@@ -296,7 +319,7 @@ int main(int argc, char **argv)
         CUDA_OK(cudaMemset(d_st, 0xff, n * sizeof(oc_status)));
         if (oc_own_gpu_decompress(v.k, scr, scr_size, n, (const void *const *)d_comp, d_csz, d_out, d_ocap,
                                   d_osz, d_st, 0) != OC_OK) {
-            printf("%-8s launch failed\n", v.name);
+            printf("%-12s launch failed\n", v.name);
             fails++;
             continue;
         }
@@ -311,7 +334,7 @@ int main(int argc, char **argv)
         k_count_diff<<<1024, 256>>>(in, out, total, d_bad);
         CUDA_OK(cudaMemcpy(&bad, d_bad, sizeof bad, cudaMemcpyDeviceToHost));
         if (badst || bad) {
-            printf("%-8s FAILED: %zu chunks with a bad status or size, %llu words differ\n", v.name, badst,
+            printf("%-12s FAILED: %zu chunks with a bad status or size, %llu words differ\n", v.name, badst,
                    bad);
             fails++;
             continue;
@@ -326,15 +349,19 @@ int main(int argc, char **argv)
             CUDA_OK(cudaEventElapsedTime(&ms, e0, e1));
             t.push_back(ms);
         }
+        if (t.empty()) {
+            printf("%-12s the input's bytes and statuses\n", v.name);
+            continue;
+        }
         std::sort(t.begin(), t.end());
         double gbs = total / (t[t.size() / 2] * 1e6);
         if (!base)
             base = gbs;
-        printf("%-8s %8.1f GB/s  %.2fx library  (%d CTAs an SM, %zu bytes of dynamic shared memory)\n",
+        printf("%-12s %8.1f GB/s  %.2fx library  (%d CTAs an SM, %zu bytes of dynamic shared memory)\n",
                v.name, gbs, gbs / base, per, v.k->tile_smem);
     }
 
-    /* hostile input: both decoders, the same statuses and bytes */
+    /* hostile input: every decoder, the library's statuses and bytes */
     size_t nh = small ? n : std::min(n, (size_t)4096);
     std::vector<uint8_t> hc(nh * CAP);
     CUDA_OK(cudaMemcpy(hc.data(), comp, nh * CAP, cudaMemcpyDeviceToHost));
@@ -361,18 +388,21 @@ int main(int argc, char **argv)
         hp[i] = hcomp_d + i * CAP;
     void **d_hp = dcopy(hp);
     size_t *d_hsz = dcopy(hhsz);
-    std::vector<oc_status> hs[2], ss[2];
-    std::vector<size_t> ho[2];
-    for (int j = 0; j < 2; j++) {
-        CUDA_OK(cudaMemset(j ? out2 : out, 0, nh * CH));
-        if (oc_own_gpu_decompress(vs[j].k, scr, scr_size, nh, (const void *const *)d_hp, d_hsz,
-                                  j ? d_out2 : d_out, d_ocap, d_osz, d_st, 0) != OC_OK) {
+    std::vector<oc_status> hs[5], ss[5];
+    std::vector<size_t> ho[5];
+    std::vector<uint8_t> oh[5];
+    for (size_t j = 0; j < nvs; j++) {
+        CUDA_OK(cudaMemset(out, 0, nh * CH));
+        if (oc_own_gpu_decompress(vs[j].k, scr, scr_size, nh, (const void *const *)d_hp, d_hsz, d_out, d_ocap,
+                                  d_osz, d_st, 0) != OC_OK) {
             printf("hostile: %s launch failed\n", vs[j].name);
             return 1;
         }
         CUDA_OK(cudaDeviceSynchronize());
         hs[j] = hcopy(d_st, nh);
         ho[j] = hcopy(d_osz, nh);
+        oh[j].resize(nh * CH);
+        CUDA_OK(cudaMemcpy(oh[j].data(), out, nh * CH, cudaMemcpyDeviceToHost));
         if (oc_own_gpu_sizes(vs[j].k, scr, scr_size, nh, (const void *const *)d_hp, d_hsz, d_osz, d_st, 0) !=
             OC_OK) {
             printf("hostile: %s size query failed\n", vs[j].name);
@@ -381,25 +411,27 @@ int main(int argc, char **argv)
         CUDA_OK(cudaDeviceSynchronize());
         ss[j] = hcopy(d_st, nh);
     }
-    std::vector<uint8_t> o1(nh * CH), o2(nh * CH);
-    CUDA_OK(cudaMemcpy(o1.data(), out, nh * CH, cudaMemcpyDeviceToHost));
-    CUDA_OK(cudaMemcpy(o2.data(), out2, nh * CH, cudaMemcpyDeviceToHost));
-    size_t differ = 0, okc = 0, nst[16] = {0};
+    size_t okc = 0, nst[16] = {0};
     for (size_t i = 0; i < nh; i++) {
-        bool same = hs[0][i] == hs[1][i] && ss[0][i] == ss[1][i] && ho[0][i] == ho[1][i];
-        if (same && hs[0][i] == OC_OK)
-            same = !memcmp(&o1[i * CH], &o2[i * CH], CH);
-        if (!same && differ++ < 5)
-            printf("hostile chunk %zu: library %d/%d, v2 %d/%d\n", i, (int)hs[0][i], (int)ss[0][i],
-                   (int)hs[1][i], (int)ss[1][i]);
         okc += hs[0][i] == OC_OK;
         nst[(unsigned)hs[0][i] & 15u]++;
     }
     printf("hostile: %zu chunks (one byte changed, every 8th cut short): %zu decode OK, %zu CORRUPT, %zu "
-           "TRUNCATED; v2 %s\n",
-           nh, okc, nst[(unsigned)OC_ERR_CORRUPT & 15u], nst[(unsigned)OC_ERR_TRUNCATED & 15u],
-           differ ? "DIFFERS" : "the same statuses and bytes");
-    fails += differ != 0;
+           "TRUNCATED\n",
+           nh, okc, nst[(unsigned)OC_ERR_CORRUPT & 15u], nst[(unsigned)OC_ERR_TRUNCATED & 15u]);
+    for (size_t j = 1; j < nvs; j++) {
+        size_t differ = 0;
+        for (size_t i = 0; i < nh; i++) {
+            bool same = hs[0][i] == hs[j][i] && ss[0][i] == ss[j][i] && ho[0][i] == ho[j][i];
+            if (same && hs[0][i] == OC_OK)
+                same = !memcmp(&oh[0][i * CH], &oh[j][i * CH], CH);
+            if (!same && differ++ < 5)
+                printf("hostile chunk %zu: library %d/%d, %s %d/%d\n", i, (int)hs[0][i], (int)ss[0][i],
+                       vs[j].name, (int)hs[j][i], (int)ss[j][i]);
+        }
+        printf("hostile: %s %s\n", vs[j].name, differ ? "DIFFERS" : "the same statuses and bytes");
+        fails += differ != 0;
+    }
     printf("%s\n", fails ? "FAILED" : "all outputs checked");
     return fails ? 1 : 0;
 }

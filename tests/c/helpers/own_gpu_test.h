@@ -308,6 +308,10 @@ static void large_chunk(const column *c, const oc_typed_options *t)
 
 /* ---- (3) hostile input ------------------------------------------------------------ */
 
+/* 0: hostile()'s full lists; else about this many prefixes and as many byte
+ * flips a stream, spread over it (a test's racecheck-sized run) */
+static size_t g_hostile_sample;
+
 static void hostile(const column *c, const oc_typed_options *t)
 {
     size_t chunk = 65536, slot = oc_compress_bound(OWN_GPU_TEST_ALGO, chunk);
@@ -320,7 +324,8 @@ static void hostile(const column *c, const oc_typed_options *t)
     /* prefixes: all of them up to 600 bytes, then a sample */
     const uint8_t *src[MAXN] = {NULL};
     size_t len[MAXN] = {0}, cap[MAXN] = {0}, n = 0;
-    for (size_t k = 0; k < size && n < MAXN; k += k < 600 ? 1 : 1 + size / 400) {
+    for (size_t k = 0; k < size && n < MAXN;
+         k += g_hostile_sample ? 1 + size / g_hostile_sample : k < 600 ? 1 : 1 + size / 400) {
         uint8_t *p = malloc(k + 1);
         memcpy(p, s, k);
         src[n] = p, len[n] = k, cap[n++] = chunk;
@@ -330,7 +335,7 @@ static void hostile(const column *c, const oc_typed_options *t)
         free((void *)src[i]);
     /* byte flips everywhere (sampled), and small capacities */
     n = 0;
-    for (size_t k = 0; k < size && n < MAXN; k += 1 + size / 1500) {
+    for (size_t k = 0; k < size && n < MAXN; k += 1 + size / (g_hostile_sample ? g_hostile_sample : 1500)) {
         uint8_t *p = malloc(size);
         memcpy(p, s, size);
         p[k] ^= (uint8_t)(1u << (k % 8));

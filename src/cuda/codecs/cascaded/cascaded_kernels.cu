@@ -2,7 +2,7 @@
  * cascaded_kernels.cu - the GPU Cascaded codec (gpu_codec.h): the format's
  * core (src/cores/cascaded/cascaded_core.h) run by CTAs of 8 warps, one
  * tile at a time, with the tile's workspace in dynamic shared memory
- * (decoding: 64.1 KiB, two stages and the layers' buffers; encoding: the
+ * (decoding: 64.3 KiB, two stages and the layers' buffers; encoding: the
  * core's cz_ws, ~68 KiB); the CPU codec runs the same core, so the bytes
  * and statuses are the same on both engines.
  *
@@ -11,7 +11,8 @@
  * so a single large chunk decodes on every SM; a tile is decoded by
  * cascaded_tile_decode.cuh (the next tile copied in while one decodes,
  * the core's checks by every warp, then layers undone with a thread's
- * consecutive elements in registers), not by the core's cz_decode_tile,
+ * consecutive elements in registers; nVCOMP's layers on 4- and 8-byte
+ * types in one pass), not by the core's cz_decode_tile,
  * which stays the CPU's decoder.  Compressing: a persistent
  * grid over chunks, a CTA writes its chunk's tiles in order (a tile's
  * place depends on the sizes of the tiles before it).  The header, tile
@@ -40,7 +41,7 @@ static __global__ void cz_k_headers(size_t n, const void *const *src, const size
 }
 
 /* A persistent grid over the batch's tiles, 3 CTAs an SM (the workspace
- * is 64.1 KiB), decoded by the GPU's tile decoder (cascaded_tile_decode.cuh:
+ * is 64.3 KiB), decoded by the GPU's tile decoder (cascaded_tile_decode.cuh:
  * the core's bytes and statuses, not its one-lane-per-element phases). */
 static __global__ void __launch_bounds__(CZ_THREADS, 3)
     cz_k_tiles(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,

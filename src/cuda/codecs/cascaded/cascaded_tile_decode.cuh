@@ -1,13 +1,17 @@
 /*
- * cascaded_tile_decode.cuh - the GPU's Cascaded tile decoder (v3), written
+ * cascaded_tile_decode.cuh - the GPU's Cascaded tile decoder (v4), written
  * for the GPU rather than run from the core's one-source model: the core's
  * cz_decode_tile and cz_dec_parse (cascaded_core.h) stay the CPU decoder
  * and the definition of every status; this file reads the same bytes, gets
  * the same statuses and writes the same output (bench/gpu/owncodecs/
- * NOTES.md, "Cascaded decode, v2" and "v3").
+ * NOTES.md, "Cascaded decode, v2", "v3" and "v4").
  *
  * The tile loop (czg_tiles, the tile kernel's body): a persistent grid
- * over the batch's tiles; the next tile's bytes go into a second stage by
+ * over the batch's tiles, a CTA taking consecutive tiles and keeping the
+ * chunk it found (pointers, header check) from one tile to the next, so
+ * that most lookups are a compare and the tile table's two words (v3: the
+ * warp's 32-way search, the chunk's pointers and its header again for
+ * every tile); the next tile's bytes go into a second stage by
  * cp.async (16-byte copies of the aligned interior, words at the edges,
  * the one word past the chunk's end byte by byte) while the current tile
  * decodes, and one barrier a tile publishes the stage; every warp locates
@@ -42,8 +46,18 @@
  *   16-byte vectors, in buffers swizzled at 16-byte granularity (vector v
  *   of a 128-byte row is stored at slot v ^ row) so that those vector
  *   stores, the scalar reads of the expansion and the copy-out are free of
- *   bank conflicts or nearly so.  64.1 KiB of shared memory a CTA: 3 CTAs
+ *   bank conflicts or nearly so.  64.3 KiB of shared memory a CTA: 3 CTAs
  *   an SM.
+ * nVCOMP's layers (RLE, delta, RLE) on 4- and 8-byte types (v4, session
+ * 10: czg_decode_rdr, czg_fused) are undone in one pass instead: one CTA
+ * scan of the first RLE's run lengths, the second's and sum(v[k] L1[k])
+ * gives both RLEs' run starts and P[k], the delta's sum before the second
+ * RLE's run k, so that y[j] = P[k] + (j - start1[k] + 1) v[k] for the
+ * first RLE's run j inside run k; a thread then walks its K consecutive
+ * outputs once (j steps at most once an output, k at most once a j step,
+ * y += v[k]), 5 barriers a tile instead of 7.  Tiles whose two RLEs are
+ * the identity (every run 1 long: packed run streams of width and base 0)
+ * are the values and one delta scan.
  * Hostile input: the parse checks every header, count, width and stream
  * extent against the tile as the core does, the run totals are checked as
  * the core does; every read and write stays inside the workspace (a
@@ -238,7 +252,8 @@ typedef struct czg_ws {
     uint32_t stage[2]
                   [CZ_STAGE_WORDS]; /* the current tile and the next, each at offset o (its address mod 16) */
     uint64_t buf[CZ_TILE_BYTES / 8];  /* the values before an RLE expansion */
-    uint16_t starts[CZ_TILE_MAX + 8]; /* run starts */
+    uint16_t starts[CZ_TILE_MAX + 8]; /* run starts (the fused path: both RLEs', the second at CZG_S1) */
+    uint16_t tail[64];                /* the fused path's second run starts, past `starts` */
 } czg_ws;
 static_assert(CZG_STAGE_BYTES % 16u == 0 && offsetof(czg_ws, buf) % 16u == 0 &&
                   offsetof(czg_ws, starts) % 16u == 0,
@@ -527,6 +542,277 @@ static __device__ __noinline__ oc_status czg_decode_tile(uint32_t sb, uint32_t o
     return OC_OK;
 }
 
+/* ---- the fused path (v4): nVCOMP's layers in one pass ---------------------- */
+
+#define CZG_S1 8320u /* byte offset of the second RLE's run starts in czg_ws.starts (65 rows of 128) */
+static_assert(CZG_S1 + 2u * (CZ_TILE_BYTES / 4u + 1u) <=
+                  sizeof(((czg_ws *)0)->starts) + sizeof(((czg_ws *)0)->tail),
+              "czg_ws: room for the second run starts");
+
+/* czg_swz(b) in two operations: b ^ ((b >> 3) & 0x70) flips the same three
+ * bits (the 16-byte slot within the 128-byte row) that czg_swz's form
+ * rebuilds in five; for the walk's addresses. */
+static __device__ __forceinline__ uint32_t czg_swz2(uint32_t b)
+{
+    return b ^ ((b >> 3) & 0x70u);
+}
+
+static __device__ __forceinline__ uint32_t czg_start2(const uint8_t *starts, uint32_t i)
+{
+    return *(const uint16_t *)(starts + czg_swz2(2u * i));
+}
+
+template <typename V, uint32_t W> static __device__ __forceinline__ V czg_ld2(const uint8_t *buf, uint32_t e)
+{
+    const uint8_t *p = buf + czg_swz2(e * W);
+    if (W == 4)
+        return (V) * (const uint32_t *)p;
+    return (V) * (const uint64_t *)p;
+}
+
+/* Exclusive CTA scans of a (u64) and b (V) with one barrier, the totals
+ * in *ta and *tb; q alternates the slots as czg_scan's. */
+template <typename V>
+static __device__ __forceinline__ void czg_scan2(uint64_t a, V b, uint32_t *q, uint64_t *pa, V *pb,
+                                                 uint64_t *ta, V *tb)
+{
+    __shared__ unsigned long long czg_tot2[2][2][CZG_WARPS];
+    uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, slot = *q & 1u;
+    uint64_t ia = a;
+    V ib = b;
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        uint64_t t = __shfl_up_sync(0xffffffffu, ia, d);
+        V u = __shfl_up_sync(0xffffffffu, ib, d);
+        if ((int)lane >= d) {
+            ia += t;
+            ib += u;
+        }
+    }
+    if (lane == 31u) {
+        czg_tot2[slot][0][warp] = ia;
+        czg_tot2[slot][1][warp] = (unsigned long long)ib;
+    }
+    __syncthreads();
+    uint64_t prea = 0, suma = 0;
+    V preb = 0, sumb = 0;
+#pragma unroll
+    for (uint32_t j = 0; j < CZG_WARPS; j++) {
+        uint64_t t = czg_tot2[slot][0][j];
+        V u = (V)czg_tot2[slot][1][j];
+        prea += j < warp ? t : 0ull;
+        preb += j < warp ? u : (V)0;
+        suma += t;
+        sumb += u;
+    }
+    *q += 1u;
+    *pa = prea + ia - a;
+    *pb = preb + ib - b;
+    *ta = suma;
+    *tb = sumb;
+}
+
+/* 1 when the run stream at hp holds `before` runs, packed, every block's
+ * width and base 0 (every run 1 long); the warp's verdict. */
+static __device__ __forceinline__ bool czg_ident(const uint8_t *T, uint32_t hp, uint32_t before)
+{
+    uint32_t count = czg_count(T, hp);
+    if (count != before || T[hp + 2] != 1u)
+        return false;
+    uint32_t lane = threadIdx.x & 31u, nb = (count + CZ_BLOCK - 1u) / CZ_BLOCK, wpos = hp + 3u,
+             bpos = wpos + nb;
+    bool ok =
+        lane >= nb || (T[wpos + lane] == 0 && T[bpos + 2u * lane] == 0 && T[bpos + 2u * lane + 1u] == 0);
+    return __all_sync(0xffffffffu, ok);
+}
+
+/* Stores the thread's K run starts (pre + the u16 halves of p) at entry
+ * e0 of the swizzled starts array. */
+template <uint32_t K>
+static __device__ __forceinline__ void czg_put_starts(uint8_t *starts, uint32_t e0, uint32_t pre,
+                                                      const uint32_t *p)
+{
+    uint32_t wd[K / 2u];
+#pragma unroll
+    for (uint32_t m = 0; m < K / 2u; m++)
+        wd[m] = ((pre + (p[m] & 0xffffu)) & 0xffffu) | ((pre + (p[m] >> 16)) << 16);
+#pragma unroll
+    for (uint32_t v = 0; v < K / 8u; v++)
+        *(uint4 *)(starts + czg_swz(2u * e0 + 16u * v)) =
+            make_uint4(wd[4 * v], wd[4 * v + 1], wd[4 * v + 2], wd[4 * v + 3]);
+}
+
+/* The run stream at hp (c runs, thread's entries e0..e0+K) as local
+ * exclusive prefixes, u16 pairs in p[K/2], the thread's total returned. */
+template <uint32_t K>
+static __device__ __forceinline__ uint32_t czg_lens(const uint32_t *S, uint32_t o, uint32_t hp, uint32_t c,
+                                                    uint32_t e0, uint32_t *p)
+{
+    uint32_t nv = c > e0 ? (c - e0 < K ? c - e0 : K) : 0u;
+    uint32_t f[K];
+    czg_unpack<uint32_t, K>(S, o, hp, CZ_RUN_BYTES, e0, f);
+    uint32_t acc = 0;
+#pragma unroll
+    for (uint32_t i = 0; i < K; i++) {
+        if (i & 1u)
+            p[i / 2u] |= acc << 16;
+        else
+            p[i / 2u] = acc & 0xffffu;
+        acc += i < nv ? (f[i] & 0xffffu) + 1u : 0u;
+    }
+    return acc;
+}
+
+/* Run i's length from the u16 prefixes p (the thread's total: acc). */
+template <uint32_t K>
+static __device__ __forceinline__ uint32_t czg_len(const uint32_t *p, uint32_t acc, uint32_t i)
+{
+    uint32_t lo = i & 1u ? p[i / 2u] >> 16 : p[i / 2u] & 0xffffu;
+    uint32_t hi = i + 1u < K ? ((i + 1u) & 1u ? p[(i + 1u) / 2u] >> 16 : p[(i + 1u) / 2u] & 0xffffu) : acc;
+    return (hi - lo) & 0xffffu;
+}
+
+/* The fused decode of a tile with layers RLE, delta, RLE (parsed: P).
+ */
+template <typename V, uint32_t W>
+static __device__ __forceinline__ oc_status czg_fused(uint32_t sb, uint32_t o, const czg_parse &Pp,
+                                                      uint32_t cnt, uint8_t *dst)
+{
+    czg_ws *ws = (czg_ws *)czg_smem;
+    constexpr uint32_t K = CZ_TILE_BYTES / W / CZG_THREADS;
+    const uint32_t *S = ws->stage[sb];
+    const uint8_t *T = (const uint8_t *)S + o;
+    uint32_t raw = cnt * W, e0 = threadIdx.x * K, q = 0;
+    uint32_t hp0 = czg_hp(Pp, 0), hp1 = czg_hp(Pp, 1), hp2 = czg_hp(Pp, 2);
+    uint32_t c1 = czg_count(T, hp0), c2 = czg_count(T, hp1);
+    V seed = (V)czg_bytes(T, 1u, W);
+    uint8_t *vb = (uint8_t *)ws->buf;
+    V x[K];
+    if (czg_ident(T, hp0, cnt) && czg_ident(T, hp1, c1)) { /* the values and the delta */
+        czg_unpack<V, K>(S, o, hp2, W, e0, x);
+        czg_delta<V, K>(x, seed, &q);
+        if (dst) {
+            czg_store<V, W, K>(vb, e0, x); /* buf: unread in this tile */
+            __syncthreads();
+            czg_copy_out(vb, raw, dst);
+        }
+        return OC_OK;
+    }
+    /* the three streams, one scan; v goes to buf at once (unread until the walk), so that it is not
+     * held in registers across the scan */
+    uint32_t p0[K / 2u], p1[K / 2u];
+    uint32_t acc1 = czg_lens<K>(S, o, hp1, c2, e0, p1);
+    czg_unpack<V, K>(S, o, hp2, W, e0, x); /* v */
+    V acc2 = 0;
+#pragma unroll
+    for (uint32_t i = 0; i < K; i++)
+        acc2 += (V)czg_len<K>(p1, acc1, i) * x[i];
+    czg_store<V, W, K>(vb, e0, x);
+    uint32_t acc0 = czg_lens<K>(S, o, hp0, c1, e0, p0);
+    uint64_t pa, ta;
+    V pb, tb;
+    czg_scan2<V>((uint64_t)acc0 | ((uint64_t)acc1 << 32), acc2, &q, &pa, &pb, &ta, &tb);
+    if ((uint32_t)ta != cnt || (uint32_t)(ta >> 32) != c1)
+        return OC_ERR_CORRUPT;
+    if (!dst)
+        return OC_OK;
+    uint8_t *s0 = (uint8_t *)ws->starts, *s1 = s0 + CZG_S1, *Pb = (uint8_t *)ws->stage[sb];
+    czg_put_starts<K>(s0, e0, (uint32_t)pa, p0);
+    czg_put_starts<K>(s1, e0, (uint32_t)(pa >> 32), p1);
+    if (threadIdx.x == CZG_THREADS - 1u) {
+        if (c1 == CZG_THREADS * K)
+            *(uint16_t *)(s0 + czg_swz(2u * c1)) = (uint16_t)cnt;
+        if (c2 == CZG_THREADS * K)
+            *(uint16_t *)(s1 + czg_swz(2u * c2)) = (uint16_t)c1;
+    }
+    { /* P, a 16-byte vector at a time from the thread's own v (its stores, read back) */
+        constexpr uint32_t E = 16u / W;
+        V run = seed + pb;
+#pragma unroll
+        for (uint32_t qv = 0; qv < K / E; qv++) {
+            uint32_t off = czg_swz(e0 * W + 16u * qv);
+            uint4 in = *(const uint4 *)(vb + off);
+            uint32_t wi[4] = {in.x, in.y, in.z, in.w}, wo[4];
+#pragma unroll
+            for (uint32_t e = 0; e < E; e++) {
+                V v = W == 8u ? (V)((uint64_t)wi[2 * e] | ((uint64_t)wi[2 * e + 1] << 32)) : (V)wi[e];
+                if (W == 8u) {
+                    wo[2 * e] = (uint32_t)(uint64_t)run;
+                    wo[2 * e + 1] = (uint32_t)((uint64_t)run >> 32);
+                } else {
+                    wo[e] = (uint32_t)run;
+                }
+                run += (V)czg_len<K>(p1, acc1, qv * E + e) * v;
+            }
+            *(uint4 *)(Pb + off) = make_uint4(wo[0], wo[1], wo[2], wo[3]);
+        }
+    }
+    __syncthreads(); /* the starts, v and P */
+    uint32_t nv = cnt > e0 ? (cnt - e0 < K ? cnt - e0 : K) : 0u;
+    if (nv == 0) {
+#pragma unroll
+        for (uint32_t i = 0; i < K; i++)
+            x[i] = 0;
+    } else {
+        uint32_t sl0 = cnt - c1, a = e0 > sl0 ? e0 - sl0 : 0u, b = (e0 < c1 - 1u ? e0 : c1 - 1u) + 1u;
+        while (b - a > 1u) {
+            uint32_t mid = (a + b) >> 1;
+            if (czg_start2(s0, mid) <= e0)
+                a = mid;
+            else
+                b = mid;
+        }
+        uint32_t j = a, sl1 = c1 - c2;
+        a = j > sl1 ? j - sl1 : 0u;
+        b = (j < c2 - 1u ? j : c2 - 1u) + 1u;
+        while (b - a > 1u) {
+            uint32_t mid = (a + b) >> 1;
+            if (czg_start2(s1, mid) <= j)
+                a = mid;
+            else
+                b = mid;
+        }
+        uint32_t k = a, nj = czg_start2(s0, j + 1u), nk = czg_start2(s1, k + 1u);
+        V vk = czg_ld2<V, W>(vb, k);
+        V y = czg_ld2<V, W>(Pb, k) + (V)(j - czg_start2(s1, k) + 1u) * vk;
+#pragma unroll
+        for (uint32_t i = 0; i < K; i++) {
+            if (e0 + i == nj && i < nv) {
+                j++;
+                nj = czg_start2(s0, j + 1u);
+                if (j == nk) {
+                    k++;
+                    nk = czg_start2(s1, k + 1u);
+                    vk = czg_ld2<V, W>(vb, k);
+                }
+                y += vk;
+            }
+            x[i] = y;
+        }
+    }
+    __syncthreads(); /* the walk's reads of buf */
+    czg_store<V, W, K>(vb, e0, x);
+    __syncthreads();
+    czg_copy_out(vb, raw, dst);
+    return OC_OK;
+}
+
+/* A tile of 4 or 8-byte elements: nVCOMP's layers (RLE, delta, RLE) by the
+ * fused path, every other staged tile by czg_decode_tile. */
+template <typename V, uint32_t W>
+static __device__ __noinline__ oc_status czg_decode_rdr(uint32_t sb, uint32_t o, const uint8_t *src,
+                                                        uint32_t n, uint32_t cnt, uint8_t *dst)
+{
+    czg_ws *ws = (czg_ws *)czg_smem;
+    const uint8_t *T = (const uint8_t *)ws->stage[sb] + o;
+    if (n == 0 || n >= cnt * W || T[0] != (2u | (1u << 2)))
+        return czg_decode_tile<V, W>(sb, o, src, n, cnt, dst);
+    czg_parse P;
+    if (!czg_parse_tile(T, n, W, cnt, &P))
+        return OC_ERR_CORRUPT;
+    return czg_fused<V, W>(sb, o, P, cnt, dst);
+}
+
 /* A tile of the batch, as every warp finds it for itself. */
 typedef struct czg_tile {
     const uint8_t *src, *cend; /* the tile; the chunk's end */
@@ -536,29 +822,52 @@ typedef struct czg_tile {
     int st, valid;
 } czg_tile;
 
-/* Tile t of the batch (own_tiled_tiles' lookup, by the calling warp). */
-static __device__ __forceinline__ void czg_locate(size_t n, const void *const *src, const size_t *src_sizes,
-                                                  void *const *dst, const own_batch_scratch &s,
-                                                  unsigned long long t, unsigned long long total, czg_tile *T)
+/* The chunk a CTA's tiles are in, kept from one tile to the next
+ * (a CTA's tiles are consecutive, so most lookups are a compare instead
+ * of the warp's search, the chunk's pointers and its header check). */
+typedef struct czg_chunk {
+    unsigned long long first, next; /* its tiles: [first, next) */
+    size_t i;
+    const uint8_t *p;
+    size_t len;
+    uint8_t *d;
+    own_tiled k;
+    oc_status st;
+} czg_chunk;
+
+/* Tile t of the batch (own_tiled_tiles' lookup: the calling warp's 32-way
+ * search, the chunk's pointers and header check), with the chunk found
+ * before reused when tile t is in it. */
+static __device__ __forceinline__ void czg_locate_kept(size_t n, const void *const *src,
+                                                       const size_t *src_sizes, void *const *dst,
+                                                       const own_batch_scratch &s, unsigned long long t,
+                                                       unsigned long long end, czg_chunk *C, czg_tile *T)
 {
-    T->valid = t < total;
+    T->valid = t < end;
     if (!T->valid)
         return;
-    size_t i = oc_chunk_of_warp(s.first, n, t);
-    uint32_t tile = (uint32_t)(t - s.first[i]);
-    const uint8_t *p = (const uint8_t *)src[i];
-    size_t len = src_sizes[i];
-    own_tiled k;
-    oc_status st = cz_chunk_check(p, len, UINT64_MAX, &k); /* OK: the header kernel said so */
+    if (t < C->first || t >= C->next) {
+        size_t i = oc_chunk_of_warp(s.first, n, t);
+        C->i = i;
+        C->first = s.first[i];
+        C->next = s.first[i + 1];
+        C->p = (const uint8_t *)src[i];
+        C->len = src_sizes[i];
+        C->d = dst ? (uint8_t *)dst[i] : NULL;
+        C->st = cz_chunk_check(C->p, C->len, UINT64_MAX, &C->k); /* OK: the header kernel said so */
+    }
+    uint32_t tile = (uint32_t)(t - C->first);
+    const own_tiled &k = C->k;
     uint64_t elems = k.size / k.w, first = (uint64_t)tile * k.per_tile;
     uint32_t cnt = own_tile_elems(elems, k.per_tile, tile);
     uint64_t a = 0, b = 0;
+    oc_status st = C->st;
     if (st == OC_OK)
-        st = own_tile_span(p, k.table, k.ntiles, tile, k.limit, &a, &b);
-    T->src = p + a;
-    T->cend = p + len;
-    T->dst = dst ? (uint8_t *)dst[i] + first * k.w : NULL;
-    T->chunk = i;
+        st = own_tile_span(C->p, k.table, k.ntiles, tile, k.limit, &a, &b);
+    T->src = C->p + a;
+    T->cend = C->p + C->len;
+    T->dst = C->d ? C->d + first * k.w : NULL;
+    T->chunk = C->i;
     T->n = (uint32_t)(b - a);
     T->cnt = cnt;
     T->w = k.w;
@@ -616,20 +925,26 @@ static __device__ __forceinline__ void czg_issue(uint32_t sa, const czg_tile &T,
     asm volatile("cp.async.commit_group;" ::: "memory");
 }
 
-/* The tile kernel's body: a persistent grid over the batch's tiles; tile
- * t + grid is copied in while tile t decodes. */
+/* The tile kernel's body: a persistent grid over the batch's tiles, CTA b
+ * taking the consecutive tiles [b per, (b + 1) per) with its chunk lookup
+ * kept from one to the next (czg_locate_kept); the next tile is copied in
+ * while one decodes. */
 static __device__ __forceinline__ void czg_tiles(size_t n, const void *const *src, const size_t *src_sizes,
                                                  void *const *dst, own_batch_scratch s)
 {
     czg_ws *ws = (czg_ws *)czg_smem;
     unsigned long long total = s.first[n];
+    unsigned long long per = (total + gridDim.x - 1) / gridDim.x;
+    unsigned long long t0 = blockIdx.x * per, end = t0 + per < total ? t0 + per : total;
     uint32_t sa0 = (uint32_t)__cvta_generic_to_shared(ws->stage[0]);
     czg_tile cur, nxt;
+    czg_chunk C;
+    C.first = C.next = 0;
     uint32_t cidx = ~0u, cval = 0, sb = 0;
-    czg_locate(n, src, src_sizes, dst, s, blockIdx.x, total, &cur);
+    czg_locate_kept(n, src, src_sizes, dst, s, t0, end, &C, &cur);
     czg_issue(sa0, cur, &cidx, &cval);
-    for (unsigned long long t = blockIdx.x; t < total; t += gridDim.x) {
-        czg_locate(n, src, src_sizes, dst, s, t + gridDim.x, total, &nxt);
+    for (unsigned long long t = t0; t < end; t++) {
+        czg_locate_kept(n, src, src_sizes, dst, s, t + 1, end, &C, &nxt);
         if (cidx != ~0u)
             ws->stage[sb][cidx] = cval;
         cidx = ~0u;
@@ -647,10 +962,10 @@ static __device__ __forceinline__ void czg_tiles(size_t n, const void *const *sr
                 st = czg_decode_tile<uint32_t, 2>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
                 break;
             case 4:
-                st = czg_decode_tile<uint32_t, 4>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
+                st = czg_decode_rdr<uint32_t, 4>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
                 break;
             default:
-                st = czg_decode_tile<uint64_t, 8>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
+                st = czg_decode_rdr<uint64_t, 8>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
                 break;
             }
         }
