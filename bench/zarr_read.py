@@ -35,6 +35,12 @@ in device memory as a CuPy array:
                       contender forces)
   kvikio-gdsstore     stock codecs under enable_gpu() on kvikio's GDSStore
                       (kvikio's zarr store: each chunk read into a device buffer)
+  opencomp-gpu-slabMxK  opencomp-gpu with the direct read's device slabs set
+                      by this script (--slab-variants M:K,...): slabs of M MiB
+                      decoded bytes on K lanes (M = 0: the whole read one slab,
+                      i.e. read everything, one copy, one call); a bench
+                      experiment, the library's defaults are DEVICE_SLAB_BYTES
+                      and LANES in opencomp/zarr/_fastread.py
 
 A second table isolates the codec (``--codec-only``, on by default): the
 chunks' compressed bytes already sit in memory as zarr Buffers, and the
@@ -205,6 +211,9 @@ def phase_profile(args, read, ref, nbytes, nchunks, cp, sync):
     _fastread._to_device = timed("H2D", saved["_to_device"], gpu=True)
     _fastread._read_sync = timed("direct", saved["_read_sync"], gpu=True)
     _batch.BatchCodec.codec = property(lambda self: _Sync(real_codec.fget(self)))
+    real_on = _batch.BatchCodec.codec_on
+    _batch.BatchCodec.codec_on = lambda self, stream: _Sync(real_on(self, stream))
+    _fastread._LANE_POOL.clear()  # lanes made now, through _Sync
     runs = []
     ok = True
     try:
@@ -225,6 +234,8 @@ def phase_profile(args, read, ref, nbytes, nchunks, cp, sync):
         for k, v in saved.items():
             setattr(_fastread, k, v)
         _batch.BatchCodec.codec = real_codec
+        _batch.BatchCodec.codec_on = real_on
+        _fastread._LANE_POOL.clear()
     med = {p: statistics.median(r[p] for r in runs) for p in PHASES + ("total",)}
     print(f"profile: opencomp-gpu direct read in phases (a sync after each; median of {len(runs)}; "
           f"{nchunks} chunks){'' if ok else '  RESULT DIFFERS'}", flush=True)
@@ -254,6 +265,9 @@ def main(argv=None) -> int:
                     help="time opencomp's decode calls inside each opencomp read (adds a spy, not a sync)")
     ap.add_argument("--profile", action="store_true",
                     help="opencomp-gpu's direct read in phases, a synchronisation after each (module docstring)")
+    ap.add_argument("--slab-variants", default="",
+                    help="M:K,... adds opencomp-gpu-slabMxK contenders: the direct read in slabs of M MiB "
+                         "(0: one slab) on K lanes")
     ap.add_argument("--json", help="write the results here")
     ap.add_argument("--no-codec-only", action="store_true", help="skip the codec-only table")
     ap.add_argument("--decode-batch", type=int, default=0,
@@ -367,6 +381,10 @@ def main(argv=None) -> int:
                 return getattr(self._codec, name)
 
         _batch.BatchCodec.codec = property(lambda self: _Timed(real_codec.fget(self)))
+        # the direct read's lanes (a Codec each, stream-ordered: their calls return at once)
+        real_on = _batch.BatchCodec.codec_on
+        _batch.BatchCodec.codec_on = lambda self, stream: _Timed(real_on(self, stream))
+        _fastread._LANE_POOL.clear()
 
     real_gds = _fastread._gds
 
@@ -389,6 +407,17 @@ def main(argv=None) -> int:
         with zarr.config.enable_gpu():
             return zarr.open_array(GDSStore(args.store), mode="r")[:]
 
+    def slab_variant(mib, lanes):
+        def read():
+            saved = _fastread.DEVICE_SLAB_BYTES, _fastread.LANES
+            _fastread.DEVICE_SLAB_BYTES = (mib << 20) if mib else 1 << 62  # a bench experiment, not a library switch
+            _fastread.LANES = lanes
+            try:
+                return read_oc_gpu()
+            finally:
+                _fastread.DEVICE_SLAB_BYTES, _fastread.LANES = saved
+        return read
+
     contenders = {
         "opencomp-gpu-kvikio": read_oc_gpu_kvikio,
         "kvikio-gdsstore": read_kvikio_gdsstore,
@@ -398,8 +427,13 @@ def main(argv=None) -> int:
         "opencomp-gpu-batched": read_oc_gpu_batched,
         "opencomp-host+copy": read_oc_host,
     }
+    names = args.contenders.split(",")
+    for v in filter(None, args.slab_variants.split(",")):
+        mib, lanes = (int(x) for x in v.split(":"))
+        contenders[f"opencomp-gpu-slab{mib}x{lanes}"] = slab_variant(mib, lanes)
+        names.append(f"opencomp-gpu-slab{mib}x{lanes}")
     results = []
-    for name in args.contenders.split(","):
+    for name in names:
         fn = contenders[name]
         got = fn()
         sync()
@@ -467,6 +501,8 @@ def main(argv=None) -> int:
         "codec_only": codec_results,
         "profile": profile,
         "decode_batch": args.decode_batch,
+        "device_slab_bytes": _fastread.DEVICE_SLAB_BYTES,
+        "lanes": _fastread.LANES,
     }
     print(f"zarr_read: device {report['device']}; opencomp GPU kernel for {algorithm}: "
           f"{ {True: 'yes', False: 'no (CPU decode + one copy per batch)', None: 'not tried'}[report['gpu_kernel']] }")
