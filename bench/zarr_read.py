@@ -66,7 +66,10 @@ store read (the chunk or shard files into one pinned buffer), shard index
 of the direct read: staging copies, fill values), and zarr (the rest of the
 read: zarr's indexing and event loop, the worker-thread hand-off).  The
 synchronisations cost the overlap the real read has, so the phases sum to a
-little more than the timed read.
+little more than the timed read.  It then stamps one more read (after a
+warm-up) without added synchronisations: per slab of the device read, the
+host's part and the decode's start and end on the GPU (CUDA events on the
+lane's stream), in ms from the read's start ("timeline" in the JSON).
 """
 
 from __future__ import annotations
@@ -245,6 +248,83 @@ def phase_profile(args, read, ref, nbytes, nchunks, cp, sync):
               flush=True)
     return {"phases_s": med, "runs": len(runs), "verified": ok,
             "note": "a device synchronisation after each phase; medians per phase, so they need not sum to total"}
+
+
+def lane_timeline(read, ref, cp):
+    """One opencomp-gpu read (the library's slabs and lanes) stamped without
+    an added synchronisation (--profile): per slab, the host's part
+    (_read_sync: the files read, the copy and the decode enqueued) in ms from
+    the read's start, and its decode on the GPU (CUDA events around the call
+    on the lane's stream; the start is when the stream reaches the call,
+    after the copy); a warm-up read first (the lanes are made anew here)."""
+    from opencomp.zarr import _fastread
+    from opencomp.numcodecs import _batch
+
+    real_sync, real_on = _fastread._read_sync, _batch.BatchCodec.codec_on
+    slabs: list = []
+    t0 = [0.0]
+
+    def stamped_sync(*a, **k):
+        rec = {"host_start_ms": (time.perf_counter() - t0[0]) * 1e3, "events": []}
+        slabs.append(rec)
+        try:
+            return real_sync(*a, **k)
+        finally:
+            rec["host_end_ms"] = (time.perf_counter() - t0[0]) * 1e3
+
+    class _Stamped:
+        def __init__(self, codec, stream):
+            self._codec, self._stream = codec, stream
+
+        def decode(self, *a, **k):
+            e0, e1 = cp.cuda.Event(), cp.cuda.Event()
+            e0.record(self._stream)
+            try:
+                return self._codec.decode(*a, **k)
+            finally:
+                e1.record(self._stream)
+                if slabs:
+                    slabs[-1]["events"].append((e0, e1))
+
+        def __getattr__(self, name):
+            return getattr(self._codec, name)
+
+    _fastread._read_sync = stamped_sync
+    _batch.BatchCodec.codec_on = lambda self, stream: _Stamped(real_on(self, stream), stream)
+    _fastread._LANE_POOL.clear()
+    try:
+        got = read()  # warm-up: the lanes' Codecs, scratch and pinned buffers
+        del got
+        cp.cuda.Device().synchronize()
+        del slabs[:]
+        start = cp.cuda.Event()
+        t0[0] = time.perf_counter()
+        start.record()
+        got = read()
+        cp.cuda.Device().synchronize()
+        total = (time.perf_counter() - t0[0]) * 1e3
+        ok = bool(cp.array_equal(got, ref))
+        del got
+    finally:
+        _fastread._read_sync, _batch.BatchCodec.codec_on = real_sync, real_on
+        _fastread._LANE_POOL.clear()
+    rows = []
+    for k, rec in enumerate(slabs):
+        row = {"slab": k, "host_start_ms": rec["host_start_ms"], "host_end_ms": rec.get("host_end_ms")}
+        if rec["events"]:
+            e0, e1 = rec["events"][0][0], rec["events"][-1][1]
+            row["gpu_decode_start_ms"] = cp.cuda.get_elapsed_time(start, e0)
+            row["gpu_decode_end_ms"] = cp.cuda.get_elapsed_time(start, e1)
+        rows.append(row)
+    print(f"timeline: one opencomp-gpu read, {total:.1f} ms{'' if ok else '  RESULT DIFFERS'} "
+          f"(slabs of {_fastread.DEVICE_SLAB_BYTES >> 20} MiB on {_fastread.LANES} lanes; ms from the read's start)",
+          flush=True)
+    for r in rows:
+        gpu = (f"  decode on the GPU {r['gpu_decode_start_ms']:7.1f} .. {r['gpu_decode_end_ms']:7.1f}"
+               if "gpu_decode_start_ms" in r else "  (no decode)")
+        print(f"  slab {r['slab']:2d}  host {r['host_start_ms']:7.1f} .. {r['host_end_ms']:7.1f}{gpu}", flush=True)
+    return {"total_ms": total, "verified": ok, "slabs": rows, "device_slab_bytes": _fastread.DEVICE_SLAB_BYTES,
+            "lanes": _fastread.LANES}
 
 
 def main(argv=None) -> int:
@@ -462,6 +542,13 @@ def main(argv=None) -> int:
                   f"= {rest / (n // chunk) * 1e3:.3f} ms a chunk", flush=True)
 
     profile = phase_profile(args, read_oc_gpu, ref, nbytes, n // chunk, cp, sync) if args.profile else None
+    timeline = None
+    if args.profile:
+        try:
+            timeline = lane_timeline(read_oc_gpu, ref, cp)
+        except Exception as e:  # noqa: BLE001 - a diagnostic; the rows above stand without it
+            timeline = {"error": repr(e)}
+            print(f"timeline: failed: {e!r}", flush=True)
     codec_results = [] if args.no_codec_only else codec_only(args, z, ref, nbytes, cp, sync)
 
     algorithm = _batch.FORMATS[args.codec.split(".")[-1]]
@@ -500,6 +587,7 @@ def main(argv=None) -> int:
         "results": results,
         "codec_only": codec_results,
         "profile": profile,
+        "timeline": timeline,
         "decode_batch": args.decode_batch,
         "device_slab_bytes": _fastread.DEVICE_SLAB_BYTES,
         "lanes": _fastread.LANES,
