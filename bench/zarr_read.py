@@ -38,9 +38,10 @@ in device memory as a CuPy array:
   opencomp-gpu-slabMxK  opencomp-gpu with the direct read's device slabs set
                       by this script (--slab-variants M:K,...): slabs of M MiB
                       decoded bytes on K lanes (M = 0: the whole read one slab,
-                      i.e. read everything, one copy, one call); a bench
-                      experiment, the library's defaults are DEVICE_SLAB_BYTES
-                      and LANES in opencomp/zarr/_fastread.py
+                      i.e. read everything, one copy, one call; no floor of
+                      DEVICE_SLAB_CHUNKS chunks a slab); a bench experiment,
+                      the library's defaults are DEVICE_SLAB_BYTES,
+                      DEVICE_SLAB_CHUNKS and LANES in opencomp/zarr/_fastread.py
 
 A second table isolates the codec (``--codec-only``, on by default): the
 chunks' compressed bytes already sit in memory as zarr Buffers, and the
@@ -317,14 +318,15 @@ def lane_timeline(read, ref, cp):
             row["gpu_decode_end_ms"] = cp.cuda.get_elapsed_time(start, e1)
         rows.append(row)
     print(f"timeline: one opencomp-gpu read, {total:.1f} ms{'' if ok else '  RESULT DIFFERS'} "
-          f"(slabs of {_fastread.DEVICE_SLAB_BYTES >> 20} MiB on {_fastread.LANES} lanes; ms from the read's start)",
+          f"(slabs of >= {_fastread.DEVICE_SLAB_BYTES >> 20} MiB and >= {_fastread.DEVICE_SLAB_CHUNKS} chunks on "
+          f"{_fastread.LANES} lanes; ms from the read's start)",
           flush=True)
     for r in rows:
         gpu = (f"  decode on the GPU {r['gpu_decode_start_ms']:7.1f} .. {r['gpu_decode_end_ms']:7.1f}"
                if "gpu_decode_start_ms" in r else "  (no decode)")
         print(f"  slab {r['slab']:2d}  host {r['host_start_ms']:7.1f} .. {r['host_end_ms']:7.1f}{gpu}", flush=True)
     return {"total_ms": total, "verified": ok, "slabs": rows, "device_slab_bytes": _fastread.DEVICE_SLAB_BYTES,
-            "lanes": _fastread.LANES}
+            "device_slab_chunks": _fastread.DEVICE_SLAB_CHUNKS, "lanes": _fastread.LANES}
 
 
 def main(argv=None) -> int:
@@ -489,13 +491,15 @@ def main(argv=None) -> int:
 
     def slab_variant(mib, lanes):
         def read():
-            saved = _fastread.DEVICE_SLAB_BYTES, _fastread.LANES
-            _fastread.DEVICE_SLAB_BYTES = (mib << 20) if mib else 1 << 62  # a bench experiment, not a library switch
+            saved = _fastread.DEVICE_SLAB_BYTES, _fastread.DEVICE_SLAB_CHUNKS, _fastread.LANES
+            # a bench experiment, not a library switch: slabs of exactly M MiB (no chunk-count floor)
+            _fastread.DEVICE_SLAB_BYTES = (mib << 20) if mib else 1 << 62
+            _fastread.DEVICE_SLAB_CHUNKS = 1
             _fastread.LANES = lanes
             try:
                 return read_oc_gpu()
             finally:
-                _fastread.DEVICE_SLAB_BYTES, _fastread.LANES = saved
+                _fastread.DEVICE_SLAB_BYTES, _fastread.DEVICE_SLAB_CHUNKS, _fastread.LANES = saved
         return read
 
     contenders = {
@@ -590,6 +594,7 @@ def main(argv=None) -> int:
         "timeline": timeline,
         "decode_batch": args.decode_batch,
         "device_slab_bytes": _fastread.DEVICE_SLAB_BYTES,
+        "device_slab_chunks": _fastread.DEVICE_SLAB_CHUNKS,
         "lanes": _fastread.LANES,
     }
     print(f"zarr_read: device {report['device']}; opencomp GPU kernel for {algorithm}: "

@@ -394,6 +394,7 @@ def test_gpu_direct_read_in_slabs_on_lanes(cp, tmp_path, decode_calls, monkeypat
     expected = [stock[sel] for sel in sels]  # stock zarr's own read, on the host
     monkeypatch.setattr(_fastread, "DEVICE_SLAB_BYTES", 2 * 4 * 4096 * 4)  # 8 slabs of 2 chunks
     monkeypatch.setattr(_fastread, "LANES", 3)
+    monkeypatch.setattr(_fastread, "DEVICE_SLAB_CHUNKS", 1)
     try:
         with zarr.config.enable_gpu(), ocz.enable():
             ours = zarr.open_array(zarr.storage.LocalStore(str(path)), mode="r")
@@ -528,6 +529,7 @@ def test_device_reads_go_in_slabs_on_lanes(fake_cupy, decode_calls, monkeypatch,
     expect = zarr.open_array(path, mode="r")[sel]
     monkeypatch.setattr(_fastread, "DEVICE_SLAB_BYTES", row)
     monkeypatch.setattr(_fastread, "LANES", 2)
+    monkeypatch.setattr(_fastread, "DEVICE_SLAB_CHUNKS", 1)
     lanes = sys.modules["cupy"].cuda.lanes
     try:
         with ocz.enable():
@@ -542,6 +544,36 @@ def test_device_reads_go_in_slabs_on_lanes(fake_cupy, decode_calls, monkeypatch,
     assert len(lanes) == 2 and len(made) == 2  # the second read took the first one's lanes
     assert [len(ln.waited) for ln in lanes] == [2, 2]  # once a read, before the lane's first slab
     assert sum(d.calls for d in made) == 2 * len(decode_calls)
+
+
+@pytest.mark.parametrize("shard, slab_chunks, slab_bytes, calls", [
+    (None, 3, 8, 4), (None, 1, 8, 10), (None, 1, 4 * 100 * 8, 3), (None, 16, 8, 1),
+    (100, 3, 8, 4),  # shards of one inner chunk
+    (200, 4, 8, 3),  # shards of two: 4 inner chunks are 2 shards a slab (not 4 shards)
+    (200, 1, 8, 5),  # never less than one shard
+])
+def test_device_slabs_hold_at_least_slab_chunks_and_bytes(fake_cupy, decode_calls, monkeypatch, tmp_path, shard,
+                                                          slab_chunks, slab_bytes, calls):
+    """A device slab holds at least DEVICE_SLAB_CHUNKS chunks (inner chunks of
+    a sharded array: the frame kernel's round is counted in frames) and at
+    least DEVICE_SLAB_BYTES decoded bytes, in whole rows of chunks (of
+    shards): 10 chunks of 800 bytes read in as many calls as slabs."""
+    _deferred_lanes(monkeypatch)
+    path = str(tmp_path / "a.zarr")
+    data = _data("<i8", (1000,))
+    if shard:
+        _sharded(zarr.storage.LocalStore(path), data, (shard,), (100,), ZstdCodec())
+    else:
+        zarr.create_array(zarr.storage.LocalStore(path), shape=(1000,), chunks=(100,), dtype="<i8",
+                          compressors=[ZstdCodec()])[:] = data
+    monkeypatch.setattr(_fastread, "DEVICE_SLAB_CHUNKS", slab_chunks)
+    monkeypatch.setattr(_fastread, "DEVICE_SLAB_BYTES", slab_bytes)
+    try:
+        with ocz.enable():
+            assert np.array_equal(zarr.open_array(path, mode="r")[:], data)
+    finally:
+        ocz.disable()
+    assert decode_calls == ["packed"] * calls
 
 
 @pytest.mark.parametrize("bad", [2, 6, 7])
@@ -565,6 +597,7 @@ def test_lane_failures_name_their_chunk(fake_cupy, monkeypatch, tmp_path, bad):
     monkeypatch.setattr(_impl.OpencompCodecPipeline, "_locate", no_search)
     monkeypatch.setattr(_fastread, "DEVICE_SLAB_BYTES", 125 * 8)  # a slab a chunk: 8 slabs on 2 lanes
     monkeypatch.setattr(_fastread, "LANES", 2)
+    monkeypatch.setattr(_fastread, "DEVICE_SLAB_CHUNKS", 1)
     try:
         with ocz.enable():
             with pytest.raises(ocz.ChunkDecodeError, match=rf"'c/{bad}'"):
@@ -593,6 +626,7 @@ def test_lane_unsupported_takes_zarrs_path(fake_cupy, monkeypatch, tmp_path):
     expect = zarr.open_array(path, mode="r")[:]
     monkeypatch.setattr(_fastread, "DEVICE_SLAB_BYTES", 100 * 8)
     monkeypatch.setattr(_fastread, "LANES", 3)
+    monkeypatch.setattr(_fastread, "DEVICE_SLAB_CHUNKS", 1)
     try:
         with ocz.enable():
             assert np.array_equal(zarr.open_array(path, mode="r")[:], expect)

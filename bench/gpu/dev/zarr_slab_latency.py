@@ -15,7 +15,8 @@ the device once, then times, median of --repeat after a warm-up:
   one call    the first n frames in one packed call (errors="status": it
               synchronises), for each n of --counts
   two streams n frames as two stream-ordered calls of n/2 on two Codecs with
-              streams of their own, both synchronised (what two lanes do)
+              streams of their own, each call under its stream (CuPy's
+              current stream), both synchronised (what two lanes do)
 
 Every output is compared with the input.  Prints one line a measurement.
 """
@@ -67,10 +68,16 @@ def main(argv=None) -> int:
         assert all(s == opencomp.Status.OK for s in st)
 
     def two(n):
+        # Each call under its own stream, as the zarr read's lanes call: src's
+        # and out's __cuda_array_interface__ then name the lane's stream.
+        # Called on CuPy's default stream instead (call Z2's version), the
+        # calls serialised: out='s stream (the legacy default) waits for the
+        # first decode, and the second lane waits for that stream.
         h = n // 2
-        for lane, lo, hi in ((lanes[0], 0, h), (lanes[1], h, n)):
-            lane.decode(src, src_offsets=coffs[lo:hi], src_sizes=sizes[lo:hi], out=out, out_offsets=offs[lo:hi],
-                        uncomp_sizes=[chunk] * (hi - lo))
+        for stream, lane, lo, hi in ((streams[0], lanes[0], 0, h), (streams[1], lanes[1], h, n)):
+            with stream:
+                lane.decode(src, src_offsets=coffs[lo:hi], src_sizes=sizes[lo:hi], out=out,
+                            out_offsets=offs[lo:hi], uncomp_sizes=[chunk] * (hi - lo))
         for lane in lanes:
             lane.synchronize()
 

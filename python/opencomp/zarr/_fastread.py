@@ -30,12 +30,12 @@ once), for a basic selection (slices of step 1, integers), host or device:
 
 A read goes in slabs (whole rows of chunks along its first axis), steps 1-4
 a slab: on the host slabs of SLAB_BYTES (a memory bound); into device
-memory slabs of DEVICE_SLAB_BYTES on LANES lanes (``_Lanes``: a CUDA stream
-and a Codec each), where a slab's copy, decode and placement are enqueued on
-its lane's stream without a host wait, so the files of the next slab are
-read while the slabs before it decode, side by side; the host waits for a
-lane only to reuse it and for all of them at the end, where failures are
-raised.
+memory slabs of DEVICE_SLAB_BYTES and DEVICE_SLAB_CHUNKS chunks at least on
+LANES lanes (``_Lanes``: a CUDA stream and a Codec each), where a slab's
+copy, decode and placement are enqueued on its lane's stream without a
+host wait, so the files of the next slab are read while the slabs before it
+decode, side by side; the host waits for a lane only to reuse it and for
+all of them at the end, where failures are raised.
 
 ``read_batch`` (the pipeline's ``read_batch``, for what ``read_selection``
 does not take: strided and fancy selections) reads one of zarr's batches
@@ -556,7 +556,11 @@ async def read_selection(codec: Any, batch_info: List[Any], out: Any, drop_axes:
     # A device read's slabs decode on lanes, stream-ordered: each slab's files
     # are read while the slabs before it decode (_Lanes).
     lanes = _Lanes(xp, (codec.codec if sharded else codec)._oc_batch) if device else None
-    slab_bytes = min(SLAB_BYTES, DEVICE_SLAB_BYTES) if device else SLAB_BYTES
+    slab_bytes = SLAB_BYTES
+    if device:  # at least DEVICE_SLAB_CHUNKS (inner) chunks a slab: one round of the frame kernel
+        inner_shape = codec.sharding.chunk_shape if sharded else geo.chunk_shape
+        chunk_nbytes = int(np.prod(tuple(int(c) for c in inner_shape))) * geo.dtype.itemsize
+        slab_bytes = min(SLAB_BYTES, max(DEVICE_SLAB_BYTES, DEVICE_SLAB_CHUNKS * chunk_nbytes))
     try:
         for part, part_arr, where in _slabs(batch_info, arr, geo, slab_bytes):
             part_geo = geo if part is batch_info else _geometry(part, part_arr)
@@ -597,16 +601,26 @@ async def read_selection(codec: Any, batch_info: List[Any], out: Any, drop_axes:
 # still fill a GPU.
 SLAB_BYTES = 4 << 30
 
-# A read into device memory goes in slabs of about this many decoded bytes
-# (whole rows of chunks along the first axis), each on one of LANES lanes: a
-# CUDA stream of its own and a Codec on it (_Lanes).  A slab's files are read
-# into pinned memory, copied and its decode enqueued while the slabs before
-# it decode, so the store reads and copies of all but the first slab hide
-# behind the GPU; the slabs of different lanes decode side by side (the zstd
-# frame kernel's time is a frame's latency, not the batch's size: slabs one
-# after another would each cost it).  A lane is reused, LANES slabs later,
-# once its slab is decoded: at most LANES slabs' compressed bytes are held.
+# A read into device memory goes in slabs of at least DEVICE_SLAB_BYTES
+# decoded bytes and at least DEVICE_SLAB_CHUNKS chunks (inner chunks of a
+# sharded array), whole rows of chunks, each on one of LANES lanes: a CUDA
+# stream of its own and a Codec on it (_Lanes).  A slab's files are read into
+# pinned memory, its copy and decode enqueued on its lane, and the next
+# slab's files read while it decodes; the slabs of different lanes decode side
+# by side.  A lane is reused, LANES slabs later, once its slab is decoded: at
+# most LANES slabs' compressed bytes are held.
+#
+# Measured (call Z2, one H200, 1 GiB zstd; bench/NOTES.md, issue 16 "Session
+# 10"): the GPU zstd decoder's time for MB-sized frames is one frame's
+# latency, not the batch's size (a call of 16, 64 or 256 frames of 4 MiB:
+# 81, 83, 91 ms; of 64 or 256 frames of 1 MiB: 28, 30 ms; 1,024 of them,
+# past the frame kernel's one round of <= 264 frames: 65 ms).  So a slab of
+# fewer frames costs as long as one of 256: at 4 MiB one slab (256 frames)
+# reads in 104 ms, four slabs in 114; at 1 MiB four slabs of 256 frames
+# (28 ms each, the store reads of the next slab beside them) read in 114 ms,
+# one slab of 1,024 in 141.  256 chunks a slab picks the faster in both.
 DEVICE_SLAB_BYTES = 256 << 20
+DEVICE_SLAB_CHUNKS = 256
 LANES = 4
 
 
