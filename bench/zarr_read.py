@@ -35,6 +35,13 @@ in device memory as a CuPy array:
                       contender forces)
   kvikio-gdsstore     stock codecs under enable_gpu() on kvikio's GDSStore
                       (kvikio's zarr store: each chunk read into a device buffer)
+  opencomp-gpu-slabMxK  opencomp-gpu with the direct read's device slabs set
+                      by this script (--slab-variants M:K,...): slabs of M MiB
+                      decoded bytes on K lanes (M = 0: the whole read one slab,
+                      i.e. read everything, one copy, one call; no floor of
+                      DEVICE_SLAB_CHUNKS chunks a slab); a bench experiment,
+                      the library's defaults are DEVICE_SLAB_BYTES,
+                      DEVICE_SLAB_CHUNKS and LANES in opencomp/zarr/_fastread.py
 
 A second table isolates the codec (``--codec-only``, on by default): the
 chunks' compressed bytes already sit in memory as zarr Buffers, and the
@@ -60,7 +67,10 @@ store read (the chunk or shard files into one pinned buffer), shard index
 of the direct read: staging copies, fill values), and zarr (the rest of the
 read: zarr's indexing and event loop, the worker-thread hand-off).  The
 synchronisations cost the overlap the real read has, so the phases sum to a
-little more than the timed read.
+little more than the timed read.  It then stamps one more read (after a
+warm-up) without added synchronisations: per slab of the device read, the
+host's part and the decode's start and end on the GPU (CUDA events on the
+lane's stream), in ms from the read's start ("timeline" in the JSON).
 """
 
 from __future__ import annotations
@@ -205,6 +215,9 @@ def phase_profile(args, read, ref, nbytes, nchunks, cp, sync):
     _fastread._to_device = timed("H2D", saved["_to_device"], gpu=True)
     _fastread._read_sync = timed("direct", saved["_read_sync"], gpu=True)
     _batch.BatchCodec.codec = property(lambda self: _Sync(real_codec.fget(self)))
+    real_on = _batch.BatchCodec.codec_on
+    _batch.BatchCodec.codec_on = lambda self, stream: _Sync(real_on(self, stream))
+    _fastread._LANE_POOL.clear()  # lanes made now, through _Sync
     runs = []
     ok = True
     try:
@@ -225,6 +238,8 @@ def phase_profile(args, read, ref, nbytes, nchunks, cp, sync):
         for k, v in saved.items():
             setattr(_fastread, k, v)
         _batch.BatchCodec.codec = real_codec
+        _batch.BatchCodec.codec_on = real_on
+        _fastread._LANE_POOL.clear()
     med = {p: statistics.median(r[p] for r in runs) for p in PHASES + ("total",)}
     print(f"profile: opencomp-gpu direct read in phases (a sync after each; median of {len(runs)}; "
           f"{nchunks} chunks){'' if ok else '  RESULT DIFFERS'}", flush=True)
@@ -234,6 +249,84 @@ def phase_profile(args, read, ref, nbytes, nchunks, cp, sync):
               flush=True)
     return {"phases_s": med, "runs": len(runs), "verified": ok,
             "note": "a device synchronisation after each phase; medians per phase, so they need not sum to total"}
+
+
+def lane_timeline(read, ref, cp):
+    """One opencomp-gpu read (the library's slabs and lanes) stamped without
+    an added synchronisation (--profile): per slab, the host's part
+    (_read_sync: the files read, the copy and the decode enqueued) in ms from
+    the read's start, and its decode on the GPU (CUDA events around the call
+    on the lane's stream; the start is when the stream reaches the call,
+    after the copy); a warm-up read first (the lanes are made anew here)."""
+    from opencomp.zarr import _fastread
+    from opencomp.numcodecs import _batch
+
+    real_sync, real_on = _fastread._read_sync, _batch.BatchCodec.codec_on
+    slabs: list = []
+    t0 = [0.0]
+
+    def stamped_sync(*a, **k):
+        rec = {"host_start_ms": (time.perf_counter() - t0[0]) * 1e3, "events": []}
+        slabs.append(rec)
+        try:
+            return real_sync(*a, **k)
+        finally:
+            rec["host_end_ms"] = (time.perf_counter() - t0[0]) * 1e3
+
+    class _Stamped:
+        def __init__(self, codec, stream):
+            self._codec, self._stream = codec, stream
+
+        def decode(self, *a, **k):
+            e0, e1 = cp.cuda.Event(), cp.cuda.Event()
+            e0.record(self._stream)
+            try:
+                return self._codec.decode(*a, **k)
+            finally:
+                e1.record(self._stream)
+                if slabs:
+                    slabs[-1]["events"].append((e0, e1))
+
+        def __getattr__(self, name):
+            return getattr(self._codec, name)
+
+    _fastread._read_sync = stamped_sync
+    _batch.BatchCodec.codec_on = lambda self, stream: _Stamped(real_on(self, stream), stream)
+    _fastread._LANE_POOL.clear()
+    try:
+        got = read()  # warm-up: the lanes' Codecs, scratch and pinned buffers
+        del got
+        cp.cuda.Device().synchronize()
+        del slabs[:]
+        start = cp.cuda.Event()
+        t0[0] = time.perf_counter()
+        start.record()
+        got = read()
+        cp.cuda.Device().synchronize()
+        total = (time.perf_counter() - t0[0]) * 1e3
+        ok = bool(cp.array_equal(got, ref))
+        del got
+    finally:
+        _fastread._read_sync, _batch.BatchCodec.codec_on = real_sync, real_on
+        _fastread._LANE_POOL.clear()
+    rows = []
+    for k, rec in enumerate(slabs):
+        row = {"slab": k, "host_start_ms": rec["host_start_ms"], "host_end_ms": rec.get("host_end_ms")}
+        if rec["events"]:
+            e0, e1 = rec["events"][0][0], rec["events"][-1][1]
+            row["gpu_decode_start_ms"] = cp.cuda.get_elapsed_time(start, e0)
+            row["gpu_decode_end_ms"] = cp.cuda.get_elapsed_time(start, e1)
+        rows.append(row)
+    print(f"timeline: one opencomp-gpu read, {total:.1f} ms{'' if ok else '  RESULT DIFFERS'} "
+          f"(slabs of >= {_fastread.DEVICE_SLAB_BYTES >> 20} MiB and >= {_fastread.DEVICE_SLAB_CHUNKS} chunks on "
+          f"{_fastread.LANES} lanes; ms from the read's start)",
+          flush=True)
+    for r in rows:
+        gpu = (f"  decode on the GPU {r['gpu_decode_start_ms']:7.1f} .. {r['gpu_decode_end_ms']:7.1f}"
+               if "gpu_decode_start_ms" in r else "  (no decode)")
+        print(f"  slab {r['slab']:2d}  host {r['host_start_ms']:7.1f} .. {r['host_end_ms']:7.1f}{gpu}", flush=True)
+    return {"total_ms": total, "verified": ok, "slabs": rows, "device_slab_bytes": _fastread.DEVICE_SLAB_BYTES,
+            "device_slab_chunks": _fastread.DEVICE_SLAB_CHUNKS, "lanes": _fastread.LANES}
 
 
 def main(argv=None) -> int:
@@ -254,6 +347,9 @@ def main(argv=None) -> int:
                     help="time opencomp's decode calls inside each opencomp read (adds a spy, not a sync)")
     ap.add_argument("--profile", action="store_true",
                     help="opencomp-gpu's direct read in phases, a synchronisation after each (module docstring)")
+    ap.add_argument("--slab-variants", default="",
+                    help="M:K,... adds opencomp-gpu-slabMxK contenders: the direct read in slabs of M MiB "
+                         "(0: one slab) on K lanes")
     ap.add_argument("--json", help="write the results here")
     ap.add_argument("--no-codec-only", action="store_true", help="skip the codec-only table")
     ap.add_argument("--decode-batch", type=int, default=0,
@@ -367,6 +463,10 @@ def main(argv=None) -> int:
                 return getattr(self._codec, name)
 
         _batch.BatchCodec.codec = property(lambda self: _Timed(real_codec.fget(self)))
+        # the direct read's lanes (a Codec each, stream-ordered: their calls return at once)
+        real_on = _batch.BatchCodec.codec_on
+        _batch.BatchCodec.codec_on = lambda self, stream: _Timed(real_on(self, stream))
+        _fastread._LANE_POOL.clear()
 
     real_gds = _fastread._gds
 
@@ -389,6 +489,19 @@ def main(argv=None) -> int:
         with zarr.config.enable_gpu():
             return zarr.open_array(GDSStore(args.store), mode="r")[:]
 
+    def slab_variant(mib, lanes):
+        def read():
+            saved = _fastread.DEVICE_SLAB_BYTES, _fastread.DEVICE_SLAB_CHUNKS, _fastread.LANES
+            # a bench experiment, not a library switch: slabs of exactly M MiB (no chunk-count floor)
+            _fastread.DEVICE_SLAB_BYTES = (mib << 20) if mib else 1 << 62
+            _fastread.DEVICE_SLAB_CHUNKS = 1
+            _fastread.LANES = lanes
+            try:
+                return read_oc_gpu()
+            finally:
+                _fastread.DEVICE_SLAB_BYTES, _fastread.DEVICE_SLAB_CHUNKS, _fastread.LANES = saved
+        return read
+
     contenders = {
         "opencomp-gpu-kvikio": read_oc_gpu_kvikio,
         "kvikio-gdsstore": read_kvikio_gdsstore,
@@ -398,8 +511,13 @@ def main(argv=None) -> int:
         "opencomp-gpu-batched": read_oc_gpu_batched,
         "opencomp-host+copy": read_oc_host,
     }
+    names = args.contenders.split(",")
+    for v in filter(None, args.slab_variants.split(",")):
+        mib, lanes = (int(x) for x in v.split(":"))
+        contenders[f"opencomp-gpu-slab{mib}x{lanes}"] = slab_variant(mib, lanes)
+        names.append(f"opencomp-gpu-slab{mib}x{lanes}")
     results = []
-    for name in args.contenders.split(","):
+    for name in names:
         fn = contenders[name]
         got = fn()
         sync()
@@ -428,6 +546,13 @@ def main(argv=None) -> int:
                   f"= {rest / (n // chunk) * 1e3:.3f} ms a chunk", flush=True)
 
     profile = phase_profile(args, read_oc_gpu, ref, nbytes, n // chunk, cp, sync) if args.profile else None
+    timeline = None
+    if args.profile:
+        try:
+            timeline = lane_timeline(read_oc_gpu, ref, cp)
+        except Exception as e:  # noqa: BLE001 - a diagnostic; the rows above stand without it
+            timeline = {"error": repr(e)}
+            print(f"timeline: failed: {e!r}", flush=True)
     codec_results = [] if args.no_codec_only else codec_only(args, z, ref, nbytes, cp, sync)
 
     algorithm = _batch.FORMATS[args.codec.split(".")[-1]]
@@ -466,7 +591,11 @@ def main(argv=None) -> int:
         "results": results,
         "codec_only": codec_results,
         "profile": profile,
+        "timeline": timeline,
         "decode_batch": args.decode_batch,
+        "device_slab_bytes": _fastread.DEVICE_SLAB_BYTES,
+        "device_slab_chunks": _fastread.DEVICE_SLAB_CHUNKS,
+        "lanes": _fastread.LANES,
     }
     print(f"zarr_read: device {report['device']}; opencomp GPU kernel for {algorithm}: "
           f"{ {True: 'yes', False: 'no (CPU decode + one copy per batch)', None: 'not tried'}[report['gpu_kernel']] }")

@@ -106,9 +106,16 @@ def decode_calls(monkeypatch):
     src_offsets) or "list"."""
     from opencomp.numcodecs import _batch
 
+    from opencomp.zarr import _fastread
+
     calls = []
     real = _batch.BatchCodec.codec
+    real_on = _batch.BatchCodec.codec_on
     monkeypatch.setattr(_batch.BatchCodec, "codec", property(lambda self: _CountingCodec(real.fget(self), calls)))
+    # the direct read's lanes (Codecs of their own on their own streams), counted too and
+    # not kept past the test (a pooled lane would count into this test's list)
+    monkeypatch.setattr(_batch.BatchCodec, "codec_on", lambda self, stream: _CountingCodec(real_on(self, stream), calls))
+    monkeypatch.setattr(_fastread, "_LANE_POOL", {})
     return calls
 
 
@@ -117,8 +124,9 @@ def fake_cupy(monkeypatch):
     """Device output as far as opencomp.zarr's direct read can tell, with a
     GPU kernel for every algorithm; CuPy's calls answered by numpy, and a
     current stream that fails the test if anything synchronises it (the
-    decode is ordered after it by events).  Returns the list of
-    host-to-device copies (cupy.asarray's sizes)."""
+    decode is ordered after it by events), lane streams (``cupy.cuda.lanes``
+    lists those made) and events.  Returns the list of host-to-device copies
+    (cupy.asarray's sizes)."""
     from opencomp.zarr import _fastread
 
     copies = []
@@ -131,9 +139,44 @@ def fake_cupy(monkeypatch):
         def synchronize(self):  # the decode is ordered after CuPy's stream by events, not by the host
             raise AssertionError("opencomp.zarr synchronised CuPy's stream")
 
-    cuda = types.SimpleNamespace(get_current_stream=_Stream)
+    class _LaneStream:
+        """cupy.cuda.Stream(non_blocking=True): a device read's lane (ptr 1,
+        the legacy default stream, for the lane's opencomp.Codec; its data is
+        on the host, so the CPU engine runs it).  Logs the events it waits for."""
+
+        ptr = 1
+
+        def __init__(self, non_blocking=False):
+            assert non_blocking  # a lane must not serialise with the legacy default stream
+            self.waited = []
+            lanes.append(self)
+
+        def synchronize(self):
+            pass
+
+        def wait_event(self, event):
+            assert event.recorded, "a lane waited for an event never recorded"
+            self.waited.append(event)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    class _Event:
+        def __init__(self, disable_timing=False):
+            self.recorded = False
+
+        def record(self, stream=None):
+            assert stream is not None and not isinstance(stream, _LaneStream)  # CuPy's current stream
+            self.recorded = True
+
+    lanes = []
+    cuda = types.SimpleNamespace(get_current_stream=_Stream, Stream=_LaneStream, Event=_Event, lanes=lanes)
     monkeypatch.setitem(sys.modules, "cupy",
                         types.SimpleNamespace(asarray=asarray, empty=np.empty, uint8=np.uint8, cuda=cuda))
     monkeypatch.setattr(_fastread, "_device_output", lambda out: True)
     monkeypatch.setattr(_fastread, "_gpu_decodes", lambda codec: True)
+    monkeypatch.setattr(_fastread, "_LANE_POOL", {})  # lanes on this test's fake streams only
     return copies

@@ -19,6 +19,7 @@ import pytest
 zarr = pytest.importorskip("zarr")
 from zarr.codecs import BloscCodec, GzipCodec, ZstdCodec  # noqa: E402
 
+import opencomp as oc  # noqa: E402
 import opencomp.zarr as ocz  # noqa: E402
 from opencomp.zarr import _fastread, _impl  # noqa: E402
 
@@ -374,6 +375,53 @@ def test_gpu_sharded_direct_read(cp, tmp_path, decode_calls, codec):
         zarr.config.reset()
 
 
+@pytest.mark.gpu
+def test_gpu_direct_read_in_slabs_on_lanes(cp, tmp_path, decode_calls, monkeypatch):
+    """On a GPU: a read in slabs on lanes (copies and decodes stream-ordered
+    on non-blocking streams of their own, the host waiting only to reuse a
+    lane and at the end) reads what stock zarr reads, row blocks straight
+    into the output and column blocks through the staging copy; a truncated
+    chunk in an early slab (raised when its lane is taken again) and in the
+    last (raised at the end) is named by its key."""
+    data = _data("<f4", (64, 4096))
+    path = tmp_path / "a.zarr"
+    a = zarr.create_array(zarr.storage.LocalStore(str(path)), shape=data.shape, chunks=(4, 4096), dtype="<f4",
+                          compressors=[ZstdCodec()], fill_value=7)
+    a[:] = data
+    a[8:12] = 7  # a chunk at the fill value: not stored
+    sels = [np.s_[:], np.s_[5:60, 100:4000], np.s_[3:61], np.s_[17]]
+    stock = zarr.open_array(zarr.storage.LocalStore(str(path)), mode="r")
+    expected = [stock[sel] for sel in sels]  # stock zarr's own read, on the host
+    monkeypatch.setattr(_fastread, "DEVICE_SLAB_BYTES", 2 * 4 * 4096 * 4)  # 8 slabs of 2 chunks
+    monkeypatch.setattr(_fastread, "LANES", 3)
+    monkeypatch.setattr(_fastread, "DEVICE_SLAB_CHUNKS", 1)
+    try:
+        with zarr.config.enable_gpu(), ocz.enable():
+            ours = zarr.open_array(zarr.storage.LocalStore(str(path)), mode="r")
+            for sel, want in zip(sels, expected):
+                del decode_calls[:]
+                got = ours[sel]
+                assert isinstance(got, cp.ndarray)
+                assert np.array_equal(got.get(), want), sel
+                assert set(decode_calls) == {"packed"}, (sel, decode_calls)
+            current = cp.cuda.get_current_stream().ptr
+            lanes = [ln for free in _fastread._LANE_POOL.values() for ln in free]
+            assert len(lanes) == 3 and all(ln.stream.ptr not in (0, current) for ln in lanes)
+            for bad in ("1", "15"):  # slab 0 (lane 0, taken again by slab 3), slab 7 (the last)
+                f = path / "c" / bad / "0"
+                good = f.read_bytes()
+                f.write_bytes(good[: len(good) // 2])
+                try:
+                    with pytest.raises(ocz.ChunkDecodeError, match=rf"'c/{bad}/0'"):
+                        ours[:]
+                finally:
+                    f.write_bytes(good)
+            assert np.array_equal(ours[:].get(), expected[0])
+    finally:
+        ocz.disable()
+        zarr.config.reset()
+
+
 def test_no_gpu_kernel_takes_zarrs_path(where, monkeypatch):
     """Device output of an algorithm this build has no GPU kernel for: zarr's
     batches (and the batch engine's CPU fallback), not a copy to the device first."""
@@ -404,6 +452,189 @@ def test_large_reads_go_in_slabs(where, monkeypatch, shape, chunks, sel):
     if kind == "device":
         assert len(log["calls"]) == len(log["copies"])
     assert data.shape == shape
+
+
+class _Deferred:
+    """A lane's Codec as the GPU runs it: decode returns at once and a failed
+    chunk is raised by synchronize(), not by the call (the CPU engine under the
+    fake device raises at once, which would skip the lanes' settling).
+    ``unsupported``: the decode calls (counted from 0) whose batch the kernel
+    "does not serve"."""
+
+    made = []
+
+    def __init__(self, codec, unsupported=()):
+        self._codec, self._error, self.pending, self.unsupported = codec, None, False, unsupported
+        self.calls = 0
+        _Deferred.made.append(self)
+
+    def decode(self, *a, **kw):
+        assert "errors" not in kw  # the stream-ordered form
+        assert not self.pending, "a lane took a slab before its last one was settled"
+        self.pending = True
+        self.calls += 1
+        try:
+            out = self._codec.decode(*a, **kw)
+        except oc.Error as e:
+            self._error = e
+            return kw["out"]
+        if self.calls - 1 in self.unsupported:
+            self._error = oc.Error("UNSUPPORTED (test)")
+            self._error.status, self._error.chunk = oc.Status.UNSUPPORTED, 0
+        return out
+
+    def synchronize(self):
+        self.pending = False
+        e, self._error = self._error, None
+        if e is not None:
+            raise e
+
+
+def _deferred_lanes(monkeypatch, **kw):
+    from opencomp.numcodecs import _batch
+
+    real_on = _batch.BatchCodec.codec_on
+    _Deferred.made = []
+    monkeypatch.setattr(_batch.BatchCodec, "codec_on", lambda self, stream: _Deferred(real_on(self, stream), **kw))
+    monkeypatch.setattr(_fastread, "_LANE_POOL", {})
+    return _Deferred.made
+
+
+@pytest.mark.parametrize("shape, chunks, sel", [((1000,), (128,), np.s_[:]), ((300, 70), (64, 32), np.s_[5:290, 3:60]),
+                                                ((256, 40), (32, 40), np.s_[10:250]), ((1000,), (128,), np.s_[130:900])])
+@pytest.mark.parametrize("sharded", [False, True])
+def test_device_reads_go_in_slabs_on_lanes(fake_cupy, decode_calls, monkeypatch, tmp_path, shape, chunks, sel,
+                                           sharded):
+    """A device read goes in slabs of DEVICE_SLAB_BYTES (here one row of
+    chunks, or of shards), slab k on lane k % LANES (a stream and a Codec of
+    its own): what stock zarr reads, one copy and one stream-ordered call a
+    slab that holds a chunk, every lane waiting for CuPy's stream (an event)
+    before its first slab, each lane settled before it takes another slab,
+    and the lanes kept for the next read (no new streams, no new Codecs)."""
+    import sys
+
+    made = _deferred_lanes(monkeypatch)
+    path = str(tmp_path / "a.zarr")
+    data = _data("<f4", shape)
+    if sharded:
+        shards = tuple(2 * c if n >= 2 * c else c for n, c in zip(shape, chunks))
+        a = _sharded(zarr.storage.LocalStore(path), data, shards, chunks, ZstdCodec(), fill_value=7)
+        row = int(np.prod(shards)) * 4
+    else:
+        a = zarr.create_array(zarr.storage.LocalStore(path), shape=shape, chunks=chunks, dtype="<f4",
+                              compressors=[ZstdCodec()], fill_value=7)
+        a[:] = data
+        row = int(np.prod(chunks)) * 4
+    a[tuple(slice(c, 2 * c) for c in chunks)] = 7  # a chunk at the fill value (never stored, or an empty inner chunk)
+    expect = zarr.open_array(path, mode="r")[sel]
+    monkeypatch.setattr(_fastread, "DEVICE_SLAB_BYTES", row)
+    monkeypatch.setattr(_fastread, "LANES", 2)
+    monkeypatch.setattr(_fastread, "DEVICE_SLAB_CHUNKS", 1)
+    lanes = sys.modules["cupy"].cuda.lanes
+    try:
+        with ocz.enable():
+            for _ in range(2):
+                del decode_calls[:], fake_cupy[:]
+                assert np.array_equal(zarr.open_array(path, mode="r")[sel], expect)
+                assert len(decode_calls) >= 3 and set(decode_calls) == {"packed"}
+                assert len(fake_cupy) == len(decode_calls)  # one copy a slab
+                assert not any(d.pending for d in made)  # every slab settled before the read returned
+    finally:
+        ocz.disable()
+    assert len(lanes) == 2 and len(made) == 2  # the second read took the first one's lanes
+    assert [len(ln.waited) for ln in lanes] == [2, 2]  # once a read, before the lane's first slab
+    assert sum(d.calls for d in made) == 2 * len(decode_calls)
+
+
+@pytest.mark.parametrize("shard, slab_chunks, slab_bytes, calls", [
+    (None, 3, 8, 4), (None, 1, 8, 10), (None, 1, 4 * 100 * 8, 3), (None, 16, 8, 1),
+    (100, 3, 8, 4),  # shards of one inner chunk
+    (200, 4, 8, 3),  # shards of two: 4 inner chunks are 2 shards a slab (not 4 shards)
+    (200, 1, 8, 5),  # never less than one shard
+])
+def test_device_slabs_hold_at_least_slab_chunks_and_bytes(fake_cupy, decode_calls, monkeypatch, tmp_path, shard,
+                                                          slab_chunks, slab_bytes, calls):
+    """A device slab holds at least DEVICE_SLAB_CHUNKS chunks (inner chunks of
+    a sharded array: the frame kernel's round is counted in frames) and at
+    least DEVICE_SLAB_BYTES decoded bytes, in whole rows of chunks (of
+    shards): 10 chunks of 800 bytes read in as many calls as slabs."""
+    _deferred_lanes(monkeypatch)
+    path = str(tmp_path / "a.zarr")
+    data = _data("<i8", (1000,))
+    if shard:
+        _sharded(zarr.storage.LocalStore(path), data, (shard,), (100,), ZstdCodec())
+    else:
+        zarr.create_array(zarr.storage.LocalStore(path), shape=(1000,), chunks=(100,), dtype="<i8",
+                          compressors=[ZstdCodec()])[:] = data
+    monkeypatch.setattr(_fastread, "DEVICE_SLAB_CHUNKS", slab_chunks)
+    monkeypatch.setattr(_fastread, "DEVICE_SLAB_BYTES", slab_bytes)
+    try:
+        with ocz.enable():
+            assert np.array_equal(zarr.open_array(path, mode="r")[:], data)
+    finally:
+        ocz.disable()
+    assert decode_calls == ["packed"] * calls
+
+
+@pytest.mark.parametrize("bad", [2, 6, 7])
+def test_lane_failures_name_their_chunk(fake_cupy, monkeypatch, tmp_path, bad):
+    """A chunk that fails in a stream-ordered slab is raised when its lane is
+    settled (when the lane is taken again, or at the end of the read), named
+    by its key in the read's batch (not searched for again by zarr's path),
+    and every lane is waited for before the error leaves the read."""
+    made = _deferred_lanes(monkeypatch)
+    path = tmp_path / "a.zarr"
+    a = zarr.create_array(str(path), shape=(1000,), chunks=(125,), dtype="<f8", compressors=[ZstdCodec()])
+    a[:] = np.arange(1000.0)
+    raw = bytearray((path / "c" / str(bad)).read_bytes())
+    raw[len(raw) // 2] ^= 0xFF
+    raw[-3:] = b"\0\0\0"
+    (path / "c" / str(bad)).write_bytes(bytes(raw))
+
+    async def no_search(*_a, **_k):
+        raise AssertionError("the failing chunk was searched for: the slab's index was lost")
+
+    monkeypatch.setattr(_impl.OpencompCodecPipeline, "_locate", no_search)
+    monkeypatch.setattr(_fastread, "DEVICE_SLAB_BYTES", 125 * 8)  # a slab a chunk: 8 slabs on 2 lanes
+    monkeypatch.setattr(_fastread, "LANES", 2)
+    monkeypatch.setattr(_fastread, "DEVICE_SLAB_CHUNKS", 1)
+    try:
+        with ocz.enable():
+            with pytest.raises(ocz.ChunkDecodeError, match=rf"'c/{bad}'"):
+                zarr.open_array(str(path), mode="r")[:]
+    finally:
+        ocz.disable()
+    assert len(made) == 2 and not any(d.pending for d in made)
+    assert [len(v) for v in _fastread._LANE_POOL.values()] == [2]  # given back
+
+
+def test_lane_unsupported_takes_zarrs_path(fake_cupy, monkeypatch, tmp_path):
+    """A slab the GPU kernel turns down (UNSUPPORTED, raised when its lane is
+    settled) sends the whole read to zarr's path, after every lane is done:
+    the same result."""
+    made = _deferred_lanes(monkeypatch, unsupported=(1,))  # each lane's second slab
+    batches = []
+    real_batch = _impl.OpencompCodecPipeline.read_batch
+
+    async def read_batch(self, *a, **kw):
+        batches.append(1)
+        return await real_batch(self, *a, **kw)
+
+    monkeypatch.setattr(_impl.OpencompCodecPipeline, "read_batch", read_batch)
+    path = str(tmp_path / "a.zarr")
+    data = _write(zarr.storage.LocalStore(path), "<i8", (1000,), (100,), "zstd")
+    expect = zarr.open_array(path, mode="r")[:]
+    monkeypatch.setattr(_fastread, "DEVICE_SLAB_BYTES", 100 * 8)
+    monkeypatch.setattr(_fastread, "LANES", 3)
+    monkeypatch.setattr(_fastread, "DEVICE_SLAB_CHUNKS", 1)
+    try:
+        with ocz.enable():
+            assert np.array_equal(zarr.open_array(path, mode="r")[:], expect)
+    finally:
+        ocz.disable()
+    assert batches and len(made) == 3 and not any(d.pending for d in made)
+    assert sum(d.calls for d in made) >= 4  # the 4th slab (lane 0's second) was turned down when lane 0 was taken
+    assert not np.array_equal(expect, data)  # the holes read as fill
 
 
 def _read_in_child(path):

@@ -258,6 +258,17 @@ class BatchCodec:
                 c = self._codec
         return c
 
+    def codec_on(self, stream: Any) -> "opencomp.Codec":
+        """A new opencomp.Codec of this format running on ``stream`` (a CUDA
+        stream object: CuPy's, or anything with ``.ptr``), with contexts of its
+        own.  For callers that keep stream-ordered decodes in flight on
+        several streams at once and read each batch's statuses on their own
+        (``Codec.synchronize()`` reads every unread batch of its Codec, so a
+        Codec shared with other threads would hand their failures around):
+        opencomp.zarr's direct read keeps a few, one per lane."""
+        return opencomp.Codec(self.algorithm, bitstream_kind=opencomp.BitstreamKind.RAW, level=self.level or None,
+                              cuda_stream=stream, **self.options)
+
     # ------------------------------------------------------------------ decode
 
     def decode(

@@ -18,16 +18,24 @@ once), for a basic selection (slices of step 1, integers), host or device:
 1. the chunk files of a LocalStore (or kvikio's GDSStore) straight into one
    host buffer (pinned for a device read) from a thread pool; other stores
    through their ``get``;
-2. device output: ONE copy to the device, ordered before the decode by an
-   event (the arrays' CAI streams), not by a host wait; or, where kvikio is
-   installed with GPUDirect Storage live (not its compatibility mode), the
-   files of a plain array read straight into one device buffer by kvikio's
+2. device output: ONE copy to the device; or, where kvikio is installed
+   with GPUDirect Storage live (not its compatibility mode), the files of a
+   plain array read straight into one device buffer by kvikio's
    ``CuFile.pread`` (no host buffer, no copy);
 3. ONE packed opencomp call decodes every chunk, at its exact size
    (``uncomp_sizes=``: a stream of another size is ``SIZE_MISMATCH``),
    straight into the output where chunks are row blocks of it, else into a
    block of chunks that ONE copy moves into the output;
 4. missing chunks get the fill value, as zarr does.
+
+A read goes in slabs (whole rows of chunks along its first axis), steps 1-4
+a slab: on the host slabs of SLAB_BYTES (a memory bound); into device
+memory slabs of DEVICE_SLAB_BYTES and DEVICE_SLAB_CHUNKS chunks at least on
+LANES lanes (``_Lanes``: a CUDA stream and a Codec each), where a slab's
+copy, decode and placement are enqueued on its lane's stream without a
+host wait, so the files of the next slab are read while the slabs before it
+decode, side by side; the host waits for a lane only to reuse it and for
+all of them at the end, where failures are raised.
 
 ``read_batch`` (the pipeline's ``read_batch``, for what ``read_selection``
 does not take: strided and fancy selections) reads one of zarr's batches
@@ -45,6 +53,7 @@ raises the codec's ChunkDecodeError; the pipeline names its key.
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import stat
 import sys
@@ -526,7 +535,8 @@ def _shard_ranges(plan: _Sharded, shards: List[Any], inner: List[Any], buf: Any,
 
 async def read_selection(codec: Any, batch_info: List[Any], out: Any, drop_axes: Tuple[int, ...]) -> bool:
     """Read a whole basic selection into ``out`` as the module docstring says;
-    False (nothing written) when it must take zarr's path."""
+    False (nothing written, or everything to be rewritten) when it must take
+    zarr's path."""
     if not batch_info or drop_axes:
         return False
     device = _device_output(out)
@@ -543,32 +553,46 @@ async def read_selection(codec: Any, batch_info: List[Any], out: Any, drop_axes:
     host_buffer = _host_buffer_factory(xp, device)
     sharded = isinstance(codec, _Sharded)
     shard_index = {id(entry[0]): i for i, entry in enumerate(batch_info)} if sharded else None
-    for part, part_arr in _slabs(batch_info, arr, geo):
-        part_geo = geo if part is batch_info else _geometry(part, part_arr)
-        inner = None
-        if sharded and part_geo is not None:
-            # the slab's shards as their inner chunks: each lands where the
-            # shard's selection puts it, and the inner chunks make the geometry
-            inner = _inner_entries(codec, part, shard_index)
-            part_geo = None if inner is None else _geometry(inner, part_arr)
-        if part_geo is None:
-            return False  # cannot happen for a slab of a block; zarr's path rewrites it all
-        paths = _local_paths(part)
-        chunks = None
-        if paths is None:  # any other store: its own reads, as many at once as zarr allows
-            from zarr.core.buffer import default_buffer_prototype
-            from zarr.core.common import concurrent_map
-            from zarr.core.config import config
+    # A device read's slabs decode on lanes, stream-ordered: each slab's files
+    # are read while the slabs before it decode (_Lanes).
+    lanes = _Lanes(xp, (codec.codec if sharded else codec)._oc_batch) if device else None
+    slab_bytes = SLAB_BYTES
+    if device:  # at least DEVICE_SLAB_CHUNKS (inner) chunks a slab: one round of the frame kernel
+        inner_shape = codec.sharding.chunk_shape if sharded else geo.chunk_shape
+        chunk_nbytes = int(np.prod(tuple(int(c) for c in inner_shape))) * geo.dtype.itemsize
+        slab_bytes = min(SLAB_BYTES, max(DEVICE_SLAB_BYTES, DEVICE_SLAB_CHUNKS * chunk_nbytes))
+    try:
+        for part, part_arr, where in _slabs(batch_info, arr, geo, slab_bytes):
+            part_geo = geo if part is batch_info else _geometry(part, part_arr)
+            inner = None
+            if sharded and part_geo is not None:
+                # the slab's shards as their inner chunks: each lands where the
+                # shard's selection puts it, and the inner chunks make the geometry
+                inner = _inner_entries(codec, part, shard_index)
+                part_geo = None if inner is None else _geometry(inner, part_arr)
+            if part_geo is None:
+                return False  # cannot happen for a slab of a block; zarr's path rewrites it all
+            paths = _local_paths(part)
+            chunks = None
+            if paths is None:  # any other store: its own reads, as many at once as zarr allows
+                from zarr.core.buffer import default_buffer_prototype
+                from zarr.core.common import concurrent_map
+                from zarr.core.config import config
 
-            proto = default_buffer_prototype()
-            chunks = await concurrent_map([(getter, proto) for getter, *_rest in part],
-                                          lambda getter, p: getter.get(p), config.get("async.concurrency"))
-        # The rest blocks (file reads, copy, decode): a worker thread, so that
-        # zarr's one event loop keeps serving other threads' reads meanwhile.
-        if not await asyncio.to_thread(_read_in_thread, codec, part, part_arr, xp, device, part_geo, paths, chunks,
-                                       host_buffer, inner):
-            return False
-    return True
+                proto = default_buffer_prototype()
+                chunks = await concurrent_map([(getter, proto) for getter, *_rest in part],
+                                              lambda getter, p: getter.get(p), config.get("async.concurrency"))
+            # The rest blocks (file reads, copy, decode): a worker thread, so that
+            # zarr's one event loop keeps serving other threads' reads meanwhile.
+            if not await asyncio.to_thread(_read_in_thread, codec, part, part_arr, xp, device, part_geo, paths,
+                                           chunks, host_buffer, inner, lanes, where):
+                return False
+        if lanes is not None:  # every slab's decode done, its failures raised
+            return await asyncio.to_thread(lanes.finish)
+        return True
+    finally:
+        if lanes is not None and lanes.busy():  # an error or zarr's path: nothing may still write `out`
+            await asyncio.to_thread(lanes.drain)
 
 
 # A read of more decoded bytes than this goes in slabs along its first axis,
@@ -577,36 +601,224 @@ async def read_selection(codec: Any, batch_info: List[Any], out: Any, drop_axes:
 # still fill a GPU.
 SLAB_BYTES = 4 << 30
 
+# A read into device memory goes in slabs of at least DEVICE_SLAB_BYTES
+# decoded bytes and at least DEVICE_SLAB_CHUNKS chunks (inner chunks of a
+# sharded array), whole rows of chunks, each on one of LANES lanes: a CUDA
+# stream of its own and a Codec on it (_Lanes).  A slab's files are read into
+# pinned memory, its copy and decode enqueued on its lane, and the next
+# slab's files read while it decodes; the slabs of different lanes decode side
+# by side.  A lane is reused, LANES slabs later, once its slab is decoded: at
+# most LANES slabs' compressed bytes are held.
+#
+# Measured (call Z2, one H200, 1 GiB zstd; bench/NOTES.md, issue 16 "Session
+# 10"): the GPU zstd decoder's time for MB-sized frames is one frame's
+# latency, not the batch's size (a call of 16, 64 or 256 frames of 4 MiB:
+# 81, 83, 91 ms; of 64 or 256 frames of 1 MiB: 28, 30 ms; 1,024 of them,
+# past the frame kernel's one round of <= 264 frames: 65 ms).  So a slab of
+# fewer frames costs as long as one of 256: at 4 MiB one slab (256 frames)
+# reads in 104 ms, four slabs in 114; at 1 MiB four slabs of 256 frames
+# (28 ms each, the store reads of the next slab beside them) read in 114 ms,
+# one slab of 1,024 in 141.  256 chunks a slab picks the faster in both.
+DEVICE_SLAB_BYTES = 256 << 20
+DEVICE_SLAB_CHUNKS = 256
+LANES = 4
 
-def _slabs(batch_info: List[Any], arr: Any, geo: _Geometry) -> Any:
-    """(entries, output view) pairs covering the selection, SLAB_BYTES at most each where it can be split."""
+
+def _slabs(batch_info: List[Any], arr: Any, geo: _Geometry, slab_bytes: int) -> Any:
+    """(entries, output view, where) covering the selection, slab_bytes at most each where it can be split
+    (a slab is at least one row of chunks); ``where``: None for the whole
+    selection, else (each entry's index in batch_info, len(batch_info)), so
+    that a failure names its chunk in the read's batch (the pipeline names
+    its key by that index)."""
     chunk_nbytes = int(np.prod(geo.chunk_shape)) * geo.dtype.itemsize
     d0 = next((d for d in range(len(geo.chunk_shape)) if geo.ints[d] is None), None)
-    if d0 is None or len(batch_info) * chunk_nbytes <= SLAB_BYTES or geo.grid[d0] == 1:
-        yield batch_info, arr
+    if d0 is None or len(batch_info) * chunk_nbytes <= slab_bytes or geo.grid[d0] == 1:
+        yield batch_info, arr, None
         return
-    per_slab = max(1, SLAB_BYTES // (len(batch_info) // geo.grid[d0] * chunk_nbytes))
+    per_slab = max(1, slab_bytes // (len(batch_info) // geo.grid[d0] * chunk_nbytes))
     c = geo.chunk_shape[d0]
     for ga in range(0, geo.grid[d0], per_slab):
         gb = min(geo.grid[d0], ga + per_slab)
         lo = max(0, geo.base[d0] + ga * c)
         hi = min(geo.out_shape[0], geo.base[d0] + gb * c)
-        part = []
+        part, where = [], []
         for i, (getter, spec, csel, osel, *rest) in enumerate(batch_info):
             if ga <= geo.cells[i][d0] < gb:
                 first = slice(osel[0].start - lo, osel[0].stop - lo, osel[0].step)
                 part.append((getter, spec, csel, (first,) + tuple(osel[1:]), *rest))
-        yield part, arr[lo:hi]
+                where.append(i)
+        yield part, arr[lo:hi], (where, len(batch_info))
 
 
-def _read_in_thread(codec: Any, batch_info: List[Any], arr: Any, xp: Any, device: bool, *rest: Any) -> bool:
-    """_read_sync on the output's device (CuPy's current device is per thread)."""
+def _read_in_thread(codec: Any, batch_info: List[Any], arr: Any, xp: Any, device: bool, geo: _Geometry,
+                    paths: Optional[List[str]], chunks: Optional[List[Any]], host_buffer: Any,
+                    inner: Optional[List[Any]], lanes: Optional["_Lanes"], where: Any = None) -> bool:
+    """_read_sync on the output's device (CuPy's current device is per thread),
+    with a device read's slab on its lane's stream."""
     dev = getattr(arr, "device", None) if device else None
     Device = getattr(getattr(xp, "cuda", None), "Device", None)
+    args = (codec, batch_info, arr, xp, device, geo, paths, chunks, host_buffer, inner, lanes, where)
     if dev is None or Device is None:
-        return _read_sync(codec, batch_info, arr, xp, device, *rest)
+        return _read_on_lane(*args)
     with Device(getattr(dev, "id", dev)):
-        return _read_sync(codec, batch_info, arr, xp, device, *rest)
+        return _read_on_lane(*args)
+
+
+def _read_on_lane(codec: Any, batch_info: List[Any], arr: Any, xp: Any, device: bool, geo: _Geometry,
+                  paths: Optional[List[str]], chunks: Optional[List[Any]], host_buffer: Any,
+                  inner: Optional[List[Any]], lanes: Optional["_Lanes"], where: Any) -> bool:
+    if lanes is None:
+        return _read_sync(codec, batch_info, arr, xp, device, geo, paths, chunks, host_buffer, inner, None, where)
+    try:
+        lane = lanes.take()  # waits for the slab this lane decoded LANES slabs ago
+        with lane.stream:  # CuPy's work of this slab (copy, staging, placement) on the lane's stream
+            return _read_sync(codec, batch_info, arr, xp, device, geo, paths, chunks, host_buffer, inner, lane,
+                              where)
+    except _Unsupported:
+        return False
+
+
+class _Unsupported(Exception):
+    """A lane's decode met a chunk the GPU kernel does not serve: zarr's path."""
+
+
+class _Lane:
+    """A CUDA stream and an opencomp.Codec on it (BatchCodec.codec_on), kept
+    between reads; while a read holds it, the one slab it decodes:
+    ``pending`` says how to name that slab's failures, ``keep`` holds the
+    slab's buffers (pinned host, device) until the GPU is done with them."""
+
+    __slots__ = ("key", "stream", "codec", "pending", "keep")
+
+    def __init__(self, key: Any, stream: Any, codec: Any) -> None:
+        self.key, self.stream, self.codec = key, stream, codec
+        self.pending: Optional[Tuple[Any, ...]] = None
+        self.keep: Any = None
+
+    def settle(self) -> None:
+        """Wait for the lane's slab (the host waits for this lane's stream
+        only) and raise its first failed chunk, named as _read_sync names it;
+        _Unsupported for a chunk the GPU kernel does not serve.  The Codec's
+        synchronize() reads the decode's statuses; the stream's then covers
+        the CuPy work queued behind it."""
+        pending, self.pending = self.pending, None
+        try:
+            self.codec.synchronize()
+        except opencomp.Error as e:
+            _lane_failure(pending, e)
+        finally:
+            # and CuPy's work after the decode (staging copies, fill values),
+            # or a slab's fill alone, where no decode ran
+            self.stream.synchronize()
+            self.keep = None
+
+
+def _lane_failure(pending: Optional[Tuple[Any, ...]], e: Any) -> None:
+    """Raise what a failed lane decode means: (fail, codec, entries, idx) of its slab."""
+    if getattr(e, "status", None) == opencomp.Status.UNSUPPORTED:
+        raise _Unsupported() from e
+    k = getattr(e, "chunk", None)
+    if pending is None or not isinstance(k, int) or not 0 <= k < len(pending[3]):
+        raise e
+    fail, codec, entries, idx = pending
+    raise fail(codec, entries, idx[k], e.status) from e
+
+
+_LANE_POOL: dict = {}  # (format, level, options, device) -> lanes no read holds
+_LANE_LOCK = threading.Lock()
+
+
+def _forget_lanes() -> None:
+    """A forked child has no CUDA streams of its parent's."""
+    global _LANE_LOCK
+    _LANE_POOL.clear()
+    _LANE_LOCK = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_lanes)
+
+
+class _Lanes:
+    """The lanes of one device read: slab k decodes on lane k % LANES, its
+    copy and decode enqueued on the lane's stream without a host wait (the
+    one-buffer decode is stream-ordered); the host waits for a lane only to
+    reuse it, LANES slabs later, and for every lane at the end (``finish``),
+    where failures are raised.  The lanes' streams first wait (an event, not
+    the host) for the work queued before the read on CuPy's current stream,
+    which may still use the output's memory; CuPy work on the output after
+    the read needs nothing: the host has waited for every lane.
+
+    A lane has a Codec of its own, so that its synchronize() reads only its
+    slab (a Codec shared with other threads reads theirs too); lanes go back
+    to a pool per format and device, so a read does not make Codecs and
+    streams anew."""
+
+    def __init__(self, xp: Any, batch: Any) -> None:
+        self.xp, self.batch = xp, batch
+        self.lanes: List[_Lane] = []
+        self.slabs = 0
+        self.entry: Any = None  # recorded on CuPy's current stream when the first lane is taken
+
+    def take(self) -> _Lane:
+        """The next slab's lane (worker thread, under the output's device)."""
+        k, self.slabs = self.slabs, self.slabs + 1
+        if k < LANES:
+            lane = self._new()
+            self.lanes.append(lane)
+            return lane
+        lane = self.lanes[k % LANES]
+        lane.settle()
+        return lane
+
+    def _new(self) -> _Lane:
+        cuda = self.xp.cuda
+        dev = getattr(cuda, "Device", None)
+        key = (self.batch.fmt, self.batch.level, repr(sorted(self.batch.options.items())),
+               dev().id if dev is not None else -1)
+        with _LANE_LOCK:
+            free = _LANE_POOL.get(key)
+            lane = free.pop() if free else None
+        if lane is None:
+            stream = cuda.Stream(non_blocking=True)
+            lane = _Lane(key, stream, self.batch.codec_on(stream))
+        if self.entry is None:
+            self.entry = cuda.Event(disable_timing=True)
+            self.entry.record(cuda.get_current_stream())
+        lane.stream.wait_event(self.entry)
+        return lane
+
+    def busy(self) -> bool:
+        return bool(self.lanes)
+
+    def finish(self) -> bool:
+        """Wait for every lane and raise the first failure of the earliest
+        slab that failed; False for a chunk the GPU kernel does not serve."""
+        n = len(self.lanes)
+        # the earliest slab still unread first: slab k is on lane k % LANES
+        order = [self.lanes[(self.slabs + j) % n] for j in range(n)] if self.slabs > n else list(self.lanes)
+        try:
+            for lane in order:
+                lane.settle()
+        except _Unsupported:
+            return False
+        finally:
+            self.drain()
+        return True
+
+    def drain(self) -> None:
+        """Wait for every lane, failures unread, and give the lanes back."""
+        lanes, self.lanes = self.lanes, []
+        for lane in lanes:
+            try:
+                lane.settle()
+            except Exception:  # noqa: BLE001 - the first error is the one raised
+                pass
+        with _LANE_LOCK:
+            for lane in lanes:
+                free = _LANE_POOL.setdefault(lane.key, [])
+                if len(free) < 2 * LANES:
+                    free.append(lane)
 
 
 def _host_buffer_factory(xp: Any, device: bool) -> Any:
@@ -625,20 +837,30 @@ def _host_buffer_factory(xp: Any, device: bool) -> Any:
     return host_buffer
 
 
-def _to_device(xp: Any, buf: Any) -> Any:
-    """buf (1-D uint8, host) copied to a new device array.  ``cupy.asarray``
-    would first copy a numpy array into pinned memory of its own; ``set``
-    copies straight from ours."""
+def _to_device(xp: Any, buf: Any, stream: Any = None) -> Any:
+    """buf (1-D uint8, host) copied to a new device array; with ``stream``,
+    enqueued there without a host wait (buf must then live, unchanged, until
+    the stream is done with it).  ``cupy.asarray`` would first copy a numpy
+    array into pinned memory of its own; ``set`` copies straight from ours."""
     dev = xp.empty(max(1, buf.size), dtype=xp.uint8)[: buf.size]
     if not hasattr(dev, "set"):  # not CuPy (the tests' stand-in)
         return xp.asarray(buf)
     if buf.size:
-        dev.set(buf)
+        if stream is not None:
+            dev.set(buf, stream=stream)
+        else:
+            dev.set(buf)
     return dev
 
 
 def _chunk_failure(codec: Any, batch_info: List[Any], i: int, s: Any) -> Exception:
     return codec._oc_error(ChunkFailure(i, s, describe(s)), i, len(batch_info))
+
+
+def _slab_chunk_failure(where: Tuple[List[int], int], codec: Any, batch_info: List[Any], i: int, s: Any) -> Exception:
+    """The error of chunk i of a slab: its index in the read's batch (where)."""
+    at, n = where
+    return codec._oc_error(ChunkFailure(at[i], s, describe(s)), at[i], n)
 
 
 def _shard_failure(codec: Any, inner: List[Any], i: int, s: Any) -> Exception:
@@ -652,10 +874,15 @@ def _shard_failure(codec: Any, inner: List[Any], i: int, s: Any) -> Exception:
 
 def _read_sync(codec: Any, batch_info: List[Any], arr: Any, xp: Any, device: bool, geo: _Geometry,
                paths: Optional[List[str]], chunks: Optional[List[Any]], host_buffer: Any,
-               inner: Optional[List[Any]] = None) -> bool:
+               inner: Optional[List[Any]] = None, lane: Optional[_Lane] = None, where: Any = None) -> bool:
     """Read the chunk files (or pack the fetched chunks), decode them in one
     call and place them; with ``inner`` (a sharded array) the files are
-    shards and the inner chunks are what is decoded and placed."""
+    shards and the inner chunks are what is decoded and placed.  With a
+    ``lane`` (a device read; CuPy's current stream is the lane's) the copy,
+    the decode and the placement are enqueued on the lane's stream and the
+    call returns without waiting for them: the lane raises the slab's
+    failures when it is settled.  ``where``: _slabs' (indices in the read's
+    batch, its length) of a slab of a plain array, for naming a failure."""
     from zarr.core.codec_pipeline import fill_value_or_default
 
     gds = _gds() if device and paths is not None and inner is None else None
@@ -674,7 +901,12 @@ def _read_sync(codec: Any, batch_info: List[Any], arr: Any, xp: Any, device: boo
             return False
         src_offsets, src_sizes = ranges
         batch_info, codec = inner, codec.codec
-    fail = _shard_failure if inner is not None else _chunk_failure
+    if inner is not None:
+        fail = _shard_failure
+    elif where is not None:
+        fail = functools.partial(_slab_chunk_failure, where)
+    else:
+        fail = _chunk_failure
     n = len(batch_info)
     fill = fill_value_or_default(batch_info[0][1])
     present = [i for i in range(n) if src_sizes[i] is not None]
@@ -716,7 +948,7 @@ def _read_sync(codec: Any, batch_info: List[Any], arr: Any, xp: Any, device: boo
     # __cuda_array_interface__, whose "stream" (CuPy's current stream) the
     # Codec's stream waits for with an event, and that stream in turn waits
     # for the decode, so CuPy's later work on it sees the decoded bytes.
-    src = _to_device(xp, buf) if device and gds is None else buf
+    src = _to_device(xp, buf, lane.stream if lane is not None else None) if device and gds is None else buf
     if geo.rows:
         staging = xp.empty(max(1, len(staged) * chunk_nbytes), dtype=xp.uint8) if staged else None
     else:
@@ -727,6 +959,20 @@ def _read_sync(codec: Any, batch_info: List[Any], arr: Any, xp: Any, device: boo
     if staged:
         calls.append((staged, staging, staged_offsets))
     for idx, dst, dst_offsets in calls:
+        if lane is not None:  # stream-ordered: no statuses until the lane is settled
+            lane.pending = (fail, codec, batch_info, idx)
+            lane.keep = (buf, src, dst)  # the GPU reads and writes them after this returns
+            try:
+                lane.codec.decode(
+                    src, src_offsets=[src_offsets[i] for i in idx], src_sizes=[src_sizes[i] for i in idx], out=dst,
+                    out_offsets=dst_offsets, uncomp_sizes=[chunk_nbytes] * len(idx))
+            except opencomp.Error as e:  # the call itself failed (or the engine ran it at once: host data)
+                pending, lane.pending = lane.pending, None
+                try:
+                    _lane_failure(pending, e)
+                except _Unsupported:
+                    return False
+            continue
         try:
             _, statuses = codec._oc_batch.codec.decode(
                 src, src_offsets=[src_offsets[i] for i in idx], src_sizes=[src_sizes[i] for i in idx], out=dst,
