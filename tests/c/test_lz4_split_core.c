@@ -225,8 +225,8 @@ static void check_edges(void)
      * comparisons with the general step above cannot pass with a fast path
      * never taken): token 0x34 (3 literals, match 4 + 4), "abc", offset 3,
      * then token 0xC0 and 12 literals: 19 bytes, 23 out */
-    static const uint8_t common[] = {0x34, 'a', 'b', 'c', 0x03, 0x00, 0xC0, 'l', 'm', 'n', 'o', 'p',
-                                     'q',  'r', 's', 't', 'u',  'v',  'w'};
+    static const uint8_t common[] = {0x34, 'a', 'b', 'c', 0x03, 0x00, 0xC0, 'l', 'm', 'n',
+                                     'o',  'p', 'q', 'r', 's',  't',  'u',  'v', 'w'};
     CHECK_EQ(check_block(common, sizeof common, 64, NULL, 0, 7), OC_LZS_OK);
     oc_lz4s_st s;
     oc_lzs_rec rec[OC_LZS_MAX_RECS(64)];

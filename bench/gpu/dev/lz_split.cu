@@ -368,10 +368,9 @@ enum {
     V_LIB_GENERAL,
     V_COUNT
 };
-static const char *const vname[V_COUNT] = {"library-pipe", "split-r16k",   "split-r4k",
-                                           "split-r0",     "split-pp-r4k", "smem-w256-t2",
-                                           "smem-w512-t2", "smem-w256-t1", "library-split",
-                                           "library-general"};
+static const char *const vname[V_COUNT] = {"library-pipe",  "split-r16k",     "split-r4k",    "split-r0",
+                                           "split-pp-r4k",  "smem-w256-t2",   "smem-w512-t2", "smem-w256-t1",
+                                           "library-split", "library-general"};
 static int v_on[V_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1}; /* --variants */
 
 /* the variants built on the library's split decoder (its scratch and second stream) */

@@ -324,8 +324,9 @@ static void hostile(const column *c, const oc_typed_options *t)
     /* prefixes: all of them up to 600 bytes, then a sample */
     const uint8_t *src[MAXN] = {NULL};
     size_t len[MAXN] = {0}, cap[MAXN] = {0}, n = 0;
-    for (size_t k = 0; k < size && n < MAXN;
-         k += g_hostile_sample ? 1 + size / g_hostile_sample : k < 600 ? 1 : 1 + size / 400) {
+    for (size_t k = 0; k < size && n < MAXN; k += g_hostile_sample ? 1 + size / g_hostile_sample
+                                                  : k < 600        ? 1
+                                                                   : 1 + size / 400) {
         uint8_t *p = malloc(k + 1);
         memcpy(p, s, k);
         src[n] = p, len[n] = k, cap[n++] = chunk;
