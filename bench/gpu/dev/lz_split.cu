@@ -37,6 +37,12 @@
  * oc_lz4s_step, the library's until the branch-free lz4_fast_parse.h won)
  * and nothing else changed; the split decoder forced (OC_LZS_SPLIT), so
  * that the damaged chunks' small batch takes the split decoder too.
+ * v14 (session 11, bench/NOTES.md "v14", dev_lz_big.cuh; for 256 KiB - 4
+ * MiB chunks, both formats): big-w8, big-w16 decode a chunk a block of 8 or
+ * 16 warps, v7b's parallel parse fused into the block, then the copy by all
+ * its warps in rounds (a match is copied once its source lies before the
+ * tile's first unresolved match); bigd-w8, bigd-w16 (v14b) also copy a
+ * match whose source records are all copied.
  *
  * Prints one line per chunk size, algorithm and variant: GB/s of
  * uncompressed bytes, the ratio to the library's decoder, and for the
@@ -55,6 +61,7 @@
 #include "dev_lz_smem_warp.cuh"
 #include "dev_lz_split_copy.cuh"
 #include "dev_lz_split_pp.h"
+#include "dev_lz_big.cuh"
 
 /* the CPU reference (prototypes of lz4.h and snappy-c.h, so that only the
  * shared libraries are needed) */
@@ -362,12 +369,23 @@ enum {
     V_SMEM_W256_T1,
     V_LIB_SPLIT,
     V_LIB_GENERAL,
+    V_BIG_W8,
+    V_BIG_W16,
+    V_BIGD_W8,
+    V_BIGD_W16,
     V_COUNT
 };
 static const char *const vname[V_COUNT] = {"library-pipe",  "split-r16k",     "split-r4k",    "split-r0",
                                            "split-pp-r4k",  "smem-w256-t2",   "smem-w512-t2", "smem-w256-t1",
-                                           "library-split", "library-general"};
-static int v_on[V_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1}; /* --variants */
+                                           "library-split", "library-general", "big-w8",       "big-w16",
+                                           "bigd-w8",       "bigd-w16"};
+static int v_on[V_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}; /* --variants */
+
+/* the variants timed as one launch (no parse end to record) */
+static int v_whole(int v)
+{
+    return v == V_LIB || v == V_LIB_SPLIT || v == V_LIB_GENERAL || v >= V_BIG_W8;
+}
 
 /* the variants built on the library's split decoder (its scratch and second stream) */
 static int v_lib(int v)
@@ -415,6 +433,21 @@ static void launch(int snappy, int v, const dev_batch &d, cudaStream_t s, cudaEv
         if (mid)
             CUDA_OK(cudaEventRecord(mid, s));
         split_copy_kernel<4096, 4><<<(unsigned)((n + 3) / 4), 128, 0, s>>>(d.b, d.recs, d.rec_base, d.nrecs);
+    } else if (v >= V_BIG_W8) { /* v14, v14b (dev_lz_big.cuh): a block per chunk */
+        oc_big_pp bp = {d.pp.recs, d.pp.pos, d.pp.cum, d.pp.segs, d.pp.chunks, d.pp.seg0};
+        unsigned g = (unsigned)n;
+#define BIG_LAUNCH(NW, DEPS)                                                                                 \
+    (snappy ? oc_big_kernel<true, NW, DEPS><<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs)      \
+            : oc_big_kernel<false, NW, DEPS><<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs))
+        if (v == V_BIG_W8)
+            BIG_LAUNCH(8, false);
+        else if (v == V_BIG_W16)
+            BIG_LAUNCH(16, false);
+        else if (v == V_BIGD_W8)
+            BIG_LAUNCH(8, true);
+        else
+            BIG_LAUNCH(16, true);
+#undef BIG_LAUNCH
     } else if (v == V_LIB_GENERAL) {
         oc_status r = dev_lz4_general_run(d.ls, d.b, s);
         if (r != OC_OK) {
@@ -639,7 +672,7 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
         launch(snappy, v, d, s, 0); /* warm-up */
         for (int r = 0; r < repeats; r++) {
             CUDA_OK(cudaEventRecord(t0, s));
-            int mid = v != V_LIB && !v_lib(v); /* a parse end to time */
+            int mid = !v_whole(v); /* a parse end to time */
             launch(snappy, v, d, s, mid ? tm : (cudaEvent_t)0);
             CUDA_OK(cudaEventRecord(t1, s));
             CUDA_OK(cudaEventSynchronize(t1));
@@ -659,7 +692,7 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
         printf("%5zu KiB %-6s %6zu chunks %6.2f GiB ratio %5.2f  %-12s %8.1f GB/s  %5.2fx library",
                chunk >> 10, alg, n, (double)total_u / (1 << 30), (double)total_u / (double)total_c, vname[v],
                rate[v], rate[V_LIB] > 0 ? rate[v] / rate[V_LIB] : 0.0);
-        if (v != V_LIB && !v_lib(v))
+        if (!v_whole(v))
             printf("  (parse %2.0f%%)", 100.0 * parse_share[v]);
         printf("\n");
     }
