@@ -24,7 +24,9 @@
 #define __restrict__
 #include "dev_lz_split_pp.h"
 
+#ifndef R
 #define R 4 /* OC_BIG_R */
+#endif
 #define SHORT 32u
 
 static int parse_pp(int snappy, const uint8_t *src, size_t srcn, size_t cap, oc_split_rec *out_recs,
