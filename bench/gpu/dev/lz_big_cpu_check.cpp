@@ -19,7 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <chrono>
 #include <vector>
+
+static long long pp_rewalks;
+#define OC_PP_REWALKS pp_rewalks
 
 #define __restrict__
 #include "dev_lz_split_pp.h"
@@ -28,6 +32,16 @@
 #define R 4 /* OC_BIG_R */
 #endif
 #define SHORT 32u
+
+/* CPU time of the passes (ns): A's longest segment and all of A, B, C's longest segment, D */
+static double t_a_max, t_a_sum, t_b, t_c_max, t_d;
+static long long segs_total;
+static double now_ns(void)
+{
+    return (double)std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
 
 static int parse_pp(int snappy, const uint8_t *src, size_t srcn, size_t cap, oc_split_rec *out_recs,
                     size_t *nrec, size_t *outn)
@@ -38,13 +52,35 @@ static int parse_pp(int snappy, const uint8_t *src, size_t srcn, size_t cap, oc_
     std::vector<oc_pp_seg> segs(nseg);
     oc_pp_chunk ch;
     memset(&ch, 0, sizeof ch);
-    for (size_t k = 0; k < nseg; k++)
+    double ta_max_chunk = 0, tc_max_chunk = 0;
+    double t0 = now_ns();
+    for (size_t k = 0; k < nseg; k++) {
+        double a0 = now_ns();
         oc_pp_pass_a(snappy, src, srcn, cap, k, &recs[k * OC_PP_SEG_RECS], &pos[k * OC_PP_SEG_RECS],
                      &cum[k * OC_PP_SEG_RECS], &segs[k]);
+        double a1 = now_ns() - a0;
+        if (a1 > ta_max_chunk)
+            ta_max_chunk = a1;
+    }
+    double t1 = now_ns();
     oc_pp_pass_b(snappy, src, srcn, cap, nseg, recs.data(), pos.data(), cum.data(), segs.data(), &ch);
-    for (size_t k = 0; k < nseg; k++)
+    double t2 = now_ns();
+    for (size_t k = 0; k < nseg; k++) {
+        double c0 = now_ns();
         oc_pp_pass_c(snappy, cap, k, recs.data(), &segs[k], &ch, out_recs);
-    return oc_pp_pass_d(snappy, src, srcn, cap, &ch, out_recs, nrec, outn);
+        double c1 = now_ns() - c0;
+        if (c1 > tc_max_chunk)
+            tc_max_chunk = c1;
+    }
+    double t3 = now_ns();
+    t_a_sum += t1 - t0, t_b += t2 - t1;
+    t_a_max += ta_max_chunk, t_c_max += tc_max_chunk;
+    segs_total += (long long)nseg;
+    (void)t3;
+    double d0 = now_ns();
+    int st = oc_pp_pass_d(snappy, src, srcn, cap, &ch, out_recs, nrec, outn);
+    t_d += now_ns() - d0;
+    return st;
 }
 
 static long long races;
@@ -204,6 +240,7 @@ int main(int argc, char **argv)
     }
     for (int snappy = 0; snappy < 2; snappy++) {
         rounds_total = tiles_total = max_rounds = 0;
+        t_a_max = t_a_sum = t_b = t_c_max = t_d = 0, segs_total = pp_rewalks = 0;
         long long recs_total = 0, chunks = 0;
         for (const char *fn : files) {
             FILE *fp = fopen(fn, "rb");
@@ -249,6 +286,12 @@ int main(int argc, char **argv)
                "(max %lld), races %lld\n",
                snappy ? "snappy" : "lz4", chunk, nw, chunks, chunks ? (double)recs_total / (double)chunks : 0.0,
                tiles_total, tiles_total ? (double)rounds_total / (double)tiles_total : 0.0, max_rounds, races);
+        printf("  parse passes, CPU us a chunk: A's longest segment %.1f (all segments %.1f), B (serial) %.1f, "
+               "C's longest segment %.1f, D %.1f; segments %.1f a chunk, rewalked in B %.2f%%\n",
+               chunks ? t_a_max / 1e3 / (double)chunks : 0.0, chunks ? t_a_sum / 1e3 / (double)chunks : 0.0,
+               chunks ? t_b / 1e3 / (double)chunks : 0.0, chunks ? t_c_max / 1e3 / (double)chunks : 0.0,
+               chunks ? t_d / 1e3 / (double)chunks : 0.0, chunks ? (double)segs_total / (double)chunks : 0.0,
+               segs_total ? 100.0 * (double)pp_rewalks / (double)segs_total : 0.0);
     }
     printf("lz_big_cpu_check: %s\n", bad || races ? "FAILED" : "OK");
     return bad || races ? 1 : 0;
