@@ -143,9 +143,16 @@ __device__ __forceinline__ bool oc_big_sources_done(uint32_t from, uint32_t end,
     return true;
 }
 
-template <bool SNAPPY, int NW, bool DEPS>
+/* Phase clocks (CLK, an instantiation of its own so that the timed kernel carries none; lz_split runs it
+ * as its checking run): thread 0 of chunk c's block
+ * adds at clk + c * OC_BIG_CLK (zeroed by the caller) the SM cycles of pass A, B, C, D, the tiles' scans
+ * and literals, the tiles' rounds, then the rounds and the tiles (counts). */
+#define OC_BIG_CLK 8
+
+template <bool SNAPPY, int NW, bool DEPS, bool CLK>
 __global__ void __launch_bounds__(NW * 32, 1024 / (NW * 32))
-    oc_big_kernel(oc_cuda_batch b, oc_big_pp p, oc_split_rec *recs, const size_t *rec_base, uint32_t *nrecs)
+    oc_big_kernel(oc_cuda_batch b, oc_big_pp p, oc_split_rec *recs, const size_t *rec_base, uint32_t *nrecs,
+                  unsigned long long *clk)
 {
     __shared__ uint32_t s_n, s_hwm;
     __shared__ uint32_t s_sw[NW];
@@ -160,6 +167,16 @@ __global__ void __launch_bounds__(NW * 32, 1024 / (NW * 32))
     uint8_t *dst = b.dst[c];
     size_t g0 = p.seg0[c], ns = oc_pp_nsegs(srcn), at0 = g0 * OC_PP_SEG_RECS;
     oc_split_rec *cr = recs + rec_base[c];
+    unsigned long long *ck = CLK ? clk + c * OC_BIG_CLK : nullptr; /* zeroed by the caller */
+    unsigned long long t_prev = clock64(), t_now;
+#define OC_BIG_TICK(i)                                                                                       \
+    do {                                                                                                     \
+        if (CLK && tid == 0) {                                                                               \
+            t_now = clock64();                                                                               \
+            ck[i] += t_now - t_prev;                                                                         \
+            t_prev = t_now;                                                                                  \
+        }                                                                                                    \
+    } while (0)
 
     /* 1. the parallel parse, A to D */
     for (size_t k = tid; k < ns; k += NW * 32) {
@@ -167,13 +184,16 @@ __global__ void __launch_bounds__(NW * 32, 1024 / (NW * 32))
         oc_pp_pass_a(SNAPPY, src, srcn, cap, k, p.recs + at, p.pos + at, p.cum + at, p.segs + g0 + k);
     }
     __syncthreads();
+    OC_BIG_TICK(0);
     if (tid == 0)
         oc_pp_pass_b(SNAPPY, src, srcn, cap, ns, p.recs + at0, p.pos + at0, p.cum + at0, p.segs + g0,
                      p.chunks + c);
     __syncthreads();
+    OC_BIG_TICK(1);
     for (size_t k = tid; k < ns; k += NW * 32)
         oc_pp_pass_c(SNAPPY, cap, k, p.recs + at0, p.segs + g0 + k, p.chunks + c, cr);
     __syncthreads();
+    OC_BIG_TICK(2);
     if (tid == 0) {
         size_t nrec = 0, outn = 0;
         int st = oc_pp_pass_d(SNAPPY, src, srcn, cap, p.chunks + c, cr, &nrec, &outn);
@@ -185,6 +205,7 @@ __global__ void __launch_bounds__(NW * 32, 1024 / (NW * 32))
         s_n = st == OC_SPLIT_OK ? (uint32_t)nrec : 0;
     }
     __syncthreads();
+    OC_BIG_TICK(3);
     const uint32_t n = s_n;
 
     /* 2. the copy, tile after tile */
@@ -237,6 +258,9 @@ __global__ void __launch_bounds__(NW * 32, 1024 / (NW * 32))
             }
         }
         uint32_t rr = 1; /* v14b: this round's number (s_done) */
+        OC_BIG_TICK(4);
+        if (CLK && tid == 0)
+            ck[7]++;
 
         /* matches, in rounds */
         for (;;) {
@@ -255,6 +279,8 @@ __global__ void __launch_bounds__(NW * 32, 1024 / (NW * 32))
             const uint32_t hwm = s_hwm;
             if (hwm == 0xffffffffu)
                 break;
+            if (CLK && tid == 0)
+                ck[6]++;
             const uint32_t lo0 = lo[0];
             rr++;
 #pragma unroll
@@ -295,7 +321,9 @@ __global__ void __launch_bounds__(NW * 32, 1024 / (NW * 32))
             __syncthreads(); /* the round's writes before the next hwm */
         }
         __syncthreads(); /* the tile's writes before the next tile reads them */
+        OC_BIG_TICK(5);
     }
+#undef OC_BIG_TICK
 }
 
 #endif /* OC_DEV_LZ_BIG_CUH */

@@ -42,7 +42,10 @@
  * 16 warps, v7b's parallel parse fused into the block, then the copy by all
  * its warps in rounds (a match is copied once its source lies before the
  * tile's first unresolved match); bigd-w8, bigd-w16 (v14b) also copy a
- * match whose source records are all copied.
+ * match whose source records are all copied.  Measured in session 11 (call
+ * B, H200): 0.15-0.64x the pipe; each now prints a "phases" line from its
+ * checking run (an instantiation with clock64 at the phase boundaries),
+ * the mean SM cycles a chunk of each phase, to find where the time goes.
  *
  * Prints one line per chunk size, algorithm and variant: GB/s of
  * uncompressed bytes, the ratio to the library's decoder, and for the
@@ -406,6 +409,7 @@ struct dev_batch {
     uint32_t *nrecs;
     pp_scratch pp;
     lib_split ls;
+    unsigned long long *clk; /* v14's phase clocks (OC_BIG_CLK a chunk), NULL: none */
 };
 
 /* Launches variant v; with events e[3] records parse/copy boundaries. */
@@ -437,8 +441,14 @@ static void launch(int snappy, int v, const dev_batch &d, cudaStream_t s, cudaEv
         oc_big_pp bp = {d.pp.recs, d.pp.pos, d.pp.cum, d.pp.segs, d.pp.chunks, d.pp.seg0};
         unsigned g = (unsigned)n;
 #define BIG_LAUNCH(NW, DEPS)                                                                                 \
-    (snappy ? oc_big_kernel<true, NW, DEPS><<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs)      \
-            : oc_big_kernel<false, NW, DEPS><<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs))
+    (d.clk ? (snappy ? oc_big_kernel<true, NW, DEPS, true>                                                   \
+                           <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.clk)              \
+                     : oc_big_kernel<false, NW, DEPS, true>                                                  \
+                           <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.clk))             \
+           : (snappy ? oc_big_kernel<true, NW, DEPS, false>                                                  \
+                           <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.clk)              \
+                     : oc_big_kernel<false, NW, DEPS, false>                                                 \
+                           <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.clk)))
         if (v == V_BIG_W8)
             BIG_LAUNCH(8, false);
         else if (v == V_BIG_W16)
@@ -591,6 +601,11 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
     CUDA_OK(cudaMalloc(&d.recs, ro * sizeof(oc_split_rec)));
     /* v9: the library's scratch and second stream, as the engine makes them (cuda_engine.cu) */
     memset(&d.ls, 0, sizeof(d.ls));
+    d.clk = NULL;
+    unsigned long long *d_clk = NULL, *h_clk = (unsigned long long *)malloc(n * OC_BIG_CLK * sizeof(unsigned long long));
+    CUDA_OK(cudaMalloc(&d_clk, n * OC_BIG_CLK * sizeof(unsigned long long)));
+    double phase[V_COUNT][OC_BIG_CLK]; /* v14's phase clocks, means over the chunks (checking run) */
+    memset(phase, 0, sizeof(phase));
     if ((v_runs(V_LIB_SPLIT, snappy) || v_runs(V_LIB_GENERAL, snappy)) && chunk <= OC_LZS_MAX_CAP) {
         oc_gpu_config cfg{};
         cfg.algorithm = OC_ALGO_LZ4;
@@ -648,8 +663,17 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
             continue;
         CUDA_OK(cudaMemset(d_out, 0, total_u));
         CUDA_OK(cudaMemset(d.b.statuses, 0xff, n * sizeof(int32_t)));
-        launch(snappy, v, d, s, 0);
+        dev_batch dc = d; /* the checking run: v14's phase clocks */
+        dc.clk = v >= V_BIG_W8 ? d_clk : NULL;
+        CUDA_OK(cudaMemset(d_clk, 0, n * OC_BIG_CLK * sizeof(unsigned long long)));
+        launch(snappy, v, dc, s, 0);
         CUDA_OK(cudaStreamSynchronize(s));
+        if (dc.clk) {
+            CUDA_OK(cudaMemcpy(h_clk, d_clk, n * OC_BIG_CLK * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+            for (size_t i = 0; i < n; i++)
+                for (int k = 0; k < OC_BIG_CLK; k++)
+                    phase[v][k] += (double)h_clk[i * OC_BIG_CLK + k] / (double)n;
+        }
         CUDA_OK(cudaMemcpy(out, d_out, total_u, cudaMemcpyDeviceToHost));
         CUDA_OK(cudaMemcpy(st, d.b.statuses, n * sizeof(int32_t), cudaMemcpyDeviceToHost));
         CUDA_OK(cudaMemcpy(got, d.b.dst_sizes, n * sizeof(size_t), cudaMemcpyDeviceToHost));
@@ -695,6 +719,13 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
         if (!v_whole(v))
             printf("  (parse %2.0f%%)", 100.0 * parse_share[v]);
         printf("\n");
+        if (v >= V_BIG_W8) {
+            const double *ph = phase[v];
+            printf("%5zu KiB %-6s %-12s phases, k cycles a chunk: A %.0f B %.0f C %.0f D %.0f scan+literals %.0f "
+                   "rounds %.0f (%.1f rounds a tile, %.0f tiles)\n",
+                   chunk >> 10, alg, vname[v], ph[0] / 1e3, ph[1] / 1e3, ph[2] / 1e3, ph[3] / 1e3, ph[4] / 1e3,
+                   ph[5] / 1e3, ph[7] > 0 ? ph[6] / ph[7] : 0.0, ph[7]);
+        }
     }
     fflush(stdout);
 
@@ -763,6 +794,8 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
     CUDA_OK(cudaFree(d.pp.cum));
     CUDA_OK(cudaFree(d.pp.segs));
     CUDA_OK(cudaFree(d.pp.chunks));
+    CUDA_OK(cudaFree(d_clk));
+    free(h_clk);
     CUDA_OK(cudaFree((void *)d.pp.seg_chunk));
     CUDA_OK(cudaFree((void *)d.pp.seg0));
     CUDA_OK(cudaStreamDestroy(s));
