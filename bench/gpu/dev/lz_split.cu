@@ -37,6 +37,15 @@
  * oc_lz4s_step, the library's until the branch-free lz4_fast_parse.h won)
  * and nothing else changed; the split decoder forced (OC_LZS_SPLIT), so
  * that the damaged chunks' small batch takes the split decoder too.
+ * v14 (session 11, bench/NOTES.md "v14", dev_lz_big.cuh; for 256 KiB - 4
+ * MiB chunks, both formats): big-w8, big-w16 decode a chunk a block of 8 or
+ * 16 warps, v7b's parallel parse fused into the block, then the copy by all
+ * its warps in rounds (a match is copied once its source lies before the
+ * tile's first unresolved match); bigd-w8, bigd-w16 (v14b) also copy a
+ * match whose source records are all copied.  Measured in session 11 (call
+ * B, H200): 0.15-0.64x the pipe; each now prints a "phases" line from its
+ * checking run (an instantiation with clock64 at the phase boundaries),
+ * the mean SM cycles a chunk of each phase, to find where the time goes.
  *
  * Prints one line per chunk size, algorithm and variant: GB/s of
  * uncompressed bytes, the ratio to the library's decoder, and for the
@@ -55,6 +64,7 @@
 #include "dev_lz_smem_warp.cuh"
 #include "dev_lz_split_copy.cuh"
 #include "dev_lz_split_pp.h"
+#include "dev_lz_big.cuh"
 
 /* the CPU reference (prototypes of lz4.h and snappy-c.h, so that only the
  * shared libraries are needed) */
@@ -362,12 +372,23 @@ enum {
     V_SMEM_W256_T1,
     V_LIB_SPLIT,
     V_LIB_GENERAL,
+    V_BIG_W8,
+    V_BIG_W16,
+    V_BIGD_W8,
+    V_BIGD_W16,
     V_COUNT
 };
 static const char *const vname[V_COUNT] = {"library-pipe",  "split-r16k",     "split-r4k",    "split-r0",
                                            "split-pp-r4k",  "smem-w256-t2",   "smem-w512-t2", "smem-w256-t1",
-                                           "library-split", "library-general"};
-static int v_on[V_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1}; /* --variants */
+                                           "library-split", "library-general", "big-w8",       "big-w16",
+                                           "bigd-w8",       "bigd-w16"};
+static int v_on[V_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}; /* --variants */
+
+/* the variants timed as one launch (no parse end to record) */
+static int v_whole(int v)
+{
+    return v == V_LIB || v == V_LIB_SPLIT || v == V_LIB_GENERAL || v >= V_BIG_W8;
+}
 
 /* the variants built on the library's split decoder (its scratch and second stream) */
 static int v_lib(int v)
@@ -388,6 +409,7 @@ struct dev_batch {
     uint32_t *nrecs;
     pp_scratch pp;
     lib_split ls;
+    unsigned long long *clk; /* v14's phase clocks (OC_BIG_CLK a chunk), NULL: none */
 };
 
 /* Launches variant v; with events e[3] records parse/copy boundaries. */
@@ -415,6 +437,27 @@ static void launch(int snappy, int v, const dev_batch &d, cudaStream_t s, cudaEv
         if (mid)
             CUDA_OK(cudaEventRecord(mid, s));
         split_copy_kernel<4096, 4><<<(unsigned)((n + 3) / 4), 128, 0, s>>>(d.b, d.recs, d.rec_base, d.nrecs);
+    } else if (v >= V_BIG_W8) { /* v14, v14b (dev_lz_big.cuh): a block per chunk */
+        oc_big_pp bp = {d.pp.recs, d.pp.pos, d.pp.cum, d.pp.segs, d.pp.chunks, d.pp.seg0};
+        unsigned g = (unsigned)n;
+#define BIG_LAUNCH(NW, DEPS)                                                                                 \
+    (d.clk ? (snappy ? oc_big_kernel<true, NW, DEPS, true>                                                   \
+                           <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.clk)              \
+                     : oc_big_kernel<false, NW, DEPS, true>                                                  \
+                           <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.clk))             \
+           : (snappy ? oc_big_kernel<true, NW, DEPS, false>                                                  \
+                           <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.clk)              \
+                     : oc_big_kernel<false, NW, DEPS, false>                                                 \
+                           <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.clk)))
+        if (v == V_BIG_W8)
+            BIG_LAUNCH(8, false);
+        else if (v == V_BIG_W16)
+            BIG_LAUNCH(16, false);
+        else if (v == V_BIGD_W8)
+            BIG_LAUNCH(8, true);
+        else
+            BIG_LAUNCH(16, true);
+#undef BIG_LAUNCH
     } else if (v == V_LIB_GENERAL) {
         oc_status r = dev_lz4_general_run(d.ls, d.b, s);
         if (r != OC_OK) {
@@ -558,6 +601,11 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
     CUDA_OK(cudaMalloc(&d.recs, ro * sizeof(oc_split_rec)));
     /* v9: the library's scratch and second stream, as the engine makes them (cuda_engine.cu) */
     memset(&d.ls, 0, sizeof(d.ls));
+    d.clk = NULL;
+    unsigned long long *d_clk = NULL, *h_clk = (unsigned long long *)malloc(n * OC_BIG_CLK * sizeof(unsigned long long));
+    CUDA_OK(cudaMalloc(&d_clk, n * OC_BIG_CLK * sizeof(unsigned long long)));
+    double phase[V_COUNT][OC_BIG_CLK]; /* v14's phase clocks, means over the chunks (checking run) */
+    memset(phase, 0, sizeof(phase));
     if ((v_runs(V_LIB_SPLIT, snappy) || v_runs(V_LIB_GENERAL, snappy)) && chunk <= OC_LZS_MAX_CAP) {
         oc_gpu_config cfg{};
         cfg.algorithm = OC_ALGO_LZ4;
@@ -615,8 +663,17 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
             continue;
         CUDA_OK(cudaMemset(d_out, 0, total_u));
         CUDA_OK(cudaMemset(d.b.statuses, 0xff, n * sizeof(int32_t)));
-        launch(snappy, v, d, s, 0);
+        dev_batch dc = d; /* the checking run: v14's phase clocks */
+        dc.clk = v >= V_BIG_W8 ? d_clk : NULL;
+        CUDA_OK(cudaMemset(d_clk, 0, n * OC_BIG_CLK * sizeof(unsigned long long)));
+        launch(snappy, v, dc, s, 0);
         CUDA_OK(cudaStreamSynchronize(s));
+        if (dc.clk) {
+            CUDA_OK(cudaMemcpy(h_clk, d_clk, n * OC_BIG_CLK * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+            for (size_t i = 0; i < n; i++)
+                for (int k = 0; k < OC_BIG_CLK; k++)
+                    phase[v][k] += (double)h_clk[i * OC_BIG_CLK + k] / (double)n;
+        }
         CUDA_OK(cudaMemcpy(out, d_out, total_u, cudaMemcpyDeviceToHost));
         CUDA_OK(cudaMemcpy(st, d.b.statuses, n * sizeof(int32_t), cudaMemcpyDeviceToHost));
         CUDA_OK(cudaMemcpy(got, d.b.dst_sizes, n * sizeof(size_t), cudaMemcpyDeviceToHost));
@@ -639,7 +696,7 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
         launch(snappy, v, d, s, 0); /* warm-up */
         for (int r = 0; r < repeats; r++) {
             CUDA_OK(cudaEventRecord(t0, s));
-            int mid = v != V_LIB && !v_lib(v); /* a parse end to time */
+            int mid = !v_whole(v); /* a parse end to time */
             launch(snappy, v, d, s, mid ? tm : (cudaEvent_t)0);
             CUDA_OK(cudaEventRecord(t1, s));
             CUDA_OK(cudaEventSynchronize(t1));
@@ -659,9 +716,16 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
         printf("%5zu KiB %-6s %6zu chunks %6.2f GiB ratio %5.2f  %-12s %8.1f GB/s  %5.2fx library",
                chunk >> 10, alg, n, (double)total_u / (1 << 30), (double)total_u / (double)total_c, vname[v],
                rate[v], rate[V_LIB] > 0 ? rate[v] / rate[V_LIB] : 0.0);
-        if (v != V_LIB && !v_lib(v))
+        if (!v_whole(v))
             printf("  (parse %2.0f%%)", 100.0 * parse_share[v]);
         printf("\n");
+        if (v >= V_BIG_W8) {
+            const double *ph = phase[v];
+            printf("%5zu KiB %-6s %-12s phases, k cycles a chunk: A %.0f B %.0f C %.0f D %.0f scan+literals %.0f "
+                   "rounds %.0f (%.1f rounds a tile, %.0f tiles)\n",
+                   chunk >> 10, alg, vname[v], ph[0] / 1e3, ph[1] / 1e3, ph[2] / 1e3, ph[3] / 1e3, ph[4] / 1e3,
+                   ph[5] / 1e3, ph[7] > 0 ? ph[6] / ph[7] : 0.0, ph[7]);
+        }
     }
     fflush(stdout);
 
@@ -730,6 +794,8 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
     CUDA_OK(cudaFree(d.pp.cum));
     CUDA_OK(cudaFree(d.pp.segs));
     CUDA_OK(cudaFree(d.pp.chunks));
+    CUDA_OK(cudaFree(d_clk));
+    free(h_clk);
     CUDA_OK(cudaFree((void *)d.pp.seg_chunk));
     CUDA_OK(cudaFree((void *)d.pp.seg0));
     CUDA_OK(cudaStreamDestroy(s));
