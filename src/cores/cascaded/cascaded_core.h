@@ -895,7 +895,8 @@ OWN_DEV uint32_t cz_encode_tile(cz_ws *ws, const uint8_t *src, uint32_t cnt, uin
     ws->cnt = cnt;
     ws->bitpack = bitpack;
 #endif
-    if (rles > CZ_MAX_RLES) {
+    uint32_t chosen = rles > CZ_MAX_RLES; /* automatic: (0,0) was a candidate */
+    if (chosen) {
         uint32_t best = ~0u;
         for (uint32_t i = 0; i < CZ_AUTO_CANDIDATES; i++) {
             uint32_t r, d;
@@ -913,6 +914,22 @@ OWN_DEV uint32_t cz_encode_tile(cz_ws *ws, const uint8_t *src, uint32_t cnt, uin
     uint32_t zb = raw > 32u ? raw : 32u;
     OWN_RUN(nw, cz_enc_zero, ws, (zb + 3u) / 4u + 4u);
     uint32_t size = cz_enc_layers(ws, src, rles, deltas, 1, nw);
+    /* Layers that do not pay are dropped (docs/FORMAT.md, "What the encoder
+     * chooses"): with bit-packing, a tile whose values packed without any
+     * layer (R = D = 0: one load, the block statistics and the header, no
+     * layer pass) come out strictly smaller takes that instead, as nvCOMP's
+     * output does (its ratio on random keys and dates is that of plain
+     * bit-packing: bench/gpu/owncodecs/NOTES.md, "Cascaded: layers that do
+     * not pay").  The layers' pass stays the only one for columns they
+     * serve (sorted keys); for the others the bare values are written once
+     * more. */
+    if (bitpack && !chosen && (rles | deltas) != 0u) {
+        uint32_t bare = cz_enc_layers(ws, src, 0u, 0u, 0, nw);
+        if (bare < size && bare < raw) {
+            OWN_RUN(nw, cz_enc_zero, ws, (zb + 3u) / 4u + 4u);
+            size = cz_enc_layers(ws, src, 0u, 0u, 1, nw);
+        }
+    }
     return size >= raw ? raw : size;
 }
 
