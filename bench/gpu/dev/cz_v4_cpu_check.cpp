@@ -298,11 +298,11 @@ static void fiber_main(int t)
     job &J = *g_job;
     oc_status st;
     if (J.w == 4)
-        st = J.v4 ? czg_decode_rdr<uint32_t, 4>(0, J.o, J.src, J.n, J.cnt, J.dst)
-                  : czg_decode_tile<uint32_t, 4>(0, J.o, J.src, J.n, J.cnt, J.dst);
+        st = J.v4 ? czg_decode_rdr<uint32_t, 4>(0, J.o, J.src, J.n, J.cnt, CZ_VERSION, J.dst)
+                  : czg_decode_tile<uint32_t, 4>(0, J.o, J.src, J.n, J.cnt, CZ_VERSION, J.dst);
     else
-        st = J.v4 ? czg_decode_rdr<uint64_t, 8>(0, J.o, J.src, J.n, J.cnt, J.dst)
-                  : czg_decode_tile<uint64_t, 8>(0, J.o, J.src, J.n, J.cnt, J.dst);
+        st = J.v4 ? czg_decode_rdr<uint64_t, 8>(0, J.o, J.src, J.n, J.cnt, CZ_VERSION, J.dst)
+                  : czg_decode_tile<uint64_t, 8>(0, J.o, J.src, J.n, J.cnt, CZ_VERSION, J.dst);
     J.st[t] = st;
     g_done[t] = 1;
 }
