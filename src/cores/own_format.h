@@ -218,10 +218,11 @@ typedef void (*own_bytes_copy_fn)(const uint8_t *src, uint32_t n, uint8_t *dst, 
  * something does not fit (dst's content is then unspecified).  Runs in
  * every thread of the CTA; the same bytes for any nw.  The codec's
  * functions are constants the compiler inlines on the GPU. */
-OWN_DEV oc_status own_tiled_compress_v(void *ws, const void *opts, const uint8_t *src, uint64_t n, uint32_t id,
-                                       uint32_t version, uint32_t dtype, uint32_t flags, uint32_t per_tile,
-                                       uint8_t *dst, uint64_t cap, uint64_t *out, uint32_t nw,
-                                       own_tile_encode_fn encode, own_tile_put_fn put, own_bytes_copy_fn copy)
+OWN_DEV oc_status own_tiled_compress_v(void *ws, const void *opts, const uint8_t *src, uint64_t n,
+                                       uint32_t id, uint32_t version, uint32_t dtype, uint32_t flags,
+                                       uint32_t per_tile, uint8_t *dst, uint64_t cap, uint64_t *out,
+                                       uint32_t nw, own_tile_encode_fn encode, own_tile_put_fn put,
+                                       own_bytes_copy_fn copy)
 {
     *out = 0;
     if (n > OWN_MAX_CHUNK)

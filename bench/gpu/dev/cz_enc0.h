@@ -144,8 +144,8 @@ OWN_DEV oc_status cz0_compress_chunk(cz_ws *ws, const uint8_t *src, uint64_t n, 
     uint32_t w = own_type_width(dtype);
     if (w == 0)
         return OC_ERR_INVALID_ARGUMENT;
-    return own_tiled_compress_v(ws, &L, src, n, OWN_ID_CASCADED, CZ_VERSION, dtype, 0, cz_tile_elems(w), dst, cap,
-                                out, nw, cz0_tile_encode, cz_tile_put, cz_bytes_copy);
+    return own_tiled_compress_v(ws, &L, src, n, OWN_ID_CASCADED, CZ_VERSION, dtype, 0, cz_tile_elems(w), dst,
+                                cap, out, nw, cz0_tile_encode, cz_tile_put, cz_bytes_copy);
 }
 
 #endif /* OC_CZ_ENC0_H */

@@ -254,14 +254,15 @@ extern __shared__ __align__(16) unsigned char czg_smem[];
 #define CZG_STAGE_BYTES (4u * CZ_STAGE_WORDS)
 
 typedef struct czg_ws {
-    uint32_t stage[2]
-                  [CZ_STAGE_WORDS]; /* the current tile and the next, each at offset o (its address mod 16) */
-    uint64_t buf[CZ_TILE_BYTES / 8];  /* the values before an RLE expansion */
-    uint16_t starts[CZ_TILE_MAX + 8]; /* run starts (the fused path: both RLEs', the second at CZG_S1) */
-    uint16_t tail[64];                /* the fused path's second run starts, past `starts` */
+    uint64_t buf[CZ_TILE_BYTES / 8];   /* the values before an RLE expansion */
+    uint16_t starts[CZ_TILE_MAX + 8];  /* run starts (the fused path: both RLEs', the second at CZG_S1) */
+    uint16_t tail[64];                 /* the fused path's second run starts, past `starts` */
+    uint32_t stage[2][CZ_STAGE_WORDS]; /* the current tile and the next, each at offset o (its address mod
+                                          16); last, so that a tile loop of one stage
+                                          (bench/gpu/dev/cz_v5.cuh) takes the workspace less the second */
 } czg_ws;
 static_assert(CZG_STAGE_BYTES % 16u == 0 && offsetof(czg_ws, buf) % 16u == 0 &&
-                  offsetof(czg_ws, starts) % 16u == 0,
+                  offsetof(czg_ws, starts) % 16u == 0 && offsetof(czg_ws, stage) % 16u == 0,
               "czg_ws: vector stores");
 
 /* n (<= 8) little-endian bytes at T + pos. */
