@@ -124,6 +124,7 @@ typedef struct cz_ws {
     uint32_t bitpack; /* encode: bit-packing allowed */
     uint32_t runs;    /* encode: runs of the last run-length layer */
     uint32_t ver;     /* decode: the chunk's format version (CZ_MODE_FOR from 2) */
+    uint32_t bare;    /* encode: the chunk's previous tile dropped its layers (which pass goes first) */
     int32_t status;
 } cz_ws;
 
@@ -942,6 +943,14 @@ OWN_DEV uint32_t cz_enc_layers(cz_ws *ws, const uint8_t *src, uint32_t rles, uin
     return ws->pos;
 }
 
+/* Sets ws->bare (one thread; the phase's barrier publishes it). */
+OWN_DEV void cz_enc_hint(cz_ws *ws, uint32_t bare, uint32_t wp, uint32_t nw)
+{
+    (void)nw;
+    if (wp == 0 && OWN_LANE() == 0)
+        ws->bare = bare;
+}
+
 /* Encodes one tile of cnt elements of w bytes at src: returns its size;
  * the coded tile is left in the stage, or, when coding does not make it
  * smaller, the size is cnt * w and the tile is stored as it is (the
@@ -984,24 +993,42 @@ OWN_DEV uint32_t cz_encode_tile(cz_ws *ws, const uint8_t *src, uint32_t cnt, uin
     /* bytes written: within the raw size, the configuration byte and the
      * delta layers' seeds (1 + 3 * 8 bytes, for tiles of a few bytes) */
     uint32_t zb = raw > 32u ? raw : 32u;
-    OWN_RUN(nw, cz_enc_zero, ws, (zb + 3u) / 4u + 4u);
-    uint32_t size = cz_enc_layers(ws, src, rles, deltas, 1, nw);
+    if (!bitpack || chosen || (rles | deltas) == 0u) {
+        OWN_RUN(nw, cz_enc_zero, ws, (zb + 3u) / 4u + 4u);
+        uint32_t size = cz_enc_layers(ws, src, rles, deltas, 1, nw);
+        return size >= raw ? raw : size;
+    }
     /* Layers that do not pay are dropped (docs/FORMAT.md, "What the encoder
      * chooses"): with bit-packing, a tile whose values packed without any
-     * layer (R = D = 0: one load, the block statistics and the header, no
-     * layer pass) come out strictly smaller takes that instead, as nvCOMP's
-     * output does (its ratio on random keys and dates is that of plain
-     * bit-packing: bench/gpu/owncodecs/NOTES.md, "Cascaded: layers that do
-     * not pay").  The layers' pass stays the only one for columns they
-     * serve (sorted keys); for the others the bare values are written once
-     * more. */
-    if (bitpack && !chosen && (rles | deltas) != 0u) {
-        uint32_t bare = cz_enc_layers(ws, src, 0u, 0u, 0, nw);
-        if (bare < size && bare < raw) {
+     * layer (R = D = 0) come out strictly smaller takes that instead, as
+     * nvCOMP's output does (its ratio on random keys and dates is that of
+     * plain bit-packing: bench/gpu/owncodecs/NOTES.md, "Cascaded: layers that
+     * do not pay").  One form is written and the other only sized (no
+     * payload), then the written one is rewritten only when the other wins;
+     * which goes first is what the chunk's previous tile took (ws->bare), so
+     * a column's tiles usually pay one write and one sizing pass (session 11,
+     * call B: writing the layers first, then sizing and writing the bare
+     * form, cost the i32 columns 25% of their compression speed).  The order
+     * never changes the bytes: the bare form wins when strictly smaller. */
+    uint32_t bare, layered;
+    OWN_RUN(nw, cz_enc_zero, ws, (zb + 3u) / 4u + 4u);
+    if (ws->bare) {
+        bare = cz_enc_layers(ws, src, 0u, 0u, 1, nw);
+        layered = cz_enc_layers(ws, src, rles, deltas, 0, nw);
+        if (bare >= layered) {
             OWN_RUN(nw, cz_enc_zero, ws, (zb + 3u) / 4u + 4u);
-            size = cz_enc_layers(ws, src, 0u, 0u, 1, nw);
+            cz_enc_layers(ws, src, rles, deltas, 1, nw);
+        }
+    } else {
+        layered = cz_enc_layers(ws, src, rles, deltas, 1, nw);
+        bare = cz_enc_layers(ws, src, 0u, 0u, 0, nw);
+        if (bare < layered && bare < raw) {
+            OWN_RUN(nw, cz_enc_zero, ws, (zb + 3u) / 4u + 4u);
+            cz_enc_layers(ws, src, 0u, 0u, 1, nw);
         }
     }
+    uint32_t size = bare < layered ? bare : layered;
+    OWN_RUN(nw, cz_enc_hint, ws, bare < layered);
     return size >= raw ? raw : size;
 }
 
@@ -1068,6 +1095,7 @@ OWN_DEV oc_status cz_compress_chunk(cz_ws *ws, const uint8_t *src, uint64_t n, u
     uint32_t w = own_type_width(dtype);
     if (w == 0)
         return OC_ERR_INVALID_ARGUMENT;
+    OWN_RUN(nw, cz_enc_hint, ws, 0u); /* a chunk's first tile writes its layers first */
     return own_tiled_compress_v(ws, &L, src, n, OWN_ID_CASCADED, CZ_VERSION, dtype, 0, cz_tile_elems(w), dst,
                                 cap, out, nw, cz_tile_encode, cz_tile_put, cz_bytes_copy);
 }
