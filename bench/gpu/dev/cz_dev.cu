@@ -30,7 +30,8 @@
  * --small: 16 MiB (M MiB when --mib M is given too) and every chunk in
  * the hostile part.  --only NAME[,NAME]: the library and those decoders
  * only (v3, v2, onestage: the library's decoders in a tile loop of one
- * stage at 4 CTAs an SM, cz_v5.cuh).
+ * stage at 4 CTAs an SM; direct: the library's loop, the outputs stored
+ * from registers; onestage-direct: both; cz_v5.cuh).
  *
  * --no-decode: the compression rows only (no decoders, no hostile input).
  *
@@ -295,10 +296,16 @@ int main(int argc, char **argv)
     own_gpu_kernels k5 = cz_kernels;
     k5.tiles = (const void *)cz5_k_tiles;
     k5.tile_smem = CZ5_SMEM;
+    own_gpu_kernels k5d = k5;
+    k5d.tiles = (const void *)cz5d_k_tiles;
+    own_gpu_kernels k6 = cz_kernels;
+    k6.tiles = (const void *)cz6_k_tiles;
     struct variant {
         const char *name;
         const own_gpu_kernels *k;
-    } all[4] = {{"library", &cz_kernels}, {"v3", &k3}, {"v2", &k2}, {"onestage", &k5}}, vs[4];
+    } all[6] = {{"library", &cz_kernels}, {"v3", &k3},     {"v2", &k2},
+                {"onestage", &k5},        {"direct", &k6}, {"onestage-direct", &k5d}},
+      vs[6];
     size_t nvs = 0;
     for (const variant &v : all) {
         bool named = false; /* --only: a comma-separated list */

@@ -13,6 +13,13 @@
  * The decoders are the library's (czg_decode_rdr, czg_decode_tile) on
  * stage 0.  A tile costs two barriers (the stage filled; every thread past
  * the tile before the stage is written again) instead of one.
+ * `direct` and `onestage-direct` (session 11, after call B): the same
+ * loops with the DIRECT instances of the library's tile decoders, which
+ * write a thread's K elements from registers to the output (16-byte
+ * stores, 64 bytes a thread: each store instruction half-fills 32 sectors,
+ * the four together fill them) instead of through the workspace, a
+ * barrier and czg_copy_out: one or two barriers and 8 shared-memory
+ * accesses a thread fewer a tile, twice the L2 write requests.
  * Included by cz_dev.cu after the library's cascaded_kernels.cu.
  */
 
@@ -29,6 +36,7 @@ static __device__ __forceinline__ void cz5_prefetch(const czg_tile &T)
         asm volatile("prefetch.global.L2 [%0];" ::"l"(a));
 }
 
+template <bool DIRECT>
 static __device__ __forceinline__ void cz5_tiles(size_t n, const void *const *src, const size_t *src_sizes,
                                                  void *const *dst, own_batch_scratch s)
 {
@@ -61,10 +69,10 @@ static __device__ __forceinline__ void cz5_tiles(size_t n, const void *const *sr
                 st = czg_decode_tile<uint32_t, 2>(0, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
                 break;
             case 4:
-                st = czg_decode_rdr<uint32_t, 4>(0, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
+                st = czg_decode_rdr<uint32_t, 4, DIRECT>(0, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
                 break;
             default:
-                st = czg_decode_rdr<uint64_t, 8>(0, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
+                st = czg_decode_rdr<uint64_t, 8, DIRECT>(0, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
                 break;
             }
         }
@@ -79,5 +87,68 @@ static __global__ void __launch_bounds__(CZ_THREADS, 4)
     cz5_k_tiles(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                 own_batch_scratch s)
 {
-    cz5_tiles(n, src, src_sizes, dst, s);
+    cz5_tiles<false>(n, src, src_sizes, dst, s);
+}
+
+static __global__ void __launch_bounds__(CZ_THREADS, 4)
+    cz5d_k_tiles(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                 own_batch_scratch s)
+{
+    cz5_tiles<true>(n, src, src_sizes, dst, s);
+}
+
+/* The library's loop (czg_tiles: two stages, 3 CTAs an SM) with the DIRECT decoders. */
+static __device__ __forceinline__ void cz6_tiles(size_t n, const void *const *src, const size_t *src_sizes,
+                                                 void *const *dst, own_batch_scratch s)
+{
+    czg_ws *ws = (czg_ws *)czg_smem;
+    unsigned long long total = s.first[n];
+    unsigned long long per = (total + gridDim.x - 1) / gridDim.x;
+    unsigned long long t0 = blockIdx.x * per, end = t0 + per < total ? t0 + per : total;
+    uint32_t sa0 = (uint32_t)__cvta_generic_to_shared(ws->stage[0]);
+    czg_tile cur, nxt;
+    czg_chunk C;
+    C.first = C.next = 0;
+    uint32_t cidx = ~0u, cval = 0, sb = 0;
+    czg_locate_kept(n, src, src_sizes, dst, s, t0, end, &C, &cur);
+    czg_issue(sa0, cur, &cidx, &cval);
+    for (unsigned long long t = t0; t < end; t++) {
+        czg_locate_kept(n, src, src_sizes, dst, s, t + 1, end, &C, &nxt);
+        if (cidx != ~0u)
+            ws->stage[sb][cidx] = cval;
+        cidx = ~0u;
+        asm volatile("cp.async.wait_all;" ::: "memory");
+        __syncthreads(); /* stage sb is whole; every thread is past the tile before (stage sb ^ 1 free) */
+        czg_issue(sa0 + (sb ^ 1u) * CZG_STAGE_BYTES, nxt, &cidx, &cval);
+        oc_status st = (oc_status)cur.st;
+        if (st == OC_OK) {
+            uint32_t o = (uint32_t)((uintptr_t)cur.src & 15u);
+            switch (cur.w) {
+            case 1:
+                st = czg_decode_tile<uint32_t, 1>(sb, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
+                break;
+            case 2:
+                st = czg_decode_tile<uint32_t, 2>(sb, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
+                break;
+            case 4:
+                st = czg_decode_rdr<uint32_t, 4, true>(sb, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
+                break;
+            default:
+                st = czg_decode_rdr<uint64_t, 8, true>(sb, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
+                break;
+            }
+        }
+        if (st != OC_OK && threadIdx.x == 0)
+            atomicMin(&s.keys[cur.chunk], own_key((unsigned long long)cur.tile + 1, st));
+        cur = nxt;
+        sb ^= 1u;
+    }
+    asm volatile("cp.async.wait_all;" ::: "memory");
+}
+
+static __global__ void __launch_bounds__(CZ_THREADS, 3)
+    cz6_k_tiles(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                own_batch_scratch s)
+{
+    cz6_tiles(n, src, src_sizes, dst, s);
 }

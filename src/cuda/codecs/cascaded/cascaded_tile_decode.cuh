@@ -248,6 +248,36 @@ static __device__ __forceinline__ void czg_copy_out(const uint8_t *buf, uint32_t
         dst[k] = buf[czg_swz(k)];
 }
 
+/* The thread's K elements x (positions e0.., cnt in the tile) straight
+ * from registers to the tile's output, without the workspace and its
+ * barrier: 16-byte stores when the thread's K elements are all there and
+ * its bytes 16-byte aligned, else element by element.  4- and 8-byte
+ * types; bench/gpu/dev/cz_v5.cuh's `direct` (the DIRECT instances of the
+ * tile decoders; the library's are not). */
+template <typename V, uint32_t W, uint32_t K>
+static __device__ __forceinline__ void czg_put(const V *x, uint32_t e0, uint32_t cnt, uint8_t *dst)
+{
+    uint32_t nv = cnt > e0 ? (cnt - e0 < K ? cnt - e0 : K) : 0u;
+    uint8_t *d = dst + (size_t)e0 * W;
+    if (nv == K && ((uintptr_t)d & 15u) == 0) {
+#pragma unroll
+        for (uint32_t m = 0; m < K * W / 16u; m++) {
+            uint4 v;
+            if (W == 8)
+                v = make_uint4((uint32_t)(uint64_t)x[2 * m], (uint32_t)((uint64_t)x[2 * m] >> 32),
+                               (uint32_t)(uint64_t)x[2 * m + 1], (uint32_t)((uint64_t)x[2 * m + 1] >> 32));
+            else
+                v = make_uint4((uint32_t)x[4 * m], (uint32_t)x[4 * m + 1], (uint32_t)x[4 * m + 2],
+                               (uint32_t)x[4 * m + 3]);
+            ((uint4 *)d)[m] = v;
+        }
+        return;
+    }
+    for (uint32_t i = 0; i < nv; i++)
+        for (uint32_t j = 0; j < W; j++)
+            d[i * W + j] = (uint8_t)((uint64_t)x[i] >> (8u * j));
+}
+
 /* The tile kernel's dynamic shared memory: the czg_ws workspace. */
 extern __shared__ __align__(16) unsigned char czg_smem[];
 
@@ -508,7 +538,7 @@ static __device__ __forceinline__ void czg_expand(const uint8_t *starts, const u
  * inlined: each width's instance gets the kernel's 80 registers to itself
  * (ptxas, sm_90: the 4- and 8-byte instances do not spill, the 1- and
  * 2-byte ones, 32 elements a thread, 16 bytes). */
-template <typename V, uint32_t W>
+template <typename V, uint32_t W, bool DIRECT = false>
 static __device__ __noinline__ oc_status czg_decode_tile(uint32_t sb, uint32_t o, const uint8_t *src,
                                                          uint32_t n, uint32_t cnt, uint32_t ver, uint8_t *dst)
 {
@@ -555,7 +585,9 @@ static __device__ __noinline__ oc_status czg_decode_tile(uint32_t sb, uint32_t o
         }
         sread = false;
     }
-    if (dst) {
+    if (DIRECT && W >= 4u && dst) {
+        czg_put<V, W, K>(x, e0, cnt, dst);
+    } else if (dst) {
         uint8_t *out = (uint8_t *)ws->stage[sb]; /* nothing reads the stage past the last run stream */
         if (sread)
             __syncthreads(); /* no layer: the values' unpack read it */
@@ -702,7 +734,7 @@ static __device__ __forceinline__ uint32_t czg_len(const uint32_t *p, uint32_t a
 
 /* The fused decode of a tile with layers RLE, delta, RLE (parsed: P).
  */
-template <typename V, uint32_t W>
+template <typename V, uint32_t W, bool DIRECT = false>
 static __device__ __forceinline__ oc_status czg_fused(uint32_t sb, uint32_t o, const czg_parse &Pp,
                                                       uint32_t cnt, uint8_t *dst)
 {
@@ -719,7 +751,9 @@ static __device__ __forceinline__ oc_status czg_fused(uint32_t sb, uint32_t o, c
     if (czg_ident(T, hp0, cnt) && czg_ident(T, hp1, c1)) { /* the values and the delta */
         czg_unpack<V, K>(S, o, hp2, W, e0, x);
         czg_delta<V, K>(x, seed, &q);
-        if (dst) {
+        if (DIRECT && dst) {
+            czg_put<V, W, K>(x, e0, cnt, dst);
+        } else if (dst) {
             czg_store<V, W, K>(vb, e0, x); /* buf: unread in this tile */
             __syncthreads();
             czg_copy_out(vb, raw, dst);
@@ -818,6 +852,10 @@ static __device__ __forceinline__ oc_status czg_fused(uint32_t sb, uint32_t o, c
             x[i] = y;
         }
     }
+    if (DIRECT) {
+        czg_put<V, W, K>(x, e0, cnt, dst);
+        return OC_OK;
+    }
     __syncthreads(); /* the walk's reads of buf */
     czg_store<V, W, K>(vb, e0, x);
     __syncthreads();
@@ -827,18 +865,18 @@ static __device__ __forceinline__ oc_status czg_fused(uint32_t sb, uint32_t o, c
 
 /* A tile of 4 or 8-byte elements: nVCOMP's layers (RLE, delta, RLE) by the
  * fused path, every other staged tile by czg_decode_tile. */
-template <typename V, uint32_t W>
+template <typename V, uint32_t W, bool DIRECT = false>
 static __device__ __noinline__ oc_status czg_decode_rdr(uint32_t sb, uint32_t o, const uint8_t *src,
                                                         uint32_t n, uint32_t cnt, uint32_t ver, uint8_t *dst)
 {
     czg_ws *ws = (czg_ws *)czg_smem;
     const uint8_t *T = (const uint8_t *)ws->stage[sb] + o;
     if (n == 0 || n >= cnt * W || T[0] != (2u | (1u << 2)))
-        return czg_decode_tile<V, W>(sb, o, src, n, cnt, ver, dst);
+        return czg_decode_tile<V, W, DIRECT>(sb, o, src, n, cnt, ver, dst);
     czg_parse P;
     if (!czg_parse_tile(T, n, W, cnt, ver, &P))
         return OC_ERR_CORRUPT;
-    return czg_fused<V, W>(sb, o, P, cnt, dst);
+    return czg_fused<V, W, DIRECT>(sb, o, P, cnt, dst);
 }
 
 /* A tile of the batch, as every warp finds it for itself. */
