@@ -489,7 +489,10 @@ OC_API size_t oc_data_type_size(oc_data_type type);
  *                                 1 delta, bit-packing (OC_CASCADED_DEFAULT)
  *       OC_CASCADED_LAYERS(r, d, b)  r run-length encodings (0..3), d deltas
  *                                 (0..3), bit-packing b (0 or 1): nvCOMP's
- *                                 num_rles, num_deltas, use_bitpack
+ *                                 num_rles, num_deltas, use_bitpack; with
+ *                                 bit-packing, a tile where the layers do
+ *                                 not pay is bit-packed without them (as
+ *                                 nvCOMP does; docs/FORMAT.md)
  *       OC_CASCADED_AUTO          per tile, the smallest of a few layer
  *                                 choices (an extension; docs/FORMAT.md says
  *                                 which)

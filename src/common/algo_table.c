@@ -297,9 +297,11 @@ static const oc_algo_desc rows[OC_ALGO_COUNT] = {
             .has_levels = 0, /* layers are options (oc_typed_options), not levels */
             .max_chunk = CASCADED_MAX_INPUT,
             .bound = bound_cascaded,
-            /* the smallest tile of 16 KiB (8192 2-byte elements, one run) takes 15 bytes
-             * with its table entry: layer byte 1, run stream 5, value stream 5 */
-            .max_expansion = 1100,
+            /* the smallest tile of 16 KiB (8192 2-byte elements, all equal) takes 11 bytes
+             * with its table entry since format version 2: layer byte 1, the value stream in
+             * mode 2 of width 0 (bytes: count 2, mode 1, width 1, base 2); 16384 / 11 < 1490 (version
+             * 1: 15 bytes, 1100) */
+            .max_expansion = 1490,
             .magic = NULL,
             .container = &oc_container_own_cascaded,
             .native_chunks = OC_ALGO_CASCADED,

@@ -18,7 +18,10 @@
  * 64 KiB chunk with a lying tile table give the CPU's status on the GPU,
  * the CPU's bytes when OK, and never a byte past the capacity (guard
  * bytes); (4) the size query gives the CPU's status and size; (5) one
- * byte less output: OUTPUT_TOO_SMALL in both directions.  It prints,
+ * byte less output: OUTPUT_TOO_SMALL in both directions; (6) format
+ * versions: version 1 chunks (what the encoders wrote before session 11)
+ * decode on the GPU as on the CPU, version 2's one-frame streams (mode 2)
+ * are CORRUPT in a version 1 chunk on both, version 3 is CORRUPT.  It prints,
  * never checks, the decode and compress GB/s of a >= 1 GiB batch of
  * 64 KiB chunks (not with OC_TEST_SMALL, as under compute-sanitizer).
  *
@@ -28,7 +31,8 @@
  * every data type and every kind of layer list the decoder treats apart
  * (nVCOMP's layers, automatic, none, RLEs in a row, 3/1, 3/3, no
  * bit-packing), sizes 0, 1, 7 and an odd tail, one chunk of 256 KiB, ~16
- * prefixes and ~16 byte flips of two columns' streams, the size query:
+ * prefixes and ~16 byte flips of two columns' streams, the size query,
+ * the format versions (6) of one column:
  * every kernel and every decode path, with the same checks
  * (`--race 1`, `--race 2`: its two halves, for runs under a time limit).
  *
@@ -76,6 +80,48 @@ static column get_column(const char *file, oc_data_type type, size_t max)
 static void options_label(const oc_typed_options *t, char *buf, size_t n)
 {
     snprintf(buf, n, "type %2d layers %#10x", (int)t->data_type, t->cascaded);
+}
+
+/* ---- (6) format versions ---------------------------------------------------------- */
+
+static void versions(const column *c)
+{
+    size_t chunk = 65536, slot = oc_compress_bound(OWN_GPU_TEST_ALGO, chunk);
+    batch b;
+    batch_of(&b, c->data, c->size < chunk ? c->size : chunk, chunk, 1);
+    oc_typed_options raw = {c->type, 0, OC_CASCADED_LAYERS(2, 1, 0), 0}, def = {c->type, 0, 0, 0};
+    size_t rs = 0, ds = 0;
+    oc_status st = OC_OK;
+    uint8_t *r = compress(g_cpu, 0, &b, &raw, slot, &rs, &st); /* raw streams only: valid as version 1 */
+    REQUIRE(st == OC_OK);
+    uint8_t *d = compress(g_cpu, 0, &b, &def, slot, &ds, &st); /* mode 2 streams where they pay */
+    REQUIRE(st == OC_OK && r[1] == 2 && d[1] == 2);
+    uint8_t *r1 = malloc(rs), *d1 = malloc(ds), *d3 = malloc(ds);
+    memcpy(r1, r, rs), memcpy(d1, d, ds), memcpy(d3, d, ds);
+    r1[1] = 1, d1[1] = 1, d3[1] = 3;
+    /* the hand-built tiles of test_codec_cascaded.c: 5 5 5 5 5 5 5 7 (i32) by one RLE (version 1),
+     * and without layers in one mode 2 stream (version 2, and the same bytes as version 1) */
+    static const uint8_t h1[] = {0x43, 0x01, 0x06, 0x00, 0x20, 0x00, 0x00, 0x00, 0x13, 0x00, 0x00,
+                                 0x00, 0x01, 0x02, 0x00, 0x01, 0x03, 0x00, 0x00, 0x06, 0x02, 0x00,
+                                 0x00, 0x05, 0x00, 0x00, 0x00, 0x07, 0x00, 0x00, 0x00};
+    static const uint8_t h2[] = {0x43, 0x02, 0x06, 0x00, 0x20, 0x00, 0x00, 0x00, 0x0b, 0x00, 0x00, 0x00,
+                                 0x00, 0x08, 0x00, 0x02, 0x02, 0x05, 0x00, 0x00, 0x00, 0x00, 0x80};
+    static const uint8_t h21[] = {0x43, 0x01, 0x06, 0x00, 0x20, 0x00, 0x00, 0x00, 0x0b, 0x00, 0x00, 0x00,
+                                  0x00, 0x08, 0x00, 0x02, 0x02, 0x05, 0x00, 0x00, 0x00, 0x00, 0x80};
+    const uint8_t *src[7] = {r1, d, d1, d3, h1, h2, h21};
+    size_t len[7] = {rs, ds, ds, ds, sizeof h1, sizeof h2, sizeof h21};
+    size_t cap[7] = {chunk, chunk, chunk, chunk, 32, 32, 32};
+    same_status("versions", 7, src, len, cap);
+    size_t got = 0;
+    uint8_t *back = malloc(chunk);
+    EXPECT(cpu_decode(r1, rs, back, chunk, &got) == OC_OK && got == b.len[0] && !memcmp(back, b.src[0], got),
+           "%s: a version 1 chunk does not decode", c->name);
+    EXPECT(cpu_decode(d3, ds, back, chunk, &got) == OC_ERR_CORRUPT, "%s: version 3 accepted", c->name);
+    EXPECT(cpu_decode(h21, sizeof h21, back, 32, &got) == OC_ERR_CORRUPT, "mode 2 in version 1 accepted");
+    EXPECT(cpu_decode(h2, sizeof h2, back, 32, &got) == OC_OK && got == 32, "the mode 2 tile: not decoded");
+    printf("%-24s versions: 1 decodes, mode 2 in 1 and version 3 refused, GPU = CPU\n", c->name);
+    free(back);
+    free(r1), free(d1), free(d3), free(r), free(d);
 }
 
 /* The racecheck-sized list (--race [1|2]): see the header; part 1 is the
@@ -131,6 +177,7 @@ static void race_cases(int part)
     }
     oc_typed_options st = {cols[2].type, 0, OC_CASCADED_AUTO, 0};
     sizes(&cols[2], &st);
+    versions(&cols[2]); /* mode 2 streams of an i32 column, version 1 chunks */
     for (size_t i = 0; i < ncols; i++)
         free(cols[i].data);
 }
@@ -200,6 +247,7 @@ int main(int argc, char **argv)
                          st = {cols[i].type, 0, OC_CASCADED_AUTO, 0};
         hostile(&cols[i], &ht);
         sizes(&cols[i], &st);
+        versions(&cols[i]);
     }
     if (!g_small) {
         for (size_t i = 0; i < ncols; i++) {

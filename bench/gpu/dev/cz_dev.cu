@@ -29,9 +29,9 @@
  *
  * --small: 16 MiB (M MiB when --mib M is given too) and every chunk in
  * the hostile part.  --only NAME[,NAME]: the library and those decoders
- * only (v2, fused, fused-contig: fused with a CTA's tiles consecutive and
- * the chunk lookup kept from tile to tile, fused-flat: fused with a walk
- * without branches).
+ * only (v3, v2, onestage: the library's decoders in a tile loop of one
+ * stage at 4 CTAs an SM; direct: the library's loop, the outputs stored
+ * from registers; onestage-direct: both; cz_v5.cuh).
  *
  * --no-decode: the compression rows only (no decoders, no hostile input).
  *
@@ -44,6 +44,7 @@
 #undef oc_gpu_codec_cascaded
 #include "cz_v2.cuh"
 #include "cz_v3.cuh"
+#include "cz_v5.cuh"
 #include "cz_enc0.h"
 
 #include <algorithm>
@@ -292,10 +293,19 @@ int main(int argc, char **argv)
     k2.tile_smem = sizeof(cz_ws);
     own_gpu_kernels k3 = cz_kernels;
     k3.tiles = (const void *)cz3_k_tiles;
+    own_gpu_kernels k5 = cz_kernels;
+    k5.tiles = (const void *)cz5_k_tiles;
+    k5.tile_smem = CZ5_SMEM;
+    own_gpu_kernels k5d = k5;
+    k5d.tiles = (const void *)cz5d_k_tiles;
+    own_gpu_kernels k6 = cz_kernels;
+    k6.tiles = (const void *)cz6_k_tiles;
     struct variant {
         const char *name;
         const own_gpu_kernels *k;
-    } all[3] = {{"library", &cz_kernels}, {"v3", &k3}, {"v2", &k2}}, vs[3];
+    } all[6] = {{"library", &cz_kernels}, {"v3", &k3},     {"v2", &k2},
+                {"onestage", &k5},        {"direct", &k6}, {"onestage-direct", &k5d}},
+      vs[6];
     size_t nvs = 0;
     for (const variant &v : all) {
         bool named = false; /* --only: a comma-separated list */

@@ -9,6 +9,9 @@
  * (cz_dev's `two-pass`) and as the reference of `make check-cz-enc0` (the
  * library's encoder against this one on the CPU: the same sizes, statuses
  * and bytes).  bench/gpu/owncodecs/NOTES.md, "Session 8", has the numbers.
+ * Session 11 brought it up to the library's choices (layers that do not
+ * pay dropped, format version 2's stream modes through the core's
+ * cz_enc_header), so the check still compares the passes.
  * C11 like the core (own_simt.h's model).
  */
 #ifndef OC_CZ_ENC0_H
@@ -32,64 +35,11 @@ OWN_DEV void cz0_enc_load(cz_ws *ws, const uint8_t *src, uint32_t nbytes, uint32
 #endif
 }
 
-/* Stream header (warp 0): chooses raw or packed, computes the block bit
- * offsets and the stream size, and, when `write`, puts the header bytes
- * at ws->pos (the payload follows).  Advances ws->pos by the size. */
-OWN_DEV void cz0_enc_header(cz_ws *ws, int runs, uint32_t count, int write, uint32_t wp, uint32_t nw)
-{
-    (void)nw;
-    if (wp != 0)
-        return;
-    uint32_t ew = runs ? CZ_RUN_BYTES : ws->w;
-    uint32_t nb = (count + CZ_BLOCK - 1u) / CZ_BLOCK;
-    uint32_t carry = 0;
-    for (uint32_t b0 = 0; b0 < nb; b0 += OWN_NLANES) {
-        uint32_t b = b0 + OWN_LANE();
-        uint32_t bits = 0;
-        if (b < nb) {
-            uint32_t bc = b + 1 < nb ? CZ_BLOCK : count - b * CZ_BLOCK;
-            bits = bc * ws->blk[0][b].width;
-        }
-        uint32_t incl = own_warp_incl_add32(bits);
-        if (b < nb)
-            ws->blk[0][b].bit = carry + incl - bits;
-        carry += own_warp_last32(incl);
-    }
-    uint32_t packed = 3u + nb + nb * ew + (carry + 7u) / 8u;
-    uint32_t rawsz = 3u + count * ew;
-    uint32_t mode = ws->bitpack && packed < rawsz;
-    uint32_t pos = ws->pos;
-    cz_stream *st = &ws->st[0];
-    if (OWN_LANE() == 0) {
-        st->count = count;
-        st->ew = ew;
-        st->mode = mode;
-        st->nb = nb;
-        st->size = mode ? packed : rawsz;
-        st->data = pos + 3u + (mode ? nb + nb * ew : 0u);
-    }
-    uint32_t size = mode ? packed : rawsz;
-    if (write) {
-        uint32_t *S = ws->stage;
-        if (OWN_LANE() == 0)
-            own_put_bits(S, 8ull * pos, (uint64_t)count | ((uint64_t)mode << 16), 24);
-        if (mode) {
-            for (uint32_t b = OWN_LANE(); b < nb; b += OWN_NLANES) {
-                own_put_bits(S, 8ull * (pos + 3u + b), ws->blk[0][b].width, 8);
-                own_put_bits(S, 8ull * (pos + 3u + nb + b * ew), ws->blk[0][b].base, 8u * ew);
-            }
-        }
-    }
-    OWN_SYNCWARP();
-    if (OWN_LANE() == 0)
-        ws->pos = pos + size;
-}
-
 /* One stream: statistics, header, payload when writing. */
 OWN_DEV void cz0_enc_stream(cz_ws *ws, int runs, uint32_t count, int write, uint32_t nw)
 {
     OWN_RUN(nw, cz_enc_stats, ws, runs, count);
-    OWN_RUN(nw, cz0_enc_header, ws, runs, count, write);
+    OWN_RUN(nw, cz_enc_header, ws, runs, count, write); /* the core's since session 11 (version 2's modes) */
     if (write)
         OWN_RUN(nw, cz_enc_pack, ws, runs);
 }
@@ -151,7 +101,8 @@ OWN_DEV uint32_t cz0_encode_tile(cz_ws *ws, const uint8_t *src, uint32_t cnt, ui
     ws->cnt = cnt;
     ws->bitpack = bitpack;
 #endif
-    if (rles > CZ_MAX_RLES) {
+    uint32_t chosen = rles > CZ_MAX_RLES;
+    if (chosen) {
         uint32_t best = ~0u;
         for (uint32_t i = 0; i < CZ_AUTO_CANDIDATES; i++) {
             uint32_t r, d;
@@ -165,6 +116,11 @@ OWN_DEV uint32_t cz0_encode_tile(cz_ws *ws, const uint8_t *src, uint32_t cnt, ui
         }
     }
     uint32_t size = cz0_enc_layers(ws, src, rles, deltas, 0, nw);
+    if (bitpack && !chosen && (rles | deltas) != 0u) { /* the library's rule: bare when smaller */
+        uint32_t bare = cz0_enc_layers(ws, src, 0u, 0u, 0, nw);
+        if (bare < size)
+            size = bare, rles = 0u, deltas = 0u;
+    }
     if (size >= raw)
         return raw;
     OWN_RUN(nw, cz_enc_zero, ws, (size + 3u) / 4u + 4u);
@@ -188,8 +144,8 @@ OWN_DEV oc_status cz0_compress_chunk(cz_ws *ws, const uint8_t *src, uint64_t n, 
     uint32_t w = own_type_width(dtype);
     if (w == 0)
         return OC_ERR_INVALID_ARGUMENT;
-    return own_tiled_compress(ws, &L, src, n, OWN_ID_CASCADED, dtype, 0, cz_tile_elems(w), dst, cap, out, nw,
-                              cz0_tile_encode, cz_tile_put, cz_bytes_copy);
+    return own_tiled_compress_v(ws, &L, src, n, OWN_ID_CASCADED, CZ_VERSION, dtype, 0, cz_tile_elems(w), dst,
+                                cap, out, nw, cz0_tile_encode, cz_tile_put, cz_bytes_copy);
 }
 
 #endif /* OC_CZ_ENC0_H */

@@ -131,7 +131,7 @@ static __device__ __forceinline__ void cz2_expand(const cz_ws *ws, const uint8_t
  * itself so that its accesses stay shared-memory ones. */
 template <typename V, uint32_t W>
 static __device__ __noinline__ oc_status cz2_decode_tile(const uint8_t *src, uint32_t n, uint32_t cnt,
-                                                         uint8_t *dst)
+                                                         uint32_t ver, uint8_t *dst)
 {
     cz_ws *ws = (cz_ws *)czg_smem;
     constexpr uint32_t K = (W <= 2u ? CZ_TILE_MAX : CZ_TILE_BYTES / W) / CZG_THREADS;
@@ -148,6 +148,7 @@ static __device__ __noinline__ oc_status cz2_decode_tile(const uint8_t *src, uin
     if (threadIdx.x == 0) {
         ws->w = W;
         ws->cnt = cnt;
+        ws->ver = ver;
     }
     __syncthreads();
     OWN_RUN(nw, cz_dec_parse, ws, n);
@@ -194,13 +195,13 @@ static __device__ __forceinline__ oc_status cz2_tile_decode(void *ws, const uint
     (void)ws, (void)nw; /* czg_smem, CZG_WARPS */
     switch (k->w) {
     case 1:
-        return cz2_decode_tile<uint32_t, 1>(tile, len, cnt, out);
+        return cz2_decode_tile<uint32_t, 1>(tile, len, cnt, k->version, out);
     case 2:
-        return cz2_decode_tile<uint32_t, 2>(tile, len, cnt, out);
+        return cz2_decode_tile<uint32_t, 2>(tile, len, cnt, k->version, out);
     case 4:
-        return cz2_decode_tile<uint32_t, 4>(tile, len, cnt, out);
+        return cz2_decode_tile<uint32_t, 4>(tile, len, cnt, k->version, out);
     default:
-        return cz2_decode_tile<uint64_t, 8>(tile, len, cnt, out);
+        return cz2_decode_tile<uint64_t, 8>(tile, len, cnt, k->version, out);
     }
 }
 

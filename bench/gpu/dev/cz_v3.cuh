@@ -41,6 +41,7 @@ static __device__ __forceinline__ void czg_locate(size_t n, const void *const *s
     T->cnt = cnt;
     T->w = k.w;
     T->tile = tile;
+    T->ver = k.version;
     T->st = st;
 }
 
@@ -69,16 +70,16 @@ static __device__ __forceinline__ void cz3_tiles(size_t n, const void *const *sr
             uint32_t o = (uint32_t)((uintptr_t)cur.src & 15u);
             switch (cur.w) {
             case 1:
-                st = czg_decode_tile<uint32_t, 1>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
+                st = czg_decode_tile<uint32_t, 1>(sb, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
                 break;
             case 2:
-                st = czg_decode_tile<uint32_t, 2>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
+                st = czg_decode_tile<uint32_t, 2>(sb, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
                 break;
             case 4:
-                st = czg_decode_tile<uint32_t, 4>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
+                st = czg_decode_tile<uint32_t, 4>(sb, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
                 break;
             default:
-                st = czg_decode_tile<uint64_t, 8>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
+                st = czg_decode_tile<uint64_t, 8>(sb, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
                 break;
             }
         }

@@ -285,7 +285,7 @@ __attribute__((aligned(16))) thread_local unsigned char czg_smem[sizeof(czg_ws) 
 /* ---- running a tile decoder on a CTA of fibers ----------------------------- */
 
 struct job {
-    int v4; /* 0: v3 (czg_decode_tile), 1: the library's v4 (czg_decode_rdr) */
+    int v4; /* 0: v3 (czg_decode_tile), 1: the library's v4 (czg_decode_rdr), 2: v4's DIRECT instance */
     uint32_t w, o, n, cnt;
     const uint8_t *src;
     uint8_t *dst;
@@ -298,11 +298,13 @@ static void fiber_main(int t)
     job &J = *g_job;
     oc_status st;
     if (J.w == 4)
-        st = J.v4 ? czg_decode_rdr<uint32_t, 4>(0, J.o, J.src, J.n, J.cnt, J.dst)
-                  : czg_decode_tile<uint32_t, 4>(0, J.o, J.src, J.n, J.cnt, J.dst);
+        st = J.v4 == 2 ? czg_decode_rdr<uint32_t, 4, true>(0, J.o, J.src, J.n, J.cnt, CZ_VERSION, J.dst)
+             : J.v4    ? czg_decode_rdr<uint32_t, 4>(0, J.o, J.src, J.n, J.cnt, CZ_VERSION, J.dst)
+                       : czg_decode_tile<uint32_t, 4>(0, J.o, J.src, J.n, J.cnt, CZ_VERSION, J.dst);
     else
-        st = J.v4 ? czg_decode_rdr<uint64_t, 8>(0, J.o, J.src, J.n, J.cnt, J.dst)
-                  : czg_decode_tile<uint64_t, 8>(0, J.o, J.src, J.n, J.cnt, J.dst);
+        st = J.v4 == 2 ? czg_decode_rdr<uint64_t, 8, true>(0, J.o, J.src, J.n, J.cnt, CZ_VERSION, J.dst)
+             : J.v4    ? czg_decode_rdr<uint64_t, 8>(0, J.o, J.src, J.n, J.cnt, CZ_VERSION, J.dst)
+                       : czg_decode_tile<uint64_t, 8>(0, J.o, J.src, J.n, J.cnt, CZ_VERSION, J.dst);
     J.st[t] = st;
     g_done[t] = 1;
 }
@@ -458,9 +460,11 @@ int main(int argc, char **argv)
                 std::vector<uint8_t> o3(cnt * k.w + 64, 0xee), o4(cnt * k.w + 64, 0xee);
                 oc_status s3 = decode(0, k.w, tile, n, cnt, off, o3.data());
                 oc_status s4 = decode(1, k.w, tile, n, cnt, off, o4.data());
+                std::vector<uint8_t> od(cnt * k.w + 64, 0xee);
+                oc_status sd = decode(2, k.w, tile, n, cnt, off, od.data());
                 bool ok3 = s3 == OC_OK && !memcmp(o3.data(), want, cnt * k.w);
                 bool ok4 = s4 == OC_OK && !memcmp(o4.data(), want, cnt * k.w) &&
-                           !memcmp(o4.data() + cnt * k.w, o3.data() + cnt * k.w, 64);
+                           !memcmp(o4.data() + cnt * k.w, o3.data() + cnt * k.w, 64) && sd == s4 && od == o4;
                 if (!ok3 || !ok4) {
                     size_t e = 0;
                     while (e < cnt * k.w && o4[e] == want[e])
@@ -483,7 +487,9 @@ int main(int argc, char **argv)
                     std::fill(o4.begin(), o4.end(), 0xee);
                     s3 = decode(0, k.w, bad.data(), n, cnt, off, o3.data());
                     s4 = decode(1, k.w, bad.data(), n, cnt, off, o4.data());
-                    if (s3 != s4 || (s3 == OC_OK && o3 != o4)) {
+                    std::fill(od.begin(), od.end(), 0xee);
+                    oc_status sd2 = decode(2, k.w, bad.data(), n, cnt, off, od.data());
+                    if (s3 != s4 || (s3 == OC_OK && o3 != o4) || sd2 != s4 || (s4 == OC_OK && od != o4)) {
                         fprintf(stderr, "%s tile %u byte %zu changed: v3 %d, v4 %d%s\n", c.file, t, at,
                                 (int)s3, (int)s4, s3 == s4 ? " (bytes differ)" : "");
                         cfail++;
@@ -494,7 +500,7 @@ int main(int argc, char **argv)
         }
         printf("%-22s layers %#10x, %5zu-byte chunks: %ld tiles (%ld on the fused path), %ld damaged: %s\n",
                c.file, c.layers, c.len, ctiles, cfused, cflips,
-               cfail ? "FAILED" : "v4 = input, v4 = v3 on damage");
+               cfail ? "FAILED" : "v4 = input, v4 = v3 on damage, direct = v4");
         tiles += ctiles, fused += cfused, flips += cflips, fails += cfail;
     }
     oc_context_destroy(ctx);

@@ -24,6 +24,11 @@
  *   per stream: block statistics (min/max in both orders), warp 0 chooses
  *   widths and writes the headers, every lane packs its element's bits ->
  *   the tile, or the raw tile when coding does not make it smaller.
+ * Format versions 1 and 2 are read (ws->ver: version 2 adds the stream
+ * mode CZ_MODE_FOR, one width and base for a whole stream, which the parse
+ * turns into the per-block table of the packed mode, so the unpack is one);
+ * the encoder writes version 2 and takes, per stream, the smaller of the
+ * two packed modes.
  * Everything read from a compressed tile is checked: a hostile tile ends
  * in CORRUPT, never in an access outside the workspace or the tile.
  * The GPU's tile kernel decodes with src/cuda/codecs/cascaded/
@@ -50,6 +55,10 @@
 #define CZ_OP_DELTA 2u
 #define CZ_RUN_BYTES 2u /* run lengths are stored as u16 (length - 1) */
 #define CZ_AUTO_CANDIDATES 5u
+#define CZ_VERSION 2u /* the format version the encoder writes; decoders read 1 and 2 */
+#define CZ_MODE_RAW 0u
+#define CZ_MODE_PACKED 1u /* a width and a base per 256-element block */
+#define CZ_MODE_FOR 2u    /* version 2: one width and one base for the whole stream */
 
 /* Elements per tile for a width: 16 KiB of input, at most 8192 elements. */
 OWN_HD uint32_t cz_tile_elems(uint32_t w)
@@ -91,7 +100,7 @@ typedef struct cz_block {
 typedef struct cz_stream {
     uint32_t count; /* elements */
     uint32_t ew;    /* bytes per element: the type width, or CZ_RUN_BYTES */
-    uint32_t mode;  /* 0 raw, 1 bit-packed */
+    uint32_t mode;  /* CZ_MODE_RAW, CZ_MODE_PACKED or CZ_MODE_FOR */
     uint32_t data;  /* raw: first element byte; packed: first payload byte (tile offsets) */
     uint32_t size;  /* bytes of the whole stream, header included */
     uint32_t nb;    /* blocks (packed) */
@@ -101,7 +110,8 @@ typedef struct cz_ws {
     uint32_t stage[CZ_STAGE_WORDS];              /* the compressed tile, word-aligned, zero slack */
     uint64_t buf[2][CZ_TILE_BYTES / 8];          /* element buffers */
     uint16_t starts[CZ_TILE_MAX + 1];            /* run starts / run lengths */
-    cz_block blk[CZ_MAX_STREAMS][CZ_MAX_BLOCKS]; /* per stream, per block */
+    cz_block blk[CZ_MAX_STREAMS][CZ_MAX_BLOCKS]; /* per stream, per block (CZ_MODE_FOR: all alike) */
+    uint64_t bst[4][CZ_MAX_BLOCKS];              /* encode: per block umin, umax, smin, smax */
     cz_stream st[CZ_MAX_STREAMS];
     uint64_t part64[CZ_MAX_WARPS];
     uint32_t part[CZ_MAX_WARPS];
@@ -113,6 +123,8 @@ typedef struct cz_ws {
     uint32_t cur;     /* which buf holds the current elements */
     uint32_t bitpack; /* encode: bit-packing allowed */
     uint32_t runs;    /* encode: runs of the last run-length layer */
+    uint32_t ver;     /* decode: the chunk's format version (CZ_MODE_FOR from 2) */
+    uint32_t bare;    /* encode: the chunk's previous tile dropped its layers (which pass goes first) */
     int32_t status;
 } cz_ws;
 
@@ -255,15 +267,37 @@ OWN_DEV void cz_dec_parse(cz_ws *ws, uint32_t n, uint32_t wp, uint32_t nw)
              * what another lane or warp is storing (compute-sanitizer racecheck). */
             uint32_t count = own_bytes_get(S, pos, 2), mode = own_byte_get(S, pos + 2);
             uint32_t ew = s < rles ? CZ_RUN_BYTES : ws->w, data, nb = 0;
-            if (count == 0 || count > before || (s == rles && count != before) || mode > 1) {
+            uint32_t maxmode = ws->ver >= 2u ? CZ_MODE_FOR : CZ_MODE_PACKED;
+            if (count == 0 || count > before || (s == rles && count != before) || mode > maxmode) {
                 status = OC_ERR_CORRUPT;
                 goto out;
             }
             c = count;
             uint64_t size;
-            if (mode == 0) {
+            if (mode == CZ_MODE_RAW) {
                 data = pos + 3u;
                 size = 3ull + (uint64_t)count * ew;
+            } else if (mode == CZ_MODE_FOR) {
+                /* one width and one base: every 256-element block gets them,
+                 * so the unpack is the packed mode's */
+                nb = (count + CZ_BLOCK - 1u) / CZ_BLOCK;
+                data = pos + 4u + ew;
+                if ((uint64_t)data > n) {
+                    status = OC_ERR_CORRUPT;
+                    goto out;
+                }
+                uint32_t width = own_byte_get(S, pos + 3u);
+                uint64_t base = own_bytes_get(S, pos + 4u, ew);
+                if (width > 8u * ew) {
+                    status = OC_ERR_CORRUPT;
+                    goto out;
+                }
+                for (uint32_t b = OWN_LANE(); b < nb; b += OWN_NLANES) {
+                    ws->blk[s][b].width = width;
+                    ws->blk[s][b].bit = b * CZ_BLOCK * width;
+                    ws->blk[s][b].base = base;
+                }
+                size = (uint64_t)(data - pos) + ((uint64_t)count * width + 7u) / 8u;
             } else {
                 nb = (count + CZ_BLOCK - 1u) / CZ_BLOCK;
                 uint32_t wpos = pos + 3u, bpos = wpos + nb;
@@ -335,7 +369,7 @@ OWN_DEV void cz_dec_unpack(cz_ws *ws, uint32_t s, void *out, uint32_t ow, uint32
         if (e >= hi)
             continue;
         uint64_t v;
-        if (st->mode == 0) {
+        if (st->mode == CZ_MODE_RAW) {
             v = own_bytes_get(ws->stage, (uint64_t)st->data + (uint64_t)e * st->ew, st->ew);
         } else {
             const cz_block *b = &ws->blk[s][e / CZ_BLOCK];
@@ -525,7 +559,7 @@ OWN_DEV void cz_copy_bytes(const uint8_t *src, uint32_t n, uint8_t *dst, uint32_
  * w bytes go to dst (NULL: validate only).  Runs in every thread of the
  * CTA (nw warps); returns the status (OK or CORRUPT). */
 OWN_DEV oc_status cz_decode_tile(cz_ws *ws, const uint8_t *src, uint32_t n, uint32_t cnt, uint32_t w,
-                                 uint8_t *dst, uint32_t nw)
+                                 uint32_t ver, uint8_t *dst, uint32_t nw)
 {
     uint32_t raw = cnt * w;
     if (n > raw)
@@ -540,11 +574,13 @@ OWN_DEV oc_status cz_decode_tile(cz_ws *ws, const uint8_t *src, uint32_t n, uint
     if (threadIdx.x == 0) {
         ws->w = w;
         ws->cnt = cnt;
+        ws->ver = ver;
     }
     __syncthreads();
 #else
     ws->w = w;
     ws->cnt = cnt;
+    ws->ver = ver;
 #endif
     OWN_RUN(nw, cz_dec_parse, ws, n);
     if (ws->status != OC_OK)
@@ -717,6 +753,10 @@ OWN_DEV void cz_enc_stats(cz_ws *ws, int runs, uint32_t count, uint32_t wp, uint
         if (OWN_LANE() == 0) {
             cz_block *bl = &ws->blk[0][b];
             cz_choose_base(umin, umax, smin, smax, ew, &bl->base, &bl->width);
+            ws->bst[0][b] = umin;
+            ws->bst[1][b] = umax;
+            ws->bst[2][b] = (uint64_t)smin;
+            ws->bst[3][b] = (uint64_t)smax;
         }
     }
 }
@@ -748,9 +788,40 @@ OWN_DEV void cz_enc_header(cz_ws *ws, int runs, uint32_t count, int write, uint3
             ws->blk[0][b].bit = carry + incl - bits;
         carry += own_warp_last32(incl);
     }
+    /* the stream's own frame of reference (CZ_MODE_FOR), from the blocks'
+     * minima and maxima */
+    uint64_t umin = ~(uint64_t)0, umax = 0;
+    int64_t smin = INT64_MAX, smax = INT64_MIN;
+    for (uint32_t b = OWN_LANE(); b < nb; b += OWN_NLANES) {
+        umin = ws->bst[0][b] < umin ? ws->bst[0][b] : umin;
+        umax = ws->bst[1][b] > umax ? ws->bst[1][b] : umax;
+        smin = (int64_t)ws->bst[2][b] < smin ? (int64_t)ws->bst[2][b] : smin;
+        smax = (int64_t)ws->bst[3][b] > smax ? (int64_t)ws->bst[3][b] : smax;
+    }
+    umin = own_warp_min_u64(umin);
+    umax = own_warp_max_u64(umax);
+    smin = own_warp_min_s64(smin);
+    smax = own_warp_max_s64(smax);
+    uint64_t fbase;
+    uint32_t fwidth;
+    cz_choose_base(umin, umax, smin, smax, ew, &fbase, &fwidth);
     uint32_t packed = 3u + nb + nb * ew + (carry + 7u) / 8u;
+    uint32_t forsz = 4u + ew + (uint32_t)(((uint64_t)count * fwidth + 7u) / 8u);
     uint32_t rawsz = 3u + count * ew;
-    uint32_t mode = ws->bitpack && packed < rawsz;
+    /* the smallest; packed on a tie with the stream's frame (one block),
+     * raw on a tie with either */
+    uint32_t mode = CZ_MODE_RAW, size = rawsz;
+    if (ws->bitpack) {
+        uint32_t m = forsz < packed ? CZ_MODE_FOR : CZ_MODE_PACKED, z = forsz < packed ? forsz : packed;
+        if (z < rawsz)
+            mode = m, size = z;
+    }
+    if (mode == CZ_MODE_FOR) /* every block takes the stream's width and base (cz_enc_pack) */
+        for (uint32_t b = OWN_LANE(); b < nb; b += OWN_NLANES) {
+            ws->blk[0][b].width = fwidth;
+            ws->blk[0][b].base = fbase;
+            ws->blk[0][b].bit = b * CZ_BLOCK * fwidth;
+        }
     uint32_t pos = ws->pos;
     cz_stream *st = &ws->st[0];
     if (OWN_LANE() == 0) {
@@ -758,19 +829,21 @@ OWN_DEV void cz_enc_header(cz_ws *ws, int runs, uint32_t count, int write, uint3
         st->ew = ew;
         st->mode = mode;
         st->nb = nb;
-        st->size = mode ? packed : rawsz;
-        st->data = pos + 3u + (mode ? nb + nb * ew : 0u);
+        st->size = size;
+        st->data = pos + 3u + (mode == CZ_MODE_PACKED ? nb + nb * ew : mode == CZ_MODE_FOR ? 1u + ew : 0u);
     }
-    uint32_t size = mode ? packed : rawsz;
     if (write && pos + size <= ws->cnt * ws->w) {
         uint32_t *S = ws->stage;
         if (OWN_LANE() == 0)
             own_put_bits(S, 8ull * pos, (uint64_t)count | ((uint64_t)mode << 16), 24);
-        if (mode) {
+        if (mode == CZ_MODE_PACKED) {
             for (uint32_t b = OWN_LANE(); b < nb; b += OWN_NLANES) {
                 own_put_bits(S, 8ull * (pos + 3u + b), ws->blk[0][b].width, 8);
                 own_put_bits(S, 8ull * (pos + 3u + nb + b * ew), ws->blk[0][b].base, 8u * ew);
             }
+        } else if (mode == CZ_MODE_FOR && OWN_LANE() == 0) {
+            own_put_bits(S, 8ull * (pos + 3u), fwidth, 8);
+            own_put_bits(S, 8ull * (pos + 4u), fbase, 8u * ew);
         }
     }
     OWN_SYNCWARP();
@@ -791,7 +864,7 @@ OWN_DEV void cz_enc_pack(cz_ws *ws, int runs, uint32_t wp, uint32_t nw)
         if (e >= hi)
             continue;
         uint64_t v = cz_stream_elem(ws, runs, x, e);
-        if (st->mode) {
+        if (st->mode != CZ_MODE_RAW) {
             const cz_block *b = &ws->blk[0][e / CZ_BLOCK];
             own_put_bits(ws->stage, 8ull * st->data + b->bit + (uint64_t)(e % CZ_BLOCK) * b->width,
                          (v - b->base) & m, b->width);
@@ -870,6 +943,14 @@ OWN_DEV uint32_t cz_enc_layers(cz_ws *ws, const uint8_t *src, uint32_t rles, uin
     return ws->pos;
 }
 
+/* Sets ws->bare (one thread; the phase's barrier publishes it). */
+OWN_DEV void cz_enc_hint(cz_ws *ws, uint32_t bare, uint32_t wp, uint32_t nw)
+{
+    (void)nw;
+    if (wp == 0 && OWN_LANE() == 0)
+        ws->bare = bare;
+}
+
 /* Encodes one tile of cnt elements of w bytes at src: returns its size;
  * the coded tile is left in the stage, or, when coding does not make it
  * smaller, the size is cnt * w and the tile is stored as it is (the
@@ -895,7 +976,8 @@ OWN_DEV uint32_t cz_encode_tile(cz_ws *ws, const uint8_t *src, uint32_t cnt, uin
     ws->cnt = cnt;
     ws->bitpack = bitpack;
 #endif
-    if (rles > CZ_MAX_RLES) {
+    uint32_t chosen = rles > CZ_MAX_RLES; /* automatic: (0,0) was a candidate */
+    if (chosen) {
         uint32_t best = ~0u;
         for (uint32_t i = 0; i < CZ_AUTO_CANDIDATES; i++) {
             uint32_t r, d;
@@ -911,8 +993,42 @@ OWN_DEV uint32_t cz_encode_tile(cz_ws *ws, const uint8_t *src, uint32_t cnt, uin
     /* bytes written: within the raw size, the configuration byte and the
      * delta layers' seeds (1 + 3 * 8 bytes, for tiles of a few bytes) */
     uint32_t zb = raw > 32u ? raw : 32u;
+    if (!bitpack || chosen || (rles | deltas) == 0u) {
+        OWN_RUN(nw, cz_enc_zero, ws, (zb + 3u) / 4u + 4u);
+        uint32_t size = cz_enc_layers(ws, src, rles, deltas, 1, nw);
+        return size >= raw ? raw : size;
+    }
+    /* Layers that do not pay are dropped (docs/FORMAT.md, "What the encoder
+     * chooses"): with bit-packing, a tile whose values packed without any
+     * layer (R = D = 0) come out strictly smaller takes that instead, as
+     * nvCOMP's output does (its ratio on random keys and dates is that of
+     * plain bit-packing: bench/gpu/owncodecs/NOTES.md, "Cascaded: layers that
+     * do not pay").  One form is written and the other only sized (no
+     * payload), then the written one is rewritten only when the other wins;
+     * which goes first is what the chunk's previous tile took (ws->bare), so
+     * a column's tiles usually pay one write and one sizing pass (session 11,
+     * call B: writing the layers first, then sizing and writing the bare
+     * form, cost the i32 columns 25% of their compression speed).  The order
+     * never changes the bytes: the bare form wins when strictly smaller. */
+    uint32_t bare, layered;
     OWN_RUN(nw, cz_enc_zero, ws, (zb + 3u) / 4u + 4u);
-    uint32_t size = cz_enc_layers(ws, src, rles, deltas, 1, nw);
+    if (ws->bare) {
+        bare = cz_enc_layers(ws, src, 0u, 0u, 1, nw);
+        layered = cz_enc_layers(ws, src, rles, deltas, 0, nw);
+        if (bare >= layered) {
+            OWN_RUN(nw, cz_enc_zero, ws, (zb + 3u) / 4u + 4u);
+            cz_enc_layers(ws, src, rles, deltas, 1, nw);
+        }
+    } else {
+        layered = cz_enc_layers(ws, src, rles, deltas, 1, nw);
+        bare = cz_enc_layers(ws, src, 0u, 0u, 0, nw);
+        if (bare < layered && bare < raw) {
+            OWN_RUN(nw, cz_enc_zero, ws, (zb + 3u) / 4u + 4u);
+            cz_enc_layers(ws, src, 0u, 0u, 1, nw);
+        }
+    }
+    uint32_t size = bare < layered ? bare : layered;
+    OWN_RUN(nw, cz_enc_hint, ws, bare < layered);
     return size >= raw ? raw : size;
 }
 
@@ -941,7 +1057,7 @@ typedef own_tiled cz_chunk;
 OWN_HD oc_status cz_chunk_check(const uint8_t *src, size_t n, uint64_t cap, cz_chunk *k)
 {
     own_header h;
-    oc_status st = own_header_read(src, n, OWN_ID_CASCADED, &h);
+    oc_status st = own_header_read_v(src, n, OWN_ID_CASCADED, CZ_VERSION, &h);
     if (st != OC_OK)
         return st;
     if (h.flags != 0)
@@ -979,15 +1095,16 @@ OWN_DEV oc_status cz_compress_chunk(cz_ws *ws, const uint8_t *src, uint64_t n, u
     uint32_t w = own_type_width(dtype);
     if (w == 0)
         return OC_ERR_INVALID_ARGUMENT;
-    return own_tiled_compress(ws, &L, src, n, OWN_ID_CASCADED, dtype, 0, cz_tile_elems(w), dst, cap, out, nw,
-                              cz_tile_encode, cz_tile_put, cz_bytes_copy);
+    OWN_RUN(nw, cz_enc_hint, ws, 0u); /* a chunk's first tile writes its layers first */
+    return own_tiled_compress_v(ws, &L, src, n, OWN_ID_CASCADED, CZ_VERSION, dtype, 0, cz_tile_elems(w), dst,
+                                cap, out, nw, cz_tile_encode, cz_tile_put, cz_bytes_copy);
 }
 
 /* One tile, as own_format.h's tiled codecs decode it (own_tile_decode_fn). */
 OWN_DEV oc_status cz_tile_decode(void *ws, const uint8_t *tile, uint32_t len, uint32_t cnt,
                                  const own_tiled *k, uint8_t *out, uint32_t nw)
 {
-    return cz_decode_tile((cz_ws *)ws, tile, len, cnt, k->w, out, nw);
+    return cz_decode_tile((cz_ws *)ws, tile, len, cnt, k->w, k->version, out, nw);
 }
 
 #ifndef __CUDACC__

@@ -18,6 +18,11 @@
  * tiles and parses the tile's stream headers itself (czg_parse_tile: the
  * core's checks, in registers), so no warp waits for another to start.
  *
+ * Streams of format version 2's mode 2 (one width and base for a whole
+ * stream; czg_parse_tile refuses it in a version 1 chunk, as the core
+ * does) are unpacked as the packed mode with every block alike: element e
+ * at bit e * width.
+ *
  * The layers (v2's design):
  * - a thread owns K = E / 256 CONSECUTIVE elements of every sequence (16
  *   for 4-byte types, 8 for 8-byte, 32 for 1- and 2-byte types), held in
@@ -243,20 +248,51 @@ static __device__ __forceinline__ void czg_copy_out(const uint8_t *buf, uint32_t
         dst[k] = buf[czg_swz(k)];
 }
 
+/* The thread's K elements x (positions e0.., cnt in the tile) straight
+ * from registers to the tile's output, without the workspace and its
+ * barrier: 16-byte stores when the thread's K elements are all there and
+ * its bytes 16-byte aligned, else element by element.  4- and 8-byte
+ * types; bench/gpu/dev/cz_v5.cuh's `direct` (the DIRECT instances of the
+ * tile decoders; the library's are not). */
+template <typename V, uint32_t W, uint32_t K>
+static __device__ __forceinline__ void czg_put(const V *x, uint32_t e0, uint32_t cnt, uint8_t *dst)
+{
+    uint32_t nv = cnt > e0 ? (cnt - e0 < K ? cnt - e0 : K) : 0u;
+    uint8_t *d = dst + (size_t)e0 * W;
+    if (nv == K && ((uintptr_t)d & 15u) == 0) {
+#pragma unroll
+        for (uint32_t m = 0; m < K * W / 16u; m++) {
+            uint4 v;
+            if (W == 8)
+                v = make_uint4((uint32_t)(uint64_t)x[2 * m], (uint32_t)((uint64_t)x[2 * m] >> 32),
+                               (uint32_t)(uint64_t)x[2 * m + 1], (uint32_t)((uint64_t)x[2 * m + 1] >> 32));
+            else
+                v = make_uint4((uint32_t)x[4 * m], (uint32_t)x[4 * m + 1], (uint32_t)x[4 * m + 2],
+                               (uint32_t)x[4 * m + 3]);
+            ((uint4 *)d)[m] = v;
+        }
+        return;
+    }
+    for (uint32_t i = 0; i < nv; i++)
+        for (uint32_t j = 0; j < W; j++)
+            d[i * W + j] = (uint8_t)((uint64_t)x[i] >> (8u * j));
+}
+
 /* The tile kernel's dynamic shared memory: the czg_ws workspace. */
 extern __shared__ __align__(16) unsigned char czg_smem[];
 
 #define CZG_STAGE_BYTES (4u * CZ_STAGE_WORDS)
 
 typedef struct czg_ws {
-    uint32_t stage[2]
-                  [CZ_STAGE_WORDS]; /* the current tile and the next, each at offset o (its address mod 16) */
-    uint64_t buf[CZ_TILE_BYTES / 8];  /* the values before an RLE expansion */
-    uint16_t starts[CZ_TILE_MAX + 8]; /* run starts (the fused path: both RLEs', the second at CZG_S1) */
-    uint16_t tail[64];                /* the fused path's second run starts, past `starts` */
+    uint64_t buf[CZ_TILE_BYTES / 8];   /* the values before an RLE expansion */
+    uint16_t starts[CZ_TILE_MAX + 8];  /* run starts (the fused path: both RLEs', the second at CZG_S1) */
+    uint16_t tail[64];                 /* the fused path's second run starts, past `starts` */
+    uint32_t stage[2][CZ_STAGE_WORDS]; /* the current tile and the next, each at offset o (its address mod
+                                          16); last, so that a tile loop of one stage
+                                          (bench/gpu/dev/cz_v5.cuh) takes the workspace less the second */
 } czg_ws;
 static_assert(CZG_STAGE_BYTES % 16u == 0 && offsetof(czg_ws, buf) % 16u == 0 &&
-                  offsetof(czg_ws, starts) % 16u == 0,
+                  offsetof(czg_ws, starts) % 16u == 0 && offsetof(czg_ws, stage) % 16u == 0,
               "czg_ws: vector stores");
 
 /* n (<= 8) little-endian bytes at T + pos. */
@@ -281,9 +317,10 @@ static __device__ __forceinline__ uint32_t czg_hp(const czg_parse &P, uint32_t s
 
 /* The core's cz_dec_parse (the same checks, the same verdict), by each
  * warp for itself: T is the staged tile of n bytes, cnt elements of w
- * bytes.  Returns 1 when the tile parses. */
+ * bytes, of a chunk of format version ver.  Returns 1 when the tile
+ * parses. */
 static __device__ __forceinline__ int czg_parse_tile(const uint8_t *T, uint32_t n, uint32_t w, uint32_t cnt,
-                                                     czg_parse *P)
+                                                     uint32_t ver, czg_parse *P)
 {
     uint32_t lane = threadIdx.x & 31u;
     uint32_t cfg = T[0];
@@ -308,12 +345,20 @@ static __device__ __forceinline__ int czg_parse_tile(const uint8_t *T, uint32_t 
             return 0;
         uint32_t count = (uint32_t)T[pos] | ((uint32_t)T[pos + 1] << 8), mode = T[pos + 2];
         uint32_t ew = s < rles ? CZ_RUN_BYTES : w;
-        if (count == 0 || count > before || (s == rles && count != before) || mode > 1)
+        if (count == 0 || count > before || (s == rles && count != before) ||
+            mode > (ver >= 2u ? CZ_MODE_FOR : CZ_MODE_PACKED))
             return 0;
         c = count;
         uint32_t size;
-        if (mode == 0) {
+        if (mode == CZ_MODE_RAW) {
             size = 3u + count * ew;
+        } else if (mode == CZ_MODE_FOR) { /* one width, one base */
+            if (pos + 4u + ew > n)
+                return 0;
+            uint32_t width = T[pos + 3u];
+            if (width > 8u * ew)
+                return 0;
+            size = 4u + ew + (count * width + 7u) / 8u;
         } else {
             uint32_t nb = (count + CZ_BLOCK - 1u) / CZ_BLOCK, wpos = pos + 3u, data = wpos + nb + nb * ew;
             if (data > n)
@@ -367,29 +412,38 @@ static __device__ __forceinline__ void czg_unpack(const uint32_t *S, uint32_t o,
     uint32_t lane = threadIdx.x & 31u;
     uint32_t count = czg_count(T, hp), mode = T[hp + 2];
     uint32_t nv = count > e0 ? (count - e0 < K ? count - e0 : K) : 0u;
-    if (mode == 0) {
+    if (mode == CZ_MODE_RAW) {
 #pragma unroll
         for (uint32_t i = 0; i < K; i++)
             x[i] = i < nv ? (V)czg_bytes(T, hp + 3u + (e0 + i) * ew, ew) : (V)0;
         return;
     }
-    uint32_t nb = (count + CZ_BLOCK - 1u) / CZ_BLOCK, wpos = hp + 3u, bpos = wpos + nb, data = bpos + nb * ew;
-    uint32_t width = 0, bits = 0;
-    if (lane < nb) {
-        width = T[wpos + lane];
-        bits = (lane + 1u < nb ? CZ_BLOCK : count - lane * CZ_BLOCK) * width;
+    uint32_t bw, bit, bpos;
+    if (mode == CZ_MODE_FOR) { /* one width and one base: element e at bit e * width */
+        bw = T[hp + 3u];
+        bpos = hp + 4u;
+        bit = 8u * (o + hp + 4u + ew) + e0 * bw;
+    } else {
+        uint32_t nb = (count + CZ_BLOCK - 1u) / CZ_BLOCK, wpos = hp + 3u, data = wpos + nb + nb * ew;
+        uint32_t width = 0, bits = 0;
+        if (lane < nb) {
+            width = T[wpos + lane];
+            bits = (lane + 1u < nb ? CZ_BLOCK : count - lane * CZ_BLOCK) * width;
+        }
+        uint32_t incl = own_warp_incl_add32(bits);
+        uint32_t b = e0 / CZ_BLOCK; /* < 32 */
+        bw = __shfl_sync(0xffffffffu, width, b);
+        uint32_t boff = __shfl_sync(0xffffffffu, incl - bits, b);
+        bpos = wpos + nb + b * ew;
+        bit = 8u * (o + data) + boff + (e0 % CZ_BLOCK) * bw;
     }
-    uint32_t incl = own_warp_incl_add32(bits);
-    uint32_t b = e0 / CZ_BLOCK; /* < 32 */
-    uint32_t bw = __shfl_sync(0xffffffffu, width, b), boff = __shfl_sync(0xffffffffu, incl - bits, b);
     if (nv == 0) {
 #pragma unroll
         for (uint32_t i = 0; i < K; i++)
             x[i] = 0;
         return;
     }
-    V base = (V)czg_bytes(T, bpos + b * ew, ew);
-    uint32_t bit = 8u * (o + data) + boff + (e0 % CZ_BLOCK) * bw;
+    V base = (V)czg_bytes(T, bpos, ew);
     if (sizeof(V) == 8) {
         uint64_t f[K];
         czg_bits64<K>(S, bit, bw, f);
@@ -484,9 +538,9 @@ static __device__ __forceinline__ void czg_expand(const uint8_t *starts, const u
  * inlined: each width's instance gets the kernel's 80 registers to itself
  * (ptxas, sm_90: the 4- and 8-byte instances do not spill, the 1- and
  * 2-byte ones, 32 elements a thread, 16 bytes). */
-template <typename V, uint32_t W>
+template <typename V, uint32_t W, bool DIRECT = false>
 static __device__ __noinline__ oc_status czg_decode_tile(uint32_t sb, uint32_t o, const uint8_t *src,
-                                                         uint32_t n, uint32_t cnt, uint8_t *dst)
+                                                         uint32_t n, uint32_t cnt, uint32_t ver, uint8_t *dst)
 {
     czg_ws *ws = (czg_ws *)czg_smem;
     constexpr uint32_t K = (W <= 2u ? CZ_TILE_MAX : CZ_TILE_BYTES / W) / CZG_THREADS;
@@ -501,7 +555,7 @@ static __device__ __noinline__ oc_status czg_decode_tile(uint32_t sb, uint32_t o
     const uint32_t *S = ws->stage[sb];
     const uint8_t *T = (const uint8_t *)S + o;
     czg_parse P;
-    if (!czg_parse_tile(T, n, W, cnt, &P))
+    if (!czg_parse_tile(T, n, W, cnt, ver, &P))
         return OC_ERR_CORRUPT;
     uint32_t rles = P.rles, e0 = threadIdx.x * K, q = 0;
     uint32_t c = czg_count(T, czg_hp(P, rles));
@@ -531,7 +585,9 @@ static __device__ __noinline__ oc_status czg_decode_tile(uint32_t sb, uint32_t o
         }
         sread = false;
     }
-    if (dst) {
+    if (DIRECT && W >= 4u && dst) {
+        czg_put<V, W, K>(x, e0, cnt, dst);
+    } else if (dst) {
         uint8_t *out = (uint8_t *)ws->stage[sb]; /* nothing reads the stage past the last run stream */
         if (sread)
             __syncthreads(); /* no layer: the values' unpack read it */
@@ -617,7 +673,11 @@ static __device__ __forceinline__ void czg_scan2(uint64_t a, V b, uint32_t *q, u
 static __device__ __forceinline__ bool czg_ident(const uint8_t *T, uint32_t hp, uint32_t before)
 {
     uint32_t count = czg_count(T, hp);
-    if (count != before || T[hp + 2] != 1u)
+    if (count != before)
+        return false;
+    if (T[hp + 2] == CZ_MODE_FOR) /* width 0, base 0 (u16) */
+        return T[hp + 3] == 0 && T[hp + 4] == 0 && T[hp + 5] == 0;
+    if (T[hp + 2] != CZ_MODE_PACKED)
         return false;
     uint32_t lane = threadIdx.x & 31u, nb = (count + CZ_BLOCK - 1u) / CZ_BLOCK, wpos = hp + 3u,
              bpos = wpos + nb;
@@ -674,7 +734,7 @@ static __device__ __forceinline__ uint32_t czg_len(const uint32_t *p, uint32_t a
 
 /* The fused decode of a tile with layers RLE, delta, RLE (parsed: P).
  */
-template <typename V, uint32_t W>
+template <typename V, uint32_t W, bool DIRECT = false>
 static __device__ __forceinline__ oc_status czg_fused(uint32_t sb, uint32_t o, const czg_parse &Pp,
                                                       uint32_t cnt, uint8_t *dst)
 {
@@ -691,7 +751,9 @@ static __device__ __forceinline__ oc_status czg_fused(uint32_t sb, uint32_t o, c
     if (czg_ident(T, hp0, cnt) && czg_ident(T, hp1, c1)) { /* the values and the delta */
         czg_unpack<V, K>(S, o, hp2, W, e0, x);
         czg_delta<V, K>(x, seed, &q);
-        if (dst) {
+        if (DIRECT && dst) {
+            czg_put<V, W, K>(x, e0, cnt, dst);
+        } else if (dst) {
             czg_store<V, W, K>(vb, e0, x); /* buf: unread in this tile */
             __syncthreads();
             czg_copy_out(vb, raw, dst);
@@ -790,6 +852,10 @@ static __device__ __forceinline__ oc_status czg_fused(uint32_t sb, uint32_t o, c
             x[i] = y;
         }
     }
+    if (DIRECT) {
+        czg_put<V, W, K>(x, e0, cnt, dst);
+        return OC_OK;
+    }
     __syncthreads(); /* the walk's reads of buf */
     czg_store<V, W, K>(vb, e0, x);
     __syncthreads();
@@ -799,18 +865,18 @@ static __device__ __forceinline__ oc_status czg_fused(uint32_t sb, uint32_t o, c
 
 /* A tile of 4 or 8-byte elements: nVCOMP's layers (RLE, delta, RLE) by the
  * fused path, every other staged tile by czg_decode_tile. */
-template <typename V, uint32_t W>
+template <typename V, uint32_t W, bool DIRECT = false>
 static __device__ __noinline__ oc_status czg_decode_rdr(uint32_t sb, uint32_t o, const uint8_t *src,
-                                                        uint32_t n, uint32_t cnt, uint8_t *dst)
+                                                        uint32_t n, uint32_t cnt, uint32_t ver, uint8_t *dst)
 {
     czg_ws *ws = (czg_ws *)czg_smem;
     const uint8_t *T = (const uint8_t *)ws->stage[sb] + o;
     if (n == 0 || n >= cnt * W || T[0] != (2u | (1u << 2)))
-        return czg_decode_tile<V, W>(sb, o, src, n, cnt, dst);
+        return czg_decode_tile<V, W, DIRECT>(sb, o, src, n, cnt, ver, dst);
     czg_parse P;
-    if (!czg_parse_tile(T, n, W, cnt, &P))
+    if (!czg_parse_tile(T, n, W, cnt, ver, &P))
         return OC_ERR_CORRUPT;
-    return czg_fused<V, W>(sb, o, P, cnt, dst);
+    return czg_fused<V, W, DIRECT>(sb, o, P, cnt, dst);
 }
 
 /* A tile of the batch, as every warp finds it for itself. */
@@ -818,7 +884,7 @@ typedef struct czg_tile {
     const uint8_t *src, *cend; /* the tile; the chunk's end */
     uint8_t *dst;
     size_t chunk;
-    uint32_t n, cnt, w, tile;
+    uint32_t n, cnt, w, tile, ver; /* ver: the chunk's format version */
     int st, valid;
 } czg_tile;
 
@@ -872,6 +938,7 @@ static __device__ __forceinline__ void czg_locate_kept(size_t n, const void *con
     T->cnt = cnt;
     T->w = k.w;
     T->tile = tile;
+    T->ver = k.version;
     T->st = st;
 }
 
@@ -956,16 +1023,16 @@ static __device__ __forceinline__ void czg_tiles(size_t n, const void *const *sr
             uint32_t o = (uint32_t)((uintptr_t)cur.src & 15u);
             switch (cur.w) {
             case 1:
-                st = czg_decode_tile<uint32_t, 1>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
+                st = czg_decode_tile<uint32_t, 1>(sb, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
                 break;
             case 2:
-                st = czg_decode_tile<uint32_t, 2>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
+                st = czg_decode_tile<uint32_t, 2>(sb, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
                 break;
             case 4:
-                st = czg_decode_rdr<uint32_t, 4>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
+                st = czg_decode_rdr<uint32_t, 4>(sb, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
                 break;
             default:
-                st = czg_decode_rdr<uint64_t, 8>(sb, o, cur.src, cur.n, cur.cnt, cur.dst);
+                st = czg_decode_rdr<uint64_t, 8>(sb, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
                 break;
             }
         }
