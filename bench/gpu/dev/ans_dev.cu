@@ -63,7 +63,11 @@
  * of 16-byte loads, "fs": the fast step alone; the count of
  * tiles coded twice because a stage overflowed is printed) are timed and
  * compared the same way; --enc E1,E2: only the
- * encoders named besides the library (the base).
+ * encoders named besides the library (the base).  one-lib
+ * (ans_onelib_kernels.cuh): one-99f with the library's duties (long
+ * chunks, faster re-coding), what moves into the library if one-99f wins;
+ * --chunk BYTES: chunks of that size (1 MiB: 64 tiles a chunk; an odd
+ * size: unaligned chunks and outputs) instead of 64 KiB.
  */
 #define oc_gpu_codec_ans oc_gpu_codec_ans_dev_copy
 #include "cuda/codecs/ans/ans_kernels.cu"
@@ -71,6 +75,7 @@
 #include "ans_in_kernels.cuh"
 #include "ans_norm_kernels.cuh"
 #include "ans_one_kernels.cuh"
+#include "ans_onelib_kernels.cuh"
 #include "ans_pool_kernels.cuh"
 #include "ans_win_kernels.cuh"
 namespace staged
@@ -310,6 +315,7 @@ int main(int argc, char **argv)
 {
     const char *file = NULL, *only = NULL, *enc = NULL;
     int reps = 5, small = 0, mib = 1024, enc_only = 0, no_staged = 0;
+    size_t chunk = 65536;
     oc_data_type dtype = OC_TYPE_U8;
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "--dtype") && a + 1 < argc) {
@@ -329,13 +335,15 @@ int main(int argc, char **argv)
             only = argv[++a];
         } else if (!strcmp(argv[a], "--enc") && a + 1 < argc) {
             enc = argv[++a];
+        } else if (!strcmp(argv[a], "--chunk") && a + 1 < argc) {
+            chunk = (size_t)strtoull(argv[++a], NULL, 10);
         } else {
             file = argv[a];
         }
     }
     if (!file) {
         fprintf(stderr, "usage: ans_dev [--dtype u1|bf16] [--reps N] [--mib M] [--small] [--enc-only] "
-                        "[--no-staged] [--only V1,V2] [--enc E1,E2] FILE\n");
+                        "[--no-staged] [--only V1,V2] [--enc E1,E2] [--chunk BYTES] FILE\n");
         return 2;
     }
     FILE *fp = fopen(file, "rb");
@@ -343,8 +351,12 @@ int main(int argc, char **argv)
         perror(file);
         return 2;
     }
-    const size_t CH = 65536, total = small ? (16u << 20) : (size_t)(mib > 0 ? mib : 1024) << 20,
-                 n = total / CH;
+    if (chunk < 1024 || chunk > (64u << 20)) {
+        fprintf(stderr, "--chunk: 1 KiB to 64 MiB\n");
+        return 2;
+    }
+    const size_t CH = chunk, want = small ? (16u << 20) : (size_t)(mib > 0 ? mib : 1024) << 20, n = want / CH,
+                 total = n * CH;
     std::vector<uint8_t> host(64u << 20);
     size_t got = fread(host.data(), 1, host.size(), fp);
     fclose(fp);
@@ -407,8 +419,8 @@ int main(int argc, char **argv)
      * staged, more CTAs an SM; a |u1 chunk takes the library's path: that path's bytes) */
     own_gpu_kernels kenc_in = ans_kernels, kenc_in32 = ans_kernels;
     kenc_in.encode = kenc_in32.encode = (const void *)ans_k_encode_in;
-    kenc_in.encode_smem = CH;
-    kenc_in32.encode_smem = CH / 2;
+    kenc_in.encode_smem = 65536;
+    kenc_in32.encode_smem = 32768;
     own_gpu_kernels kenc_nw = ans_kernels, kenc_nwh = ans_kernels;
     kenc_nw.encode = (const void *)ans_k_encode_nw<false>;
     kenc_nwh.encode = (const void *)ans_k_encode_nw<true>;
@@ -429,6 +441,10 @@ int main(int argc, char **argv)
     kone61f.encode_smem = 61u * 512u;
     konegf.encode = (const void *)ans_k_encode_one<513, true, true, true>;
     konegf.encode_smem = 0;
+    /* the library's duties too (ans_onelib_kernels.cuh): the encoder that moves if one-99f wins */
+    own_gpu_kernels konelib = ans_kernels;
+    konelib.encode = (const void *)ans_k_encode_onelib;
+    konelib.encode_smem = OL_ENC_SMEM;
     {
         int dev = 0, sms = 0, per = 0;
         CUDA_OK(cudaGetDevice(&dev));
@@ -438,11 +454,12 @@ int main(int argc, char **argv)
         CUDA_OK(cudaMalloc(&gst, (size_t)sms * per * ANS_WARPS * 32u * 513u * 4u));
         CUDA_OK(cudaMemcpyToSymbol(ans_one_gstage, &gst, sizeof gst));
     }
-    const own_gpu_kernels *eks[] = {&ans_kernels, &kenc_staged, &kenc_in, &kenc_in32, &kenc_nw, &kenc_nwh,
-                                    &kone99,      &kone99fs,    &kone99f, &kone137f,  &kone61f, &konegf};
-    const char *enames[] = {"library",   "staged",         "staged-in", "staged-in-32k",
-                            "norm-warp", "norm-warp-hist", "one-99",    "one-99fs",
-                            "one-99f",   "one-137f",       "one-61f",   "one-gf"};
+    const own_gpu_kernels *eks[] = {&ans_kernels, &kenc_staged, &kenc_in,  &kenc_in32, &kenc_nw,
+                                    &kenc_nwh,    &kone99,      &kone99fs, &kone99f,   &kone137f,
+                                    &kone61f,     &konegf,      &konelib};
+    const char *enames[] = {"library",        "staged", "staged-in", "staged-in-32k", "norm-warp",
+                            "norm-warp-hist", "one-99", "one-99fs",  "one-99f",       "one-137f",
+                            "one-61f",        "one-gf", "one-lib"};
     const int NE = (int)(sizeof eks / sizeof eks[0]);
     /* the encoders to run: the library always (the base), the others unless --no-staged (staged)
      * or --enc names a list without them */
@@ -501,9 +518,10 @@ int main(int argc, char **argv)
                 t.push_back(ms);
         }
         CUDA_OK(cudaMemcpyFromSymbol(&ovf, ans_one_overflows, sizeof ovf));
-        if (e >= 6)
+        if (e >= 6 && e <= 11)
             printf("encoder %-14s: %llu tiles of %zu re-coded (a lane's stage overflowed)\n", enames[e],
-                   ovf / (unsigned long long)(reps + 1), n * (dtype == OC_TYPE_BF16 ? 2 : 4));
+                   ovf / (unsigned long long)(reps + 1),
+                   n * ((CH / (dtype == OC_TYPE_BF16 ? 2 : 1) + ANS_TILE - 1) / ANS_TILE));
         std::sort(t.begin(), t.end());
         cgbs[e] = total / (t[t.size() / 2] * 1e6);
         CUDA_OK(cudaMemcpy(hst.data(), d_st, n * sizeof(oc_status), cudaMemcpyDeviceToHost));
@@ -520,8 +538,8 @@ int main(int argc, char **argv)
         csum += hcsz[i];
     unsigned long long *d_cbad;
     CUDA_OK(cudaMalloc(&d_cbad, sizeof *d_cbad));
-    printf("%s %s: %zu chunks of 64 KiB, ratio %.4f, compress: library %.1f GB/s\n", file,
-           dtype == OC_TYPE_BF16 ? "bf16" : "|u1", n, (double)total / (double)csum, cgbs[0]);
+    printf("%s %s: %zu chunks of %zu bytes, ratio %.4f, compress: library %.1f GB/s\n", file,
+           dtype == OC_TYPE_BF16 ? "bf16" : "|u1", n, CH, (double)total / (double)csum, cgbs[0]);
     int enc_fail = 0;
     for (int e = 1; e < NE; e++) {
         if (eskip(e))
