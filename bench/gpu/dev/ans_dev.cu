@@ -42,7 +42,8 @@
  *   ans_dev [--dtype u1|bf16] [--reps N] [--mib M] [--small] [--enc-only] [--no-staged] [--only V1,V2] FILE
  *
  * Compression: the library's encoder (ans_k_encode through the batch
- * driver), the staged one (before session 6), staged-in
+ * driver; one pass since session 11, dev one-99f), `two-pass` (the
+ * library's before: ans_enc2_kernels.cuh), the staged one (before session 6), staged-in
  * (ans_in_kernels.cuh: the chunk's symbols in shared memory first, 64 KiB
  * a CTA) and staged-in-32k (32 KiB: a <f2 chunk of 64 KiB staged at more
  * CTAs an SM, a |u1 chunk on the library's path) and norm-warp
@@ -63,19 +64,19 @@
  * of 16-byte loads, "fs": the fast step alone; the count of
  * tiles coded twice because a stage overflowed is printed) are timed and
  * compared the same way; --enc E1,E2: only the
- * encoders named besides the library (the base).  one-lib
- * (ans_onelib_kernels.cuh): one-99f with the library's duties (long
- * chunks, faster re-coding), what moves into the library if one-99f wins;
- * --chunk BYTES: chunks of that size (1 MiB: 64 tiles a chunk; an odd
- * size: unaligned chunks and outputs) instead of 64 KiB.
+ * encoders named besides the library (the base).  one-lib (one-99f with
+ * the library's duties: long chunks, faster re-coding) moved into the
+ * library after call B of session 11 (with 61-word stages for 16-bit
+ * data, one-61f's); --chunk BYTES: chunks of that size (1 MiB: 64 tiles a
+ * chunk; an odd size: unaligned chunks and outputs) instead of 64 KiB.
  */
 #define oc_gpu_codec_ans oc_gpu_codec_ans_dev_copy
 #include "cuda/codecs/ans/ans_kernels.cu"
 #undef oc_gpu_codec_ans
+#include "ans_enc2_kernels.cuh"
 #include "ans_in_kernels.cuh"
 #include "ans_norm_kernels.cuh"
 #include "ans_one_kernels.cuh"
-#include "ans_onelib_kernels.cuh"
 #include "ans_pool_kernels.cuh"
 #include "ans_win_kernels.cuh"
 namespace staged
@@ -412,8 +413,13 @@ int main(int argc, char **argv)
 
     /* compress: the library's encoder and the variants (each must write the library's bytes),
      * each timed (median of reps after a warm-up) */
+    /* the library's encoder before session 11 (ans_enc2_kernels.cuh): two passes a tile */
+    own_gpu_kernels kenc_two = ans_kernels;
+    kenc_two.encode = (const void *)ans_k_encode_two;
+    kenc_two.encode_smem = 0;
     own_gpu_kernels kenc_staged = ans_kernels;
     kenc_staged.encode = (const void *)staged::ans_k_encode;
+    kenc_staged.encode_smem = 0;
     kenc_staged.encode_args = staged::ans_encode_args;
     /* staged-in with a 64 KiB stage (any 64 KiB chunk staged), and with 32 KiB (a bf16 chunk
      * staged, more CTAs an SM; a |u1 chunk takes the library's path: that path's bytes) */
@@ -424,6 +430,7 @@ int main(int argc, char **argv)
     own_gpu_kernels kenc_nw = ans_kernels, kenc_nwh = ans_kernels;
     kenc_nw.encode = (const void *)ans_k_encode_nw<false>;
     kenc_nwh.encode = (const void *)ans_k_encode_nw<true>;
+    kenc_nw.encode_smem = kenc_nwh.encode_smem = 0;
     /* one pass (ans_one_kernels.cuh): shared stages of S words a lane (4, 3 and 6 CTAs an SM),
      * or a global slab; "f": the fast step (one 16-byte entry, no branch, unguarded blocks) and
      * the histogram from 16-byte loads; "fs": the fast step with the histogram of one-99 */
@@ -441,10 +448,6 @@ int main(int argc, char **argv)
     kone61f.encode_smem = 61u * 512u;
     konegf.encode = (const void *)ans_k_encode_one<513, true, true, true>;
     konegf.encode_smem = 0;
-    /* the library's duties too (ans_onelib_kernels.cuh): the encoder that moves if one-99f wins */
-    own_gpu_kernels konelib = ans_kernels;
-    konelib.encode = (const void *)ans_k_encode_onelib;
-    konelib.encode_smem = OL_ENC_SMEM;
     {
         int dev = 0, sms = 0, per = 0;
         CUDA_OK(cudaGetDevice(&dev));
@@ -454,12 +457,14 @@ int main(int argc, char **argv)
         CUDA_OK(cudaMalloc(&gst, (size_t)sms * per * ANS_WARPS * 32u * 513u * 4u));
         CUDA_OK(cudaMemcpyToSymbol(ans_one_gstage, &gst, sizeof gst));
     }
-    const own_gpu_kernels *eks[] = {&ans_kernels, &kenc_staged, &kenc_in,  &kenc_in32, &kenc_nw,
-                                    &kenc_nwh,    &kone99,      &kone99fs, &kone99f,   &kone137f,
-                                    &kone61f,     &konegf,      &konelib};
+    /* the library's encoder for the data's width (its 16-bit table: smaller stages) */
+    const own_gpu_kernels *klib = dtype == OC_TYPE_BF16 ? &ans_kernels_w2 : &ans_kernels;
+    const own_gpu_kernels *eks[] = {klib,      &kenc_staged, &kenc_in,  &kenc_in32, &kenc_nw,
+                                    &kenc_nwh, &kone99,      &kone99fs, &kone99f,   &kone137f,
+                                    &kone61f,  &konegf,      &kenc_two};
     const char *enames[] = {"library",        "staged", "staged-in", "staged-in-32k", "norm-warp",
                             "norm-warp-hist", "one-99", "one-99fs",  "one-99f",       "one-137f",
-                            "one-61f",        "one-gf", "one-lib"};
+                            "one-61f",        "one-gf", "two-pass"};
     const int NE = (int)(sizeof eks / sizeof eks[0]);
     /* the encoders to run: the library always (the base), the others unless --no-staged (staged)
      * or --enc names a list without them */
