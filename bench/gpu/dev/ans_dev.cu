@@ -69,6 +69,8 @@
  * library after call B of session 11 (with 61-word stages for 16-bit
  * data, one-61f's); --chunk BYTES: chunks of that size (1 MiB: 64 tiles a
  * chunk; an odd size: unaligned chunks and outputs) instead of 64 KiB.
+ * w2-61, w2-75 (ans_w_kernels.cuh): the library's encoder in CTAs of 2
+ * warps with stages of 61 or 75 words (for bf16's 2 tiles a chunk).
  */
 #define oc_gpu_codec_ans oc_gpu_codec_ans_dev_copy
 #include "cuda/codecs/ans/ans_kernels.cu"
@@ -77,6 +79,7 @@
 #include "ans_in_kernels.cuh"
 #include "ans_norm_kernels.cuh"
 #include "ans_one_kernels.cuh"
+#include "ans_w_kernels.cuh"
 #include "ans_pool_kernels.cuh"
 #include "ans_win_kernels.cuh"
 namespace staged
@@ -457,14 +460,22 @@ int main(int argc, char **argv)
         CUDA_OK(cudaMalloc(&gst, (size_t)sms * per * ANS_WARPS * 32u * 513u * 4u));
         CUDA_OK(cudaMemcpyToSymbol(ans_one_gstage, &gst, sizeof gst));
     }
+    /* the library's encoder with CTAs of 2 warps (ans_w_kernels.cuh): bf16's 2 tiles a chunk */
+    own_gpu_kernels kw261 = ans_kernels, kw275 = ans_kernels;
+    kw261.encode = (const void *)ans_k_encode_w<61, 2>;
+    kw261.encode_threads = 64;
+    kw261.encode_smem = 2u * 32u * 61u * 4u;
+    kw275.encode = (const void *)ans_k_encode_w<75, 2>;
+    kw275.encode_threads = 64;
+    kw275.encode_smem = 2u * 32u * 75u * 4u;
     /* the library's encoder for the data's width (its 16-bit table: smaller stages) */
     const own_gpu_kernels *klib = dtype == OC_TYPE_BF16 ? &ans_kernels_w2 : &ans_kernels;
     const own_gpu_kernels *eks[] = {klib,      &kenc_staged, &kenc_in,  &kenc_in32, &kenc_nw,
                                     &kenc_nwh, &kone99,      &kone99fs, &kone99f,   &kone137f,
-                                    &kone61f,  &konegf,      &kenc_two};
+                                    &kone61f,  &konegf,      &kenc_two, &kw261,     &kw275};
     const char *enames[] = {"library",        "staged", "staged-in", "staged-in-32k", "norm-warp",
                             "norm-warp-hist", "one-99", "one-99fs",  "one-99f",       "one-137f",
-                            "one-61f",        "one-gf", "two-pass"};
+                            "one-61f",        "one-gf", "two-pass",  "w2-61",         "w2-75"};
     const int NE = (int)(sizeof eks / sizeof eks[0]);
     /* the encoders to run: the library always (the base), the others unless --no-staged (staged)
      * or --enc names a list without them */
