@@ -11,83 +11,10 @@
  * `norm-warp-hist` also counts 1-byte data's histogram without match_any
  * (per-warp counters, shared atomics), the next item of the same notes.
  * Included by ans_dev.cu after the library's kernels.  Prediction and
- * outcome: bench/gpu/owncodecs/NOTES.md.
+ * outcome: bench/gpu/owncodecs/NOTES.md.  Since session 11 the library's
+ * encoder uses ans_normalize_warp (moved there from here) and this file's
+ * kernel is built on the encoder before (ans_enc2_kernels.cuh).
  */
-
-/* The core's ans_normalize (the same f, c, nsym, bytes: the CPU's table) with
- * f = max(1, count 2^PB / total) by every thread, then the rest by warp 0:
- * lane L owns symbols 8L..8L+7.  The most frequent symbol is the smallest on
- * ties (the core's strict > from symbol 0), the excess loop's largest f
- * likewise; both by a max over (value << 8 | 255 - s). */
-static __device__ void ans_normalize_warp(const uint32_t *counts, uint64_t total, uint32_t pb, ans_table *t)
-{
-    for (uint32_t s = threadIdx.x; s < 256; s += ANS_THREADS) {
-        uint32_t f = 0;
-        if (counts[s]) {
-            f = (uint32_t)(((uint64_t)counts[s] << pb) / total);
-            f = f ? f : 1u;
-        }
-        t->f[s] = (uint16_t)f;
-    }
-    __syncthreads();
-    if (threadIdx.x >= 32)
-        return;
-    uint32_t lane = threadIdx.x, s0 = 8u * lane, f[8], m = 1u << pb, sum = 0, nsym = 0;
-    unsigned long long top = 0;
-#pragma unroll
-    for (uint32_t j = 0; j < 8; j++) {
-        uint32_t cs = counts[s0 + j];
-        f[j] = t->f[s0 + j];
-        sum += f[j];
-        nsym += cs != 0;
-        unsigned long long key = ((unsigned long long)cs << 8) | (255u - (s0 + j));
-        top = key > top ? key : top;
-    }
-    sum = own_warp_sum32(sum);
-    nsym = own_warp_sum32(nsym);
-    top = own_warp_max_u64(top);
-    if (sum < m) {
-        uint32_t ts = 255u - (uint32_t)(top & 255u);
-        if (ts / 8u == lane)
-#pragma unroll
-            for (uint32_t j = 0; j < 8; j++)
-                if (s0 + j == ts)
-                    f[j] += m - sum;
-    }
-    while (sum > m) { /* warp-uniform */
-        unsigned long long big = 0;
-#pragma unroll
-        for (uint32_t j = 0; j < 8; j++) {
-            unsigned long long key = ((unsigned long long)f[j] << 8) | (255u - (s0 + j));
-            big = key > big ? key : big;
-        }
-        big = own_warp_max_u64(big);
-        uint32_t bs = 255u - (uint32_t)(big & 255u), bf = (uint32_t)(big >> 8);
-        uint32_t take = sum - m < bf - 1u ? sum - m : bf - 1u;
-        if (bs / 8u == lane)
-#pragma unroll
-            for (uint32_t j = 0; j < 8; j++)
-                if (s0 + j == bs)
-                    f[j] -= take;
-        sum -= take;
-    }
-    uint32_t local = 0;
-#pragma unroll
-    for (uint32_t j = 0; j < 8; j++)
-        local += f[j];
-    uint32_t cum = own_warp_incl_add32(local) - local;
-#pragma unroll
-    for (uint32_t j = 0; j < 8; j++) {
-        t->f[s0 + j] = (uint16_t)f[j];
-        t->c[s0 + j] = (uint16_t)cum;
-        cum += f[j];
-    }
-    if (lane == 0) {
-        t->pb = pb;
-        t->nsym = nsym;
-        t->bytes = 33u + (nsym * pb + 7u) / 8u;
-    }
-}
 
 /* ans_k_encode with ans_normalize_warp instead of ans_normalize_gpu; WH
  * (`norm-warp-hist`): the histogram of 1-byte data without match_any, each

@@ -30,12 +30,20 @@
  * same CTA.
  *
  * Compressing (version 2): a CTA of 4 warps per chunk (a persistent grid
- * over chunks): histogram in shared memory, the core's normalisation on
- * one thread, each symbol's reciprocal (a 64-bit division becomes a
- * multiply-high); pass 1: each warp encodes tiles with a lane per state,
- * counting each lane's words (kept in shared memory); the coded size
- * decides coding or storing, exactly as the CPU codec; pass 2: each lane
- * encodes again and writes its words down from where its run ends.
+ * over chunks): the histogram (16-byte loads; per-warp counters for bytes,
+ * match_any for 16-bit data's few exponent bytes), the core's
+ * normalisation by warp 0 (sums and argmaxes by warp reductions), each
+ * symbol's 16-byte step entry (a 64-bit division becomes a multiply-high;
+ * f = 1 needs no branch); then ONE coding pass: a warp a tile, each lane
+ * staging its words in shared memory (ANS_ESTAGE1 or 2 a lane, by the
+ * symbols' width: two encode tables, ans_compress_typed), the coded size
+ * decides coding or storing exactly as the CPU codec, and each warp copies
+ * its lanes' staged words to their places (a warp scan of the counts).  A
+ * tile with a lane past its stage, and chunks of more tiles than warps,
+ * are coded twice (count, then write), straight into the output.  Session
+ * 11: 1 pass instead of 2 at ~35 instructions a step instead of ~49
+ * (bench/gpu/owncodecs/NOTES.md; the encoder before is ans_dev's
+ * `two-pass`, bench/gpu/dev/ans_enc2_kernels.cuh).
  *
  * Only the kernels are here: the launches, the scan of group counts, the
  * statuses and the scratch are the batch driver's (own_common/own_batch.cu),
@@ -809,8 +817,6 @@ static __global__ void __launch_bounds__(ANS_DTHREADS, ANS_WIN_MINB)
 
 /* ---- compression (version 2) --------------------------------------------------------- */
 
-#define ANS2_CACHE_TILES 64u /* tiles whose lanes' word counts pass 1 keeps for pass 2 */
-
 /* A symbol's encoding constants: f | c << 13 | sh << 25, and the reciprocal
  * m = ceil(2^(63 + sh) / f) with sh = ceil(log2 f), so that for x < 2^63
  * floor(x / f) = mulhi64(x, m) >> (sh - 1) exactly (f = 1: x itself): the
@@ -833,61 +839,161 @@ static __device__ void ans2_esym_make(uint32_t f, uint32_t c, ans2_esym *e)
     }
 }
 
-/* The core's ans2_encode_lane with the division by a reciprocal: the same
- * words, counts and stored state (test_cuda_ans compares the bytes).  The
- * lane's symbols are loaded a block of 4 steps ahead and their line 16
- * steps ahead is prefetched to L2, so a step does not wait for its
- * symbol's load: the lanes walk the chunk backwards 32 bytes a step, a new
- * line every 4 steps, and a chunk (64 KiB per CTA, ~10 CTAs an SM) is read
- * twice, from DRAM both times (ncu: 34% of the stalls on L1TEX). */
-#define ANS2_EPF 4u     /* symbols loaded a block of steps ahead */
-#define ANS2_EPF_L2 16u /* and prefetched to L2 this many steps ahead */
+#define ANS2_EPF_L2 16u   /* a lane's symbols prefetched to L2 this many steps ahead */
+#define ANS_HIST_AHEAD 8u /* the histogram's byte loads a thread has in flight */
+#define ANS_HIST_VEC 4u   /* the histogram's 16-byte loads a thread has in flight */
+/* Words a lane's stage holds (odd: lanes emitting their m-th words at once hit 32 banks), by the
+ * symbols' width: bytes (text: ~85 words a lane of 512 symbols) 99, 4 CTAs an SM, 12% of text
+ * tiles re-coded; 16-bit data (bf16 exponents: ~48 words) 61, 6 CTAs an SM (bench/gpu/owncodecs/
+ * NOTES.md, session 11: one-99f and one-61f) */
+#define ANS_ESTAGE1 99u
+#define ANS_ESTAGE2 61u
+#define ANS_ENC_SMEM(S) (ANS_WARPS * ANS_LANES * (S)*4u)   /* the encoder's stages (dynamic) */
+#define ANS_ECACHE(S) (ANS_ENC_SMEM(S) / (2u * ANS_LANES)) /* tiles whose counts a long chunk keeps there */
 
-/* One encoding step of a lane: symbol sym into state x, words below end. */
-static __device__ __forceinline__ void ans2_encode_step(const ans2_esym *es, uint32_t pb, uint32_t sym,
-                                                        uint64_t &x, uint32_t &nw, uint8_t *end)
+/* A symbol's 16-byte step entry: the reciprocal m (x, y), the
+ * renormalisation bound f 2^(31-PB) on the state's high half (z), and
+ * w = bias | (2^PB - f) << 13 | s << 26, for
+ *   q = mulhi64(x, m) >> s,  x' = x + bias + q (2^PB - f),
+ * which is the core's (x / f) 2^PB + x % f + c exactly: for f >= 2, m and
+ * s = sh - 1 as ans2_esym's and bias = c; for f = 1, m = 2^64 - 1 and
+ * s = 0 give q = x - 1 (x > 0) and bias = c + 2^PB - 1 makes x' = x 2^PB + c
+ * (so no branch on f = 1). */
+static __device__ void ans2_fentry(uint32_t f, uint32_t c, uint32_t pb, uint4 *e)
 {
-    uint32_t fc = es[sym].fc, f = fc & 0x1fffu, sh = fc >> 25;
-    if ((uint32_t)(x >> 32) >= f << (31u - pb)) { /* x >= f 2^(63-PB), whose low half is 0 */
-        if (end)
-            oc_store_le32(end - 4ull * (nw + 1), (uint32_t)x);
+    ans2_esym es;
+    ans2_esym_make(f, c, &es);
+    uint32_t sh = es.fc >> 25;
+    unsigned long long m = f > 1 ? es.m : ~0ull;
+    uint32_t s = f > 1 ? sh - 1u : 0u, bias = f > 1 ? c : c + (1u << pb) - 1u;
+    *e = make_uint4((uint32_t)m, (uint32_t)(m >> 32), f << (31u - pb),
+                    bias | (((1u << pb) - f) << 13) | (s << 26));
+}
+
+/* One encoding step of a lane: entry e into state x, a word emitted to
+ * the lane's stage of S words (shared address sb) at index min(nw, S - 1):
+ * a tile with a lane past its stage is coded again, so a clamped slot is
+ * never read. */
+template <uint32_t S>
+static __device__ __forceinline__ void ans2_fstep(uint4 e, uint64_t &x, uint32_t &nw, uint32_t sb)
+{
+    uint32_t xh = (uint32_t)(x >> 32);
+    bool r = xh >= e.z;
+    if (r)
+        asm volatile("st.shared.u32 [%0], %1;" ::"r"(sb + 4u * min(nw, S - 1u)), "r"((uint32_t)x));
+    nw += r ? 1u : 0u;
+    x = r ? (uint64_t)xh : x;
+    uint64_t q = __umul64hi(x, ((uint64_t)e.y << 32) | e.x) >> (e.w >> 26);
+    x = x + (e.w & 0x1fffu) + q * (uint64_t)((e.w >> 13) & 0x1fffu);
+}
+
+/* The core's ans2_encode_lane for lane `lane` of a tile of cnt symbols
+ * (SPLIT: 16-bit data's high bytes), its words staged: the m-th word
+ * emitted to stage[m] (stage: shared memory); returns the count (all
+ * words, staged or not) and the stored state in *st.  The symbols are
+ * loaded a block of 4 steps ahead at immediate offsets, the blocks run
+ * unguarded while the next block is in the tile, and the line 16 steps on
+ * is prefetched to L2. */
+template <uint32_t S, bool SPLIT>
+static __device__ __forceinline__ uint32_t ans2_flane(const uint4 *fe, const uint8_t *data, uint64_t first,
+                                                      uint32_t cnt, uint32_t lane, uint32_t *stage,
+                                                      uint32_t *st)
+{
+    constexpr uint32_t BK = ANS_LANES * (SPLIT ? 2u : 1u); /* bytes between a lane's symbols */
+    uint32_t sb = (uint32_t)__cvta_generic_to_shared(stage);
+    uint64_t x = ANS2_L;
+    uint32_t nw = 0;
+    if (lane < cnt) {
+        uint32_t ns = (cnt - 1u - lane) / ANS_LANES + 1u; /* the lane's symbols, last first */
+        const uint8_t *p0 =
+            data + (SPLIT ? 2 * first + 1 : first) + (size_t)(lane + (ns - 1u) * ANS_LANES) * (BK / 32u);
+        uint32_t w[4];
+#pragma unroll
+        for (uint32_t j = 0; j < 4; j++)
+            w[j] = j < ns ? (uint32_t)__ldg(p0 - j * BK) : 0u;
+        uint32_t j0 = 0;
+        for (; j0 + 8u <= ns; j0 += 4) { /* the next block in the tile: no guards */
+            uint32_t nx[4];
+#pragma unroll
+            for (uint32_t j = 0; j < 4; j++)
+                nx[j] = (uint32_t)__ldg(p0 - (4u + j) * BK);
+            if (j0 + ANS2_EPF_L2 < ns)
+                asm volatile("prefetch.global.L2 [%0];" ::"l"(p0 - ANS2_EPF_L2 * BK));
+#pragma unroll
+            for (uint32_t j = 0; j < 4; j++)
+                ans2_fstep<S>(fe[w[j]], x, nw, sb);
+#pragma unroll
+            for (uint32_t j = 0; j < 4; j++)
+                w[j] = nx[j];
+            p0 -= 4u * BK;
+        }
+        for (; j0 < ns; j0 += 4) { /* the last block or two */
+            uint32_t nx[4];
+#pragma unroll
+            for (uint32_t j = 0; j < 4; j++)
+                nx[j] = j0 + 4u + j < ns ? (uint32_t)__ldg(p0 - (4u + j) * BK) : 0u;
+#pragma unroll
+            for (uint32_t j = 0; j < 4; j++)
+                if (j0 + j < ns)
+                    ans2_fstep<S>(fe[w[j]], x, nw, sb);
+#pragma unroll
+            for (uint32_t j = 0; j < 4; j++)
+                w[j] = nx[j];
+            p0 -= 4u * BK;
+        }
+    }
+    if (x >> 32) { /* the stored state is 32 bits: its low half becomes the lane's first word */
+        stage[min(nw, S - 1u)] = (uint32_t)x;
         nw++;
         x >>= 32;
     }
-    uint64_t q = sh ? __umul64hi(x, es[sym].m) >> (sh - 1u) : x;
-    x = (q << pb) + (x - q * f) + ((fc >> 13) & 0xfffu);
+    *st = (uint32_t)x;
+    return nw;
 }
 
-static __device__ __forceinline__ uint32_t ans2_encode_lane_gpu(const ans2_esym *es, uint32_t pb,
-                                                                const uint8_t *data, uint32_t split,
-                                                                uint64_t first, uint32_t cnt, uint32_t lane,
-                                                                uint8_t *end, uint32_t *st)
+/* The same lane straight to global memory (end non-NULL: the m-th word to
+ * end - 4 (m + 1), so the lane's words end at `end`) or only counted: a
+ * tile whose stage overflowed, and the tiles of chunks of more tiles than
+ * warps (two passes).  Symbols loaded a block of 4 steps ahead, their line
+ * 16 steps ahead prefetched to L2. */
+static __device__ uint32_t ans2_glane(const uint4 *fe, const uint8_t *data, uint32_t split, uint64_t first,
+                                      uint32_t cnt, uint32_t lane, uint8_t *end, uint32_t *st)
 {
     uint64_t x = ANS2_L;
     uint32_t nw = 0;
     if (lane < cnt) {
-        /* the lane's symbols, last first: i = i0 - 32 j for j < ns */
         uint32_t ns = (cnt - 1u - lane) / ANS_LANES + 1u, stride = split ? 2u : 1u;
         const uint8_t *p0 =
             data + (split ? 2 * first + 1 : first) + (size_t)(lane + (ns - 1u) * ANS_LANES) * stride;
         size_t back = (size_t)ANS_LANES * stride;
-        uint32_t w[ANS2_EPF];
+        uint32_t w[4];
 #pragma unroll
-        for (uint32_t j = 0; j < ANS2_EPF; j++)
+        for (uint32_t j = 0; j < 4; j++)
             w[j] = j < ns ? (uint32_t)__ldg(p0 - j * back) : 0u;
-        for (uint32_t j0 = 0; j0 < ns; j0 += ANS2_EPF) {
-            uint32_t nx[ANS2_EPF];
+        for (uint32_t j0 = 0; j0 < ns; j0 += 4) {
+            uint32_t nx[4];
 #pragma unroll
-            for (uint32_t j = 0; j < ANS2_EPF; j++)
-                nx[j] = j0 + ANS2_EPF + j < ns ? (uint32_t)__ldg(p0 - (j0 + ANS2_EPF + j) * back) : 0u;
-            if (j0 + ANS2_EPF_L2 < ns) /* the line of the symbols 16 steps on, into L2 */
+            for (uint32_t j = 0; j < 4; j++)
+                nx[j] = j0 + 4u + j < ns ? (uint32_t)__ldg(p0 - (j0 + 4u + j) * back) : 0u;
+            if (j0 + ANS2_EPF_L2 < ns)
                 asm volatile("prefetch.global.L2 [%0];" ::"l"(p0 - (j0 + ANS2_EPF_L2) * back));
 #pragma unroll
-            for (uint32_t j = 0; j < ANS2_EPF; j++)
-                if (j0 + j < ns)
-                    ans2_encode_step(es, pb, w[j], x, nw, end);
+            for (uint32_t j = 0; j < 4; j++) {
+                if (j0 + j < ns) {
+                    uint4 e = fe[w[j]];
+                    uint32_t xh = (uint32_t)(x >> 32);
+                    if (xh >= e.z) {
+                        if (end)
+                            oc_store_le32(end - 4ull * (nw + 1), (uint32_t)x);
+                        nw++;
+                        x = xh;
+                    }
+                    uint64_t q = __umul64hi(x, ((uint64_t)e.y << 32) | e.x) >> (e.w >> 26);
+                    x = x + (e.w & 0x1fffu) + q * (uint64_t)((e.w >> 13) & 0x1fffu);
+                }
+            }
 #pragma unroll
-            for (uint32_t j = 0; j < ANS2_EPF; j++)
+            for (uint32_t j = 0; j < 4; j++)
                 w[j] = nx[j];
         }
     }
@@ -901,15 +1007,12 @@ static __device__ __forceinline__ uint32_t ans2_encode_lane_gpu(const ans2_esym 
     return nw;
 }
 
-#define ANS_HIST_AHEAD 8u /* the histogram's symbols a thread loads at once */
-
-/* The core's ans_normalize (the same table: the bytes must be the CPU's)
- * with its 256 64-bit divisions, f = max(1, count 2^PB / total), spread
- * over the CTA instead of thread 0's serial loop (ncu: the other 127
- * threads waited at the barrier after it, 13% of the encoder's stalls);
- * thread 0 then does the rest as the core does: the sum, the most frequent
- * symbol (the smallest on ties), the shortfall or excess, c. */
-static __device__ void ans_normalize_gpu(const uint32_t *counts, uint64_t total, uint32_t pb, ans_table *t)
+/* The core's ans_normalize (the same f, c, nsym, bytes: the CPU's table) with
+ * f = max(1, count 2^PB / total) by every thread, then the rest by warp 0:
+ * lane L owns symbols 8L..8L+7.  The most frequent symbol is the smallest on
+ * ties (the core's strict > from symbol 0), the excess loop's largest f
+ * likewise; both by a max over (value << 8 | 255 - s). */
+static __device__ void ans_normalize_warp(const uint32_t *counts, uint64_t total, uint32_t pb, ans_table *t)
 {
     for (uint32_t s = threadIdx.x; s < 256; s += ANS_THREADS) {
         uint32_t f = 0;
@@ -920,57 +1023,95 @@ static __device__ void ans_normalize_gpu(const uint32_t *counts, uint64_t total,
         t->f[s] = (uint16_t)f;
     }
     __syncthreads();
-    if (threadIdx.x != 0)
+    if (threadIdx.x >= 32)
         return;
-    uint32_t m = 1u << pb, sum = 0, top = 0, nsym = 0;
-    for (uint32_t s = 0; s < 256; s++) {
-        if (counts[s]) {
-            nsym++;
-            if (counts[s] > counts[top])
-                top = s;
-        }
-        sum += t->f[s];
+    uint32_t lane = threadIdx.x, s0 = 8u * lane, f[8], m = 1u << pb, sum = 0, nsym = 0;
+    unsigned long long top = 0;
+#pragma unroll
+    for (uint32_t j = 0; j < 8; j++) {
+        uint32_t cs = counts[s0 + j];
+        f[j] = t->f[s0 + j];
+        sum += f[j];
+        nsym += cs != 0;
+        unsigned long long key = ((unsigned long long)cs << 8) | (255u - (s0 + j));
+        top = key > top ? key : top;
     }
-    if (sum < m)
-        t->f[top] = (uint16_t)(t->f[top] + (m - sum));
-    while (sum > m) {
-        uint32_t big = 0;
-        for (uint32_t s = 1; s < 256; s++)
-            if (t->f[s] > t->f[big])
-                big = s;
-        uint32_t take = sum - m < t->f[big] - 1u ? sum - m : t->f[big] - 1u;
-        t->f[big] = (uint16_t)(t->f[big] - take);
+    sum = own_warp_sum32(sum);
+    nsym = own_warp_sum32(nsym);
+    top = own_warp_max_u64(top);
+    if (sum < m) {
+        uint32_t ts = 255u - (uint32_t)(top & 255u);
+        if (ts / 8u == lane)
+#pragma unroll
+            for (uint32_t j = 0; j < 8; j++)
+                if (s0 + j == ts)
+                    f[j] += m - sum;
+    }
+    while (sum > m) { /* warp-uniform */
+        unsigned long long big = 0;
+#pragma unroll
+        for (uint32_t j = 0; j < 8; j++) {
+            unsigned long long key = ((unsigned long long)f[j] << 8) | (255u - (s0 + j));
+            big = key > big ? key : big;
+        }
+        big = own_warp_max_u64(big);
+        uint32_t bs = 255u - (uint32_t)(big & 255u), bf = (uint32_t)(big >> 8);
+        uint32_t take = sum - m < bf - 1u ? sum - m : bf - 1u;
+        if (bs / 8u == lane)
+#pragma unroll
+            for (uint32_t j = 0; j < 8; j++)
+                if (s0 + j == bs)
+                    f[j] -= take;
         sum -= take;
     }
-    uint32_t cum = 0;
-    for (uint32_t s = 0; s < 256; s++) {
-        t->c[s] = (uint16_t)cum;
-        cum += t->f[s];
+    uint32_t local = 0;
+#pragma unroll
+    for (uint32_t j = 0; j < 8; j++)
+        local += f[j];
+    uint32_t cum = own_warp_incl_add32(local) - local;
+#pragma unroll
+    for (uint32_t j = 0; j < 8; j++) {
+        t->f[s0 + j] = (uint16_t)f[j];
+        t->c[s0 + j] = (uint16_t)cum;
+        cum += f[j];
     }
-    t->pb = pb;
-    t->nsym = nsym;
-    t->bytes = 33u + (nsym * pb + 7u) / 8u;
+    if (lane == 0) {
+        t->pb = pb;
+        t->nsym = nsym;
+        t->bytes = 33u + (nsym * pb + 7u) / 8u;
+    }
 }
 
-/* A CTA of 4 warps per chunk (a persistent grid over chunks): histogram in
- * shared memory, the core's normalisation on one thread, the symbols'
- * reciprocals; pass 1: each warp encodes tiles with a lane per state,
- * counting words (kept for the first 64 tiles); the coded size decides
- * coding or storing, exactly as the CPU codec; the tile table (a warp
- * scan of the tile sizes); pass 2: each lane encodes its state again and
- * writes its words down from where its run ends (a warp scan of the
- * counts), the stored states and counts beside them. */
+/* A u32 to out + 4 o: one store where `al` (out 4-aligned), else bytes. */
+static __device__ __forceinline__ void ans_put32(uint8_t *out, uint32_t o, uint32_t v, bool al)
+{
+    if (al)
+        reinterpret_cast<uint32_t *>(out)[o] = v;
+    else
+        oc_store_le32(out + 4ull * o, v);
+}
+
+/* A CTA of 4 warps per chunk (a persistent grid over chunks); see the
+ * file's head; S: the words of a lane's stage.  The stages (dynamic shared
+ * memory, ANS_ENC_SMEM(S)) also hold
+ * the histogram's per-warp counters before the coding, and a chunk of more
+ * tiles than warps keeps its lanes' counts there between its passes. */
+template <uint32_t S>
 static __global__ void __launch_bounds__(ANS_THREADS)
     ans_k_encode(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                  const size_t *caps, size_t *dst_sizes, oc_status *statuses, uint32_t dtype)
 {
+    extern __shared__ uint32_t ans_stages[]; /* ANS_WARPS x 32 lanes x S words */
     __shared__ uint32_t counts[256];
     __shared__ ans_table t;
-    __shared__ ans2_esym es[256];
-    __shared__ uint16_t kcache[ANS2_CACHE_TILES][ANS_LANES];
+    __shared__ uint4 fe[256];
+    __shared__ uint32_t tw[ANS_WARPS], tov[ANS_WARPS];
     __shared__ unsigned long long coded_words;
     uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
     uint32_t w = own_type_width(dtype);
+    uint32_t(*wcounts)[256] = reinterpret_cast<uint32_t(*)[256]>(ans_stages);
+    uint32_t *stage = ans_stages + (size_t)warp * ANS_LANES * S;
+    uint16_t *kcache = reinterpret_cast<uint16_t *>(ans_stages); /* a long chunk's counts */
     for (size_t ci = blockIdx.x; ci < n; ci += gridDim.x) {
         const uint8_t *p = (const uint8_t *)src[ci];
         uint64_t len = src_sizes[ci];
@@ -989,44 +1130,109 @@ static __global__ void __launch_bounds__(ANS_THREADS)
         if (st == OC_OK) {
             for (uint32_t s = threadIdx.x; s < 256; s += ANS_THREADS)
                 counts[s] = 0;
+            for (uint32_t s = threadIdx.x; s < ANS_WARPS * 256u; s += ANS_THREADS)
+                wcounts[s / 256u][s % 256u] = 0;
             if (threadIdx.x == 0)
                 coded_words = 0;
             __syncthreads();
-            /* the histogram: ANS_HIST_AHEAD symbols a thread loaded at once (one DRAM round
-             * trip for them: ncu found the loop waiting on each byte's load), then lanes
-             * with the same symbol add once (few distinct exponent bytes) */
-            for (uint64_t j0 = 0; j0 < sh.nsym; j0 += ANS_THREADS * ANS_HIST_AHEAD) { /* CTA-uniform */
+            /* the histogram: bytes into each warp's counters by shared atomics, 16-bit data's
+             * exponent bytes (few distinct) by match_any and one atomic a value; the chunk read
+             * as 16-byte vectors, ANS_HIST_VEC a thread at once (8 DRAM round trips for 64 KiB),
+             * the rest (a tail under 16 bytes, or an unaligned chunk) by bytes */
+            const bool wh = !sh.split;
+            uint64_t n16 = ((uintptr_t)p & 15u) == 0 ? len / 16u : 0u;
+            const uint4 *p4 = reinterpret_cast<const uint4 *>(p);
+            for (uint64_t b0 = 0; b0 < n16; b0 += ANS_THREADS * ANS_HIST_VEC) { /* CTA-uniform */
+                uint4 v[ANS_HIST_VEC];
+#pragma unroll
+                for (uint32_t u = 0; u < ANS_HIST_VEC; u++) {
+                    uint64_t i = b0 + (uint64_t)u * ANS_THREADS + threadIdx.x;
+                    v[u] = i < n16 ? __ldg(p4 + i) : make_uint4(0, 0, 0, 0);
+                }
+#pragma unroll
+                for (uint32_t u = 0; u < ANS_HIST_VEC; u++) {
+                    bool in = b0 + (uint64_t)u * ANS_THREADS + threadIdx.x < n16;
+                    uint32_t wd[4] = {v[u].x, v[u].y, v[u].z, v[u].w};
+                    if (wh) {
+                        if (in)
+#pragma unroll
+                            for (uint32_t k = 0; k < 16; k++)
+                                atomicAdd(&wcounts[warp][(wd[k / 4] >> (8 * (k % 4))) & 255u], 1u);
+                    } else {
+#pragma unroll
+                        for (uint32_t k = 0; k < 8; k++) { /* the high bytes: 1 and 3 of each word */
+                            uint32_t sy = in ? (wd[k / 2] >> (8 * (2 * (k % 2) + 1))) & 255u : 256u;
+                            uint32_t peers = __match_any_sync(OWN_FULL, sy);
+                            if (sy < 256u && (int)lane == __ffs((int)peers) - 1)
+                                atomicAdd(&counts[sy], (uint32_t)__popc(peers));
+                        }
+                    }
+                }
+            }
+            for (uint64_t j0 = (n16 * 16u) / (sh.split ? 2u : 1u); j0 < sh.nsym;
+                 j0 += ANS_THREADS * ANS_HIST_AHEAD) { /* CTA-uniform */
                 uint32_t sy[ANS_HIST_AHEAD];
 #pragma unroll
                 for (uint32_t u = 0; u < ANS_HIST_AHEAD; u++) {
                     uint64_t j = j0 + (uint64_t)u * ANS_THREADS + threadIdx.x;
                     sy[u] = j < sh.nsym ? ans_sym(p, sh.split, j) : 256u;
                 }
+                if (wh) {
 #pragma unroll
-                for (uint32_t u = 0; u < ANS_HIST_AHEAD; u++) {
-                    uint32_t peers = __match_any_sync(OWN_FULL, sy[u]);
-                    if (sy[u] < 256u && (int)lane == __ffs((int)peers) - 1)
-                        atomicAdd(&counts[sy[u]], (uint32_t)__popc(peers));
+                    for (uint32_t u = 0; u < ANS_HIST_AHEAD; u++)
+                        if (sy[u] < 256u)
+                            atomicAdd(&wcounts[warp][sy[u] & 255u], 1u);
+                } else {
+#pragma unroll
+                    for (uint32_t u = 0; u < ANS_HIST_AHEAD; u++) {
+                        uint32_t peers = __match_any_sync(OWN_FULL, sy[u]);
+                        if (sy[u] < 256u && (int)lane == __ffs((int)peers) - 1)
+                            atomicAdd(&counts[sy[u]], (uint32_t)__popc(peers));
+                    }
                 }
             }
             __syncthreads();
+            if (wh) {
+                for (uint32_t s = threadIdx.x; s < 256; s += ANS_THREADS) {
+                    uint32_t sum = 0;
+#pragma unroll
+                    for (uint32_t w2 = 0; w2 < ANS_WARPS; w2++)
+                        sum += wcounts[w2][s];
+                    counts[s] = sum;
+                }
+                __syncthreads();
+            }
             if (sh.nsym)
-                ans_normalize_gpu(counts, sh.nsym, ANS_PB, &t);
+                ans_normalize_warp(counts, sh.nsym, ANS_PB, &t);
             __syncthreads();
             if (sh.nsym)
                 for (uint32_t s = threadIdx.x; s < 256; s += ANS_THREADS)
-                    ans2_esym_make(t.f[s] ? t.f[s] : 1u, t.c[s], &es[s]);
+                    ans2_fentry(t.f[s] ? t.f[s] : 1u, t.c[s], ANS_PB, &fe[s]);
             __syncthreads();
-            uint32_t pb = t.pb;
-            /* pass 1: every tile's words */
-            if (sh.nsym) {
+            const bool one = sh.ntiles <= ANS_WARPS; /* CTA-uniform: the whole chunk in one pass */
+            uint32_t kw = 0, xs = 0;
+            if (sh.nsym && one) {
+                if (warp < sh.ntiles) {
+                    uint64_t first = (uint64_t)warp * ANS_TILE;
+                    uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, warp);
+                    kw = sh.split ? ans2_flane<S, true>(fe, p, first, cnt, lane, stage + lane * S, &xs)
+                                  : ans2_flane<S, false>(fe, p, first, cnt, lane, stage + lane * S, &xs);
+                    uint32_t sum = own_warp_sum32(kw);
+                    uint32_t ov = __any_sync(OWN_FULL, kw > S);
+                    if (lane == 0) {
+                        tw[warp] = sum;
+                        tov[warp] = ov;
+                        atomicAdd(&coded_words, (unsigned long long)sum);
+                    }
+                }
+            } else if (sh.nsym) { /* a long chunk: pass 1 counts, the counts kept in the stages */
                 for (uint32_t tile = warp; tile < sh.ntiles; tile += ANS_WARPS) {
                     uint64_t first = (uint64_t)tile * ANS_TILE;
                     uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, tile), x;
-                    uint32_t kw = ans2_encode_lane_gpu(es, pb, p, sh.split, first, cnt, lane, NULL, &x);
-                    if (tile < ANS2_CACHE_TILES)
-                        kcache[tile][lane] = (uint16_t)kw;
-                    uint32_t sum = own_warp_sum32(kw);
+                    uint32_t k = ans2_glane(fe, p, sh.split, first, cnt, lane, NULL, &x);
+                    if (tile < ANS_ECACHE(S))
+                        kcache[tile * ANS_LANES + lane] = (uint16_t)k;
+                    uint32_t sum = own_warp_sum32(k);
                     if (lane == 0)
                         atomicAdd(&coded_words, (unsigned long long)sum);
                 }
@@ -1053,17 +1259,47 @@ static __global__ void __launch_bounds__(ANS_THREADS)
                             d[at++] = 0;
                     }
                 }
-                if (mode) {
-                    uint64_t tab = head, base = tab + 4ull * sh.ntiles;
-                    /* tile sizes into the tile table (recounted past the cache), then end offsets */
+                uint64_t tab = head, base = tab + 4ull * sh.ntiles;
+                if (mode && one) {
+                    if (warp < sh.ntiles) {
+                        uint32_t off = 0; /* the tile's place: the sizes of the tiles before it */
+                        for (uint32_t k = 0; k < warp; k++)
+                            off += ANS2_TILE_HEAD + 4u * tw[k];
+                        if (lane == 0)
+                            oc_store_le32(d + tab + 4ull * warp, off + ANS2_TILE_HEAD + 4u * tw[warp]);
+                        uint8_t *at = d + base + off, *wo = at + ANS2_TILE_HEAD;
+                        bool al = ((uintptr_t)at & 3u) == 0;
+                        ans_put32(at, lane, xs, al);
+                        at[4 * ANS_LANES + 2 * lane] = (uint8_t)kw;
+                        at[4 * ANS_LANES + 2 * lane + 1] = (uint8_t)(kw >> 8);
+                        uint32_t incl = own_warp_incl_add32(kw);
+                        if (!tov[warp]) {
+                            /* lane L's words, staged last first, to wo[excl_L ..) first first */
+                            uint32_t excl = incl - kw;
+                            for (uint32_t L = 0; L < ANS_LANES; L++) {
+                                uint32_t nL = __shfl_sync(OWN_FULL, kw, L),
+                                         eL = __shfl_sync(OWN_FULL, excl, L);
+                                const uint32_t *sL = stage + L * S + nL - 1u;
+                                for (uint32_t j = lane; j < nL; j += 32)
+                                    ans_put32(wo, eL + j, *(sL - j), al);
+                            }
+                        } else { /* a lane past its stage: the tile again, straight to its place */
+                            uint64_t first = (uint64_t)warp * ANS_TILE;
+                            uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, warp), x;
+                            ans2_glane(fe, p, sh.split, first, cnt, lane, wo + 4ull * incl, &x);
+                        }
+                    }
+                    pos = base + ANS2_TILE_HEAD * (uint64_t)sh.ntiles + 4ull * coded_words;
+                } else if (mode) {
+                    /* more tiles than warps: each tile counted (sizes into the tile table), the
+                     * table's end offsets by a warp scan, each tile coded again to its place */
                     for (uint32_t tile = warp; tile < sh.ntiles; tile += ANS_WARPS) {
                         uint64_t first = (uint64_t)tile * ANS_TILE;
                         uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, tile), x;
-                        uint32_t kw =
-                            tile < ANS2_CACHE_TILES
-                                ? kcache[tile][lane]
-                                : ans2_encode_lane_gpu(es, pb, p, sh.split, first, cnt, lane, NULL, &x);
-                        uint32_t sum = own_warp_sum32(kw);
+                        uint32_t k = tile < ANS_ECACHE(S)
+                                         ? kcache[tile * ANS_LANES + lane]
+                                         : ans2_glane(fe, p, sh.split, first, cnt, lane, NULL, &x);
+                        uint32_t sum = own_warp_sum32(k);
                         if (lane == 0)
                             oc_store_le32(d + tab + 4ull * tile, ANS2_TILE_HEAD + 4u * sum);
                     }
@@ -1081,21 +1317,18 @@ static __global__ void __launch_bounds__(ANS_THREADS)
                         }
                     }
                     __syncthreads();
-                    /* pass 2: the tiles at their places */
                     for (uint32_t tile = warp; tile < sh.ntiles; tile += ANS_WARPS) {
                         uint64_t first = (uint64_t)tile * ANS_TILE;
                         uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, tile), x;
-                        uint32_t kw =
-                            tile < ANS2_CACHE_TILES
-                                ? kcache[tile][lane]
-                                : ans2_encode_lane_gpu(es, pb, p, sh.split, first, cnt, lane, NULL, &x);
-                        uint32_t incl = own_warp_incl_add32(kw);
+                        uint32_t k = tile < ANS_ECACHE(S)
+                                         ? kcache[tile * ANS_LANES + lane]
+                                         : ans2_glane(fe, p, sh.split, first, cnt, lane, NULL, &x);
+                        uint32_t incl = own_warp_incl_add32(k);
                         uint8_t *at = d + base + (tile ? oc_load_le32(d + tab + 4ull * (tile - 1)) : 0u);
-                        ans2_encode_lane_gpu(es, pb, p, sh.split, first, cnt, lane,
-                                             at + ANS2_TILE_HEAD + 4ull * incl, &x);
+                        ans2_glane(fe, p, sh.split, first, cnt, lane, at + ANS2_TILE_HEAD + 4ull * incl, &x);
                         oc_store_le32(at + 4 * lane, x);
-                        at[4 * ANS_LANES + 2 * lane] = (uint8_t)kw;
-                        at[4 * ANS_LANES + 2 * lane + 1] = (uint8_t)(kw >> 8);
+                        at[4 * ANS_LANES + 2 * lane] = (uint8_t)k;
+                        at[4 * ANS_LANES + 2 * lane + 1] = (uint8_t)(k >> 8);
                     }
                     pos = base + ANS2_TILE_HEAD * (uint64_t)sh.ntiles + 4ull * coded_words;
                 } else {
@@ -1103,8 +1336,19 @@ static __global__ void __launch_bounds__(ANS_THREADS)
                         d[pos + j] = (uint8_t)ans_sym(p, sh.split, j);
                     pos += sh.nsym;
                 }
-                for (uint64_t j = threadIdx.x; j < sh.lo; j += ANS_THREADS)
-                    d[pos + j] = p[2 * j];
+                /* the stored low bytes: 4 a thread (8 bytes read, one u32 written) where aligned */
+                if (sh.lo && (((uintptr_t)(d + pos) & 3u) | ((uintptr_t)p & 7u)) == 0) {
+                    uint64_t n4 = sh.lo / 4u;
+                    for (uint64_t j = threadIdx.x; j < n4; j += ANS_THREADS) {
+                        uint2 v = __ldg(reinterpret_cast<const uint2 *>(p) + j);
+                        reinterpret_cast<uint32_t *>(d + pos)[j] = __byte_perm(v.x, v.y, 0x6420);
+                    }
+                    for (uint64_t j = 4u * n4 + threadIdx.x; j < sh.lo; j += ANS_THREADS)
+                        d[pos + j] = p[2 * j];
+                } else {
+                    for (uint64_t j = threadIdx.x; j < sh.lo; j += ANS_THREADS)
+                        d[pos + j] = p[2 * j];
+                }
                 if (sh.tail && threadIdx.x == 0)
                     d[pos + sh.lo] = p[len - 1];
             }
@@ -1129,16 +1373,39 @@ static void ans_encode_args(const oc_gpu_config *cfg, own_encode_args *a)
 /* ---- the codec -------------------------------------------------------------------- */
 
 static const own_gpu_kernels ans_kernels = {
-    (const void *)ans_k_headers, /* headers */
-    (const void *)ans_k_groups,  /* tiles: a group of 2 tiles per CTA */
-    ANS_DTHREADS,                /* tile_threads */
-    ANS_GROUPS_SMEM,             /* tile_smem: the decode table and the warps' word buffers */
-    (const void *)ans_k_encode,  /* encode */
-    ANS_THREADS,                 /* encode_threads */
-    0,                           /* encode_smem */
+    (const void *)ans_k_headers,             /* headers */
+    (const void *)ans_k_groups,              /* tiles: a group of 4 tiles per CTA */
+    ANS_DTHREADS,                            /* tile_threads */
+    ANS_GROUPS_SMEM,                         /* tile_smem: the decode table and the warps' word buffers */
+    (const void *)ans_k_encode<ANS_ESTAGE1>, /* encode: 1-byte symbols */
+    ANS_THREADS,                             /* encode_threads */
+    ANS_ENC_SMEM(ANS_ESTAGE1),               /* encode_smem: the lanes' word stages */
     ans_encode_args};
+
+/* The same codec compressing 16-bit data: smaller stages, more CTAs an SM. */
+static const own_gpu_kernels ans_kernels_w2 = {(const void *)ans_k_headers,
+                                               (const void *)ans_k_groups,
+                                               ANS_DTHREADS,
+                                               ANS_GROUPS_SMEM,
+                                               (const void *)ans_k_encode<ANS_ESTAGE2>,
+                                               ANS_THREADS,
+                                               ANS_ENC_SMEM(ANS_ESTAGE2),
+                                               ans_encode_args};
 
 OWN_GPU_LAUNCHES(ans, ans_kernels)
 
-extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_ans = {NULL, ans_compress, oc_own_gpu_decompress_scratch,
-                                                            ans_decompress, ans_sizes};
+/* Compression with the encoder of the data type's width (ans_compress: 1-byte types). */
+static oc_status ans_compress_typed(void *scratch, size_t scratch_size, const oc_gpu_config *cfg, size_t n,
+                                    const void *const *src, const size_t *src_sizes, void *const *dst,
+                                    const size_t *caps, size_t *dst_sizes, oc_status *statuses,
+                                    cudaStream_t stream)
+{
+    if (own_type_width((uint32_t)oc_typed_data_type(&cfg->typed)) == 2)
+        return oc_own_gpu_compress(&ans_kernels_w2, cfg, n, src, src_sizes, dst, caps, dst_sizes, statuses,
+                                   stream);
+    return ans_compress(scratch, scratch_size, cfg, n, src, src_sizes, dst, caps, dst_sizes, statuses,
+                        stream);
+}
+
+extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_ans = {
+    NULL, ans_compress_typed, oc_own_gpu_decompress_scratch, ans_decompress, ans_sizes};
