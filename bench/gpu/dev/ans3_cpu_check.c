@@ -23,7 +23,7 @@
 
 static ans3_ws g_ws3;
 static ans_ws g_ws2;
-static long g_fail, g_cases;
+static long g_fail, g_cases, g_emu;
 static uint64_t g_rng = 0x2545f4914f6cdd1dull;
 
 static uint64_t rng_next(void)
@@ -33,6 +33,16 @@ static uint64_t rng_next(void)
     g_rng ^= g_rng << 17;
     return g_rng;
 }
+
+/* One decoding step of state *x with ans_dentry's table: the entry (symbol in bits 0-7). */
+static uint32_t ans_dstep_e(const uint32_t *dt, uint32_t mask, uint32_t pb, uint64_t *x)
+{
+    uint32_t e = dt[*x & mask];
+    *x = (uint64_t)(((e >> 8) & 0xfffu) + 1u) * (*x >> pb) + (e >> 20);
+    return e;
+}
+
+static void emu_chunk(const uint8_t *src, uint64_t n, const uint8_t *ref, oc_status ref_st);
 
 /* One chunk: v3 round trip, v2 size; damaged copies decode to a status. Returns the v3 size. */
 static uint64_t one(const uint8_t *src, uint64_t n, uint32_t dtype, uint64_t *v2size, int damage)
@@ -53,6 +63,7 @@ static uint64_t one(const uint8_t *src, uint64_t n, uint32_t dtype, uint64_t *v2
                 dtype, (int)st, (unsigned long long)got);
         g_fail++;
     }
+    emu_chunk(comp, c3, dec, st);
     /* the v2 decoder must refuse v3 (a version it does not know) */
     if (ans_decompress_chunk(&g_ws2, comp, c3, dec, CH, &got) != OC_ERR_CORRUPT) {
         fprintf(stderr, "the v2 core accepted a v3 chunk\n");
@@ -68,10 +79,144 @@ static uint64_t one(const uint8_t *src, uint64_t n, uint32_t dtype, uint64_t *v2
         /* exactly-sized heap copy: ASan catches any read past its end */
         uint8_t *h = (uint8_t *)malloc(len ? len : 1);
         memcpy(h, bad, len);
-        (void)ans3_decompress_chunk(&g_ws3, h, len, dec, CH, &got);
+        static uint8_t dref[CH + 64];
+        memset(dref, 0, sizeof dref);
+        oc_status dst_ = ans3_decompress_chunk(&g_ws3, h, len, dref, CH, &got);
+        emu_chunk(h, len, dref, dst_);
         free(h);
     }
     return c3;
+}
+
+
+/* ---- ans3_kernels.cuh's lane loop, emulated (one lane at a time) --------------------------
+ * ans3_decode_tile's order of steps, pairs, prefetched words nw0/nw1, tail and
+ * end check, for blocks of BS steps; the window is a column of the lane's
+ * words where a slot past K holds garbage (as a ring slot would).  Its bytes
+ * and status must be ans3_decode_tile's (the reference's). */
+static uint32_t emu_word(const uint8_t *w, uint32_t nw, uint32_t r)
+{
+    return r < nw ? oc_load_le32(w + 4ull * r) : 0xdeadbeefu ^ r;
+}
+
+static int emu_take(uint64_t *x, uint32_t w)
+{
+    int rn = *x < ANS2_L;
+    if (rn)
+        *x = (*x << 32) | w;
+    return rn;
+}
+
+static int emu_lane(const uint32_t *dt, uint32_t pb, uint32_t sa, uint32_t sb, const uint8_t *w, uint32_t nw,
+                    uint32_t lane, uint32_t cnt, uint8_t *out, uint32_t stride, uint32_t BS)
+{
+    uint32_t r = 0, nw0 = emu_word(w, nw, 0), nw1 = emu_word(w, nw, 1), mask = (1u << pb) - 1u;
+    uint64_t xa = sa, xb = sb;
+    int ra = emu_take(&xa, nw0), rb = emu_take(&xb, ra ? nw1 : nw0);
+    r += (uint32_t)(ra + rb);
+    if (ra || rb) {
+        nw0 = emu_word(w, nw, r);
+        nw1 = emu_word(w, nw, r + 1);
+    }
+    uint32_t full = cnt / ANS_LANES, k = 0;
+    for (; k + BS <= full; k += BS) {
+        for (uint32_t i = 0; i < BS; i += 2) {
+            uint32_t ea = ans_dstep_e(dt, mask, pb, &xa), eb = ans_dstep_e(dt, mask, pb, &xb);
+            if (out) {
+                out[(uint64_t)((k + i) * ANS_LANES + lane) * stride] = (uint8_t)ea;
+                out[(uint64_t)((k + i + 1) * ANS_LANES + lane) * stride] = (uint8_t)eb;
+            }
+            ra = emu_take(&xa, nw0);
+            rb = emu_take(&xb, ra ? nw1 : nw0);
+            r += (uint32_t)(ra + rb);
+            if (ra || rb) {
+                nw0 = emu_word(w, nw, r);
+                nw1 = emu_word(w, nw, r + 1);
+            }
+        }
+    }
+    for (uint32_t i = 0; i + 1 < BS; i++) {
+        if (k + i < full) {
+            uint64_t *x = (i & 1u) ? &xb : &xa;
+            uint32_t e = ans_dstep_e(dt, mask, pb, x);
+            if (out)
+                out[(uint64_t)((k + i) * ANS_LANES + lane) * stride] = (uint8_t)e;
+            if (emu_take(x, nw0)) {
+                r++;
+                nw0 = emu_word(w, nw, r);
+                nw1 = emu_word(w, nw, r + 1);
+            }
+        }
+    }
+    if (full * ANS_LANES + lane < cnt) {
+        uint64_t *x = (full & 1u) ? &xb : &xa;
+        uint32_t e = ans_dstep_e(dt, mask, pb, x);
+        if (out)
+            out[(uint64_t)(full * ANS_LANES + lane) * stride] = (uint8_t)e;
+        if (emu_take(x, nw0))
+            r++;
+    }
+    return sa == 0 || sb == 0 || r != nw || xa != ANS2_L || xb != ANS2_L;
+}
+
+/* A v3 chunk through the emulated loop (BS 4 and 8) against the reference: same bytes, same status. */
+static void emu_chunk(const uint8_t *src, uint64_t n, const uint8_t *ref, oc_status ref_st)
+{
+    static uint8_t dec[CH + 64];
+    static uint32_t dt[1u << ANS_PB_MAX];
+    ans_chunk k;
+    ans_table t;
+    memset(&k, 0, sizeof k);
+    memset(&t, 0, sizeof t);
+    oc_status st = ans3_chunk_check(src, n, CH, &k, &t);
+    if (st != OC_OK || k.mode != 1)
+        return; /* chunk-level statuses are the reference's own code */
+    for (uint32_t slot = 0; slot < (1u << t.pb); slot++)
+        dt[slot] = ans_dentry(&t, slot);
+    for (uint32_t BS = 4; BS <= 8; BS += 4) {
+        memset(dec, 0, sizeof dec);
+        oc_status got = OC_OK;
+        for (uint32_t tile = 0; tile < k.sh.ntiles && got == OC_OK; tile++) {
+            uint64_t a, b, first = (uint64_t)tile * ANS_TILE;
+            uint32_t cnt = own_tile_elems(k.sh.nsym, ANS_TILE, tile);
+            got = own_tile_span(src, k.tile_tab, k.sh.ntiles, tile, k.limit, &a, &b);
+            if (got != OC_OK)
+                break;
+            const uint8_t *ts = src + a;
+            uint64_t at = ANS3_TILE_HEAD;
+            for (uint32_t l = 0; l < ANS_LANES; l++)
+                at += 4ull * oc_load_le16(ts + 8 * ANS_LANES + 2 * l);
+            if (b - a < ANS3_TILE_HEAD || at != b - a) {
+                got = OC_ERR_CORRUPT;
+                break;
+            }
+            uint8_t *o = dec + (k.sh.split ? 2 * first + 1 : first);
+            at = ANS3_TILE_HEAD;
+            int bad = 0;
+            for (uint32_t l = 0; l < ANS_LANES; l++) {
+                uint32_t nw = oc_load_le16(ts + 8 * ANS_LANES + 2 * l);
+                bad |= emu_lane(dt, t.pb, oc_load_le32(ts + 4 * l), oc_load_le32(ts + 4 * (ANS_LANES + l)), ts + at,
+                                nw, l, cnt, o, k.sh.split ? 2u : 1u, BS);
+                at += 4ull * nw;
+            }
+            if (bad)
+                got = OC_ERR_CORRUPT;
+        }
+        g_emu++;
+        if (got != ref_st) {
+            fprintf(stderr, "emulated GPU loop (BS %u): status %d, reference %d\n", BS, (int)got, (int)ref_st);
+            g_fail++;
+        } else if (got == OC_OK) {
+            for (uint64_t i = 0; i < k.sh.nsym; i++) {
+                uint64_t j = k.sh.split ? 2 * i + 1 : i;
+                if (dec[j] != ref[j]) {
+                    fprintf(stderr, "emulated GPU loop (BS %u): byte %llu differs\n", BS, (unsigned long long)j);
+                    g_fail++;
+                    break;
+                }
+            }
+        }
+    }
 }
 
 static uint8_t *slurp(const char *path, size_t *n)
@@ -148,6 +293,6 @@ int main(int argc, char **argv)
         }
         free(b);
     }
-    printf("%ld chunks, %ld failures\n", g_cases, g_fail);
+    printf("%ld chunks, %ld emulated GPU-loop decodes, %ld failures\n", g_cases, g_emu, g_fail);
     return g_fail ? 1 : 0;
 }
