@@ -45,12 +45,12 @@ static uint32_t ans_dstep_e(const uint32_t *dt, uint32_t mask, uint32_t pb, uint
 static void emu_chunk(const uint8_t *src, uint64_t n, const uint8_t *ref, oc_status ref_st);
 
 /* One chunk: v3 round trip, v2 size; damaged copies decode to a status. Returns the v3 size. */
-static uint64_t one(const uint8_t *src, uint64_t n, uint32_t dtype, uint64_t *v2size, int damage)
+static uint64_t one(const uint8_t *src, uint64_t n, uint32_t dtype, uint32_t tshift, uint64_t *v2size, int damage)
 {
     static uint8_t comp[2 * CH + 64], comp2[2 * CH + 64], dec[CH + 64], bad[2 * CH + 64];
     uint64_t c3 = 0, c2 = 0, got = 0;
     g_cases++;
-    if (ans3_compress_chunk(&g_ws3, src, n, dtype, comp, sizeof comp, &c3) != OC_OK ||
+    if (ans3_compress_chunk(&g_ws3, src, n, dtype, tshift, comp, sizeof comp, &c3) != OC_OK ||
         ans_compress_chunk_v(&g_ws2, 2, src, n, dtype, comp2, sizeof comp2, &c2) != OC_OK) {
         fprintf(stderr, "compress failed (n %llu)\n", (unsigned long long)n);
         g_fail++;
@@ -59,8 +59,8 @@ static uint64_t one(const uint8_t *src, uint64_t n, uint32_t dtype, uint64_t *v2
     *v2size = c2;
     oc_status st = ans3_decompress_chunk(&g_ws3, comp, c3, dec, CH, &got);
     if (st != OC_OK || got != n || memcmp(dec, src, n) != 0) {
-        fprintf(stderr, "v3 round trip failed: n %llu dtype %u status %d got %llu\n", (unsigned long long)n,
-                dtype, (int)st, (unsigned long long)got);
+        fprintf(stderr, "v3 round trip failed: n %llu dtype %u tiles of 16384 << %u, status %d got %llu\n",
+                (unsigned long long)n, dtype, tshift, (int)st, (unsigned long long)got);
         g_fail++;
     }
     emu_chunk(comp, c3, dec, st);
@@ -176,9 +176,10 @@ static void emu_chunk(const uint8_t *src, uint64_t n, const uint8_t *ref, oc_sta
     for (uint32_t BS = 4; BS <= 8; BS += 4) {
         memset(dec, 0, sizeof dec);
         oc_status got = OC_OK;
+        const uint32_t TS = ans3_tile_of(src[3]);
         for (uint32_t tile = 0; tile < k.sh.ntiles && got == OC_OK; tile++) {
-            uint64_t a, b, first = (uint64_t)tile * ANS_TILE;
-            uint32_t cnt = own_tile_elems(k.sh.nsym, ANS_TILE, tile);
+            uint64_t a, b, first = (uint64_t)tile * TS;
+            uint32_t cnt = own_tile_elems(k.sh.nsym, TS, tile);
             got = own_tile_span(src, k.tile_tab, k.sh.ntiles, tile, k.limit, &a, &b);
             if (got != OC_OK)
                 break;
@@ -235,16 +236,19 @@ static uint8_t *slurp(const char *path, size_t *n)
 
 static void file_rows(const char *name, const uint8_t *b, size_t n, uint32_t dtype)
 {
-    uint64_t t3 = 0, t2 = 0, raw = 0;
+    uint64_t t3[2] = {0, 0}, t2 = 0, raw = 0;
     for (size_t at = 0; at < n; at += CH) {
         uint64_t len = n - at < CH ? n - at : CH, c2 = 0;
-        t3 += one(b + at, len, dtype, &c2, at % (8 * CH) == 0 ? 8 : 0);
+        for (uint32_t ts = 0; ts <= ANS3_TSHIFT_MAX; ts++)
+            t3[ts] += one(b + at, len, dtype, ts, &c2, at % (8 * CH) == 0 ? 8 : 0);
         t2 += c2;
         raw += len;
     }
-    printf("%-36s %-4s %9llu bytes: ratio v2 %.4f, v3 %.4f (v3 %+lld bytes, %.1f a chunk)\n", name,
-           dtype == OC_TYPE_BF16 ? "bf16" : "|u1", (unsigned long long)raw, (double)raw / (double)t2,
-           (double)raw / (double)t3, (long long)(t3 - t2), (double)(long long)(t3 - t2) / (double)((n + CH - 1) / CH));
+    double nc = (double)((n + CH - 1) / CH);
+    printf("%-28s %-4s %8llu bytes: ratio v2 %.4f, v3 %.4f (%+.1f bytes a chunk), v3 tiles of 32768 %.4f (%+.1f)\n",
+           name, dtype == OC_TYPE_BF16 ? "bf16" : "|u1", (unsigned long long)raw, (double)raw / (double)t2,
+           (double)raw / (double)t3[0], ((double)t3[0] - (double)t2) / nc, (double)raw / (double)t3[1],
+           ((double)t3[1] - (double)t2) / nc);
 }
 
 int main(int argc, char **argv)
@@ -252,25 +256,27 @@ int main(int argc, char **argv)
     static uint8_t g[CH];
     uint64_t c2;
     /* generated: skewed bytes at lengths around lanes, pairs of steps and tiles */
-    const uint64_t lens[] = {1, 2, 31, 32, 33, 63, 64, 65, 95, 96, 97, 127, 129, 1000, 16383, 16384, 16385,
-                             16448, 32767, 40000, CH};
+    const uint64_t lens[] = {1,     2,     31,    32,    33,    63,    64,    65,    95,    96,   97,   127,
+                             129,   1000,  16383, 16384, 16385, 16448, 32767, 32768, 32769, 40000, CH};
     for (uint64_t i = 0; i < CH; i++) {
         uint64_t r = rng_next();
         g[i] = (uint8_t)((r & 7) ? 'a' + (r >> 8) % 5 : (r >> 16) & 0xff);
     }
     for (size_t j = 0; j < sizeof lens / sizeof lens[0]; j++) {
-        one(g, lens[j], OC_TYPE_U8, &c2, 8);
-        one(g, lens[j], OC_TYPE_BF16, &c2, 4);
+        for (uint32_t ts = 0; ts <= ANS3_TSHIFT_MAX; ts++) {
+            one(g, lens[j], OC_TYPE_U8, ts, &c2, 8);
+            one(g, lens[j], OC_TYPE_BF16, ts, &c2, 4);
+        }
     }
     memset(g, 'x', CH);
-    one(g, CH, OC_TYPE_U8, &c2, 4);
+    one(g, CH, OC_TYPE_U8, 1, &c2, 4);
     for (uint64_t i = 0; i < CH; i++)
         g[i] = (uint8_t)(rng_next() & 1 ? 'p' : 'q');
-    one(g, CH, OC_TYPE_U8, &c2, 4);
-    one(g, 5000, OC_TYPE_U8, &c2, 4);
+    one(g, CH, OC_TYPE_U8, 1, &c2, 4);
+    one(g, 5000, OC_TYPE_U8, 0, &c2, 4);
     for (uint64_t i = 0; i < CH; i++)
         g[i] = (uint8_t)rng_next();
-    one(g, CH, OC_TYPE_U8, &c2, 4); /* stored (mode 0) */
+    one(g, CH, OC_TYPE_U8, 1, &c2, 4); /* stored (mode 0) */
     for (int a = 1; a < argc; a++) {
         size_t n = 0;
         uint8_t *b = slurp(argv[a], &n);

@@ -6,7 +6,9 @@
  * measures exactly that, in one process on one device: the input (one file,
  * repeated to 1 GiB of 64 KiB chunks; --mib M for M MiB) is compressed to v2
  * by the library's GPU encoder and to v3 by the CPU reference (ans3_ref.h;
- * the file's distinct chunks once, then repeated as the input is); both
+ * the file's distinct chunks once, then repeated as the input is), v3 with
+ * tiles of 16384 symbols ("v3") and of 32768 ("v3t": header flags 1, each
+ * state coding 512 symbols a tile as v2's, so v2's ratio); the three
  * ratios are printed; then each decoder variant decodes its format, every
  * output is compared with the input (and every status and size checked),
  * and the median of --reps timed calls is printed in GB/s of decoded bytes:
@@ -17,6 +19,10 @@
  *   v3-win4-16m8  the same at 8 CTAs an SM (more registers a thread)
  *   v3-win4-32b8  v3: 4 warps, R 32, blocks of 8 steps (4 pairs), 8 CTAs an SM
  *   v3-win2-32    v3: CTAs of 2 warps (a bf16 chunk's 2 tiles), R 32, 12 CTAs an SM
+ *   v3-win2-16    v3: CTAs of 2 warps, R 16 (12 KiB: 16 CTAs an SM)
+ *   v3t-win2-16   v3t (a text chunk's 2 tiles a CTA): 2 warps, R 16, 16 CTAs an SM
+ *   v3t-win2-32   v3t: 2 warps, R 32, 12 CTAs an SM
+ *   v3t-win4-16   v3t: 4 warps, R 16 (a 64 KiB text chunk leaves half of them idle)
  *
  *   ans3_dev [--dtype u1|bf16] [--reps N] [--mib M] [--only V1,V2] FILE
  *
@@ -111,22 +117,30 @@ int main(int argc, char **argv)
         got = total;
     const size_t nf = got / CH; /* chunk i of the input is the file's chunk i mod nf */
 
-    /* v3 by the CPU reference, the file's chunks once, each decoded back by the reference */
-    std::vector<uint8_t> h3(nf * CAP, 0), back(CH);
-    std::vector<size_t> c3(nf);
+    /* v3 by the CPU reference (tiles of 16384 << tshift), the file's chunks once, each decoded back */
     int ref_fail = 0;
-    for (size_t j = 0; j < nf; j++) {
-        uint64_t sz = 0, dsz = 0;
-        if (ans3_compress_chunk(&g_ws3, host.data() + j * CH, CH, dtype, h3.data() + j * CAP, CAP, &sz) != OC_OK ||
-            ans3_decompress_chunk(&g_ws3, h3.data() + j * CAP, sz, back.data(), CH, &dsz) != OC_OK || dsz != CH ||
-            memcmp(back.data(), host.data() + j * CH, CH) != 0) {
-            fprintf(stderr, "CPU reference failed on chunk %zu\n", j);
-            ref_fail = 1;
+    auto encode3 = [&](uint32_t tshift, std::vector<uint8_t> &h3, std::vector<size_t> &c3) {
+        std::vector<uint8_t> back(CH);
+        h3.assign(nf * CAP, 0);
+        c3.assign(nf, 0);
+        for (size_t j = 0; j < nf; j++) {
+            uint64_t sz = 0, dsz = 0;
+            if (ans3_compress_chunk(&g_ws3, host.data() + j * CH, CH, dtype, tshift, h3.data() + j * CAP, CAP,
+                                    &sz) != OC_OK ||
+                ans3_decompress_chunk(&g_ws3, h3.data() + j * CAP, sz, back.data(), CH, &dsz) != OC_OK ||
+                dsz != CH || memcmp(back.data(), host.data() + j * CH, CH) != 0) {
+                fprintf(stderr, "CPU reference failed on chunk %zu (tiles of 16384 << %u)\n", j, tshift);
+                ref_fail = 1;
+            }
+            c3[j] = sz;
         }
-        c3[j] = sz;
-    }
+    };
+    std::vector<uint8_t> h3, h3t;
+    std::vector<size_t> c3, c3t;
+    encode3(0, h3, c3);
+    encode3(1, h3t, c3t);
 
-    uint8_t *in, *comp2, *comp3, *out, *fdev;
+    uint8_t *in, *comp2, *comp3, *comp3t, *out, *fdev;
     CUDA_OK(cudaMalloc(&fdev, got));
     CUDA_OK(cudaMemcpy(fdev, host.data(), got, cudaMemcpyHostToDevice));
     CUDA_OK(cudaMalloc(&in, total));
@@ -134,26 +148,34 @@ int main(int argc, char **argv)
         CUDA_OK(cudaMemcpy(in + at, fdev, std::min(got, total - at), cudaMemcpyDeviceToDevice));
     CUDA_OK(cudaMalloc(&comp2, n * CAP));
     CUDA_OK(cudaMalloc(&comp3, n * CAP));
+    CUDA_OK(cudaMalloc(&comp3t, n * CAP));
     CUDA_OK(cudaMalloc(&out, total));
     CUDA_OK(cudaMemcpy(comp3, h3.data(), nf * CAP, cudaMemcpyHostToDevice));
-    for (size_t at = nf; at < n; at += nf)
+    CUDA_OK(cudaMemcpy(comp3t, h3t.data(), nf * CAP, cudaMemcpyHostToDevice));
+    for (size_t at = nf; at < n; at += nf) {
         CUDA_OK(cudaMemcpy(comp3 + at * CAP, comp3, std::min(nf, n - at) * CAP, cudaMemcpyDeviceToDevice));
+        CUDA_OK(cudaMemcpy(comp3t + at * CAP, comp3t, std::min(nf, n - at) * CAP, cudaMemcpyDeviceToDevice));
+    }
     std::vector<const void *> hin(n);
-    std::vector<void *> hc2(n), hc3(n), hout(n);
-    std::vector<size_t> hsz(n, CH), hcap(n, CAP), hocap(n, CH), hcsz3(n);
+    std::vector<void *> hc2(n), hc3(n), hc3t(n), hout(n);
+    std::vector<size_t> hsz(n, CH), hcap(n, CAP), hocap(n, CH), hcsz3(n), hcsz3t(n);
     for (size_t i = 0; i < n; i++) {
         hin[i] = in + i * CH;
         hc2[i] = comp2 + i * CAP;
         hc3[i] = comp3 + i * CAP;
+        hc3t[i] = comp3t + i * CAP;
+        hcsz3t[i] = c3t[i % nf];
         hout[i] = out + i * CH;
         hcsz3[i] = c3[i % nf];
     }
-    void **d_in, **d_c2, **d_c3, **d_out;
-    size_t *d_sz, *d_cap, *d_csz2, *d_csz3, *d_ocap, *d_osz;
+    void **d_in, **d_c2, **d_c3, **d_c3t, **d_out;
+    size_t *d_sz, *d_cap, *d_csz2, *d_csz3, *d_csz3t, *d_ocap, *d_osz;
     oc_status *d_st;
     CUDA_OK(cudaMalloc(&d_in, n * sizeof(void *)));
     CUDA_OK(cudaMalloc(&d_c2, n * sizeof(void *)));
     CUDA_OK(cudaMalloc(&d_c3, n * sizeof(void *)));
+    CUDA_OK(cudaMalloc(&d_c3t, n * sizeof(void *)));
+    CUDA_OK(cudaMalloc(&d_csz3t, n * sizeof(size_t)));
     CUDA_OK(cudaMalloc(&d_out, n * sizeof(void *)));
     CUDA_OK(cudaMalloc(&d_sz, n * sizeof(size_t)));
     CUDA_OK(cudaMalloc(&d_cap, n * sizeof(size_t)));
@@ -165,6 +187,8 @@ int main(int argc, char **argv)
     CUDA_OK(cudaMemcpy(d_in, hin.data(), n * sizeof(void *), cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemcpy(d_c2, hc2.data(), n * sizeof(void *), cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemcpy(d_c3, hc3.data(), n * sizeof(void *), cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(d_c3t, hc3t.data(), n * sizeof(void *), cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(d_csz3t, hcsz3t.data(), n * sizeof(size_t), cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemcpy(d_out, hout.data(), n * sizeof(void *), cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemcpy(d_sz, hsz.data(), n * sizeof(size_t), cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemcpy(d_cap, hcap.data(), n * sizeof(size_t), cudaMemcpyHostToDevice));
@@ -189,7 +213,7 @@ int main(int argc, char **argv)
     CUDA_OK(cudaMemcpy(hst.data(), d_st, n * sizeof(oc_status), cudaMemcpyDeviceToHost));
     std::vector<size_t> hcsz2(n);
     CUDA_OK(cudaMemcpy(hcsz2.data(), d_csz2, n * sizeof(size_t), cudaMemcpyDeviceToHost));
-    size_t sum2 = 0, sum3 = 0;
+    size_t sum2 = 0, sum3 = 0, sum3t = 0;
     for (size_t i = 0; i < n; i++) {
         if (hst[i] != OC_OK) {
             fprintf(stderr, "v2 compress status %d on chunk %zu\n", (int)hst[i], i);
@@ -197,10 +221,13 @@ int main(int argc, char **argv)
         }
         sum2 += hcsz2[i];
         sum3 += hcsz3[i];
+        sum3t += hcsz3t[i];
     }
-    printf("%s %s: %zu chunks of 64 KiB (%zu distinct), ratio v2 %.4f, v3 %.4f (v3 %+.1f bytes a chunk)%s\n",
+    printf("%s %s: %zu chunks of 64 KiB (%zu distinct), ratio v2 %.4f, v3 %.4f (%+.1f bytes a chunk), v3t %.4f "
+           "(%+.1f)%s\n",
            file, dtype == OC_TYPE_BF16 ? "bf16" : "|u1", n, nf, (double)total / (double)sum2,
-           (double)total / (double)sum3, ((double)sum3 - (double)sum2) / (double)n,
+           (double)total / (double)sum3, ((double)sum3 - (double)sum2) / (double)n, (double)total / (double)sum3t,
+           ((double)sum3t - (double)sum2) / (double)n,
            ref_fail ? "; CPU REFERENCE FAILED" : "; CPU reference round trips checked");
 
     size_t scr_size = oc_own_gpu_decompress_scratch(&cfg, n);
@@ -212,7 +239,7 @@ int main(int argc, char **argv)
     struct variant {
         const char *name;
         own_gpu_kernels k;
-        int v3;
+        int v3; /* 0: the v2 chunks, 1: v3, 2: v3t */
     };
     std::vector<variant> vs;
     vs.push_back({"library", ans_kernels, 0});
@@ -222,25 +249,24 @@ int main(int argc, char **argv)
     kw232.tile_threads = 2 * 32;
     kw232.tile_smem = ANSW_SMEM(2u, 32u);
     vs.push_back({"win2-32", kw232, 0});
-    own_gpu_kernels k3a = ans_kernels, k3b, k3c, k3d;
-    k3a.headers = (const void *)ans3_k_headers<4>;
-    k3a.tiles = (const void *)ans3_k_groups<4, 16, 4, 10>;
-    k3a.tile_threads = 4 * 32;
-    k3a.tile_smem = ANSW_SMEM(4u, 16u);
-    k3b = k3a;
-    k3b.tiles = (const void *)ans3_k_groups<4, 16, 4, 8>;
-    k3c = k3a;
-    k3c.tiles = (const void *)ans3_k_groups<4, 32, 8, 8>;
-    k3c.tile_smem = ANSW_SMEM(4u, 32u);
-    k3d = k3a;
-    k3d.headers = (const void *)ans3_k_headers<2>;
-    k3d.tiles = (const void *)ans3_k_groups<2, 32, 4, 12>;
-    k3d.tile_threads = 2 * 32;
-    k3d.tile_smem = ANSW_SMEM(2u, 32u);
-    vs.push_back({"v3-win4-16", k3a, 1});
-    vs.push_back({"v3-win4-16m8", k3b, 1});
-    vs.push_back({"v3-win4-32b8", k3c, 1});
-    vs.push_back({"v3-win2-32", k3d, 1});
+    /* v3 variants: NW warps a CTA, windows of R words, blocks of BS steps, MINB CTAs an SM */
+    auto v3k = [&](const void *headers, const void *tiles, uint32_t nw, uint32_t r) {
+        own_gpu_kernels k = ans_kernels;
+        k.headers = headers;
+        k.tiles = tiles;
+        k.tile_threads = nw * 32;
+        k.tile_smem = ANS3_SMEM(nw, r);
+        return k;
+    };
+    const void *h4 = (const void *)ans3_k_headers<4>, *h2 = (const void *)ans3_k_headers<2>;
+    vs.push_back({"v3-win4-16", v3k(h4, (const void *)ans3_k_groups<4, 16, 4, 10>, 4, 16), 1});
+    vs.push_back({"v3-win4-16m8", v3k(h4, (const void *)ans3_k_groups<4, 16, 4, 8>, 4, 16), 1});
+    vs.push_back({"v3-win4-32b8", v3k(h4, (const void *)ans3_k_groups<4, 32, 8, 8>, 4, 32), 1});
+    vs.push_back({"v3-win2-32", v3k(h2, (const void *)ans3_k_groups<2, 32, 4, 12>, 2, 32), 1});
+    vs.push_back({"v3-win2-16", v3k(h2, (const void *)ans3_k_groups<2, 16, 4, 16>, 2, 16), 1});
+    vs.push_back({"v3t-win2-16", v3k(h2, (const void *)ans3_k_groups<2, 16, 4, 16>, 2, 16), 2});
+    vs.push_back({"v3t-win2-32", v3k(h2, (const void *)ans3_k_groups<2, 32, 4, 12>, 2, 32), 2});
+    vs.push_back({"v3t-win4-16", v3k(h4, (const void *)ans3_k_groups<4, 16, 4, 10>, 4, 16), 2});
 
     int fails = ref_fail;
     double base = 0;
@@ -249,8 +275,8 @@ int main(int argc, char **argv)
     for (const variant &v : vs) {
         if (!listed(only, v.name))
             continue;
-        void **dc = v.v3 ? d_c3 : d_c2;
-        size_t *dcs = v.v3 ? d_csz3 : d_csz2;
+        void **dc = v.v3 == 2 ? d_c3t : v.v3 ? d_c3 : d_c2;
+        size_t *dcs = v.v3 == 2 ? d_csz3t : v.v3 ? d_csz3 : d_csz2;
         auto launch = [&]() {
             return oc_own_gpu_decompress(&v.k, scr, scr_size, n, (const void *const *)dc, dcs, d_out, d_ocap, d_osz,
                                          d_st, 0);

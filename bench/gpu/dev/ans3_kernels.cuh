@@ -22,6 +22,10 @@
 
 #define ANS3_TOP(R) ((R) / 2u + 2u) /* top up a lane's window below this many words ahead (as win) */
 
+/* Dynamic shared memory of ans3_k_groups<NW, R>: the table (PB <= 11), then NW rings of R x 128 B (no
+ * 16 KiB floor: v3's dev decoder takes no PB 12 table). */
+#define ANS3_SMEM(NW, R) (4u * (ANS_DT_FAST + (NW) * (R)*32u))
+
 /* The library's header kernel for v3 chunks (ans3_chunk_check), groups of NW tiles. */
 template <uint32_t NW>
 static __global__ void ans3_k_headers(size_t n, const void *const *src, const size_t *src_sizes,
@@ -30,7 +34,6 @@ static __global__ void ans3_k_headers(size_t n, const void *const *src, const si
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    const uint64_t GROUP = (uint64_t)NW * ANS_TILE;
     const uint8_t *p = (const uint8_t *)src[i];
     size_t len = src_sizes[i];
     uint8_t *d = dst ? (uint8_t *)dst[i] : NULL;
@@ -41,6 +44,7 @@ static __global__ void ans3_k_headers(size_t n, const void *const *src, const si
         st = OC_ERR_INVALID_ARGUMENT;
     else
         st = ans3_chunk_check(p, len, dst ? (uint64_t)caps[i] : UINT64_MAX, &k, &t);
+    const uint64_t GROUP = st == OC_OK ? (uint64_t)NW * ans3_tile_of(p[3]) : 1u;
     s.tiles[i] = st == OC_OK ? (uint32_t)((k.sh.nsym + GROUP - 1) / GROUP) : 0u;
     s.keys[i] = st == OC_OK ? OWN_KEY_NONE : own_key(0, st);
     if (st == OC_OK && d && k.sh.tail)
@@ -249,20 +253,19 @@ static __device__ __forceinline__ oc_status ans3_decode(const uint32_t *dt, uint
     return ans3_decode_tile<WRITE, 3, R, BS>(dt, pb, L, cnt, out, lo);
 }
 
-/* ans_k_groups_win for v3 chunks: NW tiles of a chunk a CTA, one table,
- * windows of R words, blocks of BS steps; MINB CTAs an SM for the
- * register budget. */
+/* ans_k_groups_win for v3 chunks: NW tiles of a chunk a CTA (tiles of
+ * 16384 or 32768 symbols, the chunk's flags), one table, windows of R
+ * words, blocks of BS steps; MINB CTAs an SM for the register budget. */
 template <uint32_t NW, uint32_t R, uint32_t BS, uint32_t MINB>
 static __global__ void __launch_bounds__(NW * 32u, MINB)
     ans3_k_groups(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst, own_batch_scratch s)
 {
-    extern __shared__ uint32_t ans_sm[]; /* ANSW_SMEM(NW, R) bytes: the table, the rings */
+    extern __shared__ uint32_t ans_sm[]; /* ANS3_SMEM(NW, R) bytes: the table, the rings */
     __shared__ uint16_t f[256], c[256];
-    __shared__ uint32_t pb;
+    __shared__ uint32_t pb, ts;
     __shared__ size_t chunk;
     __shared__ ans_chunk k;
     const uint32_t NT = NW * 32u;
-    const uint64_t GROUP = (uint64_t)NW * ANS_TILE;
     uint32_t *dt = ans_sm;
     unsigned long long total = s.first[n];
     uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
@@ -273,20 +276,22 @@ static __global__ void __launch_bounds__(NW * 32u, MINB)
             size_t ci = oc_chunk_of_warp(s.first, n, g);
             if (lane == 0) {
                 chunk = ci;
-                ans_chunk_geometry((const uint8_t *)src[ci], &k);
+                ans3_chunk_geometry((const uint8_t *)src[ci], &k);
+                ts = ans3_tile_of(((const uint8_t *)src[ci])[3]);
             }
         }
         __syncthreads();
         size_t i = chunk;
         const uint8_t *p = (const uint8_t *)src[i];
         uint8_t *d = dst ? (uint8_t *)dst[i] : NULL;
-        uint32_t group = (uint32_t)(g - s.first[i]);
+        uint32_t group = (uint32_t)(g - s.first[i]), TS = ts;
+        const uint64_t GROUP = (uint64_t)NW * TS;
         uint64_t first = (uint64_t)group * GROUP;
         uint64_t last = first + GROUP < k.sh.nsym ? first + GROUP : k.sh.nsym;
         if (k.mode == 1) {
             uint32_t tile = group * NW + warp;
             bool has = tile < k.sh.ntiles;
-            uint64_t a = 0, b = 0, tfirst = (uint64_t)tile * ANS_TILE;
+            uint64_t a = 0, b = 0, tfirst = (uint64_t)tile * TS;
             oc_status st = OC_OK;
             ans3_lane L;
             L.w.fe = 0;
@@ -305,7 +310,7 @@ static __global__ void __launch_bounds__(NW * 32u, MINB)
             __syncthreads();
             if (has) {
                 if (st == OC_OK) {
-                    uint32_t cnt = (uint32_t)(k.sh.nsym - tfirst < ANS_TILE ? k.sh.nsym - tfirst : ANS_TILE);
+                    uint32_t cnt = (uint32_t)(k.sh.nsym - tfirst < TS ? k.sh.nsym - tfirst : TS);
                     uint8_t *o = d ? d + (k.sh.split ? 2 * tfirst + 1 : tfirst) : NULL;
                     const uint8_t *lo = p + k.limit + tfirst;
                     uint32_t stride = k.sh.split ? 2u : 1u;

@@ -21,7 +21,15 @@
 
 #define ANS3_VERSION 3u
 #define ANS3_TILE_HEAD (8u * ANS_LANES + 2u * ANS_LANES) /* 32 u32 A, 32 u32 B, 32 u16 counts */
-#define ANS3_MAX_WORDS (ANS_TILE / ANS_LANES + 2u)        /* a lane's words: one a symbol, two flushes */
+#define ANS3_TSHIFT_MAX 1u /* header flags: tiles of 16384 << flags symbols (0 or 1) */
+#define ANS3_MAX_WORDS ((ANS_TILE << ANS3_TSHIFT_MAX) / ANS_LANES + 2u) /* a lane's words: one a symbol, two flushes */
+
+/* A v3 chunk's tile: 16384 symbols (flags 0) or 32768 (flags 1: each state codes 512 symbols a tile as
+ * v2's do, so the ratio is v2's). */
+OWN_HD uint32_t ans3_tile_of(uint32_t flags)
+{
+    return ANS_TILE << flags;
+}
 
 /* The workspace of the v3 reference codec. */
 typedef struct ans3_ws {
@@ -92,9 +100,12 @@ static inline uint64_t ans3_encode_tile(ans3_ws *ws, const ans_table *t, const u
  * core's ans_compress_chunk_v with v3 tiles (the same table, padding, mode
  * choice and stored bytes). */
 static inline oc_status ans3_compress_chunk(ans3_ws *ws, const uint8_t *src, uint64_t n, uint32_t dtype,
-                                            uint8_t *dst, uint64_t cap, uint64_t *out)
+                                            uint32_t tshift, uint8_t *dst, uint64_t cap, uint64_t *out)
 {
     *out = 0;
+    if (tshift > ANS3_TSHIFT_MAX)
+        return OC_ERR_INVALID_ARGUMENT;
+    const uint32_t TS = ans3_tile_of(tshift);
     uint32_t w = own_type_width(dtype);
     if (w == 0 || w > 2)
         return OC_ERR_INVALID_ARGUMENT;
@@ -102,6 +113,7 @@ static inline oc_status ans3_compress_chunk(ans3_ws *ws, const uint8_t *src, uin
         return OC_ERR_CHUNK_TOO_LARGE;
     ans_shape sh;
     ans_shape_of(n, w, &sh);
+    sh.ntiles = own_tile_count(sh.nsym, TS);
     ans_table t;
     memset(&t, 0, sizeof t);
     uint64_t coded = ~(uint64_t)0;
@@ -114,15 +126,14 @@ static inline oc_status ans3_compress_chunk(ans3_ws *ws, const uint8_t *src, uin
         coded = OWN_HEADER_SIZE + 1u + t.bytes + 4ull * sh.ntiles;
         coded += (4u - coded % 4u) % 4u;
         for (uint32_t k = 0; k < sh.ntiles; k++)
-            coded += ans3_encode_tile(ws, &t, src, sh.split, (uint64_t)k * ANS_TILE,
-                                      own_tile_elems(sh.nsym, ANS_TILE, k), NULL);
+            coded += ans3_encode_tile(ws, &t, src, sh.split, (uint64_t)k * TS, own_tile_elems(sh.nsym, TS, k), NULL);
     }
     uint64_t stored = OWN_HEADER_SIZE + 1u + sh.nsym;
     uint32_t mode = coded < stored;
     uint64_t total = (mode ? coded : stored) + sh.lo + sh.tail;
     if (total > cap)
         return OC_ERR_OUTPUT_TOO_SMALL;
-    own_header_write_v(dst, OWN_ID_ANS, ANS3_VERSION, dtype, 0, (uint32_t)n);
+    own_header_write_v(dst, OWN_ID_ANS, ANS3_VERSION, dtype, tshift, (uint32_t)n);
     dst[OWN_HEADER_SIZE] = (uint8_t)mode;
     uint64_t pos = OWN_HEADER_SIZE + 1u;
     if (mode) {
@@ -132,8 +143,8 @@ static inline oc_status ans3_compress_chunk(ans3_ws *ws, const uint8_t *src, uin
         uint64_t tab = pos, base = pos + 4ull * sh.ntiles;
         pos = base;
         for (uint32_t k = 0; k < sh.ntiles; k++) {
-            pos += ans3_encode_tile(ws, &t, src, sh.split, (uint64_t)k * ANS_TILE,
-                                    own_tile_elems(sh.nsym, ANS_TILE, k), dst + pos);
+            pos += ans3_encode_tile(ws, &t, src, sh.split, (uint64_t)k * TS, own_tile_elems(sh.nsym, TS, k),
+                                    dst + pos);
             oc_store_le32(dst + tab + 4ull * k, (uint32_t)(pos - base));
         }
     } else {
@@ -163,10 +174,11 @@ OWN_HD oc_status ans3_chunk_check(const uint8_t *src, size_t n, uint64_t cap, an
         return OC_ERR_CORRUPT;
     k->version = h.version;
     k->w = own_type_width(h.dtype);
-    if (h.flags != 0 || k->w > 2)
+    if (h.flags > ANS3_TSHIFT_MAX || k->w > 2)
         return OC_ERR_CORRUPT;
     k->size = h.size;
     ans_shape_of(h.size, k->w, &k->sh);
+    k->sh.ntiles = own_tile_count(k->sh.nsym, ans3_tile_of(h.flags));
     if (n < OWN_HEADER_SIZE + 1u)
         return OC_ERR_TRUNCATED;
     k->mode = src[OWN_HEADER_SIZE];
@@ -204,6 +216,37 @@ OWN_HD oc_status ans3_chunk_check(const uint8_t *src, size_t n, uint64_t cap, an
     if (h.size > cap)
         return OC_ERR_OUTPUT_TOO_SMALL;
     return OC_OK;
+}
+
+/* The core's ans_chunk_geometry for a v3 chunk that ans3_chunk_check
+ * accepted (its tiles of ans3_tile_of(flags) symbols). */
+OWN_HD void ans3_chunk_geometry(const uint8_t *src, ans_chunk *k)
+{
+    k->version = src[1];
+    k->w = own_type_width(src[2]);
+    k->size = oc_load_le32(src + 4);
+    ans_shape_of(k->size, k->w, &k->sh);
+    k->sh.ntiles = own_tile_count(k->sh.nsym, ans3_tile_of(src[3]));
+    k->mode = src[OWN_HEADER_SIZE];
+    k->raw = OWN_HEADER_SIZE + 1u;
+    k->tables = OWN_HEADER_SIZE + 1u;
+    if (k->mode == 0) {
+        k->limit = k->raw + k->sh.nsym;
+        return;
+    }
+    const uint8_t *tab = src + k->tables;
+    uint32_t nsym = 0;
+    for (uint32_t b = 0; b < 32; b++) {
+#ifdef __CUDA_ARCH__
+        nsym += (uint32_t)__popc(tab[1 + b]);
+#else
+        nsym += (uint32_t)__builtin_popcount(tab[1 + b]);
+#endif
+    }
+    k->tile_tab = k->tables + 33u + (nsym * tab[0] + 7u) / 8u;
+    k->tile_tab += (4u - k->tile_tab % 4u) % 4u;
+    uint64_t last = k->sh.ntiles ? oc_load_le32(src + k->tile_tab + 4ull * (k->sh.ntiles - 1)) : 0;
+    k->limit = (uint64_t)k->tile_tab + 4ull * k->sh.ntiles + last;
 }
 
 /* Decodes lane `lane` of a v3 tile (NOTES' decoding, line for line):
@@ -279,9 +322,10 @@ static inline oc_status ans3_decompress_chunk(ans3_ws *ws, const uint8_t *src, s
     if (k.mode == 1) {
         for (uint32_t slot = 0; slot < (1u << t.pb); slot++)
             ws->dt[slot] = ans_dentry(&t, slot);
+        const uint32_t TS = ans3_tile_of(src[3]);
         for (uint32_t tile = 0; tile < k.sh.ntiles; tile++) {
-            uint64_t a, b, first = (uint64_t)tile * ANS_TILE;
-            uint32_t cnt = own_tile_elems(k.sh.nsym, ANS_TILE, tile);
+            uint64_t a, b, first = (uint64_t)tile * TS;
+            uint32_t cnt = own_tile_elems(k.sh.nsym, TS, tile);
             st = own_tile_span(src, k.tile_tab, k.sh.ntiles, tile, k.limit, &a, &b);
             if (st == OC_OK) {
                 uint8_t *o = dst ? dst + (k.sh.split ? 2 * first + 1 : first) : NULL;
