@@ -15,6 +15,8 @@
  *
  *   library       the library's v2 decoder (win4-16: CTAs of 4 warps, 16-word windows)
  *   win2-32       v2, CTAs of 2 warps (ans_win_kernels.cuh; session 10's best on bf16)
+ *   win2-16s      v2, CTAs of 2 warps, R 16, at 12 KiB of shared memory as v3-win2-16 (the
+ *                 16 KiB floor for a PB 12 table dropped: the harness's chunks are PB 11)
  *   v3-win4-16    v3 (ans3_kernels.cuh): 4 warps, R 16, blocks of 4 steps (2 pairs), 10 CTAs an SM
  *   v3-win4-16m8  the same at 8 CTAs an SM (more registers a thread)
  *   v3-win4-32b8  v3: 4 warps, R 32, blocks of 8 steps (4 pairs), 8 CTAs an SM
@@ -249,6 +251,10 @@ int main(int argc, char **argv)
     kw232.tile_threads = 2 * 32;
     kw232.tile_smem = ANSW_SMEM(2u, 32u);
     vs.push_back({"win2-32", kw232, 0});
+    own_gpu_kernels kw216 = kw232; /* v2 at v3-win2-16's shared memory (no PB 12 floor: this data is PB 11) */
+    kw216.tiles = (const void *)ans_k_groups_win<2, 16, false>;
+    kw216.tile_smem = ANS3_SMEM(2u, 16u);
+    vs.push_back({"win2-16s", kw216, 0});
     /* v3 variants: NW warps a CTA, windows of R words, blocks of BS steps, MINB CTAs an SM */
     auto v3k = [&](const void *headers, const void *tiles, uint32_t nw, uint32_t r) {
         own_gpu_kernels k = ans_kernels;
