@@ -269,19 +269,15 @@ __device__ __forceinline__ int oc_lzs_verdict<dev_lz4_general>(int st, const uin
     return oc_lzs_verdict<oc_lz4_split_codec>(st, src, srcn);
 }
 
-/* oc_lz4_decompress_run (lz4_kernels.cu) with the parser dev_lz4_general and the split decoder forced. */
+/* The library's decoder sequence (lz4_kernels.cu's oc_lz4_decode_batch) with the parser dev_lz4_general
+ * and the split decoder forced. */
 static oc_status dev_lz4_general_run(const lib_split &ls, const oc_cuda_batch &b, cudaStream_t s)
 {
     oc_gpu_config cfg{};
     cfg.algorithm = OC_ALGO_LZ4;
     cfg.max_capacity = ls.max_cap;
     cfg.side = &ls.side;
-    uint32_t split_cap = 0;
-    size_t wave = oc_lzs_wave(ls.scratch, ls.bytes, &cfg, b.n, OC_LZS_SPLIT, &split_cap);
-    oc_lz4_decompress_pipe_kernel<<<(unsigned)b.n, 64, 0, s>>>(b, wave > 0, split_cap);
-    if (wave == 0 || cudaPeekAtLastError() != cudaSuccess)
-        return oc_launched();
-    return oc_lzs_run<dev_lz4_general>(ls.scratch, cfg.side, 1, b, split_cap, wave, s);
+    return oc_lz4_decode_batch<dev_lz4_general>(ls.scratch, ls.bytes, &cfg, b, s, OC_LZS_SPLIT);
 }
 
 /* ---- the split decoder with the parallel parse (v7b, dev_lz_split_pp.h) ---- */

@@ -1184,6 +1184,112 @@ static int is_device_array(PyObject *obj)
 }
 
 /*
+ * The start of a packed call whose offset arrays are on the device
+ * (decode_packed_device, encode_packed_device): objs[0] and objs[1] the two
+ * buffers, objs[2..count) 1-D arrays of 8-byte integers of one length, the
+ * chunk count (*n).  Each view is taken into v (the caller releases
+ * v[0..*nv)), writable where bit k of `writable` is set.  Every view must be
+ * device memory, on one device, and on the Codec's device if it names one.
+ * The call is deferred (*defer: stream-ordered, returning at once) when
+ * `defer_views` is non-zero and every view it marks names a stream; then
+ * the in-flight limit applies.  The context for the device is taken and
+ * its stream ordered after every view's producer stream, each stream once
+ * (no host wait).  Returns the context, or NULL with a Python exception set.
+ */
+static oc_py_context *packed_device_start(oc_py_state *st, oc_py_codec *c, PyObject *const *objs,
+                                          const char *const *names, int count, unsigned writable,
+                                          unsigned defer_views, oc_py_view *v, int *nv, size_t *n,
+                                          int *dev_out, int *defer)
+{
+    uintptr_t consumer = c->stream ? c->stream : 1;
+    *n = 0;
+    for (*nv = 0; *nv < count; (*nv)++) {
+        int k = *nv;
+        if (oc_py_view_get(st, objs[k], (writable >> k) & 1u, consumer, names[k], &v[k]) != 0)
+            return NULL;
+        if (!v[k].on_device) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s is in host memory but src_offsets in device memory: with offsets on the device, "
+                         "the buffers and the offset and size arrays are all device memory",
+                         names[k]);
+            (*nv)++;
+            return NULL;
+        }
+        if (k < 2)
+            continue;
+        char kind = 0;
+        Py_ssize_t isz = 0;
+        if (oc_py_typestr_parse(v[k].typestr, &kind, &isz) != 0 || (kind != 'i' && kind != 'u') || isz != 8 ||
+            v[k].ndim != 1) {
+            PyErr_Format(
+                PyExc_ValueError,
+                "%s must be a 1-D array of 8-byte integers (int64, uint64), not %s of %d dimension(s)",
+                names[k], v[k].typestr, v[k].ndim);
+            (*nv)++;
+            return NULL;
+        }
+        if (k == 2)
+            *n = (size_t)v[2].shape[0];
+        else if ((size_t)v[k].shape[0] != *n) {
+            PyErr_Format(PyExc_ValueError, "%s has %zd entries for %zu chunks", names[k], v[k].shape[0], *n);
+            (*nv)++;
+            return NULL;
+        }
+    }
+    if (!oc_engine_available(OC_ENGINE_CUDA)) {
+        oc_py_raise(st, OC_ERR_NO_DEVICE, -1, "inputs are in device memory but no CUDA device is usable (%s)",
+                    oc_build_info());
+        return NULL;
+    }
+    /* one device (with several GPUs, each view's is asked) */
+    int dev = oc_py_view_device(&v[0]);
+    int several = oc_cuda_device_count() > 1;
+    for (int k = 1; k < count && several; k++)
+        if (oc_py_view_device(&v[k]) != dev) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s is on CUDA device %d but %s on device %d: one call runs on one device", names[k],
+                         v[k].device_id, names[0], dev);
+            return NULL;
+        }
+    if (c->device_id >= 0 && c->device_id != dev) {
+        PyErr_Format(
+            PyExc_ValueError,
+            "the data is on CUDA device %d but this Codec was made with device_id=%d (leave device_id "
+            "unset to run on the data's device)",
+            dev, c->device_id);
+        return NULL;
+    }
+    *defer = defer_views != 0;
+    for (int k = 0; k < count; k++)
+        if ((defer_views >> k) & 1u)
+            *defer = *defer && v[k].has_stream;
+    if (*defer && limit_in_flight(c) != 0)
+        return NULL;
+    oc_py_context *ctx = pool_take(c, dev, 1);
+    if (!ctx)
+        return NULL;
+    oc_status s = OC_OK;
+    uintptr_t own = (uintptr_t)ctx->stream;
+    OC_PY_CTX_CALL(ctx, {
+        for (int k = 0; k < count && s == OC_OK; k++) {
+            int seen = !v[k].has_stream || v[k].stream == own;
+            for (int q = 0; q < k && !seen; q++)
+                seen = v[q].has_stream && v[q].stream == v[k].stream;
+            if (!seen)
+                s = oc_context_wait_stream(ctx->ctx, (void *)v[k].stream);
+        }
+    });
+    if (s != OC_OK) {
+        oc_py_raise(st, s, -1, "cannot order the call's CUDA stream after its inputs' streams: %s",
+                    oc_status_message(s));
+        pool_put(c, ctx);
+        return NULL;
+    }
+    *dev_out = dev;
+    return ctx;
+}
+
+/*
  * decode(buf, src_offsets=, src_sizes=, out=, out_offsets=, uncomp_sizes=)
  * with the four arrays in device memory (CuPy, torch, any CAI/DLPack
  * producer; 1-D, 8-byte integers): oc_batch_decompress_packed builds the
@@ -1215,87 +1321,14 @@ static PyObject *decode_packed_device(oc_py_state *st, oc_py_codec *c, PyObject 
     PyObject *ret = NULL;
     oc_py_context *ctx = NULL;
     oc_py_pending *pend = NULL;
-    int nv = 0;
+    int nv = 0, dev = -1, defer = 0;
     size_t n = 0;
-    uintptr_t consumer = c->stream ? c->stream : 1;
-    for (; nv < 6; nv++) {
-        if (oc_py_view_get(st, objs[nv], nv == 1, consumer, names[nv], &v[nv]) != 0)
-            goto done;
-        if (!v[nv].on_device) {
-            PyErr_Format(PyExc_ValueError,
-                         "%s is in host memory but src_offsets in device memory: with offsets on the device, "
-                         "srcs, out and the four offset and size arrays are all device memory",
-                         names[nv]);
-            nv++;
-            goto done;
-        }
-        if (nv < 2)
-            continue;
-        char kind = 0;
-        Py_ssize_t isz = 0;
-        if (oc_py_typestr_parse(v[nv].typestr, &kind, &isz) != 0 || (kind != 'i' && kind != 'u') ||
-            isz != 8 || v[nv].ndim != 1) {
-            PyErr_Format(
-                PyExc_ValueError,
-                "%s must be a 1-D array of 8-byte integers (int64, uint64), not %s of %d dimension(s)",
-                names[nv], v[nv].typestr, v[nv].ndim);
-            nv++;
-            goto done;
-        }
-        if (nv == 2)
-            n = (size_t)v[2].shape[0];
-        else if ((size_t)v[nv].shape[0] != n) {
-            PyErr_Format(PyExc_ValueError, "%s has %zd entries for %zu chunks", names[nv], v[nv].shape[0], n);
-            nv++;
-            goto done;
-        }
-    }
-    if (!oc_engine_available(OC_ENGINE_CUDA)) {
-        oc_py_raise(st, OC_ERR_NO_DEVICE, -1, "inputs are in device memory but no CUDA device is usable (%s)",
-                    oc_build_info());
-        goto done;
-    }
-    /* one device (with several GPUs, each view's is asked) */
-    int dev = oc_py_view_device(&v[0]);
-    int several = oc_cuda_device_count() > 1;
-    for (int k = 1; k < 6 && several; k++)
-        if (oc_py_view_device(&v[k]) != dev) {
-            PyErr_Format(PyExc_ValueError,
-                         "%s is on CUDA device %d but srcs on device %d: one call runs on one device",
-                         names[k], v[k].device_id, dev);
-            goto done;
-        }
-    if (c->device_id >= 0 && c->device_id != dev) {
-        PyErr_Format(
-            PyExc_ValueError,
-            "the data is on CUDA device %d but this Codec was made with device_id=%d (leave device_id "
-            "unset to run on the data's device)",
-            dev, c->device_id);
-        goto done;
-    }
-    int defer = !status_mode && v[1].has_stream;
-    if (defer && limit_in_flight(c) != 0)
-        goto done;
-    ctx = pool_take(c, dev, 1);
+    ctx = packed_device_start(st, c, objs, names, 6, 1u << 1, status_mode ? 0u : 1u << 1, v, &nv, &n, &dev,
+                              &defer);
     if (!ctx)
         goto done;
-    /* producers first: the call's stream waits for every view's stream (no host wait) */
     oc_status s = OC_OK;
     uintptr_t own = (uintptr_t)ctx->stream;
-    OC_PY_CTX_CALL(ctx, {
-        for (int k = 0; k < 6 && s == OC_OK; k++) {
-            int seen = !v[k].has_stream || v[k].stream == own;
-            for (int q = 0; q < k && !seen; q++)
-                seen = v[q].has_stream && v[q].stream == v[k].stream;
-            if (!seen)
-                s = oc_context_wait_stream(ctx->ctx, (void *)v[k].stream);
-        }
-    });
-    if (s != OC_OK) {
-        oc_py_raise(st, s, -1, "cannot order the call's CUDA stream after its inputs' streams: %s",
-                    oc_status_message(s));
-        goto done;
-    }
     pend = PyObject_New(oc_py_pending, st->pending_type);
     if (!pend)
         goto done;
@@ -1411,85 +1444,14 @@ static PyObject *encode_packed_device(oc_py_state *st, oc_py_codec *c, PyObject 
     PyObject *ret = NULL;
     oc_py_context *ctx = NULL;
     oc_py_pending *pend = NULL;
-    int nv = 0;
+    int nv = 0, dev = -1, defer = 0;
     size_t n = 0;
-    uintptr_t consumer = c->stream ? c->stream : 1;
-    for (; nv < 7; nv++) {
-        if (oc_py_view_get(st, objs[nv], nv == 1 || nv == 6, consumer, names[nv], &v[nv]) != 0)
-            goto done;
-        if (!v[nv].on_device) {
-            PyErr_Format(PyExc_ValueError,
-                         "%s is in host memory but src_offsets in device memory: with offsets on the device, "
-                         "the buffers and the offset and size arrays are all device memory",
-                         names[nv]);
-            nv++;
-            goto done;
-        }
-        if (nv < 2)
-            continue;
-        char kind = 0;
-        Py_ssize_t isz = 0;
-        if (oc_py_typestr_parse(v[nv].typestr, &kind, &isz) != 0 || (kind != 'i' && kind != 'u') ||
-            isz != 8 || v[nv].ndim != 1) {
-            PyErr_Format(
-                PyExc_ValueError,
-                "%s must be a 1-D array of 8-byte integers (int64, uint64), not %s of %d dimension(s)",
-                names[nv], v[nv].typestr, v[nv].ndim);
-            nv++;
-            goto done;
-        }
-        if (nv == 2)
-            n = (size_t)v[2].shape[0];
-        else if ((size_t)v[nv].shape[0] != n) {
-            PyErr_Format(PyExc_ValueError, "%s has %zd entries for %zu chunks", names[nv], v[nv].shape[0], n);
-            nv++;
-            goto done;
-        }
-    }
-    if (!oc_engine_available(OC_ENGINE_CUDA)) {
-        oc_py_raise(st, OC_ERR_NO_DEVICE, -1, "inputs are in device memory but no CUDA device is usable (%s)",
-                    oc_build_info());
-        goto done;
-    }
-    int dev = oc_py_view_device(&v[0]);
-    int several = oc_cuda_device_count() > 1;
-    for (int k = 1; k < 7 && several; k++)
-        if (oc_py_view_device(&v[k]) != dev) {
-            PyErr_Format(PyExc_ValueError,
-                         "%s is on CUDA device %d but array_s on device %d: one call runs on one device",
-                         names[k], v[k].device_id, dev);
-            goto done;
-        }
-    if (c->device_id >= 0 && c->device_id != dev) {
-        PyErr_Format(
-            PyExc_ValueError,
-            "the data is on CUDA device %d but this Codec was made with device_id=%d (leave device_id "
-            "unset to run on the data's device)",
-            dev, c->device_id);
-        goto done;
-    }
-    int defer = !status_mode && v[1].has_stream && v[6].has_stream;
-    if (defer && limit_in_flight(c) != 0)
-        goto done;
-    ctx = pool_take(c, dev, 1);
+    ctx = packed_device_start(st, c, objs, names, 7, (1u << 1) | (1u << 6),
+                              status_mode ? 0u : (1u << 1) | (1u << 6), v, &nv, &n, &dev, &defer);
     if (!ctx)
         goto done;
     oc_status s = OC_OK;
     uintptr_t own = (uintptr_t)ctx->stream;
-    OC_PY_CTX_CALL(ctx, {
-        for (int k = 0; k < 7 && s == OC_OK; k++) {
-            int seen = !v[k].has_stream || v[k].stream == own;
-            for (int q = 0; q < k && !seen; q++)
-                seen = v[q].has_stream && v[q].stream == v[k].stream;
-            if (!seen)
-                s = oc_context_wait_stream(ctx->ctx, (void *)v[k].stream);
-        }
-    });
-    if (s != OC_OK) {
-        oc_py_raise(st, s, -1, "cannot order the call's CUDA stream after its inputs' streams: %s",
-                    oc_status_message(s));
-        goto done;
-    }
     job tj; /* encode_data_type's and encode_typesize's view of the call: the one input buffer */
     memset(&tj, 0, sizeof tj);
     tj.nviews = 1;

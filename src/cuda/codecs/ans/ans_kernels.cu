@@ -14,7 +14,7 @@
  * warp 0 reads the frequency table (a warp scan over the presence map
  * gives each symbol's bits), the CTA fills the decode table (2^PB u32
  * entries) in shared memory, then each warp decodes one tile with its 32
- * lanes in lockstep.  Version 2 (ans_win_decode_tile): lane L is the
+ * lanes in lockstep.  Version 2 (ans2_tile_steps): lane L is the
  * tile's state L with its own words (a warp scan of the 32 counts finds
  * them), 64-bit state, per step a table lookup, one wide multiply-add, the
  * byte, and on a state below 2^31 the lane's next word, read one
@@ -266,7 +266,7 @@ static __device__ __forceinline__ void ans2_st8(uint8_t *p, uint32_t v)
  * the byte, and for a state below 2^31 the lane's next word, loaded one
  * renormalisation ahead (nw), here from global memory (the tiles that
  * ans_k_groups cannot take through windows: version 2 with PB 12, or
- * unaligned; ans_win_decode_tile is this loop with windows).  No
+ * unaligned; ans_words_win gives the same loop its windows).  No
  * vote per step, no check per step: r counts the words a lane took, a
  * load happens only while r < K (never past the lane's words), and a lane
  * that took more or fewer than K, or ended elsewhere than 2^31, fails the
@@ -302,31 +302,59 @@ static __device__ __forceinline__ void ans2_put(uint8_t *o, size_t j, uint32_t e
 #define ANS2_BLOCK 4u     /* steps whose low bytes are loaded together, a block ahead */
 #define ANS2_PF_STEPS 16u /* 16-bit data: the low bytes prefetched to L2 this many steps ahead */
 
-template <bool WRITE, int WSRC, uint32_t STRIDE, bool FAST>
-static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t *dt, uint32_t pb,
-                                                                  const uint8_t *src, uint64_t n,
-                                                                  uint32_t cnt, uint8_t *out,
-                                                                  const uint8_t *lo)
-{
-    if (n < ANS2_TILE_HEAD)
-        return OC_ERR_CORRUPT;
-    uint32_t lane = threadIdx.x & 31u;
-    uint32_t s = ans2_ld32<WSRC != WSRC_BYTES>(src + 4 * lane);
-    uint32_t kw = (uint32_t)__ldg(src + 4 * ANS_LANES + 2 * lane) |
-                  ((uint32_t)__ldg(src + 4 * ANS_LANES + 2 * lane + 1) << 8);
-    uint32_t incl = own_warp_incl_add32(kw);
-    if (ANS2_TILE_HEAD + 4ull * __shfl_sync(OWN_FULL, incl, 31) != n)
-        return OC_ERR_CORRUPT;
-    const uint8_t *wb = src + ANS2_TILE_HEAD + 4ull * (incl - kw);
-    uint32_t r = 0;                                 /* words taken */
-    uint32_t nw = kw ? ans2_word<WSRC>(wb, 0) : 0u; /* W[r] while r < K */
-    uint64_t x = s;
-    if (x < ANS2_L) {
-        x = (x << 32) | nw;
-        r++;
-        if (r < kw)
-            nw = ans2_word<WSRC>(wb, r);
+/* The words of a v2 lane from global memory (WSRC_GLOBAL or WSRC_BYTES):
+ * r counts the words taken, nw is W[r] while r < K, loaded one
+ * renormalisation ahead (ans2_renorm); nothing to top up. */
+template <int WSRC> struct ans2_words_global {
+    typedef struct {
+        const uint8_t *wb; /* the lane's first word */
+        uint32_t s, kw;    /* the stored state, the lane's words */
+        uint32_t r, nw;
+    } st;
+    /* the state after its first renormalisation */
+    static __device__ __forceinline__ uint64_t start(st *w)
+    {
+        w->r = 0;
+        w->nw = w->kw ? ans2_word<WSRC>(w->wb, 0) : 0u;
+        uint64_t x = w->s;
+        if (x < ANS2_L) {
+            x = (x << 32) | w->nw;
+            w->r++;
+            if (w->r < w->kw)
+                w->nw = ans2_word<WSRC>(w->wb, w->r);
+        }
+        return x;
     }
+    static __device__ __forceinline__ void top(st *) {}
+    static __device__ __forceinline__ void renorm(st *w, uint64_t &x)
+    {
+        ans2_renorm<WSRC>(x, w->nw, w->r, w->kw, w->wb);
+    }
+    /* the tile's last step: no next word */
+    static __device__ __forceinline__ void last(st *w, uint64_t &x)
+    {
+        if (x < ANS2_L) {
+            x = (x << 32) | w->nw;
+            w->r++;
+        }
+    }
+    static __device__ __forceinline__ int bad(st *w, uint64_t x)
+    {
+        return w->s == 0 || w->r != w->kw || x != ANS2_L;
+    }
+};
+
+/* The steps of a v2 tile by a warp, lane L decoding the tile's lane L, its
+ * words from the word source WS (ans2_words_global, ans_words_win), once
+ * the tile's head is read: the loop described above ans2_put, written once
+ * for both sources. */
+template <bool WRITE, uint32_t STRIDE, bool FAST, typename WS>
+static __device__ __forceinline__ oc_status ans2_tile_steps(const uint32_t *dt, uint32_t pb,
+                                                            typename WS::st *w, uint32_t cnt, uint8_t *out,
+                                                            const uint8_t *lo)
+{
+    uint32_t lane = threadIdx.x & 31u;
+    uint64_t x = WS::start(w);
     uint32_t mask = (1u << pb) - 1u;
     /* the table's shared address, through a shuffle so that ptxas keeps it in a register
      * instead of recomputing it (an S2UR of the cluster id and 5 instructions) every step */
@@ -342,6 +370,7 @@ static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t
         q[i] = LO && i < full ? (uint32_t)__ldg(l + (size_t)i * ANS_LANES) : 0u;
     uint32_t k = 0;
     for (; k + ANS2_BLOCK <= full; k += ANS2_BLOCK) {
+        WS::top(w);
         uint32_t nq[ANS2_BLOCK];
         if (LO) {
 #pragma unroll
@@ -358,7 +387,7 @@ static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t
             x = ans2_dstep<FAST>(e, pb, x);
             if (WRITE)
                 ans2_put<STRIDE>(o, (size_t)(k + i) * ANS_LANES, e, q[i]);
-            ans2_renorm<WSRC>(x, nw, r, kw, wb);
+            WS::renorm(w, x);
         }
         if (LO) {
 #pragma unroll
@@ -366,6 +395,7 @@ static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t
                 q[i] = nq[i];
         }
     }
+    WS::top(w); /* the tail reads words up to r + 4 too */
 #pragma unroll
     for (uint32_t i = 0; i + 1 < ANS2_BLOCK; i++) {
         if (k + i < full) {
@@ -373,7 +403,7 @@ static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t
             x = ans2_dstep<FAST>(e, pb, x);
             if (WRITE)
                 ans2_put<STRIDE>(o, (size_t)(k + i) * ANS_LANES, e, q[i]);
-            ans2_renorm<WSRC>(x, nw, r, kw, wb);
+            WS::renorm(w, x);
         }
     }
     if (full * ANS_LANES + lane < cnt) {
@@ -382,13 +412,32 @@ static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t
         if (WRITE)
             ans2_put<STRIDE>(o, (size_t)full * ANS_LANES, e,
                              LO ? (uint32_t)__ldg(l + (size_t)full * ANS_LANES) : 0u);
-        if (x < ANS2_L) {
-            x = (x << 32) | nw;
-            r++;
-        }
+        WS::last(w, x);
     }
-    int bad = s == 0 || r != kw || x != ANS2_L;
+    int bad = WS::bad(w, x);
     return __any_sync(OWN_FULL, bad) ? OC_ERR_CORRUPT : OC_OK;
+}
+
+/* A v2 tile from global memory: its head (the states, the counts, checked
+ * against the tile's size), then the steps. */
+template <bool WRITE, int WSRC, uint32_t STRIDE, bool FAST>
+static __device__ __forceinline__ oc_status ans2_decode_tile_warp(const uint32_t *dt, uint32_t pb,
+                                                                  const uint8_t *src, uint64_t n,
+                                                                  uint32_t cnt, uint8_t *out,
+                                                                  const uint8_t *lo)
+{
+    if (n < ANS2_TILE_HEAD)
+        return OC_ERR_CORRUPT;
+    uint32_t lane = threadIdx.x & 31u;
+    typename ans2_words_global<WSRC>::st w;
+    w.s = ans2_ld32<WSRC != WSRC_BYTES>(src + 4 * lane);
+    w.kw = (uint32_t)__ldg(src + 4 * ANS_LANES + 2 * lane) |
+           ((uint32_t)__ldg(src + 4 * ANS_LANES + 2 * lane + 1) << 8);
+    uint32_t incl = own_warp_incl_add32(w.kw);
+    if (ANS2_TILE_HEAD + 4ull * __shfl_sync(OWN_FULL, incl, 31) != n)
+        return OC_ERR_CORRUPT;
+    w.wb = src + ANS2_TILE_HEAD + 4ull * (incl - w.kw);
+    return ans2_tile_steps<WRITE, STRIDE, FAST, ans2_words_global<WSRC>>(dt, pb, &w, cnt, out, lo);
 }
 
 /* A v2 tile from global memory on the path its table, alignment and
@@ -548,90 +597,52 @@ static __device__ __forceinline__ void ans_win_renorm(uint64_t &x, uint32_t &nw,
     asm("mov.b64 %0, {%1, %2};" : "=l"(x) : "r"(lo), "r"(hi));
 }
 
-/* ans2_decode_tile_warp (FAST table: PB <= 11) with the words from the
- * lane's window: the same reads of the words, checks, bytes and status;
- * the head was read by ans_win_start. */
-template <bool WRITE, uint32_t STRIDE>
-static __device__ __forceinline__ oc_status ans_win_decode_tile(const uint32_t *dt, uint32_t pb,
-                                                                ans_win_lane &L, uint32_t cnt, uint8_t *out,
-                                                                const uint8_t *lo)
-{
-    uint32_t lane = threadIdx.x & 31u;
-    asm volatile("cp.async.wait_group 0;" ::: "memory"); /* the first window */
-    uint32_t fc = L.fe;                                  /* words known to have landed */
-    uint32_t kwu = L.kw << 7, u = 0, sh = L.sh;          /* K < 2^16: no overflow */
-    uint32_t nw = L.kw ? ans2_lds32(ans_win_at(sh, 0)) : 0u;
-    uint64_t x = L.s;
-    if (x < ANS2_L) {
-        x = (x << 32) | nw;
-        u += 128u;
-        if (u < kwu)
-            nw = ans2_lds32(ans_win_at(sh, 1));
-    }
-    uint32_t mask = (1u << pb) - 1u;
-    uint32_t dsh = __shfl_sync(OWN_FULL, (uint32_t)__cvta_generic_to_shared(dt), 0);
-    uint32_t full = cnt / ANS_LANES;
-    uint8_t *o = WRITE ? out + (size_t)lane * (STRIDE == 1 ? 1u : 2u) : NULL;
-    const bool LO = WRITE && STRIDE != 1;
-    const uint8_t *l = LO ? lo + lane : NULL;
-    uint32_t q[ANS2_BLOCK];
-#pragma unroll
-    for (uint32_t i = 0; i < ANS2_BLOCK; i++)
-        q[i] = LO && i < full ? (uint32_t)__ldg(l + (size_t)i * ANS_LANES) : 0u;
-    uint32_t k = 0;
-    for (; k + ANS2_BLOCK <= full; k += ANS2_BLOCK) {
-        ans_win_top(L, u >> 7, fc);
-        uint32_t nq[ANS2_BLOCK];
-        if (LO) {
-#pragma unroll
-            for (uint32_t i = 0; i < ANS2_BLOCK; i++)
-                nq[i] = k + ANS2_BLOCK + i < full
-                            ? (uint32_t)__ldg(l + (size_t)(k + ANS2_BLOCK + i) * ANS_LANES)
-                            : 0u;
-            if (k + ANS2_PF_STEPS < full)
-                asm volatile("prefetch.global.L2 [%0];" ::"l"(l + (size_t)(k + ANS2_PF_STEPS) * ANS_LANES));
-        }
-#pragma unroll
-        for (uint32_t i = 0; i < ANS2_BLOCK; i++) {
-            uint32_t e = ans2_lds32(dsh + 4u * ((uint32_t)x & mask));
-            x = ans2_dstep<true>(e, pb, x);
-            if (WRITE)
-                ans2_put<STRIDE>(o, (size_t)(k + i) * ANS_LANES, e, q[i]);
-            ans_win_renorm(x, nw, u, kwu, sh);
-        }
-        if (LO) {
-#pragma unroll
-            for (uint32_t i = 0; i < ANS2_BLOCK; i++)
-                q[i] = nq[i];
-        }
-    }
-    ans_win_top(L, u >> 7, fc); /* the tail reads words up to r + 4 too */
-#pragma unroll
-    for (uint32_t i = 0; i + 1 < ANS2_BLOCK; i++) {
-        if (k + i < full) {
-            uint32_t e = ans2_lds32(dsh + 4u * ((uint32_t)x & mask));
-            x = ans2_dstep<true>(e, pb, x);
-            if (WRITE)
-                ans2_put<STRIDE>(o, (size_t)(k + i) * ANS_LANES, e, q[i]);
-            ans_win_renorm(x, nw, u, kwu, sh);
-        }
-    }
-    if (full * ANS_LANES + lane < cnt) {
-        uint32_t e = ans2_lds32(dsh + 4u * ((uint32_t)x & mask));
-        x = ans2_dstep<true>(e, pb, x);
-        if (WRITE)
-            ans2_put<STRIDE>(o, (size_t)full * ANS_LANES, e,
-                             LO ? (uint32_t)__ldg(l + (size_t)full * ANS_LANES) : 0u);
+/* The words of a v2 lane from its window (FAST tables only: PB <= 11):
+ * u counts the words taken x 128 (kwu: K x 128), fc the words known to
+ * have landed; the windows are topped up before each block of steps
+ * (ans_win_top), and no copy may still be in flight at the end, when the
+ * next group's windows reuse the slots.  The head was read by
+ * ans_win_start. */
+struct ans_words_win {
+    typedef struct {
+        ans_win_lane *L;
+        uint32_t fc, kwu, u, sh, nw;
+    } st;
+    static __device__ __forceinline__ uint64_t start(st *w)
+    {
+        asm volatile("cp.async.wait_group 0;" ::: "memory"); /* the first window */
+        w->fc = w->L->fe;
+        w->kwu = w->L->kw << 7; /* K < 2^16: no overflow */
+        w->u = 0;
+        w->sh = w->L->sh;
+        w->nw = w->L->kw ? ans2_lds32(ans_win_at(w->sh, 0)) : 0u;
+        uint64_t x = w->L->s;
         if (x < ANS2_L) {
-            x = (x << 32) | nw;
-            u += 128u;
+            x = (x << 32) | w->nw;
+            w->u += 128u;
+            if (w->u < w->kwu)
+                w->nw = ans2_lds32(ans_win_at(w->sh, 1));
+        }
+        return x;
+    }
+    static __device__ __forceinline__ void top(st *w) { ans_win_top(*w->L, w->u >> 7, w->fc); }
+    static __device__ __forceinline__ void renorm(st *w, uint64_t &x)
+    {
+        ans_win_renorm(x, w->nw, w->u, w->kwu, w->sh);
+    }
+    static __device__ __forceinline__ void last(st *w, uint64_t &x)
+    {
+        if (x < ANS2_L) {
+            x = (x << 32) | w->nw;
+            w->u += 128u;
         }
     }
-    /* no copy may still be in flight when the next group's windows reuse the slots */
-    asm volatile("cp.async.wait_group 0;" ::: "memory");
-    int bad = L.s == 0 || u != kwu || x != ANS2_L;
-    return __any_sync(OWN_FULL, bad) ? OC_ERR_CORRUPT : OC_OK;
-}
+    static __device__ __forceinline__ int bad(st *w, uint64_t x)
+    {
+        asm volatile("cp.async.wait_group 0;" ::: "memory");
+        return w->L->s == 0 || w->u != w->kwu || x != ANS2_L;
+    }
+};
 
 /* A windowed tile on the path its output calls for (ans_decode_any's
  * conventions: out is the first byte, or for 16-bit values out - 1 the
@@ -641,13 +652,14 @@ static __device__ __forceinline__ oc_status ans_win_decode(const uint32_t *dt, u
                                                            uint32_t cnt, uint8_t *out, uint32_t stride,
                                                            const uint8_t *lo)
 {
+    ans_words_win::st w = {&L, 0, 0, 0, 0, 0};
     if (stride == 1)
-        return ans_win_decode_tile<WRITE, 1>(dt, pb, L, cnt, out, lo);
+        return ans2_tile_steps<WRITE, 1, true, ans_words_win>(dt, pb, &w, cnt, out, lo);
     if (WRITE)
         out -= 1;
     if (((uintptr_t)out & 1u) == 0)
-        return ans_win_decode_tile<WRITE, 2>(dt, pb, L, cnt, out, lo);
-    return ans_win_decode_tile<WRITE, 3>(dt, pb, L, cnt, out, lo);
+        return ans2_tile_steps<WRITE, 2, true, ans_words_win>(dt, pb, &w, cnt, out, lo);
+    return ans2_tile_steps<WRITE, 3, true, ans_words_win>(dt, pb, &w, cnt, out, lo);
 }
 
 /* The last symbol whose cumulative frequency c is <= slot: the slot's
@@ -710,7 +722,7 @@ static __device__ __forceinline__ void ans_fill_table(uint32_t *dt, const uint16
  * and (version 2, PB <= 11, aligned) requests its lanes' first windows;
  * warp 0 reads the frequency table and the CTA builds the decode table
  * (ans_fill_table) while the copies fly; each warp then decodes its tile,
- * its words through the windows (ans_win_decode_tile) or, for the other
+ * its words through the windows (ans_win_decode) or, for the other
  * tiles, from global memory. */
 static __global__ void __launch_bounds__(ANS_DTHREADS, ANS_WIN_MINB)
     ans_k_groups(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,

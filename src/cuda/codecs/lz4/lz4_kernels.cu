@@ -424,7 +424,22 @@ static oc_status oc_lz4_gpu_compress(void *scratch_dev, size_t scratch_size, con
  * decoder's chunks at once), then the split decoder in waves
  * (lz_split_launch.cuh's oc_lzs_run, the parse on the context's second
  * stream cfg->side when there is one).  OC_LZS_COPY_ONLY (tests only)
- * runs no parse: the copy warps decode every chunk alone. */
+ * runs no parse: the copy warps decode every chunk alone.  A template over
+ * the split codec (its parse step) so that bench/gpu/dev/lz_split.cu runs
+ * this same sequence with the general step beside the library's. */
+template <typename SplitCodec>
+static oc_status oc_lz4_decode_batch(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg,
+                                     const oc_cuda_batch &b, cudaStream_t stream, enum oc_lzs_mode mode)
+{
+    uint32_t split_cap = 0;
+    size_t wave = oc_lzs_wave(scratch_dev, scratch_size, cfg, b.n, mode, &split_cap);
+    oc_lz4_decompress_pipe_kernel<<<(unsigned)b.n, 64, 0, stream>>>(b, wave > 0, split_cap);
+    if (wave == 0 || cudaPeekAtLastError() != cudaSuccess)
+        return oc_launched();
+    return oc_lzs_run<SplitCodec>(scratch_dev, cfg->side, mode != OC_LZS_COPY_ONLY, b, split_cap, wave,
+                                  stream);
+}
+
 static oc_status oc_lz4_decompress_run(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg,
                                        size_t n, const void *const *src_dev, const size_t *src_sizes_dev,
                                        void *const *dst_dev, const size_t *dst_caps_dev,
@@ -433,15 +448,7 @@ static oc_status oc_lz4_decompress_run(void *scratch_dev, size_t scratch_size, c
 {
     oc_cuda_batch b =
         oc_cuda_batch_of(n, src_dev, src_sizes_dev, dst_dev, dst_caps_dev, dst_sizes_dev, statuses_dev);
-    uint32_t split_cap = 0;
-    size_t wave = oc_lzs_wave(scratch_dev, scratch_size, cfg, n, mode, &split_cap);
-    oc_lz4_decompress_pipe_kernel<<<(unsigned)n, 64, 0, stream>>>(b, wave > 0, split_cap);
-    if (wave == 0)
-        return oc_launched();
-    if (cudaPeekAtLastError() != cudaSuccess)
-        return oc_launched();
-    return oc_lzs_run<oc_lz4_split_codec>(scratch_dev, cfg->side, mode != OC_LZS_COPY_ONLY, b, split_cap,
-                                          wave, stream);
+    return oc_lz4_decode_batch<oc_lz4_split_codec>(scratch_dev, scratch_size, cfg, b, stream, mode);
 }
 
 static oc_status oc_lz4_gpu_decompress(void *scratch_dev, size_t scratch_size, const oc_gpu_config *cfg,
