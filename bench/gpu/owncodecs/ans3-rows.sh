@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# ansdec.sh - helper "ansdec" (issue 18), session 11 call B: one H200, <= 180 s wall, build included.
+# ans3-rows.sh - why this exists: the GPU job that measured ANS format v3 (helper "ansdec", issue 18, session 11
+# call B, run as /work/wt/gpu-req/ansdec.sh through scripts/device-lanes): one H200, <= 180 s wall, build included.
 # ANS format version 3 (two interleaved states a lane; bench/gpu/owncodecs/NOTES.md, "ANS format version 3"):
 #   1. outputs first: ans3_dev at 32 MiB (text, bf16): every decoder (v2: library, win2-32; v3 with tiles of
 #      16384 symbols: v3-win4-16, -16m8, -32b8, v3-win2-32, v3-win2-16; v3 with tiles of 32768 ("v3t", v2's
