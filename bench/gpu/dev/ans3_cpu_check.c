@@ -45,7 +45,8 @@ static uint32_t ans_dstep_e(const uint32_t *dt, uint32_t mask, uint32_t pb, uint
 static void emu_chunk(const uint8_t *src, uint64_t n, const uint8_t *ref, oc_status ref_st);
 
 /* One chunk: v3 round trip, v2 size; damaged copies decode to a status. Returns the v3 size. */
-static uint64_t one(const uint8_t *src, uint64_t n, uint32_t dtype, uint32_t tshift, uint64_t *v2size, int damage)
+static uint64_t one(const uint8_t *src, uint64_t n, uint32_t dtype, uint32_t tshift, uint64_t *v2size,
+                    int damage)
 {
     static uint8_t comp[2 * CH + 64], comp2[2 * CH + 64], dec[CH + 64], bad[2 * CH + 64];
     uint64_t c3 = 0, c2 = 0, got = 0;
@@ -87,7 +88,6 @@ static uint64_t one(const uint8_t *src, uint64_t n, uint32_t dtype, uint32_t tsh
     }
     return c3;
 }
-
 
 /* ---- ans3_kernels.cuh's lane loop, emulated (one lane at a time) --------------------------
  * ans3_decode_tile's order of steps, pairs, prefetched words nw0/nw1, tail and
@@ -196,8 +196,8 @@ static void emu_chunk(const uint8_t *src, uint64_t n, const uint8_t *ref, oc_sta
             int bad = 0;
             for (uint32_t l = 0; l < ANS_LANES; l++) {
                 uint32_t nw = oc_load_le16(ts + 8 * ANS_LANES + 2 * l);
-                bad |= emu_lane(dt, t.pb, oc_load_le32(ts + 4 * l), oc_load_le32(ts + 4 * (ANS_LANES + l)), ts + at,
-                                nw, l, cnt, o, k.sh.split ? 2u : 1u, BS);
+                bad |= emu_lane(dt, t.pb, oc_load_le32(ts + 4 * l), oc_load_le32(ts + 4 * (ANS_LANES + l)),
+                                ts + at, nw, l, cnt, o, k.sh.split ? 2u : 1u, BS);
                 at += 4ull * nw;
             }
             if (bad)
@@ -205,13 +205,15 @@ static void emu_chunk(const uint8_t *src, uint64_t n, const uint8_t *ref, oc_sta
         }
         g_emu++;
         if (got != ref_st) {
-            fprintf(stderr, "emulated GPU loop (BS %u): status %d, reference %d\n", BS, (int)got, (int)ref_st);
+            fprintf(stderr, "emulated GPU loop (BS %u): status %d, reference %d\n", BS, (int)got,
+                    (int)ref_st);
             g_fail++;
         } else if (got == OC_OK) {
             for (uint64_t i = 0; i < k.sh.nsym; i++) {
                 uint64_t j = k.sh.split ? 2 * i + 1 : i;
                 if (dec[j] != ref[j]) {
-                    fprintf(stderr, "emulated GPU loop (BS %u): byte %llu differs\n", BS, (unsigned long long)j);
+                    fprintf(stderr, "emulated GPU loop (BS %u): byte %llu differs\n", BS,
+                            (unsigned long long)j);
                     g_fail++;
                     break;
                 }
@@ -245,7 +247,8 @@ static void file_rows(const char *name, const uint8_t *b, size_t n, uint32_t dty
         raw += len;
     }
     double nc = (double)((n + CH - 1) / CH);
-    printf("%-28s %-4s %8llu bytes: ratio v2 %.4f, v3 %.4f (%+.1f bytes a chunk), v3 tiles of 32768 %.4f (%+.1f)\n",
+    printf("%-28s %-4s %8llu bytes: ratio v2 %.4f, v3 %.4f (%+.1f bytes a chunk), v3 tiles of 32768 %.4f "
+           "(%+.1f)\n",
            name, dtype == OC_TYPE_BF16 ? "bf16" : "|u1", (unsigned long long)raw, (double)raw / (double)t2,
            (double)raw / (double)t3[0], ((double)t3[0] - (double)t2) / nc, (double)raw / (double)t3[1],
            ((double)t3[1] - (double)t2) / nc);
@@ -256,8 +259,8 @@ int main(int argc, char **argv)
     static uint8_t g[CH];
     uint64_t c2;
     /* generated: skewed bytes at lengths around lanes, pairs of steps and tiles */
-    const uint64_t lens[] = {1,     2,     31,    32,    33,    63,    64,    65,    95,    96,   97,   127,
-                             129,   1000,  16383, 16384, 16385, 16448, 32767, 32768, 32769, 40000, CH};
+    const uint64_t lens[] = {1,   2,    31,    32,    33,    63,    64,    65,    95,    96,    97, 127,
+                             129, 1000, 16383, 16384, 16385, 16448, 32767, 32768, 32769, 40000, CH};
     for (uint64_t i = 0; i < CH; i++) {
         uint64_t r = rng_next();
         g[i] = (uint8_t)((r & 7) ? 'a' + (r >> 8) % 5 : (r >> 16) & 0xff);

@@ -225,12 +225,13 @@ int main(int argc, char **argv)
         sum3 += hcsz3[i];
         sum3t += hcsz3t[i];
     }
-    printf("%s %s: %zu chunks of 64 KiB (%zu distinct), ratio v2 %.4f, v3 %.4f (%+.1f bytes a chunk), v3t %.4f "
-           "(%+.1f)%s\n",
-           file, dtype == OC_TYPE_BF16 ? "bf16" : "|u1", n, nf, (double)total / (double)sum2,
-           (double)total / (double)sum3, ((double)sum3 - (double)sum2) / (double)n, (double)total / (double)sum3t,
-           ((double)sum3t - (double)sum2) / (double)n,
-           ref_fail ? "; CPU REFERENCE FAILED" : "; CPU reference round trips checked");
+    printf(
+        "%s %s: %zu chunks of 64 KiB (%zu distinct), ratio v2 %.4f, v3 %.4f (%+.1f bytes a chunk), v3t %.4f "
+        "(%+.1f)%s\n",
+        file, dtype == OC_TYPE_BF16 ? "bf16" : "|u1", n, nf, (double)total / (double)sum2,
+        (double)total / (double)sum3, ((double)sum3 - (double)sum2) / (double)n,
+        (double)total / (double)sum3t, ((double)sum3t - (double)sum2) / (double)n,
+        ref_fail ? "; CPU REFERENCE FAILED" : "; CPU reference round trips checked");
 
     size_t scr_size = oc_own_gpu_decompress_scratch(&cfg, n);
     void *scr;
@@ -284,11 +285,12 @@ int main(int argc, char **argv)
         void **dc = v.v3 == 2 ? d_c3t : v.v3 ? d_c3 : d_c2;
         size_t *dcs = v.v3 == 2 ? d_csz3t : v.v3 ? d_csz3 : d_csz2;
         auto launch = [&]() {
-            return oc_own_gpu_decompress(&v.k, scr, scr_size, n, (const void *const *)dc, dcs, d_out, d_ocap, d_osz,
-                                         d_st, 0);
+            return oc_own_gpu_decompress(&v.k, scr, scr_size, n, (const void *const *)dc, dcs, d_out, d_ocap,
+                                         d_osz, d_st, 0);
         };
         int vper = 0;
-        CUDA_OK(cudaFuncSetAttribute(v.k.tiles, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)v.k.tile_smem));
+        CUDA_OK(
+            cudaFuncSetAttribute(v.k.tiles, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)v.k.tile_smem));
         CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&vper, v.k.tiles, (int)v.k.tile_threads,
                                                               v.k.tile_smem));
         cudaFuncAttributes fa;
@@ -320,7 +322,8 @@ int main(int argc, char **argv)
         k_count_diff<<<1024, 256>>>(in, out, total, d_bad);
         CUDA_OK(cudaMemcpy(&bad, d_bad, sizeof bad, cudaMemcpyDeviceToHost));
         if (badst || bad) {
-            printf("%-13s FAILED: %zu chunks with a bad status or size (first %d: status %d), %llu words differ\n",
+            printf("%-13s FAILED: %zu chunks with a bad status or size (first %d: status %d), %llu words "
+                   "differ\n",
                    v.name, badst, first_bad, first_bad >= 0 ? (int)hst[first_bad] : 0, bad);
             fails++;
             continue;

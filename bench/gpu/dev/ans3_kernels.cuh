@@ -61,7 +61,8 @@ typedef struct ans3_lane {
  * words, the counts checked against the tile's size, the window's first
  * min(R, K) words requested (answ_start for the v3 head). */
 template <uint32_t R>
-static __device__ __forceinline__ oc_status ans3_start(const uint8_t *src, uint64_t n, uint32_t ring, ans3_lane *L)
+static __device__ __forceinline__ oc_status ans3_start(const uint8_t *src, uint64_t n, uint32_t ring,
+                                                       ans3_lane *L)
 {
     uint32_t lane = threadIdx.x & 31u;
     L->w.s = ans2_ld32<true>(src + 4 * lane);
@@ -258,7 +259,8 @@ static __device__ __forceinline__ oc_status ans3_decode(const uint32_t *dt, uint
  * words, blocks of BS steps; MINB CTAs an SM for the register budget. */
 template <uint32_t NW, uint32_t R, uint32_t BS, uint32_t MINB>
 static __global__ void __launch_bounds__(NW * 32u, MINB)
-    ans3_k_groups(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst, own_batch_scratch s)
+    ans3_k_groups(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                  own_batch_scratch s)
 {
     extern __shared__ uint32_t ans_sm[]; /* ANS3_SMEM(NW, R) bytes: the table, the rings */
     __shared__ uint16_t f[256], c[256];

@@ -22,7 +22,8 @@
 #define ANS3_VERSION 3u
 #define ANS3_TILE_HEAD (8u * ANS_LANES + 2u * ANS_LANES) /* 32 u32 A, 32 u32 B, 32 u16 counts */
 #define ANS3_TSHIFT_MAX 1u /* header flags: tiles of 16384 << flags symbols (0 or 1) */
-#define ANS3_MAX_WORDS ((ANS_TILE << ANS3_TSHIFT_MAX) / ANS_LANES + 2u) /* a lane's words: one a symbol, two flushes */
+#define ANS3_MAX_WORDS                                                                                       \
+    ((ANS_TILE << ANS3_TSHIFT_MAX) / ANS_LANES + 2u) /* a lane's words: one a symbol, two flushes */
 
 /* A v3 chunk's tile: 16384 symbols (flags 0) or 32768 (flags 1: each state codes 512 symbols a tile as
  * v2's do, so the ratio is v2's). */
@@ -43,8 +44,9 @@ typedef struct ans3_ws {
  * last symbol back, then B's flush, then A's; the m-th word emitted goes to
  * end - 4 (m + 1) (end NULL: counted only).  Returns the word count; the
  * stored states in *sa, *sb. */
-static inline uint32_t ans3_encode_lane(const ans_table *t, const uint8_t *data, uint32_t split, uint64_t first,
-                                        uint32_t cnt, uint32_t lane, uint8_t *end, uint32_t *sa, uint32_t *sb)
+static inline uint32_t ans3_encode_lane(const ans_table *t, const uint8_t *data, uint32_t split,
+                                        uint64_t first, uint32_t cnt, uint32_t lane, uint8_t *end,
+                                        uint32_t *sa, uint32_t *sb)
 {
     uint64_t x[2] = {ANS2_L, ANS2_L};
     uint32_t nw = 0, pb = t->pb;
@@ -82,7 +84,8 @@ static inline uint64_t ans3_encode_tile(ans3_ws *ws, const ans_table *t, const u
     uint64_t words = 0;
     for (uint32_t lane = ANS_LANES; lane-- > 0;) {
         uint32_t sa, sb;
-        uint32_t nw = ans3_encode_lane(t, data, split, first, cnt, lane, out ? end - 4 * words : NULL, &sa, &sb);
+        uint32_t nw =
+            ans3_encode_lane(t, data, split, first, cnt, lane, out ? end - 4 * words : NULL, &sa, &sb);
         words += nw;
         if (out) {
             oc_store_le32(out + 4 * lane, sa);
@@ -126,7 +129,8 @@ static inline oc_status ans3_compress_chunk(ans3_ws *ws, const uint8_t *src, uin
         coded = OWN_HEADER_SIZE + 1u + t.bytes + 4ull * sh.ntiles;
         coded += (4u - coded % 4u) % 4u;
         for (uint32_t k = 0; k < sh.ntiles; k++)
-            coded += ans3_encode_tile(ws, &t, src, sh.split, (uint64_t)k * TS, own_tile_elems(sh.nsym, TS, k), NULL);
+            coded += ans3_encode_tile(ws, &t, src, sh.split, (uint64_t)k * TS, own_tile_elems(sh.nsym, TS, k),
+                                      NULL);
     }
     uint64_t stored = OWN_HEADER_SIZE + 1u + sh.nsym;
     uint32_t mode = coded < stored;
@@ -253,8 +257,9 @@ OWN_HD void ans3_chunk_geometry(const uint8_t *src, ans_chunk *k)
  * stored states sa, sb, words w[0..nw) (u32, read upward), the symbols
  * i = lane + 32 k < cnt to out[i * stride] (out NULL: checks only).
  * dt: ans_dentry's entries.  Returns 0, or 1 for CORRUPT. */
-static inline int ans3_decode_lane(const uint32_t *dt, uint32_t pb, uint32_t sa, uint32_t sb, const uint8_t *w,
-                                   uint32_t nw, uint32_t lane, uint32_t cnt, uint8_t *out, uint32_t stride)
+static inline int ans3_decode_lane(const uint32_t *dt, uint32_t pb, uint32_t sa, uint32_t sb,
+                                   const uint8_t *w, uint32_t nw, uint32_t lane, uint32_t cnt, uint8_t *out,
+                                   uint32_t stride)
 {
     if (sa == 0 || sb == 0)
         return 1;
