@@ -14,7 +14,7 @@
  *
  * Exit status 0 only if every round trip matched.
  */
-#include "ans3_ref.h"
+#include "ans4_ref.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -222,6 +222,147 @@ static void emu_chunk(const uint8_t *src, uint64_t n, const uint8_t *ref, oc_sta
     }
 }
 
+/* ---- v4 (ans4_ref.h): round trip, damage, and ans4_kernels.cuh's lane loop emulated ---------- */
+
+/* The GPU loop's word at counter u = r x 64: the unit's half; a unit past the lane's holds garbage. */
+static uint32_t emu4_word(const uint8_t *w, uint32_t units, uint32_t u)
+{
+    uint32_t unit = u >> 7;
+    uint32_t v = unit < units ? oc_load_le32(w + 4ull * unit) : 0xdeadbeefu ^ unit;
+    return (v >> ((u >> 2) & 16u)) & 0xffffu;
+}
+
+static int emu4_lane(const uint32_t *dt, uint32_t pb, uint32_t s, const uint8_t *w, uint32_t K, uint32_t lane,
+                     uint32_t cnt, uint8_t *out, uint32_t stride)
+{
+    uint32_t units = (K + 1u) / 2u, u = 0, x = s, mask = (1u << pb) - 1u;
+    uint32_t nw = emu4_word(w, units, 0);
+    uint32_t full = cnt / ANS_LANES, k = 0;
+    for (; k < full; k++) { /* blocks and tail: the same steps in order */
+        uint32_t e = dt[x & mask];
+        x = (((e >> 8) & 0xfffu) + 1u) * (x >> pb) + (e >> 20);
+        if (out)
+            out[(uint64_t)(k * ANS_LANES + lane) * stride] = (uint8_t)e;
+        if (x < ANS4_L) {
+            x = (x << 16) | nw;
+            u += 64u;
+            nw = emu4_word(w, units, u);
+        }
+    }
+    if (full * ANS_LANES + lane < cnt) {
+        uint32_t e = dt[x & mask];
+        x = (((e >> 8) & 0xfffu) + 1u) * (x >> pb) + (e >> 20);
+        if (out)
+            out[(uint64_t)(full * ANS_LANES + lane) * stride] = (uint8_t)e;
+        if (x < ANS4_L) {
+            x = (x << 16) | nw;
+            u += 64u;
+        }
+    }
+    return s < ANS4_L || u != (K << 6) || x != ANS4_L;
+}
+
+static void emu4_chunk(const uint8_t *src, uint64_t n, const uint8_t *ref, oc_status ref_st)
+{
+    static uint8_t dec[CH + 64];
+    static uint32_t dt[1u << ANS_PB_MAX];
+    ans_chunk k;
+    ans_table t;
+    memset(&k, 0, sizeof k);
+    memset(&t, 0, sizeof t);
+    if (ans4_chunk_check(src, n, CH, &k, &t) != OC_OK || k.mode != 1)
+        return;
+    for (uint32_t slot = 0; slot < (1u << t.pb); slot++)
+        dt[slot] = ans_dentry(&t, slot);
+    memset(dec, 0, sizeof dec);
+    oc_status got = OC_OK;
+    for (uint32_t tile = 0; tile < k.sh.ntiles && got == OC_OK; tile++) {
+        uint64_t a, b, first = (uint64_t)tile * ANS_TILE;
+        uint32_t cnt = own_tile_elems(k.sh.nsym, ANS_TILE, tile);
+        got = own_tile_span(src, k.tile_tab, k.sh.ntiles, tile, k.limit, &a, &b);
+        if (got != OC_OK)
+            break;
+        const uint8_t *ts = src + a;
+        uint64_t at = ANS4_TILE_HEAD;
+        if (b - a < ANS4_TILE_HEAD) {
+            got = OC_ERR_CORRUPT;
+            break;
+        }
+        for (uint32_t l = 0; l < ANS_LANES; l++)
+            at += 4ull * ((oc_load_le16(ts + 4 * ANS_LANES + 2 * l) + 1u) / 2u);
+        if (at != b - a) {
+            got = OC_ERR_CORRUPT;
+            break;
+        }
+        at = ANS4_TILE_HEAD;
+        int bad = 0;
+        for (uint32_t l = 0; l < ANS_LANES; l++) { /* the pads first, as ans4_start */
+            uint32_t K = oc_load_le16(ts + 4 * ANS_LANES + 2 * l);
+            if (K & 1u)
+                bad |= (oc_load_le32(ts + at + 4ull * (K / 2u)) >> 16) != 0;
+            at += 4ull * ((K + 1u) / 2u);
+        }
+        at = ANS4_TILE_HEAD;
+        uint8_t *o = dec + (k.sh.split ? 2 * first + 1 : first);
+        for (uint32_t l = 0; l < ANS_LANES && !bad; l++) {
+            uint32_t K = oc_load_le16(ts + 4 * ANS_LANES + 2 * l);
+            bad |= emu4_lane(dt, t.pb, oc_load_le32(ts + 4 * l), ts + at, K, l, cnt, o, k.sh.split ? 2u : 1u);
+            at += 4ull * ((K + 1u) / 2u);
+        }
+        if (bad)
+            got = OC_ERR_CORRUPT;
+    }
+    g_emu++;
+    if (got != ref_st) {
+        fprintf(stderr, "emulated v4 GPU loop: status %d, reference %d\n", (int)got, (int)ref_st);
+        g_fail++;
+    } else if (got == OC_OK) {
+        for (uint64_t i = 0; i < k.sh.nsym; i++) {
+            uint64_t j = k.sh.split ? 2 * i + 1 : i;
+            if (dec[j] != ref[j]) {
+                fprintf(stderr, "emulated v4 GPU loop: byte %llu differs\n", (unsigned long long)j);
+                g_fail++;
+                break;
+            }
+        }
+    }
+}
+
+/* A v4 round trip (and damaged copies); returns the v4 size. */
+static uint64_t one4(const uint8_t *src, uint64_t n, uint32_t dtype, int damage)
+{
+    static uint8_t comp[2 * CH + 64], dec[CH + 64], bad[2 * CH + 64], dref[CH + 64];
+    uint64_t c4 = 0, got = 0;
+    g_cases++;
+    if (ans4_compress_chunk(&g_ws3, src, n, dtype, comp, sizeof comp, &c4) != OC_OK) {
+        fprintf(stderr, "v4 compress failed (n %llu)\n", (unsigned long long)n);
+        g_fail++;
+        return 0;
+    }
+    oc_status st = ans4_decompress_chunk(&g_ws3, comp, c4, dec, CH, &got);
+    if (st != OC_OK || got != n || memcmp(dec, src, n) != 0) {
+        fprintf(stderr, "v4 round trip failed: n %llu dtype %u status %d\n", (unsigned long long)n, dtype,
+                (int)st);
+        g_fail++;
+    }
+    emu4_chunk(comp, c4, dec, st);
+    for (int d = 0; d < damage; d++) {
+        uint64_t len = c4;
+        memcpy(bad, comp, c4);
+        if (d % 4 == 3)
+            len = rng_next() % c4;
+        else
+            bad[8 + rng_next() % (c4 - 8)] ^= (uint8_t)(1u << (rng_next() % 8));
+        uint8_t *h = (uint8_t *)malloc(len ? len : 1);
+        memcpy(h, bad, len);
+        memset(dref, 0, sizeof dref);
+        oc_status dst_ = ans4_decompress_chunk(&g_ws3, h, len, dref, CH, &got);
+        emu4_chunk(h, len, dref, dst_);
+        free(h);
+    }
+    return c4;
+}
+
 static uint8_t *slurp(const char *path, size_t *n)
 {
     FILE *f = fopen(path, "rb");
@@ -238,11 +379,12 @@ static uint8_t *slurp(const char *path, size_t *n)
 
 static void file_rows(const char *name, const uint8_t *b, size_t n, uint32_t dtype)
 {
-    uint64_t t3[2] = {0, 0}, t2 = 0, raw = 0;
+    uint64_t t3[2] = {0, 0}, t2 = 0, t4 = 0, raw = 0;
     for (size_t at = 0; at < n; at += CH) {
         uint64_t len = n - at < CH ? n - at : CH, c2 = 0;
         for (uint32_t ts = 0; ts <= ANS3_TSHIFT_MAX; ts++)
             t3[ts] += one(b + at, len, dtype, ts, &c2, at % (8 * CH) == 0 ? 8 : 0);
+        t4 += one4(b + at, len, dtype, at % (8 * CH) == 0 ? 8 : 0);
         t2 += c2;
         raw += len;
     }
@@ -252,6 +394,8 @@ static void file_rows(const char *name, const uint8_t *b, size_t n, uint32_t dty
            name, dtype == OC_TYPE_BF16 ? "bf16" : "|u1", (unsigned long long)raw, (double)raw / (double)t2,
            (double)raw / (double)t3[0], ((double)t3[0] - (double)t2) / nc, (double)raw / (double)t3[1],
            ((double)t3[1] - (double)t2) / nc);
+    printf("%-28s %-4s v4 %.4f (%+.1f bytes a chunk)\n", name, dtype == OC_TYPE_BF16 ? "bf16" : "|u1",
+           (double)raw / (double)t4, ((double)t4 - (double)t2) / nc);
 }
 
 int main(int argc, char **argv)
@@ -270,9 +414,12 @@ int main(int argc, char **argv)
             one(g, lens[j], OC_TYPE_U8, ts, &c2, 8);
             one(g, lens[j], OC_TYPE_BF16, ts, &c2, 4);
         }
+        one4(g, lens[j], OC_TYPE_U8, 8);
+        one4(g, lens[j], OC_TYPE_BF16, 4);
     }
     memset(g, 'x', CH);
     one(g, CH, OC_TYPE_U8, 1, &c2, 4);
+    one4(g, CH, OC_TYPE_U8, 4);
     for (uint64_t i = 0; i < CH; i++)
         g[i] = (uint8_t)(rng_next() & 1 ? 'p' : 'q');
     one(g, CH, OC_TYPE_U8, 1, &c2, 4);

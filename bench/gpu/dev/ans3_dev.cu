@@ -25,6 +25,9 @@
  *   v3t-win2-16   v3t (a text chunk's 2 tiles a CTA): 2 warps, R 16, 16 CTAs an SM
  *   v3t-win2-32   v3t: 2 warps, R 32, 12 CTAs an SM
  *   v3t-win4-16   v3t: 4 warps, R 16 (a 64 KiB text chunk leaves half of them idle)
+ *   v4-win4-16    v4 (ans4_kernels.cuh, ans4_ref.h: 32-bit states, per-lane 16-bit words): 4 warps, R 16
+ *   v4-win2-16    v4: CTAs of 2 warps (a bf16 chunk's 2 tiles), R 16
+ *   v4-win4-16m12 v4-win4-16 at 12 CTAs an SM (40 registers)
  *
  *   ans3_dev [--dtype u1|bf16] [--reps N] [--mib M] [--only V1,V2] FILE
  *
@@ -36,6 +39,7 @@
 #undef oc_gpu_codec_ans
 #include "ans_win_kernels.cuh"
 #include "ans3_kernels.cuh"
+#include "ans4_kernels.cuh"
 
 #include <algorithm>
 #include <cstdio>
@@ -121,28 +125,39 @@ int main(int argc, char **argv)
 
     /* v3 by the CPU reference (tiles of 16384 << tshift), the file's chunks once, each decoded back */
     int ref_fail = 0;
-    auto encode3 = [&](uint32_t tshift, std::vector<uint8_t> &h3, std::vector<size_t> &c3) {
-        std::vector<uint8_t> back(CH);
-        h3.assign(nf * CAP, 0);
-        c3.assign(nf, 0);
-        for (size_t j = 0; j < nf; j++) {
-            uint64_t sz = 0, dsz = 0;
-            if (ans3_compress_chunk(&g_ws3, host.data() + j * CH, CH, dtype, tshift, h3.data() + j * CAP, CAP,
-                                    &sz) != OC_OK ||
-                ans3_decompress_chunk(&g_ws3, h3.data() + j * CAP, sz, back.data(), CH, &dsz) != OC_OK ||
-                dsz != CH || memcmp(back.data(), host.data() + j * CH, CH) != 0) {
-                fprintf(stderr, "CPU reference failed on chunk %zu (tiles of 16384 << %u)\n", j, tshift);
-                ref_fail = 1;
-            }
-            c3[j] = sz;
-        }
-    };
-    std::vector<uint8_t> h3, h3t;
-    std::vector<size_t> c3, c3t;
+    auto encode3 =
+        [&](uint32_t tshift, std::vector<uint8_t> &h3,
+            std::vector<size_t>
+                &c3) { /* tshift 2: v4 */
+                       std::vector<uint8_t> back(CH);
+                       h3.assign(nf * CAP, 0);
+                       c3.assign(nf, 0);
+                       for (size_t j = 0; j < nf; j++) {
+                           uint64_t sz = 0, dsz = 0;
+                           uint8_t *cj = h3.data() + j * CAP;
+                           const uint8_t *ij = host.data() + j * CH;
+                           oc_status es =
+                               tshift == 2 ? ans4_compress_chunk(&g_ws3, ij, CH, dtype, cj, CAP, &sz)
+                                           : ans3_compress_chunk(&g_ws3, ij, CH, dtype, tshift, cj, CAP, &sz);
+                           if (es != OC_OK ||
+                               (tshift == 2 ? ans4_decompress_chunk(&g_ws3, cj, sz, back.data(), CH, &dsz)
+                                            : ans3_decompress_chunk(&g_ws3, cj, sz, back.data(), CH, &dsz)) !=
+                                   OC_OK ||
+                               dsz != CH || memcmp(back.data(), host.data() + j * CH, CH) != 0) {
+                               fprintf(stderr, "CPU reference failed on chunk %zu (tiles of 16384 << %u)\n",
+                                       j, tshift);
+                               ref_fail = 1;
+                           }
+                           c3[j] = sz;
+                       }
+        };
+    std::vector<uint8_t> h3, h3t, hv4;
+    std::vector<size_t> c3, c3t, c4;
     encode3(0, h3, c3);
     encode3(1, h3t, c3t);
+    encode3(2, hv4, c4);
 
-    uint8_t *in, *comp2, *comp3, *comp3t, *out, *fdev;
+    uint8_t *in, *comp2, *comp3, *comp3t, *comp4, *out, *fdev;
     CUDA_OK(cudaMalloc(&fdev, got));
     CUDA_OK(cudaMemcpy(fdev, host.data(), got, cudaMemcpyHostToDevice));
     CUDA_OK(cudaMalloc(&in, total));
@@ -151,33 +166,42 @@ int main(int argc, char **argv)
     CUDA_OK(cudaMalloc(&comp2, n * CAP));
     CUDA_OK(cudaMalloc(&comp3, n * CAP));
     CUDA_OK(cudaMalloc(&comp3t, n * CAP));
+    CUDA_OK(cudaMalloc(&comp4, n * CAP));
+    CUDA_OK(cudaMemcpy(comp4, hv4.data(), nf * CAP, cudaMemcpyHostToDevice));
     CUDA_OK(cudaMalloc(&out, total));
     CUDA_OK(cudaMemcpy(comp3, h3.data(), nf * CAP, cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemcpy(comp3t, h3t.data(), nf * CAP, cudaMemcpyHostToDevice));
     for (size_t at = nf; at < n; at += nf) {
         CUDA_OK(cudaMemcpy(comp3 + at * CAP, comp3, std::min(nf, n - at) * CAP, cudaMemcpyDeviceToDevice));
         CUDA_OK(cudaMemcpy(comp3t + at * CAP, comp3t, std::min(nf, n - at) * CAP, cudaMemcpyDeviceToDevice));
+        CUDA_OK(cudaMemcpy(comp4 + at * CAP, comp4, std::min(nf, n - at) * CAP, cudaMemcpyDeviceToDevice));
     }
     std::vector<const void *> hin(n);
-    std::vector<void *> hc2(n), hc3(n), hc3t(n), hout(n);
-    std::vector<size_t> hsz(n, CH), hcap(n, CAP), hocap(n, CH), hcsz3(n), hcsz3t(n);
+    std::vector<void *> hc2(n), hc3(n), hc3t(n), hc4(n), hout(n);
+    std::vector<size_t> hsz(n, CH), hcap(n, CAP), hocap(n, CH), hcsz3(n), hcsz3t(n), hcsz4(n);
     for (size_t i = 0; i < n; i++) {
         hin[i] = in + i * CH;
         hc2[i] = comp2 + i * CAP;
         hc3[i] = comp3 + i * CAP;
         hc3t[i] = comp3t + i * CAP;
         hcsz3t[i] = c3t[i % nf];
+        hc4[i] = comp4 + i * CAP;
+        hcsz4[i] = c4[i % nf];
         hout[i] = out + i * CH;
         hcsz3[i] = c3[i % nf];
     }
-    void **d_in, **d_c2, **d_c3, **d_c3t, **d_out;
-    size_t *d_sz, *d_cap, *d_csz2, *d_csz3, *d_csz3t, *d_ocap, *d_osz;
+    void **d_in, **d_c2, **d_c3, **d_c3t, **d_c4, **d_out;
+    size_t *d_sz, *d_cap, *d_csz2, *d_csz3, *d_csz3t, *d_csz4, *d_ocap, *d_osz;
     oc_status *d_st;
     CUDA_OK(cudaMalloc(&d_in, n * sizeof(void *)));
     CUDA_OK(cudaMalloc(&d_c2, n * sizeof(void *)));
     CUDA_OK(cudaMalloc(&d_c3, n * sizeof(void *)));
     CUDA_OK(cudaMalloc(&d_c3t, n * sizeof(void *)));
     CUDA_OK(cudaMalloc(&d_csz3t, n * sizeof(size_t)));
+    CUDA_OK(cudaMalloc(&d_c4, n * sizeof(void *)));
+    CUDA_OK(cudaMalloc(&d_csz4, n * sizeof(size_t)));
+    CUDA_OK(cudaMemcpy(d_c4, hc4.data(), n * sizeof(void *), cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(d_csz4, hcsz4.data(), n * sizeof(size_t), cudaMemcpyHostToDevice));
     CUDA_OK(cudaMalloc(&d_out, n * sizeof(void *)));
     CUDA_OK(cudaMalloc(&d_sz, n * sizeof(size_t)));
     CUDA_OK(cudaMalloc(&d_cap, n * sizeof(size_t)));
@@ -215,7 +239,7 @@ int main(int argc, char **argv)
     CUDA_OK(cudaMemcpy(hst.data(), d_st, n * sizeof(oc_status), cudaMemcpyDeviceToHost));
     std::vector<size_t> hcsz2(n);
     CUDA_OK(cudaMemcpy(hcsz2.data(), d_csz2, n * sizeof(size_t), cudaMemcpyDeviceToHost));
-    size_t sum2 = 0, sum3 = 0, sum3t = 0;
+    size_t sum2 = 0, sum3 = 0, sum3t = 0, sum4 = 0;
     for (size_t i = 0; i < n; i++) {
         if (hst[i] != OC_OK) {
             fprintf(stderr, "v2 compress status %d on chunk %zu\n", (int)hst[i], i);
@@ -224,13 +248,15 @@ int main(int argc, char **argv)
         sum2 += hcsz2[i];
         sum3 += hcsz3[i];
         sum3t += hcsz3t[i];
+        sum4 += hcsz4[i];
     }
     printf(
         "%s %s: %zu chunks of 64 KiB (%zu distinct), ratio v2 %.4f, v3 %.4f (%+.1f bytes a chunk), v3t %.4f "
-        "(%+.1f)%s\n",
+        "(%+.1f), v4 %.4f (%+.1f)%s\n",
         file, dtype == OC_TYPE_BF16 ? "bf16" : "|u1", n, nf, (double)total / (double)sum2,
         (double)total / (double)sum3, ((double)sum3 - (double)sum2) / (double)n,
         (double)total / (double)sum3t, ((double)sum3t - (double)sum2) / (double)n,
+        (double)total / (double)sum4, ((double)sum4 - (double)sum2) / (double)n,
         ref_fail ? "; CPU REFERENCE FAILED" : "; CPU reference round trips checked");
 
     size_t scr_size = oc_own_gpu_decompress_scratch(&cfg, n);
@@ -242,7 +268,7 @@ int main(int argc, char **argv)
     struct variant {
         const char *name;
         own_gpu_kernels k;
-        int v3; /* 0: the v2 chunks, 1: v3, 2: v3t */
+        int v3; /* 0: the v2 chunks, 1: v3, 2: v3t, 3: v4 */
     };
     std::vector<variant> vs;
     vs.push_back({"library", ans_kernels, 0});
@@ -274,6 +300,10 @@ int main(int argc, char **argv)
     vs.push_back({"v3t-win2-16", v3k(h2, (const void *)ans3_k_groups<2, 16, 4, 16>, 2, 16), 2});
     vs.push_back({"v3t-win2-32", v3k(h2, (const void *)ans3_k_groups<2, 32, 4, 12>, 2, 32), 2});
     vs.push_back({"v3t-win4-16", v3k(h4, (const void *)ans3_k_groups<4, 16, 4, 10>, 4, 16), 2});
+    const void *g4 = (const void *)ans4_k_headers<4>, *g2 = (const void *)ans4_k_headers<2>;
+    vs.push_back({"v4-win4-16", v3k(g4, (const void *)ans4_k_groups<4, 16, 10>, 4, 16), 3});
+    vs.push_back({"v4-win2-16", v3k(g2, (const void *)ans4_k_groups<2, 16, 16>, 2, 16), 3});
+    vs.push_back({"v4-win4-16m12", v3k(g4, (const void *)ans4_k_groups<4, 16, 12>, 4, 16), 3});
 
     int fails = ref_fail;
     double base = 0;
@@ -282,8 +312,8 @@ int main(int argc, char **argv)
     for (const variant &v : vs) {
         if (!listed(only, v.name))
             continue;
-        void **dc = v.v3 == 2 ? d_c3t : v.v3 ? d_c3 : d_c2;
-        size_t *dcs = v.v3 == 2 ? d_csz3t : v.v3 ? d_csz3 : d_csz2;
+        void **dc = v.v3 == 3 ? d_c4 : v.v3 == 2 ? d_c3t : v.v3 ? d_c3 : d_c2;
+        size_t *dcs = v.v3 == 3 ? d_csz4 : v.v3 == 2 ? d_csz3t : v.v3 ? d_csz3 : d_csz2;
         auto launch = [&]() {
             return oc_own_gpu_decompress(&v.k, scr, scr_size, n, (const void *const *)dc, dcs, d_out, d_ocap,
                                          d_osz, d_st, 0);

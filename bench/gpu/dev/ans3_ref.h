@@ -165,16 +165,18 @@ static inline oc_status ans3_compress_chunk(ans3_ws *ws, const uint8_t *src, uin
     return OC_OK;
 }
 
-/* The core's ans_chunk_check for a v3 chunk (version 3 only: the dev
- * decoders read nothing else): header, table, padding, tile table, total
- * length.  OWN_HD: the dev header kernel calls it too. */
-OWN_HD oc_status ans3_chunk_check(const uint8_t *src, size_t n, uint64_t cap, ans_chunk *k, ans_table *t)
+/* The core's ans_chunk_check for a chunk of version `version` exactly (3,
+ * or the dev v4 of ans4_ref.h, which shares the chunk layout): header,
+ * table, padding, tile table, total length.  OWN_HD: the dev header
+ * kernels call it too. */
+OWN_HD oc_status ans3_chunk_check_v(const uint8_t *src, size_t n, uint64_t cap, ans_chunk *k, ans_table *t,
+                                    uint32_t version)
 {
     own_header h;
-    oc_status st = own_header_read_v(src, n, OWN_ID_ANS, ANS3_VERSION, &h);
+    oc_status st = own_header_read_v(src, n, OWN_ID_ANS, version, &h);
     if (st != OC_OK)
         return st;
-    if (h.version != ANS3_VERSION)
+    if (h.version != version)
         return OC_ERR_CORRUPT;
     k->version = h.version;
     k->w = own_type_width(h.dtype);
@@ -220,6 +222,11 @@ OWN_HD oc_status ans3_chunk_check(const uint8_t *src, size_t n, uint64_t cap, an
     if (h.size > cap)
         return OC_ERR_OUTPUT_TOO_SMALL;
     return OC_OK;
+}
+
+OWN_HD oc_status ans3_chunk_check(const uint8_t *src, size_t n, uint64_t cap, ans_chunk *k, ans_table *t)
+{
+    return ans3_chunk_check_v(src, n, cap, k, t, ANS3_VERSION);
 }
 
 /* The core's ans_chunk_geometry for a v3 chunk that ans3_chunk_check
