@@ -1,0 +1,331 @@
+/*
+ * zstd_ooo_cpu_check.c - the host check of v9's execution rule (zstd_dec_ooo.cuh, bench/gpu/zstd/
+ * NOTES.md "Run 11"), before any GPU time: E threads stand for the E executor warps and run the
+ * same schedule (a frame's batches round-robin, a raw/RLE block or a block without sequences one
+ * unit; literals and ready independent matches first; the rest after the frontier covers the bytes
+ * they read before the batch; publish the next unit's start, or the block's end), with the same
+ * frontier (the minimum of the threads' published positions, C11 atomics, acquire/release).
+ *
+ * What it guards: every byte a copy reads must already be written (a per-byte written map, set
+ * after each byte store with release, checked with acquire before each byte load; a read of an
+ * unwritten byte is counted as a violation, whatever value it happened to find), and each frame's
+ * output must equal libzstd's input.  Random pauses shuffle the threads' interleaving.  The entropy
+ * step is the library's (zd_pf_entropy, into a slot per block: the ring's reuse is not what is
+ * checked here), and the batch starts are recomputed the way oo_batch_starts does (sums of 32).
+ * Frames: libzstd level 3 (and -1, 19) frames of 1 MiB and 4 MiB of every file given.
+ *
+ *   zstd_ooo_cpu_check FILE...      exit 0 only if every frame matched with no violation
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zstd.h>
+
+#include "cuda/codecs/zstd/zstd_dec_frame.h"
+
+typedef struct emu_frame {
+    const uint8_t *src;
+    zd_bp_frame f;
+    zd_bp_block *blk;
+    uint8_t **slot;    /* per block: literals, sequences */
+    uint32_t **starts; /* per compressed block: batch i's (bop, lp) at [2i], [2i+1] */
+    uint8_t *out;
+    atomic_uchar *wr; /* byte written */
+    size_t cap;
+    int nexec;
+    atomic_uint pub[8];
+    atomic_int fail;
+    atomic_ulong viol;
+} emu_frame;
+
+typedef struct emu_arg {
+    emu_frame *fr;
+    uint32_t w;
+    uint32_t total;
+    int ok;
+    unsigned rng;
+} emu_arg;
+
+static unsigned rnd(unsigned *s)
+{
+    *s = *s * 1103515245u + 12345u;
+    return *s >> 16;
+}
+
+static void pause_some(unsigned *s)
+{
+    unsigned r = rnd(s) & 63;
+    if (r < 4)
+        sched_yield();
+    else if (r < 8)
+        for (volatile unsigned k = 0; k < 200 * r; k++)
+            ;
+}
+
+static uint32_t frontier(emu_frame *fr)
+{
+    uint32_t m = 0xFFFFFFFFu;
+    for (int v = 0; v < fr->nexec; v++) {
+        uint32_t p = atomic_load_explicit(&fr->pub[v], memory_order_acquire);
+        m = p < m ? p : m;
+    }
+    return m;
+}
+
+static void publish(emu_frame *fr, uint32_t w, uint32_t p)
+{
+    uint32_t old = atomic_load_explicit(&fr->pub[w], memory_order_relaxed);
+    if (p > old)
+        atomic_store_explicit(&fr->pub[w], p, memory_order_release);
+}
+
+/* out[d + i] = from(i) with the written map: the source byte s must be written */
+static void put(emu_frame *fr, size_t d, uint8_t v)
+{
+    fr->out[d] = v;
+    atomic_store_explicit(&fr->wr[d], 1, memory_order_release);
+}
+static uint8_t get(emu_frame *fr, size_t s)
+{
+    if (!atomic_load_explicit(&fr->wr[s], memory_order_acquire))
+        atomic_fetch_add(&fr->viol, 1);
+    return fr->out[s];
+}
+static void copy_match(emu_frame *fr, size_t d, uint32_t off, uint32_t len)
+{
+    for (uint32_t i = 0; i < len; i++)
+        put(fr, d + i, get(fr, d + i - off));
+}
+static void copy_lit(emu_frame *fr, size_t d, const uint8_t *s, uint32_t len)
+{
+    for (uint32_t i = 0; i < len; i++)
+        put(fr, d + i, s[i]);
+}
+
+static int wait_for(emu_frame *fr, uint32_t need)
+{
+    while (frontier(fr) < need) {
+        if (atomic_load(&fr->fail))
+            return 0;
+        sched_yield();
+    }
+    return 1;
+}
+
+static void *exec_thread(void *p)
+{
+    emu_arg *a = (emu_arg *)p;
+    emu_frame *fr = a->fr;
+    const uint32_t E = (uint32_t)fr->nexec, w = a->w;
+    uint32_t rep[3] = {1, 4, 8}, pos = 0, g = 0;
+    zd_tables *T = (zd_tables *)malloc(sizeof(zd_tables));
+    a->ok = 0;
+    for (uint32_t b = 0; b < fr->f.nb; b++) {
+        const zd_bp_block *bk = &fr->blk[b];
+        if (bk->type != 2) {
+            if (bk->bsize > fr->cap - pos)
+                goto out;
+            if (g % E == w) {
+                pause_some(&a->rng);
+                for (uint32_t j = 0; j < bk->bsize; j++)
+                    put(fr, pos + j, bk->type == 1 ? fr->src[bk->src] : fr->src[bk->src + j]);
+            }
+            g++;
+            pos += bk->bsize;
+            publish(fr, w, pos);
+            continue;
+        }
+        if (!bk->ok || bk->dsize > fr->cap - pos)
+            goto out;
+        uint32_t init[3], nr[3];
+        for (int k = 0; k < 3; k++) {
+            init[k] = rep[k];
+            nr[k] = zd_bp_rep(bk->rep[k], rep);
+            if (nr[k] == 0)
+                goto out;
+        }
+        const uint8_t *lit = bk->lit_src ? fr->src + bk->lit_src - 1 : fr->slot[b];
+        const zd_bp_seq *sq = (const zd_bp_seq *)(fr->slot[b] + ((bk->lsize + 15) & ~15u));
+        const uint32_t *starts = fr->starts[b];
+        uint32_t nseq = bk->nseq, nbt = (nseq + 31) / 32, units = nbt ? nbt : 1;
+        for (uint32_t i = (w + E - g % E) % E; i < units; i += E) {
+            pause_some(&a->rng);
+            if (nbt == 0) {
+                copy_lit(fr, pos, lit, bk->lsize);
+                break;
+            }
+            uint32_t bop = starts[2 * i], lp = starts[2 * i + 1], b0 = bop;
+            publish(fr, w, pos + bop);
+            uint32_t cnt = nseq - i * 32 < 32 ? nseq - i * 32 : 32;
+            uint32_t mpos[32], off[32], ml[32];
+            for (uint32_t t = 0; t < cnt; t++) {
+                zd_bp_seq s = sq[i * 32 + t];
+                off[t] = zd_bp_rep(s.off, init);
+                uint32_t op = zd_stage_seq(T, t, cnt, s.ll, s.ml, off[t], &bop, &lp);
+                if (off[t] == 0 || (uint64_t)off[t] > (uint64_t)pos + op + s.ll)
+                    goto out;
+                mpos[t] = op + s.ll;
+                ml[t] = s.ml;
+            }
+            for (uint32_t t = 0; t < cnt; t++) /* literals */
+                copy_lit(fr, pos + T->sq_op[t], lit + T->sq_lp[t], T->sq_ll[t]);
+            uint32_t fr0 = frontier(fr), need = 0, bstart = pos + b0;
+            int now[32], indep[32];
+            for (uint32_t t = 0; t < cnt; t++) {
+                indep[t] = zd_match_indep(mpos[t], off[t], ml[t], b0);
+                uint32_t ss = pos + mpos[t] - off[t], se = ss + ml[t];
+                now[t] = ml[t] == 0 || (indep[t] && se <= fr0);
+                if (now[t])
+                    copy_match(fr, pos + mpos[t], off[t], ml[t]);
+                else if (ss < bstart) {
+                    uint32_t x = se < bstart ? se : bstart;
+                    need = x > need ? x : need;
+                }
+            }
+            if (!wait_for(fr, need))
+                goto out;
+            for (uint32_t t = 0; t < cnt; t++)
+                if (!now[t] && indep[t])
+                    copy_match(fr, pos + mpos[t], off[t], ml[t]);
+            for (uint32_t t = 0; t < cnt; t++)
+                if (!indep[t])
+                    copy_match(fr, pos + mpos[t], off[t], ml[t]);
+            if (i == nbt - 1)
+                copy_lit(fr, pos + bop, lit + lp, bk->lsize - lp);
+        }
+        for (int k = 0; k < 3; k++)
+            rep[k] = nr[k];
+        g += units;
+        pos += bk->dsize;
+        publish(fr, w, pos);
+    }
+    a->total = pos;
+    a->ok = 1;
+out:
+    if (!a->ok)
+        atomic_store(&fr->fail, 1);
+    free(T);
+    return NULL;
+}
+
+/* one frame with E executor threads: 1 if it decoded to ref with no violation */
+static int check_frame(const uint8_t *z, size_t zn, const uint8_t *ref, size_t rn, int E, unsigned seed,
+                       unsigned long *viol)
+{
+    emu_frame fr;
+    memset(&fr, 0, sizeof fr);
+    fr.src = z;
+    fr.cap = rn;
+    fr.nexec = E;
+    zd_bp_frame f2;
+    if (!zd_bp_scan(z, zn, rn, &fr.f, NULL)) {
+        fprintf(stderr, "frame not on the path\n");
+        return 0;
+    }
+    fr.blk = (zd_bp_block *)calloc(fr.f.nb, sizeof(zd_bp_block));
+    zd_bp_scan(z, zn, rn, &f2, fr.blk);
+    fr.slot = (uint8_t **)calloc(fr.f.nb, sizeof(uint8_t *));
+    fr.starts = (uint32_t **)calloc(fr.f.nb, sizeof(uint32_t *));
+    fr.out = (uint8_t *)malloc(rn + 1);
+    fr.wr = (atomic_uchar *)calloc(rn + 1, 1);
+    zd_tables *T = (zd_tables *)malloc(sizeof(zd_tables));
+    for (uint32_t b = 0; b < fr.f.nb; b++) {
+        zd_bp_block *bk = &fr.blk[b];
+        if (bk->type != 2)
+            continue;
+        uint64_t need = zd_pf_slot_need(bk);
+        fr.slot[b] = (uint8_t *)malloc(need + 16);
+        zd_pf_entropy(T, z, &fr.f, bk, fr.slot[b], need + 16, bk);
+        uint32_t nbt = (bk->nseq + 31) / 32, o = 0, l = 0;
+        fr.starts[b] = (uint32_t *)malloc((2 * nbt + 1) * sizeof(uint32_t));
+        const zd_bp_seq *sq = (const zd_bp_seq *)(fr.slot[b] + ((bk->lsize + 15) & ~15u));
+        for (uint32_t i = 0; bk->ok && i < nbt; i++) {
+            fr.starts[b][2 * i] = o;
+            fr.starts[b][2 * i + 1] = l;
+            for (uint32_t j = i * 32; j < bk->nseq && j < i * 32 + 32; j++) {
+                o += sq[j].ll + sq[j].ml;
+                l += sq[j].ll;
+            }
+        }
+    }
+    pthread_t th[8];
+    emu_arg arg[8];
+    for (int w = 0; w < E; w++) {
+        arg[w].fr = &fr;
+        arg[w].w = (uint32_t)w;
+        arg[w].rng = seed * 7919u + (unsigned)w;
+        pthread_create(&th[w], NULL, exec_thread, &arg[w]);
+    }
+    int ok = 1;
+    for (int w = 0; w < E; w++) {
+        pthread_join(th[w], NULL);
+        ok &= arg[w].ok && arg[w].total == rn;
+    }
+    ok = ok && zd_pf_end(T, z, &fr.f, fr.out, rn) && memcmp(fr.out, ref, rn) == 0;
+    *viol += atomic_load(&fr.viol);
+    ok = ok && atomic_load(&fr.viol) == 0;
+    for (uint32_t b = 0; b < fr.f.nb; b++) {
+        free(fr.slot[b]);
+        free(fr.starts[b]);
+    }
+    free(fr.slot);
+    free(fr.starts);
+    free(fr.blk);
+    free(fr.out);
+    free((void *)fr.wr);
+    free(T);
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    int bad = 0, frames = 0;
+    unsigned long viol = 0;
+    static const int levels[3] = {3, -1, 19};
+    for (int a = 1; a < argc; a++) {
+        FILE *fp = fopen(argv[a], "rb");
+        if (!fp) {
+            fprintf(stderr, "cannot open %s\n", argv[a]);
+            return 2;
+        }
+        size_t cap = (size_t)8 << 20;
+        uint8_t *data = (uint8_t *)malloc(cap);
+        size_t n = fread(data, 1, cap, fp);
+        fclose(fp);
+        for (int li = 0; li < 3; li++) {
+            for (size_t cs = (size_t)1 << 20; cs <= ((size_t)4 << 20); cs <<= 2) {
+                /* level 19 is slow on 2 shared cores: one 1 MiB frame a file */
+                for (size_t p = 0; p + cs <= n && !(li == 2 && (cs > (1u << 20) || p > 0)); p += cs) {
+                    size_t zc = ZSTD_compressBound(cs);
+                    uint8_t *z = (uint8_t *)malloc(zc);
+                    ZSTD_CCtx *cc = ZSTD_createCCtx();
+                    ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, levels[li]);
+                    ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
+                    size_t zn = ZSTD_compress2(cc, z, zc, data + p, cs);
+                    ZSTD_freeCCtx(cc);
+                    if (ZSTD_isError(zn))
+                        return 2;
+                    for (int E = 1; E <= 5; E += (cs > (1u << 20) ? 3 : 1)) {
+                        frames++;
+                        if (!check_frame(z, zn, data + p, cs, E, (unsigned)(frames + p), &viol)) {
+                            bad++;
+                            fprintf(stderr, "FAIL %s level %d chunk %zu at %zu, %d executors\n", argv[a],
+                                    levels[li], cs, p, E);
+                        }
+                    }
+                    free(z);
+                }
+            }
+        }
+        free(data);
+        printf("%s: %d frame runs so far, %d failed, %lu reads of unwritten bytes\n", argv[a], frames, bad,
+               viol);
+        fflush(stdout);
+    }
+    printf(bad ? "FAILED\n" : "all frames matched, every read after its write\n");
+    return bad != 0;
+}
