@@ -14,7 +14,8 @@
  * checked here), and the batch starts are recomputed the way oo_batch_starts does (sums of 32).
  * Frames: libzstd level 3 (and -1, 19) frames of 1 MiB and 4 MiB of every file given.
  *
- *   zstd_ooo_cpu_check FILE...      exit 0 only if every frame matched with no violation
+ *   zstd_ooo_cpu_check [--stats] FILE...   exit 0 only if every frame matched with no violation;
+ *                                          --stats: what waits per batch (see late_stats)
  */
 #include <pthread.h>
 #include <sched.h>
@@ -212,6 +213,52 @@ out:
     return NULL;
 }
 
+/* --stats: per batch of 32, what waits under v9 if the E - 1 batches before it are still running (the
+ * frontier at the start of batch k - E + 1): in-batch dependent matches (zd_match_indep false, run in
+ * order), independent matches deferred (source ending past that frontier), batches that wait at all */
+static int g_stats;
+static double g_st[4][4]; /* E = 1..4: batches, dependent, deferred, waiting */
+
+static void late_stats(const emu_frame *fr)
+{
+    uint32_t rep[3] = {1, 4, 8};
+    for (uint32_t b = 0; b < fr->f.nb; b++) {
+        const zd_bp_block *bk = &fr->blk[b];
+        if (bk->type != 2 || !bk->ok)
+            continue;
+        uint32_t init[3] = {rep[0], rep[1], rep[2]};
+        for (int k = 0; k < 3; k++)
+            rep[k] = zd_bp_rep(bk->rep[k], init);
+        if (bk->nseq == 0)
+            continue;
+        const zd_bp_seq *sq = (const zd_bp_seq *)(fr->slot[b] + ((bk->lsize + 15) & ~15u));
+        uint32_t nbt = (bk->nseq + 31) / 32;
+        for (uint32_t i = 0; i < nbt; i++) {
+            uint32_t b0 = fr->starts[b][2 * i], op = b0;
+            uint32_t dep = 0, def[4] = {0, 0, 0, 0};
+            for (uint32_t j = i * 32; j < bk->nseq && j < i * 32 + 32; j++) {
+                uint32_t off = zd_bp_rep(sq[j].off, init), mpos = op + sq[j].ll, ml = sq[j].ml;
+                op += sq[j].ll + ml;
+                if (!zd_match_indep(mpos, off, ml, b0)) {
+                    dep++;
+                    continue;
+                }
+                for (uint32_t e = 1; e <= 4; e++) {
+                    uint32_t k = i >= e - 1 ? i - (e - 1) : 0;
+                    uint32_t fro = fr->starts[b][2 * k];
+                    def[e - 1] += (int64_t)mpos - off + ml > (int64_t)fro && e > 1;
+                }
+            }
+            for (int e = 0; e < 4; e++) {
+                g_st[e][0] += 1;
+                g_st[e][1] += dep;
+                g_st[e][2] += def[e];
+                g_st[e][3] += dep || def[e];
+            }
+        }
+    }
+}
+
 /* one frame with E executor threads: 1 if it decoded to ref with no violation */
 static int check_frame(const uint8_t *z, size_t zn, const uint8_t *ref, size_t rn, int E, unsigned seed,
                        unsigned long *viol)
@@ -252,6 +299,8 @@ static int check_frame(const uint8_t *z, size_t zn, const uint8_t *ref, size_t r
             }
         }
     }
+    if (g_stats)
+        late_stats(&fr);
     pthread_t th[8];
     emu_arg arg[8];
     for (int w = 0; w < E; w++) {
@@ -287,6 +336,11 @@ int main(int argc, char **argv)
     unsigned long viol = 0;
     static const int levels[3] = {3, -1, 19};
     for (int a = 1; a < argc; a++) {
+        if (!strcmp(argv[a], "--stats")) {
+            g_stats = 1;
+            continue;
+        }
+        memset(g_st, 0, sizeof g_st);
         FILE *fp = fopen(argv[a], "rb");
         if (!fp) {
             fprintf(stderr, "cannot open %s\n", argv[a]);
@@ -322,6 +376,9 @@ int main(int argc, char **argv)
             }
         }
         free(data);
+        for (int e = 0; g_stats && e < 4; e++)
+            printf("  E=%d: per batch %.2f dependent, %.2f deferred independent, %.1f%% of batches wait\n",
+                   e + 1, g_st[e][1] / g_st[e][0], g_st[e][2] / g_st[e][0], 100 * g_st[e][3] / g_st[e][0]);
         printf("%s: %d frame runs so far, %d failed, %lu reads of unwritten bytes\n", argv[a], frames, bad,
                viol);
         fflush(stdout);
