@@ -23,7 +23,7 @@
  * only).  --quick: the library's three, v8, v8b and v8c only.  v9
  * (zstd_dec_ooo.cuh, NOTES.md "Run 11"): a frame's batches executed by
  * several warps at once, each waiting only for the bytes its late matches
- * read; three shapes (executor + entropy warps: 4+4, 2+2, 3+5).  --ooo: the
+ * read; four shapes (executor + entropy warps: 4+4, 2+2, 3+5, 2+6).  --ooo: the
  * library's three, v8 and v9; --v9only: v9 alone; --v9cfg K: one shape.
  *
  * Each FILE is cut into chunks, each compressed by libzstd (ZSTD_compress2,
@@ -587,7 +587,7 @@ static int g_fail = 0;
 static int g_quick = 0;  /* --quick: no v5, v7 or 8-warp v8 */
 static int g_ooo = 0;    /* --ooo: the library's three, v8 (4 warps) and v9 only */
 static int g_v9only = 0; /* --v9only: v9 alone (for the sanitizers) */
-static int g_v9cfg = -1; /* --v9cfg K: that v9 shape alone (0: 4+4, 1: 2+2, 2: 3+5) */
+static int g_v9cfg = -1; /* --v9cfg K: that v9 shape alone (0: 4+4, 1: 2+2, 2: 3+5, 3: 2+6) */
 
 int main(int argc, char **argv)
 {
@@ -911,15 +911,16 @@ int main(int argc, char **argv)
             /* v9: layout, then E executor warps and NE entropy warps a frame (zstd_dec_ooo.cuh) */
             if (g_v9only)
                 printf("%s chunk %zu KiB x %zu:\n", path, cs >> 10, n);
-            for (int cfgi = 0; cfgi < 3; cfgi++) {
+            for (int cfgi = 0; cfgi < 4; cfgi++) {
                 if (g_v9cfg >= 0 && cfgi != g_v9cfg)
                     continue;
-                static const int ee[3] = {4, 2, 3}, ne[3] = {4, 2, 5}, rs[3] = {8, 4, 8};
+                static const int ee[4] = {4, 2, 3, 2}, ne[4] = {4, 2, 5, 6}, rs[4] = {8, 4, 8, 8};
                 int nw = ee[cfgi] + ne[cfgi], rr = rs[cfgi];
                 void (*kern)(size_t, const void *const *, void *const *, const size_t *, BfChunk *, uint8_t *,
                              uint8_t *, OoSync *) = cfgi == 0   ? bf_ooo<4, 4, 8>
                                                     : cfgi == 1 ? bf_ooo<2, 2, 4>
-                                                                : bf_ooo<3, 5, 8>;
+                                                    : cfgi == 2 ? bf_ooo<3, 5, 8>
+                                                                : bf_ooo<2, 6, 8>;
                 unsigned smem = (unsigned)(nw * sizeof(zd_tables));
                 CUDA_OK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
                 uint8_t *dslots;

@@ -15,7 +15,8 @@
  * Frames: libzstd level 3 (and -1, 19) frames of 1 MiB and 4 MiB of every file given.
  *
  *   zstd_ooo_cpu_check [--stats] FILE...   exit 0 only if every frame matched with no violation;
- *                                          --stats: what waits per batch (see late_stats)
+ *     --stats: per file, what waits per batch (late_stats) and a napkin model of a frame's execution
+ *     time in dependent round trips under four schedules (model_frame; MA and MP overridable with -D)
  */
 #include <pthread.h>
 #include <sched.h>
@@ -217,13 +218,36 @@ out:
  * frontier at the start of batch k - E + 1): in-batch dependent matches (zd_match_indep false, run in
  * order), independent matches deferred (source ending past that frontier), batches that wait at all */
 static int g_stats;
-static double g_st[4][4]; /* E = 1..4: batches, dependent, deferred, waiting */
+static double g_st[4][6]; /* E = 1..4: batches, dependent, deferred, waiting, deferred or dependent
+                           * reading literal bytes only (what a literal-aware frontier could free) */
 
 static void late_stats(const emu_frame *fr)
 {
-    uint32_t rep[3] = {1, 4, 8};
-    for (uint32_t b = 0; b < fr->f.nb; b++) {
+    uint32_t rep[3] = {1, 4, 8}, fpos = 0;
+    /* which output bytes are literal (or raw/RLE block) bytes: prefix counts, lit[p] = such bytes below p */
+    uint32_t *lit = (uint32_t *)calloc(fr->cap + 1, sizeof(uint32_t));
+    for (uint32_t b = 0, q = 0; b < fr->f.nb && lit; b++) {
         const zd_bp_block *bk = &fr->blk[b];
+        if (bk->type != 2) {
+            for (uint32_t j = 0; j < bk->bsize && q < fr->cap; j++, q++)
+                lit[q + 1] = lit[q] + 1;
+            continue;
+        }
+        if (!bk->ok)
+            break;
+        const zd_bp_seq *sq = (const zd_bp_seq *)(fr->slot[b] + ((bk->lsize + 15) & ~15u));
+        uint32_t lp = 0;
+        for (uint32_t j = 0; j <= bk->nseq; j++) {
+            uint32_t ll = j < bk->nseq ? sq[j].ll : bk->lsize - lp, ml = j < bk->nseq ? sq[j].ml : 0;
+            lp += ll;
+            for (uint32_t t = 0; t < ll + ml && q < fr->cap; t++, q++)
+                lit[q + 1] = lit[q] + (t < ll);
+        }
+    }
+    for (uint32_t b = 0; b < fr->f.nb && lit; b++) {
+        const zd_bp_block *bk = &fr->blk[b];
+        uint32_t bpos = fpos;
+        fpos += bk->type == 2 ? bk->dsize : bk->bsize;
         if (bk->type != 2 || !bk->ok)
             continue;
         uint32_t init[3] = {rep[0], rep[1], rep[2]};
@@ -235,18 +259,22 @@ static void late_stats(const emu_frame *fr)
         uint32_t nbt = (bk->nseq + 31) / 32;
         for (uint32_t i = 0; i < nbt; i++) {
             uint32_t b0 = fr->starts[b][2 * i], op = b0;
-            uint32_t dep = 0, def[4] = {0, 0, 0, 0};
+            uint32_t dep = 0, def[4] = {0, 0, 0, 0}, ldep = 0, ldef[4] = {0, 0, 0, 0};
             for (uint32_t j = i * 32; j < bk->nseq && j < i * 32 + 32; j++) {
                 uint32_t off = zd_bp_rep(sq[j].off, init), mpos = op + sq[j].ll, ml = sq[j].ml;
                 op += sq[j].ll + ml;
+                uint32_t ss = bpos + mpos - off, litsrc = off >= ml && lit[ss + ml] - lit[ss] == ml;
                 if (!zd_match_indep(mpos, off, ml, b0)) {
                     dep++;
+                    ldep += litsrc;
                     continue;
                 }
                 for (uint32_t e = 1; e <= 4; e++) {
                     uint32_t k = i >= e - 1 ? i - (e - 1) : 0;
                     uint32_t fro = fr->starts[b][2 * k];
-                    def[e - 1] += (int64_t)mpos - off + ml > (int64_t)fro && e > 1;
+                    int d = (int64_t)mpos - off + ml > (int64_t)fro && e > 1;
+                    def[e - 1] += d;
+                    ldef[e - 1] += d && litsrc;
                 }
             }
             for (int e = 0; e < 4; e++) {
@@ -254,9 +282,141 @@ static void late_stats(const emu_frame *fr)
                 g_st[e][1] += dep;
                 g_st[e][2] += def[e];
                 g_st[e][3] += dep || def[e];
+                g_st[e][4] += ldef[e];
+                g_st[e][5] += ldep;
             }
         }
     }
+    free(lit);
+}
+
+/* --model: a frame's execution time in dependent memory round trips, per schedule (a napkin, not a
+ * simulator of the GPU): each batch of 32 costs MA rounds (stage, literals, the ready independent
+ * matches), then one round for its deferred independent matches (if any) and one per in-order match;
+ * a publish is seen MP rounds later.  "in order" = v8's one executor; "v9" = E warps round-robin, late
+ * matches waiting for the contiguous frontier; "v9 seq" = the same with each late match waiting only
+ * for the sequences that wrote its source bytes (per-sequence readiness, a design not built). */
+#ifndef MA
+#define MA 3.0
+#endif
+#ifndef MP
+#define MP 1.0
+#endif
+static double g_model[4][9]; /* [in order, v9, v9 seq][E] summed over frames */
+
+static void model_frame(const emu_frame *fr)
+{
+    /* the frame's sequences in order: frame position, ll, ml, off; batch of each */
+    size_t ns = 0;
+    for (uint32_t b = 0; b < fr->f.nb; b++)
+        ns += fr->blk[b].type == 2 && fr->blk[b].ok ? fr->blk[b].nseq : 0;
+    uint32_t *mp = malloc(ns * sizeof(uint32_t)), *so = malloc(ns * sizeof(uint32_t)),
+             *ml = malloc(ns * sizeof(uint32_t)), *bs = malloc((ns / 32 + fr->f.nb + 2) * sizeof(uint32_t)),
+             *bi = malloc(ns * sizeof(uint32_t)), *bf = malloc((ns / 32 + fr->f.nb + 2) * sizeof(uint32_t));
+    double *fin = malloc(ns * sizeof(double)), *done = malloc((ns / 32 + fr->f.nb + 2) * sizeof(double));
+    uint32_t *wr = calloc(fr->cap + 1, sizeof(uint32_t)); /* writer sequence + 1 of each match byte */
+    if (!mp || !so || !ml || !bs || !bi || !bf || !fin || !done || !wr)
+        exit(2);
+    uint32_t rep[3] = {1, 4, 8}, pos = 0, q = 0, nb = 0;
+    for (uint32_t b = 0; b < fr->f.nb; b++) {
+        const zd_bp_block *bk = &fr->blk[b];
+        if (bk->type != 2) {
+            pos += bk->bsize;
+            continue;
+        }
+        uint32_t init[3] = {rep[0], rep[1], rep[2]};
+        for (int k = 0; k < 3; k++)
+            rep[k] = zd_bp_rep(bk->rep[k], init);
+        const zd_bp_seq *sq = (const zd_bp_seq *)(fr->slot[b] + ((bk->lsize + 15) & ~15u));
+        uint32_t op = pos;
+        for (uint32_t j = 0; j < bk->nseq; j++, q++) {
+            if (j % 32 == 0) {
+                bf[nb] = q;
+                bs[nb++] = op;
+            }
+            bi[q] = nb - 1;
+            mp[q] = op + sq[j].ll;
+            ml[q] = sq[j].ml;
+            so[q] = mp[q] - zd_bp_rep(sq[j].off, init);
+            for (uint32_t t = 0; t < ml[q]; t++)
+                wr[mp[q] + t] = q + 1;
+            op += sq[j].ll + sq[j].ml;
+        }
+        pos += bk->dsize;
+    }
+    bs[nb] = pos;
+    for (int v = 0; v < 4; v++)
+        for (uint32_t E = 1; E <= 8; E++) {
+            if ((v == 0) != (E == 1))
+                continue;
+            double tw[8] = {0}, front_t = 0; /* front_t: when all batches before the current one are done */
+            uint32_t k0 = 0;
+            for (uint32_t k = 0; k < nb; k++) {
+                uint32_t w = k % E;
+                double s0 = tw[w], t = s0 + MA;
+                /* the contiguous frontier at t: the batches done (in order) by then */
+                while (k0 < k && done[k0] + MP <= t)
+                    k0++;
+                uint32_t fpos = bs[k0];
+                int anydef = 0;
+                double last = t;
+                for (uint32_t x = bf[k]; x < ns && bi[x] == k; x++) {
+                    int indep = zd_match_indep(mp[x] - bs[k], mp[x] - so[x], ml[x], 0);
+                    if (indep && so[x] + ml[x] <= fpos && E > 1) {
+                        fin[x] = t;
+                        continue;
+                    }
+                    if (E == 1) {
+                        fin[x] = indep ? t : (last += 1.0);
+                        continue;
+                    }
+                    double ready;
+                    if (v == 1) {
+                        ready = k ? done[k - 1] + MP : 0; /* approximately: everything before the batch */
+                        if (so[x] >= bs[k])
+                            ready = 0;
+                    } else if (v == 2) {
+                        ready = 0;
+                        for (uint32_t y = so[x]; y < so[x] + ml[x] && y < mp[x]; y++)
+                            if (wr[y] && wr[y] - 1 != x && bi[wr[y] - 1] != k)
+                                ready = fin[wr[y] - 1] + MP > ready ? fin[wr[y] - 1] + MP : ready;
+                    } else { /* per batch: the batches holding the source bytes */
+                        ready = 0;
+                        for (uint32_t y = so[x]; y < so[x] + ml[x] && y < bs[k]; y++) {
+                            uint32_t j = k;
+                            while (j > 0 && bs[j] > y)
+                                j--;
+                            ready = done[j] + MP > ready ? done[j] + MP : ready;
+                        }
+                    }
+                    if (indep) {
+                        anydef = 1;
+                        fin[x] = (ready > t ? ready : t) + 1.0;
+                        last = fin[x] > last ? fin[x] : last;
+                    } else {
+                        double st = ready > last ? ready : last;
+                        fin[x] = st + 1.0;
+                        last = fin[x];
+                    }
+                }
+                (void)anydef;
+                done[k] = last > t ? last : t;
+                if (k && done[k] < done[k - 1] && v == 1)
+                    done[k] = done[k - 1]; /* the frontier is contiguous */
+                tw[w] = done[k];
+                front_t = done[k] > front_t ? done[k] : front_t;
+            }
+            g_model[v][E] += front_t;
+        }
+    free(mp);
+    free(so);
+    free(ml);
+    free(bs);
+    free(bi);
+    free(bf);
+    free(fin);
+    free(done);
+    free(wr);
 }
 
 /* one frame with E executor threads: 1 if it decoded to ref with no violation */
@@ -299,8 +459,10 @@ static int check_frame(const uint8_t *z, size_t zn, const uint8_t *ref, size_t r
             }
         }
     }
-    if (g_stats)
+    if (g_stats && E == 1) {
         late_stats(&fr);
+        model_frame(&fr);
+    }
     pthread_t th[8];
     emu_arg arg[8];
     for (int w = 0; w < E; w++) {
@@ -341,6 +503,7 @@ int main(int argc, char **argv)
             continue;
         }
         memset(g_st, 0, sizeof g_st);
+        memset(g_model, 0, sizeof g_model);
         FILE *fp = fopen(argv[a], "rb");
         if (!fp) {
             fprintf(stderr, "cannot open %s\n", argv[a]);
@@ -376,9 +539,21 @@ int main(int argc, char **argv)
             }
         }
         free(data);
+        if (g_stats)
+            printf("  model (rounds a frame, summed): in order %.0f; v9 E=2 %.2fx, 4 %.2fx, 8 %.2fx; per "
+                   "batch E=2 "
+                   "%.2fx, 4 %.2fx, 8 %.2fx; per sequence E=2 %.2fx, 4 %.2fx, 8 %.2fx\n",
+                   g_model[0][1], g_model[0][1] / g_model[1][2], g_model[0][1] / g_model[1][4],
+                   g_model[0][1] / g_model[1][8], g_model[0][1] / g_model[3][2],
+                   g_model[0][1] / g_model[3][4], g_model[0][1] / g_model[3][8],
+                   g_model[0][1] / g_model[2][2], g_model[0][1] / g_model[2][4],
+                   g_model[0][1] / g_model[2][8]);
         for (int e = 0; g_stats && e < 4; e++)
-            printf("  E=%d: per batch %.2f dependent, %.2f deferred independent, %.1f%% of batches wait\n",
-                   e + 1, g_st[e][1] / g_st[e][0], g_st[e][2] / g_st[e][0], 100 * g_st[e][3] / g_st[e][0]);
+            printf("  E=%d: per batch %.2f dependent (%.2f reading literal bytes only), %.2f deferred "
+                   "independent "
+                   "(%.2f), %.1f%% of batches wait\n",
+                   e + 1, g_st[e][1] / g_st[e][0], g_st[e][5] / g_st[e][0], g_st[e][2] / g_st[e][0],
+                   g_st[e][4] / g_st[e][0], 100 * g_st[e][3] / g_st[e][0]);
         printf("%s: %d frame runs so far, %d failed, %lu reads of unwritten bytes\n", argv[a], frames, bad,
                viol);
         fflush(stdout);
