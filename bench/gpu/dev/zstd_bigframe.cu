@@ -14,7 +14,7 @@
  * so the next design starts from measured step times.
  *
  *   zstd_bigframe [--chunks 1M,4M] [--total BYTES] [--reps N] [--level L]
- *                 [--quick | --ooo | --v9only] [--v9cfg K] FILE...
+ *                 [--quick | --ooo | --v9only] [--v9s] [--v9cfg K] FILE...
  *
  * The library runs three ways: its per-chunk kernel, its automatic choice
  * and its frame kernel named (oc_cuda_zstd_decompress_with).  v8b is the
@@ -24,7 +24,9 @@
  * (zstd_dec_ooo.cuh, NOTES.md "Run 11"): a frame's batches executed by
  * several warps at once, each waiting only for the bytes its late matches
  * read; four shapes (executor + entropy warps: 4+4, 2+2, 3+5, 2+6).  --ooo: the
- * library's three, v8 and v9; --v9only: v9 alone; --v9cfg K: one shape.
+ * library's three, v8 and v9; --v9only: v9 alone; --v9cfg K: one shape;
+ * --v9s: v9s too, last (v9 with per-byte write stamps: a late match waits
+ * only for its own source bytes; shapes 4+4 and 3+5).
  *
  * Each FILE is cut into chunks, each compressed by libzstd (ZSTD_compress2,
  * level 3 unless --level, content size and checksum: what numcodecs/zarr
@@ -587,7 +589,9 @@ static int g_fail = 0;
 static int g_quick = 0;  /* --quick: no v5, v7 or 8-warp v8 */
 static int g_ooo = 0;    /* --ooo: the library's three, v8 (4 warps) and v9 only */
 static int g_v9only = 0; /* --v9only: v9 alone (for the sanitizers) */
-static int g_v9cfg = -1; /* --v9cfg K: that v9 shape alone (0: 4+4, 1: 2+2, 2: 3+5, 3: 2+6) */
+static int g_v9cfg =
+    -1; /* --v9cfg K: that v9 shape alone (0: 4+4, 1: 2+2, 2: 3+5, 3: 2+6, 4: v9s 4+4, 5: v9s 3+5) */
+static int g_v9s = 0; /* --v9s: the v9s shapes (4, 5) instead of v9's (0-3) */
 
 int main(int argc, char **argv)
 {
@@ -616,6 +620,8 @@ int main(int argc, char **argv)
             g_ooo = g_quick = 1;
         } else if (!strcmp(argv[a], "--v9only")) {
             g_v9only = g_ooo = g_quick = 1;
+        } else if (!strcmp(argv[a], "--v9s")) {
+            g_v9s = 1;
         } else if (!strcmp(argv[a], "--v9cfg") && a + 1 < argc) {
             g_v9cfg = atoi(argv[++a]);
         } else if (!strcmp(argv[a], "--quick")) {
@@ -628,7 +634,7 @@ int main(int argc, char **argv)
     }
     if (files.empty()) {
         fprintf(stderr, "usage: zstd_bigframe [--chunks 1M,4M] [--total B] [--reps N] [--level L] "
-                        "[--quick | --ooo | --v9only] [--v9cfg K] FILE...\n");
+                        "[--quick | --ooo | --v9only] [--v9s] [--v9cfg K] FILE...\n");
         return 2;
     }
     cudaStream_t s = 0;
@@ -911,18 +917,26 @@ int main(int argc, char **argv)
             /* v9: layout, then E executor warps and NE entropy warps a frame (zstd_dec_ooo.cuh) */
             if (g_v9only)
                 printf("%s chunk %zu KiB x %zu:\n", path, cs >> 10, n);
-            for (int cfgi = 0; cfgi < 4; cfgi++) {
-                if (g_v9cfg >= 0 && cfgi != g_v9cfg)
+            for (int cfgi = 0; cfgi < 6; cfgi++) {
+                if ((g_v9cfg >= 0 && cfgi != g_v9cfg) || (g_v9cfg < 0 && cfgi >= 4 && !g_v9s))
                     continue;
-                static const int ee[4] = {4, 2, 3, 2}, ne[4] = {4, 2, 5, 6}, rs[4] = {8, 4, 8, 8};
+                static const int ee[6] = {4, 2, 3, 2, 4, 3}, ne[6] = {4, 2, 5, 6, 4, 5},
+                                 rs[6] = {8, 4, 8, 8, 8, 8};
                 int nw = ee[cfgi] + ne[cfgi], rr = rs[cfgi];
                 void (*kern)(size_t, const void *const *, void *const *, const size_t *, BfChunk *, uint8_t *,
-                             uint8_t *, OoSync *) = cfgi == 0   ? bf_ooo<4, 4, 8>
-                                                    : cfgi == 1 ? bf_ooo<2, 2, 4>
-                                                    : cfgi == 2 ? bf_ooo<3, 5, 8>
-                                                                : bf_ooo<2, 6, 8>;
-                unsigned smem = (unsigned)(nw * sizeof(zd_tables));
+                             uint8_t *, OoSync *) = cfgi == 0   ? bf_ooo<4, 4, 8, 0>
+                                                    : cfgi == 1 ? bf_ooo<2, 2, 4, 0>
+                                                    : cfgi == 2 ? bf_ooo<3, 5, 8, 0>
+                                                    : cfgi == 3 ? bf_ooo<2, 6, 8, 0>
+                                                    : cfgi == 4 ? bf_ooo<4, 4, 8, 1>
+                                                                : bf_ooo<3, 5, 8, 1>;
+                unsigned smem = (unsigned)(nw * sizeof(zd_tables) + (cfgi >= 4 ? OO_W * 2 : 0));
                 CUDA_OK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+                /* two CTAs an SM (256 frames at once on 132 SMs) need the largest shared-memory carveout */
+                CUDA_OK(cudaFuncSetAttribute(kern, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                             cudaSharedmemCarveoutMaxShared));
+                int per_sm = 0;
+                CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, nw * 32, smem));
                 uint8_t *dslots;
                 OoSync *dsync;
                 CUDA_OK(cudaMalloc(&dslots, n * rr * OO_SLOT));
@@ -960,11 +974,10 @@ int main(int argc, char **argv)
                     fprintf(stderr, "FAIL v9 %d+%d: %zu frames gave up\n", ee[cfgi], ne[cfgi], gaveup);
                 }
                 verify("v9");
-                printf("  v9 %.2f GB/s (%.2f ms): layout %.2f, pipeline %.2f ms (%d executor + %d entropy "
-                       "warps a "
-                       "frame, %d slots)\n",
-                       gb / (median(tot) / 1e3), median(tot), median(step[0]), median(step[1]), ee[cfgi],
-                       ne[cfgi], rr);
+                printf("  v9%s %.2f GB/s (%.2f ms): layout %.2f, pipeline %.2f ms (%d executor + %d entropy "
+                       "warps a frame, %d slots, %d CTAs an SM)\n",
+                       cfgi >= 4 ? "s" : "", gb / (median(tot) / 1e3), median(tot), median(step[0]),
+                       median(step[1]), ee[cfgi], ne[cfgi], rr, per_sm);
                 cudaFree(dslots);
                 cudaFree(dsync);
             }

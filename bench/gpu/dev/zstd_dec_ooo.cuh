@@ -24,6 +24,13 @@
  * resident.  The end (content size, XXH64) is warp 0's once the frontier reaches the frame's end.
  * Same statuses rule as v8: any failure says "not this path" (the harness counts it as a failure on
  * clean frames), outputs compared with libzstd's input by the harness.
+ *
+ * v9s (template S = 1): the frontier is contiguous, so a late match waits for every byte below its
+ * source, although most late matches read the batch just before (a host model, NOTES.md "Run 11":
+ * per-sequence readiness 2-3x the in-order executor, the contiguous frontier 1.2-2x).  v9s adds
+ * per-byte write stamps in shared memory (a ring of OO_W, oo_stamp_*), set after each copy and a
+ * fence; a late match runs as soon as each of its source bytes is below the frontier or stamped.
+ * Host check of both rules: zstd_ooo_cpu_check.c (threads, every read after its write).
  */
 #ifndef ZSTD_DEC_OOO_CUH
 #define ZSTD_DEC_OOO_CUH
@@ -145,11 +152,149 @@ static __device__ int oo_matches(zd_tables *T, uint8_t *o, uint32_t cnt, uint32_
     return 1;
 }
 
+/* ---- v9s: per-byte write stamps (the model's per-sequence readiness; NOTES.md "Run 11") ----------
+ * A ring of OO_W 16-bit stamps in shared memory: stamp[y mod OO_W] = oo_ep(y) once byte y of the
+ * frame is written (stored after a __threadfence_block that follows the byte's store).  A late match
+ * is ready when each source byte is below the frontier or carries its own stamp: a slot overwritten
+ * by a later position (y + k OO_W) only makes the reader wait for the frontier.  Epochs are 15 bits
+ * with a valid bit: positions 2^29 apart share one, far more than the executors' spread (R blocks). */
+#define OO_WLOG 14
+#define OO_W (1u << OO_WLOG)
+static __device__ __forceinline__ unsigned short oo_ep(uint32_t y)
+{
+    return (unsigned short)(0x8000u | ((y >> OO_WLOG) & 0x7FFFu));
+}
+static __device__ __forceinline__ void oo_stamp_lane(unsigned short *st, uint32_t d, uint32_t len)
+{
+    for (uint32_t i = 0; i < len; i++)
+        ((volatile unsigned short *)st)[(d + i) & (OO_W - 1)] = oo_ep(d + i);
+}
+static __device__ void oo_stamp_warp(unsigned short *st, uint32_t d, uint32_t len)
+{
+    if (len > OO_W) {
+        d += len - OO_W;
+        len = OO_W;
+    }
+    for (uint32_t i = threadIdx.x & 31; i < len; i += 32)
+        ((volatile unsigned short *)st)[(d + i) & (OO_W - 1)] = oo_ep(d + i);
+}
+/* bytes [s, e) of the frame written: below the frontier f, or each stamped (at most 64 checked) */
+static __device__ __forceinline__ int oo_ready(const unsigned short *st, uint32_t s, uint32_t e, uint32_t f)
+{
+    if (e <= f)
+        return 1;
+    if (s < f)
+        s = f;
+    if (e - s > 64)
+        return 0;
+    for (uint32_t y = s; y < e; y++)
+        if (((const volatile unsigned short *)st)[y & (OO_W - 1)] != oo_ep(y))
+            return 0;
+    return 1;
+}
+/* the same check by the whole warp (all lanes get the answer) */
+static __device__ __forceinline__ int oo_ready_warp(const unsigned short *st, uint32_t s, uint32_t e,
+                                                    uint32_t f)
+{
+    if (e <= f)
+        return 1;
+    if (s < f)
+        s = f;
+    if (e - s > 64)
+        return 0;
+    uint32_t lane = threadIdx.x & 31;
+    int ok = 1;
+    for (uint32_t y = s + lane; y < e; y += 32)
+        ok &= ((const volatile unsigned short *)st)[y & (OO_W - 1)] == oo_ep(y);
+    return __all_sync(0xFFFFFFFFu, ok);
+}
+
+/* v9s's matches (and the stamps of the batch's literals): the independent ones as soon as their
+ * source bytes are written, each on its lane; then the in-order ones, each once the bytes it reads
+ * before the batch are written.  0 when the frame failed elsewhere while waiting. */
+template <int E>
+static __device__ int oos_matches(zd_tables *T, uint8_t *o, uint32_t cnt, uint32_t bop, uint32_t pos,
+                                  unsigned int *s_pub, const OoSync *sy, unsigned short *st)
+{
+    uint32_t lane = threadIdx.x & 31;
+    __syncwarp();
+    uint32_t mpos = 0, off = 0, ml = 0, ll = 0, op = 0;
+    if (lane < cnt) {
+        ll = T->sq_ll[lane];
+        op = T->sq_op[lane];
+        mpos = op + ll;
+        off = T->sq_off[lane];
+        ml = T->sq_ml[lane];
+    }
+    int indep = zd_match_indep(mpos, off, ml, bop);
+    uint32_t sstart = pos + mpos - off, send = sstart + ml, bstart = pos + bop;
+    uint32_t fr = oo_frontier<E>(s_pub);
+    int now = ml == 0 || (indep && oo_ready(st, sstart, send, fr));
+    __threadfence_block();
+    if (now && ml)
+        zd_copy_lane(o + mpos, o + mpos - off, ml);
+    __syncwarp();
+    __threadfence_block();
+    if (ll <= ZD_SHORT)
+        oo_stamp_lane(st, pos + op, ll);
+    for (uint32_t longs = __ballot_sync(0xFFFFFFFFu, ll > ZD_SHORT); longs; longs &= longs - 1) {
+        int j = __ffs(longs) - 1;
+        oo_stamp_warp(st, pos + __shfl_sync(0xFFFFFFFFu, op, j), __shfl_sync(0xFFFFFFFFu, ll, j));
+    }
+    if (now && ml)
+        oo_stamp_lane(st, pos + mpos, ml);
+    int pend = !now && indep;
+    while (__any_sync(0xFFFFFFFFu, pend)) {
+        int did = 0;
+        if (pend && oo_ready(st, sstart, send, fr)) {
+            __threadfence_block();
+            zd_copy_lane(o + mpos, o + mpos - off, ml);
+            did = 1;
+        }
+        __syncwarp();
+        if (__any_sync(0xFFFFFFFFu, did)) {
+            __threadfence_block();
+            if (did)
+                oo_stamp_lane(st, pos + mpos, ml);
+            pend &= !did;
+        } else {
+            if (oo_load(&sy->fail))
+                return 0;
+            __nanosleep(32);
+            fr = oo_frontier<E>(s_pub);
+        }
+    }
+    uint32_t dep = __ballot_sync(0xFFFFFFFFu, !indep);
+    __syncwarp();
+    for (; dep; dep &= dep - 1) {
+        int j = __ffs(dep) - 1;
+        uint32_t mj = __shfl_sync(0xFFFFFFFFu, mpos, j), oj = __shfl_sync(0xFFFFFFFFu, off, j);
+        uint32_t lj = __shfl_sync(0xFFFFFFFFu, ml, j);
+        uint32_t sj = pos + mj - oj, ej = sj + lj < bstart ? sj + lj : bstart;
+        if (sj < bstart) {
+            while (!oo_ready_warp(st, sj, ej, fr)) {
+                if (oo_load(&sy->fail))
+                    return 0;
+                __nanosleep(32);
+                fr = oo_frontier<E>(s_pub);
+            }
+            __threadfence_block();
+        }
+        zd_match(o + mj, oj, lj);
+        __syncwarp();
+        __threadfence_block();
+        oo_stamp_warp(st, pos + mj, lj);
+        __syncwarp();
+    }
+    __syncwarp(); /* the next batch overwrites T->sq_* */
+    return 1;
+}
+
 /* Executor warp w of E: its units of every block, in order.  1 and *total on success. */
-template <int E, int R>
+template <int E, int R, int S> /* S 1: v9s, write stamps in st */
 static __device__ int oo_exec(zd_tables *T, const uint8_t *src, const zd_bp_block *blk, uint32_t nb,
                               uint8_t *ring, uint8_t *out, size_t cap, OoSync *sy, unsigned int *s_pub,
-                              uint32_t w, uint32_t *total)
+                              uint32_t w, uint32_t *total, unsigned short *st)
 {
     uint32_t lane = threadIdx.x & 31;
     uint32_t rep[3] = {1, 4, 8}, pos = 0, g = 0;
@@ -177,6 +322,11 @@ static __device__ int oo_exec(zd_tables *T, const uint8_t *src, const zd_bp_bloc
                 } else {
                     zd_copy(o, src + bk->src, bk->bsize);
                 }
+                if (S) {
+                    __syncwarp();
+                    __threadfence_block();
+                    oo_stamp_warp(st, pos, bk->bsize);
+                }
             }
             g++;
             pos += bk->bsize;
@@ -201,10 +351,15 @@ static __device__ int oo_exec(zd_tables *T, const uint8_t *src, const zd_bp_bloc
         for (uint32_t i = (w + E - g % E) % E; i < units; i += E) {
             if (nbt == 0) {
                 zd_copy(o, lit, bk->lsize);
+                if (S) {
+                    __syncwarp();
+                    __threadfence_block();
+                    oo_stamp_warp(st, pos, bk->lsize);
+                }
                 break;
             }
-            uint2 st = starts[i];
-            uint32_t bop = st.x, lp = st.y, b0 = bop;
+            uint2 sb = starts[i];
+            uint32_t bop = sb.x, lp = sb.y, b0 = bop;
             oo_publish(s_pub, w, pos + bop); /* everything this warp owns before the unit is written */
             uint32_t cnt = nseq - i * 32 < 32 ? nseq - i * 32 : 32;
             uint32_t ll = 0, ml = 0, sym = 1;
@@ -221,10 +376,17 @@ static __device__ int oo_exec(zd_tables *T, const uint8_t *src, const zd_bp_bloc
                 return 0;
             __syncwarp();
             zd_exec_literals(T, o, lit, cnt);
-            if (!oo_matches<E>(T, o, cnt, b0, pos, s_pub, sy))
+            if (!(S ? oos_matches<E>(T, o, cnt, b0, pos, s_pub, sy, st)
+                    : oo_matches<E>(T, o, cnt, b0, pos, s_pub, sy)))
                 return 0;
-            if (i == nbt - 1) /* the block's last literals */
+            if (i == nbt - 1) { /* the block's last literals */
                 zd_copy(o + bop, lit + lp, bk->lsize - lp);
+                if (S) {
+                    __syncwarp();
+                    __threadfence_block();
+                    oo_stamp_warp(st, pos + bop, bk->lsize - lp);
+                }
+            }
             __syncwarp();
         }
         for (int k = 0; k < 3; k++)
@@ -243,7 +405,7 @@ extern __shared__ zd_tables oo_tables[];
 
 /* A CTA of E + NE warps per frame (one wave: the harness launches a CTA per frame); the frame's
  * blocks were recorded by bf_layout. */
-template <int E, int NE, int R>
+template <int E, int NE, int R, int S> /* S 1: v9s (write stamps, OO_W x 2 bytes of shared memory more) */
 __global__ void __launch_bounds__((E + NE) * 32)
     bf_ooo(size_t n, const void *const *srcs, void *const *dsts, const size_t *caps, BfChunk *ch,
            uint8_t *region, uint8_t *slots, OoSync *syncs)
@@ -268,6 +430,10 @@ __global__ void __launch_bounds__((E + NE) * 32)
     }
     if (threadIdx.x < E)
         s_pub[threadIdx.x] = 0;
+    unsigned short *st = (unsigned short *)(oo_tables + E + NE);
+    if (S)
+        for (uint32_t i = threadIdx.x; i < OO_W; i += (E + NE) * 32)
+            st[i] = 0;
     __syncthreads();
     const zd_bp_frame *f = &ch[c].f;
     uint32_t nb = f->nb;
@@ -276,7 +442,7 @@ __global__ void __launch_bounds__((E + NE) * 32)
     uint8_t *out = (uint8_t *)dsts[c];
     if (warp < (uint32_t)E) {
         uint32_t total = 0;
-        int ok = oo_exec<E, R>(T, src, blk, nb, ring, out, caps[c], sy, s_pub, warp, &total);
+        int ok = oo_exec<E, R, S>(T, src, blk, nb, ring, out, caps[c], sy, s_pub, warp, &total, st);
         __syncwarp();
         if (!ok && lane == 0)
             *(volatile unsigned int *)&sy->fail = 1;

@@ -12,7 +12,8 @@
  * output must equal libzstd's input.  Random pauses shuffle the threads' interleaving.  The entropy
  * step is the library's (zd_pf_entropy, into a slot per block: the ring's reuse is not what is
  * checked here), and the batch starts are recomputed the way oo_batch_starts does (sums of 32).
- * Frames: libzstd level 3 (and -1, 19) frames of 1 MiB and 4 MiB of every file given.
+ * Frames: libzstd level 3 (and -1, 19) frames of 1 MiB and 4 MiB of every file given; each with v9's
+ * rule and with v9s's (write stamps: a late match also runs once each source byte carries its stamp).
  *
  *   zstd_ooo_cpu_check [--stats] FILE...   exit 0 only if every frame matched with no violation;
  *     --stats: per file, what waits per batch (late_stats) and a napkin model of a frame's execution
@@ -42,6 +43,7 @@ typedef struct emu_frame {
     atomic_uint pub[8];
     atomic_int fail;
     atomic_ulong viol;
+    atomic_ushort *stamp; /* v9s: OO_W write stamps (NULL: v9) */
 } emu_frame;
 
 typedef struct emu_arg {
@@ -118,6 +120,40 @@ static int wait_for(emu_frame *fr, uint32_t need)
     return 1;
 }
 
+/* v9s's stamps, as zstd_dec_ooo.cuh keeps them */
+#define OO_WLOG 14
+#define OO_W (1u << OO_WLOG)
+static unsigned short ep(uint32_t y)
+{
+    return (unsigned short)(0x8000u | ((y >> OO_WLOG) & 0x7FFFu));
+}
+static void stamp(emu_frame *fr, uint32_t d, uint32_t len)
+{
+    if (!fr->stamp)
+        return;
+    if (len > OO_W) {
+        d += len - OO_W;
+        len = OO_W;
+    }
+    for (uint32_t i = 0; i < len; i++)
+        atomic_store_explicit(&fr->stamp[(d + i) & (OO_W - 1)], ep(d + i), memory_order_release);
+}
+static int ready(emu_frame *fr, uint32_t s, uint32_t e, uint32_t f)
+{
+    if (e <= f)
+        return 1;
+    if (!fr->stamp)
+        return 0;
+    if (s < f)
+        s = f;
+    if (e - s > 64)
+        return 0;
+    for (uint32_t y = s; y < e; y++)
+        if (atomic_load_explicit(&fr->stamp[y & (OO_W - 1)], memory_order_acquire) != ep(y))
+            return 0;
+    return 1;
+}
+
 static void *exec_thread(void *p)
 {
     emu_arg *a = (emu_arg *)p;
@@ -135,6 +171,7 @@ static void *exec_thread(void *p)
                 pause_some(&a->rng);
                 for (uint32_t j = 0; j < bk->bsize; j++)
                     put(fr, pos + j, bk->type == 1 ? fr->src[bk->src] : fr->src[bk->src + j]);
+                stamp(fr, pos, bk->bsize);
             }
             g++;
             pos += bk->bsize;
@@ -158,6 +195,7 @@ static void *exec_thread(void *p)
             pause_some(&a->rng);
             if (nbt == 0) {
                 copy_lit(fr, pos, lit, bk->lsize);
+                stamp(fr, pos, bk->lsize);
                 break;
             }
             uint32_t bop = starts[2 * i], lp = starts[2 * i + 1], b0 = bop;
@@ -180,7 +218,7 @@ static void *exec_thread(void *p)
             for (uint32_t t = 0; t < cnt; t++) {
                 indep[t] = zd_match_indep(mpos[t], off[t], ml[t], b0);
                 uint32_t ss = pos + mpos[t] - off[t], se = ss + ml[t];
-                now[t] = ml[t] == 0 || (indep[t] && se <= fr0);
+                now[t] = ml[t] == 0 || (indep[t] && ready(fr, ss, se, fr0));
                 if (now[t])
                     copy_match(fr, pos + mpos[t], off[t], ml[t]);
                 else if (ss < bstart) {
@@ -188,16 +226,60 @@ static void *exec_thread(void *p)
                     need = x > need ? x : need;
                 }
             }
-            if (!wait_for(fr, need))
-                goto out;
-            for (uint32_t t = 0; t < cnt; t++)
-                if (!now[t] && indep[t])
+            for (uint32_t t = 0; t < cnt; t++) {
+                stamp(fr, pos + T->sq_op[t], T->sq_ll[t]);
+                if (now[t])
+                    stamp(fr, pos + mpos[t], ml[t]);
+            }
+            if (fr->stamp) { /* v9s: each deferred match once its own source bytes are written */
+                for (int left = 1; left;) {
+                    left = 0;
+                    int did = 0;
+                    uint32_t f = frontier(fr);
+                    for (uint32_t t = 0; t < cnt; t++) {
+                        if (now[t] || !indep[t])
+                            continue;
+                        uint32_t ss = pos + mpos[t] - off[t];
+                        if (ready(fr, ss, ss + ml[t], f)) {
+                            copy_match(fr, pos + mpos[t], off[t], ml[t]);
+                            stamp(fr, pos + mpos[t], ml[t]);
+                            now[t] = did = 1;
+                        } else {
+                            left = 1;
+                        }
+                    }
+                    if (left && !did) {
+                        if (atomic_load(&fr->fail))
+                            goto out;
+                        sched_yield();
+                    }
+                }
+                for (uint32_t t = 0; t < cnt; t++) {
+                    if (indep[t])
+                        continue;
+                    uint32_t ss = pos + mpos[t] - off[t], se = ss + ml[t] < bstart ? ss + ml[t] : bstart;
+                    while (ss < bstart && !ready(fr, ss, se, frontier(fr))) {
+                        if (atomic_load(&fr->fail))
+                            goto out;
+                        sched_yield();
+                    }
                     copy_match(fr, pos + mpos[t], off[t], ml[t]);
-            for (uint32_t t = 0; t < cnt; t++)
-                if (!indep[t])
-                    copy_match(fr, pos + mpos[t], off[t], ml[t]);
-            if (i == nbt - 1)
+                    stamp(fr, pos + mpos[t], ml[t]);
+                }
+            } else {
+                if (!wait_for(fr, need))
+                    goto out;
+                for (uint32_t t = 0; t < cnt; t++)
+                    if (!now[t] && indep[t])
+                        copy_match(fr, pos + mpos[t], off[t], ml[t]);
+                for (uint32_t t = 0; t < cnt; t++)
+                    if (!indep[t])
+                        copy_match(fr, pos + mpos[t], off[t], ml[t]);
+            }
+            if (i == nbt - 1) {
                 copy_lit(fr, pos + bop, lit + lp, bk->lsize - lp);
+                stamp(fr, pos + bop, bk->lsize - lp);
+            }
         }
         for (int k = 0; k < 3; k++)
             rep[k] = nr[k];
@@ -420,8 +502,8 @@ static void model_frame(const emu_frame *fr)
 }
 
 /* one frame with E executor threads: 1 if it decoded to ref with no violation */
-static int check_frame(const uint8_t *z, size_t zn, const uint8_t *ref, size_t rn, int E, unsigned seed,
-                       unsigned long *viol)
+static int check_frame(const uint8_t *z, size_t zn, const uint8_t *ref, size_t rn, int E, int S,
+                       unsigned seed, unsigned long *viol)
 {
     emu_frame fr;
     memset(&fr, 0, sizeof fr);
@@ -439,6 +521,7 @@ static int check_frame(const uint8_t *z, size_t zn, const uint8_t *ref, size_t r
     fr.starts = (uint32_t **)calloc(fr.f.nb, sizeof(uint32_t *));
     fr.out = (uint8_t *)malloc(rn + 1);
     fr.wr = (atomic_uchar *)calloc(rn + 1, 1);
+    fr.stamp = S ? (atomic_ushort *)calloc(OO_W, sizeof(atomic_ushort)) : NULL;
     zd_tables *T = (zd_tables *)malloc(sizeof(zd_tables));
     for (uint32_t b = 0; b < fr.f.nb; b++) {
         zd_bp_block *bk = &fr.blk[b];
@@ -459,7 +542,7 @@ static int check_frame(const uint8_t *z, size_t zn, const uint8_t *ref, size_t r
             }
         }
     }
-    if (g_stats && E == 1) {
+    if (g_stats && E == 1 && !S) {
         late_stats(&fr);
         model_frame(&fr);
     }
@@ -488,6 +571,7 @@ static int check_frame(const uint8_t *z, size_t zn, const uint8_t *ref, size_t r
     free(fr.blk);
     free(fr.out);
     free((void *)fr.wr);
+    free((void *)fr.stamp);
     free(T);
     return ok;
 }
@@ -526,14 +610,15 @@ int main(int argc, char **argv)
                     ZSTD_freeCCtx(cc);
                     if (ZSTD_isError(zn))
                         return 2;
-                    for (int E = 1; E <= 5; E += (cs > (1u << 20) ? 3 : 1)) {
-                        frames++;
-                        if (!check_frame(z, zn, data + p, cs, E, (unsigned)(frames + p), &viol)) {
-                            bad++;
-                            fprintf(stderr, "FAIL %s level %d chunk %zu at %zu, %d executors\n", argv[a],
-                                    levels[li], cs, p, E);
+                    for (int E = 1; E <= 5; E += (cs > (1u << 20) ? 3 : 1))
+                        for (int S = 0; S <= 1; S++) {
+                            frames++;
+                            if (!check_frame(z, zn, data + p, cs, E, S, (unsigned)(frames + p), &viol)) {
+                                bad++;
+                                fprintf(stderr, "FAIL %s level %d chunk %zu at %zu, %d executors%s\n",
+                                        argv[a], levels[li], cs, p, E, S ? ", stamps (v9s)" : "");
+                            }
                         }
-                    }
                     free(z);
                 }
             }
