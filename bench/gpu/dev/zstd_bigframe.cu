@@ -23,7 +23,8 @@
  * only).  --quick: the library's three, v8, v8b and v8c only.  v9
  * (zstd_dec_ooo.cuh, NOTES.md "Run 11"): a frame's batches executed by
  * several warps at once, each waiting only for the bytes its late matches
- * read; four shapes (executor + entropy warps: 4+4, 2+2, 3+5, 2+6).  --ooo: the
+ * read; five shapes (executor + entropy warps: 4+4, 2+2, 3+5, 2+6; 3+5 with
+ * 6 slots instead of 8: the library's scratch).  --ooo: the
  * library's three, v8 and v9; --v9only: v9 alone; --v9cfg K: one shape;
  * --v9s: v9s too, last (v9 with per-byte write stamps: a late match waits
  * only for its own source bytes; shapes 4+4 and 3+5).
@@ -589,9 +590,9 @@ static int g_fail = 0;
 static int g_quick = 0;  /* --quick: no v5, v7 or 8-warp v8 */
 static int g_ooo = 0;    /* --ooo: the library's three, v8 (4 warps) and v9 only */
 static int g_v9only = 0; /* --v9only: v9 alone (for the sanitizers) */
-static int g_v9cfg =
-    -1; /* --v9cfg K: that v9 shape alone (0: 4+4, 1: 2+2, 2: 3+5, 3: 2+6, 4: v9s 4+4, 5: v9s 3+5) */
-static int g_v9s = 0; /* --v9s: the v9s shapes (4, 5) instead of v9's (0-3) */
+static int g_v9cfg = -1; /* --v9cfg K: that v9 shape alone (0: 4+4, 1: 2+2, 2: 3+5, 3: 2+6, 4: v9s 4+4, 5: v9s
+                          * 3+5, 6: 3+5 with 6 slots) */
+static int g_v9s = 0;    /* --v9s: the v9s shapes (4, 5) instead of v9's (0-3) */
 
 int main(int argc, char **argv)
 {
@@ -917,11 +918,11 @@ int main(int argc, char **argv)
             /* v9: layout, then E executor warps and NE entropy warps a frame (zstd_dec_ooo.cuh) */
             if (g_v9only)
                 printf("%s chunk %zu KiB x %zu:\n", path, cs >> 10, n);
-            for (int cfgi = 0; cfgi < 6; cfgi++) {
-                if ((g_v9cfg >= 0 && cfgi != g_v9cfg) || (g_v9cfg < 0 && cfgi >= 4 && !g_v9s))
+            for (int cfgi = 0; cfgi < 7; cfgi++) {
+                if ((g_v9cfg >= 0 && cfgi != g_v9cfg) || (g_v9cfg < 0 && cfgi >= 4 && cfgi < 6 && !g_v9s))
                     continue;
-                static const int ee[6] = {4, 2, 3, 2, 4, 3}, ne[6] = {4, 2, 5, 6, 4, 5},
-                                 rs[6] = {8, 4, 8, 8, 8, 8};
+                static const int ee[7] = {4, 2, 3, 2, 4, 3, 3}, ne[7] = {4, 2, 5, 6, 4, 5, 5},
+                                 rs[7] = {8, 4, 8, 8, 8, 8, 6};
                 int nw = ee[cfgi] + ne[cfgi], rr = rs[cfgi];
                 void (*kern)(size_t, const void *const *, void *const *, const size_t *, BfChunk *, uint8_t *,
                              uint8_t *, OoSync *) = cfgi == 0   ? bf_ooo<4, 4, 8, 0>
@@ -929,8 +930,9 @@ int main(int argc, char **argv)
                                                     : cfgi == 2 ? bf_ooo<3, 5, 8, 0>
                                                     : cfgi == 3 ? bf_ooo<2, 6, 8, 0>
                                                     : cfgi == 4 ? bf_ooo<4, 4, 8, 1>
-                                                                : bf_ooo<3, 5, 8, 1>;
-                unsigned smem = (unsigned)(nw * sizeof(zd_tables) + (cfgi >= 4 ? OO_W * 2 : 0));
+                                                    : cfgi == 5 ? bf_ooo<3, 5, 8, 1>
+                                                                : bf_ooo<3, 5, 6, 0>;
+                unsigned smem = (unsigned)(nw * sizeof(zd_tables) + (cfgi == 4 || cfgi == 5 ? OO_W * 2 : 0));
                 CUDA_OK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
                 /* two CTAs an SM (256 frames at once on 132 SMs) need the largest shared-memory carveout */
                 CUDA_OK(cudaFuncSetAttribute(kern, cudaFuncAttributePreferredSharedMemoryCarveout,
@@ -976,8 +978,8 @@ int main(int argc, char **argv)
                 verify("v9");
                 printf("  v9%s %.2f GB/s (%.2f ms): layout %.2f, pipeline %.2f ms (%d executor + %d entropy "
                        "warps a frame, %d slots, %d CTAs an SM)\n",
-                       cfgi >= 4 ? "s" : "", gb / (median(tot) / 1e3), median(tot), median(step[0]),
-                       median(step[1]), ee[cfgi], ne[cfgi], rr, per_sm);
+                       cfgi == 4 || cfgi == 5 ? "s" : "", gb / (median(tot) / 1e3), median(tot),
+                       median(step[0]), median(step[1]), ee[cfgi], ne[cfgi], rr, per_sm);
                 cudaFree(dslots);
                 cudaFree(dsync);
             }
