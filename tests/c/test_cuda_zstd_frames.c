@@ -2,10 +2,13 @@
  * test_cuda_zstd_frames.c - the GPU Zstandard decoder's frame kernel
  * (src/cuda/codecs/zstd/zstd_dec_frame.h, zf_decode_kernel: a CTA per frame
  * of several blocks, its warps decoding the blocks' entropy into a ring of
- * slots while one warp executes them in order) against its per-chunk kernel
+ * slots while several executor warps run the decoded batches out of order,
+ * each waiting only for the bytes its late matches read: the frontier)
+ * against its per-chunk kernel
  * and libzstd, on the GPU.  The host test (test_zstd_gpu_blocks.c) runs the
  * same core one lane at a time; what only a GPU shows is the warps of a CTA
- * handing blocks over through the ring (flags, fences), CTAs looping over
+ * handing blocks over through the ring (flags, fences), the executors
+ * handing bytes over (progress counters), CTAs looping over
  * frames, the per-chunk kernel finishing what the frame kernel left, and
  * the scratch layout.  Runs on a GPU machine (scripts/gpu-check); without a
  * GPU it says SKIP and passes.

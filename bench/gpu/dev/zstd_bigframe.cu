@@ -13,13 +13,21 @@
  * helps.  This harness times every step (CUDA events around each kernel),
  * so the next design starts from measured step times.
  *
- *   zstd_bigframe [--chunks 1M,4M] [--total BYTES] [--reps N] [--level L] [--quick] FILE...
+ *   zstd_bigframe [--chunks 1M,4M] [--total BYTES] [--reps N] [--level L]
+ *                 [--quick | --ooo | --v9only] [--v9s] [--v9cfg K] FILE...
  *
  * The library runs three ways: its per-chunk kernel, its automatic choice
  * and its frame kernel named (oc_cuda_zstd_decompress_with).  v8b is the
  * dev v8 with L2 prefetches in the executor, v8c the dev v8 with the
  * literal copies done by the entropy warps (the executor runs the matches
- * only).  --quick: the library's three, v8, v8b and v8c only.
+ * only).  --quick: the library's three, v8, v8b and v8c only.  v9
+ * (zstd_dec_ooo.cuh, NOTES.md "Run 11"): a frame's batches executed by
+ * several warps at once, each waiting only for the bytes its late matches
+ * read; five shapes (executor + entropy warps: 4+4, 2+2, 3+5, 2+6; 3+5 with
+ * 6 slots instead of 8: the library's scratch).  --ooo: the
+ * library's three, v8 and v9; --v9only: v9 alone; --v9cfg K: one shape;
+ * --v9s: v9s too, last (v9 with per-byte write stamps: a late match waits
+ * only for its own source bytes; shapes 4+4 and 3+5).
  *
  * Each FILE is cut into chunks, each compressed by libzstd (ZSTD_compress2,
  * level 3 unless --level, content size and checksum: what numcodecs/zarr
@@ -528,6 +536,8 @@ __global__ void __launch_bounds__(NW * 32)
     }
 }
 
+#include "zstd_dec_ooo.cuh" /* v9: several executor warps a frame (bf_ooo) */
+
 /* ---- host ------------------------------------------------------------------ */
 
 static bytes read_file(const char *path, size_t max)
@@ -577,7 +587,12 @@ static double median(std::vector<double> v)
 }
 
 static int g_fail = 0;
-static int g_quick = 0; /* --quick: no v5, v7 or 8-warp v8 */
+static int g_quick = 0;  /* --quick: no v5, v7 or 8-warp v8 */
+static int g_ooo = 0;    /* --ooo: the library's three, v8 (4 warps) and v9 only */
+static int g_v9only = 0; /* --v9only: v9 alone (for the sanitizers) */
+static int g_v9cfg = -1; /* --v9cfg K: that v9 shape alone (0: 4+4, 1: 2+2, 2: 3+5, 3: 2+6, 4: v9s 4+4, 5: v9s
+                          * 3+5, 6: 3+5 with 6 slots) */
+static int g_v9s = 0;    /* --v9s: the v9s shapes (4, 5) instead of v9's (0-3) */
 
 int main(int argc, char **argv)
 {
@@ -602,6 +617,14 @@ int main(int argc, char **argv)
             total = parse_size(argv[++a]);
         } else if (!strcmp(argv[a], "--reps") && a + 1 < argc) {
             reps = atoi(argv[++a]);
+        } else if (!strcmp(argv[a], "--ooo")) {
+            g_ooo = g_quick = 1;
+        } else if (!strcmp(argv[a], "--v9only")) {
+            g_v9only = g_ooo = g_quick = 1;
+        } else if (!strcmp(argv[a], "--v9s")) {
+            g_v9s = 1;
+        } else if (!strcmp(argv[a], "--v9cfg") && a + 1 < argc) {
+            g_v9cfg = atoi(argv[++a]);
         } else if (!strcmp(argv[a], "--quick")) {
             g_quick = 1;
         } else if (!strcmp(argv[a], "--level") && a + 1 < argc) {
@@ -611,7 +634,8 @@ int main(int argc, char **argv)
         }
     }
     if (files.empty()) {
-        fprintf(stderr, "usage: zstd_bigframe [--chunks 1M,4M] [--total B] [--reps N] [--level L] FILE...\n");
+        fprintf(stderr, "usage: zstd_bigframe [--chunks 1M,4M] [--total B] [--reps N] [--level L] "
+                        "[--quick | --ooo | --v9only] [--v9s] [--v9cfg K] FILE...\n");
         return 2;
     }
     cudaStream_t s = 0;
@@ -698,7 +722,7 @@ int main(int argc, char **argv)
                 static const int kinds[3] = {OC_ZSTD_DEC_PER_CHUNK, OC_ZSTD_DEC_AUTO, OC_ZSTD_DEC_FRAMES};
                 static const char *names[3] = {"library per-chunk kernel", "library auto",
                                                "library frame kernel"};
-                for (int k = 0; k < 3; k++) {
+                for (int k = 0; k < 3 && !g_v9only; k++) {
                     std::vector<double> t;
                     for (int r = 0; r <= reps; r++) {
                         CUDA_OK(cudaMemset(dout, 0, ot));
@@ -832,7 +856,7 @@ int main(int argc, char **argv)
             }
             /* v8: layout, then the pipeline (a CTA per frame), two shapes */
             for (int cfgi = 0; cfgi < 4; cfgi++) {
-                if (g_quick && cfgi == 1)
+                if ((g_quick && cfgi == 1) || (g_ooo && cfgi > 0) || g_v9only)
                     continue;
                 int nw = cfgi == 1 ? 8 : 4, rr = nw;
                 void (*kern)(size_t, const void *const *, void *const *, const size_t *, BfChunk *, uint8_t *,
@@ -888,6 +912,74 @@ int main(int argc, char **argv)
                        cfgi == 2   ? ", L2 prefetch"
                        : cfgi == 3 ? ", literals by the entropy warps"
                                    : "");
+                cudaFree(dslots);
+                cudaFree(dsync);
+            }
+            /* v9: layout, then E executor warps and NE entropy warps a frame (zstd_dec_ooo.cuh) */
+            if (g_v9only)
+                printf("%s chunk %zu KiB x %zu:\n", path, cs >> 10, n);
+            for (int cfgi = 0; cfgi < 7; cfgi++) {
+                if ((g_v9cfg >= 0 && cfgi != g_v9cfg) || (g_v9cfg < 0 && cfgi >= 4 && cfgi < 6 && !g_v9s))
+                    continue;
+                static const int ee[7] = {4, 2, 3, 2, 4, 3, 3}, ne[7] = {4, 2, 5, 6, 4, 5, 5},
+                                 rs[7] = {8, 4, 8, 8, 8, 8, 6};
+                int nw = ee[cfgi] + ne[cfgi], rr = rs[cfgi];
+                void (*kern)(size_t, const void *const *, void *const *, const size_t *, BfChunk *, uint8_t *,
+                             uint8_t *, OoSync *) = cfgi == 0   ? bf_ooo<4, 4, 8, 0>
+                                                    : cfgi == 1 ? bf_ooo<2, 2, 4, 0>
+                                                    : cfgi == 2 ? bf_ooo<3, 5, 8, 0>
+                                                    : cfgi == 3 ? bf_ooo<2, 6, 8, 0>
+                                                    : cfgi == 4 ? bf_ooo<4, 4, 8, 1>
+                                                    : cfgi == 5 ? bf_ooo<3, 5, 8, 1>
+                                                                : bf_ooo<3, 5, 6, 0>;
+                unsigned smem = (unsigned)(nw * sizeof(zd_tables) + (cfgi == 4 || cfgi == 5 ? OO_W * 2 : 0));
+                CUDA_OK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+                /* two CTAs an SM (256 frames at once on 132 SMs) need the largest shared-memory carveout */
+                CUDA_OK(cudaFuncSetAttribute(kern, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                             cudaSharedmemCarveoutMaxShared));
+                int per_sm = 0;
+                CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, nw * 32, smem));
+                uint8_t *dslots;
+                OoSync *dsync;
+                CUDA_OK(cudaMalloc(&dslots, n * rr * OO_SLOT));
+                CUDA_OK(cudaMalloc(&dsync, n * sizeof(OoSync)));
+                std::vector<double> step[2], tot;
+                for (int r = 0; r <= reps; r++) {
+                    CUDA_OK(cudaMemcpy(dch, hch.data(), n * sizeof(BfChunk), cudaMemcpyHostToDevice));
+                    CUDA_OK(cudaMemset(dout, 0, ot));
+                    CUDA_OK(cudaEventRecord(ev[0], s));
+                    bf_layout<<<tg, 128, 0, s>>>(n, (const void *const *)dsrc, dssz, dcap, dch, dregion);
+                    CUDA_OK(cudaEventRecord(ev[1], s));
+                    kern<<<(unsigned)n, nw * 32, smem, s>>>(n, (const void *const *)dsrc, (void *const *)ddst,
+                                                            dcap, dch, dregion, dslots, dsync);
+                    CUDA_OK(cudaEventRecord(ev[2], s));
+                    CUDA_OK(cudaEventSynchronize(ev[2]));
+                    CUDA_OK(cudaGetLastError());
+                    if (r == 0)
+                        continue;
+                    for (int k = 0; k < 2; k++) {
+                        float ms;
+                        CUDA_OK(cudaEventElapsedTime(&ms, ev[k], ev[k + 1]));
+                        step[k].push_back(ms);
+                    }
+                    float ms;
+                    CUDA_OK(cudaEventElapsedTime(&ms, ev[0], ev[2]));
+                    tot.push_back(ms);
+                }
+                std::vector<BfChunk> back(n);
+                CUDA_OK(cudaMemcpy(back.data(), dch, n * sizeof(BfChunk), cudaMemcpyDeviceToHost));
+                size_t gaveup = 0;
+                for (auto &x : back)
+                    gaveup += !x.ok;
+                if (gaveup) {
+                    g_fail++;
+                    fprintf(stderr, "FAIL v9 %d+%d: %zu frames gave up\n", ee[cfgi], ne[cfgi], gaveup);
+                }
+                verify("v9");
+                printf("  v9%s %.2f GB/s (%.2f ms): layout %.2f, pipeline %.2f ms (%d executor + %d entropy "
+                       "warps a frame, %d slots, %d CTAs an SM)\n",
+                       cfgi == 4 || cfgi == 5 ? "s" : "", gb / (median(tot) / 1e3), median(tot),
+                       median(step[0]), median(step[1]), ee[cfgi], ne[cfgi], rr, per_sm);
                 cudaFree(dslots);
                 cudaFree(dsync);
             }

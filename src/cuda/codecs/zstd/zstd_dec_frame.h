@@ -28,7 +28,10 @@
  *                   single block, a header error) says "not this path";
  *   zd_pf_entropy   a warp per block: literals and sequences into a slot;
  *   zd_pf_block     one warp, blocks in order: repeat offsets, positions,
- *                   the same checks and copies as zd_block;
+ *                   the same checks and copies as zd_block (v8; the host
+ *                   mirror below; the GPU kernel's executors are now
+ *                   zstd_decode.cu's zf_exec: several warps, the batches of
+ *                   32 sequences round-robin, out of order, NOTES.md "Run 11");
  *   (v8c            not in the kernel: the entropy warp also copies its
  *                   block's literals once the block's output offset is
  *                   known, the executor then runs the matches only; it

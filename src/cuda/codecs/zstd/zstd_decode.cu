@@ -24,12 +24,13 @@
  * tables in shared memory.
  *
  * Chunks that are one frame of several blocks (zarr's MB-sized chunks) can
- * take the frame kernel (zf_decode_kernel, zstd_dec_frame.h, "v8"): a CTA
- * per frame, its warps 1..3 decoding the blocks' entropy into a ring of
- * slots while warp 0 executes the blocks in order; the per-chunk kernel
- * runs after it and decodes every chunk it did not finish, so statuses stay
- * the per-chunk kernel's.  NOTES.md "Run 7" has why execution stays in
- * order (measured on real frames) and the prediction.
+ * take the frame kernel (zf_decode_kernel, zstd_dec_frame.h, "v9"): a CTA
+ * per frame, its entropy warps decoding the blocks into a ring of slots
+ * while its executor warps run the decoded batches of sequences out of
+ * order, each late match waiting only for the bytes below its source; the
+ * per-chunk kernel runs after it and decodes every chunk it did not finish,
+ * so statuses stay the per-chunk kernel's.  NOTES.md "Run 7" has why blocks do not execute in
+ * parallel (measured on real frames), "Run 11" the executors and their A/B.
  */
 #include "zstd_gpu.h"
 
@@ -43,10 +44,15 @@ __device__ unsigned long long zd_prof[8]; /* per-phase cycles, see zstd_decode_c
 #define ZD_WARPS_PER_BLOCK 4
 #define ZD_COUNTER_BYTES 256 /* the next-chunk counter, keeping the slots aligned */
 
-/* the frame kernel (zf_decode_kernel below) */
-#define ZF_WARPS 4
-#define ZF_R 4                      /* slots: ZF_R - 1 blocks decoded ahead of the one executing */
-#define ZF_SLOT ((size_t)320 << 10) /* a block's literals + sequences: <= 281 KiB on the corpus at -5..19 */
+/* the frame kernel (zf_decode_kernel below): ZF_EXEC executor warps and ZF_ENT entropy warps a CTA */
+#define ZF_EXEC 3
+#define ZF_ENT 5
+#define ZF_WARPS (ZF_EXEC + ZF_ENT)
+#define ZF_R 8 /* slots: the blocks decoded ahead of the oldest one executing */
+/* a block's literals + sequences (<= 281 KiB on the corpus at -5..19), then its batches' starts
+ * (<= 1366 of 8 bytes: 43690 sequences at most) */
+#define ZF_SLOT_DATA ((size_t)320 << 10)
+#define ZF_SLOT (ZF_SLOT_DATA + ((size_t)12 << 10))
 /* blocks of a frame on this path: libzstd cuts incompressible 4 MiB frames into ~260 */
 #define ZF_MAXB 1024u
 #define ZF_SYNC 256 /* the CTA's flags */
@@ -155,22 +161,26 @@ __global__ void __launch_bounds__(ZD_WARPS_PER_BLOCK * 32, MINB)
     }
 }
 
-/* ---- the frame kernel (v8) for chunks that are one frame of several blocks
- * (zstd_dec_frame.h): a CTA of ZF_WARPS warps per frame, CTAs taking frames
- * from a counter.  Thread 0 scans the frame (block records into the CTA's
- * area); warps 1.. take blocks in order and decode each into slot b mod ZF_R
- * of the CTA's ring once warp 0 has executed block b - ZF_R; warp 0 executes
- * the blocks in order as their slots fill, then checks content size and
- * checksum.  (v8c, the entropy warps also copying each block's literals,
- * was 1.04-1.10x this with the executor's serial scans, and lost to it
- * (0.92x) once the scans became ballots: bench/gpu/zstd/NOTES.md "Run 8";
- * frozen in bench/gpu/dev/zstd_dec_frame_v8c.h.)  A frame it decodes gets OK, its
- * size and done[c] = 1; any other chunk (and any frame that fails here) is left to the per-chunk kernel,
- * which runs after it and gives the exact status.  The hand-over flags are in
- * the CTA's area in global memory (volatile loads after fences). */
+/* ---- the frame kernel for chunks that are one frame of several blocks (zstd_dec_frame.h): a CTA
+ * of ZF_EXEC + ZF_ENT warps per frame, CTAs taking frames from a counter.  Thread 0 scans the frame
+ * (block records into the CTA's area); the entropy warps take blocks in order and decode each into
+ * slot b mod ZF_R of the CTA's ring once every executor is done with block b - ZF_R, and write each
+ * batch's output and literal start after it (zf_batch_starts); the executor warps take the frame's
+ * batches of 32 sequences round-robin and execute them out of order ("v9", bench/gpu/zstd/NOTES.md
+ * "Run 11"; v8 had one executor warp, in order): literal runs and independent matches whose source
+ * lies below the frontier at once, the rest once the frontier covers what they read before the
+ * batch.  The frontier is the minimum of the executors' published positions (s_pub, shared memory,
+ * atomics): warp w's value p says every byte below p that w owns is written.  Every wait is on bytes
+ * at lower positions and all warps of a CTA are resident, so the lowest unfinished batch always
+ * progresses.  Warp 0 checks content size and checksum once the frontier reaches the frame's end.  A
+ * frame it decodes gets OK, its size and done[c] = 1; any other chunk (and any frame that fails here)
+ * is left to the per-chunk kernel, which runs after it and gives the exact status.  The hand-over
+ * flags between entropy and executor warps are in the CTA's area in global memory (volatile loads
+ * after fences). */
 typedef struct zf_sync {
-    unsigned int next, done, fail, pad;
+    unsigned int next, fail, pad0, pad1;
     int ready[ZF_R];
+    unsigned int bdone[ZF_EXEC]; /* blocks each executor is done with (slot release) */
 } zf_sync;
 
 static __device__ __forceinline__ unsigned int zf_load(const unsigned int *p)
@@ -178,9 +188,203 @@ static __device__ __forceinline__ unsigned int zf_load(const unsigned int *p)
     return *(const volatile unsigned int *)p;
 }
 
+/* An entropy warp's last step for a block: batch i's output and literal start (block-relative) into
+ * starts[i]; lane j sums the 32 sequences of batch k + j, then a warp prefix sum with a carry. */
+static __device__ void zf_batch_starts(const zd_bp_seq *sq, uint32_t nseq, uint2 *starts)
+{
+    uint32_t lane = threadIdx.x & 31, nbt = (nseq + 31) / 32, co = 0, cl = 0;
+    for (uint32_t k = 0; k < nbt; k += 32) {
+        uint32_t i = k + lane, so = 0, sl = 0;
+        if (i < nbt) {
+            uint32_t e = i * 32 + 32 < nseq ? i * 32 + 32 : nseq;
+#pragma unroll 4
+            for (uint32_t j = i * 32; j < e; j++) {
+                zd_bp_seq s = sq[j];
+                so += s.ll + s.ml;
+                sl += s.ll;
+            }
+        }
+        uint32_t xo = so, xl = sl;
+#pragma unroll
+        for (int d = 1; d < 32; d <<= 1) {
+            uint32_t a = __shfl_up_sync(0xFFFFFFFFu, xo, d), b = __shfl_up_sync(0xFFFFFFFFu, xl, d);
+            if (lane >= (uint32_t)d) {
+                xo += a;
+                xl += b;
+            }
+        }
+        if (i < nbt)
+            starts[i] = make_uint2(co + xo - so, cl + xl - sl);
+        co += __shfl_sync(0xFFFFFFFFu, xo, 31);
+        cl += __shfl_sync(0xFFFFFFFFu, xl, 31);
+    }
+}
+
+/* The frontier: every byte of the frame below it is written. */
+static __device__ __forceinline__ uint32_t zf_frontier(unsigned int *s_pub)
+{
+    uint32_t lane = threadIdx.x & 31;
+    uint32_t v = lane < ZF_EXEC ? atomicOr(&s_pub[lane], 0u) : 0xFFFFFFFFu;
+    return __reduce_min_sync(0xFFFFFFFFu, v);
+}
+
+/* Executor w: every byte it owns below p is written (after a fence). */
+static __device__ __forceinline__ void zf_publish(unsigned int *s_pub, uint32_t w, uint32_t p)
+{
+    __syncwarp();
+    __threadfence_block();
+    if ((threadIdx.x & 31) == 0)
+        atomicMax(&s_pub[w], p);
+    __syncwarp();
+}
+
+/* The matches of the batch staged in T (the block at out + pos of the frame, the batch at bop): the
+ * independent ones whose sources are written now, the rest once the frontier covers what they read
+ * before the batch (those a lane each, the in-batch dependent ones in order by the warp, as
+ * zd_exec_matches).  0 when the frame failed elsewhere while waiting. */
+static __device__ int zf_matches(zd_tables *T, uint8_t *o, uint32_t cnt, uint32_t bop, uint32_t pos,
+                                 unsigned int *s_pub, const zf_sync *sy)
+{
+    uint32_t lane = threadIdx.x & 31;
+    __syncwarp();
+    uint32_t mpos = 0, off = 0, ml = 0;
+    if (lane < cnt) {
+        mpos = T->sq_op[lane] + T->sq_ll[lane];
+        off = T->sq_off[lane];
+        ml = T->sq_ml[lane];
+    }
+    int indep = zd_match_indep(mpos, off, ml, bop);
+    uint32_t sstart = pos + mpos - off, send = sstart + ml, bstart = pos + bop;
+    uint32_t fr = zf_frontier(s_pub);
+    __threadfence_block();
+    int now = ml == 0 || (indep && send <= fr);
+    if (now && ml)
+        zd_copy_lane(o + mpos, o + mpos - off, ml);
+    if (__ballot_sync(0xFFFFFFFFu, !now) == 0u) {
+        __syncwarp();
+        return 1;
+    }
+    uint32_t need = now || sstart >= bstart ? 0u : (send < bstart ? send : bstart);
+    need = __reduce_max_sync(0xFFFFFFFFu, need);
+    while (fr < need) {
+        if (zf_load(&sy->fail))
+            return 0;
+        __nanosleep(32);
+        fr = zf_frontier(s_pub);
+    }
+    __threadfence_block();
+    if (!now && indep)
+        zd_copy_lane(o + mpos, o + mpos - off, ml);
+    uint32_t dep = __ballot_sync(0xFFFFFFFFu, !indep);
+    __syncwarp();
+    for (; dep; dep &= dep - 1) {
+        int j = __ffs(dep) - 1;
+        uint32_t mj = __shfl_sync(0xFFFFFFFFu, mpos, j), oj = __shfl_sync(0xFFFFFFFFu, off, j);
+        uint32_t lj = __shfl_sync(0xFFFFFFFFu, ml, j);
+        zd_match(o + mj, oj, lj);
+        __syncwarp();
+    }
+    __syncwarp(); /* the next batch overwrites T->sq_* */
+    return 1;
+}
+
+/* Executor warp w: its units (a batch of 32 sequences; a raw/RLE block or a block without sequences
+ * is one unit) of every block, in order, with zd_pf_block's checks.  1 and *total on success. */
+static __device__ int zf_exec(zd_tables *T, const uint8_t *src, const zd_bp_block *blk, uint32_t nb,
+                              uint8_t *ring, uint8_t *out, size_t cap, zf_sync *sy, unsigned int *s_pub,
+                              uint32_t w, uint32_t *total)
+{
+    uint32_t lane = threadIdx.x & 31;
+    uint32_t rep[3] = {1, 4, 8}, pos = 0, g = 0;
+    for (uint32_t b = 0; b < nb; b++) {
+        const zd_bp_block *bk = &blk[b];
+        uint8_t *slot = ring + (b % ZF_R) * ZF_SLOT;
+        if (bk->type == 2) {
+            while ((int)zf_load((const unsigned int *)&sy->ready[b % ZF_R]) != (int)b) {
+                if (zf_load(&sy->fail))
+                    return 0;
+                __nanosleep(64);
+            }
+            __syncwarp();
+            __threadfence_block();
+        }
+        uint8_t *o = out + pos;
+        if (bk->type != 2) {
+            if (bk->bsize > cap - pos)
+                return 0;
+            if (g % ZF_EXEC == w) {
+                if (bk->type == 1) {
+                    uint8_t v = src[bk->src];
+                    for (uint32_t j = lane; j < bk->bsize; j += 32)
+                        o[j] = v;
+                } else {
+                    zd_copy(o, src + bk->src, bk->bsize);
+                }
+            }
+            g++;
+            pos += bk->bsize;
+            zf_publish(s_pub, w, pos);
+            if (lane == 0)
+                *(volatile unsigned int *)&sy->bdone[w] = b + 1;
+            continue;
+        }
+        if (!bk->ok || bk->dsize > cap - pos)
+            return 0;
+        uint32_t init[3], nr[3];
+        for (int k = 0; k < 3; k++) {
+            init[k] = rep[k];
+            nr[k] = zd_bp_rep(bk->rep[k], rep);
+            if (nr[k] == 0)
+                return 0;
+        }
+        const uint8_t *lit = bk->lit_src ? src + bk->lit_src - 1 : slot;
+        const zd_bp_seq *sq = (const zd_bp_seq *)(slot + ((bk->lsize + 15) & ~15u));
+        const uint2 *starts = (const uint2 *)(slot + ZF_SLOT_DATA);
+        uint32_t nseq = bk->nseq, nbt = (nseq + 31) / 32, units = nbt ? nbt : 1;
+        for (uint32_t i = (w + ZF_EXEC - g % ZF_EXEC) % ZF_EXEC; i < units; i += ZF_EXEC) {
+            if (nbt == 0) {
+                zd_copy(o, lit, bk->lsize);
+                break;
+            }
+            uint2 st = starts[i];
+            uint32_t bop = st.x, lp = st.y, b0 = bop;
+            zf_publish(s_pub, w, pos + bop); /* everything this warp owns before the unit is written */
+            uint32_t cnt = nseq - i * 32 < 32 ? nseq - i * 32 : 32;
+            uint32_t ll = 0, ml = 0, sym = 1;
+            if (lane < cnt) {
+                zd_bp_seq s = sq[i * 32 + lane];
+                ll = s.ll;
+                ml = s.ml;
+                sym = s.off;
+            }
+            uint32_t off = zd_bp_rep(sym, init);
+            uint32_t op = zd_stage_seq(T, lane, cnt, ll, ml, off, &bop, &lp);
+            int bad = lane < cnt && (off == 0 || (uint64_t)off > (uint64_t)pos + op + ll);
+            if (__any_sync(0xFFFFFFFFu, bad))
+                return 0;
+            __syncwarp();
+            zd_exec_literals(T, o, lit, cnt);
+            if (!zf_matches(T, o, cnt, b0, pos, s_pub, sy))
+                return 0;
+            if (i == nbt - 1) /* the block's last literals */
+                zd_copy(o + bop, lit + lp, bk->lsize - lp);
+            __syncwarp();
+        }
+        for (int k = 0; k < 3; k++)
+            rep[k] = nr[k];
+        g += units;
+        pos += bk->dsize;
+        zf_publish(s_pub, w, pos);
+        if (lane == 0)
+            *(volatile unsigned int *)&sy->bdone[w] = b + 1;
+    }
+    *total = pos;
+    return 1;
+}
+
 extern __shared__ zd_tables zf_tables[];
 
-__global__ void __launch_bounds__(ZF_WARPS * 32)
+__global__ void __launch_bounds__(ZF_WARPS * 32, 2)
     zf_decode_kernel(size_t n, const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
                      const size_t *dst_caps, size_t *dst_sizes, oc_status *statuses, uint8_t *head,
                      uint8_t *area)
@@ -188,6 +392,7 @@ __global__ void __launch_bounds__(ZF_WARPS * 32)
     __shared__ zd_bp_frame sf;
     __shared__ unsigned long long s_c;
     __shared__ int s_take;
+    __shared__ unsigned int s_pub[ZF_EXEC];
     uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     zd_tables *T = &zf_tables[warp];
     uint8_t *my = area + (size_t)blockIdx.x * ZF_CTA_BYTES;
@@ -206,12 +411,16 @@ __global__ void __launch_bounds__(ZF_WARPS * 32)
                        zd_bp_scan(src, src_sizes[c], dst_caps[c], &f, blk);
                 sf = f;
             }
-            sy->next = sy->done = sy->fail = 0;
+            sy->next = sy->fail = 0;
             for (int r = 0; r < ZF_R; r++)
                 sy->ready[r] = -1;
+            for (int v = 0; v < ZF_EXEC; v++)
+                sy->bdone[v] = 0;
             s_c = c;
             s_take = take;
         }
+        if (threadIdx.x < ZF_EXEC)
+            s_pub[threadIdx.x] = 0;
         __syncthreads();
         unsigned long long c = s_c;
         if (c >= n)
@@ -220,36 +429,37 @@ __global__ void __launch_bounds__(ZF_WARPS * 32)
             const uint8_t *src = (const uint8_t *)src_ptrs[c];
             uint8_t *out = (uint8_t *)dst_ptrs[c];
             uint32_t nb = sf.nb;
-            if (warp == 0) {
-                uint32_t rep[3] = {1, 4, 8};
-                uint64_t pos = 0;
-                int ok = 1;
-                for (uint32_t b = 0; b < nb && ok; b++) {
-                    if (blk[b].type == 2) {
-                        while ((int)zf_load((const unsigned int *)&sy->ready[b % ZF_R]) != (int)b)
+            if (warp < ZF_EXEC) {
+                uint32_t total = 0;
+                int ok = zf_exec(T, src, blk, nb, ring, out, dst_caps[c], sy, s_pub, warp, &total);
+                __syncwarp();
+                if (!ok && lane == 0)
+                    *(volatile unsigned int *)&sy->fail = 1;
+                if (warp == 0) {
+                    if (ok) {
+                        while (zf_frontier(s_pub) < total) {
+                            if (zf_load(&sy->fail)) {
+                                ok = 0;
+                                break;
+                            }
                             __nanosleep(64);
+                        }
                         __syncwarp();
                         __threadfence_block();
                     }
-                    ok = zd_pf_block(T, src, &blk[b], rep, &pos, ring + (b % ZF_R) * ZF_SLOT, out,
-                                     dst_caps[c]);
+                    if (ok)
+                        ok = zd_pf_end(T, src, &sf, out, total);
                     __syncwarp();
-                    __threadfence_block();
-                    if (lane == 0)
-                        *(volatile unsigned int *)&sy->done = b + 1;
-                }
-                if (ok)
-                    ok = zd_pf_end(T, src, &sf, out, pos);
-                __syncwarp();
-                if (lane == 0) {
-                    if (ok) {
-                        if (dst_sizes)
-                            dst_sizes[c] = (size_t)pos;
-                        if (statuses)
-                            statuses[c] = OC_OK;
-                        done[c] = 1;
-                    } else {
-                        *(volatile unsigned int *)&sy->fail = 1;
+                    if (lane == 0) {
+                        if (ok) {
+                            if (dst_sizes)
+                                dst_sizes[c] = (size_t)total;
+                            if (statuses)
+                                statuses[c] = OC_OK;
+                            done[c] = 1;
+                        } else {
+                            *(volatile unsigned int *)&sy->fail = 1;
+                        }
                     }
                 }
             } else {
@@ -262,12 +472,24 @@ __global__ void __launch_bounds__(ZF_WARPS * 32)
                         break;
                     if (blk[b].type != 2)
                         continue;
-                    while (b >= ZF_R && zf_load(&sy->done) < b - ZF_R + 1 && !zf_load(&sy->fail))
+                    for (;;) { /* slot b mod ZF_R is free once every executor is done with block b - ZF_R */
+                        uint32_t d = lane < ZF_EXEC ? zf_load(&sy->bdone[lane]) : 0xFFFFFFFFu;
+                        d = __reduce_min_sync(0xFFFFFFFFu, d);
+                        if (b < ZF_R || d >= b - ZF_R + 1 || zf_load(&sy->fail))
+                            break;
                         __nanosleep(64);
+                    }
                     __syncwarp();
+                    __threadfence_block();
                     if (zf_load(&sy->fail))
                         break;
-                    zd_pf_entropy(T, src, &sf, &blk[b], ring + (b % ZF_R) * ZF_SLOT, ZF_SLOT, &blk[b]);
+                    uint8_t *slot = ring + (b % ZF_R) * ZF_SLOT;
+                    zd_pf_entropy(T, src, &sf, &blk[b], slot, ZF_SLOT_DATA, &blk[b]);
+                    __syncwarp();
+                    __threadfence_block();
+                    if (blk[b].ok && blk[b].nseq)
+                        zf_batch_starts((const zd_bp_seq *)(slot + ((blk[b].lsize + 15) & ~15u)), blk[b].nseq,
+                                        (uint2 *)(slot + ZF_SLOT_DATA));
                     __syncwarp();
                     __threadfence_block();
                     if (lane == 0)
@@ -398,6 +620,9 @@ static size_t zf_pick(size_t n, size_t max_cap, size_t scratch_size, size_t slot
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
         cudaFuncSetAttribute(zf_decode_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) !=
             cudaSuccess ||
+        /* two CTAs of 8 warps an SM (the 8 warps' tables: ~80 KiB each) need the largest carveout */
+        cudaFuncSetAttribute(zf_decode_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                             cudaSharedmemCarveoutMaxShared) != cudaSuccess ||
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, zf_decode_kernel, ZF_WARPS * 32, smem) !=
             cudaSuccess ||
         per_sm < 1) {
@@ -451,10 +676,11 @@ extern "C" oc_status oc_cuda_zstd_decompress_with(void *scratch, size_t scratch_
     /* chunks of several blocks: the frame kernel first, where capacities
      * may exceed a block (or are unknown), then the per-chunk kernel for
      * everything it left.  Chosen automatically when every chunk gets a CTA
-     * at once: a frame's execution is serial on one warp, so each round of
-     * CTAs costs about one frame's time (H100, 1 GiB of libzstd -3 frames:
-     * 4 MiB x 256 in one round 2.0-2.4x the per-chunk kernel, 1 MiB x 1024
-     * in four rounds 0.53x; bench/gpu/zstd/NOTES.md "Run 7"). */
+     * at once: each round of CTAs costs about one frame's time (H100, 1 GiB
+     * of libzstd -3 frames: 4 MiB x 256 in one round 2.0-2.4x the per-chunk
+     * kernel, 1 MiB x 1024 in four rounds 0.53x, bench/gpu/zstd/NOTES.md
+     * "Run 7"; with v9's executors 4 MiB x 256 is 1.35-1.41x v8 and 1 MiB
+     * frames a CTA each still lose, "Run 11"). */
     const uint8_t *done = NULL;
     size_t fctas = kernel == OC_ZSTD_DEC_PER_CHUNK || kernel == OC_ZSTD_DEC_LANES
                        ? 0

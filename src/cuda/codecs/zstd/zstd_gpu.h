@@ -44,9 +44,9 @@ extern "C" {
  * holds, the decoder uses the per-chunk kernel.  With max_dst_capacity
  * above 128 KiB (or SIZE_MAX) it also holds the frame kernel's (chunks that
  * are one frame of several blocks, zstd_dec_frame.h): a 256-byte counter and
- * a byte per chunk, then, for n <= 264, n CTA areas of ~1.3 MiB (block
- * records and 4 slots of 320 KiB) over the same bytes as the per-chunk
- * kernel's buffers, which run after it (~324 MiB for 256 frames of 4 MiB);
+ * a byte per chunk, then, for n <= 264, n CTA areas of ~2.7 MiB (block
+ * records and 8 slots of 332 KiB) over the same bytes as the per-chunk
+ * kernel's buffers, which run after it (~694 MiB for 256 frames of 4 MiB);
  * given less, fewer CTAs loop over the frames.
  */
 #define OC_ZSTD_GPU_MAX_WARPS 4096

@@ -8,17 +8,19 @@
 #include "zstd_gpu.h"
 
 /* A literal buffer per warp: sized by the largest capacity when the engine
- * knows it (host capacities), else for 128 KiB blocks; at most 384 MiB
+ * knows it (host capacities), else for 128 KiB blocks; at most 768 MiB
  * (fewer warps then loop over more chunks): the lane-parallel kernel with
  * 128 KiB literal buffers (capacities over 64 KiB and up to 128 KiB, or
  * unknown: device arrays) needs ~357 MiB at full scale (~221 MiB for 64 KiB
  * chunks with host capacities), the frame kernel (capacities over 128 KiB
- * or unknown, batches of at most 264 chunks) ~1.3 MiB a chunk, ~324 MiB for
- * 256 frames of 4 MiB (zstd_gpu.h). */
+ * or unknown, batches of at most 264 chunks) ~2.7 MiB a chunk, ~694 MiB for
+ * 256 frames of 4 MiB (zstd_gpu.h; 384 MiB until its 8 slots a frame,
+ * bench/gpu/zstd/NOTES.md "Run 11": with 384 MiB a batch of 256 frames
+ * would no longer fit its CTAs at once and take the per-chunk kernel). */
 static size_t zstd_decompress_scratch(const oc_gpu_config *cfg, size_t n)
 {
     size_t b = oc_cuda_zstd_decompress_scratch_size(n, cfg->max_capacity);
-    size_t cap = (size_t)384 << 20;
+    size_t cap = (size_t)768 << 20;
     return b < cap ? b : cap;
 }
 
