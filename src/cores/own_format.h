@@ -152,6 +152,7 @@ typedef struct own_tiled {
     uint32_t table;                     /* offset of the tile table */
     uint64_t limit;                     /* offset where the tiles end */
     uint32_t dtype;                     /* the data type */
+    uint32_t version;                   /* the header's format version */
 } own_tiled;
 
 /* Checks the tile table and total length of a tiled chunk whose header h
@@ -164,6 +165,7 @@ OWN_HD oc_status own_tiled_check(const uint8_t *src, size_t n, const own_header 
 {
     k->w = own_type_width(h->dtype);
     k->dtype = h->dtype;
+    k->version = h->version;
     k->size = h->size;
     k->per_tile = per_tile;
     uint64_t elems = h->size / k->w;
@@ -210,16 +212,16 @@ typedef void (*own_tile_put_fn)(void *ws, uint32_t size, uint8_t *dst, uint32_t 
 typedef void (*own_bytes_copy_fn)(const uint8_t *src, uint32_t n, uint8_t *dst, uint32_t nw);
 
 /* Compresses src[0..n) of type dtype (width w, checked by the caller) into
- * dst[0..cap) as a tiled chunk of codec id with header flags `flags`:
+ * dst[0..cap) as a tiled chunk of codec id, format version `version`, with header flags `flags`:
  * header, tile table, tiles of per_tile elements in order, trailing bytes.
  * CHUNK_TOO_LARGE for n over OWN_MAX_CHUNK; OUTPUT_TOO_SMALL as soon as
  * something does not fit (dst's content is then unspecified).  Runs in
  * every thread of the CTA; the same bytes for any nw.  The codec's
  * functions are constants the compiler inlines on the GPU. */
-OWN_DEV oc_status own_tiled_compress(void *ws, const void *opts, const uint8_t *src, uint64_t n, uint32_t id,
-                                     uint32_t dtype, uint32_t flags, uint32_t per_tile, uint8_t *dst,
-                                     uint64_t cap, uint64_t *out, uint32_t nw, own_tile_encode_fn encode,
-                                     own_tile_put_fn put, own_bytes_copy_fn copy)
+OWN_DEV oc_status own_tiled_compress_v(void *ws, const void *opts, const uint8_t *src, uint64_t n, uint32_t id,
+                                       uint32_t version, uint32_t dtype, uint32_t flags, uint32_t per_tile,
+                                       uint8_t *dst, uint64_t cap, uint64_t *out, uint32_t nw,
+                                       own_tile_encode_fn encode, own_tile_put_fn put, own_bytes_copy_fn copy)
 {
     *out = 0;
     if (n > OWN_MAX_CHUNK)
@@ -232,7 +234,7 @@ OWN_DEV oc_status own_tiled_compress(void *ws, const void *opts, const uint8_t *
     if (base > cap)
         return OC_ERR_OUTPUT_TOO_SMALL;
     if (OWN_ONE_THREAD)
-        own_header_write(dst, id, dtype, flags, (uint32_t)n);
+        own_header_write_v(dst, id, version, dtype, flags, (uint32_t)n);
     uint64_t pos = base;
     for (uint32_t t = 0; t < ntiles; t++) {
         uint32_t cnt = own_tile_elems(elems, per_tile, t);
@@ -254,6 +256,16 @@ OWN_DEV oc_status own_tiled_compress(void *ws, const void *opts, const uint8_t *
         copy(src + elems * w, tail, dst + pos, nw);
     *out = pos + tail;
     return OC_OK;
+}
+
+/* own_tiled_compress_v writing format version 1 (Cascaded). */
+OWN_DEV oc_status own_tiled_compress(void *ws, const void *opts, const uint8_t *src, uint64_t n, uint32_t id,
+                                     uint32_t dtype, uint32_t flags, uint32_t per_tile, uint8_t *dst,
+                                     uint64_t cap, uint64_t *out, uint32_t nw, own_tile_encode_fn encode,
+                                     own_tile_put_fn put, own_bytes_copy_fn copy)
+{
+    return own_tiled_compress_v(ws, opts, src, n, id, OWN_VERSION, dtype, flags, per_tile, dst, cap, out, nw,
+                                encode, put, copy);
 }
 
 #ifndef __CUDACC__

@@ -51,7 +51,9 @@
 #define BC_FOR_S 5u   /* FOR with a shift byte (s > 0) */
 #define BC_DELTA_S 6u /* DELTA with a shift byte */
 #define BC_DEC 7u     /* floats that are decimals: x = v / 10^e, v frame-of-reference packed */
-#define BC_KINDS 8u
+#define BC_KINDS 8u     /* kind bytes 0..7 name a block's coding */
+#define BC_TILE_FOR 8u  /* format version 2: a first kind byte 8 makes the tile one frame of reference */
+#define BC_VERSION 2u   /* the format version the encoder writes (1 still decodes) */
 #define BC_EMAX64 18u /* the largest decimal exponent of f64 blocks */
 #define BC_EMAX32 10u /* of f32 blocks (10^10 is the largest power of ten a float holds exactly) */
 
@@ -71,7 +73,10 @@ typedef struct bc_block {
 typedef struct bc_ws {
     uint32_t stage[BC_STAGE_WORDS]; /* the compressed tile (decode: input; encode: output) */
     bc_block blk[BC_BLOCKS];
+    uint64_t umin[BC_BLOCKS], umax[BC_BLOCKS]; /* encoding: each block's unsigned minimum, maximum */
     uint32_t w, cnt, nb, algo; /* element width, elements, blocks, algorithm_type */
+    uint32_t version;          /* the chunk's format version (1 or 2) */
+    uint32_t uni;              /* encoding: the tile is one frame of reference (TILE_FOR) */
     uint32_t flt;              /* 4: f32, 8: f64 (DEC blocks allowed), else 0 */
     uint32_t size;             /* the coded tile's size */
     int32_t status;
@@ -353,6 +358,23 @@ OWN_DEV void bc_dec_parse(bc_ws *ws, uint32_t n, uint32_t wp, uint32_t nw)
         return;
     const uint32_t *S = ws->stage;
     uint32_t nb = ws->nb, w = ws->w, bad = 0;
+    if (ws->version >= 2u && own_byte_get(S, 0) == BC_TILE_FOR) {
+        /* version 2's TILE_FOR: 8, k, base (w bytes), then every element's
+         * k bits; each block decodes as FOR with these fields */
+        uint32_t k = own_byte_get(S, 1), hs = 2u + w;
+        uint64_t base = own_bytes_get(S, 2, w);
+        for (uint32_t b = OWN_LANE(); b < nb; b += OWN_NLANES) {
+            bc_block *bl = &ws->blk[b];
+            bl->kind = BC_FOR, bl->wire = BC_FOR, bl->k = k, bl->s = 0;
+            bl->cnt = bc_block_count(ws->cnt, b), bl->nnz = 0;
+            bl->hoff = hs, bl->hsize = 0;
+            bl->a = base, bl->b = 0;
+            bl->poff = 8ull * hs + (uint64_t)b * BC_BLOCK * k;
+        }
+        if (OWN_LANE() == 0)
+            ws->status = k <= 8u * w && hs + ((uint64_t)ws->cnt * k + 7u) / 8u == n ? OC_OK : OC_ERR_CORRUPT;
+        return;
+    }
     uint32_t hcarry = nb; /* headers start after the kind bytes */
     for (uint32_t b0 = 0; b0 < nb; b0 += OWN_NLANES) {
         uint32_t b = b0 + OWN_LANE();
@@ -526,10 +548,13 @@ OWN_DEV void bc_copy_bytes(const uint8_t *src, uint32_t n, uint8_t *dst, uint32_
         dst[k] = src[k];
 }
 
-OWN_DEV void bc_set_tile(bc_ws *ws, uint32_t dtype, uint32_t cnt, uint32_t algo, uint32_t wp, uint32_t nw)
+OWN_DEV void bc_set_tile(bc_ws *ws, uint32_t dtype, uint32_t cnt, uint32_t algo, uint32_t version, uint32_t wp,
+                         uint32_t nw)
 {
     (void)nw;
     if (wp == 0 && OWN_LANE() == 0) {
+        ws->version = version;
+        ws->uni = 0;
         ws->w = own_type_width(dtype);
         ws->flt = dtype == OC_TYPE_F64 ? 8u : dtype == OC_TYPE_F32 ? 4u : 0u;
         ws->cnt = cnt;
@@ -539,10 +564,11 @@ OWN_DEV void bc_set_tile(bc_ws *ws, uint32_t dtype, uint32_t cnt, uint32_t algo,
     }
 }
 
-/* Decodes one tile (n bytes at src, cnt elements of type dtype) into dst
- * (NULL: checks only); every thread of the CTA; OK or CORRUPT. */
+/* Decodes one tile (n bytes at src, cnt elements of type dtype, of a
+ * chunk of format version `version`) into dst (NULL: checks only); every
+ * thread of the CTA; OK or CORRUPT. */
 OWN_DEV oc_status bc_decode_tile(bc_ws *ws, const uint8_t *src, uint32_t n, uint32_t cnt, uint32_t dtype,
-                                 uint8_t *dst, uint32_t nw)
+                                 uint32_t version, uint8_t *dst, uint32_t nw)
 {
     uint32_t raw = cnt * own_type_width(dtype);
     if (n > raw)
@@ -552,7 +578,7 @@ OWN_DEV oc_status bc_decode_tile(bc_ws *ws, const uint8_t *src, uint32_t n, uint
             OWN_RUN(nw, bc_copy_bytes, src, n, dst);
         return OC_OK;
     }
-    OWN_RUN(nw, bc_set_tile, ws, dtype, cnt, 0u);
+    OWN_RUN(nw, bc_set_tile, ws, dtype, cnt, 0u, version);
     OWN_RUN(nw, bc_stage_in, ws, src, n);
     OWN_RUN(nw, bc_dec_parse, ws, n);
     if (ws->status != OC_OK)
@@ -786,6 +812,8 @@ OWN_DEV void bc_enc_choose(bc_ws *ws, const uint8_t *src, uint32_t wp, uint32_t 
         fo = own_warp_or64(fo), dorr = own_warp_or64(dorr), no = own_warp_or64(no);
         fx = own_warp_max_u64(fx), dx = own_warp_max_u64(dx), nx = own_warp_max_u64(nx);
         bc_sums t = {fo, fx, fbase, dorr, dx, dbase, no, nx, nbase, nnz, {bm[0], bm[1], bm[2], bm[3]}};
+        if (OWN_LANE() == 0)
+            ws->umin[b] = sv.umin, ws->umax[b] = sv.umax;
         bc_enc_pick(ws, bl, p, w, cnt, m, &sv, &t);
     }
 }
@@ -814,8 +842,38 @@ OWN_DEV void bc_enc_layout(bc_ws *ws, uint32_t wp, uint32_t nw)
             ws->blk[b].poff = pcarry + incl - bits;
         pcarry += own_warp_last64(incl);
     }
-    if (OWN_LANE() == 0)
-        ws->size = (uint32_t)((pcarry + 7) / 8);
+    /* version 2: the whole tile as one frame of reference (TILE_FOR) when
+     * that is strictly smaller: base the smallest element, k the bits of
+     * the largest minus it */
+    uint64_t lo = ~(uint64_t)0, hi = 0;
+    for (uint32_t b = OWN_LANE(); b < nb; b += OWN_NLANES) {
+        lo = ws->umin[b] < lo ? ws->umin[b] : lo;
+        hi = ws->umax[b] > hi ? ws->umax[b] : hi;
+    }
+    lo = own_warp_min_u64(lo), hi = own_warp_max_u64(hi);
+    uint32_t k = own_bits64(hi - lo), hs = 2u + ws->w;
+    uint64_t usize = hs + ((uint64_t)ws->cnt * k + 7u) / 8u;
+    uint32_t uni = ws->version >= 2u && usize < (pcarry + 7) / 8;
+    if (uni) {
+        for (uint32_t b = OWN_LANE(); b < nb; b += OWN_NLANES) {
+            bc_block *bl = &ws->blk[b];
+            bl->kind = BC_FOR, bl->wire = BC_FOR, bl->k = k, bl->s = 0, bl->a = lo;
+            bl->hoff = hs, bl->hsize = 0;
+            bl->pbits = (uint64_t)bl->cnt * k;
+            bl->poff = 8ull * hs + (uint64_t)b * BC_BLOCK * k;
+        }
+    }
+    if (OWN_LANE() == 0) {
+        ws->uni = uni;
+        ws->size = (uint32_t)(uni ? usize : (pcarry + 7) / 8);
+    }
+}
+
+/* The tile header of a TILE_FOR tile (lane 0 of block 0's warp). */
+OWN_DEV void bc_enc_tile_header(uint32_t *S, const bc_block *bl, uint32_t bits)
+{
+    own_put_bits(S, 0, BC_TILE_FOR | (bl->k << 8), 16);
+    own_put_bits(S, 16, bl->a, bits);
 }
 
 OWN_DEV void bc_enc_zero(bc_ws *ws, uint32_t words, uint32_t wp, uint32_t nw)
@@ -834,7 +892,10 @@ OWN_DEV void bc_enc_write(bc_ws *ws, const uint8_t *src, uint32_t wp, uint32_t n
     for (uint32_t b = wp; b < ws->nb; b += nw) {
         const bc_block *bl = &ws->blk[b];
         const uint8_t *p = src + (uint64_t)b * BC_BLOCK * w;
-        if (OWN_LANE() == 0) {
+        if (OWN_LANE() == 0 && ws->uni) {
+            if (b == 0)
+                bc_enc_tile_header(S, bl, bits);
+        } else if (OWN_LANE() == 0) {
             uint64_t h = 8ull * bl->hoff;
             own_put_bits(S, 8ull * b, bl->wire, 8);
             switch (bl->kind) {
@@ -915,7 +976,7 @@ OWN_DEV uint32_t bc_encode_tile(bc_ws *ws, const uint8_t *src, uint32_t cnt, uin
                                 uint32_t nw)
 {
     uint32_t raw = cnt * own_type_width(dtype);
-    OWN_RUN(nw, bc_set_tile, ws, dtype, cnt, algo);
+    OWN_RUN(nw, bc_set_tile, ws, dtype, cnt, algo, BC_VERSION);
     OWN_RUN(nw, bc_enc_choose, ws, src);
     OWN_RUN(nw, bc_enc_layout, ws);
     uint32_t size = ws->size;
@@ -950,7 +1011,7 @@ typedef own_tiled bc_chunk;
 OWN_HD oc_status bc_chunk_check(const uint8_t *src, size_t n, uint64_t cap, bc_chunk *k)
 {
     own_header h;
-    oc_status st = own_header_read(src, n, OWN_ID_BITCOMP, &h);
+    oc_status st = own_header_read_v(src, n, OWN_ID_BITCOMP, BC_VERSION, &h);
     if (st != OC_OK)
         return st;
     if (h.flags > 1)
@@ -986,15 +1047,15 @@ OWN_DEV oc_status bc_compress_chunk(bc_ws *ws, const uint8_t *src, uint64_t n, u
     *out = 0;
     if (own_type_width(dtype) == 0 || algo > 1)
         return OC_ERR_INVALID_ARGUMENT;
-    return own_tiled_compress(ws, &algo, src, n, OWN_ID_BITCOMP, dtype, algo, BC_TILE, dst, cap, out, nw,
-                              bc_tile_encode, bc_tile_put, bc_bytes_copy);
+    return own_tiled_compress_v(ws, &algo, src, n, OWN_ID_BITCOMP, BC_VERSION, dtype, algo, BC_TILE, dst, cap,
+                                out, nw, bc_tile_encode, bc_tile_put, bc_bytes_copy);
 }
 
 /* One tile, as own_format.h's tiled codecs decode it (own_tile_decode_fn). */
 OWN_DEV oc_status bc_tile_decode(void *ws, const uint8_t *tile, uint32_t len, uint32_t cnt,
                                  const own_tiled *k, uint8_t *out, uint32_t nw)
 {
-    return bc_decode_tile((bc_ws *)ws, tile, len, cnt, k->dtype, out, nw);
+    return bc_decode_tile((bc_ws *)ws, tile, len, cnt, k->dtype, k->version, out, nw);
 }
 
 #ifndef __CUDACC__

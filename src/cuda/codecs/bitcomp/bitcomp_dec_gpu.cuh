@@ -342,7 +342,7 @@ static __device__ void bc_stage_in_w(bc_ws *ws, const uint8_t *src, uint32_t n, 
 /* The core's bc_decode_tile with the loops above: the same values and statuses.
  */
 static __device__ oc_status bc_decode_tile_gpu(bc_ws *ws, const uint8_t *src, uint32_t n, uint32_t cnt,
-                                               uint32_t dtype, uint8_t *dst, uint32_t nw)
+                                               uint32_t dtype, uint32_t version, uint8_t *dst, uint32_t nw)
 {
     uint32_t w = own_type_width(dtype), raw = cnt * w;
     if (n > raw)
@@ -352,7 +352,7 @@ static __device__ oc_status bc_decode_tile_gpu(bc_ws *ws, const uint8_t *src, ui
             OWN_RUN(nw, bc_copy_bytes, src, n, dst);
         return OC_OK;
     }
-    OWN_RUN(nw, bc_set_tile, ws, dtype, cnt, 0u);
+    OWN_RUN(nw, bc_set_tile, ws, dtype, cnt, 0u, version);
     OWN_RUN(nw, bc_stage_in_w, ws, src, n);
     OWN_RUN(nw, bc_dec_parse, ws, n);
     if (ws->status != OC_OK)
@@ -372,7 +372,7 @@ static __device__ oc_status bc_decode_tile_gpu(bc_ws *ws, const uint8_t *src, ui
 static __device__ oc_status bc_tile_decode_gpu(void *ws, const uint8_t *tile, uint32_t len, uint32_t cnt,
                                                const own_tiled *k, uint8_t *out, uint32_t nw)
 {
-    return bc_decode_tile_gpu((bc_ws *)ws, tile, len, cnt, k->dtype, out, nw);
+    return bc_decode_tile_gpu((bc_ws *)ws, tile, len, cnt, k->dtype, k->version, out, nw);
 }
 
 #endif /* OC_BITCOMP_DEC_GPU_CUH */

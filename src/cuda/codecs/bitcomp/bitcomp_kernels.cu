@@ -283,6 +283,8 @@ static __device__ void bc_enc_choose32(bc_ws *ws, const uint8_t *src, uint32_t w
                 }
             }
         }
+        if (OWN_LANE() == 0)
+            ws->umin[b] = aumin, ws->umax[b] = aumax;
         uint32_t f[9] = {__reduce_or_sync(OWN_FULL, fo32), __reduce_max_sync(OWN_FULL, fx32), fb,
                          __reduce_or_sync(OWN_FULL, do32), __reduce_max_sync(OWN_FULL, dx32), db,
                          __reduce_or_sync(OWN_FULL, no32), __reduce_max_sync(OWN_FULL, nx32), nb};
@@ -367,8 +369,12 @@ static __device__ void bc_enc_write32(bc_ws *ws, const uint8_t *src, uint32_t wp
     for (uint32_t b = wp; b < ws->nb; b += nw) {
         const bc_block *bl = &ws->blk[b];
         const uint8_t *p = src + (uint64_t)b * BC_BLOCK * W;
-        if (L == 0)
+        if (L == 0 && ws->uni) {
+            if (b == 0)
+                bc_enc_tile_header(S, bl, 8u * W);
+        } else if (L == 0) {
             bc_enc_header(S, bl, b, 8u * W);
+        }
         uint32_t kind = bl->kind, cnt = bl->cnt, k = bl->k, s = bl->s, p0 = (uint32_t)bl->poff;
         uint32_t a = (uint32_t)bl->a, bb = (uint32_t)bl->b;
         switch (kind) {
@@ -445,7 +451,7 @@ static __device__ uint32_t bc_encode_tile32(bc_ws *ws, const uint8_t *src, uint3
                                             uint32_t algo, uint32_t nw)
 {
     uint32_t w = own_type_width(dtype), raw = cnt * w;
-    OWN_RUN(nw, bc_set_tile, ws, dtype, cnt, algo);
+    OWN_RUN(nw, bc_set_tile, ws, dtype, cnt, algo, BC_VERSION);
     if (w == 4)
         OWN_RUN(nw, bc_enc_choose32<4>, ws, src);
     else if (w == 2)
@@ -488,8 +494,8 @@ static __device__ oc_status bc_compress_chunk_in(bc_ws_in *ws, const uint8_t *sr
     *out = 0;
     if (own_type_width(dtype) == 0 || algo > 1)
         return OC_ERR_INVALID_ARGUMENT;
-    return own_tiled_compress(ws, &algo, src, n, OWN_ID_BITCOMP, dtype, algo, BC_TILE, dst, cap, out, nw,
-                              bc_tile_encode_in, bc_tile_put32, bc_bytes_copy);
+    return own_tiled_compress_v(ws, &algo, src, n, OWN_ID_BITCOMP, BC_VERSION, dtype, algo, BC_TILE, dst, cap,
+                                out, nw, bc_tile_encode_in, bc_tile_put32, bc_bytes_copy);
 }
 
 /* 3 CTAs an SM (~80 registers, ~112 bytes of spills): 1.16-1.20x the 2
