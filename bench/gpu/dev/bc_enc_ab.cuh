@@ -89,7 +89,8 @@ static __device__ void bc_enc_choose32_s9(bc_ws *ws, const uint8_t *src, uint32_
         uint64_t fx = __reduce_max_sync(OWN_FULL, fx32), dx = __reduce_max_sync(OWN_FULL, dx32),
                  nx = __reduce_max_sync(OWN_FULL, nx32);
         /* decimals (f32 only here) and the choice: the core's, one code for both */
-        bc_sums t = {fo, fx, fbase, dorr, dx, dbase, no, nx, nbase, nnz, {bm[0], bm[1], bm[2], bm[3]}};
+        bc_sums t = {fo, fx, fbase, dorr, dx, dbase, no, nx, nbase, nnz, {bm[0], bm[1], bm[2], bm[3]}, {0}, {0}};
+        bc_patch_both(ws, p, w, cnt, dbase, m, &t.pd, &t.pf); /* version 2's patched candidates */
         if (OWN_LANE() == 0)
             ws->umin[b] = sv.umin, ws->umax[b] = sv.umax;
         bc_enc_pick(ws, bl, p, w, cnt, m, &sv, &t);

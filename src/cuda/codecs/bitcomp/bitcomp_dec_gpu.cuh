@@ -152,6 +152,10 @@ static __device__ void bc_dec_blocks32(bc_ws *ws, uint8_t *dst, uint32_t wp, uin
             }
             break;
         }
+        case BC_PDELTA:
+        case BC_PFLT: /* version 2's patched blocks: the core's loop */
+            bc_dec_patched_block(S, bl, out, W);
+            break;
         default: /* DEC (f32): the core's arithmetic */
             for (uint32_t e = L; e < cnt; e += OWN_NLANES) {
                 uint64_t v = bc_dec_value(
@@ -284,6 +288,10 @@ static __device__ void bc_dec_blocks64(bc_ws *ws, uint8_t *dst, uint32_t wp, uin
             }
             break;
         }
+        case BC_PDELTA:
+        case BC_PFLT: /* version 2's patched blocks: the core's loop */
+            bc_dec_patched_block(S, bl, out, 8u);
+            break;
         default: /* DEC (f64): the core's arithmetic */
             for (uint32_t e = L; e < cnt; e += OWN_NLANES)
                 bc_st64(out, e,
