@@ -20,7 +20,8 @@
  *     bytes for every data type and both algorithm types;
  *   - compressed sizes of generated columns pinned;
  *   - hand-built chunks of every block coding (CONST, FOR, DELTA, PLANES,
- *     SPARSE) decode to what the spec says; exact statuses: TRUNCATED for
+ *     SPARSE; version 2's TILE_FOR, PDELTA, PFLT) decode to what the spec
+ *     says, version 1 chunks still decode; exact statuses: TRUNCATED for
  *     every proper prefix, CORRUPT for a wrong id, version, flags, kind,
  *     bit width or shift, overlapping planes, a presence bit past the
  *     block, a payload of the wrong length, a tile longer than its
@@ -845,6 +846,59 @@ static void hand_built(void)
     tile[1] = 0x05;
     n = chunk1v(bad, 2, OC_TYPE_U16, 600, tile, 51);
     CHECK_STATUS(decode_copy(bad, n, 600, want1, 600), OC_OK);
+
+    /* 4. version 2's PDELTA: <u4, 128 elements, x = 10 + e + 300 (e >= 50) + 5 (e >= 100):
+     *    kind 09; k 0, nx 2, kx 9, first 10, dmin 1:  00 02 09 0A 00 00 00 01 00 00 00
+     *    payload: 127 values of 0 bits, then the exceptions (7-bit position, 9-bit high part):
+     *    50 | 300 << 7 = 0x9632 -> 32 96; 100 | 5 << 7 = 0x02E4 -> E4 02.  16 bytes */
+    static const uint8_t pd4[] = {0x09, 0x00, 0x02, 0x09, 0x0A, 0x00, 0x00, 0x00,
+                                  0x01, 0x00, 0x00, 0x00, 0x32, 0x96, 0xE4, 0x02};
+    n = chunk1v(buf, 2, OC_TYPE_U32, 512, pd4, sizeof pd4);
+    uint8_t want4[512];
+    for (uint32_t e = 0; e < 128; e++)
+        le(want4 + 4 * e, 10u + e + (e >= 50 ? 300u : 0u) + (e >= 100 ? 5u : 0u), 4);
+    CHECK_STATUS(decode_copy(buf, n, 512, want4, 512), OC_OK);
+    for (size_t k = 0; k < n; k++)
+        CHECK_MSG(decode_copy(buf, k, 512, NULL, 0) == OC_ERR_TRUNCATED, "prefix %zu of %zu", k, n);
+    static const struct {
+        size_t at;
+        uint8_t v;
+        const char *what;
+    } bad4[] = {{1, 1, "PDELTA in a version 1 chunk"},
+                {12 + 1, 33, "k 33 > 32 bits"},
+                {12 + 3, 24, "k 0 + kx 24: a payload of the wrong length"},
+                {12 + 1, 24, "k 24 + kx 9 > 32 bits"},
+                {12 + 2, 33, "nx 33 > 32"},
+                {12 + 2, 3, "nx 3: a payload of the wrong length"}};
+    for (size_t i = 0; i < sizeof bad4 / sizeof bad4[0]; i++) {
+        memcpy(bad, buf, n);
+        bad[bad4[i].at] = bad4[i].v;
+        CHECK_MSG(decode_copy(bad, n, 512, NULL, 0) == OC_ERR_CORRUPT, "%s: not CORRUPT", bad4[i].what);
+    }
+
+    /* 5. version 2's PFLT: bf16, 128 elements, base 0x7F00 (of the rotated values):
+     *    kind 0A; k 2, nx 1, kx 2, base 0x7F00:  02 01 02 00 7F
+     *    payload: the 128 values e % 4 in 2 bits (E4 x 32), then the exception at 7 with
+     *    high part 3: 7 | 3 << 7 = 0x187 (9 bits) -> 87 01.  40 bytes
+     *    r = e % 4 (e = 7: 3 | 3 << 2 = 15), y = 0x7F00 - r, x = y >> 1 | (y & 1) << 15 */
+    memset(tile, 0, sizeof tile);
+    static const uint8_t pf5[] = {0x0A, 0x02, 0x01, 0x02, 0x00, 0x7F};
+    memcpy(tile, pf5, sizeof pf5);
+    memset(tile + 6, 0xE4, 32);
+    tile[38] = 0x87, tile[39] = 0x01;
+    n = chunk1v(buf, 2, OC_TYPE_BF16, 256, tile, 40);
+    uint8_t want5[256];
+    for (uint32_t e = 0; e < 128; e++) {
+        uint32_t r = e % 4 | (e == 7 ? 12u : 0u), y = (0x7F00u - r) & 0xFFFFu;
+        le(want5 + 2 * e, (y >> 1) | ((y & 1u) << 15), 2);
+    }
+    CHECK_STATUS(decode_copy(buf, n, 256, want5, 256), OC_OK);
+    memcpy(bad, buf, n);
+    bad[12 + 3] = 15; /* k 2 + kx 15 > 16 bits */
+    CHECK_STATUS(decode_copy(bad, n, 256, NULL, 0), OC_ERR_CORRUPT);
+    memcpy(bad, buf, n);
+    bad[12] = 11; /* kind 11 */
+    CHECK_STATUS(decode_copy(bad, n, 256, NULL, 0), OC_ERR_CORRUPT);
 }
 
 static void flips(void)
