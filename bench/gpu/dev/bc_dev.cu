@@ -18,7 +18,9 @@
  * write the same bytes - then the library's decoder (since session 10 its
  * element loops and stage are the GPU's own, bitcomp_dec_gpu.cuh), core
  * (the core's tile decoder: the library's before) and 6-ctas (the
- * library's bounded to 6 CTAs an SM; bc_dec_ab.cuh), every output checked.
+ * library's bounded to 6 CTAs an SM; bc_dec_ab.cuh), and patch32 (format
+ * version 2's patched blocks by 32-bit loops; bc_patch_ab.cuh), every
+ * output checked.
  * --no-2ctas: skip the unbounded encoder; --new-only: skip 2-ctas,
  * global-in and staged-64; --dec-only: only the library's encoder (its
  * output feeds the decoders); --reps 0: one call of each (for ncu).
@@ -35,6 +37,7 @@
 #undef oc_gpu_codec_bitcomp
 #include "bc_dec_ab.cuh"
 #include "bc_enc_ab.cuh"
+#include "bc_patch_ab.cuh"
 
 #include <algorithm>
 #include <cstdio>
@@ -120,7 +123,7 @@ static __global__ void k_count_diff(const uint8_t *a, const uint8_t *b, size_t n
 }
 
 #define NENC 5 /* the library's encoder, 2-ctas, global-in, staged-64, s9 */
-#define NDEC 3 /* the library's decoder, core, 6-ctas */
+#define NDEC 4 /* the library's decoder, core, 6-ctas, patch32 */
 
 template <typename T> static T *dmalloc(size_t n)
 {
@@ -305,12 +308,13 @@ int main(int argc, char **argv)
     void *scr;
     CUDA_OK(cudaMalloc(&scr, scr_size));
     int fails = !(same && !bad);
-    own_gpu_kernels dcore = bc_kernels, d6 = bc_kernels;
+    own_gpu_kernels dcore = bc_kernels, d6 = bc_kernels, dp32 = bc_kernels;
     dcore.tiles = (const void *)bc_k_tiles_core;
     d6.tiles = (const void *)bc_k_tiles_6;
-    const own_gpu_kernels *kd[NDEC] = {&bc_kernels, &dcore, &d6};
-    const char *dnames[NDEC] = {"library", "core", "6-ctas"};
-    double dgbs[NDEC] = {0, 0, 0};
+    dp32.tiles = (const void *)bc_k_tiles_p32;
+    const own_gpu_kernels *kd[NDEC] = {&bc_kernels, &dcore, &d6, &dp32};
+    const char *dnames[NDEC] = {"library", "core", "6-ctas", "patch32"};
+    double dgbs[NDEC] = {0, 0, 0, 0};
     for (int d = 0; d < NDEC; d++) {
         int per = 0;
         CUDA_OK(cudaFuncSetAttribute(kd[d]->tiles, cudaFuncAttributeMaxDynamicSharedMemorySize,

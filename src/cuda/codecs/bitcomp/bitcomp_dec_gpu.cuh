@@ -96,8 +96,18 @@ static __device__ __noinline__ void bc_dec_patched_gpu(const uint32_t *S, const 
     bc_dec_patched_block(S, bl, out, w);
 }
 
+/* The loops below take the patched blocks' decoder as a type (PT::run(S,
+ * bl, out, w)), so that bench/gpu/dev/bc_dev can measure another against
+ * this one; the library's is bc_patched_lib. */
+struct bc_patched_lib {
+    static __device__ __forceinline__ void run(const uint32_t *S, const bc_block *bl, uint8_t *out, uint32_t w)
+    {
+        bc_dec_patched_gpu(S, bl, out, w);
+    }
+};
+
 /* The core's bc_dec_blocks for elements of W <= 4 bytes (the same values). */
-template <uint32_t W>
+template <uint32_t W, typename PT>
 static __device__ void bc_dec_blocks32(bc_ws *ws, uint8_t *dst, uint32_t wp, uint32_t nw)
 {
     if (!dst)
@@ -163,7 +173,7 @@ static __device__ void bc_dec_blocks32(bc_ws *ws, uint8_t *dst, uint32_t wp, uin
         }
         case BC_PDELTA:
         case BC_PFLT: /* version 2's patched blocks: the core's loop */
-            bc_dec_patched_gpu(S, bl, out, W);
+            PT::run(S, bl, out, W);
             break;
         default: /* DEC (f32): the core's arithmetic */
             for (uint32_t e = L; e < cnt; e += OWN_NLANES) {
@@ -232,7 +242,7 @@ static __device__ __forceinline__ void bc_st64(uint8_t *out, uint32_t e, uint64_
 
 /* The core's bc_dec_blocks for 8-byte elements (the same values): the kind
  * switch out of the element loop, bc_get64, PLANES by a run table. */
-static __device__ void bc_dec_blocks64(bc_ws *ws, uint8_t *dst, uint32_t wp, uint32_t nw)
+template <typename PT> static __device__ void bc_dec_blocks64(bc_ws *ws, uint8_t *dst, uint32_t wp, uint32_t nw)
 {
     if (!dst)
         return;
@@ -299,7 +309,7 @@ static __device__ void bc_dec_blocks64(bc_ws *ws, uint8_t *dst, uint32_t wp, uin
         }
         case BC_PDELTA:
         case BC_PFLT: /* version 2's patched blocks: the core's loop */
-            bc_dec_patched_gpu(S, bl, out, 8u);
+            PT::run(S, bl, out, 8u);
             break;
         default: /* DEC (f64): the core's arithmetic */
             for (uint32_t e = L; e < cnt; e += OWN_NLANES)
@@ -358,6 +368,7 @@ static __device__ void bc_stage_in_w(bc_ws *ws, const uint8_t *src, uint32_t n, 
 
 /* The core's bc_decode_tile with the loops above: the same values and statuses.
  */
+template <typename PT = bc_patched_lib>
 static __device__ oc_status bc_decode_tile_gpu(bc_ws *ws, const uint8_t *src, uint32_t n, uint32_t cnt,
                                                uint32_t dtype, uint32_t version, uint8_t *dst, uint32_t nw)
 {
@@ -375,13 +386,13 @@ static __device__ oc_status bc_decode_tile_gpu(bc_ws *ws, const uint8_t *src, ui
     if (ws->status != OC_OK)
         return (oc_status)ws->status;
     if (w == 4)
-        OWN_RUN(nw, bc_dec_blocks32<4>, ws, dst);
+        OWN_RUN(nw, (bc_dec_blocks32<4, PT>), ws, dst);
     else if (w == 2)
-        OWN_RUN(nw, bc_dec_blocks32<2>, ws, dst);
+        OWN_RUN(nw, (bc_dec_blocks32<2, PT>), ws, dst);
     else if (w == 1)
-        OWN_RUN(nw, bc_dec_blocks32<1>, ws, dst);
+        OWN_RUN(nw, (bc_dec_blocks32<1, PT>), ws, dst);
     else
-        OWN_RUN(nw, bc_dec_blocks64, ws, dst);
+        OWN_RUN(nw, bc_dec_blocks64<PT>, ws, dst);
     return OC_OK;
 }
 
@@ -389,7 +400,7 @@ static __device__ oc_status bc_decode_tile_gpu(bc_ws *ws, const uint8_t *src, ui
 static __device__ oc_status bc_tile_decode_gpu(void *ws, const uint8_t *tile, uint32_t len, uint32_t cnt,
                                                const own_tiled *k, uint8_t *out, uint32_t nw)
 {
-    return bc_decode_tile_gpu((bc_ws *)ws, tile, len, cnt, k->dtype, k->version, out, nw);
+    return bc_decode_tile_gpu<bc_patched_lib>((bc_ws *)ws, tile, len, cnt, k->dtype, k->version, out, nw);
 }
 
 #endif /* OC_BITCOMP_DEC_GPU_CUH */
