@@ -212,16 +212,17 @@ typedef void (*own_tile_put_fn)(void *ws, uint32_t size, uint8_t *dst, uint32_t 
 typedef void (*own_bytes_copy_fn)(const uint8_t *src, uint32_t n, uint8_t *dst, uint32_t nw);
 
 /* Compresses src[0..n) of type dtype (width w, checked by the caller) into
- * dst[0..cap) as a tiled chunk of codec id, format version `version`, with header flags `flags`:
+ * dst[0..cap) as a tiled chunk of codec id, format version `version` and header flags `flags`:
  * header, tile table, tiles of per_tile elements in order, trailing bytes.
  * CHUNK_TOO_LARGE for n over OWN_MAX_CHUNK; OUTPUT_TOO_SMALL as soon as
  * something does not fit (dst's content is then unspecified).  Runs in
  * every thread of the CTA; the same bytes for any nw.  The codec's
  * functions are constants the compiler inlines on the GPU. */
-OWN_DEV oc_status own_tiled_compress_v(void *ws, const void *opts, const uint8_t *src, uint64_t n, uint32_t id,
-                                       uint32_t version, uint32_t dtype, uint32_t flags, uint32_t per_tile,
-                                       uint8_t *dst, uint64_t cap, uint64_t *out, uint32_t nw,
-                                       own_tile_encode_fn encode, own_tile_put_fn put, own_bytes_copy_fn copy)
+OWN_DEV oc_status own_tiled_compress_v(void *ws, const void *opts, const uint8_t *src, uint64_t n,
+                                       uint32_t id, uint32_t version, uint32_t dtype, uint32_t flags,
+                                       uint32_t per_tile, uint8_t *dst, uint64_t cap, uint64_t *out,
+                                       uint32_t nw, own_tile_encode_fn encode, own_tile_put_fn put,
+                                       own_bytes_copy_fn copy)
 {
     *out = 0;
     if (n > OWN_MAX_CHUNK)
@@ -258,7 +259,8 @@ OWN_DEV oc_status own_tiled_compress_v(void *ws, const void *opts, const uint8_t
     return OC_OK;
 }
 
-/* own_tiled_compress_v writing format version 1 (Cascaded). */
+/* The same, writing format version 1 (own_tiled_compress_v: Cascaded
+ * writes version 2). */
 OWN_DEV oc_status own_tiled_compress(void *ws, const void *opts, const uint8_t *src, uint64_t n, uint32_t id,
                                      uint32_t dtype, uint32_t flags, uint32_t per_tile, uint8_t *dst,
                                      uint64_t cap, uint64_t *out, uint32_t nw, own_tile_encode_fn encode,
