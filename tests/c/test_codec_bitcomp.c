@@ -242,7 +242,8 @@ static void sp_put(sp_writer *wr, uint64_t v, uint32_t k)
 /* Version 2's patched search over n residuals r (PDELTA, PFLT): k from
  * bits(max) - 1 down while at most 32 residuals have more than k bits;
  * the smallest size, the first found on ties.  Returns 0 if none. */
-static int sp_patch(const uint64_t *r, uint32_t n, uint32_t *pk, uint32_t *pnx, uint32_t *pkx, uint64_t *pbits)
+static int sp_patch(const uint64_t *r, uint32_t n, uint32_t *pk, uint32_t *pnx, uint32_t *pkx,
+                    uint64_t *pbits)
 {
     uint64_t mx = 0;
     for (uint32_t i = 0; i < n; i++)

@@ -104,8 +104,8 @@ static __global__ void __launch_bounds__(BCK_THREADS, 3)
                          if (own_type_width(dtype) == 0 || algo > 1)
                              return OC_ERR_INVALID_ARGUMENT;
                          uint32_t a = algo;
-                         return own_tiled_compress_v(ws, &a, p, len, OWN_ID_BITCOMP, BC_VERSION, dtype,
-                                                     algo, BC_TILE, d, cap, out, BCK_WARPS, bc_tile_encode_s64,
+                         return own_tiled_compress_v(ws, &a, p, len, OWN_ID_BITCOMP, BC_VERSION, dtype, algo,
+                                                     BC_TILE, d, cap, out, BCK_WARPS, bc_tile_encode_s64,
                                                      bc_tile_put, bc_bytes_copy);
                      });
 }

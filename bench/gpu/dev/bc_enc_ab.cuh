@@ -89,7 +89,8 @@ static __device__ void bc_enc_choose32_s9(bc_ws *ws, const uint8_t *src, uint32_
         uint64_t fx = __reduce_max_sync(OWN_FULL, fx32), dx = __reduce_max_sync(OWN_FULL, dx32),
                  nx = __reduce_max_sync(OWN_FULL, nx32);
         /* decimals (f32 only here) and the choice: the core's, one code for both */
-        bc_sums t = {fo, fx, fbase, dorr, dx, dbase, no, nx, nbase, nnz, {bm[0], bm[1], bm[2], bm[3]}, {0}, {0}};
+        bc_sums t = {fo,  fx, fbase, dorr, dx, dbase, no, nx, nbase, nnz, {bm[0], bm[1], bm[2], bm[3]},
+                     {0}, {0}};
         bc_patch_both(ws, p, w, cnt, dbase, m, &t.pd, &t.pf); /* version 2's patched candidates */
         if (OWN_LANE() == 0)
             ws->umin[b] = sv.umin, ws->umax[b] = sv.umax;
@@ -136,8 +137,8 @@ static __global__ void __launch_bounds__(BCK_THREADS, 3)
                          if (own_type_width(dtype) == 0 || algo > 1)
                              return OC_ERR_INVALID_ARGUMENT;
                          uint32_t a = algo;
-                         return own_tiled_compress_v(ws, &a, p, len, OWN_ID_BITCOMP, BC_VERSION, dtype,
-                                                     algo, BC_TILE, d, cap, out, BCK_WARPS, bc_tile_encode_s9,
+                         return own_tiled_compress_v(ws, &a, p, len, OWN_ID_BITCOMP, BC_VERSION, dtype, algo,
+                                                     BC_TILE, d, cap, out, BCK_WARPS, bc_tile_encode_s9,
                                                      bc_tile_put, bc_bytes_copy);
                      });
 }

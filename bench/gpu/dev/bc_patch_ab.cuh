@@ -15,14 +15,15 @@
 
 /* patch-core: the core's patched loop, out of line (inlined, it changed the
  * other kinds' register allocation: 48 registers + 20 bytes of spills). */
-static __device__ __noinline__ void bcx_patched_core_block(const uint32_t *S, const bc_block *bl, uint8_t *out,
-                                                           uint32_t w)
+static __device__ __noinline__ void bcx_patched_core_block(const uint32_t *S, const bc_block *bl,
+                                                           uint8_t *out, uint32_t w)
 {
     bc_dec_patched_block(S, bl, out, w);
 }
 
 struct bcx_patched_core {
-    static __device__ __forceinline__ void run(const uint32_t *S, const bc_block *bl, uint8_t *out, uint32_t w)
+    static __device__ __forceinline__ void run(const uint32_t *S, const bc_block *bl, uint8_t *out,
+                                               uint32_t w)
     {
         bcx_patched_core_block(S, bl, out, w);
     }

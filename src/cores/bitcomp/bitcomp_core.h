@@ -48,17 +48,17 @@
 #define BC_DELTA 2u
 #define BC_PLANES 3u
 #define BC_SPARSE 4u
-#define BC_FOR_S 5u   /* FOR with a shift byte (s > 0) */
-#define BC_DELTA_S 6u /* DELTA with a shift byte */
-#define BC_DEC 7u     /* floats that are decimals: x = v / 10^e, v frame-of-reference packed */
-#define BC_KINDS 8u     /* kind bytes 0..7 name a block's coding */
-#define BC_TILE_FOR 8u  /* format version 2: a first kind byte 8 makes the tile one frame of reference */
-#define BC_PDELTA 9u    /* version 2: DELTA with up to 32 patched (exception) values */
-#define BC_PFLT 10u     /* version 2: floats, sign rotated to bit 0, down from the maximum, patched */
-#define BC_NX 32u       /* the most exceptions a patched block holds */
-#define BC_VERSION 2u   /* the format version the encoder writes (1 still decodes) */
-#define BC_EMAX64 18u /* the largest decimal exponent of f64 blocks */
-#define BC_EMAX32 10u /* of f32 blocks (10^10 is the largest power of ten a float holds exactly) */
+#define BC_FOR_S 5u    /* FOR with a shift byte (s > 0) */
+#define BC_DELTA_S 6u  /* DELTA with a shift byte */
+#define BC_DEC 7u      /* floats that are decimals: x = v / 10^e, v frame-of-reference packed */
+#define BC_KINDS 8u    /* kind bytes 0..7 name a block's coding */
+#define BC_TILE_FOR 8u /* format version 2: a first kind byte 8 makes the tile one frame of reference */
+#define BC_PDELTA 9u   /* version 2: DELTA with up to 32 patched (exception) values */
+#define BC_PFLT 10u    /* version 2: floats, sign rotated to bit 0, down from the maximum, patched */
+#define BC_NX 32u      /* the most exceptions a patched block holds */
+#define BC_VERSION 2u  /* the format version the encoder writes (1 still decodes) */
+#define BC_EMAX64 18u  /* the largest decimal exponent of f64 blocks */
+#define BC_EMAX32 10u  /* of f32 blocks (10^10 is the largest power of ten a float holds exactly) */
 
 /* ---- the workspace ---------------------------------------------------------------- */
 
@@ -78,12 +78,12 @@ typedef struct bc_ws {
     uint32_t stage[BC_STAGE_WORDS]; /* the compressed tile (decode: input; encode: output) */
     bc_block blk[BC_BLOCKS];
     uint64_t umin[BC_BLOCKS], umax[BC_BLOCKS]; /* encoding: each block's unsigned minimum, maximum */
-    uint32_t w, cnt, nb, algo; /* element width, elements, blocks, algorithm_type */
-    uint32_t version;          /* the chunk's format version (1 or 2) */
-    uint32_t uni;              /* encoding: the tile is one frame of reference (TILE_FOR) */
-    uint32_t flt;              /* 4: f32, 8: f64 (DEC blocks allowed), else 0 */
-    uint32_t fp;               /* any float type (PFLT blocks tried) */
-    uint32_t size;             /* the coded tile's size */
+    uint32_t w, cnt, nb, algo;                 /* element width, elements, blocks, algorithm_type */
+    uint32_t version;                          /* the chunk's format version (1 or 2) */
+    uint32_t uni;                              /* encoding: the tile is one frame of reference (TILE_FOR) */
+    uint32_t flt;                              /* 4: f32, 8: f64 (DEC blocks allowed), else 0 */
+    uint32_t fp;                               /* any float type (PFLT blocks tried) */
+    uint32_t size;                             /* the coded tile's size */
     int32_t status;
 } bc_ws;
 
@@ -651,8 +651,8 @@ OWN_DEV void bc_copy_bytes(const uint8_t *src, uint32_t n, uint8_t *dst, uint32_
         dst[k] = src[k];
 }
 
-OWN_DEV void bc_set_tile(bc_ws *ws, uint32_t dtype, uint32_t cnt, uint32_t algo, uint32_t version, uint32_t wp,
-                         uint32_t nw)
+OWN_DEV void bc_set_tile(bc_ws *ws, uint32_t dtype, uint32_t cnt, uint32_t algo, uint32_t version,
+                         uint32_t wp, uint32_t nw)
 {
     (void)nw;
     if (wp == 0 && OWN_LANE() == 0) {
@@ -762,7 +762,8 @@ OWN_DEV uint64_t bc_patch_res(const uint8_t *p, uint32_t w, uint32_t e, int delt
  * BC_NX of them; k from the largest residual's bits - 1 down while the
  * exceptions fit, the smallest payload kept (the largest k on ties).
  * delta: PDELTA with dmin `base`; else PFLT (its base found here). */
-OWN_DEV bc_patch bc_patch_search(const uint8_t *p, uint32_t w, uint32_t cnt, int delta, uint64_t base, uint64_t m)
+OWN_DEV bc_patch bc_patch_search(const uint8_t *p, uint32_t w, uint32_t cnt, int delta, uint64_t base,
+                                 uint64_t m)
 {
     bc_patch r = {0, 0, 0, 0, base, 0};
     uint32_t bits = 8u * w, d = delta ? 1u : 0u, nv = cnt - d;
@@ -1013,7 +1014,8 @@ OWN_DEV void bc_enc_choose(bc_ws *ws, const uint8_t *src, uint32_t wp, uint32_t 
         }
         fo = own_warp_or64(fo), dorr = own_warp_or64(dorr), no = own_warp_or64(no);
         fx = own_warp_max_u64(fx), dx = own_warp_max_u64(dx), nx = own_warp_max_u64(nx);
-        bc_sums t = {fo, fx, fbase, dorr, dx, dbase, no, nx, nbase, nnz, {bm[0], bm[1], bm[2], bm[3]}, {0}, {0}};
+        bc_sums t = {fo,  fx, fbase, dorr, dx, dbase, no, nx, nbase, nnz, {bm[0], bm[1], bm[2], bm[3]},
+                     {0}, {0}};
         bc_patch_both(ws, p, w, cnt, dbase, m, &t.pd, &t.pf);
         if (OWN_LANE() == 0)
             ws->umin[b] = sv.umin, ws->umax[b] = sv.umax;

@@ -313,7 +313,8 @@ static __device__ __forceinline__ void bc_dec_patched64(const uint32_t *S, const
  * bl, out, w)), so that bench/gpu/dev/bc_dev can measure another against
  * this one; the library's is bc_patched_lib. */
 struct bc_patched_lib {
-    static __device__ __forceinline__ void run(const uint32_t *S, const bc_block *bl, uint8_t *out, uint32_t w)
+    static __device__ __forceinline__ void run(const uint32_t *S, const bc_block *bl, uint8_t *out,
+                                               uint32_t w)
     {
         if (w == 4)
             bc_dec_patched32<4>(S, bl, out);
@@ -328,7 +329,8 @@ struct bc_patched_lib {
 
 /* The core's bc_dec_blocks for 8-byte elements (the same values): the kind
  * switch out of the element loop, bc_get64, PLANES by a run table. */
-template <typename PT> static __device__ void bc_dec_blocks64(bc_ws *ws, uint8_t *dst, uint32_t wp, uint32_t nw)
+template <typename PT>
+static __device__ void bc_dec_blocks64(bc_ws *ws, uint8_t *dst, uint32_t wp, uint32_t nw)
 {
     if (!dst)
         return;

@@ -299,7 +299,8 @@ static __device__ void bc_enc_choose32(bc_ws *ws, const uint8_t *src, uint32_t w
             bc_enc_pick32(ws, bl, p, w, cnt, m32, aumin, aumax, aand, aor, f, nnz, bm, &pd, &pf);
         } else { /* f32: the core's choice, decimals tried, on the widened statistics */
             bc_stats sv = {aumin, aumax, aand, aor, (int64_t)asmin, (int64_t)asmax};
-            bc_sums t = {f[0], f[1], fb, f[3], f[4], db, f[6], f[7], nb, nnz, {bm[0], bm[1], bm[2], bm[3]}, pd, pf};
+            bc_sums t = {f[0], f[1], fb, f[3], f[4], db, f[6], f[7], nb, nnz, {bm[0], bm[1], bm[2], bm[3]},
+                         pd,   pf};
             bc_enc_pick(ws, bl, p, w, cnt, m, &sv, &t);
         }
     }
