@@ -20,7 +20,8 @@
  * (the core's tile decoder: the library's before) and 6-ctas (the
  * library's bounded to 6 CTAs an SM; bc_dec_ab.cuh), and patch-core (format
  * version 2's patched blocks by the core's loop, the library's before
- * patch32 moved in; bc_patch_ab.cuh), every output checked.
+ * patch32 moved in) and xrank (exceptions handed out by rank; both
+ * bc_patch_ab.cuh), every output checked.
  * --no-2ctas: skip the unbounded encoder; --new-only: skip 2-ctas,
  * global-in and staged-64; --dec-only: only the library's encoder (its
  * output feeds the decoders); --reps 0: one call of each (for ncu).
@@ -123,7 +124,7 @@ static __global__ void k_count_diff(const uint8_t *a, const uint8_t *b, size_t n
 }
 
 #define NENC 5 /* the library's encoder, 2-ctas, global-in, staged-64, s9 */
-#define NDEC 4 /* the library's decoder, core, 6-ctas, patch-core */
+#define NDEC 5 /* the library's decoder, core, 6-ctas, patch-core, xrank */
 
 template <typename T> static T *dmalloc(size_t n)
 {
@@ -308,13 +309,14 @@ int main(int argc, char **argv)
     void *scr;
     CUDA_OK(cudaMalloc(&scr, scr_size));
     int fails = !(same && !bad);
-    own_gpu_kernels dcore = bc_kernels, d6 = bc_kernels, dpc = bc_kernels;
+    own_gpu_kernels dcore = bc_kernels, d6 = bc_kernels, dpc = bc_kernels, dxr = bc_kernels;
     dcore.tiles = (const void *)bc_k_tiles_core;
     d6.tiles = (const void *)bc_k_tiles_6;
     dpc.tiles = (const void *)bc_k_tiles_pcore;
-    const own_gpu_kernels *kd[NDEC] = {&bc_kernels, &dcore, &d6, &dpc};
-    const char *dnames[NDEC] = {"library", "core", "6-ctas", "patch-core"};
-    double dgbs[NDEC] = {0, 0, 0, 0};
+    dxr.tiles = (const void *)bc_k_tiles_xrank;
+    const own_gpu_kernels *kd[NDEC] = {&bc_kernels, &dcore, &d6, &dpc, &dxr};
+    const char *dnames[NDEC] = {"library", "core", "6-ctas", "patch-core", "xrank"};
+    double dgbs[NDEC] = {0, 0, 0, 0, 0};
     for (int d = 0; d < NDEC; d++) {
         int per = 0;
         CUDA_OK(cudaFuncSetAttribute(kd[d]->tiles, cudaFuncAttributeMaxDynamicSharedMemorySize,
