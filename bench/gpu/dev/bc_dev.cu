@@ -39,6 +39,7 @@
 #include "bc_dec_ab.cuh"
 #include "bc_enc_ab.cuh"
 #include "bc_patch_ab.cuh"
+#include "bc_enc_hist.cuh"
 
 #include <algorithm>
 #include <cstdio>
@@ -123,7 +124,7 @@ static __global__ void k_count_diff(const uint8_t *a, const uint8_t *b, size_t n
         atomicAdd(bad, c);
 }
 
-#define NENC 5 /* the library's encoder, 2-ctas, global-in, staged-64, s9 */
+#define NENC 6 /* the library's encoder, 2-ctas, global-in, staged-64, s9, hist */
 #define NDEC 5 /* the library's decoder, core, 6-ctas, patch-core, xrank */
 
 template <typename T> static T *dmalloc(size_t n)
@@ -235,16 +236,17 @@ int main(int argc, char **argv)
     CUDA_OK(cudaEventCreate(&e0));
     CUDA_OK(cudaEventCreate(&e1));
     float ms = 0;
-    own_gpu_kernels k2 = bc_kernels, k3 = bc_kernels, k4 = bc_kernels, k5 = bc_kernels;
+    own_gpu_kernels k2 = bc_kernels, k3 = bc_kernels, k4 = bc_kernels, k5 = bc_kernels, k6 = bc_kernels;
     k2.encode = (const void *)bc_k_encode2;
     k2.encode_smem = k3.encode_smem = sizeof(bc_ws);
     k3.encode = (const void *)bc_k_encode_g;
     k4.encode = (const void *)bc_k_encode_s64;
     k4.encode_smem = sizeof(bc_ws_in);
     k5.encode = (const void *)bc_k_encode_s9;
-    const own_gpu_kernels *ks[NENC] = {&bc_kernels, &k2, &k3, &k4, &k5};
-    const char *names[NENC] = {"library", "2-ctas", "global-in", "staged-64", "s9"};
-    double gbs[NENC] = {0, 0, 0, 0, 0};
+    k6.encode = (const void *)bc_k_encode_hist;
+    const own_gpu_kernels *ks[NENC] = {&bc_kernels, &k2, &k3, &k4, &k5, &k6};
+    const char *names[NENC] = {"library", "2-ctas", "global-in", "staged-64", "s9", "hist"};
+    double gbs[NENC] = {0, 0, 0, 0, 0, 0};
     /* encoders skipped: --no-2ctas the unbounded one, --new-only every one before this session's,
      * --dec-only all but the library's */
     auto skip = [&](int e) {
