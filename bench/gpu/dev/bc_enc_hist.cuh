@@ -1,50 +1,48 @@
 /*
  * bc_enc_hist.cuh - why this exists: format version 2's patched candidates
  * made the Bitcomp encoder 1.6-2.1x slower (call B, session 11: bf16 180 ->
- * 84, partkey 398 -> 252, orderkey 278 -> 155 GB/s): the core's
- * bc_patch_search re-reads and recomputes every residual (64-bit, two loads
- * for a delta) once a candidate k.  "hist" (bc_dev's encoder, prepared after
- * call B, not yet run): one pass keeps each residual's bit length as a byte
- * of a lane's word (4 elements a lane), and nx(k) is 4 byte compares and
- * one __reduce_add_sync a k - the same choice, so the same bytes (bc_dev
- * compares them with the library's).  The rest is the library's encoder
- * (bc_enc_choose32, the core's bc_enc_choose for 8-byte elements,
- * bc_encode_tile32, bc_tile_encode_in) copied with the search swapped.
- * Prediction: encode bf16 +40-80%, f32 +30-60%, orderkey +20-40%, partkey
- * +5-15% (its search stops after one k).
+ * 84, partkey 398 -> 252, orderkey 278 -> 155 GB/s): the first patched
+ * search (bc_patch_search) re-read and recomputed every residual once a
+ * candidate k.  Call B2 measured "hist" (each residual's bit length kept as
+ * a byte of a lane's word, then 4 compares and a warp sum a k; the same
+ * bytes) at 1.14-1.26x the library (bf16 84 -> 99, orderkey 154 -> 195, f32
+ * 102 -> 116, partkey 251 -> 298 GB/s) and it moved into the core
+ * (bc_patch_search, both engines).  bc_dev keeps the encoder it was
+ * measured against as "reread": the library's encoder (bc_enc_choose32,
+ * the core's bc_enc_choose for 8-byte elements, bc_encode_tile32,
+ * bc_tile_encode_in, copied) with the first search.
  */
 #ifndef BC_ENC_HIST_CUH
 #define BC_ENC_HIST_CUH
 
-/* bc_patch_search's choice from the residuals' bit lengths, kept in a word a
- * lane (byte j: element lane + 32 j; 0 where there is none). */
+/* reread: session 11's first patched search (bitcomp_core.h's before "hist"
+ * moved in): every residual recomputed (64-bit, two loads for a delta) once
+ * a candidate k. */
 static __device__ bc_patch bcx_patch_search_h(const uint8_t *p, uint32_t w, uint32_t cnt, int delta,
                                               uint64_t base, uint64_t m)
 {
     bc_patch r = {0, 0, 0, 0, base, 0};
-    uint32_t bits = 8u * w, d = delta ? 1u : 0u, nv = cnt - d, L = OWN_LANE();
+    uint32_t bits = 8u * w, d = delta ? 1u : 0u, nv = cnt - d;
     if (!delta) { /* the base: the largest rotated value */
         uint64_t mx = 0;
-        for (uint32_t e = L; e < cnt; e += OWN_NLANES) {
+        for (uint32_t e = OWN_LANE(); e < cnt; e += OWN_NLANES) {
             uint64_t y = bc_rotl1(bc_load(p + (uint64_t)e * w, w), bits);
             mx = y > mx ? y : mx;
         }
         r.base = base = own_warp_max_u64(mx);
     }
-    uint32_t lens = 0, mb = 0;
-    for (uint32_t j = 0, e = L; e < cnt; j++, e += OWN_NLANES) {
-        if (e >= d) {
-            uint32_t b = own_bits64(bc_patch_res(p, w, e, delta, base, m));
-            lens |= b << (8u * j);
-            mb = b > mb ? b : mb;
-        }
+    uint64_t mx = 0;
+    for (uint32_t e = d + OWN_LANE(); e < cnt; e += OWN_NLANES) {
+        uint64_t q = bc_patch_res(p, w, e, delta, base, m);
+        mx = q > mx ? q : mx;
     }
-    mb = __reduce_max_sync(OWN_FULL, mb);
+    uint32_t mb = own_bits64(own_warp_max_u64(mx));
     uint64_t best = ~(uint64_t)0;
     for (uint32_t k = mb; k-- > 0;) {
-        uint32_t c = ((lens & 0xffu) > k) + (((lens >> 8) & 0xffu) > k) + (((lens >> 16) & 0xffu) > k) +
-                     ((lens >> 24) > k);
-        c = __reduce_add_sync(OWN_FULL, c);
+        uint32_t c = 0;
+        for (uint32_t e = d + OWN_LANE(); e < cnt; e += OWN_NLANES)
+            c += own_bits64(bc_patch_res(p, w, e, delta, base, m)) > k;
+        c = own_warp_sum32(c);
         if (c > BC_NX)
             break;
         uint64_t cost = (uint64_t)nv * k + (uint64_t)c * (7u + mb - k);
@@ -262,7 +260,7 @@ static __device__ uint32_t bcx_tile_encode_in_h(void *ws, const void *opts, cons
 }
 
 static __global__ void __launch_bounds__(BCK_THREADS, 3)
-    bc_k_encode_hist(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+    bc_k_encode_reread(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                      const size_t *caps, size_t *dst_sizes, oc_status *statuses, uint32_t dtype,
                      uint32_t algo)
 {

@@ -761,7 +761,10 @@ OWN_DEV uint64_t bc_patch_res(const uint8_t *p, uint32_t w, uint32_t e, int delt
  * position and the bits above k, kx = bits(largest residual) - k), at most
  * BC_NX of them; k from the largest residual's bits - 1 down while the
  * exceptions fit, the smallest payload kept (the largest k on ties).
- * delta: PDELTA with dmin `base`; else PFLT (its base found here). */
+ * delta: PDELTA with dmin `base`; else PFLT (its base found here).  Each
+ * residual's bit length is kept as a byte (4 a word: on the GPU one word a
+ * lane), so a candidate k costs byte compares and a warp sum, not a pass
+ * over the block (session 11, bc_dev "hist": bench/gpu/owncodecs/NOTES.md). */
 OWN_DEV bc_patch bc_patch_search(const uint8_t *p, uint32_t w, uint32_t cnt, int delta, uint64_t base,
                                  uint64_t m)
 {
@@ -775,17 +778,24 @@ OWN_DEV bc_patch bc_patch_search(const uint8_t *p, uint32_t w, uint32_t cnt, int
         }
         r.base = base = own_warp_max_u64(mx);
     }
-    uint64_t mx = 0;
-    for (uint32_t e = d + OWN_LANE(); e < cnt; e += OWN_NLANES) {
-        uint64_t q = bc_patch_res(p, w, e, delta, base, m);
-        mx = q > mx ? q : mx;
+    uint32_t lens[BC_BLOCK / 4u / OWN_NLANES], mb = 0;
+    for (uint32_t q = 0; q < BC_BLOCK / 4u / OWN_NLANES; q++)
+        lens[q] = 0;
+    for (uint32_t j = 0, e = OWN_LANE(); e < cnt; j++, e += OWN_NLANES) {
+        if (e >= d) {
+            uint32_t b = own_bits64(bc_patch_res(p, w, e, delta, base, m));
+            lens[j / 4u] |= b << (8u * (j % 4u));
+            mb = b > mb ? b : mb;
+        }
     }
-    uint32_t mb = own_bits64(own_warp_max_u64(mx));
+    mb = own_warp_max32(mb);
     uint64_t best = ~(uint64_t)0;
     for (uint32_t k = mb; k-- > 0;) {
         uint32_t c = 0;
-        for (uint32_t e = d + OWN_LANE(); e < cnt; e += OWN_NLANES)
-            c += own_bits64(bc_patch_res(p, w, e, delta, base, m)) > k;
+        for (uint32_t q = 0; q < BC_BLOCK / 4u / OWN_NLANES; q++) {
+            uint32_t x = lens[q];
+            c += ((x & 0xffu) > k) + (((x >> 8) & 0xffu) > k) + (((x >> 16) & 0xffu) > k) + ((x >> 24) > k);
+        }
         c = own_warp_sum32(c);
         if (c > BC_NX)
             break;
