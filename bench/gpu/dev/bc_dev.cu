@@ -20,7 +20,7 @@
  * (the core's tile decoder: the library's before) and 6-ctas (the
  * library's bounded to 6 CTAs an SM; bc_dec_ab.cuh), and patch-core (format
  * version 2's patched blocks by the core's loop, the library's before
- * patch32 moved in) and xrank (exceptions handed out by rank; both
+ * patch32 moved in) and patch32 (the library's before xrank moved in; both
  * bc_patch_ab.cuh), every output checked.
  * --no-2ctas: skip the unbounded encoder; --new-only: skip 2-ctas,
  * global-in and staged-64; --dec-only: only the library's encoder (its
@@ -125,7 +125,7 @@ static __global__ void k_count_diff(const uint8_t *a, const uint8_t *b, size_t n
 }
 
 #define NENC 6 /* the library's encoder, 2-ctas, global-in, staged-64, s9, reread */
-#define NDEC 5 /* the library's decoder, core, 6-ctas, patch-core, xrank */
+#define NDEC 5 /* the library's decoder, core, 6-ctas, patch-core, patch32 */
 
 template <typename T> static T *dmalloc(size_t n)
 {
@@ -315,9 +315,9 @@ int main(int argc, char **argv)
     dcore.tiles = (const void *)bc_k_tiles_core;
     d6.tiles = (const void *)bc_k_tiles_6;
     dpc.tiles = (const void *)bc_k_tiles_pcore;
-    dxr.tiles = (const void *)bc_k_tiles_xrank;
+    dxr.tiles = (const void *)bc_k_tiles_p32;
     const own_gpu_kernels *kd[NDEC] = {&bc_kernels, &dcore, &d6, &dpc, &dxr};
-    const char *dnames[NDEC] = {"library", "core", "6-ctas", "patch-core", "xrank"};
+    const char *dnames[NDEC] = {"library", "core", "6-ctas", "patch-core", "patch32"};
     double dgbs[NDEC] = {0, 0, 0, 0, 0};
     for (int d = 0; d < NDEC; d++) {
         int per = 0;
