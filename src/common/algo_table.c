@@ -342,9 +342,10 @@ static const oc_algo_desc rows[OC_ALGO_COUNT] = {
             .has_levels = 0, /* algorithm_type 0/1 is an option (oc_typed_options) */
             .max_chunk = CASCADED_MAX_INPUT,
             .bound = bound_bitcomp,
-            /* a tile of 4096 8-byte elements in 32 constant blocks takes 292 bytes with its
-             * table entry (32 kind bytes, 32 8-byte values): 112:1 at most */
-            .max_expansion = 128,
+            /* format version 2: a tile of 4096 8-byte elements as TILE_FOR with k = 0 takes
+             * 14 bytes with its table entry (kind, k, an 8-byte base, 4): 2341:1 at most
+             * (version 1's most: 32 constant blocks, 292 bytes, 112:1) */
+            .max_expansion = 2341,
             .magic = NULL,
             .container = &oc_container_own_bitcomp,
             .native_chunks = OC_ALGO_BITCOMP,

@@ -20,7 +20,8 @@
  *     bytes for every data type and both algorithm types;
  *   - compressed sizes of generated columns pinned;
  *   - hand-built chunks of every block coding (CONST, FOR, DELTA, PLANES,
- *     SPARSE) decode to what the spec says; exact statuses: TRUNCATED for
+ *     SPARSE; version 2's TILE_FOR, PDELTA, PFLT) decode to what the spec
+ *     says, version 1 chunks still decode; exact statuses: TRUNCATED for
  *     every proper prefix, CORRUPT for a wrong id, version, flags, kind,
  *     bit width or shift, overlapping planes, a presence bit past the
  *     block, a payload of the wrong length, a tile longer than its
@@ -238,9 +239,36 @@ static void sp_put(sp_writer *wr, uint64_t v, uint32_t k)
             wr->p[wr->bit / 8] |= (uint8_t)(1u << (wr->bit % 8));
 }
 
-/* One tile: returns its length (coded, or cnt * w stored). */
-static size_t sp_tile(const uint8_t *src, uint32_t cnt, uint32_t w, int algo, int flt, uint8_t *out)
+/* Version 2's patched search over n residuals r (PDELTA, PFLT): k from
+ * bits(max) - 1 down while at most 32 residuals have more than k bits;
+ * the smallest size, the first found on ties.  Returns 0 if none. */
+static int sp_patch(const uint64_t *r, uint32_t n, uint32_t *pk, uint32_t *pnx, uint32_t *pkx,
+                    uint64_t *pbits)
 {
+    uint64_t mx = 0;
+    for (uint32_t i = 0; i < n; i++)
+        mx = r[i] > mx ? r[i] : mx;
+    uint32_t mb = sp_bits(mx);
+    int found = 0;
+    for (uint32_t k = mb; k-- > 0;) {
+        uint32_t nx = 0;
+        for (uint32_t i = 0; i < n; i++)
+            nx += sp_bits(r[i]) > k;
+        if (nx > 32)
+            break;
+        uint64_t size = (uint64_t)n * k + (uint64_t)nx * (7 + mb - k);
+        if (!found || size < *pbits)
+            found = 1, *pk = k, *pnx = nx, *pkx = mb - k, *pbits = size;
+    }
+    return found;
+}
+
+/* One tile: returns its length (coded, or cnt * w stored).  fp: a float type. */
+static size_t sp_tile(const uint8_t *src, uint32_t cnt, uint32_t w, int algo, int flt, int fp, uint8_t *out)
+{
+    static uint64_t xhi[32][32];
+    static uint32_t xpos[32][32], xn[32], xk[32];
+    memset(xn, 0, sizeof xn);
     uint64_t M1 = w == 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * w)) - 1);
     uint32_t B = (cnt + 127) / 128;
     uint8_t kinds[32], hdr[32][64];
@@ -392,13 +420,82 @@ static size_t sp_tile(const uint8_t *src, uint32_t cnt, uint32_t w, int algo, in
                     vals[b][i] = q[i] >> ns;
             }
         }
+        if (algo == 0 && c > 1) { /* PDELTA: DELTA's dmin, residuals patched */
+            uint64_t d[128], q[128];
+            for (uint32_t e = 1; e < c; e++)
+                d[e - 1] = (x[e] - x[e - 1]) & M1;
+            uint64_t dmin = sp_base(d, c - 1, w, M1);
+            for (uint32_t e = 0; e + 1 < c; e++)
+                q[e] = (d[e] - dmin) & M1;
+            uint32_t pk, pnx, pkx;
+            uint64_t pb;
+            if (sp_patch(q, c - 1, &pk, &pnx, &pkx, &pb) && 8ull * (3 + 2 * w) + pb < best) {
+                best = 8ull * (3 + 2 * w) + pb;
+                kinds[b] = 9;
+                h[0] = (uint8_t)pk, h[1] = (uint8_t)pnx, h[2] = (uint8_t)pkx;
+                for (uint32_t i = 0; i < w; i++)
+                    h[3 + i] = (uint8_t)(x[0] >> (8 * i)), h[3 + w + i] = (uint8_t)(dmin >> (8 * i));
+                hlen[b] = 3 + 2 * w, nvals[b] = c - 1, vbits[b] = pk, xn[b] = 0, xk[b] = pkx;
+                for (uint32_t e = 0; e + 1 < c; e++) {
+                    vals[b][e] = q[e] & (((uint64_t)1 << pk) - 1) /* pk < 64 */;
+                    if (sp_bits(q[e]) > pk)
+                        xpos[b][xn[b]] = e + 1, xhi[b][xn[b]++] = q[e] >> pk;
+                }
+            }
+        }
+        if (algo == 0 && fp) { /* PFLT: the sign rotated to bit 0, down from the maximum */
+            uint64_t y[128], q[128], top = 0;
+            for (uint32_t e = 0; e < c; e++) {
+                y[e] = ((x[e] << 1) | (x[e] >> (8 * w - 1))) & M1;
+                top = y[e] > top ? y[e] : top;
+            }
+            for (uint32_t e = 0; e < c; e++)
+                q[e] = (top - y[e]) & M1;
+            uint32_t pk, pnx, pkx;
+            uint64_t pb;
+            if (sp_patch(q, c, &pk, &pnx, &pkx, &pb) && 8ull * (3 + w) + pb < best) {
+                best = 8ull * (3 + w) + pb;
+                kinds[b] = 10;
+                h[0] = (uint8_t)pk, h[1] = (uint8_t)pnx, h[2] = (uint8_t)pkx;
+                for (uint32_t i = 0; i < w; i++)
+                    h[3 + i] = (uint8_t)(top >> (8 * i));
+                hlen[b] = 3 + w, nvals[b] = c, vbits[b] = pk, xn[b] = 0, xk[b] = pkx;
+                for (uint32_t e = 0; e < c; e++) {
+                    vals[b][e] = q[e] & (((uint64_t)1 << pk) - 1) /* pk < 64 */;
+                    if (sp_bits(q[e]) > pk)
+                        xpos[b][xn[b]] = e, xhi[b][xn[b]++] = q[e] >> pk;
+                }
+            }
+        }
+        if (kinds[b] < 9)
+            xn[b] = 0;
         (void)best;
         total_h += hlen[b];
     }
     uint64_t pbits = 0;
     for (uint32_t b = 0; b < B; b++)
-        pbits += (uint64_t)nvals[b] * vbits[b];
+        pbits += (uint64_t)nvals[b] * vbits[b] + (uint64_t)xn[b] * (7 + xk[b]);
     size_t len = total_h + (size_t)((pbits + 7) / 8);
+    /* version 2: the whole tile as one frame of reference when strictly
+     * smaller (base the unsigned minimum, k the bits of the range) */
+    uint64_t lo = M1, hi = 0;
+    for (uint32_t e = 0; e < cnt; e++) {
+        uint64_t x = sp_load(src + (size_t)e * w, w);
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+    }
+    uint32_t uk = sp_bits(hi - lo);
+    size_t ulen = 2 + w + (size_t)(((uint64_t)cnt * uk + 7) / 8);
+    if (ulen < len && ulen < (size_t)cnt * w) {
+        memset(out, 0, ulen);
+        out[0] = 8, out[1] = (uint8_t)uk;
+        for (uint32_t i = 0; i < w; i++)
+            out[2 + i] = (uint8_t)(lo >> (8 * i));
+        sp_writer uw = {out + 2 + w, 0};
+        for (uint32_t e = 0; e < cnt; e++)
+            sp_put(&uw, sp_load(src + (size_t)e * w, w) - lo, uk);
+        return ulen;
+    }
     if (len >= (size_t)cnt * w) {
         memcpy(out, src, (size_t)cnt * w);
         return (size_t)cnt * w;
@@ -412,9 +509,14 @@ static size_t sp_tile(const uint8_t *src, uint32_t cnt, uint32_t w, int algo, in
         pos += hlen[b];
     }
     sp_writer wr = {out + pos, 0};
-    for (uint32_t b = 0; b < B; b++)
+    for (uint32_t b = 0; b < B; b++) {
         for (uint32_t i = 0; i < nvals[b]; i++)
             sp_put(&wr, vals[b][i], vbits[b]);
+        for (uint32_t i = 0; i < xn[b]; i++) { /* patched blocks' exceptions */
+            sp_put(&wr, xpos[b][i], 7);
+            sp_put(&wr, xhi[b][i], xk[b]);
+        }
+    }
     return len;
 }
 
@@ -422,13 +524,14 @@ static size_t sp_encode(const uint8_t *src, size_t n, uint32_t type, int algo, u
 {
     uint32_t w = (uint32_t)oc_data_type_size((oc_data_type)type);
     size_t m = n / w, T = (m + 4095) / 4096, pos = 8 + 4 * T, area = pos;
-    out[0] = 'B', out[1] = 1, out[2] = (uint8_t)type, out[3] = (uint8_t)algo;
+    out[0] = 'B', out[1] = 2, out[2] = (uint8_t)type, out[3] = (uint8_t)algo;
     for (int i = 0; i < 4; i++)
         out[4 + i] = (uint8_t)(n >> (8 * i));
     for (size_t t = 0; t < T; t++) {
         uint32_t cnt = (uint32_t)(m - 4096 * t < 4096 ? m - 4096 * t : 4096);
         int flt = type == OC_TYPE_F64 ? 8 : type == OC_TYPE_F32 ? 4 : 0;
-        pos += sp_tile(src + 4096 * t * w, cnt, w, algo, flt, out + pos);
+        int fp = type == OC_TYPE_F16 || type == OC_TYPE_BF16 || type == OC_TYPE_F32 || type == OC_TYPE_F64;
+        pos += sp_tile(src + 4096 * t * w, cnt, w, algo, flt, fp, out + pos);
         for (int i = 0; i < 4; i++)
             out[8 + 4 * t + (size_t)i] = (uint8_t)((pos - area) >> (8 * i));
     }
@@ -553,14 +656,16 @@ static void real_data(void)
 }
 
 /* Pinned sizes of generated 1 MiB columns, 64 KiB chunks.  Measured once
- * (format version 1); change only with a deliberate format or encoder
+ * (format version 1), again for version 2: PIN_DATES smaller by TILE_FOR,
+ * PIN_KEYS and PIN_SPARSE by PDELTA, PIN_WEIGHTS by PFLT (algorithm_type 1
+ * tries neither: PIN_SPARSE_1 unchanged); change only with a deliberate format or encoder
  * change, and say why in the commit. */
-#define PIN_KEYS 98451
-#define PIN_DATES 405888
+#define PIN_KEYS 42397
+#define PIN_DATES 393984
 #define PIN_PRICES 404688
-#define PIN_SPARSE 49235
+#define PIN_SPARSE 49186
 #define PIN_SPARSE_1 49235
-#define PIN_WEIGHTS 940400
+#define PIN_WEIGHTS 885986
 
 static void pinned_sizes(void)
 {
@@ -590,14 +695,21 @@ static void le(uint8_t *p, uint64_t v, int n)
         p[i] = (uint8_t)(v >> (8 * i));
 }
 
-/* A one-tile chunk of `size` bytes of type `type`. */
-static size_t chunk1(uint8_t *out, uint32_t type, uint32_t size, const uint8_t *tile, size_t tn)
+/* A one-tile chunk of `size` bytes of type `type`, format version `version`. */
+static size_t chunk1v(uint8_t *out, uint32_t version, uint32_t type, uint32_t size, const uint8_t *tile,
+                      size_t tn)
 {
-    out[0] = 'B', out[1] = 1, out[2] = (uint8_t)type, out[3] = 0;
+    out[0] = 'B', out[1] = (uint8_t)version, out[2] = (uint8_t)type, out[3] = 0;
     le(out + 4, size, 4);
     le(out + 8, tn, 4);
     memcpy(out + 12, tile, tn);
     return 12 + tn;
+}
+
+/* The same, version 1 (every block coding but TILE_FOR is version 1's). */
+static size_t chunk1(uint8_t *out, uint32_t type, uint32_t size, const uint8_t *tile, size_t tn)
+{
+    return chunk1v(out, 1, type, size, tile, tn);
 }
 
 static void hand_built(void)
@@ -637,7 +749,8 @@ static void hand_built(void)
         uint8_t v;
         const char *what;
     } bad1[] = {{0, 'C', "another codec's id"},
-                {1, 2, "version 2"},
+                {1, 3, "version 3"},
+                {1, 0, "version 0"},
                 {2, 0, "type 0"},
                 {3, 2, "flags 2"},
                 {12 + 1, 7, "kind 7"},
@@ -693,6 +806,100 @@ static void hand_built(void)
     memcpy(bad, buf, n);
     bad[12 + 2] = 33; /* DELTA k 33 > 32 bits */
     CHECK_STATUS(decode_copy(bad, n, 1025, NULL, 0), OC_ERR_CORRUPT);
+
+    /* 3. version 2's TILE_FOR: <u2, 300 elements, x = 1000 + e % 8:
+     *    08 03 E8 03 (kind byte 8, k 3, base 1000), then the 300 values e % 8
+     *    in 3 bits each, least significant bit first (113 bytes): 117 bytes */
+    memset(tile, 0, sizeof tile);
+    tile[0] = 0x08, tile[1] = 0x03, tile[2] = 0xE8, tile[3] = 0x03;
+    for (uint32_t e = 0; e < 300; e++)
+        for (uint32_t i = 0; i < 3; i++)
+            if (((e % 8) >> i) & 1u)
+                tile[4 + (3 * e + i) / 8] |= (uint8_t)(1u << ((3 * e + i) % 8));
+    t = 4 + 113;
+    n = chunk1v(buf, 2, OC_TYPE_U16, 600, tile, t);
+    uint8_t want3[600];
+    for (uint32_t e = 0; e < 300; e++)
+        le(want3 + 2 * e, 1000u + e % 8u, 2);
+    CHECK_STATUS(decode_copy(buf, n, 600, want3, 600), OC_OK);
+    for (size_t k = 0; k < n; k++)
+        CHECK_MSG(decode_copy(buf, k, 600, NULL, 0) == OC_ERR_TRUNCATED, "prefix %zu of %zu", k, n);
+    CHECK_STATUS(decode_copy(buf, n, 599, NULL, 0), OC_ERR_OUTPUT_TOO_SMALL);
+    memcpy(bad, buf, n);
+    bad[1] = 1; /* kind byte 8 in a version 1 chunk */
+    CHECK_STATUS(decode_copy(bad, n, 600, NULL, 0), OC_ERR_CORRUPT);
+    memcpy(bad, buf, n);
+    bad[12 + 1] = 17; /* k 17 > 16 bits */
+    CHECK_STATUS(decode_copy(bad, n, 600, NULL, 0), OC_ERR_CORRUPT);
+    memcpy(bad, buf, n);
+    bad[12 + 1] = 2; /* k 2: a payload of the wrong length */
+    CHECK_STATUS(decode_copy(bad, n, 600, NULL, 0), OC_ERR_CORRUPT);
+    memcpy(bad, buf, n);
+    le(bad + 8, t - 1, 4); /* the tile a byte short */
+    CHECK_STATUS(decode_copy(bad, n - 1, 600, NULL, 0), OC_ERR_CORRUPT);
+    /* kind byte 8 after the first block's: CORRUPT (version 1's tile 1, version 2) */
+    memcpy(tile, head1, sizeof head1);
+    memset(tile + sizeof head1, 0xE4, 32);
+    tile[1] = 0x08;
+    n = chunk1v(bad, 2, OC_TYPE_U16, 600, tile, 51);
+    CHECK_STATUS(decode_copy(bad, n, 600, NULL, 0), OC_ERR_CORRUPT);
+    /* version 1's tile 1 in a version 2 chunk decodes the same */
+    tile[1] = 0x05;
+    n = chunk1v(bad, 2, OC_TYPE_U16, 600, tile, 51);
+    CHECK_STATUS(decode_copy(bad, n, 600, want1, 600), OC_OK);
+
+    /* 4. version 2's PDELTA: <u4, 128 elements, x = 10 + e + 300 (e >= 50) + 5 (e >= 100):
+     *    kind 09; k 0, nx 2, kx 9, first 10, dmin 1:  00 02 09 0A 00 00 00 01 00 00 00
+     *    payload: 127 values of 0 bits, then the exceptions (7-bit position, 9-bit high part):
+     *    50 | 300 << 7 = 0x9632 -> 32 96; 100 | 5 << 7 = 0x02E4 -> E4 02.  16 bytes */
+    static const uint8_t pd4[] = {0x09, 0x00, 0x02, 0x09, 0x0A, 0x00, 0x00, 0x00,
+                                  0x01, 0x00, 0x00, 0x00, 0x32, 0x96, 0xE4, 0x02};
+    n = chunk1v(buf, 2, OC_TYPE_U32, 512, pd4, sizeof pd4);
+    uint8_t want4[512];
+    for (uint32_t e = 0; e < 128; e++)
+        le(want4 + 4 * e, 10u + e + (e >= 50 ? 300u : 0u) + (e >= 100 ? 5u : 0u), 4);
+    CHECK_STATUS(decode_copy(buf, n, 512, want4, 512), OC_OK);
+    for (size_t k = 0; k < n; k++)
+        CHECK_MSG(decode_copy(buf, k, 512, NULL, 0) == OC_ERR_TRUNCATED, "prefix %zu of %zu", k, n);
+    static const struct {
+        size_t at;
+        uint8_t v;
+        const char *what;
+    } bad4[] = {{1, 1, "PDELTA in a version 1 chunk"},
+                {12 + 1, 33, "k 33 > 32 bits"},
+                {12 + 3, 24, "k 0 + kx 24: a payload of the wrong length"},
+                {12 + 1, 24, "k 24 + kx 9 > 32 bits"},
+                {12 + 2, 33, "nx 33 > 32"},
+                {12 + 2, 3, "nx 3: a payload of the wrong length"}};
+    for (size_t i = 0; i < sizeof bad4 / sizeof bad4[0]; i++) {
+        memcpy(bad, buf, n);
+        bad[bad4[i].at] = bad4[i].v;
+        CHECK_MSG(decode_copy(bad, n, 512, NULL, 0) == OC_ERR_CORRUPT, "%s: not CORRUPT", bad4[i].what);
+    }
+
+    /* 5. version 2's PFLT: bf16, 128 elements, base 0x7F00 (of the rotated values):
+     *    kind 0A; k 2, nx 1, kx 2, base 0x7F00:  02 01 02 00 7F
+     *    payload: the 128 values e % 4 in 2 bits (E4 x 32), then the exception at 7 with
+     *    high part 3: 7 | 3 << 7 = 0x187 (9 bits) -> 87 01.  40 bytes
+     *    r = e % 4 (e = 7: 3 | 3 << 2 = 15), y = 0x7F00 - r, x = y >> 1 | (y & 1) << 15 */
+    memset(tile, 0, sizeof tile);
+    static const uint8_t pf5[] = {0x0A, 0x02, 0x01, 0x02, 0x00, 0x7F};
+    memcpy(tile, pf5, sizeof pf5);
+    memset(tile + 6, 0xE4, 32);
+    tile[38] = 0x87, tile[39] = 0x01;
+    n = chunk1v(buf, 2, OC_TYPE_BF16, 256, tile, 40);
+    uint8_t want5[256];
+    for (uint32_t e = 0; e < 128; e++) {
+        uint32_t r = e % 4 | (e == 7 ? 12u : 0u), y = (0x7F00u - r) & 0xFFFFu;
+        le(want5 + 2 * e, (y >> 1) | ((y & 1u) << 15), 2);
+    }
+    CHECK_STATUS(decode_copy(buf, n, 256, want5, 256), OC_OK);
+    memcpy(bad, buf, n);
+    bad[12 + 3] = 15; /* k 2 + kx 15 > 16 bits */
+    CHECK_STATUS(decode_copy(bad, n, 256, NULL, 0), OC_ERR_CORRUPT);
+    memcpy(bad, buf, n);
+    bad[12] = 11; /* kind 11 */
+    CHECK_STATUS(decode_copy(bad, n, 256, NULL, 0), OC_ERR_CORRUPT);
 }
 
 static void flips(void)

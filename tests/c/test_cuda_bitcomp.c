@@ -22,6 +22,10 @@
  * prints, never checks, the decode and compress GB/s of a 1 GiB batch of
  * 64 KiB chunks (not with OC_TEST_SMALL, as under compute-sanitizer).
  *
+ * `--race` runs only (1), two 64 KiB chunks a column as its type and as
+ * bf16, for compute-sanitizer --tool racecheck (the whole test ran past
+ * 35 s under it in session 11's call B).
+ *
  * Without a GPU (CI) the test says so and passes; scripts/gpu-check runs
  * it on a GPU machine.
  */
@@ -77,10 +81,16 @@ static void options_label(const oc_typed_options *t, char *buf, size_t n)
     snprintf(buf, n, "type %2d algorithm_type %d", (int)t->data_type, t->algorithm_type);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     if (!own_gpu_begin("test_cuda_bitcomp"))
         return 0;
+    /* --race: only (1) on two 64 KiB chunks of each column, as its type and
+     * as bf16 (every block coding, format version 2's included), small
+     * enough for compute-sanitizer --tool racecheck within a minute */
+    int race = argc > 1 && !strcmp(argv[1], "--race");
+    if (race)
+        g_small = 1;
     size_t max = g_small ? ((size_t)1 << 20) : ((size_t)8 << 20);
     column cols[] = {get_column("tpch_l_orderkey.i64", OC_TYPE_I64, max),
                      get_column("tpch_l_shipdate.i32", OC_TYPE_I32, max),
@@ -89,6 +99,15 @@ int main(void)
                      get_column("sorted_partkey.i64", OC_TYPE_I64, max),
                      get_column("weights_minilm_l0-1.f32", OC_TYPE_F32, max)};
     size_t ncols = sizeof cols / sizeof cols[0];
+    if (race) {
+        for (size_t i = 0; i < ncols; i++) {
+            oc_typed_options t = {cols[i].type, 0, 0, 0}, h = {OC_TYPE_BF16, 0, 0, 0};
+            same_bytes(&cols[i], 65536, 2, &t);
+            same_bytes(&cols[i], 65536, 2, &h);
+            free(cols[i].data);
+        }
+        return own_gpu_end("test_cuda_bitcomp");
+    }
     for (size_t i = 0; i < ncols; i++) {
         for (int at = 0; at <= 1; at++) {
             oc_typed_options t = {cols[i].type, at, 0, 0};

@@ -18,7 +18,10 @@
  * write the same bytes - then the library's decoder (since session 10 its
  * element loops and stage are the GPU's own, bitcomp_dec_gpu.cuh), core
  * (the core's tile decoder: the library's before) and 6-ctas (the
- * library's bounded to 6 CTAs an SM; bc_dec_ab.cuh), every output checked.
+ * library's bounded to 6 CTAs an SM; bc_dec_ab.cuh), and patch-core (format
+ * version 2's patched blocks by the core's loop, the library's before
+ * patch32 moved in) and patch32 (the library's before xrank moved in; both
+ * bc_patch_ab.cuh), every output checked.
  * --no-2ctas: skip the unbounded encoder; --new-only: skip 2-ctas,
  * global-in and staged-64; --dec-only: only the library's encoder (its
  * output feeds the decoders); --reps 0: one call of each (for ncu).
@@ -35,6 +38,8 @@
 #undef oc_gpu_codec_bitcomp
 #include "bc_dec_ab.cuh"
 #include "bc_enc_ab.cuh"
+#include "bc_patch_ab.cuh"
+#include "bc_enc_hist.cuh"
 
 #include <algorithm>
 #include <cstdio>
@@ -101,9 +106,9 @@ static __global__ void __launch_bounds__(BCK_THREADS, 3)
                          if (own_type_width(dtype) == 0 || algo > 1)
                              return OC_ERR_INVALID_ARGUMENT;
                          uint32_t a = algo;
-                         return own_tiled_compress(ws, &a, p, len, OWN_ID_BITCOMP, dtype, algo, BC_TILE, d,
-                                                   cap, out, BCK_WARPS, bc_tile_encode_s64, bc_tile_put,
-                                                   bc_bytes_copy);
+                         return own_tiled_compress_v(ws, &a, p, len, OWN_ID_BITCOMP, BC_VERSION, dtype, algo,
+                                                     BC_TILE, d, cap, out, BCK_WARPS, bc_tile_encode_s64,
+                                                     bc_tile_put, bc_bytes_copy);
                      });
 }
 
@@ -119,8 +124,8 @@ static __global__ void k_count_diff(const uint8_t *a, const uint8_t *b, size_t n
         atomicAdd(bad, c);
 }
 
-#define NENC 5 /* the library's encoder, 2-ctas, global-in, staged-64, s9 */
-#define NDEC 3 /* the library's decoder, core, 6-ctas */
+#define NENC 6 /* the library's encoder, 2-ctas, global-in, staged-64, s9, reread */
+#define NDEC 5 /* the library's decoder, core, 6-ctas, patch-core, patch32 */
 
 template <typename T> static T *dmalloc(size_t n)
 {
@@ -231,16 +236,17 @@ int main(int argc, char **argv)
     CUDA_OK(cudaEventCreate(&e0));
     CUDA_OK(cudaEventCreate(&e1));
     float ms = 0;
-    own_gpu_kernels k2 = bc_kernels, k3 = bc_kernels, k4 = bc_kernels, k5 = bc_kernels;
+    own_gpu_kernels k2 = bc_kernels, k3 = bc_kernels, k4 = bc_kernels, k5 = bc_kernels, k6 = bc_kernels;
     k2.encode = (const void *)bc_k_encode2;
     k2.encode_smem = k3.encode_smem = sizeof(bc_ws);
     k3.encode = (const void *)bc_k_encode_g;
     k4.encode = (const void *)bc_k_encode_s64;
     k4.encode_smem = sizeof(bc_ws_in);
     k5.encode = (const void *)bc_k_encode_s9;
-    const own_gpu_kernels *ks[NENC] = {&bc_kernels, &k2, &k3, &k4, &k5};
-    const char *names[NENC] = {"library", "2-ctas", "global-in", "staged-64", "s9"};
-    double gbs[NENC] = {0, 0, 0, 0, 0};
+    k6.encode = (const void *)bc_k_encode_reread;
+    const own_gpu_kernels *ks[NENC] = {&bc_kernels, &k2, &k3, &k4, &k5, &k6};
+    const char *names[NENC] = {"library", "2-ctas", "global-in", "staged-64", "s9", "reread"};
+    double gbs[NENC] = {0, 0, 0, 0, 0, 0};
     /* encoders skipped: --no-2ctas the unbounded one, --new-only every one before this session's,
      * --dec-only all but the library's */
     auto skip = [&](int e) {
@@ -305,12 +311,14 @@ int main(int argc, char **argv)
     void *scr;
     CUDA_OK(cudaMalloc(&scr, scr_size));
     int fails = !(same && !bad);
-    own_gpu_kernels dcore = bc_kernels, d6 = bc_kernels;
+    own_gpu_kernels dcore = bc_kernels, d6 = bc_kernels, dpc = bc_kernels, dxr = bc_kernels;
     dcore.tiles = (const void *)bc_k_tiles_core;
     d6.tiles = (const void *)bc_k_tiles_6;
-    const own_gpu_kernels *kd[NDEC] = {&bc_kernels, &dcore, &d6};
-    const char *dnames[NDEC] = {"library", "core", "6-ctas"};
-    double dgbs[NDEC] = {0, 0, 0};
+    dpc.tiles = (const void *)bc_k_tiles_pcore;
+    dxr.tiles = (const void *)bc_k_tiles_p32;
+    const own_gpu_kernels *kd[NDEC] = {&bc_kernels, &dcore, &d6, &dpc, &dxr};
+    const char *dnames[NDEC] = {"library", "core", "6-ctas", "patch-core", "patch32"};
+    double dgbs[NDEC] = {0, 0, 0, 0, 0};
     for (int d = 0; d < NDEC; d++) {
         int per = 0;
         CUDA_OK(cudaFuncSetAttribute(kd[d]->tiles, cudaFuncAttributeMaxDynamicSharedMemorySize,

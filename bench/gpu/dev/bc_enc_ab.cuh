@@ -89,7 +89,11 @@ static __device__ void bc_enc_choose32_s9(bc_ws *ws, const uint8_t *src, uint32_
         uint64_t fx = __reduce_max_sync(OWN_FULL, fx32), dx = __reduce_max_sync(OWN_FULL, dx32),
                  nx = __reduce_max_sync(OWN_FULL, nx32);
         /* decimals (f32 only here) and the choice: the core's, one code for both */
-        bc_sums t = {fo, fx, fbase, dorr, dx, dbase, no, nx, nbase, nnz, {bm[0], bm[1], bm[2], bm[3]}};
+        bc_sums t = {fo,  fx, fbase, dorr, dx, dbase, no, nx, nbase, nnz, {bm[0], bm[1], bm[2], bm[3]},
+                     {0}, {0}};
+        bc_patch_both(ws, p, w, cnt, dbase, m, &t.pd, &t.pf); /* version 2's patched candidates */
+        if (OWN_LANE() == 0)
+            ws->umin[b] = sv.umin, ws->umax[b] = sv.umax;
         bc_enc_pick(ws, bl, p, w, cnt, m, &sv, &t);
     }
 }
@@ -103,7 +107,7 @@ static __device__ uint32_t bc_tile_encode_s9(void *ws_, const void *opts, const 
     bc_ws *ws = &Wi->ws;
     const uint8_t *src = (const uint8_t *)Wi->in;
     uint32_t w = own_type_width(dtype), raw = cnt * w, algo = *(const uint32_t *)opts;
-    OWN_RUN(nw, bc_set_tile, ws, dtype, cnt, algo);
+    OWN_RUN(nw, bc_set_tile, ws, dtype, cnt, algo, BC_VERSION);
     if (w == 4)
         OWN_RUN(nw, bc_enc_choose32_s9<4>, ws, src);
     else if (w == 2)
@@ -133,9 +137,9 @@ static __global__ void __launch_bounds__(BCK_THREADS, 3)
                          if (own_type_width(dtype) == 0 || algo > 1)
                              return OC_ERR_INVALID_ARGUMENT;
                          uint32_t a = algo;
-                         return own_tiled_compress(ws, &a, p, len, OWN_ID_BITCOMP, dtype, algo, BC_TILE, d,
-                                                   cap, out, BCK_WARPS, bc_tile_encode_s9, bc_tile_put,
-                                                   bc_bytes_copy);
+                         return own_tiled_compress_v(ws, &a, p, len, OWN_ID_BITCOMP, BC_VERSION, dtype, algo,
+                                                     BC_TILE, d, cap, out, BCK_WARPS, bc_tile_encode_s9,
+                                                     bc_tile_put, bc_bytes_copy);
                      });
 }
 

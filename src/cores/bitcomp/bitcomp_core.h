@@ -48,12 +48,17 @@
 #define BC_DELTA 2u
 #define BC_PLANES 3u
 #define BC_SPARSE 4u
-#define BC_FOR_S 5u   /* FOR with a shift byte (s > 0) */
-#define BC_DELTA_S 6u /* DELTA with a shift byte */
-#define BC_DEC 7u     /* floats that are decimals: x = v / 10^e, v frame-of-reference packed */
-#define BC_KINDS 8u
-#define BC_EMAX64 18u /* the largest decimal exponent of f64 blocks */
-#define BC_EMAX32 10u /* of f32 blocks (10^10 is the largest power of ten a float holds exactly) */
+#define BC_FOR_S 5u    /* FOR with a shift byte (s > 0) */
+#define BC_DELTA_S 6u  /* DELTA with a shift byte */
+#define BC_DEC 7u      /* floats that are decimals: x = v / 10^e, v frame-of-reference packed */
+#define BC_KINDS 8u    /* kind bytes 0..7 name a block's coding */
+#define BC_TILE_FOR 8u /* format version 2: a first kind byte 8 makes the tile one frame of reference */
+#define BC_PDELTA 9u   /* version 2: DELTA with up to 32 patched (exception) values */
+#define BC_PFLT 10u    /* version 2: floats, sign rotated to bit 0, down from the maximum, patched */
+#define BC_NX 32u      /* the most exceptions a patched block holds */
+#define BC_VERSION 2u  /* the format version the encoder writes (1 still decodes) */
+#define BC_EMAX64 18u  /* the largest decimal exponent of f64 blocks */
+#define BC_EMAX32 10u  /* of f32 blocks (10^10 is the largest power of ten a float holds exactly) */
 
 /* ---- the workspace ---------------------------------------------------------------- */
 
@@ -66,14 +71,19 @@ typedef struct bc_block {
     uint64_t poff;        /* payload bit offset (from the tile's first bit) */
     uint64_t pbits;       /* payload bits */
     uint32_t bitmap[4];   /* SPARSE: elements present */
+    uint32_t nx, kx;      /* PDELTA, PFLT: exceptions, bits of their high parts */
 } bc_block;
 
 typedef struct bc_ws {
     uint32_t stage[BC_STAGE_WORDS]; /* the compressed tile (decode: input; encode: output) */
     bc_block blk[BC_BLOCKS];
-    uint32_t w, cnt, nb, algo; /* element width, elements, blocks, algorithm_type */
-    uint32_t flt;              /* 4: f32, 8: f64 (DEC blocks allowed), else 0 */
-    uint32_t size;             /* the coded tile's size */
+    uint64_t umin[BC_BLOCKS], umax[BC_BLOCKS]; /* encoding: each block's unsigned minimum, maximum */
+    uint32_t w, cnt, nb, algo;                 /* element width, elements, blocks, algorithm_type */
+    uint32_t version;                          /* the chunk's format version (1 or 2) */
+    uint32_t uni;                              /* encoding: the tile is one frame of reference (TILE_FOR) */
+    uint32_t flt;                              /* 4: f32, 8: f64 (DEC blocks allowed), else 0 */
+    uint32_t fp;                               /* any float type (PFLT blocks tried) */
+    uint32_t size;                             /* the coded tile's size */
     int32_t status;
 } bc_ws;
 
@@ -285,6 +295,10 @@ OWN_HD uint32_t bc_header_size(uint32_t wire, uint32_t w, uint32_t cnt)
         return 2u + 2u * w;
     case BC_DEC:
         return 2u + w;
+    case BC_PDELTA:
+        return 3u + 2u * w;
+    case BC_PFLT:
+        return 3u + w;
     default:
         return (cnt + 7u) / 8u + 2u + w;
     }
@@ -310,6 +324,10 @@ OWN_HD uint64_t bc_payload_bits(const bc_block *b)
         return (uint64_t)b->cnt * bc_popc64(b->a);
     case BC_DEC:
         return (uint64_t)b->cnt * b->k;
+    case BC_PDELTA:
+        return (uint64_t)(b->cnt - 1u) * b->k + (uint64_t)b->nx * (7u + b->kx);
+    case BC_PFLT:
+        return (uint64_t)b->cnt * b->k + (uint64_t)b->nx * (7u + b->kx);
     default:
         return (uint64_t)b->nnz * b->k;
     }
@@ -319,6 +337,17 @@ OWN_HD uint64_t bc_payload_bits(const bc_block *b)
 OWN_HD uint32_t bc_block_count(uint32_t cnt, uint32_t b)
 {
     return cnt - b * BC_BLOCK < BC_BLOCK ? cnt - b * BC_BLOCK : BC_BLOCK;
+}
+
+/* PFLT's transform of a value of `bits` bits: the sign bit to bit 0, and back. */
+OWN_HD uint64_t bc_rotl1(uint64_t x, uint32_t bits)
+{
+    return ((x << 1) | (x >> (bits - 1u))) & own_mask64(bits);
+}
+
+OWN_HD uint64_t bc_rotr1(uint64_t y, uint32_t bits)
+{
+    return (y >> 1) | ((y & 1u) << (bits - 1u));
 }
 
 /* ---- staging -------------------------------------------------------------------------- */
@@ -353,14 +382,33 @@ OWN_DEV void bc_dec_parse(bc_ws *ws, uint32_t n, uint32_t wp, uint32_t nw)
         return;
     const uint32_t *S = ws->stage;
     uint32_t nb = ws->nb, w = ws->w, bad = 0;
+    if (ws->version >= 2u && own_byte_get(S, 0) == BC_TILE_FOR) {
+        /* version 2's TILE_FOR: 8, k, base (w bytes), then every element's
+         * k bits; each block decodes as FOR with these fields */
+        uint32_t k = own_byte_get(S, 1), hs = 2u + w;
+        uint64_t base = own_bytes_get(S, 2, w);
+        for (uint32_t b = OWN_LANE(); b < nb; b += OWN_NLANES) {
+            bc_block *bl = &ws->blk[b];
+            bl->kind = BC_FOR, bl->wire = BC_FOR, bl->k = k, bl->s = 0;
+            bl->cnt = bc_block_count(ws->cnt, b), bl->nnz = 0;
+            bl->hoff = hs, bl->hsize = 0;
+            bl->a = base, bl->b = 0;
+            bl->poff = 8ull * hs + (uint64_t)b * BC_BLOCK * k;
+        }
+        if (OWN_LANE() == 0)
+            ws->status = k <= 8u * w && hs + ((uint64_t)ws->cnt * k + 7u) / 8u == n ? OC_OK : OC_ERR_CORRUPT;
+        return;
+    }
     uint32_t hcarry = nb; /* headers start after the kind bytes */
     for (uint32_t b0 = 0; b0 < nb; b0 += OWN_NLANES) {
         uint32_t b = b0 + OWN_LANE();
         uint32_t hs = 0;
         if (b < nb) {
             uint32_t wire = own_byte_get(S, b);
-            bad |= wire >= BC_KINDS;
-            hs = wire < BC_KINDS ? bc_header_size(wire, w, bc_block_count(ws->cnt, b)) : 0u;
+            /* version 2 adds PDELTA and PFLT (TILE_FOR only as the first byte, above) */
+            uint32_t ok = wire < BC_KINDS || (ws->version >= 2u && (wire == BC_PDELTA || wire == BC_PFLT));
+            bad |= !ok;
+            hs = ok ? bc_header_size(wire, w, bc_block_count(ws->cnt, b)) : 0u;
             ws->blk[b].wire = wire;
             ws->blk[b].kind = bc_kind_of(wire);
             ws->blk[b].hsize = hs;
@@ -386,7 +434,7 @@ OWN_DEV void bc_dec_parse(bc_ws *ws, uint32_t n, uint32_t wp, uint32_t nw)
             uint32_t h = bl->hoff;
             bl->k = bl->s = 0;
             bl->a = bl->b = 0;
-            bl->nnz = 0;
+            bl->nnz = bl->nx = bl->kx = 0;
             switch (bl->kind) {
             case BC_CONST:
                 bl->a = own_bytes_get(S, h, w);
@@ -405,6 +453,17 @@ OWN_DEV void bc_dec_parse(bc_ws *ws, uint32_t n, uint32_t wp, uint32_t nw)
                 bl->a = own_bytes_get(S, h, w);
                 bl->b = own_bytes_get(S, h + w, w);
                 bad |= (bl->a & bl->b) != 0;
+                break;
+            case BC_PDELTA:
+            case BC_PFLT: /* k, nx, kx, then base (PFLT) or first, dmin (PDELTA) */
+                bl->k = own_byte_get(S, h);
+                bl->nx = own_byte_get(S, h + 1);
+                bl->kx = own_byte_get(S, h + 2);
+                bl->a = own_bytes_get(S, h + 3, w);
+                if (bl->kind == BC_PDELTA)
+                    bl->b = own_bytes_get(S, h + 3 + w, w);
+                bad |= bl->k > wb || bl->kx > wb - (bl->k > wb ? wb : bl->k) || bl->nx > BC_NX ||
+                       bl->nx > bl->cnt - (bl->kind == BC_PDELTA);
                 break;
             case BC_DEC: /* e, k, base: floats only */
                 bl->s = own_byte_get(S, h);
@@ -455,6 +514,60 @@ OWN_DEV void bc_dec_parse(bc_ws *ws, uint32_t n, uint32_t wp, uint32_t nw)
         ws->status = OC_OK;
 }
 
+/* A patched block's (PDELTA, PFLT) value of element e (the lanes of a warp
+ * hold consecutive elements base + lane; every lane calls it): the k bits
+ * of value i (PDELTA: i = e - 1), then the high parts of the exceptions at
+ * e ORed in above them.  Exceptions are read OWN_NLANES at a time, one a
+ * lane, and handed to the element's lane by a ballot and shuffles. */
+OWN_DEV uint64_t bc_patched(const uint32_t *S, const bc_block *bl, uint32_t base, int has, uint32_t i)
+{
+    uint32_t e = base + OWN_LANE(), d = bl->kind == BC_PDELTA, k = bl->k, xw = 7u + bl->kx;
+    uint64_t r = has ? own_bits_get(S, bl->poff + (uint64_t)i * k, k) : 0u;
+    uint64_t x0 = bl->poff + (uint64_t)(bl->cnt - d) * k;
+    for (uint32_t i0 = 0; i0 < bl->nx; i0 += OWN_NLANES) {
+        uint32_t j = i0 + OWN_LANE(), pos = 0;
+        uint64_t hi = 0;
+        if (j < bl->nx) {
+            pos = (uint32_t)own_bits_get(S, x0 + (uint64_t)j * xw, 7);
+            hi = own_bits_get(S, x0 + (uint64_t)j * xw + 7u, bl->kx);
+        }
+        uint32_t ball = own_ballot(j < bl->nx && pos - base < OWN_NLANES);
+        while (ball) {
+            uint32_t src = bc_ctz64(ball);
+            ball &= ball - 1u;
+            uint32_t pp = own_warp_bcast32(pos, src);
+            uint64_t hh = own_warp_bcast64(hi, src);
+            if (pp == e && has && bl->kx)
+                r |= hh << k;
+        }
+    }
+    return r;
+}
+
+/* A patched block (PDELTA, PFLT) into out, a warp (the CUDA engine's tile
+ * decoder takes these blocks here; the core's loop below does the same). */
+OWN_DEV void bc_dec_patched_block(const uint32_t *S, const bc_block *bl, uint8_t *out, uint32_t w)
+{
+    uint64_t m = own_mask64(8u * w), carry = 0;
+    for (uint32_t base = 0; base < bl->cnt; base += OWN_NLANES) {
+        uint32_t e = base + OWN_LANE();
+        int live = e < bl->cnt;
+        uint64_t v;
+        if (bl->kind == BC_PFLT) {
+            v = bc_rotr1((bl->a - bc_patched(S, bl, base, live, e)) & m, 8u * w);
+        } else {
+            uint64_t r = bc_patched(S, bl, base, live && e > 0, e - 1u), t = 0;
+            if (live)
+                t = e == 0 ? bl->a : bl->b + r;
+            uint64_t incl = own_warp_incl_add64(t);
+            v = (carry + incl) & m;
+            carry += own_warp_last64(incl);
+        }
+        if (live)
+            bc_store(out + (uint64_t)e * w, w, v);
+    }
+}
+
 /* Decodes the blocks of warp wp (b = wp, wp + nw, ...) into dst (n-byte
  * elements; NULL: checks only, nothing else can fail). */
 OWN_DEV void bc_dec_blocks(bc_ws *ws, uint8_t *dst, uint32_t wp, uint32_t nw)
@@ -477,6 +590,18 @@ OWN_DEV void bc_dec_blocks(bc_ws *ws, uint8_t *dst, uint32_t wp, uint32_t nw)
             case BC_CONST:
                 v = bl->a;
                 break;
+            case BC_PFLT:
+                v = bc_rotr1((bl->a - bc_patched(S, bl, base, live, e)) & m, 8u * w);
+                break;
+            case BC_PDELTA: {
+                uint64_t r = bc_patched(S, bl, base, live && e > 0, e - 1u), t = 0;
+                if (live)
+                    t = e == 0 ? bl->a : bl->b + r;
+                uint64_t incl = own_warp_incl_add64(t);
+                v = (carry + incl) & m;
+                carry += own_warp_last64(incl);
+                break;
+            }
             case BC_FOR:
                 if (live)
                     v = (bl->a + (own_bits_get(S, bl->poff + (uint64_t)e * kb, kb) << bl->s)) & m;
@@ -526,12 +651,16 @@ OWN_DEV void bc_copy_bytes(const uint8_t *src, uint32_t n, uint8_t *dst, uint32_
         dst[k] = src[k];
 }
 
-OWN_DEV void bc_set_tile(bc_ws *ws, uint32_t dtype, uint32_t cnt, uint32_t algo, uint32_t wp, uint32_t nw)
+OWN_DEV void bc_set_tile(bc_ws *ws, uint32_t dtype, uint32_t cnt, uint32_t algo, uint32_t version,
+                         uint32_t wp, uint32_t nw)
 {
     (void)nw;
     if (wp == 0 && OWN_LANE() == 0) {
+        ws->version = version;
+        ws->uni = 0;
         ws->w = own_type_width(dtype);
         ws->flt = dtype == OC_TYPE_F64 ? 8u : dtype == OC_TYPE_F32 ? 4u : 0u;
+        ws->fp = (uint32_t)own_type_is_float(dtype);
         ws->cnt = cnt;
         ws->nb = (cnt + BC_BLOCK - 1) / BC_BLOCK;
         ws->algo = algo;
@@ -539,10 +668,11 @@ OWN_DEV void bc_set_tile(bc_ws *ws, uint32_t dtype, uint32_t cnt, uint32_t algo,
     }
 }
 
-/* Decodes one tile (n bytes at src, cnt elements of type dtype) into dst
- * (NULL: checks only); every thread of the CTA; OK or CORRUPT. */
+/* Decodes one tile (n bytes at src, cnt elements of type dtype, of a
+ * chunk of format version `version`) into dst (NULL: checks only); every
+ * thread of the CTA; OK or CORRUPT. */
 OWN_DEV oc_status bc_decode_tile(bc_ws *ws, const uint8_t *src, uint32_t n, uint32_t cnt, uint32_t dtype,
-                                 uint8_t *dst, uint32_t nw)
+                                 uint32_t version, uint8_t *dst, uint32_t nw)
 {
     uint32_t raw = cnt * own_type_width(dtype);
     if (n > raw)
@@ -552,7 +682,7 @@ OWN_DEV oc_status bc_decode_tile(bc_ws *ws, const uint8_t *src, uint32_t n, uint
             OWN_RUN(nw, bc_copy_bytes, src, n, dst);
         return OC_OK;
     }
-    OWN_RUN(nw, bc_set_tile, ws, dtype, cnt, 0u);
+    OWN_RUN(nw, bc_set_tile, ws, dtype, cnt, 0u, version);
     OWN_RUN(nw, bc_stage_in, ws, src, n);
     OWN_RUN(nw, bc_dec_parse, ws, n);
     if (ws->status != OC_OK)
@@ -608,6 +738,74 @@ OWN_DEV void bc_stats_reduce(bc_stats *st)
     st->or_ = own_warp_or64(st->or_);
 }
 
+/* A patched candidate (PDELTA, PFLT) of a block: found, its fields, its
+ * payload bits. */
+typedef struct bc_patch {
+    uint32_t ok, k, nx, kx;
+    uint64_t base; /* PFLT: the maximum of the rotated values; PDELTA: dmin */
+    uint64_t bits;
+} bc_patch;
+
+/* Residual of element e of the block at p for a patched coding (PDELTA:
+ * e >= 1, its delta minus dmin; PFLT: the maximum minus the rotated value). */
+OWN_DEV uint64_t bc_patch_res(const uint8_t *p, uint32_t w, uint32_t e, int delta, uint64_t base, uint64_t m)
+{
+    uint64_t x = bc_load(p + (uint64_t)e * w, w);
+    if (delta)
+        return ((x - bc_load(p + (uint64_t)(e - 1u) * w, w)) - base) & m;
+    return (base - bc_rotl1(x, 8u * w)) & m;
+}
+
+/* The cheapest patched coding of a block (warp-collective; every lane gets
+ * it): values of k bits, the residuals above k bits exceptions (a 7-bit
+ * position and the bits above k, kx = bits(largest residual) - k), at most
+ * BC_NX of them; k from the largest residual's bits - 1 down while the
+ * exceptions fit, the smallest payload kept (the largest k on ties).
+ * delta: PDELTA with dmin `base`; else PFLT (its base found here).  Each
+ * residual's bit length is kept as a byte (4 a word: on the GPU one word a
+ * lane), so a candidate k costs byte compares and a warp sum, not a pass
+ * over the block (session 11, bc_dev "hist": bench/gpu/owncodecs/NOTES.md). */
+OWN_DEV bc_patch bc_patch_search(const uint8_t *p, uint32_t w, uint32_t cnt, int delta, uint64_t base,
+                                 uint64_t m)
+{
+    bc_patch r = {0, 0, 0, 0, base, 0};
+    uint32_t bits = 8u * w, d = delta ? 1u : 0u, nv = cnt - d;
+    if (!delta) { /* the base: the largest rotated value */
+        uint64_t mx = 0;
+        for (uint32_t e = OWN_LANE(); e < cnt; e += OWN_NLANES) {
+            uint64_t y = bc_rotl1(bc_load(p + (uint64_t)e * w, w), bits);
+            mx = y > mx ? y : mx;
+        }
+        r.base = base = own_warp_max_u64(mx);
+    }
+    uint32_t lens[BC_BLOCK / 4u / OWN_NLANES], mb = 0;
+    for (uint32_t q = 0; q < BC_BLOCK / 4u / OWN_NLANES; q++)
+        lens[q] = 0;
+    for (uint32_t j = 0, e = OWN_LANE(); e < cnt; j++, e += OWN_NLANES) {
+        if (e >= d) {
+            uint32_t b = own_bits64(bc_patch_res(p, w, e, delta, base, m));
+            lens[j / 4u] |= b << (8u * (j % 4u));
+            mb = b > mb ? b : mb;
+        }
+    }
+    mb = own_warp_max32(mb);
+    uint64_t best = ~(uint64_t)0;
+    for (uint32_t k = mb; k-- > 0;) {
+        uint32_t c = 0;
+        for (uint32_t q = 0; q < BC_BLOCK / 4u / OWN_NLANES; q++) {
+            uint32_t x = lens[q];
+            c += ((x & 0xffu) > k) + (((x >> 8) & 0xffu) > k) + (((x >> 16) & 0xffu) > k) + ((x >> 24) > k);
+        }
+        c = own_warp_sum32(c);
+        if (c > BC_NX)
+            break;
+        uint64_t cost = (uint64_t)nv * k + (uint64_t)c * (7u + mb - k);
+        if (cost < best)
+            best = cost, r.ok = 1, r.k = k, r.nx = c, r.kx = mb - k, r.bits = cost;
+    }
+    return r;
+}
+
 /* What bc_enc_choose knows of a block after its two passes (every lane
  * holds the warp's reductions; bm only in lane 0 on the GPU). */
 typedef struct bc_sums {
@@ -615,7 +813,46 @@ typedef struct bc_sums {
     uint64_t dorr, dx, dbase; /* the same for the deltas */
     uint64_t no, nx, nbase;   /* and for the non-zero values */
     uint32_t nnz, bm[4];      /* non-zero values: count and presence bitmap */
+    bc_patch pd, pf;          /* the patched candidates (ok = 0: none) */
 } bc_sums;
+
+/* The patched candidates of a block (version 2, algorithm_type 0): PDELTA
+ * with DELTA's dmin, PFLT for float types. */
+OWN_DEV void bc_patch_both(const bc_ws *ws, const uint8_t *p, uint32_t w, uint32_t cnt, uint64_t dbase,
+                           uint64_t m, bc_patch *pd, bc_patch *pf)
+{
+    bc_patch none = {0, 0, 0, 0, 0, 0};
+    *pd = *pf = none;
+    if (ws->version < 2u || ws->algo != 0)
+        return;
+    if (cnt > 1)
+        *pd = bc_patch_search(p, w, cnt, 1, dbase, m);
+    if (ws->fp)
+        *pf = bc_patch_search(p, w, cnt, 0, 0, m);
+}
+
+/* The patched candidates against the best so far (lane 0, after the
+ * others: PDELTA, then PFLT, each kept only if strictly smaller). */
+OWN_DEV void bc_patch_pick(bc_block *bl, const uint8_t *p, uint32_t w, uint32_t cnt, const bc_patch *pd,
+                           const bc_patch *pf, uint64_t *best)
+{
+    if (pd->ok) {
+        uint64_t c = 8ull * bc_header_size(BC_PDELTA, w, cnt) + pd->bits;
+        if (c < *best) {
+            *best = c;
+            bl->kind = bl->wire = BC_PDELTA, bl->k = pd->k, bl->s = 0, bl->nx = pd->nx, bl->kx = pd->kx;
+            bl->a = bc_load(p, w), bl->b = pd->base;
+        }
+    }
+    if (pf->ok) {
+        uint64_t c = 8ull * bc_header_size(BC_PFLT, w, cnt) + pf->bits;
+        if (c < *best) {
+            *best = c;
+            bl->kind = bl->wire = BC_PFLT, bl->k = pf->k, bl->s = 0, bl->nx = pf->nx, bl->kx = pf->kx;
+            bl->a = pf->base;
+        }
+    }
+}
 
 /* The rest of a block's choice, written once for the core's encoder and the
  * CUDA engine's staged one (src/cuda/codecs/bitcomp/bitcomp_kernels.cu): the
@@ -675,6 +912,7 @@ OWN_DEV void bc_enc_pick(const bc_ws *ws, bc_block *bl, const uint8_t *p, uint32
     uint64_t mask = (sv->and_ ^ sv->or_) & m;
     uint64_t best;
     bl->cnt = cnt;
+    bl->nx = bl->kx = 0;
     if (sv->umin == sv->umax) {
         bl->kind = bl->wire = BC_CONST;
         bl->a = sv->umin;
@@ -714,6 +952,7 @@ OWN_DEV void bc_enc_pick(const bc_ws *ws, bc_block *bl, const uint8_t *p, uint32
                     bl->bitmap[q] = t->bm[q];
             }
         }
+        bc_patch_pick(bl, p, w, cnt, &t->pd, &t->pf, &best);
     }
     bl->hsize = bc_header_size(bl->wire, w, cnt);
     bl->pbits = bc_payload_bits(bl);
@@ -785,7 +1024,11 @@ OWN_DEV void bc_enc_choose(bc_ws *ws, const uint8_t *src, uint32_t wp, uint32_t 
         }
         fo = own_warp_or64(fo), dorr = own_warp_or64(dorr), no = own_warp_or64(no);
         fx = own_warp_max_u64(fx), dx = own_warp_max_u64(dx), nx = own_warp_max_u64(nx);
-        bc_sums t = {fo, fx, fbase, dorr, dx, dbase, no, nx, nbase, nnz, {bm[0], bm[1], bm[2], bm[3]}};
+        bc_sums t = {fo,  fx, fbase, dorr, dx, dbase, no, nx, nbase, nnz, {bm[0], bm[1], bm[2], bm[3]},
+                     {0}, {0}};
+        bc_patch_both(ws, p, w, cnt, dbase, m, &t.pd, &t.pf);
+        if (OWN_LANE() == 0)
+            ws->umin[b] = sv.umin, ws->umax[b] = sv.umax;
         bc_enc_pick(ws, bl, p, w, cnt, m, &sv, &t);
     }
 }
@@ -814,8 +1057,38 @@ OWN_DEV void bc_enc_layout(bc_ws *ws, uint32_t wp, uint32_t nw)
             ws->blk[b].poff = pcarry + incl - bits;
         pcarry += own_warp_last64(incl);
     }
-    if (OWN_LANE() == 0)
-        ws->size = (uint32_t)((pcarry + 7) / 8);
+    /* version 2: the whole tile as one frame of reference (TILE_FOR) when
+     * that is strictly smaller: base the smallest element, k the bits of
+     * the largest minus it */
+    uint64_t lo = ~(uint64_t)0, hi = 0;
+    for (uint32_t b = OWN_LANE(); b < nb; b += OWN_NLANES) {
+        lo = ws->umin[b] < lo ? ws->umin[b] : lo;
+        hi = ws->umax[b] > hi ? ws->umax[b] : hi;
+    }
+    lo = own_warp_min_u64(lo), hi = own_warp_max_u64(hi);
+    uint32_t k = own_bits64(hi - lo), hs = 2u + ws->w;
+    uint64_t usize = hs + ((uint64_t)ws->cnt * k + 7u) / 8u;
+    uint32_t uni = ws->version >= 2u && usize < (pcarry + 7) / 8;
+    if (uni) {
+        for (uint32_t b = OWN_LANE(); b < nb; b += OWN_NLANES) {
+            bc_block *bl = &ws->blk[b];
+            bl->kind = BC_FOR, bl->wire = BC_FOR, bl->k = k, bl->s = 0, bl->a = lo;
+            bl->hoff = hs, bl->hsize = 0;
+            bl->pbits = (uint64_t)bl->cnt * k;
+            bl->poff = 8ull * hs + (uint64_t)b * BC_BLOCK * k;
+        }
+    }
+    if (OWN_LANE() == 0) {
+        ws->uni = uni;
+        ws->size = (uint32_t)(uni ? usize : (pcarry + 7) / 8);
+    }
+}
+
+/* The tile header of a TILE_FOR tile (lane 0 of block 0's warp). */
+OWN_DEV void bc_enc_tile_header(uint32_t *S, const bc_block *bl, uint32_t bits)
+{
+    own_put_bits(S, 0, BC_TILE_FOR | (bl->k << 8), 16);
+    own_put_bits(S, 16, bl->a, bits);
 }
 
 OWN_DEV void bc_enc_zero(bc_ws *ws, uint32_t words, uint32_t wp, uint32_t nw)
@@ -826,6 +1099,39 @@ OWN_DEV void bc_enc_zero(bc_ws *ws, uint32_t words, uint32_t wp, uint32_t nw)
         ws->stage[k] = 0;
 }
 
+/* A patched block's payload (warp-collective): every value's k low bits,
+ * then the exceptions in element order, ranked by a ballot. */
+OWN_DEV void bc_enc_write_patched(uint32_t *S, const bc_block *bl, const uint8_t *p, uint32_t w, uint64_t m)
+{
+    uint32_t d = bl->kind == BC_PDELTA, k = bl->k, xw = 7u + bl->kx, carry = 0;
+    uint64_t x0 = bl->poff + (uint64_t)(bl->cnt - d) * k;
+    for (uint32_t base = 0; base < bl->cnt; base += OWN_NLANES) {
+        uint32_t e = base + OWN_LANE();
+        int has = e < bl->cnt && e >= d;
+        uint64_t r = has ? bc_patch_res(p, w, e, (int)d, d ? bl->b : bl->a, m) : 0u;
+        int exc = has && own_bits64(r) > k;
+        uint32_t ball = own_ballot(exc);
+        uint32_t rank = carry + own_popc32(ball & ((1u << OWN_LANE()) - 1u));
+        carry += own_popc32(ball);
+        if (has)
+            own_put_bits(S, bl->poff + (uint64_t)(e - d) * k, r & own_mask64(k), k);
+        if (exc) {
+            own_put_bits(S, x0 + (uint64_t)rank * xw, e, 7);
+            own_put_bits(S, x0 + (uint64_t)rank * xw + 7u, r >> k, bl->kx);
+        }
+    }
+}
+
+/* A patched block's header (lane 0). */
+OWN_DEV void bc_enc_header_patched(uint32_t *S, const bc_block *bl, uint32_t bits)
+{
+    uint64_t h = 8ull * bl->hoff;
+    own_put_bits(S, h, bl->k | (bl->nx << 8) | (bl->kx << 16), 24);
+    own_put_bits(S, h + 24, bl->a, bits);
+    if (bl->kind == BC_PDELTA)
+        own_put_bits(S, h + 24 + bits, bl->b, bits);
+}
+
 /* Writes the blocks of warp wp: kind byte, header, payload bits. */
 OWN_DEV void bc_enc_write(bc_ws *ws, const uint8_t *src, uint32_t wp, uint32_t nw)
 {
@@ -834,7 +1140,10 @@ OWN_DEV void bc_enc_write(bc_ws *ws, const uint8_t *src, uint32_t wp, uint32_t n
     for (uint32_t b = wp; b < ws->nb; b += nw) {
         const bc_block *bl = &ws->blk[b];
         const uint8_t *p = src + (uint64_t)b * BC_BLOCK * w;
-        if (OWN_LANE() == 0) {
+        if (OWN_LANE() == 0 && ws->uni) {
+            if (b == 0)
+                bc_enc_tile_header(S, bl, bits);
+        } else if (OWN_LANE() == 0) {
             uint64_t h = 8ull * bl->hoff;
             own_put_bits(S, 8ull * b, bl->wire, 8);
             switch (bl->kind) {
@@ -858,6 +1167,10 @@ OWN_DEV void bc_enc_write(bc_ws *ws, const uint8_t *src, uint32_t wp, uint32_t n
                 own_put_bits(S, h, bl->s | (bl->k << 8), 16);
                 own_put_bits(S, h + 16, bl->a, bits);
                 break;
+            case BC_PDELTA:
+            case BC_PFLT:
+                bc_enc_header_patched(S, bl, bits);
+                break;
             default: {
                 uint32_t bm = (bl->cnt + 7u) / 8u;
                 for (uint32_t q = 0; q < bm; q++)
@@ -870,6 +1183,10 @@ OWN_DEV void bc_enc_write(bc_ws *ws, const uint8_t *src, uint32_t wp, uint32_t n
         }
         if (bl->kind == BC_CONST)
             continue;
+        if (bl->kind == BC_PDELTA || bl->kind == BC_PFLT) {
+            bc_enc_write_patched(S, bl, p, w, m);
+            continue;
+        }
         uint32_t kb = bl->kind == BC_PLANES ? bc_popc64(bl->a) : bl->k;
         for (uint32_t base = 0; base < bl->cnt; base += OWN_NLANES) {
             uint32_t e = base + OWN_LANE();
@@ -915,7 +1232,7 @@ OWN_DEV uint32_t bc_encode_tile(bc_ws *ws, const uint8_t *src, uint32_t cnt, uin
                                 uint32_t nw)
 {
     uint32_t raw = cnt * own_type_width(dtype);
-    OWN_RUN(nw, bc_set_tile, ws, dtype, cnt, algo);
+    OWN_RUN(nw, bc_set_tile, ws, dtype, cnt, algo, BC_VERSION);
     OWN_RUN(nw, bc_enc_choose, ws, src);
     OWN_RUN(nw, bc_enc_layout, ws);
     uint32_t size = ws->size;
@@ -950,7 +1267,7 @@ typedef own_tiled bc_chunk;
 OWN_HD oc_status bc_chunk_check(const uint8_t *src, size_t n, uint64_t cap, bc_chunk *k)
 {
     own_header h;
-    oc_status st = own_header_read(src, n, OWN_ID_BITCOMP, &h);
+    oc_status st = own_header_read_v(src, n, OWN_ID_BITCOMP, BC_VERSION, &h);
     if (st != OC_OK)
         return st;
     if (h.flags > 1)
@@ -986,15 +1303,15 @@ OWN_DEV oc_status bc_compress_chunk(bc_ws *ws, const uint8_t *src, uint64_t n, u
     *out = 0;
     if (own_type_width(dtype) == 0 || algo > 1)
         return OC_ERR_INVALID_ARGUMENT;
-    return own_tiled_compress(ws, &algo, src, n, OWN_ID_BITCOMP, dtype, algo, BC_TILE, dst, cap, out, nw,
-                              bc_tile_encode, bc_tile_put, bc_bytes_copy);
+    return own_tiled_compress_v(ws, &algo, src, n, OWN_ID_BITCOMP, BC_VERSION, dtype, algo, BC_TILE, dst, cap,
+                                out, nw, bc_tile_encode, bc_tile_put, bc_bytes_copy);
 }
 
 /* One tile, as own_format.h's tiled codecs decode it (own_tile_decode_fn). */
 OWN_DEV oc_status bc_tile_decode(void *ws, const uint8_t *tile, uint32_t len, uint32_t cnt,
                                  const own_tiled *k, uint8_t *out, uint32_t nw)
 {
-    return bc_decode_tile((bc_ws *)ws, tile, len, cnt, k->dtype, out, nw);
+    return bc_decode_tile((bc_ws *)ws, tile, len, cnt, k->dtype, k->version, out, nw);
 }
 
 #ifndef __CUDACC__

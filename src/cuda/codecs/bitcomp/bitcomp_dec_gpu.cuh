@@ -87,8 +87,56 @@ static __device__ __forceinline__ uint32_t bc_dep_runs(uint32_t x, const bc_runs
            (((x >> r->in[2]) & r->m[2]) << r->lo[2]) | (((x >> r->in[3]) & r->m[3]) << r->lo[3]);
 }
 
-/* The core's bc_dec_blocks for elements of W <= 4 bytes (the same values). */
+/* Version 2's patched blocks (PDELTA, PFLT): the core's bc_dec_patched_block
+ * (the same values) in the style of the loops below - 32-bit arithmetic and
+ * bc_get32 for 1-4 byte elements, bc_get64 for 8, the lane's exception read
+ * once a block and handed to its element's lane by a ballot and shuffles,
+ * typed stores with the alignment checked once a block.  Session 11 (bc_dev
+ * "patch32", H200, 1 GiB of 64 KiB chunks): 1.46-1.84x the core's loop out
+ * of line (bf16 157 -> 289, orderkey 604 -> 1000, sorted_partkey 685 ->
+ * 1002, f32 283 -> 498 GB/s). */
 template <uint32_t W>
+static __device__ __forceinline__ void bc_dec_patched32(const uint32_t *S, const bc_block *bl, uint8_t *out)
+{
+    const uint32_t m = W == 4 ? 0xffffffffu : (1u << (8u * W)) - 1u, L = OWN_LANE();
+    const uint32_t d = bl->kind == BC_PDELTA, k = bl->k, kx = bl->kx, nx = bl->nx, cnt = bl->cnt;
+    const uint32_t p0 = (uint32_t)bl->poff, km = bc_mask32(k), x0 = p0 + (cnt - d) * k;
+    const uint32_t a = (uint32_t)bl->a, bb = (uint32_t)bl->b;
+    const int al = ((uintptr_t)out & (W - 1u)) == 0;
+    uint32_t xp = 0xffffffffu, xh = 0; /* this lane's exception (none: a position no round holds) */
+    if (L < nx) {
+        uint32_t q = x0 + L * (7u + kx);
+        xp = bc_get32(S, q, 0x7fu);
+        xh = bc_get32(S, q + 7u, bc_mask32(kx)); /* k + kx <= 32 */
+    }
+    uint32_t carry = 0;
+    for (uint32_t base = 0; base < cnt; base += OWN_NLANES) {
+        uint32_t e = base + L;
+        uint32_t r = e < cnt && e >= d ? bc_get32(S, p0 + (e - d) * k, km) : 0u;
+        uint32_t ball = __ballot_sync(OWN_FULL, xp - base < 32u);
+        while (ball) {
+            uint32_t src = (uint32_t)__ffs((int)ball) - 1u;
+            ball &= ball - 1u;
+            uint32_t pp = __shfl_sync(OWN_FULL, xp, (int)src), hh = __shfl_sync(OWN_FULL, xh, (int)src);
+            if (pp == e && e >= d && kx)
+                r |= hh << k; /* kx > 0: k < 32 */
+        }
+        if (!d) {
+            uint32_t y = (a - r) & m;
+            if (e < cnt)
+                bc_st32<W>(out, e, ((y >> 1) | ((y & 1u) << (8u * W - 1u))) & m, al);
+        } else {
+            uint32_t t = e < cnt ? (e == 0 ? a : bb + r) : 0u;
+            uint32_t incl = own_warp_incl_add32(t);
+            if (e < cnt)
+                bc_st32<W>(out, e, (carry + incl) & m, al);
+            carry += __shfl_sync(OWN_FULL, incl, 31);
+        }
+    }
+}
+
+/* The core's bc_dec_blocks for elements of W <= 4 bytes (the same values). */
+template <uint32_t W, typename PT>
 static __device__ void bc_dec_blocks32(bc_ws *ws, uint8_t *dst, uint32_t wp, uint32_t nw)
 {
     if (!dst)
@@ -152,6 +200,10 @@ static __device__ void bc_dec_blocks32(bc_ws *ws, uint8_t *dst, uint32_t wp, uin
             }
             break;
         }
+        case BC_PDELTA:
+        case BC_PFLT: /* version 2's patched blocks: the core's loop */
+            PT::run(S, bl, out, W);
+            break;
         default: /* DEC (f32): the core's arithmetic */
             for (uint32_t e = L; e < cnt; e += OWN_NLANES) {
                 uint64_t v = bc_dec_value(
@@ -217,8 +269,175 @@ static __device__ __forceinline__ void bc_st64(uint8_t *out, uint32_t e, uint64_
             out[(uint64_t)e * 8u + b] = (uint8_t)(v >> (8 * b));
 }
 
+/* The patched blocks' exceptions handed out by rank: a round's exception
+ * bits are one __reduce_or_sync of the lanes' 1 << (pos & 31), an
+ * element's high part one shuffle from lane (exceptions of the rounds
+ * before + those below it in this round): ~8 instructions a round whatever
+ * the exceptions (bc_dec_patched32: ~8 an exception).  It needs the
+ * positions strictly increasing (the encoder's); a block whose are not
+ * (the format allows any order, ORed) takes bc_dec_patched32/64.  Session
+ * 11, bc_dev "xrank" (call B2): bf16 287 -> 337, f32 494 -> 574 GB/s
+ * (1.16-1.18x), orderkey 1002 -> 977 (0.98x): PFLT blocks (up to 32
+ * exceptions) take it, PDELTA blocks (~4) keep bc_dec_patched32/64. */
+template <uint32_t W>
+static __device__ __forceinline__ void bc_dec_xrank32(const uint32_t *S, const bc_block *bl, uint8_t *out)
+{
+    const uint32_t m = W == 4 ? 0xffffffffu : (1u << (8u * W)) - 1u, L = OWN_LANE();
+    const uint32_t d = bl->kind == BC_PDELTA, k = bl->k, kx = bl->kx, nx = bl->nx, cnt = bl->cnt;
+    const uint32_t p0 = (uint32_t)bl->poff, km = bc_mask32(k), x0 = p0 + (cnt - d) * k;
+    const uint32_t a = (uint32_t)bl->a, bb = (uint32_t)bl->b;
+    const int al = ((uintptr_t)out & (W - 1u)) == 0;
+    uint32_t xp = 0xffffffffu, xh = 0;
+    if (L < nx) {
+        uint32_t q = x0 + L * (7u + kx);
+        xp = bc_get32(S, q, 0x7fu);
+        xh = bc_get32(S, q + 7u, bc_mask32(kx));
+    }
+    uint32_t prev = __shfl_up_sync(OWN_FULL, xp, 1);
+    if (__any_sync(OWN_FULL, L > 0 && L < nx && xp <= prev)) { /* not strictly increasing */
+        bc_dec_patched32<W>(S, bl, out);
+        return;
+    }
+    uint32_t carry = 0, xc = 0;
+    for (uint32_t base = 0; base < cnt; base += OWN_NLANES) {
+        uint32_t e = base + L;
+        uint32_t r = e < cnt && e >= d ? bc_get32(S, p0 + (e - d) * k, km) : 0u;
+        uint32_t word =
+            __reduce_or_sync(OWN_FULL, L < nx && (xp >> 5) == (base >> 5) ? 1u << (xp & 31u) : 0u);
+        uint32_t hh =
+            __shfl_sync(OWN_FULL, xh, (int)((xc + (uint32_t)__popc(word & ((1u << L) - 1u))) & 31u));
+        if (((word >> L) & 1u) && e >= d && kx)
+            r |= hh << k; /* kx > 0: k < 32 */
+        xc += (uint32_t)__popc(word);
+        if (!d) {
+            uint32_t y = (a - r) & m;
+            if (e < cnt)
+                bc_st32<W>(out, e, ((y >> 1) | ((y & 1u) << (8u * W - 1u))) & m, al);
+        } else {
+            uint32_t t = e < cnt ? (e == 0 ? a : bb + r) : 0u;
+            uint32_t incl = own_warp_incl_add32(t);
+            if (e < cnt)
+                bc_st32<W>(out, e, (carry + incl) & m, al);
+            carry += __shfl_sync(OWN_FULL, incl, 31);
+        }
+    }
+}
+
+static __device__ __forceinline__ void bc_dec_patched64(const uint32_t *S, const bc_block *bl, uint8_t *out)
+{
+    const uint32_t L = OWN_LANE();
+    const uint32_t d = bl->kind == BC_PDELTA, k = bl->k, kx = bl->kx, nx = bl->nx, cnt = bl->cnt;
+    const uint32_t p0 = (uint32_t)bl->poff, x0 = p0 + (cnt - d) * k;
+    const uint64_t km = own_mask64(k), a = bl->a, bb = bl->b;
+    const int al = ((uintptr_t)out & 7u) == 0;
+    uint32_t xp = 0xffffffffu;
+    uint64_t xh = 0;
+    if (L < nx) {
+        uint32_t q = x0 + L * (7u + kx);
+        xp = (uint32_t)bc_get64(S, q, 0x7fu);
+        xh = bc_get64(S, q + 7u, own_mask64(kx));
+    }
+    uint64_t carry = 0;
+    for (uint32_t base = 0; base < cnt; base += OWN_NLANES) {
+        uint32_t e = base + L;
+        uint64_t r = e < cnt && e >= d ? bc_get64(S, p0 + (e - d) * k, km) : 0u;
+        uint32_t ball = __ballot_sync(OWN_FULL, xp - base < 32u);
+        while (ball) {
+            uint32_t src = (uint32_t)__ffs((int)ball) - 1u;
+            ball &= ball - 1u;
+            uint32_t pp = __shfl_sync(OWN_FULL, xp, (int)src);
+            uint64_t hh = __shfl_sync(OWN_FULL, xh, (int)src);
+            if (pp == e && e >= d && kx)
+                r |= hh << k; /* kx > 0: k < 64 */
+        }
+        if (!d) {
+            if (e < cnt)
+                bc_st64(out, e, bc_rotr1(a - r, 64u), al);
+        } else {
+            uint64_t t = e < cnt ? (e == 0 ? a : bb + r) : 0u;
+            uint64_t incl = own_warp_incl_add64(t);
+            if (e < cnt)
+                bc_st64(out, e, carry + incl, al);
+            carry += own_warp_last64(incl);
+        }
+    }
+}
+
+static __device__ __forceinline__ void bc_dec_xrank64(const uint32_t *S, const bc_block *bl, uint8_t *out)
+{
+    const uint32_t L = OWN_LANE();
+    const uint32_t d = bl->kind == BC_PDELTA, k = bl->k, kx = bl->kx, nx = bl->nx, cnt = bl->cnt;
+    const uint32_t p0 = (uint32_t)bl->poff, x0 = p0 + (cnt - d) * k;
+    const uint64_t km = own_mask64(k), a = bl->a, bb = bl->b;
+    const int al = ((uintptr_t)out & 7u) == 0;
+    uint32_t xp = 0xffffffffu;
+    uint64_t xh = 0;
+    if (L < nx) {
+        uint32_t q = x0 + L * (7u + kx);
+        xp = (uint32_t)bc_get64(S, q, 0x7fu);
+        xh = bc_get64(S, q + 7u, own_mask64(kx));
+    }
+    uint32_t prev = __shfl_up_sync(OWN_FULL, xp, 1);
+    if (__any_sync(OWN_FULL, L > 0 && L < nx && xp <= prev)) {
+        bc_dec_patched64(S, bl, out);
+        return;
+    }
+    uint64_t carry = 0;
+    uint32_t xc = 0;
+    for (uint32_t base = 0; base < cnt; base += OWN_NLANES) {
+        uint32_t e = base + L;
+        uint64_t r = e < cnt && e >= d ? bc_get64(S, p0 + (e - d) * k, km) : 0u;
+        uint32_t word =
+            __reduce_or_sync(OWN_FULL, L < nx && (xp >> 5) == (base >> 5) ? 1u << (xp & 31u) : 0u);
+        uint64_t hh =
+            __shfl_sync(OWN_FULL, xh, (int)((xc + (uint32_t)__popc(word & ((1u << L) - 1u))) & 31u));
+        if (((word >> L) & 1u) && e >= d && kx)
+            r |= hh << k; /* kx > 0: k < 64 */
+        xc += (uint32_t)__popc(word);
+        if (!d) {
+            if (e < cnt)
+                bc_st64(out, e, bc_rotr1(a - r, 64u), al);
+        } else {
+            uint64_t t = e < cnt ? (e == 0 ? a : bb + r) : 0u;
+            uint64_t incl = own_warp_incl_add64(t);
+            if (e < cnt)
+                bc_st64(out, e, carry + incl, al);
+            carry += own_warp_last64(incl);
+        }
+    }
+}
+
+/* The loops below take the patched blocks' decoder as a type (PT::run(S,
+ * bl, out, w)), so that bench/gpu/dev/bc_dev can measure another against
+ * this one; the library's is bc_patched_lib. */
+struct bc_patched_lib {
+    static __device__ __forceinline__ void run(const uint32_t *S, const bc_block *bl, uint8_t *out,
+                                               uint32_t w)
+    {
+        if (bl->kind == BC_PFLT) { /* exceptions by rank (floats: many a block) */
+            if (w == 4)
+                bc_dec_xrank32<4>(S, bl, out);
+            else if (w == 2)
+                bc_dec_xrank32<2>(S, bl, out);
+            else if (w == 1)
+                bc_dec_xrank32<1>(S, bl, out);
+            else
+                bc_dec_xrank64(S, bl, out);
+        } else if (w == 4) { /* PDELTA: one exception a step (few a block) */
+            bc_dec_patched32<4>(S, bl, out);
+        } else if (w == 2) {
+            bc_dec_patched32<2>(S, bl, out);
+        } else if (w == 1) {
+            bc_dec_patched32<1>(S, bl, out);
+        } else {
+            bc_dec_patched64(S, bl, out);
+        }
+    }
+};
+
 /* The core's bc_dec_blocks for 8-byte elements (the same values): the kind
  * switch out of the element loop, bc_get64, PLANES by a run table. */
+template <typename PT>
 static __device__ void bc_dec_blocks64(bc_ws *ws, uint8_t *dst, uint32_t wp, uint32_t nw)
 {
     if (!dst)
@@ -284,6 +503,10 @@ static __device__ void bc_dec_blocks64(bc_ws *ws, uint8_t *dst, uint32_t wp, uin
             }
             break;
         }
+        case BC_PDELTA:
+        case BC_PFLT: /* version 2's patched blocks: the core's loop */
+            PT::run(S, bl, out, 8u);
+            break;
         default: /* DEC (f64): the core's arithmetic */
             for (uint32_t e = L; e < cnt; e += OWN_NLANES)
                 bc_st64(out, e,
@@ -341,8 +564,9 @@ static __device__ void bc_stage_in_w(bc_ws *ws, const uint8_t *src, uint32_t n, 
 
 /* The core's bc_decode_tile with the loops above: the same values and statuses.
  */
+template <typename PT = bc_patched_lib>
 static __device__ oc_status bc_decode_tile_gpu(bc_ws *ws, const uint8_t *src, uint32_t n, uint32_t cnt,
-                                               uint32_t dtype, uint8_t *dst, uint32_t nw)
+                                               uint32_t dtype, uint32_t version, uint8_t *dst, uint32_t nw)
 {
     uint32_t w = own_type_width(dtype), raw = cnt * w;
     if (n > raw)
@@ -352,19 +576,19 @@ static __device__ oc_status bc_decode_tile_gpu(bc_ws *ws, const uint8_t *src, ui
             OWN_RUN(nw, bc_copy_bytes, src, n, dst);
         return OC_OK;
     }
-    OWN_RUN(nw, bc_set_tile, ws, dtype, cnt, 0u);
+    OWN_RUN(nw, bc_set_tile, ws, dtype, cnt, 0u, version);
     OWN_RUN(nw, bc_stage_in_w, ws, src, n);
     OWN_RUN(nw, bc_dec_parse, ws, n);
     if (ws->status != OC_OK)
         return (oc_status)ws->status;
     if (w == 4)
-        OWN_RUN(nw, bc_dec_blocks32<4>, ws, dst);
+        OWN_RUN(nw, (bc_dec_blocks32<4, PT>), ws, dst);
     else if (w == 2)
-        OWN_RUN(nw, bc_dec_blocks32<2>, ws, dst);
+        OWN_RUN(nw, (bc_dec_blocks32<2, PT>), ws, dst);
     else if (w == 1)
-        OWN_RUN(nw, bc_dec_blocks32<1>, ws, dst);
+        OWN_RUN(nw, (bc_dec_blocks32<1, PT>), ws, dst);
     else
-        OWN_RUN(nw, bc_dec_blocks64, ws, dst);
+        OWN_RUN(nw, bc_dec_blocks64<PT>, ws, dst);
     return OC_OK;
 }
 
@@ -372,7 +596,7 @@ static __device__ oc_status bc_decode_tile_gpu(bc_ws *ws, const uint8_t *src, ui
 static __device__ oc_status bc_tile_decode_gpu(void *ws, const uint8_t *tile, uint32_t len, uint32_t cnt,
                                                const own_tiled *k, uint8_t *out, uint32_t nw)
 {
-    return bc_decode_tile_gpu((bc_ws *)ws, tile, len, cnt, k->dtype, out, nw);
+    return bc_decode_tile_gpu<bc_patched_lib>((bc_ws *)ws, tile, len, cnt, k->dtype, k->version, out, nw);
 }
 
 #endif /* OC_BITCOMP_DEC_GPU_CUH */

@@ -172,7 +172,8 @@ static __device__ __forceinline__ uint32_t bc_base32(uint32_t umin, uint32_t uma
 /* bc_enc_pick without decimals (flt == 0), lane 0, the same choice. */
 static __device__ void bc_enc_pick32(const bc_ws *ws, bc_block *bl, const uint8_t *p, uint32_t w,
                                      uint32_t cnt, uint32_t m, uint32_t umin, uint32_t umax, uint32_t and_,
-                                     uint32_t or_, const uint32_t *f, uint32_t nnz, const uint32_t *bm)
+                                     uint32_t or_, const uint32_t *f, uint32_t nnz, const uint32_t *bm,
+                                     const bc_patch *pd, const bc_patch *pf)
 {
     /* f: fo, fx, fbase, do, dx, dbase, no, nx, nbase */
     if (OWN_LANE() != 0)
@@ -182,6 +183,7 @@ static __device__ void bc_enc_pick32(const bc_ws *ws, bc_block *bl, const uint8_
     uint32_t ns = f[6] ? (uint32_t)__ffs((int)f[6]) - 1u : 0u, nk = bc_bits32(f[7] >> ns);
     uint32_t mask = (and_ ^ or_) & m, best;
     bl->cnt = cnt;
+    bl->nx = bl->kx = 0;
     if (umin == umax) {
         bl->kind = bl->wire = BC_CONST;
         bl->a = umin;
@@ -207,11 +209,14 @@ static __device__ void bc_enc_pick32(const bc_ws *ws, bc_block *bl, const uint8_
         if (nnz < cnt) {
             uint32_t c = 8u * bc_header_size(BC_SPARSE, w, cnt) + nnz * nk;
             if (c < best) {
+                best = c;
                 bl->kind = bl->wire = BC_SPARSE, bl->k = nk, bl->s = ns, bl->a = f[8], bl->nnz = nnz;
                 for (uint32_t q = 0; q < 4; q++)
                     bl->bitmap[q] = bm[q];
             }
         }
+        uint64_t best64 = best;
+        bc_patch_pick(bl, p, w, cnt, pd, pf, &best64);
     }
     bl->hsize = bc_header_size(bl->wire, w, cnt);
     bl->pbits = bc_payload_bits(bl);
@@ -283,14 +288,19 @@ static __device__ void bc_enc_choose32(bc_ws *ws, const uint8_t *src, uint32_t w
                 }
             }
         }
+        if (OWN_LANE() == 0)
+            ws->umin[b] = aumin, ws->umax[b] = aumax;
         uint32_t f[9] = {__reduce_or_sync(OWN_FULL, fo32), __reduce_max_sync(OWN_FULL, fx32), fb,
                          __reduce_or_sync(OWN_FULL, do32), __reduce_max_sync(OWN_FULL, dx32), db,
                          __reduce_or_sync(OWN_FULL, no32), __reduce_max_sync(OWN_FULL, nx32), nb};
+        bc_patch pd, pf;
+        bc_patch_both(ws, p, w, cnt, db, m, &pd, &pf);
         if (ws->flt == 0) {
-            bc_enc_pick32(ws, bl, p, w, cnt, m32, aumin, aumax, aand, aor, f, nnz, bm);
+            bc_enc_pick32(ws, bl, p, w, cnt, m32, aumin, aumax, aand, aor, f, nnz, bm, &pd, &pf);
         } else { /* f32: the core's choice, decimals tried, on the widened statistics */
             bc_stats sv = {aumin, aumax, aand, aor, (int64_t)asmin, (int64_t)asmax};
-            bc_sums t = {f[0], f[1], fb, f[3], f[4], db, f[6], f[7], nb, nnz, {bm[0], bm[1], bm[2], bm[3]}};
+            bc_sums t = {f[0], f[1], fb, f[3], f[4], db, f[6], f[7], nb, nnz, {bm[0], bm[1], bm[2], bm[3]},
+                         pd,   pf};
             bc_enc_pick(ws, bl, p, w, cnt, m, &sv, &t);
         }
     }
@@ -340,6 +350,10 @@ static __device__ void bc_enc_header(uint32_t *S, const bc_block *bl, uint32_t b
         own_put_bits(S, h, bl->s | (bl->k << 8), 16);
         own_put_bits(S, h + 16, bl->a, bits);
         break;
+    case BC_PDELTA:
+    case BC_PFLT:
+        bc_enc_header_patched(S, bl, bits);
+        break;
     default: {
         uint32_t bm = (bl->cnt + 7u) / 8u;
         for (uint32_t q = 0; q < bm; q++)
@@ -367,8 +381,12 @@ static __device__ void bc_enc_write32(bc_ws *ws, const uint8_t *src, uint32_t wp
     for (uint32_t b = wp; b < ws->nb; b += nw) {
         const bc_block *bl = &ws->blk[b];
         const uint8_t *p = src + (uint64_t)b * BC_BLOCK * W;
-        if (L == 0)
+        if (L == 0 && ws->uni) {
+            if (b == 0)
+                bc_enc_tile_header(S, bl, 8u * W);
+        } else if (L == 0) {
             bc_enc_header(S, bl, b, 8u * W);
+        }
         uint32_t kind = bl->kind, cnt = bl->cnt, k = bl->k, s = bl->s, p0 = (uint32_t)bl->poff;
         uint32_t a = (uint32_t)bl->a, bb = (uint32_t)bl->b;
         switch (kind) {
@@ -399,6 +417,10 @@ static __device__ void bc_enc_write32(bc_ws *ws, const uint8_t *src, uint32_t wp
             }
             break;
         }
+        case BC_PDELTA:
+        case BC_PFLT:
+            bc_enc_write_patched(S, bl, p, W, m);
+            break;
         case BC_SPARSE:
             for (uint32_t e = L; e < cnt; e += OWN_NLANES) {
                 uint32_t v = bc_ld32<W>(p, e), q = e / 32u;
@@ -445,7 +467,7 @@ static __device__ uint32_t bc_encode_tile32(bc_ws *ws, const uint8_t *src, uint3
                                             uint32_t algo, uint32_t nw)
 {
     uint32_t w = own_type_width(dtype), raw = cnt * w;
-    OWN_RUN(nw, bc_set_tile, ws, dtype, cnt, algo);
+    OWN_RUN(nw, bc_set_tile, ws, dtype, cnt, algo, BC_VERSION);
     if (w == 4)
         OWN_RUN(nw, bc_enc_choose32<4>, ws, src);
     else if (w == 2)
@@ -488,8 +510,8 @@ static __device__ oc_status bc_compress_chunk_in(bc_ws_in *ws, const uint8_t *sr
     *out = 0;
     if (own_type_width(dtype) == 0 || algo > 1)
         return OC_ERR_INVALID_ARGUMENT;
-    return own_tiled_compress(ws, &algo, src, n, OWN_ID_BITCOMP, dtype, algo, BC_TILE, dst, cap, out, nw,
-                              bc_tile_encode_in, bc_tile_put32, bc_bytes_copy);
+    return own_tiled_compress_v(ws, &algo, src, n, OWN_ID_BITCOMP, BC_VERSION, dtype, algo, BC_TILE, dst, cap,
+                                out, nw, bc_tile_encode_in, bc_tile_put32, bc_bytes_copy);
 }
 
 /* 3 CTAs an SM (~80 registers, ~112 bytes of spills): 1.16-1.20x the 2
