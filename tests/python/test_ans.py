@@ -94,3 +94,25 @@ def test_gpu_and_cpu_write_the_same_bytes():
         assert bytes(dev.cpu()) == host, name
         back = codec.decode(dev, data_type=a.dtype.str)
         np.testing.assert_array_equal(cp.asnumpy(cp.asarray(back)), a)
+
+
+@pytest.mark.parametrize("algorithm", ["ANS", "Bitcomp", "Cascaded"])
+@pytest.mark.parametrize("name", ["bf16", "bfloat16"])
+def test_bfloat16_by_name(algorithm, name):
+    """bfloat16 has no numpy type string: the typed codecs take data_type='bf16' (or 'bfloat16'); the chunk's
+    header says bfloat16 (FORMAT.md's type 10), the decoded Arrays are '<u2', and the values come back."""
+    f32 = (RNG.standard_normal(30_000) * 0.02).astype(np.float32)
+    bf16 = (f32.view(np.uint32) >> 16).astype(np.uint16)  # bfloat16 by truncation, as the benchmark's weights
+    codec = oc.Codec(algorithm=algorithm, data_type=name, bitstream_kind=oc.BitstreamKind.RAW)
+    assert codec.data_type == "bf16"
+    comp = codec.encode(bf16)  # one RAW chunk (60,000 bytes)
+    raw = bytes(comp)
+    assert raw[0] == ord(algorithm[0]) and raw[2] == 10  # the typed chunk header: codec id; data type bfloat16
+    back = codec.decode(comp)
+    assert back.__array_interface__["typestr"] == "<u2"
+    np.testing.assert_array_equal(np.asarray(back), bf16)
+
+
+def test_bfloat16_name_only_for_typed_codecs():
+    with pytest.raises(ValueError, match="data_type 'bf16' is for Cascaded, Bitcomp and ANS"):
+        oc.Codec(algorithm="LZ4", data_type="bf16")

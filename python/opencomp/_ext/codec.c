@@ -225,6 +225,20 @@ static PyObject *codec_synchronize(PyObject *self, PyObject *unused)
 
 /* ---- constructor ------------------------------------------------------------ */
 
+/* data_type= "bf16" or "bfloat16" (a str): bfloat16, which numpy's type
+ * strings cannot name. */
+static int is_bf16_name(PyObject *o)
+{
+    if (!o || !PyUnicode_Check(o))
+        return 0;
+    const char *u = PyUnicode_AsUTF8(o);
+    if (!u) {
+        PyErr_Clear();
+        return 0;
+    }
+    return !strcmp(u, "bf16") || !strcmp(u, "bfloat16");
+}
+
 static size_t type_width(oc_data_type t);
 
 /* The algorithms, their nvCOMP spellings and the rest come from the
@@ -434,7 +448,11 @@ static PyObject *codec_new(PyTypeObject *type, PyObject *args, PyObject *kw)
             goto fail;
         c->kind = (int)v;
     }
-    if (oc_py_typestr_from_object(dtype, c->data_type, sizeof c->data_type) != 0)
+    /* bfloat16 has no array-protocol type string: the typed codecs take it by
+     * name ("bf16" or "bfloat16"); their decoded Arrays are '<u2' */
+    if (is_bf16_name(dtype))
+        memcpy(c->data_type, "bf16", sizeof "bf16");
+    else if (oc_py_typestr_from_object(dtype, c->data_type, sizeof c->data_type) != 0)
         goto fail;
     if (algtype != Py_None) {
         /* nvCOMP's Deflate/GDeflate algorithm_type 0..5 (fastest .. best ratio);
@@ -504,12 +522,19 @@ static PyObject *codec_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     }
     if (filter_args(c, cname, shuffle, typesize, blocksize) != 0)
         goto fail;
+    if (!strcmp(c->data_type, "bf16") && c->algorithm != OC_ALGO_CASCADED &&
+        c->algorithm != OC_ALGO_BITCOMP && c->algorithm != OC_ALGO_ANS) {
+        PyErr_SetString(PyExc_ValueError,
+                        "data_type 'bf16' is for Cascaded, Bitcomp and ANS (the other algorithms code bytes: "
+                        "give the decoded Arrays' type as an array-protocol type string such as '<u2')");
+        goto fail;
+    }
     if (c->data_type[0] && (c->algorithm == OC_ALGO_CASCADED || c->algorithm == OC_ALGO_BITCOMP)) {
         oc_data_type t;
         if (oc_data_type_from_name(c->data_type, &t) != OC_OK) {
             PyErr_Format(PyExc_ValueError,
                          "data_type '%s' is not a type %s codes (|u1 |i1 <u2 <i2 <u4 <i4 "
-                         "<u8 <i8 <f2 <f4 <f8)",
+                         "<u8 <i8 <f2 <f4 <f8 bf16)",
                          c->data_type, c->algorithm == OC_ALGO_CASCADED ? "Cascaded" : "Bitcomp");
             goto fail;
         }
@@ -2101,7 +2126,7 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
     if (parse_errors(errors, &status_mode) != 0 || oc_py_typestr_from_object(dtype, ts, sizeof ts) != 0)
         return NULL;
     if (!ts[0])
-        memcpy(ts, c->data_type, sizeof ts);
+        snprintf(ts, sizeof ts, "%s", strcmp(c->data_type, "bf16") ? c->data_type : "<u2");
     job j;
     memset(&j, 0, sizeof j);
     PyObject *ret = NULL;
@@ -2587,6 +2612,7 @@ static PyType_Slot codec_slots[] = {
      "entropy-coded); "
      "default: the input arrays' dtype when it has 1 or 2 bytes, else '|u1'. "
      "Bitcomp: data_type (as Cascaded's) and algorithm_type 0 (default) or 1 ('sparse', for mostly zeros). "
+     "Cascaded, Bitcomp and ANS also take data_type='bf16' (or 'bfloat16'): bfloat16, decoded as '<u2'. "
      "Blosc (RAW chunks, as numcodecs.Blosc writes them): cname 'lz4' (default), 'blosclz', 'lz4hc', "
      "'snappy', 'zlib' or 'zstd'; level= is clevel (1..9, default 5); shuffle 0 NOSHUFFLE, 1 SHUFFLE "
      "(default), 2 BITSHUFFLE, -1 AUTOSHUFFLE; typesize 1..255 (the element size); blocksize (0 = "
