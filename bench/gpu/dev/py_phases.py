@@ -34,7 +34,8 @@ import numpy as np
 
 import opencomp as oc
 
-NAMES = {"lz4": "LZ4", "snappy": "Snappy", "zstd": "Zstd", "deflate": "Deflate", "gdeflate": "GDeflate"}
+NAMES = {"lz4": "LZ4", "snappy": "Snappy", "zstd": "Zstd", "deflate": "Deflate", "gdeflate": "GDeflate",
+         "cascaded": "Cascaded", "bitcomp": "Bitcomp", "ans": "ANS"}
 
 
 def batch(files, chunk, total):
@@ -64,6 +65,7 @@ def main():
     ap.add_argument("--repeats", type=int, default=15)
     ap.add_argument("--offsets", choices=["device", "host"], default="device",
                     help="offset and size arrays as CuPy (device) or numpy (host) int64 arrays")
+    ap.add_argument("--data-type", default="", help="element type of cascaded/bitcomp/ans (<i4, <f8, bf16, ...)")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
     files = [f for p in a.files for f in (sorted(glob.glob(os.path.join(p, "*"))) if os.path.isdir(p) else [p])]
@@ -73,8 +75,9 @@ def main():
     # the stream object, not its .ptr: the Codec then keeps it alive.  With the int, the stream was destroyed
     # before the Codec when main()'s locals went (in order of definition), and the Codec's teardown on the
     # destroyed stream ended the process with SIGSEGV after every line was printed (call P, session 9)
+    typed = {"data_type": a.data_type} if a.data_type else {}
     codec = oc.Codec(algorithm=NAMES[a.codec], bitstream_kind=oc.BitstreamKind.RAW, uncomp_chunk_size=a.chunk,
-                     cuda_stream=stream)
+                     cuda_stream=stream, **typed)
     views = [inp[i * a.chunk:(i + 1) * a.chunk] for i in range(n)]
     comp = codec.encode(views)
     cviews = [cp.asarray(c).view(cp.uint8).reshape(-1) for c in comp]
