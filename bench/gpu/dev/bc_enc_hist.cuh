@@ -261,8 +261,8 @@ static __device__ uint32_t bcx_tile_encode_in_h(void *ws, const void *opts, cons
 
 static __global__ void __launch_bounds__(BCK_THREADS, 3)
     bc_k_encode_reread(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
-                     const size_t *caps, size_t *dst_sizes, oc_status *statuses, uint32_t dtype,
-                     uint32_t algo)
+                       const size_t *caps, size_t *dst_sizes, oc_status *statuses, uint32_t dtype,
+                       uint32_t algo)
 {
     extern __shared__ __align__(16) unsigned char bc_smem[];
     bc_ws_in *ws = (bc_ws_in *)bc_smem;

@@ -30,8 +30,8 @@
 
 #include "dev_lz_split_pp.h"
 
-#define OC_BIG_R 4        /* records a thread holds in a tile */
-#define OC_BIG_SHORT 32u  /* copies up to this long: by their own lane */
+#define OC_BIG_R 4       /* records a thread holds in a tile */
+#define OC_BIG_SHORT 32u /* copies up to this long: by their own lane */
 
 struct oc_big_pp {
     oc_split_rec *recs; /* OC_PP_SEG_RECS per segment */
@@ -299,7 +299,8 @@ __global__ void __launch_bounds__(NW * 32, 1024 / (NW * 32))
                     int l = __ffs(m) - 1;
                     m &= m - 1;
                     uint32_t o = __shfl_sync(0xffffffffu, mp, l), fr = __shfl_sync(0xffffffffu, from, l),
-                             len = __shfl_sync(0xffffffffu, ml[r], l), off = __shfl_sync(0xffffffffu, mo[r], l);
+                             len = __shfl_sync(0xffffffffu, ml[r], l),
+                             off = __shfl_sync(0xffffffffu, mo[r], l);
                     oc_big_warp_copy(dst, o, dst + fr, len, off < len ? off : 0, false, lane);
                     __syncwarp();
                 }

@@ -94,7 +94,8 @@ struct wmark {
     uint32_t rec;
 };
 
-static int sim_copy(const uint8_t *src, const oc_split_rec *cr, uint32_t n, uint8_t *dst, uint32_t outn, int nw)
+static int sim_copy(const uint8_t *src, const oc_split_rec *cr, uint32_t n, uint8_t *dst, uint32_t outn,
+                    int nw)
 {
     const uint32_t nthr = (uint32_t)nw * 32, tile = nthr * R;
     std::vector<wmark> wm(outn, wmark{-1, -1, -1, 0});
@@ -102,12 +103,12 @@ static int sim_copy(const uint8_t *src, const oc_split_rec *cr, uint32_t n, uint
     int G = 0; /* rounds so far, over all tiles (marks compare across tiles) */
     auto rd = [&](uint32_t q, int round, int warp, int slot, uint32_t rec, bool own_ok) {
         const wmark &m = wm[q];
-        bool ok = m.round >= 0 &&
-                  (m.round < round || (m.round == round && m.warp == warp && m.slot < slot) ||
-                   (own_ok && m.round == round && m.rec == rec && m.slot == slot));
+        bool ok = m.round >= 0 && (m.round < round || (m.round == round && m.warp == warp && m.slot < slot) ||
+                                   (own_ok && m.round == round && m.rec == rec && m.slot == slot));
         if (!ok && races++ < 5)
-            fprintf(stderr, "race: byte %u read in round %d (warp %d slot %d), written round %d warp %d slot %d\n",
-                    q, round, warp, slot, m.round, m.warp, m.slot);
+            fprintf(stderr,
+                    "race: byte %u read in round %d (warp %d slot %d), written round %d warp %d slot %d\n", q,
+                    round, warp, slot, m.round, m.warp, m.slot);
         return dst[q];
     };
     for (uint32_t t0 = 0; t0 < n; t0 += tile) {
@@ -163,11 +164,12 @@ static int sim_copy(const uint8_t *src, const oc_split_rec *cr, uint32_t n, uint
                                 rdy[l] = (pend[t] >> r & 1) &&
                                          (end <= hwm || (end <= f[t] && (from >= lo0 || lo0 <= hwm)));
                                 if (deps && (pend[t] >> r & 1) && !rdy[l]) {
-                                    /* every tile record whose match part overlaps [from, end) copied before this
-                                       round, or by this warp in an earlier slot of it */
+                                    /* every tile record whose match part overlaps [from, end) copied before
+                                       this round, or by this warp in an earlier slot of it */
                                     bool ok = true;
                                     if (end > lo[0]) {
-                                        uint32_t a = 0, b = tile; /* last record with lo <= max(from, lo[0]) */
+                                        uint32_t a = 0,
+                                                 b = tile; /* last record with lo <= max(from, lo[0]) */
                                         uint32_t x = from > lo[0] ? from : lo[0];
                                         while (b - a > 1) {
                                             uint32_t m = (a + b) / 2;
@@ -182,7 +184,8 @@ static int sim_copy(const uint8_t *src, const oc_split_rec *cr, uint32_t n, uint
                                                 continue;
                                             int dr = done[q];
                                             uint32_t qt = q / R;
-                                            ok = dr && (dr < round || ((int)(qt / 32) == w && (int)(q % R) < r));
+                                            ok = dr &&
+                                                 (dr < round || ((int)(qt / 32) == w && (int)(q % R) < r));
                                         }
                                     }
                                     rdy[l] = ok;
@@ -279,19 +282,23 @@ int main(int argc, char **argv)
                 recs_total += (long long)nrec;
                 chunks++;
             }
-            printf("  %-6s %-28s rounds a tile %.1f\n", snappy ? "snappy" : "lz4", strrchr(fn, '/') ? strrchr(fn, '/') + 1 : fn,
+            printf("  %-6s %-28s rounds a tile %.1f\n", snappy ? "snappy" : "lz4",
+                   strrchr(fn, '/') ? strrchr(fn, '/') + 1 : fn,
                    tiles_total > ft ? (double)(rounds_total - fr) / (double)(tiles_total - ft) : 0.0);
         }
-        printf("%s, %zu-byte chunks, %d warps: %lld chunks, %.1f records a chunk, %lld tiles, %.1f rounds a tile "
+        printf("%s, %zu-byte chunks, %d warps: %lld chunks, %.1f records a chunk, %lld tiles, %.1f rounds a "
+               "tile "
                "(max %lld), races %lld\n",
-               snappy ? "snappy" : "lz4", chunk, nw, chunks, chunks ? (double)recs_total / (double)chunks : 0.0,
-               tiles_total, tiles_total ? (double)rounds_total / (double)tiles_total : 0.0, max_rounds, races);
-        printf("  parse passes, CPU us a chunk: A's longest segment %.1f (all segments %.1f), B (serial) %.1f, "
-               "C's longest segment %.1f, D %.1f; segments %.1f a chunk, rewalked in B %.2f%%\n",
-               chunks ? t_a_max / 1e3 / (double)chunks : 0.0, chunks ? t_a_sum / 1e3 / (double)chunks : 0.0,
-               chunks ? t_b / 1e3 / (double)chunks : 0.0, chunks ? t_c_max / 1e3 / (double)chunks : 0.0,
-               chunks ? t_d / 1e3 / (double)chunks : 0.0, chunks ? (double)segs_total / (double)chunks : 0.0,
-               segs_total ? 100.0 * (double)pp_rewalks / (double)segs_total : 0.0);
+               snappy ? "snappy" : "lz4", chunk, nw, chunks,
+               chunks ? (double)recs_total / (double)chunks : 0.0, tiles_total,
+               tiles_total ? (double)rounds_total / (double)tiles_total : 0.0, max_rounds, races);
+        printf(
+            "  parse passes, CPU us a chunk: A's longest segment %.1f (all segments %.1f), B (serial) %.1f, "
+            "C's longest segment %.1f, D %.1f; segments %.1f a chunk, rewalked in B %.2f%%\n",
+            chunks ? t_a_max / 1e3 / (double)chunks : 0.0, chunks ? t_a_sum / 1e3 / (double)chunks : 0.0,
+            chunks ? t_b / 1e3 / (double)chunks : 0.0, chunks ? t_c_max / 1e3 / (double)chunks : 0.0,
+            chunks ? t_d / 1e3 / (double)chunks : 0.0, chunks ? (double)segs_total / (double)chunks : 0.0,
+            segs_total ? 100.0 * (double)pp_rewalks / (double)segs_total : 0.0);
     }
     printf("lz_big_cpu_check: %s\n", bad || races ? "FAILED" : "OK");
     return bad || races ? 1 : 0;

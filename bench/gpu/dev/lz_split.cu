@@ -378,8 +378,8 @@ enum {
     V_BIGD_W16,
     V_COUNT
 };
-static const char *const vname[V_COUNT] = {"library-pipe",  "split-r16k",     "split-r4k",    "split-r0",
-                                           "split-pp-r4k",  "smem-w256-t2",   "smem-w512-t2", "smem-w256-t1",
+static const char *const vname[V_COUNT] = {"library-pipe",  "split-r16k",      "split-r4k",    "split-r0",
+                                           "split-pp-r4k",  "smem-w256-t2",    "smem-w512-t2", "smem-w256-t1",
                                            "library-split", "library-general", "big-w8",       "big-w16",
                                            "bigd-w8",       "bigd-w16"};
 static int v_on[V_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}; /* --variants */
@@ -442,13 +442,13 @@ static void launch(int snappy, int v, const dev_batch &d, cudaStream_t s, cudaEv
         unsigned g = (unsigned)n;
 #define BIG_LAUNCH(NW, DEPS)                                                                                 \
     (d.clk ? (snappy ? oc_big_kernel<true, NW, DEPS, true>                                                   \
-                           <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.clk)              \
+                  <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.clk)                        \
                      : oc_big_kernel<false, NW, DEPS, true>                                                  \
-                           <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.clk))             \
+                  <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.clk))                       \
            : (snappy ? oc_big_kernel<true, NW, DEPS, false>                                                  \
-                           <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.clk)              \
+                  <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.clk)                        \
                      : oc_big_kernel<false, NW, DEPS, false>                                                 \
-                           <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.clk)))
+                  <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.clk)))
         if (v == V_BIG_W8)
             BIG_LAUNCH(8, false);
         else if (v == V_BIG_W16)
@@ -602,7 +602,8 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
     /* v9: the library's scratch and second stream, as the engine makes them (cuda_engine.cu) */
     memset(&d.ls, 0, sizeof(d.ls));
     d.clk = NULL;
-    unsigned long long *d_clk = NULL, *h_clk = (unsigned long long *)malloc(n * OC_BIG_CLK * sizeof(unsigned long long));
+    unsigned long long *d_clk = NULL,
+                       *h_clk = (unsigned long long *)malloc(n * OC_BIG_CLK * sizeof(unsigned long long));
     CUDA_OK(cudaMalloc(&d_clk, n * OC_BIG_CLK * sizeof(unsigned long long)));
     double phase[V_COUNT][OC_BIG_CLK]; /* v14's phase clocks, means over the chunks (checking run) */
     memset(phase, 0, sizeof(phase));
@@ -669,7 +670,8 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
         launch(snappy, v, dc, s, 0);
         CUDA_OK(cudaStreamSynchronize(s));
         if (dc.clk) {
-            CUDA_OK(cudaMemcpy(h_clk, d_clk, n * OC_BIG_CLK * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+            CUDA_OK(cudaMemcpy(h_clk, d_clk, n * OC_BIG_CLK * sizeof(unsigned long long),
+                               cudaMemcpyDeviceToHost));
             for (size_t i = 0; i < n; i++)
                 for (int k = 0; k < OC_BIG_CLK; k++)
                     phase[v][k] += (double)h_clk[i * OC_BIG_CLK + k] / (double)n;
@@ -721,10 +723,11 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
         printf("\n");
         if (v >= V_BIG_W8) {
             const double *ph = phase[v];
-            printf("%5zu KiB %-6s %-12s phases, k cycles a chunk: A %.0f B %.0f C %.0f D %.0f scan+literals %.0f "
+            printf("%5zu KiB %-6s %-12s phases, k cycles a chunk: A %.0f B %.0f C %.0f D %.0f scan+literals "
+                   "%.0f "
                    "rounds %.0f (%.1f rounds a tile, %.0f tiles)\n",
-                   chunk >> 10, alg, vname[v], ph[0] / 1e3, ph[1] / 1e3, ph[2] / 1e3, ph[3] / 1e3, ph[4] / 1e3,
-                   ph[5] / 1e3, ph[7] > 0 ? ph[6] / ph[7] : 0.0, ph[7]);
+                   chunk >> 10, alg, vname[v], ph[0] / 1e3, ph[1] / 1e3, ph[2] / 1e3, ph[3] / 1e3,
+                   ph[4] / 1e3, ph[5] / 1e3, ph[7] > 0 ? ph[6] / ph[7] : 0.0, ph[7]);
         }
     }
     fflush(stdout);
