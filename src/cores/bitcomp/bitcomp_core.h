@@ -544,8 +544,9 @@ OWN_DEV uint64_t bc_patched(const uint32_t *S, const bc_block *bl, uint32_t base
     return r;
 }
 
-/* A patched block (PDELTA, PFLT) into out, a warp (the CUDA engine's tile
- * decoder takes these blocks here; the core's loop below does the same). */
+/* A patched block (PDELTA, PFLT) into out, a warp: bc_dec_blocks' loop for
+ * these kinds (the CUDA engine decodes them with its own loops,
+ * src/cuda/codecs/bitcomp/bitcomp_dec_gpu.cuh). */
 OWN_DEV void bc_dec_patched_block(const uint32_t *S, const bc_block *bl, uint8_t *out, uint32_t w)
 {
     uint64_t m = own_mask64(8u * w), carry = 0;
@@ -580,6 +581,10 @@ OWN_DEV void bc_dec_blocks(bc_ws *ws, uint8_t *dst, uint32_t wp, uint32_t nw)
     for (uint32_t b = wp; b < ws->nb; b += nw) {
         const bc_block *bl = &ws->blk[b];
         uint8_t *out = dst + (uint64_t)b * BC_BLOCK * w;
+        if (bl->kind == BC_PFLT || bl->kind == BC_PDELTA) {
+            bc_dec_patched_block(S, bl, out, w);
+            continue;
+        }
         uint64_t carry = 0;
         uint32_t kb = bl->kind == BC_PLANES ? bc_popc64(bl->a) : bl->k;
         for (uint32_t base = 0; base < bl->cnt; base += OWN_NLANES) {
@@ -590,18 +595,6 @@ OWN_DEV void bc_dec_blocks(bc_ws *ws, uint8_t *dst, uint32_t wp, uint32_t nw)
             case BC_CONST:
                 v = bl->a;
                 break;
-            case BC_PFLT:
-                v = bc_rotr1((bl->a - bc_patched(S, bl, base, live, e)) & m, 8u * w);
-                break;
-            case BC_PDELTA: {
-                uint64_t r = bc_patched(S, bl, base, live && e > 0, e - 1u), t = 0;
-                if (live)
-                    t = e == 0 ? bl->a : bl->b + r;
-                uint64_t incl = own_warp_incl_add64(t);
-                v = (carry + incl) & m;
-                carry += own_warp_last64(incl);
-                break;
-            }
             case BC_FOR:
                 if (live)
                     v = (bl->a + (own_bits_get(S, bl->poff + (uint64_t)e * kb, kb) << bl->s)) & m;
