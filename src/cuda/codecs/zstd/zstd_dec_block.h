@@ -299,6 +299,24 @@ OC_CORE_FN void zd_exec_literals(zd_tables *T, uint8_t *out, const uint8_t *lit,
 #endif
 }
 
+#ifdef __CUDACC__
+/* The matches of a batch whose source another lane's copy writes (dep: their
+ * lanes), each by the whole warp, in sequence order; mpos, off and ml are
+ * the calling lane's match (zd_exec_matches, and zstd_decode.cu's
+ * out-of-order executors). */
+static __device__ __forceinline__ void zd_dep_matches(uint8_t *out, uint32_t dep, uint32_t mpos, uint32_t off,
+                                                      uint32_t ml)
+{
+    for (; dep; dep &= dep - 1) {
+        int j = __ffs(dep) - 1;
+        uint32_t mj = __shfl_sync(0xFFFFFFFFu, mpos, j), oj = __shfl_sync(0xFFFFFFFFu, off, j);
+        uint32_t lj = __shfl_sync(0xFFFFFFFFu, ml, j);
+        zd_match(out + mj, oj, lj);
+        __syncwarp();
+    }
+}
+#endif
+
 OC_CORE_FN void zd_exec_matches(zd_tables *T, uint8_t *out, uint32_t cnt, uint32_t bop)
 {
     uint32_t lane = OC_LANE();
@@ -317,13 +335,7 @@ OC_CORE_FN void zd_exec_matches(zd_tables *T, uint8_t *out, uint32_t cnt, uint32
         zd_copy_lane(out + mpos, out + mpos - off, ml);
     uint32_t dep = __ballot_sync(0xFFFFFFFFu, !indep);
     OC_WARP_SYNC();
-    for (; dep; dep &= dep - 1) {
-        int j = __ffs(dep) - 1;
-        uint32_t mj = __shfl_sync(0xFFFFFFFFu, mpos, j), oj = __shfl_sync(0xFFFFFFFFu, off, j);
-        uint32_t lj = __shfl_sync(0xFFFFFFFFu, ml, j);
-        zd_match(out + mj, oj, lj);
-        OC_WARP_SYNC();
-    }
+    zd_dep_matches(out, dep, mpos, off, ml);
     OC_WARP_SYNC(); /* the next batch overwrites T->sq_* */
 #else
     for (uint32_t j = lane; j < cnt; j += OC_NLANES) {

@@ -277,13 +277,7 @@ static __device__ int zf_matches(zd_tables *T, uint8_t *o, uint32_t cnt, uint32_
         zd_copy_lane(o + mpos, o + mpos - off, ml);
     uint32_t dep = __ballot_sync(0xFFFFFFFFu, !indep);
     __syncwarp();
-    for (; dep; dep &= dep - 1) {
-        int j = __ffs(dep) - 1;
-        uint32_t mj = __shfl_sync(0xFFFFFFFFu, mpos, j), oj = __shfl_sync(0xFFFFFFFFu, off, j);
-        uint32_t lj = __shfl_sync(0xFFFFFFFFu, ml, j);
-        zd_match(o + mj, oj, lj);
-        __syncwarp();
-    }
+    zd_dep_matches(o, dep, mpos, off, ml);
     __syncwarp(); /* the next batch overwrites T->sq_* */
     return 1;
 }
