@@ -405,8 +405,10 @@ extern __shared__ zd_tables oo_tables[];
 
 /* A CTA of E + NE warps per frame (one wave: the harness launches a CTA per frame); the frame's
  * blocks were recorded by bf_layout. */
-template <int E, int NE, int R, int S> /* S 1: v9s (write stamps, OO_W x 2 bytes of shared memory more) */
-__global__ void __launch_bounds__((E + NE) * 32)
+/* S 1: v9s (write stamps, OO_W x 2 bytes of shared memory more); MB: CTAs an SM the registers are cut
+ * for (session 12's small shapes, 1 + 1 warps at 8 an SM: 1024 frames of 1 MiB in one wave) */
+template <int E, int NE, int R, int S, int MB = 1>
+__global__ void __launch_bounds__((E + NE) * 32, MB)
     bf_ooo(size_t n, const void *const *srcs, void *const *dsts, const size_t *caps, BfChunk *ch,
            uint8_t *region, uint8_t *slots, OoSync *syncs)
 {
