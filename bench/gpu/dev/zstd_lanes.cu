@@ -35,6 +35,9 @@
  * v6's warp cycles in each step (prepare, lane decode, execute, finish).
  * Built with -DZL_DEPGROUPS (zstd_lanes_dep), its v6 rows run the frozen
  * variant of zstd_dec_lanes_dep.cuh instead of the library's zl_group.
+ * Built with -DZL_QUARTERS (zstd_lanes_q), its v6 rows run zl_group_q
+ * (zstd_dec_lanes_q.cuh: a round's batches executed by lane quarters at
+ * once, NOTES.md "Run 12").
  * Exit status 0 only if every check passed.
  */
 #include <cuda_runtime.h>
@@ -61,6 +64,10 @@
 /* the library's zl_group: groups up to ZL_G, its rows then chunk 3's tables */
 #define ZL_WARP_WORDS(g) ZL_DYN_WORDS
 #define ZL_MAX_G ZL_G
+#ifdef ZL_QUARTERS
+/* target zstd_lanes_q: the v6 rows run zl_group_q (a round's batches by lane quarters at once) */
+#include "zstd_dec_lanes_q.cuh"
+#endif
 #endif
 
 #define ZLK_WARPS 4 /* warps per block */
@@ -113,6 +120,9 @@ __global__ void __launch_bounds__(ZLK_WARPS * 32, 4)
 #ifdef ZL_DEPGROUPS
         zl_group_dep(T, L, sq, first, m, src_ptrs, src_sizes, dst_ptrs, dst_caps, dst_sizes, statuses, lits,
                      litcap, tabs);
+#elif defined(ZL_QUARTERS)
+        zl_group_q(T, L, LG, sq, (uint16_t *)(void *)(sq + ZL_SQ_WORDS(ZL_G)), first, m, src_ptrs, src_sizes,
+                   dst_ptrs, dst_caps, dst_sizes, statuses, lits, litcap, tabs);
 #else
         zl_group(T, L, LG, sq, (uint16_t *)(void *)(sq + ZL_SQ_WORDS(ZL_G)), first, m, src_ptrs, src_sizes,
                  dst_ptrs, dst_caps, dst_sizes, statuses, lits, litcap, tabs);
