@@ -596,13 +596,14 @@ static int g_v9only = 0; /* --v9only: v9 alone (for the sanitizers) */
 /* --v9cfg K[,K...]: those v9 shapes alone (0: 4+4, 1: 2+2, 2: 3+5, 3: 2+6, 4: v9s 4+4, 5: v9s 3+5, 6: 3+5
  * with 6 slots; session 12's small CTAs for 256 KiB - 1 MiB frames, registers cut so the CTAs an SM
  * hold every frame of a 1 GiB batch of 1 MiB at once: 7: 1+1 with 2 slots, 8: 1+1 with 4 slots, both
- * 8 CTAs an SM; 9: 1+2 with 3 slots, 6 an SM; 10: 2+2 with 3 slots, 4 an SM).  None given: 0-3 and 6
+ * 8 CTAs an SM; 9: 1+2 with 3 slots, 6 an SM; 10: 2+2 with 3 slots, 4 an SM; 11: 3+5 with 8 slots, the
+ * end's XXH64 with word loads ahead, zstd_dev_xxh.cuh).  None given: 0-3 and 6
  * (and 4-5 with --v9s) */
 static unsigned g_v9cfg = 0;
-#define BF_NCFG 11
-static int g_v9s = 0;    /* --v9s: the v9s shapes (4, 5) instead of v9's (0-3) */
-static int g_minb = 0;   /* --minb: the library's per-chunk kernel also at MINB 3 and 5 */
-static int g_nov8 = 0;   /* --no-v8: no v8 line (the small v9 shapes' runs) */
+#define BF_NCFG 12
+static int g_v9s = 0;  /* --v9s: the v9s shapes (4, 5) instead of v9's (0-3) */
+static int g_minb = 0; /* --minb: the library's per-chunk kernel also at MINB 3 and 5 */
+static int g_nov8 = 0; /* --no-v8: no v8 line (the small v9 shapes' runs) */
 
 int main(int argc, char **argv)
 {
@@ -655,8 +656,9 @@ int main(int argc, char **argv)
         }
     }
     if (files.empty()) {
-        fprintf(stderr, "usage: zstd_bigframe [--chunks 1M,4M] [--total B] [--reps N] [--level L] "
-                        "[--quick | --ooo | --v9only] [--v9s] [--v9cfg K[,K...]] [--minb] [--no-v8] FILE...\n");
+        fprintf(stderr,
+                "usage: zstd_bigframe [--chunks 1M,4M] [--total B] [--reps N] [--level L] "
+                "[--quick | --ooo | --v9only] [--v9s] [--v9cfg K[,K...]] [--minb] [--no-v8] FILE...\n");
         return 2;
     }
     cudaStream_t s = 0;
@@ -744,8 +746,9 @@ int main(int argc, char **argv)
                 static const int kinds[5] = {OC_ZSTD_DEC_PER_CHUNK, OC_ZSTD_DEC_AUTO, OC_ZSTD_DEC_FRAMES,
                                              OC_ZSTD_DEC_PER_CHUNK, OC_ZSTD_DEC_PER_CHUNK},
                                  minb[5] = {4, 4, 4, 3, 5};
-                static const char *names[5] = {"library per-chunk kernel", "library auto", "library frame kernel",
-                                               "library per-chunk kernel MINB 3", "library per-chunk kernel MINB 5"};
+                static const char *names[5] = {"library per-chunk kernel", "library auto",
+                                               "library frame kernel", "library per-chunk kernel MINB 3",
+                                               "library per-chunk kernel MINB 5"};
                 for (int k = 0; k < (g_minb ? 5 : 3) && !g_v9only; k++) {
                     std::vector<double> t;
                     oc_cuda_zstd_debug_set_min_blocks(minb[k]);
@@ -948,22 +951,23 @@ int main(int argc, char **argv)
                 if ((g_v9cfg && !(g_v9cfg >> cfgi & 1)) ||
                     (!g_v9cfg && (cfgi >= 7 || (cfgi >= 4 && cfgi < 6 && !g_v9s))))
                     continue;
-                static const int ee[BF_NCFG] = {4, 2, 3, 2, 4, 3, 3, 1, 1, 1, 2},
-                                 ne[BF_NCFG] = {4, 2, 5, 6, 4, 5, 5, 1, 1, 2, 2},
-                                 rs[BF_NCFG] = {8, 4, 8, 8, 8, 8, 6, 2, 4, 3, 3};
+                static const int ee[BF_NCFG] = {4, 2, 3, 2, 4, 3, 3, 1, 1, 1, 2, 3},
+                                 ne[BF_NCFG] = {4, 2, 5, 6, 4, 5, 5, 1, 1, 2, 2, 5},
+                                 rs[BF_NCFG] = {8, 4, 8, 8, 8, 8, 6, 2, 4, 3, 3, 8};
                 int nw = ee[cfgi] + ne[cfgi], rr = rs[cfgi];
                 void (*kern)(size_t, const void *const *, void *const *, const size_t *, BfChunk *, uint8_t *,
-                             uint8_t *, OoSync *) = cfgi == 0   ? bf_ooo<4, 4, 8, 0>
-                                                    : cfgi == 1 ? bf_ooo<2, 2, 4, 0>
-                                                    : cfgi == 2 ? bf_ooo<3, 5, 8, 0>
-                                                    : cfgi == 3 ? bf_ooo<2, 6, 8, 0>
-                                                    : cfgi == 4 ? bf_ooo<4, 4, 8, 1>
-                                                    : cfgi == 5 ? bf_ooo<3, 5, 8, 1>
-                                                    : cfgi == 6 ? bf_ooo<3, 5, 6, 0>
-                                                    : cfgi == 7 ? bf_ooo<1, 1, 2, 0, 8>
-                                                    : cfgi == 8 ? bf_ooo<1, 1, 4, 0, 8>
-                                                    : cfgi == 9 ? bf_ooo<1, 2, 3, 0, 6>
-                                                                : bf_ooo<2, 2, 3, 0, 4>;
+                             uint8_t *, OoSync *) = cfgi == 0    ? bf_ooo<4, 4, 8, 0>
+                                                    : cfgi == 1  ? bf_ooo<2, 2, 4, 0>
+                                                    : cfgi == 2  ? bf_ooo<3, 5, 8, 0>
+                                                    : cfgi == 3  ? bf_ooo<2, 6, 8, 0>
+                                                    : cfgi == 4  ? bf_ooo<4, 4, 8, 1>
+                                                    : cfgi == 5  ? bf_ooo<3, 5, 8, 1>
+                                                    : cfgi == 6  ? bf_ooo<3, 5, 6, 0>
+                                                    : cfgi == 7  ? bf_ooo<1, 1, 2, 0, 8>
+                                                    : cfgi == 8  ? bf_ooo<1, 1, 4, 0, 8>
+                                                    : cfgi == 9  ? bf_ooo<1, 2, 3, 0, 6>
+                                                    : cfgi == 10 ? bf_ooo<2, 2, 3, 0, 4>
+                                                                 : bf_ooo<3, 5, 8, 0, 1, 1>;
                 unsigned smem = (unsigned)(nw * sizeof(zd_tables) + (cfgi == 4 || cfgi == 5 ? OO_W * 2 : 0));
                 CUDA_OK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
                 /* two CTAs an SM (256 frames at once on 132 SMs) need the largest shared-memory carveout */
@@ -1010,8 +1014,11 @@ int main(int argc, char **argv)
                 verify("v9");
                 printf("  v9%s %.2f GB/s (%.2f ms): layout %.2f, pipeline %.2f ms (%d executor + %d entropy "
                        "warps a frame, %d slots, %d CTAs an SM)\n",
-                       cfgi == 4 || cfgi == 5 ? "s" : "", gb / (median(tot) / 1e3), median(tot),
-                       median(step[0]), median(step[1]), ee[cfgi], ne[cfgi], rr, per_sm);
+                       cfgi == 4 || cfgi == 5 ? "s"
+                       : cfgi == 11           ? " fast-xxh"
+                                              : "",
+                       gb / (median(tot) / 1e3), median(tot), median(step[0]), median(step[1]), ee[cfgi],
+                       ne[cfgi], rr, per_sm);
                 cudaFree(dslots);
                 cudaFree(dsync);
             }

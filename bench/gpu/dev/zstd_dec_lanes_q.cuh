@@ -64,8 +64,8 @@ static __device__ __forceinline__ void zlq_match(uint8_t *out, uint32_t off, uin
 }
 
 /* zl_copy_down by a quarter: each step loads its 8 bytes before any of them is stored */
-static __device__ __forceinline__ void zlq_copy_down(uint8_t *d, const uint8_t *src, uint32_t len, uint32_t sub,
-                                                     uint32_t gm)
+static __device__ __forceinline__ void zlq_copy_down(uint8_t *d, const uint8_t *src, uint32_t len,
+                                                     uint32_t sub, uint32_t gm)
 {
     for (uint32_t i0 = 0; i0 < len; i0 += ZLQ_W) {
         uint32_t i = i0 + sub;
@@ -88,9 +88,10 @@ static __device__ __noinline__ void zlq_exec_round(const uint32_t *sq, uint32_t 
     uint32_t bb = __shfl_sync(0xFFFFFFFFu, L[0].batch_bop, (int)jj);
     uint32_t blp = __shfl_sync(0xFFFFFFFFu, L[0].batch_lp, (int)jj);
     uint32_t ordered = __shfl_sync(0xFFFFFFFFu, L[0].ordered, (int)jj);
-    uint8_t *d = (uint8_t *)(uintptr_t)__shfl_sync(0xFFFFFFFFu, (unsigned long long)(uintptr_t)L[0].dst, (int)jj);
-    const uint8_t *lit =
-        (const uint8_t *)(uintptr_t)__shfl_sync(0xFFFFFFFFu, (unsigned long long)(uintptr_t)L[0].lit, (int)jj);
+    uint8_t *d =
+        (uint8_t *)(uintptr_t)__shfl_sync(0xFFFFFFFFu, (unsigned long long)(uintptr_t)L[0].dst, (int)jj);
+    const uint8_t *lit = (const uint8_t *)(uintptr_t)__shfl_sync(
+        0xFFFFFFFFu, (unsigned long long)(uintptr_t)L[0].lit, (int)jj);
     if (j >= g)
         k = 0;
     const uint32_t *r_ll = sq + (0 * g + jj) * ZL_KS, *r_ml = sq + (1 * g + jj) * ZL_KS;
@@ -112,7 +113,8 @@ static __device__ __noinline__ void zlq_exec_round(const uint32_t *sq, uint32_t 
     uint32_t xo = so, xl = sl;
 #pragma unroll
     for (uint32_t dd = 1; dd < ZLQ_W; dd <<= 1) {
-        uint32_t a = __shfl_up_sync(0xFFFFFFFFu, xo, dd, ZLQ_W), c = __shfl_up_sync(0xFFFFFFFFu, xl, dd, ZLQ_W);
+        uint32_t a = __shfl_up_sync(0xFFFFFFFFu, xo, dd, ZLQ_W),
+                 c = __shfl_up_sync(0xFFFFFFFFu, xl, dd, ZLQ_W);
         if (sub >= dd) {
             xo += a;
             xl += c;
