@@ -596,8 +596,9 @@ static int g_v9only = 0; /* --v9only: v9 alone (for the sanitizers) */
 /* --v9cfg K[,K...]: those v9 shapes alone (0: 4+4, 1: 2+2, 2: 3+5, 3: 2+6, 4: v9s 4+4, 5: v9s 3+5, 6: 3+5
  * with 6 slots; session 12's small CTAs for 256 KiB - 1 MiB frames, registers cut so the CTAs an SM
  * hold every frame of a 1 GiB batch of 1 MiB at once: 7: 1+1 with 2 slots, 8: 1+1 with 4 slots, both
- * 8 CTAs an SM; 9: 1+2 with 3 slots, 6 an SM; 10: 2+2 with 3 slots, 4 an SM; 11: 3+5 with 8 slots, the
- * end's XXH64 with word loads ahead, zstd_dev_xxh.cuh).  None given: 0-3 and 6
+ * 8 CTAs an SM; 9: 1+2 with 3 slots, 6 an SM; 10: 2+2 with 3 slots, 4 an SM; 11: 3+5 with 8 slots and
+ * the end's XXH64 as before session 12, byte loads, zstd_dev_xxh.cuh: the baseline of 2, whose end is the
+ * library's zd_pf_end).  None given: 0-3 and 6
  * (and 4-5 with --v9s) */
 static unsigned g_v9cfg = 0;
 #define BF_NCFG 12
@@ -1015,7 +1016,7 @@ int main(int argc, char **argv)
                 printf("  v9%s %.2f GB/s (%.2f ms): layout %.2f, pipeline %.2f ms (%d executor + %d entropy "
                        "warps a frame, %d slots, %d CTAs an SM)\n",
                        cfgi == 4 || cfgi == 5 ? "s"
-                       : cfgi == 11           ? " fast-xxh"
+                       : cfgi == 11           ? " old-xxh"
                                               : "",
                        gb / (median(tot) / 1e3), median(tot), median(step[0]), median(step[1]), ee[cfgi],
                        ne[cfgi], rr, per_sm);

@@ -39,9 +39,10 @@
  * variant of zstd_dec_lanes_dep.cuh instead of the library's zl_group.
  * Built with -DZL_QUARTERS (zstd_lanes_q), its v6 rows run zl_group_q
  * (zstd_dec_lanes_q.cuh: a round's batches executed by lane quarters at
- * once, NOTES.md "Run 12"); with -DZL_FASTXXH (zstd_lanes_x), zl_group_x
- * (zstd_dec_lanes_x.cuh: the group's content checksums at once, word loads
- * ahead of the rounds).
+ * once, NOTES.md "Run 12"); with -DZL_OLDXXH (zstd_lanes_o), zl_group_o
+ * (zstd_dec_lanes_o.cuh: the finish as it was before session 12, each
+ * chunk's checksum in turn with byte loads: the A/B baseline of the
+ * library's).
  * Exit status 0 only if every check passed.
  */
 #include <cuda_runtime.h>
@@ -72,9 +73,10 @@
 /* target zstd_lanes_q: the v6 rows run zl_group_q (a round's batches by lane quarters at once) */
 #include "zstd_dec_lanes_q.cuh"
 #endif
-#ifdef ZL_FASTXXH
-/* target zstd_lanes_x: the v6 rows run zl_group_x (the group's checksums at once, word loads ahead) */
-#include "zstd_dec_lanes_x.cuh"
+#ifdef ZL_OLDXXH
+/* target zstd_lanes_o: the v6 rows run zl_group_o (the finish before session 12: each chunk's checksum
+ * in turn, byte loads), the A/B baseline of the library's */
+#include "zstd_dec_lanes_o.cuh"
 #endif
 #endif
 
@@ -128,8 +130,8 @@ __global__ void __launch_bounds__(ZLK_WARPS * 32, 4)
 #ifdef ZL_DEPGROUPS
         zl_group_dep(T, L, sq, first, m, src_ptrs, src_sizes, dst_ptrs, dst_caps, dst_sizes, statuses, lits,
                      litcap, tabs);
-#elif defined(ZL_FASTXXH)
-        zl_group_x(T, L, LG, sq, (uint16_t *)(void *)(sq + ZL_SQ_WORDS(ZL_G)), first, m, src_ptrs, src_sizes,
+#elif defined(ZL_OLDXXH)
+        zl_group_o(T, L, LG, sq, (uint16_t *)(void *)(sq + ZL_SQ_WORDS(ZL_G)), first, m, src_ptrs, src_sizes,
                    dst_ptrs, dst_caps, dst_sizes, statuses, lits, litcap, tabs);
 #elif defined(ZL_QUARTERS)
         zl_group_q(T, L, LG, sq, (uint16_t *)(void *)(sq + ZL_SQ_WORDS(ZL_G)), first, m, src_ptrs, src_sizes,
