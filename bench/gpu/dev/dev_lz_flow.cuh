@@ -59,13 +59,18 @@ __device__ __forceinline__ void oc_flow_set_warp(uint8_t *fl, uint32_t op, uint3
         ((volatile uint8_t *)fl)[op + j] = 1;
 }
 
-template <bool SNAPPY, int NW, bool CLK>
+/* v15b (LIT1, lz_split's flowl-*): every literal of the chunk first, by the whole block in tiles of
+ * NW x 32 x OC_BIG_R records (v14's block scan places them), each record's match position stored in
+ * its lit_src; a barrier; then the matches alone by flags, batches of 32 a warp, with no chain and no
+ * scan (the positions are in the records) and every literal byte already final. */
+template <bool SNAPPY, int NW, bool CLK, bool LIT1>
 __global__ void __launch_bounds__(NW * 32, 1024 / (NW * 32))
     oc_flow_kernel(oc_cuda_batch b, oc_big_pp p, oc_split_rec *recs, const size_t *rec_base, uint32_t *nrecs,
                    uint8_t *flags, const size_t *uoff, unsigned long long *clk)
 {
     __shared__ uint32_t s_n;
     __shared__ unsigned long long s_chain; /* (batch << 32) | its output start */
+    __shared__ uint32_t s_sw[NW];
     size_t c = blockIdx.x;
     if (c >= b.n)
         return;
@@ -118,8 +123,96 @@ __global__ void __launch_bounds__(NW * 32, 1024 / (NW * 32))
     OC_FLOW_TICK(3);
     const uint32_t n = s_n, nb = (n + 31) / 32;
 
+    if (LIT1) {
+        /* 2a. v15b: the literals, tile after tile (v14's scan), match positions into lit_src */
+        const uint32_t tile = NW * 32 * OC_BIG_R;
+        uint32_t base = 0;
+        for (uint32_t t0 = 0; t0 < n; t0 += tile) {
+            uint32_t lo[OC_BIG_R], ll[OC_BIG_R], ls[OC_BIG_R], sum = 0;
+#pragma unroll
+            for (int r = 0; r < OC_BIG_R; r++) {
+                uint32_t i = t0 + (uint32_t)tid * OC_BIG_R + r;
+                oc_split_rec x = {0, 0, 0, 0};
+                if (i < n)
+                    x = cr[i];
+                ls[r] = x.lit_src, ll[r] = x.lit_len;
+                lo[r] = sum;
+                sum += x.lit_len + x.m_len;
+            }
+            uint32_t total = 0, mine = base + oc_big_scan<NW>(sum, &total, s_sw);
+            base += total;
+#pragma unroll
+            for (int r = 0; r < OC_BIG_R; r++) {
+                lo[r] += mine;
+                uint32_t i = t0 + (uint32_t)tid * OC_BIG_R + r;
+                bool lng = ll[r] > OC_BIG_SHORT;
+                if (!lng) {
+                    oc_big_lane_copy(dst, lo[r], src + ls[r], ll[r], 0, true);
+                    oc_flow_set_lane(fl, lo[r], ll[r]);
+                }
+                unsigned m = __ballot_sync(0xffffffffu, lng);
+                while (m) {
+                    int l = __ffs(m) - 1;
+                    m &= m - 1;
+                    uint32_t o = __shfl_sync(0xffffffffu, lo[r], l), s = __shfl_sync(0xffffffffu, ls[r], l),
+                             n2 = __shfl_sync(0xffffffffu, ll[r], l);
+                    oc_big_warp_copy(dst, o, src + s, n2, 0, true, lane);
+                    oc_flow_set_warp(fl, o, n2, lane);
+                }
+                if (i < n)
+                    cr[i].lit_src = lo[r] + ll[r]; /* the match's output position */
+            }
+        }
+        __syncthreads(); /* every literal byte, its flag and every position before the matches */
+        if (CLK && tid == 0) {
+            t_now = clock64();
+            ck[4] += t_now - t_prev;
+            t_prev = t_now;
+        }
+        /* 2b. the matches by flags */
+        for (uint32_t k = (uint32_t)warp; k < nb; k += NW) {
+            uint32_t i = k * 32 + (uint32_t)lane;
+            oc_split_rec x = {0, 0, 0, 0};
+            if (i < n)
+                x = cr[i];
+            const uint32_t mp = x.lit_src, from = mp - x.m_off, end = x.m_off < x.m_len ? mp : from + x.m_len;
+            const uint32_t rep = x.m_off < x.m_len ? x.m_off : 0;
+            bool pend = x.m_len != 0;
+            if (CLK && tid == 0)
+                ck[7]++;
+            while (__any_sync(0xffffffffu, pend)) {
+                bool ready = pend && oc_flow_final(fl, from, end);
+                if (CLK && tid == 0)
+                    ck[6]++;
+                __threadfence_block(); /* acquire */
+                __syncwarp();
+                bool lm = ready && x.m_len > OC_BIG_SHORT;
+                if (ready && !lm)
+                    oc_big_lane_copy(dst, mp, dst + from, x.m_len, rep, false);
+                const unsigned mm = __ballot_sync(0xffffffffu, lm);
+                for (unsigned m = mm; m;) {
+                    int l = __ffs(m) - 1;
+                    m &= m - 1;
+                    uint32_t o = __shfl_sync(0xffffffffu, mp, l), fr = __shfl_sync(0xffffffffu, from, l),
+                             n2 = __shfl_sync(0xffffffffu, x.m_len, l), off = __shfl_sync(0xffffffffu, x.m_off, l);
+                    oc_big_warp_copy(dst, o, dst + fr, n2, off < n2 ? off : 0, false, lane);
+                }
+                __threadfence_block(); /* release */
+                if (ready && !lm)
+                    oc_flow_set_lane(fl, mp, x.m_len);
+                for (unsigned m = mm; m;) {
+                    int l = __ffs(m) - 1;
+                    m &= m - 1;
+                    oc_flow_set_warp(fl, __shfl_sync(0xffffffffu, mp, l), __shfl_sync(0xffffffffu, x.m_len, l),
+                                     lane);
+                }
+                pend = pend && !ready;
+            }
+        }
+    }
+
     /* 2. the copy: batches of 32 records, each warp its own in order */
-    for (uint32_t k = (uint32_t)warp; k < nb; k += NW) {
+    for (uint32_t k = (uint32_t)warp; !LIT1 && k < nb; k += NW) {
         uint32_t i = k * 32 + (uint32_t)lane;
         oc_split_rec x = {0, 0, 0, 0};
         if (i < n)

@@ -13,9 +13,9 @@
  * --warp (v15a, session 12): the warp-ordered copy (each warp its tiles in
  * order, waiting on other warps' published progress) in lock step, with the
  * chunk's ideal depth; --flow (v15, dev_lz_flow.cuh): the copy by flag
- * bytes in lock step.  Both check every byte they read and the output.
+ * bytes in lock step; --flowl (v15b): the same after every literal.  Both check every byte they read and the output.
  *
- *   lz_big_cpu_check [--chunk BYTES] [--nw WARPS] [--deps|--warp|--flow] FILE...
+ *   lz_big_cpu_check [--chunk BYTES] [--nw WARPS] [--deps|--warp|--flow|--flowl] FILE...
  */
 #include <lz4.h>
 #include <snappy-c.h>
@@ -469,13 +469,26 @@ static int sim_warp(const uint8_t *src, const oc_split_rec *cr, uint32_t n, uint
  * the step.  Counts the makespan in steps, the polls, the polls in which the warp copied nothing, and
  * checks the output. */
 static long long f_steps, f_polls, f_idle, f_chainwait;
-static int sim_flow(const uint8_t *src, const oc_split_rec *cr, uint32_t n, uint8_t *dst, uint32_t outn, int nw)
+static int sim_flow(const uint8_t *src, const oc_split_rec *cr, uint32_t n, uint8_t *dst, uint32_t outn, int nw,
+                    int lit1)
 {
     const uint32_t nb = (n + 31) / 32;
     std::vector<long long> fl(outn, -1); /* the step a byte's flag was set in */
     std::vector<long long> chain_at(nb + 1, -1); /* the step batch k's start was published in */
     std::vector<uint32_t> bstart(nb + 1, 0);
     chain_at[0] = 0;
+    if (lit1) { /* v15b: every literal (and every batch's start) before the first step */
+        uint32_t o = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (i % 32 == 0)
+                bstart[i / 32] = o, chain_at[i / 32] = 0;
+            memcpy(dst + o, src + cr[i].lit_src, cr[i].lit_len);
+            for (uint32_t j = 0; j < cr[i].lit_len; j++)
+                fl[o + j] = 0;
+            o += cr[i].lit_len + cr[i].m_len;
+        }
+        bstart[nb] = o;
+    }
     struct fw {
         uint32_t k;
         int phase; /* 0: start, 1: polls */
@@ -511,17 +524,23 @@ static int sim_flow(const uint8_t *src, const oc_split_rec *cr, uint32_t n, uint
                     uint32_t i = s.k * 32 + l;
                     oc_split_rec x = i < n ? cr[i] : oc_split_rec{0, 0, 0, 0};
                     s.lo[l] = o;
-                    memcpy(dst + o, src + x.lit_src, x.lit_len);
-                    setf.push_back({o, x.lit_len});
+                    if (!lit1) {
+                        memcpy(dst + o, src + x.lit_src, x.lit_len);
+                        setf.push_back({o, x.lit_len});
+                    }
                     if (x.m_len)
                         s.pend |= 1u << l;
                     o += x.lit_len + x.m_len;
                 }
-                bstart[s.k + 1] = o, chain_at[s.k + 1] = step;
+                if (!lit1)
+                    bstart[s.k + 1] = o, chain_at[s.k + 1] = step;
                 s.phase = 1;
-                if (!s.pend)
+                if (!s.pend) {
                     s.k += (uint32_t)nw, s.phase = 0;
-                continue;
+                    continue;
+                }
+                if (!lit1)
+                    continue; /* v15b: the batch's load is part of its first poll */
             }
             f_polls++;
             uint32_t got = 0;
@@ -575,6 +594,8 @@ int main(int argc, char **argv)
             deps = 1;
         else if (!strcmp(argv[i], "--flow"))
             warp_mode = 2;
+        else if (!strcmp(argv[i], "--flowl"))
+            warp_mode = 3;
         else if (!strcmp(argv[i], "--warp"))
             warp_mode = 1;
         else if (!strcmp(argv[i], "--nw") && i + 1 < argc)
@@ -617,8 +638,9 @@ int main(int argc, char **argv)
                     bad = 1;
                     continue;
                 }
-                if (warp_mode == 2) {
-                    if (sim_flow(comp.data(), recs.data(), (uint32_t)nrec, out.data(), (uint32_t)outn, nw))
+                if (warp_mode >= 2) {
+                    if (sim_flow(comp.data(), recs.data(), (uint32_t)nrec, out.data(), (uint32_t)outn, nw,
+                                 warp_mode == 3))
                         bad = 1;
                 } else if (warp_mode) {
                     long long s1 = 0, sn = 0;
@@ -659,10 +681,10 @@ int main(int argc, char **argv)
             chunks ? t_b / 1e3 / (double)chunks : 0.0, chunks ? t_c_max / 1e3 / (double)chunks : 0.0,
             chunks ? t_d / 1e3 / (double)chunks : 0.0, chunks ? (double)segs_total / (double)chunks : 0.0,
             segs_total ? 100.0 * (double)pp_rewalks / (double)segs_total : 0.0);
-        if (warp_mode == 2 && chunks)
-            printf("  v15 flow, %d warps, batches of 32 records: steps a chunk %.0f, polls %.0f a chunk (%.0f a "
+        if (warp_mode >= 2 && chunks)
+            printf("  v15%s flow, %d warps, batches of 32 records: steps a chunk %.0f, polls %.0f a chunk (%.0f a "
                    "warp), of which idle %.1f%%; chain waits %.0f a chunk\n",
-                   nw, (double)f_steps / chunks, (double)f_polls / chunks, (double)f_polls / chunks / nw,
+                   warp_mode == 3 ? "b (literals first)" : "", nw, (double)f_steps / chunks, (double)f_polls / chunks, (double)f_polls / chunks / nw,
                    f_polls ? 100.0 * f_idle / f_polls : 0.0, (double)f_chainwait / chunks);
         if (warp_mode == 1 && chunks)
             printf("  v15 warp-ordered, %d warps, tiles of %d records: steps a chunk %.0f (one warp %.0f: %.2fx); "

@@ -51,7 +51,9 @@
  * batches of 32 records in order, a match as soon as the flag bytes of its
  * source (a flag byte an output byte, set after the bytes) are set.  Its
  * "phases" line: A B C D as v14's, "rounds" the copy's cycles, "rounds a
- * tile" warp 0's polls a batch.
+ * tile" warp 0's polls a batch.  flowl-w2 .. -w16 (v15b): every literal of
+ * the chunk first (v14's block scan, positions stored in the records), a
+ * barrier, then the matches alone by flags ("scan+literals" is that pass).
  *
  * Prints one line per chunk size, algorithm and variant: GB/s of
  * uncompressed bytes, the ratio to the library's decoder, and for the
@@ -387,14 +389,19 @@ enum {
     V_FLOW_W4,
     V_FLOW_W8,
     V_FLOW_W16,
+    V_FLOWL_W2,
+    V_FLOWL_W4,
+    V_FLOWL_W8,
+    V_FLOWL_W16,
     V_COUNT
 };
 static const char *const vname[V_COUNT] = {"library-pipe",  "split-r16k",      "split-r4k",    "split-r0",
                                            "split-pp-r4k",  "smem-w256-t2",    "smem-w512-t2", "smem-w256-t1",
                                            "library-split", "library-general", "big-w8",       "big-w16",
                                            "bigd-w8",       "bigd-w16",        "flow-w2",      "flow-w4",
-                                           "flow-w8",       "flow-w16"};
-static int v_on[V_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}; /* --variants */
+                                           "flow-w8",       "flow-w16",        "flowl-w2",     "flowl-w4",
+                                           "flowl-w8",      "flowl-w16"};
+static int v_on[V_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}; /* --variants */
 
 /* the variants timed as one launch (no parse end to record) */
 static int v_whole(int v)
@@ -456,23 +463,25 @@ static void launch(int snappy, int v, const dev_batch &d, cudaStream_t s, cudaEv
         oc_big_pp bp = {d.pp.recs, d.pp.pos, d.pp.cum, d.pp.segs, d.pp.chunks, d.pp.seg0};
         unsigned g = (unsigned)n;
         CUDA_OK(cudaMemsetAsync(d.flags, 0, d.flags_bytes, s));
-#define FLOW_LAUNCH(NW)                                                                                      \
-    (d.clk ? (snappy ? oc_flow_kernel<true, NW, true>                                                        \
+#define FLOW_LAUNCH(NW, L)                                                                                   \
+    (d.clk ? (snappy ? oc_flow_kernel<true, NW, true, L>                                                     \
                   <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.flags, d.uoff, d.clk)       \
-                     : oc_flow_kernel<false, NW, true>                                                       \
+                     : oc_flow_kernel<false, NW, true, L>                                                    \
                   <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.flags, d.uoff, d.clk))      \
-           : (snappy ? oc_flow_kernel<true, NW, false>                                                       \
+           : (snappy ? oc_flow_kernel<true, NW, false, L>                                                    \
                   <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.flags, d.uoff, d.clk)       \
-                     : oc_flow_kernel<false, NW, false>                                                      \
+                     : oc_flow_kernel<false, NW, false, L>                                                   \
                   <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.flags, d.uoff, d.clk)))
-        if (v == V_FLOW_W2)
-            FLOW_LAUNCH(2);
-        else if (v == V_FLOW_W4)
-            FLOW_LAUNCH(4);
-        else if (v == V_FLOW_W8)
-            FLOW_LAUNCH(8);
-        else
-            FLOW_LAUNCH(16);
+        switch (v) {
+        case V_FLOW_W2: FLOW_LAUNCH(2, false); break;
+        case V_FLOW_W4: FLOW_LAUNCH(4, false); break;
+        case V_FLOW_W8: FLOW_LAUNCH(8, false); break;
+        case V_FLOW_W16: FLOW_LAUNCH(16, false); break;
+        case V_FLOWL_W2: FLOW_LAUNCH(2, true); break;
+        case V_FLOWL_W4: FLOW_LAUNCH(4, true); break;
+        case V_FLOWL_W8: FLOW_LAUNCH(8, true); break;
+        default: FLOW_LAUNCH(16, true); break;
+        }
 #undef FLOW_LAUNCH
     } else if (v >= V_BIG_W8) { /* v14, v14b (dev_lz_big.cuh): a block per chunk */
         oc_big_pp bp = {d.pp.recs, d.pp.pos, d.pp.cum, d.pp.segs, d.pp.chunks, d.pp.seg0};
