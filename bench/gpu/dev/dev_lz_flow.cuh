@@ -194,7 +194,8 @@ __global__ void __launch_bounds__(NW * 32, 1024 / (NW * 32))
                     int l = __ffs(m) - 1;
                     m &= m - 1;
                     uint32_t o = __shfl_sync(0xffffffffu, mp, l), fr = __shfl_sync(0xffffffffu, from, l),
-                             n2 = __shfl_sync(0xffffffffu, x.m_len, l), off = __shfl_sync(0xffffffffu, x.m_off, l);
+                             n2 = __shfl_sync(0xffffffffu, x.m_len, l),
+                             off = __shfl_sync(0xffffffffu, x.m_off, l);
                     oc_big_warp_copy(dst, o, dst + fr, n2, off < n2 ? off : 0, false, lane);
                 }
                 __threadfence_block(); /* release */
@@ -203,8 +204,8 @@ __global__ void __launch_bounds__(NW * 32, 1024 / (NW * 32))
                 for (unsigned m = mm; m;) {
                     int l = __ffs(m) - 1;
                     m &= m - 1;
-                    oc_flow_set_warp(fl, __shfl_sync(0xffffffffu, mp, l), __shfl_sync(0xffffffffu, x.m_len, l),
-                                     lane);
+                    oc_flow_set_warp(fl, __shfl_sync(0xffffffffu, mp, l),
+                                     __shfl_sync(0xffffffffu, x.m_len, l), lane);
                 }
                 pend = pend && !ready;
             }
@@ -255,7 +256,8 @@ __global__ void __launch_bounds__(NW * 32, 1024 / (NW * 32))
         for (unsigned m = ml; m;) {
             int l = __ffs(m) - 1;
             m &= m - 1;
-            oc_flow_set_warp(fl, __shfl_sync(0xffffffffu, lo, l), __shfl_sync(0xffffffffu, x.lit_len, l), lane);
+            oc_flow_set_warp(fl, __shfl_sync(0xffffffffu, lo, l), __shfl_sync(0xffffffffu, x.lit_len, l),
+                             lane);
         }
 
         /* matches, each when its source's flags are set */
@@ -278,7 +280,8 @@ __global__ void __launch_bounds__(NW * 32, 1024 / (NW * 32))
                 int l = __ffs(m) - 1;
                 m &= m - 1;
                 uint32_t o = __shfl_sync(0xffffffffu, mp, l), fr = __shfl_sync(0xffffffffu, from, l),
-                         n2 = __shfl_sync(0xffffffffu, x.m_len, l), off = __shfl_sync(0xffffffffu, x.m_off, l);
+                         n2 = __shfl_sync(0xffffffffu, x.m_len, l),
+                         off = __shfl_sync(0xffffffffu, x.m_off, l);
                 oc_big_warp_copy(dst, o, dst + fr, n2, off < n2 ? off : 0, false, lane);
             }
             __threadfence_block(); /* release */

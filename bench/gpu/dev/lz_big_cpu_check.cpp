@@ -13,7 +13,8 @@
  * --warp (v15a, session 12): the warp-ordered copy (each warp its tiles in
  * order, waiting on other warps' published progress) in lock step, with the
  * chunk's ideal depth; --flow (v15, dev_lz_flow.cuh): the copy by flag
- * bytes in lock step; --flowl (v15b): the same after every literal.  Both check every byte they read and the output.
+ * bytes in lock step; --flowl (v15b): the same after every literal.  Both check every byte they read and the
+ * output.
  *
  *   lz_big_cpu_check [--chunk BYTES] [--nw WARPS] [--deps|--warp|--flow|--flowl] FILE...
  */
@@ -92,7 +93,7 @@ static long long races;
 static long long rounds_total, tiles_total;
 static long long max_rounds;
 static int warp_mode; /* --warp: v15's warp-ordered copy (sim_warp) */
-static int deps; /* --deps: v14b's readiness by the records the source overlaps */
+static int deps;      /* --deps: v14b's readiness by the records the source overlaps */
 
 /* written: the round a byte was written in (-1: not yet), by which warp, in which slot */
 struct wmark {
@@ -232,7 +233,6 @@ static int sim_copy(const uint8_t *src, const oc_split_rec *cr, uint32_t n, uint
     return base == outn ? 0 : -1;
 }
 
-
 /* v15 (session 12, bench/NOTES.md "v15"): the warp-ordered copy simulated in lock step.  A tile is now
  * 32 x R records of ONE warp; tile k belongs to warp k % nw, each warp takes its tiles in order.  A step
  * of a warp is either a tile's start (the warp's scan and its literals) or one round of its matches
@@ -246,9 +246,10 @@ static int sim_copy(const uint8_t *src, const oc_split_rec *cr, uint32_t n, uint
  * same schedule with one warp (serial), rounds where a warp copied nothing (waits: on another warp's
  * progress or on its own tile), matches whose source reaches before their tile, and of those the ones
  * that found it not yet final (cross waits) with their distance in tiles. */
-static long long w_depth, w_steps, w_steps1, w_rounds, w_wait_x, w_wait_own, w_xref, w_xwait, w_xdist, w_matches;
-static int sim_warp(const uint8_t *src, const oc_split_rec *cr, uint32_t n, uint8_t *dst, uint32_t outn, int nw,
-                    long long *steps_out, int count)
+static long long w_depth, w_steps, w_steps1, w_rounds, w_wait_x, w_wait_own, w_xref, w_xwait, w_xdist,
+    w_matches;
+static int sim_warp(const uint8_t *src, const oc_split_rec *cr, uint32_t n, uint8_t *dst, uint32_t outn,
+                    int nw, long long *steps_out, int count)
 {
     const uint32_t T = 32u * R, nt = (n + T - 1) / T;
     std::vector<uint32_t> ts(nt + 1, 0);
@@ -267,10 +268,10 @@ static int sim_warp(const uint8_t *src, const oc_split_rec *cr, uint32_t n, uint
     };
     std::vector<wm2> wm(outn, wm2{-1, -1, -1, 0});
     struct wst {
-        uint32_t k;     /* current tile */
-        int phase;      /* 0: start the tile, 1: rounds */
+        uint32_t k; /* current tile */
+        int phase;  /* 0: start the tile, 1: rounds */
         uint32_t pend[32];
-        uint32_t hwm;   /* published: own tile final to here (ts[k] when the tile is not started) */
+        uint32_t hwm; /* published: own tile final to here (ts[k] when the tile is not started) */
     };
     std::vector<wst> W(nw), P(nw);
     for (int w = 0; w < nw; w++) {
@@ -278,23 +279,24 @@ static int sim_warp(const uint8_t *src, const oc_split_rec *cr, uint32_t n, uint
         memset(W[w].pend, 0, sizeof W[w].pend);
     }
     auto rec = [&](uint32_t k, uint32_t q) { /* record q (0..T-1) of tile k */
-        uint32_t i = k * T + q;
-        oc_split_rec x = {0, 0, 0, 0};
-        if (i < n)
-            x = cr[i];
-        return x;
+                                             uint32_t i = k * T + q;
+                                             oc_split_rec x = {0, 0, 0, 0};
+                                             if (i < n)
+                                                 x = cr[i];
+                                             return x;
     };
-    auto xfinal = [&](uint32_t from, uint32_t e, uint32_t k) { /* [from, e) before tile k, by P */
-        uint32_t j = k;
-        while (j > 0 && ts[j] > from)
-            j--;
-        for (; j < k && ts[j] < e; j++) {
-            const wst &o = P[j % nw];
-            uint32_t need = e < ts[j + 1] ? e : ts[j + 1];
-            if (!(o.k > j || (o.k == j && o.phase == 1 && o.hwm >= need)))
-                return false;
-        }
-        return true;
+    auto xfinal = [&](uint32_t from, uint32_t e,
+                      uint32_t k) { /* [from, e) before tile k, by P */
+                                    uint32_t j = k;
+                                    while (j > 0 && ts[j] > from)
+                                        j--;
+                                    for (; j < k && ts[j] < e; j++) {
+                                        const wst &o = P[j % nw];
+                                        uint32_t need = e < ts[j + 1] ? e : ts[j + 1];
+                                        if (!(o.k > j || (o.k == j && o.phase == 1 && o.hwm >= need)))
+                                            return false;
+                                    }
+                                    return true;
     };
     long long step = 0;
     int live = nw;
@@ -352,8 +354,8 @@ static int sim_warp(const uint8_t *src, const oc_split_rec *cr, uint32_t n, uint
                                 if (!(s.pend[l] >> r & 1))
                                     continue;
                                 uint32_t lo0 = lo[l * R];
-                                bool own = end <= t0 || end <= hwm ||
-                                           (end <= f[l] && (from >= lo0 || lo0 <= hwm));
+                                bool own =
+                                    end <= t0 || end <= hwm || (end <= f[l] && (from >= lo0 || lo0 <= hwm));
                                 bool xr = from < t0, xo = !xr || xfinal(from, end < t0 ? end : t0, k);
                                 rdy[l] = own && xo;
                                 if (!xo)
@@ -368,12 +370,13 @@ static int sim_warp(const uint8_t *src, const oc_split_rec *cr, uint32_t n, uint
                                 uint32_t qq = lng && x.m_off < x.m_len ? from + j % x.m_off : from + j;
                                 const wm2 &m = wm[qq];
                                 int sub = 2 * r + pass;
-                                bool ok = m.step >= 0 &&
-                                          (m.step < step || (m.warp == w && m.sub < sub) ||
-                                           (!lng && m.warp == w && m.rec == q && m.sub == sub));
+                                bool ok =
+                                    m.step >= 0 && (m.step < step || (m.warp == w && m.sub < sub) ||
+                                                    (!lng && m.warp == w && m.rec == q && m.sub == sub));
                                 if (!ok && races++ < 5)
-                                    fprintf(stderr, "v15 race: byte %u read step %lld warp %d, written %lld %d\n",
-                                            qq, step, w, m.step, m.warp);
+                                    fprintf(stderr,
+                                            "v15 race: byte %u read step %lld warp %d, written %lld %d\n", qq,
+                                            step, w, m.step, m.warp);
                                 dst[mp + j] = dst[qq];
                                 wm[mp + j] = wm2{step, w, sub, q};
                             }
@@ -469,11 +472,11 @@ static int sim_warp(const uint8_t *src, const oc_split_rec *cr, uint32_t n, uint
  * the step.  Counts the makespan in steps, the polls, the polls in which the warp copied nothing, and
  * checks the output. */
 static long long f_steps, f_polls, f_idle, f_chainwait;
-static int sim_flow(const uint8_t *src, const oc_split_rec *cr, uint32_t n, uint8_t *dst, uint32_t outn, int nw,
-                    int lit1)
+static int sim_flow(const uint8_t *src, const oc_split_rec *cr, uint32_t n, uint8_t *dst, uint32_t outn,
+                    int nw, int lit1)
 {
     const uint32_t nb = (n + 31) / 32;
-    std::vector<long long> fl(outn, -1); /* the step a byte's flag was set in */
+    std::vector<long long> fl(outn, -1);         /* the step a byte's flag was set in */
     std::vector<long long> chain_at(nb + 1, -1); /* the step batch k's start was published in */
     std::vector<uint32_t> bstart(nb + 1, 0);
     chain_at[0] = 0;
@@ -606,7 +609,8 @@ int main(int argc, char **argv)
     for (int snappy = 0; snappy < 2; snappy++) {
         rounds_total = tiles_total = max_rounds = 0;
         f_steps = f_polls = f_idle = f_chainwait = 0;
-        w_depth = w_steps = w_steps1 = w_rounds = w_wait_x = w_wait_own = w_xref = w_xwait = w_xdist = w_matches = 0;
+        w_depth = w_steps = w_steps1 = w_rounds = w_wait_x = w_wait_own = w_xref = w_xwait = w_xdist =
+            w_matches = 0;
         t_a_max = t_a_sum = t_b = t_c_max = t_d = 0, segs_total = pp_rewalks = 0;
         long long recs_total = 0, chunks = 0;
         for (const char *fn : files) {
@@ -645,9 +649,10 @@ int main(int argc, char **argv)
                 } else if (warp_mode) {
                     long long s1 = 0, sn = 0;
                     std::vector<uint8_t> o1(un + 1);
-                    if (sim_warp(comp.data(), recs.data(), (uint32_t)nrec, out.data(), (uint32_t)outn, nw, &sn,
-                                 1) ||
-                        sim_warp(comp.data(), recs.data(), (uint32_t)nrec, o1.data(), (uint32_t)outn, 1, &s1, 0) ||
+                    if (sim_warp(comp.data(), recs.data(), (uint32_t)nrec, out.data(), (uint32_t)outn, nw,
+                                 &sn, 1) ||
+                        sim_warp(comp.data(), recs.data(), (uint32_t)nrec, o1.data(), (uint32_t)outn, 1, &s1,
+                                 0) ||
                         memcmp(o1.data(), &data[off], un) != 0) {
                         fprintf(stderr, "%s @%zu: v15 output differs\n", fn, off);
                         bad = 1;
@@ -682,20 +687,25 @@ int main(int argc, char **argv)
             chunks ? t_d / 1e3 / (double)chunks : 0.0, chunks ? (double)segs_total / (double)chunks : 0.0,
             segs_total ? 100.0 * (double)pp_rewalks / (double)segs_total : 0.0);
         if (warp_mode >= 2 && chunks)
-            printf("  v15%s flow, %d warps, batches of 32 records: steps a chunk %.0f, polls %.0f a chunk (%.0f a "
+            printf("  v15%s flow, %d warps, batches of 32 records: steps a chunk %.0f, polls %.0f a chunk "
+                   "(%.0f a "
                    "warp), of which idle %.1f%%; chain waits %.0f a chunk\n",
-                   warp_mode == 3 ? "b (literals first)" : "", nw, (double)f_steps / chunks, (double)f_polls / chunks, (double)f_polls / chunks / nw,
+                   warp_mode == 3 ? "b (literals first)" : "", nw, (double)f_steps / chunks,
+                   (double)f_polls / chunks, (double)f_polls / chunks / nw,
                    f_polls ? 100.0 * f_idle / f_polls : 0.0, (double)f_chainwait / chunks);
         if (warp_mode == 1 && chunks)
-            printf("  v15 warp-ordered, %d warps, tiles of %d records: steps a chunk %.0f (one warp %.0f: %.2fx); "
-                   "rounds %.0f a chunk, waits on another warp %.1f%%, on its own tile %.1f%%; matches %.0f a "
-                   "chunk, source before its tile %.1f%% (of those within %d tiles %.1f%%, mean distance %.2f "
-                   "tiles); ideal depth (rounds of whole matches) %.0f a chunk\n",
-                   nw, 32 * R, (double)w_steps / chunks, (double)w_steps1 / chunks,
-                   w_steps ? (double)w_steps1 / (double)w_steps : 0.0, (double)w_rounds / chunks,
-                   w_rounds ? 100.0 * w_wait_x / w_rounds : 0.0, w_rounds ? 100.0 * w_wait_own / w_rounds : 0.0,
-                   (double)w_matches / chunks, w_matches ? 100.0 * w_xref / w_matches : 0.0, nw,
-                   w_xref ? 100.0 * w_xwait / w_xref : 0.0, w_xref ? (double)w_xdist / w_xref : 0.0, (double)w_depth / chunks);
+            printf(
+                "  v15 warp-ordered, %d warps, tiles of %d records: steps a chunk %.0f (one warp %.0f: "
+                "%.2fx); "
+                "rounds %.0f a chunk, waits on another warp %.1f%%, on its own tile %.1f%%; matches %.0f a "
+                "chunk, source before its tile %.1f%% (of those within %d tiles %.1f%%, mean distance %.2f "
+                "tiles); ideal depth (rounds of whole matches) %.0f a chunk\n",
+                nw, 32 * R, (double)w_steps / chunks, (double)w_steps1 / chunks,
+                w_steps ? (double)w_steps1 / (double)w_steps : 0.0, (double)w_rounds / chunks,
+                w_rounds ? 100.0 * w_wait_x / w_rounds : 0.0, w_rounds ? 100.0 * w_wait_own / w_rounds : 0.0,
+                (double)w_matches / chunks, w_matches ? 100.0 * w_xref / w_matches : 0.0, nw,
+                w_xref ? 100.0 * w_xwait / w_xref : 0.0, w_xref ? (double)w_xdist / w_xref : 0.0,
+                (double)w_depth / chunks);
     }
     printf("lz_big_cpu_check: %s\n", bad || races ? "FAILED" : "OK");
     return bad || races ? 1 : 0;

@@ -395,13 +395,13 @@ enum {
     V_FLOWL_W16,
     V_COUNT
 };
-static const char *const vname[V_COUNT] = {"library-pipe",  "split-r16k",      "split-r4k",    "split-r0",
-                                           "split-pp-r4k",  "smem-w256-t2",    "smem-w512-t2", "smem-w256-t1",
-                                           "library-split", "library-general", "big-w8",       "big-w16",
-                                           "bigd-w8",       "bigd-w16",        "flow-w2",      "flow-w4",
-                                           "flow-w8",       "flow-w16",        "flowl-w2",     "flowl-w4",
-                                           "flowl-w8",      "flowl-w16"};
-static int v_on[V_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}; /* --variants */
+static const char *const vname[V_COUNT] = {
+    "library-pipe", "split-r16k",   "split-r4k",     "split-r0",        "split-pp-r4k", "smem-w256-t2",
+    "smem-w512-t2", "smem-w256-t1", "library-split", "library-general", "big-w8",       "big-w16",
+    "bigd-w8",      "bigd-w16",     "flow-w2",       "flow-w4",         "flow-w8",      "flow-w16",
+    "flowl-w2",     "flowl-w4",     "flowl-w8",      "flowl-w16"};
+static int v_on[V_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}; /* --variants */
 
 /* the variants timed as one launch (no parse end to record) */
 static int v_whole(int v)
@@ -473,14 +473,30 @@ static void launch(int snappy, int v, const dev_batch &d, cudaStream_t s, cudaEv
                      : oc_flow_kernel<false, NW, false, L>                                                   \
                   <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.flags, d.uoff, d.clk)))
         switch (v) {
-        case V_FLOW_W2: FLOW_LAUNCH(2, false); break;
-        case V_FLOW_W4: FLOW_LAUNCH(4, false); break;
-        case V_FLOW_W8: FLOW_LAUNCH(8, false); break;
-        case V_FLOW_W16: FLOW_LAUNCH(16, false); break;
-        case V_FLOWL_W2: FLOW_LAUNCH(2, true); break;
-        case V_FLOWL_W4: FLOW_LAUNCH(4, true); break;
-        case V_FLOWL_W8: FLOW_LAUNCH(8, true); break;
-        default: FLOW_LAUNCH(16, true); break;
+        case V_FLOW_W2:
+            FLOW_LAUNCH(2, false);
+            break;
+        case V_FLOW_W4:
+            FLOW_LAUNCH(4, false);
+            break;
+        case V_FLOW_W8:
+            FLOW_LAUNCH(8, false);
+            break;
+        case V_FLOW_W16:
+            FLOW_LAUNCH(16, false);
+            break;
+        case V_FLOWL_W2:
+            FLOW_LAUNCH(2, true);
+            break;
+        case V_FLOWL_W4:
+            FLOW_LAUNCH(4, true);
+            break;
+        case V_FLOWL_W8:
+            FLOW_LAUNCH(8, true);
+            break;
+        default:
+            FLOW_LAUNCH(16, true);
+            break;
         }
 #undef FLOW_LAUNCH
     } else if (v >= V_BIG_W8) { /* v14, v14b (dev_lz_big.cuh): a block per chunk */
