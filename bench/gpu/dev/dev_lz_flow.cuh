@@ -59,16 +59,47 @@ __device__ __forceinline__ void oc_flow_set_warp(uint8_t *fl, uint32_t op, uint3
         ((volatile uint8_t *)fl)[op + j] = 1;
 }
 
+/* v15c (GRAN, lz_split's flowg-*; call B measured a poll at ~3,000-4,000 cycles, the flag word's L2 load
+ * the top stall): a byte counter a 64-byte output granule in shared memory (4 a word, dynamic shared
+ * memory of ceil(cap / 256) words), raised by the writer after its release fence (shared atomics) by the
+ * bytes it wrote in that granule; a reader takes a granule whose count is full (64, or what the chunk
+ * has there) as final without touching L2, and only the part of its source in an unfinished granule
+ * from the flag bytes.  The flag bytes are still written. */
+__device__ __forceinline__ void oc_flowg_add(uint32_t *cnt, uint32_t o, uint32_t len)
+{
+    for (uint32_t e = o + len; o < e;) {
+        uint32_t g = o >> 6, ge = (g + 1) << 6, k = (e < ge ? e : ge) - o;
+        atomicAdd(&cnt[g >> 2], k << (8 * (g & 3)));
+        o += k;
+    }
+}
+
+__device__ __forceinline__ bool oc_flowg_final(uint32_t *cnt, const uint8_t *fl, uint32_t from, uint32_t end,
+                                               uint32_t outn)
+{
+    for (uint32_t g = from >> 6; from < end && (g << 6) < end; g++) {
+        uint32_t c = (atomicOr(&cnt[g >> 2], 0u) >> (8 * (g & 3))) & 0xffu;
+        uint32_t full = outn - (g << 6) < 64u ? outn - (g << 6) : 64u;
+        if (c == full)
+            continue;
+        uint32_t a = from > (g << 6) ? from : (g << 6), z = end < ((g + 1) << 6) ? end : ((g + 1) << 6);
+        if (!oc_flow_final(fl, a, z))
+            return false;
+    }
+    return true;
+}
+
 /* v15b (LIT1, lz_split's flowl-*): every literal of the chunk first, by the whole block in tiles of
  * NW x 32 x OC_BIG_R records (v14's block scan places them), each record's match position stored in
  * its lit_src; a barrier; then the matches alone by flags, batches of 32 a warp, with no chain and no
  * scan (the positions are in the records) and every literal byte already final. */
-template <bool SNAPPY, int NW, bool CLK, bool LIT1>
+template <bool SNAPPY, int NW, bool CLK, bool LIT1, bool GRAN = false>
 __global__ void __launch_bounds__(NW * 32, 1024 / (NW * 32))
     oc_flow_kernel(oc_cuda_batch b, oc_big_pp p, oc_split_rec *recs, const size_t *rec_base, uint32_t *nrecs,
                    uint8_t *flags, const size_t *uoff, unsigned long long *clk)
 {
-    __shared__ uint32_t s_n;
+    extern __shared__ uint32_t s_cnt[]; /* GRAN: ceil(cap / 256) words (the caller's dynamic size) */
+    __shared__ uint32_t s_n, s_outn;
     __shared__ unsigned long long s_chain; /* (batch << 32) | its output start */
     __shared__ uint32_t s_sw[NW];
     size_t c = blockIdx.x;
@@ -108,6 +139,9 @@ __global__ void __launch_bounds__(NW * 32, 1024 / (NW * 32))
         oc_pp_pass_c(SNAPPY, cap, k, p.recs + at0, p.segs + g0 + k, p.chunks + c, cr);
     __syncthreads();
     OC_FLOW_TICK(2);
+    if (GRAN)
+        for (size_t q = tid; q < (cap + 255) / 256; q += NW * 32)
+            s_cnt[q] = 0;
     if (tid == 0) {
         size_t nrec = 0, outn = 0;
         int st = oc_pp_pass_d(SNAPPY, src, srcn, cap, p.chunks + c, cr, &nrec, &outn);
@@ -118,10 +152,11 @@ __global__ void __launch_bounds__(NW * 32, 1024 / (NW * 32))
         b.statuses[c] = st;
         s_n = st == OC_SPLIT_OK ? (uint32_t)nrec : 0;
         s_chain = 0; /* batch 0 starts at 0 */
+        s_outn = st == OC_SPLIT_OK ? (uint32_t)outn : 0;
     }
     __syncthreads();
     OC_FLOW_TICK(3);
-    const uint32_t n = s_n, nb = (n + 31) / 32;
+    const uint32_t n = s_n, nb = (n + 31) / 32, outn = s_outn;
 
     if (LIT1) {
         /* 2a. v15b: the literals, tile after tile (v14's scan), match positions into lit_src */
@@ -251,13 +286,23 @@ __global__ void __launch_bounds__(NW * 32, 1024 / (NW * 32))
             oc_big_warp_copy(dst, o, src + s, n2, 0, true, lane);
         }
         __threadfence_block(); /* release: the bytes before their flags */
-        if (!lng)
+        if (!lng) {
             oc_flow_set_lane(fl, lo, x.lit_len);
+            if (GRAN)
+                oc_flowg_add(s_cnt, lo, x.lit_len);
+        }
         for (unsigned m = ml; m;) {
             int l = __ffs(m) - 1;
             m &= m - 1;
-            oc_flow_set_warp(fl, __shfl_sync(0xffffffffu, lo, l), __shfl_sync(0xffffffffu, x.lit_len, l),
-                             lane);
+            uint32_t o = __shfl_sync(0xffffffffu, lo, l), n2 = __shfl_sync(0xffffffffu, x.lit_len, l);
+            oc_flow_set_warp(fl, o, n2, lane);
+            if (GRAN) { /* every lane's bytes (fenced above) before lane 0 counts them */
+                __syncwarp();
+                if (lane == 0) {
+                    __threadfence_block();
+                    oc_flowg_add(s_cnt, o, n2);
+                }
+            }
         }
 
         /* matches, each when its source's flags are set */
@@ -267,7 +312,8 @@ __global__ void __launch_bounds__(NW * 32, 1024 / (NW * 32))
         if (CLK && tid == 0)
             ck[7]++;
         while (__any_sync(0xffffffffu, pend)) {
-            bool ready = pend && oc_flow_final(fl, from, end);
+            bool ready =
+                pend && (GRAN ? oc_flowg_final(s_cnt, fl, from, end, outn) : oc_flow_final(fl, from, end));
             if (CLK && tid == 0)
                 ck[6]++;
             __threadfence_block(); /* acquire: the flags before the bytes */
@@ -285,13 +331,23 @@ __global__ void __launch_bounds__(NW * 32, 1024 / (NW * 32))
                 oc_big_warp_copy(dst, o, dst + fr, n2, off < n2 ? off : 0, false, lane);
             }
             __threadfence_block(); /* release */
-            if (ready && !lm)
+            if (ready && !lm) {
                 oc_flow_set_lane(fl, mp, x.m_len);
+                if (GRAN)
+                    oc_flowg_add(s_cnt, mp, x.m_len);
+            }
             for (unsigned m = mm; m;) {
                 int l = __ffs(m) - 1;
                 m &= m - 1;
-                oc_flow_set_warp(fl, __shfl_sync(0xffffffffu, mp, l), __shfl_sync(0xffffffffu, x.m_len, l),
-                                 lane);
+                uint32_t o = __shfl_sync(0xffffffffu, mp, l), n2 = __shfl_sync(0xffffffffu, x.m_len, l);
+                oc_flow_set_warp(fl, o, n2, lane);
+                if (GRAN) {
+                    __syncwarp();
+                    if (lane == 0) {
+                        __threadfence_block();
+                        oc_flowg_add(s_cnt, o, n2);
+                    }
+                }
             }
             pend = pend && !ready;
         }

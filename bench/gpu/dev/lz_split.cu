@@ -54,6 +54,8 @@
  * tile" warp 0's polls a batch.  flowl-w2 .. -w16 (v15b): every literal of
  * the chunk first (v14's block scan, positions stored in the records), a
  * barrier, then the matches alone by flags ("scan+literals" is that pass).
+ * flowg-w4 .. -w16 (v15c): flow-* with a byte counter a 64-byte granule in
+ * shared memory, so that a source in finished granules needs no L2 load.
  *
  * Prints one line per chunk size, algorithm and variant: GB/s of
  * uncompressed bytes, the ratio to the library's decoder, and for the
@@ -393,15 +395,19 @@ enum {
     V_FLOWL_W4,
     V_FLOWL_W8,
     V_FLOWL_W16,
+    V_FLOWG_W4,
+    V_FLOWG_W8,
+    V_FLOWG_W16,
     V_COUNT
 };
 static const char *const vname[V_COUNT] = {
-    "library-pipe", "split-r16k",   "split-r4k",     "split-r0",        "split-pp-r4k", "smem-w256-t2",
-    "smem-w512-t2", "smem-w256-t1", "library-split", "library-general", "big-w8",       "big-w16",
-    "bigd-w8",      "bigd-w16",     "flow-w2",       "flow-w4",         "flow-w8",      "flow-w16",
-    "flowl-w2",     "flowl-w4",     "flowl-w8",      "flowl-w16"};
-static int v_on[V_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-                            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}; /* --variants */
+    "library-pipe", "split-r16k",   "split-r4k",    "split-r0",      "split-pp-r4k",
+    "smem-w256-t2", "smem-w512-t2", "smem-w256-t1", "library-split", "library-general",
+    "big-w8",       "big-w16",      "bigd-w8",      "bigd-w16",      "flow-w2",
+    "flow-w4",      "flow-w8",      "flow-w16",     "flowl-w2",      "flowl-w4",
+    "flowl-w8",     "flowl-w16",    "flowg-w4",     "flowg-w8",      "flowg-w16"};
+static int v_on[V_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}; /* --variants */
 
 /* the variants timed as one launch (no parse end to record) */
 static int v_whole(int v)
@@ -432,7 +438,19 @@ struct dev_batch {
     uint8_t *flags;          /* v15: a flag byte an output byte (total + 8 bytes), zeroed by each launch */
     size_t flags_bytes;
     const size_t *uoff; /* v15: each chunk's output offset (device), its flags' offset */
+    size_t max_cap;     /* v15c: the largest capacity (its shared counters' size) */
 };
+
+/* v15c: flowg-wNW, dynamic shared memory of ceil(max_cap / 256) words of granule counters. */
+template <bool SNAPPY, int NW>
+static void launch_flowg(const dev_batch &d, const oc_big_pp &bp, cudaStream_t s)
+{
+    size_t sm = (d.max_cap + 255) / 256 * 4;
+    auto k = d.clk ? oc_flow_kernel<SNAPPY, NW, true, false, true>
+                   : oc_flow_kernel<SNAPPY, NW, false, false, true>;
+    CUDA_OK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm));
+    k<<<(unsigned)d.b.n, NW * 32, sm, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.flags, d.uoff, d.clk);
+}
 
 /* Launches variant v; with events e[3] records parse/copy boundaries. */
 static void launch(int snappy, int v, const dev_batch &d, cudaStream_t s, cudaEvent_t mid)
@@ -473,6 +491,15 @@ static void launch(int snappy, int v, const dev_batch &d, cudaStream_t s, cudaEv
                      : oc_flow_kernel<false, NW, false, L>                                                   \
                   <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.flags, d.uoff, d.clk)))
         switch (v) {
+        case V_FLOWG_W4:
+            snappy ? launch_flowg<true, 4>(d, bp, s) : launch_flowg<false, 4>(d, bp, s);
+            break;
+        case V_FLOWG_W8:
+            snappy ? launch_flowg<true, 8>(d, bp, s) : launch_flowg<false, 8>(d, bp, s);
+            break;
+        case V_FLOWG_W16:
+            snappy ? launch_flowg<true, 16>(d, bp, s) : launch_flowg<false, 16>(d, bp, s);
+            break;
         case V_FLOW_W2:
             FLOW_LAUNCH(2, false);
             break;
@@ -662,6 +689,7 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
     CUDA_OK(cudaMemcpy(d.rec_base, h_base, n * sizeof(size_t), cudaMemcpyHostToDevice));
     CUDA_OK(cudaMalloc(&d.recs, ro * sizeof(oc_split_rec)));
     d.flags_bytes = total_u + 8;
+    d.max_cap = chunk;
     CUDA_OK(cudaMalloc(&d.flags, d.flags_bytes));
     {
         size_t *du;
