@@ -64,7 +64,9 @@ __device__ __forceinline__ void oc_flow_set_warp(uint8_t *fl, uint32_t op, uint3
  * memory of ceil(cap / 256) words), raised by the writer after its release fence (shared atomics) by the
  * bytes it wrote in that granule; a reader takes a granule whose count is full (64, or what the chunk
  * has there) as final without touching L2, and only the part of its source in an unfinished granule
- * from the flag bytes.  The flag bytes are still written. */
+ * from the flag bytes.  The flag bytes are still written.  v15d (SLEEP, flowgs-*): a warp whose poll found
+ * nothing ready sleeps 200 ns, so that spinning warps leave the SM's issue slots to the other blocks'
+ * parse walks (pass A cost 3x more at 8 blocks an SM than at 4 in call B). */
 __device__ __forceinline__ void oc_flowg_add(uint32_t *cnt, uint32_t o, uint32_t len)
 {
     for (uint32_t e = o + len; o < e;) {
@@ -93,7 +95,7 @@ __device__ __forceinline__ bool oc_flowg_final(uint32_t *cnt, const uint8_t *fl,
  * NW x 32 x OC_BIG_R records (v14's block scan places them), each record's match position stored in
  * its lit_src; a barrier; then the matches alone by flags, batches of 32 a warp, with no chain and no
  * scan (the positions are in the records) and every literal byte already final. */
-template <bool SNAPPY, int NW, bool CLK, bool LIT1, bool GRAN = false>
+template <bool SNAPPY, int NW, bool CLK, bool LIT1, bool GRAN = false, bool SLEEP = false>
 __global__ void __launch_bounds__(NW * 32, 1024 / (NW * 32))
     oc_flow_kernel(oc_cuda_batch b, oc_big_pp p, oc_split_rec *recs, const size_t *rec_base, uint32_t *nrecs,
                    uint8_t *flags, const size_t *uoff, unsigned long long *clk)
@@ -314,6 +316,9 @@ __global__ void __launch_bounds__(NW * 32, 1024 / (NW * 32))
         while (__any_sync(0xffffffffu, pend)) {
             bool ready =
                 pend && (GRAN ? oc_flowg_final(s_cnt, fl, from, end, outn) : oc_flow_final(fl, from, end));
+            if (SLEEP && !__any_sync(0xffffffffu, ready))
+                __nanosleep(
+                    200); /* v15d: a warp with nothing ready yields its issue slots (the walks of A) */
             if (CLK && tid == 0)
                 ck[6]++;
             __threadfence_block(); /* acquire: the flags before the bytes */

@@ -55,7 +55,9 @@
  * the chunk first (v14's block scan, positions stored in the records), a
  * barrier, then the matches alone by flags ("scan+literals" is that pass).
  * flowg-w4 .. -w16 (v15c): flow-* with a byte counter a 64-byte granule in
- * shared memory, so that a source in finished granules needs no L2 load.
+ * shared memory, so that a source in finished granules needs no L2 load;
+ * flowgs-w4, -w16 (v15d): flowg whose warps sleep 200 ns after a poll that
+ * found nothing ready.
  *
  * Prints one line per chunk size, algorithm and variant: GB/s of
  * uncompressed bytes, the ratio to the library's decoder, and for the
@@ -398,16 +400,18 @@ enum {
     V_FLOWG_W4,
     V_FLOWG_W8,
     V_FLOWG_W16,
+    V_FLOWGS_W4,
+    V_FLOWGS_W16,
     V_COUNT
 };
 static const char *const vname[V_COUNT] = {
-    "library-pipe", "split-r16k",   "split-r4k",    "split-r0",      "split-pp-r4k",
-    "smem-w256-t2", "smem-w512-t2", "smem-w256-t1", "library-split", "library-general",
-    "big-w8",       "big-w16",      "bigd-w8",      "bigd-w16",      "flow-w2",
-    "flow-w4",      "flow-w8",      "flow-w16",     "flowl-w2",      "flowl-w4",
-    "flowl-w8",     "flowl-w16",    "flowg-w4",     "flowg-w8",      "flowg-w16"};
-static int v_on[V_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-                            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}; /* --variants */
+    "library-pipe", "split-r16k",   "split-r4k",     "split-r0",        "split-pp-r4k", "smem-w256-t2",
+    "smem-w512-t2", "smem-w256-t1", "library-split", "library-general", "big-w8",       "big-w16",
+    "bigd-w8",      "bigd-w16",     "flow-w2",       "flow-w4",         "flow-w8",      "flow-w16",
+    "flowl-w2",     "flowl-w4",     "flowl-w8",      "flowl-w16",       "flowg-w4",     "flowg-w8",
+    "flowg-w16",    "flowgs-w4",    "flowgs-w16"};
+static int v_on[V_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}; /* --variants */
 
 /* the variants timed as one launch (no parse end to record) */
 static int v_whole(int v)
@@ -442,12 +446,12 @@ struct dev_batch {
 };
 
 /* v15c: flowg-wNW, dynamic shared memory of ceil(max_cap / 256) words of granule counters. */
-template <bool SNAPPY, int NW>
+template <bool SNAPPY, int NW, bool SLEEP = false>
 static void launch_flowg(const dev_batch &d, const oc_big_pp &bp, cudaStream_t s)
 {
     size_t sm = (d.max_cap + 255) / 256 * 4;
-    auto k = d.clk ? oc_flow_kernel<SNAPPY, NW, true, false, true>
-                   : oc_flow_kernel<SNAPPY, NW, false, false, true>;
+    auto k = d.clk ? oc_flow_kernel<SNAPPY, NW, true, false, true, SLEEP>
+                   : oc_flow_kernel<SNAPPY, NW, false, false, true, SLEEP>;
     CUDA_OK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm));
     k<<<(unsigned)d.b.n, NW * 32, sm, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.flags, d.uoff, d.clk);
 }
@@ -499,6 +503,12 @@ static void launch(int snappy, int v, const dev_batch &d, cudaStream_t s, cudaEv
             break;
         case V_FLOWG_W16:
             snappy ? launch_flowg<true, 16>(d, bp, s) : launch_flowg<false, 16>(d, bp, s);
+            break;
+        case V_FLOWGS_W4:
+            snappy ? launch_flowg<true, 4, true>(d, bp, s) : launch_flowg<false, 4, true>(d, bp, s);
+            break;
+        case V_FLOWGS_W16:
+            snappy ? launch_flowg<true, 16, true>(d, bp, s) : launch_flowg<false, 16, true>(d, bp, s);
             break;
         case V_FLOW_W2:
             FLOW_LAUNCH(2, false);
