@@ -31,7 +31,9 @@
  * the hostile part.  --only NAME[,NAME]: the library and those decoders
  * only (v3, v2, onestage: the library's decoders in a tile loop of one
  * stage at 4 CTAs an SM; direct: the library's loop, the outputs stored
- * from registers; onestage-direct: both; cz_v5.cuh).
+ * from registers; onestage-direct: both; cz_v5.cuh; pair: two full
+ * 8-byte tiles a CTA per round of barriers, 16 elements a thread,
+ * cz_v7.cuh).
  *
  * --no-decode: the compression rows only (no decoders, no hostile input).
  *
@@ -45,6 +47,7 @@
 #include "cz_v2.cuh"
 #include "cz_v3.cuh"
 #include "cz_v5.cuh"
+#include "cz_v7.cuh"
 #include "cz_enc0.h"
 
 #include <algorithm>
@@ -300,12 +303,15 @@ int main(int argc, char **argv)
     k5d.tiles = (const void *)cz5d_k_tiles;
     own_gpu_kernels k6 = cz_kernels;
     k6.tiles = (const void *)cz6_k_tiles;
+    own_gpu_kernels k7 = cz_kernels;
+    k7.tiles = (const void *)cz7_k_tiles;
     struct variant {
         const char *name;
         const own_gpu_kernels *k;
-    } all[6] = {{"library", &cz_kernels}, {"v3", &k3},     {"v2", &k2},
-                {"onestage", &k5},        {"direct", &k6}, {"onestage-direct", &k5d}},
-      vs[6];
+    } all[7] = {{"library", &cz_kernels}, {"v3", &k3},     {"v2", &k2},
+                {"onestage", &k5},        {"direct", &k6}, {"onestage-direct", &k5d},
+                {"pair", &k7}},
+      vs[7];
     size_t nvs = 0;
     for (const variant &v : all) {
         bool named = false; /* --only: a comma-separated list */
@@ -398,9 +404,9 @@ int main(int argc, char **argv)
         hp[i] = hcomp_d + i * CAP;
     void **d_hp = dcopy(hp);
     size_t *d_hsz = dcopy(hhsz);
-    std::vector<oc_status> hs[5], ss[5];
-    std::vector<size_t> ho[5];
-    std::vector<uint8_t> oh[5];
+    std::vector<oc_status> hs[7], ss[7];
+    std::vector<size_t> ho[7];
+    std::vector<uint8_t> oh[7];
     for (size_t j = 0; j < nvs; j++) {
         CUDA_OK(cudaMemset(out, 0, nh * CH));
         if (oc_own_gpu_decompress(vs[j].k, scr, scr_size, nh, (const void *const *)d_hp, d_hsz, d_out, d_ocap,
