@@ -33,7 +33,7 @@
  * stage at 4 CTAs an SM; direct: the library's loop, the outputs stored
  * from registers; onestage-direct: both; cz_v5.cuh; pair: two full
  * 8-byte tiles a CTA per round of barriers, 16 elements a thread,
- * cz_v7.cuh).
+ * cz_v7.cuh; pair-2cta: the same at 2 CTAs an SM, without spills).
  *
  * --no-decode: the compression rows only (no decoders, no hostile input).
  *
@@ -305,13 +305,15 @@ int main(int argc, char **argv)
     k6.tiles = (const void *)cz6_k_tiles;
     own_gpu_kernels k7 = cz_kernels;
     k7.tiles = (const void *)cz7_k_tiles;
+    own_gpu_kernels k7b = cz_kernels;
+    k7b.tiles = (const void *)cz7b_k_tiles;
     struct variant {
         const char *name;
         const own_gpu_kernels *k;
-    } all[7] = {{"library", &cz_kernels}, {"v3", &k3},     {"v2", &k2},
+    } all[8] = {{"library", &cz_kernels}, {"v3", &k3},     {"v2", &k2},
                 {"onestage", &k5},        {"direct", &k6}, {"onestage-direct", &k5d},
-                {"pair", &k7}},
-      vs[7];
+                {"pair", &k7},            {"pair-2cta", &k7b}},
+      vs[8];
     size_t nvs = 0;
     for (const variant &v : all) {
         bool named = false; /* --only: a comma-separated list */
@@ -404,9 +406,9 @@ int main(int argc, char **argv)
         hp[i] = hcomp_d + i * CAP;
     void **d_hp = dcopy(hp);
     size_t *d_hsz = dcopy(hhsz);
-    std::vector<oc_status> hs[7], ss[7];
-    std::vector<size_t> ho[7];
-    std::vector<uint8_t> oh[7];
+    std::vector<oc_status> hs[8], ss[8];
+    std::vector<size_t> ho[8];
+    std::vector<uint8_t> oh[8];
     for (size_t j = 0; j < nvs; j++) {
         CUDA_OK(cudaMemset(out, 0, nh * CH));
         if (oc_own_gpu_decompress(vs[j].k, scr, scr_size, nh, (const void *const *)d_hp, d_hsz, d_out, d_ocap,

@@ -248,6 +248,19 @@ static __device__ __forceinline__ bool cz7_pairable(const czg_tile &A, const czg
            ((uintptr_t)A.src & 15u) + A.n + B.n <= CZG_STAGE_BYTES;
 }
 
+/* Tile t, the one after A, located only when A can start a pair (other
+ * tiles pay no second lookup). */
+static __device__ __forceinline__ void cz7_locate2(size_t n, const void *const *src, const size_t *src_sizes,
+                                                   void *const *dst, const own_batch_scratch &s,
+                                                   unsigned long long t, unsigned long long end, czg_chunk *C,
+                                                   const czg_tile &A, czg_tile *B)
+{
+    if (A.valid && A.w == 8u && A.cnt == CZ7_CNT && A.st == OC_OK)
+        czg_locate_kept(n, src, src_sizes, dst, s, t, end, C, B);
+    else
+        B->valid = 0;
+}
+
 /* The library's loop (consecutive tiles a CTA, the kept chunk lookup, the
  * next item staged while one decodes) over items of one tile or a pair. */
 static __device__ __forceinline__ void cz7_tiles(size_t n, const void *const *src, const size_t *src_sizes,
@@ -263,7 +276,7 @@ static __device__ __forceinline__ void cz7_tiles(size_t n, const void *const *sr
     C.first = C.next = 0;
     uint32_t cidx = ~0u, cval = 0, sb = 0;
     czg_locate_kept(n, src, src_sizes, dst, s, t0, end, &C, &cur);
-    czg_locate_kept(n, src, src_sizes, dst, s, t0 + 1, end, &C, &cur2);
+    cz7_locate2(n, src, src_sizes, dst, s, t0 + 1, end, &C, cur, &cur2);
     bool pair = cz7_pairable(cur, cur2);
     {
         czg_tile both = cur;
@@ -276,7 +289,7 @@ static __device__ __forceinline__ void cz7_tiles(size_t n, const void *const *sr
     for (unsigned long long t = t0; t < end;) {
         unsigned long long tn = t + (pair ? 2u : 1u);
         czg_locate_kept(n, src, src_sizes, dst, s, tn, end, &C, &nxt);
-        czg_locate_kept(n, src, src_sizes, dst, s, tn + 1, end, &C, &nxt2);
+        cz7_locate2(n, src, src_sizes, dst, s, tn + 1, end, &C, nxt, &nxt2);
         bool npair = cz7_pairable(nxt, nxt2);
         if (cidx != ~0u)
             ws->stage[sb][cidx] = cval;
@@ -319,6 +332,14 @@ static __device__ __forceinline__ void cz7_tiles(size_t n, const void *const *sr
         t = tn;
     }
     asm volatile("cp.async.wait_all;" ::: "memory");
+}
+
+/* pair at 2 CTAs an SM (128 registers: no spills), to weigh the spills against the warps */
+static __global__ void __launch_bounds__(CZ_THREADS, 2)
+    cz7b_k_tiles(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                 own_batch_scratch s)
+{
+    cz7_tiles(n, src, src_sizes, dst, s);
 }
 
 static __global__ void __launch_bounds__(CZ_THREADS, 3)
