@@ -33,7 +33,10 @@
  * stage at 4 CTAs an SM; direct: the library's loop, the outputs stored
  * from registers; onestage-direct: both; cz_v5.cuh; pair: two full
  * 8-byte tiles a CTA per round of barriers, 16 elements a thread,
- * cz_v7.cuh; pair-2cta: the same at 2 CTAs an SM, without spills).
+ * cz_v7.cuh; pair-2cta: the same at 2 CTAs an SM, without spills;
+ * single: the library's tile loop before session 12's lean one (every
+ * warp locating every tile, the tiles in registers); lean-pair,
+ * lean-pair-2cta: pair's items in the library's lean loop).
  *
  * --no-decode: the compression rows only (no decoders, no hostile input).
  *
@@ -307,13 +310,18 @@ int main(int argc, char **argv)
     k7.tiles = (const void *)cz7_k_tiles;
     own_gpu_kernels k7b = cz_kernels;
     k7b.tiles = (const void *)cz7b_k_tiles;
+    own_gpu_kernels k8 = cz_kernels, k8p = cz_kernels, k8p2 = cz_kernels;
+    k8.tiles = (const void *)cz7s_k_tiles;
+    k8p.tiles = (const void *)cz8p_k_tiles;
+    k8p2.tiles = (const void *)cz8p2_k_tiles;
     struct variant {
         const char *name;
         const own_gpu_kernels *k;
-    } all[8] = {{"library", &cz_kernels}, {"v3", &k3},     {"v2", &k2},
-                {"onestage", &k5},        {"direct", &k6}, {"onestage-direct", &k5d},
-                {"pair", &k7},            {"pair-2cta", &k7b}},
-      vs[8];
+    } all[11] = {{"library", &cz_kernels}, {"v3", &k3},     {"v2", &k2},
+                 {"onestage", &k5},        {"direct", &k6}, {"onestage-direct", &k5d},
+                 {"pair", &k7},            {"pair-2cta", &k7b}, {"single", &k8},
+                 {"lean-pair", &k8p},      {"lean-pair-2cta", &k8p2}},
+      vs[11];
     size_t nvs = 0;
     for (const variant &v : all) {
         bool named = false; /* --only: a comma-separated list */
@@ -406,9 +414,9 @@ int main(int argc, char **argv)
         hp[i] = hcomp_d + i * CAP;
     void **d_hp = dcopy(hp);
     size_t *d_hsz = dcopy(hhsz);
-    std::vector<oc_status> hs[8], ss[8];
-    std::vector<size_t> ho[8];
-    std::vector<uint8_t> oh[8];
+    std::vector<oc_status> hs[11], ss[11];
+    std::vector<size_t> ho[11];
+    std::vector<uint8_t> oh[11];
     for (size_t j = 0; j < nvs; j++) {
         CUDA_OK(cudaMemset(out, 0, nh * CH));
         if (oc_own_gpu_decompress(vs[j].k, scr, scr_size, nh, (const void *const *)d_hp, d_hsz, d_out, d_ocap,

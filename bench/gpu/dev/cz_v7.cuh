@@ -348,3 +348,187 @@ static __global__ void __launch_bounds__(CZ_THREADS, 3)
 {
     cz7_tiles(n, src, src_sizes, dst, s);
 }
+
+/* `single`: the library's tile loop before session 12's lean loop: every
+ * warp locates every tile (czg_locate_kept), the current and next tile and
+ * the kept chunk in every thread's registers across the decode (200 bytes
+ * of spills a thread at 80 registers). */
+static __device__ __forceinline__ void cz7s_tiles(size_t n, const void *const *src, const size_t *src_sizes,
+                                                 void *const *dst, own_batch_scratch s)
+{
+    czg_ws *ws = (czg_ws *)czg_smem;
+    unsigned long long total = s.first[n];
+    unsigned long long per = (total + gridDim.x - 1) / gridDim.x;
+    unsigned long long t0 = blockIdx.x * per, end = t0 + per < total ? t0 + per : total;
+    uint32_t sa0 = (uint32_t)__cvta_generic_to_shared(ws->stage[0]);
+    czg_tile cur, nxt;
+    czg_chunk C;
+    C.first = C.next = 0;
+    uint32_t cidx = ~0u, cval = 0, sb = 0;
+    czg_locate_kept(n, src, src_sizes, dst, s, t0, end, &C, &cur);
+    czg_issue(sa0, cur, &cidx, &cval);
+    for (unsigned long long t = t0; t < end; t++) {
+        czg_locate_kept(n, src, src_sizes, dst, s, t + 1, end, &C, &nxt);
+        if (cidx != ~0u)
+            ws->stage[sb][cidx] = cval;
+        cidx = ~0u;
+        asm volatile("cp.async.wait_all;" ::: "memory");
+        __syncthreads(); /* stage sb is whole; every thread is past the tile before (stage sb ^ 1 free) */
+        czg_issue(sa0 + (sb ^ 1u) * CZG_STAGE_BYTES, nxt, &cidx, &cval);
+        oc_status st = (oc_status)cur.st;
+        if (st == OC_OK) {
+            uint32_t o = (uint32_t)((uintptr_t)cur.src & 15u);
+            switch (cur.w) {
+            case 1:
+                st = czg_decode_tile<uint32_t, 1>(sb, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
+                break;
+            case 2:
+                st = czg_decode_tile<uint32_t, 2>(sb, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
+                break;
+            case 4:
+                st = czg_decode_rdr<uint32_t, 4>(sb, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
+                break;
+            default:
+                st = czg_decode_rdr<uint64_t, 8>(sb, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
+                break;
+            }
+        }
+        if (st != OC_OK && threadIdx.x == 0)
+            atomicMin(&s.keys[cur.chunk], own_key((unsigned long long)cur.tile + 1, st));
+        cur = nxt;
+        sb ^= 1u;
+    }
+    asm volatile("cp.async.wait_all;" ::: "memory");
+}
+
+static __global__ void __launch_bounds__(CZ_THREADS, 3)
+    cz7s_k_tiles(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                 own_batch_scratch s)
+{
+    cz7s_tiles(n, src, src_sizes, dst, s);
+}
+
+/* ---- lean loops (session 12, after call B) --------------------------------------------------------
+ * Call B's profile of the library on orderkey.i64: latency-bound (0.53 issued a cycle a scheduler,
+ * 0.94 eligible warps), long-scoreboard stalls 20% (the tile loop's 336-byte stack: 768 threads an SM
+ * x 336 bytes does not fit the ~58 KiB of L1 beside 3 x 65.8 KiB of shared memory, so the spills go to
+ * L2), and the chunk lookup by every warp ~17% of the instructions.  The library's loop is now lean
+ * (czg_tiles: one tile an item, its descriptor in shared memory, located by warp 0 alone); `single`
+ * above is the loop before it.  `lean-pair` (and at 2 CTAs an SM, `lean-pair-2cta`): the same with
+ * items of a pair of 8-byte tiles (cz7_pair), so that pair's decode no longer carries four czg_tiles
+ * and a czg_chunk in registers. */
+
+typedef struct cz8_item {
+    czg_tile a, b; /* b: the pair's second tile (valid only with pair) */
+    int pair;
+} cz8_item;
+
+/* Warp 0: the item at tile t (C: the kept chunk, in shared memory), into *I. */
+template <bool PAIR>
+static __device__ __forceinline__ void cz8_locate(size_t n, const void *const *src, const size_t *src_sizes,
+                                                  void *const *dst, const own_batch_scratch &s,
+                                                  unsigned long long t, unsigned long long end, czg_chunk *shC,
+                                                  cz8_item *I)
+{
+    czg_chunk C = *shC;
+    czg_tile A, B;
+    czg_locate_kept(n, src, src_sizes, dst, s, t, end, &C, &A);
+    B.valid = 0;
+    if (PAIR)
+        cz7_locate2(n, src, src_sizes, dst, s, t + 1, end, &C, A, &B);
+    int pair = PAIR && cz7_pairable(A, B);
+    __syncwarp();
+    if ((threadIdx.x & 31u) == 0) {
+        I->a = A;
+        I->b = B;
+        I->pair = pair;
+        *shC = C;
+    }
+}
+
+/* Starts copying item I into the stage at shared address sa. */
+static __device__ __forceinline__ void cz8_issue(uint32_t sa, const cz8_item *I, uint32_t *cidx, uint32_t *cval)
+{
+    czg_tile both = I->a;
+    if (I->pair) {
+        both.n = I->a.n + I->b.n;
+        both.cnt = I->a.cnt + I->b.cnt;
+    }
+    czg_issue(sa, both, cidx, cval);
+}
+
+template <bool PAIR>
+static __device__ __forceinline__ void cz8_tiles(size_t n, const void *const *src, const size_t *src_sizes,
+                                                 void *const *dst, own_batch_scratch s)
+{
+    __shared__ cz8_item cz8_it[3];
+    __shared__ czg_chunk cz8_C;
+    czg_ws *ws = (czg_ws *)czg_smem;
+    unsigned long long total = s.first[n];
+    unsigned long long per = (total + gridDim.x - 1) / gridDim.x;
+    unsigned long long t0 = blockIdx.x * per, end = t0 + per < total ? t0 + per : total;
+    uint32_t sa0 = (uint32_t)__cvta_generic_to_shared(ws->stage[0]);
+    uint32_t warp = threadIdx.x >> 5;
+    if (warp == 0) {
+        if (threadIdx.x == 0)
+            cz8_C.first = cz8_C.next = 0;
+        __syncwarp();
+        cz8_locate<PAIR>(n, src, src_sizes, dst, s, t0, end, &cz8_C, &cz8_it[0]);
+    }
+    __syncthreads();
+    uint32_t cidx = ~0u, cval = 0, sb = 0, k = 0;
+    cz8_issue(sa0, &cz8_it[0], &cidx, &cval);
+    for (unsigned long long t = t0; t < end;) {
+        const cz8_item *I = &cz8_it[k], *N = &cz8_it[k == 2u ? 0u : k + 1u];
+        unsigned long long tn = t + (I->pair ? 2u : 1u);
+        if (warp == 0)
+            cz8_locate<PAIR>(n, src, src_sizes, dst, s, tn, end, &cz8_C, (cz8_item *)N);
+        if (cidx != ~0u)
+            ws->stage[sb][cidx] = cval;
+        cidx = ~0u;
+        asm volatile("cp.async.wait_all;" ::: "memory");
+        __syncthreads(); /* stage sb whole, item N located; every thread past the item before */
+        cz8_issue(sa0 + (sb ^ 1u) * CZG_STAGE_BYTES, N, &cidx, &cval);
+        bool pair = PAIR && I->pair;
+        uint32_t o = (uint32_t)((uintptr_t)I->a.src & 15u);
+        oc_status st = OC_OK, st2 = OC_OK;
+        if (pair && cz7_pair(sb, o, I->a.n, I->b.n, I->a.ver, I->a.dst, I->b.dst)) {
+            /* both OK */
+        } else {
+            st = cz7_one(sb, I->a, o);
+            if (pair) { /* tile B again, alone in stage sb */
+                uint32_t ci = ~0u, cv = 0, o2 = (uint32_t)((uintptr_t)I->b.src & 15u);
+                __syncthreads();
+                czg_issue(sa0 + sb * CZG_STAGE_BYTES, I->b, &ci, &cv);
+                if (ci != ~0u)
+                    ws->stage[sb][ci] = cv;
+                asm volatile("cp.async.wait_all;" ::: "memory");
+                __syncthreads();
+                st2 = cz7_one(sb, I->b, o2);
+            }
+        }
+        /* thread 0 is in warp 0, which writes item slots: it reads I before its next locate */
+        if (st != OC_OK && threadIdx.x == 0)
+            atomicMin(&s.keys[I->a.chunk], own_key((unsigned long long)I->a.tile + 1, st));
+        if (pair && st2 != OC_OK && threadIdx.x == 0)
+            atomicMin(&s.keys[I->b.chunk], own_key((unsigned long long)I->b.tile + 1, st2));
+        k = k == 2u ? 0u : k + 1u;
+        sb ^= 1u;
+        t = tn;
+    }
+    asm volatile("cp.async.wait_all;" ::: "memory");
+}
+
+static __global__ void __launch_bounds__(CZ_THREADS, 3)
+    cz8p_k_tiles(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                 own_batch_scratch s)
+{
+    cz8_tiles<true>(n, src, src_sizes, dst, s);
+}
+
+static __global__ void __launch_bounds__(CZ_THREADS, 2)
+    cz8p2_k_tiles(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                  own_batch_scratch s)
+{
+    cz8_tiles<true>(n, src, src_sizes, dst, s);
+}
