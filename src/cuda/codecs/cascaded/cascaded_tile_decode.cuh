@@ -11,7 +11,10 @@
  * chunk it found (pointers, header check) from one tile to the next, so
  * that most lookups are a compare and the tile table's two words (v3: the
  * warp's 32-way search, the chunk's pointers and its header again for
- * every tile); the next tile's bytes go into a second stage by
+ * every tile); since session 12 warp 0 alone looks tiles up and passes
+ * them to the others through shared memory (the loop keeps a few
+ * registers across a tile's decode); the next tile's bytes go into a
+ * second stage by
  * cp.async (16-byte copies of the aligned interior, words at the edges,
  * the one word past the chunk's end byte by byte) while the current tile
  * decodes, and one barrier a tile publishes the stage; every warp locates
@@ -992,53 +995,84 @@ static __device__ __forceinline__ void czg_issue(uint32_t sa, const czg_tile &T,
     asm volatile("cp.async.commit_group;" ::: "memory");
 }
 
+/* Warp 0: tile t into the slot *T (the kept chunk *C, both in shared
+ * memory: the other warps carry neither across a tile). */
+static __device__ __forceinline__ void czg_locate_slot(size_t n, const void *const *src, const size_t *src_sizes,
+                                                       void *const *dst, const own_batch_scratch &s,
+                                                       unsigned long long t, unsigned long long end,
+                                                       czg_chunk *shC, czg_tile *T)
+{
+    czg_chunk C = *shC;
+    czg_tile x;
+    czg_locate_kept(n, src, src_sizes, dst, s, t, end, &C, &x);
+    __syncwarp();
+    if ((threadIdx.x & 31u) == 0) {
+        *T = x;
+        *shC = C;
+    }
+}
+
 /* The tile kernel's body: a persistent grid over the batch's tiles, CTA b
- * taking the consecutive tiles [b per, (b + 1) per) with its chunk lookup
- * kept from one to the next (czg_locate_kept); the next tile is copied in
- * while one decodes. */
+ * taking the consecutive tiles [b per, (b + 1) per); the next tile is
+ * copied in while one decodes.  Warp 0 alone finds each tile (its chunk
+ * kept from one tile to the next, czg_locate_kept) and writes it to a
+ * slot in shared memory that the others read after the barrier that
+ * publishes the stage: three slots, so that warp 0 writing tile k + 2's
+ * never meets a warp still reading tile k's (session 12: with the tiles
+ * and the chunk in every thread's registers across the decode, the loop
+ * spilled 200 bytes a thread, which at 3 CTAs an SM do not fit in L1
+ * beside the workspace; and every warp repeated the lookup). */
 static __device__ __forceinline__ void czg_tiles(size_t n, const void *const *src, const size_t *src_sizes,
                                                  void *const *dst, own_batch_scratch s)
 {
+    __shared__ czg_tile czg_slot[3];
+    __shared__ czg_chunk czg_kept;
     czg_ws *ws = (czg_ws *)czg_smem;
     unsigned long long total = s.first[n];
     unsigned long long per = (total + gridDim.x - 1) / gridDim.x;
     unsigned long long t0 = blockIdx.x * per, end = t0 + per < total ? t0 + per : total;
     uint32_t sa0 = (uint32_t)__cvta_generic_to_shared(ws->stage[0]);
-    czg_tile cur, nxt;
-    czg_chunk C;
-    C.first = C.next = 0;
-    uint32_t cidx = ~0u, cval = 0, sb = 0;
-    czg_locate_kept(n, src, src_sizes, dst, s, t0, end, &C, &cur);
-    czg_issue(sa0, cur, &cidx, &cval);
+    if (threadIdx.x < 32u) {
+        if (threadIdx.x == 0)
+            czg_kept.first = czg_kept.next = 0;
+        __syncwarp();
+        czg_locate_slot(n, src, src_sizes, dst, s, t0, end, &czg_kept, &czg_slot[0]);
+    }
+    __syncthreads();
+    uint32_t cidx = ~0u, cval = 0, sb = 0, k = 0;
+    czg_issue(sa0, czg_slot[0], &cidx, &cval);
     for (unsigned long long t = t0; t < end; t++) {
-        czg_locate_kept(n, src, src_sizes, dst, s, t + 1, end, &C, &nxt);
+        const czg_tile *cur = &czg_slot[k], *nxt = &czg_slot[k == 2u ? 0u : k + 1u];
+        if (threadIdx.x < 32u)
+            czg_locate_slot(n, src, src_sizes, dst, s, t + 1, end, &czg_kept, (czg_tile *)nxt);
         if (cidx != ~0u)
             ws->stage[sb][cidx] = cval;
         cidx = ~0u;
         asm volatile("cp.async.wait_all;" ::: "memory");
-        __syncthreads(); /* stage sb is whole; every thread is past the tile before (stage sb ^ 1 free) */
-        czg_issue(sa0 + (sb ^ 1u) * CZG_STAGE_BYTES, nxt, &cidx, &cval);
-        oc_status st = (oc_status)cur.st;
+        __syncthreads(); /* stage sb is whole, the next tile located; every thread is past the tile before */
+        czg_issue(sa0 + (sb ^ 1u) * CZG_STAGE_BYTES, *nxt, &cidx, &cval);
+        oc_status st = (oc_status)cur->st;
         if (st == OC_OK) {
-            uint32_t o = (uint32_t)((uintptr_t)cur.src & 15u);
-            switch (cur.w) {
+            uint32_t o = (uint32_t)((uintptr_t)cur->src & 15u);
+            switch (cur->w) {
             case 1:
-                st = czg_decode_tile<uint32_t, 1>(sb, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
+                st = czg_decode_tile<uint32_t, 1>(sb, o, cur->src, cur->n, cur->cnt, cur->ver, cur->dst);
                 break;
             case 2:
-                st = czg_decode_tile<uint32_t, 2>(sb, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
+                st = czg_decode_tile<uint32_t, 2>(sb, o, cur->src, cur->n, cur->cnt, cur->ver, cur->dst);
                 break;
             case 4:
-                st = czg_decode_rdr<uint32_t, 4>(sb, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
+                st = czg_decode_rdr<uint32_t, 4>(sb, o, cur->src, cur->n, cur->cnt, cur->ver, cur->dst);
                 break;
             default:
-                st = czg_decode_rdr<uint64_t, 8>(sb, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
+                st = czg_decode_rdr<uint64_t, 8>(sb, o, cur->src, cur->n, cur->cnt, cur->ver, cur->dst);
                 break;
             }
         }
+        /* thread 0 is in warp 0, the slots' writer: it reads cur before its next lookup */
         if (st != OC_OK && threadIdx.x == 0)
-            atomicMin(&s.keys[cur.chunk], own_key((unsigned long long)cur.tile + 1, st));
-        cur = nxt;
+            atomicMin(&s.keys[cur->chunk], own_key((unsigned long long)cur->tile + 1, st));
+        k = k == 2u ? 0u : k + 1u;
         sb ^= 1u;
     }
     asm volatile("cp.async.wait_all;" ::: "memory");
