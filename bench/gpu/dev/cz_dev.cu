@@ -36,7 +36,8 @@
  * cz_v7.cuh; pair-2cta: the same at 2 CTAs an SM, without spills;
  * single: the library's tile loop before session 12's lean one (every
  * warp locating every tile, the tiles in registers); lean-pair,
- * lean-pair-2cta: pair's items in the library's lean loop).
+ * lean-pair-2cta: pair's items in the library's lean loop;
+ * lean-onestage: the lean loop with one stage at 4 CTAs an SM).
  *
  * --no-decode: the compression rows only (no decoders, no hostile input).
  *
@@ -314,14 +315,17 @@ int main(int argc, char **argv)
     k8.tiles = (const void *)cz7s_k_tiles;
     k8p.tiles = (const void *)cz8p_k_tiles;
     k8p2.tiles = (const void *)cz8p2_k_tiles;
+    own_gpu_kernels k9 = cz_kernels;
+    k9.tiles = (const void *)cz9_k_tiles;
+    k9.tile_smem = CZ5_SMEM;
     struct variant {
         const char *name;
         const own_gpu_kernels *k;
-    } all[11] = {{"library", &cz_kernels}, {"v3", &k3},     {"v2", &k2},
+    } all[12] = {{"library", &cz_kernels}, {"v3", &k3},     {"v2", &k2},
                  {"onestage", &k5},        {"direct", &k6}, {"onestage-direct", &k5d},
                  {"pair", &k7},            {"pair-2cta", &k7b}, {"single", &k8},
-                 {"lean-pair", &k8p},      {"lean-pair-2cta", &k8p2}},
-      vs[11];
+                 {"lean-pair", &k8p},      {"lean-pair-2cta", &k8p2}, {"lean-onestage", &k9}},
+      vs[12];
     size_t nvs = 0;
     for (const variant &v : all) {
         bool named = false; /* --only: a comma-separated list */
@@ -414,9 +418,9 @@ int main(int argc, char **argv)
         hp[i] = hcomp_d + i * CAP;
     void **d_hp = dcopy(hp);
     size_t *d_hsz = dcopy(hhsz);
-    std::vector<oc_status> hs[11], ss[11];
-    std::vector<size_t> ho[11];
-    std::vector<uint8_t> oh[11];
+    std::vector<oc_status> hs[12], ss[12];
+    std::vector<size_t> ho[12];
+    std::vector<uint8_t> oh[12];
     for (size_t j = 0; j < nvs; j++) {
         CUDA_OK(cudaMemset(out, 0, nh * CH));
         if (oc_own_gpu_decompress(vs[j].k, scr, scr_size, nh, (const void *const *)d_hp, d_hsz, d_out, d_ocap,

@@ -532,3 +532,61 @@ static __global__ void __launch_bounds__(CZ_THREADS, 2)
 {
     cz8_tiles<true>(n, src, src_sizes, dst, s);
 }
+
+/* `lean-onestage` (session 12, before call B2): the library's lean loop (czg_tiles: warp 0 locates,
+ * the tiles in shared memory) with cz_v5.cuh's one stage at 4 CTAs an SM: the workspace less its
+ * second stage (CZ5_SMEM), the next tile's lines prefetched into L2 by warp 0 once it has located it,
+ * two barriers a tile, 64 registers (session 11's onestage: +7% on orderkey with 300 bytes of spills;
+ * the lean loop carries fewer registers across the decode). */
+static __device__ __forceinline__ void cz9_tiles(size_t n, const void *const *src, const size_t *src_sizes,
+                                                 void *const *dst, own_batch_scratch s)
+{
+    __shared__ czg_tile cz9_slot[3];
+    __shared__ czg_chunk cz9_kept;
+    czg_ws *ws = (czg_ws *)czg_smem;
+    unsigned long long total = s.first[n];
+    unsigned long long per = (total + gridDim.x - 1) / gridDim.x;
+    unsigned long long t0 = blockIdx.x * per, end = t0 + per < total ? t0 + per : total;
+    uint32_t sa0 = (uint32_t)__cvta_generic_to_shared(ws->stage[0]);
+    if (threadIdx.x < 32u) {
+        if (threadIdx.x == 0)
+            cz9_kept.first = cz9_kept.next = 0;
+        __syncwarp();
+        czg_locate_slot(n, src, src_sizes, dst, s, t0, end, &cz9_kept, &cz9_slot[0]);
+    }
+    __syncthreads();
+    uint32_t k = 0;
+    for (unsigned long long t = t0; t < end; t++) {
+        const czg_tile *cur = &cz9_slot[k], *nxt = &cz9_slot[k == 2u ? 0u : k + 1u];
+        uint32_t cidx = ~0u, cval = 0;
+        czg_issue(sa0, *cur, &cidx, &cval);
+        if (threadIdx.x < 32u) {
+            czg_locate_slot(n, src, src_sizes, dst, s, t + 1, end, &cz9_kept, (czg_tile *)nxt);
+            __syncwarp();
+            const czg_tile &T = *nxt;
+            if (T.valid && T.st == OC_OK && T.n < T.cnt * T.w) {
+                uintptr_t g = (uintptr_t)T.src & ~(uintptr_t)127u, ge = (uintptr_t)T.src + T.n;
+                for (uintptr_t a = g + 128u * threadIdx.x; a < ge; a += 128u * 32u)
+                    asm volatile("prefetch.global.L2 [%0];" ::"l"(a));
+            }
+        }
+        if (cidx != ~0u)
+            ws->stage[0][cidx] = cval;
+        asm volatile("cp.async.wait_all;" ::: "memory");
+        __syncthreads(); /* stage 0 is whole, the next tile located */
+        oc_status st = (oc_status)cur->st;
+        if (st == OC_OK)
+            st = cz7_one(0, *cur, (uint32_t)((uintptr_t)cur->src & 15u));
+        if (st != OC_OK && threadIdx.x == 0)
+            atomicMin(&s.keys[cur->chunk], own_key((unsigned long long)cur->tile + 1, st));
+        k = k == 2u ? 0u : k + 1u;
+        __syncthreads(); /* every thread past the tile (the stage and the buffers) */
+    }
+}
+
+static __global__ void __launch_bounds__(CZ_THREADS, 4)
+    cz9_k_tiles(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                own_batch_scratch s)
+{
+    cz9_tiles(n, src, src_sizes, dst, s);
+}
