@@ -36,8 +36,9 @@
  * cz_v7.cuh; pair-2cta: the same at 2 CTAs an SM, without spills;
  * single: the library's tile loop before session 12's lean one (every
  * warp locating every tile, the tiles in registers); lean-pair,
- * lean-pair-2cta: pair's items in the library's lean loop;
- * lean-onestage: the lean loop with one stage at 4 CTAs an SM).
+ * lean-pair-2cta: pair's items in the lean loop; lean: the lean loop
+ * with two stages at 3 CTAs an SM, the library's in call B2 before its
+ * one-stage loop).
  *
  * --no-decode: the compression rows only (no decoders, no hostile input).
  *
@@ -300,6 +301,7 @@ int main(int argc, char **argv)
     k2.tile_smem = sizeof(cz_ws);
     own_gpu_kernels k3 = cz_kernels;
     k3.tiles = (const void *)cz3_k_tiles;
+    k3.tile_smem = sizeof(czg_ws); /* two stages (the library: one) */
     own_gpu_kernels k5 = cz_kernels;
     k5.tiles = (const void *)cz5_k_tiles;
     k5.tile_smem = CZ5_SMEM;
@@ -307,6 +309,7 @@ int main(int argc, char **argv)
     k5d.tiles = (const void *)cz5d_k_tiles;
     own_gpu_kernels k6 = cz_kernels;
     k6.tiles = (const void *)cz6_k_tiles;
+    k6.tile_smem = sizeof(czg_ws);
     own_gpu_kernels k7 = cz_kernels;
     k7.tiles = (const void *)cz7_k_tiles;
     own_gpu_kernels k7b = cz_kernels;
@@ -316,15 +319,16 @@ int main(int argc, char **argv)
     k8p.tiles = (const void *)cz8p_k_tiles;
     k8p2.tiles = (const void *)cz8p2_k_tiles;
     own_gpu_kernels k9 = cz_kernels;
-    k9.tiles = (const void *)cz9_k_tiles;
-    k9.tile_smem = CZ5_SMEM;
+    k9.tiles = (const void *)cz8l_k_tiles;
+    k7.tile_smem = k7b.tile_smem = k8.tile_smem = k8p.tile_smem = k8p2.tile_smem = k9.tile_smem =
+        sizeof(czg_ws); /* two stages */
     struct variant {
         const char *name;
         const own_gpu_kernels *k;
     } all[12] = {{"library", &cz_kernels}, {"v3", &k3},     {"v2", &k2},
                  {"onestage", &k5},        {"direct", &k6}, {"onestage-direct", &k5d},
                  {"pair", &k7},            {"pair-2cta", &k7b}, {"single", &k8},
-                 {"lean-pair", &k8p},      {"lean-pair-2cta", &k8p2}, {"lean-onestage", &k9}},
+                 {"lean-pair", &k8p},      {"lean-pair-2cta", &k8p2}, {"lean", &k9}},
       vs[12];
     size_t nvs = 0;
     for (const variant &v : all) {

@@ -413,8 +413,9 @@ static __global__ void __launch_bounds__(CZ_THREADS, 3)
  * 0.94 eligible warps), long-scoreboard stalls 20% (the tile loop's 336-byte stack: 768 threads an SM
  * x 336 bytes does not fit the ~58 KiB of L1 beside 3 x 65.8 KiB of shared memory, so the spills go to
  * L2), and the chunk lookup by every warp ~17% of the instructions.  The library's loop is now lean
- * (czg_tiles: one tile an item, its descriptor in shared memory, located by warp 0 alone); `single`
- * above is the loop before it.  `lean-pair` (and at 2 CTAs an SM, `lean-pair-2cta`): the same with
+ * (czg_tiles: one tile an item, its descriptor in shared memory, located by warp 0 alone; since call
+ * B2 with one stage at 4 CTAs an SM); `single` above is the loop before it, `lean` below the lean
+ * loop with two stages.  `lean-pair` (and at 2 CTAs an SM, `lean-pair-2cta`): the same with
  * items of a pair of 8-byte tiles (cz7_pair), so that pair's decode no longer carries four czg_tiles
  * and a czg_chunk in registers. */
 
@@ -533,16 +534,14 @@ static __global__ void __launch_bounds__(CZ_THREADS, 2)
     cz8_tiles<true>(n, src, src_sizes, dst, s);
 }
 
-/* `lean-onestage` (session 12, before call B2): the library's lean loop (czg_tiles: warp 0 locates,
- * the tiles in shared memory) with cz_v5.cuh's one stage at 4 CTAs an SM: the workspace less its
- * second stage (CZ5_SMEM), the next tile's lines prefetched into L2 by warp 0 once it has located it,
- * two barriers a tile, 64 registers (session 11's onestage: +7% on orderkey with 300 bytes of spills;
- * the lean loop carries fewer registers across the decode). */
-static __device__ __forceinline__ void cz9_tiles(size_t n, const void *const *src, const size_t *src_sizes,
+/* `lean` (session 12, call B2: in the library until the one-stage loop below replaced it): the
+ * library's lean loop with two stages at 3 CTAs an SM, the next tile copied in by cp.async while one
+ * decodes.  1.15-1.27x `single`; the one-stage loop (czg_tiles now) +9-10% over it. */
+static __device__ __forceinline__ void cz8l_tiles(size_t n, const void *const *src, const size_t *src_sizes,
                                                  void *const *dst, own_batch_scratch s)
 {
-    __shared__ czg_tile cz9_slot[3];
-    __shared__ czg_chunk cz9_kept;
+    __shared__ czg_tile cz8l_slot[3];
+    __shared__ czg_chunk cz8l_kept;
     czg_ws *ws = (czg_ws *)czg_smem;
     unsigned long long total = s.first[n];
     unsigned long long per = (total + gridDim.x - 1) / gridDim.x;
@@ -550,43 +549,53 @@ static __device__ __forceinline__ void cz9_tiles(size_t n, const void *const *sr
     uint32_t sa0 = (uint32_t)__cvta_generic_to_shared(ws->stage[0]);
     if (threadIdx.x < 32u) {
         if (threadIdx.x == 0)
-            cz9_kept.first = cz9_kept.next = 0;
+            cz8l_kept.first = cz8l_kept.next = 0;
         __syncwarp();
-        czg_locate_slot(n, src, src_sizes, dst, s, t0, end, &cz9_kept, &cz9_slot[0]);
+        czg_locate_slot(n, src, src_sizes, dst, s, t0, end, &cz8l_kept, &cz8l_slot[0]);
     }
     __syncthreads();
-    uint32_t k = 0;
+    uint32_t cidx = ~0u, cval = 0, sb = 0, k = 0;
+    czg_issue(sa0, cz8l_slot[0], &cidx, &cval);
     for (unsigned long long t = t0; t < end; t++) {
-        const czg_tile *cur = &cz9_slot[k], *nxt = &cz9_slot[k == 2u ? 0u : k + 1u];
-        uint32_t cidx = ~0u, cval = 0;
-        czg_issue(sa0, *cur, &cidx, &cval);
-        if (threadIdx.x < 32u) {
-            czg_locate_slot(n, src, src_sizes, dst, s, t + 1, end, &cz9_kept, (czg_tile *)nxt);
-            __syncwarp();
-            const czg_tile &T = *nxt;
-            if (T.valid && T.st == OC_OK && T.n < T.cnt * T.w) {
-                uintptr_t g = (uintptr_t)T.src & ~(uintptr_t)127u, ge = (uintptr_t)T.src + T.n;
-                for (uintptr_t a = g + 128u * threadIdx.x; a < ge; a += 128u * 32u)
-                    asm volatile("prefetch.global.L2 [%0];" ::"l"(a));
+        const czg_tile *cur = &cz8l_slot[k], *nxt = &cz8l_slot[k == 2u ? 0u : k + 1u];
+        if (threadIdx.x < 32u)
+            czg_locate_slot(n, src, src_sizes, dst, s, t + 1, end, &cz8l_kept, (czg_tile *)nxt);
+        if (cidx != ~0u)
+            ws->stage[sb][cidx] = cval;
+        cidx = ~0u;
+        asm volatile("cp.async.wait_all;" ::: "memory");
+        __syncthreads(); /* stage sb is whole, the next tile located; every thread is past the tile before */
+        czg_issue(sa0 + (sb ^ 1u) * CZG_STAGE_BYTES, *nxt, &cidx, &cval);
+        oc_status st = (oc_status)cur->st;
+        if (st == OC_OK) {
+            uint32_t o = (uint32_t)((uintptr_t)cur->src & 15u);
+            switch (cur->w) {
+            case 1:
+                st = czg_decode_tile<uint32_t, 1>(sb, o, cur->src, cur->n, cur->cnt, cur->ver, cur->dst);
+                break;
+            case 2:
+                st = czg_decode_tile<uint32_t, 2>(sb, o, cur->src, cur->n, cur->cnt, cur->ver, cur->dst);
+                break;
+            case 4:
+                st = czg_decode_rdr<uint32_t, 4>(sb, o, cur->src, cur->n, cur->cnt, cur->ver, cur->dst);
+                break;
+            default:
+                st = czg_decode_rdr<uint64_t, 8>(sb, o, cur->src, cur->n, cur->cnt, cur->ver, cur->dst);
+                break;
             }
         }
-        if (cidx != ~0u)
-            ws->stage[0][cidx] = cval;
-        asm volatile("cp.async.wait_all;" ::: "memory");
-        __syncthreads(); /* stage 0 is whole, the next tile located */
-        oc_status st = (oc_status)cur->st;
-        if (st == OC_OK)
-            st = cz7_one(0, *cur, (uint32_t)((uintptr_t)cur->src & 15u));
+        /* thread 0 is in warp 0, the slots' writer: it reads cur before its next lookup */
         if (st != OC_OK && threadIdx.x == 0)
             atomicMin(&s.keys[cur->chunk], own_key((unsigned long long)cur->tile + 1, st));
         k = k == 2u ? 0u : k + 1u;
-        __syncthreads(); /* every thread past the tile (the stage and the buffers) */
+        sb ^= 1u;
     }
+    asm volatile("cp.async.wait_all;" ::: "memory");
 }
 
-static __global__ void __launch_bounds__(CZ_THREADS, 4)
-    cz9_k_tiles(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
-                own_batch_scratch s)
+static __global__ void __launch_bounds__(CZ_THREADS, 3)
+    cz8l_k_tiles(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                 own_batch_scratch s)
 {
-    cz9_tiles(n, src, src_sizes, dst, s);
+    cz8l_tiles(n, src, src_sizes, dst, s);
 }
