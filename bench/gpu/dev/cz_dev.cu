@@ -325,10 +325,18 @@ int main(int argc, char **argv)
     struct variant {
         const char *name;
         const own_gpu_kernels *k;
-    } all[12] = {{"library", &cz_kernels}, {"v3", &k3},     {"v2", &k2},
-                 {"onestage", &k5},        {"direct", &k6}, {"onestage-direct", &k5d},
-                 {"pair", &k7},            {"pair-2cta", &k7b}, {"single", &k8},
-                 {"lean-pair", &k8p},      {"lean-pair-2cta", &k8p2}, {"lean", &k9}},
+    } all[12] = {{"library", &cz_kernels},
+                 {"v3", &k3},
+                 {"v2", &k2},
+                 {"onestage", &k5},
+                 {"direct", &k6},
+                 {"onestage-direct", &k5d},
+                 {"pair", &k7},
+                 {"pair-2cta", &k7b},
+                 {"single", &k8},
+                 {"lean-pair", &k8p},
+                 {"lean-pair-2cta", &k8p2},
+                 {"lean", &k9}},
       vs[12];
     size_t nvs = 0;
     for (const variant &v : all) {

@@ -534,8 +534,9 @@ int main(int argc, char **argv)
                     oc_status s0 = decode(1, 8, bad.data(), na, CZ7_CNT, off, o4.data());
                     oc_status s1 = decode(1, 8, bad.data() + na, nb, CZ7_CNT, off, o4.data() + CZ_TILE_BYTES);
                     if (s0 != OC_OK || s1 != OC_OK || o4 != op) {
-                        fprintf(stderr, "%s tiles %u,%u byte %zu changed: pair took them, v4 %d %d%s\n", c.file, t,
-                                t + 1, at, (int)s0, (int)s1, s0 == OC_OK && s1 == OC_OK ? " (bytes differ)" : "");
+                        fprintf(stderr, "%s tiles %u,%u byte %zu changed: pair took them, v4 %d %d%s\n",
+                                c.file, t, t + 1, at, (int)s0, (int)s1,
+                                s0 == OC_OK && s1 == OC_OK ? " (bytes differ)" : "");
                         cfail++;
                     }
                 }
@@ -594,8 +595,8 @@ int main(int argc, char **argv)
         tiles += ctiles, fused += cfused, flips += cflips, fails += cfail;
     }
     oc_context_destroy(ctx);
-    printf("pair (cz_v7.cuh): %ld pairs, %ld taken (= input), %ld damaged (taken: = v4)\n", pairs, pairs_taken,
-           pair_flips);
+    printf("pair (cz_v7.cuh): %ld pairs, %ld taken (= input), %ld damaged (taken: = v4)\n", pairs,
+           pairs_taken, pair_flips);
     printf("%ld tiles, %ld fused, %ld damaged: %s\n", tiles, fused, flips, fails ? "FAILED" : "all checked");
     return fails ? 1 : 0;
 }

@@ -23,9 +23,9 @@
  * the library's cascaded_kernels.cu.
  */
 
-#define CZ7_CNT (CZ_TILE_BYTES / 8u)                /* elements of a full 8-byte tile: 2048 */
-#define CZ7_K (2u * CZ7_CNT / CZG_THREADS)          /* elements a thread: 16 */
-#define CZ7_R8(x) (((x) + 7u) & ~7u)                /* 8 run starts: a 16-byte vector */
+#define CZ7_CNT (CZ_TILE_BYTES / 8u)       /* elements of a full 8-byte tile: 2048 */
+#define CZ7_K (2u * CZ7_CNT / CZG_THREADS) /* elements a thread: 16 */
+#define CZ7_R8(x) (((x) + 7u) & ~7u)       /* 8 run starts: a 16-byte vector */
 
 /* Exclusive scans of a (u64) and b (u64) within the thread's half of the
  * CTA (warps 0-3, 4-7), one barrier; the totals of a in each half in
@@ -137,8 +137,8 @@ static __device__ __noinline__ int cz7_pair(uint32_t sb, uint32_t o, uint32_t nA
     V seed = (V)czg_bytes(T, 1u, W); /* before the barrier: P goes into the stage after it */
     uint64_t pa, pb, ta[2];
     uint32_t fl[CZG_WARPS];
-    cz7_scan2((uint64_t)acc0 | ((uint64_t)acc1 << 32), (uint64_t)acc2, ok ? (c1 << 16) | c2 : ~0u, &pa, &pb, ta,
-              fl);
+    cz7_scan2((uint64_t)acc0 | ((uint64_t)acc1 << 32), (uint64_t)acc2, ok ? (c1 << 16) | c2 : ~0u, &pa, &pb,
+              ta, fl);
     /* the pair's verdict, the same in every thread: each half's four warps parsed the same counts, the run
      * totals are the tiles' (the library's checks), and the two tiles' values fit in buf together */
     bool pair = true;
@@ -148,7 +148,8 @@ static __device__ __noinline__ int cz7_pair(uint32_t sb, uint32_t o, uint32_t nA
     uint32_t c1A = fl[0] >> 16, c2A = fl[0] & 0xffffu, c1B = fl[4] >> 16, c2B = fl[4] & 0xffffu;
     pair &= ((c2A + 1u) & ~1u) + ((c2B + 1u) & ~1u) <= CNT;
     /* both halves' run totals (every thread checks both): the core's checks */
-    pair &= ta[0] == ((uint64_t)CNT | ((uint64_t)c1A << 32)) && ta[1] == ((uint64_t)CNT | ((uint64_t)c1B << 32));
+    pair &=
+        ta[0] == ((uint64_t)CNT | ((uint64_t)c1A << 32)) && ta[1] == ((uint64_t)CNT | ((uint64_t)c1B << 32));
     if (!pair)
         return 0;
     if (!dA)
@@ -212,7 +213,7 @@ static __device__ __noinline__ int cz7_pair(uint32_t sb, uint32_t o, uint32_t nA
             x[i] = y;
         }
     }
-    __syncthreads(); /* the walk's reads of buf, the stage and the starts */
+    __syncthreads();                        /* the walk's reads of buf, the stage and the starts */
     czg_store<V, W, K>(h ? Pb : vb, e0, x); /* A's outputs into buf, B's into the stage */
     __syncthreads();
     czg_copy_out(vb, CZ_TILE_BYTES, dA);
@@ -354,7 +355,7 @@ static __global__ void __launch_bounds__(CZ_THREADS, 3)
  * the kept chunk in every thread's registers across the decode (200 bytes
  * of spills a thread at 80 registers). */
 static __device__ __forceinline__ void cz7s_tiles(size_t n, const void *const *src, const size_t *src_sizes,
-                                                 void *const *dst, own_batch_scratch s)
+                                                  void *const *dst, own_batch_scratch s)
 {
     czg_ws *ws = (czg_ws *)czg_smem;
     unsigned long long total = s.first[n];
@@ -428,8 +429,8 @@ typedef struct cz8_item {
 template <bool PAIR>
 static __device__ __forceinline__ void cz8_locate(size_t n, const void *const *src, const size_t *src_sizes,
                                                   void *const *dst, const own_batch_scratch &s,
-                                                  unsigned long long t, unsigned long long end, czg_chunk *shC,
-                                                  cz8_item *I)
+                                                  unsigned long long t, unsigned long long end,
+                                                  czg_chunk *shC, cz8_item *I)
 {
     czg_chunk C = *shC;
     czg_tile A, B;
@@ -448,7 +449,8 @@ static __device__ __forceinline__ void cz8_locate(size_t n, const void *const *s
 }
 
 /* Starts copying item I into the stage at shared address sa. */
-static __device__ __forceinline__ void cz8_issue(uint32_t sa, const cz8_item *I, uint32_t *cidx, uint32_t *cval)
+static __device__ __forceinline__ void cz8_issue(uint32_t sa, const cz8_item *I, uint32_t *cidx,
+                                                 uint32_t *cval)
 {
     czg_tile both = I->a;
     if (I->pair) {
@@ -538,7 +540,7 @@ static __global__ void __launch_bounds__(CZ_THREADS, 2)
  * library's lean loop with two stages at 3 CTAs an SM, the next tile copied in by cp.async while one
  * decodes.  1.15-1.27x `single`; the one-stage loop (czg_tiles now) +9-10% over it. */
 static __device__ __forceinline__ void cz8l_tiles(size_t n, const void *const *src, const size_t *src_sizes,
-                                                 void *const *dst, own_batch_scratch s)
+                                                  void *const *dst, own_batch_scratch s)
 {
     __shared__ czg_tile cz8l_slot[3];
     __shared__ czg_chunk cz8l_kept;

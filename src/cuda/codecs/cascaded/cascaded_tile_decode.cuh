@@ -997,10 +997,10 @@ static __device__ __forceinline__ void czg_issue(uint32_t sa, const czg_tile &T,
 
 /* Warp 0: tile t into the slot *T (the kept chunk *C, both in shared
  * memory: the other warps carry neither across a tile). */
-static __device__ __forceinline__ void czg_locate_slot(size_t n, const void *const *src, const size_t *src_sizes,
-                                                       void *const *dst, const own_batch_scratch &s,
-                                                       unsigned long long t, unsigned long long end,
-                                                       czg_chunk *shC, czg_tile *T)
+static __device__ __forceinline__ void czg_locate_slot(size_t n, const void *const *src,
+                                                       const size_t *src_sizes, void *const *dst,
+                                                       const own_batch_scratch &s, unsigned long long t,
+                                                       unsigned long long end, czg_chunk *shC, czg_tile *T)
 {
     czg_chunk C = *shC;
     czg_tile x;
