@@ -497,16 +497,15 @@ int main(int argc, char **argv)
     kr261.encode_smem = kr261d.encode_smem = kr2prof.encode_smem = 2u * 32u * 61u * 4u;
     /* the library's encoder for the data's width (its 16-bit table: smaller stages) */
     const own_gpu_kernels *klib = dtype == OC_TYPE_BF16 ? &ans_kernels_w2 : &ans_kernels;
-    const own_gpu_kernels *eks[] = {klib,      &kenc_staged, &kenc_in,  &kenc_in32, &kenc_nw,
-                                    &kenc_nwh, &kone99,      &kone99fs, &kone99f,   &kone137f,
-                                    &kone61f,  &konegf,      &kenc_two, &kw261,     &kw275,
-                                    &kebase,   &keprof,      &kehist,   &kepair,    &kedeep,
-                                    &keall,    &keprof61,    &kr261,    &kr261d,    &kr2prof};
-    const char *enames[] = {"library",        "staged", "staged-in", "staged-in-32k", "norm-warp",
-                            "norm-warp-hist", "one-99", "one-99fs",  "one-99f",       "one-137f",
-                            "one-61f",        "one-gf", "two-pass",  "w2-61",         "w2-75",
-                            "e-base",         "e-prof", "e-hist",    "e-pair",        "e-deep",
-                            "e-all",          "e-prof61", "r2-61",   "r2-61d",        "r2-prof"};
+    const own_gpu_kernels *eks[] = {
+        klib,      &kenc_staged, &kenc_in, &kenc_in32, &kenc_nw, &kenc_nwh, &kone99, &kone99fs, &kone99f,
+        &kone137f, &kone61f,     &konegf,  &kenc_two,  &kw261,   &kw275,    &kebase, &keprof,   &kehist,
+        &kepair,   &kedeep,      &keall,   &keprof61,  &kr261,   &kr261d,   &kr2prof};
+    const char *enames[] = {"library",        "staged",   "staged-in", "staged-in-32k", "norm-warp",
+                            "norm-warp-hist", "one-99",   "one-99fs",  "one-99f",       "one-137f",
+                            "one-61f",        "one-gf",   "two-pass",  "w2-61",         "w2-75",
+                            "e-base",         "e-prof",   "e-hist",    "e-pair",        "e-deep",
+                            "e-all",          "e-prof61", "r2-61",     "r2-61d",        "r2-prof"};
     const int NE = (int)(sizeof eks / sizeof eks[0]);
     /* the encoders to run: the library always (the base), the others unless --no-staged (staged)
      * or --enc names a list without them */
@@ -574,11 +573,12 @@ int main(int argc, char **argv)
             unsigned long long h[10];
             CUDA_OK(cudaMemcpyFromSymbol(h, ans_e_prof, sizeof h));
             double W = h[7] ? (double)h[7] : 1.0, Cw = h[8] ? (double)h[8] : 1.0;
-            printf("encoder %-14s: cycles a warp a chunk (%llu warp-chunks, %llu coding, %llu tiles re-coded): "
-                   "total %.0f = histogram %.0f + table %.0f + coding %.0f (a coding warp: %.0f, %.1f a step) "
-                   "+ wait for the tiles %.0f + header/copy/re-code %.0f + wait for the copies %.0f\n",
-                   enames[e], h[7], h[8], h[9], h[6] / W, h[0] / W, h[1] / W, h[2] / W, h[2] / Cw,
-                   h[2] / Cw / 512.0, h[3] / W, h[4] / W, h[5] / W);
+            printf(
+                "encoder %-14s: cycles a warp a chunk (%llu warp-chunks, %llu coded tiles, %llu overflowed): "
+                "total %.0f = histogram %.0f + table %.0f + coding %.0f (a coding warp: %.0f, %.1f a step) "
+                "+ wait at the rounds' barriers %.0f + places/copy-out/re-code %.0f + the rest %.0f\n",
+                enames[e], h[7], h[8], h[9], h[6] / W, h[0] / W, h[1] / W, h[2] / W, h[2] / Cw,
+                h[2] / Cw / 512.0, h[3] / W, h[4] / W, h[5] / W);
         }
         std::sort(t.begin(), t.end());
         cgbs[e] = total / (t[t.size() / 2] * 1e6);

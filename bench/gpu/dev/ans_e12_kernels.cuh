@@ -46,7 +46,8 @@ static __device__ __forceinline__ unsigned long long ans_e_clock(void)
 
 /* ans2_fstep with the stage word at shared address sb0 + sd min(nw, C - 1) (sd = 4 or -4). */
 template <uint32_t C>
-static __device__ __forceinline__ void ans_e_fstep(uint4 e, uint64_t &x, uint32_t &nw, uint32_t sb0, int32_t sd)
+static __device__ __forceinline__ void ans_e_fstep(uint4 e, uint64_t &x, uint32_t &nw, uint32_t sb0,
+                                                   int32_t sd)
 {
     uint32_t xh = (uint32_t)(x >> 32);
     bool r = xh >= e.z;
@@ -65,11 +66,11 @@ static __device__ __forceinline__ void ans_e_fstep(uint4 e, uint64_t &x, uint32_
  * then guarded ones. */
 template <uint32_t C, bool SPLIT, uint32_t D>
 static __device__ __forceinline__ uint32_t ans_e_flane(const uint4 *fe, const uint8_t *data, uint64_t first,
-                                                      uint32_t cnt, uint32_t lane, uint32_t sb0, int32_t sd,
-                                                      uint32_t *st)
+                                                       uint32_t cnt, uint32_t lane, uint32_t sb0, int32_t sd,
+                                                       uint32_t *st)
 {
     constexpr uint32_t BK = ANS_LANES * (SPLIT ? 2u : 1u); /* bytes between a lane's symbols */
-    constexpr uint32_t R = D + 1u;                          /* blocks in the ring */
+    constexpr uint32_t R = D + 1u;                         /* blocks in the ring */
     constexpr uint32_t PF = 4u * (D + 3u); /* steps ahead prefetched to L2 (a block's first line) */
     uint64_t x = ANS2_L;
     uint32_t nw = 0;
@@ -145,8 +146,8 @@ static __global__ void __launch_bounds__(32u * W)
     /* the lane's stage: PAIR, lanes 2k and 2k + 1 share 2S words, the even one from the start up,
      * the odd one from the end down */
     const uint32_t sbase = (uint32_t)__cvta_generic_to_shared(stage);
-    const uint32_t sb0 = PAIR ? sbase + 4u * ((lane & ~1u) * S + ((lane & 1u) ? 2u * S - 1u : 0u))
-                              : sbase + 4u * lane * S;
+    const uint32_t sb0 =
+        PAIR ? sbase + 4u * ((lane & ~1u) * S + ((lane & 1u) ? 2u * S - 1u : 0u)) : sbase + 4u * lane * S;
     const int32_t sd = PAIR && (lane & 1u) ? -4 : 4;
     unsigned long long pr[8] = {0, 0, 0, 0, 0, 0, 0, 0}, prc = 0, prt = 0, pro = 0;
     for (size_t ci = blockIdx.x; ci < n; ci += gridDim.x) {
@@ -287,8 +288,8 @@ static __global__ void __launch_bounds__(32u * W)
                     kw = sh.split ? ans_e_flane<C, true, D>(fe, p, first, cnt, lane, sb0, sd, &xs)
                                   : ans_e_flane<C, false, D>(fe, p, first, cnt, lane, sb0, sd, &xs);
                     uint32_t sum = own_warp_sum32(kw);
-                    uint32_t ov = __any_sync(OWN_FULL, PAIR ? kw + __shfl_xor_sync(OWN_FULL, kw, 1) > 2u * S
-                                                            : kw > S);
+                    uint32_t ov =
+                        __any_sync(OWN_FULL, PAIR ? kw + __shfl_xor_sync(OWN_FULL, kw, 1) > 2u * S : kw > S);
                     if (lane == 0) {
                         tw[warp] = sum;
                         tov[warp] = ov;
@@ -318,7 +319,8 @@ static __global__ void __launch_bounds__(32u * W)
                 uint64_t at0 = base + off + mine; /* this tile's place */
                 if (tile < sh.ntiles && put && at0 + ANS2_TILE_HEAD + 4ull * tw[warp] <= lim) {
                     if (lane == 0)
-                        oc_store_le32(d + tab + 4ull * tile, (uint32_t)(off + mine + ANS2_TILE_HEAD + 4u * tw[warp]));
+                        oc_store_le32(d + tab + 4ull * tile,
+                                      (uint32_t)(off + mine + ANS2_TILE_HEAD + 4u * tw[warp]));
                     uint8_t *at = d + at0, *wo = at + ANS2_TILE_HEAD;
                     bool al = ((uintptr_t)at & 3u) == 0;
                     ans_put32(at, lane, xs, al);
@@ -407,11 +409,11 @@ static __global__ void __launch_bounds__(32u * W)
         __syncthreads();
         if (PROF) {
             unsigned long long t6 = ans_e_clock();
-            pr[0] += t1 - t0; /* histogram */
-            pr[1] += t2 - t1; /* normalisation, step entries */
-            pr[2] += tc;      /* coding (a coding warp's own tiles) */
-            pr[3] += tr;      /* waiting for the round's other tiles */
-            pr[4] += tq;      /* tile places, heads, copy-out, re-coding */
+            pr[0] += t1 - t0;                            /* histogram */
+            pr[1] += t2 - t1;                            /* normalisation, step entries */
+            pr[2] += tc;                                 /* coding (a coding warp's own tiles) */
+            pr[3] += tr;                                 /* waiting for the round's other tiles */
+            pr[4] += tq;                                 /* tile places, heads, copy-out, re-coding */
             pr[5] += t6 - t5 + (t5 - t2 - tc - tr - tq); /* header, low bytes, the last barrier */
             pr[6] += t6 - t0;
             prt++;
