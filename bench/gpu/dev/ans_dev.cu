@@ -75,10 +75,11 @@
  * warps, chunks of more tiles than W in rounds of W tiles coded once):
  * e-base (W 4, S 99: the library's choices), e-prof (with clock64 probes:
  * cycles a chunk by phase, printed), e-hist (bytes counted into 32 lane
- * columns), e-pair (lanes 2k, 2k + 1 sharing 2S words of stage), e-deep
- * (symbols loaded 3 blocks ahead), e-all (e-hist and e-deep); for 16-bit data
+ * columns), e-deep (symbols loaded 3 blocks ahead), e-all (e-hist and
+ * e-deep); for 16-bit data
  * e-prof61 (W 4, S 61, probed), r2-61 (W 2: both warps code a bf16 chunk's
- * 2 tiles), r2-61d (and loads 3 blocks ahead), r2-prof (r2-61 probed).
+ * 2 tiles), r2-61d (and loads 3 blocks ahead), r2-prof (r2-61 probed);
+ * e-occ3, e-occ2: e-base held to 3 and 2 CTAs an SM (extra shared memory).
  */
 #define oc_gpu_codec_ans oc_gpu_codec_ans_dev_copy
 #include "cuda/codecs/ans/ans_kernels.cu"
@@ -479,13 +480,12 @@ int main(int argc, char **argv)
     kw275.encode_smem = 2u * 32u * 75u * 4u;
     /* session 12 (ans_e12_kernels.cuh): the library's encoder with probes, lane-column histogram,
      * paired stages */
-    own_gpu_kernels kebase = ans_kernels, keprof = ans_kernels, kehist = ans_kernels, kepair = ans_kernels,
-                    kedeep = ans_kernels, keall = ans_kernels, keprof61 = ans_kernels, kr261 = ans_kernels,
-                    kr261d = ans_kernels, kr2prof = ans_kernels;
+    own_gpu_kernels kebase = ans_kernels, keprof = ans_kernels, kehist = ans_kernels, kedeep = ans_kernels,
+                    keall = ans_kernels, keprof61 = ans_kernels, kr261 = ans_kernels, kr261d = ans_kernels,
+                    kr2prof = ans_kernels;
     kebase.encode = (const void *)ans_k_encode_e<99, 4, 0, false, false, 1>;
     keprof.encode = (const void *)ans_k_encode_e<99, 4, 0, false, true, 1>;
     kehist.encode = (const void *)ans_k_encode_e<99, 4, 1, false, false, 1>;
-    kepair.encode = (const void *)ans_k_encode_e<99, 4, 0, true, false, 1>;
     kedeep.encode = (const void *)ans_k_encode_e<99, 4, 0, false, false, 3>;
     keall.encode = (const void *)ans_k_encode_e<99, 4, 1, false, false, 3>;
     keprof61.encode = (const void *)ans_k_encode_e<61, 4, 0, false, true, 1>;
@@ -495,17 +495,25 @@ int main(int argc, char **argv)
     kr2prof.encode = (const void *)ans_k_encode_e<61, 2, 0, false, true, 1>;
     kr261.encode_threads = kr261d.encode_threads = kr2prof.encode_threads = 64;
     kr261.encode_smem = kr261d.encode_smem = kr2prof.encode_smem = 2u * 32u * 61u * 4u;
+    /* e-base held to 3 and 2 CTAs an SM by more dynamic shared memory: how the rate follows the warps */
+    own_gpu_kernels keocc3 = kebase, keocc2 = kebase;
+    keocc3.encode_smem = smem_for_occupancy(kebase.encode, (int)ANS_THREADS, kebase.encode_smem, 3);
+    keocc2.encode_smem = smem_for_occupancy(kebase.encode, (int)ANS_THREADS, kebase.encode_smem, 2);
+    if (!keocc3.encode_smem)
+        keocc3.encode_smem = kebase.encode_smem;
+    if (!keocc2.encode_smem)
+        keocc2.encode_smem = kebase.encode_smem;
     /* the library's encoder for the data's width (its 16-bit table: smaller stages) */
     const own_gpu_kernels *klib = dtype == OC_TYPE_BF16 ? &ans_kernels_w2 : &ans_kernels;
     const own_gpu_kernels *eks[] = {
-        klib,      &kenc_staged, &kenc_in, &kenc_in32, &kenc_nw, &kenc_nwh, &kone99, &kone99fs, &kone99f,
-        &kone137f, &kone61f,     &konegf,  &kenc_two,  &kw261,   &kw275,    &kebase, &keprof,   &kehist,
-        &kepair,   &kedeep,      &keall,   &keprof61,  &kr261,   &kr261d,   &kr2prof};
-    const char *enames[] = {"library",        "staged",   "staged-in", "staged-in-32k", "norm-warp",
-                            "norm-warp-hist", "one-99",   "one-99fs",  "one-99f",       "one-137f",
-                            "one-61f",        "one-gf",   "two-pass",  "w2-61",         "w2-75",
-                            "e-base",         "e-prof",   "e-hist",    "e-pair",        "e-deep",
-                            "e-all",          "e-prof61", "r2-61",     "r2-61d",        "r2-prof"};
+        klib,      &kenc_staged, &kenc_in,  &kenc_in32, &kenc_nw, &kenc_nwh, &kone99, &kone99fs, &kone99f,
+        &kone137f, &kone61f,     &konegf,   &kenc_two,  &kw261,   &kw275,    &kebase, &keprof,   &kehist,
+        &kedeep,   &keall,       &keprof61, &kr261,     &kr261d,  &kr2prof,  &keocc3, &keocc2};
+    const char *enames[] = {
+        "library",  "staged",  "staged-in", "staged-in-32k", "norm-warp", "norm-warp-hist", "one-99",
+        "one-99fs", "one-99f", "one-137f",  "one-61f",       "one-gf",    "two-pass",       "w2-61",
+        "w2-75",    "e-base",  "e-prof",    "e-hist",        "e-deep",    "e-all",          "e-prof61",
+        "r2-61",    "r2-61d",  "r2-prof",   "e-occ3",        "e-occ2"};
     const int NE = (int)(sizeof eks / sizeof eks[0]);
     /* the encoders to run: the library always (the base), the others unless --no-staged (staged)
      * or --enc names a list without them */
