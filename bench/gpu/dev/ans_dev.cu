@@ -80,6 +80,10 @@
  * e-prof61 (W 4, S 61, probed), r2-61 (W 2: both warps code a bf16 chunk's
  * 2 tiles), r2-61d (and loads 3 blocks ahead), r2-prof (r2-61 probed);
  * e-occ3, e-occ2: e-base held to 3 and 2 CTAs an SM (extra shared memory).
+ * After call B: the library writes the table from shared memory, codes
+ * 16-bit data in 2-warp CTAs and long chunks in rounds; e-base (text) and
+ * e-base61 (16-bit) are its encoder before; e-tw (e-base with the table
+ * from shared memory), e-tw-prof and r2-tw-prof (probed).
  */
 #define oc_gpu_codec_ans oc_gpu_codec_ans_dev_copy
 #include "cuda/codecs/ans/ans_kernels.cu"
@@ -495,6 +499,16 @@ int main(int argc, char **argv)
     kr2prof.encode = (const void *)ans_k_encode_e<61, 2, 0, false, true, 1>;
     kr261.encode_threads = kr261d.encode_threads = kr2prof.encode_threads = 64;
     kr261.encode_smem = kr261d.encode_smem = kr2prof.encode_smem = 2u * 32u * 61u * 4u;
+    /* the table written from shared memory (the library's since session 12; e-base: thread 0's writer) */
+    own_gpu_kernels ketw = ans_kernels, ketwprof = ans_kernels, kebase61 = ans_kernels,
+                    kr2twprof = ans_kernels;
+    ketw.encode = (const void *)ans_k_encode_e<99, 4, 0, false, false, 1, true>;
+    ketwprof.encode = (const void *)ans_k_encode_e<99, 4, 0, false, true, 1, true>;
+    kebase61.encode = (const void *)ans_k_encode_e<61, 4, 0, false, false, 1, false>;
+    kebase61.encode_smem = ANS_ENC_SMEM(61u);
+    kr2twprof.encode = (const void *)ans_k_encode_e<61, 2, 0, false, true, 1, true>;
+    kr2twprof.encode_threads = 64;
+    kr2twprof.encode_smem = 2u * 32u * 61u * 4u;
     /* e-base held to 3 and 2 CTAs an SM by more dynamic shared memory: how the rate follows the warps */
     own_gpu_kernels keocc3 = kebase, keocc2 = kebase;
     keocc3.encode_smem = smem_for_occupancy(kebase.encode, (int)ANS_THREADS, kebase.encode_smem, 3);
@@ -505,15 +519,17 @@ int main(int argc, char **argv)
         keocc2.encode_smem = kebase.encode_smem;
     /* the library's encoder for the data's width (its 16-bit table: smaller stages) */
     const own_gpu_kernels *klib = dtype == OC_TYPE_BF16 ? &ans_kernels_w2 : &ans_kernels;
-    const own_gpu_kernels *eks[] = {
-        klib,      &kenc_staged, &kenc_in,  &kenc_in32, &kenc_nw, &kenc_nwh, &kone99, &kone99fs, &kone99f,
-        &kone137f, &kone61f,     &konegf,   &kenc_two,  &kw261,   &kw275,    &kebase, &keprof,   &kehist,
-        &kedeep,   &keall,       &keprof61, &kr261,     &kr261d,  &kr2prof,  &keocc3, &keocc2};
-    const char *enames[] = {
-        "library",  "staged",  "staged-in", "staged-in-32k", "norm-warp", "norm-warp-hist", "one-99",
-        "one-99fs", "one-99f", "one-137f",  "one-61f",       "one-gf",    "two-pass",       "w2-61",
-        "w2-75",    "e-base",  "e-prof",    "e-hist",        "e-deep",    "e-all",          "e-prof61",
-        "r2-61",    "r2-61d",  "r2-prof",   "e-occ3",        "e-occ2"};
+    const own_gpu_kernels *eks[] = {klib,      &kenc_staged, &kenc_in,  &kenc_in32, &kenc_nw,  &kenc_nwh,
+                                    &kone99,   &kone99fs,    &kone99f,  &kone137f,  &kone61f,  &konegf,
+                                    &kenc_two, &kw261,       &kw275,    &kebase,    &keprof,   &kehist,
+                                    &kedeep,   &keall,       &keprof61, &kr261,     &kr261d,   &kr2prof,
+                                    &keocc3,   &keocc2,      &ketw,     &ketwprof,  &kebase61, &kr2twprof};
+    const char *enames[] = {"library",        "staged", "staged-in", "staged-in-32k", "norm-warp",
+                            "norm-warp-hist", "one-99", "one-99fs",  "one-99f",       "one-137f",
+                            "one-61f",        "one-gf", "two-pass",  "w2-61",         "w2-75",
+                            "e-base",         "e-prof", "e-hist",    "e-deep",        "e-all",
+                            "e-prof61",       "r2-61",  "r2-61d",    "r2-prof",       "e-occ3",
+                            "e-occ2",         "e-tw",   "e-tw-prof", "e-base61",      "r2-tw-prof"};
     const int NE = (int)(sizeof eks / sizeof eks[0]);
     /* the encoders to run: the library always (the base), the others unless --no-staged (staged)
      * or --enc names a list without them */

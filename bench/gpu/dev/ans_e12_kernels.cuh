@@ -22,6 +22,10 @@
  *         chunk's last barrier for a whole tile) (`e-pair`);
  *   D     the symbols loaded D blocks of 4 steps ahead (the library: 1, so
  *         a block waits for a load issued ~4 steps earlier) (`e-deep`: 3);
+ *   TW    the table written from shared memory (the library's
+ *         ans_table_build_warp since session 12) instead of by thread 0 a
+ *         bit at a time, each bit a read-modify-write of a global byte
+ *         (`e-tw`; TW off is the library before: `e-base`);
  * and, for every variant, chunks of more tiles than W are coded in ROUNDS
  * of W tiles, each tile once: a round's tiles staged, their places known
  * from the tiles before (a running offset), copied out, the next round;
@@ -126,7 +130,7 @@ static __device__ __forceinline__ uint32_t ans_e_flane(const uint4 *fe, const ui
 /* The library's ans_k_encode in CTAs of W warps, with the switches and the
  * rounds of the file's head.  Dynamic shared memory: W x 32 lanes x S
  * words (the histogram's counters before the coding). */
-template <uint32_t S, uint32_t W, int HIST, bool PAIR, bool PROF, uint32_t D>
+template <uint32_t S, uint32_t W, int HIST, bool PAIR, bool PROF, uint32_t D, bool TW = false>
 static __global__ void __launch_bounds__(32u * W)
     ans_k_encode_e(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                    const size_t *caps, size_t *dst_sizes, oc_status *statuses, uint32_t dtype)
@@ -260,8 +264,11 @@ static __global__ void __launch_bounds__(32u * W)
             }
             if (PROF)
                 t1 = ans_e_clock();
-            if (sh.nsym)
+            if (sh.nsym) {
                 ans_normalize_warp_w<NT>(counts, sh.nsym, ANS_PB, &t);
+                if (TW && warp == 0) /* the counts are spent: their words take the table's bytes */
+                    ans_table_build_warp(&t, counts);
+            }
             __syncthreads();
             if (sh.nsym)
                 for (uint32_t s = threadIdx.x; s < 256; s += NT)
@@ -366,12 +373,15 @@ static __global__ void __launch_bounds__(32u * W)
                 if (threadIdx.x == 0) {
                     own_header_write_v(d, OWN_ID_ANS, ANS_VERSION, dtype, 0, (uint32_t)len);
                     d[OWN_HEADER_SIZE] = (uint8_t)mode;
-                    if (mode) {
+                    if (mode && !TW) { /* the core's writer: a bit at a time, each a global byte's RMW */
                         uint64_t at = pos + ans_table_write(&t, d + pos);
                         while (at < head)
                             d[at++] = 0;
                     }
                 }
+                if (mode && TW) /* ans_table_build_warp's bytes, the CTA's threads at once */
+                    for (uint64_t j = threadIdx.x; j < head - pos; j += NT)
+                        d[pos + j] = reinterpret_cast<const uint8_t *>(counts)[j];
                 if (mode) {
                     pos = coded;
                 } else {
