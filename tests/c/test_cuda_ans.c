@@ -25,7 +25,9 @@
  * in rounds whose tiles are written before the last round decides the
  * mode): the CPU's status, the CPU's bytes when OK, and no byte written
  * past the capacity (guard bytes); random bytes in one 300000-byte chunk
- * (rounds, then stored over them) give the CPU's bytes.
+ * (rounds, then stored over them) give the CPU's bytes; chunks of 100003
+ * bytes (inputs at odd addresses: the histogram's vectors start at the
+ * first 16-byte boundary, the bytes before and after counted one a thread).
  * It prints, never checks, the decode and compress GB/s of a 1 GiB batch
  * of 64 KiB chunks (not with OC_TEST_SMALL, as under compute-sanitizer).
  *
@@ -206,6 +208,7 @@ int main(void)
         oc_typed_options t = {cols[i].type, 0, 0, 0};
         same_bytes(&cols[i], 65536, g_small ? 8 : 128, &t);
         same_bytes(&cols[i], (size_t)1 << 20, 2, &t);
+        same_bytes(&cols[i], 100003, 6, &t); /* inputs at odd offsets: the histogram's edge bytes */
         static const oc_data_type types[] = {OC_TYPE_U8,   OC_TYPE_I8,  OC_TYPE_F16,
                                              OC_TYPE_BF16, OC_TYPE_U16, OC_TYPE_I16};
         for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {

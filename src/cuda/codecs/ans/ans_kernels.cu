@@ -32,7 +32,8 @@
  * Compressing (version 2): a CTA per chunk (a persistent grid over chunks),
  * of 4 warps for bytes and 2 for 16-bit data (a 64 KiB chunk's 2 tiles:
  * every warp codes; two encode tables, ans_compress_typed): the histogram
- * (16-byte loads; per-warp counters for bytes, match_any for 16-bit data's
+ * (16-byte loads from the first 16-byte boundary, whatever the chunk's
+ * alignment; per-warp counters for bytes, lane columns for 16-bit data's
  * few exponent bytes), the core's normalisation by warp 0 (sums and
  * argmaxes by warp reductions), the table's bytes built in shared memory by
  * warp 0 (ans_table_build_warp), each symbol's 16-byte step entry (a 64-bit
@@ -47,7 +48,8 @@
  * ~49 (the encoder before is ans_dev's `two-pass`,
  * bench/gpu/dev/ans_enc2_kernels.cuh); session 12: rounds instead of two
  * passes for chunks of more tiles than warps, 2-warp CTAs for 16-bit data,
- * and the table no longer written a bit at a time by thread 0
+ * the table no longer written a bit at a time by thread 0, and 16-bit
+ * data's histogram by lane columns instead of match_any
  * (bench/gpu/owncodecs/NOTES.md; ans_dev's e-base is the kernel before).
  *
  * Only the kernels are here: the launches, the scan of group counts, the
@@ -1100,8 +1102,9 @@ static __device__ void ans_normalize_warp(const uint32_t *counts, uint64_t total
 #define ANS_TBW 128u /* words: 33 + 256 x 12 / 8 = 417 bytes at most, and the zeros to 4-byte alignment */
 static __device__ void ans_table_build_warp(const ans_table *t, uint32_t *tbw)
 {
-    uint32_t lane = threadIdx.x & 31u, pb = t->pb, pres = 0, f[8];
-    __syncwarp();
+    uint32_t lane = threadIdx.x & 31u, pres = 0, f[8];
+    __syncwarp(); /* lane 0 wrote t->pb, each lane its own symbols' f */
+    const uint32_t pb = t->pb;
     for (uint32_t i = lane; i < ANS_TBW; i += 32)
         tbw[i] = 0;
     __syncwarp();
@@ -1158,6 +1161,11 @@ static __global__ void __launch_bounds__(32u * W)
     uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
     uint32_t w = own_type_width(dtype);
     uint32_t(*wcounts)[256] = reinterpret_cast<uint32_t(*)[256]>(ans_stages);
+    /* 16-bit data's lane columns: HC of them, the most the stages hold (a power of two, <= 32) */
+    constexpr uint32_t HW = W * ANS_LANES * S / 256u;
+    constexpr uint32_t HC = HW >= 32u ? 32u : HW >= 16u ? 16u : HW >= 8u ? 8u : HW >= 4u ? 4u : 1u;
+    uint32_t *hcols = ans_stages;
+    const uint32_t hc = lane & (HC - 1u);
     uint32_t *stage = ans_stages + (size_t)warp * ANS_LANES * S;
     for (size_t ci = blockIdx.x; ci < n; ci += gridDim.x) {
         const uint8_t *p = (const uint8_t *)src[ci];
@@ -1175,18 +1183,21 @@ static __global__ void __launch_bounds__(32u * W)
         ans_shape_of(len, w ? w : 1u, &sh);
         uint64_t total = 0;
         if (st == OC_OK) {
-            for (uint32_t s = threadIdx.x; s < 256; s += NT)
-                counts[s] = 0;
-            for (uint32_t s = threadIdx.x; s < W * 256u; s += NT)
-                wcounts[s / 256u][s % 256u] = 0;
+            for (uint32_t s = threadIdx.x; s < (sh.split ? 256u * HC : W * 256u); s += NT)
+                ans_stages[s] = 0; /* wcounts, or hcols */
             __syncthreads();
             /* the histogram: bytes into each warp's counters by shared atomics, 16-bit data's
-             * exponent bytes (few distinct) by match_any and one atomic a value; the chunk read
-             * as 16-byte vectors, ANS_HIST_VEC a thread at once (8 DRAM round trips for 64 KiB),
-             * the rest (a tail under 16 bytes, or an unaligned chunk) by bytes */
+             * exponent bytes (few distinct values, so a warp's 32 often share one) into HC lane
+             * columns (lane L's counter of s at word HC s + L % HC: HC lanes at once on HC banks,
+             * no match_any); the symbol bytes read as 16-byte vectors from the first 16-byte
+             * boundary, ANS_HIST_VEC a thread at once (8 DRAM round trips for 64 KiB, whatever the
+             * chunk's alignment), and the at most 30 bytes before and after them one a thread */
             const bool wh = !sh.split;
-            uint64_t n16 = ((uintptr_t)p & 15u) == 0 ? len / 16u : 0u;
-            const uint4 *p4 = reinterpret_cast<const uint4 *>(p);
+            const uint64_t L = sh.split ? 2u * sh.nsym : len; /* the bytes holding the symbols */
+            const uint64_t h0 = (16u - ((uintptr_t)p & 15u)) & 15u, h = h0 < L ? h0 : L;
+            const uint64_t n16 = (L - h) / 16u, e0 = h + 16u * n16; /* edge bytes: [0, h), [e0, L) */
+            const uint32_t par = (uint32_t)(h + 1u) & 1u; /* 16-bit data: its symbols' bytes' parity */
+            const uint4 *p4 = reinterpret_cast<const uint4 *>(p + h);
             for (uint64_t b0 = 0; b0 < n16; b0 += NT * ANS_HIST_VEC) { /* CTA-uniform */
                 uint4 v[ANS_HIST_VEC];
 #pragma unroll
@@ -1196,57 +1207,44 @@ static __global__ void __launch_bounds__(32u * W)
                 }
 #pragma unroll
                 for (uint32_t u = 0; u < ANS_HIST_VEC; u++) {
-                    bool in = b0 + (uint64_t)u * NT + threadIdx.x < n16;
+                    if (b0 + (uint64_t)u * NT + threadIdx.x >= n16)
+                        continue;
                     uint32_t wd[4] = {v[u].x, v[u].y, v[u].z, v[u].w};
                     if (wh) {
-                        if (in)
 #pragma unroll
-                            for (uint32_t k = 0; k < 16; k++)
-                                atomicAdd(&wcounts[warp][(wd[k / 4] >> (8 * (k % 4))) & 255u], 1u);
+                        for (uint32_t k = 0; k < 16; k++)
+                            atomicAdd(&wcounts[warp][(wd[k / 4] >> (8 * (k % 4))) & 255u], 1u);
                     } else {
 #pragma unroll
-                        for (uint32_t k = 0; k < 8; k++) { /* the high bytes: 1 and 3 of each word */
-                            uint32_t sy = in ? (wd[k / 2] >> (8 * (2 * (k % 2) + 1))) & 255u : 256u;
-                            uint32_t peers = __match_any_sync(OWN_FULL, sy);
-                            if (sy < 256u && (int)lane == __ffs((int)peers) - 1)
-                                atomicAdd(&counts[sy], (uint32_t)__popc(peers));
-                        }
+                        for (uint32_t k = 0; k < 8; k++) /* bytes par, par + 2, ... of the vector */
+                            atomicAdd(&hcols[((wd[k / 2] >> (8 * (2 * (k % 2) + par))) & 255u) * HC + hc],
+                                      1u);
                     }
                 }
             }
-            for (uint64_t j0 = (n16 * 16u) / (sh.split ? 2u : 1u); j0 < sh.nsym;
-                 j0 += NT * ANS_HIST_AHEAD) { /* CTA-uniform */
-                uint32_t sy[ANS_HIST_AHEAD];
-#pragma unroll
-                for (uint32_t u = 0; u < ANS_HIST_AHEAD; u++) {
-                    uint64_t j = j0 + (uint64_t)u * NT + threadIdx.x;
-                    sy[u] = j < sh.nsym ? ans_sym(p, sh.split, j) : 256u;
-                }
-                if (wh) {
-#pragma unroll
-                    for (uint32_t u = 0; u < ANS_HIST_AHEAD; u++)
-                        if (sy[u] < 256u)
-                            atomicAdd(&wcounts[warp][sy[u] & 255u], 1u);
-                } else {
-#pragma unroll
-                    for (uint32_t u = 0; u < ANS_HIST_AHEAD; u++) {
-                        uint32_t peers = __match_any_sync(OWN_FULL, sy[u]);
-                        if (sy[u] < 256u && (int)lane == __ffs((int)peers) - 1)
-                            atomicAdd(&counts[sy[u]], (uint32_t)__popc(peers));
-                    }
-                }
+            for (uint64_t j = threadIdx.x; j < h + (L - e0); j += NT) {
+                uint64_t o = j < h ? j : e0 + (j - h);
+                uint32_t sy = p[o];
+                if (wh)
+                    atomicAdd(&wcounts[warp][sy], 1u);
+                else if (o & 1u)
+                    atomicAdd(&hcols[sy * HC + hc], 1u);
             }
             __syncthreads();
-            if (wh) {
-                for (uint32_t s = threadIdx.x; s < 256; s += NT) {
-                    uint32_t sum = 0;
+            for (uint32_t s = threadIdx.x; s < 256; s += NT) {
+                uint32_t sum = 0;
+                if (wh) {
 #pragma unroll
                     for (uint32_t w2 = 0; w2 < W; w2++)
                         sum += wcounts[w2][s];
-                    counts[s] = sum;
+                } else {
+#pragma unroll
+                    for (uint32_t c = 0; c < HC; c++) /* rotated by s: a warp's reads spread over banks */
+                        sum += hcols[s * HC + ((c + s) & (HC - 1u))];
                 }
-                __syncthreads();
+                counts[s] = sum;
             }
+            __syncthreads();
             if (sh.nsym) {
                 ans_normalize_warp<NT>(counts, sh.nsym, ANS_PB, &t);
                 if (warp == 0) /* the counts are spent: their words take the table's bytes */
