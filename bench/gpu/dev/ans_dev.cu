@@ -83,7 +83,10 @@
  * After call B: the library writes the table from shared memory, codes
  * 16-bit data in 2-warp CTAs and long chunks in rounds; e-base (text) and
  * e-base61 (16-bit) are its encoder before; e-tw (e-base with the table
- * from shared memory), e-tw-prof and r2-tw-prof (probed).
+ * from shared memory), e-tw-prof and r2-tw-prof (probed); r2-tw: the
+ * library after call B (16-bit data's histogram by match_any, vectors only
+ * from an aligned chunk), before its lane columns and vectors at any
+ * alignment; e-tw-occ3, e-tw-occ2: e-tw held to 3 and 2 CTAs an SM.
  */
 #define oc_gpu_codec_ans oc_gpu_codec_ans_dev_copy
 #include "cuda/codecs/ans/ans_kernels.cu"
@@ -509,6 +512,16 @@ int main(int argc, char **argv)
     kr2twprof.encode = (const void *)ans_k_encode_e<61, 2, 0, false, true, 1, true>;
     kr2twprof.encode_threads = 64;
     kr2twprof.encode_smem = 2u * 32u * 61u * 4u;
+    /* e-tw held to 3 and 2 CTAs an SM: the warps' worth once the table no longer serialises the chunk */
+    own_gpu_kernels ketwocc3 = ketw, ketwocc2 = ketw;
+    ketwocc3.encode_smem = smem_for_occupancy(ketw.encode, (int)ANS_THREADS, ketw.encode_smem, 3);
+    ketwocc2.encode_smem = smem_for_occupancy(ketw.encode, (int)ANS_THREADS, ketw.encode_smem, 2);
+    if (!ketwocc3.encode_smem)
+        ketwocc3.encode_smem = ketw.encode_smem;
+    if (!ketwocc2.encode_smem)
+        ketwocc2.encode_smem = ketw.encode_smem;
+    own_gpu_kernels kr2tw = kr2twprof; /* the library after call B, before its 16-bit lane-column histogram */
+    kr2tw.encode = (const void *)ans_k_encode_e<61, 2, 0, false, false, 1, true>;
     /* e-base held to 3 and 2 CTAs an SM by more dynamic shared memory: how the rate follows the warps */
     own_gpu_kernels keocc3 = kebase, keocc2 = kebase;
     keocc3.encode_smem = smem_for_occupancy(kebase.encode, (int)ANS_THREADS, kebase.encode_smem, 3);
@@ -519,17 +532,17 @@ int main(int argc, char **argv)
         keocc2.encode_smem = kebase.encode_smem;
     /* the library's encoder for the data's width (its 16-bit table: smaller stages) */
     const own_gpu_kernels *klib = dtype == OC_TYPE_BF16 ? &ans_kernels_w2 : &ans_kernels;
-    const own_gpu_kernels *eks[] = {klib,      &kenc_staged, &kenc_in,  &kenc_in32, &kenc_nw,  &kenc_nwh,
-                                    &kone99,   &kone99fs,    &kone99f,  &kone137f,  &kone61f,  &konegf,
-                                    &kenc_two, &kw261,       &kw275,    &kebase,    &keprof,   &kehist,
-                                    &kedeep,   &keall,       &keprof61, &kr261,     &kr261d,   &kr2prof,
-                                    &keocc3,   &keocc2,      &ketw,     &ketwprof,  &kebase61, &kr2twprof};
-    const char *enames[] = {"library",        "staged", "staged-in", "staged-in-32k", "norm-warp",
-                            "norm-warp-hist", "one-99", "one-99fs",  "one-99f",       "one-137f",
-                            "one-61f",        "one-gf", "two-pass",  "w2-61",         "w2-75",
-                            "e-base",         "e-prof", "e-hist",    "e-deep",        "e-all",
-                            "e-prof61",       "r2-61",  "r2-61d",    "r2-prof",       "e-occ3",
-                            "e-occ2",         "e-tw",   "e-tw-prof", "e-base61",      "r2-tw-prof"};
+    const own_gpu_kernels *eks[] = {
+        klib,      &kenc_staged, &kenc_in,   &kenc_in32, &kenc_nw,  &kenc_nwh, &kone99, &kone99fs, &kone99f,
+        &kone137f, &kone61f,     &konegf,    &kenc_two,  &kw261,    &kw275,    &kebase, &keprof,   &kehist,
+        &kedeep,   &keall,       &keprof61,  &kr261,     &kr261d,   &kr2prof,  &keocc3, &keocc2,   &ketw,
+        &ketwprof, &kebase61,    &kr2twprof, &kr2tw,     &ketwocc3, &ketwocc2};
+    const char *enames[] = {
+        "library",  "staged",     "staged-in", "staged-in-32k", "norm-warp", "norm-warp-hist", "one-99",
+        "one-99fs", "one-99f",    "one-137f",  "one-61f",       "one-gf",    "two-pass",       "w2-61",
+        "w2-75",    "e-base",     "e-prof",    "e-hist",        "e-deep",    "e-all",          "e-prof61",
+        "r2-61",    "r2-61d",     "r2-prof",   "e-occ3",        "e-occ2",    "e-tw",           "e-tw-prof",
+        "e-base61", "r2-tw-prof", "r2-tw",     "e-tw-occ3",     "e-tw-occ2"};
     const int NE = (int)(sizeof eks / sizeof eks[0]);
     /* the encoders to run: the library always (the base), the others unless --no-staged (staged)
      * or --enc names a list without them */
