@@ -847,12 +847,12 @@ static __device__ void ans2_esym_make(uint32_t f, uint32_t c, ans2_esym *e)
 }
 
 #define ANS2_EPF_L2 16u   /* a lane's symbols prefetched to L2 this many steps ahead */
-#define ANS_HIST_AHEAD 8u /* the histogram's byte loads a thread has in flight */
+#define ANS_HIST_AHEAD 8u /* the dev encoders' histogram: byte loads a thread has in flight */
 #define ANS_HIST_VEC 4u   /* the histogram's 16-byte loads a thread has in flight */
 /* Words a lane's stage holds (odd: lanes emitting their m-th words at once hit 32 banks), by the
  * symbols' width: bytes (text: ~85 words a lane of 512 symbols) 99, 4 CTAs an SM, 12% of text
- * tiles re-coded; 16-bit data (bf16 exponents: ~48 words) 61, 6 CTAs an SM (bench/gpu/owncodecs/
- * NOTES.md, session 11: one-99f and one-61f) */
+ * tiles re-coded; 16-bit data (bf16 exponents: ~48 words) 61, 10 CTAs of 2 warps an SM (6 of 4
+ * before session 12) (bench/gpu/owncodecs/NOTES.md, session 11: one-99f and one-61f; session 12) */
 #define ANS_ESTAGE1 99u
 #define ANS_ESTAGE2 61u
 #define ANS_WARPS2 2u                                 /* the 16-bit encoder's CTA: a 64 KiB chunk's 2 tiles */
@@ -1141,12 +1141,13 @@ static __device__ __forceinline__ void ans_put32(uint8_t *out, uint32_t o, uint3
 
 /* A CTA of W warps per chunk (a persistent grid over chunks); see the
  * file's head; S: the words of a lane's stage.  The stages (dynamic shared
- * memory, ANS_ENC_SMEM_W(W, S)) also hold the histogram's per-warp counters
- * before the coding.  The tiles are coded in rounds of W, a warp a tile, each
- * tile once: the round's tiles staged, placed after the tiles before (a
- * running offset), copied out; the mode (coded or stored) is the last
- * round's, a stored chunk overwriting what earlier rounds wrote, and no tile
- * is written past cap less the low bytes. */
+ * memory, ANS_ENC_SMEM_W(W, S)) also hold the histogram's counters (per
+ * warp for bytes, lane columns for 16-bit data) before the coding.  The
+ * tiles are coded in rounds of W, a warp a tile, each tile once: the
+ * round's tiles staged, placed after the tiles before (a running offset),
+ * copied out; the mode (coded or stored) is the last round's, a stored
+ * chunk overwriting what earlier rounds wrote, and no tile is written past
+ * cap less the low bytes. */
 template <uint32_t S, uint32_t W>
 static __global__ void __launch_bounds__(32u * W)
     ans_k_encode(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
