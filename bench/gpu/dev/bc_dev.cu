@@ -24,10 +24,12 @@
  * bc_patch_ab.cuh), every output checked.
  * --no-2ctas: skip the unbounded encoder; --new-only: skip 2-ctas,
  * global-in and staged-64; --dec-only: only the library's encoder (its
- * output feeds the decoders); --reps 0: one call of each (for ncu).
+ * output feeds the decoders); --enc-only: the encoders only; --reps 0: one
+ * call of each (for ncu).  Session 12 added "onepass" (bc_enc_one.cuh: the
+ * block read once into registers, every statistic from them).
  *
  *   bc_dev [--dtype i64|i32|f64|f32|bf16] [--algo 0|1] [--reps N] [--mib M] [--no-2ctas] [--new-only]
- *          [--dec-only] FILE
+ *          [--dec-only] [--enc-only] FILE
  *
  * --dtype defaults from the extension (.i64 .i32 .f64 .f32; bf16 files are
  * the high halves of f32 weights, made by the caller).  Exit status 0 only
@@ -40,6 +42,7 @@
 #include "bc_enc_ab.cuh"
 #include "bc_patch_ab.cuh"
 #include "bc_enc_hist.cuh"
+#include "bc_enc_one.cuh"
 
 #include <algorithm>
 #include <cstdio>
@@ -124,7 +127,7 @@ static __global__ void k_count_diff(const uint8_t *a, const uint8_t *b, size_t n
         atomicAdd(bad, c);
 }
 
-#define NENC 6 /* the library's encoder, 2-ctas, global-in, staged-64, s9, reread */
+#define NENC 7 /* the library's encoder, 2-ctas, global-in, staged-64, s9, reread, onepass */
 #define NDEC 5 /* the library's decoder, core, 6-ctas, patch-core, patch32 */
 
 template <typename T> static T *dmalloc(size_t n)
@@ -144,7 +147,7 @@ template <typename T> static T *dcopy(const std::vector<T> &v)
 int main(int argc, char **argv)
 {
     const char *file = NULL;
-    int reps = 7, mib = 1024, algo = 0, only_in = 0, dec_only = 0, new_only = 0;
+    int reps = 7, mib = 1024, algo = 0, only_in = 0, dec_only = 0, new_only = 0, enc_only = 0;
     oc_data_type dtype = OC_TYPE_DEFAULT;
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "--dtype") && a + 1 < argc) {
@@ -166,13 +169,15 @@ int main(int argc, char **argv)
             new_only = 1;
         } else if (!strcmp(argv[a], "--dec-only")) {
             dec_only = 1;
+        } else if (!strcmp(argv[a], "--enc-only")) {
+            enc_only = 1;
         } else {
             file = argv[a];
         }
     }
     if (!file) {
         fprintf(stderr, "usage: bc_dev [--dtype i64|i32|f64|f32|bf16] [--algo 0|1] [--reps N] [--mib M] "
-                        "[--no-2ctas] [--new-only] [--dec-only] FILE\n");
+                        "[--no-2ctas] [--new-only] [--dec-only] [--enc-only] FILE\n");
         return 2;
     }
     if (dtype == OC_TYPE_DEFAULT) {
@@ -236,7 +241,8 @@ int main(int argc, char **argv)
     CUDA_OK(cudaEventCreate(&e0));
     CUDA_OK(cudaEventCreate(&e1));
     float ms = 0;
-    own_gpu_kernels k2 = bc_kernels, k3 = bc_kernels, k4 = bc_kernels, k5 = bc_kernels, k6 = bc_kernels;
+    own_gpu_kernels k2 = bc_kernels, k3 = bc_kernels, k4 = bc_kernels, k5 = bc_kernels, k6 = bc_kernels,
+                    k7 = bc_kernels;
     k2.encode = (const void *)bc_k_encode2;
     k2.encode_smem = k3.encode_smem = sizeof(bc_ws);
     k3.encode = (const void *)bc_k_encode_g;
@@ -244,9 +250,10 @@ int main(int argc, char **argv)
     k4.encode_smem = sizeof(bc_ws_in);
     k5.encode = (const void *)bc_k_encode_s9;
     k6.encode = (const void *)bc_k_encode_reread;
-    const own_gpu_kernels *ks[NENC] = {&bc_kernels, &k2, &k3, &k4, &k5, &k6};
-    const char *names[NENC] = {"library", "2-ctas", "global-in", "staged-64", "s9", "reread"};
-    double gbs[NENC] = {0, 0, 0, 0, 0, 0};
+    k7.encode = (const void *)bc_k_encode_one;
+    const own_gpu_kernels *ks[NENC] = {&bc_kernels, &k2, &k3, &k4, &k5, &k6, &k7};
+    const char *names[NENC] = {"library", "2-ctas", "global-in", "staged-64", "s9", "reread", "onepass"};
+    double gbs[NENC] = {0, 0, 0, 0, 0, 0, 0};
     /* encoders skipped: --no-2ctas the unbounded one, --new-only every one before this session's,
      * --dec-only all but the library's */
     auto skip = [&](int e) {
@@ -307,6 +314,8 @@ int main(int argc, char **argv)
     }
     printf("%s (type %d, algo %d): %zu chunks of 64 KiB, ratio %.3f; the encoders %s\n", file, (int)dtype,
            algo, n, (double)total / (double)csum, same && !bad ? "write the same bytes" : "DIFFER");
+    if (enc_only) /* --enc-only: no decoder runs */
+        return same && !bad ? 0 : 1;
     size_t scr_size = oc_own_gpu_decompress_scratch(&cfg, n);
     void *scr;
     CUDA_OK(cudaMalloc(&scr, scr_size));
