@@ -143,8 +143,9 @@ static __device__ void bco_enc_choose32(bc_ws *ws, const uint8_t *src, uint32_t 
             bc_enc_pick32(ws, bl, p, w, cnt, m32, aumin, aumax, aand, aor, f, nnz, bml, &pd, &pf);
         } else { /* f32: the core's choice, decimals tried, on the widened statistics */
             bc_stats sv = {aumin, aumax, aand, aor, (int64_t)asmin, (int64_t)asmax};
-            bc_sums t = {f[0], f[1], fb, f[3], f[4], db, f[6], f[7], nb, nnz, {bml[0], bml[1], bml[2], bml[3]},
-                         pd,   pf};
+            bc_sums t = {
+                f[0], f[1], fb, f[3], f[4], db, f[6], f[7], nb, nnz, {bml[0], bml[1], bml[2], bml[3]},
+                pd,   pf};
             bc_enc_pick(ws, bl, p, w, cnt, m, &sv, &t);
         }
     }
@@ -153,8 +154,8 @@ static __device__ void bco_enc_choose32(bc_ws *ws, const uint8_t *src, uint32_t 
 /* The same for 8-byte elements: the core's bc_enc_choose (64-bit
  * statistics, its reductions, bc_enc_pick with f64's decimals) with the
  * block read once into registers and both patched searches from them. */
-static __device__ __forceinline__ bc_patch bco_patch_regs64(const uint64_t *r, const uint32_t *has, uint32_t nv,
-                                                            uint64_t base)
+static __device__ __forceinline__ bc_patch bco_patch_regs64(const uint64_t *r, const uint32_t *has,
+                                                            uint32_t nv, uint64_t base)
 {
     bc_patch out = {0, 0, 0, 0, base, 0};
     uint32_t len[BCO_PER], mb = 0;
@@ -265,7 +266,116 @@ static __device__ void bco_enc_choose64(bc_ws *ws, const uint8_t *src, uint32_t 
     }
 }
 
+/* "onepass-pw": onepass and, for 1-4 byte elements, the patched blocks'
+ * write pass in 32-bit arithmetic (the library's bc_enc_write32 sends
+ * PDELTA/PFLT blocks to the core's bc_enc_write_patched: 64-bit residuals,
+ * a delta's two loads, own_put_bits' 64-bit positions): the residual from
+ * one load and a shuffle, bc_put32's one or two atomicOr.  The same bits
+ * (k + kx <= 8W <= 32, positions < 128). */
+template <uint32_t W>
+static __device__ __forceinline__ void bco_write_patched32(uint32_t *S, const bc_block *bl, const uint8_t *p)
+{
+    const uint32_t m = W == 4 ? 0xffffffffu : (1u << (8u * W)) - 1u, L = OWN_LANE();
+    const uint32_t d = bl->kind == BC_PDELTA, k = bl->k, kx = bl->kx, cnt = bl->cnt, xw = 7u + kx;
+    const uint32_t p0 = (uint32_t)bl->poff, x0 = p0 + (cnt - d) * k;
+    const uint32_t base = d ? (uint32_t)bl->b : (uint32_t)bl->a, km = k >= 32u ? 0xffffffffu : (1u << k) - 1u;
+    uint32_t carry = 0, prev = 0;
+    for (uint32_t b0 = 0; b0 < cnt; b0 += OWN_NLANES) {
+        uint32_t e = b0 + L;
+        uint32_t v = e < cnt ? bc_ld32<W>(p, e) : 0u;
+        uint32_t up = __shfl_up_sync(OWN_FULL, v, 1), pv = L == 0 ? prev : up;
+        prev = __shfl_sync(OWN_FULL, v, 31);
+        int has = e < cnt && e >= d;
+        uint32_t r = d ? ((v - pv) - base) & m : (base - (((v << 1) | (v >> (8u * W - 1u))) & m)) & m;
+        r = has ? r : 0u;
+        int exc = has && bc_bits32(r) > k;
+        uint32_t ball = __ballot_sync(OWN_FULL, exc);
+        uint32_t rank = carry + (uint32_t)__popc(ball & ((1u << L) - 1u));
+        carry += (uint32_t)__popc(ball);
+        if (has && k)
+            bc_put32(S, p0 + (e - d) * k, r & km, k);
+        if (exc) { /* k < 32 */
+            bc_put32(S, x0 + rank * xw, e, 7u);
+            if (kx)
+                bc_put32(S, x0 + rank * xw + 7u, r >> k, kx);
+        }
+    }
+}
+
+/* The library's bc_enc_write32 with the patched blocks above. */
+template <uint32_t W>
+static __device__ void bco_enc_write32(bc_ws *ws, const uint8_t *src, uint32_t wp, uint32_t nw)
+{
+    uint32_t *S = ws->stage;
+    const uint32_t m = W == 4 ? 0xffffffffu : (1u << (8u * W)) - 1u;
+    const uint32_t L = OWN_LANE();
+    for (uint32_t b = wp; b < ws->nb; b += nw) {
+        const bc_block *bl = &ws->blk[b];
+        const uint8_t *p = src + (uint64_t)b * BC_BLOCK * W;
+        if (L == 0 && ws->uni) {
+            if (b == 0)
+                bc_enc_tile_header(S, bl, 8u * W);
+        } else if (L == 0) {
+            bc_enc_header(S, bl, b, 8u * W);
+        }
+        uint32_t kind = bl->kind, cnt = bl->cnt, k = bl->k, s = bl->s, p0 = (uint32_t)bl->poff;
+        uint32_t a = (uint32_t)bl->a, bb = (uint32_t)bl->b;
+        switch (kind) {
+        case BC_CONST:
+            break;
+        case BC_FOR:
+            for (uint32_t e = L; e < cnt; e += OWN_NLANES)
+                bc_put32(S, p0 + e * k, ((bc_ld32<W>(p, e) - a) & m) >> s, k);
+            break;
+        case BC_DELTA: {
+            uint32_t carry = 0;
+            for (uint32_t base = 0; base < cnt; base += OWN_NLANES) {
+                uint32_t e = base + L, pv, v = bc_ld32_pair<W>(p, e, cnt, &carry, &pv);
+                if (e < cnt && e > 0)
+                    bc_put32(S, p0 + (e - 1) * k, (((v - pv) - bb) & m) >> s, k);
+            }
+            break;
+        }
+        case BC_PLANES: {
+            uint32_t kb = (uint32_t)__popc(a);
+            bc_runs r = bc_runs_of(a);
+            if (r.ok) {
+                for (uint32_t e = L; e < cnt; e += OWN_NLANES)
+                    bc_put32(S, p0 + e * kb, bc_ext_runs(bc_ld32<W>(p, e), &r), kb);
+            } else {
+                for (uint32_t e = L; e < cnt; e += OWN_NLANES)
+                    bc_put32(S, p0 + e * kb, (uint32_t)bc_pext(bc_ld32<W>(p, e), a), kb);
+            }
+            break;
+        }
+        case BC_PDELTA:
+        case BC_PFLT:
+            bco_write_patched32<W>(S, bl, p);
+            break;
+        case BC_SPARSE:
+            for (uint32_t e = L; e < cnt; e += OWN_NLANES) {
+                uint32_t v = bc_ld32<W>(p, e), q = e / 32u;
+                if (v) {
+                    uint32_t rank = (uint32_t)__popc(bl->bitmap[q] & ((1u << (e % 32u)) - 1u));
+                    for (uint32_t j = 0; j < q; j++)
+                        rank += (uint32_t)__popc(bl->bitmap[j]);
+                    bc_put32(S, p0 + rank * k, ((v - a) & m) >> s, k);
+                }
+            }
+            break;
+        default: /* DEC (f32): the core's arithmetic */
+            for (uint32_t e = L; e < cnt; e += OWN_NLANES) {
+                int64_t d = 0;
+                (void)bc_dec_exact(bc_ld32<W>(p, e), s, ws->flt, &d);
+                own_put_bits(S, bl->poff + (uint64_t)e * k, ((uint64_t)d - bl->a) & m, k);
+            }
+            break;
+        }
+    }
+}
+
 /* The library's bc_encode_tile32 with the choice above (and bco_enc_choose64 for 8 bytes). */
+template <int PW>
 static __device__ uint32_t bco_encode_tile32(bc_ws *ws, const uint8_t *src, uint32_t cnt, uint32_t dtype,
                                              uint32_t algo, uint32_t nw)
 {
@@ -284,10 +394,16 @@ static __device__ uint32_t bco_encode_tile32(bc_ws *ws, const uint8_t *src, uint
     if (size >= raw)
         return raw;
     OWN_RUN(nw, bc_enc_zero, ws, (size + 3u) / 4u + 4u);
-    if (w == 4)
+    if (w == 4 && PW)
+        OWN_RUN(nw, bco_enc_write32<4>, ws, src);
+    else if (w == 4)
         OWN_RUN(nw, bc_enc_write32<4>, ws, src);
+    else if (w == 2 && PW)
+        OWN_RUN(nw, bco_enc_write32<2>, ws, src);
     else if (w == 2)
         OWN_RUN(nw, bc_enc_write32<2>, ws, src);
+    else if (w == 1 && PW)
+        OWN_RUN(nw, bco_enc_write32<1>, ws, src);
     else if (w == 1)
         OWN_RUN(nw, bc_enc_write32<1>, ws, src);
     else
@@ -295,12 +411,13 @@ static __device__ uint32_t bco_encode_tile32(bc_ws *ws, const uint8_t *src, uint
     return size;
 }
 
+template <int PW>
 static __device__ uint32_t bco_tile_encode_in(void *ws, const void *opts, const uint8_t *tile, uint32_t cnt,
                                               uint32_t dtype, uint32_t nw)
 {
     bc_ws_in *W = (bc_ws_in *)ws;
     bc_in_stage(W->in, tile, cnt * own_type_width(dtype));
-    return bco_encode_tile32(&W->ws, (const uint8_t *)W->in, cnt, dtype, *(const uint32_t *)opts, nw);
+    return bco_encode_tile32<PW>(&W->ws, (const uint8_t *)W->in, cnt, dtype, *(const uint32_t *)opts, nw);
 }
 
 static __global__ void __launch_bounds__(BCK_THREADS, 3)
@@ -316,7 +433,26 @@ static __global__ void __launch_bounds__(BCK_THREADS, 3)
                              return OC_ERR_INVALID_ARGUMENT;
                          uint32_t a = algo;
                          return own_tiled_compress_v(ws, &a, p, len, OWN_ID_BITCOMP, BC_VERSION, dtype, algo,
-                                                     BC_TILE, d, cap, out, BCK_WARPS, bco_tile_encode_in,
+                                                     BC_TILE, d, cap, out, BCK_WARPS, bco_tile_encode_in<0>,
+                                                     bc_tile_put32, bc_bytes_copy);
+                     });
+}
+
+static __global__ void __launch_bounds__(BCK_THREADS, 3)
+    bc_k_encode_one_pw(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
+                       const size_t *caps, size_t *dst_sizes, oc_status *statuses, uint32_t dtype,
+                       uint32_t algo)
+{
+    extern __shared__ __align__(16) unsigned char bc_smem[];
+    bc_ws_in *ws = (bc_ws_in *)bc_smem;
+    own_tiled_encode(n, src, src_sizes, dst, caps, dst_sizes, statuses,
+                     [=](const uint8_t *p, size_t len, uint8_t *d, size_t cap, uint64_t *out) {
+                         *out = 0;
+                         if (own_type_width(dtype) == 0 || algo > 1)
+                             return OC_ERR_INVALID_ARGUMENT;
+                         uint32_t a = algo;
+                         return own_tiled_compress_v(ws, &a, p, len, OWN_ID_BITCOMP, BC_VERSION, dtype, algo,
+                                                     BC_TILE, d, cap, out, BCK_WARPS, bco_tile_encode_in<1>,
                                                      bc_tile_put32, bc_bytes_copy);
                      });
 }

@@ -91,8 +91,8 @@ static __device__ __forceinline__ uint32_t bc_dep_runs(uint32_t x, const bc_runs
  * position 0xffffffff, which no round holds, and high part 0): its 7-bit
  * position (returned) and its kx high bits (*xh), read once a block by
  * bc_dec_patched32 and bc_dec_xrank32 (k + kx <= 32). */
-static __device__ __forceinline__ uint32_t bc_lane_exc32(const uint32_t *S, uint32_t x0, uint32_t kx, uint32_t nx,
-                                                         uint32_t *xh)
+static __device__ __forceinline__ uint32_t bc_lane_exc32(const uint32_t *S, uint32_t x0, uint32_t kx,
+                                                         uint32_t nx, uint32_t *xh)
 {
     uint32_t L = OWN_LANE(), xp = 0xffffffffu;
     *xh = 0;
@@ -331,8 +331,8 @@ static __device__ __forceinline__ void bc_dec_xrank32(const uint32_t *S, const b
 }
 
 /* bc_lane_exc32 for 8-byte elements (bc_dec_patched64, bc_dec_xrank64). */
-static __device__ __forceinline__ uint32_t bc_lane_exc64(const uint32_t *S, uint32_t x0, uint32_t kx, uint32_t nx,
-                                                         uint64_t *xh)
+static __device__ __forceinline__ uint32_t bc_lane_exc64(const uint32_t *S, uint32_t x0, uint32_t kx,
+                                                         uint32_t nx, uint64_t *xh)
 {
     uint32_t L = OWN_LANE(), xp = 0xffffffffu;
     *xh = 0;
