@@ -27,7 +27,9 @@
  * output feeds the decoders); --enc-only: the encoders only; --reps 0: one
  * call of each (for ncu).  Session 12 added "onepass" (bc_enc_one.cuh: the
  * block read once into registers, every statistic from them) and
- * "onepass-pw" (and the patched blocks' write pass in 32-bit arithmetic).
+ * "onepass-pw" (and the patched blocks' write pass in 32-bit arithmetic)
+ * and "regtile" (bc_enc_reg.cuh: the tile from global memory into registers
+ * once, chosen and written from them).
  *
  *   bc_dev [--dtype i64|i32|f64|f32|bf16] [--algo 0|1] [--reps N] [--mib M] [--no-2ctas] [--new-only]
  *          [--dec-only] [--enc-only] FILE
@@ -44,6 +46,7 @@
 #include "bc_patch_ab.cuh"
 #include "bc_enc_hist.cuh"
 #include "bc_enc_one.cuh"
+#include "bc_enc_reg.cuh"
 
 #include <algorithm>
 #include <cstdio>
@@ -128,7 +131,8 @@ static __global__ void k_count_diff(const uint8_t *a, const uint8_t *b, size_t n
         atomicAdd(bad, c);
 }
 
-#define NENC 8 /* the library's encoder, 2-ctas, global-in, staged-64, s9, reread, onepass, onepass-pw */
+#define NENC                                                                                                 \
+    9 /* the library's encoder, 2-ctas, global-in, staged-64, s9, reread, onepass, onepass-pw, regtile */
 #define NDEC 5 /* the library's decoder, core, 6-ctas, patch-core, patch32 */
 
 template <typename T> static T *dmalloc(size_t n)
@@ -243,7 +247,7 @@ int main(int argc, char **argv)
     CUDA_OK(cudaEventCreate(&e1));
     float ms = 0;
     own_gpu_kernels k2 = bc_kernels, k3 = bc_kernels, k4 = bc_kernels, k5 = bc_kernels, k6 = bc_kernels,
-                    k7 = bc_kernels, k8 = bc_kernels;
+                    k7 = bc_kernels, k8 = bc_kernels, k9 = bc_kernels;
     k2.encode = (const void *)bc_k_encode2;
     k2.encode_smem = k3.encode_smem = sizeof(bc_ws);
     k3.encode = (const void *)bc_k_encode_g;
@@ -253,10 +257,11 @@ int main(int argc, char **argv)
     k6.encode = (const void *)bc_k_encode_reread;
     k7.encode = (const void *)bc_k_encode_one;
     k8.encode = (const void *)bc_k_encode_one_pw;
-    const own_gpu_kernels *ks[NENC] = {&bc_kernels, &k2, &k3, &k4, &k5, &k6, &k7, &k8};
-    const char *names[NENC] = {"library", "2-ctas", "global-in", "staged-64",
-                               "s9",      "reread", "onepass",   "onepass-pw"};
-    double gbs[NENC] = {0, 0, 0, 0, 0, 0, 0, 0};
+    k9.encode = (const void *)bc_k_encode_reg;
+    const own_gpu_kernels *ks[NENC] = {&bc_kernels, &k2, &k3, &k4, &k5, &k6, &k7, &k8, &k9};
+    const char *names[NENC] = {"library", "2-ctas",  "global-in",  "staged-64", "s9",
+                               "reread",  "onepass", "onepass-pw", "regtile"};
+    double gbs[NENC] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
     /* encoders skipped: --no-2ctas the unbounded one, --new-only every one before this session's,
      * --dec-only all but the library's */
     auto skip = [&](int e) {
