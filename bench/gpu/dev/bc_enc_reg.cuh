@@ -5,9 +5,9 @@
  * pass.  "regtile" (1-4 byte elements whose tile is W-aligned in global
  * memory; else the library's path): a warp loads its 4 blocks of the tile
  * straight from global memory into registers (16 values a lane), chooses
- * each block's coding from them (bc_enc_one.cuh's onepass arithmetic),
+ * each block's coding from them (the library's bc_enc_choose32 arithmetic),
  * and after the layout writes every block's bits from the same registers
- * (onepass-pw's 32-bit patched write): no stage of the input, no reload.
+ * (the library's 32-bit patched write): no stage of the input, no reload.
  * The same choices and bits, so the same bytes (bc_dev checks them).
  * Prediction in bench/gpu/owncodecs/NOTES.md (session 12).
  */
@@ -26,14 +26,14 @@ static __device__ __forceinline__ void bcr_choose_block(bc_ws *ws, uint32_t b, c
     const uint32_t m32 = (uint32_t)m, L = OWN_LANE();
     const int patched = ws->version >= 2u && ws->algo == 0;
     bc_block *bl = &ws->blk[b];
-    uint32_t dv[BCO_PER], ok[BCO_PER], okd[BCO_PER], prev = 0;
+    uint32_t dv[BC_PER_LANE], ok[BC_PER_LANE], okd[BC_PER_LANE], prev = 0;
     bc_stats32 a, d, z;
     bc_s32_init(&a);
     bc_s32_init(&d);
     bc_s32_init(&z);
-    uint32_t nnz = 0, bm[BCO_PER];
+    uint32_t nnz = 0, bm[BC_PER_LANE];
 #pragma unroll
-    for (uint32_t j = 0; j < BCO_PER; j++) {
+    for (uint32_t j = 0; j < BC_PER_LANE; j++) {
         uint32_t e = j * OWN_NLANES + L;
         uint32_t up = __shfl_up_sync(OWN_FULL, v[j], 1);
         uint32_t pv = L == 0 ? prev : up;
@@ -65,9 +65,9 @@ static __device__ __forceinline__ void bcr_choose_block(bc_ws *ws, uint32_t b, c
     uint32_t fb = bc_base32(aumin, aumax, asmin, asmax, m32);
     uint32_t db = cnt > 1 ? bc_base32(dumin, dumax, dsmin, dsmax, m32) : 0u;
     uint32_t nb = nnz ? bc_base32(zumin, zumax, zsmin, zsmax, m32) : 0u;
-    uint32_t fo32 = 0, fx32 = 0, do32 = 0, dx32 = 0, no32 = 0, nx32 = 0, y[BCO_PER], ymax = 0;
+    uint32_t fo32 = 0, fx32 = 0, do32 = 0, dx32 = 0, no32 = 0, nx32 = 0, y[BC_PER_LANE], ymax = 0;
 #pragma unroll
-    for (uint32_t j = 0; j < BCO_PER; j++) {
+    for (uint32_t j = 0; j < BC_PER_LANE; j++) {
         uint32_t r = (v[j] - fb) & m32, dd = (dv[j] - db) & m32, q = (v[j] - nb) & m32;
         if (ok[j])
             fo32 |= r, fx32 = max(fx32, r);
@@ -86,18 +86,18 @@ static __device__ __forceinline__ void bcr_choose_block(bc_ws *ws, uint32_t b, c
                      __reduce_or_sync(OWN_FULL, no32), __reduce_max_sync(OWN_FULL, nx32), nb};
     bc_patch pd = {0, 0, 0, 0, 0, 0}, pf = pd;
     if (patched && cnt > 1) {
-        uint32_t r[BCO_PER];
+        uint32_t r[BC_PER_LANE];
 #pragma unroll
-        for (uint32_t j = 0; j < BCO_PER; j++)
+        for (uint32_t j = 0; j < BC_PER_LANE; j++)
             r[j] = (dv[j] - db) & m32;
-        pd = bco_patch_regs(r, okd, cnt - 1u, db);
+        pd = bc_patch_regs32(r, okd, cnt - 1u, db);
     }
     if (patched && ws->fp) {
-        uint32_t base = __reduce_max_sync(OWN_FULL, ymax), r[BCO_PER];
+        uint32_t base = __reduce_max_sync(OWN_FULL, ymax), r[BC_PER_LANE];
 #pragma unroll
-        for (uint32_t j = 0; j < BCO_PER; j++)
+        for (uint32_t j = 0; j < BC_PER_LANE; j++)
             r[j] = (base - y[j]) & m32;
-        pf = bco_patch_regs(r, ok, cnt, base);
+        pf = bc_patch_regs32(r, ok, cnt, base);
     }
     uint32_t bml[4] = {bm[0], bm[1], bm[2], bm[3]};
     if (ws->flt == 0) {
@@ -131,7 +131,7 @@ static __device__ __forceinline__ void bcr_write_block(bc_ws *ws, uint32_t b, co
         break;
     case BC_FOR:
 #pragma unroll
-        for (uint32_t j = 0; j < BCO_PER; j++) {
+        for (uint32_t j = 0; j < BC_PER_LANE; j++) {
             uint32_t e = j * OWN_NLANES + L;
             if (e < cnt)
                 bc_put32(S, p0 + e * k, ((v[j] - a) & m) >> s, k);
@@ -140,7 +140,7 @@ static __device__ __forceinline__ void bcr_write_block(bc_ws *ws, uint32_t b, co
     case BC_DELTA: {
         uint32_t prev = 0;
 #pragma unroll
-        for (uint32_t j = 0; j < BCO_PER; j++) {
+        for (uint32_t j = 0; j < BC_PER_LANE; j++) {
             uint32_t e = j * OWN_NLANES + L;
             uint32_t up = __shfl_up_sync(OWN_FULL, v[j], 1), pv = L == 0 ? prev : up;
             prev = __shfl_sync(OWN_FULL, v[j], 31);
@@ -153,7 +153,7 @@ static __device__ __forceinline__ void bcr_write_block(bc_ws *ws, uint32_t b, co
         uint32_t kb = (uint32_t)__popc(a);
         bc_runs r = bc_runs_of(a);
 #pragma unroll
-        for (uint32_t j = 0; j < BCO_PER; j++) {
+        for (uint32_t j = 0; j < BC_PER_LANE; j++) {
             uint32_t e = j * OWN_NLANES + L;
             if (e < cnt)
                 bc_put32(S, p0 + e * kb, r.ok ? bc_ext_runs(v[j], &r) : (uint32_t)bc_pext(v[j], a), kb);
@@ -166,7 +166,7 @@ static __device__ __forceinline__ void bcr_write_block(bc_ws *ws, uint32_t b, co
         const uint32_t base = d ? bb : a, km = k >= 32u ? 0xffffffffu : (1u << k) - 1u;
         uint32_t carry = 0, prev = 0;
 #pragma unroll
-        for (uint32_t j = 0; j < BCO_PER; j++) {
+        for (uint32_t j = 0; j < BC_PER_LANE; j++) {
             uint32_t e = j * OWN_NLANES + L;
             uint32_t up = __shfl_up_sync(OWN_FULL, v[j], 1), pv = L == 0 ? prev : up;
             prev = __shfl_sync(OWN_FULL, v[j], 31);
@@ -190,7 +190,7 @@ static __device__ __forceinline__ void bcr_write_block(bc_ws *ws, uint32_t b, co
     }
     case BC_SPARSE:
 #pragma unroll
-        for (uint32_t j = 0; j < BCO_PER; j++) {
+        for (uint32_t j = 0; j < BC_PER_LANE; j++) {
             uint32_t e = j * OWN_NLANES + L;
             if (e < cnt && v[j]) {
                 uint32_t rank = (uint32_t)__popc(bl->bitmap[j] & ((1u << L) - 1u));
@@ -202,7 +202,7 @@ static __device__ __forceinline__ void bcr_write_block(bc_ws *ws, uint32_t b, co
         break;
     default: /* DEC (f32): the core's arithmetic */
 #pragma unroll
-        for (uint32_t j = 0; j < BCO_PER; j++) {
+        for (uint32_t j = 0; j < BC_PER_LANE; j++) {
             uint32_t e = j * OWN_NLANES + L;
             if (e < cnt) {
                 int64_t dd = 0;
@@ -220,11 +220,11 @@ static __device__ uint32_t bcr_encode_tile(bc_ws *ws, const uint8_t *g, uint32_t
                                            uint32_t algo, uint32_t nw)
 {
     const uint32_t raw = cnt * W, wp = threadIdx.x >> 5, L = OWN_LANE(), nb = (cnt + BC_BLOCK - 1) / BC_BLOCK;
-    uint32_t v[BCR_BPW][BCO_PER];
+    uint32_t v[BCR_BPW][BC_PER_LANE];
 #pragma unroll
     for (uint32_t i = 0; i < BCR_BPW; i++) /* the tile's one read: every load in flight together */
 #pragma unroll
-        for (uint32_t j = 0; j < BCO_PER; j++) {
+        for (uint32_t j = 0; j < BC_PER_LANE; j++) {
             uint32_t e = (wp + i * BCK_WARPS) * BC_BLOCK + j * OWN_NLANES + L;
             v[i][j] = e < cnt ? (W == 4   ? __ldg((const uint32_t *)g + e)
                                  : W == 2 ? (uint32_t)__ldg((const unsigned short *)g + e)
