@@ -30,7 +30,8 @@
  * patched blocks' write pass in 32-bit arithmetic), moved them into the
  * library and keeps the encoder before as "s11" (bc_enc_one.cuh); and
  * "regtile" (bc_enc_reg.cuh: the tile from global memory into registers
- * once, chosen and written from them).
+ * once, chosen and written from them) and "lanepick" (bc_enc_lane.cuh: the
+ * tile's 32 picks by one warp, a lane a block).
  *
  *   bc_dev [--dtype i64|i32|f64|f32|bf16] [--algo 0|1] [--reps N] [--mib M] [--no-2ctas] [--new-only]
  *          [--dec-only] [--enc-only] FILE
@@ -48,6 +49,7 @@
 #include "bc_enc_hist.cuh"
 #include "bc_enc_one.cuh"
 #include "bc_enc_reg.cuh"
+#include "bc_enc_lane.cuh"
 
 #include <algorithm>
 #include <cstdio>
@@ -132,8 +134,8 @@ static __global__ void k_count_diff(const uint8_t *a, const uint8_t *b, size_t n
         atomicAdd(bad, c);
 }
 
-/* the encoders: the library's, 2-ctas, global-in, staged-64, s9, reread, s11, regtile */
-#define NENC 8
+/* the encoders: the library's, 2-ctas, global-in, staged-64, s9, reread, s11, regtile, lanepick */
+#define NENC 9
 #define NDEC 5 /* the library's decoder, core, 6-ctas, patch-core, patch32 */
 
 template <typename T> static T *dmalloc(size_t n)
@@ -248,7 +250,7 @@ int main(int argc, char **argv)
     CUDA_OK(cudaEventCreate(&e1));
     float ms = 0;
     own_gpu_kernels k2 = bc_kernels, k3 = bc_kernels, k4 = bc_kernels, k5 = bc_kernels, k6 = bc_kernels,
-                    k7 = bc_kernels, k8 = bc_kernels;
+                    k7 = bc_kernels, k8 = bc_kernels, k9 = bc_kernels;
     k2.encode = (const void *)bc_k_encode2;
     k2.encode_smem = k3.encode_smem = sizeof(bc_ws);
     k3.encode = (const void *)bc_k_encode_g;
@@ -258,10 +260,12 @@ int main(int argc, char **argv)
     k6.encode = (const void *)bc_k_encode_reread;
     k7.encode = (const void *)bc_k_encode_s11;
     k8.encode = (const void *)bc_k_encode_reg;
-    const own_gpu_kernels *ks[NENC] = {&bc_kernels, &k2, &k3, &k4, &k5, &k6, &k7, &k8};
-    const char *names[NENC] = {"library", "2-ctas", "global-in", "staged-64",
-                               "s9",      "reread", "s11",       "regtile"};
-    double gbs[NENC] = {0, 0, 0, 0, 0, 0, 0, 0};
+    k9.encode = (const void *)bc_k_encode_lane;
+    k9.encode_smem = sizeof(bcl_ws);
+    const own_gpu_kernels *ks[NENC] = {&bc_kernels, &k2, &k3, &k4, &k5, &k6, &k7, &k8, &k9};
+    const char *names[NENC] = {"library", "2-ctas", "global-in", "staged-64", "s9",
+                               "reread",  "s11",    "regtile",   "lanepick"};
+    double gbs[NENC] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
     /* encoders skipped: --no-2ctas the unbounded one, --new-only every one before this session's,
      * --dec-only all but the library's */
     auto skip = [&](int e) {
