@@ -49,8 +49,13 @@ static __global__ void bc_k_headers(size_t n, const void *const *src, const size
     own_tiled_headers(n, src, src_sizes, dst, caps, s, bc_chunk_check);
 }
 
-/* A persistent grid over the batch's tiles (bitcomp_dec_gpu.cuh's tile decoder). */
-static __global__ void __launch_bounds__(BCK_THREADS)
+/* A persistent grid over the batch's tiles (bitcomp_dec_gpu.cuh's tile
+ * decoder), bounded to 6 CTAs an SM (the shared-memory limit: 36 KiB a
+ * tile workspace; 40 registers instead of 64, ptxas spills a little):
+ * 1.06-1.10x the 4 CTAs of 64 registers on bf16, f32 and partkey, 1.00x on
+ * orderkey and sorted_partkey (bc_dev "6-ctas", sessions 11 and 12, H200;
+ * bc_dev keeps the unbounded kernel as "4-ctas"). */
+static __global__ void __launch_bounds__(BCK_THREADS, 6)
     bc_k_tiles(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                own_batch_scratch s)
 {
