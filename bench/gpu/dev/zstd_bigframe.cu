@@ -14,7 +14,7 @@
  * so the next design starts from measured step times.
  *
  *   zstd_bigframe [--chunks 1M,4M] [--total BYTES] [--reps N] [--level L]
- *                 [--quick | --ooo | --v9only] [--v9s] [--v9cfg K] FILE...
+ *                 [--quick | --ooo | --v9only] [--v9s] [--v9cfg K[,K...]] [--minb] [--no-v8] FILE...
  *
  * The library runs three ways: its per-chunk kernel, its automatic choice
  * and its frame kernel named (oc_cuda_zstd_decompress_with).  v8b is the
@@ -25,9 +25,12 @@
  * several warps at once, each waiting only for the bytes its late matches
  * read; five shapes (executor + entropy warps: 4+4, 2+2, 3+5, 2+6; 3+5 with
  * 6 slots instead of 8: the library's scratch).  --ooo: the
- * library's three, v8 and v9; --v9only: v9 alone; --v9cfg K: one shape;
+ * library's three, v8 and v9; --v9only: v9 alone; --v9cfg K[,K...]: those shapes;
  * --v9s: v9s too, last (v9 with per-byte write stamps: a late match waits
- * only for its own source bytes; shapes 4+4 and 3+5).
+ * only for its own source bytes; shapes 4+4 and 3+5).  Session 12 (256 KiB - 1 MiB frames, 0.41-0.47x
+ * nVCOMP): --v9cfg 7-10 are small CTAs (1+1, 1+2, 2+2 warps, 2-4 slots, registers cut so 4-8 CTAs fit
+ * an SM: 1024 frames of 1 MiB at once), --minb adds the per-chunk kernel cut for 3 and 5 CTAs an SM,
+ * --no-v8 drops the v8 line.
  *
  * Each FILE is cut into chunks, each compressed by libzstd (ZSTD_compress2,
  * level 3 unless --level, content size and checksum: what numcodecs/zarr
@@ -590,9 +593,18 @@ static int g_fail = 0;
 static int g_quick = 0;  /* --quick: no v5, v7 or 8-warp v8 */
 static int g_ooo = 0;    /* --ooo: the library's three, v8 (4 warps) and v9 only */
 static int g_v9only = 0; /* --v9only: v9 alone (for the sanitizers) */
-static int g_v9cfg = -1; /* --v9cfg K: that v9 shape alone (0: 4+4, 1: 2+2, 2: 3+5, 3: 2+6, 4: v9s 4+4, 5: v9s
-                          * 3+5, 6: 3+5 with 6 slots) */
-static int g_v9s = 0;    /* --v9s: the v9s shapes (4, 5) instead of v9's (0-3) */
+/* --v9cfg K[,K...]: those v9 shapes alone (0: 4+4, 1: 2+2, 2: 3+5, 3: 2+6, 4: v9s 4+4, 5: v9s 3+5, 6: 3+5
+ * with 6 slots; session 12's small CTAs for 256 KiB - 1 MiB frames, registers cut so the CTAs an SM
+ * hold every frame of a 1 GiB batch of 1 MiB at once: 7: 1+1 with 2 slots, 8: 1+1 with 4 slots, both
+ * 8 CTAs an SM; 9: 1+2 with 3 slots, 6 an SM; 10: 2+2 with 3 slots, 4 an SM; 11: 3+5 with 8 slots and
+ * the end's XXH64 as before session 12, byte loads, zstd_dev_xxh.cuh: the baseline of 2, whose end is the
+ * library's zd_pf_end).  None given: 0-3 and 6
+ * (and 4-5 with --v9s) */
+static unsigned g_v9cfg = 0;
+#define BF_NCFG 12
+static int g_v9s = 0;  /* --v9s: the v9s shapes (4, 5) instead of v9's (0-3) */
+static int g_minb = 0; /* --minb: the library's per-chunk kernel also at MINB 3 and 5 */
+static int g_nov8 = 0; /* --no-v8: no v8 line (the small v9 shapes' runs) */
 
 int main(int argc, char **argv)
 {
@@ -624,7 +636,18 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[a], "--v9s")) {
             g_v9s = 1;
         } else if (!strcmp(argv[a], "--v9cfg") && a + 1 < argc) {
-            g_v9cfg = atoi(argv[++a]);
+            for (const char *q = argv[++a]; *q; q++)
+                if (*q >= '0' && *q <= '9') {
+                    int k = (int)strtol(q, (char **)&q, 10);
+                    if (k < BF_NCFG)
+                        g_v9cfg |= 1u << k;
+                    if (!*q)
+                        break;
+                }
+        } else if (!strcmp(argv[a], "--no-v8")) {
+            g_nov8 = 1;
+        } else if (!strcmp(argv[a], "--minb")) {
+            g_minb = 1;
         } else if (!strcmp(argv[a], "--quick")) {
             g_quick = 1;
         } else if (!strcmp(argv[a], "--level") && a + 1 < argc) {
@@ -634,8 +657,9 @@ int main(int argc, char **argv)
         }
     }
     if (files.empty()) {
-        fprintf(stderr, "usage: zstd_bigframe [--chunks 1M,4M] [--total B] [--reps N] [--level L] "
-                        "[--quick | --ooo | --v9only] [--v9s] [--v9cfg K] FILE...\n");
+        fprintf(stderr,
+                "usage: zstd_bigframe [--chunks 1M,4M] [--total B] [--reps N] [--level L] "
+                "[--quick | --ooo | --v9only] [--v9s] [--v9cfg K[,K...]] [--minb] [--no-v8] FILE...\n");
         return 2;
     }
     cudaStream_t s = 0;
@@ -719,11 +743,16 @@ int main(int argc, char **argv)
                 void *scratch;
                 CUDA_OK(cudaMalloc(&scratch, scr));
                 /* the per-chunk kernel, the automatic choice, the frame kernel named */
-                static const int kinds[3] = {OC_ZSTD_DEC_PER_CHUNK, OC_ZSTD_DEC_AUTO, OC_ZSTD_DEC_FRAMES};
-                static const char *names[3] = {"library per-chunk kernel", "library auto",
-                                               "library frame kernel"};
-                for (int k = 0; k < 3 && !g_v9only; k++) {
+                /* --minb: the per-chunk kernel cut for 3 and 5 CTAs an SM too (165 / 102 registers) */
+                static const int kinds[5] = {OC_ZSTD_DEC_PER_CHUNK, OC_ZSTD_DEC_AUTO, OC_ZSTD_DEC_FRAMES,
+                                             OC_ZSTD_DEC_PER_CHUNK, OC_ZSTD_DEC_PER_CHUNK},
+                                 minb[5] = {4, 4, 4, 3, 5};
+                static const char *names[5] = {"library per-chunk kernel", "library auto",
+                                               "library frame kernel", "library per-chunk kernel MINB 3",
+                                               "library per-chunk kernel MINB 5"};
+                for (int k = 0; k < (g_minb ? 5 : 3) && !g_v9only; k++) {
                     std::vector<double> t;
+                    oc_cuda_zstd_debug_set_min_blocks(minb[k]);
                     for (int r = 0; r <= reps; r++) {
                         CUDA_OK(cudaMemset(dout, 0, ot));
                         CUDA_OK(cudaMemset(dst_st, 0xFF, n * sizeof(oc_status)));
@@ -754,6 +783,7 @@ int main(int argc, char **argv)
                         printf("%s chunk %zu KiB x %zu:\n", path, cs >> 10, n);
                     printf("  %s %.2f GB/s (%.2f ms)\n", names[k], gb / (median(t) / 1e3), median(t));
                 }
+                oc_cuda_zstd_debug_set_min_blocks(4);
                 cudaFree(scratch);
             }
             /* v5 / v7: host plan (one wave) */
@@ -856,7 +886,7 @@ int main(int argc, char **argv)
             }
             /* v8: layout, then the pipeline (a CTA per frame), two shapes */
             for (int cfgi = 0; cfgi < 4; cfgi++) {
-                if ((g_quick && cfgi == 1) || (g_ooo && cfgi > 0) || g_v9only)
+                if ((g_quick && cfgi == 1) || (g_ooo && cfgi > 0) || g_v9only || g_nov8)
                     continue;
                 int nw = cfgi == 1 ? 8 : 4, rr = nw;
                 void (*kern)(size_t, const void *const *, void *const *, const size_t *, BfChunk *, uint8_t *,
@@ -918,20 +948,27 @@ int main(int argc, char **argv)
             /* v9: layout, then E executor warps and NE entropy warps a frame (zstd_dec_ooo.cuh) */
             if (g_v9only)
                 printf("%s chunk %zu KiB x %zu:\n", path, cs >> 10, n);
-            for (int cfgi = 0; cfgi < 7; cfgi++) {
-                if ((g_v9cfg >= 0 && cfgi != g_v9cfg) || (g_v9cfg < 0 && cfgi >= 4 && cfgi < 6 && !g_v9s))
+            for (int cfgi = 0; cfgi < BF_NCFG; cfgi++) {
+                if ((g_v9cfg && !(g_v9cfg >> cfgi & 1)) ||
+                    (!g_v9cfg && (cfgi >= 7 || (cfgi >= 4 && cfgi < 6 && !g_v9s))))
                     continue;
-                static const int ee[7] = {4, 2, 3, 2, 4, 3, 3}, ne[7] = {4, 2, 5, 6, 4, 5, 5},
-                                 rs[7] = {8, 4, 8, 8, 8, 8, 6};
+                static const int ee[BF_NCFG] = {4, 2, 3, 2, 4, 3, 3, 1, 1, 1, 2, 3},
+                                 ne[BF_NCFG] = {4, 2, 5, 6, 4, 5, 5, 1, 1, 2, 2, 5},
+                                 rs[BF_NCFG] = {8, 4, 8, 8, 8, 8, 6, 2, 4, 3, 3, 8};
                 int nw = ee[cfgi] + ne[cfgi], rr = rs[cfgi];
                 void (*kern)(size_t, const void *const *, void *const *, const size_t *, BfChunk *, uint8_t *,
-                             uint8_t *, OoSync *) = cfgi == 0   ? bf_ooo<4, 4, 8, 0>
-                                                    : cfgi == 1 ? bf_ooo<2, 2, 4, 0>
-                                                    : cfgi == 2 ? bf_ooo<3, 5, 8, 0>
-                                                    : cfgi == 3 ? bf_ooo<2, 6, 8, 0>
-                                                    : cfgi == 4 ? bf_ooo<4, 4, 8, 1>
-                                                    : cfgi == 5 ? bf_ooo<3, 5, 8, 1>
-                                                                : bf_ooo<3, 5, 6, 0>;
+                             uint8_t *, OoSync *) = cfgi == 0    ? bf_ooo<4, 4, 8, 0>
+                                                    : cfgi == 1  ? bf_ooo<2, 2, 4, 0>
+                                                    : cfgi == 2  ? bf_ooo<3, 5, 8, 0>
+                                                    : cfgi == 3  ? bf_ooo<2, 6, 8, 0>
+                                                    : cfgi == 4  ? bf_ooo<4, 4, 8, 1>
+                                                    : cfgi == 5  ? bf_ooo<3, 5, 8, 1>
+                                                    : cfgi == 6  ? bf_ooo<3, 5, 6, 0>
+                                                    : cfgi == 7  ? bf_ooo<1, 1, 2, 0, 8>
+                                                    : cfgi == 8  ? bf_ooo<1, 1, 4, 0, 8>
+                                                    : cfgi == 9  ? bf_ooo<1, 2, 3, 0, 6>
+                                                    : cfgi == 10 ? bf_ooo<2, 2, 3, 0, 4>
+                                                                 : bf_ooo<3, 5, 8, 0, 1, 1>;
                 unsigned smem = (unsigned)(nw * sizeof(zd_tables) + (cfgi == 4 || cfgi == 5 ? OO_W * 2 : 0));
                 CUDA_OK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
                 /* two CTAs an SM (256 frames at once on 132 SMs) need the largest shared-memory carveout */
@@ -978,8 +1015,11 @@ int main(int argc, char **argv)
                 verify("v9");
                 printf("  v9%s %.2f GB/s (%.2f ms): layout %.2f, pipeline %.2f ms (%d executor + %d entropy "
                        "warps a frame, %d slots, %d CTAs an SM)\n",
-                       cfgi == 4 || cfgi == 5 ? "s" : "", gb / (median(tot) / 1e3), median(tot),
-                       median(step[0]), median(step[1]), ee[cfgi], ne[cfgi], rr, per_sm);
+                       cfgi == 4 || cfgi == 5 ? "s"
+                       : cfgi == 11           ? " old-xxh"
+                                              : "",
+                       gb / (median(tot) / 1e3), median(tot), median(step[0]), median(step[1]), ee[cfgi],
+                       ne[cfgi], rr, per_sm);
                 cudaFree(dslots);
                 cudaFree(dsync);
             }

@@ -35,6 +35,8 @@
 #ifndef ZSTD_DEC_OOO_CUH
 #define ZSTD_DEC_OOO_CUH
 
+#include "zstd_dev_xxh.cuh" /* FO = 1 (session 12's A/B baseline) */
+
 #define OO_SEQ_AREA ((uint64_t)640 << 10) /* a slot's literals + sequences: any block fits (as PF_SLOT) */
 #define OO_SLOT (OO_SEQ_AREA + ((uint64_t)64 << 10)) /* then <= 1366 batch starts (uint2) */
 #define OO_EMAX 8
@@ -405,8 +407,11 @@ extern __shared__ zd_tables oo_tables[];
 
 /* A CTA of E + NE warps per frame (one wave: the harness launches a CTA per frame); the frame's
  * blocks were recorded by bf_layout. */
-template <int E, int NE, int R, int S> /* S 1: v9s (write stamps, OO_W x 2 bytes of shared memory more) */
-__global__ void __launch_bounds__((E + NE) * 32)
+/* S 1: v9s (write stamps, OO_W x 2 bytes of shared memory more); MB: CTAs an SM the registers are cut
+ * for (session 12's small shapes, 1 + 1 warps at 8 an SM: 1024 frames of 1 MiB in one wave) */
+template <int E, int NE, int R, int S, int MB = 1,
+          int FO = 0> /* FO 1: the end's XXH64 as before session 12 */
+__global__ void __launch_bounds__((E + NE) * 32, MB)
     bf_ooo(size_t n, const void *const *srcs, void *const *dsts, const size_t *caps, BfChunk *ch,
            uint8_t *region, uint8_t *slots, OoSync *syncs)
 {
@@ -459,7 +464,7 @@ __global__ void __launch_bounds__((E + NE) * 32)
                 __threadfence_block();
             }
             if (ok)
-                ok = zd_pf_end(T, src, f, out, total);
+                ok = FO ? zdo_pf_end(T, src, f, out, total) : zd_pf_end(T, src, f, out, total);
             __syncwarp();
             if (lane == 0)
                 ch[c].ok = ok;

@@ -15,7 +15,7 @@
  * their own outputs) and G FSE table slots of 5 KiB.
  *
  * Harness: zstd_lanes [--groups 1..4 (zstd_lanes_dep: 1..8)] [--levels 1,3] [--min-bytes B] [--scratch-cap B]
- *                     [--reps N] [--damage] [--small] FILE...
+ *                     [--reps N] [--damage] [--small] [--all-checksums] FILE...
  * Each FILE is cut into 64 KiB chunks (the first 16 MiB), compressed by
  * libzstd at each level, replicated in distinct device buffers to at least
  * --min-bytes (default 1 GiB); every output of every variant is compared
@@ -29,12 +29,20 @@
  * so must the library with its lane kernel forced (the "library-lanes"
  * lines, oc_cuda_zstd_decompress_with(OC_ZSTD_DEC_LANES)).
  * --small: 2 MiB per file and per batch (for compute-sanitizer).
+ * --all-checksums: every timed chunk carries a content checksum (numcodecs' and
+ * zarr's zstd, the full-scale rows' stock frames); else every other one.
  * --scratch-cap B: v6 gets at most B bytes of scratch (fewer warps), as the
  * library's engine caps the zstd decoder's scratch (256 MiB today).
  * Built with -DZL_PROFILE (zstd_lanes_prof), it also prints the share of
  * v6's warp cycles in each step (prepare, lane decode, execute, finish).
  * Built with -DZL_DEPGROUPS (zstd_lanes_dep), its v6 rows run the frozen
  * variant of zstd_dec_lanes_dep.cuh instead of the library's zl_group.
+ * Built with -DZL_QUARTERS (zstd_lanes_q), its v6 rows run zl_group_q
+ * (zstd_dec_lanes_q.cuh: a round's batches executed by lane quarters at
+ * once, NOTES.md "Run 12"); with -DZL_OLDXXH (zstd_lanes_o), zl_group_o
+ * (zstd_dec_lanes_o.cuh: the finish as it was before session 12, each
+ * chunk's checksum in turn with byte loads: the A/B baseline of the
+ * library's).
  * Exit status 0 only if every check passed.
  */
 #include <cuda_runtime.h>
@@ -61,6 +69,15 @@
 /* the library's zl_group: groups up to ZL_G, its rows then chunk 3's tables */
 #define ZL_WARP_WORDS(g) ZL_DYN_WORDS
 #define ZL_MAX_G ZL_G
+#ifdef ZL_QUARTERS
+/* target zstd_lanes_q: the v6 rows run zl_group_q (a round's batches by lane quarters at once) */
+#include "zstd_dec_lanes_q.cuh"
+#endif
+#ifdef ZL_OLDXXH
+/* target zstd_lanes_o: the v6 rows run zl_group_o (the finish before session 12: each chunk's checksum
+ * in turn, byte loads), the A/B baseline of the library's */
+#include "zstd_dec_lanes_o.cuh"
+#endif
 #endif
 
 #define ZLK_WARPS 4 /* warps per block */
@@ -113,6 +130,12 @@ __global__ void __launch_bounds__(ZLK_WARPS * 32, 4)
 #ifdef ZL_DEPGROUPS
         zl_group_dep(T, L, sq, first, m, src_ptrs, src_sizes, dst_ptrs, dst_caps, dst_sizes, statuses, lits,
                      litcap, tabs);
+#elif defined(ZL_OLDXXH)
+        zl_group_o(T, L, LG, sq, (uint16_t *)(void *)(sq + ZL_SQ_WORDS(ZL_G)), first, m, src_ptrs, src_sizes,
+                   dst_ptrs, dst_caps, dst_sizes, statuses, lits, litcap, tabs);
+#elif defined(ZL_QUARTERS)
+        zl_group_q(T, L, LG, sq, (uint16_t *)(void *)(sq + ZL_SQ_WORDS(ZL_G)), first, m, src_ptrs, src_sizes,
+                   dst_ptrs, dst_caps, dst_sizes, statuses, lits, litcap, tabs);
 #else
         zl_group(T, L, LG, sq, (uint16_t *)(void *)(sq + ZL_SQ_WORDS(ZL_G)), first, m, src_ptrs, src_sizes,
                  dst_ptrs, dst_caps, dst_sizes, statuses, lits, litcap, tabs);
@@ -133,6 +156,8 @@ struct ZlPlan {
     unsigned blocks, smem;
 };
 
+static int g_all_sums =
+    0; /* --all-checksums: every timed chunk with a content checksum (else every other one) */
 static size_t g_scratch_cap = 0; /* --scratch-cap: v6's scratch at most this (0: no limit) */
 
 static ZlPlan zl_plan(size_t n, size_t max_cap, uint32_t g)
@@ -408,6 +433,8 @@ int main(int argc, char **argv)
             g_scratch_cap = strtoull(argv[++a], nullptr, 0);
         else if (s == "--damage")
             do_damage = 1;
+        else if (s == "--all-checksums")
+            g_all_sums = 1;
         else if (s == "--small")
             min_bytes = per_file = 2u << 20;
         else
@@ -436,7 +463,7 @@ int main(int argc, char **argv)
             for (unsigned t = 0; t < nthreads; t++)
                 th.emplace_back([&, t] {
                     for (size_t i = t; i < m; i += nthreads)
-                        chunks[i] = zcompress(data.data() + i * CH, CH, level, (int)(i & 1));
+                        chunks[i] = zcompress(data.data() + i * CH, CH, level, g_all_sums ? 1 : (int)(i & 1));
                 });
             for (auto &x : th)
                 x.join();

@@ -557,6 +557,105 @@ OC_CORE_FN void zl_exec_literals_ordered(zd_tables *T, uint8_t *out, const uint8
         zl_copy_down(out + T->sq_op[j], lit + T->sq_lp[j], T->sq_ll[j]);
 }
 
+/* Step 3b on the GPU: the content checksums of the group's chunks on the path
+ * at once, lane 4j + k accumulator k of chunk j (the finish step hashed them
+ * one after another on lanes 0-3: 19% of the lane kernel's stall samples with
+ * the byte loads zd_xxh64_acc replaced, bench/gpu/zstd/NOTES.md "Run 12").
+ * Lane 4j returns 1 if chunk j's XXH64 differs from its frame's.  Every lane
+ * calls it, after the trailing literals are in place. */
+#ifdef __CUDACC__
+OC_CORE_BIGFN uint32_t zl_hash_group(const zl_lane *L, uint32_t g)
+{
+    uint32_t lane = OC_LANE(), hj = lane / 4, hk = lane % 4, hs = hj < g ? hj : 0;
+    uint32_t h_state = ZL_U32(L, state, hs), h_sum = ZL_U32(L, checksum, hs), h_want = ZL_U32(L, want, hs);
+    uint32_t h_out = ZL_U32(L, bop, hs) + (ZL_U32(L, ls, hs) - ZL_U32(L, lp, hs));
+    const uint8_t *h_d = ZL_PTR(const uint8_t *, L, dst, hs);
+    int hashed = hj < g && h_state == ZL_OK && h_sum;
+    uint64_t acc = hashed && h_out >= 32 ? zd_xxh64_acc(h_d, h_out / 32, hk) : 0;
+    uint64_t v[4];
+#pragma unroll
+    for (uint32_t q = 0; q < 4; q++)
+        v[q] = __shfl_sync(0xFFFFFFFFu, acc, (int)(hj * 4 + q) & 31);
+    uint32_t bad = 0;
+    if (hashed && hk == 0)
+        bad = (uint32_t)oc_xxh64_finish(v, h_d + 32 * (size_t)(h_out / 32), h_out, 0) != h_want;
+    return bad;
+}
+#endif
+
+/* Step 3 of zl_group: zd_block's trailing literals and zd_frame's content
+ * size and checksum for every chunk on the path, then zd_decode_chunk for
+ * every chunk the path left; statuses and sizes.  Returns how many of the g
+ * chunks the path decoded.  Out of line on the GPU (OC_CORE_BIGFN), so the
+ * rounds keep their registers. */
+OC_CORE_BIGFN uint32_t zl_finish(zd_tables *T, zl_lane *L, size_t first, uint32_t g,
+                                 const void *const *src_ptrs, const size_t *src_sizes, void *const *dst_ptrs,
+                                 const size_t *dst_caps, size_t *dst_sizes, oc_status *statuses,
+                                 uint8_t *slot, size_t litcap)
+{
+    ZL_EACH(l, g)
+    {
+        zl_lane *z = &L[ZL_SLOT(l)];
+        if (z->state == ZL_DONE) {
+            uint32_t tail = z->ls - z->lp;
+            uint64_t op = (uint64_t)z->bop + tail;
+            if (tail > z->bmax - z->bop || op > z->cap || (z->has_fcs && op != z->fcs))
+                z->state = ZL_FAIL;
+            else
+                z->state = ZL_OK;
+        }
+    }
+    /* 3a. the literals after the last sequence (in place already when lit_out) */
+    for (uint32_t j = 0; j < g; j++) {
+        if (ZL_U32(L, state, j) != ZL_OK || ZL_U32(L, lit_out, j))
+            continue;
+        uint8_t *d = ZL_PTR(uint8_t *, L, dst, j);
+        const uint8_t *lit = ZL_PTR(const uint8_t *, L, lit, j);
+        uint32_t bop = ZL_U32(L, bop, j), lp = ZL_U32(L, lp, j), ls = ZL_U32(L, ls, j);
+        OC_WARP_SYNC();
+        zd_copy(d + bop, lit + lp, ls - lp);
+    }
+    OC_WARP_SYNC();
+    /* 3b. the checksums: the group's chunks at once on the GPU */
+#ifdef __CUDACC__
+    uint32_t bad = zl_hash_group(L, g);
+    OC_WARP_SYNC();
+#endif
+    uint32_t on_path = 0;
+    for (uint32_t j = 0; j < g; j++) {
+        size_t c = first + j;
+        uint32_t state = ZL_U32(L, state, j);
+        oc_status st = OC_OK;
+        size_t out = 0;
+        if (state == ZL_OK) {
+            out = ZL_U32(L, bop, j) + (ZL_U32(L, ls, j) - ZL_U32(L, lp, j));
+#ifdef __CUDACC__
+            if (__shfl_sync(0xFFFFFFFFu, bad, (int)(4 * j)))
+                state = ZL_FAIL;
+#else
+            uint8_t *d = ZL_PTR(uint8_t *, L, dst, j);
+            if (ZL_U32(L, checksum, j) && (uint32_t)zd_xxh64(T, d, out) != ZL_U32(L, want, j))
+                state = ZL_FAIL;
+#endif
+        }
+        on_path += state == ZL_OK;
+        if (state != ZL_OK) {
+            /* 4. everything else: the per-chunk core, from the start */
+            OC_WARP_SYNC();
+            st = zd_decode_chunk(T, (const uint8_t *)src_ptrs[c], src_sizes[c], (uint8_t *)dst_ptrs[c],
+                                 dst_caps[c], &out, slot, litcap);
+        }
+        if (OC_LANE() == 0) {
+            if (dst_sizes)
+                dst_sizes[c] = out;
+            if (statuses)
+                statuses[c] = st;
+        }
+    }
+    OC_WARP_SYNC();
+    return on_path;
+}
+
 /* Decodes chunks first .. first+g-1 (g <= ZL_G) of a batch by one warp:
  * steps 1-3 above, then zd_decode_chunk for every chunk the path left.
  * L: ZL_SLOT-indexed lane states and LG their table logs (one each on the
@@ -651,55 +750,10 @@ OC_CORE_BIGFN uint32_t zl_group(zd_tables *T, zl_lane *L, uint32_t *LG, uint32_t
         }
         ZL_PROF_END(2, t_ex);
     }
-    /* 3. finish: zd_block's trailing literals, zd_frame's content size */
+    /* 3. finish */
     ZL_PROF_START(t_fin);
-    ZL_EACH(l, g)
-    {
-        zl_lane *z = &L[ZL_SLOT(l)];
-        if (z->state == ZL_DONE) {
-            uint32_t tail = z->ls - z->lp;
-            uint64_t op = (uint64_t)z->bop + tail;
-            if (tail > z->bmax - z->bop || op > z->cap || (z->has_fcs && op != z->fcs))
-                z->state = ZL_FAIL;
-            else
-                z->state = ZL_OK;
-        }
-    }
-    uint32_t on_path = 0;
-    for (uint32_t j = 0; j < g; j++) {
-        size_t c = first + j;
-        uint32_t state = ZL_U32(L, state, j);
-        oc_status st = OC_OK;
-        size_t out = 0;
-        if (state == ZL_OK) {
-            uint8_t *d = ZL_PTR(uint8_t *, L, dst, j);
-            const uint8_t *lit = ZL_PTR(const uint8_t *, L, lit, j);
-            uint32_t bop = ZL_U32(L, bop, j), lp = ZL_U32(L, lp, j), ls = ZL_U32(L, ls, j);
-            OC_WARP_SYNC();
-            /* literals in dst: the trailing ones are in place already
-             * (bop + ls - lp == content size, checked above) */
-            if (!ZL_U32(L, lit_out, j))
-                zd_copy(d + bop, lit + lp, ls - lp);
-            out = bop + (ls - lp);
-            OC_WARP_SYNC();
-            if (ZL_U32(L, checksum, j) && (uint32_t)zd_xxh64(T, d, out) != ZL_U32(L, want, j))
-                state = ZL_FAIL;
-        }
-        on_path += state == ZL_OK;
-        if (state != ZL_OK) {
-            /* 4. everything else: the per-chunk core, from the start */
-            OC_WARP_SYNC();
-            st = zd_decode_chunk(T, (const uint8_t *)src_ptrs[c], src_sizes[c], (uint8_t *)dst_ptrs[c],
-                                 dst_caps[c], &out, slot, litcap);
-        }
-        if (OC_LANE() == 0) {
-            if (dst_sizes)
-                dst_sizes[c] = out;
-            if (statuses)
-                statuses[c] = st;
-        }
-    }
-    OC_WARP_SYNC();
+    uint32_t on_path =
+        zl_finish(T, L, first, g, src_ptrs, src_sizes, dst_ptrs, dst_caps, dst_sizes, statuses, slot, litcap);
     ZL_PROF_END(3, t_fin);
     return on_path;
 }

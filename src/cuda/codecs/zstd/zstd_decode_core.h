@@ -37,13 +37,46 @@
 
 /* ---- XXH64 of the frame's output (common/xxh.h), four lanes on lanes 0-3 - */
 
+/* Accumulator k (0..3) over the `stripes` full 32-byte stripes at p, on the
+ * calling lane.  On the GPU, when p is 8-aligned (every output of the
+ * benchmarks, zarr and numcodecs), 8-byte loads of ZD_XXH_AHEAD stripes are
+ * issued before their rounds: the byte loads of oc_xxh64_lane made each round
+ * wait for its stripe, ~600 warp cycles a stripe, 19% of the 64 KiB lane
+ * kernel's stall samples (bench/gpu/zstd/NOTES.md "Run 12").  The data was
+ * written by the same warp: plain loads after a __syncwarp, not the read-only
+ * path. */
+#define ZD_XXH_AHEAD 8
+OC_CORE_FN uint64_t zd_xxh64_acc(const uint8_t *p, uint64_t stripes, unsigned k)
+{
+#ifdef __CUDACC__
+    if (((uintptr_t)p & 7u) == 0) {
+        uint64_t v = oc_xxh64_lane_init(k, 0);
+        const uint64_t *q = (const uint64_t *)(const void *)p + k; /* little-endian: oc_load_le64's value */
+        uint64_t s = 0;
+        for (; s + ZD_XXH_AHEAD <= stripes; s += ZD_XXH_AHEAD) {
+            uint64_t x[ZD_XXH_AHEAD];
+#pragma unroll
+            for (int u = 0; u < ZD_XXH_AHEAD; u++)
+                x[u] = q[4 * (s + (uint64_t)u)];
+#pragma unroll
+            for (int u = 0; u < ZD_XXH_AHEAD; u++)
+                v = oc_xxh64_round(v, x[u]);
+        }
+        for (; s < stripes; s++)
+            v = oc_xxh64_round(v, q[4 * s]);
+        return v;
+    }
+#endif
+    return oc_xxh64_lane(p, stripes, k, 0);
+}
+
 OC_CORE_BIGFN uint64_t zd_xxh64(zd_tables *T, const uint8_t *p, size_t len)
 {
     size_t stripes = len / 32;
     if (len >= 32) {
         OC_WARP_SYNC();
         for (uint32_t l = OC_LANE(); l < 4; l += OC_NLANES)
-            T->xxh[l] = oc_xxh64_lane(p, stripes, l, 0);
+            T->xxh[l] = zd_xxh64_acc(p, stripes, l);
         OC_WARP_SYNC();
     }
     return oc_xxh64_finish(T->xxh, p + 32 * stripes, len, 0);
