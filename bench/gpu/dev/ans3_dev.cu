@@ -14,6 +14,7 @@
  * and the median of --reps timed calls is printed in GB/s of decoded bytes:
  *
  *   library       the library's v2 decoder (win4-16: CTAs of 4 warps, 16-word windows)
+ *   library-w2    the library's v2 decoder for a caller's 16-bit data type (CTAs of 2 warps)
  *   win2-32       v2, CTAs of 2 warps (ans_win_kernels.cuh; session 10's best on bf16)
  *   win2-16s      v2, CTAs of 2 warps, R 16, at 12 KiB of shared memory as v3-win2-16 (the
  *                 16 KiB floor for a PB 12 table dropped: the harness's chunks are PB 11)
@@ -272,6 +273,7 @@ int main(int argc, char **argv)
     };
     std::vector<variant> vs;
     vs.push_back({"library", ans_kernels, 0});
+    vs.push_back({"library-w2", ans_kernels_w2, 0}); /* what the library launches for 16-bit data */
     own_gpu_kernels kw232 = ans_kernels;
     kw232.headers = (const void *)ans_k_headers_w<2>;
     kw232.tiles = (const void *)ans_k_groups_win<2, 32, false>;
