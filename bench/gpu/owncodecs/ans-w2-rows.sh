@@ -121,10 +121,9 @@ step nv-bf16 25 $BENCH $NV --data-type bf16 --json $RES/nv-bf16.json $BF; grep -
 
 # ---- 7. nVCOMP's ANS decode on text (256 MiB): the kernels a call launches, then the decoder's profile
 NVS="--codecs ans --chunks 64K --sizes 256M --stock none --per-file --budget 1 --max-repeats 1 --contenders nvcomp --data-type |u1"
-step ncu-nv-list 30 ncu --clock-control none --launch-count 40 --metrics \
-  gpu__time_duration.sum,launch__grid_size,launch__block_size,launch__registers_per_thread,launch__shared_mem_per_block_dynamic,launch__shared_mem_per_block_static,launch__occupancy_limit_registers,launch__occupancy_limit_shared_mem \
+step ncu-nv-list 30 ncu --clock-control none --launch-count 60 --section LaunchStats --metrics gpu__time_duration.sum \
   $BENCH $NVS $TXT
-grep -E "^  [a-zA-Z_]|gpu__time|launch__" $RES/ncu-nv-list.txt | sed 's/  */ /g' | cut -c1-120 | head -n 60 >$RES/ncu-nv-list-short.txt
+grep -E "^  [a-zA-Z_]|gpu__time|Grid Size|Block Size|Registers Per|Shared Memory" $RES/ncu-nv-list.txt | sed 's/  */ /g' | cut -c1-120 | head -n 60 >$RES/ncu-nv-list-short.txt
 head -n 40 $RES/ncu-nv-list-short.txt
 kname() { sed -E 's/^ *//; s/^void //; s/[(<].*//; s/.*:://'; }
 K=$(grep -E "^  [a-zA-Z_]" $RES/ncu-nv-list.txt | grep -iE "decomp|decode" | head -n 1 | kname)

@@ -500,9 +500,8 @@ static __device__ __forceinline__ oc_status ans_decode_any(uint32_t version, con
 #define ANS_WIN 16u
 #define ANS_WIN_TOP(R) ((R) / 2u + 2u) /* top up a lane's window below this many words ahead */
 #define ANS_GROUPS_SMEM(NW)                                                                                  \
-    (4u * (ANS_DT_FAST + (NW)*ANS_WIN * 32u) > 4u * 4096u                                                    \
-         ? 4u * (ANS_DT_FAST + (NW)*ANS_WIN * 32u)                                                           \
-         : 4u * 4096u)
+    (4u * (ANS_DT_FAST + (NW)*ANS_WIN * 32u) > 4u * 4096u ? 4u * (ANS_DT_FAST + (NW)*ANS_WIN * 32u)          \
+                                                          : 4u * 4096u)
 /* CTAs an SM: 4 warps, 48 registers a thread (the shared memory allows 11);
  * 2 warps, at most 85 registers (the 16 KiB floor allows 12) */
 #define ANS_WIN_MINB(NW) ((NW) == 4u ? 10u : 12u)
@@ -1437,11 +1436,12 @@ static oc_status ans_decompress_typed(void *scratch, size_t scratch_size, const 
 
 static oc_status ans_sizes_typed(void *scratch, size_t scratch_size, const oc_gpu_config *cfg, size_t n,
                                  const void *const *src, const size_t *src_sizes, void *const *dst,
-                                 const size_t *caps, size_t *dst_sizes, oc_status *statuses, cudaStream_t stream)
+                                 const size_t *caps, size_t *dst_sizes, oc_status *statuses,
+                                 cudaStream_t stream)
 {
     if (own_type_width((uint32_t)oc_typed_data_type(&cfg->typed)) == 2)
-        return oc_own_gpu_sizes(&ans_kernels_w2, scratch, scratch_size, n, src, src_sizes, dst_sizes, statuses,
-                                stream);
+        return oc_own_gpu_sizes(&ans_kernels_w2, scratch, scratch_size, n, src, src_sizes, dst_sizes,
+                                statuses, stream);
     return ans_sizes(scratch, scratch_size, cfg, n, src, src_sizes, dst, caps, dst_sizes, statuses, stream);
 }
 
