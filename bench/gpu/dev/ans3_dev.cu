@@ -15,6 +15,8 @@
  *
  *   library       the library's v2 decoder (win4-16: CTAs of 4 warps, 16-word windows)
  *   library-w2    the library's v2 decoder for a caller's 16-bit data type (CTAs of 2 warps)
+ *   lean4, lean2  the library's decoder (4 and 2 warps) with the lean renormalisation
+ *                 (ans_lean_kernels.cuh: the next word reloaded every step, no guard, one LOP3 address)
  *   win2-32       v2, CTAs of 2 warps (ans_win_kernels.cuh; session 10's best on bf16)
  *   win2-16s      v2, CTAs of 2 warps, R 16, at 12 KiB of shared memory as v3-win2-16 (the
  *                 16 KiB floor for a PB 12 table dropped: the harness's chunks are PB 11)
@@ -39,6 +41,7 @@
 #include "cuda/codecs/ans/ans_kernels.cu"
 #undef oc_gpu_codec_ans
 #include "ans_win_kernels.cuh"
+#include "ans_lean_kernels.cuh"
 #include "ans3_kernels.cuh"
 #include "ans4_kernels.cuh"
 
@@ -274,6 +277,13 @@ int main(int argc, char **argv)
     std::vector<variant> vs;
     vs.push_back({"library", ans_kernels, 0});
     vs.push_back({"library-w2", ans_kernels_w2, 0}); /* what the library launches for 16-bit data */
+    own_gpu_kernels kl4 = ans_kernels, kl2 = ans_kernels_w2;
+    kl4.tiles = (const void *)ans_k_groups_lean<4>;
+    kl4.tile_smem = ANS_LEAN_SMEM(4u);
+    kl2.tiles = (const void *)ans_k_groups_lean<2>;
+    kl2.tile_smem = ANS_LEAN_SMEM(2u);
+    vs.push_back({"lean4", kl4, 0});
+    vs.push_back({"lean2", kl2, 0});
     own_gpu_kernels kw232 = ans_kernels;
     kw232.headers = (const void *)ans_k_headers_w<2>;
     kw232.tiles = (const void *)ans_k_groups_win<2, 32, false>;

@@ -2,17 +2,18 @@
 # ans-w2-rows.sh - why this exists: the GPU job of helper "ansdec", issue 18, session 12 call B (run as
 # /work/wt/gpu-req/ansdec.sh through scripts/device-lanes; one H200, <= 180 s wall, build included).  It
 # measures the library's ANS decoder with CTAs of 2 warps for a caller's 16-bit data type (ans_kernels_w2,
-# "library-w2" in ans3_dev) against the 4-warp decoder and session 11's win2-16s, and profiles the 4-warp
-# decoder on text line by line (bench/gpu/owncodecs/NOTES.md, "Session 12 (helper ansdec)"):
-#   1. outputs first: ans3_dev at 32 MiB (text, bf16): library, library-w2, win2-16s give back the input;
+# "library-w2" in ans3_dev) against the 4-warp decoder and session 11's win2-16s, the dev variant "lean"
+# (the renormalisation's next word without guard or add: bench/gpu/dev/ans_lean_kernels.cuh), and profiles
+# the 4-warp decoder on text line by line (bench/gpu/owncodecs/NOTES.md, "Session 12 (helper ansdec)"):
+#   1. outputs first: ans3_dev at 32 MiB (text, bf16): library, library-w2, win2-16s, lean4, lean2;
 #   2. A/B at 1 GiB of 64 KiB chunks, median of 5 (outputs checked again): text, bf16;
 #   3. test_cuda_ans small (the 2-warp decode on every column, hostile input, size query);
 #   4. ncu with source counters of the library's 4-warp decoder on text (256 MiB, one launch): the per-SASS
 #      line CSV (instructions executed, stall reasons) for the step's table by job;
-#   5. memcheck (4 MiB, text and bf16) and racecheck (1 MiB bf16) of library-w2;
+#   5. memcheck (4 MiB, text and bf16) of library-w2, lean4, lean2; racecheck (1 MiB) of them;
 #   6. oc_gpu_bench text and bf16 at 1 GiB, ours (the type passed on decode) beside nVCOMP;
 #   7. ncu of nVCOMP's ANS decode kernel on text (launch shape, registers, issue rate): facts, not code;
-#   8. if time is left: ncu source counters of library-w2 on bf16, and the full test_cuda_ans.
+#   8. if time is left: ncu of lean4 on text and library-w2 on bf16, and the full test_cuda_ans.
 # Results under $RES; a summary on stdout (log.txt).
 set -u
 T0=$(date +%s)
@@ -62,7 +63,7 @@ mkdir -p /tmp/oc-ansdec
 python3 -c 'import sys; b = open(sys.argv[1], "rb").read(); o = bytearray(len(b) // 2)
 o[0::2] = b[2::4]; o[1::2] = b[3::4]; open(sys.argv[2], "wb").write(o)' "$W" "$BF"
 TXT=$C/text_linux_docs.txt
-V=library,library-w2,win2-16s
+V=library,library-w2,win2-16s,lean4,lean2
 s() { grep -hE "ratio|FAIL|checked|CTAs|GB/s|error|launch|passed|SUMMARY" "$RES/$1.txt" | head -n 30; }
 
 # ---- 1. outputs first (32 MiB)
@@ -98,15 +99,19 @@ prof lib-txt "ans_k_groups" $AD --mib 256 --reps 1 --only library $TXT
 CS="compute-sanitizer --error-exitcode 9 --leak-check no --tool memcheck"
 if [ "$(left)" -gt 40 ]; then
   echo "== memcheck txt + bf16, racecheck bf16 ($(el) s)"
-  timeout 35 $CS $AD --mib 4 --reps 1 --only library-w2 $TXT >"$RES/memcheck-txt.txt" 2>&1 &
+  timeout 35 $CS $AD --mib 4 --reps 1 --only library-w2,lean4,lean2 $TXT >"$RES/memcheck-txt.txt" 2>&1 &
   P1=$!
-  timeout 35 $CS $AD --mib 4 --reps 1 --dtype bf16 --only library-w2 $BF >"$RES/memcheck-bf16.txt" 2>&1 &
+  timeout 35 $CS $AD --mib 4 --reps 1 --dtype bf16 --only library-w2,lean4,lean2 $BF >"$RES/memcheck-bf16.txt" 2>&1 &
   P2=$!
   timeout 30 compute-sanitizer --error-exitcode 9 --tool racecheck $AD --mib 1 --reps 1 --dtype bf16 \
-    --only library-w2 $BF >"$RES/racecheck-bf16.txt" 2>&1 &
+    --only library-w2,lean2 $BF >"$RES/racecheck-bf16.txt" 2>&1 &
   P3=$!
   wait $P1 $P2 $P3
-  for f in memcheck-txt memcheck-bf16 racecheck-bf16; do
+  timeout 30 compute-sanitizer --error-exitcode 9 --tool racecheck $AD --mib 1 --reps 1 \
+    --only lean4 $TXT >"$RES/racecheck-txt.txt" 2>&1 &
+  P4=$!
+  wait $P4
+  for f in memcheck-txt memcheck-bf16 racecheck-bf16 racecheck-txt; do
     echo "-- $f: $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" $RES/$f.txt | head -n 1) $(grep -hcE "FAILED" $RES/$f.txt) failed; $(tail -n 1 $RES/$f.txt | cut -c1-80)"
   done
   echo "   ($(el) s)"
@@ -131,7 +136,8 @@ K=$(grep -E "^  [a-zA-Z_]" $RES/ncu-nv-list.txt | grep -iE "decomp|decode" | hea
 echo "nVCOMP decode kernel: '$K'"
 [ -n "$K" ] && prof nv-txt "$K" $BENCH $NVS $TXT
 
-# ---- 8. if time is left: the 2-warp decoder on bf16, profiled; the full test
+# ---- 8. if time is left: lean4 on text and the 2-warp decoder on bf16, profiled; the full test
+prof lean-txt "ans_k_groups_lean" $AD --mib 256 --reps 1 --only lean4 $TXT
 prof w2-bf16 "ans_k_groups" $AD --mib 256 --reps 1 --dtype bf16 --only library-w2 $BF
 step tca-full 40 env OC_CORPUS_DIR=$C $TCA; s tca-full | tail -n 6
 echo "done ($(el) s)"
