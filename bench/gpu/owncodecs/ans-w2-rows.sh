@@ -6,7 +6,7 @@
 # (the renormalisation's next word without guard or add: bench/gpu/dev/ans_lean_kernels.cuh), and profiles
 # the 4-warp decoder on text line by line (bench/gpu/owncodecs/NOTES.md, "Session 12 (helper ansdec)"):
 #   1. outputs first: ans3_dev at 32 MiB (text, bf16): library, library-w2, win2-16s, lean4, lean2;
-#   2. A/B at 1 GiB of 64 KiB chunks, median of 5 (outputs checked again): text, bf16;
+#   2. A/B at 1 GiB of 64 KiB chunks, median of 5 (outputs checked again): text, bf16; then 1 MiB chunks;
 #   3. test_cuda_ans small (the 2-warp decode on every column, hostile input, size query);
 #   4. ncu with source counters of the library's 4-warp decoder on text (256 MiB, one launch): the per-SASS
 #      line CSV (instructions executed, stall reasons) for the step's table by job;
@@ -73,6 +73,9 @@ step bytes-bf16 25 $AD --mib 32 --reps 1 --dtype bf16 --only $V $BF; s bytes-bf1
 # ---- 2. A/B at 1 GiB of 64 KiB chunks, median of 5 (outputs checked again at this size)
 step time-txt 30 $AD --reps 5 --only $V $TXT; s time-txt
 step time-bf16 30 $AD --reps 5 --dtype bf16 --only $V $BF; s time-bf16
+# 1 MiB chunks (32 tiles of bf16, 64 of text): the 2-warp CTAs must not lose where 4 warps are all busy
+step time-bf16-1m 30 $AD --reps 5 --dtype bf16 --chunk 1048576 --only library,library-w2,lean4,lean2 $BF; s time-bf16-1m
+step time-txt-1m 30 $AD --reps 5 --chunk 1048576 --only library,library-w2,lean4 $TXT; s time-txt-1m
 
 # ---- 3. the library's tests, small (the 2-warp decode on every column: case (7))
 step tca-small 40 env OC_CORPUS_DIR=$C OC_TEST_SMALL=1 $TCA; s tca-small | tail -n 4
