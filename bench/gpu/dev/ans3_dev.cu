@@ -16,6 +16,8 @@
  *
  *   library       the library's v2 decoder (win4-16: CTAs of 4 warps, 16-word windows)
  *   library-w2    the library's v2 decoder for a caller's 16-bit data type (CTAs of 2 warps)
+ *   library-c164, library-w2-c196, library-w2-c164, win2-16s-c164: those kernels with a preferred
+ *                 shared memory carveout (164 or 196 KiB an SM): fewer CTAs, more L1 (session 12)
  *   lean4, lean2  the library's decoder (4 and 2 warps) with the lean renormalisation
  *                 (ans_lean_kernels.cuh: the next word reloaded every step, no guard, one LOP3 address)
  *   win2-32       v2, CTAs of 2 warps (ans_win_kernels.cuh; session 10's best on bf16)
@@ -286,7 +288,8 @@ int main(int argc, char **argv)
     struct variant {
         const char *name;
         own_gpu_kernels k;
-        int v3; /* 0: the v2 chunks, 1: v3, 2: v3t, 3: v4 */
+        int v3;         /* 0: the v2 chunks, 1: v3, 2: v3t, 3: v4 */
+        int carve = -1; /* the kernel's preferred shared memory carveout, % of 228 KiB (-1: default) */
     };
     std::vector<variant> vs;
     vs.push_back({"library", ans_kernels, 0});
@@ -296,8 +299,14 @@ int main(int argc, char **argv)
     kl4.tile_smem = ANS_LEAN_SMEM(4u);
     kl2.tiles = (const void *)ans_k_groups_lean<2>;
     kl2.tile_smem = ANS_LEAN_SMEM(2u);
+    /* the same kernels with less shared memory an SM, so more L1: 71% -> 164 KiB, 85% -> 196 KiB */
+    vs.push_back({"library-c164", ans_kernels, 0, 71});
+    vs.push_back({"library-w2-c196", ans_kernels_w2, 0, 85});
+    vs.push_back({"library-w2-c164", ans_kernels_w2, 0, 71});
     vs.push_back({"lean4", kl4, 0});
     vs.push_back({"lean2", kl2, 0});
+    vs.push_back({"lean4-c196", kl4, 0, 85}); /* 9 CTAs, 60 KiB of L1 */
+    vs.push_back({"lean2-c196", kl2, 0, 85}); /* 10 CTAs */
     own_gpu_kernels kw232 = ans_kernels;
     kw232.headers = (const void *)ans_k_headers_w<2>;
     kw232.tiles = (const void *)ans_k_groups_win<2, 32, false>;
@@ -308,6 +317,7 @@ int main(int argc, char **argv)
     kw216.tiles = (const void *)ans_k_groups_win<2, 16, false>;
     kw216.tile_smem = ANS3_SMEM(2u, 16u);
     vs.push_back({"win2-16s", kw216, 0});
+    vs.push_back({"win2-16s-c164", kw216, 0, 71});
     /* v3 variants: NW warps a CTA, windows of R words, blocks of BS steps, MINB CTAs an SM */
     auto v3k = [&](const void *headers, const void *tiles, uint32_t nw, uint32_t r) {
         own_gpu_kernels k = ans_kernels;
@@ -347,13 +357,16 @@ int main(int argc, char **argv)
         int vper = 0;
         CUDA_OK(
             cudaFuncSetAttribute(v.k.tiles, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)v.k.tile_smem));
+        CUDA_OK(cudaFuncSetAttribute(v.k.tiles, cudaFuncAttributePreferredSharedMemoryCarveout, v.carve));
         CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&vper, v.k.tiles, (int)v.k.tile_threads,
                                                               v.k.tile_smem));
         cudaFuncAttributes fa;
         CUDA_OK(cudaFuncGetAttributes(&fa, v.k.tiles));
-        printf("%s: %d CTAs of %u threads an SM, %zu bytes of dynamic shared memory, %d registers, %zu bytes "
-               "local\n",
-               v.name, vper, v.k.tile_threads, v.k.tile_smem, fa.numRegs, (size_t)fa.localSizeBytes);
+        printf(
+            "%s: %d CTAs of %u threads an SM, %zu bytes of dynamic shared memory (%zu static), %d registers, "
+            "%zu bytes local, carveout %d%%\n",
+            v.name, vper, v.k.tile_threads, v.k.tile_smem, (size_t)fa.sharedSizeBytes, fa.numRegs,
+            (size_t)fa.localSizeBytes, v.carve);
         CUDA_OK(cudaMemset(out, 0, total));
         CUDA_OK(cudaMemset(d_st, 0xff, n * sizeof(oc_status)));
         if (launch() != OC_OK) {
