@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
 # ans-carve-rows.sh - why this exists: the GPU job of helper "ansdec", issue 18, session 12 call B2 (run as
-# /work/wt/gpu-req/ansdec.sh through scripts/device-lanes; one H200, <= 180 s wall, build included).  Call B
+# /work/wt/gpu-req/ansdec.sh through scripts/device-lanes; one H200, <= 150 s wall, build included).  Call B
 # found that the ANS decoders lose 18% on text whenever their CTAs' shared memory pushes the SM to the 228 KiB
 # configuration (28 KiB of L1 instead of 60: library-w2, lean4; bench/gpu/owncodecs/NOTES.md, session 12).
 # This measures the same kernels with a preferred shared memory carveout (ans3_dev's *-c196, *-c164: fewer
 # CTAs an SM, more L1), and retries the profile of nVCOMP's ANS decode kernel:
 #   1. outputs first: ans3_dev at 32 MiB (text, bf16) for every variant below;
 #   2. A/B at 1 GiB of 64 KiB chunks, median of 5: text, bf16; then 1 MiB chunks;
-#   3. ncu (memory and occupancy sections) of library, library-c164, library-w2, library-w2-c196 on text;
-#   4. nVCOMP's kernels listed (LaunchStats), then its decode kernel profiled on text (256 MiB);
+#   3. ncu (memory and occupancy sections) of library and library-w2 on text;
+#   4. nVCOMP's kernels listed (LaunchStats), then its decode kernel profiled on text (256 MiB); then ncu of
+#      library-c164 and library-w2-c196;
 #   5. if time is left: oc_gpu_bench bf16 and text at 1 GiB (ours beside nVCOMP), test_cuda_ans small.
 # Results under $RES; a summary on stdout (log.txt).
 set -u
 T0=$(date +%s)
 el() { echo $(($(date +%s) - T0)); }
-left() { echo $((172 - $(el))); }
+left() { echo $((142 - $(el))); }
 if ! type oc_cmake >/dev/null 2>&1; then
   export PATH=/usr/local/cuda/bin:$PATH LIBDIR=${PREFIX:-/tmp/oc-prefix}/usr/lib/x86_64-linux-gnu
   oc_cmake() {
@@ -76,16 +77,19 @@ step time-txt-1m 30 $AD --reps 5 --chunk 1048576 --only $V1 $TXT; s time-txt-1m
 # ---- 3. ncu: L1 and occupancy of four of them on text (256 MiB, the check launch)
 SEC="--section SpeedOfLight --section Occupancy --section SchedulerStats --section MemoryWorkloadAnalysis
   --section MemoryWorkloadAnalysis_Tables --section LaunchStats --section InstructionStats"
-for v in library library-c164 library-w2 library-w2-c196; do
+ncum() { # variant: L1 and occupancy on text, the report's details kept as text only
+  local v=$1
   step ncu-$v 25 ncu --clock-control none --kernel-name regex:ans_k_groups --launch-count 1 $SEC -f \
     -o "$RES/ncu-$v" $AD --mib 256 --reps 1 --only $v $TXT
   if [ -f "$RES/ncu-$v.ncu-rep" ]; then
     ncu --import "$RES/ncu-$v.ncu-rep" --page details >"$RES/ncu-$v-details.txt" 2>&1
     grep -E "^\s+(Duration|Issued Warp Per Scheduler|Achieved Active Warps Per SM|Executed Instructions|L1/TEX Hit Rate|L2 Hit Rate|Shared Memory Configuration Size|Theoretical Occupancy|Block Limit Shared Mem|Mem Busy|L1/TEX Cache Throughput) " \
       "$RES/ncu-$v-details.txt" | sed 's/  */ /g' | cut -c1-100
-    gzip -f "$RES/ncu-$v.ncu-rep"
+    rm -f "$RES/ncu-$v.ncu-rep"
   fi
-done
+}
+ncum library
+ncum library-w2
 
 # ---- 4. nVCOMP's ANS decode on text (256 MiB): the kernels listed, then the decoder profiled
 wait $BPID
@@ -105,9 +109,11 @@ if [ -n "$K" ]; then
     ncu --import "$RES/ncu-nv.ncu-rep" --page details >"$RES/ncu-nv-details.txt" 2>&1
     grep -E "Context [0-9]+, Stream|^\s+(Duration|Issued Warp Per Scheduler|Achieved Active Warps Per SM|Executed Instructions|Registers Per Thread|Block Size|Grid Size|Static Shared Memory Per Block|Dynamic Shared Memory Per Block|L1/TEX Hit Rate|Theoretical Occupancy|Warp Cycles Per Issued Instruction) " \
       "$RES/ncu-nv-details.txt" | sed 's/  */ /g' | cut -c1-110
-    gzip -f "$RES/ncu-nv.ncu-rep"
+    rm -f "$RES/ncu-nv.ncu-rep"
   fi
 fi
+ncum library-c164
+ncum library-w2-c196
 
 # ---- 5. if time is left: through the API, and the library's test
 NV="--codecs ans --chunks 64K --sizes 1G --stock none --per-file --budget 6 --max-repeats 3"
