@@ -94,8 +94,8 @@ ncum library-w2
 # ---- 4. nVCOMP's ANS decode on text (256 MiB): the kernels listed, then the decoder profiled
 wait $BPID
 echo "bench build: $(tail -n 1 $RES/build-bench.txt) ($(el) s)"
-NVS="--codecs ans --chunks 64K --sizes 256M --stock none --per-file --budget 60 --max-repeats 1 --contenders nvcomp --data-type |u1"
-step ncu-nv-list 40 ncu --clock-control none --launch-count 30 --section LaunchStats --metrics gpu__time_duration.sum \
+NVS="--codecs ans --chunks 64K --sizes 256M --stock none --per-file --budget 15 --max-repeats 1 --contenders nvcomp --data-type |u1"
+step ncu-nv-list 30 ncu --clock-control none --launch-count 30 --section LaunchStats --metrics gpu__time_duration.sum \
   $BENCH $NVS $TXT
 grep -E "Context [0-9]+, Stream" $RES/ncu-nv-list.txt | sed -E 's/ *\(.*//' | sort | uniq -c
 kname() { sed -E 's/^ *//; s/^void //; s/[(<].*//; s/.*:://'; }
@@ -103,7 +103,7 @@ K=$(grep -E "Context [0-9]+, Stream" $RES/ncu-nv-list.txt | grep -viE "compress_
 [ -z "$K" ] && K=$(grep -E "Context [0-9]+, Stream" $RES/ncu-nv-list.txt | grep -v "compress_kernel<CharEncode" | tail -n 1 | kname)
 echo "nVCOMP decode kernel: '$K'"
 if [ -n "$K" ]; then
-  step ncu-nv 40 ncu --clock-control none --kernel-name "regex:$K" --launch-count 1 $SEC --section WarpStateStats \
+  step ncu-nv 30 ncu --clock-control none --kernel-name "regex:$K" --launch-count 1 $SEC --section WarpStateStats \
     -f -o "$RES/ncu-nv" $BENCH $NVS $TXT
   if [ -f "$RES/ncu-nv.ncu-rep" ]; then
     ncu --import "$RES/ncu-nv.ncu-rep" --page details >"$RES/ncu-nv-details.txt" 2>&1
