@@ -1392,8 +1392,9 @@ static const own_gpu_kernels ans_kernels = {
 /* The same codec for 16-bit data: smaller encoder stages (more CTAs an SM),
  * and decoding CTAs of 2 warps, since a 64 KiB chunk of 16-bit values has 2
  * tiles and half of a 4-warp CTA would idle (12 CTAs of 2 warps an SM, 80
- * registers; ans3_dev's win2-16s, the same shape, gave bf16 1.24x and text
- * 0.90x on the H200: bench/gpu/owncodecs/NOTES.md, sessions 11-12). */
+ * registers).  H200, 1 GiB (bench/gpu/owncodecs/NOTES.md, session 12):
+ * bf16 in 64 KiB chunks 1.21x the 4-warp decoder (902-906 GB/s), in 1 MiB
+ * chunks 0.98-0.99x; text, if a caller calls it 16-bit, 0.82x. */
 static const own_gpu_kernels ans_kernels_w2 = {(const void *)ans_k_headers<2>,
                                                (const void *)ans_k_groups<2>,
                                                ANS_DTHREADS(2),
