@@ -19,7 +19,7 @@
  * status and size; (5) one byte less output: OUTPUT_TOO_SMALL both ways.
  * (6) format version 1 (data written before version 2, which the encoders
  * write now): the core's v1 writer's chunks decode on the GPU to the data,
- * and their byte flips give the CPU's statuses.  (7) the decoder's CTAs of
+ * and their byte flips give the CPU's statuses.  (8) the decoder's CTAs of
  * 2 warps (what a caller's 16-bit data type picks: the type reaches the
  * decoder as a hint of the chunks' shape, g_decode_type) on every column,
  * bytes included (4-tile chunks in groups of 2): (1)'s round trips, (2),
@@ -184,7 +184,7 @@ int main(void)
         sizes(&cols[i], &st);
         v1_chunks(&cols[i]);
     }
-    /* (7) the same with the 16-bit hint: CTAs of 2 warps whatever the chunks hold */
+    /* (8) the same with the 16-bit hint: CTAs of 2 warps whatever the chunks hold */
     g_decode_type = OC_TYPE_BF16;
     for (size_t i = 0; i < ncols; i++) {
         oc_typed_options t = {cols[i].type, 0, 0, 0}, u = {OC_TYPE_U8, 0, 0, 0};
@@ -201,7 +201,7 @@ int main(void)
     big = get_column("text_linux_docs.txt", OC_TYPE_U8, g_small ? ((size_t)1 << 20) : ((size_t)48 << 20));
     large_chunk(&big, &bt);
     free(big.data);
-    printf("(7) the decode with CTAs of 2 warps (the 16-bit hint): done\n");
+    printf("(8) the decode with CTAs of 2 warps (the 16-bit hint): done\n");
     g_decode_type = OC_TYPE_DEFAULT;
     if (!g_small) {
         for (size_t i = 0; i < ncols; i++) {
