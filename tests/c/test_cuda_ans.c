@@ -19,12 +19,20 @@
  * status and size; (5) one byte less output: OUTPUT_TOO_SMALL both ways.
  * (6) format version 1 (data written before version 2, which the encoders
  * write now): the core's v1 writer's chunks decode on the GPU to the data,
- * and their byte flips give the CPU's statuses.  (8) the decoder's CTAs of
- * 2 warps (what a caller's 16-bit data type picks: the type reaches the
- * decoder as a hint of the chunks' shape, g_decode_type) on every column,
- * bytes included (4-tile chunks in groups of 2): (1)'s round trips, (2),
- * (3) and (4) again; the other cases decode with no type (CTAs of 4 warps,
- * 16-bit chunks included).
+ * and their byte flips give the CPU's statuses.  (7) compression into
+ * tight capacities (the coded size, one byte less, far less), for a 64 KiB
+ * chunk and for chunks of more tiles than the encoder's CTA has warps (coded
+ * in rounds whose tiles are written before the last round decides the
+ * mode): the CPU's status, the CPU's bytes when OK, and no byte written
+ * past the capacity (guard bytes); random bytes in one 300000-byte chunk
+ * (rounds, then stored over them) give the CPU's bytes; chunks of 100003
+ * bytes (inputs at odd addresses: the histogram's vectors start at the
+ * first 16-byte boundary, the bytes before and after counted one a thread).
+ * (8) the decoder's CTAs of 2 warps (what a caller's 16-bit data type
+ * picks: the type reaches the decoder as a hint of the chunks' shape,
+ * g_decode_type) on every column, bytes included (4-tile chunks in groups
+ * of 2): (1)'s round trips, (2), (3) and (4) again; the other cases decode
+ * with no type (CTAs of 4 warps, 16-bit chunks included).
  * It prints, never checks, the decode and compress GB/s of a 1 GiB batch
  * of 64 KiB chunks (not with OC_TEST_SMALL, as under compute-sanitizer).
  *
@@ -114,6 +122,56 @@ static void v1_chunks(const column *c)
         free((void *)src[i]);
 }
 
+/* (7) The first `chunk` bytes of c compressed on the GPU into capacities
+ * around the coded size: the CPU's status (and bytes), nothing past the
+ * capacity. */
+static void compress_caps(const column *c, size_t chunk, const oc_typed_options *t)
+{
+    enum { GUARD_N = 256 };
+    size_t m = c->size < chunk ? c->size : chunk, bound = oc_compress_bound(OC_ALGO_ANS, m);
+    oc_codec_options o = OC_CODEC_OPTIONS_INIT;
+    o.algorithm = OC_ALGO_ANS;
+    o.typed = *t;
+    uint8_t *ref = malloc(bound), *host = malloc(bound + GUARD_N), *got = malloc(bound + GUARD_N);
+    REQUIRE(ref && host && got);
+    const void *sp = c->data;
+    void *dp = ref;
+    size_t z = 0;
+    oc_status st = OC_OK;
+    CHECK(oc_batch_compress(g_cpu, &o, 1, &sp, &m, &dp, &bound, &z, &st) == OC_OK);
+    EXPECT(st == OC_OK, "%s: CPU compress %s", c->name, oc_status_name(st));
+    uint8_t *din = dev_alloc(m), *dout = dev_alloc(bound + GUARD_N);
+    copy(din, c->data, m);
+    const size_t caps[] = {z, z - 1, z - 200, z / 2};
+    for (size_t k = 0; k < sizeof caps / sizeof caps[0]; k++) {
+        size_t cap = caps[k], cz = 0, gz = 0;
+        oc_status cst = OC_OK, gst = OC_OK;
+        dp = host;
+        CHECK(oc_batch_compress(g_cpu, &o, 1, &sp, &m, &dp, &cap, &cz, &cst) == OC_OK);
+        memset(got, 0xA5, cap + GUARD_N);
+        copy(dout, got, cap + GUARD_N);
+        const void *dsp = din;
+        void *ddp = dout;
+        CHECK(oc_batch_compress(g_gpu, &o, 1, &dsp, &m, &ddp, &cap, &gz, &gst) == OC_OK);
+        REQUIRE(oc_context_synchronize(g_gpu) == OC_OK);
+        copy(got, dout, cap + GUARD_N);
+        EXPECT(gst == cst, "%s chunk %zu, capacity %zu of %zu: GPU %s, CPU %s", c->name, m, cap, z,
+               oc_status_name(gst), oc_status_name(cst));
+        if (gst == OC_OK && cst == OC_OK)
+            EXPECT(gz == cz && !memcmp(got, host, cz), "%s capacity %zu: GPU bytes differ", c->name, cap);
+        size_t bad = 0;
+        for (size_t g = 0; g < GUARD_N; g++)
+            bad += got[cap + g] != 0xA5;
+        EXPECT(bad == 0, "%s chunk %zu, capacity %zu: %zu bytes past the capacity written", c->name, m, cap,
+               bad);
+    }
+    printf("%-24s chunk %7zu: capacities %zu, -1, -200, /2: the CPU's statuses, nothing past them\n", c->name,
+           m, z);
+    dev_free(din, m);
+    dev_free(dout, bound + GUARD_N);
+    free(ref), free(host), free(got);
+}
+
 /* ANS's options in the log: the data type. */
 static void options_label(const oc_typed_options *t, char *buf, size_t n)
 {
@@ -155,6 +213,7 @@ int main(void)
         oc_typed_options t = {cols[i].type, 0, 0, 0};
         same_bytes(&cols[i], 65536, g_small ? 8 : 128, &t);
         same_bytes(&cols[i], (size_t)1 << 20, 2, &t);
+        same_bytes(&cols[i], 100003, 6, &t); /* inputs at odd offsets: the histogram's edge bytes */
         static const oc_data_type types[] = {OC_TYPE_U8,   OC_TYPE_I8,  OC_TYPE_F16,
                                              OC_TYPE_BF16, OC_TYPE_U16, OC_TYPE_I16};
         for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
@@ -164,8 +223,15 @@ int main(void)
             same_bytes(&odd, 65536, 4, &u);
         }
     }
-    oc_typed_options tr = {OC_TYPE_U8, 0, 0, 0};
+    oc_typed_options tr = {OC_TYPE_U8, 0, 0, 0}, trb = {OC_TYPE_BF16, 0, 0, 0};
     same_bytes(&rnd, 65536, 8, &tr);
+    same_bytes(&rnd, rnd.size, 1, &tr); /* 19 tiles: rounds, then stored */
+    same_bytes(&rnd, rnd.size, 1, &trb);
+    for (size_t i = 0; i < ncols; i++) {
+        oc_typed_options ct = {cols[i].type, 0, 0, 0};
+        compress_caps(&cols[i], 65536, &ct);
+        compress_caps(&cols[i], (size_t)1 << 20, &ct);
+    }
     static const size_t tiny[] = {0, 1, 7};
     for (size_t k = 0; k < 3; k++) {
         column z = cols[2];

@@ -71,6 +71,22 @@
  * chunk; an odd size: unaligned chunks and outputs) instead of 64 KiB.
  * w2-61, w2-75 (ans_w_kernels.cuh): the library's encoder in CTAs of 2
  * warps with stages of 61 or 75 words (for bf16's 2 tiles a chunk).
+ * Session 12 (ans_e12_kernels.cuh: the library's encoder in CTAs of W
+ * warps, chunks of more tiles than W in rounds of W tiles coded once):
+ * e-base (W 4, S 99: the library's choices), e-prof (with clock64 probes:
+ * cycles a chunk by phase, printed), e-hist (bytes counted into 32 lane
+ * columns), e-deep (symbols loaded 3 blocks ahead), e-all (e-hist and
+ * e-deep); for 16-bit data
+ * e-prof61 (W 4, S 61, probed), r2-61 (W 2: both warps code a bf16 chunk's
+ * 2 tiles), r2-61d (and loads 3 blocks ahead), r2-prof (r2-61 probed);
+ * e-occ3, e-occ2: e-base held to 3 and 2 CTAs an SM (extra shared memory).
+ * After call B: the library writes the table from shared memory, codes
+ * 16-bit data in 2-warp CTAs and long chunks in rounds; e-base (text) and
+ * e-base61 (16-bit) are its encoder before; e-tw (e-base with the table
+ * from shared memory), e-tw-prof and r2-tw-prof (probed); r2-tw: the
+ * library after call B (16-bit data's histogram by match_any, vectors only
+ * from an aligned chunk), before its lane columns and vectors at any
+ * alignment; e-tw-occ3, e-tw-occ2: e-tw held to 3 and 2 CTAs an SM.
  */
 #define oc_gpu_codec_ans oc_gpu_codec_ans_dev_copy
 #include "cuda/codecs/ans/ans_kernels.cu"
@@ -80,6 +96,7 @@
 #include "ans_norm_kernels.cuh"
 #include "ans_one_kernels.cuh"
 #include "ans_w_kernels.cuh"
+#include "ans_e12_kernels.cuh"
 #include "ans_pool_kernels.cuh"
 #include "ans_win_kernels.cuh"
 namespace staged
@@ -468,14 +485,64 @@ int main(int argc, char **argv)
     kw275.encode = (const void *)ans_k_encode_w<75, 2>;
     kw275.encode_threads = 64;
     kw275.encode_smem = 2u * 32u * 75u * 4u;
+    /* session 12 (ans_e12_kernels.cuh): the library's encoder with probes, lane-column histogram,
+     * paired stages */
+    own_gpu_kernels kebase = ans_kernels, keprof = ans_kernels, kehist = ans_kernels, kedeep = ans_kernels,
+                    keall = ans_kernels, keprof61 = ans_kernels, kr261 = ans_kernels, kr261d = ans_kernels,
+                    kr2prof = ans_kernels;
+    kebase.encode = (const void *)ans_k_encode_e<99, 4, 0, false, false, 1>;
+    keprof.encode = (const void *)ans_k_encode_e<99, 4, 0, false, true, 1>;
+    kehist.encode = (const void *)ans_k_encode_e<99, 4, 1, false, false, 1>;
+    kedeep.encode = (const void *)ans_k_encode_e<99, 4, 0, false, false, 3>;
+    keall.encode = (const void *)ans_k_encode_e<99, 4, 1, false, false, 3>;
+    keprof61.encode = (const void *)ans_k_encode_e<61, 4, 0, false, true, 1>;
+    keprof61.encode_smem = ANS_ENC_SMEM(61u);
+    kr261.encode = (const void *)ans_k_encode_e<61, 2, 0, false, false, 1>;
+    kr261d.encode = (const void *)ans_k_encode_e<61, 2, 0, false, false, 3>;
+    kr2prof.encode = (const void *)ans_k_encode_e<61, 2, 0, false, true, 1>;
+    kr261.encode_threads = kr261d.encode_threads = kr2prof.encode_threads = 64;
+    kr261.encode_smem = kr261d.encode_smem = kr2prof.encode_smem = 2u * 32u * 61u * 4u;
+    /* the table written from shared memory (the library's since session 12; e-base: thread 0's writer) */
+    own_gpu_kernels ketw = ans_kernels, ketwprof = ans_kernels, kebase61 = ans_kernels,
+                    kr2twprof = ans_kernels;
+    ketw.encode = (const void *)ans_k_encode_e<99, 4, 0, false, false, 1, true>;
+    ketwprof.encode = (const void *)ans_k_encode_e<99, 4, 0, false, true, 1, true>;
+    kebase61.encode = (const void *)ans_k_encode_e<61, 4, 0, false, false, 1, false>;
+    kebase61.encode_smem = ANS_ENC_SMEM(61u);
+    kr2twprof.encode = (const void *)ans_k_encode_e<61, 2, 0, false, true, 1, true>;
+    kr2twprof.encode_threads = 64;
+    kr2twprof.encode_smem = 2u * 32u * 61u * 4u;
+    /* e-tw held to 3 and 2 CTAs an SM: the warps' worth once the table no longer serialises the chunk */
+    own_gpu_kernels ketwocc3 = ketw, ketwocc2 = ketw;
+    ketwocc3.encode_smem = smem_for_occupancy(ketw.encode, (int)ANS_THREADS, ketw.encode_smem, 3);
+    ketwocc2.encode_smem = smem_for_occupancy(ketw.encode, (int)ANS_THREADS, ketw.encode_smem, 2);
+    if (!ketwocc3.encode_smem)
+        ketwocc3.encode_smem = ketw.encode_smem;
+    if (!ketwocc2.encode_smem)
+        ketwocc2.encode_smem = ketw.encode_smem;
+    own_gpu_kernels kr2tw = kr2twprof; /* the library after call B, before its 16-bit lane-column histogram */
+    kr2tw.encode = (const void *)ans_k_encode_e<61, 2, 0, false, false, 1, true>;
+    /* e-base held to 3 and 2 CTAs an SM by more dynamic shared memory: how the rate follows the warps */
+    own_gpu_kernels keocc3 = kebase, keocc2 = kebase;
+    keocc3.encode_smem = smem_for_occupancy(kebase.encode, (int)ANS_THREADS, kebase.encode_smem, 3);
+    keocc2.encode_smem = smem_for_occupancy(kebase.encode, (int)ANS_THREADS, kebase.encode_smem, 2);
+    if (!keocc3.encode_smem)
+        keocc3.encode_smem = kebase.encode_smem;
+    if (!keocc2.encode_smem)
+        keocc2.encode_smem = kebase.encode_smem;
     /* the library's encoder for the data's width (its 16-bit table: smaller stages) */
     const own_gpu_kernels *klib = dtype == OC_TYPE_BF16 ? &ans_kernels_w2 : &ans_kernels;
-    const own_gpu_kernels *eks[] = {klib,      &kenc_staged, &kenc_in,  &kenc_in32, &kenc_nw,
-                                    &kenc_nwh, &kone99,      &kone99fs, &kone99f,   &kone137f,
-                                    &kone61f,  &konegf,      &kenc_two, &kw261,     &kw275};
-    const char *enames[] = {"library",        "staged", "staged-in", "staged-in-32k", "norm-warp",
-                            "norm-warp-hist", "one-99", "one-99fs",  "one-99f",       "one-137f",
-                            "one-61f",        "one-gf", "two-pass",  "w2-61",         "w2-75"};
+    const own_gpu_kernels *eks[] = {
+        klib,      &kenc_staged, &kenc_in,   &kenc_in32, &kenc_nw,  &kenc_nwh, &kone99, &kone99fs, &kone99f,
+        &kone137f, &kone61f,     &konegf,    &kenc_two,  &kw261,    &kw275,    &kebase, &keprof,   &kehist,
+        &kedeep,   &keall,       &keprof61,  &kr261,     &kr261d,   &kr2prof,  &keocc3, &keocc2,   &ketw,
+        &ketwprof, &kebase61,    &kr2twprof, &kr2tw,     &ketwocc3, &ketwocc2};
+    const char *enames[] = {
+        "library",  "staged",     "staged-in", "staged-in-32k", "norm-warp", "norm-warp-hist", "one-99",
+        "one-99fs", "one-99f",    "one-137f",  "one-61f",       "one-gf",    "two-pass",       "w2-61",
+        "w2-75",    "e-base",     "e-prof",    "e-hist",        "e-deep",    "e-all",          "e-prof61",
+        "r2-61",    "r2-61d",     "r2-prof",   "e-occ3",        "e-occ2",    "e-tw",           "e-tw-prof",
+        "e-base61", "r2-tw-prof", "r2-tw",     "e-tw-occ3",     "e-tw-occ2"};
     const int NE = (int)(sizeof eks / sizeof eks[0]);
     /* the encoders to run: the library always (the base), the others unless --no-staged (staged)
      * or --enc names a list without them */
@@ -518,8 +585,9 @@ int main(int argc, char **argv)
             &per, eks[e]->encode, (int)eks[e]->encode_threads, eks[e]->encode_smem));
         printf("encoder %-14s: %d CTAs an SM, %zu bytes of dynamic shared memory\n", enames[e], per,
                eks[e]->encode_smem);
-        unsigned long long ovf = 0;
+        unsigned long long ovf = 0, pz[10] = {0};
         CUDA_OK(cudaMemcpyToSymbol(ans_one_overflows, &ovf, sizeof ovf));
+        CUDA_OK(cudaMemcpyToSymbol(ans_e_prof, pz, sizeof pz));
         for (int r = 0; r < reps + 1; r++) {
             CUDA_OK(cudaEventRecord(e0));
             if (oc_own_gpu_compress(eks[e], &cfg, n, (const void *const *)d_in, d_sz, edst[e], d_cap, esz[e],
@@ -534,10 +602,21 @@ int main(int argc, char **argv)
                 t.push_back(ms);
         }
         CUDA_OK(cudaMemcpyFromSymbol(&ovf, ans_one_overflows, sizeof ovf));
-        if (e >= 6 && e <= 11)
+        if ((e >= 6 && e <= 11) || e >= 15)
             printf("encoder %-14s: %llu tiles of %zu re-coded (a lane's stage overflowed)\n", enames[e],
                    ovf / (unsigned long long)(reps + 1),
                    n * ((CH / (dtype == OC_TYPE_BF16 ? 2 : 1) + ANS_TILE - 1) / ANS_TILE));
+        if (strstr(enames[e], "prof")) { /* cycles a chunk by phase, over all runs */
+            unsigned long long h[10];
+            CUDA_OK(cudaMemcpyFromSymbol(h, ans_e_prof, sizeof h));
+            double W = h[7] ? (double)h[7] : 1.0, Cw = h[8] ? (double)h[8] : 1.0;
+            printf(
+                "encoder %-14s: cycles a warp a chunk (%llu warp-chunks, %llu coded tiles, %llu overflowed): "
+                "total %.0f = histogram %.0f + table %.0f + coding %.0f (a coding warp: %.0f, %.1f a step) "
+                "+ wait at the rounds' barriers %.0f + places/copy-out/re-code %.0f + the rest %.0f\n",
+                enames[e], h[7], h[8], h[9], h[6] / W, h[0] / W, h[1] / W, h[2] / W, h[2] / Cw,
+                h[2] / Cw / 512.0, h[3] / W, h[4] / W, h[5] / W);
+        }
         std::sort(t.begin(), t.end());
         cgbs[e] = total / (t[t.size() / 2] * 1e6);
         CUDA_OK(cudaMemcpy(hst.data(), d_st, n * sizeof(oc_status), cudaMemcpyDeviceToHost));

@@ -17,17 +17,26 @@
  * write pass and the end of its choice to 32-bit arithmetic) - all must
  * write the same bytes - then the library's decoder (since session 10 its
  * element loops and stage are the GPU's own, bitcomp_dec_gpu.cuh), core
- * (the core's tile decoder: the library's before) and 6-ctas (the
- * library's bounded to 6 CTAs an SM; bc_dec_ab.cuh), and patch-core (format
+ * (the core's tile decoder: the library's before) and 4-ctas (the
+ * library's without its bound of 6 CTAs an SM, the library's before
+ * session 12; bc_dec_ab.cuh), and patch-core (format
  * version 2's patched blocks by the core's loop, the library's before
  * patch32 moved in) and patch32 (the library's before xrank moved in; both
  * bc_patch_ab.cuh), every output checked.
  * --no-2ctas: skip the unbounded encoder; --new-only: skip 2-ctas,
  * global-in and staged-64; --dec-only: only the library's encoder (its
- * output feeds the decoders); --reps 0: one call of each (for ncu).
+ * output feeds the decoders); --enc-only: the encoders only; --reps 0: one
+ * call of each (for ncu).  Session 12 measured "onepass" (the block read
+ * once into registers, every statistic from them) and "onepass-pw" (and the
+ * patched blocks' write pass in 32-bit arithmetic), moved them into the
+ * library and keeps the encoder before as "s11" (bc_enc_one.cuh); and
+ * "regtile" (bc_enc_reg.cuh: the tile from global memory into registers
+ * once, chosen and written from them) and "lanepick" (the tile's 32 picks
+ * by one warp, a lane a block), moved into the library too, keeping the
+ * encoder before it as "pw" (bc_enc_lane.cuh).
  *
  *   bc_dev [--dtype i64|i32|f64|f32|bf16] [--algo 0|1] [--reps N] [--mib M] [--no-2ctas] [--new-only]
- *          [--dec-only] FILE
+ *          [--dec-only] [--enc-only] FILE
  *
  * --dtype defaults from the extension (.i64 .i32 .f64 .f32; bf16 files are
  * the high halves of f32 weights, made by the caller).  Exit status 0 only
@@ -36,10 +45,24 @@
 #define oc_gpu_codec_bitcomp oc_gpu_codec_bitcomp_dev_copy
 #include "cuda/codecs/bitcomp/bitcomp_kernels.cu"
 #undef oc_gpu_codec_bitcomp
+/* The library's pick in lane 0 of the block's warp, as the encoders below
+ * (written before session 12 moved the pick to a lane a block) call it. */
+static __device__ __forceinline__ void bc_enc_pick32(const bc_ws *ws, bc_block *bl, const uint8_t *p,
+                                                     uint32_t w, uint32_t cnt, uint32_t m, uint32_t umin,
+                                                     uint32_t umax, uint32_t and_, uint32_t or_,
+                                                     const uint32_t *f, uint32_t nnz, const uint32_t *bm,
+                                                     const bc_patch *pd, const bc_patch *pf)
+{
+    if (OWN_LANE() == 0)
+        bc_enc_pick32_one(ws, bl, p, w, cnt, m, umin, umax, and_, or_, f, nnz, bm, pd, pf);
+}
 #include "bc_dec_ab.cuh"
 #include "bc_enc_ab.cuh"
 #include "bc_patch_ab.cuh"
 #include "bc_enc_hist.cuh"
+#include "bc_enc_one.cuh"
+#include "bc_enc_reg.cuh"
+#include "bc_enc_lane.cuh"
 
 #include <algorithm>
 #include <cstdio>
@@ -124,8 +147,9 @@ static __global__ void k_count_diff(const uint8_t *a, const uint8_t *b, size_t n
         atomicAdd(bad, c);
 }
 
-#define NENC 6 /* the library's encoder, 2-ctas, global-in, staged-64, s9, reread */
-#define NDEC 5 /* the library's decoder, core, 6-ctas, patch-core, patch32 */
+/* the encoders: the library's, 2-ctas, global-in, staged-64, s9, reread, s11, regtile, pw */
+#define NENC 9
+#define NDEC 5 /* the library's decoder, core, 4-ctas, patch-core, patch32 */
 
 template <typename T> static T *dmalloc(size_t n)
 {
@@ -144,7 +168,7 @@ template <typename T> static T *dcopy(const std::vector<T> &v)
 int main(int argc, char **argv)
 {
     const char *file = NULL;
-    int reps = 7, mib = 1024, algo = 0, only_in = 0, dec_only = 0, new_only = 0;
+    int reps = 7, mib = 1024, algo = 0, only_in = 0, dec_only = 0, new_only = 0, enc_only = 0;
     oc_data_type dtype = OC_TYPE_DEFAULT;
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "--dtype") && a + 1 < argc) {
@@ -166,13 +190,15 @@ int main(int argc, char **argv)
             new_only = 1;
         } else if (!strcmp(argv[a], "--dec-only")) {
             dec_only = 1;
+        } else if (!strcmp(argv[a], "--enc-only")) {
+            enc_only = 1;
         } else {
             file = argv[a];
         }
     }
     if (!file) {
         fprintf(stderr, "usage: bc_dev [--dtype i64|i32|f64|f32|bf16] [--algo 0|1] [--reps N] [--mib M] "
-                        "[--no-2ctas] [--new-only] [--dec-only] FILE\n");
+                        "[--no-2ctas] [--new-only] [--dec-only] [--enc-only] FILE\n");
         return 2;
     }
     if (dtype == OC_TYPE_DEFAULT) {
@@ -236,7 +262,8 @@ int main(int argc, char **argv)
     CUDA_OK(cudaEventCreate(&e0));
     CUDA_OK(cudaEventCreate(&e1));
     float ms = 0;
-    own_gpu_kernels k2 = bc_kernels, k3 = bc_kernels, k4 = bc_kernels, k5 = bc_kernels, k6 = bc_kernels;
+    own_gpu_kernels k2 = bc_kernels, k3 = bc_kernels, k4 = bc_kernels, k5 = bc_kernels, k6 = bc_kernels,
+                    k7 = bc_kernels, k8 = bc_kernels, k9 = bc_kernels;
     k2.encode = (const void *)bc_k_encode2;
     k2.encode_smem = k3.encode_smem = sizeof(bc_ws);
     k3.encode = (const void *)bc_k_encode_g;
@@ -244,9 +271,13 @@ int main(int argc, char **argv)
     k4.encode_smem = sizeof(bc_ws_in);
     k5.encode = (const void *)bc_k_encode_s9;
     k6.encode = (const void *)bc_k_encode_reread;
-    const own_gpu_kernels *ks[NENC] = {&bc_kernels, &k2, &k3, &k4, &k5, &k6};
-    const char *names[NENC] = {"library", "2-ctas", "global-in", "staged-64", "s9", "reread"};
-    double gbs[NENC] = {0, 0, 0, 0, 0, 0};
+    k7.encode = (const void *)bc_k_encode_s11;
+    k8.encode = (const void *)bc_k_encode_reg;
+    k9.encode = (const void *)bc_k_encode_pw;
+    const own_gpu_kernels *ks[NENC] = {&bc_kernels, &k2, &k3, &k4, &k5, &k6, &k7, &k8, &k9};
+    const char *names[NENC] = {"library", "2-ctas", "global-in", "staged-64", "s9",
+                               "reread",  "s11",    "regtile",   "pw"};
+    double gbs[NENC] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
     /* encoders skipped: --no-2ctas the unbounded one, --new-only every one before this session's,
      * --dec-only all but the library's */
     auto skip = [&](int e) {
@@ -307,17 +338,19 @@ int main(int argc, char **argv)
     }
     printf("%s (type %d, algo %d): %zu chunks of 64 KiB, ratio %.3f; the encoders %s\n", file, (int)dtype,
            algo, n, (double)total / (double)csum, same && !bad ? "write the same bytes" : "DIFFER");
+    if (enc_only) /* --enc-only: no decoder runs */
+        return same && !bad ? 0 : 1;
     size_t scr_size = oc_own_gpu_decompress_scratch(&cfg, n);
     void *scr;
     CUDA_OK(cudaMalloc(&scr, scr_size));
     int fails = !(same && !bad);
     own_gpu_kernels dcore = bc_kernels, d6 = bc_kernels, dpc = bc_kernels, dxr = bc_kernels;
     dcore.tiles = (const void *)bc_k_tiles_core;
-    d6.tiles = (const void *)bc_k_tiles_6;
+    d6.tiles = (const void *)bc_k_tiles_4;
     dpc.tiles = (const void *)bc_k_tiles_pcore;
     dxr.tiles = (const void *)bc_k_tiles_p32;
     const own_gpu_kernels *kd[NDEC] = {&bc_kernels, &dcore, &d6, &dpc, &dxr};
-    const char *dnames[NDEC] = {"library", "core", "6-ctas", "patch-core", "patch32"};
+    const char *dnames[NDEC] = {"library", "core", "4-ctas", "patch-core", "patch32"};
     double dgbs[NDEC] = {0, 0, 0, 0, 0};
     for (int d = 0; d < NDEC; d++) {
         int per = 0;

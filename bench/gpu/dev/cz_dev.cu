@@ -31,7 +31,14 @@
  * the hostile part.  --only NAME[,NAME]: the library and those decoders
  * only (v3, v2, onestage: the library's decoders in a tile loop of one
  * stage at 4 CTAs an SM; direct: the library's loop, the outputs stored
- * from registers; onestage-direct: both; cz_v5.cuh).
+ * from registers; onestage-direct: both; cz_v5.cuh; pair: two full
+ * 8-byte tiles a CTA per round of barriers, 16 elements a thread,
+ * cz_v7.cuh; pair-2cta: the same at 2 CTAs an SM, without spills;
+ * single: the library's tile loop before session 12's lean one (every
+ * warp locating every tile, the tiles in registers); lean-pair,
+ * lean-pair-2cta: pair's items in the lean loop; lean: the lean loop
+ * with two stages at 3 CTAs an SM, the library's in call B2 before its
+ * one-stage loop).
  *
  * --no-decode: the compression rows only (no decoders, no hostile input).
  *
@@ -45,6 +52,7 @@
 #include "cz_v2.cuh"
 #include "cz_v3.cuh"
 #include "cz_v5.cuh"
+#include "cz_v7.cuh"
 #include "cz_enc0.h"
 
 #include <algorithm>
@@ -293,6 +301,7 @@ int main(int argc, char **argv)
     k2.tile_smem = sizeof(cz_ws);
     own_gpu_kernels k3 = cz_kernels;
     k3.tiles = (const void *)cz3_k_tiles;
+    k3.tile_smem = sizeof(czg_ws); /* two stages (the library: one) */
     own_gpu_kernels k5 = cz_kernels;
     k5.tiles = (const void *)cz5_k_tiles;
     k5.tile_smem = CZ5_SMEM;
@@ -300,12 +309,35 @@ int main(int argc, char **argv)
     k5d.tiles = (const void *)cz5d_k_tiles;
     own_gpu_kernels k6 = cz_kernels;
     k6.tiles = (const void *)cz6_k_tiles;
+    k6.tile_smem = sizeof(czg_ws);
+    own_gpu_kernels k7 = cz_kernels;
+    k7.tiles = (const void *)cz7_k_tiles;
+    own_gpu_kernels k7b = cz_kernels;
+    k7b.tiles = (const void *)cz7b_k_tiles;
+    own_gpu_kernels k8 = cz_kernels, k8p = cz_kernels, k8p2 = cz_kernels;
+    k8.tiles = (const void *)cz7s_k_tiles;
+    k8p.tiles = (const void *)cz8p_k_tiles;
+    k8p2.tiles = (const void *)cz8p2_k_tiles;
+    own_gpu_kernels k9 = cz_kernels;
+    k9.tiles = (const void *)cz8l_k_tiles;
+    k7.tile_smem = k7b.tile_smem = k8.tile_smem = k8p.tile_smem = k8p2.tile_smem = k9.tile_smem =
+        sizeof(czg_ws); /* two stages */
     struct variant {
         const char *name;
         const own_gpu_kernels *k;
-    } all[6] = {{"library", &cz_kernels}, {"v3", &k3},     {"v2", &k2},
-                {"onestage", &k5},        {"direct", &k6}, {"onestage-direct", &k5d}},
-      vs[6];
+    } all[12] = {{"library", &cz_kernels},
+                 {"v3", &k3},
+                 {"v2", &k2},
+                 {"onestage", &k5},
+                 {"direct", &k6},
+                 {"onestage-direct", &k5d},
+                 {"pair", &k7},
+                 {"pair-2cta", &k7b},
+                 {"single", &k8},
+                 {"lean-pair", &k8p},
+                 {"lean-pair-2cta", &k8p2},
+                 {"lean", &k9}},
+      vs[12];
     size_t nvs = 0;
     for (const variant &v : all) {
         bool named = false; /* --only: a comma-separated list */
@@ -398,9 +430,9 @@ int main(int argc, char **argv)
         hp[i] = hcomp_d + i * CAP;
     void **d_hp = dcopy(hp);
     size_t *d_hsz = dcopy(hhsz);
-    std::vector<oc_status> hs[5], ss[5];
-    std::vector<size_t> ho[5];
-    std::vector<uint8_t> oh[5];
+    std::vector<oc_status> hs[12], ss[12];
+    std::vector<size_t> ho[12];
+    std::vector<uint8_t> oh[12];
     for (size_t j = 0; j < nvs; j++) {
         CUDA_OK(cudaMemset(out, 0, nh * CH));
         if (oc_own_gpu_decompress(vs[j].k, scr, scr_size, nh, (const void *const *)d_hp, d_hsz, d_out, d_ocap,

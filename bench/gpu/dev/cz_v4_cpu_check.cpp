@@ -9,18 +9,22 @@
  * and the CUDA built-ins they use written below; a CTA's 256 threads are
  * 256 fibers (ucontext) run in rounds, each to its next synchronisation
  * point (__syncthreads, a shuffle, a vote, a reduction), so every warp
- * primitive sees all 32 lanes' values (a check stops the run if the
- * threads of a CTA do not reach the same number of synchronisation
- * points: divergent warp code).  Every round is a barrier of the whole
- * CTA, stronger than the GPU's ordering: races are racecheck's job on the
- * GPU, not this check's.
+ * primitive sees all 32 lanes' values; a thread at __syncthreads waits
+ * there until every live thread does (so warps may meet different numbers
+ * of warp primitives between barriers, as cz_v7.cuh's two halves do; a
+ * check stops the run when threads return while others wait at a
+ * barrier).  Every round orders the CTA more strongly than the GPU does:
+ * races are racecheck's job on the GPU, not this check's.
  *
  * What: the CPU codec (libopencomp, the public API) compresses 64 KiB
  * chunks of each corpus column with nVCOMP's layers (2 RLEs, 1 delta) and
  * with others; every tile of the first chunks is staged at offsets 0..15
  * and decoded by v3 and by v4: both must give the input's bytes; then
  * every tile with one byte changed (sampled): v4 must give v3's status
- * and, when OK, its bytes.  Exit status 0 only if every check passed.
+ * and, when OK, its bytes.  Pairs of full 8-byte tiles go through
+ * cz_v7.cuh's pair path (session 12) staged back to back: the input's
+ * bytes; damaged, when it takes them, v4's statuses (OK) and bytes.  Exit
+ * status 0 only if every check passed.
  *
  *   cz_v4_cpu_check CORPUS_DIR [TILES_PER_COLUMN]
  */
@@ -83,8 +87,14 @@ static void emu_sync()
     swapcontext(&g_fib[t], &g_main);
 }
 
+/* A barrier: the scheduler resumes a thread waiting here only when every
+ * live thread waits here (warps may meet different numbers of warp
+ * primitives between two barriers: cz_v7.cuh's halves decode different
+ * tiles). */
+static int g_bar[EMU_THREADS];
 static void __syncthreads()
 {
+    g_bar[g_thr.x] = 1;
     emu_sync();
 }
 static void __syncwarp()
@@ -279,16 +289,19 @@ static inline size_t oc_chunk_of_warp(const unsigned long long *, size_t, unsign
 
 #include "cuda/codecs/cascaded/cascaded_tile_decode.cuh"
 #include "cz_v3.cuh"
+#define CZ_THREADS CZG_THREADS
+#include "cz_v7.cuh"
 
 __attribute__((aligned(16))) thread_local unsigned char czg_smem[sizeof(czg_ws) + 64];
 
 /* ---- running a tile decoder on a CTA of fibers ----------------------------- */
 
 struct job {
-    int v4; /* 0: v3 (czg_decode_tile), 1: the library's v4 (czg_decode_rdr), 2: v4's DIRECT instance */
-    uint32_t w, o, n, cnt;
+    int v4; /* 0: v3 (czg_decode_tile), 1: the library's v4 (czg_decode_rdr), 2: v4's DIRECT instance,
+               3: cz_v7.cuh's pair (tiles of n and n2 bytes, into dst and dst2; st: 1 decoded, 0 not) */
+    uint32_t w, o, n, cnt, n2;
     const uint8_t *src;
-    uint8_t *dst;
+    uint8_t *dst, *dst2;
     oc_status st[EMU_THREADS];
 };
 static job *g_job;
@@ -297,7 +310,9 @@ static void fiber_main(int t)
 {
     job &J = *g_job;
     oc_status st;
-    if (J.w == 4)
+    if (J.v4 == 3)
+        st = (oc_status)cz7_pair(0, J.o, J.n, J.n2, CZ_VERSION, J.dst, J.dst2);
+    else if (J.w == 4)
         st = J.v4 == 2 ? czg_decode_rdr<uint32_t, 4, true>(0, J.o, J.src, J.n, J.cnt, CZ_VERSION, J.dst)
              : J.v4    ? czg_decode_rdr<uint32_t, 4>(0, J.o, J.src, J.n, J.cnt, CZ_VERSION, J.dst)
                        : czg_decode_tile<uint32_t, 4>(0, J.o, J.src, J.n, J.cnt, CZ_VERSION, J.dst);
@@ -326,12 +341,24 @@ static oc_status run_tile(job &J)
         g_fib[t].uc_link = &g_main;
         makecontext(&g_fib[t], (void (*)())fiber_main, 1, (int)t);
         g_done[t] = 0;
+        g_bar[t] = 0;
     }
     for (;;) {
-        unsigned nd = 0, ns = 0;
+        unsigned nd = 0, ns = 0, live = 0, atbar = 0;
+        for (unsigned t = 0; t < EMU_THREADS; t++)
+            if (!g_done[t]) {
+                live++;
+                atbar += g_bar[t];
+            }
+        bool release = atbar == live;
         for (unsigned t = 0; t < EMU_THREADS; t++) {
             if (g_done[t])
                 continue;
+            if (g_bar[t] && !release) { /* waits at the barrier for the others */
+                ns++;
+                continue;
+            }
+            g_bar[t] = 0;
             g_synced[t] = 0;
             g_thr.x = t;
             swapcontext(&g_main, &g_fib[t]);
@@ -342,7 +369,13 @@ static oc_status run_tile(job &J)
         }
         if (ns == 0)
             break;
-        if (nd) { /* some threads returned while others wait at a synchronisation point */
+        unsigned wait_bar = 0, left = 0;
+        for (unsigned t = 0; t < EMU_THREADS; t++)
+            if (!g_done[t]) {
+                left++;
+                wait_bar += g_bar[t];
+            }
+        if (left < EMU_THREADS && wait_bar == left) { /* threads returned while others wait at a barrier */
             g_divergent++;
             fprintf(stderr, "divergent synchronisation: %u threads done, %u waiting\n", nd, ns);
             exit(3);
@@ -367,6 +400,20 @@ static oc_status decode(int v4, uint32_t w, const uint8_t *tile, uint32_t n, uin
     job J;
     J.v4 = v4, J.w = w, J.o = o, J.n = n, J.cnt = cnt, J.src = tile, J.dst = out;
     return run_tile(J);
+}
+
+/* Stages two tiles back to back at offset o of stage 0 and decodes them by the pair path: 1 when it
+ * took them (both decoded), 0 when not. */
+static int decode_pair(const uint8_t *a, uint32_t na, const uint8_t *b, uint32_t nb, uint32_t o, uint8_t *out)
+{
+    czg_ws *ws = (czg_ws *)czg_smem;
+    memset(czg_smem, 0x5a, sizeof czg_smem);
+    memcpy((uint8_t *)ws->stage[0] + o, a, na);
+    memcpy((uint8_t *)ws->stage[0] + o + na, b, nb);
+    job J;
+    J.v4 = 3, J.w = 8, J.o = o, J.n = na, J.n2 = nb, J.cnt = CZ7_CNT, J.src = a, J.dst = out;
+    J.dst2 = out + CZ_TILE_BYTES;
+    return (int)run_tile(J);
 }
 
 int main(int argc, char **argv)
@@ -396,7 +443,7 @@ int main(int argc, char **argv)
     co.engine = OC_ENGINE_CPU;
     if (oc_context_create(&co, &ctx) != OC_OK)
         return 2;
-    long tiles = 0, fused = 0, flips = 0, fails = 0;
+    long tiles = 0, fused = 0, flips = 0, fails = 0, pairs = 0, pairs_taken = 0, pair_flips = 0;
     unsigned long long rng = 0x243f6a8885a308d3ull;
     auto next = [&]() {
         rng ^= rng << 13;
@@ -450,6 +497,50 @@ int main(int argc, char **argv)
                 return 2;
             }
             uint64_t elems = k.size / k.w;
+            /* the pair path (cz_v7.cuh) on full 8-byte tiles t, t + 1: the input's bytes when it takes
+             * them (it must take undamaged nVCOMP-layer tiles); damaged: v4's statuses and bytes */
+            for (uint32_t t = 0; k.w == 8 && t + 1 < k.ntiles && (size_t)ctiles < per_col; t += 2) {
+                uint64_t a0 = 0, b0 = 0, a1 = 0, b1 = 0;
+                own_tile_span(p, k.table, k.ntiles, t, k.limit, &a0, &b0);
+                own_tile_span(p, k.table, k.ntiles, t + 1, k.limit, &a1, &b1);
+                uint32_t na = (uint32_t)(b0 - a0), nb = (uint32_t)(b1 - a1), off = (uint32_t)(next() % 16u);
+                if (own_tile_elems(elems, k.per_tile, t + 1) != CZ7_CNT || na >= CZ_TILE_BYTES ||
+                    nb >= CZ_TILE_BYTES || off + na + nb > CZG_STAGE_BYTES || a1 != b0)
+                    continue;
+                const uint8_t *want = &in[i * CH + (uint64_t)t * k.per_tile * k.w];
+                std::vector<uint8_t> op(2 * CZ_TILE_BYTES, 0xee);
+                int took = decode_pair(p + a0, na, p + a1, nb, off, op.data());
+                pairs++;
+                pairs_taken += took;
+                bool want_take = p[a0] == 6 && p[a1] == 6;
+                if ((took && memcmp(op.data(), want, 2 * CZ_TILE_BYTES)) || (want_take && !took)) {
+                    size_t e = 0;
+                    while (e < 2 * CZ_TILE_BYTES && op[e] == want[e])
+                        e++;
+                    fprintf(stderr, "%s chunk %zu tiles %u,%u (n %u, %u): pair %s (first byte off %zu)\n",
+                            c.file, i, t, t + 1, na, nb, took ? "WRONG" : "not taken", e);
+                    cfail++;
+                }
+                for (int r = 0; r < 6; r++) {
+                    std::vector<uint8_t> bad(p + a0, p + b1);
+                    size_t at = next() % (na + nb);
+                    bad[at] = (uint8_t)(bad[at] + 1 + next() % 255);
+                    std::fill(op.begin(), op.end(), 0xee);
+                    took = decode_pair(bad.data(), na, bad.data() + na, nb, off, op.data());
+                    pair_flips++;
+                    if (!took)
+                        continue;
+                    std::vector<uint8_t> o4(2 * CZ_TILE_BYTES, 0xee);
+                    oc_status s0 = decode(1, 8, bad.data(), na, CZ7_CNT, off, o4.data());
+                    oc_status s1 = decode(1, 8, bad.data() + na, nb, CZ7_CNT, off, o4.data() + CZ_TILE_BYTES);
+                    if (s0 != OC_OK || s1 != OC_OK || o4 != op) {
+                        fprintf(stderr, "%s tiles %u,%u byte %zu changed: pair took them, v4 %d %d%s\n",
+                                c.file, t, t + 1, at, (int)s0, (int)s1,
+                                s0 == OC_OK && s1 == OC_OK ? " (bytes differ)" : "");
+                        cfail++;
+                    }
+                }
+            }
             for (uint32_t t = 0; t < k.ntiles && (size_t)ctiles < per_col; t++) {
                 uint64_t a = 0, b = 0;
                 own_tile_span(p, k.table, k.ntiles, t, k.limit, &a, &b);
@@ -504,6 +595,8 @@ int main(int argc, char **argv)
         tiles += ctiles, fused += cfused, flips += cflips, fails += cfail;
     }
     oc_context_destroy(ctx);
+    printf("pair (cz_v7.cuh): %ld pairs, %ld taken (= input), %ld damaged (taken: = v4)\n", pairs,
+           pairs_taken, pair_flips);
     printf("%ld tiles, %ld fused, %ld damaged: %s\n", tiles, fused, flips, fails ? "FAILED" : "all checked");
     return fails ? 1 : 0;
 }

@@ -28,7 +28,9 @@
 
 #include "dev_lz_split_parse.h"
 
-#define OC_PP_SEG 4096u                    /* input bytes per segment */
+#ifndef OC_PP_SEG
+#define OC_PP_SEG 4096u /* input bytes per segment (-D to try others: v15's parse share) */
+#endif
 #define OC_PP_SEG_RECS (OC_PP_SEG / 2 + 2) /* record slots per segment */
 #ifndef OC_PP_LEAD
 #define OC_PP_LEAD                                                                                           \

@@ -46,6 +46,18 @@
  * B, H200): 0.15-0.64x the pipe; each now prints a "phases" line from its
  * checking run (an instantiation with clock64 at the phase boundaries),
  * the mean SM cycles a chunk of each phase, to find where the time goes.
+ * v15 (session 12, bench/NOTES.md "v15", dev_lz_flow.cuh): flow-w2, -w4,
+ * -w8, -w16: v14's fused parse, then a copy without rounds: each warp copies
+ * batches of 32 records in order, a match as soon as the flag bytes of its
+ * source (a flag byte an output byte, set after the bytes) are set.  Its
+ * "phases" line: A B C D as v14's, "rounds" the copy's cycles, "rounds a
+ * tile" warp 0's polls a batch.  flowl-w2 .. -w16 (v15b): every literal of
+ * the chunk first (v14's block scan, positions stored in the records), a
+ * barrier, then the matches alone by flags ("scan+literals" is that pass).
+ * flowg-w4 .. -w16 (v15c): flow-* with a byte counter a 64-byte granule in
+ * shared memory, so that a source in finished granules needs no L2 load;
+ * flowgs-w4, -w16 (v15d): flowg whose warps sleep 200 ns after a poll that
+ * found nothing ready.
  *
  * Prints one line per chunk size, algorithm and variant: GB/s of
  * uncompressed bytes, the ratio to the library's decoder, and for the
@@ -65,6 +77,7 @@
 #include "dev_lz_split_copy.cuh"
 #include "dev_lz_split_pp.h"
 #include "dev_lz_big.cuh"
+#include "dev_lz_flow.cuh"
 
 /* the CPU reference (prototypes of lz4.h and snappy-c.h, so that only the
  * shared libraries are needed) */
@@ -376,13 +389,29 @@ enum {
     V_BIG_W16,
     V_BIGD_W8,
     V_BIGD_W16,
+    V_FLOW_W2,
+    V_FLOW_W4,
+    V_FLOW_W8,
+    V_FLOW_W16,
+    V_FLOWL_W2,
+    V_FLOWL_W4,
+    V_FLOWL_W8,
+    V_FLOWL_W16,
+    V_FLOWG_W4,
+    V_FLOWG_W8,
+    V_FLOWG_W16,
+    V_FLOWGS_W4,
+    V_FLOWGS_W16,
     V_COUNT
 };
-static const char *const vname[V_COUNT] = {"library-pipe",  "split-r16k",      "split-r4k",    "split-r0",
-                                           "split-pp-r4k",  "smem-w256-t2",    "smem-w512-t2", "smem-w256-t1",
-                                           "library-split", "library-general", "big-w8",       "big-w16",
-                                           "bigd-w8",       "bigd-w16"};
-static int v_on[V_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}; /* --variants */
+static const char *const vname[V_COUNT] = {
+    "library-pipe", "split-r16k",   "split-r4k",     "split-r0",        "split-pp-r4k", "smem-w256-t2",
+    "smem-w512-t2", "smem-w256-t1", "library-split", "library-general", "big-w8",       "big-w16",
+    "bigd-w8",      "bigd-w16",     "flow-w2",       "flow-w4",         "flow-w8",      "flow-w16",
+    "flowl-w2",     "flowl-w4",     "flowl-w8",      "flowl-w16",       "flowg-w4",     "flowg-w8",
+    "flowg-w16",    "flowgs-w4",    "flowgs-w16"};
+static int v_on[V_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}; /* --variants */
 
 /* the variants timed as one launch (no parse end to record) */
 static int v_whole(int v)
@@ -410,7 +439,22 @@ struct dev_batch {
     pp_scratch pp;
     lib_split ls;
     unsigned long long *clk; /* v14's phase clocks (OC_BIG_CLK a chunk), NULL: none */
+    uint8_t *flags;          /* v15: a flag byte an output byte (total + 8 bytes), zeroed by each launch */
+    size_t flags_bytes;
+    const size_t *uoff; /* v15: each chunk's output offset (device), its flags' offset */
+    size_t max_cap;     /* v15c: the largest capacity (its shared counters' size) */
 };
+
+/* v15c: flowg-wNW, dynamic shared memory of ceil(max_cap / 256) words of granule counters. */
+template <bool SNAPPY, int NW, bool SLEEP = false>
+static void launch_flowg(const dev_batch &d, const oc_big_pp &bp, cudaStream_t s)
+{
+    size_t sm = (d.max_cap + 255) / 256 * 4;
+    auto k = d.clk ? oc_flow_kernel<SNAPPY, NW, true, false, true, SLEEP>
+                   : oc_flow_kernel<SNAPPY, NW, false, false, true, SLEEP>;
+    CUDA_OK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm));
+    k<<<(unsigned)d.b.n, NW * 32, sm, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.flags, d.uoff, d.clk);
+}
 
 /* Launches variant v; with events e[3] records parse/copy boundaries. */
 static void launch(int snappy, int v, const dev_batch &d, cudaStream_t s, cudaEvent_t mid)
@@ -437,6 +481,61 @@ static void launch(int snappy, int v, const dev_batch &d, cudaStream_t s, cudaEv
         if (mid)
             CUDA_OK(cudaEventRecord(mid, s));
         split_copy_kernel<4096, 4><<<(unsigned)((n + 3) / 4), 128, 0, s>>>(d.b, d.recs, d.rec_base, d.nrecs);
+    } else if (v >= V_FLOW_W2) { /* v15 (dev_lz_flow.cuh): a block per chunk, the copy by flags */
+        oc_big_pp bp = {d.pp.recs, d.pp.pos, d.pp.cum, d.pp.segs, d.pp.chunks, d.pp.seg0};
+        unsigned g = (unsigned)n;
+        CUDA_OK(cudaMemsetAsync(d.flags, 0, d.flags_bytes, s));
+#define FLOW_LAUNCH(NW, L)                                                                                   \
+    (d.clk ? (snappy ? oc_flow_kernel<true, NW, true, L>                                                     \
+                  <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.flags, d.uoff, d.clk)       \
+                     : oc_flow_kernel<false, NW, true, L>                                                    \
+                  <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.flags, d.uoff, d.clk))      \
+           : (snappy ? oc_flow_kernel<true, NW, false, L>                                                    \
+                  <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.flags, d.uoff, d.clk)       \
+                     : oc_flow_kernel<false, NW, false, L>                                                   \
+                  <<<g, NW * 32, 0, s>>>(d.b, bp, d.recs, d.rec_base, d.nrecs, d.flags, d.uoff, d.clk)))
+        switch (v) {
+        case V_FLOWG_W4:
+            snappy ? launch_flowg<true, 4>(d, bp, s) : launch_flowg<false, 4>(d, bp, s);
+            break;
+        case V_FLOWG_W8:
+            snappy ? launch_flowg<true, 8>(d, bp, s) : launch_flowg<false, 8>(d, bp, s);
+            break;
+        case V_FLOWG_W16:
+            snappy ? launch_flowg<true, 16>(d, bp, s) : launch_flowg<false, 16>(d, bp, s);
+            break;
+        case V_FLOWGS_W4:
+            snappy ? launch_flowg<true, 4, true>(d, bp, s) : launch_flowg<false, 4, true>(d, bp, s);
+            break;
+        case V_FLOWGS_W16:
+            snappy ? launch_flowg<true, 16, true>(d, bp, s) : launch_flowg<false, 16, true>(d, bp, s);
+            break;
+        case V_FLOW_W2:
+            FLOW_LAUNCH(2, false);
+            break;
+        case V_FLOW_W4:
+            FLOW_LAUNCH(4, false);
+            break;
+        case V_FLOW_W8:
+            FLOW_LAUNCH(8, false);
+            break;
+        case V_FLOW_W16:
+            FLOW_LAUNCH(16, false);
+            break;
+        case V_FLOWL_W2:
+            FLOW_LAUNCH(2, true);
+            break;
+        case V_FLOWL_W4:
+            FLOW_LAUNCH(4, true);
+            break;
+        case V_FLOWL_W8:
+            FLOW_LAUNCH(8, true);
+            break;
+        default:
+            FLOW_LAUNCH(16, true);
+            break;
+        }
+#undef FLOW_LAUNCH
     } else if (v >= V_BIG_W8) { /* v14, v14b (dev_lz_big.cuh): a block per chunk */
         oc_big_pp bp = {d.pp.recs, d.pp.pos, d.pp.cum, d.pp.segs, d.pp.chunks, d.pp.seg0};
         unsigned g = (unsigned)n;
@@ -599,6 +698,15 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
     CUDA_OK(cudaMemcpy((void *)d.b.dst_caps, h_cap, n * sizeof(size_t), cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemcpy(d.rec_base, h_base, n * sizeof(size_t), cudaMemcpyHostToDevice));
     CUDA_OK(cudaMalloc(&d.recs, ro * sizeof(oc_split_rec)));
+    d.flags_bytes = total_u + 8;
+    d.max_cap = chunk;
+    CUDA_OK(cudaMalloc(&d.flags, d.flags_bytes));
+    {
+        size_t *du;
+        CUDA_OK(cudaMalloc(&du, n * sizeof(size_t)));
+        CUDA_OK(cudaMemcpy(du, h_uoff, n * sizeof(size_t), cudaMemcpyHostToDevice));
+        d.uoff = du;
+    }
     /* v9: the library's scratch and second stream, as the engine makes them (cuda_engine.cu) */
     memset(&d.ls, 0, sizeof(d.ls));
     d.clk = NULL;
@@ -786,6 +894,8 @@ static int run(const corpus_file *files, int nfiles, size_t chunk, int snappy, s
     CUDA_OK(cudaFree(d_comp));
     CUDA_OK(cudaFree(d_out));
     CUDA_OK(cudaFree(d.recs));
+    CUDA_OK(cudaFree(d.flags));
+    CUDA_OK(cudaFree((void *)d.uoff));
     if (d.ls.scratch) {
         CUDA_OK(cudaFree(d.ls.scratch));
         CUDA_OK(cudaStreamDestroy(d.ls.side.stream));

@@ -31,21 +31,28 @@
  * 16-bit values); in v1, and the bytes of stored chunks, a copy by the
  * same CTA.
  *
- * Compressing (version 2): a CTA of 4 warps per chunk (a persistent grid
- * over chunks): the histogram (16-byte loads; per-warp counters for bytes,
- * match_any for 16-bit data's few exponent bytes), the core's
- * normalisation by warp 0 (sums and argmaxes by warp reductions), each
- * symbol's 16-byte step entry (a 64-bit division becomes a multiply-high;
- * f = 1 needs no branch); then ONE coding pass: a warp a tile, each lane
- * staging its words in shared memory (ANS_ESTAGE1 or 2 a lane, by the
- * symbols' width: two encode tables, ans_compress_typed), the coded size
- * decides coding or storing exactly as the CPU codec, and each warp copies
- * its lanes' staged words to their places (a warp scan of the counts).  A
- * tile with a lane past its stage, and chunks of more tiles than warps,
- * are coded twice (count, then write), straight into the output.  Session
- * 11: 1 pass instead of 2 at ~35 instructions a step instead of ~49
- * (bench/gpu/owncodecs/NOTES.md; the encoder before is ans_dev's
- * `two-pass`, bench/gpu/dev/ans_enc2_kernels.cuh).
+ * Compressing (version 2): a CTA per chunk (a persistent grid over chunks),
+ * of 4 warps for bytes and 2 for 16-bit data (a 64 KiB chunk's 2 tiles:
+ * every warp codes; two encode tables, ans_compress_typed): the histogram
+ * (16-byte loads from the first 16-byte boundary, whatever the chunk's
+ * alignment; per-warp counters for bytes, lane columns for 16-bit data's
+ * few exponent bytes), the core's normalisation by warp 0 (sums and
+ * argmaxes by warp reductions), the table's bytes built in shared memory by
+ * warp 0 (ans_table_build_warp), each symbol's 16-byte step entry (a 64-bit
+ * division becomes a multiply-high; f = 1 needs no branch); then each tile
+ * coded ONCE, in rounds of a tile a warp: each lane staging its words in
+ * shared memory (ANS_ESTAGE1 or 2 a lane, by the symbols' width), the
+ * round's tiles placed after the rounds before, each warp copying its
+ * lanes' staged words to their places (a warp scan of the counts); the
+ * coded size decides coding or storing exactly as the CPU codec.  A tile
+ * with a lane past its stage is coded again, straight into its place.
+ * Session 11: 1 pass instead of 2 at ~35 instructions a step instead of
+ * ~49 (the encoder before is ans_dev's `two-pass`,
+ * bench/gpu/dev/ans_enc2_kernels.cuh); session 12: rounds instead of two
+ * passes for chunks of more tiles than warps, 2-warp CTAs for 16-bit data,
+ * the table no longer written a bit at a time by thread 0, and 16-bit
+ * data's histogram by lane columns instead of match_any
+ * (bench/gpu/owncodecs/NOTES.md; ans_dev's e-base is the kernel before).
  *
  * Only the kernels are here: the launches, the scan of group counts, the
  * statuses and the scratch are the batch driver's (own_common/own_batch.cu),
@@ -847,16 +854,17 @@ static __device__ void ans2_esym_make(uint32_t f, uint32_t c, ans2_esym *e)
 }
 
 #define ANS2_EPF_L2 16u   /* a lane's symbols prefetched to L2 this many steps ahead */
-#define ANS_HIST_AHEAD 8u /* the histogram's byte loads a thread has in flight */
+#define ANS_HIST_AHEAD 8u /* the dev encoders' histogram: byte loads a thread has in flight */
 #define ANS_HIST_VEC 4u   /* the histogram's 16-byte loads a thread has in flight */
 /* Words a lane's stage holds (odd: lanes emitting their m-th words at once hit 32 banks), by the
  * symbols' width: bytes (text: ~85 words a lane of 512 symbols) 99, 4 CTAs an SM, 12% of text
- * tiles re-coded; 16-bit data (bf16 exponents: ~48 words) 61, 6 CTAs an SM (bench/gpu/owncodecs/
- * NOTES.md, session 11: one-99f and one-61f) */
+ * tiles re-coded; 16-bit data (bf16 exponents: ~48 words) 61, 10 CTAs of 2 warps an SM (6 of 4
+ * before session 12) (bench/gpu/owncodecs/NOTES.md, session 11: one-99f and one-61f; session 12) */
 #define ANS_ESTAGE1 99u
 #define ANS_ESTAGE2 61u
-#define ANS_ENC_SMEM(S) (ANS_WARPS * ANS_LANES * (S)*4u)   /* the encoder's stages (dynamic) */
-#define ANS_ECACHE(S) (ANS_ENC_SMEM(S) / (2u * ANS_LANES)) /* tiles whose counts a long chunk keeps there */
+#define ANS_WARPS2 2u                                 /* the 16-bit encoder's CTA: a 64 KiB chunk's 2 tiles */
+#define ANS_ENC_SMEM_W(W, S) ((W)*ANS_LANES * (S)*4u) /* the encoder's stages (dynamic) */
+#define ANS_ENC_SMEM(S) ANS_ENC_SMEM_W(ANS_WARPS, S)
 
 /* A symbol's 16-byte step entry: the reciprocal m (x, y), the
  * renormalisation bound f 2^(31-PB) on the state's high half (z), and
@@ -1019,9 +1027,10 @@ static __device__ uint32_t ans2_glane(const uint4 *fe, const uint8_t *data, uint
  * lane L owns symbols 8L..8L+7.  The most frequent symbol is the smallest on
  * ties (the core's strict > from symbol 0), the excess loop's largest f
  * likewise; both by a max over (value << 8 | 255 - s). */
+template <uint32_t NT = ANS_THREADS>
 static __device__ void ans_normalize_warp(const uint32_t *counts, uint64_t total, uint32_t pb, ans_table *t)
 {
-    for (uint32_t s = threadIdx.x; s < 256; s += ANS_THREADS) {
+    for (uint32_t s = threadIdx.x; s < 256; s += NT) {
         uint32_t f = 0;
         if (counts[s]) {
             f = (uint32_t)(((uint64_t)counts[s] << pb) / total);
@@ -1089,6 +1098,45 @@ static __device__ void ans_normalize_warp(const uint32_t *counts, uint64_t total
     }
 }
 
+/* The table's bytes as the core's ans_table_write writes them (PB, the
+ * presence map, each present symbol's f - 1 in PB bits from byte 33, zero
+ * bits and bytes after), built in shared memory tbw (ANS_TBW words) by
+ * warp 0's lanes at once: lane L the presence byte of symbols 8L..8L+7 and
+ * their bits, placed by a warp scan of the lanes' present counts.  The core
+ * writes them a bit at a time, each bit a read-modify-write of a global
+ * byte: ~1000 dependent round trips a text chunk on one thread, which the
+ * CTA's other warps waited for (bench/gpu/owncodecs/NOTES.md, session 12). */
+#define ANS_TBW 128u /* words: 33 + 256 x 12 / 8 = 417 bytes at most, and the zeros to 4-byte alignment */
+static __device__ void ans_table_build_warp(const ans_table *t, uint32_t *tbw)
+{
+    uint32_t lane = threadIdx.x & 31u, pres = 0, f[8];
+    __syncwarp(); /* lane 0 wrote t->pb, each lane its own symbols' f */
+    const uint32_t pb = t->pb;
+    for (uint32_t i = lane; i < ANS_TBW; i += 32)
+        tbw[i] = 0;
+    __syncwarp();
+#pragma unroll
+    for (uint32_t j = 0; j < 8; j++) {
+        f[j] = t->f[8u * lane + j];
+        pres |= (f[j] != 0 ? 1u : 0u) << j;
+    }
+    uint32_t np = (uint32_t)__popc(pres), pos = 8u * 33u + pb * (own_warp_incl_add32(np) - np);
+    if (lane == 0)
+        atomicOr(&tbw[0], pb);
+    atomicOr(&tbw[(1u + lane) / 4u], pres << (8u * ((1u + lane) % 4u)));
+#pragma unroll
+    for (uint32_t j = 0; j < 8; j++) {
+        if (f[j]) {
+            uint32_t v = f[j] - 1u, w = pos >> 5, sh = pos & 31u;
+            atomicOr(&tbw[w], v << sh);
+            if (sh + pb > 32u)
+                atomicOr(&tbw[w + 1u], v >> (32u - sh));
+            pos += pb;
+        }
+    }
+    __syncwarp();
+}
+
 /* A u32 to out + 4 o: one store where `al` (out 4-aligned), else bytes. */
 static __device__ __forceinline__ void ans_put32(uint8_t *out, uint32_t o, uint32_t v, bool al)
 {
@@ -1098,27 +1146,35 @@ static __device__ __forceinline__ void ans_put32(uint8_t *out, uint32_t o, uint3
         oc_store_le32(out + 4ull * o, v);
 }
 
-/* A CTA of 4 warps per chunk (a persistent grid over chunks); see the
+/* A CTA of W warps per chunk (a persistent grid over chunks); see the
  * file's head; S: the words of a lane's stage.  The stages (dynamic shared
- * memory, ANS_ENC_SMEM(S)) also hold
- * the histogram's per-warp counters before the coding, and a chunk of more
- * tiles than warps keeps its lanes' counts there between its passes. */
-template <uint32_t S>
-static __global__ void __launch_bounds__(ANS_THREADS)
+ * memory, ANS_ENC_SMEM_W(W, S)) also hold the histogram's counters (per
+ * warp for bytes, lane columns for 16-bit data) before the coding.  The
+ * tiles are coded in rounds of W, a warp a tile, each tile once: the
+ * round's tiles staged, placed after the tiles before (a running offset),
+ * copied out; the mode (coded or stored) is the last round's, a stored
+ * chunk overwriting what earlier rounds wrote, and no tile is written past
+ * cap less the low bytes. */
+template <uint32_t S, uint32_t W>
+static __global__ void __launch_bounds__(32u * W)
     ans_k_encode(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                  const size_t *caps, size_t *dst_sizes, oc_status *statuses, uint32_t dtype)
 {
-    extern __shared__ uint32_t ans_stages[]; /* ANS_WARPS x 32 lanes x S words */
+    constexpr uint32_t NT = 32u * W;
+    extern __shared__ uint32_t ans_stages[]; /* W x 32 lanes x S words */
     __shared__ uint32_t counts[256];
     __shared__ ans_table t;
     __shared__ uint4 fe[256];
-    __shared__ uint32_t tw[ANS_WARPS], tov[ANS_WARPS];
-    __shared__ unsigned long long coded_words;
+    __shared__ uint32_t tw[W], tov[W];
     uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
     uint32_t w = own_type_width(dtype);
     uint32_t(*wcounts)[256] = reinterpret_cast<uint32_t(*)[256]>(ans_stages);
+    /* 16-bit data's lane columns: HC of them, the most the stages hold (a power of two, <= 32) */
+    constexpr uint32_t HW = W * ANS_LANES * S / 256u;
+    constexpr uint32_t HC = HW >= 32u ? 32u : HW >= 16u ? 16u : HW >= 8u ? 8u : HW >= 4u ? 4u : 1u;
+    uint32_t *hcols = ans_stages;
+    const uint32_t hc = lane & (HC - 1u);
     uint32_t *stage = ans_stages + (size_t)warp * ANS_LANES * S;
-    uint16_t *kcache = reinterpret_cast<uint16_t *>(ans_stages); /* a long chunk's counts */
     for (size_t ci = blockIdx.x; ci < n; ci += gridDim.x) {
         const uint8_t *p = (const uint8_t *)src[ci];
         uint64_t len = src_sizes[ci];
@@ -1135,93 +1191,92 @@ static __global__ void __launch_bounds__(ANS_THREADS)
         ans_shape_of(len, w ? w : 1u, &sh);
         uint64_t total = 0;
         if (st == OC_OK) {
-            for (uint32_t s = threadIdx.x; s < 256; s += ANS_THREADS)
-                counts[s] = 0;
-            for (uint32_t s = threadIdx.x; s < ANS_WARPS * 256u; s += ANS_THREADS)
-                wcounts[s / 256u][s % 256u] = 0;
-            if (threadIdx.x == 0)
-                coded_words = 0;
+            for (uint32_t s = threadIdx.x; s < (sh.split ? 256u * HC : W * 256u); s += NT)
+                ans_stages[s] = 0; /* wcounts, or hcols */
             __syncthreads();
             /* the histogram: bytes into each warp's counters by shared atomics, 16-bit data's
-             * exponent bytes (few distinct) by match_any and one atomic a value; the chunk read
-             * as 16-byte vectors, ANS_HIST_VEC a thread at once (8 DRAM round trips for 64 KiB),
-             * the rest (a tail under 16 bytes, or an unaligned chunk) by bytes */
+             * exponent bytes (few distinct values, so a warp's 32 often share one) into HC lane
+             * columns (lane L's counter of s at word HC s + L % HC: HC lanes at once on HC banks,
+             * no match_any); the symbol bytes read as 16-byte vectors from the first 16-byte
+             * boundary, ANS_HIST_VEC a thread at once (8 DRAM round trips for 64 KiB, whatever the
+             * chunk's alignment), and the at most 30 bytes before and after them one a thread */
             const bool wh = !sh.split;
-            uint64_t n16 = ((uintptr_t)p & 15u) == 0 ? len / 16u : 0u;
-            const uint4 *p4 = reinterpret_cast<const uint4 *>(p);
-            for (uint64_t b0 = 0; b0 < n16; b0 += ANS_THREADS * ANS_HIST_VEC) { /* CTA-uniform */
+            const uint64_t L = sh.split ? 2u * sh.nsym : len; /* the bytes holding the symbols */
+            const uint64_t h0 = (16u - ((uintptr_t)p & 15u)) & 15u, h = h0 < L ? h0 : L;
+            const uint64_t n16 = (L - h) / 16u, e0 = h + 16u * n16; /* edge bytes: [0, h), [e0, L) */
+            const uint32_t par = (uint32_t)(h + 1u) & 1u; /* 16-bit data: its symbols' bytes' parity */
+            const uint4 *p4 = reinterpret_cast<const uint4 *>(p + h);
+            for (uint64_t b0 = 0; b0 < n16; b0 += NT * ANS_HIST_VEC) { /* CTA-uniform */
                 uint4 v[ANS_HIST_VEC];
 #pragma unroll
                 for (uint32_t u = 0; u < ANS_HIST_VEC; u++) {
-                    uint64_t i = b0 + (uint64_t)u * ANS_THREADS + threadIdx.x;
+                    uint64_t i = b0 + (uint64_t)u * NT + threadIdx.x;
                     v[u] = i < n16 ? __ldg(p4 + i) : make_uint4(0, 0, 0, 0);
                 }
 #pragma unroll
                 for (uint32_t u = 0; u < ANS_HIST_VEC; u++) {
-                    bool in = b0 + (uint64_t)u * ANS_THREADS + threadIdx.x < n16;
+                    if (b0 + (uint64_t)u * NT + threadIdx.x >= n16)
+                        continue;
                     uint32_t wd[4] = {v[u].x, v[u].y, v[u].z, v[u].w};
                     if (wh) {
-                        if (in)
 #pragma unroll
-                            for (uint32_t k = 0; k < 16; k++)
-                                atomicAdd(&wcounts[warp][(wd[k / 4] >> (8 * (k % 4))) & 255u], 1u);
+                        for (uint32_t k = 0; k < 16; k++)
+                            atomicAdd(&wcounts[warp][(wd[k / 4] >> (8 * (k % 4))) & 255u], 1u);
                     } else {
 #pragma unroll
-                        for (uint32_t k = 0; k < 8; k++) { /* the high bytes: 1 and 3 of each word */
-                            uint32_t sy = in ? (wd[k / 2] >> (8 * (2 * (k % 2) + 1))) & 255u : 256u;
-                            uint32_t peers = __match_any_sync(OWN_FULL, sy);
-                            if (sy < 256u && (int)lane == __ffs((int)peers) - 1)
-                                atomicAdd(&counts[sy], (uint32_t)__popc(peers));
-                        }
+                        for (uint32_t k = 0; k < 8; k++) /* bytes par, par + 2, ... of the vector */
+                            atomicAdd(&hcols[((wd[k / 2] >> (8 * (2 * (k % 2) + par))) & 255u) * HC + hc],
+                                      1u);
                     }
                 }
             }
-            for (uint64_t j0 = (n16 * 16u) / (sh.split ? 2u : 1u); j0 < sh.nsym;
-                 j0 += ANS_THREADS * ANS_HIST_AHEAD) { /* CTA-uniform */
-                uint32_t sy[ANS_HIST_AHEAD];
-#pragma unroll
-                for (uint32_t u = 0; u < ANS_HIST_AHEAD; u++) {
-                    uint64_t j = j0 + (uint64_t)u * ANS_THREADS + threadIdx.x;
-                    sy[u] = j < sh.nsym ? ans_sym(p, sh.split, j) : 256u;
-                }
+            for (uint64_t j = threadIdx.x; j < h + (L - e0); j += NT) {
+                uint64_t o = j < h ? j : e0 + (j - h);
+                uint32_t sy = p[o];
+                if (wh)
+                    atomicAdd(&wcounts[warp][sy], 1u);
+                else if (o & 1u)
+                    atomicAdd(&hcols[sy * HC + hc], 1u);
+            }
+            __syncthreads();
+            for (uint32_t s = threadIdx.x; s < 256; s += NT) {
+                uint32_t sum = 0;
                 if (wh) {
 #pragma unroll
-                    for (uint32_t u = 0; u < ANS_HIST_AHEAD; u++)
-                        if (sy[u] < 256u)
-                            atomicAdd(&wcounts[warp][sy[u] & 255u], 1u);
+                    for (uint32_t w2 = 0; w2 < W; w2++)
+                        sum += wcounts[w2][s];
                 } else {
 #pragma unroll
-                    for (uint32_t u = 0; u < ANS_HIST_AHEAD; u++) {
-                        uint32_t peers = __match_any_sync(OWN_FULL, sy[u]);
-                        if (sy[u] < 256u && (int)lane == __ffs((int)peers) - 1)
-                            atomicAdd(&counts[sy[u]], (uint32_t)__popc(peers));
-                    }
+                    for (uint32_t c = 0; c < HC; c++) /* rotated by s: a warp's reads spread over banks */
+                        sum += hcols[s * HC + ((c + s) & (HC - 1u))];
                 }
+                counts[s] = sum;
             }
             __syncthreads();
-            if (wh) {
-                for (uint32_t s = threadIdx.x; s < 256; s += ANS_THREADS) {
-                    uint32_t sum = 0;
-#pragma unroll
-                    for (uint32_t w2 = 0; w2 < ANS_WARPS; w2++)
-                        sum += wcounts[w2][s];
-                    counts[s] = sum;
-                }
-                __syncthreads();
+            if (sh.nsym) {
+                ans_normalize_warp<NT>(counts, sh.nsym, ANS_PB, &t);
+                if (warp == 0) /* the counts are spent: their words take the table's bytes */
+                    ans_table_build_warp(&t, counts);
             }
-            if (sh.nsym)
-                ans_normalize_warp(counts, sh.nsym, ANS_PB, &t);
             __syncthreads();
             if (sh.nsym)
-                for (uint32_t s = threadIdx.x; s < 256; s += ANS_THREADS)
+                for (uint32_t s = threadIdx.x; s < 256; s += NT)
                     ans2_fentry(t.f[s] ? t.f[s] : 1u, t.c[s], ANS_PB, &fe[s]);
             __syncthreads();
-            const bool one = sh.ntiles <= ANS_WARPS; /* CTA-uniform: the whole chunk in one pass */
-            uint32_t kw = 0, xs = 0;
-            if (sh.nsym && one) {
-                if (warp < sh.ntiles) {
-                    uint64_t first = (uint64_t)warp * ANS_TILE;
-                    uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, warp);
+            uint64_t head = OWN_HEADER_SIZE + 1u + t.bytes;
+            head += (4u - head % 4u) % 4u;
+            const uint64_t tab = head, base = tab + 4ull * sh.ntiles;
+            const uint64_t stored = OWN_HEADER_SIZE + 1u + sh.nsym;
+            /* the tiles end at `lim` at most: past it the chunk is stored or too large anyway */
+            const uint64_t lim = cap >= sh.lo + sh.tail ? cap - sh.lo - sh.tail : 0u;
+            uint64_t off = 0; /* the tiles of the rounds before: their bytes (CTA-uniform) */
+            for (uint32_t r0 = 0; sh.nsym && r0 < sh.ntiles; r0 += W) { /* CTA-uniform */
+                const uint32_t tile = r0 + warp;
+                const bool last = r0 + W >= sh.ntiles;
+                uint32_t kw = 0, xs = 0;
+                if (tile < sh.ntiles) {
+                    uint64_t first = (uint64_t)tile * ANS_TILE;
+                    uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, tile);
                     kw = sh.split ? ans2_flane<S, true>(fe, p, first, cnt, lane, stage + lane * S, &xs)
                                   : ans2_flane<S, false>(fe, p, first, cnt, lane, stage + lane * S, &xs);
                     uint32_t sum = own_warp_sum32(kw);
@@ -1229,28 +1284,50 @@ static __global__ void __launch_bounds__(ANS_THREADS)
                     if (lane == 0) {
                         tw[warp] = sum;
                         tov[warp] = ov;
-                        atomicAdd(&coded_words, (unsigned long long)sum);
                     }
                 }
-            } else if (sh.nsym) { /* a long chunk: pass 1 counts, the counts kept in the stages */
-                for (uint32_t tile = warp; tile < sh.ntiles; tile += ANS_WARPS) {
-                    uint64_t first = (uint64_t)tile * ANS_TILE;
-                    uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, tile), x;
-                    uint32_t k = ans2_glane(fe, p, sh.split, first, cnt, lane, NULL, &x);
-                    if (tile < ANS_ECACHE(S))
-                        kcache[tile * ANS_LANES + lane] = (uint16_t)k;
-                    uint32_t sum = own_warp_sum32(k);
-                    if (lane == 0)
-                        atomicAdd(&coded_words, (unsigned long long)sum);
+                __syncthreads();
+                uint64_t rsum = 0, mine = 0; /* the round's bytes; those of its tiles before this warp's */
+                for (uint32_t k = 0; k < W && r0 + k < sh.ntiles; k++) {
+                    mine += k < warp ? ANS2_TILE_HEAD + 4ull * tw[k] : 0u;
+                    rsum += ANS2_TILE_HEAD + 4ull * tw[k];
                 }
+                bool put = true; /* the last round: coded and fitting (the CPU's rule); before it: lim */
+                if (last) {
+                    uint64_t coded = base + off + rsum;
+                    put = coded < stored && coded + sh.lo + sh.tail <= cap;
+                }
+                uint64_t at0 = base + off + mine; /* this tile's place */
+                if (tile < sh.ntiles && put && at0 + ANS2_TILE_HEAD + 4ull * tw[warp] <= lim) {
+                    if (lane == 0)
+                        oc_store_le32(d + tab + 4ull * tile,
+                                      (uint32_t)(off + mine + ANS2_TILE_HEAD + 4u * tw[warp]));
+                    uint8_t *at = d + at0, *wo = at + ANS2_TILE_HEAD;
+                    bool al = ((uintptr_t)at & 3u) == 0;
+                    ans_put32(at, lane, xs, al);
+                    at[4 * ANS_LANES + 2 * lane] = (uint8_t)kw;
+                    at[4 * ANS_LANES + 2 * lane + 1] = (uint8_t)(kw >> 8);
+                    uint32_t incl = own_warp_incl_add32(kw);
+                    if (!tov[warp]) {
+                        /* lane L's words, staged last first, to wo[excl_L ..) first first */
+                        uint32_t excl = incl - kw;
+                        for (uint32_t L = 0; L < ANS_LANES; L++) {
+                            uint32_t nL = __shfl_sync(OWN_FULL, kw, L), eL = __shfl_sync(OWN_FULL, excl, L);
+                            const uint32_t *sL = stage + L * S + nL - 1u;
+                            for (uint32_t j = lane; j < nL; j += 32)
+                                ans_put32(wo, eL + j, *(sL - j), al);
+                        }
+                    } else { /* a lane past its stage: the tile again, straight to its place */
+                        uint64_t first = (uint64_t)tile * ANS_TILE;
+                        uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, tile), x;
+                        ans2_glane(fe, p, sh.split, first, cnt, lane, wo + 4ull * incl, &x);
+                    }
+                }
+                off += rsum;
+                if (!last)
+                    __syncthreads(); /* the stages and tw are the next round's */
             }
-            __syncthreads();
-            uint64_t head = OWN_HEADER_SIZE + 1u + t.bytes;
-            head += (4u - head % 4u) % 4u;
-            uint64_t coded =
-                sh.nsym ? head + 4ull * sh.ntiles + ANS2_TILE_HEAD * (uint64_t)sh.ntiles + 4ull * coded_words
-                        : ~0ull;
-            uint64_t stored = OWN_HEADER_SIZE + 1u + sh.nsym;
+            uint64_t coded = sh.nsym ? base + off : ~0ull;
             uint32_t mode = coded < stored;
             total = (mode ? coded : stored) + sh.lo + sh.tail;
             if (total > cap) {
@@ -1260,100 +1337,30 @@ static __global__ void __launch_bounds__(ANS_THREADS)
                 if (threadIdx.x == 0) {
                     own_header_write_v(d, OWN_ID_ANS, ANS_VERSION, dtype, 0, (uint32_t)len);
                     d[OWN_HEADER_SIZE] = (uint8_t)mode;
-                    if (mode) {
-                        uint64_t at = pos + ans_table_write(&t, d + pos);
-                        while (at < head)
-                            d[at++] = 0;
-                    }
                 }
-                uint64_t tab = head, base = tab + 4ull * sh.ntiles;
-                if (mode && one) {
-                    if (warp < sh.ntiles) {
-                        uint32_t off = 0; /* the tile's place: the sizes of the tiles before it */
-                        for (uint32_t k = 0; k < warp; k++)
-                            off += ANS2_TILE_HEAD + 4u * tw[k];
-                        if (lane == 0)
-                            oc_store_le32(d + tab + 4ull * warp, off + ANS2_TILE_HEAD + 4u * tw[warp]);
-                        uint8_t *at = d + base + off, *wo = at + ANS2_TILE_HEAD;
-                        bool al = ((uintptr_t)at & 3u) == 0;
-                        ans_put32(at, lane, xs, al);
-                        at[4 * ANS_LANES + 2 * lane] = (uint8_t)kw;
-                        at[4 * ANS_LANES + 2 * lane + 1] = (uint8_t)(kw >> 8);
-                        uint32_t incl = own_warp_incl_add32(kw);
-                        if (!tov[warp]) {
-                            /* lane L's words, staged last first, to wo[excl_L ..) first first */
-                            uint32_t excl = incl - kw;
-                            for (uint32_t L = 0; L < ANS_LANES; L++) {
-                                uint32_t nL = __shfl_sync(OWN_FULL, kw, L),
-                                         eL = __shfl_sync(OWN_FULL, excl, L);
-                                const uint32_t *sL = stage + L * S + nL - 1u;
-                                for (uint32_t j = lane; j < nL; j += 32)
-                                    ans_put32(wo, eL + j, *(sL - j), al);
-                            }
-                        } else { /* a lane past its stage: the tile again, straight to its place */
-                            uint64_t first = (uint64_t)warp * ANS_TILE;
-                            uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, warp), x;
-                            ans2_glane(fe, p, sh.split, first, cnt, lane, wo + 4ull * incl, &x);
-                        }
-                    }
-                    pos = base + ANS2_TILE_HEAD * (uint64_t)sh.ntiles + 4ull * coded_words;
-                } else if (mode) {
-                    /* more tiles than warps: each tile counted (sizes into the tile table), the
-                     * table's end offsets by a warp scan, each tile coded again to its place */
-                    for (uint32_t tile = warp; tile < sh.ntiles; tile += ANS_WARPS) {
-                        uint64_t first = (uint64_t)tile * ANS_TILE;
-                        uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, tile), x;
-                        uint32_t k = tile < ANS_ECACHE(S)
-                                         ? kcache[tile * ANS_LANES + lane]
-                                         : ans2_glane(fe, p, sh.split, first, cnt, lane, NULL, &x);
-                        uint32_t sum = own_warp_sum32(k);
-                        if (lane == 0)
-                            oc_store_le32(d + tab + 4ull * tile, ANS2_TILE_HEAD + 4u * sum);
-                    }
-                    __syncthreads();
-                    if (warp == 0) {
-                        uint32_t carry = 0;
-                        for (uint32_t b0 = 0; b0 < sh.ntiles; b0 += 32) {
-                            uint32_t tile = b0 + lane;
-                            uint32_t size = tile < sh.ntiles ? oc_load_le32(d + tab + 4ull * tile) : 0u;
-                            uint32_t incl = own_warp_incl_add32(size);
-                            if (tile < sh.ntiles)
-                                oc_store_le32(d + tab + 4ull * tile, carry + incl);
-                            carry += own_warp_last32(incl);
-                            __syncwarp();
-                        }
-                    }
-                    __syncthreads();
-                    for (uint32_t tile = warp; tile < sh.ntiles; tile += ANS_WARPS) {
-                        uint64_t first = (uint64_t)tile * ANS_TILE;
-                        uint32_t cnt = own_tile_elems(sh.nsym, ANS_TILE, tile), x;
-                        uint32_t k = tile < ANS_ECACHE(S)
-                                         ? kcache[tile * ANS_LANES + lane]
-                                         : ans2_glane(fe, p, sh.split, first, cnt, lane, NULL, &x);
-                        uint32_t incl = own_warp_incl_add32(k);
-                        uint8_t *at = d + base + (tile ? oc_load_le32(d + tab + 4ull * (tile - 1)) : 0u);
-                        ans2_glane(fe, p, sh.split, first, cnt, lane, at + ANS2_TILE_HEAD + 4ull * incl, &x);
-                        oc_store_le32(at + 4 * lane, x);
-                        at[4 * ANS_LANES + 2 * lane] = (uint8_t)k;
-                        at[4 * ANS_LANES + 2 * lane + 1] = (uint8_t)(k >> 8);
-                    }
-                    pos = base + ANS2_TILE_HEAD * (uint64_t)sh.ntiles + 4ull * coded_words;
+                if (mode) {
+                    /* the table and the zeros after it (ans_table_build_warp's bytes) */
+                    for (uint64_t j = threadIdx.x; j < head - pos; j += NT)
+                        d[pos + j] = reinterpret_cast<const uint8_t *>(counts)[j];
+                    pos = coded;
                 } else {
-                    for (uint64_t j = threadIdx.x; j < sh.nsym; j += ANS_THREADS)
+                    if (sh.ntiles > W)
+                        __syncthreads(); /* the earlier rounds' tiles before the stored bytes over them */
+                    for (uint64_t j = threadIdx.x; j < sh.nsym; j += NT)
                         d[pos + j] = (uint8_t)ans_sym(p, sh.split, j);
                     pos += sh.nsym;
                 }
                 /* the stored low bytes: 4 a thread (8 bytes read, one u32 written) where aligned */
                 if (sh.lo && (((uintptr_t)(d + pos) & 3u) | ((uintptr_t)p & 7u)) == 0) {
                     uint64_t n4 = sh.lo / 4u;
-                    for (uint64_t j = threadIdx.x; j < n4; j += ANS_THREADS) {
+                    for (uint64_t j = threadIdx.x; j < n4; j += NT) {
                         uint2 v = __ldg(reinterpret_cast<const uint2 *>(p) + j);
                         reinterpret_cast<uint32_t *>(d + pos)[j] = __byte_perm(v.x, v.y, 0x6420);
                     }
-                    for (uint64_t j = 4u * n4 + threadIdx.x; j < sh.lo; j += ANS_THREADS)
+                    for (uint64_t j = 4u * n4 + threadIdx.x; j < sh.lo; j += NT)
                         d[pos + j] = p[2 * j];
                 } else {
-                    for (uint64_t j = threadIdx.x; j < sh.lo; j += ANS_THREADS)
+                    for (uint64_t j = threadIdx.x; j < sh.lo; j += NT)
                         d[pos + j] = p[2 * j];
                 }
                 if (sh.tail && threadIdx.x == 0)
@@ -1380,28 +1387,28 @@ static void ans_encode_args(const oc_gpu_config *cfg, own_encode_args *a)
 /* ---- the codec -------------------------------------------------------------------- */
 
 static const own_gpu_kernels ans_kernels = {
-    (const void *)ans_k_headers<4>,          /* headers: groups of 4 tiles */
-    (const void *)ans_k_groups<4>,           /* tiles: a group of 4 tiles per CTA of 4 warps */
-    ANS_DTHREADS(4),                         /* tile_threads */
-    ANS_GROUPS_SMEM(4),                      /* tile_smem: the decode table and the warps' windows */
-    (const void *)ans_k_encode<ANS_ESTAGE1>, /* encode: 1-byte symbols */
-    ANS_THREADS,                             /* encode_threads */
-    ANS_ENC_SMEM(ANS_ESTAGE1),               /* encode_smem: the lanes' word stages */
+    (const void *)ans_k_headers<4>, /* headers: groups of 4 tiles */
+    (const void *)ans_k_groups<4>,  /* tiles: a group of 4 tiles per CTA of 4 warps */
+    ANS_DTHREADS(4),                /* tile_threads */
+    ANS_GROUPS_SMEM(4),             /* tile_smem: the decode table and the warps' windows */
+    (const void *)ans_k_encode<ANS_ESTAGE1, ANS_WARPS>, /* encode: 1-byte symbols */
+    ANS_THREADS,                                        /* encode_threads */
+    ANS_ENC_SMEM(ANS_ESTAGE1),                          /* encode_smem: the lanes' word stages */
     ans_encode_args};
 
-/* The same codec for 16-bit data: smaller encoder stages (more CTAs an SM),
- * and decoding CTAs of 2 warps, since a 64 KiB chunk of 16-bit values has 2
- * tiles and half of a 4-warp CTA would idle (12 CTAs of 2 warps an SM, 80
- * registers).  H200, 1 GiB (bench/gpu/owncodecs/NOTES.md, session 12):
+/* The same codec for 16-bit data: smaller encoder stages and CTAs of 2 warps
+ * for both directions, since a 64 KiB chunk of 16-bit values has 2 tiles
+ * and half of a 4-warp CTA would idle.  Decoding: 12 CTAs of 2 warps an SM,
+ * 80 registers; H200, 1 GiB (bench/gpu/owncodecs/NOTES.md, session 12):
  * bf16 in 64 KiB chunks 1.21x the 4-warp decoder (902-906 GB/s), in 1 MiB
  * chunks 0.98-0.99x; text, if a caller calls it 16-bit, 0.82x. */
 static const own_gpu_kernels ans_kernels_w2 = {(const void *)ans_k_headers<2>,
                                                (const void *)ans_k_groups<2>,
                                                ANS_DTHREADS(2),
                                                ANS_GROUPS_SMEM(2),
-                                               (const void *)ans_k_encode<ANS_ESTAGE2>,
-                                               ANS_THREADS,
-                                               ANS_ENC_SMEM(ANS_ESTAGE2),
+                                               (const void *)ans_k_encode<ANS_ESTAGE2, ANS_WARPS2>,
+                                               ANS_WARPS2 * 32u,
+                                               ANS_ENC_SMEM_W(ANS_WARPS2, ANS_ESTAGE2),
                                                ans_encode_args};
 
 OWN_GPU_LAUNCHES(ans, ans_kernels)

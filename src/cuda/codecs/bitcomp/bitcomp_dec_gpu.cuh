@@ -87,6 +87,23 @@ static __device__ __forceinline__ uint32_t bc_dep_runs(uint32_t x, const bc_runs
            (((x >> r->in[2]) & r->m[2]) << r->lo[2]) | (((x >> r->in[3]) & r->m[3]) << r->lo[3]);
 }
 
+/* The lane's exception of a patched block (lanes below nx; the others get
+ * position 0xffffffff, which no round holds, and high part 0): its 7-bit
+ * position (returned) and its kx high bits (*xh), read once a block by
+ * bc_dec_patched32 and bc_dec_xrank32 (k + kx <= 32). */
+static __device__ __forceinline__ uint32_t bc_lane_exc32(const uint32_t *S, uint32_t x0, uint32_t kx,
+                                                         uint32_t nx, uint32_t *xh)
+{
+    uint32_t L = OWN_LANE(), xp = 0xffffffffu;
+    *xh = 0;
+    if (L < nx) {
+        uint32_t q = x0 + L * (7u + kx);
+        xp = bc_get32(S, q, 0x7fu);
+        *xh = bc_get32(S, q + 7u, bc_mask32(kx));
+    }
+    return xp;
+}
+
 /* Version 2's patched blocks (PDELTA, PFLT): the core's bc_dec_patched_block
  * (the same values) in the style of the loops below - 32-bit arithmetic and
  * bc_get32 for 1-4 byte elements, bc_get64 for 8, the lane's exception read
@@ -103,12 +120,7 @@ static __device__ __forceinline__ void bc_dec_patched32(const uint32_t *S, const
     const uint32_t p0 = (uint32_t)bl->poff, km = bc_mask32(k), x0 = p0 + (cnt - d) * k;
     const uint32_t a = (uint32_t)bl->a, bb = (uint32_t)bl->b;
     const int al = ((uintptr_t)out & (W - 1u)) == 0;
-    uint32_t xp = 0xffffffffu, xh = 0; /* this lane's exception (none: a position no round holds) */
-    if (L < nx) {
-        uint32_t q = x0 + L * (7u + kx);
-        xp = bc_get32(S, q, 0x7fu);
-        xh = bc_get32(S, q + 7u, bc_mask32(kx)); /* k + kx <= 32 */
-    }
+    uint32_t xh, xp = bc_lane_exc32(S, x0, kx, nx, &xh);
     uint32_t carry = 0;
     for (uint32_t base = 0; base < cnt; base += OWN_NLANES) {
         uint32_t e = base + L;
@@ -287,12 +299,7 @@ static __device__ __forceinline__ void bc_dec_xrank32(const uint32_t *S, const b
     const uint32_t p0 = (uint32_t)bl->poff, km = bc_mask32(k), x0 = p0 + (cnt - d) * k;
     const uint32_t a = (uint32_t)bl->a, bb = (uint32_t)bl->b;
     const int al = ((uintptr_t)out & (W - 1u)) == 0;
-    uint32_t xp = 0xffffffffu, xh = 0;
-    if (L < nx) {
-        uint32_t q = x0 + L * (7u + kx);
-        xp = bc_get32(S, q, 0x7fu);
-        xh = bc_get32(S, q + 7u, bc_mask32(kx));
-    }
+    uint32_t xh, xp = bc_lane_exc32(S, x0, kx, nx, &xh);
     uint32_t prev = __shfl_up_sync(OWN_FULL, xp, 1);
     if (__any_sync(OWN_FULL, L > 0 && L < nx && xp <= prev)) { /* not strictly increasing */
         bc_dec_patched32<W>(S, bl, out);
@@ -323,6 +330,20 @@ static __device__ __forceinline__ void bc_dec_xrank32(const uint32_t *S, const b
     }
 }
 
+/* bc_lane_exc32 for 8-byte elements (bc_dec_patched64, bc_dec_xrank64). */
+static __device__ __forceinline__ uint32_t bc_lane_exc64(const uint32_t *S, uint32_t x0, uint32_t kx,
+                                                         uint32_t nx, uint64_t *xh)
+{
+    uint32_t L = OWN_LANE(), xp = 0xffffffffu;
+    *xh = 0;
+    if (L < nx) {
+        uint32_t q = x0 + L * (7u + kx);
+        xp = (uint32_t)bc_get64(S, q, 0x7fu);
+        *xh = bc_get64(S, q + 7u, own_mask64(kx));
+    }
+    return xp;
+}
+
 static __device__ __forceinline__ void bc_dec_patched64(const uint32_t *S, const bc_block *bl, uint8_t *out)
 {
     const uint32_t L = OWN_LANE();
@@ -330,13 +351,8 @@ static __device__ __forceinline__ void bc_dec_patched64(const uint32_t *S, const
     const uint32_t p0 = (uint32_t)bl->poff, x0 = p0 + (cnt - d) * k;
     const uint64_t km = own_mask64(k), a = bl->a, bb = bl->b;
     const int al = ((uintptr_t)out & 7u) == 0;
-    uint32_t xp = 0xffffffffu;
-    uint64_t xh = 0;
-    if (L < nx) {
-        uint32_t q = x0 + L * (7u + kx);
-        xp = (uint32_t)bc_get64(S, q, 0x7fu);
-        xh = bc_get64(S, q + 7u, own_mask64(kx));
-    }
+    uint64_t xh;
+    uint32_t xp = bc_lane_exc64(S, x0, kx, nx, &xh);
     uint64_t carry = 0;
     for (uint32_t base = 0; base < cnt; base += OWN_NLANES) {
         uint32_t e = base + L;
@@ -370,13 +386,8 @@ static __device__ __forceinline__ void bc_dec_xrank64(const uint32_t *S, const b
     const uint32_t p0 = (uint32_t)bl->poff, x0 = p0 + (cnt - d) * k;
     const uint64_t km = own_mask64(k), a = bl->a, bb = bl->b;
     const int al = ((uintptr_t)out & 7u) == 0;
-    uint32_t xp = 0xffffffffu;
-    uint64_t xh = 0;
-    if (L < nx) {
-        uint32_t q = x0 + L * (7u + kx);
-        xp = (uint32_t)bc_get64(S, q, 0x7fu);
-        xh = bc_get64(S, q + 7u, own_mask64(kx));
-    }
+    uint64_t xh;
+    uint32_t xp = bc_lane_exc64(S, x0, kx, nx, &xh);
     uint32_t prev = __shfl_up_sync(OWN_FULL, xp, 1);
     if (__any_sync(OWN_FULL, L > 0 && L < nx && xp <= prev)) {
         bc_dec_patched64(S, bl, out);

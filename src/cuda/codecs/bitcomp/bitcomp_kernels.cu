@@ -21,7 +21,10 @@
  * word a thread (bc_stage_out32): the same bytes as the CPU's.  Session 9
  * (staged tile, 32-bit statistics): 1.04-1.06x and then 1.6-1.9x on 1-4
  * byte columns; session 10 (the write pass, the choice's end, the copy
- * out): 1.31-1.69x more (H200, bench/gpu/owncodecs/NOTES.md).  The
+ * out): 1.31-1.69x more; session 12 (each block read from the stage once
+ * into registers, every statistic and both patched searches from them,
+ * 8-byte elements too; patched blocks written in 32-bit arithmetic):
+ * 1.23-1.59x more (H200, bench/gpu/owncodecs/NOTES.md).  The
  * header, tile and encode kernels' bodies are
  * own_tiles.cuh's, shared with Cascaded, run with this core's chunk check,
  * tile decoder and chunk compressor; the launches, the scan, the statuses
@@ -46,8 +49,13 @@ static __global__ void bc_k_headers(size_t n, const void *const *src, const size
     own_tiled_headers(n, src, src_sizes, dst, caps, s, bc_chunk_check);
 }
 
-/* A persistent grid over the batch's tiles (bitcomp_dec_gpu.cuh's tile decoder). */
-static __global__ void __launch_bounds__(BCK_THREADS)
+/* A persistent grid over the batch's tiles (bitcomp_dec_gpu.cuh's tile
+ * decoder), bounded to 6 CTAs an SM (the shared-memory limit: 36 KiB a
+ * tile workspace; 40 registers instead of 64, ptxas spills a little):
+ * 1.06-1.10x the 4 CTAs of 64 registers on bf16, f32 and partkey, 1.00x on
+ * orderkey and sorted_partkey (bc_dev "6-ctas", sessions 11 and 12, H200;
+ * bc_dev keeps the unbounded kernel as "4-ctas"). */
+static __global__ void __launch_bounds__(BCK_THREADS, 6)
     bc_k_tiles(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                own_batch_scratch s)
 {
@@ -57,11 +65,20 @@ static __global__ void __launch_bounds__(BCK_THREADS)
 
 /* ---- compression ------------------------------------------------------------ */
 
+/* What the choice of a block of 1-4 byte elements (but f32) leaves for
+ * the tile's pick (bc_enc_pick_layout): its statistics. */
+typedef struct bc_pick_in {
+    uint32_t umin, umax, and_, or_, nnz, f[9], bm[4];
+    bc_patch pd, pf;
+} bc_pick_in;
+
 /* The encoder's workspace: the core's, then the tile's input (the largest
- * tile: 32 KiB), 68.5 KiB, still 3 CTAs an SM (206 of 228 KiB). */
+ * tile: 32 KiB) and the blocks' statistics for the pick, 72.9 KiB, still
+ * 3 CTAs an SM (219 of 228 KiB). */
 typedef struct bc_ws_in {
     bc_ws ws;
     uint4 in[BC_TILE_MAX_BYTES / 16u];
+    bc_pick_in pick[BC_BLOCKS];
 } bc_ws_in;
 
 /* bytes of src into in (every thread of the CTA; then a barrier): 16-byte
@@ -106,7 +123,12 @@ static __device__ __forceinline__ void bc_in_stage(uint4 *in, const uint8_t *src
  * choice tries decimals, take the core's bc_enc_pick on the statistics
  * widened.  The same choices, so the same bytes (bc_dev compares them with
  * the core's; ncu on bf16: 1.74 G executed instructions instead of 2.58 G
- * in session 9).  8-byte elements take the core's bc_enc_choose. */
+ * in session 9).  Session 12 ("onepass", bc_dev): the block read from the
+ * stage once into registers (4 elements a lane, each one's predecessor by
+ * one shuffle) and every statistic - the frames' maxima, PDELTA's and
+ * PFLT's residual lengths included - computed from them (before: 3 passes
+ * over the stage on integers, 5 on floats); 8-byte elements the same in
+ * 64-bit (bc_enc_choose64; before: the core's bc_enc_choose). */
 template <uint32_t W> static __device__ __forceinline__ uint32_t bc_ld32(const uint8_t *p, uint32_t e)
 {
     if (W == 4)
@@ -169,15 +191,15 @@ static __device__ __forceinline__ uint32_t bc_base32(uint32_t umin, uint32_t uma
     return ws < wu ? ((uint32_t)smin & m) : umin;
 }
 
-/* bc_enc_pick without decimals (flt == 0), lane 0, the same choice. */
-static __device__ void bc_enc_pick32(const bc_ws *ws, bc_block *bl, const uint8_t *p, uint32_t w,
-                                     uint32_t cnt, uint32_t m, uint32_t umin, uint32_t umax, uint32_t and_,
-                                     uint32_t or_, const uint32_t *f, uint32_t nnz, const uint32_t *bm,
-                                     const bc_patch *pd, const bc_patch *pf)
+/* bc_enc_pick without decimals (flt == 0), the same choice; scalar, in the
+ * lane that calls it (bc_enc_pick_layout: a lane a block). */
+static __device__ __forceinline__ void bc_enc_pick32_one(const bc_ws *ws, bc_block *bl, const uint8_t *p,
+                                                         uint32_t w, uint32_t cnt, uint32_t m, uint32_t umin,
+                                                         uint32_t umax, uint32_t and_, uint32_t or_,
+                                                         const uint32_t *f, uint32_t nnz, const uint32_t *bm,
+                                                         const bc_patch *pd, const bc_patch *pf)
 {
     /* f: fo, fx, fbase, do, dx, dbase, no, nx, nbase */
-    if (OWN_LANE() != 0)
-        return;
     uint32_t fs = f[0] ? (uint32_t)__ffs((int)f[0]) - 1u : 0u, fk = bc_bits32(f[1] >> fs);
     uint32_t ds = f[3] ? (uint32_t)__ffs((int)f[3]) - 1u : 0u, dk = bc_bits32(f[4] >> ds);
     uint32_t ns = f[6] ? (uint32_t)__ffs((int)f[6]) - 1u : 0u, nk = bc_bits32(f[7] >> ns);
@@ -222,36 +244,80 @@ static __device__ void bc_enc_pick32(const bc_ws *ws, bc_block *bl, const uint8_
     bl->pbits = bc_payload_bits(bl);
 }
 
+#define BC_PER_LANE (BC_BLOCK / OWN_NLANES) /* elements of a block a lane holds: 4 */
+
+/* The core's bc_patch_search from residuals in registers (has[j]: element
+ * j of the lane is a residual; r[j] its value): the same k, nx, kx, bits. */
+static __device__ __forceinline__ bc_patch bc_patch_regs32(const uint32_t *r, const uint32_t *has,
+                                                           uint32_t nv, uint64_t base)
+{
+    bc_patch out = {0, 0, 0, 0, base, 0};
+    uint32_t len[BC_PER_LANE], mb = 0;
+#pragma unroll
+    for (uint32_t j = 0; j < BC_PER_LANE; j++) {
+        len[j] = has[j] ? bc_bits32(r[j]) : 0u;
+        mb = max(mb, len[j]);
+    }
+    mb = __reduce_max_sync(OWN_FULL, mb);
+    uint32_t best = 0xffffffffu;
+    for (uint32_t k = mb; k-- > 0;) {
+        uint32_t c = 0;
+#pragma unroll
+        for (uint32_t j = 0; j < BC_PER_LANE; j++)
+            c += len[j] > k;
+        c = __reduce_add_sync(OWN_FULL, c);
+        if (c > BC_NX)
+            break;
+        uint32_t cost = nv * k + c * (7u + mb - k);
+        if (cost < best)
+            best = cost, out.ok = 1, out.k = k, out.nx = c, out.kx = mb - k, out.bits = cost;
+    }
+    return out;
+}
+
+/* The blocks of warp wp: statistics, frames, patched searches from the
+ * registers, then the pick (bc_enc_pick32; f32: the core's bc_enc_pick). */
 template <uint32_t W>
 static __device__ void bc_enc_choose32(bc_ws *ws, const uint8_t *src, uint32_t wp, uint32_t nw)
 {
     const uint32_t w = W, bits = 8u * W;
     const uint64_t m = own_mask64(bits);
-    const uint32_t m32 = (uint32_t)m;
+    const uint32_t m32 = (uint32_t)m, L = OWN_LANE();
+    const int patched = ws->version >= 2u && ws->algo == 0;
     for (uint32_t b = wp; b < ws->nb; b += nw) {
         bc_block *bl = &ws->blk[b];
         uint32_t cnt = bc_block_count(ws->cnt, b);
         const uint8_t *p = src + (uint64_t)b * BC_BLOCK * w;
+        uint32_t v[BC_PER_LANE], dv[BC_PER_LANE], ok[BC_PER_LANE], okd[BC_PER_LANE];
+        uint32_t prev = 0;
+#pragma unroll
+        for (uint32_t j = 0; j < BC_PER_LANE; j++) { /* the one read of the block */
+            uint32_t e = j * OWN_NLANES + L;
+            ok[j] = e < cnt;
+            v[j] = ok[j] ? bc_ld32<W>(p, e) : 0u;
+        }
         bc_stats32 a, d, z;
         bc_s32_init(&a);
         bc_s32_init(&d);
         bc_s32_init(&z);
-        uint32_t nnz = 0, bm[4] = {0, 0, 0, 0}, carry = 0;
-        for (uint32_t base = 0; base < cnt; base += OWN_NLANES) {
-            uint32_t e = base + OWN_LANE();
-            uint32_t pv, v = bc_ld32_pair<W>(p, e, cnt, &carry, &pv);
-            if (e < cnt) {
-                bc_s32_add<W>(&a, v);
-                if (e > 0)
-                    bc_s32_add<W>(&d, (v - pv) & m32);
-                if (v) {
-                    bc_s32_add<W>(&z, v);
-                    nnz++;
-                }
+        uint32_t nnz = 0, bm[BC_PER_LANE];
+#pragma unroll
+        for (uint32_t j = 0; j < BC_PER_LANE; j++) {
+            uint32_t e = j * OWN_NLANES + L;
+            uint32_t up = __shfl_up_sync(OWN_FULL, v[j], 1);
+            uint32_t pv = L == 0 ? prev : up;
+            prev = __shfl_sync(OWN_FULL, v[j], 31);
+            dv[j] = (v[j] - pv) & m32;
+            okd[j] = ok[j] && e > 0;
+            if (ok[j])
+                bc_s32_add<W>(&a, v[j]);
+            if (okd[j])
+                bc_s32_add<W>(&d, dv[j]);
+            if (ok[j] && v[j]) {
+                bc_s32_add<W>(&z, v[j]);
+                nnz++;
             }
-            uint32_t ball = own_ballot(e < cnt && v != 0);
-            if (OWN_LANE() == 0)
-                bm[base / 32] = ball;
+            bm[j] = own_ballot(ok[j] && v[j] != 0);
         }
         uint32_t aumin = __reduce_min_sync(OWN_FULL, a.umin), aumax = __reduce_max_sync(OWN_FULL, a.umax);
         int32_t asmin = __reduce_min_sync(OWN_FULL, (int)a.smin),
@@ -263,47 +329,201 @@ static __device__ void bc_enc_choose32(bc_ws *ws, const uint8_t *src, uint32_t w
         uint32_t zumin = __reduce_min_sync(OWN_FULL, z.umin), zumax = __reduce_max_sync(OWN_FULL, z.umax);
         int32_t zsmin = __reduce_min_sync(OWN_FULL, (int)z.smin),
                 zsmax = __reduce_max_sync(OWN_FULL, (int)z.smax);
-        nnz = own_warp_sum32(nnz);
+        nnz = __reduce_add_sync(OWN_FULL, nnz);
         uint32_t fb = bc_base32(aumin, aumax, asmin, asmax, m32);
         uint32_t db = cnt > 1 ? bc_base32(dumin, dumax, dsmin, dsmax, m32) : 0u;
         uint32_t nb = nnz ? bc_base32(zumin, zumax, zsmin, zsmax, m32) : 0u;
         uint32_t fo32 = 0, fx32 = 0, do32 = 0, dx32 = 0, no32 = 0, nx32 = 0;
-        carry = 0;
-        for (uint32_t base = 0; base < cnt; base += OWN_NLANES) {
-            uint32_t e = base + OWN_LANE();
-            uint32_t pv, v = bc_ld32_pair<W>(p, e, cnt, &carry, &pv);
-            if (e < cnt) {
-                uint32_t r = (v - fb) & m32;
-                fo32 |= r;
-                fx32 = max(fx32, r);
-                if (e > 0) {
-                    uint32_t dd = ((v - pv) - db) & m32;
-                    do32 |= dd;
-                    dx32 = max(dx32, dd);
-                }
-                if (v) {
-                    uint32_t q = (v - nb) & m32;
-                    no32 |= q;
-                    nx32 = max(nx32, q);
-                }
-            }
+        uint32_t y[BC_PER_LANE], ymax = 0;
+#pragma unroll
+        for (uint32_t j = 0; j < BC_PER_LANE; j++) {
+            uint32_t r = (v[j] - fb) & m32, dd = (dv[j] - db) & m32, q = (v[j] - nb) & m32;
+            if (ok[j])
+                fo32 |= r, fx32 = max(fx32, r);
+            if (okd[j])
+                do32 |= dd, dx32 = max(dx32, dd);
+            if (ok[j] && v[j])
+                no32 |= q, nx32 = max(nx32, q);
+            y[j] = ((v[j] << 1) | (v[j] >> (bits - 1u))) & m32; /* PFLT's rotation */
+            if (ok[j])
+                ymax = max(ymax, y[j]);
         }
-        if (OWN_LANE() == 0)
+        if (L == 0)
             ws->umin[b] = aumin, ws->umax[b] = aumax;
         uint32_t f[9] = {__reduce_or_sync(OWN_FULL, fo32), __reduce_max_sync(OWN_FULL, fx32), fb,
                          __reduce_or_sync(OWN_FULL, do32), __reduce_max_sync(OWN_FULL, dx32), db,
                          __reduce_or_sync(OWN_FULL, no32), __reduce_max_sync(OWN_FULL, nx32), nb};
-        bc_patch pd, pf;
-        bc_patch_both(ws, p, w, cnt, db, m, &pd, &pf);
-        if (ws->flt == 0) {
-            bc_enc_pick32(ws, bl, p, w, cnt, m32, aumin, aumax, aand, aor, f, nnz, bm, &pd, &pf);
+        bc_patch pd = {0, 0, 0, 0, 0, 0}, pf = pd;
+        if (patched && cnt > 1) { /* PDELTA: the deltas minus dmin */
+            uint32_t r[BC_PER_LANE];
+#pragma unroll
+            for (uint32_t j = 0; j < BC_PER_LANE; j++)
+                r[j] = (dv[j] - db) & m32;
+            pd = bc_patch_regs32(r, okd, cnt - 1u, db);
+        }
+        if (patched && ws->fp) { /* PFLT: the maximum minus the rotated values */
+            uint32_t base = __reduce_max_sync(OWN_FULL, ymax), r[BC_PER_LANE];
+#pragma unroll
+            for (uint32_t j = 0; j < BC_PER_LANE; j++)
+                r[j] = (base - y[j]) & m32;
+            pf = bc_patch_regs32(r, ok, cnt, base);
+        }
+        uint32_t bml[4] = {bm[0], bm[1], bm[2], bm[3]};
+        if (ws->flt == 0) { /* the statistics for the tile's pick (bc_enc_pick_layout) */
+            bc_pick_in *t = &((bc_ws_in *)ws)->pick[b];
+            if (L == 0) {
+                t->umin = aumin, t->umax = aumax, t->and_ = aand, t->or_ = aor, t->nnz = nnz;
+                for (uint32_t q = 0; q < 9; q++)
+                    t->f[q] = f[q];
+                for (uint32_t q = 0; q < 4; q++)
+                    t->bm[q] = bml[q];
+                t->pd = pd, t->pf = pf;
+            }
         } else { /* f32: the core's choice, decimals tried, on the widened statistics */
             bc_stats sv = {aumin, aumax, aand, aor, (int64_t)asmin, (int64_t)asmax};
-            bc_sums t = {f[0], f[1], fb, f[3], f[4], db, f[6], f[7], nb, nnz, {bm[0], bm[1], bm[2], bm[3]},
-                         pd,   pf};
+            bc_sums t = {
+                f[0], f[1], fb, f[3], f[4], db, f[6], f[7], nb, nnz, {bml[0], bml[1], bml[2], bml[3]},
+                pd,   pf};
             bc_enc_pick(ws, bl, p, w, cnt, m, &sv, &t);
         }
     }
+}
+
+/* The same for 8-byte elements: the core's bc_enc_choose (64-bit
+ * statistics, its reductions, bc_enc_pick with f64's decimals) with the
+ * block read once into registers and both patched searches from them. */
+static __device__ __forceinline__ bc_patch bc_patch_regs64(const uint64_t *r, const uint32_t *has,
+                                                           uint32_t nv, uint64_t base)
+{
+    bc_patch out = {0, 0, 0, 0, base, 0};
+    uint32_t len[BC_PER_LANE], mb = 0;
+#pragma unroll
+    for (uint32_t j = 0; j < BC_PER_LANE; j++) {
+        len[j] = has[j] ? own_bits64(r[j]) : 0u;
+        mb = max(mb, len[j]);
+    }
+    mb = __reduce_max_sync(OWN_FULL, mb);
+    uint32_t best = 0xffffffffu;
+    for (uint32_t k = mb; k-- > 0;) {
+        uint32_t c = 0;
+#pragma unroll
+        for (uint32_t j = 0; j < BC_PER_LANE; j++)
+            c += len[j] > k;
+        c = __reduce_add_sync(OWN_FULL, c);
+        if (c > BC_NX)
+            break;
+        uint32_t cost = nv * k + c * (7u + mb - k);
+        if (cost < best)
+            best = cost, out.ok = 1, out.k = k, out.nx = c, out.kx = mb - k, out.bits = cost;
+    }
+    return out;
+}
+
+static __device__ void bc_enc_choose64(bc_ws *ws, const uint8_t *src, uint32_t wp, uint32_t nw)
+{
+    const uint32_t w = 8, bits = 64, L = OWN_LANE();
+    const uint64_t m = own_mask64(bits);
+    const int patched = ws->version >= 2u && ws->algo == 0;
+    for (uint32_t b = wp; b < ws->nb; b += nw) {
+        bc_block *bl = &ws->blk[b];
+        uint32_t cnt = bc_block_count(ws->cnt, b);
+        const uint8_t *p = src + (uint64_t)b * BC_BLOCK * w;
+        uint64_t v[BC_PER_LANE], dv[BC_PER_LANE], prev = 0;
+        uint32_t ok[BC_PER_LANE], okd[BC_PER_LANE];
+#pragma unroll
+        for (uint32_t j = 0; j < BC_PER_LANE; j++) {
+            uint32_t e = j * OWN_NLANES + L;
+            ok[j] = e < cnt;
+            v[j] = ok[j] ? ((const uint64_t *)p)[e] : 0u; /* the stage is 16-byte aligned */
+        }
+        bc_stats sv, sd, sn;
+        bc_stats_init(&sv);
+        bc_stats_init(&sd);
+        bc_stats_init(&sn);
+        uint32_t nnz = 0, bm[BC_PER_LANE];
+#pragma unroll
+        for (uint32_t j = 0; j < BC_PER_LANE; j++) {
+            uint32_t e = j * OWN_NLANES + L;
+            uint64_t up = __shfl_up_sync(OWN_FULL, v[j], 1);
+            uint64_t pv = L == 0 ? prev : up;
+            prev = __shfl_sync(OWN_FULL, v[j], 31);
+            dv[j] = v[j] - pv;
+            okd[j] = ok[j] && e > 0;
+            if (ok[j])
+                bc_stats_add(&sv, v[j], bits);
+            if (okd[j])
+                bc_stats_add(&sd, dv[j], bits);
+            if (ok[j] && v[j]) {
+                bc_stats_add(&sn, v[j], bits);
+                nnz++;
+            }
+            bm[j] = own_ballot(ok[j] && v[j] != 0);
+        }
+        bc_stats_reduce(&sv);
+        bc_stats_reduce(&sd);
+        bc_stats_reduce(&sn);
+        nnz = __reduce_add_sync(OWN_FULL, nnz);
+        uint64_t fbase = bc_base(sv.umin, sv.umax, sv.smin, sv.smax, m);
+        uint64_t dbase = cnt > 1 ? bc_base(sd.umin, sd.umax, sd.smin, sd.smax, m) : 0;
+        uint64_t nbase = nnz ? bc_base(sn.umin, sn.umax, sn.smin, sn.smax, m) : 0;
+        uint64_t fo = 0, fx = 0, dorr = 0, dx = 0, no = 0, nx = 0, y[BC_PER_LANE], ymax = 0;
+#pragma unroll
+        for (uint32_t j = 0; j < BC_PER_LANE; j++) {
+            uint64_t r = v[j] - fbase, dd = dv[j] - dbase, q = v[j] - nbase;
+            if (ok[j])
+                fo |= r, fx = r > fx ? r : fx;
+            if (okd[j])
+                dorr |= dd, dx = dd > dx ? dd : dx;
+            if (ok[j] && v[j])
+                no |= q, nx = q > nx ? q : nx;
+            y[j] = bc_rotl1(v[j], bits);
+            if (ok[j])
+                ymax = y[j] > ymax ? y[j] : ymax;
+        }
+        fo = own_warp_or64(fo), dorr = own_warp_or64(dorr), no = own_warp_or64(no);
+        fx = own_warp_max_u64(fx), dx = own_warp_max_u64(dx), nx = own_warp_max_u64(nx);
+        bc_sums t = {fo,  fx, fbase, dorr, dx, dbase, no, nx, nbase, nnz, {bm[0], bm[1], bm[2], bm[3]},
+                     {0}, {0}};
+        if (patched && cnt > 1) {
+            uint64_t r[BC_PER_LANE];
+#pragma unroll
+            for (uint32_t j = 0; j < BC_PER_LANE; j++)
+                r[j] = dv[j] - dbase;
+            t.pd = bc_patch_regs64(r, okd, cnt - 1u, dbase);
+        }
+        if (patched && ws->fp) {
+            uint64_t base = own_warp_max_u64(ymax), r[BC_PER_LANE];
+#pragma unroll
+            for (uint32_t j = 0; j < BC_PER_LANE; j++)
+                r[j] = base - y[j];
+            t.pf = bc_patch_regs64(r, ok, cnt, base);
+        }
+        if (L == 0)
+            ws->umin[b] = sv.umin, ws->umax[b] = sv.umax;
+        bc_enc_pick(ws, bl, p, w, cnt, m, &sv, &t);
+    }
+}
+
+/* The tile's picks and layout (warp 0): for 1-4 byte elements but f32,
+ * every block's pick at once, a lane a block, from the statistics its
+ * choice left (session 12, bc_dev "lanepick": the pick was lane 0 of each
+ * block's warp, ~200 scalar instructions a block issued by a whole warp;
+ * H200, 1.05x on bf16, 1.03x on partkey, the same bytes); then the core's
+ * layout. */
+template <uint32_t W>
+static __device__ void bc_enc_pick_layout(bc_ws *ws, const uint8_t *src, uint32_t wp, uint32_t nw)
+{
+    if (wp != 0)
+        return;
+    uint32_t b = OWN_LANE();
+    if (ws->flt == 0 && b < ws->nb) {
+        const bc_pick_in *t = &((const bc_ws_in *)ws)->pick[b];
+        bc_enc_pick32_one(ws, &ws->blk[b], src + (uint64_t)b * BC_BLOCK * W, W, bc_block_count(ws->cnt, b),
+                          W == 4 ? 0xffffffffu : (1u << (8u * W)) - 1u, t->umin, t->umax, t->and_, t->or_,
+                          t->f, t->nnz, t->bm, &t->pd, &t->pf);
+    }
+    __syncwarp();
+    bc_enc_layout(ws, wp, nw);
 }
 
 /* ---- the write pass in 32-bit arithmetic (session 10) ------------------------------ */
@@ -365,6 +585,43 @@ static __device__ void bc_enc_header(uint32_t *S, const bc_block *bl, uint32_t b
     }
 }
 
+/* A patched block's payload (PDELTA, PFLT) for elements of W <= 4 bytes:
+ * the core's bc_enc_write_patched (the same bits: every value's k low
+ * bits, then the exceptions in element order ranked by a ballot) with the
+ * residual from one typed load and a shuffle, in 32-bit arithmetic, and
+ * bc_put32's one or two atomicOr (the core: 64-bit residuals, a delta's
+ * two loads, own_put_bits' 64-bit positions).  k + kx <= 8W <= 32. */
+template <uint32_t W>
+static __device__ __forceinline__ void bc_enc_write_patched32(uint32_t *S, const bc_block *bl,
+                                                              const uint8_t *p)
+{
+    const uint32_t m = W == 4 ? 0xffffffffu : (1u << (8u * W)) - 1u, L = OWN_LANE();
+    const uint32_t d = bl->kind == BC_PDELTA, k = bl->k, kx = bl->kx, cnt = bl->cnt, xw = 7u + kx;
+    const uint32_t p0 = (uint32_t)bl->poff, x0 = p0 + (cnt - d) * k;
+    const uint32_t base = d ? (uint32_t)bl->b : (uint32_t)bl->a, km = k >= 32u ? 0xffffffffu : (1u << k) - 1u;
+    uint32_t carry = 0, prev = 0;
+    for (uint32_t b0 = 0; b0 < cnt; b0 += OWN_NLANES) {
+        uint32_t e = b0 + L;
+        uint32_t v = e < cnt ? bc_ld32<W>(p, e) : 0u;
+        uint32_t up = __shfl_up_sync(OWN_FULL, v, 1), pv = L == 0 ? prev : up;
+        prev = __shfl_sync(OWN_FULL, v, 31);
+        int has = e < cnt && e >= d;
+        uint32_t r = d ? ((v - pv) - base) & m : (base - (((v << 1) | (v >> (8u * W - 1u))) & m)) & m;
+        r = has ? r : 0u;
+        int exc = has && bc_bits32(r) > k;
+        uint32_t ball = __ballot_sync(OWN_FULL, exc);
+        uint32_t rank = carry + (uint32_t)__popc(ball & ((1u << L) - 1u));
+        carry += (uint32_t)__popc(ball);
+        if (has && k)
+            bc_put32(S, p0 + (e - d) * k, r & km, k);
+        if (exc) { /* k < 32 */
+            bc_put32(S, x0 + rank * xw, e, 7u);
+            if (kx)
+                bc_put32(S, x0 + rank * xw + 7u, r >> k, kx);
+        }
+    }
+}
+
 /* The core's bc_enc_write for elements of W <= 4 bytes (the same bits):
  * the kind switched on once a block (the core: once an element), typed
  * loads from the staged tile, DELTA's predecessor by a shuffle, a 32-bit
@@ -419,7 +676,7 @@ static __device__ void bc_enc_write32(bc_ws *ws, const uint8_t *src, uint32_t wp
         }
         case BC_PDELTA:
         case BC_PFLT:
-            bc_enc_write_patched(S, bl, p, W, m);
+            bc_enc_write_patched32<W>(S, bl, p);
             break;
         case BC_SPARSE:
             for (uint32_t e = L; e < cnt; e += OWN_NLANES) {
@@ -475,8 +732,15 @@ static __device__ uint32_t bc_encode_tile32(bc_ws *ws, const uint8_t *src, uint3
     else if (w == 1)
         OWN_RUN(nw, bc_enc_choose32<1>, ws, src);
     else
-        OWN_RUN(nw, bc_enc_choose, ws, src);
-    OWN_RUN(nw, bc_enc_layout, ws);
+        OWN_RUN(nw, bc_enc_choose64, ws, src);
+    if (w == 4)
+        OWN_RUN(nw, bc_enc_pick_layout<4>, ws, src);
+    else if (w == 2)
+        OWN_RUN(nw, bc_enc_pick_layout<2>, ws, src);
+    else if (w == 1)
+        OWN_RUN(nw, bc_enc_pick_layout<1>, ws, src);
+    else
+        OWN_RUN(nw, bc_enc_layout, ws);
     uint32_t size = ws->size;
     if (size >= raw)
         return raw;

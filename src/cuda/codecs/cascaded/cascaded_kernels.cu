@@ -2,14 +2,15 @@
  * cascaded_kernels.cu - the GPU Cascaded codec (gpu_codec.h): the format's
  * core (src/cores/cascaded/cascaded_core.h) run by CTAs of 8 warps, one
  * tile at a time, with the tile's workspace in dynamic shared memory
- * (decoding: 64.3 KiB, two stages and the layers' buffers; encoding: the
+ * (decoding: 48.2 KiB, a stage and the layers' buffers; encoding: the
  * core's cz_ws, ~68 KiB); the CPU codec runs the same core, so the bytes
  * and statuses are the same on both engines.
  *
  * Decoding: the tile list of own_tiles.cuh (headers -> scan of tile
  * counts -> a persistent grid over every tile of the batch -> statuses),
  * so a single large chunk decodes on every SM; a tile is decoded by
- * cascaded_tile_decode.cuh (the next tile copied in while one decodes,
+ * cascaded_tile_decode.cuh (warp 0 finding the tiles for the CTA, the
+ * next tile prefetched into L2 while one decodes,
  * the core's checks by every warp, then layers undone with a thread's
  * consecutive elements in registers; nVCOMP's layers on 4- and 8-byte
  * types in one pass), not by the core's cz_decode_tile,
@@ -40,10 +41,11 @@ static __global__ void cz_k_headers(size_t n, const void *const *src, const size
     own_tiled_headers(n, src, src_sizes, dst, caps, s, cz_chunk_check);
 }
 
-/* A persistent grid over the batch's tiles, 3 CTAs an SM (the workspace
- * is 64.3 KiB), decoded by the GPU's tile decoder (cascaded_tile_decode.cuh:
- * the core's bytes and statuses, not its one-lane-per-element phases). */
-static __global__ void __launch_bounds__(CZ_THREADS, 3)
+/* A persistent grid over the batch's tiles, 4 CTAs an SM (the workspace
+ * is 48.2 KiB, 64 registers), decoded by the GPU's tile decoder
+ * (cascaded_tile_decode.cuh: the core's bytes and statuses, not its
+ * one-lane-per-element phases). */
+static __global__ void __launch_bounds__(CZ_THREADS, 4)
     cz_k_tiles(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                own_batch_scratch s)
 {
@@ -79,7 +81,7 @@ static void cz_encode_args(const oc_gpu_config *cfg, own_encode_args *a)
 static const own_gpu_kernels cz_kernels = {(const void *)cz_k_headers, /* headers */
                                            (const void *)cz_k_tiles,   /* tiles: a tile per CTA */
                                            CZ_THREADS,                 /* tile_threads */
-                                           sizeof(czg_ws),            /* tile_smem: the decoder's workspace */
+                                           CZG_WS_ONESTAGE,           /* tile_smem: the decoder's workspace */
                                            (const void *)cz_k_encode, /* encode */
                                            CZ_THREADS,                /* encode_threads */
                                            sizeof(cz_ws),             /* encode_smem */

@@ -11,11 +11,13 @@
  * chunk it found (pointers, header check) from one tile to the next, so
  * that most lookups are a compare and the tile table's two words (v3: the
  * warp's 32-way search, the chunk's pointers and its header again for
- * every tile); the next tile's bytes go into a second stage by
- * cp.async (16-byte copies of the aligned interior, words at the edges,
- * the one word past the chunk's end byte by byte) while the current tile
- * decodes, and one barrier a tile publishes the stage; every warp locates
- * tiles and parses the tile's stream headers itself (czg_parse_tile: the
+ * every tile); since session 12 warp 0 alone looks tiles up and passes
+ * them to the others through shared memory (the loop keeps a few
+ * registers across a tile's decode), and a CTA stages one tile at a time
+ * (its bytes by cp.async: 16-byte copies of the aligned interior, words
+ * at the edges, the one word past the chunk's end byte by byte; the next
+ * tile's lines prefetched into L2 meanwhile), which leaves 4 CTAs an SM;
+ * every warp parses the tile's stream headers itself (czg_parse_tile: the
  * core's checks, in registers), so no warp waits for another to start.
  *
  * Streams of format version 2's mode 2 (one width and base for a whole
@@ -51,8 +53,8 @@
  *   16-byte vectors, in buffers swizzled at 16-byte granularity (vector v
  *   of a 128-byte row is stored at slot v ^ row) so that those vector
  *   stores, the scalar reads of the expansion and the copy-out are free of
- *   bank conflicts or nearly so.  64.3 KiB of shared memory a CTA: 3 CTAs
- *   an SM.
+ *   bank conflicts or nearly so.  48.2 KiB of shared memory a CTA with one
+ *   stage (czg_ws less its second, CZG_WS_ONESTAGE): 4 CTAs an SM.
  * nVCOMP's layers (RLE, delta, RLE) on 4- and 8-byte types (v4, session
  * 10: czg_decode_rdr, czg_fused) are undone in one pass instead: one CTA
  * scan of the first RLE's run lengths, the second's and sum(v[k] L1[k])
@@ -287,9 +289,10 @@ typedef struct czg_ws {
     uint64_t buf[CZ_TILE_BYTES / 8];   /* the values before an RLE expansion */
     uint16_t starts[CZ_TILE_MAX + 8];  /* run starts (the fused path: both RLEs', the second at CZG_S1) */
     uint16_t tail[64];                 /* the fused path's second run starts, past `starts` */
-    uint32_t stage[2][CZ_STAGE_WORDS]; /* the current tile and the next, each at offset o (its address mod
-                                          16); last, so that a tile loop of one stage
-                                          (bench/gpu/dev/cz_v5.cuh) takes the workspace less the second */
+    uint32_t stage[2][CZ_STAGE_WORDS]; /* a staged tile at offset o (its address mod 16); last, so that the
+                                          library's loop of one stage (czg_tiles) takes the workspace less
+                                          the second (CZG_WS_ONESTAGE); bench/gpu/dev's two-stage loops
+                                          stage the next tile in it */
 } czg_ws;
 static_assert(CZG_STAGE_BYTES % 16u == 0 && offsetof(czg_ws, buf) % 16u == 0 &&
                   offsetof(czg_ws, starts) % 16u == 0 && offsetof(czg_ws, stage) % 16u == 0,
@@ -992,56 +995,102 @@ static __device__ __forceinline__ void czg_issue(uint32_t sa, const czg_tile &T,
     asm volatile("cp.async.commit_group;" ::: "memory");
 }
 
+/* Warp 0: tile t into the slot *T (the kept chunk *C, both in shared
+ * memory: the other warps carry neither across a tile). */
+static __device__ __forceinline__ void czg_locate_slot(size_t n, const void *const *src,
+                                                       const size_t *src_sizes, void *const *dst,
+                                                       const own_batch_scratch &s, unsigned long long t,
+                                                       unsigned long long end, czg_chunk *shC, czg_tile *T)
+{
+    czg_chunk C = *shC;
+    czg_tile x;
+    czg_locate_kept(n, src, src_sizes, dst, s, t, end, &C, &x);
+    __syncwarp();
+    if ((threadIdx.x & 31u) == 0) {
+        *T = x;
+        *shC = C;
+    }
+}
+
+/* Bytes of the tile kernel's workspace: czg_ws less its second stage (the
+ * tile loop below stages one tile at a time; bench/gpu/dev's two-stage
+ * loops take the whole czg_ws). */
+#define CZG_WS_ONESTAGE (offsetof(czg_ws, stage) + CZG_STAGE_BYTES)
+
 /* The tile kernel's body: a persistent grid over the batch's tiles, CTA b
- * taking the consecutive tiles [b per, (b + 1) per) with its chunk lookup
- * kept from one to the next (czg_locate_kept); the next tile is copied in
- * while one decodes. */
+ * taking the consecutive tiles [b per, (b + 1) per), one stage, 4 CTAs an
+ * SM (session 12, bench/gpu/owncodecs/NOTES.md: 1.25-1.4x the loop
+ * before on TPC-H keys and dates).  Warp 0 alone finds each tile (its
+ * chunk kept from one tile to the next, czg_locate_kept) and writes it to
+ * a slot in shared memory that the others read after the barrier that
+ * publishes the stage: three slots, so that warp 0 writing tile k + 2's
+ * never meets a warp still reading tile k's; with the tiles and the chunk
+ * in every thread's registers across the decode, the loop spilled 200
+ * bytes a thread, which do not fit in L1 beside the workspaces, and every
+ * warp repeated the lookup.  A tile: its bytes copied into the stage by
+ * cp.async (czg_issue), while warp 0 locates the next tile and prefetches
+ * its lines into L2; a barrier (the stage whole); the decode; a barrier
+ * (every thread past the stage and the buffers). */
 static __device__ __forceinline__ void czg_tiles(size_t n, const void *const *src, const size_t *src_sizes,
                                                  void *const *dst, own_batch_scratch s)
 {
+    __shared__ czg_tile czg_slot[3];
+    __shared__ czg_chunk czg_kept;
     czg_ws *ws = (czg_ws *)czg_smem;
     unsigned long long total = s.first[n];
     unsigned long long per = (total + gridDim.x - 1) / gridDim.x;
     unsigned long long t0 = blockIdx.x * per, end = t0 + per < total ? t0 + per : total;
     uint32_t sa0 = (uint32_t)__cvta_generic_to_shared(ws->stage[0]);
-    czg_tile cur, nxt;
-    czg_chunk C;
-    C.first = C.next = 0;
-    uint32_t cidx = ~0u, cval = 0, sb = 0;
-    czg_locate_kept(n, src, src_sizes, dst, s, t0, end, &C, &cur);
-    czg_issue(sa0, cur, &cidx, &cval);
+    if (threadIdx.x < 32u) {
+        if (threadIdx.x == 0)
+            czg_kept.first = czg_kept.next = 0;
+        __syncwarp();
+        czg_locate_slot(n, src, src_sizes, dst, s, t0, end, &czg_kept, &czg_slot[0]);
+    }
+    __syncthreads();
+    uint32_t k = 0;
     for (unsigned long long t = t0; t < end; t++) {
-        czg_locate_kept(n, src, src_sizes, dst, s, t + 1, end, &C, &nxt);
+        const czg_tile *cur = &czg_slot[k], *nxt = &czg_slot[k == 2u ? 0u : k + 1u];
+        uint32_t cidx = ~0u, cval = 0;
+        czg_issue(sa0, *cur, &cidx, &cval);
+        if (threadIdx.x < 32u) {
+            czg_locate_slot(n, src, src_sizes, dst, s, t + 1, end, &czg_kept, (czg_tile *)nxt);
+            __syncwarp();
+            const czg_tile &T = *nxt;
+            if (T.valid && T.st == OC_OK && T.n < T.cnt * T.w) { /* its lines into L2, a line a lane */
+                uintptr_t g = (uintptr_t)T.src & ~(uintptr_t)127u, ge = (uintptr_t)T.src + T.n;
+                for (uintptr_t a = g + 128u * threadIdx.x; a < ge; a += 128u * 32u)
+                    asm volatile("prefetch.global.L2 [%0];" ::"l"(a));
+            }
+        }
         if (cidx != ~0u)
-            ws->stage[sb][cidx] = cval;
-        cidx = ~0u;
+            ws->stage[0][cidx] = cval;
         asm volatile("cp.async.wait_all;" ::: "memory");
-        __syncthreads(); /* stage sb is whole; every thread is past the tile before (stage sb ^ 1 free) */
-        czg_issue(sa0 + (sb ^ 1u) * CZG_STAGE_BYTES, nxt, &cidx, &cval);
-        oc_status st = (oc_status)cur.st;
+        __syncthreads(); /* stage 0 is whole, the next tile located */
+        oc_status st = (oc_status)cur->st;
         if (st == OC_OK) {
-            uint32_t o = (uint32_t)((uintptr_t)cur.src & 15u);
-            switch (cur.w) {
+            uint32_t o = (uint32_t)((uintptr_t)cur->src & 15u);
+            switch (cur->w) {
             case 1:
-                st = czg_decode_tile<uint32_t, 1>(sb, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
+                st = czg_decode_tile<uint32_t, 1>(0, o, cur->src, cur->n, cur->cnt, cur->ver, cur->dst);
                 break;
             case 2:
-                st = czg_decode_tile<uint32_t, 2>(sb, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
+                st = czg_decode_tile<uint32_t, 2>(0, o, cur->src, cur->n, cur->cnt, cur->ver, cur->dst);
                 break;
             case 4:
-                st = czg_decode_rdr<uint32_t, 4>(sb, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
+                st = czg_decode_rdr<uint32_t, 4>(0, o, cur->src, cur->n, cur->cnt, cur->ver, cur->dst);
                 break;
             default:
-                st = czg_decode_rdr<uint64_t, 8>(sb, o, cur.src, cur.n, cur.cnt, cur.ver, cur.dst);
+                st = czg_decode_rdr<uint64_t, 8>(0, o, cur->src, cur->n, cur->cnt, cur->ver, cur->dst);
                 break;
             }
         }
+        /* thread 0 is in warp 0, the slots' writer: it reads cur before its next lookup */
         if (st != OC_OK && threadIdx.x == 0)
-            atomicMin(&s.keys[cur.chunk], own_key((unsigned long long)cur.tile + 1, st));
-        cur = nxt;
-        sb ^= 1u;
+            atomicMin(&s.keys[cur->chunk], own_key((unsigned long long)cur->tile + 1, st));
+        k = k == 2u ? 0u : k + 1u;
+        __syncthreads(); /* every thread past the tile (the stage and the buffers) */
     }
-    asm volatile("cp.async.wait_all;" ::: "memory");
 }
 
 #endif /* OC_CASCADED_TILE_DECODE_CUH */
