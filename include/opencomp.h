@@ -483,7 +483,11 @@ OC_API size_t oc_data_type_size(oc_data_type type);
  *       high byte of each value (sign and exponent) is entropy-coded and
  *       the low byte stored.  Bitcomp codes elements of any type's width
  *       (floats by their bit patterns: bit planes catch their constant
- *       exponent bits).
+ *       exponent bits).  Decoding reads the type from each chunk, but
+ *       passing the type that compressed the data helps the GPU: ANS
+ *       decodes chunks of a 2-byte type faster when told (their 64 KiB
+ *       chunks have half the tiles of bytes' chunks); the type is a hint
+ *       only: the bytes and statuses are the same with any valid type.
  *   cascaded: which layers Cascaded applies, per 16 KiB tile:
  *       0                         nvCOMP's default: 2 run-length encodings,
  *                                 1 delta, bit-packing (OC_CASCADED_DEFAULT)

@@ -162,6 +162,7 @@ static int oc_decompress(ocb_dev_batch *b, size_t n)
 {
     oc_codec_options o = OC_CODEC_OPTIONS_INIT;
     o.algorithm = g_algo;
+    o.typed.data_type = g_typed; /* as the caller knows it (nVCOMP's Codec decodes with its data_type) */
     oc_status s =
         oc_batch_decompress(g_ctx, &o, n, (const void *const *)b->comp_ptrs_dev, b->comp_sizes_dev,
                             b->out_ptrs_dev, b->in_sizes_dev, b->out_sizes_dev, (oc_status *)b->status_dev);

@@ -28,6 +28,11 @@
  * (rounds, then stored over them) give the CPU's bytes; chunks of 100003
  * bytes (inputs at odd addresses: the histogram's vectors start at the
  * first 16-byte boundary, the bytes before and after counted one a thread).
+ * (8) the decoder's CTAs of 2 warps (what a caller's 16-bit data type
+ * picks: the type reaches the decoder as a hint of the chunks' shape,
+ * g_decode_type) on every column, bytes included (4-tile chunks in groups
+ * of 2): (1)'s round trips, (2), (3) and (4) again; the other cases decode
+ * with no type (CTAs of 4 warps, 16-bit chunks included).
  * It prints, never checks, the decode and compress GB/s of a 1 GiB batch
  * of 64 KiB chunks (not with OC_TEST_SMALL, as under compute-sanitizer).
  *
@@ -170,7 +175,7 @@ static void compress_caps(const column *c, size_t chunk, const oc_typed_options 
 /* ANS's options in the log: the data type. */
 static void options_label(const oc_typed_options *t, char *buf, size_t n)
 {
-    snprintf(buf, n, "type %2d", (int)t->data_type);
+    snprintf(buf, n, "type %2d%s", (int)t->data_type, g_decode_type ? ", decoded as 16-bit" : "");
 }
 
 int main(void)
@@ -245,6 +250,25 @@ int main(void)
         sizes(&cols[i], &st);
         v1_chunks(&cols[i]);
     }
+    /* (8) the same with the 16-bit hint: CTAs of 2 warps whatever the chunks hold */
+    g_decode_type = OC_TYPE_BF16;
+    for (size_t i = 0; i < ncols; i++) {
+        oc_typed_options t = {cols[i].type, 0, 0, 0}, u = {OC_TYPE_U8, 0, 0, 0};
+        same_bytes(&cols[i], 65536, g_small ? 8 : 64, &t);
+        same_bytes(&cols[i], (size_t)1 << 20, 2, &t);
+        column odd = cols[i];
+        odd.size = 100003;
+        same_bytes(&odd, 65536, 4, &t);
+        same_bytes(&odd, 65536, 4, &u);
+        hostile(&cols[i], &t);
+        sizes(&cols[i], &t);
+    }
+    same_bytes(&rnd, 65536, 8, &tr);
+    big = get_column("text_linux_docs.txt", OC_TYPE_U8, g_small ? ((size_t)1 << 20) : ((size_t)48 << 20));
+    large_chunk(&big, &bt);
+    free(big.data);
+    printf("(8) the decode with CTAs of 2 warps (the 16-bit hint): done\n");
+    g_decode_type = OC_TYPE_DEFAULT;
     if (!g_small) {
         for (size_t i = 0; i < ncols; i++) {
             oc_typed_options d = {cols[i].type, 0, 0, 0};

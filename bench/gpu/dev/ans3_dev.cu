@@ -11,9 +11,15 @@
  * state coding 512 symbols a tile as v2's, so v2's ratio); the three
  * ratios are printed; then each decoder variant decodes its format, every
  * output is compared with the input (and every status and size checked),
- * and the median of --reps timed calls is printed in GB/s of decoded bytes:
+ * and the median of --reps timed calls is printed in GB/s of decoded bytes
+ * (--chunk N: chunks of N bytes instead of 64 KiB, for the v2 decoders only):
  *
  *   library       the library's v2 decoder (win4-16: CTAs of 4 warps, 16-word windows)
+ *   library-w2    the library's v2 decoder for a caller's 16-bit data type (CTAs of 2 warps)
+ *   library-c164, library-w2-c196, library-w2-c164, win2-16s-c164: those kernels with a preferred
+ *                 shared memory carveout (164 or 196 KiB an SM): fewer CTAs, more L1 (session 12)
+ *   lean4, lean2  the library's decoder (4 and 2 warps) with the lean renormalisation
+ *                 (ans_lean_kernels.cuh: the next word reloaded every step, no guard, one LOP3 address)
  *   win2-32       v2, CTAs of 2 warps (ans_win_kernels.cuh; session 10's best on bf16)
  *   win2-16s      v2, CTAs of 2 warps, R 16, at 12 KiB of shared memory as v3-win2-16 (the
  *                 16 KiB floor for a PB 12 table dropped: the harness's chunks are PB 11)
@@ -38,6 +44,7 @@
 #include "cuda/codecs/ans/ans_kernels.cu"
 #undef oc_gpu_codec_ans
 #include "ans_win_kernels.cuh"
+#include "ans_lean_kernels.cuh"
 #include "ans3_kernels.cuh"
 #include "ans4_kernels.cuh"
 
@@ -86,6 +93,7 @@ int main(int argc, char **argv)
 {
     const char *file = NULL, *only = NULL;
     int reps = 5, mib = 1024;
+    size_t chunk = 65536; /* --chunk: other sizes run the v2 decoders only (no v3/v4 reference) */
     oc_data_type dtype = OC_TYPE_U8;
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "--dtype") && a + 1 < argc) {
@@ -93,6 +101,8 @@ int main(int argc, char **argv)
             dtype = !strcmp(argv[a], "bf16") ? OC_TYPE_BF16 : OC_TYPE_U8;
         } else if (!strcmp(argv[a], "--reps") && a + 1 < argc) {
             reps = atoi(argv[++a]);
+        } else if (!strcmp(argv[a], "--chunk") && a + 1 < argc) {
+            chunk = (size_t)atol(argv[++a]);
         } else if (!strcmp(argv[a], "--mib") && a + 1 < argc) {
             mib = atoi(argv[++a]);
         } else if (!strcmp(argv[a], "--only") && a + 1 < argc) {
@@ -101,8 +111,9 @@ int main(int argc, char **argv)
             file = argv[a];
         }
     }
-    if (!file || reps < 1) {
-        fprintf(stderr, "usage: ans3_dev [--dtype u1|bf16] [--reps N>=1] [--mib M] [--only V1,V2] FILE\n");
+    if (!file || reps < 1 || chunk < 65536 || chunk > ((size_t)16 << 20) || chunk % 2) {
+        fprintf(stderr, "usage: ans3_dev [--dtype u1|bf16] [--reps N>=1] [--mib M] [--chunk 65536..16M, "
+                        "even] [--only V1,V2] FILE\n");
         return 2;
     }
     FILE *fp = fopen(file, "rb");
@@ -110,13 +121,14 @@ int main(int argc, char **argv)
         perror(file);
         return 2;
     }
-    const size_t CH = 65536, CAP = CH + 4096, total = (size_t)(mib > 0 ? mib : 1024) << 20, n = total / CH;
+    const size_t CH = chunk, CAP = CH + CH / 16 + 4096, total = (size_t)(mib > 0 ? mib : 1024) << 20,
+                 n = total / CH;
     std::vector<uint8_t> host(64u << 20);
     size_t got = fread(host.data(), 1, host.size(), fp);
     fclose(fp);
     got -= got % CH;
     if (got == 0) {
-        fprintf(stderr, "%s: under 64 KiB\n", file);
+        fprintf(stderr, "%s: under one chunk\n", file);
         return 2;
     }
     if (got > total)
@@ -153,9 +165,15 @@ int main(int argc, char **argv)
         };
     std::vector<uint8_t> h3, h3t, hv4;
     std::vector<size_t> c3, c3t, c4;
-    encode3(0, h3, c3);
-    encode3(1, h3t, c3t);
-    encode3(2, hv4, c4);
+    const bool refs = CH == 65536; /* the v3/v4 references: 64 KiB chunks only */
+    if (refs) {
+        encode3(0, h3, c3);
+        encode3(1, h3t, c3t);
+        encode3(2, hv4, c4);
+    } else {
+        h3.assign(nf * CAP, 0), h3t.assign(nf * CAP, 0), hv4.assign(nf * CAP, 0);
+        c3.assign(nf, 1), c3t.assign(nf, 1), c4.assign(nf, 1);
+    }
 
     uint8_t *in, *comp2, *comp3, *comp3t, *comp4, *out, *fdev;
     CUDA_OK(cudaMalloc(&fdev, got));
@@ -251,13 +269,15 @@ int main(int argc, char **argv)
         sum4 += hcsz4[i];
     }
     printf(
-        "%s %s: %zu chunks of 64 KiB (%zu distinct), ratio v2 %.4f, v3 %.4f (%+.1f bytes a chunk), v3t %.4f "
+        "%s %s: %zu chunks of %zu KiB (%zu distinct), ratio v2 %.4f, v3 %.4f (%+.1f bytes a chunk), v3t %.4f "
         "(%+.1f), v4 %.4f (%+.1f)%s\n",
-        file, dtype == OC_TYPE_BF16 ? "bf16" : "|u1", n, nf, (double)total / (double)sum2,
+        file, dtype == OC_TYPE_BF16 ? "bf16" : "|u1", n, CH >> 10, nf, (double)total / (double)sum2,
         (double)total / (double)sum3, ((double)sum3 - (double)sum2) / (double)n,
         (double)total / (double)sum3t, ((double)sum3t - (double)sum2) / (double)n,
         (double)total / (double)sum4, ((double)sum4 - (double)sum2) / (double)n,
-        ref_fail ? "; CPU REFERENCE FAILED" : "; CPU reference round trips checked");
+        !refs      ? "; v3/v4 not made (64 KiB chunks only): their ratios mean nothing"
+        : ref_fail ? "; CPU REFERENCE FAILED"
+                   : "; CPU reference round trips checked");
 
     size_t scr_size = oc_own_gpu_decompress_scratch(&cfg, n);
     void *scr;
@@ -268,10 +288,25 @@ int main(int argc, char **argv)
     struct variant {
         const char *name;
         own_gpu_kernels k;
-        int v3; /* 0: the v2 chunks, 1: v3, 2: v3t, 3: v4 */
+        int v3;         /* 0: the v2 chunks, 1: v3, 2: v3t, 3: v4 */
+        int carve = -1; /* the kernel's preferred shared memory carveout, % of 228 KiB (-1: default) */
     };
     std::vector<variant> vs;
     vs.push_back({"library", ans_kernels, 0});
+    vs.push_back({"library-w2", ans_kernels_w2, 0}); /* what the library launches for 16-bit data */
+    own_gpu_kernels kl4 = ans_kernels, kl2 = ans_kernels_w2;
+    kl4.tiles = (const void *)ans_k_groups_lean<4>;
+    kl4.tile_smem = ANS_LEAN_SMEM(4u);
+    kl2.tiles = (const void *)ans_k_groups_lean<2>;
+    kl2.tile_smem = ANS_LEAN_SMEM(2u);
+    /* the same kernels with less shared memory an SM, so more L1: 71% -> 164 KiB, 85% -> 196 KiB */
+    vs.push_back({"library-c164", ans_kernels, 0, 71});
+    vs.push_back({"library-w2-c196", ans_kernels_w2, 0, 85});
+    vs.push_back({"library-w2-c164", ans_kernels_w2, 0, 71});
+    vs.push_back({"lean4", kl4, 0});
+    vs.push_back({"lean2", kl2, 0});
+    vs.push_back({"lean4-c196", kl4, 0, 85}); /* 9 CTAs, 60 KiB of L1 */
+    vs.push_back({"lean2-c196", kl2, 0, 85}); /* 10 CTAs */
     own_gpu_kernels kw232 = ans_kernels;
     kw232.headers = (const void *)ans_k_headers_w<2>;
     kw232.tiles = (const void *)ans_k_groups_win<2, 32, false>;
@@ -282,6 +317,7 @@ int main(int argc, char **argv)
     kw216.tiles = (const void *)ans_k_groups_win<2, 16, false>;
     kw216.tile_smem = ANS3_SMEM(2u, 16u);
     vs.push_back({"win2-16s", kw216, 0});
+    vs.push_back({"win2-16s-c164", kw216, 0, 71});
     /* v3 variants: NW warps a CTA, windows of R words, blocks of BS steps, MINB CTAs an SM */
     auto v3k = [&](const void *headers, const void *tiles, uint32_t nw, uint32_t r) {
         own_gpu_kernels k = ans_kernels;
@@ -310,7 +346,7 @@ int main(int argc, char **argv)
     const char *base_name = "";
     float ms = 0;
     for (const variant &v : vs) {
-        if (!listed(only, v.name))
+        if (!listed(only, v.name) || (v.v3 && !refs))
             continue;
         void **dc = v.v3 == 3 ? d_c4 : v.v3 == 2 ? d_c3t : v.v3 ? d_c3 : d_c2;
         size_t *dcs = v.v3 == 3 ? d_csz4 : v.v3 == 2 ? d_csz3t : v.v3 ? d_csz3 : d_csz2;
@@ -321,13 +357,16 @@ int main(int argc, char **argv)
         int vper = 0;
         CUDA_OK(
             cudaFuncSetAttribute(v.k.tiles, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)v.k.tile_smem));
+        CUDA_OK(cudaFuncSetAttribute(v.k.tiles, cudaFuncAttributePreferredSharedMemoryCarveout, v.carve));
         CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&vper, v.k.tiles, (int)v.k.tile_threads,
                                                               v.k.tile_smem));
         cudaFuncAttributes fa;
         CUDA_OK(cudaFuncGetAttributes(&fa, v.k.tiles));
-        printf("%s: %d CTAs of %u threads an SM, %zu bytes of dynamic shared memory, %d registers, %zu bytes "
-               "local\n",
-               v.name, vper, v.k.tile_threads, v.k.tile_smem, fa.numRegs, (size_t)fa.localSizeBytes);
+        printf(
+            "%s: %d CTAs of %u threads an SM, %zu bytes of dynamic shared memory (%zu static), %d registers, "
+            "%zu bytes local, carveout %d%%\n",
+            v.name, vper, v.k.tile_threads, v.k.tile_smem, (size_t)fa.sharedSizeBytes, fa.numRegs,
+            (size_t)fa.localSizeBytes, v.carve);
         CUDA_OK(cudaMemset(out, 0, total));
         CUDA_OK(cudaMemset(d_st, 0xff, n * sizeof(oc_status)));
         if (launch() != OC_OK) {

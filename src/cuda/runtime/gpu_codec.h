@@ -53,7 +53,9 @@ typedef struct oc_gpu_config {
     oc_algorithm algorithm;  /* the row's algorithm (one codec may serve several rows) */
     int level;               /* resolved (oc_resolve_level): never 0 for algorithms with levels */
     size_t max_capacity;     /* largest dst capacity of the batch, SIZE_MAX when unknown (device arrays) */
-    oc_typed_options typed;  /* compression: the typed formats' options (checked by the API layer) */
+    oc_typed_options typed;  /* the caller's typed options (checked by the API layer): compression's
+                                format options; for decompression a hint of the chunks' shape only
+                                (ANS: the CTA shape), never trusted */
     int sizes_only;          /* 1: the scratch is for decompressed_sizes, not decompress */
     const oc_gpu_side *side; /* decompress of a codec with decompress_side: its second stream, NULL when
                                 there is none (the codec then runs everything on `stream`); else NULL */

@@ -37,6 +37,11 @@
 static oc_context *g_cpu; /* g_gpu: dev_mem.h */
 static int g_small;
 static size_t g_out_skew; /* gpu_decode's outputs start this many bytes past an aligned address */
+/* The data type that gpu_decode and the GPU size query pass in the options
+ * (OC_TYPE_DEFAULT: none).  A GPU decoder may take it as a hint of the
+ * chunks' shape (ANS: CTAs of 2 warps for 16-bit types); the bytes and
+ * statuses must not depend on it. */
+static oc_data_type g_decode_type;
 
 /* The test's own: its options as the log lines name them. */
 static void options_label(const oc_typed_options *t, char *buf, size_t n);
@@ -186,6 +191,7 @@ static void gpu_decode(size_t n, const uint8_t *const *src, const size_t *len, c
     }
     oc_codec_options o = OC_CODEC_OPTIONS_INIT;
     o.algorithm = OWN_GPU_TEST_ALGO;
+    o.typed.data_type = g_decode_type;
     CHECK(oc_batch_decompress(g_gpu, &o, n, sp, len, dp, caps, sizes, st) == OC_OK);
     REQUIRE(oc_context_synchronize(g_gpu) == OC_OK);
     copy(fill, dout, out_total);
@@ -403,8 +409,10 @@ static void sizes(const column *c, const oc_typed_options *t)
     oc_status gst[MAXN], cst2[MAXN];
     oc_codec_options o = OC_CODEC_OPTIONS_INIT;
     o.algorithm = OWN_GPU_TEST_ALGO;
+    o.typed.data_type = g_decode_type;
     CHECK(oc_batch_decompressed_sizes(g_gpu, &o, b.n, sp, cs, gsz, gst) == OC_OK);
     REQUIRE(oc_context_synchronize(g_gpu) == OC_OK);
+    o.typed.data_type = OC_TYPE_DEFAULT;
     for (size_t i = 0; i < b.n; i++)
         sp[i] = s + i * slot;
     CHECK(oc_batch_decompressed_sizes(g_cpu, &o, b.n, sp, cs, csz, cst2) == OC_OK);

@@ -5,7 +5,9 @@
  * It writes format version 2 and reads versions 1 and 2.
  *
  * Decoding (own_tiles.cuh's flat list): the unit is a GROUP of 4 coding
- * tiles (65536 symbols) of one chunk, one CTA of 4 warps: each warp reads
+ * tiles (65536 symbols) of one chunk, one CTA of 4 warps (2 tiles, 2 warps,
+ * when the caller's data type is 16-bit: a 64 KiB chunk of it has 2 tiles,
+ * so half of a 4-warp CTA would idle; ans_decompress_typed): each warp reads
  * its tile's head and starts copying each lane's first 16 words into the
  * lane's window in shared memory (cp.async; ans_win_top keeps every window
  * topped up while the tile decodes, 16 words a lane instead of the tile's
@@ -62,12 +64,15 @@
 
 #define ANS_WARPS 4u /* the encoder's CTA: a chunk */
 #define ANS_THREADS (ANS_WARPS * 32u)
-#define ANS_DWARPS 4u /* the decoder's CTA: a group of 4 tiles of a chunk */
-#define ANS_DTHREADS (ANS_DWARPS * 32u)
-#define ANS_GROUP (ANS_DWARPS * ANS_TILE) /* symbols per CTA unit of decoding */
+/* The decoder's CTA: a group of NW tiles of a chunk, NW warps (4 for
+ * bytes; 2 when the caller says the data is 16-bit, whose 64 KiB chunks
+ * have 2 tiles: ans_decompress_typed). */
+#define ANS_DTHREADS(NW) ((NW)*32u)
+#define ANS_GROUP(NW) ((NW)*ANS_TILE) /* symbols per CTA unit of decoding */
 
 /* ---- decoding -------------------------------------------------------------------- */
 
+template <uint32_t NW>
 static __global__ void ans_k_headers(size_t n, const void *const *src, const size_t *src_sizes,
                                      void *const *dst, const size_t *caps, own_batch_scratch s)
 {
@@ -84,7 +89,7 @@ static __global__ void ans_k_headers(size_t n, const void *const *src, const siz
         st = OC_ERR_INVALID_ARGUMENT;
     else
         st = ans_chunk_check(p, len, dst ? (uint64_t)caps[i] : UINT64_MAX, &k, &t);
-    s.tiles[i] = st == OC_OK ? (uint32_t)((k.sh.nsym + ANS_GROUP - 1) / ANS_GROUP) : 0u;
+    s.tiles[i] = st == OC_OK ? (uint32_t)((k.sh.nsym + ANS_GROUP(NW) - 1) / ANS_GROUP(NW)) : 0u;
     s.keys[i] = st == OC_OK ? OWN_KEY_NONE : own_key(0, st);
     if (st == OC_OK && d && k.sh.tail)
         d[k.size - 1] = p[len - 1];
@@ -495,17 +500,18 @@ static __device__ __forceinline__ oc_status ans_decode_any(uint32_t version, con
  * topped up by cp.async when any lane of the warp has fewer than
  * ANS_WIN_TOP requested ahead and waited for only when some lane's next 5
  * words are not known to have landed.  Dynamic shared memory: the decode
- * table of PB <= 11 (2^11 u32), then ANS_DWARPS windows of ANS_WIN x 128 B,
+ * table of PB <= 11 (2^11 u32), then NW windows of ANS_WIN x 128 B,
  * at least 16 KiB so that a foreign stream's PB 12 table (4096 u32) fits
  * (its tiles read global memory: the table covers the windows). */
 #define ANS_DT_FAST (1u << ANS_PB)
 #define ANS_WIN 16u
 #define ANS_WIN_TOP(R) ((R) / 2u + 2u) /* top up a lane's window below this many words ahead */
-#define ANS_GROUPS_SMEM                                                                                      \
-    (4u * (ANS_DT_FAST + ANS_DWARPS * ANS_WIN * 32u) > 4u * 4096u                                            \
-         ? 4u * (ANS_DT_FAST + ANS_DWARPS * ANS_WIN * 32u)                                                   \
-         : 4u * 4096u)
-#define ANS_WIN_MINB 10u /* CTAs an SM (48 registers a thread; the shared memory allows 11) */
+#define ANS_GROUPS_SMEM(NW)                                                                                  \
+    (4u * (ANS_DT_FAST + (NW)*ANS_WIN * 32u) > 4u * 4096u ? 4u * (ANS_DT_FAST + (NW)*ANS_WIN * 32u)          \
+                                                          : 4u * 4096u)
+/* CTAs an SM: 4 warps, 48 registers a thread (the shared memory allows 11);
+ * 2 warps, at most 85 registers (the 16 KiB floor allows 12) */
+#define ANS_WIN_MINB(NW) ((NW) == 4u ? 10u : 12u)
 
 /* A warp's windows (ANS_WIN x 128 B): word j of lane L at row (j mod
  * ANS_WIN), column L, so the lanes' reads never conflict (bank L); each
@@ -693,7 +699,7 @@ static __device__ __forceinline__ uint32_t ans_slot_sym(const uint16_t *c, uint3
 }
 
 /* The decode table of 2^PB slots from f and c (shared) by the CTA's
- * threads: each takes 2^PB / ANS_DTHREADS consecutive slots (a slot each
+ * threads (nt of them, a power of 2 >= 64): each takes 2^PB / nt consecutive slots (a slot each
  * when the table is smaller than the CTA), finds the symbols of two of
  * them by binary searches over c and walks its slots, stepping to the next
  * symbol at a symbol's end; lane L starts L slots into its range and
@@ -703,10 +709,10 @@ static __device__ __forceinline__ uint32_t ans_slot_sym(const uint16_t *c, uint3
  * replaces (a warp per symbol, a dependent shared load per symbol, all 256
  * visited) took ~23k cycles of a ~100k-cycle group (ans_dev's prof, H100). */
 static __device__ __forceinline__ void ans_fill_table(uint32_t *dt, const uint16_t *f, const uint16_t *c,
-                                                      uint32_t pb, bool fast)
+                                                      uint32_t pb, bool fast, uint32_t nt)
 {
-    uint32_t m = 1u << pb, t = threadIdx.x, per = m / ANS_DTHREADS, base = t * per;
-    if (per == 0) { /* PB < 6 */
+    uint32_t m = 1u << pb, t = threadIdx.x, per = m / nt, base = t * per;
+    if (per == 0) { /* PB below log2(nt) */
         per = t < m ? 1u : 0u;
         base = t;
     }
@@ -732,18 +738,19 @@ static __device__ __forceinline__ void ans_fill_table(uint32_t *dt, const uint16
     }
 }
 
-/* A group of ANS_DWARPS tiles of one chunk by a CTA of as many warps: warp
+/* A group of NW tiles of one chunk by a CTA of as many warps: warp
  * 0 finds the chunk (oc_chunk_of_warp); each warp reads its tile's head
  * and (version 2, PB <= 11, aligned) requests its lanes' first windows;
  * warp 0 reads the frequency table and the CTA builds the decode table
  * (ans_fill_table) while the copies fly; each warp then decodes its tile,
  * its words through the windows (ans_win_decode) or, for the other
  * tiles, from global memory. */
-static __global__ void __launch_bounds__(ANS_DTHREADS, ANS_WIN_MINB)
+template <uint32_t NW>
+static __global__ void __launch_bounds__(ANS_DTHREADS(NW), ANS_WIN_MINB(NW))
     ans_k_groups(size_t n, const void *const *src, const size_t *src_sizes, void *const *dst,
                  own_batch_scratch s)
 {
-    extern __shared__ uint32_t ans_sm[]; /* ANS_GROUPS_SMEM bytes: the table, the windows */
+    extern __shared__ uint32_t ans_sm[]; /* ANS_GROUPS_SMEM(NW) bytes: the table, the windows */
     __shared__ uint16_t f[256], c[256];
     __shared__ uint32_t pb;
     __shared__ size_t chunk;
@@ -767,10 +774,10 @@ static __global__ void __launch_bounds__(ANS_DTHREADS, ANS_WIN_MINB)
         const uint8_t *p = (const uint8_t *)src[i];
         uint8_t *d = dst ? (uint8_t *)dst[i] : NULL;
         uint32_t group = (uint32_t)(g - s.first[i]);
-        uint64_t first = (uint64_t)group * ANS_GROUP;
-        uint64_t last = first + ANS_GROUP < k.sh.nsym ? first + ANS_GROUP : k.sh.nsym;
+        uint64_t first = (uint64_t)group * ANS_GROUP(NW);
+        uint64_t last = first + ANS_GROUP(NW) < k.sh.nsym ? first + ANS_GROUP(NW) : k.sh.nsym;
         if (k.mode == 1) {
-            uint32_t tile = group * ANS_DWARPS + warp;
+            uint32_t tile = group * NW + warp;
             bool has = tile < k.sh.ntiles, win = false;
             uint64_t a = 0, b = 0, tfirst = (uint64_t)tile * ANS_TILE;
             oc_status st = OC_OK;
@@ -786,7 +793,7 @@ static __global__ void __launch_bounds__(ANS_DTHREADS, ANS_WIN_MINB)
             if (warp == 0)
                 ans_warp_table(p + k.tables, &pb, f, c);
             __syncthreads();
-            ans_fill_table(dt, f, c, pb, k.version >= 2 && pb <= 11u);
+            ans_fill_table(dt, f, c, pb, k.version >= 2 && pb <= 11u, ANS_DTHREADS(NW));
             __syncthreads();
             if (has) {
                 if (st == OC_OK) {
@@ -808,7 +815,7 @@ static __global__ void __launch_bounds__(ANS_DTHREADS, ANS_WIN_MINB)
         /* the stored bytes of this group's symbols (a v2 tile decoder wrote the low
          * bytes of 16-bit values with their high bytes; coded bytes have none) */
         if (d && (k.mode == 0 || (k.sh.split && k.version == 1))) {
-            for (uint64_t j = first + threadIdx.x; j < last; j += ANS_DTHREADS) {
+            for (uint64_t j = first + threadIdx.x; j < last; j += ANS_DTHREADS(NW)) {
                 if (k.sh.split) {
                     d[2 * j] = p[k.limit + j];
                     if (k.mode == 0)
@@ -1380,20 +1387,25 @@ static void ans_encode_args(const oc_gpu_config *cfg, own_encode_args *a)
 /* ---- the codec -------------------------------------------------------------------- */
 
 static const own_gpu_kernels ans_kernels = {
-    (const void *)ans_k_headers, /* headers */
-    (const void *)ans_k_groups,  /* tiles: a group of 4 tiles per CTA */
-    ANS_DTHREADS,                /* tile_threads */
-    ANS_GROUPS_SMEM,             /* tile_smem: the decode table and the warps' word buffers */
+    (const void *)ans_k_headers<4>, /* headers: groups of 4 tiles */
+    (const void *)ans_k_groups<4>,  /* tiles: a group of 4 tiles per CTA of 4 warps */
+    ANS_DTHREADS(4),                /* tile_threads */
+    ANS_GROUPS_SMEM(4),             /* tile_smem: the decode table and the warps' windows */
     (const void *)ans_k_encode<ANS_ESTAGE1, ANS_WARPS>, /* encode: 1-byte symbols */
     ANS_THREADS,                                        /* encode_threads */
     ANS_ENC_SMEM(ANS_ESTAGE1),                          /* encode_smem: the lanes' word stages */
     ans_encode_args};
 
-/* The same codec compressing 16-bit data: smaller stages, more CTAs an SM. */
-static const own_gpu_kernels ans_kernels_w2 = {(const void *)ans_k_headers,
-                                               (const void *)ans_k_groups,
-                                               ANS_DTHREADS,
-                                               ANS_GROUPS_SMEM,
+/* The same codec for 16-bit data: smaller encoder stages and CTAs of 2 warps
+ * for both directions, since a 64 KiB chunk of 16-bit values has 2 tiles
+ * and half of a 4-warp CTA would idle.  Decoding: 12 CTAs of 2 warps an SM,
+ * 80 registers; H200, 1 GiB (bench/gpu/owncodecs/NOTES.md, session 12):
+ * bf16 in 64 KiB chunks 1.21x the 4-warp decoder (902-906 GB/s), in 1 MiB
+ * chunks 0.98-0.99x; text, if a caller calls it 16-bit, 0.82x. */
+static const own_gpu_kernels ans_kernels_w2 = {(const void *)ans_k_headers<2>,
+                                               (const void *)ans_k_groups<2>,
+                                               ANS_DTHREADS(2),
+                                               ANS_GROUPS_SMEM(2),
                                                (const void *)ans_k_encode<ANS_ESTAGE2, ANS_WARPS2>,
                                                ANS_WARPS2 * 32u,
                                                ANS_ENC_SMEM_W(ANS_WARPS2, ANS_ESTAGE2),
@@ -1414,5 +1426,32 @@ static oc_status ans_compress_typed(void *scratch, size_t scratch_size, const oc
                         stream);
 }
 
+/* Decompression, and the size query (which decodes every tile), with the
+ * CTA shape of the caller's data type: a hint of the chunks' shape (any
+ * chunk decodes with either kernel, to the same bytes and statuses;
+ * ans_decompress: CTAs of 4 warps). */
+static oc_status ans_decompress_typed(void *scratch, size_t scratch_size, const oc_gpu_config *cfg, size_t n,
+                                      const void *const *src, const size_t *src_sizes, void *const *dst,
+                                      const size_t *caps, size_t *dst_sizes, oc_status *statuses,
+                                      cudaStream_t stream)
+{
+    if (own_type_width((uint32_t)oc_typed_data_type(&cfg->typed)) == 2)
+        return oc_own_gpu_decompress(&ans_kernels_w2, scratch, scratch_size, n, src, src_sizes, dst, caps,
+                                     dst_sizes, statuses, stream);
+    return ans_decompress(scratch, scratch_size, cfg, n, src, src_sizes, dst, caps, dst_sizes, statuses,
+                          stream);
+}
+
+static oc_status ans_sizes_typed(void *scratch, size_t scratch_size, const oc_gpu_config *cfg, size_t n,
+                                 const void *const *src, const size_t *src_sizes, void *const *dst,
+                                 const size_t *caps, size_t *dst_sizes, oc_status *statuses,
+                                 cudaStream_t stream)
+{
+    if (own_type_width((uint32_t)oc_typed_data_type(&cfg->typed)) == 2)
+        return oc_own_gpu_sizes(&ans_kernels_w2, scratch, scratch_size, n, src, src_sizes, dst_sizes,
+                                statuses, stream);
+    return ans_sizes(scratch, scratch_size, cfg, n, src, src_sizes, dst, caps, dst_sizes, statuses, stream);
+}
+
 extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_ans = {
-    NULL, ans_compress_typed, oc_own_gpu_decompress_scratch, ans_decompress, ans_sizes};
+    NULL, ans_compress_typed, oc_own_gpu_decompress_scratch, ans_decompress_typed, ans_sizes_typed};
