@@ -96,6 +96,20 @@ def test_gpu_and_cpu_write_the_same_bytes():
         np.testing.assert_array_equal(cp.asnumpy(cp.asarray(back)), a)
 
 
+@pytest.mark.gpu
+def test_gpu_decode_type_hint_never_changes_results():
+    """On the GPU a decode's 16-bit data_type is a hint that picks the decoder's 2-warp CTAs: chunks of every
+    column (bytes and 16-bit alike) decode to the input's bytes whichever type the call names."""
+    cp = pytest.importorskip("cupy")
+    codec = oc.Codec(algorithm="ANS", bitstream_kind=oc.BitstreamKind.RAW)
+    for name, a in COLUMNS.items():
+        dev = codec.encode(cp.asarray(a))
+        for ts in ("|u1", "<u2", "<f2"):
+            back = cp.asarray(codec.decode(dev, data_type=ts))
+            assert back.dtype == np.dtype(ts), (name, ts)
+            assert cp.asnumpy(back).tobytes() == a.tobytes(), (name, ts)
+
+
 @pytest.mark.parametrize("algorithm", ["ANS", "Bitcomp", "Cascaded"])
 @pytest.mark.parametrize("name", ["bf16", "bfloat16"])
 def test_bfloat16_by_name(algorithm, name):

@@ -1156,6 +1156,21 @@ static oc_data_type encode_data_type(const oc_py_codec *c, const job *j)
     return t;
 }
 
+/* The element type a decode hints to the engine, from a type string (the
+ * call's data_type, else the Codec's): ANS's GPU decoder takes CTAs of 2
+ * warps for 16-bit data (a 64 KiB chunk is 2 tiles; 1.21x on bf16).  A hint
+ * only: each chunk's header says how it decodes, and a chunk decodes to the
+ * same bytes either way.  Default for the other algorithms, and for a type
+ * ANS does not code (oc_typed_check would refuse it). */
+static oc_data_type decode_type_hint(const oc_py_codec *c, const char *ts)
+{
+    oc_data_type t = OC_TYPE_DEFAULT;
+    if (c->algorithm != OC_ALGO_ANS || !ts || !ts[0] || oc_data_type_from_name(ts, &t) != OC_OK ||
+        type_width(t) > 2)
+        return OC_TYPE_DEFAULT;
+    return t;
+}
+
 /* The filter's element size: typesize= if given; for Blosc (whose chunks
  * record it) else the inputs' common item size (their typestr, as
  * numcodecs' Blosc takes the buffer's itemsize); else 1, as decoding
@@ -1377,6 +1392,7 @@ static PyObject *decode_packed_device(oc_py_state *st, oc_py_codec *c, PyObject 
     co.algorithm = c->algorithm;
     co.filter = c->filter;
     co.typesize = c->typesize;
+    co.typed.data_type = decode_type_hint(c, c->data_type);
     size_t *res_sizes = (size_t *)pend->dev;
     oc_status *res_st = (oc_status *)(void *)((char *)pend->dev + words);
     const size_t *so = (const size_t *)(void *)v[2].ptr, *ss = (const size_t *)(void *)v[3].ptr;
@@ -2154,6 +2170,7 @@ static PyObject *codec_decode(PyObject *self, PyObject *args, PyObject *kw)
     co.algorithm = c->algorithm;
     co.filter = c->filter; /* undone after the codec (Blosc reads its own from each chunk) */
     co.typesize = c->typesize;
+    co.typed.data_type = decode_type_hint(c, ts);
     oc_buffer_options hint = OC_BUFFER_OPTIONS_INIT;
     hint.algorithm = c->algorithm;
     hint.chunk_size = c->chunk_size;
