@@ -246,18 +246,16 @@ static __device__ __forceinline__ void bc_enc_pick32_one(const bc_ws *ws, bc_blo
 
 #define BC_PER_LANE (BC_BLOCK / OWN_NLANES) /* elements of a block a lane holds: 4 */
 
-/* The core's bc_patch_search from residuals in registers (has[j]: element
- * j of the lane is a residual; r[j] its value): the same k, nx, kx, bits. */
-static __device__ __forceinline__ bc_patch bc_patch_regs32(const uint32_t *r, const uint32_t *has,
-                                                           uint32_t nv, uint64_t base)
+/* The core's bc_patch_search from the bit lengths of the lane's residuals
+ * (len[j]: element j's, 0 where it is no residual): the same k, nx, kx,
+ * bits.  bc_patch_regs32 and bc_patch_regs64 measure the lengths. */
+static __device__ __forceinline__ bc_patch bc_patch_lens(const uint32_t *len, uint32_t nv, uint64_t base)
 {
     bc_patch out = {0, 0, 0, 0, base, 0};
-    uint32_t len[BC_PER_LANE], mb = 0;
+    uint32_t mb = 0;
 #pragma unroll
-    for (uint32_t j = 0; j < BC_PER_LANE; j++) {
-        len[j] = has[j] ? bc_bits32(r[j]) : 0u;
+    for (uint32_t j = 0; j < BC_PER_LANE; j++)
         mb = max(mb, len[j]);
-    }
     mb = __reduce_max_sync(OWN_FULL, mb);
     uint32_t best = 0xffffffffu;
     for (uint32_t k = mb; k-- > 0;) {
@@ -273,6 +271,18 @@ static __device__ __forceinline__ bc_patch bc_patch_regs32(const uint32_t *r, co
             best = cost, out.ok = 1, out.k = k, out.nx = c, out.kx = mb - k, out.bits = cost;
     }
     return out;
+}
+
+/* bc_patch_lens of residuals in registers (has[j]: element j of the lane
+ * is a residual; r[j] its value). */
+static __device__ __forceinline__ bc_patch bc_patch_regs32(const uint32_t *r, const uint32_t *has,
+                                                           uint32_t nv, uint64_t base)
+{
+    uint32_t len[BC_PER_LANE];
+#pragma unroll
+    for (uint32_t j = 0; j < BC_PER_LANE; j++)
+        len[j] = has[j] ? bc_bits32(r[j]) : 0u;
+    return bc_patch_lens(len, nv, base);
 }
 
 /* The blocks of warp wp: statistics, frames, patched searches from the
@@ -395,28 +405,11 @@ static __device__ void bc_enc_choose32(bc_ws *ws, const uint8_t *src, uint32_t w
 static __device__ __forceinline__ bc_patch bc_patch_regs64(const uint64_t *r, const uint32_t *has,
                                                            uint32_t nv, uint64_t base)
 {
-    bc_patch out = {0, 0, 0, 0, base, 0};
-    uint32_t len[BC_PER_LANE], mb = 0;
+    uint32_t len[BC_PER_LANE];
 #pragma unroll
-    for (uint32_t j = 0; j < BC_PER_LANE; j++) {
+    for (uint32_t j = 0; j < BC_PER_LANE; j++)
         len[j] = has[j] ? own_bits64(r[j]) : 0u;
-        mb = max(mb, len[j]);
-    }
-    mb = __reduce_max_sync(OWN_FULL, mb);
-    uint32_t best = 0xffffffffu;
-    for (uint32_t k = mb; k-- > 0;) {
-        uint32_t c = 0;
-#pragma unroll
-        for (uint32_t j = 0; j < BC_PER_LANE; j++)
-            c += len[j] > k;
-        c = __reduce_add_sync(OWN_FULL, c);
-        if (c > BC_NX)
-            break;
-        uint32_t cost = nv * k + c * (7u + mb - k);
-        if (cost < best)
-            best = cost, out.ok = 1, out.k = k, out.nx = c, out.kx = mb - k, out.bits = cost;
-    }
-    return out;
+    return bc_patch_lens(len, nv, base);
 }
 
 static __device__ void bc_enc_choose64(bc_ws *ws, const uint8_t *src, uint32_t wp, uint32_t nw)
