@@ -1411,35 +1411,32 @@ static const own_gpu_kernels ans_kernels_w2 = {(const void *)ans_k_headers<2>,
                                                ANS_ENC_SMEM_W(ANS_WARPS2, ANS_ESTAGE2),
                                                ans_encode_args};
 
-OWN_GPU_LAUNCHES(ans, ans_kernels)
+/* The kernel table of the caller's data type: 16-bit data takes the 2-warp
+ * CTAs both ways.  For decoding (and the size query, which decodes every
+ * tile) the type is a hint of the chunks' shape only: any chunk decodes
+ * with either table, to the same bytes and statuses. */
+static const own_gpu_kernels *ans_kernels_of(const oc_gpu_config *cfg)
+{
+    return own_type_width((uint32_t)oc_typed_data_type(&cfg->typed)) == 2 ? &ans_kernels_w2 : &ans_kernels;
+}
 
-/* Compression with the encoder of the data type's width (ans_compress: 1-byte types). */
 static oc_status ans_compress_typed(void *scratch, size_t scratch_size, const oc_gpu_config *cfg, size_t n,
                                     const void *const *src, const size_t *src_sizes, void *const *dst,
                                     const size_t *caps, size_t *dst_sizes, oc_status *statuses,
                                     cudaStream_t stream)
 {
-    if (own_type_width((uint32_t)oc_typed_data_type(&cfg->typed)) == 2)
-        return oc_own_gpu_compress(&ans_kernels_w2, cfg, n, src, src_sizes, dst, caps, dst_sizes, statuses,
-                                   stream);
-    return ans_compress(scratch, scratch_size, cfg, n, src, src_sizes, dst, caps, dst_sizes, statuses,
-                        stream);
+    (void)scratch, (void)scratch_size;
+    return oc_own_gpu_compress(ans_kernels_of(cfg), cfg, n, src, src_sizes, dst, caps, dst_sizes, statuses,
+                               stream);
 }
 
-/* Decompression, and the size query (which decodes every tile), with the
- * CTA shape of the caller's data type: a hint of the chunks' shape (any
- * chunk decodes with either kernel, to the same bytes and statuses;
- * ans_decompress: CTAs of 4 warps). */
 static oc_status ans_decompress_typed(void *scratch, size_t scratch_size, const oc_gpu_config *cfg, size_t n,
                                       const void *const *src, const size_t *src_sizes, void *const *dst,
                                       const size_t *caps, size_t *dst_sizes, oc_status *statuses,
                                       cudaStream_t stream)
 {
-    if (own_type_width((uint32_t)oc_typed_data_type(&cfg->typed)) == 2)
-        return oc_own_gpu_decompress(&ans_kernels_w2, scratch, scratch_size, n, src, src_sizes, dst, caps,
-                                     dst_sizes, statuses, stream);
-    return ans_decompress(scratch, scratch_size, cfg, n, src, src_sizes, dst, caps, dst_sizes, statuses,
-                          stream);
+    return oc_own_gpu_decompress(ans_kernels_of(cfg), scratch, scratch_size, n, src, src_sizes, dst, caps,
+                                 dst_sizes, statuses, stream);
 }
 
 static oc_status ans_sizes_typed(void *scratch, size_t scratch_size, const oc_gpu_config *cfg, size_t n,
@@ -1447,10 +1444,9 @@ static oc_status ans_sizes_typed(void *scratch, size_t scratch_size, const oc_gp
                                  const size_t *caps, size_t *dst_sizes, oc_status *statuses,
                                  cudaStream_t stream)
 {
-    if (own_type_width((uint32_t)oc_typed_data_type(&cfg->typed)) == 2)
-        return oc_own_gpu_sizes(&ans_kernels_w2, scratch, scratch_size, n, src, src_sizes, dst_sizes,
-                                statuses, stream);
-    return ans_sizes(scratch, scratch_size, cfg, n, src, src_sizes, dst, caps, dst_sizes, statuses, stream);
+    (void)dst, (void)caps;
+    return oc_own_gpu_sizes(ans_kernels_of(cfg), scratch, scratch_size, n, src, src_sizes, dst_sizes,
+                            statuses, stream);
 }
 
 extern "C" OC_HIDDEN const oc_gpu_codec oc_gpu_codec_ans = {
